@@ -1,0 +1,548 @@
+//! Diagnostics: every problem toscana finds, with where it is and what would be right.
+//!
+//! A [`Diagnostic`] has a stable [`code`](codes), a severity, a message, a primary span, secondary
+//! labels and a hint. Stages push into a [`Diagnostics`] sink and keep going, so a run reports
+//! every problem at once (up to a configurable cap). Rendering happens once, at the end, either for
+//! people (rustc-style snippets through `miette`) or for tools (one JSON object per line).
+
+use std::fmt;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::source::{SourceMap, Span};
+
+/// Stable diagnostic codes. A code never changes meaning; tools may match on it.
+///
+/// The prefix names the stage that found the problem: `input` (reading files and archives),
+/// `yaml`, `tosca` (grammar and meaning), `backend`, `output`.
+pub mod codes {
+    pub const INPUT_NOT_FOUND: &str = "input::not-found";
+    pub const INPUT_UNREADABLE: &str = "input::unreadable";
+    pub const INPUT_IS_DIRECTORY: &str = "input::is-directory";
+    pub const INPUT_NOT_UTF8: &str = "input::not-utf8";
+    pub const INPUT_BINARY: &str = "input::binary";
+    pub const INPUT_EMPTY: &str = "input::empty";
+    pub const INPUT_TOO_LARGE: &str = "input::too-large";
+    pub const INPUT_NO_ENTRY: &str = "input::no-entry";
+    pub const INPUT_AMBIGUOUS_ENTRY: &str = "input::ambiguous-entry";
+    pub const CSAR_INVALID: &str = "csar::invalid";
+    pub const CSAR_UNSAFE_PATH: &str = "csar::unsafe-path";
+    pub const CSAR_LIMIT: &str = "csar::limit";
+    pub const CSAR_META: &str = "csar::meta";
+    pub const IMPORT_NOT_FOUND: &str = "import::not-found";
+    pub const IMPORT_UNMAPPED_URL: &str = "import::unmapped-url";
+    pub const IMPORT_CYCLE: &str = "import::cycle";
+    pub const IMPORT_LIMIT: &str = "import::limit";
+    pub const IMPORT_INVALID: &str = "import::invalid";
+    pub const YAML_SYNTAX: &str = "yaml::syntax";
+    pub const YAML_TAB_INDENT: &str = "yaml::tab-indentation";
+    pub const YAML_NBSP: &str = "yaml::non-breaking-space";
+    pub const YAML_DUPLICATE_KEY: &str = "yaml::duplicate-key";
+    pub const YAML_ALIAS_BUDGET: &str = "yaml::alias-budget";
+    pub const YAML_DEPTH: &str = "yaml::too-deep";
+    pub const YAML_SCALAR_TOO_LONG: &str = "yaml::scalar-too-long";
+    pub const YAML_MULTI_DOCUMENT: &str = "yaml::multiple-documents";
+    pub const YAML_EMPTY: &str = "yaml::empty-document";
+    pub const YAML_MERGE: &str = "yaml::bad-merge";
+    pub const YAML_INT_RANGE: &str = "yaml::integer-out-of-range";
+    pub const TOSCA_VERSION: &str = "tosca::definitions-version";
+    pub const TOSCA_SHAPE: &str = "tosca::wrong-shape";
+    pub const TOSCA_UNKNOWN_KEY: &str = "tosca::unknown-keyname";
+    pub const TOSCA_MISSING_KEY: &str = "tosca::missing-keyname";
+    pub const TOSCA_UNKNOWN_TYPE: &str = "tosca::unknown-type";
+    pub const TOSCA_UNKNOWN_NAME: &str = "tosca::unknown-name";
+    pub const TOSCA_DUPLICATE: &str = "tosca::duplicate-name";
+    pub const TOSCA_CYCLE: &str = "tosca::cycle";
+    pub const TOSCA_UNSUPPORTED: &str = "tosca::unsupported";
+    pub const TOSCA_LIMIT: &str = "tosca::limit";
+    pub const BACKEND_RULES: &str = "backend::rules";
+    pub const BACKEND_TEMPLATE: &str = "backend::template";
+    pub const BACKEND_SKIPPED: &str = "backend::skipped";
+    pub const BACKEND_UNKNOWN: &str = "backend::unknown";
+    pub const OUTPUT_WRITE: &str = "output::write";
+    pub const CLI_INPUTS: &str = "cli::inputs";
+    pub const TOO_MANY_ERRORS: &str = "diag::too-many-errors";
+}
+
+/// How bad a problem is. Errors make the run fail (exit 1); warnings never do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// A secondary location with its own message ("first defined here").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One problem found in the input, the command line or the output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// Where the problem is; `None` only for problems with no place in any file (a missing file).
+    pub span: Option<Span>,
+    /// The text shown under the primary span; defaults to nothing.
+    pub span_label: Option<String>,
+    pub labels: Vec<Label>,
+    /// What would be right, or how to fix it.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, code, message)
+    }
+
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, message)
+    }
+
+    fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity,
+            message: message.into(),
+            span: None,
+            span_label: None,
+            labels: Vec::new(),
+            hint: None,
+        }
+    }
+
+    /// Sets the primary location.
+    pub fn at(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    /// Sets the primary location with a note under it.
+    pub fn at_with(mut self, span: Span, note: impl Into<String>) -> Self {
+        self.span = Some(span);
+        self.span_label = Some(note.into());
+        self
+    }
+
+    /// Adds a secondary location.
+    pub fn label(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Default number of errors kept before the rest are only counted.
+pub const DEFAULT_ERROR_CAP: usize = 100;
+
+/// Collects diagnostics from every stage of a run.
+///
+/// Past the error cap, further errors are counted but not kept, so a file with a systematic
+/// mistake does not bury the first (usually most useful) messages.
+#[derive(Debug)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+    error_cap: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+impl Default for Diagnostics {
+    fn default() -> Self {
+        Self::with_cap(DEFAULT_ERROR_CAP)
+    }
+}
+
+impl Diagnostics {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A sink that keeps at most `error_cap` errors (0 means no cap).
+    pub fn with_cap(error_cap: usize) -> Self {
+        Diagnostics {
+            items: Vec::new(),
+            error_cap,
+            errors: 0,
+            warnings: 0,
+        }
+    }
+
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        if diagnostic.is_error() {
+            self.errors += 1;
+            if self.error_cap != 0 && self.errors > self.error_cap {
+                return;
+            }
+        } else {
+            self.warnings += 1;
+        }
+        self.items.push(diagnostic);
+    }
+
+    pub fn extend(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
+        for d in diagnostics {
+            self.push(d);
+        }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.errors > 0
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.errors
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.warnings
+    }
+
+    /// The kept diagnostics, in the order they were found.
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The kept diagnostics, plus one saying how many errors were dropped past the cap.
+    pub fn finish(&self) -> Vec<Diagnostic> {
+        let mut out = self.items.clone();
+        if self.error_cap != 0 && self.errors > self.error_cap {
+            out.push(
+                Diagnostic::error(
+                    codes::TOO_MANY_ERRORS,
+                    format!("{} more errors not shown", self.errors - self.error_cap),
+                )
+                .hint("raise the limit with --max-errors N (0 shows all)"),
+            );
+        }
+        out
+    }
+}
+
+/// How diagnostics are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum MessageFormat {
+    /// Snippets with the offending line underlined.
+    #[default]
+    Human,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Prints diagnostics to `out` in the chosen format. `color` applies to the human format only.
+pub fn emit(
+    out: &mut dyn Write,
+    diagnostics: &[Diagnostic],
+    sources: &SourceMap,
+    format: MessageFormat,
+    color: bool,
+) -> io::Result<()> {
+    for d in diagnostics {
+        match format {
+            MessageFormat::Json => {
+                serde_json::to_writer(&mut *out, &JsonDiagnostic::new(d, sources))?;
+                writeln!(out)?;
+            }
+            MessageFormat::Human => write!(out, "{}", render_human(d, sources, color))?,
+        }
+    }
+    Ok(())
+}
+
+/// A location as tools read it: file name and 1-based line and column.
+#[derive(Debug, Serialize)]
+struct JsonLocation<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+}
+
+impl<'a> JsonLocation<'a> {
+    fn new(span: Span, sources: &'a SourceMap, message: Option<&'a str>) -> Self {
+        let file = sources.get(span.file);
+        let (end_line, end_column) = file.line_col(span.end);
+        JsonLocation {
+            file: &file.name,
+            line: span.line,
+            column: span.col,
+            end_line,
+            end_column,
+            message,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'a str,
+    severity: Severity,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+    labels: Vec<JsonLocation<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'a str>,
+}
+
+impl<'a> JsonDiagnostic<'a> {
+    fn new(d: &'a Diagnostic, sources: &'a SourceMap) -> Self {
+        let primary = d
+            .span
+            .map(|s| JsonLocation::new(s, sources, d.span_label.as_deref()));
+        let mut labels: Vec<JsonLocation> = primary.into_iter().collect();
+        labels.extend(
+            d.labels
+                .iter()
+                .map(|l| JsonLocation::new(l.span, sources, Some(&l.message))),
+        );
+        let first = labels.first();
+        JsonDiagnostic {
+            code: d.code,
+            severity: d.severity,
+            message: &d.message,
+            file: first.filter(|_| d.span.is_some()).map(|l| l.file),
+            line: d.span.map(|s| s.line),
+            column: d.span.map(|s| s.col),
+            labels,
+            hint: d.hint.as_deref(),
+        }
+    }
+}
+
+/// Renders one diagnostic the way rustc does: a `file:line:col` header, then snippets.
+pub fn render_human(d: &Diagnostic, sources: &SourceMap, color: bool) -> String {
+    let theme = if color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_context_lines(1);
+    let mut out = String::new();
+    let severity = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    match d.span {
+        Some(span) => {
+            let file = sources.get(span.file);
+            out.push_str(&format!(
+                "{}:{}:{}: {severity}[{}]: {}\n",
+                file.name, span.line, span.col, d.code, d.message
+            ));
+        }
+        None => out.push_str(&format!("{severity}[{}]: {}\n", d.code, d.message)),
+    }
+    let report = MietteView::new(d, sources);
+    if handler.render_report(&mut out, &report).is_err() {
+        out.push_str("(could not render the source snippet)\n");
+    }
+    out
+}
+
+/// Adapts a [`Diagnostic`] to `miette`. Labels in other files than the primary become related
+/// reports, each with its own snippet.
+struct MietteView {
+    message: String,
+    severity: miette::Severity,
+    hint: Option<String>,
+    source: Option<miette::NamedSource<String>>,
+    labels: Vec<miette::LabeledSpan>,
+    related: Vec<MietteView>,
+}
+
+impl MietteView {
+    fn new(d: &Diagnostic, sources: &SourceMap) -> Self {
+        let severity = match d.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        };
+        let Some(primary) = d.span else {
+            return MietteView {
+                message: d.message.clone(),
+                severity,
+                hint: d.hint.clone(),
+                source: None,
+                labels: Vec::new(),
+                related: Vec::new(),
+            };
+        };
+        let mut labels = vec![labeled(primary, d.span_label.clone(), true)];
+        let mut related = Vec::new();
+        for label in &d.labels {
+            if label.span.file == primary.file {
+                labels.push(labeled(label.span, Some(label.message.clone()), false));
+            } else {
+                related.push(MietteView {
+                    message: label.message.clone(),
+                    severity: miette::Severity::Advice,
+                    hint: None,
+                    source: Some(named_source(label.span, sources)),
+                    labels: vec![labeled(label.span, Some(label.message.clone()), true)],
+                    related: Vec::new(),
+                });
+            }
+        }
+        MietteView {
+            message: d.message.clone(),
+            severity,
+            hint: d.hint.clone(),
+            source: Some(named_source(primary, sources)),
+            labels,
+            related,
+        }
+    }
+}
+
+fn named_source(span: Span, sources: &SourceMap) -> miette::NamedSource<String> {
+    let file = sources.get(span.file);
+    miette::NamedSource::new(file.name.clone(), file.text.to_string()).with_language("yaml")
+}
+
+fn labeled(span: Span, text: Option<String>, primary: bool) -> miette::LabeledSpan {
+    let len = (span.end - span.start).max(1) as usize;
+    let source_span = miette::SourceSpan::new((span.start as usize).into(), len);
+    if primary {
+        miette::LabeledSpan::new_primary_with_span(text, source_span)
+    } else {
+        miette::LabeledSpan::new_with_span(text, source_span)
+    }
+}
+
+impl fmt::Debug for MietteView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for MietteView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MietteView {}
+
+impl miette::Diagnostic for MietteView {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.hint
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.labels.iter().cloned()))
+        }
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            None
+        } else {
+            Some(Box::new(
+                self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Origin;
+
+    fn sample() -> (SourceMap, Diagnostic) {
+        let mut map = SourceMap::new();
+        let id = map.add("t.yaml", Origin::Stdin, "a: 1\nb: 2\na: 3\n");
+        let file = map.get(id);
+        let first = file.span(id, 0, 1);
+        let second = file.span(id, 10, 11);
+        let d = Diagnostic::error(codes::YAML_DUPLICATE_KEY, "duplicate key `a`")
+            .at_with(second, "defined again here")
+            .label(first, "first defined here")
+            .hint("remove one of them");
+        (map, d)
+    }
+
+    #[test]
+    fn human_rendering_names_file_line_column_of_both_places() {
+        let (map, d) = sample();
+        let text = render_human(&d, &map, false);
+        assert!(
+            text.starts_with("t.yaml:3:1: error[yaml::duplicate-key]: duplicate key `a`\n"),
+            "{text}"
+        );
+        assert!(text.contains("first defined here"), "{text}");
+        assert!(text.contains("defined again here"), "{text}");
+        assert!(text.contains("remove one of them"), "{text}");
+    }
+
+    #[test]
+    fn json_rendering_is_one_object_per_line_with_locations() {
+        let (map, d) = sample();
+        let mut out = Vec::new();
+        emit(&mut out, &[d.clone(), d], &map, MessageFormat::Json, false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+        assert_eq!(v["code"], "yaml::duplicate-key");
+        assert_eq!(v["severity"], "error");
+        assert_eq!(v["file"], "t.yaml");
+        assert_eq!(v["line"], 3);
+        assert_eq!(v["column"], 1);
+        assert_eq!(v["labels"][1]["line"], 1);
+        assert_eq!(v["labels"][1]["message"], "first defined here");
+    }
+
+    #[test]
+    fn errors_past_the_cap_are_counted_and_summarised() {
+        let mut sink = Diagnostics::with_cap(2);
+        for i in 0..5 {
+            sink.push(Diagnostic::error(codes::TOSCA_SHAPE, format!("e{i}")));
+        }
+        sink.push(Diagnostic::warning(codes::TOSCA_UNKNOWN_KEY, "w"));
+        assert_eq!(sink.error_count(), 5);
+        let shown = sink.finish();
+        assert_eq!(shown.len(), 4);
+        assert_eq!(shown.last().unwrap().message, "3 more errors not shown");
+    }
+}

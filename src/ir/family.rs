@@ -1,0 +1,75 @@
+//! Type matching by ancestry, with the one table of equivalent type names.
+//!
+//! Backend rules name a type (`tosca.nodes.Compute`) and must match any node whose type derives
+//! from it, whichever dialect it came from: the Simple Profile's `tosca.nodes.Compute`, its
+//! shorthand `Compute`, and the TOSCA 2.0 simple profile's `Compute`
+//! (`org.oasis-open.simple:2.0` in the ancestry's qualified form) are one type for matching.
+
+/// True when `pattern` names one of the types in `ancestry` (most specific first), directly or
+/// through an equivalent name.
+pub fn type_matches(ancestry: &[String], pattern: &str) -> bool {
+    let wanted = canonical(pattern);
+    ancestry
+        .iter()
+        .any(|t| t == pattern || canonical(t) == wanted)
+}
+
+/// The canonical name of a type for matching: the Simple Profile's full normative name when the
+/// type is a normative one under another spelling, else the name itself.
+pub fn canonical(name: &str) -> &str {
+    // A 2.0 ancestry entry is `profile:Name`, e.g. `org.oasis-open.simple:2.0:Compute`.
+    let short = name.rsplit_once(':').map_or(name, |(_, n)| n);
+    NORMATIVE_SHORT_NAMES
+        .iter()
+        .find(|(s, full)| *s == short || *full == short)
+        .map_or(name, |(_, full)| *full)
+}
+
+/// Short (TOSCA 2.0 simple profile and Simple Profile shorthand) → full Simple Profile names of
+/// the normative node and relationship types that backends map. Capability, data and other kinds
+/// keep their names; their short forms collide across kinds (`Endpoint`, `Storage`).
+const NORMATIVE_SHORT_NAMES: &[(&str, &str)] = &[
+    ("Root", "tosca.nodes.Root"),
+    ("Abstract.Compute", "tosca.nodes.Abstract.Compute"),
+    ("Compute", "tosca.nodes.Compute"),
+    ("SoftwareComponent", "tosca.nodes.SoftwareComponent"),
+    ("WebServer", "tosca.nodes.WebServer"),
+    ("WebApplication", "tosca.nodes.WebApplication"),
+    ("DBMS", "tosca.nodes.DBMS"),
+    ("Database", "tosca.nodes.Database"),
+    ("Abstract.Storage", "tosca.nodes.Abstract.Storage"),
+    ("Storage.ObjectStorage", "tosca.nodes.Storage.ObjectStorage"),
+    ("ObjectStorage", "tosca.nodes.Storage.ObjectStorage"),
+    ("Storage.BlockStorage", "tosca.nodes.Storage.BlockStorage"),
+    ("BlockStorage", "tosca.nodes.Storage.BlockStorage"),
+    ("Container.Runtime", "tosca.nodes.Container.Runtime"),
+    ("Container.Application", "tosca.nodes.Container.Application"),
+    ("LoadBalancer", "tosca.nodes.LoadBalancer"),
+    ("network.Network", "tosca.nodes.network.Network"),
+    ("network.Port", "tosca.nodes.network.Port"),
+    ("DependsOn", "tosca.relationships.DependsOn"),
+    ("HostedOn", "tosca.relationships.HostedOn"),
+    ("ConnectsTo", "tosca.relationships.ConnectsTo"),
+    ("AttachesTo", "tosca.relationships.AttachesTo"),
+    ("RoutesTo", "tosca.relationships.RoutesTo"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_for_the_normative_name_matches_every_spelling() {
+        let v1 = vec!["my.Server".to_string(), "tosca.nodes.Compute".to_string()];
+        let v2 = vec!["org.oasis-open.simple:2.0:Compute".to_string()];
+        let short = vec!["Compute".to_string()];
+        for ancestry in [&v1, &v2, &short] {
+            assert!(
+                type_matches(ancestry, "tosca.nodes.Compute"),
+                "{ancestry:?}"
+            );
+        }
+        assert!(type_matches(&v1, "my.Server"));
+        assert!(!type_matches(&v1, "tosca.nodes.DBMS"));
+    }
+}

@@ -1,0 +1,3 @@
+//! The IR.
+mod family;
+pub use family::{canonical, type_matches};

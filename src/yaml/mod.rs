@@ -1,0 +1,15 @@
+//! YAML 1.2 into a span-keeping tree.
+//!
+//! granit-parser gives events with byte and line/column spans; [`load`] builds [`Node`] trees
+//! from them and applies the rules TOSCA needs that no YAML library applies for us: the core
+//! schema resolved by us (`yes` is a string, `017` is 17), duplicate keys compared on decoded
+//! text (`a` and `'a'` collide), aliases expanded under a budget, `<<` merges, non-scalar keys
+//! kept, one document per file, and precise messages for tabs and non-breaking spaces.
+
+mod load;
+mod node;
+mod schema;
+
+pub use load::load;
+pub use node::{Core, Entry, Kind, Map, Node, Scalar, Style};
+pub use schema::resolve_plain;

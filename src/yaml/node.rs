@@ -1,0 +1,178 @@
+//! The YAML tree toscana reads: every node keeps its span, tag, style and text.
+
+use std::collections::HashMap;
+
+use crate::source::Span;
+
+/// How a scalar was written. TOSCA 2.0 types quoted and plain scalars differently (`"0.1"` is a
+/// string, `0.1` a float), so the style is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+}
+
+impl Style {
+    /// Plain scalars are the only ones the core schema resolves to non-strings.
+    pub fn is_plain(self) -> bool {
+        self == Style::Plain
+    }
+}
+
+/// What the YAML 1.2 core schema makes of a scalar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Core {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    /// A string; its content is [`Scalar::text`].
+    Str,
+}
+
+/// A scalar: its content after YAML decoding, how it was written, and its core-schema value.
+///
+/// `text` is the content (escapes decoded, lines folded); the exact source characters are
+/// `sources.slice(node.span)`. A `version` typed `1.10` reads `text`, so it stays `1.10`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scalar {
+    pub text: String,
+    pub style: Style,
+    pub core: Core,
+}
+
+/// One `key: value` pair of a mapping. Keys are nodes because TOSCA 2.0 uses lists as keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub key: Node,
+    pub value: Node,
+}
+
+/// A mapping in source order, with an index from scalar key text to entry, so lookups by name
+/// stay constant-time on maps with 100,000 node templates.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Map {
+    entries: Vec<Entry>,
+    by_text: HashMap<String, usize>,
+}
+
+impl Map {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends an entry. Returns the earlier entry with the same scalar key, if any, and does not
+    /// add the new one in that case; the loader turns that into a duplicate-key error.
+    pub fn insert(&mut self, key: Node, value: Node) -> Result<(), (Node, Node)> {
+        if let Some(text) = key.as_scalar().map(|s| s.text.clone()) {
+            if self.by_text.contains_key(&text) {
+                return Err((key, value));
+            }
+            self.by_text.insert(text, self.entries.len());
+        }
+        self.entries.push(Entry { key, value });
+        Ok(())
+    }
+
+    /// The entry whose scalar key has this text.
+    pub fn entry(&self, key: &str) -> Option<&Entry> {
+        self.by_text.get(key).map(|&i| &self.entries[i])
+    }
+
+    /// The value under a scalar key.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entry(key).map(|e| &e.value)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.by_text.contains_key(key)
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    Scalar(Scalar),
+    Seq(Vec<Node>),
+    Map(Map),
+}
+
+/// A YAML node with the span of its source text and its explicit tag, if it had one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub span: Span,
+    /// The tag as written, expanded for the core schema (`tag:yaml.org,2002:str`) and verbatim for
+    /// others (`!custom`).
+    pub tag: Option<String>,
+    pub kind: Kind,
+}
+
+impl Node {
+    pub fn as_scalar(&self) -> Option<&Scalar> {
+        match &self.kind {
+            Kind::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&Map> {
+        match &self.kind {
+            Kind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.kind {
+            Kind::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The text of a string scalar (any style). Plain scalars that resolve to numbers, booleans or
+    /// null are not strings.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Scalar(s) if s.core == Core::Str => Some(&s.text),
+            _ => None,
+        }
+    }
+
+    /// The text of any scalar, whatever the core schema made of it.
+    pub fn scalar_text(&self) -> Option<&str> {
+        self.as_scalar().map(|s| s.text.as_str())
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(&self.kind, Kind::Scalar(s) if s.core == Core::Null)
+    }
+
+    /// What kind of YAML value this is, for messages ("expected a map, found a list").
+    pub fn describe(&self) -> &'static str {
+        match &self.kind {
+            Kind::Scalar(s) => match s.core {
+                Core::Null => "null",
+                Core::Bool(_) => "a boolean",
+                Core::Int(_) => "an integer",
+                Core::Float(_) => "a float",
+                Core::Str => "a string",
+            },
+            Kind::Seq(_) => "a list",
+            Kind::Map(_) => "a map",
+        }
+    }
+}
