@@ -66,6 +66,7 @@ impl Map {
 
     /// Appends an entry. Returns the earlier entry with the same scalar key, if any, and does not
     /// add the new one in that case; the loader turns that into a duplicate-key error.
+    #[allow(clippy::result_large_err)] // the rejected pair goes straight back to the loader
     pub fn insert(&mut self, key: Node, value: Node) -> Result<(), (Node, Node)> {
         if let Some(text) = key.as_scalar().map(|s| s.text.clone()) {
             if self.by_text.contains_key(&text) {
@@ -93,6 +94,11 @@ impl Map {
 
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// The entries in source order, by value (the loader moves `<<`-merged entries this way).
+    pub fn into_entries(self) -> Vec<Entry> {
+        self.entries
     }
 
     pub fn len(&self) -> usize {
