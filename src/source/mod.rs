@@ -1,6 +1,26 @@
 //! Where bytes come from: files, directories, CSARs, standard input and imports mapped to local
 //! files. Never the network.
+//!
+//! The [`Loader`] is the only part of toscana that opens template files. It reads each location
+//! once into the [`SourceMap`], checks that what it read is UTF-8 text of a sane size, checks a
+//! CSAR whole before using any of it, and turns every import into a local file or a diagnostic
+//! that says how to make it one.
 
+// Failures are the cold path here and each becomes exactly one `Diagnostic`; boxing them would
+// only add noise.
+#![allow(clippy::result_large_err)]
+
+mod csar;
+mod imports;
+mod loader;
 mod map;
+mod meta;
+mod text;
 
+pub use imports::ImportRef;
+pub use loader::{Input, InputArg, Loader, SourceOptions};
 pub use map::{FileId, Origin, SourceFile, SourceMap, Span};
+pub use meta::CsarMeta;
+
+#[cfg(test)]
+mod tests;

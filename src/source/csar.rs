@@ -1,0 +1,395 @@
+//! CSAR archives: opened in place, checked whole before use, read entry by entry into memory.
+//!
+//! Nothing is ever extracted to disk, so a hostile archive cannot write anywhere; still every
+//! entry name is checked up front (a `..` or absolute name in a TOSCA archive is at best a
+//! mistake, and relative imports would otherwise resolve to it), and sizes are bounded both as
+//! declared and as actually read, because a zip's size fields are only claims.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+
+use zip::ZipArchive;
+
+use super::text::{ReadError, read_bounded};
+use crate::diag::{Diagnostic, codes};
+use crate::limits::Limits;
+
+/// Entries smaller than this never trip the compression-ratio limit: a small, very repetitive
+/// YAML file legitimately compresses far better than 200:1 and cannot hurt anyone.
+pub(crate) const RATIO_MIN_BYTES: u64 = 1024 * 1024;
+
+/// Unix file-type bits in the upper half of a zip entry's external attributes.
+const S_IFMT: u32 = 0o170000;
+const S_IFLNK: u32 = 0o120000;
+
+/// An open, checked zip CSAR.
+pub(crate) struct Archive {
+    /// The archive's name as shown to users (the path as given).
+    pub(crate) shown: String,
+    /// The archive's path, for [`Origin::Archive`](super::Origin).
+    pub(crate) path: PathBuf,
+    zip: ZipArchive<BufReader<File>>,
+    /// Normalized entry name → index in the zip, for files only.
+    files: BTreeMap<String, usize>,
+    /// Normalized names of directories (explicit or implied by a file under them).
+    dirs: BTreeSet<String>,
+    /// Uncompressed bytes actually read so far, checked against `max_csar_bytes`.
+    bytes_read: u64,
+}
+
+impl std::fmt::Debug for Archive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Archive")
+            .field("shown", &self.shown)
+            .field("files", &self.files.len())
+            .finish()
+    }
+}
+
+/// Why an entry name is refused, or `None` if it is a safe relative name.
+fn unsafe_reason(name: &str) -> Option<&'static str> {
+    if name.contains('\0') {
+        return Some("it contains a NUL character");
+    }
+    if name.contains('\\') {
+        return Some("it uses `\\` as a separator; zip entries use `/`");
+    }
+    if name.starts_with('/') {
+        return Some("it is an absolute path");
+    }
+    let first = name.split('/').next().unwrap_or("");
+    let b = first.as_bytes();
+    if b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':' {
+        return Some("it starts with a Windows drive letter");
+    }
+    if name.split('/').any(|c| c == "..") {
+        return Some("it has a `..` component that climbs out of the archive");
+    }
+    None
+}
+
+/// `a/./b//c/` → `a/b/c`: the one spelling used for lookups and duplicate detection.
+fn normalize_name(name: &str) -> String {
+    name.split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+impl Archive {
+    /// Opens a zip and checks every entry; `None` (with errors pushed) if the archive is not a
+    /// zip, breaks a limit or has any unsafe entry, in which case none of it is used.
+    pub(crate) fn open(
+        path: PathBuf,
+        shown: String,
+        limits: &Limits,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Archive> {
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) => {
+                diags.push(super::text::ReadError::Io(e).into_input_diagnostic(&shown));
+                return None;
+            }
+        };
+        let zip = match ZipArchive::new(BufReader::new(file)) {
+            Ok(z) => z,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        codes::CSAR_INVALID,
+                        format!("`{shown}` is not a valid zip archive: {e}"),
+                    )
+                    .hint("a CSAR is a zip file; check that the file is complete and not another format"),
+                );
+                return None;
+            }
+        };
+        let before = diags.len();
+        if zip.len() > limits.max_csar_entries {
+            diags.push(
+                Diagnostic::error(
+                    codes::CSAR_LIMIT,
+                    format!(
+                        "`{shown}` has {} entries, more than the limit of {}",
+                        zip.len(),
+                        limits.max_csar_entries
+                    ),
+                )
+                .hint("a CSAR holds a handful of definitions and artifacts; check the archive"),
+            );
+            return None;
+        }
+        if zip.has_duplicate_names() {
+            diags.push(
+                Diagnostic::error(
+                    codes::CSAR_UNSAFE_PATH,
+                    format!("`{shown}` holds two entries with the same name"),
+                )
+                .hint("rebuild the archive; which of the two is meant cannot be known"),
+            );
+        }
+        let mut files = BTreeMap::new();
+        let mut dirs = BTreeSet::new();
+        let mut total: u64 = 0;
+        for index in 0..zip.len() {
+            let entry = match zip.by_index_data(index) {
+                Ok(e) => e,
+                Err(e) => {
+                    diags.push(Diagnostic::error(
+                        codes::CSAR_INVALID,
+                        format!("`{shown}`: cannot read entry {index}: {e}"),
+                    ));
+                    continue;
+                }
+            };
+            let name = match entry.name() {
+                Ok(n) => n.into_owned(),
+                Err(e) => {
+                    diags.push(Diagnostic::error(
+                        codes::CSAR_INVALID,
+                        format!("`{shown}`: entry {index} has an unreadable name: {e}"),
+                    ));
+                    continue;
+                }
+            };
+            let shown_entry = format!("{shown}!/{name}");
+            let refuse = |why: &str| {
+                Diagnostic::error(
+                    codes::CSAR_UNSAFE_PATH,
+                    format!("`{shown}` has an unsafe entry `{name}`: {why}"),
+                )
+                .hint("the whole archive is refused; rebuild it with plain relative paths")
+            };
+            if let Some(why) = unsafe_reason(&name) {
+                diags.push(refuse(why));
+                continue;
+            }
+            let is_link = entry.is_symlink()
+                || entry
+                    .unix_mode()
+                    .is_some_and(|mode| mode & S_IFMT == S_IFLNK)
+                || (entry.external_attributes() >> 16) & S_IFMT == S_IFLNK;
+            if is_link {
+                diags.push(refuse("it is a symbolic link"));
+                continue;
+            }
+            let normalized = normalize_name(&name);
+            if entry.is_dir() {
+                dirs.insert(normalized);
+                continue;
+            }
+            if normalized.is_empty() {
+                diags.push(refuse("it has an empty name"));
+                continue;
+            }
+            if files.contains_key(&normalized) {
+                diags.push(refuse("another entry has the same name"));
+                continue;
+            }
+            let size = entry.size();
+            let compressed = entry.compressed_size();
+            total = total.saturating_add(size);
+            if size > RATIO_MIN_BYTES && size / compressed.max(1) > limits.max_compression_ratio {
+                diags.push(
+                    Diagnostic::error(
+                        codes::CSAR_LIMIT,
+                        format!(
+                            "`{shown_entry}` expands from {compressed} to {size} bytes, a ratio above the limit of {}",
+                            limits.max_compression_ratio
+                        ),
+                    )
+                    .hint("this looks like a zip bomb; the archive is refused"),
+                );
+                continue;
+            }
+            let mut parent = normalized.as_str();
+            while let Some(i) = parent.rfind('/') {
+                parent = &parent[..i];
+                dirs.insert(parent.to_string());
+            }
+            files.insert(normalized, index);
+        }
+        if total > limits.max_csar_bytes {
+            diags.push(
+                Diagnostic::error(
+                    codes::CSAR_LIMIT,
+                    format!(
+                        "`{shown}` expands to {total} bytes, more than the limit of {}",
+                        limits.max_csar_bytes
+                    ),
+                )
+                .hint("the archive is refused"),
+            );
+        }
+        if diags.len() > before {
+            return None;
+        }
+        Some(Archive {
+            shown,
+            path,
+            zip,
+            files,
+            dirs,
+            bytes_read: 0,
+        })
+    }
+
+    /// The normalized names of all file entries, sorted.
+    pub(crate) fn file_names(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(String::as_str)
+    }
+
+    /// Whether a normalized name is a file entry.
+    pub(crate) fn has_file(&self, name: &str) -> bool {
+        self.files.contains_key(name)
+    }
+
+    /// Whether a normalized name is a directory of the archive (`""` is the root).
+    pub(crate) fn has_dir(&self, name: &str) -> bool {
+        name.is_empty() || self.dirs.contains(name)
+    }
+
+    /// Reads one file entry into memory, bounded by the per-file limit, the archive's total and
+    /// the compression ratio, whatever its header claims.
+    pub(crate) fn read(&mut self, name: &str, limits: &Limits) -> Result<Vec<u8>, EntryError> {
+        let Some(&index) = self.files.get(name) else {
+            return Err(if self.has_dir(name) {
+                EntryError::Read(ReadError::IsDirectory)
+            } else {
+                EntryError::Read(ReadError::NotFound)
+            });
+        };
+        let entry = self
+            .zip
+            .by_index(index)
+            .map_err(|e| EntryError::Invalid(e.to_string()))?;
+        if entry.encrypted() {
+            return Err(EntryError::Invalid("the entry is encrypted".into()));
+        }
+        let declared = entry.size();
+        let compressed = entry.compressed_size().max(1);
+        if declared > limits.max_file_bytes {
+            return Err(EntryError::Read(ReadError::TooLarge {
+                size: declared,
+                limit: limits.max_file_bytes,
+            }));
+        }
+        let remaining = limits.max_csar_bytes.saturating_sub(self.bytes_read);
+        let bound = limits.max_file_bytes.min(remaining);
+        let bytes = match read_bounded(entry, bound) {
+            Ok(b) => b,
+            Err(ReadError::TooLarge { .. }) if bound < limits.max_file_bytes => {
+                return Err(EntryError::Limit(format!(
+                    "reading it would expand the archive past the limit of {} bytes",
+                    limits.max_csar_bytes
+                )));
+            }
+            Err(ReadError::Io(e)) => return Err(EntryError::Invalid(e.to_string())),
+            Err(e) => return Err(EntryError::Read(e)),
+        };
+        let actual = bytes.len() as u64;
+        self.bytes_read += actual;
+        if actual > RATIO_MIN_BYTES && actual / compressed > limits.max_compression_ratio {
+            return Err(EntryError::Limit(format!(
+                "it expands from {compressed} to {actual} bytes, a ratio above the limit of {}",
+                limits.max_compression_ratio
+            )));
+        }
+        Ok(bytes)
+    }
+}
+
+/// Why reading an entry failed.
+#[derive(Debug)]
+pub(crate) enum EntryError {
+    /// Missing, a directory or too large: worded like the same problem on disk.
+    Read(ReadError),
+    /// The zip data is broken (bad CRC, unsupported compression, encryption).
+    Invalid(String),
+    /// A CSAR limit was hit while actually reading.
+    Limit(String),
+}
+
+impl EntryError {
+    /// The diagnostic for an entry the loader needed (`shown` is `archive!/entry`).
+    pub(crate) fn into_diagnostic(self, shown: &str) -> Diagnostic {
+        match self {
+            EntryError::Read(ReadError::NotFound) => Diagnostic::error(
+                codes::INPUT_NOT_FOUND,
+                format!("`{shown}` does not exist in the archive"),
+            ),
+            EntryError::Read(e) => e.into_common_diagnostic(shown),
+            EntryError::Invalid(why) => Diagnostic::error(
+                codes::CSAR_INVALID,
+                format!("cannot read `{shown}`: {why}"),
+            )
+            .hint("the archive is damaged or uses a feature toscana does not read (only stored and deflated, unencrypted entries)"),
+            EntryError::Limit(why) => {
+                Diagnostic::error(codes::CSAR_LIMIT, format!("`{shown}` is refused: {why}"))
+            }
+        }
+    }
+}
+
+/// Joins `rel` to the archive directory `dir` and normalizes; `None` when `..` climbs above the
+/// archive root.
+pub(crate) fn join_entry(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = if rel.starts_with('/') {
+        Vec::new()
+    } else {
+        dir.split('/').filter(|c| !c.is_empty()).collect()
+    };
+    for c in rel.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            c => parts.push(c),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The directory part of an entry name (`a/b/c.yaml` → `a/b`).
+pub(crate) fn entry_dir(entry: &str) -> &str {
+    entry.rfind('/').map_or("", |i| &entry[..i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsafe_names_are_recognised() {
+        assert!(unsafe_reason("a/b.yaml").is_none());
+        assert!(unsafe_reason("./a.yaml").is_none());
+        assert!(unsafe_reason("../a").unwrap().contains(".."));
+        assert!(unsafe_reason("a/../../b").unwrap().contains(".."));
+        assert!(unsafe_reason("/etc/passwd").unwrap().contains("absolute"));
+        assert!(unsafe_reason("C:/x").unwrap().contains("drive"));
+        assert!(unsafe_reason("a\\b").unwrap().contains("separator"));
+    }
+
+    #[test]
+    fn joins_stay_inside_the_root() {
+        assert_eq!(
+            join_entry("Definitions", "types.yaml").unwrap(),
+            "Definitions/types.yaml"
+        );
+        assert_eq!(
+            join_entry("Definitions", "../x/./y.yaml").unwrap(),
+            "x/y.yaml"
+        );
+        assert_eq!(
+            join_entry("Definitions", "/root.yaml").unwrap(),
+            "root.yaml"
+        );
+        assert_eq!(join_entry("Definitions", "../../x.yaml"), None);
+        assert_eq!(entry_dir("a/b/c.yaml"), "a/b");
+        assert_eq!(entry_dir("c.yaml"), "");
+    }
+}
