@@ -1,0 +1,152 @@
+//! From the IR to what rules match: one [`Element`] per input, node, relationship, group, policy
+//! and output, and the topology as JSON for templates.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::ir::{Location, Topology};
+use crate::source::{FileId, SourceMap, Span};
+
+use super::{Element, ElementKind};
+
+/// The whole topology as JSON, as templates see it under `topology`: the same document as
+/// `toscana ir` prints.
+pub fn topology_json(topology: &Topology) -> serde_json::Value {
+    serde_json::to_value(topology).unwrap_or(serde_json::Value::Null)
+}
+
+/// Every element of `topology` in a fixed order: inputs, nodes, relationships, groups, policies,
+/// outputs, each in source order (the order of a TOSCA file). Section fragments and warnings
+/// follow this order. Spans are looked up in `sources` by the file names the IR records.
+pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
+    let mut spans = SpanFinder::new(&topology.source.files, sources);
+    let mut out = Vec::new();
+    let mut push =
+        |kind, name: &str, types: &[String], location: Option<Location>, context: &dyn Erased| {
+            out.push(Element {
+                kind,
+                name: name.to_string(),
+                types: types.to_vec(),
+                span: location.and_then(|l| spans.span(l)),
+                context: context.to_json(),
+            });
+        };
+    for i in &topology.inputs {
+        push(ElementKind::Input, &i.name, &[], i.location, i);
+    }
+    for n in &topology.nodes {
+        push(ElementKind::Node, &n.name, &n.types, n.location, n);
+    }
+    for r in &topology.relationships {
+        push(ElementKind::Relationship, &r.name, &r.types, r.location, r);
+    }
+    for g in &topology.groups {
+        push(ElementKind::Group, &g.name, &g.types, g.location, g);
+    }
+    for p in &topology.policies {
+        push(ElementKind::Policy, &p.name, &p.types, p.location, p);
+    }
+    for o in &topology.outputs {
+        push(ElementKind::Output, &o.name, &[], o.location, o);
+    }
+    out
+}
+
+/// Any serialisable IR item, without making `push` generic over each.
+trait Erased {
+    fn to_json(&self) -> serde_json::Value;
+}
+
+impl<T: Serialize> Erased for T {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// Turns IR locations (file index, line, column) back into spans, with one line index per file
+/// built on first use so 100,000 nodes cost one pass over each file.
+struct SpanFinder<'a> {
+    sources: &'a SourceMap,
+    /// IR file index → the SourceMap file of that name.
+    files: Vec<Option<FileId>>,
+    lines: HashMap<FileId, Vec<usize>>,
+}
+
+impl<'a> SpanFinder<'a> {
+    /// `files` are the IR's file names ([`crate::ir::SourceInfo::files`]).
+    fn new(files: &[String], sources: &'a SourceMap) -> Self {
+        let by_name: HashMap<&str, FileId> = sources
+            .files()
+            .map(|(id, f)| (f.name.as_str(), id))
+            .collect();
+        let files = files
+            .iter()
+            .map(|name| by_name.get(name.as_str()).copied())
+            .collect();
+        SpanFinder {
+            sources,
+            files,
+            lines: HashMap::new(),
+        }
+    }
+
+    fn span(&mut self, location: Location) -> Option<Span> {
+        let id = (*self.files.get(location.file)?)?;
+        let file = self.sources.get(id);
+        let text = &*file.text;
+        let starts = self.lines.entry(id).or_insert_with(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let line_start = *starts.get((location.line as usize).checked_sub(1)?)?;
+        let line = &text[line_start..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let start = line_start
+            + line
+                .char_indices()
+                .nth(location.column.saturating_sub(1) as usize)
+                .map_or(line.len(), |(i, _)| i);
+        // Underline the name written there (up to `:`, a space or the line end).
+        let rest = &text[start..line_start + line.len()];
+        let len = rest
+            .find(|c: char| c == ':' || c.is_whitespace())
+            .unwrap_or(rest.len())
+            .max(1);
+        let end = (start + len).min(text.len());
+        Some(file.span(id, start as u32, end as u32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Origin;
+
+    #[test]
+    fn ir_locations_become_spans_over_the_name() {
+        let mut sources = SourceMap::new();
+        sources.add("other.yaml", Origin::Stdin, "x: 1\n");
+        let id = sources.add(
+            "t.yaml",
+            Origin::Stdin,
+            "node_templates:\n  wéb:\n    type: x\n  db: {}\n",
+        );
+        let mut finder =
+            SpanFinder::new(&["t.yaml".to_string(), "gone.yaml".to_string()], &sources);
+        let at = |file, line, column| Location { file, line, column };
+        let web = finder.span(at(0, 2, 3)).unwrap();
+        assert_eq!((web.file, web.line, web.col), (id, 2, 3));
+        assert_eq!(sources.slice(web), "wéb");
+        let db = finder.span(at(0, 4, 3)).unwrap();
+        assert_eq!(sources.slice(db), "db");
+        // Out of range or unknown: no span rather than a wrong one (or a panic).
+        assert_eq!(finder.span(at(1, 1, 1)), None);
+        assert_eq!(finder.span(at(7, 1, 1)), None);
+        assert_eq!(finder.span(at(0, 99, 1)), None);
+        assert_eq!(finder.span(at(0, 0, 1)), None);
+        let past_end = finder.span(at(0, 2, 80)).unwrap();
+        assert_eq!(past_end.line, 2);
+    }
+}

@@ -1,0 +1,120 @@
+//! Backends: mapping rules plus Tera templates, and the writer that puts their files on disk.
+//!
+//! A backend is data, not code. Its mapping file (`mapping.yaml`, format in
+//! `backends/README.md`) lists ordered rules; each rule matches one kind of topology element
+//! (node, relationship, group, policy, input, output), optionally by type ancestry through
+//! [`crate::ir::type_matches`], and names the Tera template that renders it, into its own file or
+//! into a named section that whole-topology documents collect. Built-in backends are embedded in
+//! the binary ([`BuiltinBackend`]); `--backend-dir DIR` prepends rules and replaces templates, or
+//! is a whole new backend by itself.
+//!
+//! The flow is: [`Backend::load`] (mapping and templates, every mistake a diagnostic with its
+//! span) → [`Backend::render`] (one rule per [`Element`], then the documents; deterministic) →
+//! [`write_outputs`] (stdout, or a directory written atomically).
+
+mod elements;
+mod engine;
+pub mod filters;
+mod output;
+mod rules;
+
+pub use elements::{elements, topology_json};
+pub use engine::Backend;
+pub use output::{WriteReport, write_outputs};
+
+use std::fmt;
+
+use crate::source::Span;
+
+/// What kind of topology element an [`Element`] is; a rule's `match.kind` names one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ElementKind {
+    Node,
+    Relationship,
+    Group,
+    Policy,
+    Input,
+    Output,
+}
+
+impl ElementKind {
+    /// Every kind, in the order elements are usually listed.
+    pub const ALL: [ElementKind; 6] = [
+        ElementKind::Input,
+        ElementKind::Node,
+        ElementKind::Relationship,
+        ElementKind::Group,
+        ElementKind::Policy,
+        ElementKind::Output,
+    ];
+
+    /// The name used in mapping files and messages: `node`, `relationship`, ….
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ElementKind::Node => "node",
+            ElementKind::Relationship => "relationship",
+            ElementKind::Group => "group",
+            ElementKind::Policy => "policy",
+            ElementKind::Input => "input",
+            ElementKind::Output => "output",
+        }
+    }
+
+    /// The kind a mapping file names, if it is one.
+    pub fn parse(name: &str) -> Option<ElementKind> {
+        ElementKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+impl fmt::Display for ElementKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One thing a rule can match, built from the IR (see [`elements`]).
+///
+/// Rules see only this: the kind and types to choose a rule, the name and span for messages, and
+/// the context for the template. Keeping it separate from the IR types lets backends be tested
+/// with hand-made elements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Element {
+    pub kind: ElementKind,
+    /// The template name (`db`), shown in messages.
+    pub name: String,
+    /// The type and its ancestors, most specific first; empty for inputs and outputs.
+    pub types: Vec<String>,
+    /// Where the element was written, for the "no rule; skipped" warning.
+    pub span: Option<Span>,
+    /// The element's IR as JSON; templates see it as `element`.
+    pub context: serde_json::Value,
+}
+
+/// A backend compiled into the binary: its mapping file and templates as text.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinBackend {
+    /// The backend's name (`k8s`), used in messages ("has no k8s rule").
+    pub name: &'static str,
+    /// The text of its `mapping.yaml`.
+    pub mapping: &'static str,
+    /// `(name, text)` of each template; rules refer to templates by this name, and a file of the
+    /// same `/`-separated relative path in `--backend-dir` replaces it.
+    pub templates: &'static [(&'static str, &'static str)],
+}
+
+/// The backends compiled into the binary. Empty until the real backends land; each adds one
+/// entry built with `include_str!`.
+pub const BUILTINS: &[BuiltinBackend] = &[];
+
+/// The built-in backend of this name.
+pub fn builtin(name: &str) -> Option<&'static BuiltinBackend> {
+    BUILTINS.iter().find(|b| b.name == name)
+}
+
+/// One rendered file: where it goes (relative to the output directory, `/`-separated) and what it
+/// holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputFile {
+    pub path: String,
+    pub contents: String,
+}
