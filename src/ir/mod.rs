@@ -1,3 +1,24 @@
-//! The IR.
+//! The IR: the one normalized topology that every backend reads.
+//!
+//! Whatever the dialect (Simple Profile 1.x, TOSCA 2.0, TOSCA 1.0 XML, Variability4TOSCA), the
+//! front ends and the resolver produce a [`Topology`]: arenas of nodes and relationships that
+//! refer to each other by index ([`NodeId`], [`RelationshipId`], [`GroupId`]), values typed as
+//! [`Value`], type ancestry as qualified names, and the source location of every element.
+//! `toscana ir FILE` prints it as JSON; `docs/ir.schema.json` is its JSON Schema, generated from
+//! these types by [`json_schema`] and kept current by a test.
+
 mod family;
+mod topology;
+mod value;
+
 pub use family::{canonical, type_matches};
+pub use topology::*;
+pub use value::{Call, ScalarUnit, Value, Version};
+
+/// The JSON Schema of [`Topology`], pretty-printed with a trailing newline.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(Topology);
+    let mut text = serde_json::to_string_pretty(&schema).expect("a schema always serialises");
+    text.push('\n');
+    text
+}

@@ -1,0 +1,263 @@
+//! Front ends: the grammar of each dialect, from YAML (or XML) trees to the [`Model`].
+//!
+//! [`read`] detects the dialect of the entry file from its `tosca_definitions_version`, then
+//! walks the import graph depth-first: each file is read once, a file that imports itself
+//! through a chain is reported with the whole chain, and the depth is bounded.
+
+pub mod shape;
+pub mod version;
+pub mod yaml;
+
+use indexmap::IndexMap;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::Dialect;
+use crate::limits::Limits;
+use crate::model::Model;
+use crate::source::{FileId, ImportRef, Loader, Span};
+use crate::yaml::{Map, Node};
+
+/// Reads the entry file and everything it imports into a [`Model`]. Returns `None` when the
+/// entry cannot be read as TOSCA at all; every problem goes into `diags`.
+pub fn read(
+    loader: &mut Loader,
+    entry: FileId,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Option<Model> {
+    let text = &loader.sources().get(entry).text;
+    if text.trim_start().starts_with('<') {
+        let span = loader.sources().get(entry).span(entry, 0, 0);
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNSUPPORTED,
+                "this is an XML document; TOSCA 1.0 XML is not read yet",
+            )
+            .at(span)
+            .hint("toscana reads TOSCA YAML (Simple Profile 1.0-1.3 and TOSCA 2.0) for now"),
+        );
+        return None;
+    }
+    let root = crate::yaml::load(loader.sources(), entry, limits, diags)?;
+    let Some(root_map) = root.as_map() else {
+        diags.push(shape::wrong_shape(
+            &root,
+            "a TOSCA file",
+            "a map of keynames",
+        ));
+        return None;
+    };
+    let (dialect, version) = detect(root_map, &root, true, diags)?;
+    if dialect == Dialect::Variability {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNSUPPORTED,
+                "Variability4TOSCA templates are not resolved yet",
+            )
+            .at(root_map
+                .entry("tosca_definitions_version")
+                .map_or(root.span, |e| e.value.span)),
+        );
+        return None;
+    }
+    let mut model = Model {
+        dialect,
+        version,
+        entry,
+        files: vec![entry],
+        description: root_map.get("description").cloned(),
+        metadata: root_map.get("metadata").cloned(),
+        types: IndexMap::new(),
+        repositories: IndexMap::new(),
+        topology: None,
+        incomplete_types: false,
+    };
+    let mut walk = ImportWalk {
+        loader,
+        limits,
+        diags,
+        model: &mut model,
+        stack: Vec::new(),
+    };
+    walk.file(entry, root_map, None);
+    model.topology = yaml::read_topology(root_map, dialect, diags);
+    Some(model)
+}
+
+/// The dialect and version a file declares. `entry` says whether a missing or late version is
+/// judged by the entry's rules (TOSCA 2.0 wants it as the first keyname).
+fn detect(
+    root: &Map,
+    node: &Node,
+    entry: bool,
+    diags: &mut Diagnostics,
+) -> Option<(Dialect, String)> {
+    let Some(version_entry) = root.entry("tosca_definitions_version") else {
+        diags.push(
+            Diagnostic::error(codes::TOSCA_VERSION, "missing `tosca_definitions_version`")
+                .at(Span { end: node.span.start, ..node.span })
+                .hint("start the file with `tosca_definitions_version: tosca_simple_yaml_1_3` or `tosca_2_0`"),
+        );
+        return None;
+    };
+    let version = version_entry
+        .value
+        .scalar_text()
+        .unwrap_or_default()
+        .to_string();
+    let Some(dialect) = version::dialect_of(&version) else {
+        let known: Vec<&str> = version::KNOWN_VERSIONS.iter().map(|(v, _)| *v).collect();
+        let mut d = Diagnostic::error(
+            codes::TOSCA_VERSION,
+            format!("unknown tosca_definitions_version `{version}`"),
+        )
+        .at_with(
+            version_entry.value.span,
+            "not a TOSCA version toscana knows",
+        );
+        d = match shape::closest(&version, &known) {
+            Some(near) => d.hint(format!("did you mean `{near}`?")),
+            None => d.hint(format!("known versions: {}", known.join(", "))),
+        };
+        diags.push(d);
+        return None;
+    };
+    let first_key = root.entries().first().map(|e| &e.key);
+    if entry
+        && dialect == Dialect::Tosca2
+        && first_key.is_some_and(|k| k.span != version_entry.key.span)
+    {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_VERSION,
+                "`tosca_definitions_version` must be the first keyname of a TOSCA 2.0 file",
+            )
+            .at(version_entry.key.span),
+        );
+    }
+    Some((dialect, version))
+}
+
+/// Depth-first walk over imports. `stack` holds the files being read, each with the span of
+/// the import that led to it, so a cycle can be shown as the chain it is.
+struct ImportWalk<'a> {
+    loader: &'a mut Loader,
+    limits: &'a Limits,
+    diags: &'a mut Diagnostics,
+    model: &'a mut Model,
+    stack: Vec<(FileId, Option<Span>)>,
+}
+
+impl ImportWalk<'_> {
+    fn file(&mut self, file: FileId, root: &Map, via: Option<Span>) {
+        self.stack.push((file, via));
+        let imports =
+            yaml::read_definitions(self.loader.sources(), file, root, self.model, self.diags);
+        for import in imports {
+            self.import(file, &import);
+        }
+        self.stack.pop();
+    }
+
+    fn import(&mut self, importer: FileId, import: &yaml::ImportDecl) {
+        let repository_url = match &import.repository {
+            Some(name) => match self.model.repositories.get(name) {
+                Some(repo) => Some(repo.url.clone()),
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!("unknown repository `{name}`"),
+                        )
+                        .at(import.node.span)
+                        .hint("define it under `repositories`"),
+                    );
+                    return;
+                }
+            },
+            None => None,
+        };
+        let reference = ImportRef {
+            url: &import.url,
+            repository_url: repository_url.as_deref(),
+        };
+        let Some((file, first_time)) =
+            self.loader
+                .resolve_import(importer, &reference, import.node.span, self.diags)
+        else {
+            return;
+        };
+        if let Some(pos) = self.stack.iter().position(|(f, _)| *f == file) {
+            self.report_cycle(pos, import.node.span);
+            return;
+        }
+        if !first_time {
+            return;
+        }
+        if self.stack.len() >= self.limits.max_import_depth {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::IMPORT_LIMIT,
+                    format!(
+                        "imports nest deeper than {} files",
+                        self.limits.max_import_depth
+                    ),
+                )
+                .at(import.node.span)
+                .hint("raise the limit with --max-import-depth N if this is intended"),
+            );
+            return;
+        }
+        self.model.files.push(file);
+        let Some(root) = crate::yaml::load(self.loader.sources(), file, self.limits, self.diags)
+        else {
+            return;
+        };
+        let Some(map) = root.as_map() else {
+            self.diags.push(shape::wrong_shape(
+                &root,
+                "an imported TOSCA file",
+                "a map of keynames",
+            ));
+            return;
+        };
+        let Some((dialect, _)) = detect(map, &root, false, self.diags) else {
+            return;
+        };
+        if (dialect == Dialect::Tosca2) != (self.model.dialect == Dialect::Tosca2) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_VERSION,
+                    "a TOSCA 2.0 file and a Simple Profile 1.x file cannot import each other",
+                )
+                .at(map
+                    .entry("tosca_definitions_version")
+                    .map_or(root.span, |e| e.value.span))
+                .label(import.node.span, "imported here"),
+            );
+            return;
+        }
+        self.file(file, map, Some(import.node.span));
+    }
+
+    fn report_cycle(&mut self, from: usize, closing: Span) {
+        let sources = self.loader.sources();
+        let mut chain: Vec<&str> = self.stack[from..]
+            .iter()
+            .map(|(f, _)| sources.get(*f).name.as_str())
+            .collect();
+        chain.push(&sources.get(self.stack[from].0).name);
+        let mut d = Diagnostic::error(
+            codes::IMPORT_CYCLE,
+            format!("import cycle: {}", chain.join(" → ")),
+        )
+        .at_with(closing, "this import closes the cycle");
+        for (_, via) in &self.stack[from + 1..] {
+            if let Some(span) = via {
+                d = d.label(*span, "imported here");
+            }
+        }
+        self.diags
+            .push(d.hint("remove one of the imports in the chain"));
+    }
+}

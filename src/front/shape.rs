@@ -1,0 +1,149 @@
+//! Reading YAML nodes as the shapes a grammar expects, with a diagnostic when they are not.
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::model::Named;
+use crate::yaml::{Map, Node};
+
+/// The node as a map. A null (an empty `properties:`) is read as an empty map, with a warning
+/// because it usually means the content was forgotten or mis-indented.
+pub fn map<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'a Map> {
+    if node.is_null() {
+        diags.push(
+            Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
+                .at_with(node.span, "read as an empty map")
+                .hint("remove the keyname, or indent its content under it"),
+        );
+        return None;
+    }
+    let found = node.as_map();
+    if found.is_none() {
+        diags.push(wrong_shape(node, what, "a map"));
+    }
+    found
+}
+
+/// The node as a list; a null is read as empty, with a warning.
+pub fn seq<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'a [Node]> {
+    if node.is_null() {
+        diags.push(
+            Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
+                .at_with(node.span, "read as an empty list")
+                .hint("remove the keyname, or indent its content under it"),
+        );
+        return None;
+    }
+    let found = node.as_seq();
+    if found.is_none() {
+        diags.push(wrong_shape(node, what, "a list"));
+    }
+    found
+}
+
+/// The node's text when it is a scalar string (a plain `1.0` or `true` is accepted by its text,
+/// since names and descriptions are strings whatever they look like).
+pub fn text(node: &Node, what: &str, diags: &mut Diagnostics) -> Option<String> {
+    match node.scalar_text() {
+        Some(t) if !node.is_null() => Some(t.to_string()),
+        _ => {
+            diags.push(wrong_shape(node, what, "a string"));
+            None
+        }
+    }
+}
+
+/// The entries of a map section as named definitions, in source order. Keys must be strings.
+pub fn named(node: &Node, what: &str, diags: &mut Diagnostics) -> Vec<Named> {
+    let Some(map) = map(node, what, diags) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(map.len());
+    for entry in map.entries() {
+        match entry.key.scalar_text() {
+            Some(name) => out.push(Named {
+                name: name.to_string(),
+                span: entry.key.span,
+                def: entry.value.clone(),
+            }),
+            None => diags.push(wrong_shape(
+                &entry.key,
+                &format!("a name in {what}"),
+                "a string",
+            )),
+        }
+    }
+    out
+}
+
+/// "`x` must be a map, found a list" at the node.
+pub fn wrong_shape(node: &Node, what: &str, expected: &str) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOSCA_SHAPE,
+        format!("{what} must be {expected}, found {}", node.describe()),
+    )
+    .at_with(node.span, format!("expected {expected}"))
+}
+
+/// Warns about every key of `map` that `known` does not list: toscana reads only what it
+/// understands and says so about the rest.
+pub fn check_keys(map: &Map, known: &[&str], what: &str, diags: &mut Diagnostics) {
+    for entry in map.entries() {
+        let Some(key) = entry.key.scalar_text() else {
+            diags.push(wrong_shape(
+                &entry.key,
+                &format!("a keyname of {what}"),
+                "a string",
+            ));
+            continue;
+        };
+        if !known.contains(&key) {
+            let mut d = Diagnostic::warning(
+                codes::TOSCA_UNKNOWN_KEY,
+                format!("unknown keyname `{key}` in {what}; ignored"),
+            )
+            .at_with(entry.key.span, "not read");
+            d = match closest(key, known) {
+                Some(near) => d.hint(format!("did you mean `{near}`?")),
+                None => d.hint(format!("known keynames here: {}", known.join(", "))),
+            };
+            diags.push(d);
+        }
+    }
+}
+
+/// The known word nearest to a misspelling, if one is close enough to be a likely typo.
+pub fn closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (edit_distance(word, k), *k))
+        .filter(|&(d, k)| d <= 2.max(k.len() / 4))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closest_suggests_only_plausible_typos() {
+        let known = ["node_templates", "relationship_templates", "inputs"];
+        assert_eq!(closest("node_template", &known), Some("node_templates"));
+        assert_eq!(closest("imputs", &known), Some("inputs"));
+        assert_eq!(closest("banana", &known), None);
+    }
+}

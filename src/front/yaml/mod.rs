@@ -1,0 +1,360 @@
+//! The YAML dialects (Simple Profile 1.x and TOSCA 2.0): one file's definitions into the model.
+//!
+//! For now one reader serves both dialects with per-dialect keyname tables; the Simple Profile
+//! and TOSCA 2.0 front ends grow out of it with their own version rules and type checks.
+
+pub mod grammar;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::Dialect;
+use crate::model::{Model, Named, Repository, TopologyTemplate, TypeDef, TypeKind};
+use crate::source::{FileId, SourceMap};
+use crate::yaml::{Map, Node};
+
+use super::shape;
+
+/// One import as written: where, and through which repository.
+#[derive(Debug, Clone)]
+pub struct ImportDecl {
+    pub url: String,
+    pub repository: Option<String>,
+    pub node: Node,
+}
+
+/// Reads the definitions of one file (types, repositories) into `model` and returns its imports.
+/// The entry file's service template is read by [`read_topology`].
+pub fn read_definitions(
+    sources: &SourceMap,
+    file: FileId,
+    root: &Map,
+    model: &mut Model,
+    diags: &mut Diagnostics,
+) -> Vec<ImportDecl> {
+    let dialect = model.dialect;
+    shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
+
+    if let Some(repos) = root.get("repositories") {
+        for repo in shape::named(repos, "`repositories`", diags) {
+            if let Some(url) = repository_url(&repo.def, diags) {
+                model.repositories.insert(
+                    repo.name,
+                    Repository {
+                        url,
+                        span: repo.span,
+                    },
+                );
+            }
+        }
+    }
+
+    for kind in TypeKind::ALL {
+        let Some(section) = root.get(kind.section()) else {
+            continue;
+        };
+        for named in shape::named(section, &format!("`{}`", kind.section()), diags) {
+            add_type(sources, model, kind, named, diags);
+        }
+    }
+
+    if dialect == Dialect::Tosca2 && root.contains_key("functions") {
+        let entry = root.entry("functions").expect("checked above");
+        diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_UNSUPPORTED,
+                "custom function definitions are not read yet; ignored",
+            )
+            .at(entry.key.span),
+        );
+    }
+
+    if file != model.entry && root.contains_key(grammar::topology_key(dialect)) {
+        let entry = root
+            .entry(grammar::topology_key(dialect))
+            .expect("checked above");
+        diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_UNSUPPORTED,
+                format!(
+                    "the `{}` of an imported file is not part of this service; ignored",
+                    entry.key.scalar_text().unwrap_or_default()
+                ),
+            )
+            .at(entry.key.span)
+            .hint("imports bring in definitions; pass this file itself to translate its template"),
+        );
+    }
+
+    match root.get("imports") {
+        Some(imports) => read_imports(imports, dialect, model, diags),
+        None => Vec::new(),
+    }
+}
+
+fn repository_url(def: &Node, diags: &mut Diagnostics) -> Option<String> {
+    if let Some(url) = def.as_str() {
+        return Some(url.to_string());
+    }
+    let map = shape::map(def, "a repository definition", diags)?;
+    shape::check_keys(
+        map,
+        &["description", "url", "credential", "metadata"],
+        "a repository definition",
+        diags,
+    );
+    match map.get("url") {
+        Some(url) => shape::text(url, "a repository `url`", diags),
+        None => {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    "repository definition has no `url`",
+                )
+                .at(def.span)
+                .hint("add `url: <location of the repository>`"),
+            );
+            None
+        }
+    }
+}
+
+fn add_type(
+    sources: &SourceMap,
+    model: &mut Model,
+    kind: TypeKind,
+    named: Named,
+    diags: &mut Diagnostics,
+) {
+    let derived_from = match named.def.as_map() {
+        Some(map) => map
+            .get("derived_from")
+            .and_then(|d| shape::text(d, "`derived_from`", diags).map(|parent| (parent, d.span))),
+        None if named.def.is_null() => None,
+        None => {
+            diags.push(shape::wrong_shape(
+                &named.def,
+                &format!("the {} `{}`", kind.noun(), named.name),
+                "a map",
+            ));
+            return;
+        }
+    };
+    let key = (kind, named.name.clone());
+    if let Some(earlier) = model.types.get(&key) {
+        // The same definition reached through two files is harmless; a different one is not.
+        if sources.slice(earlier.def.span) != sources.slice(named.def.span) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_DUPLICATE,
+                    format!(
+                        "{} `{}` is defined twice, differently",
+                        kind.noun(),
+                        named.name
+                    ),
+                )
+                .at_with(named.span, "defined again here")
+                .label(earlier.span, "first defined here")
+                .hint("rename one of them, or import the definition from one place"),
+            );
+        }
+        return;
+    }
+    model.types.insert(
+        key,
+        TypeDef {
+            name: named.name,
+            kind,
+            derived_from,
+            def: named.def,
+            span: named.span,
+        },
+    );
+}
+
+fn read_imports(
+    imports: &Node,
+    dialect: Dialect,
+    model: &mut Model,
+    diags: &mut Diagnostics,
+) -> Vec<ImportDecl> {
+    let Some(items) = shape::seq(imports, "`imports`", diags) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let body = named_import_body(item).unwrap_or(item);
+        if let Some(url) = body.as_str() {
+            out.push(ImportDecl {
+                url: url.to_string(),
+                repository: None,
+                node: body.clone(),
+            });
+            continue;
+        }
+        let Some(map) = shape::map(body, "an import", diags) else {
+            continue;
+        };
+        shape::check_keys(map, grammar::import(dialect), "an import", diags);
+        if let Some(profile) = map.get("profile") {
+            model.incomplete_types = true;
+            diags.push(
+                Diagnostic::warning(
+                    codes::TOSCA_UNSUPPORTED,
+                    format!(
+                        "profile `{}` is not available yet; its types are unknown",
+                        profile.scalar_text().unwrap_or_default()
+                    ),
+                )
+                .at(profile.span),
+            );
+            continue;
+        }
+        for ns in ["namespace_prefix", "namespace_uri", "namespace"] {
+            if let Some(node) = map.get(ns) {
+                diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_UNSUPPORTED,
+                        format!("import `{ns}` is not applied yet; names are read unprefixed"),
+                    )
+                    .at(node.span),
+                );
+            }
+        }
+        let url_key = if dialect == Dialect::Tosca2 {
+            "url"
+        } else {
+            "file"
+        };
+        let Some(url_node) = map.get(url_key) else {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    format!("import has no `{url_key}`"),
+                )
+                .at(body.span)
+                .hint(format!(
+                    "add `{url_key}: <path or URL of the file to import>`"
+                )),
+            );
+            continue;
+        };
+        let Some(url) = shape::text(url_node, &format!("an import's `{url_key}`"), diags) else {
+            continue;
+        };
+        let repository = map
+            .get("repository")
+            .and_then(|r| shape::text(r, "an import's `repository`", diags));
+        out.push(ImportDecl {
+            url,
+            repository,
+            node: url_node.clone(),
+        });
+    }
+    out
+}
+
+/// TOSCA 1.0 drafts wrote imports as `- some_name: file.yaml` or `- some_name: {file: ...}`:
+/// the body of such a single-entry map whose key is not an import keyname.
+fn named_import_body(item: &Node) -> Option<&Node> {
+    let map = item.as_map()?;
+    let [entry] = map.entries() else { return None };
+    let key = entry.key.scalar_text()?;
+    let is_keyname = grammar::IMPORT_1X.contains(&key) || grammar::IMPORT_2.contains(&key);
+    (!is_keyname).then_some(&entry.value)
+}
+
+/// Reads the entry file's service template, checking its keynames.
+pub fn read_topology(
+    root: &Map,
+    dialect: Dialect,
+    diags: &mut Diagnostics,
+) -> Option<TopologyTemplate> {
+    let node = root.get(grammar::topology_key(dialect))?;
+    let map = shape::map(
+        node,
+        &format!("`{}`", grammar::topology_key(dialect)),
+        diags,
+    )?;
+    shape::check_keys(
+        map,
+        grammar::topology(dialect),
+        &format!("`{}`", grammar::topology_key(dialect)),
+        diags,
+    );
+    let inputs = section(map, "inputs", grammar::PARAMETER, "input", diags);
+    let node_templates = section(
+        map,
+        "node_templates",
+        grammar::NODE_TEMPLATE,
+        "node template",
+        diags,
+    );
+    let relationship_templates = section(
+        map,
+        "relationship_templates",
+        grammar::RELATIONSHIP_TEMPLATE,
+        "relationship template",
+        diags,
+    );
+    let groups = section(map, "groups", grammar::GROUP, "group", diags);
+    let policies = policies(map, diags);
+    let outputs = section(map, "outputs", grammar::PARAMETER, "output", diags);
+    let workflows = map
+        .get("workflows")
+        .map(|w| shape::named(w, "`workflows`", diags))
+        .unwrap_or_default();
+    Some(TopologyTemplate {
+        description: map.get("description").cloned(),
+        inputs,
+        node_templates,
+        relationship_templates,
+        groups,
+        policies,
+        outputs,
+        workflows,
+        substitution_mappings: map.get("substitution_mappings").cloned(),
+    })
+}
+
+/// The entries of one section, each checked against its keynames.
+fn section(map: &Map, key: &str, keys: &[&str], what: &str, diags: &mut Diagnostics) -> Vec<Named> {
+    let Some(node) = map.get(key) else {
+        return Vec::new();
+    };
+    let entries = shape::named(node, &format!("`{key}`"), diags);
+    for e in &entries {
+        match e.def.as_map() {
+            Some(m) => shape::check_keys(m, keys, &format!("{what} `{}`", e.name), diags),
+            // Outputs and inputs may be written in short form in some tools; nulls were reported.
+            None if key == "outputs" || key == "inputs" || e.def.is_null() => {}
+            None => diags.push(shape::wrong_shape(
+                &e.def,
+                &format!("{what} `{}`", e.name),
+                "a map",
+            )),
+        }
+    }
+    entries
+}
+
+/// Policies are a list of single-entry maps in 1.x and 2.0 (a map is accepted too, as some
+/// tools write it).
+fn policies(map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
+    let Some(node) = map.get("policies") else {
+        return Vec::new();
+    };
+    let named: Vec<Named> = if let Some(items) = node.as_seq() {
+        let mut out = Vec::new();
+        for item in items {
+            out.extend(shape::named(item, "a policy entry", diags));
+        }
+        out
+    } else {
+        shape::named(node, "`policies`", diags)
+    };
+    for p in &named {
+        if let Some(m) = p.def.as_map() {
+            shape::check_keys(m, grammar::POLICY, &format!("policy `{}`", p.name), diags);
+        }
+    }
+    named
+}

@@ -1,0 +1,342 @@
+//! The topology: arenas of nodes and relationships plus everything that refers to them.
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::value::Value;
+
+/// Index of a [`Node`] in [`Topology::nodes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct NodeId(pub usize);
+
+/// Index of a [`Relationship`] in [`Topology::relationships`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct RelationshipId(pub usize);
+
+/// Index of a [`Group`] in [`Topology::groups`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct GroupId(pub usize);
+
+/// Where something was written: an index into [`SourceInfo::files`] and a 1-based line and
+/// column. Kept so backends can point their warnings at the template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Location {
+    pub file: usize,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// The dialect a topology was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    /// TOSCA Simple Profile in YAML 1.0–1.3 (and the NFV profile string).
+    SimpleProfile,
+    /// TOSCA 2.0.
+    Tosca2,
+    /// TOSCA 1.0 XML.
+    Xml,
+    /// Variability4TOSCA, resolved to a Simple Profile 1.3 template before reading.
+    Variability,
+}
+
+/// What was read to make this topology.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SourceInfo {
+    pub dialect: Dialect,
+    /// The `tosca_definitions_version` as written (or the XML namespace).
+    pub version: String,
+    /// The entry file, as shown to the user.
+    pub entry: String,
+    /// Every file read (entry, imports, embedded profiles), as shown to the user; a
+    /// [`Location::file`] indexes this list.
+    pub files: Vec<String>,
+    /// The CSAR's `TOSCA.meta` keys when the input was a CSAR, in file order.
+    pub csar: Option<IndexMap<String, String>>,
+}
+
+/// The one normalized graph every backend reads.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Topology {
+    pub source: SourceInfo,
+    pub description: Option<String>,
+    /// Template metadata (`template_name`, `template_author`, ...), in source order.
+    pub metadata: IndexMap<String, Value>,
+    /// Topology inputs, in source order, with their values where bound.
+    pub inputs: Vec<Input>,
+    pub nodes: Vec<Node>,
+    pub relationships: Vec<Relationship>,
+    pub groups: Vec<Group>,
+    pub policies: Vec<Policy>,
+    pub workflows: Vec<Workflow>,
+    pub outputs: Vec<Output>,
+    /// Present when this topology is a substitution for a node type.
+    pub substitution: Option<Substitution>,
+}
+
+/// A node template, with everything it inherited from its type already merged in.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Node {
+    /// The template name (the XML `id`).
+    pub name: String,
+    /// The type as named in the template.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The type and its ancestors, most specific first, each fully qualified
+    /// (`tosca.nodes.Compute`; TOSCA 2.0 profile types as `profile:Name`, e.g.
+    /// `org.oasis-open.simple:2.0:Compute`). Backends match rules on this.
+    pub types: Vec<String>,
+    pub description: Option<String>,
+    pub metadata: IndexMap<String, Value>,
+    /// `select`, `substitute` and other directives, as written.
+    pub directives: Vec<String>,
+    /// How many representations of this node to create: an integer (1 unless the template
+    /// says otherwise), or a [`Value::Call`] when it depends on an unbound input. Kept
+    /// symbolic: backends map it natively (replicas, Terraform `count`) or expand it.
+    pub count: Value,
+    /// Lower and upper bounds on instances where the dialect gives them (XML
+    /// `minInstances`/`maxInstances`, a Scalable capability); `None` for unbounded.
+    pub instances: Option<InstanceBounds>,
+    pub properties: IndexMap<String, Value>,
+    pub attributes: IndexMap<String, Value>,
+    pub capabilities: IndexMap<String, Capability>,
+    /// Requirement assignments in source order; names may repeat.
+    pub requirements: Vec<Requirement>,
+    pub interfaces: IndexMap<String, Interface>,
+    pub artifacts: IndexMap<String, Artifact>,
+    pub location: Option<Location>,
+}
+
+/// Bounds on how many instances of a node may exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct InstanceBounds {
+    pub min: u64,
+    /// `None` means unbounded.
+    pub max: Option<u64>,
+}
+
+/// A capability of a node, typed, with its property and attribute values.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Capability {
+    /// The capability type; `None` when the definition lives in a type toscana could not read.
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    /// The capability type and its ancestors, most specific first.
+    pub types: Vec<String>,
+    pub properties: IndexMap<String, Value>,
+    pub attributes: IndexMap<String, Value>,
+    pub location: Option<Location>,
+}
+
+/// One requirement assignment of a node and what fulfils it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Requirement {
+    pub name: String,
+    /// The relationship that fulfils it; `None` while it is dangling (left for an orchestrator
+    /// to fulfil, or optional and unfulfilled).
+    pub relationship: Option<RelationshipId>,
+    /// For a dangling requirement: the node type or template it asks for, as written.
+    pub node: Option<String>,
+    /// For a dangling requirement: the capability type or name it asks for, as written.
+    pub capability: Option<String>,
+    /// A node filter carried over as data for whoever fulfils the requirement.
+    pub node_filter: Option<Value>,
+    pub location: Option<Location>,
+}
+
+/// An edge from a requirement of one node to a capability of another.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Relationship {
+    /// The relationship template's name, or `<source>.<requirement>[<index>]` when the
+    /// requirement declared the relationship inline.
+    pub name: String,
+    pub source: NodeId,
+    pub target: NodeId,
+    /// The requirement of `source` this relationship fulfils.
+    pub requirement: String,
+    /// The capability of `target` it connects to, where known.
+    pub capability: Option<String>,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The relationship type and its ancestors, most specific first.
+    pub types: Vec<String>,
+    pub properties: IndexMap<String, Value>,
+    pub attributes: IndexMap<String, Value>,
+    pub interfaces: IndexMap<String, Interface>,
+    pub location: Option<Location>,
+}
+
+/// An interface with its operations and notifications.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Interface {
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    pub types: Vec<String>,
+    /// Inputs shared by every operation of the interface.
+    pub inputs: IndexMap<String, Value>,
+    pub operations: IndexMap<String, Operation>,
+    pub notifications: IndexMap<String, Operation>,
+}
+
+/// An operation (or notification): how it is implemented and what it is given.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Operation {
+    pub description: Option<String>,
+    pub implementation: Option<Implementation>,
+    pub inputs: IndexMap<String, Value>,
+    /// Output mappings (TOSCA 2.0 `outputs`: attribute paths), carried as data.
+    pub outputs: IndexMap<String, Value>,
+}
+
+/// The artifacts that implement an operation.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Implementation {
+    pub primary: Option<Artifact>,
+    pub dependencies: Vec<Artifact>,
+    /// Timeout in seconds, where given.
+    pub timeout: Option<i64>,
+    /// Where the operation runs (`SELF`, `HOST`, `SOURCE`, `TARGET`, ...), as written.
+    pub operation_host: Option<String>,
+}
+
+/// A file (script, image, archive) a node or operation needs.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Artifact {
+    /// The artifact's name; for an operation's inline implementation, the file as written.
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    pub types: Vec<String>,
+    /// The file as written in the template.
+    pub file: String,
+    /// The file resolved against where it was written, relative to the entry file's folder (or
+    /// the CSAR root), `/`-separated; `None` when it lives in a repository.
+    pub path: Option<String>,
+    /// The repository's name and URL when the artifact comes from one.
+    pub repository: Option<String>,
+    pub repository_url: Option<String>,
+    pub deploy_path: Option<String>,
+    pub description: Option<String>,
+    pub properties: IndexMap<String, Value>,
+    pub checksum: Option<String>,
+    pub checksum_algorithm: Option<String>,
+    pub location: Option<Location>,
+}
+
+/// A group of nodes.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Group {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub types: Vec<String>,
+    pub description: Option<String>,
+    pub metadata: IndexMap<String, Value>,
+    pub members: Vec<NodeId>,
+    pub properties: IndexMap<String, Value>,
+    pub attributes: IndexMap<String, Value>,
+    pub location: Option<Location>,
+}
+
+/// What a policy applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(tag = "kind", content = "id", rename_all = "snake_case")]
+pub enum PolicyTarget {
+    Node(NodeId),
+    Group(GroupId),
+}
+
+/// A policy (placement, scaling, update, or custom).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Policy {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub types: Vec<String>,
+    pub description: Option<String>,
+    pub metadata: IndexMap<String, Value>,
+    pub targets: Vec<PolicyTarget>,
+    pub properties: IndexMap<String, Value>,
+    /// Triggers, carried over as data.
+    pub triggers: IndexMap<String, Value>,
+    pub location: Option<Location>,
+}
+
+/// An imperative workflow, carried over as data: toscana translates topologies, not workflows.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Workflow {
+    pub name: String,
+    pub description: Option<String>,
+    /// Inputs, preconditions, steps and the rest of the definition, as written.
+    pub definition: Value,
+    /// For a TOSCA 1.0 XML plan: the model's language URI and its reference or file.
+    pub plan: Option<PlanModel>,
+    pub location: Option<Location>,
+}
+
+/// A reference to a BPEL or BPMN model of a TOSCA 1.0 XML plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct PlanModel {
+    pub language: String,
+    pub reference: Option<String>,
+}
+
+/// A topology input.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Input {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    pub description: Option<String>,
+    pub required: bool,
+    pub default: Option<Value>,
+    /// The value given on the command line (`--inputs`, `--set`); `None` when unbound.
+    pub value: Option<Value>,
+    /// Constraints (1.x) as `{operator: argument}` maps, and TOSCA 2.0 `validation`, as data.
+    pub constraints: Vec<Value>,
+    pub validation: Option<Value>,
+    pub metadata: IndexMap<String, Value>,
+    /// True for inputs a backend must keep secret (typed or marked as such).
+    pub sensitive: bool,
+    pub location: Option<Location>,
+}
+
+/// A topology output.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Output {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    pub description: Option<String>,
+    pub value: Value,
+    pub location: Option<Location>,
+}
+
+/// The boundary a substitutable topology exposes as a node type.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Substitution {
+    pub node_type: String,
+    /// Property name of the substituted node → input name (or a value), as mapped.
+    pub properties: IndexMap<String, Value>,
+    pub attributes: IndexMap<String, Value>,
+    pub capabilities: Vec<BoundaryMapping>,
+    pub requirements: Vec<BoundaryMapping>,
+    /// Interface operation → workflow name.
+    pub interfaces: IndexMap<String, IndexMap<String, String>>,
+    pub location: Option<Location>,
+}
+
+/// One capability or requirement of the boundary mapped onto an inner node.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct BoundaryMapping {
+    /// The name on the substituted node type.
+    pub name: String,
+    /// The inner node that provides it.
+    pub node: NodeId,
+    /// The capability or requirement name on that node.
+    pub target: String,
+}

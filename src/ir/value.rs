@@ -1,0 +1,101 @@
+//! Values in the IR: what a property, attribute, input or operation input holds.
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// A TOSCA value, tagged so that no reader has to guess: `{"kind": "string", "value": "x"}`.
+///
+/// Literals are already typed by their TOSCA definitions where the front end knows them; a
+/// `version` keeps its written text (`1.10`), a scalar-unit both its text and canonical number.
+/// What cannot be known before deployment stays a [`Call`], which backends turn into their own
+/// reference syntax or report as untranslatable.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Value {
+    Null,
+    Boolean(bool),
+    Integer(i64),
+    /// A float; non-finite values serialise as `null` in JSON, so they keep their text in a
+    /// [`Value::String`] instead where the front end meets them.
+    Float(f64),
+    String(String),
+    List(Vec<Value>),
+    /// A map in source order. Keys are strings (TOSCA map keys are typed by a string-like
+    /// `key_schema`).
+    Map(IndexMap<String, Value>),
+    /// A scalar with a unit (`4 GB`, `1 ms`, or a TOSCA 2.0 user-defined scalar type).
+    Scalar(ScalarUnit),
+    /// A TOSCA version (`major.minor[.fix[.qualifier[-build]]]`), with its written text kept.
+    Version(Version),
+    /// An RFC 3339 / ISO 8601 timestamp, as written.
+    Timestamp(String),
+    /// TOSCA 2.0 `bytes`, as the Base64 text written in the template.
+    Bytes(String),
+    /// A function whose result is known only at deployment, or an input left unbound.
+    Call(Call),
+}
+
+/// A scalar-unit value: both forms, because diagrams show what was written and backends need a
+/// number in a known unit.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ScalarUnit {
+    /// As written: `4 GB`.
+    pub text: String,
+    /// The number as written: `4`.
+    pub number: f64,
+    /// The unit as written: `GB`.
+    pub unit: String,
+    /// The number in the canonical unit of its type: `4000000000`.
+    pub canonical: f64,
+    /// The canonical unit: `B`.
+    pub canonical_unit: String,
+}
+
+/// A TOSCA version with its parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Version {
+    /// As written: `1.10`, `2.0.1.alpha-3`.
+    pub text: String,
+    pub major: u64,
+    pub minor: u64,
+    pub fix: Option<u64>,
+    pub qualifier: Option<String>,
+    pub build: Option<u64>,
+}
+
+/// A function call kept for deployment time.
+///
+/// Names are the TOSCA 1.x spellings without `$` (`get_attribute`, `get_input`, `concat`,
+/// `join`, `get_operation_output`, `get_artifact`, `token`, ...) whatever the dialect, so a
+/// backend handles each function once. TOSCA 2.0 paths arrive as `args` in path order.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Call {
+    pub function: String,
+    pub args: Vec<Value>,
+}
+
+impl Value {
+    /// A string value.
+    pub fn string(s: impl Into<String>) -> Self {
+        Value::String(s.into())
+    }
+
+    /// The text of a string value.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// True when the value, or anything inside it, is a [`Call`].
+    pub fn has_call(&self) -> bool {
+        match self {
+            Value::Call(_) => true,
+            Value::List(items) => items.iter().any(Value::has_call),
+            Value::Map(map) => map.values().any(Value::has_call),
+            _ => false,
+        }
+    }
+}

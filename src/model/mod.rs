@@ -1,0 +1,144 @@
+//! What a front end hands the resolver: definitions and templates still by name, with spans.
+//!
+//! The model is dialect-neutral. Each front end checks its dialect's grammar (which keynames
+//! exist where) and files what it read here; the resolver gives it meaning. Definitions keep
+//! their YAML nodes, so the resolver can point every error at the text that caused it.
+
+use indexmap::IndexMap;
+
+use crate::ir::Dialect;
+use crate::source::{FileId, Span};
+use crate::yaml::Node;
+
+/// The kinds of TOSCA types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TypeKind {
+    Artifact,
+    Data,
+    Capability,
+    Interface,
+    Relationship,
+    Node,
+    Group,
+    Policy,
+}
+
+impl TypeKind {
+    pub const ALL: [TypeKind; 8] = [
+        TypeKind::Artifact,
+        TypeKind::Data,
+        TypeKind::Capability,
+        TypeKind::Interface,
+        TypeKind::Relationship,
+        TypeKind::Node,
+        TypeKind::Group,
+        TypeKind::Policy,
+    ];
+
+    /// The top-level keyname that holds types of this kind (`node_types`).
+    pub fn section(self) -> &'static str {
+        match self {
+            TypeKind::Artifact => "artifact_types",
+            TypeKind::Data => "data_types",
+            TypeKind::Capability => "capability_types",
+            TypeKind::Interface => "interface_types",
+            TypeKind::Relationship => "relationship_types",
+            TypeKind::Node => "node_types",
+            TypeKind::Group => "group_types",
+            TypeKind::Policy => "policy_types",
+        }
+    }
+
+    /// The word used in messages ("node type").
+    pub fn noun(self) -> &'static str {
+        match self {
+            TypeKind::Artifact => "artifact type",
+            TypeKind::Data => "data type",
+            TypeKind::Capability => "capability type",
+            TypeKind::Interface => "interface type",
+            TypeKind::Relationship => "relationship type",
+            TypeKind::Node => "node type",
+            TypeKind::Group => "group type",
+            TypeKind::Policy => "policy type",
+        }
+    }
+
+    /// The prefix of the Simple Profile's normative names of this kind (`tosca.nodes.`).
+    pub fn normative_prefix(self) -> &'static str {
+        match self {
+            TypeKind::Artifact => "tosca.artifacts.",
+            TypeKind::Data => "tosca.datatypes.",
+            TypeKind::Capability => "tosca.capabilities.",
+            TypeKind::Interface => "tosca.interfaces.",
+            TypeKind::Relationship => "tosca.relationships.",
+            TypeKind::Node => "tosca.nodes.",
+            TypeKind::Group => "tosca.groups.",
+            TypeKind::Policy => "tosca.policies.",
+        }
+    }
+}
+
+/// One type definition.
+#[derive(Debug, Clone)]
+pub struct TypeDef {
+    pub name: String,
+    pub kind: TypeKind,
+    /// The parent type's name and where it was written.
+    pub derived_from: Option<(String, Span)>,
+    /// The whole definition, as written.
+    pub def: Node,
+    /// The span of the type's name.
+    pub span: Span,
+}
+
+/// A named entry of a template section: the name with its span, and the definition.
+#[derive(Debug, Clone)]
+pub struct Named {
+    pub name: String,
+    pub span: Span,
+    pub def: Node,
+}
+
+/// A repository: where artifacts and imports with `repository:` come from.
+#[derive(Debug, Clone)]
+pub struct Repository {
+    pub url: String,
+    pub span: Span,
+}
+
+/// The service template (1.x `topology_template`, 2.0 `service_template`), sections in source
+/// order.
+#[derive(Debug, Clone, Default)]
+pub struct TopologyTemplate {
+    pub description: Option<Node>,
+    pub inputs: Vec<Named>,
+    pub node_templates: Vec<Named>,
+    pub relationship_templates: Vec<Named>,
+    pub groups: Vec<Named>,
+    pub policies: Vec<Named>,
+    pub outputs: Vec<Named>,
+    pub workflows: Vec<Named>,
+    pub substitution_mappings: Option<Node>,
+}
+
+/// Everything read from the entry file and its imports.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub dialect: Dialect,
+    /// The entry's `tosca_definitions_version`, as written.
+    pub version: String,
+    pub entry: FileId,
+    /// Every file read, entry first, in the order they were read.
+    pub files: Vec<FileId>,
+    pub description: Option<Node>,
+    pub metadata: Option<Node>,
+    /// Types of every kind by name, in the order they were read.
+    pub types: IndexMap<(TypeKind, String), TypeDef>,
+    pub repositories: IndexMap<String, Repository>,
+    /// The entry's service template; imported files' templates are not merged (they describe
+    /// other services).
+    pub topology: Option<TopologyTemplate>,
+    /// True when an import could not be followed (for instance a TOSCA 2.0 profile that is not
+    /// available yet), so unknown type names may be defined there.
+    pub incomplete_types: bool,
+}

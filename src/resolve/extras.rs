@@ -1,0 +1,320 @@
+//! Groups, policies, workflows and the substitution boundary.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use super::Locator;
+use super::nodes::{NodeBuilder, index};
+use super::values::ValueReader;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{
+    BoundaryMapping, Group, GroupId, NodeId, Policy, PolicyTarget, Substitution, Topology, Value,
+    Workflow,
+};
+use crate::model::{Named, TopologyTemplate, TypeKind};
+use crate::yaml::{Map, Node as Yaml};
+
+pub fn groups_and_policies(
+    builder: &mut NodeBuilder,
+    template: &TopologyTemplate,
+    topology: &mut Topology,
+    diags: &mut Diagnostics,
+) {
+    let nodes: HashMap<String, NodeId> = index(topology)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    for named in &template.groups {
+        let (type_name, types, def) = typed(builder, named, TypeKind::Group, "group", diags);
+        let members = def
+            .and_then(|d| d.get("members"))
+            .map(|m| builder.strings(m, "`members`", diags))
+            .unwrap_or_default();
+        let member_spans = def
+            .and_then(|d| d.get("members"))
+            .map_or(named.span, |m| m.span);
+        let members = members
+            .iter()
+            .filter_map(|m| {
+                let found = nodes.get(m).copied();
+                if found.is_none() {
+                    diags.push(unknown(
+                        &format!("group `{}` has unknown member `{m}`", named.name),
+                        member_spans,
+                        m,
+                        nodes.keys(),
+                    ));
+                }
+                found
+            })
+            .collect();
+        let group = Group {
+            name: named.name.clone(),
+            type_name,
+            types,
+            description: text(def, "description"),
+            metadata: values(builder.reader, def, "metadata", diags),
+            members,
+            properties: values(builder.reader, def, "properties", diags),
+            attributes: values(builder.reader, def, "attributes", diags),
+            location: builder.locator.at(named.span),
+        };
+        topology.groups.push(group);
+    }
+    let groups: HashMap<String, GroupId> = topology
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.name.clone(), GroupId(i)))
+        .collect();
+    for named in &template.policies {
+        let (type_name, types, def) = typed(builder, named, TypeKind::Policy, "policy", diags);
+        let target_names = def
+            .and_then(|d| d.get("targets"))
+            .map(|t| builder.strings(t, "`targets`", diags))
+            .unwrap_or_default();
+        let targets_span = def
+            .and_then(|d| d.get("targets"))
+            .map_or(named.span, |t| t.span);
+        let targets = target_names
+            .iter()
+            .filter_map(|t| match (nodes.get(t), groups.get(t)) {
+                (Some(n), _) => Some(PolicyTarget::Node(*n)),
+                (None, Some(g)) => Some(PolicyTarget::Group(*g)),
+                (None, None) => {
+                    diags.push(unknown(
+                        &format!(
+                            "policy `{}` targets unknown node or group `{t}`",
+                            named.name
+                        ),
+                        targets_span,
+                        t,
+                        nodes.keys().chain(groups.keys()),
+                    ));
+                    None
+                }
+            })
+            .collect();
+        let policy = Policy {
+            name: named.name.clone(),
+            type_name,
+            types,
+            description: text(def, "description"),
+            metadata: values(builder.reader, def, "metadata", diags),
+            targets,
+            properties: values(builder.reader, def, "properties", diags),
+            triggers: values(builder.reader, def, "triggers", diags),
+            location: builder.locator.at(named.span),
+        };
+        topology.policies.push(policy);
+    }
+}
+
+fn typed<'n>(
+    builder: &mut NodeBuilder,
+    named: &'n Named,
+    kind: TypeKind,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> (String, Vec<String>, Option<&'n Map>) {
+    let def = named.def.as_map();
+    match builder.type_of(named, what, diags) {
+        Some((t, span)) => {
+            let types = builder.ancestry.of(builder.model, kind, &t, span, diags);
+            (t, types, def)
+        }
+        None => (String::new(), Vec::new(), def),
+    }
+}
+
+fn text(def: Option<&Map>, key: &str) -> Option<String> {
+    def.and_then(|d| d.get(key))
+        .and_then(Yaml::scalar_text)
+        .map(str::to_string)
+}
+
+fn values(
+    reader: &ValueReader,
+    def: Option<&Map>,
+    key: &str,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    def.and_then(|d| d.get(key))
+        .map(|n| super::map_values(reader, n, &format!("`{key}`"), diags))
+        .unwrap_or_default()
+}
+
+fn unknown<'k>(
+    message: &str,
+    span: crate::source::Span,
+    name: &str,
+    known: impl Iterator<Item = &'k String>,
+) -> Diagnostic {
+    let known: Vec<&str> = known.map(String::as_str).collect();
+    let d = Diagnostic::error(codes::TOSCA_UNKNOWN_NAME, message.to_string()).at(span);
+    match crate::front::shape::closest(name, &known) {
+        Some(near) => d.hint(format!("did you mean `{near}`?")),
+        None => d,
+    }
+}
+
+pub fn workflows(
+    reader: &ValueReader,
+    locator: &Locator,
+    template: &TopologyTemplate,
+    topology: &mut Topology,
+    diags: &mut Diagnostics,
+) {
+    for named in &template.workflows {
+        topology.workflows.push(Workflow {
+            name: named.name.clone(),
+            description: named
+                .def
+                .as_map()
+                .and_then(|d| d.get("description"))
+                .and_then(Yaml::scalar_text)
+                .map(str::to_string),
+            definition: reader.value(&named.def, diags),
+            plan: None,
+            location: locator.at(named.span),
+        });
+    }
+}
+
+pub fn substitution(
+    builder: &mut NodeBuilder,
+    template: &TopologyTemplate,
+    topology: &Topology,
+    diags: &mut Diagnostics,
+) -> Option<Substitution> {
+    let node = template.substitution_mappings.as_ref()?;
+    let map = crate::front::shape::map(node, "`substitution_mappings`", diags)?;
+    crate::front::shape::check_keys(
+        map,
+        &[
+            "node_type",
+            "substitution_filter",
+            "node",
+            "properties",
+            "attributes",
+            "capabilities",
+            "requirements",
+            "interfaces",
+            "description",
+            "metadata",
+        ],
+        "`substitution_mappings`",
+        diags,
+    );
+    let Some(node_type) = map.get("node_type").and_then(Yaml::scalar_text) else {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_MISSING_KEY,
+                "substitution_mappings has no `node_type`",
+            )
+            .at(node.span)
+            .hint("add `node_type: <the node type this template substitutes>`"),
+        );
+        return None;
+    };
+    let node_type_span = map.get("node_type").map_or(node.span, |n| n.span);
+    builder.ancestry.of(
+        builder.model,
+        TypeKind::Node,
+        node_type,
+        node_type_span,
+        diags,
+    );
+    let nodes = index(topology);
+    let boundary = |key: &str, diags: &mut Diagnostics| -> Vec<BoundaryMapping> {
+        let Some(section) = map.get(key).and_then(Yaml::as_map) else {
+            return Vec::new();
+        };
+        section
+            .entries()
+            .iter()
+            .filter_map(|entry| {
+                let name = entry.key.scalar_text()?;
+                // `[node, name]`, or 1.3's `{mapping: [node, name]}`.
+                let target = entry
+                    .value
+                    .as_map()
+                    .and_then(|m| m.get("mapping"))
+                    .unwrap_or(&entry.value);
+                let parts: Vec<&str> = target
+                    .as_seq()?
+                    .iter()
+                    .filter_map(Yaml::scalar_text)
+                    .collect();
+                let [node_name, inner] = parts[..] else {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_SHAPE,
+                            format!(
+                                "substitution mapping of `{name}` must be `[node template, {}]`",
+                                &key[..key.len() - 1]
+                            ),
+                        )
+                        .at(entry.value.span),
+                    );
+                    return None;
+                };
+                match nodes.get(node_name) {
+                    Some(id) => Some(BoundaryMapping {
+                        name: name.to_string(),
+                        node: *id,
+                        target: inner.to_string(),
+                    }),
+                    None => {
+                        diags.push(
+                            Diagnostic::error(
+                                codes::TOSCA_UNKNOWN_NAME,
+                                format!(
+                                    "substitution mapping names unknown node template `{node_name}`"
+                                ),
+                            )
+                            .at(target.span),
+                        );
+                        None
+                    }
+                }
+            })
+            .collect()
+    };
+    let capabilities = boundary("capabilities", diags);
+    let requirements = boundary("requirements", diags);
+    let interfaces = map
+        .get("interfaces")
+        .and_then(Yaml::as_map)
+        .map(|m| {
+            m.entries()
+                .iter()
+                .filter_map(|e| {
+                    let ops = e
+                        .value
+                        .as_map()?
+                        .entries()
+                        .iter()
+                        .filter_map(|o| {
+                            Some((
+                                o.key.scalar_text()?.to_string(),
+                                o.value.scalar_text()?.to_string(),
+                            ))
+                        })
+                        .collect();
+                    Some((e.key.scalar_text()?.to_string(), ops))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(Substitution {
+        node_type: node_type.to_string(),
+        properties: values(builder.reader, Some(map), "properties", diags),
+        attributes: values(builder.reader, Some(map), "attributes", diags),
+        capabilities,
+        requirements,
+        interfaces,
+        location: builder.locator.at(node.span),
+    })
+}

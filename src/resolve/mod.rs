@@ -1,0 +1,167 @@
+//! Resolution: from the [`Model`] (names, YAML nodes) to the [`Topology`] (ids, typed values).
+//!
+//! The order is fixed: inputs first (so `get_input` binds while values are read), then nodes
+//! with their types merged in, then relationships from requirements, then groups, policies,
+//! workflows, outputs and the substitution boundary. Every problem is collected; resolution
+//! goes on past errors so one run reports them all.
+
+mod extras;
+mod nodes;
+mod params;
+mod paths;
+mod requirements;
+mod types;
+mod values;
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Location, SourceInfo, Topology, Value};
+use crate::limits::Limits;
+use crate::model::Model;
+use crate::source::{FileId, SourceMap, Span};
+use crate::yaml::Node;
+
+pub use params::Bindings;
+
+/// What the resolver needs besides the model.
+pub struct Context<'a> {
+    pub sources: &'a SourceMap,
+    pub limits: &'a Limits,
+    /// Input values from the command line.
+    pub bindings: &'a Bindings,
+    /// The CSAR's `TOSCA.meta` keys, when the input was a CSAR.
+    pub csar: Option<IndexMap<String, String>>,
+}
+
+/// Resolves a model into the IR. Returns the topology even when errors were found (the caller
+/// decides from `diags` whether to use it), so that `check` can report everything.
+pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topology {
+    let locator = Locator::new(&model.files);
+    let mut ancestry = types::Ancestry::default();
+    let source = SourceInfo {
+        dialect: model.dialect,
+        version: model.version.clone(),
+        entry: ctx.sources.get(model.entry).name.clone(),
+        files: model
+            .files
+            .iter()
+            .map(|f| ctx.sources.get(*f).name.clone())
+            .collect(),
+        csar: ctx.csar.clone(),
+    };
+    let mut topology = Topology {
+        source,
+        description: None,
+        metadata: IndexMap::new(),
+        inputs: Vec::new(),
+        nodes: Vec::new(),
+        relationships: Vec::new(),
+        groups: Vec::new(),
+        policies: Vec::new(),
+        workflows: Vec::new(),
+        outputs: Vec::new(),
+        substitution: None,
+    };
+    let empty = IndexMap::new();
+    let plain = values::ValueReader {
+        dialect: model.dialect,
+        inputs: &empty,
+    };
+    topology.description = model
+        .description
+        .as_ref()
+        .and_then(|d| d.scalar_text())
+        .map(str::to_string);
+    if let Some(metadata) = &model.metadata {
+        topology.metadata = map_values(&plain, metadata, "`metadata`", diags);
+    }
+    let Some(template) = &model.topology else {
+        params::check_unused_bindings(ctx.bindings, &[], diags);
+        return topology;
+    };
+    if let Some(d) = template.description.as_ref().and_then(|d| d.scalar_text()) {
+        topology.description = Some(d.to_string());
+    }
+    if template.node_templates.len() > ctx.limits.max_node_templates {
+        let span = template.node_templates[ctx.limits.max_node_templates].span;
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_LIMIT,
+                format!("more than {} node templates", ctx.limits.max_node_templates),
+            )
+            .at(span)
+            .hint("raise the limit with --max-node-templates N if this is intended"),
+        );
+        return topology;
+    }
+
+    let (inputs, input_values) = params::inputs(model, template, ctx.bindings, &locator, diags);
+    topology.inputs = inputs;
+    let reader = values::ValueReader {
+        dialect: model.dialect,
+        inputs: &input_values,
+    };
+    let entry_definitions = ctx
+        .csar
+        .as_ref()
+        .and_then(|m| m.get("Entry-Definitions"))
+        .map(String::as_str);
+    let root = paths::topology_root(ctx.sources, model.entry, entry_definitions);
+    let mut nodes = nodes::NodeBuilder {
+        model,
+        ctx,
+        reader: &reader,
+        locator: &locator,
+        ancestry: &mut ancestry,
+        root,
+        artifacts: IndexMap::new(),
+    };
+    nodes.build(template, &mut topology, diags);
+    requirements::connect(&mut nodes, template, &mut topology, diags);
+    extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
+    extras::workflows(&reader, &locator, template, &mut topology, diags);
+    topology.outputs = params::outputs(&reader, &locator, template, diags);
+    topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
+    topology
+}
+
+/// Turns spans into IR locations: the file's index in the topology's file list.
+pub struct Locator {
+    index: HashMap<FileId, usize>,
+}
+
+impl Locator {
+    fn new(files: &[FileId]) -> Self {
+        Locator {
+            index: files.iter().enumerate().map(|(i, f)| (*f, i)).collect(),
+        }
+    }
+
+    pub fn at(&self, span: Span) -> Option<Location> {
+        self.index.get(&span.file).map(|&file| Location {
+            file,
+            line: span.line,
+            column: span.col,
+        })
+    }
+}
+
+/// A map of values (metadata, properties) in source order.
+fn map_values(
+    reader: &values::ValueReader,
+    node: &Node,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    match reader.value(node, diags) {
+        Value::Map(map) => map,
+        Value::Null => IndexMap::new(),
+        _ => {
+            diags.push(crate::front::shape::wrong_shape(node, what, "a map"));
+            IndexMap::new()
+        }
+    }
+}

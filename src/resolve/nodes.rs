@@ -1,0 +1,695 @@
+//! Node templates with their types merged in: properties, attributes, capabilities, interfaces
+//! and artifacts.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use super::types::Ancestry;
+use super::values::ValueReader;
+use super::{Context, Locator, map_values, paths};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{
+    Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, Operation,
+    Topology, Value, type_matches,
+};
+use crate::model::{Model, Named, TopologyTemplate, TypeDef, TypeKind};
+use crate::source::Span;
+use crate::yaml::{Map, Node as Yaml};
+
+/// Shared state of the node-level passes.
+pub struct NodeBuilder<'a> {
+    pub model: &'a Model,
+    pub ctx: &'a Context<'a>,
+    pub reader: &'a ValueReader<'a>,
+    pub locator: &'a Locator,
+    pub ancestry: &'a mut Ancestry,
+    /// The folder artifact paths are relative to (`None` for input read from stdin-less
+    /// builtins).
+    pub root: Option<String>,
+    /// The artifacts of the node being built, so an operation naming one (`create: installer`)
+    /// uses it instead of reading the name as a file.
+    pub artifacts: IndexMap<String, Artifact>,
+}
+
+/// Node template name → id, built once.
+pub fn index(topology: &Topology) -> HashMap<&str, NodeId> {
+    topology
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.name.as_str(), NodeId(i)))
+        .collect()
+}
+
+impl NodeBuilder<'_> {
+    pub fn build(
+        &mut self,
+        template: &TopologyTemplate,
+        topology: &mut Topology,
+        diags: &mut Diagnostics,
+    ) {
+        topology.nodes.reserve(template.node_templates.len());
+        for named in &template.node_templates {
+            let node = self.node(named, diags);
+            topology.nodes.push(node);
+        }
+    }
+
+    /// The type name of a template (`type:`), reported when missing.
+    pub fn type_of(
+        &self,
+        named: &Named,
+        what: &str,
+        diags: &mut Diagnostics,
+    ) -> Option<(String, Span)> {
+        let def = named.def.as_map()?;
+        match def.get("type") {
+            Some(t) => t.scalar_text().map(|s| (s.to_string(), t.span)),
+            None => {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_MISSING_KEY,
+                        format!("{what} `{}` has no `type`", named.name),
+                    )
+                    .at(named.span)
+                    .hint("add `type: <the name of its type>`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn node(&mut self, named: &Named, diags: &mut Diagnostics) -> Node {
+        let empty = Map::new();
+        let def = named.def.as_map().unwrap_or(&empty);
+        let (type_name, type_span) = self
+            .type_of(named, "node template", diags)
+            .unwrap_or_else(|| (String::new(), named.span));
+        let (types, defs) = if type_name.is_empty() {
+            (Vec::new(), Vec::new())
+        } else {
+            let types = self
+                .ancestry
+                .of(self.model, TypeKind::Node, &type_name, type_span, diags);
+            let defs =
+                self.ancestry
+                    .definitions(self.model, TypeKind::Node, &type_name, type_span, diags);
+            (types, defs)
+        };
+        let text = |key: &str| {
+            def.get(key)
+                .and_then(|n| n.scalar_text())
+                .map(str::to_string)
+        };
+        let capabilities = self.capabilities(&defs, def.get("capabilities"), &named.name, diags);
+        let instances = instance_bounds(&capabilities);
+        self.artifacts = self.artifacts(&defs, def.get("artifacts"), diags);
+        let interfaces = self.interfaces(&defs, def.get("interfaces"), diags);
+        Node {
+            name: named.name.clone(),
+            type_name,
+            types,
+            description: text("description"),
+            metadata: def
+                .get("metadata")
+                .map(|m| map_values(self.reader, m, "`metadata`", diags))
+                .unwrap_or_default(),
+            directives: def
+                .get("directives")
+                .map(|d| self.strings(d, "`directives`", diags))
+                .unwrap_or_default(),
+            count: def
+                .get("count")
+                .map_or(Value::Integer(1), |c| self.reader.value(c, diags)),
+            instances,
+            properties: self.merged(&defs, "properties", def.get("properties"), diags),
+            attributes: self.merged(&defs, "attributes", def.get("attributes"), diags),
+            capabilities,
+            requirements: Vec::new(),
+            interfaces,
+            artifacts: std::mem::take(&mut self.artifacts),
+            location: self.locator.at(named.span),
+        }
+    }
+
+    pub fn strings(&self, node: &Yaml, what: &str, diags: &mut Diagnostics) -> Vec<String> {
+        let Some(items) = crate::front::shape::seq(node, what, diags) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .filter_map(|i| crate::front::shape::text(i, what, diags))
+            .collect()
+    }
+
+    /// Defaults from the type chain (most general first, so a subtype's default wins), then the
+    /// template's own assignments.
+    pub fn merged(
+        &self,
+        defs: &[&TypeDef],
+        key: &str,
+        assigned: Option<&Yaml>,
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Value> {
+        let mut out = IndexMap::new();
+        for def in defs.iter().rev() {
+            let Some(section) = def
+                .def
+                .as_map()
+                .and_then(|m| m.get(key))
+                .and_then(Yaml::as_map)
+            else {
+                continue;
+            };
+            for entry in section.entries() {
+                let (Some(name), Some(default)) = (
+                    entry.key.scalar_text(),
+                    entry.value.as_map().and_then(|d| d.get("default")),
+                ) else {
+                    continue;
+                };
+                out.insert(name.to_string(), self.reader.value(default, diags));
+            }
+        }
+        if let Some(assigned) = assigned {
+            out.extend(map_values(
+                self.reader,
+                assigned,
+                &format!("`{key}`"),
+                diags,
+            ));
+        }
+        out
+    }
+
+    fn capabilities(
+        &mut self,
+        defs: &[&TypeDef],
+        assigned: Option<&Yaml>,
+        node: &str,
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Capability> {
+        let mut out: IndexMap<String, Capability> = IndexMap::new();
+        for def in defs.iter().rev() {
+            let Some(section) = def
+                .def
+                .as_map()
+                .and_then(|m| m.get("capabilities"))
+                .and_then(Yaml::as_map)
+            else {
+                continue;
+            };
+            for entry in section.entries() {
+                let Some(name) = entry.key.scalar_text() else {
+                    continue;
+                };
+                let (type_node, cap_def) = match entry.value.as_map() {
+                    Some(m) => (m.get("type"), Some(m)),
+                    None => (Some(&entry.value), None),
+                };
+                let inherited = out.shift_remove(name);
+                let type_name = type_node
+                    .and_then(|t| t.scalar_text())
+                    .map(str::to_string)
+                    .or_else(|| inherited.as_ref().and_then(|c| c.type_name.clone()));
+                let types = match (&type_name, type_node) {
+                    (Some(t), Some(n)) => {
+                        self.ancestry
+                            .of(self.model, TypeKind::Capability, t, n.span, diags)
+                    }
+                    _ => inherited
+                        .as_ref()
+                        .map(|c| c.types.clone())
+                        .unwrap_or_default(),
+                };
+                // Defaults of the capability type come first, then the refinements along the node
+                // type chain, then (below) the template's assignments.
+                let type_defs = match (&type_name, type_node) {
+                    (Some(t), Some(n)) => self.ancestry.definitions(
+                        self.model,
+                        TypeKind::Capability,
+                        t,
+                        n.span,
+                        diags,
+                    ),
+                    _ => Vec::new(),
+                };
+                let mut properties = self.merged(&type_defs, "properties", None, diags);
+                let mut attributes = self.merged(&type_defs, "attributes", None, diags);
+                if let Some(inherited) = &inherited {
+                    properties.extend(inherited.properties.clone());
+                    attributes.extend(inherited.attributes.clone());
+                }
+                if let Some(cap_def) = cap_def {
+                    for (key, target) in [
+                        ("properties", &mut properties),
+                        ("attributes", &mut attributes),
+                    ] {
+                        if let Some(values) = cap_def.get(key) {
+                            target.extend(self.defaults_or_values(values, diags));
+                        }
+                    }
+                }
+                out.insert(
+                    name.to_string(),
+                    Capability {
+                        type_name,
+                        types,
+                        properties,
+                        attributes,
+                        location: self.locator.at(entry.key.span),
+                    },
+                );
+            }
+        }
+        let Some(assigned) =
+            assigned.and_then(|a| crate::front::shape::map(a, "`capabilities`", diags))
+        else {
+            return out;
+        };
+        for entry in assigned.entries() {
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            let known = out.contains_key(name);
+            if !known && defs_complete(self.model, defs) {
+                diags.push(
+                    Diagnostic::error(codes::TOSCA_UNKNOWN_NAME, format!("node template `{node}` assigns capability `{name}`, which its type does not define"))
+                        .at(entry.key.span)
+                        .hint(format!("capabilities of this type: {}", out.keys().cloned().collect::<Vec<_>>().join(", "))),
+                );
+                continue;
+            }
+            let cap = out.entry(name.to_string()).or_insert_with(|| Capability {
+                type_name: None,
+                types: Vec::new(),
+                properties: IndexMap::new(),
+                attributes: IndexMap::new(),
+                location: None,
+            });
+            cap.location = self.locator.at(entry.key.span);
+            if let Some(m) = entry.value.as_map() {
+                for (key, target) in [
+                    ("properties", &mut cap.properties),
+                    ("attributes", &mut cap.attributes),
+                ] {
+                    if let Some(values) = m.get(key) {
+                        target.extend(map_values(self.reader, values, &format!("`{key}`"), diags));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// In a type's capability definition, `properties` are definitions (take their defaults);
+    /// a refinement may also assign plain values.
+    fn defaults_or_values(
+        &self,
+        values: &Yaml,
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Value> {
+        let mut out = IndexMap::new();
+        let Some(map) = values.as_map() else {
+            return out;
+        };
+        for entry in map.entries() {
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            if let Some(default) = entry.value.as_map().and_then(|d| d.get("default")) {
+                out.insert(name.to_string(), self.reader.value(default, diags));
+            }
+        }
+        out
+    }
+
+    pub fn interfaces(
+        &mut self,
+        defs: &[&TypeDef],
+        assigned: Option<&Yaml>,
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Interface> {
+        let mut out: IndexMap<String, Interface> = IndexMap::new();
+        let sources = defs
+            .iter()
+            .rev()
+            .filter_map(|d| d.def.as_map().and_then(|m| m.get("interfaces")))
+            .chain(assigned);
+        for section in sources {
+            let Some(map) = crate::front::shape::map(section, "`interfaces`", diags) else {
+                continue;
+            };
+            for entry in map.entries() {
+                let Some(name) = entry.key.scalar_text() else {
+                    continue;
+                };
+                let Some(body) = entry.value.as_map() else {
+                    continue;
+                };
+                let interface = out.entry(name.to_string()).or_insert_with(|| Interface {
+                    type_name: None,
+                    types: Vec::new(),
+                    inputs: IndexMap::new(),
+                    operations: IndexMap::new(),
+                    notifications: IndexMap::new(),
+                });
+                self.interface_body(interface, body, diags);
+            }
+        }
+        out
+    }
+
+    fn interface_body(&mut self, interface: &mut Interface, body: &Map, diags: &mut Diagnostics) {
+        if let Some(t) = body.get("type")
+            && let Some(name) = t.scalar_text()
+        {
+            interface.types =
+                self.ancestry
+                    .of(self.model, TypeKind::Interface, name, t.span, diags);
+            interface.type_name = Some(name.to_string());
+        }
+        if let Some(inputs) = body.get("inputs") {
+            interface
+                .inputs
+                .extend(self.parameter_values(inputs, diags));
+        }
+        for entry in body.entries() {
+            let Some(key) = entry.key.scalar_text() else {
+                continue;
+            };
+            match key {
+                "type" | "inputs" | "description" | "derived_from" | "metadata" => {}
+                "operations" | "notifications" => {
+                    let Some(ops) = entry.value.as_map() else {
+                        continue;
+                    };
+                    for op in ops.entries() {
+                        let Some(name) = op.key.scalar_text() else {
+                            continue;
+                        };
+                        let target = if key == "operations" {
+                            &mut interface.operations
+                        } else {
+                            &mut interface.notifications
+                        };
+                        let merged = self.operation(target.shift_remove(name), &op.value, diags);
+                        target.insert(name.to_string(), merged);
+                    }
+                }
+                name => {
+                    let merged = self.operation(
+                        interface.operations.shift_remove(name),
+                        &entry.value,
+                        diags,
+                    );
+                    interface.operations.insert(name.to_string(), merged);
+                }
+            }
+        }
+    }
+
+    /// Input definitions (in types) give their default or value; assignments give the value.
+    fn parameter_values(&self, node: &Yaml, diags: &mut Diagnostics) -> IndexMap<String, Value> {
+        let mut out = IndexMap::new();
+        let Some(map) = node.as_map() else { return out };
+        for entry in map.entries() {
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            let value = match entry.value.as_map() {
+                Some(def) if def.contains_key("type") && !self.reader.is_call(&entry.value) => {
+                    match def.get("value").or_else(|| def.get("default")) {
+                        Some(v) => self.reader.value(v, diags),
+                        None => continue,
+                    }
+                }
+                _ => self.reader.value(&entry.value, diags),
+            };
+            out.insert(name.to_string(), value);
+        }
+        out
+    }
+
+    fn operation(
+        &mut self,
+        inherited: Option<Operation>,
+        node: &Yaml,
+        diags: &mut Diagnostics,
+    ) -> Operation {
+        let mut op = inherited.unwrap_or(Operation {
+            description: None,
+            implementation: None,
+            inputs: IndexMap::new(),
+            outputs: IndexMap::new(),
+        });
+        if let Some(file) = node.as_str() {
+            op.implementation = Some(self.implementation_from_file(file, node));
+            return op;
+        }
+        let Some(map) = node.as_map() else { return op };
+        if let Some(d) = map.get("description").and_then(|d| d.scalar_text()) {
+            op.description = Some(d.to_string());
+        }
+        if let Some(inputs) = map.get("inputs") {
+            op.inputs.extend(self.parameter_values(inputs, diags));
+        }
+        if let Some(outputs) = map.get("outputs") {
+            op.outputs
+                .extend(map_values(self.reader, outputs, "`outputs`", diags));
+        }
+        if let Some(implementation) = map.get("implementation") {
+            op.implementation = Some(self.implementation(implementation, diags));
+        }
+        op
+    }
+
+    fn implementation_from_file(&self, file: &str, node: &Yaml) -> Implementation {
+        Implementation {
+            primary: Some(self.file_artifact(file, file, node)),
+            dependencies: Vec::new(),
+            timeout: None,
+            operation_host: None,
+        }
+    }
+
+    fn implementation(&mut self, node: &Yaml, diags: &mut Diagnostics) -> Implementation {
+        if let Some(file) = node.as_str() {
+            return self.implementation_from_file(file, node);
+        }
+        let mut implementation = Implementation {
+            primary: None,
+            dependencies: Vec::new(),
+            timeout: None,
+            operation_host: None,
+        };
+        let Some(map) = node.as_map() else {
+            return implementation;
+        };
+        if let Some(primary) = map.get("primary") {
+            implementation.primary = self.artifact_ref(primary, diags);
+        }
+        if let Some(deps) = map.get("dependencies").and_then(Yaml::as_seq) {
+            implementation.dependencies = deps
+                .iter()
+                .filter_map(|d| self.artifact_ref(d, diags))
+                .collect();
+        }
+        if let Some(crate::yaml::Core::Int(t)) = map
+            .get("timeout")
+            .and_then(|t| t.as_scalar())
+            .map(|s| s.core)
+        {
+            implementation.timeout = Some(t);
+        }
+        implementation.operation_host = map
+            .get("operation_host")
+            .and_then(|h| h.scalar_text())
+            .map(str::to_string);
+        implementation
+    }
+
+    /// An implementation artifact: a file name, or an inline artifact definition.
+    fn artifact_ref(&mut self, node: &Yaml, diags: &mut Diagnostics) -> Option<Artifact> {
+        match node.as_str() {
+            Some(file) => Some(self.file_artifact(file, file, node)),
+            None => node.as_map().map(|_| self.artifact("", node, diags)),
+        }
+    }
+
+    /// An artifact named by a string: the node's artifact of that name, else a file.
+    fn file_artifact(&self, name: &str, file: &str, node: &Yaml) -> Artifact {
+        if let Some(artifact) = self.artifacts.get(file) {
+            return artifact.clone();
+        }
+        Artifact {
+            name: name.to_string(),
+            type_name: None,
+            types: Vec::new(),
+            file: file.to_string(),
+            path: paths::artifact_path(
+                self.ctx.sources,
+                self.root.as_deref(),
+                node.span.file,
+                file,
+            ),
+            repository: None,
+            repository_url: None,
+            deploy_path: None,
+            description: None,
+            properties: IndexMap::new(),
+            checksum: None,
+            checksum_algorithm: None,
+            location: self.locator.at(node.span),
+        }
+    }
+
+    pub fn artifacts(
+        &mut self,
+        defs: &[&TypeDef],
+        assigned: Option<&Yaml>,
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Artifact> {
+        let mut out = IndexMap::new();
+        let sources = defs
+            .iter()
+            .rev()
+            .filter_map(|d| d.def.as_map().and_then(|m| m.get("artifacts")))
+            .chain(assigned);
+        for section in sources {
+            // 1.0 drafts also wrote artifacts as a list of single-entry maps.
+            let entries: Vec<&crate::yaml::Entry> = match (section.as_map(), section.as_seq()) {
+                (Some(m), _) => m.entries().iter().collect(),
+                (None, Some(items)) => items
+                    .iter()
+                    .filter_map(Yaml::as_map)
+                    .flat_map(|m| m.entries())
+                    .collect(),
+                _ => {
+                    diags.push(crate::front::shape::wrong_shape(
+                        section,
+                        "`artifacts`",
+                        "a map",
+                    ));
+                    continue;
+                }
+            };
+            for entry in entries {
+                let Some(name) = entry.key.scalar_text() else {
+                    continue;
+                };
+                let artifact = self.artifact(name, &entry.value, diags);
+                out.insert(name.to_string(), artifact);
+            }
+        }
+        out
+    }
+
+    fn artifact(&mut self, name: &str, node: &Yaml, diags: &mut Diagnostics) -> Artifact {
+        if let Some(file) = node.as_str() {
+            return self.file_artifact(name, file, node);
+        }
+        let empty = Map::new();
+        let map = node.as_map().unwrap_or(&empty);
+        let text = |key: &str| {
+            map.get(key)
+                .and_then(|n| n.scalar_text())
+                .map(str::to_string)
+        };
+        let file_node = map.get("file");
+        let file = text("file").unwrap_or_default();
+        if file_node.is_none() {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    format!("artifact `{name}` has no `file`"),
+                )
+                .at(node.span)
+                .hint("add `file: <path or URL of the artifact>`"),
+            );
+        }
+        let repository = text("repository");
+        let repository_url =
+            repository
+                .as_ref()
+                .and_then(|r| match self.model.repositories.get(r) {
+                    Some(repo) => Some(repo.url.clone()),
+                    None => {
+                        diags.push(
+                            Diagnostic::error(
+                                codes::TOSCA_UNKNOWN_NAME,
+                                format!("artifact `{name}` names unknown repository `{r}`"),
+                            )
+                            .at(map.get("repository").map_or(node.span, |n| n.span))
+                            .hint("define it under `repositories`"),
+                        );
+                        None
+                    }
+                });
+        let (type_name, types) = match map.get("type") {
+            Some(t) => {
+                let name = t.scalar_text().unwrap_or_default().to_string();
+                let types = self
+                    .ancestry
+                    .of(self.model, TypeKind::Artifact, &name, t.span, diags);
+                (Some(name), types)
+            }
+            None => (None, Vec::new()),
+        };
+        let path = match (&repository, file_node) {
+            (None, Some(f)) => {
+                paths::artifact_path(self.ctx.sources, self.root.as_deref(), f.span.file, &file)
+            }
+            _ => None,
+        };
+        Artifact {
+            name: name.to_string(),
+            type_name,
+            types,
+            file,
+            path,
+            repository,
+            repository_url,
+            deploy_path: text("deploy_path"),
+            description: text("description"),
+            properties: map
+                .get("properties")
+                .map(|p| map_values(self.reader, p, "`properties`", diags))
+                .unwrap_or_default(),
+            checksum: text("checksum"),
+            checksum_algorithm: text("checksum_algorithm"),
+            location: self.locator.at(node.span),
+        }
+    }
+}
+
+/// Whether every type on a chain was read, so a missing name is really missing.
+fn defs_complete(model: &Model, defs: &[&TypeDef]) -> bool {
+    !model.incomplete_types
+        && defs.last().is_some_and(|root| {
+            root.derived_from
+                .as_ref()
+                .is_none_or(|(p, _)| model.types.contains_key(&(TypeKind::Node, p.clone())))
+        })
+}
+
+/// Instance bounds from a Scalable capability's `min_instances`/`max_instances`.
+fn instance_bounds(capabilities: &IndexMap<String, Capability>) -> Option<InstanceBounds> {
+    let scalable = capabilities
+        .iter()
+        .find(|(name, c)| {
+            type_matches(&c.types, "tosca.capabilities.Scalable")
+                || (c.types.is_empty() && *name == "scalable")
+        })?
+        .1;
+    let int = |key: &str| match scalable.properties.get(key) {
+        Some(Value::Integer(i)) => u64::try_from(*i).ok(),
+        _ => None,
+    };
+    let min = int("min_instances")?;
+    Some(InstanceBounds {
+        min,
+        max: int("max_instances"),
+    })
+}

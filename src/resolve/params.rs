@@ -1,0 +1,167 @@
+//! Inputs and outputs of the service template, and input values from the command line.
+
+use indexmap::IndexMap;
+
+use super::Locator;
+use super::values::ValueReader;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Input, Output, Value};
+use crate::model::{Model, TopologyTemplate};
+use crate::source::Span;
+use crate::yaml::Node;
+
+/// Input values given on the command line (`--inputs FILE`, `--set NAME=VALUE`), later ones
+/// winning, each with where it was given.
+#[derive(Debug, Default, Clone)]
+pub struct Bindings {
+    values: IndexMap<String, (Node, Option<Span>)>,
+}
+
+impl Bindings {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Binds `name` to a YAML value; `span` is where the name was given (a line of an inputs
+    /// file), `None` for `--set`.
+    pub fn set(&mut self, name: String, value: Node, span: Option<Span>) {
+        self.values.insert(name, (value, span));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// The inputs as IR, and each input's value for `get_input` (bound, else default, else none).
+pub fn inputs(
+    model: &Model,
+    template: &TopologyTemplate,
+    bindings: &Bindings,
+    locator: &Locator,
+    diags: &mut Diagnostics,
+) -> (Vec<Input>, IndexMap<String, Option<Value>>) {
+    let no_inputs = IndexMap::new();
+    let reader = ValueReader {
+        dialect: model.dialect,
+        inputs: &no_inputs,
+    };
+    let mut out = Vec::with_capacity(template.inputs.len());
+    let mut values = IndexMap::with_capacity(template.inputs.len());
+    for named in &template.inputs {
+        let def = named.def.as_map();
+        let get = |key: &str| def.and_then(|d| d.get(key));
+        let text = |key: &str| get(key).and_then(|n| n.scalar_text()).map(str::to_string);
+        let type_name = text("type");
+        let default = get("default").map(|n| reader.value(n, diags));
+        let bound = bindings
+            .values
+            .get(&named.name)
+            .map(|(n, _)| reader.value(n, diags))
+            .or_else(|| get("value").map(|n| reader.value(n, diags)));
+        let constraints = match get("constraints").map(|n| reader.value(n, diags)) {
+            Some(Value::List(items)) => items,
+            Some(other) => vec![other],
+            None => Vec::new(),
+        };
+        let metadata = match get("metadata").map(|n| reader.value(n, diags)) {
+            Some(Value::Map(m)) => m,
+            _ => IndexMap::new(),
+        };
+        let sensitive = matches!(
+            metadata.get("sensitive"),
+            Some(Value::Boolean(true)) | Some(Value::String(_))
+        ) || type_name
+            .as_deref()
+            .is_some_and(|t| t.ends_with("Credential"));
+        let required = !matches!(
+            get("required").and_then(|n| n.as_scalar()).map(|s| s.core),
+            Some(crate::yaml::Core::Bool(false))
+        );
+        values.insert(
+            named.name.clone(),
+            bound.clone().or_else(|| default.clone()),
+        );
+        out.push(Input {
+            name: named.name.clone(),
+            type_name,
+            description: text("description"),
+            required,
+            default,
+            value: bound,
+            constraints,
+            validation: get("validation").map(|n| reader.value(n, diags)),
+            metadata,
+            sensitive,
+            location: locator.at(named.span),
+        });
+    }
+    let declared: Vec<&str> = template.inputs.iter().map(|n| n.name.as_str()).collect();
+    check_unused_bindings(bindings, &declared, diags);
+    (out, values)
+}
+
+/// A value given for an input the template does not declare is a mistake worth an error: the
+/// user believes it changes something.
+pub fn check_unused_bindings(bindings: &Bindings, declared: &[&str], diags: &mut Diagnostics) {
+    for (name, (_, span)) in &bindings.values {
+        if declared.contains(&name.as_str()) {
+            continue;
+        }
+        let mut d = Diagnostic::error(
+            codes::CLI_INPUTS,
+            format!("input `{name}` is given a value but the template declares no such input"),
+        );
+        if let Some(span) = span {
+            d = d.at(*span);
+        }
+        d = match crate::front::shape::closest(name, declared) {
+            Some(near) => d.hint(format!("did you mean `{near}`?")),
+            None if declared.is_empty() => d.hint("this template has no inputs"),
+            None => d.hint(format!("declared inputs: {}", declared.join(", "))),
+        };
+        diags.push(d);
+    }
+}
+
+/// The outputs as IR.
+pub fn outputs(
+    reader: &ValueReader,
+    locator: &Locator,
+    template: &TopologyTemplate,
+    diags: &mut Diagnostics,
+) -> Vec<Output> {
+    template
+        .outputs
+        .iter()
+        .map(|named| {
+            let def = named.def.as_map();
+            let get = |key: &str| def.and_then(|d| d.get(key));
+            let value = match get("value") {
+                Some(v) => reader.value(v, diags),
+                None => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_MISSING_KEY,
+                            format!("output `{}` has no `value`", named.name),
+                        )
+                        .at(named.span)
+                        .hint("add `value: <a value or a function such as get_attribute>`"),
+                    );
+                    Value::Null
+                }
+            };
+            Output {
+                name: named.name.clone(),
+                type_name: get("type")
+                    .and_then(|n| n.scalar_text())
+                    .map(str::to_string),
+                description: get("description")
+                    .and_then(|n| n.scalar_text())
+                    .map(str::to_string),
+                value,
+                location: locator.at(named.span),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,357 @@
+//! Requirement assignments into relationships.
+//!
+//! An assignment that names a node template becomes a [`Relationship`]; one that names a node
+//! type or a node filter stays a dangling [`Requirement`] with its selection criteria, for an
+//! orchestrator to fulfil. The relationship's type is the assignment's, else the requirement
+//! definition's.
+
+use std::collections::{HashMap, HashSet};
+
+use indexmap::IndexMap;
+
+use super::nodes::{NodeBuilder, index};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{
+    Capability, Interface, NodeId, Relationship, RelationshipId, Requirement, Topology,
+    type_matches,
+};
+use crate::model::{Named, TopologyTemplate, TypeKind};
+use crate::source::Span;
+use crate::yaml::{Map, Node as Yaml};
+
+/// The relationship type used when neither the assignment nor a definition read names one.
+const UNKNOWN_RELATIONSHIP: &str = "tosca.relationships.Root";
+
+/// One assignment as written.
+struct Assignment<'y> {
+    name: String,
+    span: Span,
+    node: Option<(String, Span)>,
+    capability: Option<String>,
+    relationship: Option<&'y Yaml>,
+    node_filter: Option<&'y Yaml>,
+}
+
+pub fn connect(
+    builder: &mut NodeBuilder,
+    template: &TopologyTemplate,
+    topology: &mut Topology,
+    diags: &mut Diagnostics,
+) {
+    let by_name: HashMap<String, NodeId> = index(topology)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    let relationship_templates: HashMap<&str, &Named> = template
+        .relationship_templates
+        .iter()
+        .map(|r| (r.name.as_str(), r))
+        .collect();
+    let mut used_templates: HashSet<&str> = HashSet::new();
+    for (i, named) in template.node_templates.iter().enumerate() {
+        let Some(list) = named.def.as_map().and_then(|d| d.get("requirements")) else {
+            continue;
+        };
+        let Some(items) = crate::front::shape::seq(list, "`requirements`", diags) else {
+            continue;
+        };
+        let assignments: Vec<Assignment> = items
+            .iter()
+            .filter_map(|item| assignment(item, diags))
+            .collect();
+        let mut repeats: HashMap<&str, usize> = HashMap::new();
+        for a in &assignments {
+            *repeats.entry(a.name.as_str()).or_default() += 1;
+        }
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for a in &assignments {
+            let occurrence = seen.entry(a.name.as_str()).or_default();
+            let label = if repeats[a.name.as_str()] > 1 {
+                format!("{}.{}[{}]", named.name, a.name, occurrence)
+            } else {
+                format!("{}.{}", named.name, a.name)
+            };
+            *occurrence += 1;
+            let target = a.node.as_ref().and_then(|(n, _)| by_name.get(n).copied());
+            let requirement = match target {
+                Some(target) => {
+                    let rel = relationship(
+                        builder,
+                        topology,
+                        NodeId(i),
+                        target,
+                        a,
+                        label,
+                        &relationship_templates,
+                        &mut used_templates,
+                        diags,
+                    );
+                    topology.relationships.push(rel);
+                    Requirement {
+                        name: a.name.clone(),
+                        relationship: Some(RelationshipId(topology.relationships.len() - 1)),
+                        node: None,
+                        capability: None,
+                        node_filter: None,
+                        location: builder.locator.at(a.span),
+                    }
+                }
+                None => {
+                    if let Some((node, span)) = &a.node {
+                        // Not a template: it must be a node type the orchestrator selects from.
+                        builder
+                            .ancestry
+                            .of(builder.model, TypeKind::Node, node, *span, diags);
+                    }
+                    Requirement {
+                        name: a.name.clone(),
+                        relationship: None,
+                        node: a.node.as_ref().map(|(n, _)| n.clone()),
+                        capability: a.capability.clone(),
+                        node_filter: a.node_filter.map(|f| builder.reader.value(f, diags)),
+                        location: builder.locator.at(a.span),
+                    }
+                }
+            };
+            topology.nodes[i].requirements.push(requirement);
+        }
+    }
+    for r in &template.relationship_templates {
+        if !used_templates.contains(r.name.as_str()) {
+            diags.push(
+                Diagnostic::warning(
+                    codes::TOSCA_UNKNOWN_NAME,
+                    format!(
+                        "relationship template `{}` is not used by any requirement; ignored",
+                        r.name
+                    ),
+                )
+                .at(r.span)
+                .hint("name it in a requirement's `relationship`"),
+            );
+        }
+    }
+}
+
+/// Reads one list item: a single-entry map `name: target` or `name: {node, capability, ...}`.
+fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<'y>> {
+    let single = item.as_map().and_then(|m| match m.entries() {
+        [entry] => Some(entry),
+        _ => None,
+    });
+    let Some(entry) = single else {
+        diags.push(
+            Diagnostic::error(codes::TOSCA_SHAPE, format!("a requirement assignment must be a map with one entry, found {}", item.describe()))
+                .at(item.span)
+                .hint("write `- <requirement name>: <node template>` or `- <requirement name>: {node: ..., capability: ...}`; a second key usually means wrong indentation"),
+        );
+        return None;
+    };
+    let name = entry.key.scalar_text()?.to_string();
+    let mut a = Assignment {
+        name,
+        span: entry.key.span,
+        node: None,
+        capability: None,
+        relationship: None,
+        node_filter: None,
+    };
+    if let Some(target) = entry.value.as_str() {
+        a.node = Some((target.to_string(), entry.value.span));
+        return Some(a);
+    }
+    let map: &Map = entry.value.as_map()?;
+    crate::front::shape::check_keys(
+        map,
+        &[
+            "node",
+            "capability",
+            "relationship",
+            "node_filter",
+            "occurrences",
+            "count",
+            "description",
+            "metadata",
+            "directives",
+            "optional",
+            "allocation",
+        ],
+        &format!("requirement `{}`", a.name),
+        diags,
+    );
+    a.node = map
+        .get("node")
+        .and_then(|n| n.scalar_text().map(|t| (t.to_string(), n.span)));
+    a.capability = map
+        .get("capability")
+        .and_then(|c| c.scalar_text())
+        .map(str::to_string);
+    a.relationship = map.get("relationship");
+    a.node_filter = map.get("node_filter");
+    Some(a)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn relationship<'t>(
+    builder: &mut NodeBuilder,
+    topology: &Topology,
+    source: NodeId,
+    target: NodeId,
+    a: &Assignment,
+    label: String,
+    templates: &HashMap<&'t str, &'t Named>,
+    used: &mut HashSet<&'t str>,
+    diags: &mut Diagnostics,
+) -> Relationship {
+    let mut name = label;
+    let mut type_at = a.span;
+    let mut assigned: Option<&Map> = None;
+    let type_name: String = match a.relationship {
+        Some(r) if r.as_str().is_some_and(|t| templates.contains_key(t)) => {
+            let (tname, template) = templates
+                .get_key_value(r.as_str().unwrap_or_default())
+                .expect("checked");
+            used.insert(tname);
+            name = tname.to_string();
+            assigned = template.def.as_map();
+            let found = builder.type_of(template, "relationship template", diags);
+            type_at = found.as_ref().map_or(template.span, |(_, s)| *s);
+            found.map(|(t, _)| t).unwrap_or_default()
+        }
+        Some(r) if r.as_str().is_some() => {
+            type_at = r.span;
+            r.as_str().unwrap_or_default().to_string()
+        }
+        Some(r) => {
+            assigned = r.as_map();
+            match assigned.and_then(|m| m.get("type")) {
+                Some(t) => {
+                    type_at = t.span;
+                    t.scalar_text().unwrap_or_default().to_string()
+                }
+                None => definition_relationship(builder, topology, source, &a.name, diags)
+                    .unwrap_or_else(|| UNKNOWN_RELATIONSHIP.to_string()),
+            }
+        }
+        None => definition_relationship(builder, topology, source, &a.name, diags)
+            .unwrap_or_else(|| UNKNOWN_RELATIONSHIP.to_string()),
+    };
+    let types = builder.ancestry.of(
+        builder.model,
+        TypeKind::Relationship,
+        &type_name,
+        type_at,
+        diags,
+    );
+    let defs = builder.ancestry.definitions(
+        builder.model,
+        TypeKind::Relationship,
+        &type_name,
+        type_at,
+        diags,
+    );
+    let properties = builder.merged(
+        &defs,
+        "properties",
+        assigned.and_then(|m| m.get("properties")),
+        diags,
+    );
+    let attributes = builder.merged(
+        &defs,
+        "attributes",
+        assigned.and_then(|m| m.get("attributes")),
+        diags,
+    );
+    let interfaces: IndexMap<String, Interface> =
+        builder.interfaces(&defs, assigned.and_then(|m| m.get("interfaces")), diags);
+    let wanted = a
+        .capability
+        .clone()
+        .or_else(|| definition_capability(builder, topology, source, &a.name, diags));
+    let capability =
+        wanted.and_then(|w| target_capability(&topology.nodes[target.0].capabilities, &w, &a.name));
+    Relationship {
+        name,
+        source,
+        target,
+        requirement: a.name.clone(),
+        capability,
+        type_name,
+        types,
+        properties,
+        attributes,
+        interfaces,
+        location: builder.locator.at(a.span),
+    }
+}
+
+/// The requirement definition of `requirement` on the source node's type chain.
+fn definition<'m>(
+    builder: &mut NodeBuilder<'m>,
+    topology: &Topology,
+    source: NodeId,
+    requirement: &str,
+    diags: &mut Diagnostics,
+) -> Option<&'m Yaml> {
+    let node = &topology.nodes[source.0];
+    let span = Span::default();
+    let defs =
+        builder
+            .ancestry
+            .definitions(builder.model, TypeKind::Node, &node.type_name, span, diags);
+    defs.into_iter().find_map(|d| {
+        let list = d.def.as_map()?.get("requirements")?.as_seq()?;
+        list.iter()
+            .filter_map(Yaml::as_map)
+            .find_map(|m| m.get(requirement))
+    })
+}
+
+fn definition_relationship(
+    builder: &mut NodeBuilder,
+    topology: &Topology,
+    source: NodeId,
+    requirement: &str,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    let def = definition(builder, topology, source, requirement, diags)?.as_map()?;
+    let rel = def.get("relationship")?;
+    rel.as_str()
+        .or_else(|| rel.as_map()?.get("type")?.as_str())
+        .map(str::to_string)
+}
+
+fn definition_capability(
+    builder: &mut NodeBuilder,
+    topology: &Topology,
+    source: NodeId,
+    requirement: &str,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    let def = definition(builder, topology, source, requirement, diags)?;
+    def.as_str()
+        .or_else(|| def.as_map()?.get("capability")?.as_str())
+        .map(str::to_string)
+}
+
+/// The target's capability a requirement connects to: by name, else the one of the wanted type
+/// named like the requirement, else the first of that type.
+fn target_capability(
+    capabilities: &IndexMap<String, Capability>,
+    wanted: &str,
+    requirement: &str,
+) -> Option<String> {
+    if capabilities.contains_key(wanted) {
+        return Some(wanted.to_string());
+    }
+    let matching: Vec<&String> = capabilities
+        .iter()
+        .filter(|(_, c)| type_matches(&c.types, wanted))
+        .map(|(n, _)| n)
+        .collect();
+    matching
+        .iter()
+        .find(|n| n.as_str() == requirement)
+        .or(matching.first())
+        .map(|n| n.to_string())
+}

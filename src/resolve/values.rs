@@ -1,0 +1,159 @@
+//! YAML nodes into IR values, with function calls recognised and inputs bound.
+
+use indexmap::IndexMap;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Call, Dialect, Value};
+use crate::yaml::{Core, Kind, Node};
+
+/// The built-in functions of the Simple Profile, recognised as single-key maps.
+const FUNCTIONS_1X: &[&str] = &[
+    "get_input",
+    "get_property",
+    "get_attribute",
+    "get_operation_output",
+    "get_nodes_of_type",
+    "get_artifact",
+    "concat",
+    "join",
+    "token",
+];
+
+/// Converts YAML to IR values for one dialect, binding `get_input` where the input has a value.
+pub struct ValueReader<'a> {
+    pub dialect: Dialect,
+    /// Every declared input with its value (bound or default); `None` when it has neither.
+    pub inputs: &'a IndexMap<String, Option<Value>>,
+}
+
+impl ValueReader<'_> {
+    pub fn value(&self, node: &Node, diags: &mut Diagnostics) -> Value {
+        match &node.kind {
+            Kind::Scalar(s) => match s.core {
+                Core::Null => Value::Null,
+                Core::Bool(b) => Value::Boolean(b),
+                Core::Int(i) => Value::Integer(i),
+                Core::Float(f) if f.is_finite() => Value::Float(f),
+                Core::Float(_) => Value::String(s.text.clone()),
+                Core::Str => Value::String(self.unescape(&s.text).to_string()),
+            },
+            Kind::Seq(items) => Value::List(items.iter().map(|i| self.value(i, diags)).collect()),
+            Kind::Map(map) => {
+                if let [entry] = map.entries()
+                    && let Some(function) = entry.key.as_str().and_then(|k| self.function_name(k))
+                {
+                    return self.call(function, &entry.value, node, diags);
+                }
+                let mut out = IndexMap::with_capacity(map.len());
+                for entry in map.entries() {
+                    match entry.key.scalar_text() {
+                        Some(key) => {
+                            out.insert(
+                                self.unescape(key).to_string(),
+                                self.value(&entry.value, diags),
+                            );
+                        }
+                        None => diags.push(
+                            Diagnostic::warning(
+                                codes::TOSCA_UNSUPPORTED,
+                                "a map value with a non-string key is not supported; entry ignored",
+                            )
+                            .at(entry.key.span),
+                        ),
+                    }
+                }
+                Value::Map(out)
+            }
+        }
+    }
+
+    /// Whether a node is a function call (a single-entry map keyed by a function name).
+    pub fn is_call(&self, node: &Node) -> bool {
+        matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().and_then(|k| self.function_name(k)).is_some())
+    }
+
+    /// The function a map key names: `get_input` in 1.x, `$get_input` in 2.0 (where `$$` escapes
+    /// a literal `$`).
+    fn function_name<'k>(&self, key: &'k str) -> Option<&'k str> {
+        match self.dialect {
+            Dialect::Tosca2 => key
+                .strip_prefix('$')
+                .filter(|k| !k.starts_with('$') && !k.is_empty()),
+            _ => FUNCTIONS_1X.contains(&key).then_some(key),
+        }
+    }
+
+    /// TOSCA 2.0 escapes a leading `$` in strings and keys as `$$`.
+    fn unescape<'s>(&self, text: &'s str) -> &'s str {
+        match self.dialect {
+            Dialect::Tosca2 if text.starts_with("$$") => &text[1..],
+            _ => text,
+        }
+    }
+
+    fn call(&self, function: &str, args_node: &Node, at: &Node, diags: &mut Diagnostics) -> Value {
+        let args: Vec<Value> = match args_node.as_seq() {
+            Some(items) => items.iter().map(|i| self.value(i, diags)).collect(),
+            None => vec![self.value(args_node, diags)],
+        };
+        if function == "get_input" {
+            return self.get_input(args, at, diags);
+        }
+        Value::Call(Call {
+            function: function.to_string(),
+            args,
+        })
+    }
+
+    /// Binds `get_input` to the input's value; an unbound input stays a call for the backend
+    /// (a Terraform variable, say), and an undeclared one is an error.
+    fn get_input(&self, args: Vec<Value>, at: &Node, diags: &mut Diagnostics) -> Value {
+        let Some(name) = args.first().and_then(Value::as_str) else {
+            diags.push(
+                Diagnostic::error(codes::TOSCA_SHAPE, "get_input needs the name of an input")
+                    .at(at.span)
+                    .hint("write `get_input: <input name>`"),
+            );
+            return Value::Null;
+        };
+        match self.inputs.get(name) {
+            None => {
+                let known: Vec<&str> = self.inputs.keys().map(String::as_str).collect();
+                let mut d = Diagnostic::error(
+                    codes::TOSCA_UNKNOWN_NAME,
+                    format!("get_input refers to undefined input `{name}`"),
+                )
+                .at_with(at.span, "no such input");
+                d = match crate::front::shape::closest(name, &known) {
+                    Some(near) => d.hint(format!("did you mean `{near}`?")),
+                    None => d.hint("declare it under `inputs` of the service template"),
+                };
+                diags.push(d);
+                Value::Null
+            }
+            Some(Some(value)) if args.len() == 1 => value.clone(),
+            Some(Some(value)) => nested(value, &args[1..]).unwrap_or_else(|| unbound(args)),
+            Some(None) => unbound(args),
+        }
+    }
+}
+
+fn unbound(args: Vec<Value>) -> Value {
+    Value::Call(Call {
+        function: "get_input".to_string(),
+        args,
+    })
+}
+
+/// `get_input: [name, key, 0]` selects inside a structured input.
+fn nested(value: &Value, path: &[Value]) -> Option<Value> {
+    let mut current = value;
+    for step in path {
+        current = match (current, step) {
+            (Value::Map(m), Value::String(k)) => m.get(k)?,
+            (Value::List(l), Value::Integer(i)) => l.get(usize::try_from(*i).ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(current.clone())
+}
