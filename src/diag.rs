@@ -360,6 +360,13 @@ pub fn render_human(d: &Diagnostic, sources: &SourceMap, color: bool) -> String 
         }
         None => out.push_str(&format!("{severity}[{}]: {}\n", d.code, d.message)),
     }
+    for label in &d.labels {
+        let file = sources.get(label.span.file);
+        out.push_str(&format!(
+            "  {}:{}:{}: {}\n",
+            file.name, label.span.line, label.span.col, label.message
+        ));
+    }
     let report = MietteView::new(d, sources);
     if handler.render_report(&mut out, &report).is_err() {
         out.push_str("(could not render the source snippet)\n");
@@ -510,7 +517,10 @@ mod tests {
             text.starts_with("t.yaml:3:1: error[yaml::duplicate-key]: duplicate key `a`\n"),
             "{text}"
         );
-        assert!(text.contains("first defined here"), "{text}");
+        assert!(
+            text.contains("\n  t.yaml:1:1: first defined here\n"),
+            "{text}"
+        );
         assert!(text.contains("defined again here"), "{text}");
         assert!(text.contains("remove one of them"), "{text}");
     }

@@ -1,0 +1,367 @@
+//! The command line: `toscana` and its three translator aliases.
+//!
+//! Exit codes: 0 success (warnings allowed), 1 the input is invalid, 2 the command line is
+//! wrong, 3 an output could not be written. Diagnostics always go to standard error, so standard
+//! output carries only the result.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+use crate::back::{self, OutputFile};
+use crate::diag::{self, Diagnostic, Diagnostics, MessageFormat, codes};
+use crate::limits::Limits;
+use crate::pipeline::{self, ReadOptions};
+use crate::source::{InputArg, SourceMap};
+
+/// Exit code: the input is invalid.
+pub const EXIT_INVALID: u8 = 1;
+/// Exit code: the command line is wrong.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit code: an output could not be written.
+pub const EXIT_OUTPUT: u8 = 3;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "toscana",
+    version,
+    about = "Reads TOSCA service templates and translates them into Kubernetes manifests, Terraform HCL and Graphviz diagrams",
+    after_help = "Examples:\n  toscana check examples/hello.yaml\n  toscana ir examples/hello.yaml\n  toscana ir app.csar --set replicas=3 -o out/"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate a template and report every problem found
+    #[command(after_help = "Example:\n  toscana check examples/hello.yaml --message-format json")]
+    Check(CommonArgs),
+    /// Print the resolved topology (the IR every backend reads) as JSON
+    #[command(after_help = "Example:\n  toscana ir examples/hello.yaml --set replicas=2 > ir.json")]
+    Ir(CommonArgs),
+    /// Translate into Kubernetes manifests (same as `tosca2k8s`)
+    #[command(after_help = "Example:\n  toscana k8s examples/hello.yaml -o manifests/")]
+    K8s(CommonArgs),
+    /// Translate into a Terraform configuration (same as `tosca2tf`)
+    #[command(after_help = "Example:\n  toscana tf examples/hello.yaml -o terraform/")]
+    Tf(CommonArgs),
+    /// Draw the topology as a Graphviz diagram (same as `tosca2dot`)
+    #[command(after_help = "Example:\n  toscana dot examples/hello.yaml > hello.dot")]
+    Dot(CommonArgs),
+    /// Translate with a backend of your own: a folder with mapping.yaml and templates
+    #[command(
+        after_help = "Example:\n  toscana render --backend-dir my-compose-backend/ examples/hello.yaml -o out/"
+    )]
+    Render(CommonArgs),
+    /// Print a shell completion script
+    #[command(after_help = "Example:\n  toscana completions bash > /etc/bash_completion.d/toscana")]
+    Completions {
+        /// The shell to generate for
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Flags every reading command shares.
+#[derive(Debug, Args, Clone)]
+pub struct CommonArgs {
+    /// The template: a YAML file, a directory, a CSAR (.zip/.csar), or `-` for standard input
+    pub file: String,
+    /// Write output files into DIR instead of printing them
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Read input values from a YAML file of `name: value` pairs (repeatable)
+    #[arg(long = "inputs", value_name = "FILE.yaml")]
+    pub inputs: Vec<PathBuf>,
+    /// Set an input value; VALUE is read as YAML, so `80` is an integer (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_pair)]
+    pub set: Vec<(String, String)>,
+    /// Read imports under URL PREFIX from local folder DIR instead of the network (repeatable)
+    #[arg(long = "map-url", value_name = "PREFIX=DIR", value_parser = parse_pair)]
+    pub map_url: Vec<(String, String)>,
+    /// The entry file inside a directory or CSAR
+    #[arg(long, value_name = "PATH")]
+    pub entry: Option<PathBuf>,
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+    /// Print only errors
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Add or override backend rules and templates from DIR (mapping.yaml plus templates)
+    #[arg(long, value_name = "DIR")]
+    pub backend_dir: Option<PathBuf>,
+    /// Show at most N errors (0: all)
+    #[arg(long, value_name = "N", default_value_t = diag::DEFAULT_ERROR_CAP)]
+    pub max_errors: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Resource limits for hostile input; the defaults suit real estates of services.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitArgs {
+    /// Largest input file, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_file_bytes)]
+    pub max_file_size: u64,
+    /// Deepest YAML nesting
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_yaml_depth)]
+    pub max_yaml_depth: usize,
+    /// Most YAML nodes alias expansion may create
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_alias_expansion)]
+    pub max_alias_nodes: usize,
+    /// Longest single scalar, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_scalar_bytes)]
+    pub max_scalar_size: usize,
+    /// Most files read through imports
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_imports)]
+    pub max_imports: usize,
+    /// Deepest chain of imports
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_import_depth)]
+    pub max_import_depth: usize,
+    /// Most entries in a CSAR
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_csar_entries)]
+    pub max_csar_entries: usize,
+    /// Most bytes a CSAR may expand to
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_csar_bytes)]
+    pub max_csar_size: u64,
+    /// Largest compression ratio of one CSAR entry
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_compression_ratio)]
+    pub max_compression_ratio: u64,
+    /// Most node templates in one topology
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_node_templates)]
+    pub max_node_templates: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_file_bytes: self.max_file_size,
+            max_yaml_depth: self.max_yaml_depth,
+            max_alias_expansion: self.max_alias_nodes,
+            max_scalar_bytes: self.max_scalar_size,
+            max_imports: self.max_imports,
+            max_import_depth: self.max_import_depth,
+            max_csar_entries: self.max_csar_entries,
+            max_csar_bytes: self.max_csar_size,
+            max_compression_ratio: self.max_compression_ratio,
+            max_node_templates: self.max_node_templates,
+        }
+    }
+}
+
+fn parse_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+        _ => Err(format!("expected NAME=VALUE, found `{s}`")),
+    }
+}
+
+/// The translators, which the three alias binaries run directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Kubernetes,
+    Terraform,
+    Graphviz,
+}
+
+impl Target {
+    /// The name of the built-in backend for this target (its folder under `backends/`).
+    pub fn backend_name(self) -> &'static str {
+        match self {
+            Target::Kubernetes => "kubernetes",
+            Target::Terraform => "terraform",
+            Target::Graphviz => "graphviz",
+        }
+    }
+}
+
+/// Runs `toscana` with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let args = match cli.command {
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "toscana",
+                &mut std::io::stdout(),
+            );
+            return ExitCode::SUCCESS;
+        }
+        Command::Check(args) => return run(&args, Job::Check),
+        Command::Ir(args) => (args, Job::Ir),
+        Command::K8s(args) => (args, Job::Translate(Some(Target::Kubernetes))),
+        Command::Tf(args) => (args, Job::Translate(Some(Target::Terraform))),
+        Command::Dot(args) => (args, Job::Translate(Some(Target::Graphviz))),
+        Command::Render(args) => (args, Job::Translate(None)),
+    };
+    run(&args.0, args.1)
+}
+
+/// Runs one of the alias binaries (`tosca2k8s` is `toscana k8s`).
+pub fn alias_main(target: Target) -> ExitCode {
+    let (name, about) = match target {
+        Target::Kubernetes => (
+            "tosca2k8s",
+            "Translates a TOSCA service template into Kubernetes manifests",
+        ),
+        Target::Terraform => (
+            "tosca2tf",
+            "Translates a TOSCA service template into a Terraform configuration",
+        ),
+        Target::Graphviz => (
+            "tosca2dot",
+            "Draws a TOSCA service template as a Graphviz diagram",
+        ),
+    };
+    let command = CommonArgs::augment_args(
+        clap::Command::new(name)
+            .version(env!("CARGO_PKG_VERSION"))
+            .about(about)
+            .after_help(format!(
+                "Example:\n  {name} examples/hello.yaml -o out/\n\nThe same as `toscana {}`.",
+                match target {
+                    Target::Kubernetes => "k8s",
+                    Target::Terraform => "tf",
+                    Target::Graphviz => "dot",
+                }
+            )),
+    );
+    let matches = command.get_matches();
+    match <CommonArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(args) => run(&args, Job::Translate(Some(target))),
+        Err(e) => e.exit(),
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Job {
+    Check,
+    Ir,
+    /// A built-in target, or `None` for a backend given only by `--backend-dir`.
+    Translate(Option<Target>),
+}
+
+fn run(args: &CommonArgs, job: Job) -> ExitCode {
+    let mut diags = Diagnostics::with_cap(args.max_errors);
+    let options = ReadOptions {
+        input: Some(if args.file == "-" {
+            InputArg::Stdin
+        } else {
+            InputArg::Path(PathBuf::from(&args.file))
+        }),
+        entry: args.entry.clone(),
+        map_url: args
+            .map_url
+            .iter()
+            .map(|(p, d)| (p.clone(), PathBuf::from(d)))
+            .collect(),
+        inputs_files: args.inputs.clone(),
+        set: args.set.clone(),
+        limits: args.limits.limits(),
+    };
+    let read = pipeline::read(&options, &mut diags);
+    let mut sources = read.sources;
+    let code = match (job, read.topology) {
+        (_, None) => EXIT_INVALID,
+        (_, Some(_)) if diags.has_errors() => EXIT_INVALID,
+        (Job::Check, Some(_)) => 0,
+        (Job::Ir, Some(topology)) => {
+            let mut text =
+                serde_json::to_string_pretty(&topology).expect("the IR always serialises");
+            text.push('\n');
+            write(
+                args,
+                &[OutputFile {
+                    path: "ir.json".to_string(),
+                    contents: text,
+                }],
+                None,
+                &mut diags,
+            )
+        }
+        (Job::Translate(target), Some(topology)) => {
+            translate(args, target, &topology, &mut sources, &mut diags)
+        }
+    };
+    report(args, &diags, &sources);
+    if code == 0 && matches!(job, Job::Check) && !args.quiet {
+        eprintln!("{}: valid ({} warnings)", args.file, diags.warning_count());
+    }
+    ExitCode::from(code)
+}
+
+fn translate(
+    args: &CommonArgs,
+    target: Option<Target>,
+    topology: &crate::ir::Topology,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> u8 {
+    let builtin = target.and_then(|t| back::builtin(t.backend_name()));
+    if builtin.is_none() && args.backend_dir.is_none() {
+        let message = match target {
+            Some(t) => format!(
+                "the built-in {} backend is not available yet",
+                t.backend_name()
+            ),
+            None => "`render` needs a backend: give its folder with --backend-dir DIR".to_string(),
+        };
+        diags.push(Diagnostic::error(codes::BACKEND_UNKNOWN, message).hint("a folder with mapping.yaml and templates works with --backend-dir DIR; see backends/README.md"));
+        return EXIT_USAGE;
+    }
+    let Some(backend) = back::Backend::load(
+        builtin,
+        args.backend_dir.as_deref(),
+        sources,
+        &args.limits.limits(),
+        diags,
+    ) else {
+        return EXIT_USAGE;
+    };
+    let files = backend.render(
+        &back::topology_json(topology),
+        &back::elements(topology, sources),
+        diags,
+    );
+    if diags.has_errors() {
+        return EXIT_INVALID;
+    }
+    write(args, &files, backend.stdout_separator(), diags)
+}
+
+fn write(
+    args: &CommonArgs,
+    files: &[OutputFile],
+    separator: Option<&str>,
+    diags: &mut Diagnostics,
+) -> u8 {
+    let mut stdout = std::io::stdout().lock();
+    match back::write_outputs(args.output.as_deref(), files, separator, &mut stdout) {
+        Ok(_) => 0,
+        Err(d) => {
+            diags.push(d);
+            EXIT_OUTPUT
+        }
+    }
+}
+
+fn report(args: &CommonArgs, diags: &Diagnostics, sources: &SourceMap) {
+    let shown: Vec<Diagnostic> = diags
+        .finish()
+        .into_iter()
+        .filter(|d| !args.quiet || d.is_error())
+        .collect();
+    let stderr = std::io::stderr();
+    let color = args.message_format == MessageFormat::Human
+        && stderr.is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut err = stderr.lock();
+    let _ = diag::emit(&mut err, &shown, sources, args.message_format, color);
+    let _ = err.flush();
+}
