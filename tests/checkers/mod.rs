@@ -1,0 +1,74 @@
+//! External checkers of output formats: each golden file is also checked by the tool its
+//! format's users run. Locally a missing checker is skipped with a printed notice; under
+//! `CI=true` it is a failure (`.ci/run` installs them all first).
+
+use std::path::Path;
+use std::process::Command;
+
+/// Whether this run must have every checker (CI), or may skip missing ones (a laptop).
+pub fn required() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Whether `tool` can be started at all (its answer to `--version` does not matter).
+pub fn available(tool: &str) -> bool {
+    Command::new(tool).arg("--version").output().is_ok()
+}
+
+/// Runs `tool args... path`; a missing tool is skipped (with a notice) unless required.
+fn run(tool: &str, args: &[&str], path: &Path) -> Result<(), String> {
+    match Command::new(tool).args(args).arg(path).output() {
+        Ok(out) if out.status.success() => Ok(()),
+        Ok(out) => Err(format!(
+            "{tool} rejected it ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )),
+        Err(_) if required() => Err(format!(
+            "checker `{tool}` is not installed (CI=true requires it; .ci/run installs it)"
+        )),
+        Err(_) => {
+            eprintln!(
+                "notice: `{tool}` not installed; skipping its check of {}",
+                path.display()
+            );
+            Ok(())
+        }
+    }
+}
+
+/// Checks one golden output file by its command and extension.
+pub fn check(command: &str, path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match (command, ext) {
+        ("ir", "json") => serde_json::from_slice::<serde_json::Value>(bytes)
+            .map(|_| ())
+            .map_err(|e| format!("not JSON: {e}")),
+        ("dot", "dot") => run("dot", &["-Tcanon", "-o", "/dev/null"], path),
+        ("k8s", "yaml" | "yml") => {
+            run(
+                "kubernetes-validate",
+                &["--strict", "--quiet", "-k", "1.33.0"],
+                path,
+            )?;
+            run(
+                "yamllint",
+                &[
+                    "--strict",
+                    "-d",
+                    "{extends: default, rules: {document-start: disable, line-length: {max: 200}, indentation: {indent-sequences: whatever}}}",
+                ],
+                path,
+            )
+        }
+        ("tf", "tf") => {
+            run("hcl2tojson", &["-q"], path)?;
+            if available("terraform") {
+                run("terraform", &["fmt", "-check", "-diff"], path)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}

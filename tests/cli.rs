@@ -1,0 +1,328 @@
+//! The command line as users meet it: exit codes, diagnostics with file:line:col, JSON
+//! diagnostics, refusal of unsafe CSARs, and help texts with examples.
+
+use std::fs;
+use std::io::Write;
+
+use assert_cmd::Command;
+
+fn toscana() -> Command {
+    let mut cmd = Command::cargo_bin("toscana").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const DUPLICATE: &str = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    web:\n      type: tosca.nodes.Compute\n    web:\n      type: tosca.nodes.Compute\n";
+
+#[test]
+fn a_duplicate_key_is_reported_at_both_places_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dup.yaml");
+    fs::write(&path, DUPLICATE).unwrap();
+    let out = toscana().arg("check").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stderr(&out);
+    let shown = path.display().to_string();
+    assert!(
+        text.contains(&format!("{shown}:6:5: error[yaml::duplicate-key]")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{shown}:4:5: first defined here")),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_diagnostics_are_one_object_per_line_with_both_locations() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dup.yaml");
+    fs::write(&path, DUPLICATE).unwrap();
+    let out = toscana()
+        .arg("check")
+        .arg(&path)
+        .args(["--message-format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = stderr(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let dup = lines
+        .iter()
+        .find(|d| d["code"] == "yaml::duplicate-key")
+        .expect("a duplicate-key diagnostic");
+    assert_eq!(dup["severity"], "error");
+    assert_eq!(dup["file"], path.display().to_string());
+    assert_eq!(
+        (dup["line"].as_u64(), dup["column"].as_u64()),
+        (Some(6), Some(5))
+    );
+    let labels = dup["labels"].as_array().unwrap();
+    assert!(
+        labels.iter().any(|l| l["line"] == 4 && l["column"] == 5),
+        "{dup}"
+    );
+}
+
+#[test]
+fn a_csar_with_a_parent_directory_entry_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let csar = dir.path().join("evil.csar");
+    let mut zip = zip::ZipWriter::new(fs::File::create(&csar).unwrap());
+    let options = zip::write::SimpleFileOptions::default();
+    zip.start_file("service.yaml", options).unwrap();
+    zip.write_all(b"tosca_definitions_version: tosca_simple_yaml_1_3\n")
+        .unwrap();
+    zip.start_file("../evil", options).unwrap();
+    zip.write_all(b"gotcha").unwrap();
+    zip.finish().unwrap();
+    let out_dir = dir.path().join("out");
+    let out = toscana()
+        .arg("ir")
+        .arg(&csar)
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("../evil"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("csar::unsafe-path"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !out_dir.exists(),
+        "nothing may be written for a refused CSAR"
+    );
+    assert!(!dir.path().parent().unwrap().join("evil").exists());
+}
+
+#[test]
+fn a_missing_file_is_an_input_error() {
+    let out = toscana()
+        .args(["check", "no/such/file.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("input::not-found"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_wrong_command_line_exits_2() {
+    let out = toscana()
+        .args(["check", "--no-such-flag", "x.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = toscana()
+        .args(["ir", "examples/hello.yaml", "--set", "novalue"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn every_command_has_an_example_in_its_help() {
+    for command in ["check", "ir", "k8s", "tf", "dot", "render", "completions"] {
+        let out = toscana().args([command, "--help"]).output().unwrap();
+        assert!(out.status.success());
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            help.contains("Example:"),
+            "`toscana {command} --help` has no example:\n{help}"
+        );
+    }
+    for alias in ["tosca2k8s", "tosca2tf", "tosca2dot"] {
+        let out = Command::cargo_bin(alias)
+            .unwrap()
+            .arg("--help")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            help.contains("Example:") && help.contains(alias),
+            "{alias} --help:\n{help}"
+        );
+    }
+}
+
+#[test]
+fn check_accepts_the_shipped_example() {
+    let out = toscana()
+        .args(["check", "examples/hello.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("valid"), "{}", stderr(&out));
+}
+
+#[test]
+fn inputs_from_set_and_files_bind_and_unknown_names_are_errors() {
+    let out = toscana()
+        .args(["ir", "examples/hello.yaml", "--set", "cpus=4"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let server = ir["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["name"] == "server")
+        .unwrap();
+    assert_eq!(
+        server["capabilities"]["host"]["properties"]["num_cpus"],
+        serde_json::json!({"kind": "integer", "value": 4})
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("inputs.yaml");
+    fs::write(&inputs, "cpus: 1\ncpu: 2\n").unwrap();
+    let out = toscana()
+        .args(["ir", "examples/hello.yaml", "--inputs"])
+        .arg(&inputs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stderr(&out);
+    assert!(
+        text.contains(&format!("{}:2:1: error[cli::inputs]", inputs.display())),
+        "{text}"
+    );
+    assert!(text.contains("did you mean `cpus`?"), "{text}");
+}
+
+#[test]
+fn import_cycles_are_reported_with_the_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "tosca_definitions_version: tosca_simple_yaml_1_3\n";
+    fs::write(
+        dir.path().join("main.yaml"),
+        format!("{header}imports:\n  - a.yaml\ntopology_template:\n  node_templates: {{}}\n"),
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("a.yaml"),
+        format!("{header}imports:\n  - b.yaml\n"),
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("b.yaml"),
+        format!("{header}imports:\n  - a.yaml\n"),
+    )
+    .unwrap();
+    let out = toscana()
+        .arg("check")
+        .arg(dir.path().join("main.yaml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stderr(&out);
+    assert!(text.contains("import::cycle"), "{text}");
+    assert!(
+        text.contains("a.yaml → ") && text.contains("b.yaml → "),
+        "{text}"
+    );
+}
+
+#[test]
+fn ir_output_to_a_directory_is_written_and_left_alone_when_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = toscana()
+        .args(["ir", "examples/hello.yaml", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let path = dir.path().join("ir.json");
+    let first = fs::metadata(&path).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let out = toscana()
+        .args(["ir", "examples/hello.yaml", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        fs::metadata(&path).unwrap().modified().unwrap(),
+        first,
+        "an unchanged file must not be rewritten"
+    );
+}
+
+#[test]
+fn render_runs_a_backend_from_a_folder_on_the_real_ir() {
+    let out = toscana()
+        .args([
+            "render",
+            "golden/custom-types/input.yaml",
+            "--backend-dir",
+            "tests/data/list-backend",
+            "--message-format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text,
+        "nodes:\n- jvm (shop.nodes.Runtime)\n- broker (shop.nodes.Broker)\n- orders (shop.nodes.OrderService)\n- audit (shop.nodes.Service)\nhosting:\n- broker on jvm\n- orders on jvm\n- audit on jvm\n"
+    );
+    // Relationships other than HostedOn, the group and the policy have no rule: each is a
+    // warning at its place in the template.
+    let warnings: Vec<serde_json::Value> = stderr(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let skipped: Vec<&serde_json::Value> = warnings
+        .iter()
+        .filter(|w| w["code"] == "backend::skipped")
+        .collect();
+    let named: Vec<&str> = skipped
+        .iter()
+        .map(|w| w["message"].as_str().unwrap().split('`').nth(1).unwrap())
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "orders.events",
+            "audit.events[0]",
+            "audit.events[1]",
+            "backend",
+            "placement"
+        ],
+        "{warnings:?}"
+    );
+    assert!(
+        skipped
+            .iter()
+            .all(|w| w["file"] == "golden/custom-types/input.yaml" && w["line"].as_u64().is_some())
+    );
+}
+
+#[test]
+fn a_builtin_backend_that_does_not_exist_yet_is_a_usage_error() {
+    let out = toscana()
+        .args(["k8s", "examples/hello.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("backend::unknown"),
+        "{}",
+        stderr(&out)
+    );
+}

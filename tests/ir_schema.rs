@@ -1,0 +1,85 @@
+//! The committed JSON Schema of the IR is the one the types generate, and real IR validates
+//! against it.
+
+use std::fs;
+
+use assert_cmd::Command;
+
+const SCHEMA: &str = "docs/ir.schema.json";
+
+#[test]
+fn committed_schema_matches_the_ir_types() {
+    let generated = toscana::ir::json_schema();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::create_dir_all("docs").unwrap();
+        fs::write(SCHEMA, &generated).unwrap();
+    }
+    let committed = fs::read_to_string(SCHEMA).expect("docs/ir.schema.json is committed");
+    assert!(
+        committed == generated,
+        "docs/ir.schema.json is stale; run UPDATE_GOLDEN=1 cargo test and commit it"
+    );
+}
+
+fn validator() -> jsonschema::Validator {
+    let schema: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(SCHEMA).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")
+}
+
+fn assert_valid(validator: &jsonschema::Validator, what: &str, ir: &serde_json::Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(ir)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what} does not validate against {SCHEMA}:\n{}",
+        errors.join("\n")
+    );
+}
+
+#[test]
+fn the_ir_of_every_example_validates_against_the_schema() {
+    let validator = validator();
+    let mut examples: Vec<_> = fs::read_dir("examples")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    examples.sort();
+    assert!(!examples.is_empty());
+    for example in examples {
+        let out = Command::cargo_bin("toscana")
+            .unwrap()
+            .arg("ir")
+            .arg(&example)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "toscana ir {} failed:\n{}",
+            example.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ir: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("toscana ir prints JSON");
+        assert_valid(&validator, &example.display().to_string(), &ir);
+    }
+}
+
+#[test]
+fn the_schema_rejects_ir_that_breaks_its_shape() {
+    let validator = validator();
+    let out = Command::cargo_bin("toscana")
+        .unwrap()
+        .args(["ir", "examples/hello.yaml"])
+        .output()
+        .unwrap();
+    let mut ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    ir["nodes"][0]["count"] = serde_json::json!({"kind": "no_such_kind"});
+    assert!(
+        !validator.is_valid(&ir),
+        "a value with an unknown kind must not validate"
+    );
+}
