@@ -146,6 +146,41 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+
+    /// Hints `did you mean `x`?` when `word` is a likely typo of one of `known`, else
+    /// `otherwise` (when given).
+    pub fn did_you_mean(self, word: &str, known: &[&str], otherwise: Option<String>) -> Self {
+        match (closest(word, known), otherwise) {
+            (Some(near), _) => self.hint(format!("did you mean `{near}`?")),
+            (None, Some(hint)) => self.hint(hint),
+            (None, None) => self,
+        }
+    }
+}
+
+/// The known word nearest to a misspelling, if one is close enough to be a likely typo.
+pub fn closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (edit_distance(word, k), *k))
+        .filter(|&(d, k)| d <= 2.max(k.len() / 4))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// Default number of errors kept before the rest are only counted.
@@ -541,6 +576,14 @@ mod tests {
         assert_eq!(v["column"], 1);
         assert_eq!(v["labels"][1]["line"], 1);
         assert_eq!(v["labels"][1]["message"], "first defined here");
+    }
+
+    #[test]
+    fn closest_suggests_only_plausible_typos() {
+        let known = ["node_templates", "relationship_templates", "inputs"];
+        assert_eq!(closest("node_template", &known), Some("node_templates"));
+        assert_eq!(closest("imputs", &known), Some("inputs"));
+        assert_eq!(closest("banana", &known), None);
     }
 
     #[test]

@@ -107,7 +107,7 @@ fn detect(
         .to_string();
     let Some(dialect) = version::dialect_of(&version) else {
         let known: Vec<&str> = version::KNOWN_VERSIONS.iter().map(|(v, _)| *v).collect();
-        let mut d = Diagnostic::error(
+        let d = Diagnostic::error(
             codes::TOSCA_VERSION,
             format!("unknown tosca_definitions_version `{version}`"),
         )
@@ -115,11 +115,11 @@ fn detect(
             version_entry.value.span,
             "not a TOSCA version toscana knows",
         );
-        d = match shape::closest(&version, &known) {
-            Some(near) => d.hint(format!("did you mean `{near}`?")),
-            None => d.hint(format!("known versions: {}", known.join(", "))),
-        };
-        diags.push(d);
+        diags.push(d.did_you_mean(
+            &version,
+            &known,
+            Some(format!("known versions: {}", known.join(", "))),
+        ));
         return None;
     };
     let first_key = root.entries().first().map(|e| &e.key);

@@ -96,54 +96,18 @@ pub fn check_keys(map: &Map, known: &[&str], what: &str, diags: &mut Diagnostics
             continue;
         };
         if !known.contains(&key) {
-            let mut d = Diagnostic::warning(
-                codes::TOSCA_UNKNOWN_KEY,
-                format!("unknown keyname `{key}` in {what}; ignored"),
-            )
-            .at_with(entry.key.span, "not read");
-            d = match closest(key, known) {
-                Some(near) => d.hint(format!("did you mean `{near}`?")),
-                None => d.hint(format!("known keynames here: {}", known.join(", "))),
-            };
-            diags.push(d);
+            diags.push(
+                Diagnostic::warning(
+                    codes::TOSCA_UNKNOWN_KEY,
+                    format!("unknown keyname `{key}` in {what}; ignored"),
+                )
+                .at_with(entry.key.span, "not read")
+                .did_you_mean(
+                    key,
+                    known,
+                    Some(format!("known keynames here: {}", known.join(", "))),
+                ),
+            );
         }
-    }
-}
-
-/// The known word nearest to a misspelling, if one is close enough to be a likely typo.
-pub fn closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| (edit_distance(word, k), *k))
-        .filter(|&(d, k)| d <= 2.max(k.len() / 4))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| k)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn closest_suggests_only_plausible_typos() {
-        let known = ["node_templates", "relationship_templates", "inputs"];
-        assert_eq!(closest("node_template", &known), Some("node_templates"));
-        assert_eq!(closest("imputs", &known), Some("inputs"));
-        assert_eq!(closest("banana", &known), None);
     }
 }

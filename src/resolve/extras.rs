@@ -152,11 +152,9 @@ fn unknown<'k>(
     known: impl Iterator<Item = &'k String>,
 ) -> Diagnostic {
     let known: Vec<&str> = known.map(String::as_str).collect();
-    let d = Diagnostic::error(codes::TOSCA_UNKNOWN_NAME, message.to_string()).at(span);
-    match crate::front::shape::closest(name, &known) {
-        Some(near) => d.hint(format!("did you mean `{near}`?")),
-        None => d,
-    }
+    Diagnostic::error(codes::TOSCA_UNKNOWN_NAME, message.to_string())
+        .at(span)
+        .did_you_mean(name, &known, None)
 }
 
 pub fn workflows(

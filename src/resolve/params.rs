@@ -115,12 +115,12 @@ pub fn check_unused_bindings(bindings: &Bindings, declared: &[&str], diags: &mut
         if let Some(span) = span {
             d = d.at(*span);
         }
-        d = match crate::front::shape::closest(name, declared) {
-            Some(near) => d.hint(format!("did you mean `{near}`?")),
-            None if declared.is_empty() => d.hint("this template has no inputs"),
-            None => d.hint(format!("declared inputs: {}", declared.join(", "))),
+        let otherwise = if declared.is_empty() {
+            "this template has no inputs".to_string()
+        } else {
+            format!("declared inputs: {}", declared.join(", "))
         };
-        diags.push(d);
+        diags.push(d.did_you_mean(name, declared, Some(otherwise)));
     }
 }
 

@@ -203,37 +203,46 @@ fn relationship<'t>(
     used: &mut HashSet<&'t str>,
     diags: &mut Diagnostics,
 ) -> Relationship {
+    let definition = definition(builder, topology, source, &a.name, diags);
     let mut name = label;
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
-    let type_name: String = match a.relationship {
-        Some(r) if r.as_str().is_some_and(|t| templates.contains_key(t)) => {
-            let (tname, template) = templates
-                .get_key_value(r.as_str().unwrap_or_default())
-                .expect("checked");
-            used.insert(tname);
-            name = tname.to_string();
+    let named = a.relationship.and_then(Yaml::as_str);
+    let type_name: String = match (
+        a.relationship,
+        named.and_then(|t| templates.get_key_value(t)),
+    ) {
+        // A relationship template: its name, type and values.
+        (_, Some((template_name, template))) => {
+            used.insert(template_name);
+            name = template_name.to_string();
             assigned = template.def.as_map();
             let found = builder.type_of(template, "relationship template", diags);
             type_at = found.as_ref().map_or(template.span, |(_, s)| *s);
             found.map(|(t, _)| t).unwrap_or_default()
         }
-        Some(r) if r.as_str().is_some() => {
+        // A relationship type by name.
+        (Some(r), None) if named.is_some() => {
             type_at = r.span;
-            r.as_str().unwrap_or_default().to_string()
+            named.unwrap_or_default().to_string()
         }
-        Some(r) => {
+        // An inline `{type, properties, interfaces}`, its type possibly left to the definition.
+        (Some(r), None) => {
             assigned = r.as_map();
             match assigned.and_then(|m| m.get("type")) {
                 Some(t) => {
                     type_at = t.span;
                     t.scalar_text().unwrap_or_default().to_string()
                 }
-                None => definition_relationship(builder, topology, source, &a.name, diags)
+                None => definition
+                    .relationship
+                    .clone()
                     .unwrap_or_else(|| UNKNOWN_RELATIONSHIP.to_string()),
             }
         }
-        None => definition_relationship(builder, topology, source, &a.name, diags)
+        (None, _) => definition
+            .relationship
+            .clone()
             .unwrap_or_else(|| UNKNOWN_RELATIONSHIP.to_string()),
     };
     let types = builder.ancestry.of(
@@ -264,10 +273,7 @@ fn relationship<'t>(
     );
     let interfaces: IndexMap<String, Interface> =
         builder.interfaces(&defs, assigned.and_then(|m| m.get("interfaces")), diags);
-    let wanted = a
-        .capability
-        .clone()
-        .or_else(|| definition_capability(builder, topology, source, &a.name, diags));
+    let wanted = a.capability.clone().or(definition.capability);
     let capability =
         wanted.and_then(|w| target_capability(&topology.nodes[target.0].capabilities, &w, &a.name));
     Relationship {
@@ -285,53 +291,47 @@ fn relationship<'t>(
     }
 }
 
-/// The requirement definition of `requirement` on the source node's type chain.
-fn definition<'m>(
-    builder: &mut NodeBuilder<'m>,
+/// What a requirement definition on the source node's type chain says, where one was read.
+#[derive(Default)]
+struct Definition {
+    relationship: Option<String>,
+    capability: Option<String>,
+}
+
+fn definition(
+    builder: &mut NodeBuilder,
     topology: &Topology,
     source: NodeId,
     requirement: &str,
     diags: &mut Diagnostics,
-) -> Option<&'m Yaml> {
+) -> Definition {
     let node = &topology.nodes[source.0];
-    let span = Span::default();
-    let defs =
-        builder
-            .ancestry
-            .definitions(builder.model, TypeKind::Node, &node.type_name, span, diags);
-    defs.into_iter().find_map(|d| {
+    let defs = builder.ancestry.definitions(
+        builder.model,
+        TypeKind::Node,
+        &node.type_name,
+        Span::default(),
+        diags,
+    );
+    let found = defs.into_iter().find_map(|d| {
         let list = d.def.as_map()?.get("requirements")?.as_seq()?;
         list.iter()
             .filter_map(Yaml::as_map)
             .find_map(|m| m.get(requirement))
-    })
-}
-
-fn definition_relationship(
-    builder: &mut NodeBuilder,
-    topology: &Topology,
-    source: NodeId,
-    requirement: &str,
-    diags: &mut Diagnostics,
-) -> Option<String> {
-    let def = definition(builder, topology, source, requirement, diags)?.as_map()?;
-    let rel = def.get("relationship")?;
-    rel.as_str()
-        .or_else(|| rel.as_map()?.get("type")?.as_str())
-        .map(str::to_string)
-}
-
-fn definition_capability(
-    builder: &mut NodeBuilder,
-    topology: &Topology,
-    source: NodeId,
-    requirement: &str,
-    diags: &mut Diagnostics,
-) -> Option<String> {
-    let def = definition(builder, topology, source, requirement, diags)?;
-    def.as_str()
-        .or_else(|| def.as_map()?.get("capability")?.as_str())
-        .map(str::to_string)
+    });
+    let Some(found) = found else {
+        return Definition::default();
+    };
+    // Short form `name: CapabilityType`, or `{capability, relationship: Type | {type}}`.
+    let map = found.as_map();
+    let relationship = map
+        .and_then(|m| m.get("relationship"))
+        .and_then(|r| r.as_str().or_else(|| r.as_map()?.get("type")?.as_str()));
+    let capability = found.as_str().or_else(|| map?.get("capability")?.as_str());
+    Definition {
+        relationship: relationship.map(str::to_string),
+        capability: capability.map(str::to_string),
+    }
 }
 
 /// The target's capability a requirement connects to: by name, else the one of the wanted type

@@ -163,13 +163,14 @@ fn unknown_type(model: &Model, kind: TypeKind, name: &str, at: Span, diags: &mut
             .filter(|(k, _)| *k == kind)
             .map(|(_, n)| n.as_str())
             .collect();
-        d = match crate::front::shape::closest(name, &known) {
-            Some(near) => d.hint(format!("did you mean `{near}`?")),
-            None => d.hint(format!(
+        d = d.did_you_mean(
+            name,
+            &known,
+            Some(format!(
                 "define it under `{}` or import the file that does",
                 kind.section()
             )),
-        };
+        );
     }
     diags.push(d);
 }

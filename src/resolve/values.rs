@@ -119,16 +119,18 @@ impl ValueReader<'_> {
         match self.inputs.get(name) {
             None => {
                 let known: Vec<&str> = self.inputs.keys().map(String::as_str).collect();
-                let mut d = Diagnostic::error(
-                    codes::TOSCA_UNKNOWN_NAME,
-                    format!("get_input refers to undefined input `{name}`"),
-                )
-                .at_with(at.span, "no such input");
-                d = match crate::front::shape::closest(name, &known) {
-                    Some(near) => d.hint(format!("did you mean `{near}`?")),
-                    None => d.hint("declare it under `inputs` of the service template"),
-                };
-                diags.push(d);
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!("get_input refers to undefined input `{name}`"),
+                    )
+                    .at_with(at.span, "no such input")
+                    .did_you_mean(
+                        name,
+                        &known,
+                        Some("declare it under `inputs` of the service template".into()),
+                    ),
+                );
                 Value::Null
             }
             Some(Some(value)) if args.len() == 1 => value.clone(),

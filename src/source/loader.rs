@@ -161,8 +161,8 @@ impl Loader {
         id
     }
 
-    /// Reads one plain file that is not a template (an `--inputs` file), so its problems can
-    /// be shown with line and column like any other.
+    /// Reads one file from disk: a template given as a file, or an `--inputs` file, so its
+    /// problems can be shown with line and column like any other.
     pub fn read_file(&mut self, path: &Path, diags: &mut Diagnostics) -> Option<FileId> {
         let shown = path.display().to_string();
         let place = self.disk_place(path.to_path_buf(), None, None);
@@ -293,21 +293,8 @@ impl Loader {
                 .hint("drop --entry, or pass the directory or archive that holds the entry"),
             );
         }
-        let place = self.disk_place(path.to_path_buf(), None, None);
-        match self.load(place, false) {
-            Ok((id, _)) => Some(Input {
-                entry: id,
-                csar: None,
-            }),
-            Err(Fail::NotFound) => {
-                diags.push(ReadError::NotFound.into_input_diagnostic(&shown));
-                None
-            }
-            Err(Fail::Other(d)) => {
-                diags.push(d);
-                None
-            }
-        }
+        self.read_file(path, diags)
+            .map(|entry| Input { entry, csar: None })
     }
 
     fn disk_place(
