@@ -180,8 +180,20 @@ impl Target {
     }
 }
 
+/// A panic is a bug whatever the input: say so plainly, and ask for the input.
+fn report_panics_as_bugs() {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!(
+            "internal error: {info}\n\
+             This is a bug in toscana, whatever the input was. Please report it with the input \
+             that caused it and the command line you ran (exit code 101)."
+        );
+    }));
+}
+
 /// Runs `toscana` with the process's arguments.
 pub fn main() -> ExitCode {
+    report_panics_as_bugs();
     let cli = Cli::parse();
     let args = match cli.command {
         Command::Completions { shell } => {
@@ -205,6 +217,7 @@ pub fn main() -> ExitCode {
 
 /// Runs one of the alias binaries (`tosca2k8s` is `toscana k8s`).
 pub fn alias_main(target: Target) -> ExitCode {
+    report_panics_as_bugs();
     let (name, about) = match target {
         Target::Kubernetes => (
             "tosca2k8s",
