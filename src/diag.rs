@@ -159,13 +159,18 @@ impl Diagnostic {
 }
 
 /// The known word nearest to a misspelling, if one is close enough to be a likely typo.
+/// Several equally near candidates suggest nothing: a guess among them would mislead.
 pub fn closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
+    let near: Vec<(usize, &str)> = known
         .iter()
         .map(|k| (edit_distance(word, k), *k))
         .filter(|&(d, k)| d <= 2.max(k.len() / 4))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| k)
+        .collect();
+    let best = near.iter().map(|(d, _)| *d).min()?;
+    match near.iter().filter(|(d, _)| *d == best).collect::<Vec<_>>()[..] {
+        [(_, only)] => Some(only),
+        _ => None,
+    }
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -584,6 +589,12 @@ mod tests {
         assert_eq!(closest("node_template", &known), Some("node_templates"));
         assert_eq!(closest("imputs", &known), Some("inputs"));
         assert_eq!(closest("banana", &known), None);
+        let versions = ["tosca_simple_yaml_1_2", "tosca_simple_yaml_1_3"];
+        assert_eq!(
+            closest("tosca_simple_yaml_1_4", &versions),
+            None,
+            "a tie suggests nothing"
+        );
     }
 
     #[test]

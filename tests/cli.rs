@@ -326,3 +326,39 @@ fn a_builtin_backend_that_does_not_exist_yet_is_a_usage_error() {
         stderr(&out)
     );
 }
+
+#[test]
+fn every_problem_is_reported_once_and_all_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.yaml");
+    fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    a:\n      type: Nope\n      requirements:\n        - host: b\n          extra: 1\n  outputs:\n    o: { value: { get_input: nope } }\n",
+    )
+    .unwrap();
+    let out = toscana()
+        .arg("check")
+        .arg(&path)
+        .args(["--message-format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let found: Vec<(String, u64)> = stderr(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("tosca::unknown-type".to_string(), 5),
+            ("tosca::wrong-shape".to_string(), 7),
+            ("tosca::unknown-name".to_string(), 10)
+        ]
+    );
+}

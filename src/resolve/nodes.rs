@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
-use super::types::Ancestry;
+use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
 use super::{Context, Locator, map_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -92,9 +92,7 @@ impl NodeBuilder<'_> {
             let types = self
                 .ancestry
                 .of(self.model, TypeKind::Node, &type_name, type_span, diags);
-            let defs =
-                self.ancestry
-                    .definitions(self.model, TypeKind::Node, &type_name, type_span, diags);
+            let defs = definitions(self.model, TypeKind::Node, &types);
             (types, defs)
         };
         let text = |key: &str| {
@@ -225,16 +223,7 @@ impl NodeBuilder<'_> {
                 };
                 // Defaults of the capability type come first, then the refinements along the node
                 // type chain, then (below) the template's assignments.
-                let type_defs = match (&type_name, type_node) {
-                    (Some(t), Some(n)) => self.ancestry.definitions(
-                        self.model,
-                        TypeKind::Capability,
-                        t,
-                        n.span,
-                        diags,
-                    ),
-                    _ => Vec::new(),
-                };
+                let type_defs = definitions(self.model, TypeKind::Capability, &types);
                 let mut properties = self.merged(&type_defs, "properties", None, diags);
                 let mut attributes = self.merged(&type_defs, "attributes", None, diags);
                 if let Some(inherited) = &inherited {

@@ -10,12 +10,13 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 
 use super::nodes::{NodeBuilder, index};
+use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
-    Capability, Interface, NodeId, Relationship, RelationshipId, Requirement, Topology,
+    Capability, Interface, Node, NodeId, Relationship, RelationshipId, Requirement, Topology,
     type_matches,
 };
-use crate::model::{Named, TopologyTemplate, TypeKind};
+use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::source::Span;
 use crate::yaml::{Map, Node as Yaml};
 
@@ -141,7 +142,10 @@ fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<
     });
     let Some(entry) = single else {
         diags.push(
-            Diagnostic::error(codes::TOSCA_SHAPE, format!("a requirement assignment must be a map with one entry, found {}", item.describe()))
+            Diagnostic::error(codes::TOSCA_SHAPE, match item.as_map() {
+                Some(map) => format!("a requirement assignment must be a map with one entry, found {} entries", map.len()),
+                None => format!("a requirement assignment must be a map with one entry, found {}", item.describe()),
+            })
                 .at(item.span)
                 .hint("write `- <requirement name>: <node template>` or `- <requirement name>: {node: ..., capability: ...}`; a second key usually means wrong indentation"),
         );
@@ -203,7 +207,7 @@ fn relationship<'t>(
     used: &mut HashSet<&'t str>,
     diags: &mut Diagnostics,
 ) -> Relationship {
-    let definition = definition(builder, topology, source, &a.name, diags);
+    let definition = definition(builder.model, &topology.nodes[source.0], &a.name);
     let mut name = label;
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
@@ -252,13 +256,7 @@ fn relationship<'t>(
         type_at,
         diags,
     );
-    let defs = builder.ancestry.definitions(
-        builder.model,
-        TypeKind::Relationship,
-        &type_name,
-        type_at,
-        diags,
-    );
+    let defs = definitions(builder.model, TypeKind::Relationship, &types);
     let properties = builder.merged(
         &defs,
         "properties",
@@ -298,21 +296,8 @@ struct Definition {
     capability: Option<String>,
 }
 
-fn definition(
-    builder: &mut NodeBuilder,
-    topology: &Topology,
-    source: NodeId,
-    requirement: &str,
-    diags: &mut Diagnostics,
-) -> Definition {
-    let node = &topology.nodes[source.0];
-    let defs = builder.ancestry.definitions(
-        builder.model,
-        TypeKind::Node,
-        &node.type_name,
-        Span::default(),
-        diags,
-    );
+fn definition(model: &Model, node: &Node, requirement: &str) -> Definition {
+    let defs = definitions(model, TypeKind::Node, &node.types);
     let found = defs.into_iter().find_map(|d| {
         let list = d.def.as_map()?.get("requirements")?.as_seq()?;
         list.iter()

@@ -38,22 +38,6 @@ impl Ancestry {
         vec![qualified(model, kind, name)]
     }
 
-    /// The definitions along a type's chain, most specific first (only those defined in the
-    /// files read).
-    pub fn definitions<'m>(
-        &mut self,
-        model: &'m Model,
-        kind: TypeKind,
-        name: &str,
-        used_at: Span,
-        diags: &mut Diagnostics,
-    ) -> Vec<&'m TypeDef> {
-        self.of(model, kind, name, used_at, diags)
-            .iter()
-            .filter_map(|n| model.types.get(&(kind, n.clone())))
-            .collect()
-    }
-
     fn walk(
         &mut self,
         model: &Model,
@@ -115,6 +99,15 @@ impl Ancestry {
         }
         ancestry
     }
+}
+
+/// The definitions along an ancestry (most specific first), for the types on it that were read.
+/// Takes a computed ancestry, so a problem with the type is reported once, where it was computed.
+pub fn definitions<'m>(model: &'m Model, kind: TypeKind, ancestry: &[String]) -> Vec<&'m TypeDef> {
+    ancestry
+        .iter()
+        .filter_map(|name| model.types.get(&(kind, name.clone())))
+        .collect()
 }
 
 /// Names the Simple Profile defines normatively: `tosca.nodes.Compute` and the short forms the
