@@ -56,6 +56,7 @@ pub mod ir;
 pub mod limits;
 pub mod model;
 pub mod pipeline;
+pub mod profiles;
 pub mod resolve;
 pub mod source;
 pub mod yaml;

@@ -1,0 +1,576 @@
+//! Built-in type libraries, embedded at build time.
+//!
+//! `simple/` holds the normative types of the TOSCA Simple Profile in YAML, one complete file per
+//! version (1.0, 1.1, 1.2, 1.3), written from the specification. Each file is an ordinary TOSCA
+//! file with types only, whose `tosca_definitions_version` is its own version, so the front end
+//! reads it like any other file. A 1.x service template gets the file of its version implicitly.
+
+/// One embedded profile file: its name (used as `<builtin>/NAME` in messages) and text.
+pub struct ProfileFile {
+    pub name: &'static str,
+    pub text: &'static str,
+}
+
+const SIMPLE_1_0: &[ProfileFile] = &[ProfileFile {
+    name: "simple/tosca_simple_yaml_1_0.yaml",
+    text: include_str!("simple/tosca_simple_yaml_1_0.yaml"),
+}];
+
+const SIMPLE_1_1: &[ProfileFile] = &[ProfileFile {
+    name: "simple/tosca_simple_yaml_1_1.yaml",
+    text: include_str!("simple/tosca_simple_yaml_1_1.yaml"),
+}];
+
+const SIMPLE_1_2: &[ProfileFile] = &[ProfileFile {
+    name: "simple/tosca_simple_yaml_1_2.yaml",
+    text: include_str!("simple/tosca_simple_yaml_1_2.yaml"),
+}];
+
+const SIMPLE_1_3: &[ProfileFile] = &[ProfileFile {
+    name: "simple/tosca_simple_yaml_1_3.yaml",
+    text: include_str!("simple/tosca_simple_yaml_1_3.yaml"),
+}];
+
+/// The normative types a Simple Profile file of this `tosca_definitions_version` gets implicitly,
+/// or None if the version is not a Simple Profile one.
+pub fn simple_profile(version: &str) -> Option<&'static [ProfileFile]> {
+    match version {
+        "tosca_simple_yaml_1_0"
+        | "tosca_simple_yaml_1_0_0"
+        | "http://docs.oasis-open.org/tosca/ns/simple/yaml/1.0"
+        | "http://docs.oasis-open.org/tosca/simple/1.0"
+        | "tosca_simple_profile_for_nfv_1_0_0" => Some(SIMPLE_1_0),
+        "tosca_simple_yaml_1_1" => Some(SIMPLE_1_1),
+        "tosca_simple_yaml_1_2" => Some(SIMPLE_1_2),
+        "tosca_simple_yaml_1_3" => Some(SIMPLE_1_3),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::limits::Limits;
+    use crate::source::{Origin, SourceMap};
+    use crate::yaml::Node;
+
+    const ALL: [(&str, &[ProfileFile]); 4] = [
+        ("tosca_simple_yaml_1_0", SIMPLE_1_0),
+        ("tosca_simple_yaml_1_1", SIMPLE_1_1),
+        ("tosca_simple_yaml_1_2", SIMPLE_1_2),
+        ("tosca_simple_yaml_1_3", SIMPLE_1_3),
+    ];
+
+    /// Loads one profile file with our YAML loader and asserts that it has no diagnostics.
+    fn load(file: &ProfileFile) -> Node {
+        let mut sources = SourceMap::new();
+        let id = sources.add(file.name, Origin::Builtin(file.name.to_string()), file.text);
+        let mut diags = Diagnostics::new();
+        let root = crate::yaml::load(&sources, id, &Limits::default(), &mut diags);
+        let messages: Vec<String> = diags.iter().map(|d| format!("{d:?}")).collect();
+        assert!(messages.is_empty(), "{}: {messages:#?}", file.name);
+        root.unwrap_or_else(|| panic!("{}: no document", file.name))
+    }
+
+    fn version_file(version: &str) -> Node {
+        let files = simple_profile(version).unwrap();
+        assert_eq!(files.len(), 1);
+        load(&files[0])
+    }
+
+    /// The type `name` in section `kind` (`node_types`, `data_types`, ...), if defined.
+    fn get_type<'a>(root: &'a Node, kind: &str, name: &str) -> Option<&'a Node> {
+        root.as_map()?.get(kind)?.as_map()?.get(name)
+    }
+
+    fn has_type(root: &Node, kind: &str, name: &str) -> bool {
+        get_type(root, kind, name).is_some()
+    }
+
+    fn names(root: &Node, kind: &str) -> Vec<String> {
+        root.as_map()
+            .and_then(|m| m.get(kind))
+            .and_then(|n| n.as_map())
+            .map(|m| {
+                m.entries()
+                    .iter()
+                    .map(|e| e.key.as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn str_at<'a>(node: &'a Node, path: &[&str]) -> Option<&'a str> {
+        let mut n = node;
+        for key in path {
+            n = n.as_map()?.get(key)?;
+        }
+        n.as_str()
+    }
+
+    /// The names of a node type's requirements, in order, and the map of each.
+    fn requirements(node_type: &Node) -> Vec<(String, Node)> {
+        let Some(seq) = node_type.as_map().unwrap().get("requirements") else {
+            return Vec::new();
+        };
+        seq.as_seq()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let entry = &r.as_map().unwrap().entries()[0];
+                (entry.key.as_str().unwrap().to_string(), entry.value.clone())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn versions_map_to_their_files() {
+        for v in [
+            "tosca_simple_yaml_1_0",
+            "tosca_simple_yaml_1_0_0",
+            "http://docs.oasis-open.org/tosca/ns/simple/yaml/1.0",
+            "http://docs.oasis-open.org/tosca/simple/1.0",
+            "tosca_simple_profile_for_nfv_1_0_0",
+        ] {
+            let files = simple_profile(v).unwrap();
+            assert_eq!(files.len(), 1);
+            assert_eq!(files[0].name, "simple/tosca_simple_yaml_1_0.yaml", "{v}");
+        }
+        assert_eq!(
+            simple_profile("tosca_simple_yaml_1_1").unwrap()[0].name,
+            "simple/tosca_simple_yaml_1_1.yaml"
+        );
+        assert_eq!(
+            simple_profile("tosca_simple_yaml_1_2").unwrap()[0].name,
+            "simple/tosca_simple_yaml_1_2.yaml"
+        );
+        assert_eq!(
+            simple_profile("tosca_simple_yaml_1_3").unwrap()[0].name,
+            "simple/tosca_simple_yaml_1_3.yaml"
+        );
+        for v in [
+            "tosca_2_0",
+            "tosca_simple_yaml_1_4",
+            "tosca_variability_1_0",
+            "",
+        ] {
+            assert!(simple_profile(v).is_none(), "{v}");
+        }
+    }
+
+    #[test]
+    fn every_file_loads_and_declares_its_own_version() {
+        for (version, files) in ALL {
+            for file in files {
+                let root = load(file);
+                assert_eq!(
+                    str_at(&root, &["tosca_definitions_version"]),
+                    Some(version),
+                    "{}",
+                    file.name
+                );
+                assert!(file.text.starts_with("tosca_definitions_version: "));
+            }
+        }
+    }
+
+    #[test]
+    fn type_counts_per_version() {
+        // data, artifact, capability, interface, relationship, node, group, policy
+        let expected: [(&str, [usize; 8]); 4] = [
+            ("tosca_simple_yaml_1_0", [7, 8, 12, 3, 8, 14, 1, 5]),
+            ("tosca_simple_yaml_1_1", [7, 8, 15, 3, 8, 14, 1, 5]),
+            ("tosca_simple_yaml_1_2", [9, 8, 15, 3, 8, 16, 1, 5]),
+            ("tosca_simple_yaml_1_3", [9, 9, 15, 3, 8, 16, 1, 5]),
+        ];
+        let kinds = [
+            "data_types",
+            "artifact_types",
+            "capability_types",
+            "interface_types",
+            "relationship_types",
+            "node_types",
+            "group_types",
+            "policy_types",
+        ];
+        for (version, counts) in expected {
+            let root = version_file(version);
+            for (kind, count) in kinds.iter().zip(counts) {
+                assert_eq!(names(&root, kind).len(), count, "{version} {kind}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_type_reference_resolves_within_its_version() {
+        for (version, _) in ALL {
+            let root = version_file(version);
+            let known = |kind: &str, name: &str| has_type(&root, kind, name);
+            let primitive = [
+                "string",
+                "integer",
+                "float",
+                "boolean",
+                "timestamp",
+                "version",
+                "range",
+                "list",
+                "map",
+                "scalar-unit.size",
+                "scalar-unit.frequency",
+                "scalar-unit.time",
+            ];
+            let data_ok = |name: &str| primitive.contains(&name) || known("data_types", name);
+            for kind in [
+                "data_types",
+                "artifact_types",
+                "capability_types",
+                "interface_types",
+                "relationship_types",
+                "node_types",
+                "group_types",
+                "policy_types",
+            ] {
+                for name in names(&root, kind) {
+                    let t = get_type(&root, kind, &name).unwrap();
+                    let map = t.as_map().unwrap();
+                    if let Some(parent) = map.get("derived_from").and_then(Node::as_str) {
+                        let ok = if kind == "data_types" {
+                            data_ok(parent)
+                        } else {
+                            known(kind, parent)
+                        };
+                        assert!(ok, "{version}: {name} derives from unknown {parent}");
+                    }
+                    for section in ["properties", "attributes"] {
+                        for entry in map
+                            .get(section)
+                            .and_then(Node::as_map)
+                            .map(|m| m.entries())
+                            .unwrap_or_default()
+                        {
+                            let ty = str_at(&entry.value, &["type"]).unwrap();
+                            assert!(data_ok(ty), "{version}: {name}: unknown type {ty}");
+                            if let Some(e) = str_at(&entry.value, &["entry_schema", "type"]) {
+                                assert!(data_ok(e), "{version}: {name}: unknown type {e}");
+                            }
+                        }
+                    }
+                    for entry in map
+                        .get("capabilities")
+                        .and_then(Node::as_map)
+                        .map(|m| m.entries())
+                        .unwrap_or_default()
+                    {
+                        let ty = str_at(&entry.value, &["type"]).unwrap();
+                        assert!(known("capability_types", ty), "{version}: {name}: {ty}");
+                        for source in entry
+                            .value
+                            .as_map()
+                            .unwrap()
+                            .get("valid_source_types")
+                            .and_then(Node::as_seq)
+                            .unwrap_or_default()
+                        {
+                            let s = source.as_str().unwrap();
+                            assert!(known("node_types", s), "{version}: {name}: {s}");
+                        }
+                    }
+                    for entry in map
+                        .get("interfaces")
+                        .and_then(Node::as_map)
+                        .map(|m| m.entries())
+                        .unwrap_or_default()
+                    {
+                        let ty = str_at(&entry.value, &["type"]).unwrap();
+                        assert!(known("interface_types", ty), "{version}: {name}: {ty}");
+                    }
+                    for target in map
+                        .get("valid_target_types")
+                        .and_then(Node::as_seq)
+                        .unwrap_or_default()
+                    {
+                        let s = target.as_str().unwrap();
+                        assert!(known("capability_types", s), "{version}: {name}: {s}");
+                    }
+                    if kind == "node_types" {
+                        for (req, def) in requirements(t) {
+                            let cap = str_at(&def, &["capability"]).unwrap();
+                            assert!(known("capability_types", cap), "{version}: {req}: {cap}");
+                            if let Some(n) = str_at(&def, &["node"]) {
+                                assert!(known("node_types", n), "{version}: {req}: {n}");
+                            }
+                            if let Some(r) = str_at(&def, &["relationship"]) {
+                                assert!(known("relationship_types", r), "{version}: {req}: {r}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn compute_has_local_storage_and_its_capabilities_in_every_version() {
+        for (version, _) in ALL {
+            let root = version_file(version);
+            let compute = get_type(&root, "node_types", "tosca.nodes.Compute").unwrap();
+            let reqs = requirements(compute);
+            assert_eq!(reqs.len(), 1, "{version}");
+            assert_eq!(reqs[0].0, "local_storage", "{version}");
+            assert_eq!(
+                str_at(&reqs[0].1, &["capability"]),
+                Some("tosca.capabilities.Attachment")
+            );
+            assert_eq!(
+                str_at(&reqs[0].1, &["relationship"]),
+                Some("tosca.relationships.AttachesTo")
+            );
+            let caps = compute.as_map().unwrap().get("capabilities").unwrap();
+            let mut cap_names: Vec<&str> = caps
+                .as_map()
+                .unwrap()
+                .entries()
+                .iter()
+                .map(|e| e.key.as_str().unwrap())
+                .collect();
+            cap_names.sort_unstable();
+            assert_eq!(
+                cap_names,
+                ["binding", "endpoint", "host", "os", "scalable"],
+                "{version}"
+            );
+            assert_eq!(
+                str_at(caps, &["endpoint", "type"]),
+                Some("tosca.capabilities.Endpoint.Admin")
+            );
+        }
+    }
+
+    #[test]
+    fn compute_host_and_storage_nodes_follow_the_version() {
+        let host = |v: &str| {
+            let root = version_file(v);
+            str_at(
+                &root,
+                &[
+                    "node_types",
+                    "tosca.nodes.Compute",
+                    "capabilities",
+                    "host",
+                    "type",
+                ],
+            )
+            .unwrap()
+            .to_string()
+        };
+        assert_eq!(
+            host("tosca_simple_yaml_1_0"),
+            "tosca.capabilities.Container"
+        );
+        assert_eq!(
+            host("tosca_simple_yaml_1_1"),
+            "tosca.capabilities.Container"
+        );
+        assert_eq!(host("tosca_simple_yaml_1_2"), "tosca.capabilities.Compute");
+        assert_eq!(host("tosca_simple_yaml_1_3"), "tosca.capabilities.Compute");
+
+        let v10 = version_file("tosca_simple_yaml_1_0");
+        assert!(has_type(&v10, "node_types", "tosca.nodes.BlockStorage"));
+        assert!(has_type(&v10, "node_types", "tosca.nodes.ObjectStorage"));
+        assert!(!has_type(
+            &v10,
+            "node_types",
+            "tosca.nodes.Storage.BlockStorage"
+        ));
+        assert!(!has_type(
+            &v10,
+            "capability_types",
+            "tosca.capabilities.Compute"
+        ));
+        for v in [
+            "tosca_simple_yaml_1_1",
+            "tosca_simple_yaml_1_2",
+            "tosca_simple_yaml_1_3",
+        ] {
+            let root = version_file(v);
+            assert!(
+                !has_type(&root, "node_types", "tosca.nodes.BlockStorage"),
+                "{v}"
+            );
+            assert!(
+                !has_type(&root, "node_types", "tosca.nodes.ObjectStorage"),
+                "{v}"
+            );
+            assert!(
+                has_type(&root, "node_types", "tosca.nodes.Storage.BlockStorage"),
+                "{v}"
+            );
+            assert!(
+                has_type(&root, "node_types", "tosca.nodes.Storage.ObjectStorage"),
+                "{v}"
+            );
+            for cap in ["Compute", "Network", "Storage"] {
+                let name = format!("tosca.capabilities.{cap}");
+                assert!(has_type(&root, "capability_types", &name), "{v} {name}");
+            }
+            let compute = get_type(&root, "node_types", "tosca.nodes.Compute").unwrap();
+            assert_eq!(
+                str_at(&requirements(compute)[0].1, &["node"]),
+                Some("tosca.nodes.Storage.BlockStorage"),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn types_appear_only_from_their_version_on() {
+        // (kind, name, first version that has it)
+        let cases = [
+            ("data_types", "tosca.datatypes.Root", 0),
+            ("data_types", "tosca.datatypes.TimeInterval", 0),
+            ("data_types", "tosca.datatypes.network.PortDef", 0),
+            ("interface_types", "tosca.interfaces.Root", 0),
+            ("group_types", "tosca.groups.Root", 0),
+            ("policy_types", "tosca.policies.Placement", 0),
+            ("node_types", "tosca.nodes.Container.Runtime", 0),
+            ("node_types", "tosca.nodes.LoadBalancer", 0),
+            ("capability_types", "tosca.capabilities.Compute", 1),
+            ("capability_types", "tosca.capabilities.Storage", 1),
+            ("node_types", "tosca.nodes.Storage.BlockStorage", 1),
+            ("data_types", "tosca.datatypes.json", 2),
+            ("data_types", "tosca.datatypes.xml", 2),
+            ("node_types", "tosca.nodes.Abstract.Compute", 2),
+            ("node_types", "tosca.nodes.Abstract.Storage", 2),
+            ("artifact_types", "tosca.artifacts.template", 3),
+        ];
+        for (i, (version, _)) in ALL.iter().enumerate() {
+            let root = version_file(version);
+            for (kind, name, since) in cases {
+                assert_eq!(has_type(&root, kind, name), i >= since, "{version} {name}");
+            }
+            // The non-normative Appendix D types are never implicit.
+            assert!(!has_type(&root, "node_types", "tosca.nodes.Database.MySQL"));
+            assert!(!has_type(
+                &root,
+                "capability_types",
+                "tosca.capabilities.Container.Docker"
+            ));
+        }
+    }
+
+    #[test]
+    fn interface_operations_nest_under_operations_only_in_1_3() {
+        for (version, _) in ALL {
+            let root = version_file(version);
+            let standard = get_type(
+                &root,
+                "interface_types",
+                "tosca.interfaces.node.lifecycle.Standard",
+            )
+            .unwrap();
+            let configure = get_type(
+                &root,
+                "interface_types",
+                "tosca.interfaces.relationship.Configure",
+            )
+            .unwrap();
+            let (ops_std, ops_cfg) = if version == "tosca_simple_yaml_1_3" {
+                (
+                    standard.as_map().unwrap().get("operations").unwrap(),
+                    configure.as_map().unwrap().get("operations").unwrap(),
+                )
+            } else {
+                assert!(!standard.as_map().unwrap().contains_key("operations"));
+                (standard, configure)
+            };
+            for op in ["create", "configure", "start", "stop", "delete"] {
+                assert!(ops_std.as_map().unwrap().contains_key(op), "{version} {op}");
+            }
+            for op in [
+                "pre_configure_source",
+                "pre_configure_target",
+                "post_configure_source",
+                "post_configure_target",
+                "add_target",
+                "add_source",
+                "target_changed",
+                "remove_target",
+            ] {
+                assert!(ops_cfg.as_map().unwrap().contains_key(op), "{version} {op}");
+            }
+            let group_has_interfaces = get_type(&root, "group_types", "tosca.groups.Root")
+                .unwrap()
+                .as_map()
+                .unwrap()
+                .contains_key("interfaces");
+            assert_eq!(group_has_interfaces, version != "tosca_simple_yaml_1_3");
+        }
+    }
+
+    #[test]
+    fn spec_facts_of_1_0() {
+        let root = version_file("tosca_simple_yaml_1_0");
+        let p = |path: &[&str]| {
+            let mut full = vec!["data_types"];
+            full.extend_from_slice(path);
+            str_at(&root, &full).map(str::to_string)
+        };
+        assert_eq!(
+            p(&["tosca.datatypes.network.PortDef", "derived_from"]).as_deref(),
+            Some("integer")
+        );
+        assert_eq!(
+            p(&[
+                "tosca.datatypes.network.PortSpec",
+                "properties",
+                "target",
+                "type"
+            ])
+            .as_deref(),
+            Some("tosca.datatypes.network.PortDef")
+        );
+        assert_eq!(
+            p(&[
+                "tosca.datatypes.Credential",
+                "properties",
+                "token_type",
+                "default"
+            ])
+            .as_deref(),
+            Some("password")
+        );
+        let root_node = get_type(&root, "node_types", "tosca.nodes.Root").unwrap();
+        let reqs = requirements(root_node);
+        assert_eq!(reqs[0].0, "dependency");
+        let occ = reqs[0].1.as_map().unwrap().get("occurrences").unwrap();
+        let occ: Vec<&str> = occ
+            .as_seq()
+            .unwrap()
+            .iter()
+            .map(|n| n.scalar_text().unwrap())
+            .collect();
+        assert_eq!(occ, ["0", "UNBOUNDED"]);
+        let app = get_type(&root, "node_types", "tosca.nodes.Container.Application").unwrap();
+        assert_eq!(
+            str_at(&requirements(app)[0].1, &["node"]),
+            Some("tosca.nodes.Container.Runtime")
+        );
+        assert_eq!(requirements(app).len(), 1);
+        assert_eq!(
+            str_at(
+                &root,
+                &[
+                    "artifact_types",
+                    "tosca.artifacts.Implementation.Bash",
+                    "mime_type"
+                ]
+            ),
+            Some("application/x-sh")
+        );
+        let port = get_type(&root, "node_types", "tosca.nodes.network.Port").unwrap();
+        let names: Vec<String> = requirements(port).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["link", "binding"]);
+    }
+}
