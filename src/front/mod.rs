@@ -72,6 +72,7 @@ pub fn read(
         topology: None,
         incomplete_types: false,
     };
+    let profile = crate::profiles::simple_profile(&model.version).unwrap_or_default();
     let mut walk = ImportWalk {
         loader,
         limits,
@@ -79,6 +80,9 @@ pub fn read(
         model: &mut model,
         stack: Vec::new(),
     };
+    for file in profile {
+        walk.profile(file);
+    }
     walk.file(entry, root_map, None);
     model.topology = yaml::read_topology(root_map, dialect, diags);
     Some(model)
@@ -157,6 +161,23 @@ impl ImportWalk<'_> {
             self.import(file, &import);
         }
         self.stack.pop();
+    }
+
+    /// Reads an embedded profile file as if the entry imported it: the Simple Profile's
+    /// normative types are implicitly available to every 1.x file.
+    fn profile(&mut self, file: &crate::profiles::ProfileFile) {
+        let id = self.loader.add_builtin(file.name, file.text);
+        if !self.loader.take_builtin(id) {
+            return;
+        }
+        self.model.files.push(id);
+        let Some(root) = crate::yaml::load(self.loader.sources(), id, self.limits, self.diags)
+        else {
+            return;
+        };
+        if let Some(map) = root.as_map() {
+            self.file(id, map, None);
+        }
     }
 
     fn import(&mut self, importer: FileId, import: &yaml::ImportDecl) {

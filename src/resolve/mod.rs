@@ -40,7 +40,8 @@ pub struct Context<'a> {
 /// decides from `diags` whether to use it), so that `check` can report everything.
 pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topology {
     let locator = Locator::new(&model.files);
-    let mut ancestry = types::Ancestry::default();
+    let mut ancestry = types::Ancestry::new(model);
+    ancestry.check_all(model, diags);
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),

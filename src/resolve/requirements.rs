@@ -271,7 +271,17 @@ fn relationship<'t>(
     );
     let interfaces: IndexMap<String, Interface> =
         builder.interfaces(&defs, assigned.and_then(|m| m.get("interfaces")), diags);
-    let wanted = a.capability.clone().or(definition.capability);
+    // A capability name of the target, or a capability type (perhaps by shorthand).
+    let wanted = a.capability.clone().or(definition.capability).map(|w| {
+        let capabilities = &topology.nodes[target.0].capabilities;
+        match builder
+            .ancestry
+            .full_name(builder.model, TypeKind::Capability, &w)
+        {
+            Some(full) if !capabilities.contains_key(&w) => full,
+            _ => w,
+        }
+    });
     let capability =
         wanted.and_then(|w| target_capability(&topology.nodes[target.0].capabilities, &w, &a.name));
     Relationship {

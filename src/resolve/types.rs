@@ -1,20 +1,97 @@
 //! Type ancestry: each type with its parents, most specific first, computed once per type.
+//!
+//! Names resolve per kind: a defined name as it is, else a Simple Profile shorthand of a
+//! normative type (`Compute`, `Storage.BlockStorage`, `tosca:Compute` for
+//! `tosca.nodes.Compute`). Data types may end their chain at a primitive type (`integer`).
 
 use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Dialect, canonical};
+use crate::ir::Dialect;
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::source::Span;
 
+/// The primitive types a data type may derive from (Simple Profile and TOSCA 2.0).
+const PRIMITIVES: &[&str] = &[
+    "string",
+    "integer",
+    "float",
+    "boolean",
+    "timestamp",
+    "null",
+    "nil",
+    "bytes",
+    "version",
+    "range",
+    "list",
+    "map",
+    "scalar-unit.size",
+    "scalar-unit.time",
+    "scalar-unit.frequency",
+    "scalar-unit.bitrate",
+];
+
 /// Memoized ancestries. Every chain is walked once, so the whole catalogue costs time linear in
 /// the number of types, whatever order templates ask in.
-#[derive(Default)]
 pub struct Ancestry {
     cache: HashMap<(TypeKind, String), Vec<String>>,
+    /// Shorthand → full name of the normative types read, per kind; ambiguous ones left out.
+    shorthands: HashMap<(TypeKind, String), String>,
 }
 
 impl Ancestry {
+    /// Indexes the shorthands of the normative (`tosca.`) types the model holds. Only the
+    /// Simple Profile has shorthands; TOSCA 2.0 names are what they are.
+    ///
+    /// The shorthand is the name after the kind's prefix (`Compute`, `Storage.BlockStorage`,
+    /// `tosca:Compute`); a trailing part of it (`BlockStorage`, `NetworkInfo`) also works when
+    /// no other normative type of that kind has it as its whole shorthand or trailing part.
+    pub fn new(model: &Model) -> Self {
+        // Form → (priority, full name or None when ambiguous at that priority); 0 is an exact
+        // shorthand, 1 a trailing part.
+        let mut shorthands: HashMap<(TypeKind, String), (u8, Option<String>)> = HashMap::new();
+        if model.dialect != Dialect::Tosca2 {
+            for (kind, name) in model.types.keys() {
+                let Some(rest) = name.strip_prefix(kind.normative_prefix()) else {
+                    continue;
+                };
+                let mut forms = vec![(0, rest.to_string()), (0, format!("tosca:{rest}"))];
+                let mut suffix = rest;
+                while let Some((_, shorter)) = suffix.split_once('.') {
+                    forms.push((1, shorter.to_string()));
+                    forms.push((1, format!("tosca:{shorter}")));
+                    suffix = shorter;
+                }
+                for (priority, form) in forms {
+                    let slot = shorthands
+                        .entry((*kind, form))
+                        .or_insert((priority, Some(name.clone())));
+                    if priority < slot.0 {
+                        *slot = (priority, Some(name.clone()));
+                    } else if priority == slot.0 && slot.1.as_deref() != Some(name.as_str()) {
+                        slot.1 = None;
+                    }
+                }
+            }
+        }
+        let shorthands = shorthands
+            .into_iter()
+            .filter_map(|(k, (_, v))| v.map(|v| (k, v)))
+            .collect();
+        Ancestry {
+            cache: HashMap::new(),
+            shorthands,
+        }
+    }
+
+    /// The defined name `name` stands for: itself, or the normative type it is a shorthand of.
+    pub fn full_name(&self, model: &Model, kind: TypeKind, name: &str) -> Option<String> {
+        if model.types.contains_key(&(kind, name.to_string())) {
+            return Some(name.to_string());
+        }
+        self.shorthands.get(&(kind, name.to_string())).cloned()
+    }
+
     /// The ancestry of `name` (most specific first), reporting unknown and cyclic types at
     /// `used_at`. An unknown type still gets an ancestry of its own name, so one mistake does
     /// not cascade into a hundred.
@@ -26,16 +103,23 @@ impl Ancestry {
         used_at: Span,
         diags: &mut Diagnostics,
     ) -> Vec<String> {
-        if let Some(found) = self.cache.get(&(kind, name.to_string())) {
-            return found.clone();
+        match self.full_name(model, kind, name) {
+            Some(full) => self.walk(model, kind, &full, diags),
+            None => {
+                if !tolerated(model, kind, name) {
+                    unknown_type(model, kind, name, used_at, diags);
+                }
+                vec![name.to_string()]
+            }
         }
-        if model.types.contains_key(&(kind, name.to_string())) {
-            return self.walk(model, kind, name, diags);
+    }
+
+    /// Walks every type defined in the files read, so a bad derivation is reported even in a
+    /// type no template uses. Memoized: linear in the number of types.
+    pub fn check_all(&mut self, model: &Model, diags: &mut Diagnostics) {
+        for ((kind, name), def) in &model.types {
+            self.of(model, *kind, name, def.span, diags);
         }
-        if !is_normative(model, kind, name) {
-            unknown_type(model, kind, name, used_at, diags);
-        }
-        vec![qualified(model, kind, name)]
     }
 
     fn walk(
@@ -56,39 +140,41 @@ impl Ancestry {
                 break Vec::new();
             }
             let Some(def) = model.types.get(&(kind, current.clone())) else {
-                break vec![qualified(model, kind, &current)];
+                break vec![current];
             };
             chain.push(current.clone());
-            match &def.derived_from {
-                Some((parent, span)) => {
-                    if !model.types.contains_key(&(kind, parent.clone()))
-                        && !is_normative(model, kind, parent)
-                    {
-                        if let Some(other) = defined_as_other_kind(model, kind, parent) {
-                            diags.push(
-                                Diagnostic::error(
-                                    codes::TOSCA_UNKNOWN_TYPE,
-                                    format!(
-                                        "{} `{}` derives from `{parent}`, which is a {}",
-                                        kind.noun(),
-                                        def.name,
-                                        other.noun()
-                                    ),
-                                )
-                                .at(*span)
-                                .hint(format!(
-                                    "a {} derives from another {}",
-                                    kind.noun(),
-                                    kind.noun()
-                                )),
-                            );
-                        } else {
-                            unknown_type(model, kind, parent, *span, diags);
-                        }
-                    }
-                    current = parent.clone();
+            let Some((parent, span)) = &def.derived_from else {
+                break Vec::new();
+            };
+            match self.full_name(model, kind, parent) {
+                Some(full) => current = full,
+                None if kind == TypeKind::Data && PRIMITIVES.contains(&parent.as_str()) => {
+                    break vec![parent.clone()];
                 }
-                None => break Vec::new(),
+                None => {
+                    if let Some(other) = defined_as_other_kind(model, kind, parent) {
+                        diags.push(
+                            Diagnostic::error(
+                                codes::TOSCA_UNKNOWN_TYPE,
+                                format!(
+                                    "{} `{}` derives from `{parent}`, which is a {}",
+                                    kind.noun(),
+                                    def.name,
+                                    other.noun()
+                                ),
+                            )
+                            .at(*span)
+                            .hint(format!(
+                                "a {} derives from another {}",
+                                kind.noun(),
+                                kind.noun()
+                            )),
+                        );
+                    } else if !tolerated(model, kind, parent) {
+                        unknown_type(model, kind, parent, *span, diags);
+                    }
+                    break vec![parent.clone()];
+                }
             }
         };
         // Cache every suffix of the chain: each type on it has the rest as its ancestry.
@@ -110,25 +196,10 @@ pub fn definitions<'m>(model: &'m Model, kind: TypeKind, ancestry: &[String]) ->
         .collect()
 }
 
-/// Names the Simple Profile defines normatively: `tosca.nodes.Compute` and the short forms the
-/// spec allows (`Compute`). These are accepted without a definition until the embedded profiles
-/// provide one.
-fn is_normative(model: &Model, kind: TypeKind, name: &str) -> bool {
-    if model.incomplete_types {
-        return true;
-    }
-    match model.dialect {
-        Dialect::Tosca2 => false,
-        _ => name.starts_with(kind.normative_prefix()) || canonical(name) != name,
-    }
-}
-
-fn qualified(model: &Model, kind: TypeKind, name: &str) -> String {
-    if model.dialect != Dialect::Tosca2 && !model.types.contains_key(&(kind, name.to_string())) {
-        canonical(name).to_string()
-    } else {
-        name.to_string()
-    }
+/// An unknown name that is not an error: when an import could not be followed (a TOSCA 2.0
+/// profile not available yet), the name may well be defined there.
+fn tolerated(model: &Model, _kind: TypeKind, _name: &str) -> bool {
+    model.incomplete_types
 }
 
 fn defined_as_other_kind(model: &Model, kind: TypeKind, name: &str) -> Option<TypeKind> {

@@ -139,7 +139,25 @@ fn add_type(
         }
     };
     let key = (kind, named.name.clone());
-    if let Some(earlier) = model.types.get(&key) {
+    if let Some(earlier) = model.types.get(&key)
+        && matches!(
+            sources.get(earlier.span.file).origin,
+            crate::source::Origin::Builtin(_)
+        )
+    {
+        // Real files sometimes carry their own copy of normative types; theirs is used.
+        diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_DUPLICATE,
+                format!(
+                    "{} `{}` redefines a normative type; this definition is used",
+                    kind.noun(),
+                    named.name
+                ),
+            )
+            .at(named.span),
+        );
+    } else if let Some(earlier) = model.types.get(&key) {
         // The same definition reached through two files is harmless; a different one is not.
         if sources.slice(earlier.def.span) != sources.slice(named.def.span) {
             diags.push(
