@@ -126,3 +126,49 @@ fn data_types_may_derive_from_primitives() {
         ("tosca::unknown-type", Some(6))
     );
 }
+
+#[test]
+fn a_prefixed_name_resolves_through_the_import_that_declared_the_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("lib.yaml"),
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  Resource:\n    derived_from: tosca.nodes.Root\n",
+    )
+    .unwrap();
+    let main = dir.path().join("main.yaml");
+    std::fs::write(
+        &main,
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nimports:\n  - file: lib.yaml\n    namespace_prefix: lib\nnode_types:\n  my.Service:\n    derived_from: lib:Resource\ntopology_template:\n  node_templates:\n    s:\n      type: my.Service\n    bad:\n      type: other:Resource\n",
+    )
+    .unwrap();
+    let mut diags = Diagnostics::new();
+    let read = read(
+        &ReadOptions {
+            input: Some(InputArg::Path(main)),
+            ..ReadOptions::default()
+        },
+        &mut diags,
+    );
+    let diags = diags.finish();
+    assert_eq!(
+        diags.len(),
+        1,
+        "only the undeclared prefix is an error: {diags:?}"
+    );
+    assert_eq!(
+        (diags[0].code, diags[0].span.map(|s| s.line)),
+        ("tosca::unknown-type", Some(13))
+    );
+    assert_eq!(
+        read.topology.unwrap().nodes[0].types,
+        ["my.Service", "Resource", "tosca.nodes.Root"]
+    );
+}
+
+#[test]
+fn tosca2_data_types_may_derive_from_scalar() {
+    let (_, diags) = resolve(
+        "tosca_definitions_version: tosca_2_0\ndata_types:\n  Length:\n    derived_from: scalar\n",
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+}

@@ -71,6 +71,7 @@ pub fn read(
         repositories: IndexMap::new(),
         topology: None,
         incomplete_types: false,
+        namespace_prefixes: Default::default(),
     };
     let profile = crate::profiles::simple_profile(&model.version).unwrap_or_default();
     let mut walk = ImportWalk {

@@ -160,6 +160,8 @@ pub struct Relationship {
     pub requirement: String,
     /// The capability of `target` it connects to, where known.
     pub capability: Option<String>,
+    /// The relationship type; empty when nothing read names one (a TOSCA 2.0 requirement whose
+    /// definition is in a profile that is not available yet).
     #[serde(rename = "type")]
     pub type_name: String,
     /// The relationship type and its ancestors, most specific first.

@@ -141,4 +141,8 @@ pub struct Model {
     /// True when an import could not be followed (for instance a TOSCA 2.0 profile that is not
     /// available yet), so unknown type names may be defined there.
     pub incomplete_types: bool,
+    /// Prefixes under which files were imported (`namespace_prefix` in 1.x, `namespace` in 2.0).
+    /// A name `prefix:Type` resolves to `Type` from the imports; names are not yet kept apart
+    /// per namespace, so two imports defining one name still collide.
+    pub namespace_prefixes: std::collections::BTreeSet<String>,
 }

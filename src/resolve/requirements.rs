@@ -20,8 +20,15 @@ use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::source::Span;
 use crate::yaml::{Map, Node as Yaml};
 
-/// The relationship type used when neither the assignment nor a definition read names one.
-const UNKNOWN_RELATIONSHIP: &str = "tosca.relationships.Root";
+/// The relationship type used when neither the assignment nor a definition read names one: the
+/// Simple Profile's root type, which every relationship derives from. TOSCA 2.0 has no implicit
+/// root, so there it stays unknown (empty).
+fn fallback_relationship(model: &Model) -> String {
+    match model.dialect {
+        crate::ir::Dialect::Tosca2 => String::new(),
+        _ => "tosca.relationships.Root".to_string(),
+    }
+}
 
 /// One assignment as written.
 struct Assignment<'y> {
@@ -241,21 +248,25 @@ fn relationship<'t>(
                 None => definition
                     .relationship
                     .clone()
-                    .unwrap_or_else(|| UNKNOWN_RELATIONSHIP.to_string()),
+                    .unwrap_or_else(|| fallback_relationship(builder.model)),
             }
         }
         (None, _) => definition
             .relationship
             .clone()
-            .unwrap_or_else(|| UNKNOWN_RELATIONSHIP.to_string()),
+            .unwrap_or_else(|| fallback_relationship(builder.model)),
     };
-    let types = builder.ancestry.of(
-        builder.model,
-        TypeKind::Relationship,
-        &type_name,
-        type_at,
-        diags,
-    );
+    let types = if type_name.is_empty() {
+        Vec::new()
+    } else {
+        builder.ancestry.of(
+            builder.model,
+            TypeKind::Relationship,
+            &type_name,
+            type_at,
+            diags,
+        )
+    };
     let defs = definitions(builder.model, TypeKind::Relationship, &types);
     let properties = builder.merged(
         &defs,

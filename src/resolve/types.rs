@@ -29,6 +29,7 @@ const PRIMITIVES: &[&str] = &[
     "scalar-unit.time",
     "scalar-unit.frequency",
     "scalar-unit.bitrate",
+    "scalar",
 ];
 
 /// Memoized ancestries. Every chain is walked once, so the whole catalogue costs time linear in
@@ -89,7 +90,14 @@ impl Ancestry {
         if model.types.contains_key(&(kind, name.to_string())) {
             return Some(name.to_string());
         }
-        self.shorthands.get(&(kind, name.to_string())).cloned()
+        if let Some(full) = self.shorthands.get(&(kind, name.to_string())) {
+            return Some(full.clone());
+        }
+        let (prefix, rest) = name.split_once(':')?;
+        if model.namespace_prefixes.contains(prefix) {
+            return self.full_name(model, kind, rest);
+        }
+        None
     }
 
     /// The ancestry of `name` (most specific first), reporting unknown and cyclic types at

@@ -226,15 +226,12 @@ fn read_imports(
             );
             continue;
         }
-        for ns in ["namespace_prefix", "namespace_uri", "namespace"] {
-            if let Some(node) = map.get(ns) {
-                diags.push(
-                    Diagnostic::warning(
-                        codes::TOSCA_UNSUPPORTED,
-                        format!("import `{ns}` is not applied yet; names are read unprefixed"),
-                    )
-                    .at(node.span),
-                );
+        for key in ["namespace_prefix", "namespace"] {
+            if let Some(prefix) = map
+                .get(key)
+                .and_then(|p| shape::text(p, &format!("an import's `{key}`"), diags))
+            {
+                model.namespace_prefixes.insert(prefix);
             }
         }
         let url_key = if dialect == Dialect::Tosca2 {
