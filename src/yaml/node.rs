@@ -53,11 +53,18 @@ pub struct Entry {
 
 /// A mapping in source order, with an index from scalar key text to entry, so lookups by name
 /// stay constant-time on maps with 100,000 node templates.
+///
+/// Lookups and duplicate checks compare the decoded key text, so `a` and `'a'` are one key.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Map {
     entries: Vec<Entry>,
-    by_text: HashMap<String, usize>,
+    /// Scalar key text → entry, built once the map outgrows [`INDEX_FROM`] entries. Most TOSCA
+    /// maps hold a handful of keys, where a scan is cheaper than hashing and copying each key.
+    index: Option<HashMap<String, usize>>,
 }
+
+/// Maps with more entries than this get an index.
+const INDEX_FROM: usize = 8;
 
 impl Map {
     pub fn new() -> Self {
@@ -68,19 +75,39 @@ impl Map {
     /// add the new one in that case; the loader turns that into a duplicate-key error.
     #[allow(clippy::result_large_err)] // the rejected pair goes straight back to the loader
     pub fn insert(&mut self, key: Node, value: Node) -> Result<(), (Node, Node)> {
-        if let Some(text) = key.as_scalar().map(|s| s.text.clone()) {
-            if self.by_text.contains_key(&text) {
-                return Err((key, value));
-            }
-            self.by_text.insert(text, self.entries.len());
+        let text = key.as_scalar().map(|s| s.text.as_str());
+        if text.is_some_and(|t| self.position(t).is_some()) {
+            return Err((key, value));
+        }
+        if let (Some(index), Some(text)) = (&mut self.index, text) {
+            index.insert(text.to_string(), self.entries.len());
         }
         self.entries.push(Entry { key, value });
+        if self.index.is_none() && self.entries.len() > INDEX_FROM {
+            let index = self
+                .entries
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| e.key.as_scalar().map(|s| (s.text.clone(), i)))
+                .collect();
+            self.index = Some(index);
+        }
         Ok(())
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self
+                .entries
+                .iter()
+                .position(|e| e.key.as_scalar().is_some_and(|s| s.text == key)),
+        }
     }
 
     /// The entry whose scalar key has this text.
     pub fn entry(&self, key: &str) -> Option<&Entry> {
-        self.by_text.get(key).map(|&i| &self.entries[i])
+        self.position(key).map(|i| &self.entries[i])
     }
 
     /// The value under a scalar key.
@@ -89,7 +116,7 @@ impl Map {
     }
 
     pub fn contains_key(&self, key: &str) -> bool {
-        self.by_text.contains_key(key)
+        self.position(key).is_some()
     }
 
     pub fn entries(&self) -> &[Entry] {
@@ -180,5 +207,42 @@ impl Node {
             Kind::Seq(_) => "a list",
             Kind::Map(_) => "a map",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    fn scalar(text: &str) -> Node {
+        Node {
+            span: Span::default(),
+            tag: None,
+            kind: Kind::Scalar(Scalar {
+                text: text.to_string(),
+                style: Style::Plain,
+                core: Core::Str,
+            }),
+        }
+    }
+
+    #[test]
+    fn lookups_and_duplicates_work_below_and_above_the_index_threshold() {
+        let mut map = Map::new();
+        for i in 0..20 {
+            assert!(map.insert(scalar(&format!("k{i}")), scalar("v")).is_ok());
+            // Every key so far is found, and a repeat of any of them is rejected.
+            for j in 0..=i {
+                assert!(map.contains_key(&format!("k{j}")), "k{j} after {i} inserts");
+            }
+            assert!(
+                map.insert(scalar(&format!("k{}", i / 2)), scalar("again"))
+                    .is_err()
+            );
+        }
+        assert_eq!(map.len(), 20);
+        assert_eq!(map.get("k13").and_then(Node::scalar_text), Some("v"));
+        assert!(!map.contains_key("k20"));
     }
 }
