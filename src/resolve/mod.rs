@@ -66,10 +66,9 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         outputs: Vec::new(),
         substitution: None,
     };
-    let empty = IndexMap::new();
     let plain = values::ValueReader {
         dialect: model.dialect,
-        inputs: &empty,
+        inputs: None,
     };
     topology.description = model
         .description
@@ -103,7 +102,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     topology.inputs = inputs;
     let reader = values::ValueReader {
         dialect: model.dialect,
-        inputs: &input_values,
+        inputs: Some(&input_values),
     };
     let entry_definitions = ctx
         .csar
@@ -123,7 +122,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     nodes.build(template, &mut topology, diags);
     requirements::connect(&mut nodes, template, &mut topology, diags);
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
-    extras::workflows(&reader, &locator, template, &mut topology, diags);
+    // A workflow's get_input names the workflow's own inputs: read without binding.
+    extras::workflows(&plain, &locator, template, &mut topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     topology

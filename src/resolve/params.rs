@@ -41,10 +41,9 @@ pub fn inputs(
     locator: &Locator,
     diags: &mut Diagnostics,
 ) -> (Vec<Input>, IndexMap<String, Option<Value>>) {
-    let no_inputs = IndexMap::new();
     let reader = ValueReader {
         dialect: model.dialect,
-        inputs: &no_inputs,
+        inputs: None,
     };
     let mut out = Vec::with_capacity(template.inputs.len());
     let mut values = IndexMap::with_capacity(template.inputs.len());

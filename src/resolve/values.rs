@@ -22,8 +22,10 @@ const FUNCTIONS_1X: &[&str] = &[
 /// Converts YAML to IR values for one dialect, binding `get_input` where the input has a value.
 pub struct ValueReader<'a> {
     pub dialect: Dialect,
-    /// Every declared input with its value (bound or default); `None` when it has neither.
-    pub inputs: &'a IndexMap<String, Option<Value>>,
+    /// Every declared input with its value (bound or default, `None` when it has neither); or
+    /// `None` where `get_input` is not about topology inputs (a workflow's `get_input` names
+    /// the workflow's own inputs), so it is kept as a call and not checked.
+    pub inputs: Option<&'a IndexMap<String, Option<Value>>>,
 }
 
 impl ValueReader<'_> {
@@ -116,9 +118,12 @@ impl ValueReader<'_> {
             );
             return Value::Null;
         };
-        match self.inputs.get(name) {
+        let Some(inputs) = self.inputs else {
+            return unbound(args);
+        };
+        match inputs.get(name) {
             None => {
-                let known: Vec<&str> = self.inputs.keys().map(String::as_str).collect();
+                let known: Vec<&str> = inputs.keys().map(String::as_str).collect();
                 diags.push(
                     Diagnostic::error(
                         codes::TOSCA_UNKNOWN_NAME,

@@ -1,0 +1,158 @@
+//! Conformance: every corpus under `../shared/corpus/` that has an EXPECTED file is run, each
+//! verdict (valid: read with no error; invalid: at least one error) is compared with what the
+//! corpus expects, a table of the agreement is printed, and the run fails if any count drops below
+//! its floor in `tests/conformance-floors.tsv`. Raise floors as things get better; never lower one
+//! to make a run pass.
+//!
+//! Corpora and how their EXPECTED files are read:
+//! - `oasis`: `expected` `valid` / `invalid` (the OASIS TOSCA 2.0 tests and the 1.x profile tests);
+//!   `no-test-file` rows say nothing and are skipped.
+//! - `tosca-parser`: `asserted` `loads` (valid) / `error` (invalid); `unreferenced` rows (mostly
+//!   helper files of other tests) are skipped.
+//!
+//! Locally a missing `../shared/corpus` skips with a notice; under `CI=true` it is a failure.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use toscana::diag::Diagnostics;
+use toscana::pipeline::{ReadOptions, read};
+use toscana::source::InputArg;
+
+const FLOORS: &str = "tests/conformance-floors.tsv";
+
+fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+/// One expectation: a file and whether it must be accepted.
+struct Case {
+    path: PathBuf,
+    valid: bool,
+}
+
+/// Reads an EXPECTED.tsv: the file column, the verdict column, and how verdicts map to valid
+/// (`Some(true)`), invalid (`Some(false)`) or not a verdict (`None`).
+fn cases(corpus: &str, verdict_column: &str, verdict: fn(&str) -> Option<bool>) -> Vec<Case> {
+    let dir = corpus_root().join(corpus);
+    let text =
+        std::fs::read_to_string(dir.join("EXPECTED.tsv")).expect("the corpus has an EXPECTED.tsv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+    let column = header
+        .iter()
+        .position(|h| *h == verdict_column)
+        .expect("the verdict column");
+    lines
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let valid = verdict(fields.get(column)?)?;
+            Some(Case {
+                path: dir.join(fields[0]),
+                valid,
+            })
+        })
+        .collect()
+}
+
+/// toscana's verdict: the input reads into a topology with no error.
+fn accepts(path: &Path) -> bool {
+    let mut diags = Diagnostics::with_cap(1);
+    let options = ReadOptions {
+        input: Some(InputArg::Path(path.to_path_buf())),
+        ..ReadOptions::default()
+    };
+    let read = read(&options, &mut diags);
+    read.topology.is_some() && !diags.has_errors()
+}
+
+#[derive(Default)]
+struct Tally {
+    valid_accepted: usize,
+    valid: usize,
+    invalid_rejected: usize,
+    invalid: usize,
+}
+
+#[test]
+fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
+    if !corpus_root().is_dir() {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "../shared/corpus is missing under CI=true"
+        );
+        eprintln!("notice: ../shared/corpus not found; conformance skipped");
+        return;
+    }
+    let corpora: [(&str, Vec<Case>); 2] = [
+        (
+            "oasis",
+            cases("oasis", "expected", |v| match v {
+                "valid" => Some(true),
+                "invalid" => Some(false),
+                _ => None,
+            }),
+        ),
+        (
+            "tosca-parser",
+            cases("tosca-parser", "asserted", |v| match v {
+                "loads" => Some(true),
+                "error" => Some(false),
+                _ => None,
+            }),
+        ),
+    ];
+    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
+    for (name, cases) in &corpora {
+        let tally = tallies.entry(name).or_default();
+        for case in cases {
+            let accepted = accepts(&case.path);
+            if case.valid {
+                tally.valid += 1;
+                tally.valid_accepted += usize::from(accepted);
+            } else {
+                tally.invalid += 1;
+                tally.invalid_rejected += usize::from(!accepted);
+            }
+        }
+    }
+    let mut table = String::from("corpus           valid accepted   invalid rejected\n");
+    for (name, t) in &tallies {
+        let _ = writeln!(
+            table,
+            "{name:<16} {:>5} / {:<6}   {:>5} / {:<6}",
+            t.valid_accepted, t.valid, t.invalid_rejected, t.invalid
+        );
+    }
+    eprintln!("{table}");
+    let floors =
+        std::fs::read_to_string(FLOORS).expect("tests/conformance-floors.tsv is committed");
+    let mut below = Vec::new();
+    for line in floors
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [corpus, measure, floor] = fields[..] else {
+            panic!("bad floor line `{line}`")
+        };
+        let floor: usize = floor.parse().expect("a floor is a count");
+        let tally = tallies
+            .get(corpus)
+            .unwrap_or_else(|| panic!("no corpus `{corpus}`"));
+        let value = match measure {
+            "valid_accepted" => tally.valid_accepted,
+            "invalid_rejected" => tally.invalid_rejected,
+            other => panic!("unknown measure `{other}`"),
+        };
+        if value < floor {
+            below.push(format!("{corpus} {measure}: {value} < floor {floor}"));
+        }
+    }
+    assert!(
+        below.is_empty(),
+        "conformance dropped below its floors:\n{}\n{table}",
+        below.join("\n")
+    );
+}
