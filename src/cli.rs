@@ -50,8 +50,10 @@ enum Command {
     #[command(after_help = "Example:\n  toscana tf examples/hello.yaml -o terraform/")]
     Tf(CommonArgs),
     /// Draw the topology as a Graphviz diagram (same as `tosca2dot`)
-    #[command(after_help = "Example:\n  toscana dot examples/hello.yaml > hello.dot")]
-    Dot(CommonArgs),
+    #[command(
+        after_help = "Example:\n  toscana dot examples/hello.yaml > hello.dot\n  toscana dot examples/hello.yaml --format svg --legend --io -o docs/"
+    )]
+    Dot(DotCommand),
     /// Translate with a backend of your own: a folder with mapping.yaml and templates
     #[command(
         after_help = "Example:\n  toscana render --backend-dir my-compose-backend/ examples/hello.yaml -o out/"
@@ -99,6 +101,95 @@ pub struct CommonArgs {
     pub max_errors: usize,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// `toscana dot`: the common flags and the diagram's own.
+#[derive(Debug, Args, Clone)]
+pub struct DotCommand {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub dot: DotArgs,
+}
+
+/// What the diagram shows and how it is written; only `toscana dot` and `tosca2dot` take these.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Diagram")]
+pub struct DotArgs {
+    /// Which properties node boxes list: none, key (the family's key properties and every
+    /// property the template sets), or all
+    #[arg(long, value_enum, default_value_t = PropertiesArg::Key)]
+    pub properties: PropertiesArg,
+    /// The direction of the graph: TB (top to bottom) or LR (left to right)
+    #[arg(long, value_enum, default_value_t = RankdirArg::TB, ignore_case = true)]
+    pub rankdir: RankdirArg,
+    /// dot (the Graphviz source), or svg / png (drawn by Graphviz's `dot`, which must be
+    /// installed); the file is graph.dot, graph.svg or graph.png
+    #[arg(long, value_enum, default_value_t = FormatArg::Dot)]
+    pub format: FormatArg,
+    /// Add a legend of the type families in the diagram
+    #[arg(long)]
+    pub legend: bool,
+    /// Draw hosting as edges instead of boxes inside their hosts
+    #[arg(long)]
+    pub no_nesting: bool,
+    /// Show capabilities and requirements as ports on the node boxes
+    #[arg(long)]
+    pub ports: bool,
+    /// Add a panel with the topology's inputs and outputs
+    #[arg(long)]
+    pub io: bool,
+}
+
+/// `--properties`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PropertiesArg {
+    None,
+    #[default]
+    Key,
+    All,
+}
+
+/// `--rankdir`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum RankdirArg {
+    #[default]
+    #[value(name = "TB")]
+    TB,
+    #[value(name = "LR")]
+    LR,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum FormatArg {
+    #[default]
+    Dot,
+    Svg,
+    Png,
+}
+
+impl DotArgs {
+    /// The options the Graphviz templates see.
+    pub fn options(&self) -> back::graphviz::DotOptions {
+        use back::graphviz::{DotOptions, PropertyMode, RankDir};
+        DotOptions {
+            properties: match self.properties {
+                PropertiesArg::None => PropertyMode::None,
+                PropertiesArg::Key => PropertyMode::Key,
+                PropertiesArg::All => PropertyMode::All,
+            },
+            rankdir: match self.rankdir {
+                RankdirArg::TB => RankDir::TB,
+                RankdirArg::LR => RankDir::LR,
+            },
+            legend: self.legend,
+            nesting: !self.no_nesting,
+            ports: self.ports,
+            io: self.io,
+        }
+    }
 }
 
 /// Resource limits for hostile input; the defaults suit real estates of services.
@@ -205,14 +296,20 @@ pub fn main() -> ExitCode {
             );
             return ExitCode::SUCCESS;
         }
-        Command::Check(args) => return run(&args, Job::Check),
+        Command::Check(args) => return run(&args, Job::Check, None),
         Command::Ir(args) => (args, Job::Ir),
         Command::K8s(args) => (args, Job::Translate(Some(Target::Kubernetes))),
         Command::Tf(args) => (args, Job::Translate(Some(Target::Terraform))),
-        Command::Dot(args) => (args, Job::Translate(Some(Target::Graphviz))),
+        Command::Dot(args) => {
+            return run(
+                &args.common,
+                Job::Translate(Some(Target::Graphviz)),
+                Some(&args.dot),
+            );
+        }
         Command::Render(args) => (args, Job::Translate(None)),
     };
-    run(&args.0, args.1)
+    run(&args.0, args.1, None)
 }
 
 /// Runs one of the alias binaries (`tosca2k8s` is `toscana k8s`).
@@ -232,7 +329,7 @@ pub fn alias_main(target: Target) -> ExitCode {
             "Draws a TOSCA service template as a Graphviz diagram",
         ),
     };
-    let command = CommonArgs::augment_args(
+    let mut command = CommonArgs::augment_args(
         clap::Command::new(name)
             .version(env!("CARGO_PKG_VERSION"))
             .about(about)
@@ -245,9 +342,20 @@ pub fn alias_main(target: Target) -> ExitCode {
                 }
             )),
     );
+    if target == Target::Graphviz {
+        command = DotArgs::augment_args(command);
+    }
     let matches = command.get_matches();
+    let dot = if target == Target::Graphviz {
+        match <DotArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
+            Ok(dot) => Some(dot),
+            Err(e) => e.exit(),
+        }
+    } else {
+        None
+    };
     match <CommonArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
-        Ok(args) => run(&args, Job::Translate(Some(target))),
+        Ok(args) => run(&args, Job::Translate(Some(target)), dot.as_ref()),
         Err(e) => e.exit(),
     }
 }
@@ -260,7 +368,7 @@ enum Job {
     Translate(Option<Target>),
 }
 
-fn run(args: &CommonArgs, job: Job) -> ExitCode {
+fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
     let mut diags = Diagnostics::with_cap(args.max_errors);
     let options = ReadOptions {
         input: Some(if args.file == "-" {
@@ -299,7 +407,7 @@ fn run(args: &CommonArgs, job: Job) -> ExitCode {
             )
         }
         (Job::Translate(target), Some(topology)) => {
-            translate(args, target, &topology, &mut sources, &mut diags)
+            translate(args, target, dot, &topology, &mut sources, &mut diags)
         }
     };
     report(args, &diags, &sources);
@@ -312,6 +420,7 @@ fn run(args: &CommonArgs, job: Job) -> ExitCode {
 fn translate(
     args: &CommonArgs,
     target: Option<Target>,
+    dot: Option<&DotArgs>,
     topology: &crate::ir::Topology,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
@@ -337,15 +446,72 @@ fn translate(
     ) else {
         return EXIT_USAGE;
     };
-    let files = backend.render(
-        &back::topology_json(topology),
-        &back::elements(topology, sources),
-        diags,
-    );
+    let files = if target == Some(Target::Graphviz) {
+        let options = dot.map(DotArgs::options).unwrap_or_default();
+        back::graphviz::render(&backend, topology, sources, &options, diags)
+    } else {
+        backend.render(
+            &back::topology_json(topology),
+            &back::elements(topology, sources),
+            diags,
+        )
+    };
     if diags.has_errors() {
         return EXIT_INVALID;
     }
-    write(args, &files, backend.stdout_separator(), diags)
+    match dot.map(|d| d.format) {
+        Some(format @ (FormatArg::Svg | FormatArg::Png)) => draw(args, &files, format, diags),
+        _ => write(args, &files, backend.stdout_separator(), diags),
+    }
+}
+
+/// `--format svg|png`: each `.dot` file drawn by Graphviz's `dot` into a file of the same name
+/// with the new extension.
+fn draw(args: &CommonArgs, files: &[OutputFile], format: FormatArg, diags: &mut Diagnostics) -> u8 {
+    let ext = if format == FormatArg::Png {
+        "png"
+    } else {
+        "svg"
+    };
+    let mut drawn: Vec<(String, Vec<u8>)> = Vec::new();
+    for file in files {
+        let path = match file.path.strip_suffix(".dot") {
+            Some(stem) => format!("{stem}.{ext}"),
+            None => file.path.clone(),
+        };
+        if !file.path.ends_with(".dot") {
+            drawn.push((path, file.contents.clone().into_bytes()));
+            continue;
+        }
+        match back::graphviz::draw(&file.contents, ext) {
+            Ok(bytes) => drawn.push((path, bytes)),
+            Err(d) => {
+                diags.push(d);
+                return EXIT_OUTPUT;
+            }
+        }
+    }
+    if format == FormatArg::Svg {
+        let text: Vec<OutputFile> = drawn
+            .into_iter()
+            .map(|(path, bytes)| OutputFile {
+                path,
+                contents: String::from_utf8_lossy(&bytes).into_owned(),
+            })
+            .collect();
+        return write(args, &text, None, diags);
+    }
+    match back::write_binary(
+        args.output.as_deref(),
+        &drawn,
+        &mut std::io::stdout().lock(),
+    ) {
+        Ok(()) => 0,
+        Err(d) => {
+            diags.push(d);
+            EXIT_OUTPUT
+        }
+    }
 }
 
 fn write(

@@ -61,6 +61,8 @@ pub mod codes {
     pub const BACKEND_SKIPPED: &str = "backend::skipped";
     pub const BACKEND_UNKNOWN: &str = "backend::unknown";
     pub const OUTPUT_WRITE: &str = "output::write";
+    /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
+    pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";
     pub const CLI_INPUTS: &str = "cli::inputs";
     pub const TOO_MANY_ERRORS: &str = "diag::too-many-errors";
 }

@@ -2,7 +2,8 @@
 //! command that has an `expected/<command>/` folder, compared byte for byte.
 //!
 //! A case holds `input.yaml`, `input.csar`, `input.zip` or an `input/` folder, and optionally an
-//! `args` file with extra command-line arguments (one per line, e.g. `--set` values). Commands:
+//! `args` file with extra command-line arguments for every command (one per line, e.g. `--set`
+//! values) and `args.<command>` files with arguments for one command (`args.dot`: `--legend`). Commands:
 //! `ir` (the IR as `ir.json`), `k8s`, `tf`, `dot`. `UPDATE_GOLDEN=1 cargo test` rewrites the
 //! expected files; read every rewritten file in the diff before committing it, because a golden
 //! is a claim that the output is right.
@@ -43,15 +44,22 @@ fn input_of(case: &Path) -> PathBuf {
     );
 }
 
-fn extra_args(case: &Path) -> Vec<String> {
-    fs::read_to_string(case.join("args"))
-        .map(|t| {
-            t.lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(str::to_string)
-                .collect()
+/// The case's `args` (for every command) followed by its `args.<command>` (for that command
+/// only, e.g. `args.dot` with `--legend`).
+fn extra_args(case: &Path, command: &str) -> Vec<String> {
+    ["args".to_string(), format!("args.{command}")]
+        .iter()
+        .flat_map(|name| {
+            fs::read_to_string(case.join(name))
+                .map(|t| {
+                    t.lines()
+                        .filter(|l| !l.trim().is_empty())
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 /// Every file under `dir`, by `/`-separated relative path.
@@ -84,7 +92,7 @@ fn render(case: &Path, command: &str, out: &Path) {
         .expect("the toscana binary is built")
         .arg(command)
         .arg(input_of(case))
-        .args(extra_args(case))
+        .args(extra_args(case, command))
         .arg("-o")
         .arg(out)
         .env("NO_COLOR", "1")

@@ -283,6 +283,21 @@ impl Backend {
         })
     }
 
+    /// The first rule that takes `element` (kind, and `type` in its ancestry), with its index.
+    fn rule_for(&self, element: &Element) -> Option<(usize, &Rule)> {
+        self.rules.iter().enumerate().find(|(_, r)| {
+            r.kind == element.kind
+                && (r.types.is_empty() || r.types.iter().any(|t| type_matches(&element.types, t)))
+        })
+    }
+
+    /// The index (in match order) and `bind` map of the rule that takes `element`, or `None`
+    /// when no rule does (a `skip` rule counts). Lets a backend's own Rust read data its rules
+    /// carry, such as the Graphviz style of a type family, without matching types a second time.
+    pub fn bind_for(&self, element: &Element) -> Option<(usize, &serde_json::Value)> {
+        self.rule_for(element).map(|(i, r)| (i, &r.bind))
+    }
+
     /// The backend's name, as used in messages ("has no k8s rule").
     pub fn name(&self) -> &str {
         &self.name
@@ -313,6 +328,30 @@ impl Backend {
         elements: &[Element],
         diags: &mut Diagnostics,
     ) -> Vec<OutputFile> {
+        self.render_with(topology, elements, &serde_json::Map::new(), diags)
+    }
+
+    /// [`Backend::render`] with extra values in every template's context (rules, documents and
+    /// output paths): each key of `extra` becomes a variable. A built-in backend uses this for
+    /// what its own Rust computes from the topology and its command-line options (Graphviz:
+    /// `options` and `graph`); `element`, `kind`, `topology`, `bind` and `sections` win over a
+    /// key of the same name.
+    pub fn render_with(
+        &self,
+        topology: &serde_json::Value,
+        elements: &[Element],
+        extra: &serde_json::Map<String, serde_json::Value>,
+        diags: &mut Diagnostics,
+    ) -> Vec<OutputFile> {
+        let extra: Vec<(String, tera::Value)> =
+            extra.iter().map(|(k, v)| (k.clone(), to_tera(v))).collect();
+        let base = || {
+            let mut ctx = Context::new();
+            for (k, v) in &extra {
+                ctx.insert_value(k.clone(), v.clone());
+            }
+            ctx
+        };
         let topology = match tera::Value::try_from_serializable(topology) {
             Ok(v) => v,
             Err(e) => {
@@ -334,11 +373,7 @@ impl Backend {
 
         for element in elements {
             let who = format!("{} `{}`", element.kind, element.name);
-            let Some((i, rule)) = self.rules.iter().enumerate().find(|(_, r)| {
-                r.kind == element.kind
-                    && (r.types.is_empty()
-                        || r.types.iter().any(|t| type_matches(&element.types, t)))
-            }) else {
+            let Some((i, rule)) = self.rule_for(element) else {
                 let of_type = element
                     .types
                     .first()
@@ -361,7 +396,7 @@ impl Backend {
             let Action::Render { template, target } = &rule.action else {
                 continue;
             };
-            let mut ctx = Context::new();
+            let mut ctx = base();
             ctx.insert_value("element", to_tera(&element.context));
             ctx.insert_value("topology", topology.clone());
             ctx.insert_value("bind", binds[i].clone());
@@ -399,7 +434,7 @@ impl Backend {
         let sections = to_tera(&serde_json::to_value(&sections).unwrap_or_default());
         for (i, doc) in self.documents.iter().enumerate() {
             let who = format!("document `{}`", doc.output.text);
-            let mut ctx = Context::new();
+            let mut ctx = base();
             ctx.insert_value("topology", topology.clone());
             ctx.insert_value("sections", sections.clone());
             ctx.insert_value("bind", to_tera(&doc.bind));

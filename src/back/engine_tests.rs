@@ -565,3 +565,34 @@ fn empty_output_is_not_written() {
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].path, "keep.txt");
 }
+
+#[test]
+fn extra_context_reaches_rules_documents_and_paths_and_binds_are_readable() {
+    let b = builtin(
+        "extra",
+        "rules:\n  - match: { kind: node, type: tosca.nodes.Compute }\n    template: n.tera\n    output: \"{{ options.dir }}/{{ element.name }}.txt\"\n    bind: { shape: box3d }\n  - match: { kind: node }\n    template: n.tera\n    section: rest\ndocuments:\n  - template: d.tera\n    output: all.txt\n",
+        &[
+            (
+                "n.tera",
+                "{{ options.dir }} {{ bind.shape | default(value=\"-\") }}",
+            ),
+            ("d.tera", "{{ options.dir }} {{ sections.rest | length }}"),
+        ],
+    );
+    let mut loaded = load(Some(&b), None);
+    let backend = loaded.backend.take().expect("loads");
+    let vm = node("vm", &["my.Server", "tosca.nodes.Compute"]);
+    let other = node("x", &["tosca.nodes.Root"]);
+    let (i, bind) = backend.bind_for(&vm).expect("a rule");
+    assert_eq!((i, bind), (0, &json!({ "shape": "box3d" })));
+    assert_eq!(backend.bind_for(&other).map(|(i, _)| i), Some(1));
+    let mut extra = serde_json::Map::new();
+    extra.insert("options".into(), json!({ "dir": "out" }));
+    let files = backend.render_with(&json!({}), &[vm, other], &extra, &mut loaded.diags);
+    assert!(!loaded.diags.has_errors(), "{}", messages(&loaded.diags));
+    let got: Vec<(&str, &str)> = files
+        .iter()
+        .map(|f| (f.path.as_str(), f.contents.as_str()))
+        .collect();
+    assert_eq!(got, vec![("all.txt", "out 1"), ("out/vm.txt", "out box3d")]);
+}

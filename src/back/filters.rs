@@ -8,6 +8,8 @@
 //! | `yaml_str` | a double-quoted scalar, valid YAML 1.1, YAML 1.2 and JSON | Kubernetes manifests |
 //! | `hcl_str` | a quoted HCL string with `${` and `%{` escaped | Terraform |
 //! | `dot_id` | a double-quoted Graphviz ID | diagrams |
+//! | `dot_label` | a double-quoted Graphviz label, pure ASCII: `&`, `<`, `>` and non-ASCII as HTML entities | diagrams |
+//! | `dot_html` | text for a Graphviz HTML-like label, pure ASCII, line breaks as `<br/>` | diagrams |
 //! | `dns_label` | a DNS-1123 label (`[a-z0-9-]`, ≤ 63 characters) | Kubernetes object names |
 //! | `snake`, `kebab` | `snake_case`, `kebab-case` | identifiers |
 //!
@@ -29,6 +31,12 @@ pub fn register(tera: &mut Tera) {
     });
     tera.register_filter("dot_id", |v: &Value, _: Kwargs, _: &State| {
         scalar_text("dot_id", v).map(|s| dot_id(&s))
+    });
+    tera.register_filter("dot_label", |v: &Value, _: Kwargs, _: &State| {
+        scalar_text("dot_label", v).map(|s| dot_label(&s))
+    });
+    tera.register_filter("dot_html", |v: &Value, _: Kwargs, _: &State| {
+        scalar_text("dot_html", v).map(|s| dot_html(&s))
     });
     tera.register_filter("dns_label", |v: &Value, _: Kwargs, _: &State| {
         scalar_text("dns_label", v).map(|s| dns_label(&s))
@@ -118,6 +126,71 @@ pub fn dot_id(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// A double-quoted Graphviz string for a label or tooltip, in pure ASCII.
+///
+/// Graphviz reads HTML entities in every string, so `&`, `<` and `>` become `&amp;`, `&lt;` and
+/// `&gt;`, and every non-ASCII character a numeric entity (`&#233;`); `"` and `\` are escaped and
+/// line breaks become `\n`. Other control characters, which Graphviz cannot show, are dropped.
+pub fn dot_label(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push_str("\\n");
+                }
+            }
+            '\t' => out.push(' '),
+            c if c.is_control() => {}
+            c => push_entity(c, &mut out),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Text for a Graphviz HTML-like label (`label=<...>`), in pure ASCII: `&`, `<`, `>`, `"` and
+/// `'` as entities, every non-ASCII character as a numeric entity, line breaks as `<br/>`, `\`
+/// doubled (Graphviz expands `\N` and the like even there), other control characters dropped.
+pub fn dot_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Graphviz expands `\N`, `\G`, `\L` ... even in HTML-like labels; `\\` is a backslash.
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("<br/>"),
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push_str("<br/>");
+                }
+            }
+            '\t' => out.push(' '),
+            c if c.is_control() => {}
+            c => push_entity(c, &mut out),
+        }
+    }
+    out
+}
+
+/// `c`, or its HTML entity when it is `&`, `<`, `>` or not ASCII.
+fn push_entity(c: char, out: &mut String) {
+    match c {
+        '&' => out.push_str("&amp;"),
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        c if c.is_ascii() => out.push(c),
+        c => out.push_str(&format!("&#{};", c as u32)),
+    }
 }
 
 /// Longest DNS-1123 label.
@@ -246,6 +319,27 @@ mod tests {
                     assert!(i >= 2 && bytes[i - 2] == bytes[i - 1], "{q}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn dot_label_and_dot_html_are_ascii_and_escape_everything_graphviz_reads() {
+        assert_eq!(dot_label("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(dot_label("<&> é\n"), "\"&lt;&amp;&gt; &#233;\\n\"");
+        assert_eq!(
+            dot_html("<b>\"x\" & 'y'\r\n\\N ☕"),
+            "&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;<br/>\\\\N &#9749;"
+        );
+        for s in ADVERSARIAL {
+            let label = dot_label(s);
+            let html = dot_html(s);
+            assert!(label.is_ascii() && html.is_ascii(), "{label:?} {html:?}");
+            assert!(!label.chars().any(char::is_control), "{label:?}");
+            assert!(!html.chars().any(char::is_control), "{html:?}");
+            assert!(
+                !html.contains(['<', '>']) || html.contains("<br/>"),
+                "{html:?}"
+            );
         }
     }
 

@@ -15,12 +15,13 @@
 mod elements;
 mod engine;
 pub mod filters;
+pub mod graphviz;
 mod output;
 mod rules;
 
 pub use elements::{elements, topology_json};
 pub use engine::Backend;
-pub use output::{WriteReport, write_outputs};
+pub use output::{WriteReport, write_binary, write_outputs};
 
 use std::fmt;
 
@@ -102,9 +103,45 @@ pub struct BuiltinBackend {
     pub templates: &'static [(&'static str, &'static str)],
 }
 
-/// The backends compiled into the binary. Empty until the real backends land; each adds one
-/// entry built with `include_str!`.
-pub const BUILTINS: &[BuiltinBackend] = &[];
+/// The backends compiled into the binary, each built with `include_str!` from `backends/<name>/`
+/// and `templates/<name>/`.
+pub const BUILTINS: &[BuiltinBackend] = &[GRAPHVIZ];
+
+/// Graphviz diagrams (`toscana dot`); its Rust side is [`graphviz`].
+const GRAPHVIZ: BuiltinBackend = BuiltinBackend {
+    name: "graphviz",
+    mapping: include_str!("../../backends/graphviz/mapping.yaml"),
+    templates: &[
+        (
+            "graph.dot.tera",
+            include_str!("../../templates/graphviz/graph.dot.tera"),
+        ),
+        (
+            "node.tera",
+            include_str!("../../templates/graphviz/node.tera"),
+        ),
+        (
+            "edge.tera",
+            include_str!("../../templates/graphviz/edge.tera"),
+        ),
+        (
+            "group.tera",
+            include_str!("../../templates/graphviz/group.tera"),
+        ),
+        (
+            "policy.tera",
+            include_str!("../../templates/graphviz/policy.tera"),
+        ),
+        (
+            "input.tera",
+            include_str!("../../templates/graphviz/input.tera"),
+        ),
+        (
+            "output.tera",
+            include_str!("../../templates/graphviz/output.tera"),
+        ),
+    ],
+};
 
 /// The built-in backend of this name.
 pub fn builtin(name: &str) -> Option<&'static BuiltinBackend> {

@@ -62,8 +62,65 @@ pub fn write_outputs(
     }
     match dir {
         None => write_stdout(&sorted, separator, stdout),
-        Some(dir) => write_dir(dir, &sorted),
+        Some(dir) => {
+            let blobs: Vec<Blob> = sorted
+                .iter()
+                .map(|f| Blob {
+                    path: &f.path,
+                    bytes: f.contents.as_bytes(),
+                })
+                .collect();
+            write_dir(dir, &blobs)
+        }
     }
+}
+
+/// Writes binary files (a PNG diagram) into `dir` like [`write_outputs`], atomically, or their
+/// bytes to `stdout` one after the other when `dir` is `None`.
+pub fn write_binary(
+    dir: Option<&Path>,
+    files: &[(String, Vec<u8>)],
+    stdout: &mut dyn Write,
+) -> Result<(), Diagnostic> {
+    for (path, _) in files {
+        check_path(path).map_err(|why| {
+            Diagnostic::error(
+                codes::OUTPUT_WRITE,
+                format!("refusing to write `{path}`: {why}"),
+            )
+        })?;
+    }
+    match dir {
+        None => {
+            for (_, bytes) in files {
+                stdout.write_all(bytes).map_err(|e| {
+                    Diagnostic::error(
+                        codes::OUTPUT_WRITE,
+                        format!("cannot write to standard output: {e}"),
+                    )
+                })?;
+            }
+            stdout.flush().map_err(|e| {
+                Diagnostic::error(
+                    codes::OUTPUT_WRITE,
+                    format!("cannot write to standard output: {e}"),
+                )
+            })
+        }
+        Some(dir) => {
+            let blobs: Vec<Blob> = files
+                .iter()
+                .map(|(path, bytes)| Blob { path, bytes })
+                .collect();
+            write_dir(dir, &blobs).map(|_| ())
+        }
+    }
+}
+
+/// One file to write: its relative path and its bytes.
+struct Blob<'a> {
+    path: &'a str,
+    bytes: &'a [u8],
 }
 
 /// Why `path` is not a safe relative output path, if it is not.
@@ -191,7 +248,7 @@ impl CreatedDirs {
     }
 }
 
-fn write_dir(dir: &Path, files: &[&OutputFile]) -> Result<WriteReport, Diagnostic> {
+fn write_dir(dir: &Path, files: &[Blob]) -> Result<WriteReport, Diagnostic> {
     let mut created = CreatedDirs::default();
     let result = stage_and_commit(dir, files, &mut created);
     if result.is_err() {
@@ -202,7 +259,7 @@ fn write_dir(dir: &Path, files: &[&OutputFile]) -> Result<WriteReport, Diagnosti
 
 fn stage_and_commit(
     dir: &Path,
-    files: &[&OutputFile],
+    files: &[Blob],
     created: &mut CreatedDirs,
 ) -> Result<WriteReport, Diagnostic> {
     if let Ok(meta) = fs::metadata(dir)
@@ -241,10 +298,10 @@ fn stage_and_commit(
             }
             Ok(meta)
                 if meta.is_file()
-                    && meta.len() == file.contents.len() as u64
-                    && fs::read(&target).is_ok_and(|old| old == file.contents.as_bytes()) =>
+                    && meta.len() == file.bytes.len() as u64
+                    && fs::read(&target).is_ok_and(|old| old == file.bytes) =>
             {
-                report.unchanged.push(file.path.clone());
+                report.unchanged.push(file.path.to_string());
                 continue;
             }
             _ => {}
@@ -264,10 +321,10 @@ fn stage_and_commit(
         let mut temp = builder
             .tempfile_in(parent)
             .map_err(|e| write_error(&target, "create a temporary file for", &e))?;
-        temp.write_all(file.contents.as_bytes())
+        temp.write_all(file.bytes)
             .and_then(|()| temp.flush())
             .map_err(|e| write_error(&target, "write", &e))?;
-        staged.push((temp, target, &file.path));
+        staged.push((temp, target, file.path));
     }
     // Phase 2: rename into place. Renaming within one folder does not fail for the reasons
     // phase 1 checks; should it fail anyway, the files renamed so far are named in the error.

@@ -101,7 +101,11 @@ pub struct Node {
     /// Lower and upper bounds on instances where the dialect gives them (XML
     /// `minInstances`/`maxInstances`, a Scalable capability); `None` for unbounded.
     pub instances: Option<InstanceBounds>,
+    /// Every property: the type's defaults with the template's own assignments merged in.
     pub properties: IndexMap<String, Value>,
+    /// The names of the properties the template assigns itself, in the order written; the other
+    /// entries of `properties` are defaults of its type. Diagrams always show these.
+    pub assigned: Vec<String>,
     pub attributes: IndexMap<String, Value>,
     pub capabilities: IndexMap<String, Capability>,
     /// Requirement assignments in source order; names may repeat.
@@ -166,6 +170,10 @@ pub struct Relationship {
     pub type_name: String,
     /// The relationship type and its ancestors, most specific first.
     pub types: Vec<String>,
+    /// True when the type is the one the requirement's definition names (or, with no
+    /// definition read, when the assignment names none): what a reader expects, so diagrams
+    /// need not label it.
+    pub default_type: bool,
     pub properties: IndexMap<String, Value>,
     pub attributes: IndexMap<String, Value>,
     pub interfaces: IndexMap<String, Interface>,

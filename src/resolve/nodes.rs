@@ -122,6 +122,16 @@ impl NodeBuilder<'_> {
                 .map_or(Value::Integer(1), |c| self.reader.value(c, diags)),
             instances,
             properties: self.merged(&defs, "properties", def.get("properties"), diags),
+            assigned: def
+                .get("properties")
+                .and_then(Yaml::as_map)
+                .map(|m| {
+                    m.entries()
+                        .iter()
+                        .filter_map(|e| e.key.scalar_text().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
             attributes: self.merged(&defs, "attributes", def.get("attributes"), diags),
             capabilities,
             requirements: Vec::new(),

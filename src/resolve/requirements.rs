@@ -267,6 +267,16 @@ fn relationship<'t>(
             diags,
         )
     };
+    let default_type = match &definition.relationship {
+        Some(declared) => {
+            let declared = builder
+                .ancestry
+                .full_name(builder.model, TypeKind::Relationship, declared)
+                .unwrap_or_else(|| declared.clone());
+            types.first() == Some(&declared)
+        }
+        None => a.relationship.is_none(),
+    };
     let defs = definitions(builder.model, TypeKind::Relationship, &types);
     let properties = builder.merged(
         &defs,
@@ -303,6 +313,7 @@ fn relationship<'t>(
         capability,
         type_name,
         types,
+        default_type,
         properties,
         attributes,
         interfaces,

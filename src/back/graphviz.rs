@@ -1,0 +1,777 @@
+//! The Graphviz backend's own Rust: the structure of the diagram, which Tera cannot compute well.
+//!
+//! The rules in `backends/graphviz/mapping.yaml` say how each element looks (shape and colour per
+//! type family, edge styles per relationship type); the templates in `templates/graphviz/` write
+//! the dot. What needs a walk over the whole graph is built here and given to every template as
+//! `graph`, next to the command-line `options`:
+//!
+//! - the hosting tree (who is drawn inside whose cluster, down the whole `HostedOn` chain), as a
+//!   flat list of `layout` events so templates need no recursion;
+//! - which groups can be drawn as clusters (members not split across hosts) and which become
+//!   notes;
+//! - each node's ID, short type, family (from its rule's `bind`), the property rows to show,
+//!   its count badge and ports;
+//! - each relationship's endpoints and whether hosting already shows it;
+//! - the legend (the families that occur, in rule order), the substitution boundary, and the
+//!   text of input and output values.
+//!
+//! Nodes with a `select` directive (or of an abstract normative type with no implementation) and
+//! nodes with a `substitute` directive get a pseudo-type at the head of their ancestry for rule
+//! matching, `toscana.graphviz.Abstract` and `toscana.graphviz.Substituted`, so the mapping file
+//! styles them like any other family.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+use serde_json::{Value as Json, json};
+
+use crate::diag::Diagnostics;
+use crate::ir::{PolicyTarget, Topology, Value, canonical, type_matches};
+use crate::source::SourceMap;
+
+use super::{Backend, Element, ElementKind, OutputFile};
+
+/// Pseudo-type of nodes an orchestrator must select (`select` directive, or an abstract
+/// normative type with no implementation).
+pub const ABSTRACT: &str = "toscana.graphviz.Abstract";
+/// Pseudo-type of nodes with a `substitute` directive.
+pub const SUBSTITUTED: &str = "toscana.graphviz.Substituted";
+
+/// Longest property value shown, in characters, before it is cut with `…`.
+const MAX_VALUE_CHARS: usize = 48;
+
+/// Which properties a node box lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PropertyMode {
+    None,
+    /// The family's key properties (the rule's `bind.key`) and every property the template sets.
+    #[default]
+    Key,
+    All,
+}
+
+/// Graph direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub enum RankDir {
+    #[default]
+    TB,
+    LR,
+}
+
+/// The options of `toscana dot`, given to templates as `options`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DotOptions {
+    pub properties: PropertyMode,
+    pub rankdir: RankDir,
+    /// Draw a legend of the type families that occur.
+    pub legend: bool,
+    /// Draw hosting as containment (`false`: as edges).
+    pub nesting: bool,
+    /// Show capabilities and requirements as ports.
+    pub ports: bool,
+    /// Show inputs and outputs in a side panel.
+    pub io: bool,
+}
+
+impl Default for DotOptions {
+    fn default() -> Self {
+        DotOptions {
+            properties: PropertyMode::Key,
+            rankdir: RankDir::TB,
+            legend: false,
+            nesting: true,
+            ports: false,
+            io: false,
+        }
+    }
+}
+
+/// Renders `topology` with a loaded Graphviz backend (built-in, or overlaid with
+/// `--backend-dir`): the elements with their pseudo-types and indexes, and the `graph` and
+/// `options` context.
+pub fn render(
+    backend: &Backend,
+    topology: &Topology,
+    sources: &SourceMap,
+    options: &DotOptions,
+    diags: &mut Diagnostics,
+) -> Vec<OutputFile> {
+    let elements = elements(topology, sources);
+    let graph = context(backend, topology, &elements, options);
+    let mut extra = serde_json::Map::new();
+    extra.insert(
+        "options".to_string(),
+        serde_json::to_value(options).unwrap_or(Json::Null),
+    );
+    extra.insert("graph".to_string(), graph);
+    backend.render_with(&super::topology_json(topology), &elements, &extra, diags)
+}
+
+/// The engine's elements, each with its `index` among the elements of its kind (templates look
+/// themselves up in `graph` with it), and nodes with their pseudo-types.
+pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
+    let mut elements = super::elements(topology, sources);
+    let mut counters: HashMap<ElementKind, usize> = HashMap::new();
+    for element in &mut elements {
+        let counter = counters.entry(element.kind).or_default();
+        if let Json::Object(map) = &mut element.context {
+            map.insert("index".to_string(), json!(*counter));
+        }
+        if element.kind == ElementKind::Node
+            && let Some(node) = topology.nodes.get(*counter)
+        {
+            if node.directives.iter().any(|d| d == "substitute") {
+                element.types.insert(0, SUBSTITUTED.to_string());
+            } else if node.directives.iter().any(|d| d == "select") || is_abstract(node) {
+                element.types.insert(0, ABSTRACT.to_string());
+            }
+        }
+        *counter += 1;
+    }
+    elements
+}
+
+/// An abstract normative type (`Root`, `Abstract.Compute`, `Abstract.Storage`) with no
+/// implementation anywhere: nothing an orchestrator could deploy as it is.
+fn is_abstract(node: &crate::ir::Node) -> bool {
+    let Some(first) = node.types.first() else {
+        return false;
+    };
+    let abstract_type = matches!(
+        canonical(first),
+        "tosca.nodes.Root" | "tosca.nodes.Abstract.Compute" | "tosca.nodes.Abstract.Storage"
+    );
+    let implemented = !node.artifacts.is_empty()
+        || node
+            .interfaces
+            .values()
+            .any(|i| i.operations.values().any(|o| o.implementation.is_some()));
+    abstract_type && !implemented
+}
+
+/// True when `r` hosts its source on its target: a `HostedOn` (or derived) relationship, or a
+/// `host` requirement whose relationship type is unknown.
+fn is_hosting(r: &crate::ir::Relationship) -> bool {
+    type_matches(&r.types, "tosca.relationships.HostedOn")
+        || (r.types.is_empty() && r.requirement == "host")
+}
+
+/// The short form of a type name: `tosca.nodes.WebServer` → `WebServer`,
+/// `org.oasis-open.simple:2.0:Compute` → `Compute`.
+pub fn short_type(name: &str) -> &str {
+    let name = name.rsplit_once(':').map_or(name, |(_, n)| n);
+    name.rsplit_once('.').map_or(name, |(_, n)| n)
+}
+
+/// The relationship type to show on an edge: `None` when it is the one the requirement's
+/// definition names, which a reader expects.
+fn shown_type(r: &crate::ir::Relationship) -> Option<String> {
+    let first = r.types.first()?;
+    (!r.default_type).then(|| short_type(first).to_string())
+}
+
+/// The text of a value as a diagram shows it: strings as written, scalars and versions as
+/// written, lists and maps in flow style, functions as `name(args)`.
+pub fn value_text(value: &Value) -> String {
+    fn nested(v: &Value, out: &mut String) {
+        match v {
+            Value::String(s) => {
+                out.push('"');
+                out.push_str(s);
+                out.push('"');
+            }
+            other => flat(other, out),
+        }
+    }
+    fn flat(v: &Value, out: &mut String) {
+        match v {
+            Value::Null => out.push_str("null"),
+            Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Integer(i) => out.push_str(&i.to_string()),
+            Value::Float(f) => out.push_str(&f.to_string()),
+            Value::String(s) | Value::Timestamp(s) | Value::Bytes(s) => out.push_str(s),
+            Value::Scalar(s) => out.push_str(&s.text),
+            Value::Version(v) => out.push_str(&v.text),
+            Value::List(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    nested(item, out);
+                }
+                out.push(']');
+            }
+            Value::Map(map) => {
+                out.push('{');
+                for (i, (k, item)) in map.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(k);
+                    out.push_str(": ");
+                    nested(item, out);
+                }
+                out.push('}');
+            }
+            Value::Call(call) => {
+                out.push_str(&call.function);
+                out.push('(');
+                for (i, arg) in call.args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    match arg {
+                        // Names in paths read better bare.
+                        Value::String(s)
+                            if !s.is_empty()
+                                && s.chars().all(|c| c.is_alphanumeric() || "_-.".contains(c)) =>
+                        {
+                            out.push_str(s)
+                        }
+                        other => nested(other, out),
+                    }
+                }
+                out.push(')');
+            }
+        }
+    }
+    let mut out = String::new();
+    flat(value, &mut out);
+    cut(&out)
+}
+
+/// `text` cut to [`MAX_VALUE_CHARS`] characters, with `…` when cut.
+fn cut(text: &str) -> String {
+    if text.chars().count() <= MAX_VALUE_CHARS {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(MAX_VALUE_CHARS - 1).collect();
+    out.push('…');
+    out
+}
+
+/// One entry of the flat layout: open a cluster, place a node, or close the last cluster.
+#[derive(Debug, Clone, Serialize)]
+struct Event {
+    /// `host` (a node and what it hosts), `group`, `frame` (the substitution boundary), `node`
+    /// or `close`.
+    event: &'static str,
+    /// Spaces to indent the line with.
+    indent: String,
+    /// The cluster's or node's dot ID (unquoted; templates quote it with `dot_id`).
+    id: String,
+    /// For `group`: the group's index; for `host` and `node`: the node's index.
+    index: usize,
+}
+
+/// Work for the layout walk, which uses its own stack so a hosting chain of any length cannot
+/// overflow the thread's stack.
+enum Work {
+    /// A node and its hosted subtree.
+    Subtree(usize, usize),
+    /// A group cluster with its members' subtrees.
+    Group(usize, usize),
+    Close(usize),
+}
+
+/// Makes IDs unique after `dot_id` drops control characters: a repeated ID gets `~index`.
+struct Ids(HashSet<String>);
+
+impl Ids {
+    fn make(&mut self, prefix: &str, name: &str, index: usize) -> String {
+        let clean: String = name
+            .chars()
+            .filter(|c| !c.is_control() || *c == '\n')
+            .collect();
+        let mut id = format!("{prefix}{clean}");
+        if !self.0.insert(id.clone()) {
+            id = format!("{prefix}{clean}~{index}");
+            self.0.insert(id.clone());
+        }
+        id
+    }
+}
+
+/// The `graph` context (see the module documentation).
+fn context(
+    backend: &Backend,
+    topology: &Topology,
+    elements: &[Element],
+    options: &DotOptions,
+) -> Json {
+    let n = topology.nodes.len();
+    let mut ids = Ids(HashSet::new());
+    let node_ids: Vec<String> = topology
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| ids.make("n:", &node.name, i))
+        .collect();
+
+    // Hosting: each node's host, never closing a cycle.
+    let mut host: Vec<Option<usize>> = vec![None; n];
+    let mut host_link: Vec<Option<usize>> = vec![None; n];
+    if options.nesting {
+        for (ri, r) in topology.relationships.iter().enumerate() {
+            let (s, t) = (r.source.0, r.target.0);
+            if s >= n || t >= n || s == t || host[s].is_some() || !is_hosting(r) {
+                continue;
+            }
+            // Walk up from the target; reaching the source would make a cycle.
+            let mut at = Some(t);
+            let mut steps = 0;
+            while let Some(a) = at {
+                if a == s || steps > n {
+                    break;
+                }
+                at = host[a];
+                steps += 1;
+            }
+            if at.is_none() {
+                host[s] = Some(t);
+                host_link[s] = Some(ri);
+            }
+        }
+    }
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, h) in host.iter().enumerate() {
+        if let Some(h) = h {
+            children[*h].push(i);
+        }
+    }
+
+    // Groups: a cluster when every member has the same parent and no earlier cluster group took
+    // any of them; otherwise a note.
+    let mut claimed: Vec<Option<usize>> = vec![None; n];
+    let mut group_cluster: Vec<bool> = Vec::new();
+    let mut group_ids: Vec<String> = Vec::new();
+    for (gi, g) in topology.groups.iter().enumerate() {
+        let mut members: Vec<usize> = g.members.iter().map(|m| m.0).filter(|&m| m < n).collect();
+        members.sort_unstable();
+        members.dedup();
+        let parent = members.first().map(|&m| host[m]);
+        let together = !members.is_empty()
+            && members
+                .iter()
+                .all(|&m| Some(host[m]) == parent && claimed[m].is_none());
+        if together {
+            for &m in &members {
+                claimed[m] = Some(gi);
+            }
+            group_ids.push(ids.make("cluster_g:", &g.name, gi));
+        } else {
+            group_ids.push(ids.make("g:", &g.name, gi));
+        }
+        group_cluster.push(together);
+    }
+
+    // The layout, depth first, in node order.
+    let mut layout: Vec<Event> = Vec::new();
+    let mut host_ids: Vec<Option<String>> = vec![None; n];
+    for i in 0..n {
+        if !children[i].is_empty() {
+            host_ids[i] = Some(ids.make("cluster_h:", &topology.nodes[i].name, i));
+        }
+    }
+    let frame = topology.substitution.is_some();
+    let base = usize::from(frame);
+    if frame {
+        layout.push(Event {
+            event: "frame",
+            indent: "  ".to_string(),
+            id: "cluster_substitution".to_string(),
+            index: 0,
+        });
+    }
+    // Items of one container (the roots, or a host's children) in order, groups at the place of
+    // their first member.
+    let items = |list: &[usize], depth: usize, stack: &mut Vec<Work>| {
+        let mut seen_groups = HashSet::new();
+        let mut out = Vec::new();
+        for &c in list {
+            match claimed[c] {
+                Some(g) => {
+                    if seen_groups.insert(g) {
+                        out.push(Work::Group(g, depth));
+                    }
+                }
+                None => out.push(Work::Subtree(c, depth)),
+            }
+        }
+        stack.extend(out.into_iter().rev());
+    };
+    let roots: Vec<usize> = (0..n).filter(|&i| host[i].is_none()).collect();
+    let mut stack: Vec<Work> = Vec::new();
+    items(&roots, base + 1, &mut stack);
+    while let Some(work) = stack.pop() {
+        match work {
+            Work::Subtree(i, depth) => {
+                let indent = "  ".repeat(depth);
+                match &host_ids[i] {
+                    Some(cluster) => {
+                        layout.push(Event {
+                            event: "host",
+                            indent: indent.clone(),
+                            id: cluster.clone(),
+                            index: i,
+                        });
+                        layout.push(Event {
+                            event: "node",
+                            indent: "  ".repeat(depth + 1),
+                            id: node_ids[i].clone(),
+                            index: i,
+                        });
+                        stack.push(Work::Close(depth));
+                        items(&children[i], depth + 1, &mut stack);
+                    }
+                    None => layout.push(Event {
+                        event: "node",
+                        indent,
+                        id: node_ids[i].clone(),
+                        index: i,
+                    }),
+                }
+            }
+            Work::Group(g, depth) => {
+                layout.push(Event {
+                    event: "group",
+                    indent: "  ".repeat(depth),
+                    id: group_ids[g].clone(),
+                    index: g,
+                });
+                stack.push(Work::Close(depth));
+                let members: Vec<usize> = (0..n).filter(|&m| claimed[m] == Some(g)).collect();
+                let mut inner = Vec::new();
+                for m in members {
+                    inner.push(Work::Subtree(m, depth + 1));
+                }
+                stack.extend(inner.into_iter().rev());
+            }
+            Work::Close(depth) => layout.push(Event {
+                event: "close",
+                indent: "  ".repeat(depth),
+                id: String::new(),
+                index: 0,
+            }),
+        }
+    }
+    if frame {
+        layout.push(Event {
+            event: "close",
+            indent: "  ".to_string(),
+            id: String::new(),
+            index: 0,
+        });
+    }
+
+    // Nodes: family from the rule, property rows, count, ports.
+    let node_elements: Vec<&Element> = elements
+        .iter()
+        .filter(|e| e.kind == ElementKind::Node)
+        .collect();
+    let mut legend: Vec<(usize, Json)> = Vec::new();
+    let mut families_seen = HashSet::new();
+    let mut nodes = Vec::with_capacity(n);
+    for (i, node) in topology.nodes.iter().enumerate() {
+        let (rule, bind) = node_elements
+            .get(i)
+            .and_then(|e| backend.bind_for(e))
+            .map_or((usize::MAX, Json::Null), |(r, b)| (r, b.clone()));
+        let family = bind.get("family").and_then(Json::as_str).unwrap_or("other");
+        if bind.get("family").is_some() && families_seen.insert(family.to_string()) {
+            legend.push((rule, bind.clone()));
+        }
+        let key: Vec<&str> = bind
+            .get("key")
+            .and_then(Json::as_array)
+            .map(|a| a.iter().filter_map(Json::as_str).collect())
+            .unwrap_or_default();
+        let properties: Vec<Json> = node
+            .properties
+            .iter()
+            .filter(|(name, value)| match options.properties {
+                PropertyMode::None => false,
+                PropertyMode::All => !matches!(value, Value::Null),
+                PropertyMode::Key => {
+                    node.assigned.iter().any(|a| a == *name)
+                        || (key.contains(&name.as_str()) && !matches!(value, Value::Null))
+                }
+            })
+            .map(|(name, value)| json!({ "name": name, "text": value_text(value) }))
+            .collect();
+        let count = match &node.count {
+            Value::Integer(c) if *c == 1 => None,
+            Value::Integer(c) => Some(c.to_string()),
+            other => Some(value_text(other)),
+        };
+        let full_type = node.types.first().unwrap_or(&node.type_name);
+        nodes.push(json!({
+            "id": node_ids[i],
+            "family": family,
+            "type_short": short_type(&node.type_name),
+            "type_full": full_type,
+            "properties": properties,
+            "count": count,
+            "host": host_ids[i],
+            "capabilities": node.capabilities.keys().enumerate()
+                .map(|(ci, name)| json!({ "port": format!("c{ci}"), "name": name }))
+                .collect::<Vec<_>>(),
+            "requirements": node.requirements.iter().enumerate()
+                .map(|(ri, r)| json!({ "port": format!("r{ri}"), "name": r.name }))
+                .collect::<Vec<_>>(),
+        }));
+    }
+    // The legend follows the rules' order, whatever order the nodes came in.
+    legend.sort_by_key(|(rule, _)| *rule);
+    let mut previous: Option<String> = None;
+    let legend: Vec<Json> = legend
+        .into_iter()
+        .enumerate()
+        .map(|(li, (_, mut b))| {
+            let family = b.get("family").and_then(Json::as_str).unwrap_or("");
+            let id = ids.make("legend:", family, li);
+            if let Json::Object(map) = &mut b {
+                map.insert("id".to_string(), json!(id));
+                // The entry before, for the invisible edge that keeps the legend in rule order.
+                map.insert("previous".to_string(), json!(previous));
+            }
+            previous = Some(id);
+            b
+        })
+        .collect();
+
+    // Relationships: endpoints, ports, whether hosting shows them, the type to name.
+    let relationships: Vec<Json> = topology
+        .relationships
+        .iter()
+        .enumerate()
+        .map(|(ri, r)| {
+            let (s, t) = (r.source.0, r.target.0);
+            let nested = s < n && host_link[s] == Some(ri);
+            let tailport = options.ports.then(|| {
+                topology.nodes.get(s).and_then(|node| {
+                    node.requirements
+                        .iter()
+                        .position(|q| q.relationship.map(|x| x.0) == Some(ri))
+                        .map(|p| format!("r{p}"))
+                })
+            });
+            let headport = options.ports.then(|| {
+                topology.nodes.get(t).and_then(|node| {
+                    r.capability
+                        .as_ref()
+                        .and_then(|c| node.capabilities.get_index_of(c))
+                        .map(|p| format!("c{p}"))
+                })
+            });
+            json!({
+                "tail": node_ids.get(s),
+                "head": node_ids.get(t),
+                "tailport": tailport.flatten(),
+                "headport": headport.flatten(),
+                "nested": nested,
+                "shown_type": shown_type(r),
+                "type_full": r.types.first().unwrap_or(&r.type_name),
+            })
+        })
+        .collect();
+
+    let groups: Vec<Json> = topology
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(gi, g)| {
+            json!({
+                "id": group_ids[gi],
+                "cluster": group_cluster[gi],
+                "type_short": short_type(&g.type_name),
+                "members": g.members.iter().filter_map(|m| node_ids.get(m.0)).collect::<Vec<_>>(),
+                // A node inside the cluster, for edges that point at the whole group.
+                "anchor": (0..n).find(|&m| claimed[m] == Some(gi)).map(|m| node_ids[m].clone()),
+            })
+        })
+        .collect();
+
+    let policies: Vec<Json> = topology
+        .policies
+        .iter()
+        .enumerate()
+        .map(|(pi, p)| {
+            let targets: Vec<Json> = p
+                .targets
+                .iter()
+                .filter_map(|t| match *t {
+                    PolicyTarget::Node(id) => node_ids
+                        .get(id.0)
+                        .map(|node| json!({ "id": node, "lhead": null })),
+                    PolicyTarget::Group(g) => {
+                        let gi = g.0;
+                        let cluster = *group_cluster.get(gi)?;
+                        if cluster {
+                            let anchor = (0..n).find(|&m| claimed[m] == Some(gi))?;
+                            Some(json!({ "id": node_ids[anchor], "lhead": group_ids[gi] }))
+                        } else {
+                            Some(json!({ "id": group_ids[gi], "lhead": null }))
+                        }
+                    }
+                })
+                .collect();
+            json!({
+                "id": ids.make("p:", &p.name, pi),
+                "type_short": short_type(&p.type_name),
+                "targets": targets,
+            })
+        })
+        .collect();
+
+    let inputs: Vec<Json> = topology
+        .inputs
+        .iter()
+        .map(|i| {
+            let value = i.value.as_ref().or(i.default.as_ref());
+            let text = match value {
+                _ if i.sensitive => Some("(sensitive)".to_string()),
+                Some(v) => Some(value_text(v)),
+                None => None,
+            };
+            json!({ "text": text, "type": i.type_name.as_deref().map(short_type) })
+        })
+        .collect();
+    let outputs: Vec<Json> = topology
+        .outputs
+        .iter()
+        .map(|o| json!({ "text": value_text(&o.value) }))
+        .collect();
+
+    let substitution = topology.substitution.as_ref().map(|s| {
+        let boundary = |list: &[crate::ir::BoundaryMapping], prefix: &str, capability: bool| {
+            list.iter()
+                .enumerate()
+                .filter_map(|(bi, b)| {
+                    let node = topology.nodes.get(b.node.0)?;
+                    let port = if !options.ports {
+                        None
+                    } else if capability {
+                        node.capabilities
+                            .get_index_of(&b.target)
+                            .map(|p| format!("c{p}"))
+                    } else {
+                        node.requirements
+                            .iter()
+                            .position(|q| q.name == b.target)
+                            .map(|p| format!("r{p}"))
+                    };
+                    Some(json!({
+                        "id": format!("sub:{prefix}{bi}"),
+                        "name": b.name,
+                        "node": node_ids[b.node.0],
+                        "target": b.target,
+                        "port": port,
+                    }))
+                })
+                .collect::<Vec<_>>()
+        };
+        json!({
+            "type_short": short_type(&s.node_type),
+            "type_full": s.node_type,
+            // The outermost nodes: exposed capabilities are kept above them.
+            "top": (0..n).filter(|&i| host[i].is_none()).map(|i| &node_ids[i]).collect::<Vec<_>>(),
+            // The innermost nodes: exposed requirements are kept below them.
+            "bottom": (0..n).filter(|&i| children[i].is_empty()).map(|i| &node_ids[i]).collect::<Vec<_>>(),
+            "capabilities": boundary(&s.capabilities, "c", true),
+            "requirements": boundary(&s.requirements, "r", false),
+        })
+    });
+
+    let title = topology
+        .metadata
+        .get("template_name")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| {
+            let entry = topology.source.entry.replace('\\', "/");
+            entry.rsplit('/').next().unwrap_or(&entry).to_string()
+        });
+
+    // Invisible edges from each host to what it hosts put the host at the top of its box.
+    let stacking: Vec<Json> = (0..n)
+        .filter_map(|i| host[i].map(|h| json!({ "host": node_ids[h], "hosted": node_ids[i] })))
+        .collect();
+
+    json!({
+        "title": title,
+        "stacking": stacking,
+        "nodes": nodes,
+        "relationships": relationships,
+        "groups": groups,
+        "policies": policies,
+        "inputs": inputs,
+        "outputs": outputs,
+        "layout": layout,
+        "legend": legend,
+        "substitution": substitution,
+    })
+}
+
+#[cfg(test)]
+#[path = "graphviz_tests.rs"]
+mod tests;
+
+/// Draws dot source with Graphviz's `dot` into `format` (`svg`, `png`). A missing `dot` or a
+/// failure of it is an `output::graphviz` error that says what to do.
+#[allow(clippy::result_large_err)] // one diagnostic, straight to the command line
+pub fn draw(dot: &str, format: &str) -> Result<Vec<u8>, crate::diag::Diagnostic> {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+
+    use crate::diag::{Diagnostic, codes};
+    let child = Command::new("dot")
+        .arg(format!("-T{format}"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Diagnostic::error(
+                codes::OUTPUT_GRAPHVIZ,
+                format!("--format {format} needs Graphviz's `dot` program, which is not installed"),
+            )
+            .hint("install Graphviz (`apt-get install graphviz`, `brew install graphviz`, `choco install graphviz`), or use --format dot and draw the file elsewhere"));
+        }
+        Err(e) => {
+            return Err(Diagnostic::error(
+                codes::OUTPUT_GRAPHVIZ,
+                format!("cannot run Graphviz's `dot`: {e}"),
+            ));
+        }
+    };
+    // Write on another thread so a large diagram cannot deadlock on full pipes.
+    let input = child.stdin.take().map(|mut stdin| {
+        let text = dot.to_string();
+        std::thread::spawn(move || stdin.write_all(text.as_bytes()))
+    });
+    let output = child.wait_with_output();
+    let written = input.map(|t| t.join());
+    let output = output.map_err(|e| {
+        Diagnostic::error(
+            codes::OUTPUT_GRAPHVIZ,
+            format!("Graphviz's `dot` failed: {e}"),
+        )
+    })?;
+    if !output.status.success() || !matches!(written, Some(Ok(Ok(())))) {
+        return Err(Diagnostic::error(
+            codes::OUTPUT_GRAPHVIZ,
+            format!(
+                "Graphviz's `dot -T{format}` failed ({}): {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr).trim()
+            ),
+        )
+        .hint("this is a bug in toscana's Graphviz backend if the diagram came from the built-in templates; --format dot writes the source to look at"));
+    }
+    Ok(output.stdout)
+}

@@ -1,0 +1,185 @@
+//! Every file of the conformance corpora that toscana accepts renders to dot that Graphviz
+//! accepts without a warning.
+//!
+//! Each YAML file and CSAR under `../shared/corpus/` is read in-process with the library; the ones
+//! read with no error are rendered by the built-in Graphviz backend (with every diagram option on,
+//! so ports, groups, the inputs panel and the legend are all exercised), and the dot texts are
+//! piped to `dot -Tsvg` in batches (one `dot` run checks many graphs; a batch that fails is
+//! re-run file by file to name the culprit). The test prints how many files it rendered and fails
+//! if any did not pass.
+//!
+//! Locally, a missing corpus or a missing `dot` skips with a notice; under `CI=true` both are
+//! required.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use toscana::back::{self, Backend, graphviz};
+use toscana::diag::Diagnostics;
+use toscana::limits::Limits;
+use toscana::pipeline::{ReadOptions, read};
+use toscana::source::InputArg;
+
+/// Graphs per `dot` run.
+const BATCH: usize = 100;
+
+fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml" | "csar" | "zip")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `dot -Tsvg` over `text` (one or more graphs): `Ok` when it succeeds with nothing on stderr.
+fn dot_accepts(text: &str) -> Result<(), String> {
+    let mut child = Command::new("dot")
+        .args(["-Tsvg", "-o", "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run dot: {e}"))?;
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let text = text.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("dot failed: {e}"))?;
+    let _ = writer.join();
+    if out.status.success() && out.stderr.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+#[test]
+fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
+    let root = corpus_root();
+    if !root.is_dir() {
+        assert!(!in_ci(), "../shared/corpus is missing under CI=true");
+        eprintln!("notice: ../shared/corpus not found; the dot corpus test is skipped");
+        return;
+    }
+    if Command::new("dot").arg("-V").output().is_err() {
+        assert!(!in_ci(), "Graphviz `dot` is missing under CI=true");
+        eprintln!("notice: Graphviz `dot` not installed; the dot corpus test is skipped");
+        return;
+    }
+    let options = graphviz::DotOptions {
+        legend: true,
+        ports: true,
+        io: true,
+        properties: graphviz::PropertyMode::All,
+        ..graphviz::DotOptions::default()
+    };
+    let mut rendered: Vec<(PathBuf, String)> = Vec::new();
+    let mut failures: Vec<String> = Vec::new();
+    let (mut files_seen, mut accepted) = (0, 0);
+    for path in files(&root) {
+        files_seen += 1;
+        let mut diags = Diagnostics::with_cap(1);
+        let read = read(
+            &ReadOptions {
+                input: Some(InputArg::Path(path.clone())),
+                ..ReadOptions::default()
+            },
+            &mut diags,
+        );
+        let Some(topology) = read.topology else {
+            continue;
+        };
+        if diags.has_errors() {
+            continue;
+        }
+        accepted += 1;
+        let mut sources = read.sources;
+        let mut bdiags = Diagnostics::with_cap(0);
+        let Some(backend) = Backend::load(
+            back::builtin("graphviz"),
+            None,
+            &mut sources,
+            &Limits::default(),
+            &mut bdiags,
+        ) else {
+            panic!("the built-in graphviz backend does not load");
+        };
+        let files = graphviz::render(&backend, &topology, &sources, &options, &mut bdiags);
+        if bdiags.has_errors() {
+            let messages: Vec<String> = bdiags
+                .finish()
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .collect();
+            failures.push(format!(
+                "{}: rendering failed: {}",
+                path.display(),
+                messages.join("; ")
+            ));
+            continue;
+        }
+        match files.as_slice() {
+            [one] if one.path == "graph.dot" => rendered.push((path, one.contents.clone())),
+            other => failures.push(format!(
+                "{}: expected one graph.dot, got {:?}",
+                path.display(),
+                other.iter().map(|f| &f.path).collect::<Vec<_>>()
+            )),
+        }
+    }
+    let mut checked = 0;
+    for batch in rendered.chunks(BATCH) {
+        let all: String = batch.iter().map(|(_, text)| text.as_str()).collect();
+        checked += batch.len();
+        if dot_accepts(&all).is_ok() {
+            continue;
+        }
+        for (path, text) in batch {
+            if let Err(e) = dot_accepts(text) {
+                failures.push(format!("{}: dot -Tsvg: {e}", path.display()));
+            }
+        }
+    }
+    eprintln!(
+        "dot corpus: {files_seen} files, {accepted} accepted, {checked} rendered and checked by dot, {} failed",
+        failures.len()
+    );
+    assert!(checked > 0, "no corpus file was rendered");
+    assert!(
+        failures.is_empty(),
+        "{} of {accepted} accepted corpus files did not render to valid dot:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
