@@ -6,7 +6,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Topology;
 use crate::limits::Limits;
 use crate::resolve::{self, Bindings};
-use crate::source::{InputArg, Loader, Origin, SourceMap, SourceOptions};
+use crate::source::{ArtifactFiles, InputArg, Loader, Origin, SourceMap, SourceOptions};
 
 /// What to read and how.
 #[derive(Debug, Clone, Default)]
@@ -28,6 +28,8 @@ pub struct ReadOptions {
 pub struct Read {
     pub topology: Option<Topology>,
     pub sources: SourceMap,
+    /// The files artifacts name, for backends that ship scripts.
+    pub artifacts: ArtifactFiles,
 }
 
 /// Reads and resolves the input. Problems go into `diags`; the topology is returned even when
@@ -44,26 +46,35 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         return Read {
             topology: None,
             sources: loader.into_sources(),
+            artifacts: ArtifactFiles::nowhere(),
         };
     };
     let Some(model) = crate::front::read(&mut loader, opened.entry, &options.limits, diags) else {
         return Read {
             topology: None,
             sources: loader.into_sources(),
+            artifacts: ArtifactFiles::nowhere(),
         };
     };
     let csar = opened.csar.map(|meta| meta.to_map());
-    let sources = loader.into_sources();
+    let entry_definitions = csar
+        .as_ref()
+        .and_then(|m| m.get("Entry-Definitions"))
+        .map(String::as_str);
+    let artifact_root = resolve::topology_root(loader.sources(), model.entry, entry_definitions);
+    let (sources, artifacts) = loader.into_parts(model.entry, artifact_root.as_deref());
     let ctx = resolve::Context {
         sources: &sources,
         limits: &options.limits,
         bindings: &bindings,
         csar,
+        artifact_root,
     };
     let topology = resolve::resolve(&model, &ctx, diags);
     Read {
         topology: Some(topology),
         sources,
+        artifacts,
     }
 }
 

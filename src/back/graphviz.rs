@@ -26,9 +26,10 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
-use crate::ir::{PolicyTarget, Topology, Value, canonical, type_matches};
+use crate::ir::{PolicyTarget, Topology, Value, canonical};
 use crate::source::SourceMap;
 
+use super::stack::is_hosting;
 use super::{Backend, Element, ElementKind, OutputFile};
 
 /// Pseudo-type of nodes an orchestrator must select (`select` directive, or an abstract
@@ -148,13 +149,6 @@ fn is_abstract(node: &crate::ir::Node) -> bool {
             .values()
             .any(|i| i.operations.values().any(|o| o.implementation.is_some()));
     abstract_type && !implemented
-}
-
-/// True when `r` hosts its source on its target: a `HostedOn` (or derived) relationship, or a
-/// `host` requirement whose relationship type is unknown.
-fn is_hosting(r: &crate::ir::Relationship) -> bool {
-    type_matches(&r.types, "tosca.relationships.HostedOn")
-        || (r.types.is_empty() && r.requirement == "host")
 }
 
 /// The short form of a type name: `tosca.nodes.WebServer` → `WebServer`,

@@ -18,6 +18,7 @@ pub mod filters;
 pub mod graphviz;
 mod output;
 mod rules;
+pub mod stack;
 
 pub use elements::{elements, topology_json};
 pub use engine::Backend;

@@ -25,6 +25,7 @@ use crate::source::{FileId, SourceMap, Span};
 use crate::yaml::Node;
 
 pub use params::Bindings;
+pub use paths::topology_root;
 
 /// What the resolver needs besides the model.
 pub struct Context<'a> {
@@ -34,6 +35,8 @@ pub struct Context<'a> {
     pub bindings: &'a Bindings,
     /// The CSAR's `TOSCA.meta` keys, when the input was a CSAR.
     pub csar: Option<IndexMap<String, String>>,
+    /// The folder artifact paths are made relative to ([`topology_root`]).
+    pub artifact_root: Option<String>,
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
@@ -104,12 +107,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         dialect: model.dialect,
         inputs: Some(&input_values),
     };
-    let entry_definitions = ctx
-        .csar
-        .as_ref()
-        .and_then(|m| m.get("Entry-Definitions"))
-        .map(String::as_str);
-    let root = paths::topology_root(ctx.sources, model.entry, entry_definitions);
+    let root = ctx.artifact_root.clone();
     let mut nodes = nodes::NodeBuilder {
         model,
         ctx,

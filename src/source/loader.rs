@@ -5,6 +5,7 @@ use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use super::artifacts::ArtifactFiles;
 use super::csar::{Archive, EntryError, entry_dir, join_entry};
 use super::imports::{
     ImportRef, Target, classify, join_repository, join_web, map_web, normalize_path, suggested_map,
@@ -141,6 +142,25 @@ impl Loader {
     /// Gives up the loader and keeps its files, for the stages after loading.
     pub fn into_sources(self) -> SourceMap {
         self.sources
+    }
+
+    /// Gives up the loader for the stages after loading: its files, and the reader of the
+    /// artifact files of the template whose entry is `entry`. `root` is the topology root the
+    /// resolver resolves artifact paths against (relative to the current directory for files on
+    /// disk; ignored for a zip CSAR, whose root is the archive's).
+    pub fn into_parts(mut self, entry: FileId, root: Option<&str>) -> (SourceMap, ArtifactFiles) {
+        let files = match self.places.get(entry.0 as usize) {
+            Some(&Place::Entry { archive, .. }) => {
+                ArtifactFiles::archive(self.archives.swap_remove(archive))
+            }
+            Some(Place::Disk { root: csar, .. }) => match root {
+                Some(root) => ArtifactFiles::disk(self.cwd.join(root), csar.is_some()),
+                None => ArtifactFiles::nowhere(),
+            },
+            Some(Place::Stdin) => ArtifactFiles::disk(self.cwd.clone(), false),
+            _ => ArtifactFiles::nowhere(),
+        };
+        (self.sources, files)
     }
 
     /// Registers an embedded profile file under `name` (e.g. `tosca-2.0/profile.yaml`), so a

@@ -10,6 +10,7 @@
 // only add noise.
 #![allow(clippy::result_large_err)]
 
+mod artifacts;
 mod csar;
 mod imports;
 mod loader;
@@ -17,6 +18,7 @@ mod map;
 mod meta;
 mod text;
 
+pub use artifacts::ArtifactFiles;
 pub use imports::ImportRef;
 pub use loader::{Input, InputArg, Loader, SourceOptions};
 pub use map::{FileId, Origin, SourceFile, SourceMap, Span};
