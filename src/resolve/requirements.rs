@@ -399,7 +399,7 @@ fn missing_capability(
         Diagnostic::warning(
             codes::TOSCA_UNKNOWN_NAME,
             format!(
-                "requirement `{}` of `{source}` needs a capability of type `{wanted}`, and its target `{target}` has none; connected to the node itself",
+                "requirement `{}` of `{source}` needs a capability of type `{wanted}`, and its target `{target}` has none; connected without one",
                 a.name
             ),
         )
