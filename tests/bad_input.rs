@@ -11,6 +11,7 @@
 //! code: yaml::duplicate-key                   the diagnostic code (`-` for none: clap errors)
 //! at: input.yaml:6:5                          where the first diagnostic of that code points
 //!                                             (`file`, `file:line:col`, or `-` for nowhere)
+//! message: duplicate key `a`                  optional: text that diagnostic's message contains
 //! stderr: unexpected argument                 optional: text standard error must contain
 //! ```
 //!
@@ -179,6 +180,12 @@ fn run(case: &Case) -> Result<(), String> {
                 }
                 if at != case.field("at") {
                     problems.push(format!("{code} at {at}, expected {}", case.field("at")));
+                }
+                let message = d["message"].as_str().unwrap_or_default();
+                if let Some(want) = case.fields.get("message")
+                    && !message.contains(want.as_str())
+                {
+                    problems.push(format!("{code} says `{message}`, not `{want}`"));
                 }
             }
         }

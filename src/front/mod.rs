@@ -221,7 +221,7 @@ impl ImportWalk<'_> {
                 Diagnostic::error(
                     codes::IMPORT_LIMIT,
                     format!(
-                        "imports nest deeper than {} files",
+                        "imports nest deeper than the limit of {} levels",
                         self.limits.max_import_depth
                     ),
                 )

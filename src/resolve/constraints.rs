@@ -38,9 +38,15 @@ pub struct Patterns(HashMap<String, Result<Regex, String>>);
 
 impl Patterns {
     fn get(&mut self, pattern: &str) -> &Result<Regex, String> {
-        self.0
-            .entry(pattern.to_string())
-            .or_insert_with(|| Regex::new(&format!("^(?:{pattern})$")).map_err(|e| e.to_string()))
+        self.0.entry(pattern.to_string()).or_insert_with(|| {
+            // The error's last line says what is wrong; the lines above quote the anchored
+            // pattern, which is not what the user wrote.
+            Regex::new(&format!("^(?:{pattern})$")).map_err(|e| {
+                let text = e.to_string();
+                let last = text.lines().last().unwrap_or_default();
+                last.strip_prefix("error: ").unwrap_or(last).to_string()
+            })
+        })
     }
 }
 

@@ -752,7 +752,7 @@ impl Loader {
                 Diagnostic::error(
                     codes::IMPORT_LIMIT,
                     format!(
-                        "more than {} files are imported; not reading more",
+                        "more files are imported than the limit of {}; not reading more",
                         limits.max_imports
                     ),
                 )
