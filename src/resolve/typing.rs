@@ -314,7 +314,8 @@ impl<'m> Typing<'_, 'm> {
         depth: usize,
         diags: &mut Diagnostics,
     ) -> (Value, Vec<&'m TypeDef>) {
-        if self.reader.is_call(node) || depth > MAX_TYPE_DEPTH {
+        if self.reader.is_call(node) || self.reader.is_function_typo(node) || depth > MAX_TYPE_DEPTH
+        {
             return (self.reader.value(node, diags), Vec::new());
         }
         let (shape, chain) = self.shape(type_name);

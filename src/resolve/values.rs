@@ -19,6 +19,12 @@ const FUNCTIONS_1X: &[&str] = &[
     "token",
 ];
 
+/// A single-key map whose key reads like a function name (`get_propery`, `concatenate`) is a
+/// typo far more often than data, and the Simple Profile has no escape for it (SP-FUNC-11).
+fn looks_like_function(key: &str) -> bool {
+    key.starts_with("get_") || key.starts_with("concat") || key == "tokens" || key == "joins"
+}
+
 /// Converts YAML to IR values for one dialect, binding `get_input` where the input has a value.
 pub struct ValueReader<'a> {
     pub dialect: Dialect,
@@ -42,9 +48,25 @@ impl ValueReader<'_> {
             Kind::Seq(items) => Value::List(items.iter().map(|i| self.value(i, diags)).collect()),
             Kind::Map(map) => {
                 if let [entry] = map.entries()
-                    && let Some(function) = entry.key.as_str().and_then(|k| self.function_name(k))
+                    && let Some(key) = entry.key.as_str()
                 {
-                    return self.call(function, &entry.value, node, diags);
+                    if let Some(function) = self.function_name(key) {
+                        return self.call(function, &entry.value, node, diags);
+                    }
+                    if self.dialect != Dialect::Tosca2 && looks_like_function(key) {
+                        diags.push(
+                            Diagnostic::error(
+                                codes::TOSCA_UNKNOWN_NAME,
+                                format!("unknown function `{key}`"),
+                            )
+                            .at(entry.key.span)
+                            .did_you_mean(
+                                key,
+                                FUNCTIONS_1X,
+                                Some(format!("the functions are {}", FUNCTIONS_1X.join(", "))),
+                            ),
+                        );
+                    }
                 }
                 let mut out = IndexMap::with_capacity(map.len());
                 for entry in map.entries() {
@@ -67,6 +89,13 @@ impl ValueReader<'_> {
                 Value::Map(out)
             }
         }
+    }
+
+    /// Whether a node is a single-entry map whose key reads like a misspelt function (reported
+    /// when the node is read).
+    pub fn is_function_typo(&self, node: &Node) -> bool {
+        self.dialect != Dialect::Tosca2
+            && matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().is_some_and(|k| looks_like_function(k) && self.function_name(k).is_none()))
     }
 
     /// Whether a node is a function call (a single-entry map keyed by a function name).
