@@ -137,6 +137,17 @@ pub fn render(
     if diags.has_errors() {
         return Vec::new();
     }
+    if objects.is_empty() && others.is_empty() {
+        let message = if topology.nodes.is_empty() {
+            "the topology has no node templates, so there is no Kubernetes object to write"
+        } else {
+            "no node of the topology became a Kubernetes object; the warnings above say why for each"
+        };
+        diags.push(
+            Diagnostic::warning(codes::K8S_UNSUPPORTED, message)
+                .hint("Kubernetes objects come from container applications, Compute nodes and the software on them, databases, storage, load balancers and networks"),
+        );
+    }
     objects.sort_by(|a, b| {
         let rank = |k: &str| {
             KIND_ORDER
