@@ -380,7 +380,11 @@ pub fn alias_main(target: Target) -> ExitCode {
             .version(env!("CARGO_PKG_VERSION"))
             .about(about)
             .after_help(format!(
-                "Example:\n  {name} examples/hello.yaml -o out/\n\nThe same as `toscana {}`.",
+                "Example:\n  {name} {} -o out/\n\nThe same as `toscana {}`.",
+                match target {
+                    Target::Kubernetes => "examples/webapp.yaml --set db_password=s3cret",
+                    Target::Terraform | Target::Graphviz => "examples/hello.yaml",
+                },
                 match target {
                     Target::Kubernetes => "k8s",
                     Target::Terraform => "tf",
