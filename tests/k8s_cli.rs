@@ -168,3 +168,22 @@ fn a_template_whose_object_does_not_survive_its_kubernetes_type_fails_loudly() {
     assert!(err.contains("`spec.accessMode`"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn names_stay_unique_after_cleaning() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clash.yaml");
+    fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    My_App:\n      type: tosca.nodes.Container.Application\n      artifacts:\n        image: { type: tosca.artifacts.Deployment.Image, file: a:1 }\n    my-app:\n      type: tosca.nodes.Container.Application\n      artifacts:\n        image: { type: tosca.artifacts.Deployment.Image, file: b:1 }\n    9lives:\n      type: tosca.nodes.Container.Application\n      artifacts:\n        image: { type: tosca.artifacts.Deployment.Image, file: c:1 }\n",
+    )
+    .unwrap();
+    let out = toscana().arg("k8s").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  name: "))
+        .collect();
+    assert_eq!(names, ["my-app", "my-app-2", "n-9lives"], "{text}");
+}

@@ -461,7 +461,9 @@ impl Ctx<'_> {
         d
     }
 
-    /// A DNS-1123 name unique among the objects of `group`, starting with a letter.
+    /// A DNS-1123 name unique within `group`, starting with a letter (Service names must).
+    /// Workloads, their Services, claims, Ingresses and NetworkPolicies share the group
+    /// `object`, so `My_App` and `my-app` become `my-app` and `my-app-2` everywhere.
     fn unique_name(&mut self, group: &str, base: &str) -> String {
         let mut name = dns_label(base);
         if name.starts_with(|c: char| c.is_ascii_digit()) {
@@ -506,7 +508,7 @@ impl Ctx<'_> {
     }
 
     fn new_plan(&mut self, owner: usize, component: &str) -> Plan {
-        let name = self.unique_name("workload", &self.node(owner).name.clone());
+        let name = self.unique_name("object", &self.node(owner).name.clone());
         Plan {
             owner,
             name,
@@ -1101,7 +1103,7 @@ impl Ctx<'_> {
                         });
                         plan.items.push(Pair {
                             key,
-                            value: format!("files/{path}"),
+                            value: format!("files/{}", safe_path(&path)),
                         });
                         shipped.push(path);
                     }
@@ -1133,7 +1135,7 @@ impl Ctx<'_> {
             if !ok && !shipped.contains(primary.path.as_ref().unwrap_or(&String::new())) {
                 continue;
             }
-            let path = primary.path.clone().unwrap_or_default();
+            let path = safe_path(primary.path.as_deref().unwrap_or_default());
             script.push_str(&format!(
                 "echo \"toscana: {} {}\"\n{interpreter} {}\n",
                 node_name.replace(['"', '\\', '$', '`'], "_"),
@@ -1573,7 +1575,7 @@ impl Ctx<'_> {
             if templated {
                 continue;
             }
-            let name = self.unique_name("claim", &self.node(i).name.clone());
+            let name = self.unique_name("object", &self.node(i).name.clone());
             let meta = self.meta(i, &name, "storage", None, &name);
             out.push((
                 i,
@@ -1676,7 +1678,7 @@ impl Ctx<'_> {
                 diags.push(d);
                 continue;
             }
-            let name = self.unique_name("networkpolicy", &self.node(net).name.clone());
+            let name = self.unique_name("object", &self.node(net).name.clone());
             let label = format!("network.toscana.io/{name}");
             for &w in net_members {
                 self.plans[w]
@@ -1911,7 +1913,7 @@ impl Ctx<'_> {
             let mut services = Vec::new();
             let mut ingress = None;
             if self.options.ingress {
-                let name = self.unique_name("ingress", &self.node(l).name.clone());
+                let name = self.unique_name("object", &self.node(l).name.clone());
                 let meta = self.meta(l, &name, "load-balancer", None, &name);
                 let mut paths = Vec::new();
                 for &w in &targets {
@@ -1949,7 +1951,7 @@ impl Ctx<'_> {
                     } else {
                         format!("{}-{}", self.node(l).name, plan.name)
                     };
-                    let name = self.unique_name("service", &base);
+                    let name = self.unique_name("object", &base);
                     let meta = self.meta(l, &name, "load-balancer", plan.part_of.as_deref(), &name);
                     let ports = plan
                         .ports
@@ -2192,6 +2194,21 @@ impl Ctx<'_> {
             affinity,
         });
         out
+    }
+}
+
+/// A relative path a ConfigMap volume accepts: no `..`, `.` or empty segments (a file from a
+/// folder above the template's keeps its place under `_up/`).
+fn safe_path(path: &str) -> String {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .map(|p| if p == ".." { "_up" } else { p })
+        .collect();
+    if parts.is_empty() {
+        "_".to_string()
+    } else {
+        parts.join("/")
     }
 }
 
