@@ -187,3 +187,28 @@ fn names_stay_unique_after_cleaning() {
         .collect();
     assert_eq!(names, ["my-app", "my-app-2", "n-9lives"], "{text}");
 }
+
+#[test]
+fn software_with_no_place_in_a_workload_is_a_warning_not_silence() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("orphans.yaml");
+    fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  my.MySQL:\n    derived_from: tosca.nodes.DBMS\ntopology_template:\n  node_templates:\n    db:\n      type: my.MySQL\n    backup_agent:\n      type: tosca.nodes.SoftwareComponent\n      requirements:\n        - host: db\n    bucket:\n      type: tosca.nodes.Storage.ObjectStorage\n      properties: { name: b }\n",
+    )
+    .unwrap();
+    let out = toscana()
+        .arg("k8s")
+        .arg(&path)
+        .args(["--message-format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("node `backup_agent` is hosted on `db`, whose product image has no place for it; skipped"),
+        "{err}"
+    );
+    assert!(err.contains("\"code\":\"backend::skipped\""), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("image: mysql:8.4"));
+}

@@ -83,27 +83,44 @@ impl Ctx<'_> {
                 {
                     self.stack_workload(i, &taken, artifacts, limits, diags);
                 }
-                Role::Software | Role::Dbms | Role::Database => {
-                    let root = self.hosting.root(NodeId(i)).0;
-                    if !matches!(
-                        self.roles[root],
-                        Role::Compute | Role::Software | Role::Dbms | Role::Database
-                    ) {
-                        let d = self.warn(
-                            codes::K8S_UNSUPPORTED,
-                            self.node(i).location,
-                            format!(
-                                "node `{}` is hosted on `{}`, which has no Kubernetes workload; skipped",
-                                self.node(i).name,
-                                self.node(root).name
-                            ),
-                            "lift-and-shift needs the bottom of a hosting chain to be a Compute node",
-                        );
-                        diags.push(d);
-                    }
-                }
                 _ => {}
             }
+        }
+        // Software that ended up in no workload says why: its chain does not end on a
+        // Compute, or it sits on a database product, whose image has no place for it.
+        for i in 0..n {
+            if self.workload_of[i].is_some()
+                || !matches!(self.roles[i], Role::Software | Role::Dbms | Role::Database)
+            {
+                continue;
+            }
+            let host = self.hosting.host(NodeId(i)).map_or(i, |h| h.0);
+            let root = self.hosting.root(NodeId(i)).0;
+            let (message, hint) = if self.workload_of[host].is_some()
+                && self.plans[self.workload_of[host].unwrap_or(0)]
+                    .product
+                    .is_some()
+            {
+                (
+                    format!(
+                        "node `{}` is hosted on `{}`, whose product image has no place for it; skipped",
+                        self.node(i).name,
+                        self.node(host).name
+                    ),
+                    "host it on a Compute node, or make it a container application",
+                )
+            } else {
+                (
+                    format!(
+                        "node `{}` is hosted on `{}`, which has no Kubernetes workload; skipped",
+                        self.node(i).name,
+                        self.node(root).name
+                    ),
+                    "lift-and-shift needs the bottom of a hosting chain to be a Compute node",
+                )
+            };
+            let d = self.warn(codes::K8S_UNSUPPORTED, self.node(i).location, message, hint);
+            diags.push(d);
         }
     }
 
