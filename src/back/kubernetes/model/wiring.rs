@@ -173,7 +173,12 @@ impl Ctx<'_> {
             let endpoint = type_matches(&r.types, "tosca.relationships.ConnectsTo")
                 || capability
                     .and_then(|c| self.node(t).capabilities.get(c))
-                    .is_some_and(is_endpoint);
+                    .is_some_and(is_endpoint)
+                // Nothing read names the relationship or the capability (a TOSCA 2.0 profile
+                // that is not available): a target with ports is taken as an endpoint.
+                || (r.types.is_empty()
+                    && capability.is_none()
+                    && self.workload_of[t].is_some_and(|w| !self.plans[w].ports.is_empty()));
             if !endpoint || self.workload_of.get(t).copied().flatten().is_none() {
                 continue;
             }
