@@ -171,7 +171,14 @@ fn check_accepts_the_shipped_example() {
 #[test]
 fn inputs_from_set_and_files_bind_and_unknown_names_are_errors() {
     let out = toscana()
-        .args(["ir", "examples/hello.yaml", "--set", "cpus=4"])
+        .args([
+            "ir",
+            "examples/hello.yaml",
+            "--set",
+            "cpus=4",
+            "--set",
+            "db_password=s3cret",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -241,7 +248,7 @@ fn import_cycles_are_reported_with_the_chain() {
 fn ir_output_to_a_directory_is_written_and_left_alone_when_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     let out = toscana()
-        .args(["ir", "examples/hello.yaml", "-o"])
+        .args(["ir", "examples/hello.yaml", "--set", "db_password=x", "-o"])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -250,7 +257,7 @@ fn ir_output_to_a_directory_is_written_and_left_alone_when_unchanged() {
     let first = fs::metadata(&path).unwrap().modified().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
     let out = toscana()
-        .args(["ir", "examples/hello.yaml", "-o"])
+        .args(["ir", "examples/hello.yaml", "--set", "db_password=x", "-o"])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -316,7 +323,7 @@ fn render_runs_a_backend_from_a_folder_on_the_real_ir() {
 #[test]
 fn a_builtin_backend_that_does_not_exist_yet_is_a_usage_error() {
     let out = toscana()
-        .args(["tf", "examples/hello.yaml"])
+        .args(["tf", "examples/hello.yaml", "--set", "db_password=x"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -426,4 +433,61 @@ fn dot_without_graphviz_says_how_to_install_it() {
     assert!(err.contains("output::graphviz"), "{err}");
     assert!(err.contains("apt-get install graphviz"), "{err}");
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_required_input_without_value_is_an_error_for_ir_and_a_warning_for_check() {
+    let ir = toscana()
+        .args(["ir", "examples/hello.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(ir.status.code(), Some(1), "{}", stderr(&ir));
+    assert!(
+        stderr(&ir).contains("examples/hello.yaml:35:5: error[tosca::unbound-input]: required input `db_password` has no value"),
+        "{}",
+        stderr(&ir)
+    );
+    assert!(ir.stdout.is_empty());
+    let check = toscana()
+        .args(["check", "examples/hello.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(
+        stderr(&check).contains("warning[tosca::unbound-input]"),
+        "{}",
+        stderr(&check)
+    );
+}
+
+#[test]
+fn a_full_disk_while_writing_leaves_the_old_output_intact() {
+    // `ulimit -f` caps the size of files the process may write; with SIGXFSZ ignored, a write
+    // past it fails with EFBIG, as a full disk fails with ENOSPC, halfway through the file.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    fs::create_dir(&out_dir).unwrap();
+    fs::write(out_dir.join("ir.json"), "the old output\n").unwrap();
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/hello.yaml");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 4 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_toscana"))
+        .args(["ir", "--set", "db_password=x", "-o"])
+        .arg(&out_dir)
+        .arg(&example)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("output::write"), "{}", stderr(&out));
+    let left: Vec<String> = fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["ir.json"], "no temporary file is left behind");
+    assert_eq!(
+        fs::read_to_string(out_dir.join("ir.json")).unwrap(),
+        "the old output\n"
+    );
 }

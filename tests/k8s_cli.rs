@@ -113,11 +113,11 @@ fn an_unbound_required_input_is_an_error_that_names_it() {
     let err = stderr(&out);
     assert!(
         err.contains(
-            "examples/webapp.yaml:43:5: error[k8s::input-unbound]: input `db_password` has no value"
+            "examples/webapp.yaml:43:5: error[tosca::unbound-input]: required input `db_password` has no value"
         ),
         "{err}"
     );
-    assert!(err.contains("--set db_password=VALUE"), "{err}");
+    assert!(err.contains("with --set db_password=VALUE"), "{err}");
     assert!(out.stdout.is_empty());
 }
 

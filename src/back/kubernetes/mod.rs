@@ -76,9 +76,6 @@ pub fn render(
     options: &K8sOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
-    if !inputs_bound(topology, sources, diags) {
-        return Vec::new();
-    }
     let elements = elements(topology, sources);
     let k8s = model::context(
         backend, topology, &elements, sources, artifacts, limits, options, diags,
@@ -196,30 +193,6 @@ pub fn render(
     out.extend(others);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
-}
-
-/// Every required input needs a value (given, or a default): an error names each one missing.
-fn inputs_bound(topology: &Topology, sources: &SourceMap, diags: &mut Diagnostics) -> bool {
-    let mut spans = super::elements::SpanFinder::new(&topology.source.files, sources);
-    let mut ok = true;
-    for input in &topology.inputs {
-        if input.required && input.value.is_none() && input.default.is_none() {
-            let mut d = Diagnostic::error(
-                codes::K8S_INPUT_UNBOUND,
-                format!("input `{}` has no value", input.name),
-            )
-            .hint(format!(
-                "Kubernetes manifests need every value now: give it with `--set {}=VALUE` or in a file with `--inputs FILE.yaml`",
-                input.name
-            ));
-            if let Some(span) = input.location.and_then(|l| spans.span(l)) {
-                d = d.at(span);
-            }
-            diags.push(d);
-            ok = false;
-        }
-    }
-    ok
 }
 
 /// The engine's elements, each with its `index` among the elements of its kind (templates look
