@@ -82,7 +82,7 @@ struct Meta {
     annotations: Vec<Pair>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
 struct Port {
     name: String,
     /// The port clients use (the Service's).
@@ -241,7 +241,7 @@ struct NodeOut {
 }
 
 /// A workload under construction.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Plan {
     /// The node whose rule renders it.
     owner: usize,
@@ -284,6 +284,12 @@ struct Ctx<'a> {
     plans: Vec<Plan>,
     /// Used object names per kind group, for uniqueness.
     names: HashMap<String, usize>,
+    /// Per node: its outgoing relationships, in source order.
+    out_rels: Vec<Vec<usize>>,
+    /// Per storage node: the name of its PersistentVolumeClaim, once chosen.
+    claim_names: HashMap<usize, String>,
+    /// Per node: storage that a StatefulSet claims through a claim template.
+    templated: Vec<bool>,
 }
 
 /// Builds the `k8s` context. Problems are warnings (what was skipped, and why) in `diags`.
@@ -346,10 +352,21 @@ pub fn context(
         workload_of: vec![None; topology.nodes.len()],
         plans: Vec::new(),
         names: HashMap::new(),
+        out_rels: {
+            let mut out = vec![Vec::new(); topology.nodes.len()];
+            for (ri, r) in topology.relationships.iter().enumerate() {
+                if let Some(list) = out.get_mut(r.source.0) {
+                    list.push(ri);
+                }
+            }
+            out
+        },
+        claim_names: HashMap::new(),
+        templated: vec![false; topology.nodes.len()],
     };
     ctx.plan_workloads(artifacts, limits, diags);
-    ctx.connect(diags);
     ctx.attach_storage(diags);
+    ctx.connect(diags);
     let claims = ctx.standalone_claims();
     ctx.apply_groups(diags);
     let networks = ctx.networks(diags);

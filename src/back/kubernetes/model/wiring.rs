@@ -190,7 +190,9 @@ impl Ctx<'_> {
             };
             match host {
                 Ok(host) => {
-                    let mut plan = self.plans[w].clone();
+                    // Worked out before the plan is taken out of `plans` to be changed.
+                    let port = self.port_of(t, capability);
+                    let mut plan = std::mem::take(&mut self.plans[w]);
                     self.add_env(
                         &mut plan,
                         s,
@@ -199,7 +201,7 @@ impl Ctx<'_> {
                         false,
                         diags,
                     );
-                    match self.port_of(t, capability) {
+                    match port {
                         Some(port) => self.add_env(
                             &mut plan,
                             s,
@@ -266,33 +268,62 @@ impl Ctx<'_> {
             let volume = dns_label(&self.node(t).name);
             let size = self.storage_size(t);
             let owner_is_compute = self.roles[self.plans[w].owner] == Role::Compute;
+            let stateful =
+                self.plans[w].stateful || self.plans[w].product.is_some() || owner_is_compute;
+            let claim = if stateful {
+                None
+            } else {
+                Some(self.claim_name(t))
+            };
             let plan = &mut self.plans[w];
-            if plan
+            if let Some(taken) = plan
                 .mounts
                 .iter()
-                .any(|m| m.path == location || m.name == volume)
+                .find(|m| m.path == location || m.name == volume)
             {
+                let message = format!(
+                    "`{}` cannot be mounted at `{location}` in `{}`: `{}` is already mounted at `{}`; skipped",
+                    self.topology.nodes[t].name, plan.name, taken.name, taken.path
+                );
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    r.location,
+                    message,
+                    "give the attachment another `location`, or the storage another name",
+                );
+                diags.push(d);
                 continue;
             }
-            let stateful = plan.stateful || plan.product.is_some() || owner_is_compute;
             plan.mounts.push(Mount {
                 name: volume.clone(),
                 path: location,
                 read_only: false,
             });
-            if stateful {
-                plan.stateful = true;
-                plan.claim_templates
-                    .push(ClaimTemplate { name: volume, size });
-            } else {
-                plan.volumes.push(Volume {
-                    name: volume.clone(),
+            match claim {
+                None => {
+                    plan.stateful = true;
+                    plan.claim_templates
+                        .push(ClaimTemplate { name: volume, size });
+                    self.templated[t] = true;
+                }
+                Some(claim) => plan.volumes.push(Volume {
+                    name: volume,
                     config_map: None,
                     items: Vec::new(),
-                    claim: Some(volume),
-                });
+                    claim: Some(claim),
+                }),
             }
         }
+    }
+
+    /// The name of a storage node's PersistentVolumeClaim, chosen once.
+    fn claim_name(&mut self, t: usize) -> String {
+        if let Some(name) = self.claim_names.get(&t) {
+            return name.clone();
+        }
+        let name = self.unique_name("object", &self.node(t).name.clone());
+        self.claim_names.insert(t, name.clone());
+        name
     }
 
     pub(super) fn storage_size(&self, t: usize) -> String {
@@ -304,28 +335,17 @@ impl Ctx<'_> {
             .unwrap_or_else(|| "1Gi".to_string())
     }
 
-    /// Storage nodes whose volume is not a StatefulSet's claim template get a claim of their
-    /// own (attached to a Deployment, or not attached at all).
+    /// Storage nodes whose volume is not (only) a StatefulSet's claim template get a claim of
+    /// their own (attached to a Deployment, or not attached at all).
     pub(super) fn standalone_claims(&mut self) -> Vec<(usize, ClaimObj)> {
         let mut out = Vec::new();
         for i in 0..self.topology.nodes.len() {
-            if self.roles[i] != Role::Storage {
+            if self.roles[i] != Role::Storage
+                || (self.templated[i] && !self.claim_names.contains_key(&i))
+            {
                 continue;
             }
-            let label = dns_label(&self.node(i).name);
-            let templated = self.plans.iter().any(|p| {
-                p.claim_templates.iter().any(|c| c.name == label)
-                    && p.members.iter().any(|&m| {
-                        self.topology
-                            .relationships
-                            .iter()
-                            .any(|r| r.source.0 == m && r.target.0 == i)
-                    })
-            });
-            if templated {
-                continue;
-            }
-            let name = self.unique_name("object", &self.node(i).name.clone());
+            let name = self.claim_name(i);
             let meta = self.meta(i, &name, "storage", None, &name);
             out.push((
                 i,
@@ -374,11 +394,9 @@ impl Ctx<'_> {
             }
             let mut bound = None;
             let mut linked = None;
-            for r in self
-                .topology
-                .relationships
+            for r in self.out_rels[p]
                 .iter()
-                .filter(|r| r.source.0 == p)
+                .map(|&ri| &self.topology.relationships[ri])
             {
                 if type_matches(&r.types, "tosca.relationships.network.BindsTo")
                     || r.requirement == "binding"
@@ -630,11 +648,11 @@ impl Ctx<'_> {
                 .filter(|c| is_endpoint(c))
                 .find_map(|c| c.properties.get("port").and_then(integer));
             let mut targets: Vec<usize> = Vec::new();
-            for r in self
-                .topology
-                .relationships
-                .iter()
-                .filter(|r| r.source.0 == l)
+            let topology = self.topology;
+            for r in self.out_rels[l]
+                .clone()
+                .into_iter()
+                .map(|ri| &topology.relationships[ri])
             {
                 match self.workload_of.get(r.target.0).copied().flatten() {
                     Some(w) if !self.plans[w].ports.is_empty() => {
