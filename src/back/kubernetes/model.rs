@@ -785,3 +785,64 @@ fn safe_path(path: &str) -> String {
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capability(types: &[&str], port: Option<i64>) -> Capability {
+        let mut properties = indexmap::IndexMap::new();
+        if let Some(p) = port {
+            properties.insert("port".to_string(), Value::Integer(p));
+        }
+        Capability {
+            type_name: types.first().map(|t| t.to_string()),
+            types: types.iter().map(|t| t.to_string()).collect(),
+            properties,
+            attributes: indexmap::IndexMap::new(),
+            location: None,
+        }
+    }
+
+    #[test]
+    fn endpoints_are_recognised_under_every_spelling() {
+        for types in [
+            &[
+                "tosca.capabilities.Endpoint.Database",
+                "tosca.capabilities.Endpoint",
+            ][..],
+            &["org.oasis-open.simple:2.0:Endpoint.Public"],
+            &["Endpoint"],
+        ] {
+            assert!(is_endpoint(&capability(types, None)), "{types:?}");
+        }
+        assert!(!is_endpoint(&capability(
+            &["tosca.capabilities.Node"],
+            Some(80)
+        )));
+        // Untyped (a profile that is not available): a port makes it one.
+        assert!(is_endpoint(&capability(&[], Some(80))));
+        assert!(!is_endpoint(&capability(&[], None)));
+    }
+
+    #[test]
+    fn configmap_paths_never_climb_out() {
+        assert_eq!(safe_path("scripts/install.sh"), "scripts/install.sh");
+        assert_eq!(safe_path("../shared/./x.sh"), "_up/shared/x.sh");
+        assert_eq!(safe_path("//"), "_");
+    }
+
+    #[test]
+    fn shell_quoting_survives_quotes() {
+        assert_eq!(shell_quote("it's.sh"), r"'it'\''s.sh'");
+    }
+
+    #[test]
+    fn product_keywords_match_whole_words() {
+        assert_eq!(
+            words("my.nodes.DBMS.PostgreSQL"),
+            ["my", "nodes", "dbms", "postgresql"]
+        );
+        assert!(!words("tosca.nodes.Mongoose").contains(&"mongo".to_string()));
+    }
+}
