@@ -284,6 +284,9 @@ struct Ctx<'a> {
     plans: Vec<Plan>,
     /// Used object names per kind group, for uniqueness.
     names: HashMap<String, usize>,
+    /// Where the value [`Self::add_env`] is adding was written, when more precise than its node
+    /// (an operation's implementation, a relationship); warnings point there.
+    env_at: Option<crate::ir::Location>,
     /// Per node: its outgoing relationships, in source order.
     out_rels: Vec<Vec<usize>>,
     /// Per storage node: the name of its PersistentVolumeClaim, once chosen.
@@ -352,6 +355,7 @@ pub fn context(
         workload_of: vec![None; topology.nodes.len()],
         plans: Vec::new(),
         names: HashMap::new(),
+        env_at: None,
         out_rels: {
             let mut out = vec![Vec::new(); topology.nodes.len()];
             for (ri, r) in topology.relationships.iter().enumerate() {

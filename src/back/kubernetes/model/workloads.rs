@@ -298,7 +298,13 @@ impl Ctx<'_> {
                 if let Some(o) = iface.operations.get(op) {
                     for (name, value) in iface.inputs.iter().chain(&o.inputs) {
                         let secret = self.is_secret_name(name);
+                        self.env_at = o
+                            .implementation
+                            .as_ref()
+                            .and_then(|im| im.primary.as_ref())
+                            .and_then(|a| a.location);
                         self.add_env(plan, i, &env_name(name), value, secret, diags);
+                        self.env_at = None;
                     }
                 }
             }
@@ -344,13 +350,14 @@ impl Ctx<'_> {
         if matches!(value, Value::Null) {
             return;
         }
+        let at = self.env_at.or(self.node(node).location);
         let text = match self.resolve(value, node, plan) {
             Ok(Some(t)) => t,
             Ok(None) => return,
             Err(why) => {
                 let d = self.warn(
                     codes::K8S_UNSUPPORTED,
-                    self.node(node).location,
+                    at,
                     format!(
                         "environment variable `{name}` of `{}` is left out: {why}",
                         self.node(node).name
@@ -367,7 +374,7 @@ impl Ctx<'_> {
             if !same {
                 let d = self.warn(
                     codes::K8S_UNSUPPORTED,
-                    self.node(node).location,
+                    at,
                     format!("environment variable `{name}` of `{}` is set twice with different values; the first is kept", self.node(node).name),
                     "the lifted stack runs in one container, which has one environment",
                 );
@@ -554,7 +561,13 @@ impl Ctx<'_> {
             let node_name = self.node(node).name.clone();
             for (name, value) in step.inputs {
                 let secret = self.is_secret_name(name);
+                self.env_at = step
+                    .implementation
+                    .primary
+                    .as_ref()
+                    .and_then(|a| a.location);
                 self.add_env(&mut plan, node, &env_name(name), value, secret, diags);
+                self.env_at = None;
             }
             let Some(primary) = step.implementation.primary.as_ref() else {
                 continue;
