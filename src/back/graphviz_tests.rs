@@ -94,6 +94,11 @@ fn all_options() -> Vec<DotOptions> {
 const ADVERSARIAL: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
 metadata:
   template_name: "t \" \\ <&> \n é"
+node_types:
+  my.Odd:
+    derived_from: tosca.nodes.Compute
+    attributes:
+      "<&>": { type: string }
 topology_template:
   substitution_mappings:
     node_type: tosca.nodes.Root
@@ -113,7 +118,7 @@ topology_template:
       requirements:
         - host: "x\\y"
     "x\\y":
-      type: tosca.nodes.Compute
+      type: my.Odd
     "{}|[]:;,=-->":
       type: tosca.nodes.Database
       directives: [ select ]

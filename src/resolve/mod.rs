@@ -7,6 +7,7 @@
 
 mod constraints;
 mod extras;
+mod functions;
 mod literals;
 mod nodes;
 mod params;
@@ -147,6 +148,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
+    functions::check(model, template, &reader, &mut topology, diags);
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     topology
 }

@@ -36,6 +36,8 @@ struct Assignment<'y> {
     span: Span,
     node: Option<(String, Span)>,
     capability: Option<String>,
+    /// Where the template's `capability:` is written.
+    capability_at: Option<Span>,
     relationship: Option<&'y Yaml>,
     node_filter: Option<&'y Yaml>,
 }
@@ -188,6 +190,7 @@ fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<
         span: entry.key.span,
         node: None,
         capability: None,
+        capability_at: None,
         relationship: None,
         node_filter: None,
     };
@@ -221,6 +224,7 @@ fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<
         .get("capability")
         .and_then(|c| c.scalar_text())
         .map(str::to_string);
+    a.capability_at = map.get("capability").map(|c| c.span);
     a.relationship = map.get("relationship");
     a.node_filter = map.get("node_filter");
     Some(a)
@@ -335,8 +339,26 @@ fn relationship<'t>(
             _ => w,
         }
     });
-    let capability =
-        wanted.and_then(|w| target_capability(&topology.nodes[target.0].capabilities, &w, &a.name));
+    let target_node = &topology.nodes[target.0];
+    let capability = wanted
+        .as_ref()
+        .and_then(|w| target_capability(&target_node.capabilities, w, &a.name));
+    if let (Some(wanted), None) = (&wanted, &capability) {
+        let target_defs = definitions(builder.model, TypeKind::Node, &target_node.types);
+        if super::nodes::defs_complete(builder.model, &target_defs) {
+            diags.push(missing_capability(
+                &topology.nodes[source.0].name,
+                a,
+                wanted,
+                &target_node.name,
+                target_node
+                    .capabilities
+                    .keys()
+                    .map(String::as_str)
+                    .collect(),
+            ));
+        }
+    }
     Relationship {
         name,
         source,
@@ -351,6 +373,49 @@ fn relationship<'t>(
         interfaces,
         location: builder.locator.at(a.span),
     }
+}
+
+/// A requirement whose target has no capability of the wanted name or type.
+fn missing_capability(
+    source: &str,
+    a: &Assignment,
+    wanted: &str,
+    target: &str,
+    capabilities: Vec<&str>,
+) -> Diagnostic {
+    // A capability the template names is a plain mistake. One that only the requirement's
+    // definition asks for is a warning: real profiles (tosca-parser's NFV samples among them)
+    // connect such requirements anyway, and the template gives no other target to choose.
+    let from_template = a.capability.is_some();
+    let d = if from_template {
+        Diagnostic::error(
+            codes::TOSCA_UNKNOWN_NAME,
+            format!(
+                "requirement `{}` of `{source}` asks for capability `{wanted}` of `{target}`, which has none of that name or type",
+                a.name
+            ),
+        )
+    } else {
+        Diagnostic::warning(
+            codes::TOSCA_UNKNOWN_NAME,
+            format!(
+                "requirement `{}` of `{source}` needs a capability of type `{wanted}`, and its target `{target}` has none; connected without one",
+                a.name
+            ),
+        )
+    };
+    d.at(a
+        .capability_at
+        .or(a.node.as_ref().map(|(_, s)| *s))
+        .unwrap_or(a.span))
+        .did_you_mean(
+            wanted,
+            &capabilities,
+            Some(format!(
+                "capabilities of `{target}`: {}",
+                capabilities.join(", ")
+            )),
+        )
 }
 
 /// What a requirement definition on the source node's type chain says, where one was read.

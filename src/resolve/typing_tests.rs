@@ -153,3 +153,38 @@ service_template:
     assert!((canonical("width") - 0.12).abs() < 1e-12);
     assert_eq!(canonical("depth"), 2000.0);
 }
+
+#[test]
+fn get_property_is_evaluated_through_chains_and_nested_paths() {
+    let yaml = r#"
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.T:
+    derived_from: tosca.nodes.Root
+    properties:
+      settings: { type: map, required: false }
+      port: { type: integer, required: false }
+      copy: { type: integer, required: false }
+      late: { type: string, required: false }
+topology_template:
+  node_templates:
+    a:
+      type: my.T
+      properties:
+        settings: { ports: [ 8080, 8443 ] }
+        port: { get_property: [ SELF, settings, ports, 1 ] }
+    b:
+      type: my.T
+      properties:
+        copy: { get_property: [ a, port ] }
+        late: { get_attribute: [ a, tosca_id ] }
+"#;
+    let (topology, diags) = topology(yaml);
+    assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
+    assert_eq!(topology.nodes[0].properties["port"], Value::Integer(8443));
+    assert_eq!(topology.nodes[1].properties["copy"], Value::Integer(8443));
+    assert!(matches!(
+        topology.nodes[1].properties["late"],
+        Value::Call(_)
+    ));
+}

@@ -153,7 +153,7 @@ fn unbound(args: Vec<Value>) -> Value {
 }
 
 /// `get_input: [name, key, 0]` selects inside a structured input.
-fn nested(value: &Value, path: &[Value]) -> Option<Value> {
+pub(super) fn nested(value: &Value, path: &[Value]) -> Option<Value> {
     let mut current = value;
     for step in path {
         current = match (current, step) {

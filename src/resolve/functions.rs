@@ -1,0 +1,411 @@
+//! `get_property` and `get_attribute` checked against the resolved topology, and `get_property`
+//! evaluated where its value is known at translation time.
+//!
+//! Runs after node templates and requirements are built, over the YAML of each node template
+//! and output (for spans), looking things up in the topology (for what resolution decided: the
+//! host of a node, the capabilities it has). A reference to a node template, capability or
+//! property that does not exist is an error at the argument that names it. A `get_property` of
+//! a node's property whose value is a literal (or another `get_property` that leads to one) is
+//! replaced by that value in the IR; a chain of `get_property` that comes back to itself is an
+//! error that shows the loop.
+//!
+//! TOSCA 2.0 writes these as `$get_property` with TOSCA paths; their checking belongs to the 2.0
+//! path grammar and is not done here.
+
+use std::collections::HashMap;
+
+use super::types::definitions;
+use super::typing::definitions_of;
+use super::values::{ValueReader, nested};
+use crate::back::stack::Hosting;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Dialect, NodeId, Topology, Value};
+use crate::model::{Model, TopologyTemplate, TypeKind};
+use crate::yaml::Node as Yaml;
+
+/// Where a function is written: which node `SELF` is, if any.
+#[derive(Clone, Copy)]
+struct Place {
+    this: Option<NodeId>,
+}
+
+/// A property of a node, as `get_property` reaches it: node, property name, path inside.
+type Target = (NodeId, String);
+
+/// Checks every reference and evaluates what can be evaluated.
+pub fn check(
+    model: &Model,
+    template: &TopologyTemplate,
+    reader: &ValueReader,
+    topology: &mut Topology,
+    diags: &mut Diagnostics,
+) {
+    if model.dialect == Dialect::Tosca2 {
+        return;
+    }
+    let mut checker = Checker {
+        model,
+        reader,
+        index: topology
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.name.clone(), NodeId(i)))
+            .collect(),
+        hosting: Hosting::new(topology),
+        evaluated: Vec::new(),
+        loops: Default::default(),
+    };
+    for (i, named) in template.node_templates.iter().enumerate() {
+        let Some(def) = named.def.as_map() else {
+            continue;
+        };
+        let place = Place {
+            this: Some(NodeId(i)),
+        };
+        for (key, value) in def
+            .entries()
+            .iter()
+            .filter_map(|e| Some((e.key.scalar_text()?, &e.value)))
+        {
+            match key {
+                "properties" => {
+                    for entry in value.as_map().map_or(&[][..], |m| m.entries()) {
+                        let name = entry.key.scalar_text().unwrap_or_default();
+                        checker.walk(
+                            &entry.value,
+                            place,
+                            topology,
+                            Some((NodeId(i), name.to_string())),
+                            diags,
+                        );
+                    }
+                }
+                "attributes" | "capabilities" | "requirements" | "interfaces" | "artifacts" => {
+                    checker.walk(value, place, topology, None, diags)
+                }
+                _ => {}
+            }
+        }
+    }
+    for named in &template.outputs {
+        if let Some(value) = named.def.as_map().and_then(|m| m.get("value")) {
+            checker.walk(value, Place { this: None }, topology, None, diags);
+        }
+    }
+    for ((node, property), value) in checker.evaluated {
+        topology.nodes[node.0].properties.insert(property, value);
+    }
+}
+
+struct Checker<'a> {
+    model: &'a Model,
+    reader: &'a ValueReader<'a>,
+    index: HashMap<String, NodeId>,
+    hosting: Hosting,
+    /// Property values found by evaluating `get_property`, written into the IR at the end.
+    evaluated: Vec<(Target, Value)>,
+    /// Loops already reported (their members, sorted), so each is reported once.
+    loops: std::collections::HashSet<Vec<Target>>,
+}
+
+impl Checker<'_> {
+    /// Checks the functions in `node`; `property` is set when `node` is a node property's whole
+    /// value, which `get_property` evaluation may then replace.
+    fn walk(
+        &mut self,
+        node: &Yaml,
+        place: Place,
+        topology: &Topology,
+        property: Option<Target>,
+        diags: &mut Diagnostics,
+    ) {
+        if let Some([entry]) = node.as_map().map(|m| m.entries())
+            && self.reader.is_call(node)
+        {
+            let function = entry.key.scalar_text().unwrap_or_default();
+            if matches!(function, "get_property" | "get_attribute")
+                && let Some(target) = self.reference(function, &entry.value, place, topology, diags)
+                && function == "get_property"
+                && let Some(property) = property
+            {
+                let mut chain = vec![property.clone()];
+                match self.evaluate(&target, topology, &mut chain) {
+                    Ok(Some(value)) => self.evaluated.push((property, value)),
+                    Ok(None) => {}
+                    Err(()) => {
+                        let mut members = chain.clone();
+                        members.sort();
+                        members.dedup();
+                        if self.loops.insert(members) {
+                            diags.push(loop_error(&chain, topology, node));
+                        }
+                    }
+                }
+            }
+            self.walk(&entry.value, place, topology, None, diags);
+            return;
+        }
+        match (node.as_seq(), node.as_map()) {
+            (Some(items), _) => {
+                for item in items {
+                    self.walk(item, place, topology, None, diags);
+                }
+            }
+            (_, Some(map)) => {
+                for entry in map.entries() {
+                    self.walk(&entry.value, place, topology, None, diags);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks the arguments of one `get_property`/`get_attribute`; returns the node property it
+    /// names (with the path inside it) when it names one of a node directly.
+    fn reference(
+        &self,
+        function: &str,
+        args: &Yaml,
+        place: Place,
+        topology: &Topology,
+        diags: &mut Diagnostics,
+    ) -> Option<(Target, Vec<Value>)> {
+        let items = args.as_seq().filter(|a| a.len() >= 2);
+        let Some(items) = items else {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    format!(
+                        "{function} needs a list: [ <node template, SELF or HOST>, <name>, ... ]"
+                    ),
+                )
+                .at(args.span)
+                .hint(format!("e.g. `{function}: [ SELF, port ]`")),
+            );
+            return None;
+        };
+        let entity = items[0].scalar_text().unwrap_or_default();
+        let nodes: Vec<NodeId> = match entity {
+            "SELF" => match place.this {
+                Some(this) => vec![this],
+                None => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!("{function}: SELF means the template the function is written in, and an output has none"),
+                        )
+                        .at(items[0].span)
+                        .hint("name the node template instead"),
+                    );
+                    return None;
+                }
+            },
+            // A relationship's ends: judged where relationships are read.
+            "SOURCE" | "TARGET" => return None,
+            // HOST: the first node down the hosting chain that has the name.
+            "HOST" => {
+                let this = place.this?;
+                let mut chain = Vec::new();
+                let mut at = self.hosting.host(this);
+                while let Some(host) = at {
+                    if chain.contains(&host) {
+                        break;
+                    }
+                    chain.push(host);
+                    at = self.hosting.host(host);
+                }
+                if chain.is_empty() {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!(
+                                "{function}: HOST means the node `{}` is hosted on, and it is hosted on nothing",
+                                topology.nodes[this.0].name
+                            ),
+                        )
+                        .at(items[0].span)
+                        .hint("give it a `host` requirement, or name the node template"),
+                    );
+                    return None;
+                }
+                chain
+            }
+            name => match self.index.get(name) {
+                Some(&node) => vec![node],
+                None => {
+                    let known: Vec<&str> = self.index.keys().map(String::as_str).collect();
+                    let mut known = known;
+                    known.sort_unstable();
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!(
+                                "{function} names node template `{name}`, which does not exist"
+                            ),
+                        )
+                        .at(items[0].span)
+                        .did_you_mean(
+                            name,
+                            &known,
+                            Some("name a node template, SELF or HOST".into()),
+                        ),
+                    );
+                    return None;
+                }
+            },
+        };
+        let names: Vec<&str> = items[1..]
+            .iter()
+            .map(|i| i.scalar_text().unwrap_or_default())
+            .collect();
+        // [entity, capability or requirement, name, ...] or [entity, name, ...].
+        let first = &topology.nodes[nodes[0].0];
+        if names.len() >= 2 && first.requirements.iter().any(|r| r.name == names[0]) {
+            return None;
+        }
+        let via_capability = names.len() >= 2 && first.capabilities.contains_key(names[0]);
+        let (name, name_at, rest) = if via_capability {
+            (names[1], &items[2], &items[3..])
+        } else {
+            (names[0], &items[1], &items[2..])
+        };
+        let mut known: Vec<String> = Vec::new();
+        for &node in &nodes {
+            let node_ir = &topology.nodes[node.0];
+            let (kind, types) = if via_capability {
+                match node_ir.capabilities.get(names[0]) {
+                    Some(cap) => (TypeKind::Capability, cap.types.clone()),
+                    None => continue,
+                }
+            } else {
+                (TypeKind::Node, node_ir.types.clone())
+            };
+            let defs = definitions(self.model, kind, &types);
+            if !super::nodes::defs_complete(self.model, &defs) {
+                return None;
+            }
+            let mut sections = vec!["properties"];
+            if function == "get_attribute" {
+                // Every property is also an attribute of the same name.
+                sections.push("attributes");
+            }
+            for section in sections {
+                let defined = definitions_of(&defs, section);
+                if defined.contains_key(name) {
+                    if function == "get_property" && !via_capability && entity != "HOST" {
+                        let path = rest
+                            .iter()
+                            .map(|n| self.reader.value(n, &mut Diagnostics::with_cap(0)))
+                            .collect();
+                        return Some(((node, name.to_string()), path));
+                    }
+                    return None;
+                }
+                known.extend(defined.keys().map(|k| k.to_string()));
+            }
+        }
+        let what = if function == "get_property" {
+            "property"
+        } else {
+            "attribute or property"
+        };
+        let owner = if via_capability {
+            format!(
+                "capability `{}` of node template `{}`",
+                names[0], first.name
+            )
+        } else if entity == "HOST" {
+            format!("the hosts of `{}`", topology.nodes[place.this?.0].name)
+        } else {
+            format!("node template `{}`", first.name)
+        };
+        known.sort();
+        known.dedup();
+        let known_refs: Vec<&str> = known.iter().map(String::as_str).collect();
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNKNOWN_NAME,
+                format!("{function}: {owner} has no {what} `{name}`"),
+            )
+            .at(name_at.span)
+            .did_you_mean(
+                name,
+                &known_refs,
+                Some(if known.is_empty() {
+                    format!("{owner} defines none")
+                } else {
+                    format!("defined: {}", known.join(", "))
+                }),
+            ),
+        );
+        None
+    }
+
+    /// The value `get_property` reaches, following further `get_property` calls of node
+    /// properties; `Ok(None)` when it is not known before deployment, `Err` on a loop (`chain`
+    /// then holds it).
+    fn evaluate(
+        &self,
+        (target, path): &(Target, Vec<Value>),
+        topology: &Topology,
+        chain: &mut Vec<Target>,
+    ) -> Result<Option<Value>, ()> {
+        if chain.contains(target) {
+            chain.push(target.clone());
+            return Err(());
+        }
+        chain.push(target.clone());
+        let Some(value) = topology.nodes[target.0.0].properties.get(&target.1) else {
+            return Ok(None);
+        };
+        let resolved = match value {
+            Value::Call(call) if call.function == "get_property" => {
+                let Some(next) = self.call_target(call, target.0, topology) else {
+                    return Ok(None);
+                };
+                match self.evaluate(&next, topology, chain)? {
+                    Some(v) => v,
+                    None => return Ok(None),
+                }
+            }
+            Value::Call(_) => return Ok(None),
+            literal => literal.clone(),
+        };
+        Ok(nested(&resolved, path))
+    }
+
+    /// The node property an IR `get_property` call of node `this` names, if it names one
+    /// directly (SELF or a template, then a property of the node).
+    fn call_target(
+        &self,
+        call: &crate::ir::Call,
+        this: NodeId,
+        topology: &Topology,
+    ) -> Option<(Target, Vec<Value>)> {
+        let entity = call.args.first()?.as_str()?;
+        let node = match entity {
+            "SELF" => this,
+            "SOURCE" | "TARGET" | "HOST" => return None,
+            name => *self.index.get(name)?,
+        };
+        let name = call.args.get(1)?.as_str()?;
+        if topology.nodes[node.0].capabilities.contains_key(name) && call.args.len() > 2 {
+            return None;
+        }
+        Some(((node, name.to_string()), call.args[2..].to_vec()))
+    }
+}
+
+fn loop_error(chain: &[Target], topology: &Topology, at: &Yaml) -> Diagnostic {
+    let shown: Vec<String> = chain
+        .iter()
+        .map(|(node, name)| format!("{}.{name}", topology.nodes[node.0].name))
+        .collect();
+    Diagnostic::error(
+        codes::TOSCA_CYCLE,
+        format!("get_property loop: {}", shown.join(" → ")),
+    )
+    .at(at.span)
+    .hint("one of these properties must have a value of its own")
+}
