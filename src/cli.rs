@@ -44,8 +44,10 @@ enum Command {
     #[command(after_help = "Example:\n  toscana ir examples/hello.yaml --set replicas=2 > ir.json")]
     Ir(CommonArgs),
     /// Translate into Kubernetes manifests (same as `tosca2k8s`)
-    #[command(after_help = "Example:\n  toscana k8s examples/hello.yaml -o manifests/")]
-    K8s(CommonArgs),
+    #[command(
+        after_help = "Example:\n  toscana k8s examples/webapp.yaml --set db_password=s3cret -o manifests/\n  toscana k8s examples/webapp.yaml --set db_password=s3cret --namespace shop --ingress | kubectl apply -f -"
+    )]
+    K8s(K8sCommand),
     /// Translate into a Terraform configuration (same as `tosca2tf`)
     #[command(after_help = "Example:\n  toscana tf examples/hello.yaml -o terraform/")]
     Tf(CommonArgs),
@@ -110,6 +112,43 @@ pub struct DotCommand {
     pub common: CommonArgs,
     #[command(flatten)]
     pub dot: DotArgs,
+}
+
+/// `toscana k8s`: the common flags and the manifests' own.
+#[derive(Debug, Args, Clone)]
+pub struct K8sCommand {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub k8s: K8sArgs,
+}
+
+/// Options of the Kubernetes manifests; only `toscana k8s` and `tosca2k8s` take these.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Kubernetes")]
+pub struct K8sArgs {
+    /// Put every object into namespace NS (and name it in kustomization.yaml)
+    #[arg(long, value_name = "NS", value_parser = parse_namespace)]
+    pub namespace: Option<String>,
+    /// Route load balancers through an Ingress instead of Services of type LoadBalancer
+    #[arg(long)]
+    pub ingress: bool,
+}
+
+fn parse_namespace(s: &str) -> Result<String, String> {
+    if !s.is_empty()
+        && s.len() <= 63
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+    {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "`{s}` is not a namespace name: use at most 63 lowercase letters, digits and `-`, not at either end"
+        ))
+    }
 }
 
 /// What the diagram shows and how it is written; only `toscana dot` and `tosca2dot` take these.
@@ -298,7 +337,14 @@ pub fn main() -> ExitCode {
         }
         Command::Check(args) => return run(&args, Job::Check, None),
         Command::Ir(args) => (args, Job::Ir),
-        Command::K8s(args) => (args, Job::Translate(Some(Target::Kubernetes))),
+        Command::K8s(args) => {
+            return run_with(
+                &args.common,
+                Job::Translate(Some(Target::Kubernetes)),
+                None,
+                Some(&args.k8s),
+            );
+        }
         Command::Tf(args) => (args, Job::Translate(Some(Target::Terraform))),
         Command::Dot(args) => {
             return run(
@@ -334,7 +380,11 @@ pub fn alias_main(target: Target) -> ExitCode {
             .version(env!("CARGO_PKG_VERSION"))
             .about(about)
             .after_help(format!(
-                "Example:\n  {name} examples/hello.yaml -o out/\n\nThe same as `toscana {}`.",
+                "Example:\n  {name} {} -o out/\n\nThe same as `toscana {}`.",
+                match target {
+                    Target::Kubernetes => "examples/webapp.yaml --set db_password=s3cret",
+                    Target::Terraform | Target::Graphviz => "examples/hello.yaml",
+                },
                 match target {
                     Target::Kubernetes => "k8s",
                     Target::Terraform => "tf",
@@ -345,6 +395,9 @@ pub fn alias_main(target: Target) -> ExitCode {
     if target == Target::Graphviz {
         command = DotArgs::augment_args(command);
     }
+    if target == Target::Kubernetes {
+        command = K8sArgs::augment_args(command);
+    }
     let matches = command.get_matches();
     let dot = if target == Target::Graphviz {
         match <DotArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
@@ -354,8 +407,21 @@ pub fn alias_main(target: Target) -> ExitCode {
     } else {
         None
     };
+    let k8s = if target == Target::Kubernetes {
+        match <K8sArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
+            Ok(k8s) => Some(k8s),
+            Err(e) => e.exit(),
+        }
+    } else {
+        None
+    };
     match <CommonArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
-        Ok(args) => run(&args, Job::Translate(Some(target)), dot.as_ref()),
+        Ok(args) => run_with(
+            &args,
+            Job::Translate(Some(target)),
+            dot.as_ref(),
+            k8s.as_ref(),
+        ),
         Err(e) => e.exit(),
     }
 }
@@ -369,6 +435,10 @@ enum Job {
 }
 
 fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
+    run_with(args, job, dot, None)
+}
+
+fn run_with(args: &CommonArgs, job: Job, dot: Option<&DotArgs>, k8s: Option<&K8sArgs>) -> ExitCode {
     let mut diags = Diagnostics::with_cap(args.max_errors);
     let options = ReadOptions {
         input: Some(if args.file == "-" {
@@ -395,6 +465,7 @@ fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
     };
     let read = pipeline::read(&options, &mut diags);
     let mut sources = read.sources;
+    let artifacts = read.artifacts;
     let code = match (job, read.topology) {
         (_, None) => EXIT_INVALID,
         (_, Some(_)) if diags.has_errors() => EXIT_INVALID,
@@ -414,7 +485,12 @@ fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
             )
         }
         (Job::Translate(target), Some(topology)) => {
-            translate(args, target, dot, &topology, &mut sources, &mut diags)
+            let extra = Extra {
+                dot,
+                k8s,
+                artifacts: &artifacts,
+            };
+            translate(args, target, &extra, &topology, &mut sources, &mut diags)
         }
     };
     report(args, &diags, &sources);
@@ -429,10 +505,18 @@ fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
     ExitCode::from(code)
 }
 
+/// What a translation needs besides the common flags: the target's own flags and the artifact
+/// files.
+struct Extra<'a> {
+    dot: Option<&'a DotArgs>,
+    k8s: Option<&'a K8sArgs>,
+    artifacts: &'a crate::source::ArtifactFiles,
+}
+
 fn translate(
     args: &CommonArgs,
     target: Option<Target>,
-    dot: Option<&DotArgs>,
+    extra: &Extra<'_>,
     topology: &crate::ir::Topology,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
@@ -458,9 +542,26 @@ fn translate(
     ) else {
         return EXIT_USAGE;
     };
+    let dot = extra.dot;
     let files = if target == Some(Target::Graphviz) {
         let options = dot.map(DotArgs::options).unwrap_or_default();
         back::graphviz::render(&backend, topology, sources, &options, diags)
+    } else if target == Some(Target::Kubernetes) {
+        let k8s = extra.k8s.cloned().unwrap_or_default();
+        let options = back::kubernetes::K8sOptions {
+            namespace: k8s.namespace,
+            ingress: k8s.ingress,
+            split: args.output.is_some(),
+        };
+        back::kubernetes::render(
+            &backend,
+            topology,
+            sources,
+            extra.artifacts,
+            &args.limits.limits(),
+            &options,
+            diags,
+        )
     } else {
         backend.render(
             &back::topology_json(topology),

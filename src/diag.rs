@@ -66,6 +66,11 @@ pub mod codes {
     pub const OUTPUT_WRITE: &str = "output::write";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";
+    /// The Kubernetes backend cannot express something (a function, a node, an artifact); it
+    /// says what it left out.
+    pub const K8S_UNSUPPORTED: &str = "k8s::unsupported";
+    /// A template wrote an object that does not survive its Kubernetes type: a bug.
+    pub const K8S_INTERNAL: &str = "k8s::internal";
     pub const CLI_INPUTS: &str = "cli::inputs";
     pub const TOO_MANY_ERRORS: &str = "diag::too-many-errors";
 }

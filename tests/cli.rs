@@ -323,7 +323,7 @@ fn render_runs_a_backend_from_a_folder_on_the_real_ir() {
 #[test]
 fn a_builtin_backend_that_does_not_exist_yet_is_a_usage_error() {
     let out = toscana()
-        .args(["k8s", "examples/hello.yaml", "--set", "db_password=x"])
+        .args(["tf", "examples/hello.yaml", "--set", "db_password=x"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -66,7 +66,7 @@ impl<T: Serialize> Erased for T {
 
 /// Turns IR locations (file index, line, column) back into spans, with one line index per file
 /// built on first use so 100,000 nodes cost one pass over each file.
-struct SpanFinder<'a> {
+pub(crate) struct SpanFinder<'a> {
     sources: &'a SourceMap,
     /// IR file index → the SourceMap file of that name.
     files: Vec<Option<FileId>>,
@@ -75,7 +75,7 @@ struct SpanFinder<'a> {
 
 impl<'a> SpanFinder<'a> {
     /// `files` are the IR's file names ([`crate::ir::SourceInfo::files`]).
-    fn new(files: &[String], sources: &'a SourceMap) -> Self {
+    pub(crate) fn new(files: &[String], sources: &'a SourceMap) -> Self {
         let by_name: HashMap<&str, FileId> = sources
             .files()
             .map(|(id, f)| (f.name.as_str(), id))
@@ -91,7 +91,7 @@ impl<'a> SpanFinder<'a> {
         }
     }
 
-    fn span(&mut self, location: Location) -> Option<Span> {
+    pub(crate) fn span(&mut self, location: Location) -> Option<Span> {
         let id = (*self.files.get(location.file)?)?;
         let file = self.sources.get(id);
         let text = &*file.text;

@@ -298,6 +298,15 @@ impl Backend {
         self.rule_for(element).map(|(i, r)| (i, &r.bind))
     }
 
+    /// The template of the rule that renders `element`, or `None` when no rule does or the rule
+    /// is a `skip`. Lets a backend's own Rust name the template when it checks what came out.
+    pub fn template_for(&self, element: &Element) -> Option<&str> {
+        match &self.rule_for(element)?.1.action {
+            Action::Render { template, .. } => Some(&template.text),
+            Action::Skip => None,
+        }
+    }
+
     /// The backend's name, as used in messages ("has no k8s rule").
     pub fn name(&self) -> &str {
         &self.name

@@ -16,6 +16,7 @@ mod elements;
 mod engine;
 pub mod filters;
 pub mod graphviz;
+pub mod kubernetes;
 mod output;
 mod rules;
 pub mod stack;
@@ -106,7 +107,7 @@ pub struct BuiltinBackend {
 
 /// The backends compiled into the binary, each built with `include_str!` from `backends/<name>/`
 /// and `templates/<name>/`.
-pub const BUILTINS: &[BuiltinBackend] = &[GRAPHVIZ];
+pub const BUILTINS: &[BuiltinBackend] = &[GRAPHVIZ, KUBERNETES];
 
 /// Graphviz diagrams (`toscana dot`); its Rust side is [`graphviz`].
 const GRAPHVIZ: BuiltinBackend = BuiltinBackend {
@@ -140,6 +141,42 @@ const GRAPHVIZ: BuiltinBackend = BuiltinBackend {
         (
             "output.tera",
             include_str!("../../templates/graphviz/output.tera"),
+        ),
+    ],
+};
+
+/// Kubernetes manifests (`toscana k8s`); its Rust side is [`kubernetes`].
+const KUBERNETES: BuiltinBackend = BuiltinBackend {
+    name: "kubernetes",
+    mapping: include_str!("../../backends/kubernetes/mapping.yaml"),
+    templates: &[
+        (
+            "workload.yaml.tera",
+            include_str!("../../templates/kubernetes/workload.yaml.tera"),
+        ),
+        (
+            "storage.yaml.tera",
+            include_str!("../../templates/kubernetes/storage.yaml.tera"),
+        ),
+        (
+            "loadbalancer.yaml.tera",
+            include_str!("../../templates/kubernetes/loadbalancer.yaml.tera"),
+        ),
+        (
+            "networkpolicy.yaml.tera",
+            include_str!("../../templates/kubernetes/networkpolicy.yaml.tera"),
+        ),
+        (
+            "hpa.yaml.tera",
+            include_str!("../../templates/kubernetes/hpa.yaml.tera"),
+        ),
+        (
+            "nothing.tera",
+            include_str!("../../templates/kubernetes/nothing.tera"),
+        ),
+        (
+            "partials/metadata.tera",
+            include_str!("../../templates/kubernetes/partials/metadata.tera"),
         ),
     ],
 };

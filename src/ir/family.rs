@@ -26,7 +26,7 @@ pub fn canonical(name: &str) -> &str {
 }
 
 /// Short (TOSCA 2.0 simple profile and Simple Profile shorthand) → full Simple Profile names of
-/// the normative node and relationship types that backends map. Capability, data and other kinds
+/// the normative node, relationship and policy types that backends map. Capability, data and other kinds
 /// keep their names; their short forms collide across kinds (`Endpoint`, `Storage`).
 const NORMATIVE_SHORT_NAMES: &[(&str, &str)] = &[
     ("Root", "tosca.nodes.Root"),
@@ -47,11 +47,19 @@ const NORMATIVE_SHORT_NAMES: &[(&str, &str)] = &[
     ("LoadBalancer", "tosca.nodes.LoadBalancer"),
     ("network.Network", "tosca.nodes.network.Network"),
     ("network.Port", "tosca.nodes.network.Port"),
+    ("Network", "tosca.nodes.network.Network"),
+    ("Port", "tosca.nodes.network.Port"),
     ("DependsOn", "tosca.relationships.DependsOn"),
     ("HostedOn", "tosca.relationships.HostedOn"),
     ("ConnectsTo", "tosca.relationships.ConnectsTo"),
     ("AttachesTo", "tosca.relationships.AttachesTo"),
     ("RoutesTo", "tosca.relationships.RoutesTo"),
+    ("network.BindsTo", "tosca.relationships.network.BindsTo"),
+    ("network.LinksTo", "tosca.relationships.network.LinksTo"),
+    ("BindsTo", "tosca.relationships.network.BindsTo"),
+    ("LinksTo", "tosca.relationships.network.LinksTo"),
+    ("Scaling", "tosca.policies.Scaling"),
+    ("Placement", "tosca.policies.Placement"),
 ];
 
 #[cfg(test)]

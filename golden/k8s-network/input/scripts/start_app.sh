@@ -1,0 +1,3 @@
+#!/bin/sh
+set -eu
+echo "start_app"

@@ -1,0 +1,215 @@
+//! The Kubernetes backend's own Rust (`toscana k8s`, `tosca2k8s`).
+//!
+//! The rules in `backends/kubernetes/mapping.yaml` give each node a `role` (container, compute,
+//! software, dbms, database, storage, load_balancer, network, port) and the tables the mapping
+//! needs (base images by operating system, database products, names that mark secrets, script
+//! interpreters); the templates in `templates/kubernetes/` write the objects. What needs the
+//! whole graph is worked out here ([`model`]) and given to every template as `k8s`:
+//!
+//! - which nodes become which workload: a container application its own Deployment; a database
+//!   of a known product a StatefulSet with the product's image; a Compute with the software
+//!   hosted on it one "lifted" Deployment or StatefulSet whose entrypoint runs the stack's
+//!   lifecycle scripts (shipped in a ConfigMap) in deployment order;
+//! - each workload's image, ports, environment (operation inputs, mapped properties,
+//!   `<TARGET>_HOST`/`<TARGET>_PORT` of its connections), Secret, resource requests, volumes,
+//!   replicas, labels, part-of group and affinity;
+//! - the objects of load balancers, storage, networks and scaling policies.
+//!
+//! Then every rendered document is checked against its `k8s-openapi` type ([`objects`]) and
+//! written with `serde-saphyr`: one stream on standard output, or `<kind>-<name>.yaml` files
+//! and a `kustomization.yaml` in a directory.
+
+mod model;
+pub mod objects;
+mod values;
+
+use std::collections::HashMap;
+
+use serde_json::{Value as Json, json};
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::Topology;
+use crate::limits::Limits;
+use crate::source::ArtifactFiles;
+use crate::source::SourceMap;
+
+use super::{Backend, Element, ElementKind, OutputFile};
+
+/// The options of `toscana k8s`, given to templates as `options`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct K8sOptions {
+    /// `--namespace NS`: every object's namespace, and the kustomization's.
+    pub namespace: Option<String>,
+    /// `--ingress`: load balancers become an Ingress instead of LoadBalancer Services.
+    pub ingress: bool,
+    /// One file per object plus `kustomization.yaml` (`-o DIR`), instead of one stream.
+    pub split: bool,
+}
+
+/// Order of kinds in the stream: what others refer to comes first.
+const KIND_ORDER: &[&str] = &[
+    "Namespace",
+    "ServiceAccount",
+    "Secret",
+    "ConfigMap",
+    "PersistentVolumeClaim",
+    "Service",
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "Job",
+    "CronJob",
+    "HorizontalPodAutoscaler",
+    "PodDisruptionBudget",
+    "Ingress",
+    "NetworkPolicy",
+];
+
+/// Renders `topology` with a loaded Kubernetes backend and checks every object.
+#[allow(clippy::too_many_arguments)]
+pub fn render(
+    backend: &Backend,
+    topology: &Topology,
+    sources: &mut SourceMap,
+    artifacts: &ArtifactFiles,
+    limits: &Limits,
+    options: &K8sOptions,
+    diags: &mut Diagnostics,
+) -> Vec<OutputFile> {
+    let elements = elements(topology, sources);
+    let k8s = model::context(
+        backend, topology, &elements, sources, artifacts, limits, options, diags,
+    );
+    let mut extra = serde_json::Map::new();
+    extra.insert("k8s".to_string(), k8s);
+    extra.insert("options".to_string(), json!(options));
+    let files = backend.render_with(&super::topology_json(topology), &elements, &extra, diags);
+    if diags.has_errors() {
+        return Vec::new();
+    }
+    // Which element (and template) each rule output came from: rule outputs are named
+    // `<kind>-<index>.yaml` by the built-in rules.
+    let mut who: HashMap<String, String> = HashMap::new();
+    let mut counters: HashMap<ElementKind, usize> = HashMap::new();
+    for e in &elements {
+        let c = counters.entry(e.kind).or_default();
+        let template = backend.template_for(e).unwrap_or("?");
+        who.insert(
+            format!("{}-{c}.yaml", e.kind),
+            format!("template `{template}` (for {} `{}`)", e.kind, e.name),
+        );
+        *c += 1;
+    }
+    let mut objects: Vec<objects::Object> = Vec::new();
+    let mut others: Vec<OutputFile> = Vec::new();
+    let mut seen: HashMap<(String, String), String> = HashMap::new();
+    for file in files {
+        if !(file.path.ends_with(".yaml") || file.path.ends_with(".yml")) {
+            others.push(file);
+            continue;
+        }
+        let origin = who
+            .get(&file.path)
+            .cloned()
+            .unwrap_or_else(|| format!("the template of `{}`", file.path));
+        for doc in objects::split_documents(&file.contents) {
+            let Some(object) = objects::check_document(&doc, &origin, sources, diags) else {
+                continue;
+            };
+            let key = (object.kind.clone(), object.name.clone());
+            if let Some(first) = seen.get(&key) {
+                diags.push(Diagnostic::error(
+                    codes::K8S_INTERNAL,
+                    format!(
+                        "{origin} and {first} both write the {} `{}`",
+                        object.kind, object.name
+                    ),
+                ));
+                continue;
+            }
+            seen.insert(key, origin.clone());
+            objects.push(object);
+        }
+    }
+    if diags.has_errors() {
+        return Vec::new();
+    }
+    if objects.is_empty() && others.is_empty() {
+        let message = if topology.nodes.is_empty() {
+            "the topology has no node templates, so there is no Kubernetes object to write"
+        } else {
+            "no node of the topology became a Kubernetes object; the warnings above say why for each"
+        };
+        diags.push(
+            Diagnostic::warning(codes::K8S_UNSUPPORTED, message)
+                .hint("Kubernetes objects come from container applications, Compute nodes and the software on them, databases, storage, load balancers and networks"),
+        );
+    }
+    objects.sort_by(|a, b| {
+        let rank = |k: &str| {
+            KIND_ORDER
+                .iter()
+                .position(|x| *x == k)
+                .unwrap_or(KIND_ORDER.len())
+        };
+        (rank(&a.kind), &a.kind, &a.name).cmp(&(rank(&b.kind), &b.kind, &b.name))
+    });
+    if !options.split {
+        let mut stream = String::new();
+        for (i, o) in objects.iter().enumerate() {
+            if i > 0 {
+                stream.push_str("---\n");
+            }
+            stream.push_str(&o.yaml);
+        }
+        let mut out = others;
+        if !stream.is_empty() {
+            out.insert(
+                0,
+                OutputFile {
+                    path: "manifests.yaml".to_string(),
+                    contents: stream,
+                },
+            );
+        }
+        return out;
+    }
+    let mut out: Vec<OutputFile> = Vec::new();
+    let mut names = Vec::new();
+    for o in &objects {
+        let path = objects::file_name(o);
+        names.push(path.clone());
+        out.push(OutputFile {
+            path,
+            contents: o.yaml.clone(),
+        });
+    }
+    if !names.is_empty() {
+        out.push(OutputFile {
+            path: "kustomization.yaml".to_string(),
+            contents: objects::kustomization(&names, options.namespace.as_deref()),
+        });
+    }
+    out.extend(others);
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// The engine's elements, each with its `index` among the elements of its kind (templates look
+/// themselves up in `k8s` with it).
+pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
+    let mut elements = super::elements(topology, sources);
+    let mut counters: HashMap<ElementKind, usize> = HashMap::new();
+    for element in &mut elements {
+        let counter = counters.entry(element.kind).or_default();
+        if let Json::Object(map) = &mut element.context {
+            map.insert("index".to_string(), json!(*counter));
+        }
+        *counter += 1;
+    }
+    elements
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

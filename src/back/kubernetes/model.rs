@@ -1,0 +1,852 @@
+//! The `k8s` context: what each node, policy and group becomes, worked out over the whole
+//! topology (see the parent module for the mapping). Templates only write it down.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+use serde_json::{Value as Json, json};
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::{Capability, Topology, Value};
+use crate::limits::Limits;
+use crate::source::ArtifactFiles;
+use crate::source::Span;
+
+use super::super::elements::SpanFinder;
+use super::super::filters::dns_label;
+use super::super::stack::Hosting;
+use super::super::{Backend, Element, ElementKind};
+use super::K8sOptions;
+
+mod wiring;
+mod workloads;
+
+/// Where the entrypoint and the scripts of a lifted stack are mounted.
+const SCRIPTS_DIR: &str = "/toscana";
+
+/// The role a rule's `bind.role` gives a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Container,
+    Compute,
+    Software,
+    Dbms,
+    Database,
+    Storage,
+    LoadBalancer,
+    Network,
+    Port,
+    /// No rule, a skip rule, or a role this module does not know.
+    None,
+}
+
+impl Role {
+    fn parse(s: &str) -> Role {
+        match s {
+            "container" => Role::Container,
+            "compute" => Role::Compute,
+            "software" => Role::Software,
+            "dbms" => Role::Dbms,
+            "database" => Role::Database,
+            "storage" => Role::Storage,
+            "load_balancer" => Role::LoadBalancer,
+            "network" => Role::Network,
+            "port" => Role::Port,
+            _ => Role::None,
+        }
+    }
+}
+
+/// A key and a value, the way templates loop over labels, data and the like.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+struct Pair {
+    key: String,
+    value: String,
+}
+
+fn pairs(map: &BTreeMap<String, String>) -> Vec<Pair> {
+    map.iter()
+        .map(|(k, v)| Pair {
+            key: k.clone(),
+            value: v.clone(),
+        })
+        .collect()
+}
+
+/// `metadata` of one object.
+#[derive(Debug, Clone, Serialize)]
+struct Meta {
+    name: String,
+    namespace: Option<String>,
+    labels: Vec<Pair>,
+    annotations: Vec<Pair>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+struct Port {
+    name: String,
+    /// The port clients use (the Service's).
+    port: i64,
+    /// The port the container listens on.
+    target: i64,
+    protocol: &'static str,
+}
+
+/// One environment variable: a value, or a key of the workload's Secret.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+struct Env {
+    name: String,
+    value: Option<String>,
+    secret: Option<String>,
+    key: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Mount {
+    name: String,
+    path: String,
+    read_only: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Volume {
+    name: String,
+    config_map: Option<String>,
+    /// ConfigMap keys mounted as files at these paths.
+    items: Vec<Pair>,
+    claim: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ClaimTemplate {
+    name: String,
+    size: String,
+}
+
+#[derive(Debug, Clone, Serialize, Default)]
+struct Affinity {
+    /// Pods carrying this label are spread over `topology_key`.
+    spread: Vec<Spread>,
+    /// Required node zones.
+    zones: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Spread {
+    label: String,
+    value: String,
+    topology_key: String,
+}
+
+/// A Deployment or StatefulSet with one container.
+#[derive(Debug, Clone, Serialize)]
+struct Workload {
+    kind: &'static str,
+    meta: Meta,
+    replicas: i64,
+    selector: Vec<Pair>,
+    pod_labels: Vec<Pair>,
+    service_name: Option<String>,
+    container: Container,
+    volumes: Vec<Volume>,
+    claim_templates: Vec<ClaimTemplate>,
+    affinity: Option<Affinity>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Container {
+    name: String,
+    image: String,
+    command: Vec<String>,
+    args: Vec<String>,
+    ports: Vec<Port>,
+    env: Vec<Env>,
+    requests: Vec<Pair>,
+    mounts: Vec<Mount>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ServiceObj {
+    meta: Meta,
+    /// `ClusterIP` or `LoadBalancer`.
+    service_type: &'static str,
+    headless: bool,
+    selector: Vec<Pair>,
+    ports: Vec<ServicePort>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ServicePort {
+    name: String,
+    port: i64,
+    target_port: i64,
+    protocol: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct DataObj {
+    meta: Meta,
+    data: Vec<Pair>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ClaimObj {
+    meta: Meta,
+    size: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct IngressObj {
+    meta: Meta,
+    paths: Vec<IngressPath>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct IngressPath {
+    path: String,
+    service: String,
+    port: i64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct NetworkPolicyObj {
+    meta: Meta,
+    label: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct HpaObj {
+    meta: Meta,
+    target_kind: &'static str,
+    target_name: String,
+    min: i64,
+    max: i64,
+    cpu: i64,
+}
+
+/// The Services (or the Ingress) of one load balancer.
+type Routing = (Vec<ServiceObj>, Option<IngressObj>);
+
+/// What one node renders (`k8s.nodes[element.index]`).
+#[derive(Debug, Clone, Serialize, Default)]
+struct NodeOut {
+    config_map: Option<DataObj>,
+    secret: Option<DataObj>,
+    service: Option<ServiceObj>,
+    workload: Option<Workload>,
+    claims: Vec<ClaimObj>,
+    services: Vec<ServiceObj>,
+    ingress: Option<IngressObj>,
+    network_policy: Option<NetworkPolicyObj>,
+}
+
+/// A workload under construction.
+#[derive(Debug, Clone, Default)]
+struct Plan {
+    /// The node whose rule renders it.
+    owner: usize,
+    name: String,
+    /// Every node it represents, in deployment order.
+    members: Vec<usize>,
+    stateful: bool,
+    image: Option<String>,
+    command: Vec<String>,
+    args: Vec<String>,
+    ports: Vec<Port>,
+    env: Vec<Env>,
+    secret: BTreeMap<String, String>,
+    config: Vec<Pair>,
+    items: Vec<Pair>,
+    requests: BTreeMap<String, String>,
+    mounts: Vec<Mount>,
+    volumes: Vec<Volume>,
+    claim_templates: Vec<ClaimTemplate>,
+    replicas: i64,
+    component: String,
+    part_of: Option<String>,
+    extra_labels: BTreeMap<String, String>,
+    affinity: Affinity,
+    /// The product table entry of a database workload.
+    product: Option<Json>,
+}
+
+struct Ctx<'a> {
+    topology: &'a Topology,
+    hosting: Hosting,
+    roles: Vec<Role>,
+    binds: Vec<Json>,
+    spans: SpanFinder<'a>,
+    options: &'a K8sOptions,
+    instance: String,
+    secret_names: Vec<String>,
+    /// Per node: the workload that represents it.
+    workload_of: Vec<Option<usize>>,
+    plans: Vec<Plan>,
+    /// Used object names per kind group, for uniqueness.
+    names: HashMap<String, usize>,
+    /// Where the value [`Self::add_env`] is adding was written, when more precise than its node
+    /// (an operation's implementation, a relationship); warnings point there.
+    env_at: Option<crate::ir::Location>,
+    /// Per node: its outgoing relationships, in source order.
+    out_rels: Vec<Vec<usize>>,
+    /// Per storage node: the name of its PersistentVolumeClaim, once chosen.
+    claim_names: HashMap<usize, String>,
+    /// Per node: storage that a StatefulSet claims through a claim template.
+    templated: Vec<bool>,
+}
+
+/// Builds the `k8s` context. Problems are warnings (what was skipped, and why) in `diags`.
+#[allow(clippy::too_many_arguments)]
+pub fn context(
+    backend: &Backend,
+    topology: &Topology,
+    elements: &[Element],
+    sources: &crate::source::SourceMap,
+    artifacts: &ArtifactFiles,
+    limits: &Limits,
+    options: &K8sOptions,
+    diags: &mut Diagnostics,
+) -> Json {
+    let node_elements: Vec<&Element> = elements
+        .iter()
+        .filter(|e| e.kind == ElementKind::Node)
+        .collect();
+    let binds: Vec<Json> = (0..topology.nodes.len())
+        .map(|i| {
+            node_elements
+                .get(i)
+                .and_then(|e| backend.bind_for(e))
+                .map_or(Json::Null, |(_, b)| b.clone())
+        })
+        .collect();
+    let roles: Vec<Role> = binds
+        .iter()
+        .map(|b| Role::parse(b.get("role").and_then(Json::as_str).unwrap_or("")))
+        .collect();
+    let secret_names = binds
+        .iter()
+        .find_map(|b| b.get("secret_names").and_then(Json::as_array))
+        .map(|a| {
+            a.iter()
+                .filter_map(Json::as_str)
+                .map(str::to_ascii_lowercase)
+                .collect()
+        })
+        .unwrap_or_default();
+    let instance = topology
+        .metadata
+        .get("template_name")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| {
+            let entry = topology.source.entry.replace('\\', "/");
+            let file = entry.rsplit('/').next().unwrap_or(&entry).to_string();
+            file.split('.').next().unwrap_or(&file).to_string()
+        });
+    let mut ctx = Ctx {
+        topology,
+        hosting: Hosting::new(topology),
+        roles,
+        binds,
+        spans: SpanFinder::new(&topology.source.files, sources),
+        options,
+        instance: dns_label(&instance),
+        secret_names,
+        workload_of: vec![None; topology.nodes.len()],
+        plans: Vec::new(),
+        names: HashMap::new(),
+        env_at: None,
+        out_rels: {
+            let mut out = vec![Vec::new(); topology.nodes.len()];
+            for (ri, r) in topology.relationships.iter().enumerate() {
+                if let Some(list) = out.get_mut(r.source.0) {
+                    list.push(ri);
+                }
+            }
+            out
+        },
+        claim_names: HashMap::new(),
+        templated: vec![false; topology.nodes.len()],
+    };
+    ctx.plan_workloads(artifacts, limits, diags);
+    ctx.attach_storage(diags);
+    ctx.connect(diags);
+    let claims = ctx.standalone_claims();
+    ctx.apply_groups(diags);
+    let networks = ctx.networks(diags);
+    ctx.apply_placement(elements, backend, diags);
+    let hpas = ctx.scaling(elements, backend, diags);
+    let lbs = ctx.load_balancers(diags);
+
+    let mut nodes: Vec<NodeOut> = vec![NodeOut::default(); topology.nodes.len()];
+    for plan in ctx.plans.clone() {
+        let out = ctx.finish(&plan);
+        let slot = &mut nodes[plan.owner];
+        slot.config_map = out.config_map;
+        slot.secret = out.secret;
+        slot.service = out.service;
+        slot.workload = out.workload;
+    }
+    for (i, claim) in claims {
+        nodes[i].claims.push(claim);
+    }
+    for (i, np) in networks {
+        nodes[i].network_policy = Some(np);
+    }
+    for (i, (services, ingress)) in lbs {
+        nodes[i].services = services;
+        nodes[i].ingress = ingress;
+    }
+    json!({
+        "namespace": options.namespace,
+        "nodes": nodes,
+        "policies": hpas,
+    })
+}
+
+/// True when a capability is an endpoint: typed as one (any spelling), or untyped with a port.
+fn is_endpoint(c: &Capability) -> bool {
+    c.types.iter().any(|t| {
+        let short = t.rsplit_once(':').map_or(t.as_str(), |(_, n)| n);
+        short == "tosca.capabilities.Endpoint"
+            || short.starts_with("tosca.capabilities.Endpoint.")
+            || short == "Endpoint"
+            || short.starts_with("Endpoint.")
+    }) || (c.types.is_empty() && c.properties.contains_key("port"))
+}
+
+/// True when an artifact's type (or an ancestor), under any profile prefix, is one of `types`.
+fn is_image(a: &crate::ir::Artifact, types: &[String]) -> bool {
+    a.types.iter().chain(a.type_name.as_ref()).any(|t| {
+        let short = t.rsplit_once(':').map_or(t.as_str(), |(_, n)| n);
+        types.iter().any(|w| w == t || w == short)
+    })
+}
+
+fn protocol(value: Option<&Value>) -> &'static str {
+    match value.and_then(Value::as_str).map(str::to_ascii_lowercase) {
+        Some(p) if p == "udp" => "UDP",
+        Some(p) if p == "sctp" => "SCTP",
+        _ => "TCP",
+    }
+}
+
+/// The words in a name, for matching product keywords: `my-PostgreSQL_db` → `my postgresql db`.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+fn json_str<'j>(j: &'j Json, key: &str) -> Option<&'j str> {
+    j.get(key).and_then(Json::as_str)
+}
+
+fn json_strings(j: &Json, key: &str) -> Vec<String> {
+    j.get(key)
+        .and_then(Json::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+impl Ctx<'_> {
+    fn node(&self, i: usize) -> &crate::ir::Node {
+        &self.topology.nodes[i]
+    }
+
+    fn span_of(&mut self, location: Option<crate::ir::Location>) -> Option<Span> {
+        location.and_then(|l| self.spans.span(l))
+    }
+
+    fn warn(
+        &mut self,
+        code: &'static str,
+        location: Option<crate::ir::Location>,
+        message: String,
+        hint: &str,
+    ) -> Diagnostic {
+        let mut d = Diagnostic::warning(code, message);
+        if !hint.is_empty() {
+            d = d.hint(hint.to_string());
+        }
+        if let Some(span) = self.span_of(location) {
+            d = d.at(span);
+        }
+        d
+    }
+
+    /// A DNS-1123 name unique within `group`, starting with a letter (Service names must).
+    /// Workloads, their Services, claims, Ingresses and NetworkPolicies share the group
+    /// `object`, so `My_App` and `my-app` become `my-app` and `my-app-2` everywhere.
+    fn unique_name(&mut self, group: &str, base: &str) -> String {
+        let mut name = dns_label(base);
+        if name.starts_with(|c: char| c.is_ascii_digit()) {
+            name = dns_label(&format!("n-{name}"));
+        }
+        let mut candidate = name.clone();
+        let mut n = 1;
+        while self.names.contains_key(&format!("{group}/{candidate}")) {
+            n += 1;
+            candidate = dns_label(&format!("{name}-{n}"));
+        }
+        self.names.insert(format!("{group}/{candidate}"), 1);
+        candidate
+    }
+
+    /// The product-table entry a node names by its type or by one of the properties listed in
+    /// the table's `properties`.
+    fn product_of(&self, i: usize) -> Option<Json> {
+        let bind = &self.binds[i];
+        let products = bind.get("products")?.as_array()?;
+        let node = self.node(i);
+        let props = json_strings(bind, "product_properties");
+        let mut texts: Vec<String> = node.types.iter().flat_map(|t| words(t)).collect();
+        for p in &props {
+            if let Some(v) = node.properties.get(p).and_then(Value::as_str) {
+                texts.extend(words(v));
+            }
+        }
+        products
+            .iter()
+            .find(|p| {
+                json_strings(p, "match")
+                    .iter()
+                    .any(|m| texts.contains(&m.to_ascii_lowercase()))
+            })
+            .cloned()
+    }
+
+    fn is_secret_name(&self, name: &str) -> bool {
+        let lower = name.to_ascii_lowercase();
+        self.secret_names.iter().any(|s| lower.contains(s.as_str()))
+    }
+
+    fn new_plan(&mut self, owner: usize, component: &str) -> Plan {
+        let name = self.unique_name("object", &self.node(owner).name.clone());
+        Plan {
+            owner,
+            name,
+            members: vec![owner],
+            stateful: false,
+            image: None,
+            command: Vec::new(),
+            args: Vec::new(),
+            ports: Vec::new(),
+            env: Vec::new(),
+            secret: BTreeMap::new(),
+            config: Vec::new(),
+            items: Vec::new(),
+            requests: BTreeMap::new(),
+            mounts: Vec::new(),
+            volumes: Vec::new(),
+            claim_templates: Vec::new(),
+            replicas: 1,
+            component: component.to_string(),
+            part_of: None,
+            extra_labels: BTreeMap::new(),
+            affinity: Affinity::default(),
+            product: None,
+        }
+    }
+
+    fn selector(&self, plan: &Plan) -> Vec<Pair> {
+        let mut m = BTreeMap::new();
+        m.insert("app.kubernetes.io/name".to_string(), plan.name.clone());
+        m.insert(
+            "app.kubernetes.io/instance".to_string(),
+            self.instance.clone(),
+        );
+        pairs(&m)
+    }
+
+    /// The labels and the source annotations of an object made for node `i`, part of the
+    /// application `app`.
+    fn meta(
+        &mut self,
+        i: usize,
+        name: &str,
+        component: &str,
+        part_of: Option<&str>,
+        app: &str,
+    ) -> Meta {
+        let node = self.node(i);
+        let (location, what) = (node.location, node.name.clone());
+        self.meta_at(
+            location,
+            ("toscana.io/node", &what),
+            name,
+            component,
+            part_of,
+            app,
+        )
+    }
+
+    /// Like [`Self::meta`] for any element: `source` names its kind and name.
+    fn meta_at(
+        &mut self,
+        location: Option<crate::ir::Location>,
+        source: (&str, &str),
+        name: &str,
+        component: &str,
+        part_of: Option<&str>,
+        app: &str,
+    ) -> Meta {
+        let mut labels = BTreeMap::new();
+        labels.insert("app.kubernetes.io/name".to_string(), app.to_string());
+        labels.insert(
+            "app.kubernetes.io/instance".to_string(),
+            self.instance.clone(),
+        );
+        labels.insert(
+            "app.kubernetes.io/component".to_string(),
+            component.to_string(),
+        );
+        labels.insert(
+            "app.kubernetes.io/managed-by".to_string(),
+            "toscana".to_string(),
+        );
+        if let Some(p) = part_of {
+            labels.insert("app.kubernetes.io/part-of".to_string(), p.to_string());
+        }
+        let mut annotations = BTreeMap::new();
+        if let Some(l) = location {
+            let file = self
+                .topology
+                .source
+                .files
+                .get(l.file)
+                .cloned()
+                .unwrap_or_default();
+            annotations.insert(
+                "toscana.io/source".to_string(),
+                format!("{file}:{}", l.line),
+            );
+        }
+        annotations.insert(source.0.to_string(), source.1.to_string());
+        Meta {
+            name: name.to_string(),
+            namespace: self.options.namespace.clone(),
+            labels: pairs(&labels),
+            annotations: pairs(&annotations),
+        }
+    }
+
+    /// The objects of one workload.
+    fn finish(&mut self, plan: &Plan) -> NodeOut {
+        let mut out = NodeOut::default();
+        let part_of = plan.part_of.clone();
+        let secret_name = dns_label(&format!("{}-secret", plan.name));
+        if !plan.secret.is_empty() {
+            let meta = self.meta(
+                plan.owner,
+                &secret_name,
+                &plan.component,
+                part_of.as_deref(),
+                &plan.name,
+            );
+            out.secret = Some(DataObj {
+                meta,
+                data: pairs(&plan.secret),
+            });
+        }
+        let mut volumes = plan.volumes.clone();
+        if !plan.config.is_empty() {
+            let name = dns_label(&format!("{}-scripts", plan.name));
+            let meta = self.meta(
+                plan.owner,
+                &name,
+                &plan.component,
+                part_of.as_deref(),
+                &plan.name,
+            );
+            out.config_map = Some(DataObj {
+                meta,
+                data: plan.config.clone(),
+            });
+            volumes.insert(
+                0,
+                Volume {
+                    name: "scripts".to_string(),
+                    config_map: Some(name),
+                    items: plan.items.clone(),
+                    claim: None,
+                },
+            );
+        }
+        let stateful = plan.stateful;
+        if !plan.ports.is_empty() || stateful {
+            let meta = self.meta(
+                plan.owner,
+                &plan.name,
+                &plan.component,
+                part_of.as_deref(),
+                &plan.name,
+            );
+            out.service = Some(ServiceObj {
+                meta,
+                service_type: "ClusterIP",
+                headless: stateful,
+                selector: self.selector(plan),
+                ports: plan
+                    .ports
+                    .iter()
+                    .map(|p| ServicePort {
+                        name: p.name.clone(),
+                        port: p.port,
+                        target_port: p.target,
+                        protocol: p.protocol,
+                    })
+                    .collect(),
+            });
+        }
+        let env = plan
+            .env
+            .iter()
+            .map(|e| {
+                let mut e = e.clone();
+                if e.secret.is_some() {
+                    e.secret = Some(secret_name.clone());
+                }
+                e
+            })
+            .collect();
+        let meta = self.meta(
+            plan.owner,
+            &plan.name,
+            &plan.component,
+            part_of.as_deref(),
+            &plan.name,
+        );
+        let mut pod = BTreeMap::new();
+        for p in self.selector(plan) {
+            pod.insert(p.key, p.value);
+        }
+        pod.insert(
+            "app.kubernetes.io/component".to_string(),
+            plan.component.clone(),
+        );
+        pod.insert(
+            "app.kubernetes.io/managed-by".to_string(),
+            "toscana".to_string(),
+        );
+        if let Some(p) = &part_of {
+            pod.insert("app.kubernetes.io/part-of".to_string(), p.clone());
+        }
+        pod.extend(plan.extra_labels.clone());
+        let affinity = (!plan.affinity.spread.is_empty() || !plan.affinity.zones.is_empty())
+            .then(|| plan.affinity.clone());
+        out.workload = Some(Workload {
+            kind: if stateful {
+                "StatefulSet"
+            } else {
+                "Deployment"
+            },
+            meta,
+            replicas: plan.replicas,
+            selector: self.selector(plan),
+            pod_labels: pairs(&pod),
+            service_name: stateful.then(|| plan.name.clone()),
+            container: Container {
+                name: plan.name.clone(),
+                image: plan.image.clone().unwrap_or_default(),
+                command: plan.command.clone(),
+                args: plan.args.clone(),
+                ports: plan.ports.clone(),
+                env,
+                requests: pairs(&plan.requests),
+                mounts: plan.mounts.clone(),
+            },
+            volumes,
+            claim_templates: plan.claim_templates.clone(),
+            affinity,
+        });
+        out
+    }
+}
+
+/// A relative path a ConfigMap volume accepts: no `..`, `.` or empty segments (a file from a
+/// folder above the template's keeps its place under `_up/`).
+fn safe_path(path: &str) -> String {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .map(|p| if p == ".." { "_up" } else { p })
+        .collect();
+    if parts.is_empty() {
+        "_".to_string()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// A path quoted for `sh`.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capability(types: &[&str], port: Option<i64>) -> Capability {
+        let mut properties = indexmap::IndexMap::new();
+        if let Some(p) = port {
+            properties.insert("port".to_string(), Value::Integer(p));
+        }
+        Capability {
+            type_name: types.first().map(|t| t.to_string()),
+            types: types.iter().map(|t| t.to_string()).collect(),
+            properties,
+            attributes: indexmap::IndexMap::new(),
+            location: None,
+        }
+    }
+
+    #[test]
+    fn endpoints_are_recognised_under_every_spelling() {
+        for types in [
+            &[
+                "tosca.capabilities.Endpoint.Database",
+                "tosca.capabilities.Endpoint",
+            ][..],
+            &["org.oasis-open.simple:2.0:Endpoint.Public"],
+            &["Endpoint"],
+        ] {
+            assert!(is_endpoint(&capability(types, None)), "{types:?}");
+        }
+        assert!(!is_endpoint(&capability(
+            &["tosca.capabilities.Node"],
+            Some(80)
+        )));
+        // Untyped (a profile that is not available): a port makes it one.
+        assert!(is_endpoint(&capability(&[], Some(80))));
+        assert!(!is_endpoint(&capability(&[], None)));
+    }
+
+    #[test]
+    fn configmap_paths_never_climb_out() {
+        assert_eq!(safe_path("scripts/install.sh"), "scripts/install.sh");
+        assert_eq!(safe_path("../shared/./x.sh"), "_up/shared/x.sh");
+        assert_eq!(safe_path("//"), "_");
+    }
+
+    #[test]
+    fn shell_quoting_survives_quotes() {
+        assert_eq!(shell_quote("it's.sh"), r"'it'\''s.sh'");
+    }
+
+    #[test]
+    fn product_keywords_match_whole_words() {
+        assert_eq!(
+            words("my.nodes.DBMS.PostgreSQL"),
+            ["my", "nodes", "dbms", "postgresql"]
+        );
+        assert!(!words("tosca.nodes.Mongoose").contains(&"mongo".to_string()));
+    }
+}

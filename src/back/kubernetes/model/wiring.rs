@@ -1,0 +1,752 @@
+//! What ties workloads together: connections (`<TARGET>_HOST`, functions), storage, groups,
+//! networks, placement and scaling policies, load balancers.
+
+use serde_json::{Value as Json, json};
+
+use crate::diag::{Diagnostics, codes};
+use crate::ir::{NodeId, Value, type_matches};
+
+use super::super::values::{integer, literal_text, shouty, size_quantity};
+use super::*;
+use crate::back::filters::dns_label;
+use crate::back::stack::is_hosting;
+use crate::back::{Backend, Element, ElementKind};
+
+impl Ctx<'_> {
+    /// The DNS name of the Service in front of `target`, seen from workload `from`.
+    pub(super) fn host_of(&self, target: usize, from: Option<usize>) -> Result<String, String> {
+        let Some(w) = self.workload_of.get(target).copied().flatten() else {
+            return Err(format!(
+                "`{}` has no Kubernetes workload",
+                self.node(target).name
+            ));
+        };
+        if Some(w) == from {
+            return Ok("localhost".to_string());
+        }
+        let plan = &self.plans[w];
+        if plan.ports.is_empty() && !plan.stateful {
+            return Err(format!(
+                "`{}` exposes no port, so it has no Service",
+                self.node(target).name
+            ));
+        }
+        Ok(match &self.options.namespace {
+            Some(ns) => format!("{}.{ns}.svc", plan.name),
+            None => plan.name.clone(),
+        })
+    }
+
+    /// The port of `target` (of its capability `capability`, when named).
+    pub(super) fn port_of(&self, target: usize, capability: Option<&str>) -> Option<i64> {
+        let node = self.node(target);
+        capability
+            .and_then(|c| node.capabilities.get(c))
+            .and_then(|c| c.properties.get("port"))
+            .and_then(integer)
+            .or_else(|| node.properties.get("port").and_then(integer))
+            .or_else(|| {
+                let w = self.workload_of.get(target).copied().flatten()?;
+                self.plans[w].ports.first().map(|p| p.port)
+            })
+    }
+
+    /// The text of a value, with functions resolved where Kubernetes can express them.
+    /// `Ok(None)` for null; `Err(why)` for what cannot be expressed.
+    pub(super) fn resolve(
+        &self,
+        value: &Value,
+        node: usize,
+        plan: &Plan,
+    ) -> Result<Option<String>, String> {
+        let from = self.workload_of[node];
+        // While a plan is built it is not in `plans` yet; a reference to one of its own members
+        // is local.
+        let local = |t: usize| plan.members.contains(&t);
+        match value {
+            Value::Call(call) => {
+                let args: Vec<String> = call.args.iter().filter_map(literal_text).collect();
+                match call.function.as_str() {
+                    "get_input" => Err(format!("input `{}` has no value", args.join("."))),
+                    "get_attribute" | "get_property" if args.len() >= 2 => {
+                        let entity = args[0].as_str();
+                        let target = match entity {
+                            "SELF" => Some(node),
+                            "HOST" => self.hosting.host(NodeId(node)).map(|h| h.0),
+                            _ => self.topology.nodes.iter().position(|n| n.name == entity),
+                        };
+                        let Some(target) = target else {
+                            return Err(format!(
+                                "`{}` names `{entity}`, which is not a node here",
+                                call.function
+                            ));
+                        };
+                        let attr = args.last().map(String::as_str).unwrap_or("");
+                        // A property (or attribute) with a value known now.
+                        let known = if args.len() >= 3 {
+                            self.node(target).capabilities.get(&args[1]).and_then(|c| {
+                                c.properties.get(attr).or_else(|| c.attributes.get(attr))
+                            })
+                        } else {
+                            self.node(target)
+                                .properties
+                                .get(attr)
+                                .or_else(|| self.node(target).attributes.get(attr))
+                        };
+                        if let Some(v) = known
+                            && !v.has_call()
+                            && !matches!(v, Value::Null)
+                            && (call.function == "get_property"
+                                || !matches!(attr, "state" | "tosca_id"))
+                        {
+                            return Ok(literal_text(v));
+                        }
+                        match attr {
+                            "ip_address" | "private_address" | "public_address" | "address"
+                            | "hostname" | "host" | "private_ip" | "public_ip" => {
+                                if local(target) {
+                                    Ok(Some("localhost".to_string()))
+                                } else {
+                                    self.host_of(target, from).map(Some)
+                                }
+                            }
+                            "port" => {
+                                let cap = (args.len() >= 3).then(|| args[1].as_str());
+                                self.port_of(target, cap)
+                                    .map(|p| Some(p.to_string()))
+                                    .ok_or_else(|| {
+                                        format!("`{}` has no port", self.node(target).name)
+                                    })
+                            }
+                            "tosca_name" => Ok(Some(self.node(target).name.clone())),
+                            _ => Err(format!(
+                                "{}({}) is known only after deployment",
+                                call.function,
+                                args.join(", ")
+                            )),
+                        }
+                    }
+                    "concat" => {
+                        let mut out = String::new();
+                        for part in &call.args {
+                            if let Some(t) = self.resolve(part, node, plan)? {
+                                out.push_str(&t);
+                            }
+                        }
+                        Ok(Some(out))
+                    }
+                    "join" => {
+                        let list = match call.args.first() {
+                            Some(Value::List(items)) => items.clone(),
+                            _ => return Err("join() without a list".to_string()),
+                        };
+                        let delimiter = call.args.get(1).and_then(literal_text).unwrap_or_default();
+                        let mut parts = Vec::new();
+                        for part in &list {
+                            if let Some(t) = self.resolve(part, node, plan)? {
+                                parts.push(t);
+                            }
+                        }
+                        Ok(Some(parts.join(&delimiter)))
+                    }
+                    other => Err(format!("{other}() is known only after deployment")),
+                }
+            }
+            v if v.has_call() => {
+                Err("a list or map holds a function known only after deployment".to_string())
+            }
+            v => Ok(literal_text(v)),
+        }
+    }
+
+    /// `<TARGET>_HOST` and `<TARGET>_PORT` for requirements to nodes that expose an endpoint.
+    pub(super) fn connect(&mut self, diags: &mut Diagnostics) {
+        for r in &self.topology.relationships {
+            let (s, t) = (r.source.0, r.target.0);
+            if is_hosting(r) || type_matches(&r.types, "tosca.relationships.AttachesTo") {
+                continue;
+            }
+            let Some(w) = self.workload_of.get(s).copied().flatten() else {
+                continue;
+            };
+            let capability = r.capability.as_deref();
+            let endpoint = type_matches(&r.types, "tosca.relationships.ConnectsTo")
+                || capability
+                    .and_then(|c| self.node(t).capabilities.get(c))
+                    .is_some_and(is_endpoint)
+                // Nothing read names the relationship or the capability (a TOSCA 2.0 profile
+                // that is not available): a target with ports is taken as an endpoint.
+                || (r.types.is_empty()
+                    && capability.is_none()
+                    && self.workload_of[t].is_some_and(|w| !self.plans[w].ports.is_empty()));
+            if !endpoint || self.workload_of.get(t).copied().flatten().is_none() {
+                continue;
+            }
+            let prefix = shouty(&self.node(t).name);
+            let host = if self.workload_of[t] == Some(w) {
+                Ok("localhost".to_string())
+            } else {
+                self.host_of(t, Some(w))
+            };
+            match host {
+                Ok(host) => {
+                    // Worked out before the plan is taken out of `plans` to be changed.
+                    let port = self.port_of(t, capability);
+                    let mut plan = std::mem::take(&mut self.plans[w]);
+                    self.add_env(
+                        &mut plan,
+                        s,
+                        &format!("{prefix}_HOST"),
+                        &Value::String(host),
+                        false,
+                        diags,
+                    );
+                    match port {
+                        Some(port) => self.add_env(
+                            &mut plan,
+                            s,
+                            &format!("{prefix}_PORT"),
+                            &Value::Integer(port),
+                            false,
+                            diags,
+                        ),
+                        None => {
+                            let d = self.warn(
+                                codes::K8S_UNSUPPORTED,
+                                r.location,
+                                format!("`{}` connects to `{}`, which names no port; {prefix}_PORT is left out", self.node(s).name, self.node(t).name),
+                                "set the `port` of the target's endpoint capability",
+                            );
+                            diags.push(d);
+                        }
+                    }
+                    self.plans[w] = plan;
+                }
+                Err(why) => {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        r.location,
+                        format!(
+                            "`{}` connects to `{}`, but {why}; {prefix}_HOST is left out",
+                            self.node(s).name,
+                            self.node(t).name
+                        ),
+                        "give the target's endpoint capability a `port`",
+                    );
+                    diags.push(d);
+                }
+            }
+        }
+    }
+
+    /// BlockStorage attached with AttachesTo: a claim template of a StatefulSet, or a
+    /// PersistentVolumeClaim (rendered by the storage node) mounted by a Deployment.
+    pub(super) fn attach_storage(&mut self, diags: &mut Diagnostics) {
+        for r in &self.topology.relationships {
+            let (s, t) = (r.source.0, r.target.0);
+            if !type_matches(&r.types, "tosca.relationships.AttachesTo")
+                || self.roles.get(t) != Some(&Role::Storage)
+            {
+                continue;
+            }
+            let Some(w) = self.workload_of.get(s).copied().flatten() else {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    r.location,
+                    format!("`{}` is attached to `{}`, which has no Kubernetes workload; the volume is not mounted", self.node(t).name, self.node(s).name),
+                    "",
+                );
+                diags.push(d);
+                continue;
+            };
+            let location = r
+                .properties
+                .get("location")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("/mnt/{}", dns_label(&self.node(t).name)));
+            let volume = dns_label(&self.node(t).name);
+            let size = self.storage_size(t);
+            let owner_is_compute = self.roles[self.plans[w].owner] == Role::Compute;
+            let stateful =
+                self.plans[w].stateful || self.plans[w].product.is_some() || owner_is_compute;
+            let claim = if stateful {
+                None
+            } else {
+                Some(self.claim_name(t))
+            };
+            let plan = &mut self.plans[w];
+            if let Some(taken) = plan
+                .mounts
+                .iter()
+                .find(|m| m.path == location || m.name == volume)
+            {
+                let message = format!(
+                    "`{}` cannot be mounted at `{location}` in `{}`: `{}` is already mounted at `{}`; skipped",
+                    self.topology.nodes[t].name, plan.name, taken.name, taken.path
+                );
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    r.location,
+                    message,
+                    "give the attachment another `location`, or the storage another name",
+                );
+                diags.push(d);
+                continue;
+            }
+            plan.mounts.push(Mount {
+                name: volume.clone(),
+                path: location,
+                read_only: false,
+            });
+            match claim {
+                None => {
+                    plan.stateful = true;
+                    plan.claim_templates
+                        .push(ClaimTemplate { name: volume, size });
+                    self.templated[t] = true;
+                }
+                Some(claim) => plan.volumes.push(Volume {
+                    name: volume,
+                    config_map: None,
+                    items: Vec::new(),
+                    claim: Some(claim),
+                }),
+            }
+        }
+    }
+
+    /// The name of a storage node's PersistentVolumeClaim, chosen once.
+    fn claim_name(&mut self, t: usize) -> String {
+        if let Some(name) = self.claim_names.get(&t) {
+            return name.clone();
+        }
+        let name = self.unique_name("object", &self.node(t).name.clone());
+        self.claim_names.insert(t, name.clone());
+        name
+    }
+
+    pub(super) fn storage_size(&self, t: usize) -> String {
+        let node = self.node(t);
+        node.properties
+            .get("size")
+            .and_then(size_quantity)
+            .or_else(|| json_str(&self.binds[t], "default_size").map(str::to_string))
+            .unwrap_or_else(|| "1Gi".to_string())
+    }
+
+    /// Storage nodes whose volume is not (only) a StatefulSet's claim template get a claim of
+    /// their own (attached to a Deployment, or not attached at all).
+    pub(super) fn standalone_claims(&mut self) -> Vec<(usize, ClaimObj)> {
+        let mut out = Vec::new();
+        for i in 0..self.topology.nodes.len() {
+            if self.roles[i] != Role::Storage
+                || (self.templated[i] && !self.claim_names.contains_key(&i))
+            {
+                continue;
+            }
+            let name = self.claim_name(i);
+            let meta = self.meta(i, &name, "storage", None, &name);
+            out.push((
+                i,
+                ClaimObj {
+                    meta,
+                    size: self.storage_size(i),
+                },
+            ));
+        }
+        out
+    }
+
+    /// Groups: `app.kubernetes.io/part-of` on their members' workloads.
+    pub(super) fn apply_groups(&mut self, diags: &mut Diagnostics) {
+        for g in &self.topology.groups {
+            let label = dns_label(&g.name);
+            for m in &g.members {
+                let Some(w) = self.workload_of.get(m.0).copied().flatten() else {
+                    continue;
+                };
+                match &self.plans[w].part_of {
+                    None => self.plans[w].part_of = Some(label.clone()),
+                    Some(existing) if *existing == label => {}
+                    Some(existing) => {
+                        let message = format!(
+                            "`{}` is in groups `{existing}` and `{}`; its app.kubernetes.io/part-of label names only the first",
+                            self.node(m.0).name,
+                            g.name
+                        );
+                        let d = self.warn(codes::K8S_UNSUPPORTED, g.location, message, "");
+                        diags.push(d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Networks: a NetworkPolicy per network that admits traffic only from the workloads whose
+    /// ports link to it.
+    pub(super) fn networks(&mut self, diags: &mut Diagnostics) -> Vec<(usize, NetworkPolicyObj)> {
+        let n = self.topology.nodes.len();
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for p in 0..n {
+            if self.roles[p] != Role::Port {
+                continue;
+            }
+            let mut bound = None;
+            let mut linked = None;
+            for r in self.out_rels[p]
+                .iter()
+                .map(|&ri| &self.topology.relationships[ri])
+            {
+                if type_matches(&r.types, "tosca.relationships.network.BindsTo")
+                    || r.requirement == "binding"
+                {
+                    bound = Some(r.target.0);
+                } else if type_matches(&r.types, "tosca.relationships.network.LinksTo")
+                    || r.requirement == "link"
+                {
+                    linked = Some(r.target.0);
+                }
+            }
+            match (bound.and_then(|b| self.workload_of[b]), linked) {
+                (Some(w), Some(net)) if self.roles[net] == Role::Network => {
+                    if !members[net].contains(&w) {
+                        members[net].push(w);
+                    }
+                }
+                _ => {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        self.node(p).location,
+                        format!(
+                            "port `{}` does not bind a translated workload to a network; skipped",
+                            self.node(p).name
+                        ),
+                        "a Port needs a `binding` to a Compute and a `link` to a Network",
+                    );
+                    diags.push(d);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (net, net_members) in members.iter().enumerate() {
+            if self.roles[net] != Role::Network {
+                continue;
+            }
+            if net_members.is_empty() {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    self.node(net).location,
+                    format!(
+                        "network `{}` has no translated members; no NetworkPolicy is written",
+                        self.node(net).name
+                    ),
+                    "link Port nodes bound to Compute nodes to it",
+                );
+                diags.push(d);
+                continue;
+            }
+            let name = self.unique_name("object", &self.node(net).name.clone());
+            let label = format!("network.toscana.io/{name}");
+            for &w in net_members {
+                self.plans[w]
+                    .extra_labels
+                    .insert(label.clone(), "member".to_string());
+            }
+            let meta = self.meta(net, &name, "network", None, &name);
+            out.push((net, NetworkPolicyObj { meta, label }));
+        }
+        out
+    }
+
+    /// Placement policies: the targets' pods spread over the rule's topology key, or kept in
+    /// the zones the policy names.
+    pub(super) fn apply_placement(
+        &mut self,
+        elements: &[Element],
+        backend: &Backend,
+        diags: &mut Diagnostics,
+    ) {
+        let policy_elements: Vec<&Element> = elements
+            .iter()
+            .filter(|e| e.kind == ElementKind::Policy)
+            .collect();
+        for (pi, p) in self.topology.policies.iter().enumerate() {
+            let Some(bind) = policy_elements
+                .get(pi)
+                .and_then(|e| backend.bind_for(e))
+                .map(|(_, b)| b.clone())
+            else {
+                continue;
+            };
+            if json_str(&bind, "role") != Some("placement") {
+                continue;
+            }
+            let mut workloads: Vec<usize> = self
+                .policy_nodes(&p.targets)
+                .iter()
+                .filter_map(|&t| self.workload_of[t])
+                .collect();
+            workloads.dedup();
+            if workloads.is_empty() {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    p.location,
+                    format!(
+                        "placement policy `{}` targets no translated workload; skipped",
+                        p.name
+                    ),
+                    "",
+                );
+                diags.push(d);
+                continue;
+            }
+            let zones: Vec<String> = ["zone", "zones", "availability_zone", "availability_zones"]
+                .iter()
+                .filter_map(|k| p.properties.get(*k))
+                .flat_map(|v| match v {
+                    Value::List(items) => items.iter().filter_map(literal_text).collect(),
+                    other => literal_text(other).into_iter().collect::<Vec<_>>(),
+                })
+                .collect();
+            let label = format!("placement.toscana.io/{}", dns_label(&p.name));
+            let topology_key = json_str(&bind, "topology_key")
+                .unwrap_or("kubernetes.io/hostname")
+                .to_string();
+            for w in workloads {
+                let plan = &mut self.plans[w];
+                if zones.is_empty() {
+                    plan.extra_labels
+                        .insert(label.clone(), "spread".to_string());
+                    plan.affinity.spread.push(Spread {
+                        label: label.clone(),
+                        value: "spread".to_string(),
+                        topology_key: topology_key.clone(),
+                    });
+                } else {
+                    for z in &zones {
+                        if !plan.affinity.zones.contains(z) {
+                            plan.affinity.zones.push(z.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Scaling policies: one HorizontalPodAutoscaler per targeted workload.
+    pub(super) fn scaling(
+        &mut self,
+        elements: &[Element],
+        backend: &Backend,
+        diags: &mut Diagnostics,
+    ) -> Vec<Json> {
+        let policy_elements: Vec<&Element> = elements
+            .iter()
+            .filter(|e| e.kind == ElementKind::Policy)
+            .collect();
+        let mut out = Vec::new();
+        let mut scaled: Vec<usize> = Vec::new();
+        for (pi, p) in self.topology.policies.iter().enumerate() {
+            let bind = policy_elements
+                .get(pi)
+                .and_then(|e| backend.bind_for(e))
+                .map(|(_, b)| b.clone())
+                .unwrap_or(Json::Null);
+            let mut hpas = Vec::new();
+            if json_str(&bind, "role") == Some("scaling") {
+                let mut workloads: Vec<usize> = self
+                    .policy_nodes(&p.targets)
+                    .iter()
+                    .filter_map(|&t| self.workload_of[t])
+                    .collect();
+                workloads.dedup();
+                if workloads.is_empty() {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        p.location,
+                        format!(
+                            "scaling policy `{}` targets no translated workload; skipped",
+                            p.name
+                        ),
+                        "",
+                    );
+                    diags.push(d);
+                }
+                let min = p
+                    .properties
+                    .get("min_instances")
+                    .and_then(integer)
+                    .unwrap_or(1)
+                    .max(1);
+                let max_default = bind.get("default_max").and_then(Json::as_i64).unwrap_or(10);
+                let mut max = p
+                    .properties
+                    .get("max_instances")
+                    .and_then(integer)
+                    .filter(|&m| m > 0)
+                    .unwrap_or(max_default);
+                if max < min {
+                    let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("scaling policy `{}` has max_instances below min_instances; max is raised to {min}", p.name), "");
+                    diags.push(d);
+                    max = min;
+                }
+                let cpu = p
+                    .properties
+                    .get("target_cpu_utilization")
+                    .and_then(integer)
+                    .or_else(|| bind.get("cpu_utilization").and_then(Json::as_i64))
+                    .unwrap_or(80);
+                for w in workloads {
+                    if scaled.contains(&w) {
+                        let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("`{}` is already scaled by another policy; policy `{}` is skipped for it", self.plans[w].name, p.name), "");
+                        diags.push(d);
+                        continue;
+                    }
+                    scaled.push(w);
+                    let plan = self.plans[w].clone();
+                    let name = self.unique_name("hpa", &plan.name);
+                    let meta = self.meta_at(
+                        p.location,
+                        ("toscana.io/policy", &p.name),
+                        &name,
+                        "autoscaler",
+                        plan.part_of.as_deref(),
+                        &plan.name,
+                    );
+                    hpas.push(HpaObj {
+                        meta,
+                        target_kind: if plan.stateful {
+                            "StatefulSet"
+                        } else {
+                            "Deployment"
+                        },
+                        target_name: plan.name.clone(),
+                        min,
+                        max,
+                        cpu,
+                    });
+                }
+            }
+            out.push(json!({ "hpas": hpas }));
+        }
+        out
+    }
+
+    /// Load balancers: a Service of type LoadBalancer per application they route to, or one
+    /// Ingress with `--ingress`.
+    pub(super) fn load_balancers(&mut self, diags: &mut Diagnostics) -> Vec<(usize, Routing)> {
+        let mut out = Vec::new();
+        for l in 0..self.topology.nodes.len() {
+            if self.roles[l] != Role::LoadBalancer {
+                continue;
+            }
+            let client_port = self
+                .node(l)
+                .capabilities
+                .values()
+                .filter(|c| is_endpoint(c))
+                .find_map(|c| c.properties.get("port").and_then(integer));
+            let mut targets: Vec<usize> = Vec::new();
+            let topology = self.topology;
+            for r in self.out_rels[l]
+                .clone()
+                .into_iter()
+                .map(|ri| &topology.relationships[ri])
+            {
+                match self.workload_of.get(r.target.0).copied().flatten() {
+                    Some(w) if !self.plans[w].ports.is_empty() => {
+                        if !targets.contains(&w) {
+                            targets.push(w);
+                        }
+                    }
+                    _ => {
+                        let d = self.warn(
+                            codes::K8S_UNSUPPORTED,
+                            r.location,
+                            format!(
+                                "load balancer `{}` routes to `{}`, which exposes no port; skipped",
+                                self.node(l).name,
+                                self.node(r.target.0).name
+                            ),
+                            "give the application an endpoint capability with a `port`",
+                        );
+                        diags.push(d);
+                    }
+                }
+            }
+            if targets.is_empty() {
+                continue;
+            }
+            let mut services = Vec::new();
+            let mut ingress = None;
+            if self.options.ingress {
+                let name = self.unique_name("object", &self.node(l).name.clone());
+                let meta = self.meta(l, &name, "load-balancer", None, &name);
+                let mut paths = Vec::new();
+                for &w in &targets {
+                    let plan = &self.plans[w];
+                    let path = self
+                        .node(plan.members.last().copied().unwrap_or(plan.owner))
+                        .properties
+                        .get("context_root")
+                        .or_else(|| {
+                            plan.members
+                                .iter()
+                                .find_map(|&m| self.node(m).properties.get("context_root"))
+                        })
+                        .and_then(Value::as_str)
+                        .map(|p| {
+                            if p.starts_with('/') {
+                                p.to_string()
+                            } else {
+                                format!("/{p}")
+                            }
+                        })
+                        .unwrap_or_else(|| "/".to_string());
+                    paths.push(IngressPath {
+                        path,
+                        service: plan.name.clone(),
+                        port: plan.ports[0].port,
+                    });
+                }
+                ingress = Some(IngressObj { meta, paths });
+            } else {
+                for &w in &targets {
+                    let plan = self.plans[w].clone();
+                    let base = if targets.len() == 1 {
+                        self.node(l).name.clone()
+                    } else {
+                        format!("{}-{}", self.node(l).name, plan.name)
+                    };
+                    let name = self.unique_name("object", &base);
+                    let meta = self.meta(l, &name, "load-balancer", plan.part_of.as_deref(), &name);
+                    let ports = plan
+                        .ports
+                        .iter()
+                        .enumerate()
+                        .map(|(pi, p)| ServicePort {
+                            name: p.name.clone(),
+                            port: if pi == 0 {
+                                client_port.unwrap_or(p.port)
+                            } else {
+                                p.port
+                            },
+                            target_port: p.target,
+                            protocol: p.protocol,
+                        })
+                        .collect();
+                    services.push(ServiceObj {
+                        meta,
+                        service_type: "LoadBalancer",
+                        headless: false,
+                        selector: self.selector(&plan),
+                        ports,
+                    });
+                }
+            }
+            out.push((l, (services, ingress)));
+        }
+        out
+    }
+}

@@ -1,0 +1,791 @@
+//! Which nodes become which workload, and what each workload runs: container applications,
+//! database products and lifted stacks.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value as Json;
+
+use crate::diag::{Diagnostics, codes};
+use crate::ir::{NodeId, PolicyTarget, Value, type_matches};
+use crate::limits::Limits;
+use crate::source::ArtifactFiles;
+
+use super::super::values::{
+    cpu_quantity, data_key, env_name, image_ref, integer, literal_text, port_name, shouty,
+    size_quantity,
+};
+use super::*;
+use crate::back::stack::lifecycle_steps;
+
+impl Ctx<'_> {
+    /// Decides which nodes become which workloads.
+    pub(super) fn plan_workloads(
+        &mut self,
+        artifacts: &ArtifactFiles,
+        limits: &Limits,
+        diags: &mut Diagnostics,
+    ) {
+        let n = self.topology.nodes.len();
+        // Databases with a known product first: they take their DBMS and hosted databases.
+        let mut taken = vec![false; n];
+        for i in 0..n {
+            if taken[i] || !matches!(self.roles[i], Role::Dbms | Role::Database) {
+                continue;
+            }
+            // A database hosted on a DBMS belongs to the DBMS's decision.
+            if self.roles[i] == Role::Database
+                && let Some(h) = self.hosting.host(NodeId(i))
+                && self.roles[h.0] == Role::Dbms
+            {
+                continue;
+            }
+            let hosted: Vec<usize> = self
+                .hosting
+                .hosted(NodeId(i))
+                .iter()
+                .map(|h| h.0)
+                .filter(|&h| self.roles[h] == Role::Database)
+                .collect();
+            let product = self
+                .product_of(i)
+                .or_else(|| hosted.iter().find_map(|&h| self.product_of(h)));
+            let Some(product) = product else { continue };
+            let mut plan = self.new_plan(i, "database");
+            plan.stateful = true;
+            plan.members.extend(&hosted);
+            taken[i] = true;
+            for &h in &hosted {
+                taken[h] = true;
+            }
+            self.product_workload(&mut plan, &product, &hosted, diags);
+            plan.product = Some(product);
+            let w = self.plans.len();
+            for &m in &plan.members {
+                self.workload_of[m] = Some(w);
+            }
+            self.plans.push(plan);
+        }
+        for i in 0..n {
+            if taken[i] {
+                continue;
+            }
+            match self.roles[i] {
+                Role::Container => {
+                    let mut plan = self.new_plan(i, "application");
+                    self.container_workload(&mut plan, diags);
+                    if plan.image.is_some() {
+                        self.workload_of[i] = Some(self.plans.len());
+                        self.plans.push(plan);
+                    }
+                }
+                Role::Compute | Role::Software | Role::Dbms | Role::Database
+                    if self.hosting.root(NodeId(i)) == NodeId(i) =>
+                {
+                    self.stack_workload(i, &taken, artifacts, limits, diags);
+                }
+                _ => {}
+            }
+        }
+        // Software that ended up in no workload says why: its chain does not end on a
+        // Compute, or it sits on a database product, whose image has no place for it.
+        for i in 0..n {
+            if self.workload_of[i].is_some()
+                || !matches!(self.roles[i], Role::Software | Role::Dbms | Role::Database)
+            {
+                continue;
+            }
+            let host = self.hosting.host(NodeId(i)).map_or(i, |h| h.0);
+            let root = self.hosting.root(NodeId(i)).0;
+            let (message, hint) = if self.workload_of[host].is_some()
+                && self.plans[self.workload_of[host].unwrap_or(0)]
+                    .product
+                    .is_some()
+            {
+                (
+                    format!(
+                        "node `{}` is hosted on `{}`, whose product image has no place for it; skipped",
+                        self.node(i).name,
+                        self.node(host).name
+                    ),
+                    "host it on a Compute node, or make it a container application",
+                )
+            } else {
+                (
+                    format!(
+                        "node `{}` is hosted on `{}`, which has no Kubernetes workload; skipped",
+                        self.node(i).name,
+                        self.node(root).name
+                    ),
+                    "lift-and-shift needs the bottom of a hosting chain to be a Compute node",
+                )
+            };
+            let d = self.warn(codes::K8S_UNSUPPORTED, self.node(i).location, message, hint);
+            diags.push(d);
+        }
+    }
+
+    /// A database product: its image, port, data volume and environment.
+    pub(super) fn product_workload(
+        &mut self,
+        plan: &mut Plan,
+        product: &Json,
+        hosted: &[usize],
+        diags: &mut Diagnostics,
+    ) {
+        let owner = plan.owner;
+        let version = self
+            .node(owner)
+            .properties
+            .get("component_version")
+            .and_then(literal_text)
+            .or_else(|| json_str(product, "default_version").map(str::to_string))
+            .unwrap_or_else(|| "latest".to_string());
+        plan.image = json_str(product, "image").map(|i| i.replace("{version}", &version));
+        let port = self
+            .node(owner)
+            .properties
+            .get("port")
+            .and_then(integer)
+            .or_else(|| {
+                hosted
+                    .iter()
+                    .find_map(|&h| self.node(h).properties.get("port").and_then(integer))
+            })
+            .or_else(|| product.get("port").and_then(Json::as_i64));
+        // The image listens on the product's port; a different TOSCA port is the Service's.
+        let target = product.get("port").and_then(Json::as_i64);
+        if let Some(port) = port {
+            plan.ports.push(Port {
+                name: port_name(json_str(product, "name").unwrap_or("db")),
+                port,
+                target: target.unwrap_or(port),
+                protocol: "TCP",
+            });
+        }
+        let env_map = product.get("env").cloned().unwrap_or(Json::Null);
+        // The database's own settings first, then the DBMS's.
+        let mut sources: Vec<(usize, &str, &str)> = Vec::new();
+        if let Some(&db) = hosted.first() {
+            sources.push((db, "name", "database"));
+            sources.push((db, "user", "user"));
+            sources.push((db, "password", "password"));
+        }
+        if self.roles[owner] == Role::Database {
+            sources.push((owner, "name", "database"));
+        }
+        sources.push((owner, "user", "user"));
+        sources.push((owner, "password", "password"));
+        sources.push((owner, "root_password", "root_password"));
+        for (node, property, slot) in sources {
+            let Some(value) = self.node(node).properties.get(property).cloned() else {
+                continue;
+            };
+            let Some(env) = json_str(&env_map, slot).map(str::to_string) else {
+                if !matches!(value, Value::Null) {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        self.node(node).location,
+                        format!(
+                            "property `{property}` of `{}` has no setting in the {} image; skipped",
+                            self.node(node).name,
+                            json_str(product, "name").unwrap_or("database")
+                        ),
+                        "set it up with an init script, or add it to the product's `env` in the rules",
+                    );
+                    diags.push(d);
+                }
+                continue;
+            };
+            let secret = slot.contains("password");
+            self.add_env(plan, node, &env, &value, secret, diags);
+        }
+        for &extra in hosted.iter().skip(1) {
+            let d = self.warn(
+                codes::K8S_UNSUPPORTED,
+                self.node(extra).location,
+                format!(
+                    "database `{}` is the second on `{}`: the image creates only `{}`; skipped",
+                    self.node(extra).name,
+                    self.node(owner).name,
+                    self.node(hosted[0]).name
+                ),
+                "create further databases with an init script",
+            );
+            diags.push(d);
+        }
+        let size = json_str(product, "size").unwrap_or("1Gi").to_string();
+        plan.claim_templates.push(ClaimTemplate {
+            name: "data".to_string(),
+            size,
+        });
+        if let Some(path) = json_str(product, "data") {
+            plan.mounts.push(Mount {
+                name: "data".to_string(),
+                path: path.to_string(),
+                read_only: false,
+            });
+        }
+        plan.args = json_strings(product, "args");
+        if plan.args.iter().any(|a| a.contains("$(")) {
+            // Arguments that refer to a variable need it; drop them when it was not set.
+            let known: Vec<String> = plan.env.iter().map(|e| format!("$({})", e.name)).collect();
+            if !plan
+                .args
+                .iter()
+                .all(|a| !a.contains("$(") || known.iter().any(|k| a.contains(k.as_str())))
+            {
+                plan.args.clear();
+            }
+        }
+        plan.replicas = self.replicas(owner);
+    }
+
+    /// A container application: image artifact, ports, environment.
+    pub(super) fn container_workload(&mut self, plan: &mut Plan, diags: &mut Diagnostics) {
+        let i = plan.owner;
+        let node = self.node(i).clone();
+        let bind = self.binds[i].clone();
+        let hub = json_strings(&bind, "docker_hub");
+        let image_types = json_strings(&bind, "image_types");
+        let artifact = node
+            .artifacts
+            .values()
+            .find(|a| is_image(a, &image_types))
+            .or_else(|| node.artifacts.get("image"))
+            .or_else(|| {
+                // 1.x container applications often name the image as the create implementation.
+                node.interfaces.values().find_map(|iface| {
+                    iface
+                        .operations
+                        .get("create")
+                        .and_then(|o| o.implementation.as_ref())
+                        .and_then(|im| im.primary.as_ref())
+                        .filter(|a| is_image(a, &image_types))
+                })
+            });
+        match artifact {
+            Some(a) => plan.image = Some(image_ref(&a.file, a.repository_url.as_deref(), &hub)),
+            None => {
+                if let Some(image) = node.properties.get("image").and_then(Value::as_str) {
+                    plan.image = Some(image.to_string());
+                } else {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        node.location,
+                        format!("container application `{}` has no image artifact; skipped", node.name),
+                        "add an artifact of type tosca.artifacts.Deployment.Image (file: nginx:1.27)",
+                    );
+                    diags.push(d);
+                    return;
+                }
+            }
+        }
+        plan.ports = self.endpoint_ports(&[i]);
+        // Properties the rules map to the environment.
+        if bind.get("property_env").and_then(Json::as_bool) == Some(true) {
+            let skip = json_strings(&bind, "property_env_skip");
+            for (name, value) in &node.properties {
+                if skip.contains(name) || matches!(value, Value::Null) {
+                    continue;
+                }
+                let secret = self.is_secret_name(name);
+                self.add_property_env(plan, i, name, value, secret, diags);
+            }
+        }
+        // Operation inputs of create and start.
+        for iface in node.interfaces.values() {
+            for op in ["create", "start"] {
+                if let Some(o) = iface.operations.get(op) {
+                    for (name, value) in iface.inputs.iter().chain(&o.inputs) {
+                        let secret = self.is_secret_name(name);
+                        self.env_at = o
+                            .implementation
+                            .as_ref()
+                            .and_then(|im| im.primary.as_ref())
+                            .and_then(|a| a.location);
+                        self.add_env(plan, i, &env_name(name), value, secret, diags);
+                        self.env_at = None;
+                    }
+                }
+            }
+        }
+        plan.replicas = self.replicas(i);
+    }
+
+    /// A property as environment: a credential becomes `<NAME>_USER` and a secret
+    /// `<NAME>_TOKEN`; anything else `<NAME>`.
+    pub(super) fn add_property_env(
+        &mut self,
+        plan: &mut Plan,
+        node: usize,
+        name: &str,
+        value: &Value,
+        secret: bool,
+        diags: &mut Diagnostics,
+    ) {
+        if let Value::Map(map) = value
+            && map.contains_key("token")
+        {
+            for (k, v) in map {
+                let env = shouty(&format!("{name}_{k}"));
+                let secret = k == "token" || k == "keys";
+                self.add_env(plan, node, &env, v, secret, diags);
+            }
+            return;
+        }
+        self.add_env(plan, node, &shouty(name), value, secret, diags);
+    }
+
+    /// Adds one variable; a secret goes into the workload's Secret. A value Kubernetes cannot
+    /// hold is a warning and left out.
+    pub(super) fn add_env(
+        &mut self,
+        plan: &mut Plan,
+        node: usize,
+        name: &str,
+        value: &Value,
+        secret: bool,
+        diags: &mut Diagnostics,
+    ) {
+        if matches!(value, Value::Null) {
+            return;
+        }
+        let at = self.env_at.or(self.node(node).location);
+        let text = match self.resolve(value, node, plan) {
+            Ok(Some(t)) => t,
+            Ok(None) => return,
+            Err(why) => {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    at,
+                    format!(
+                        "environment variable `{name}` of `{}` is left out: {why}",
+                        self.node(node).name
+                    ),
+                    "give the value as a literal or an input, or set it after deployment",
+                );
+                diags.push(d);
+                return;
+            }
+        };
+        if let Some(existing) = plan.env.iter().find(|e| e.name == name) {
+            let same = existing.value.as_deref() == Some(text.as_str())
+                || (existing.secret.is_some() && plan.secret.get(name) == Some(&text));
+            if !same {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    at,
+                    format!("environment variable `{name}` of `{}` is set twice with different values; the first is kept", self.node(node).name),
+                    "the lifted stack runs in one container, which has one environment",
+                );
+                diags.push(d);
+            }
+            return;
+        }
+        if secret {
+            let key = data_key(name);
+            plan.secret.insert(key.clone(), text);
+            plan.env.push(Env {
+                name: name.to_string(),
+                value: None,
+                secret: Some(String::new()), // named in `finish`
+                key: Some(key),
+            });
+        } else {
+            plan.env.push(Env {
+                name: name.to_string(),
+                value: Some(text),
+                secret: None,
+                key: None,
+            });
+        }
+    }
+
+    /// Ports of the endpoint capabilities of `members` (and their `port` properties), each
+    /// number once.
+    pub(super) fn endpoint_ports(&self, members: &[usize]) -> Vec<Port> {
+        let mut ports: Vec<Port> = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for &m in members {
+            let node = self.node(m);
+            let mut found: Vec<(String, i64, &'static str)> = Vec::new();
+            for (cname, cap) in &node.capabilities {
+                if !is_endpoint(cap) {
+                    continue;
+                }
+                if let Some(port) = cap.properties.get("port").and_then(integer) {
+                    let name = cap
+                        .properties
+                        .get("port_name")
+                        .and_then(Value::as_str)
+                        .unwrap_or(cname);
+                    found.push((
+                        name.to_string(),
+                        port,
+                        protocol(cap.properties.get("protocol")),
+                    ));
+                }
+            }
+            if let Some(port) = node.properties.get("port").and_then(integer) {
+                found.push((node.name.clone(), port, "TCP"));
+            }
+            for (name, port, proto) in found {
+                if !(1..=65535).contains(&port)
+                    || ports.iter().any(|p| p.port == port && p.protocol == proto)
+                {
+                    continue;
+                }
+                let mut pn = port_name(&name);
+                if names.contains(&pn) {
+                    pn = port_name(&format!("p{port}"));
+                }
+                names.push(pn.clone());
+                ports.push(Port {
+                    name: pn,
+                    port,
+                    target: port,
+                    protocol: proto,
+                });
+            }
+        }
+        ports
+    }
+
+    /// replicas: the node's `count`, a scaling policy's `default_instances`, the Scalable
+    /// capability's `default_instances`, or 1.
+    pub(super) fn replicas(&self, i: usize) -> i64 {
+        let node = self.node(i);
+        if let Some(c) = integer(&node.count)
+            && c != 1
+        {
+            return c.max(0);
+        }
+        for p in &self.topology.policies {
+            if !type_matches(&p.types, "tosca.policies.Scaling")
+                && !p.types.iter().any(|t| t.ends_with("Scaling"))
+            {
+                continue;
+            }
+            if self.policy_nodes(&p.targets).contains(&i)
+                && let Some(d) = p.properties.get("default_instances").and_then(integer)
+            {
+                return d.max(0);
+            }
+        }
+        node.capabilities
+            .values()
+            .find_map(|c| c.properties.get("default_instances").and_then(integer))
+            .map_or(1, |d| d.max(0))
+    }
+
+    pub(super) fn policy_nodes(&self, targets: &[PolicyTarget]) -> Vec<usize> {
+        let mut out = Vec::new();
+        for t in targets {
+            match *t {
+                PolicyTarget::Node(n) => out.push(n.0),
+                PolicyTarget::Group(g) => {
+                    if let Some(group) = self.topology.groups.get(g.0) {
+                        out.extend(group.members.iter().map(|m| m.0));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A lifted stack: a Compute (or a software node that is not hosted) and what it hosts.
+    pub(super) fn stack_workload(
+        &mut self,
+        root: usize,
+        taken: &[bool],
+        artifacts: &ArtifactFiles,
+        limits: &Limits,
+        diags: &mut Diagnostics,
+    ) {
+        let order: Vec<NodeId> = self
+            .hosting
+            .stack(self.topology, NodeId(root))
+            .into_iter()
+            .filter(|m| {
+                !taken[m.0]
+                    && matches!(
+                        self.roles[m.0],
+                        Role::Compute | Role::Software | Role::Dbms | Role::Database
+                    )
+                    && !self.under_taken(m.0, taken)
+            })
+            .collect();
+        let steps = lifecycle_steps(self.topology, &order);
+        if order.len() == 1 && steps.is_empty() && self.roles[root] == Role::Compute {
+            // A server that only hosts a database product: its resources go to that database.
+            if let Some(w) = self
+                .hosting
+                .hosted(NodeId(root))
+                .iter()
+                .find_map(|h| self.workload_of[h.0])
+            {
+                self.workload_of[root] = Some(w);
+                let requests = self.requests(root);
+                self.plans[w].requests.extend(requests);
+                self.plans[w].members.push(root);
+                return;
+            }
+        }
+        let mut plan = self.new_plan(
+            root,
+            if self.roles[root] == Role::Compute {
+                "server"
+            } else {
+                "software"
+            },
+        );
+        plan.members = order.iter().map(|m| m.0).collect();
+        plan.stateful = order
+            .iter()
+            .any(|m| matches!(self.roles[m.0], Role::Dbms | Role::Database));
+        // The base image.
+        let bind = self.binds[root].clone();
+        plan.image = Some(self.base_image(root, &bind, diags));
+        plan.requests = self.requests(root);
+        plan.ports = self.endpoint_ports(&plan.members.clone());
+        // Scripts, in order, and their inputs as the environment.
+        let interpreters = bind.get("interpreters").cloned().unwrap_or(Json::Null);
+        let mut script = String::from(
+            "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\ncd ",
+        );
+        script.push_str(SCRIPTS_DIR);
+        script.push_str("/files\n");
+        let mut shipped: Vec<String> = Vec::new();
+        for step in &steps {
+            let node = step.node.0;
+            let node_name = self.node(node).name.clone();
+            for (name, value) in step.inputs {
+                let secret = self.is_secret_name(name);
+                self.env_at = step
+                    .implementation
+                    .primary
+                    .as_ref()
+                    .and_then(|a| a.location);
+                self.add_env(&mut plan, node, &env_name(name), value, secret, diags);
+                self.env_at = None;
+            }
+            let Some(primary) = step.implementation.primary.as_ref() else {
+                continue;
+            };
+            let ext = primary
+                .file
+                .rsplit_once('.')
+                .map(|(_, e)| e.to_ascii_lowercase())
+                .unwrap_or_default();
+            let Some(interpreter) = json_str(&interpreters, &ext).map(str::to_string) else {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    primary.location,
+                    format!("the {} operation of `{node_name}` is `{}`, which a container cannot run; skipped", step.operation, primary.file),
+                    "lift-and-shift runs shell and Python scripts; add an interpreter for this extension to the rules' `interpreters`",
+                );
+                diags.push(d);
+                continue;
+            };
+            let mut ok = true;
+            for artifact in std::iter::once(primary).chain(&step.implementation.dependencies) {
+                let Some(path) = artifact.path.clone() else {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        artifact.location,
+                        format!("artifact `{}` of `{node_name}` lives in a repository; the lifted container cannot fetch it", artifact.file),
+                        "ship the file with the template (a path next to it or in the CSAR)",
+                    );
+                    diags.push(d);
+                    ok = false;
+                    continue;
+                };
+                if shipped.contains(&path) {
+                    continue;
+                }
+                match artifacts.read(artifact, limits).map(String::from_utf8) {
+                    Ok(Ok(text)) => {
+                        let key = data_key(&format!(
+                            "{}-{}",
+                            shipped.len() + 1,
+                            path.rsplit('/').next().unwrap_or(&path)
+                        ));
+                        plan.config.push(Pair {
+                            key: key.clone(),
+                            value: text,
+                        });
+                        plan.items.push(Pair {
+                            key,
+                            value: format!("files/{}", safe_path(&path)),
+                        });
+                        shipped.push(path);
+                    }
+                    Ok(Err(_)) => {
+                        let d = self.warn(
+                            codes::K8S_UNSUPPORTED,
+                            artifact.location,
+                            format!("artifact `{}` of `{node_name}` is not text; a ConfigMap cannot ship it", artifact.file),
+                            "put binary files into the base image",
+                        );
+                        diags.push(d);
+                        ok = false;
+                    }
+                    Err(why) => {
+                        let d = self.warn(
+                            codes::K8S_UNSUPPORTED,
+                            artifact.location,
+                            format!(
+                                "artifact `{}` of `{node_name}` cannot be read: {why}",
+                                artifact.file
+                            ),
+                            "translate from the folder or CSAR that holds the scripts",
+                        );
+                        diags.push(d);
+                        ok = false;
+                    }
+                }
+            }
+            if !ok && !shipped.contains(primary.path.as_ref().unwrap_or(&String::new())) {
+                continue;
+            }
+            let path = safe_path(primary.path.as_deref().unwrap_or_default());
+            script.push_str(&format!(
+                "echo \"toscana: {} {}\"\n{interpreter} {}\n",
+                node_name.replace(['"', '\\', '$', '`'], "_"),
+                step.operation,
+                shell_quote(&path)
+            ));
+        }
+        script.push_str("exec sleep infinity\n");
+        plan.config.insert(
+            0,
+            Pair {
+                key: "entrypoint.sh".to_string(),
+                value: script,
+            },
+        );
+        plan.items.insert(
+            0,
+            Pair {
+                key: "entrypoint.sh".to_string(),
+                value: "entrypoint.sh".to_string(),
+            },
+        );
+        plan.command = vec![
+            "/bin/sh".to_string(),
+            format!("{SCRIPTS_DIR}/entrypoint.sh"),
+        ];
+        plan.mounts.push(Mount {
+            name: "scripts".to_string(),
+            path: SCRIPTS_DIR.to_string(),
+            read_only: true,
+        });
+        plan.replicas = self.replicas(root);
+        if self.roles[root] != Role::Compute {
+            let d = self.warn(
+                codes::K8S_UNSUPPORTED,
+                self.node(root).location,
+                format!(
+                    "`{}` has no Compute host; it runs on the default base image",
+                    self.node(root).name
+                ),
+                "host it on a Compute node whose `os` capability names the distribution",
+            );
+            diags.push(d);
+        }
+        let w = self.plans.len();
+        for &m in &plan.members {
+            self.workload_of[m] = Some(w);
+        }
+        self.plans.push(plan);
+    }
+
+    /// True when a node of the stack sits on a node a database product took.
+    pub(super) fn under_taken(&self, i: usize, taken: &[bool]) -> bool {
+        let mut at = self.hosting.host(NodeId(i));
+        let mut steps = 0;
+        while let Some(h) = at {
+            if taken[h.0] {
+                return true;
+            }
+            steps += 1;
+            if steps > taken.len() {
+                break;
+            }
+            at = self.hosting.host(h);
+        }
+        false
+    }
+
+    /// The image for a server's `os` capability, by the rules' `os_images` table.
+    pub(super) fn base_image(
+        &mut self,
+        root: usize,
+        bind: &Json,
+        diags: &mut Diagnostics,
+    ) -> String {
+        let default = json_str(bind, "default_image")
+            .unwrap_or("ubuntu:24.04")
+            .to_string();
+        let os = self.node(root).capabilities.values().find(|c| {
+            c.types.iter().any(|t| t.ends_with("OperatingSystem"))
+                || c.properties.contains_key("distribution")
+        });
+        let Some(os) = os else { return default };
+        let distribution = os.properties.get("distribution").and_then(Value::as_str);
+        let os_type = os.properties.get("type").and_then(Value::as_str);
+        let version = os.properties.get("version").and_then(literal_text);
+        let table = bind
+            .get("os_images")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let key = distribution.or(os_type).map(str::to_ascii_lowercase);
+        let Some(key) = key else { return default };
+        let Some(entry) = table.iter().find(|e| {
+            json_strings(e, "names")
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(&key))
+        }) else {
+            let d = self.warn(
+                codes::K8S_UNSUPPORTED,
+                os.location,
+                format!("no base image is known for the operating system `{key}` of `{}`; using {default}", self.node(root).name),
+                "add the distribution to `os_images` in the rules (--backend-dir)",
+            );
+            diags.push(d);
+            return default;
+        };
+        let version = version
+            .or_else(|| json_str(entry, "default_version").map(str::to_string))
+            .unwrap_or_else(|| "latest".to_string());
+        let major = version.split('.').next().unwrap_or(&version).to_string();
+        json_str(entry, "image")
+            .unwrap_or(&default)
+            .replace("{version}", &version)
+            .replace("{major}", &major)
+    }
+
+    /// Resource requests from a Compute's `host` capability.
+    pub(super) fn requests(&self, i: usize) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        let node = self.node(i);
+        let host = node.capabilities.get("host").or_else(|| {
+            node.capabilities
+                .values()
+                .find(|c| c.properties.contains_key("num_cpus"))
+        });
+        if let Some(host) = host {
+            if let Some(cpu) = host.properties.get("num_cpus").and_then(cpu_quantity) {
+                out.insert("cpu".to_string(), cpu);
+            }
+            if let Some(mem) = host.properties.get("mem_size").and_then(size_quantity) {
+                out.insert("memory".to_string(), mem);
+            }
+            if let Some(disk) = host.properties.get("disk_size").and_then(size_quantity) {
+                out.insert("ephemeral-storage".to_string(), disk);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,259 @@
+//! What the templates wrote, checked: each YAML document is read with our own loader, turned into
+//! JSON, deserialized into its `k8s-openapi` type by `apiVersion` and `kind`, serialized back and
+//! compared. A field the type does not know, a value of the wrong shape or anything else lost on
+//! the way is a bug in the template that wrote it, reported as `k8s::internal` naming the
+//! template; the run fails. What survives is written with `serde-saphyr`, which quotes `on`,
+//! `yes`, `no` and every other string a YAML 1.1 reader would take for something else.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value as Json;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::limits::Limits;
+use crate::source::{Origin, SourceMap};
+use crate::yaml::{Core, Kind, Node};
+
+/// One checked Kubernetes object, ready to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Object {
+    pub kind: String,
+    pub name: String,
+    /// The object as YAML, one document, ending with a newline.
+    pub yaml: String,
+}
+
+/// Splits a rendered fragment into its YAML documents at `---` lines, dropping empty ones.
+pub fn split_documents(text: &str) -> Vec<String> {
+    let mut docs = Vec::new();
+    let mut current = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            docs.push(std::mem::take(&mut current));
+        } else {
+            current.push_str(line);
+        }
+    }
+    docs.push(current);
+    docs.into_iter()
+        .filter(|d| {
+            d.lines()
+                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        })
+        .collect()
+}
+
+/// A YAML tree as JSON: the core schema's nulls, booleans, integers, floats and strings; maps
+/// with string keys.
+pub fn to_json(node: &Node) -> Result<Json, String> {
+    Ok(match &node.kind {
+        Kind::Scalar(s) => match s.core {
+            Core::Null => Json::Null,
+            Core::Bool(b) => Json::Bool(b),
+            Core::Int(i) => Json::from(i),
+            Core::Float(f) => serde_json::Number::from_f64(f)
+                .map(Json::Number)
+                .ok_or_else(|| format!("the number `{}` is not finite", s.text))?,
+            Core::Str => Json::String(s.text.clone()),
+        },
+        Kind::Seq(items) => Json::Array(items.iter().map(to_json).collect::<Result<_, _>>()?),
+        Kind::Map(map) => {
+            let mut out = serde_json::Map::new();
+            for entry in map.entries() {
+                let key = entry
+                    .key
+                    .scalar_text()
+                    .ok_or("a map key is not a scalar")?
+                    .to_string();
+                out.insert(key, to_json(&entry.value)?);
+            }
+            Json::Object(out)
+        }
+    })
+}
+
+/// Reads one rendered document, checks it against its Kubernetes type, and writes it back.
+/// `who` says which template rendered it for which element, for the error.
+pub fn check_document(
+    text: &str,
+    who: &str,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Option<Object> {
+    let id = sources.add(
+        format!("<rendered by {who}>"),
+        Origin::Builtin(format!("rendered/{who}")),
+        text.to_string(),
+    );
+    let mut local = Diagnostics::with_cap(0);
+    let root = crate::yaml::load(sources, id, &Limits::default(), &mut local);
+    let bug = |message: String| {
+        Diagnostic::error(
+            codes::K8S_INTERNAL,
+            format!("{who} wrote an object that is not valid Kubernetes: {message}"),
+        )
+        .hint("this is a bug in the template (toscana's own, or one given with --backend-dir), not in your TOSCA file; please report it with the input")
+    };
+    let (Some(root), false) = (root, local.has_errors()) else {
+        let why: Vec<String> = local
+            .finish()
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .collect();
+        diags.push(bug(format!("its YAML does not read: {}", why.join("; "))));
+        return None;
+    };
+    let json = match to_json(&root) {
+        Ok(j) => j,
+        Err(e) => {
+            diags.push(bug(e));
+            return None;
+        }
+    };
+    match roundtrip(&json) {
+        Ok(object) => Some(object),
+        Err((e, path)) => {
+            let mut d = bug(e);
+            if let Some(node) = path.as_deref().and_then(|p| find(&root, p)) {
+                d = d.at(node.span);
+            }
+            diags.push(d);
+            None
+        }
+    }
+}
+
+/// The node at a dotted path (`spec.ports[0].port`) of a YAML tree.
+fn find<'n>(root: &'n Node, path: &str) -> Option<&'n Node> {
+    let mut at = root;
+    for part in path.split('.') {
+        let (key, indexes) = part
+            .split_once('[')
+            .map_or((part, ""), |(k, rest)| (k, rest));
+        if !key.is_empty() {
+            at = at.as_map()?.get(key)?;
+        }
+        for index in indexes.split('[').filter(|s| !s.is_empty()) {
+            let i: usize = index.trim_end_matches(']').parse().ok()?;
+            at = at.as_seq()?.get(i)?;
+        }
+    }
+    Some(at)
+}
+
+/// Deserializes `json` into the type its `apiVersion`/`kind` name, serializes it back, and
+/// fails on anything lost, with the path of the first loss.
+pub fn roundtrip(json: &Json) -> Result<Object, (String, Option<String>)> {
+    use k8s_openapi::api::{apps, autoscaling, batch, core, networking, policy, rbac};
+    let api = json.get("apiVersion").and_then(Json::as_str).unwrap_or("");
+    let kind = json.get("kind").and_then(Json::as_str).unwrap_or("");
+    match (api, kind) {
+        ("v1", "ConfigMap") => typed::<core::v1::ConfigMap>(json),
+        ("v1", "Secret") => typed::<core::v1::Secret>(json),
+        ("v1", "Service") => typed::<core::v1::Service>(json),
+        ("v1", "PersistentVolumeClaim") => typed::<core::v1::PersistentVolumeClaim>(json),
+        ("v1", "Namespace") => typed::<core::v1::Namespace>(json),
+        ("v1", "ServiceAccount") => typed::<core::v1::ServiceAccount>(json),
+        ("v1", "Pod") => typed::<core::v1::Pod>(json),
+        ("apps/v1", "Deployment") => typed::<apps::v1::Deployment>(json),
+        ("apps/v1", "StatefulSet") => typed::<apps::v1::StatefulSet>(json),
+        ("apps/v1", "DaemonSet") => typed::<apps::v1::DaemonSet>(json),
+        ("batch/v1", "Job") => typed::<batch::v1::Job>(json),
+        ("batch/v1", "CronJob") => typed::<batch::v1::CronJob>(json),
+        ("autoscaling/v2", "HorizontalPodAutoscaler") => {
+            typed::<autoscaling::v2::HorizontalPodAutoscaler>(json)
+        }
+        ("networking.k8s.io/v1", "NetworkPolicy") => typed::<networking::v1::NetworkPolicy>(json),
+        ("networking.k8s.io/v1", "Ingress") => typed::<networking::v1::Ingress>(json),
+        ("policy/v1", "PodDisruptionBudget") => typed::<policy::v1::PodDisruptionBudget>(json),
+        ("rbac.authorization.k8s.io/v1", "Role") => typed::<rbac::v1::Role>(json),
+        ("rbac.authorization.k8s.io/v1", "RoleBinding") => typed::<rbac::v1::RoleBinding>(json),
+        ("", _) | (_, "") => Err(("it has no `apiVersion` and `kind`".to_string(), None)),
+        _ => Err((
+            format!("toscana does not know the kind `{kind}` of `{api}`, so it cannot check it"),
+            None,
+        )),
+    }
+}
+
+fn typed<T: DeserializeOwned + Serialize>(json: &Json) -> Result<Object, (String, Option<String>)> {
+    let plain = |e: String| (e, None);
+    let value: T = serde_json::from_value(json.clone()).map_err(|e| plain(e.to_string()))?;
+    let back = serde_json::to_value(&value).map_err(|e| plain(e.to_string()))?;
+    if let Some(path) = first_difference(json, &back, String::new()) {
+        return Err((
+            format!(
+                "`{path}` does not survive the round trip through its Kubernetes type (an unknown field, or a value of the wrong shape)"
+            ),
+            Some(path),
+        ));
+    }
+    let kind = back
+        .get("kind")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_string();
+    let name = back
+        .pointer("/metadata/name")
+        .and_then(Json::as_str)
+        .ok_or_else(|| plain("it has no `metadata.name`".to_string()))?
+        .to_string();
+    let yaml = serde_saphyr::to_string(&value).map_err(|e| plain(e.to_string()))?;
+    Ok(Object { kind, name, yaml })
+}
+
+/// The path of the first place where `a` holds something `b` does not, or a different value.
+fn first_difference(a: &Json, b: &Json, path: String) -> Option<String> {
+    match (a, b) {
+        (Json::Object(x), Json::Object(y)) => {
+            for (k, v) in x {
+                let here = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match y.get(k) {
+                    Some(w) => {
+                        if let Some(p) = first_difference(v, w, here) {
+                            return Some(p);
+                        }
+                    }
+                    None => return Some(here),
+                }
+            }
+            // Only losses count: the typed object may add `apiVersion` and `kind` to embedded
+            // objects (a StatefulSet's claim templates).
+            None
+        }
+        (Json::Array(x), Json::Array(y)) => {
+            for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                if let Some(p) = first_difference(v, w, format!("{path}[{i}]")) {
+                    return Some(p);
+                }
+            }
+            (x.len() != y.len()).then_some(path)
+        }
+        (Json::Number(x), Json::Number(y)) => (x.as_f64() != y.as_f64()).then_some(path),
+        _ => (a != b).then_some(path),
+    }
+}
+
+/// The file name of an object: `<kind>-<name>.yaml`, kind in lower case.
+pub fn file_name(object: &Object) -> String {
+    format!("{}-{}.yaml", object.kind.to_ascii_lowercase(), object.name)
+}
+
+/// A `kustomization.yaml` listing `files` (and the namespace, when given).
+pub fn kustomization(files: &[String], namespace: Option<&str>) -> String {
+    let mut out =
+        String::from("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n");
+    if let Some(ns) = namespace {
+        out.push_str(&format!("namespace: {ns}\n"));
+    }
+    out.push_str("resources:\n");
+    for f in files {
+        out.push_str(&format!("  - {f}\n"));
+    }
+    out
+}

@@ -1,0 +1,214 @@
+//! `toscana k8s` as users meet it: the README's command on the example, inputs that must be
+//! bound, the flags, and a broken template failing loudly.
+
+use std::fs;
+
+use assert_cmd::Command;
+
+fn toscana() -> Command {
+    let mut cmd = Command::cargo_bin("toscana").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn the_readme_command_translates_the_example_into_files_and_a_kustomization() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = toscana()
+        .args([
+            "k8s",
+            "examples/webapp.yaml",
+            "--set",
+            "db_password=s3cret",
+            "-o",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for expected in [
+        "deployment-guestbook.yaml",
+        "statefulset-postgres.yaml",
+        "service-postgres.yaml",
+        "secret-postgres-secret.yaml",
+        "horizontalpodautoscaler-guestbook.yaml",
+        "kustomization.yaml",
+    ] {
+        assert!(names.contains(&expected.to_string()), "{names:?}");
+    }
+    let kustomization = fs::read_to_string(dir.path().join("kustomization.yaml")).unwrap();
+    for name in names.iter().filter(|n| *n != "kustomization.yaml") {
+        assert!(
+            kustomization.contains(&format!("  - {name}\n")),
+            "{kustomization}"
+        );
+    }
+    // The password is in a Secret, never in the Deployment or StatefulSet.
+    for workload in ["deployment-guestbook.yaml", "statefulset-postgres.yaml"] {
+        let text = fs::read_to_string(dir.path().join(workload)).unwrap();
+        assert!(!text.contains("s3cret"), "{workload}:\n{text}");
+        assert!(text.contains("secretKeyRef"), "{workload}:\n{text}");
+    }
+}
+
+#[test]
+fn standard_output_is_one_stream_in_a_stable_order() {
+    let run = || {
+        toscana()
+            .args([
+                "k8s",
+                "examples/webapp.yaml",
+                "--set",
+                "db_password=pw",
+                "--namespace",
+                "guests",
+                "--ingress",
+            ])
+            .output()
+            .unwrap()
+    };
+    let (a, b) = (run(), run());
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let text = String::from_utf8(a.stdout).unwrap();
+    let kinds: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("kind: "))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "Secret",
+            "Secret",
+            "Service",
+            "Service",
+            "Deployment",
+            "StatefulSet",
+            "HorizontalPodAutoscaler",
+            "Ingress"
+        ],
+        "{text}"
+    );
+    assert_eq!(text.matches("\n---\n").count(), kinds.len() - 1);
+    assert_eq!(text.matches("namespace: guests").count(), kinds.len());
+    assert!(text.contains("value: postgres.guests.svc"), "{text}");
+}
+
+#[test]
+fn an_unbound_required_input_is_an_error_that_names_it() {
+    let out = toscana()
+        .args(["k8s", "examples/webapp.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "examples/webapp.yaml:43:5: error[tosca::unbound-input]: required input `db_password` has no value"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("with --set db_password=VALUE"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_namespace_must_be_a_dns_label() {
+    let out = toscana()
+        .args(["k8s", "examples/webapp.yaml", "--namespace", "Not_OK"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn the_alias_takes_the_same_flags() {
+    let out = Command::cargo_bin("tosca2k8s")
+        .unwrap()
+        .args([
+            "examples/webapp.yaml",
+            "--set",
+            "db_password=pw",
+            "--ingress",
+            "--namespace",
+            "web",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("kind: Ingress"));
+}
+
+#[test]
+fn a_template_whose_object_does_not_survive_its_kubernetes_type_fails_loudly() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("storage.yaml.tera"),
+        "{%- for c in k8s.nodes[element.index].claims %}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: {{ c.meta.name }}\nspec:\n  accessMode: [ReadWriteOnce]\n{%- endfor %}\n",
+    )
+    .unwrap();
+    let out = toscana()
+        .args(["k8s", "golden/k8s-storage/input.yaml", "--backend-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("error[k8s::internal]"), "{err}");
+    assert!(err.contains("template `storage.yaml.tera`"), "{err}");
+    assert!(err.contains("`spec.accessMode`"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn names_stay_unique_after_cleaning() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clash.yaml");
+    fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    My_App:\n      type: tosca.nodes.Container.Application\n      artifacts:\n        image: { type: tosca.artifacts.Deployment.Image, file: a:1 }\n    my-app:\n      type: tosca.nodes.Container.Application\n      artifacts:\n        image: { type: tosca.artifacts.Deployment.Image, file: b:1 }\n    9lives:\n      type: tosca.nodes.Container.Application\n      artifacts:\n        image: { type: tosca.artifacts.Deployment.Image, file: c:1 }\n",
+    )
+    .unwrap();
+    let out = toscana().arg("k8s").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  name: "))
+        .collect();
+    assert_eq!(names, ["my-app", "my-app-2", "n-9lives"], "{text}");
+}
+
+#[test]
+fn software_with_no_place_in_a_workload_is_a_warning_not_silence() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("orphans.yaml");
+    fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  my.MySQL:\n    derived_from: tosca.nodes.DBMS\ntopology_template:\n  node_templates:\n    db:\n      type: my.MySQL\n    backup_agent:\n      type: tosca.nodes.SoftwareComponent\n      requirements:\n        - host: db\n    bucket:\n      type: tosca.nodes.Storage.ObjectStorage\n      properties: { name: b }\n",
+    )
+    .unwrap();
+    let out = toscana()
+        .arg("k8s")
+        .arg(&path)
+        .args(["--message-format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("node `backup_agent` is hosted on `db`, whose product image has no place for it; skipped"),
+        "{err}"
+    );
+    assert!(err.contains("\"code\":\"backend::skipped\""), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("image: mysql:8.4"));
+}

@@ -1,0 +1,240 @@
+//! Every file of the conformance corpora that toscana accepts translates to Kubernetes manifests
+//! that `kubernetes-validate --strict -k 1.33.0` accepts, or says what it skipped.
+//!
+//! Each YAML file and CSAR under `../shared/corpus/` is read in-process with the library; the ones
+//! read with no error go through the built-in Kubernetes backend (as a stream, and with
+//! `--ingress` and a namespace, so both load balancer mappings run). Each outcome is counted:
+//!
+//! - **translated**: objects came out; they are written to a temporary folder and validated in
+//!   batches (one validator process checks many files; it is slow to start);
+//! - **nothing to deploy**: no object came out, and warnings name what was skipped;
+//! - **needs inputs**: a required input has no value, and the only errors name those inputs
+//!   (`tosca::unbound-input`: Kubernetes manifests need every value at translation time).
+//!
+//! The test fails on a panic, on any other error (a template the round trip through
+//! `k8s-openapi` rejects is one), on output the validator rejects, and on a file that produced
+//! nothing without saying why. Locally, a missing corpus or validator skips with a notice; under
+//! `CI=true` both are required.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use toscana::back::{self, Backend, kubernetes};
+use toscana::diag::{Diagnostics, codes};
+use toscana::limits::Limits;
+use toscana::pipeline::{ReadOptions, read};
+use toscana::source::InputArg;
+
+/// Files per validator run.
+const BATCH: usize = 150;
+
+fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml" | "csar" | "zip")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+enum Outcome {
+    Translated(String),
+    Nothing,
+    NeedsInputs,
+    Failed(String),
+}
+
+fn translate(path: &Path, options: &kubernetes::K8sOptions) -> Option<Outcome> {
+    let mut diags = Diagnostics::with_cap(0);
+    let read = read(
+        &ReadOptions {
+            input: Some(InputArg::Path(path.to_path_buf())),
+            // as `toscana k8s` reads: manifests need every input value
+            unbound_inputs_are_errors: true,
+            ..ReadOptions::default()
+        },
+        &mut diags,
+    );
+    let topology = read.topology?;
+    if diags.has_errors() {
+        // A valid template whose only errors are required inputs without a value.
+        let all = diags.finish();
+        let errors: Vec<_> = all.iter().filter(|d| d.is_error()).collect();
+        if errors.iter().all(|d| d.code == codes::TOSCA_UNBOUND_INPUT) {
+            return Some(Outcome::NeedsInputs);
+        }
+        return None;
+    }
+    let mut sources = read.sources;
+    let mut bdiags = Diagnostics::with_cap(0);
+    let backend = Backend::load(
+        back::builtin("kubernetes"),
+        None,
+        &mut sources,
+        &Limits::default(),
+        &mut bdiags,
+    )
+    .expect("the built-in kubernetes backend loads");
+    let files = kubernetes::render(
+        &backend,
+        &topology,
+        &mut sources,
+        &read.artifacts,
+        &Limits::default(),
+        options,
+        &mut bdiags,
+    );
+    let all = bdiags.finish();
+    let errors: Vec<_> = all.iter().filter(|d| d.is_error()).collect();
+    if !errors.is_empty() {
+        let messages: Vec<String> = errors
+            .iter()
+            .map(|d| format!("{}: {}", d.code, d.message))
+            .collect();
+        return Some(Outcome::Failed(messages.join("; ")));
+    }
+    match files.as_slice() {
+        [] if all.is_empty() => Some(Outcome::Failed(
+            "no object came out, and no warning says why".to_string(),
+        )),
+        [] => Some(Outcome::Nothing),
+        [one] if one.path == "manifests.yaml" => Some(Outcome::Translated(one.contents.clone())),
+        other => Some(Outcome::Failed(format!(
+            "expected one manifests.yaml, got {:?}",
+            other.iter().map(|f| &f.path).collect::<Vec<_>>()
+        ))),
+    }
+}
+
+/// Runs the validator over `paths`; the `ERROR` lines it prints.
+fn validate(paths: &[PathBuf]) -> Result<Vec<String>, String> {
+    let out = Command::new("kubernetes-validate")
+        .args(["--strict", "--quiet", "-k", "1.33.0"])
+        .args(paths)
+        .output()
+        .map_err(|e| format!("cannot run kubernetes-validate: {e}"))?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let errors: Vec<String> = text
+        .lines()
+        .filter(|l| l.starts_with("ERROR") || l.contains("Traceback"))
+        .map(str::to_string)
+        .collect();
+    if !out.status.success() && errors.is_empty() {
+        return Err(format!(
+            "kubernetes-validate failed ({}): {text}",
+            out.status
+        ));
+    }
+    Ok(errors)
+}
+
+#[test]
+fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skipped() {
+    let root = corpus_root();
+    if !root.is_dir() {
+        assert!(!in_ci(), "../shared/corpus is missing under CI=true");
+        eprintln!("notice: ../shared/corpus not found; the k8s corpus test is skipped");
+        return;
+    }
+    if Command::new("kubernetes-validate")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(!in_ci(), "kubernetes-validate is missing under CI=true");
+        eprintln!("notice: kubernetes-validate not installed; the k8s corpus test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let variants = [
+        kubernetes::K8sOptions::default(),
+        kubernetes::K8sOptions {
+            namespace: Some("corpus".to_string()),
+            ingress: true,
+            split: false,
+        },
+    ];
+    let (mut seen, mut accepted, mut translated, mut nothing, mut needs_inputs) = (0, 0, 0, 0, 0);
+    let mut failures: Vec<String> = Vec::new();
+    let mut written: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for path in files(&root) {
+        seen += 1;
+        for (v, options) in variants.iter().enumerate() {
+            let outcome = match catch_unwind(AssertUnwindSafe(|| translate(&path, options))) {
+                Ok(Some(o)) => o,
+                Ok(None) => break,
+                Err(_) => Outcome::Failed("panicked".to_string()),
+            };
+            if v == 0 {
+                accepted += 1;
+            }
+            match outcome {
+                Outcome::Translated(text) => {
+                    if v == 0 {
+                        translated += 1;
+                    }
+                    let file = dir.path().join(format!("{}-{v}.yaml", written.len()));
+                    std::fs::write(&file, text).expect("writable temporary folder");
+                    written.push((file, path.clone()));
+                }
+                Outcome::Nothing => nothing += usize::from(v == 0),
+                Outcome::NeedsInputs => needs_inputs += usize::from(v == 0),
+                Outcome::Failed(why) => failures.push(format!("{}: {why}", path.display())),
+            }
+        }
+    }
+    let mut validated = 0;
+    for batch in written.chunks(BATCH) {
+        let paths: Vec<PathBuf> = batch.iter().map(|(f, _)| f.clone()).collect();
+        validated += paths.len();
+        match validate(&paths) {
+            Ok(errors) => {
+                for line in errors {
+                    // Name the corpus file behind the temporary one.
+                    let source = batch
+                        .iter()
+                        .find(|(f, _)| line.contains(&*f.to_string_lossy()))
+                        .map_or_else(String::new, |(_, p)| p.display().to_string());
+                    failures.push(format!("{source}: {line}"));
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    eprintln!(
+        "k8s corpus: {seen} files, {accepted} accepted: {translated} translated ({validated} manifests validated with both option sets), {nothing} with nothing to deploy (warnings say why), {needs_inputs} need input values; {} failures",
+        failures.len()
+    );
+    assert!(translated > 0, "no corpus file was translated");
+    assert!(
+        failures.is_empty(),
+        "{} problems in the k8s corpus run:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
