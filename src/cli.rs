@@ -47,8 +47,10 @@ enum Command {
     #[command(after_help = "Example:\n  toscana k8s examples/hello.yaml -o manifests/")]
     K8s(CommonArgs),
     /// Translate into a Terraform configuration (same as `tosca2tf`)
-    #[command(after_help = "Example:\n  toscana tf examples/hello.yaml -o terraform/")]
-    Tf(CommonArgs),
+    #[command(
+        after_help = "Example:\n  toscana tf examples/webapp.yaml -o terraform/\n  toscana tf examples/webapp.yaml --provider openstack -o terraform/"
+    )]
+    Tf(TfCommand),
     /// Draw the topology as a Graphviz diagram (same as `tosca2dot`)
     #[command(
         after_help = "Example:\n  toscana dot examples/hello.yaml > hello.dot\n  toscana dot examples/hello.yaml --format svg --legend --io -o docs/"
@@ -110,6 +112,46 @@ pub struct DotCommand {
     pub common: CommonArgs,
     #[command(flatten)]
     pub dot: DotArgs,
+}
+
+/// `toscana tf`: the common flags and the Terraform backend's own.
+#[derive(Debug, Args, Clone)]
+pub struct TfCommand {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub tf: TfArgs,
+}
+
+/// Which cloud the configuration is for; only `toscana tf` and `tosca2tf` take these.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Terraform")]
+pub struct TfArgs {
+    /// The provider whose resources the configuration uses (rules in
+    /// backends/terraform/<provider>/)
+    #[arg(long, value_enum, default_value_t = ProviderArg::Aws)]
+    pub provider: ProviderArg,
+}
+
+/// `--provider`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ProviderArg {
+    #[default]
+    Aws,
+    Openstack,
+    Kubernetes,
+}
+
+impl TfArgs {
+    /// The provider the Terraform backend renders for.
+    pub fn provider(&self) -> back::terraform::Provider {
+        use back::terraform::Provider;
+        match self.provider {
+            ProviderArg::Aws => Provider::Aws,
+            ProviderArg::Openstack => Provider::Openstack,
+            ProviderArg::Kubernetes => Provider::Kubernetes,
+        }
+    }
 }
 
 /// What the diagram shows and how it is written; only `toscana dot` and `tosca2dot` take these.
@@ -299,7 +341,14 @@ pub fn main() -> ExitCode {
         Command::Check(args) => return run(&args, Job::Check, None),
         Command::Ir(args) => (args, Job::Ir),
         Command::K8s(args) => (args, Job::Translate(Some(Target::Kubernetes))),
-        Command::Tf(args) => (args, Job::Translate(Some(Target::Terraform))),
+        Command::Tf(args) => {
+            return run_with(
+                &args.common,
+                Job::Translate(Some(Target::Terraform)),
+                None,
+                Some(&args.tf),
+            );
+        }
         Command::Dot(args) => {
             return run(
                 &args.common,
@@ -345,6 +394,9 @@ pub fn alias_main(target: Target) -> ExitCode {
     if target == Target::Graphviz {
         command = DotArgs::augment_args(command);
     }
+    if target == Target::Terraform {
+        command = TfArgs::augment_args(command);
+    }
     let matches = command.get_matches();
     let dot = if target == Target::Graphviz {
         match <DotArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
@@ -354,8 +406,21 @@ pub fn alias_main(target: Target) -> ExitCode {
     } else {
         None
     };
+    let tf = if target == Target::Terraform {
+        match <TfArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
+            Ok(tf) => Some(tf),
+            Err(e) => e.exit(),
+        }
+    } else {
+        None
+    };
     match <CommonArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
-        Ok(args) => run(&args, Job::Translate(Some(target)), dot.as_ref()),
+        Ok(args) => run_with(
+            &args,
+            Job::Translate(Some(target)),
+            dot.as_ref(),
+            tf.as_ref(),
+        ),
         Err(e) => e.exit(),
     }
 }
@@ -369,6 +434,10 @@ enum Job {
 }
 
 fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
+    run_with(args, job, dot, None)
+}
+
+fn run_with(args: &CommonArgs, job: Job, dot: Option<&DotArgs>, tf: Option<&TfArgs>) -> ExitCode {
     let mut diags = Diagnostics::with_cap(args.max_errors);
     let options = ReadOptions {
         input: Some(if args.file == "-" {
@@ -407,7 +476,12 @@ fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
             )
         }
         (Job::Translate(target), Some(topology)) => {
-            translate(args, target, dot, &topology, &mut sources, &mut diags)
+            let own = Own {
+                dot,
+                tf,
+                artifacts: &read.artifacts,
+            };
+            translate(args, target, own, &topology, &mut sources, &mut diags)
         }
     };
     report(args, &diags, &sources);
@@ -417,15 +491,27 @@ fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
     ExitCode::from(code)
 }
 
+/// The flags and inputs only some backends read.
+struct Own<'a> {
+    dot: Option<&'a DotArgs>,
+    tf: Option<&'a TfArgs>,
+    artifacts: &'a crate::source::ArtifactFiles,
+}
+
 fn translate(
     args: &CommonArgs,
     target: Option<Target>,
-    dot: Option<&DotArgs>,
+    own: Own<'_>,
     topology: &crate::ir::Topology,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> u8 {
-    let builtin = target.and_then(|t| back::builtin(t.backend_name()));
+    let dot = own.dot;
+    let provider = own.tf.map(TfArgs::provider).unwrap_or_default();
+    let builtin = target.and_then(|t| match t {
+        Target::Terraform => back::builtin(provider.backend_name()),
+        _ => back::builtin(t.backend_name()),
+    });
     if builtin.is_none() && args.backend_dir.is_none() {
         let message = match target {
             Some(t) => format!(
@@ -449,6 +535,10 @@ fn translate(
     let files = if target == Some(Target::Graphviz) {
         let options = dot.map(DotArgs::options).unwrap_or_default();
         back::graphviz::render(&backend, topology, sources, &options, diags)
+    } else if target == Some(Target::Terraform) {
+        let limits = args.limits.limits();
+        let read_artifact = |a: &crate::ir::Artifact| own.artifacts.read(a, &limits);
+        back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
     } else {
         backend.render(
             &back::topology_json(topology),

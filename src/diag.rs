@@ -60,6 +60,10 @@ pub mod codes {
     pub const BACKEND_TEMPLATE: &str = "backend::template";
     pub const BACKEND_SKIPPED: &str = "backend::skipped";
     pub const BACKEND_UNKNOWN: &str = "backend::unknown";
+    pub const TF_UNEXPRESSED: &str = "terraform::unexpressed";
+    pub const TF_UNSUPPORTED: &str = "terraform::unsupported";
+    pub const TF_ARTIFACT: &str = "terraform::artifact";
+    pub const TF_INTERNAL: &str = "terraform::internal";
     pub const OUTPUT_WRITE: &str = "output::write";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";

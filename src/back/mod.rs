@@ -19,6 +19,7 @@ pub mod graphviz;
 mod output;
 mod rules;
 pub mod stack;
+pub mod terraform;
 
 pub use elements::{elements, topology_json};
 pub use engine::Backend;
@@ -106,7 +107,7 @@ pub struct BuiltinBackend {
 
 /// The backends compiled into the binary, each built with `include_str!` from `backends/<name>/`
 /// and `templates/<name>/`.
-pub const BUILTINS: &[BuiltinBackend] = &[GRAPHVIZ];
+pub const BUILTINS: &[BuiltinBackend] = &[GRAPHVIZ, TERRAFORM_AWS];
 
 /// Graphviz diagrams (`toscana dot`); its Rust side is [`graphviz`].
 const GRAPHVIZ: BuiltinBackend = BuiltinBackend {
@@ -142,6 +143,40 @@ const GRAPHVIZ: BuiltinBackend = BuiltinBackend {
             include_str!("../../templates/graphviz/output.tera"),
         ),
     ],
+};
+
+/// `include_str!` of `templates/terraform/<name>`, named `<name>`.
+macro_rules! tf_templates {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../../templates/terraform/", $name)))),*]
+    };
+}
+
+/// The Terraform templates, shared by the providers' rules (`toscana tf`); their Rust side is
+/// [`terraform`].
+const TERRAFORM_TEMPLATES: &[(&str, &str)] = tf_templates![
+    "none.tera",
+    "variable.tera",
+    "output.tera",
+    "variables.tf.tera",
+    "outputs.tf.tera",
+    "terraform.tfvars.tera",
+    "aws/versions.tf.tera",
+    "aws/providers.tf.tera",
+    "aws/main.tf.tera",
+    "aws/compute.tera",
+    "aws/block_storage.tera",
+    "aws/network.tera",
+    "aws/port.tera",
+    "aws/object_storage.tera",
+    "aws/load_balancer.tera",
+];
+
+/// Terraform for AWS (`toscana tf --provider aws`).
+const TERRAFORM_AWS: BuiltinBackend = BuiltinBackend {
+    name: "terraform-aws",
+    mapping: include_str!("../../backends/terraform/aws/mapping.yaml"),
+    templates: TERRAFORM_TEMPLATES,
 };
 
 /// The built-in backend of this name.

@@ -1,0 +1,1057 @@
+//! What each node's template needs, computed from the whole topology and the rule's `bind`.
+//!
+//! The rule's `bind.role` says what a node is for the backend: `compute`, `block_storage`,
+//! `network`, `port`, `object_storage`, `load_balancer`, `container`, `hosted` (software
+//! installed by its host's lifecycle scripts) or `unsupported` (with `bind.reason`, a warning).
+//! `bind.resource` is the Terraform resource type that stands for the node (its address is what
+//! `get_attribute` and `depends_on` refer to) and `bind.attributes` its attribute table.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Value as Json, json};
+
+use crate::back::filters::hcl_str;
+use crate::back::stack::{self, Hosting};
+use crate::back::{Backend, Element, ElementKind};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{NodeId, Topology, Value, type_matches};
+
+use super::expr::{NodeRef, Scope, number};
+use super::{Provider, ReadArtifact, Spans, unexpressed, unique_names};
+
+/// Names Terraform does not allow for resources.
+const RESERVED: &[&str] = &["count", "for_each", "provider", "lifecycle", "depends_on"];
+
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// The per-node context and what the whole configuration needs.
+pub struct Built {
+    pub nodes: Vec<Json>,
+    pub refs: Vec<NodeRef>,
+    pub hosts: Vec<Option<NodeId>>,
+    /// Flags for the documents: `cloudinit`, `availability_zones`, `default_network`,
+    /// `default_vpc`.
+    pub needs: Json,
+    /// `artifacts/...` files: path and text.
+    pub artifacts: Vec<(String, String)>,
+}
+
+impl Built {
+    pub fn scope<'a>(
+        &'a self,
+        topology: &'a Topology,
+        vars: &'a HashMap<String, String>,
+    ) -> Scope<'a> {
+        Scope {
+            topology,
+            vars,
+            nodes: &self.refs,
+            hosts: &self.hosts,
+        }
+    }
+}
+
+fn role(bind: Option<&Json>) -> &str {
+    bind.and_then(|b| b.get("role"))
+        .and_then(Json::as_str)
+        .unwrap_or("")
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn build(
+    backend: &Backend,
+    topology: &Topology,
+    elements: &[Element],
+    spans: &Spans,
+    vars: &HashMap<String, String>,
+    provider: Provider,
+    read_artifact: ReadArtifact,
+    diags: &mut Diagnostics,
+) -> Built {
+    let node_elements: Vec<&Element> = elements
+        .iter()
+        .filter(|e| e.kind == ElementKind::Node)
+        .collect();
+    let binds: Vec<Option<Json>> = node_elements
+        .iter()
+        .map(|e| backend.bind_for(e).map(|(_, b)| b.clone()))
+        .collect();
+    let names = unique_names(topology.nodes.iter().map(|n| n.name.as_str()), RESERVED);
+    let hosting = Hosting::new(topology);
+    let hosts: Vec<Option<NodeId>> = (0..topology.nodes.len())
+        .map(|i| hosting.host(NodeId(i)))
+        .collect();
+    let refs: Vec<NodeRef> = binds
+        .iter()
+        .zip(&names)
+        .map(|(b, name)| {
+            let b = b.as_ref();
+            NodeRef {
+                address: b
+                    .and_then(|b| b.get("resource"))
+                    .and_then(Json::as_str)
+                    .map(|r| format!("{r}.{name}")),
+                attributes: b
+                    .and_then(|b| b.get("attributes"))
+                    .and_then(Json::as_object)
+                    .cloned()
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    let mut b = Builder {
+        topology,
+        spans,
+        vars,
+        provider,
+        binds: &binds,
+        names: &names,
+        hosting: &hosting,
+        refs: &refs,
+        hosts: &hosts,
+        read_artifact,
+        diags,
+        artifacts: Vec::new(),
+        needs: serde_json::Map::new(),
+        depends: vec![Vec::new(); topology.nodes.len()],
+    };
+    let mut nodes: Vec<Json> = (0..topology.nodes.len())
+        .map(|i| b.node(NodeId(i)))
+        .collect();
+    b.relationships(&mut nodes);
+    for (i, node) in nodes.iter_mut().enumerate() {
+        let mut deps: Vec<String> = Vec::new();
+        for d in &b.depends[i] {
+            if !deps.contains(d) {
+                deps.push(d.clone());
+            }
+        }
+        node["depends_on"] = json!(deps);
+    }
+    let needs = Json::Object(b.needs);
+    let artifacts = b.artifacts;
+    Built {
+        nodes,
+        refs,
+        hosts,
+        needs,
+        artifacts,
+    }
+}
+
+struct Builder<'a, 'd> {
+    topology: &'a Topology,
+    spans: &'a Spans,
+    vars: &'a HashMap<String, String>,
+    provider: Provider,
+    binds: &'a [Option<Json>],
+    names: &'a [String],
+    hosting: &'a Hosting,
+    refs: &'a [NodeRef],
+    hosts: &'a [Option<NodeId>],
+    read_artifact: ReadArtifact<'a>,
+    diags: &'d mut Diagnostics,
+    artifacts: Vec<(String, String)>,
+    needs: serde_json::Map<String, Json>,
+    /// Addresses each node's resource depends on.
+    depends: Vec<Vec<String>>,
+}
+
+impl Builder<'_, '_> {
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            topology: self.topology,
+            vars: self.vars,
+            nodes: self.refs,
+            hosts: self.hosts,
+        }
+    }
+
+    fn span(&self, id: NodeId) -> Option<crate::source::Span> {
+        self.spans.of(ElementKind::Node, id.0)
+    }
+
+    fn role_of(&self, id: NodeId) -> &str {
+        role(self.binds[id.0].as_ref())
+    }
+
+    fn bind(&self, id: NodeId) -> &Json {
+        static EMPTY: Json = Json::Null;
+        self.binds[id.0].as_ref().unwrap_or(&EMPTY)
+    }
+
+    fn warn(&mut self, id: NodeId, message: String, hint: &str) {
+        let span = self.span(id);
+        self.diags.push(unexpressed(span, message, hint));
+    }
+
+    /// A property of node `id` as HCL, or `None` (absent, null, or not expressible: warned).
+    fn prop(&mut self, id: NodeId, name: &str) -> Option<String> {
+        let value = self.topology.nodes[id.0].properties.get(name)?;
+        if matches!(value, Value::Null) {
+            return None;
+        }
+        self.value(id, value, &format!("property `{name}`"))
+    }
+
+    /// `value` as HCL seen from node `id`; a warning naming `what` when it cannot be.
+    fn value(&mut self, id: NodeId, value: &Value, what: &str) -> Option<String> {
+        match self.scope().expr(value, Some(id)) {
+            Ok(e) => Some(e),
+            Err(reason) => {
+                let node = &self.topology.nodes[id.0].name;
+                self.warn(
+                    id,
+                    format!("{what} of node `{node}` is left out: {reason}"),
+                    "use a literal, get_input, get_property, or an attribute the rule's table lists",
+                );
+                None
+            }
+        }
+    }
+
+    fn node(&mut self, id: NodeId) -> Json {
+        let mut ctx = json!({
+            "name": self.names[id.0],
+            "role": self.role_of(id),
+            "address": self.refs[id.0].address,
+        });
+        let role = self.role_of(id).to_string();
+        let extra = match role.as_str() {
+            "compute" => self.compute(id),
+            "block_storage" => self.block_storage(id),
+            "network" => self.network(id),
+            "port" => self.port(id),
+            "object_storage" => json!({ "bucket": self.prop(id, "name") }),
+            "load_balancer" => self.load_balancer(id),
+            "container" => self.container(id),
+            "hosted" => {
+                self.hosted(id);
+                json!({})
+            }
+            "unsupported" => {
+                let reason = self
+                    .bind(id)
+                    .get("reason")
+                    .and_then(Json::as_str)
+                    .unwrap_or("it has no equivalent with this provider")
+                    .to_string();
+                let node = &self.topology.nodes[id.0];
+                let mut d = Diagnostic::warning(
+                    codes::TF_UNSUPPORTED,
+                    format!(
+                        "node `{}` of type {} is skipped: {reason}",
+                        node.name, node.type_name
+                    ),
+                );
+                if let Some(h) = self.bind(id).get("hint").and_then(Json::as_str) {
+                    d = d.hint(h.to_string());
+                }
+                if let Some(span) = self.span(id) {
+                    d = d.at(span);
+                }
+                self.diags.push(d);
+                json!({})
+            }
+            _ => json!({}),
+        };
+        if let (Json::Object(ctx), Json::Object(extra)) = (&mut ctx, extra) {
+            ctx.extend(extra);
+        }
+        ctx
+    }
+
+    fn capability_number(&mut self, id: NodeId, cap: &str, prop: &str) -> Option<f64> {
+        let value = self.topology.nodes[id.0]
+            .capabilities
+            .get(cap)?
+            .properties
+            .get(prop)?;
+        match value {
+            Value::Integer(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            Value::Scalar(s) => Some(s.canonical),
+            Value::String(s) if size_bytes(s).is_some() => size_bytes(s),
+            Value::Null => None,
+            other => {
+                let what = crate::back::graphviz::value_text(other);
+                self.warn(
+                    id,
+                    format!(
+                        "`{cap}.{prop}` of node `{}` is {what}, not a number known before deployment; the size is chosen without it",
+                        self.topology.nodes[id.0].name
+                    ),
+                    "give the value with --set so the size can be chosen",
+                );
+                None
+            }
+        }
+    }
+
+    fn compute(&mut self, id: NodeId) -> Json {
+        let cpus = self.capability_number(id, "host", "num_cpus");
+        let mem_mib = self
+            .capability_number(id, "host", "mem_size")
+            .map(|b| b / MIB);
+        let disk_gib = self
+            .capability_number(id, "host", "disk_size")
+            .map(|b| b / GIB);
+        let size = self.size(id, cpus, mem_mib, disk_gib);
+        let image = self.image(id);
+        let scripts = self.scripts(id);
+        if !scripts.is_empty() && self.provider != Provider::Kubernetes {
+            self.needs.insert("cloudinit".to_string(), json!(true));
+        }
+        json!({
+            "size": size,
+            "image": image,
+            "num_cpus": cpus.map(number),
+            "mem_mib": mem_mib.map(|m| number(m.ceil())),
+            "disk_gib": disk_gib.map(|d| number(d.ceil())),
+            "scripts": scripts,
+            "ports": self.ports_of(id),
+        })
+    }
+
+    /// The first entry of `bind.sizes` that has at least the CPUs, memory and disk asked for.
+    fn size(
+        &mut self,
+        id: NodeId,
+        cpus: Option<f64>,
+        mem_mib: Option<f64>,
+        disk_gib: Option<f64>,
+    ) -> Option<Json> {
+        let table = self.bind(id).get("sizes")?.as_array()?.clone();
+        let fits = |entry: &Json, key: &str, want: Option<f64>| match (want, entry.get(key)) {
+            (Some(w), Some(have)) => have.as_f64().is_some_and(|h| h >= w),
+            _ => true,
+        };
+        let chosen = table.iter().find(|e| {
+            fits(e, "num_cpus", cpus)
+                && fits(e, "mem_mib", mem_mib)
+                && fits(e, "disk_gib", disk_gib)
+        });
+        match chosen {
+            Some(e) => Some(e.clone()),
+            None => {
+                let last = table.last().cloned();
+                let name = last
+                    .as_ref()
+                    .and_then(|l| l.get("name"))
+                    .and_then(Json::as_str)
+                    .unwrap_or("?")
+                    .to_string();
+                self.warn(
+                    id,
+                    format!(
+                        "no size in the rule's table fits the host capability of node `{}`; the largest, {name}, is used",
+                        self.topology.nodes[id.0].name
+                    ),
+                    "add a larger entry to `bind.sizes` in a mapping.yaml given with --backend-dir",
+                );
+                last
+            }
+        }
+    }
+
+    /// The entry of `bind.images` for the `os` capability.
+    fn image(&mut self, id: NodeId) -> Option<Json> {
+        let table = self.bind(id).get("images")?.as_array()?.clone();
+        let os = self.topology.nodes[id.0]
+            .capabilities
+            .get("os")
+            .map(|c| c.properties.clone())
+            .unwrap_or_default();
+        let text = |k: &str| -> Option<String> {
+            match os.get(k)? {
+                Value::String(s) => Some(s.to_lowercase()),
+                Value::Version(v) => Some(v.text.clone()),
+                Value::Integer(i) => Some(i.to_string()),
+                Value::Float(f) => Some(number(*f)),
+                _ => None,
+            }
+        };
+        let wanted: Vec<(&str, String)> = ["type", "distribution", "version", "architecture"]
+            .into_iter()
+            .filter_map(|k| text(k).map(|v| (k, v)))
+            .collect();
+        let matches = |entry: &Json| {
+            wanted
+                .iter()
+                .all(|(k, want)| match entry.get(*k).and_then(Json::as_str) {
+                    Some(have) => {
+                        let have = have.to_lowercase();
+                        if *k == "version" {
+                            have == *want || have.starts_with(&format!("{want}."))
+                        } else {
+                            have == *want
+                        }
+                    }
+                    None => true,
+                })
+        };
+        if let Some(e) = table.iter().find(|e| matches(e)) {
+            return Some(e.clone());
+        }
+        let first = table.first().cloned();
+        let shown: Vec<String> = wanted.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        self.warn(
+            id,
+            format!(
+                "no image in the rule's table matches the os of node `{}` ({}); the first one is used",
+                self.topology.nodes[id.0].name,
+                shown.join(", ")
+            ),
+            "add the image to `bind.images` in a mapping.yaml given with --backend-dir",
+        );
+        first
+    }
+
+    /// The lifecycle scripts of the stack hosted on `root`, in deployment order, copied to
+    /// `artifacts/`.
+    fn scripts(&mut self, root: NodeId) -> Vec<Json> {
+        let order = self.hosting.stack(self.topology, root);
+        let steps = stack::lifecycle_steps(self.topology, &order);
+        let root_address = self.refs[root.0].address.clone().unwrap_or_default();
+        let mut out = Vec::new();
+        for step in steps {
+            let node = &self.topology.nodes[step.node.0];
+            let Some(primary) = &step.implementation.primary else {
+                continue;
+            };
+            let what = format!(
+                "the {} script `{}` of node `{}`",
+                step.operation, primary.file, node.name
+            );
+            let is_ansible = primary
+                .types
+                .iter()
+                .any(|t| t.to_lowercase().contains("ansible"))
+                || primary.file.ends_with(".yml")
+                || primary.file.ends_with(".yaml");
+            if is_ansible {
+                self.warn(
+                    step.node,
+                    format!(
+                        "{what} is left out: cloud-init runs shell scripts, not Ansible playbooks"
+                    ),
+                    "run the playbook from a shell script, or with a provisioner of your own",
+                );
+                continue;
+            }
+            let text = match (self.read_artifact)(primary) {
+                Ok(bytes) => match String::from_utf8(bytes) {
+                    Ok(t) => t,
+                    Err(_) => {
+                        self.warn(
+                            step.node,
+                            format!("{what} is left out: it is not UTF-8 text"),
+                            "cloud-init parts are text; convert the script to UTF-8",
+                        );
+                        continue;
+                    }
+                },
+                Err(reason) => {
+                    let mut d = Diagnostic::warning(
+                        codes::TF_ARTIFACT,
+                        format!("{what} is left out: {reason}"),
+                    )
+                    .hint("put the script next to the template (or in the CSAR) under the path the template names");
+                    if let Some(span) = self.span(step.node) {
+                        d = d.at(span);
+                    }
+                    self.diags.push(d);
+                    continue;
+                }
+            };
+            for dep in &step.implementation.dependencies {
+                self.warn(
+                    step.node,
+                    format!(
+                        "the dependency `{}` of {what} is not delivered to the machine",
+                        dep.file
+                    ),
+                    "fetch it from the script itself (curl, git), or bundle it into the script",
+                );
+            }
+            let path = artifact_path(&primary.file, &self.names[step.node.0]);
+            let mut lines: Vec<String> = Vec::new();
+            for (name, value) in step.inputs {
+                if !is_shell_name(name) {
+                    self.warn(
+                        step.node,
+                        format!(
+                            "input `{name}` of {what} is not passed: it is no shell variable name"
+                        ),
+                        "name operation inputs with letters, digits and `_`",
+                    );
+                    continue;
+                }
+                let Some(e) = self.value(step.node, value, &format!("input `{name}` of {what}"))
+                else {
+                    continue;
+                };
+                if !root_address.is_empty() && e.contains(&format!("{root_address}.")) {
+                    self.warn(
+                        step.node,
+                        format!(
+                            "input `{name}` of {what} is not passed: it reads an attribute of the machine the script runs on, which is not known before the machine exists"
+                        ),
+                        "read it in the script from the instance metadata instead",
+                    );
+                    continue;
+                }
+                lines.push(export_line(name, value, &e));
+            }
+            let file_expr = format!("file(\"${{path.module}}/{path}\")");
+            let content = if lines.is_empty() {
+                file_expr
+            } else {
+                let shebang = text
+                    .lines()
+                    .next()
+                    .filter(|l| l.starts_with("#!"))
+                    .unwrap_or("#!/bin/sh")
+                    .trim()
+                    .to_string();
+                let mut parts = vec![hcl_str(&shebang)];
+                parts.extend(lines);
+                parts.push(file_expr);
+                format!("join(\"\\n\", [{}])", parts.join(", "))
+            };
+            let ext = path.rsplit_once('.').map_or("sh", |(_, e)| e);
+            let filename = format!(
+                "{:02}-{}-{}.{ext}",
+                out.len() + 1,
+                self.names[step.node.0].replace('_', "-"),
+                step.operation
+            );
+            self.artifacts.push((path.clone(), text));
+            out.push(json!({
+                "filename": hcl_str(&filename),
+                "key": filename,
+                "path": path,
+                "content": content,
+                "node": node.name,
+                "operation": step.operation,
+            }));
+        }
+        out
+    }
+
+    fn hosted(&mut self, id: NodeId) {
+        let root = self.hosting.root(id);
+        let node = &self.topology.nodes[id.0];
+        if root == id || self.role_of(root) != "compute" {
+            let name = node.name.clone();
+            let on = if root == id {
+                "it is hosted on nothing".to_string()
+            } else {
+                format!(
+                    "its hosting chain ends at `{}`, which is no Compute",
+                    self.topology.nodes[root.0].name
+                )
+            };
+            self.warn(
+                id,
+                format!("node `{name}` is not deployed: {on}, so its lifecycle scripts have nowhere to run"),
+                "host it (directly or through its stack) on a tosca.nodes.Compute",
+            );
+            return;
+        }
+        let has_steps = !stack::lifecycle_steps(self.topology, &[id]).is_empty();
+        if !has_steps {
+            let name = node.name.clone();
+            let host = self.topology.nodes[root.0].name.clone();
+            self.warn(
+                id,
+                format!(
+                    "node `{name}` has no create, configure or start script, so nothing installs it on `{host}`"
+                ),
+                "give it a Standard lifecycle implementation (a shell script)",
+            );
+        }
+    }
+
+    fn block_storage(&mut self, id: NodeId) -> Json {
+        let size = self.topology.nodes[id.0].properties.get("size").cloned();
+        let size_gib = match size {
+            Some(Value::Scalar(s)) => Some(number((s.canonical / GIB).ceil())),
+            Some(Value::String(s)) if size_bytes(&s).is_some() => {
+                size_bytes(&s).map(|b| number((b / GIB).ceil()))
+            }
+            Some(Value::Null) | None => None,
+            Some(other) => self.value(id, &other, "property `size`"),
+        };
+        let size_gib = size_gib.or_else(|| {
+            self.bind(id)
+                .get("default_size_gib")
+                .and_then(Json::as_f64)
+                .map(number)
+        });
+        let mut attachments = Vec::new();
+        let devices: Vec<String> = self
+            .bind(id)
+            .get("devices")
+            .and_then(Json::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|d| d.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (ri, r) in self.topology.relationships.iter().enumerate() {
+            if r.target != id || !type_matches(&r.types, "tosca.relationships.AttachesTo") {
+                continue;
+            }
+            let compute = self.hosting.root(r.source);
+            if self.role_of(compute) != "compute" {
+                continue;
+            }
+            let nth = attachments.len();
+            let device = match r.properties.get("device") {
+                Some(Value::String(d)) => Some(hcl_str(d)),
+                _ => devices.get(nth).map(|d| hcl_str(d)),
+            };
+            if let Some(Value::String(location)) = r.properties.get("location") {
+                let span = self.spans.of(ElementKind::Relationship, ri);
+                self.diags.push(unexpressed(
+                    span,
+                    format!(
+                        "volume `{}` is attached to `{}` but not mounted at {location}: Terraform attaches the disk, it does not format or mount it",
+                        self.topology.nodes[id.0].name,
+                        self.topology.nodes[compute.0].name
+                    ),
+                    "format and mount the device in a configure script of a node hosted on the machine",
+                ));
+            }
+            attachments.push(json!({
+                "name": format!("{}_{}", self.names[id.0], self.names[compute.0]),
+                "compute": self.names[compute.0],
+                "device": device,
+            }));
+        }
+        if attachments.is_empty() {
+            self.needs
+                .insert("availability_zones".to_string(), json!(true));
+        }
+        json!({
+            "size_gib": size_gib,
+            "attachments": attachments,
+            "volume_name": self.prop(id, "name"),
+        })
+    }
+
+    fn network(&mut self, id: NodeId) -> Json {
+        let default_cidr = self
+            .bind(id)
+            .get("default_cidr")
+            .and_then(Json::as_str)
+            .map(hcl_str);
+        let cidr = self.prop(id, "cidr").or(default_cidr);
+        let ip_version = self.prop(id, "ip_version");
+        json!({
+            "network_name": self.prop(id, "network_name"),
+            "cidr": cidr,
+            "ip_version": ip_version,
+            "gateway_ip": self.prop(id, "gateway_ip"),
+            "start_ip": self.prop(id, "start_ip"),
+            "end_ip": self.prop(id, "end_ip"),
+            "dhcp_enabled": self.prop(id, "dhcp_enabled"),
+        })
+    }
+
+    /// The port's network (LinksTo) and machine (BindsTo).
+    fn port(&mut self, id: NodeId) -> Json {
+        let mut network = None;
+        let mut compute = None;
+        for r in &self.topology.relationships {
+            if r.source != id {
+                continue;
+            }
+            if type_matches(&r.types, "tosca.relationships.network.LinksTo")
+                && self.role_of(r.target) == "network"
+            {
+                network = Some(self.names[r.target.0].clone());
+            } else if type_matches(&r.types, "tosca.relationships.network.BindsTo")
+                && self.role_of(r.target) == "compute"
+            {
+                compute = Some(self.names[r.target.0].clone());
+            }
+        }
+        let name = self.topology.nodes[id.0].name.clone();
+        if network.is_none() {
+            self.warn(
+                id,
+                format!(
+                    "port `{name}` links to no network this backend creates, so it is left out"
+                ),
+                "give the port a `link` requirement to a tosca.nodes.network.Network",
+            );
+        }
+        let index = compute.as_ref().map(|c| {
+            let cid = self.names.iter().position(|n| n == c).unwrap_or(0);
+            self.port_ids(NodeId(cid))
+                .iter()
+                .position(|p| *p == id)
+                .unwrap_or(0)
+        });
+        json!({
+            "network": network,
+            "compute": compute,
+            "ip_address": self.prop(id, "ip_address"),
+            "device_index": index.map(|i| i + 1),
+        })
+    }
+
+    /// The ports bound to a machine, ordered by their `order` property, then source order.
+    fn port_ids(&self, compute: NodeId) -> Vec<NodeId> {
+        let mut ports: Vec<(i64, usize, NodeId)> = self
+            .topology
+            .relationships
+            .iter()
+            .filter(|r| {
+                r.target == compute
+                    && type_matches(&r.types, "tosca.relationships.network.BindsTo")
+                    && self.role_of(r.source) == "port"
+                    && self.topology.relationships.iter().any(|l| {
+                        l.source == r.source
+                            && type_matches(&l.types, "tosca.relationships.network.LinksTo")
+                            && self.role_of(l.target) == "network"
+                    })
+            })
+            .map(|r| {
+                let order = match self.topology.nodes[r.source.0].properties.get("order") {
+                    Some(Value::Integer(i)) => *i,
+                    _ => 0,
+                };
+                (order, r.source.0, r.source)
+            })
+            .collect();
+        ports.sort();
+        ports.dedup_by_key(|p| p.2);
+        ports.into_iter().map(|p| p.2).collect()
+    }
+
+    fn ports_of(&self, compute: NodeId) -> Json {
+        let ports: Vec<Json> = self
+            .port_ids(compute)
+            .into_iter()
+            .map(|p| {
+                let network = self
+                    .topology
+                    .relationships
+                    .iter()
+                    .find(|l| {
+                        l.source == p
+                            && type_matches(&l.types, "tosca.relationships.network.LinksTo")
+                    })
+                    .map(|l| self.names[l.target.0].clone());
+                json!({ "name": self.names[p.0], "network": network })
+            })
+            .collect();
+        json!(ports)
+    }
+
+    fn load_balancer(&mut self, id: NodeId) -> Json {
+        let algorithm = match self.topology.nodes[id.0].properties.get("algorithm") {
+            Some(Value::String(a)) => {
+                let table = self
+                    .bind(id)
+                    .get("algorithms")
+                    .cloned()
+                    .unwrap_or(Json::Null);
+                match table.get(a.to_lowercase()).and_then(Json::as_str) {
+                    Some(v) => Some(hcl_str(v)),
+                    None => {
+                        self.warn(
+                            id,
+                            format!(
+                                "algorithm `{a}` of load balancer `{}` has no equivalent; the provider's default is used",
+                                self.topology.nodes[id.0].name
+                            ),
+                            "use an algorithm the rule's `bind.algorithms` lists",
+                        );
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        let default_port = self
+            .bind(id)
+            .get("default_port")
+            .and_then(Json::as_i64)
+            .unwrap_or(80);
+        let client_port = self.port_number(id, "client").unwrap_or(default_port);
+        let mut targets: Vec<Json> = Vec::new();
+        for r in &self.topology.relationships {
+            if r.source != id || !type_matches(&r.types, "tosca.relationships.RoutesTo") {
+                continue;
+            }
+            let app = r.target;
+            let root = self.hosting.root(app);
+            let port = r
+                .capability
+                .as_deref()
+                .and_then(|c| self.port_number(app, c))
+                .or_else(|| match self.topology.nodes[app.0].properties.get("port") {
+                    Some(Value::Integer(p)) => Some(*p),
+                    _ => None,
+                })
+                .unwrap_or(default_port);
+            let kind = match self.role_of(root) {
+                "compute" => "compute",
+                _ if self.role_of(app) == "container" => "container",
+                _ => {
+                    let name = self.topology.nodes[app.0].name.clone();
+                    let lb = self.topology.nodes[id.0].name.clone();
+                    self.warn(
+                        id,
+                        format!("load balancer `{lb}` does not route to `{name}`: it runs on no machine or container this backend creates"),
+                        "host the application on a tosca.nodes.Compute, or make it a container application with --provider kubernetes",
+                    );
+                    continue;
+                }
+            };
+            let target = if kind == "compute" { root } else { app };
+            targets.push(json!({
+                "name": format!("{}_{}", self.names[id.0], self.names[target.0]),
+                "node": self.names[target.0],
+                "kind": kind,
+                "port": port,
+            }));
+        }
+        if self.provider == Provider::Kubernetes && targets.len() > 1 {
+            let lb = self.topology.nodes[id.0].name.clone();
+            self.warn(
+                id,
+                format!("load balancer `{lb}` routes to several applications; a Kubernetes service selects only the first"),
+                "put the applications behind one service each",
+            );
+        }
+        if self.provider != Provider::Kubernetes {
+            self.needs
+                .insert("default_network".to_string(), json!(true));
+        }
+        json!({
+            "algorithm": algorithm,
+            "port": client_port,
+            "targets": targets,
+        })
+    }
+
+    /// The literal `port` of a capability of node `id`.
+    fn port_number(&self, id: NodeId, cap: &str) -> Option<i64> {
+        match self.topology.nodes[id.0]
+            .capabilities
+            .get(cap)?
+            .properties
+            .get("port")?
+        {
+            Value::Integer(p) => Some(*p),
+            _ => None,
+        }
+    }
+
+    fn container(&mut self, id: NodeId) -> Json {
+        let node = &self.topology.nodes[id.0];
+        let name = node.name.clone();
+        let image_artifact = node
+            .artifacts
+            .values()
+            .find(|a| type_matches(&a.types, "tosca.artifacts.Deployment.Image"))
+            .or_else(|| node.artifacts.values().next())
+            .map(|a| hcl_str(&a.file));
+        let image = image_artifact.or_else(|| self.prop(id, "image"));
+        if image.is_none() {
+            self.warn(
+                id,
+                format!("container `{name}` names no image, so it is left out"),
+                "give it an artifact of type tosca.artifacts.Deployment.Image.VM (or a Docker image) whose file is the image reference",
+            );
+        }
+        let mut ports: Vec<i64> = Vec::new();
+        for cap in node.capabilities.values() {
+            if let Some(Value::Integer(p)) = cap.properties.get("port")
+                && !ports.contains(p)
+            {
+                ports.push(*p);
+            }
+        }
+        if let Some(Value::Integer(p)) = node.properties.get("port")
+            && !ports.contains(p)
+        {
+            ports.push(*p);
+        }
+        let replicas = match &node.count {
+            Value::Integer(n) => Some(n.to_string()),
+            Value::Null => None,
+            other => {
+                let other = other.clone();
+                self.value(id, &other, "count")
+            }
+        };
+        json!({
+            "image": image,
+            "ports": ports,
+            "replicas": replicas,
+            "label": self.names[id.0].replace('_', "-"),
+        })
+    }
+
+    /// Relationships whose values do not flow into a reference become `depends_on` between
+    /// the resources that stand for their ends (a hosted node stands by its machine).
+    fn relationships(&mut self, _nodes: &mut [Json]) {
+        let structural = [
+            "tosca.relationships.AttachesTo",
+            "tosca.relationships.RoutesTo",
+            "tosca.relationships.network.LinksTo",
+            "tosca.relationships.network.BindsTo",
+        ];
+        let mut edges: HashSet<(usize, usize)> = HashSet::new();
+        for r in &self.topology.relationships {
+            if stack::is_hosting(r) || structural.iter().any(|t| type_matches(&r.types, t)) {
+                continue;
+            }
+            let from = self.hosting.root(r.source);
+            let to = self.hosting.root(r.target);
+            if from == to {
+                continue;
+            }
+            let (Some(_), Some(address)) = (
+                self.refs[from.0].address.clone(),
+                self.refs[to.0].address.clone(),
+            ) else {
+                continue;
+            };
+            // Skip an edge that would close a cycle of depends_on.
+            if reaches(&edges, to.0, from.0) {
+                let span = self
+                    .spans
+                    .of(ElementKind::Relationship, r_index(self.topology, r));
+                self.diags.push(unexpressed(
+                    span,
+                    format!(
+                        "the dependency of `{}` on `{}` is left out: the two machines already depend on each other the other way",
+                        self.topology.nodes[r.source.0].name,
+                        self.topology.nodes[r.target.0].name
+                    ),
+                    "Terraform cannot create resources that wait for each other",
+                ));
+                continue;
+            }
+            edges.insert((from.0, to.0));
+            self.depends[from.0].push(address);
+        }
+    }
+}
+
+fn r_index(topology: &Topology, r: &crate::ir::Relationship) -> usize {
+    topology
+        .relationships
+        .iter()
+        .position(|x| std::ptr::eq(x, r))
+        .unwrap_or(0)
+}
+
+/// True when `to` is reachable from `from` over `edges`.
+fn reaches(edges: &HashSet<(usize, usize)>, from: usize, to: usize) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![from];
+    while let Some(n) = stack.pop() {
+        if n == to {
+            return true;
+        }
+        if !seen.insert(n) {
+            continue;
+        }
+        stack.extend(edges.iter().filter(|(a, _)| *a == n).map(|(_, b)| *b));
+    }
+    false
+}
+
+/// Where an artifact is copied: `artifacts/` and its path in the template when that is a plain
+/// relative path, else `artifacts/<node>/<file name>`.
+fn artifact_path(file: &str, node: &str) -> String {
+    let clean: Vec<&str> = file
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let safe = !clean.is_empty()
+        && !file.starts_with('/')
+        && !file.contains(':')
+        && clean.iter().all(|p| {
+            *p != ".."
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        });
+    if safe {
+        format!("artifacts/{}", clean.join("/"))
+    } else {
+        let base: String = file
+            .rsplit('/')
+            .next()
+            .unwrap_or("script")
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || "._-".contains(*c))
+            .collect();
+        let base = if base.is_empty() || base.starts_with('.') {
+            format!("script{base}")
+        } else {
+            base
+        };
+        format!("artifacts/{node}/{base}")
+    }
+}
+
+/// The bytes of a TOSCA `scalar-unit.size` written as text (`4 GB`, `512 MiB`); units are
+/// case-insensitive as the specification says.
+pub fn size_bytes(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let factor = match unit.trim().to_ascii_lowercase().as_str() {
+        "b" => 1.0,
+        "kb" => 1e3,
+        "kib" => 1024.0,
+        "mb" => 1e6,
+        "mib" => MIB,
+        "gb" => 1e9,
+        "gib" => GIB,
+        "tb" => 1e12,
+        "tib" => GIB * 1024.0,
+        _ => return None,
+    };
+    Some(number * factor)
+}
+
+fn is_shell_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `export NAME='value'` as an HCL string: literals quoted for the shell now, expressions
+/// interpolated (and quoted for the shell by Terraform's `replace`).
+fn export_line(name: &str, value: &Value, expr: &str) -> String {
+    let literal = match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Integer(i) => Some(i.to_string()),
+        Value::Boolean(b) => Some(b.to_string()),
+        Value::Float(f) => Some(number(*f)),
+        Value::Scalar(s) => Some(s.text.clone()),
+        Value::Version(v) => Some(v.text.clone()),
+        _ => None,
+    };
+    match literal {
+        Some(text) => hcl_str(&format!("export {name}='{}'", text.replace('\'', "'\\''"))),
+        None => format!("\"export {name}='${{replace({expr}, \"'\", \"'\\\\''\")}}'\""),
+    }
+}
