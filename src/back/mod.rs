@@ -107,7 +107,12 @@ pub struct BuiltinBackend {
 
 /// The backends compiled into the binary, each built with `include_str!` from `backends/<name>/`
 /// and `templates/<name>/`.
-pub const BUILTINS: &[BuiltinBackend] = &[GRAPHVIZ, TERRAFORM_AWS];
+pub const BUILTINS: &[BuiltinBackend] = &[
+    GRAPHVIZ,
+    TERRAFORM_AWS,
+    TERRAFORM_OPENSTACK,
+    TERRAFORM_KUBERNETES,
+];
 
 /// Graphviz diagrams (`toscana dot`); its Rust side is [`graphviz`].
 const GRAPHVIZ: BuiltinBackend = BuiltinBackend {
@@ -170,12 +175,42 @@ const TERRAFORM_TEMPLATES: &[(&str, &str)] = tf_templates![
     "aws/port.tera",
     "aws/object_storage.tera",
     "aws/load_balancer.tera",
+    "openstack/versions.tf.tera",
+    "openstack/providers.tf.tera",
+    "openstack/main.tf.tera",
+    "openstack/compute.tera",
+    "openstack/block_storage.tera",
+    "openstack/network.tera",
+    "openstack/port.tera",
+    "openstack/object_storage.tera",
+    "openstack/load_balancer.tera",
+    "kubernetes/versions.tf.tera",
+    "kubernetes/providers.tf.tera",
+    "kubernetes/main.tf.tera",
+    "kubernetes/compute.tera",
+    "kubernetes/block_storage.tera",
+    "kubernetes/container.tera",
+    "kubernetes/load_balancer.tera",
 ];
 
 /// Terraform for AWS (`toscana tf --provider aws`).
 const TERRAFORM_AWS: BuiltinBackend = BuiltinBackend {
     name: "terraform-aws",
     mapping: include_str!("../../backends/terraform/aws/mapping.yaml"),
+    templates: TERRAFORM_TEMPLATES,
+};
+
+/// Terraform for OpenStack (`toscana tf --provider openstack`).
+const TERRAFORM_OPENSTACK: BuiltinBackend = BuiltinBackend {
+    name: "terraform-openstack",
+    mapping: include_str!("../../backends/terraform/openstack/mapping.yaml"),
+    templates: TERRAFORM_TEMPLATES,
+};
+
+/// Terraform for Kubernetes (`toscana tf --provider kubernetes`).
+const TERRAFORM_KUBERNETES: BuiltinBackend = BuiltinBackend {
+    name: "terraform-kubernetes",
+    mapping: include_str!("../../backends/terraform/kubernetes/mapping.yaml"),
     templates: TERRAFORM_TEMPLATES,
 };
 

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value as Json, json};
 
-use crate::back::filters::hcl_str;
+use crate::back::filters::{dns_label, hcl_str};
 use crate::back::stack::{self, Hosting};
 use crate::back::{Backend, Element, ElementKind};
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -311,6 +311,7 @@ impl Builder<'_, '_> {
             "disk_gib": disk_gib.map(|d| number(d.ceil())),
             "scripts": scripts,
             "ports": self.ports_of(id),
+            "volumes": self.volumes_of(id),
         })
     }
 
@@ -614,7 +615,9 @@ impl Builder<'_, '_> {
                 Some(Value::String(d)) => Some(hcl_str(d)),
                 _ => devices.get(nth).map(|d| hcl_str(d)),
             };
-            if let Some(Value::String(location)) = r.properties.get("location") {
+            if let Some(Value::String(location)) = r.properties.get("location")
+                && self.provider != Provider::Kubernetes
+            {
                 let span = self.spans.of(ElementKind::Relationship, ri);
                 self.diags.push(unexpressed(
                     span,
@@ -732,6 +735,32 @@ impl Builder<'_, '_> {
         ports.sort();
         ports.dedup_by_key(|p| p.2);
         ports.into_iter().map(|p| p.2).collect()
+    }
+
+    /// The block storage attached to a machine, with where it is mounted.
+    fn volumes_of(&self, compute: NodeId) -> Json {
+        let volumes: Vec<Json> = self
+            .topology
+            .relationships
+            .iter()
+            .filter(|r| {
+                type_matches(&r.types, "tosca.relationships.AttachesTo")
+                    && self.hosting.root(r.source) == compute
+                    && self.role_of(r.target) == "block_storage"
+            })
+            .map(|r| {
+                let location = match r.properties.get("location") {
+                    Some(Value::String(l)) => Some(hcl_str(l)),
+                    _ => None,
+                };
+                json!({
+                    "name": self.names[r.target.0],
+                    "label": dns_label(&self.names[r.target.0]),
+                    "location": location,
+                })
+            })
+            .collect();
+        json!(volumes)
     }
 
     fn ports_of(&self, compute: NodeId) -> Json {
@@ -897,7 +926,7 @@ impl Builder<'_, '_> {
             "image": image,
             "ports": ports,
             "replicas": replicas,
-            "label": self.names[id.0].replace('_', "-"),
+            "label": dns_label(&self.names[id.0]),
         })
     }
 
