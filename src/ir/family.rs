@@ -47,11 +47,18 @@ const NORMATIVE_SHORT_NAMES: &[(&str, &str)] = &[
     ("LoadBalancer", "tosca.nodes.LoadBalancer"),
     ("network.Network", "tosca.nodes.network.Network"),
     ("network.Port", "tosca.nodes.network.Port"),
+    // TOSCA 2.0's simple profile drops the `network.` prefix.
+    ("Network", "tosca.nodes.network.Network"),
+    ("Port", "tosca.nodes.network.Port"),
     ("DependsOn", "tosca.relationships.DependsOn"),
     ("HostedOn", "tosca.relationships.HostedOn"),
     ("ConnectsTo", "tosca.relationships.ConnectsTo"),
     ("AttachesTo", "tosca.relationships.AttachesTo"),
     ("RoutesTo", "tosca.relationships.RoutesTo"),
+    ("network.LinksTo", "tosca.relationships.network.LinksTo"),
+    ("network.BindsTo", "tosca.relationships.network.BindsTo"),
+    ("LinksTo", "tosca.relationships.network.LinksTo"),
+    ("BindsTo", "tosca.relationships.network.BindsTo"),
 ];
 
 #[cfg(test)]

@@ -163,6 +163,27 @@ impl Scope<'_> {
         }
     }
 
+    /// The literal a value stands for: itself, or what `get_property` names (followed through
+    /// further `get_property` calls); `None` for anything known only at deployment.
+    pub fn resolved(&self, value: &Value, this: Option<NodeId>) -> Option<Value> {
+        let mut value = value.clone();
+        let mut this = this;
+        for _ in 0..MAX_DEPTH {
+            match &value {
+                Value::Call(c) if c.function == "get_property" => {
+                    let next = self.property(&c.args, this).ok()?.clone();
+                    if let Some(Value::String(n)) = c.args.first() {
+                        this = self.node_named(n, this).ok().or(this);
+                    }
+                    value = next;
+                }
+                v if v.has_call() => return None,
+                _ => return Some(value),
+            }
+        }
+        None
+    }
+
     /// The value `get_property` names: a node's property, or a property of one of its
     /// capabilities, then indexes into it.
     fn property<'v>(

@@ -217,6 +217,7 @@ impl Builder<'_, '_> {
             "role": self.role_of(id),
             "address": self.refs[id.0].address,
         });
+        self.ignored_properties(id);
         let role = self.role_of(id).to_string();
         let extra = match role.as_str() {
             "compute" => self.compute(id),
@@ -260,6 +261,39 @@ impl Builder<'_, '_> {
             ctx.extend(extra);
         }
         ctx
+    }
+
+    /// A warning for each property the template sets that the rule's
+    /// `bind.ignored_properties` (name → why) says this provider cannot express.
+    fn ignored_properties(&mut self, id: NodeId) {
+        let Some(table) = self
+            .bind(id)
+            .get("ignored_properties")
+            .and_then(Json::as_object)
+            .cloned()
+        else {
+            return;
+        };
+        let node = &self.topology.nodes[id.0];
+        let set: Vec<(String, String)> = table
+            .iter()
+            .filter(|(name, _)| {
+                node.assigned.iter().any(|a| a == *name)
+                    && node
+                        .properties
+                        .get(*name)
+                        .is_some_and(|v| !matches!(v, Value::Null))
+            })
+            .map(|(name, why)| (name.clone(), why.as_str().unwrap_or("").to_string()))
+            .collect();
+        let node_name = node.name.clone();
+        for (name, why) in set {
+            self.warn(
+                id,
+                format!("property `{name}` of node `{node_name}` is left out: {why}"),
+                "another --provider may express it, or a template of your own with --backend-dir",
+            );
+        }
     }
 
     fn capability_number(&mut self, id: NodeId, cap: &str, prop: &str) -> Option<f64> {
@@ -503,7 +537,8 @@ impl Builder<'_, '_> {
                     );
                     continue;
                 }
-                lines.push(export_line(name, value, &e));
+                let literal = self.scope().resolved(value, Some(step.node));
+                lines.push(export_line(name, literal.as_ref().unwrap_or(value), &e));
             }
             let file_expr = format!("file(\"${{path.module}}/{path}\")");
             let content = if lines.is_empty() {
@@ -932,7 +967,7 @@ impl Builder<'_, '_> {
 
     /// Relationships whose values do not flow into a reference become `depends_on` between
     /// the resources that stand for their ends (a hosted node stands by its machine).
-    fn relationships(&mut self, _nodes: &mut [Json]) {
+    fn relationships(&mut self, nodes: &mut [Json]) {
         let structural = [
             "tosca.relationships.AttachesTo",
             "tosca.relationships.RoutesTo",
@@ -944,8 +979,15 @@ impl Builder<'_, '_> {
             if stack::is_hosting(r) || structural.iter().any(|t| type_matches(&r.types, t)) {
                 continue;
             }
-            let from = self.hosting.root(r.source);
-            let to = self.hosting.root(r.target);
+            // A node stands for itself when it is a resource, else its machine does.
+            let stand = |n: NodeId| {
+                if self.refs[n.0].address.is_some() {
+                    n
+                } else {
+                    self.hosting.root(n)
+                }
+            };
+            let (from, to) = (stand(r.source), stand(r.target));
             if from == to {
                 continue;
             }
@@ -955,6 +997,10 @@ impl Builder<'_, '_> {
             ) else {
                 continue;
             };
+            // A value that flows already orders the two resources.
+            if nodes[from.0].to_string().contains(&format!("{address}.")) {
+                continue;
+            }
             // Skip an edge that would close a cycle of depends_on.
             if reaches(&edges, to.0, from.0) {
                 let span = self

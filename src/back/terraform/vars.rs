@@ -84,10 +84,17 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
         }
         if let Some(v) = &input.validation {
             match validation(v, &var) {
-                Ok(cond) => validations.push((
-                    cond,
-                    format!("The value of {} must pass its validation.", input.name),
-                )),
+                Ok(cond) => {
+                    let shown = cond
+                        .strip_prefix('(')
+                        .and_then(|c| c.strip_suffix(')'))
+                        .unwrap_or(&cond)
+                        .to_string();
+                    validations.push((
+                        cond,
+                        format!("The value of {} must satisfy {shown}.", input.name),
+                    ))
+                }
                 Err(reason) => diags.push(unexpressed(
                     span,
                     format!("the validation of input `{}` is not checked: {reason}", input.name),
@@ -224,7 +231,19 @@ fn condition(op: &str, arg: &Value, var: &str, name: &str) -> Result<(String, St
             other => crate::back::graphviz::value_text(other),
         }
     };
+    let numeric = |v: &Value| -> Result<(), String> {
+        match v {
+            Value::Integer(_) | Value::Float(_) => Ok(()),
+            other => Err(format!(
+                "Terraform orders only numbers, and `{}` is not one (scalar-units and versions are strings there)",
+                text(other)
+            )),
+        }
+    };
     let cmp = |symbol: &str, words: &str| -> Result<(String, String), String> {
+        if symbol != "==" {
+            numeric(arg)?;
+        }
         Ok((
             format!("{var} {symbol} {}", lit(arg)?),
             format!("The value of {name} must be {words} {}.", text(arg)),
@@ -238,6 +257,10 @@ fn condition(op: &str, arg: &Value, var: &str, name: &str) -> Result<(String, St
         "less_or_equal" => cmp("<=", "at most"),
         "in_range" => match arg {
             Value::List(r) if r.len() == 2 => {
+                numeric(&r[0])?;
+                if !matches!(&r[1], Value::String(s) if s == "UNBOUNDED") {
+                    numeric(&r[1])?;
+                }
                 let upper = match &r[1] {
                     Value::String(s) if s == "UNBOUNDED" => None,
                     v => Some(lit(v)?),
@@ -307,6 +330,7 @@ fn validation(v: &Value, var: &str) -> Result<String, String> {
     let operand = |a: &Value| -> Result<String, String> {
         match a {
             Value::Call(c) if c.function.trim_start_matches('$') == "value" => Ok(var.to_string()),
+            Value::String(s) if s == "$value" => Ok(var.to_string()),
             Value::Call(_) => validation(a, var),
             other => literal(other),
         }
