@@ -280,6 +280,16 @@ impl Scope<'_> {
         this: Option<NodeId>,
         depth: usize,
     ) -> Result<String, String> {
+        // A template of one interpolation and nothing else is that expression, as
+        // `terraform fmt` writes it.
+        let non_empty: Vec<&Value> = parts
+            .iter()
+            .filter(|p| !matches!(p, Value::String(s) if s.is_empty()))
+            .collect();
+        if let [only @ (Value::Call(_) | Value::List(_) | Value::Map(_))] = non_empty.as_slice() {
+            let e = self.expr_at(only, this, depth + 1)?;
+            return Ok(e);
+        }
         let mut out = String::from("\"");
         for part in parts {
             match part {

@@ -22,7 +22,7 @@
 
 pub mod expr;
 pub mod fmt;
-mod nodes;
+pub(crate) mod nodes;
 mod vars;
 
 use std::collections::{HashMap, HashSet};
@@ -195,3 +195,7 @@ pub fn unique_names<'a>(
     }
     out
 }
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

@@ -1,0 +1,118 @@
+//! `toscana tf` and `tosca2tf` on the command line: providers, warnings, `--backend-dir`
+//! overrides, and the loud failure when a template writes something that is not HCL.
+
+use std::fs;
+
+use assert_cmd::Command;
+
+fn toscana() -> Command {
+    let mut cmd = Command::cargo_bin("toscana").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const CONTAINERS: &str = "golden/tf-aws-containers/input.yaml";
+
+#[test]
+fn container_applications_on_aws_are_warnings_that_suggest_the_kubernetes_provider() {
+    let out = toscana()
+        .args(["tf", CONTAINERS, "--message-format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let frontend = err
+        .lines()
+        .find(|l| l.contains("terraform::unsupported") && l.contains("`frontend`"))
+        .unwrap_or_else(|| panic!("no warning for frontend:\n{err}"));
+    assert!(frontend.contains("--provider kubernetes"), "{frontend}");
+    assert!(frontend.contains("\"line\":21"), "{frontend}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("# ==> main.tf <==\n"), "{stdout}");
+    assert!(stdout.contains("\n# ==> versions.tf <==\n"));
+}
+
+#[test]
+fn the_kubernetes_provider_translates_them_without_a_warning_about_them() {
+    let out = toscana()
+        .args(["tf", CONTAINERS, "--provider", "kubernetes"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("`frontend`"), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("resource \"kubernetes_deployment_v1\" \"frontend\""));
+}
+
+#[test]
+fn tosca2tf_takes_the_provider_flag_too() {
+    let out = Command::cargo_bin("tosca2tf")
+        .unwrap()
+        .args([CONTAINERS, "--provider", "openstack"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("terraform-provider-openstack/openstack"));
+}
+
+#[test]
+fn a_backend_dir_adds_rules_and_replaces_templates_of_the_chosen_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("openstack")).unwrap();
+    fs::write(
+        dir.path().join("mapping.yaml"),
+        "rules:\n  - match: { kind: node, type: tosca.nodes.Storage.ObjectStorage }\n    skip: \"we keep uploads elsewhere\"\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("openstack/providers.tf.tera"),
+        "provider \"openstack\" {\ncloud = \"prod\"\n}\n",
+    )
+    .unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = toscana()
+        .args(["tf", CONTAINERS, "--provider", "openstack", "--backend-dir"])
+        .arg(dir.path())
+        .arg("-o")
+        .arg(out_dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(out_dir.path().join("providers.tf")).unwrap(),
+        "provider \"openstack\" {\n  cloud = \"prod\"\n}\n"
+    );
+    let main = fs::read_to_string(out_dir.path().join("main.tf")).unwrap();
+    assert!(!main.contains("objectstorage"), "{main}");
+    assert!(main.contains("openstack_lb_loadbalancer_v2"), "{main}");
+}
+
+#[test]
+fn a_template_that_writes_invalid_hcl_is_an_internal_error_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("aws")).unwrap();
+    fs::write(
+        dir.path().join("aws/providers.tf.tera"),
+        "provider \"aws\" {\nregion = \n}\n",
+    )
+    .unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let target = out_dir.path().join("tf");
+    let out = toscana()
+        .args(["tf", CONTAINERS, "--backend-dir"])
+        .arg(dir.path())
+        .arg("-o")
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("error[terraform::internal]"), "{err}");
+    assert!(err.contains("providers.tf is not valid HCL"), "{err}");
+    assert!(!target.exists(), "nothing may be written");
+}
