@@ -454,6 +454,13 @@ fn run_with(args: &CommonArgs, job: Job, dot: Option<&DotArgs>, tf: Option<&TfAr
         inputs_files: args.inputs.clone(),
         set: args.set.clone(),
         limits: args.limits.limits(),
+        // `check` judges the template, Terraform declares unbound inputs as variables, and a
+        // diagram shows `get_input(name)` where a value is missing; the IR and manifests need
+        // every value.
+        unbound_inputs_are_errors: !matches!(
+            job,
+            Job::Check | Job::Translate(Some(Target::Terraform | Target::Graphviz))
+        ),
     };
     let read = pipeline::read(&options, &mut diags);
     let mut sources = read.sources;
@@ -486,7 +493,12 @@ fn run_with(args: &CommonArgs, job: Job, dot: Option<&DotArgs>, tf: Option<&TfAr
     };
     report(args, &diags, &sources);
     if code == 0 && matches!(job, Job::Check) && !args.quiet {
-        eprintln!("{}: valid ({} warnings)", args.file, diags.warning_count());
+        let n = diags.warning_count();
+        eprintln!(
+            "{}: valid ({n} warning{})",
+            args.file,
+            if n == 1 { "" } else { "s" }
+        );
     }
     ExitCode::from(code)
 }

@@ -56,6 +56,7 @@ pub mod codes {
     pub const TOSCA_CYCLE: &str = "tosca::cycle";
     pub const TOSCA_UNSUPPORTED: &str = "tosca::unsupported";
     pub const TOSCA_LIMIT: &str = "tosca::limit";
+    pub const TOSCA_UNBOUND_INPUT: &str = "tosca::unbound-input";
     pub const BACKEND_RULES: &str = "backend::rules";
     pub const BACKEND_TEMPLATE: &str = "backend::template";
     pub const BACKEND_SKIPPED: &str = "backend::skipped";
@@ -99,6 +100,18 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// What would be right, or how to fix it.
     pub hint: Option<String>,
+    /// For a problem with a whole file that could not be loaded (so has no span): the file, and
+    /// the line and column when known (an invalid UTF-8 byte).
+    pub file: Option<FilePlace>,
+}
+
+/// A file named by a diagnostic that has no span in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilePlace {
+    /// The path as shown to the user (`app.csar!/defs/x.yaml` inside an archive).
+    pub path: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
 }
 
 impl Diagnostic {
@@ -119,6 +132,30 @@ impl Diagnostic {
             span_label: None,
             labels: Vec::new(),
             hint: None,
+            file: None,
+        }
+    }
+
+    /// Names the file a span-less problem is about (a file that is missing, too large, not
+    /// text). A diagnostic that already has a place keeps it.
+    pub fn in_file(self, path: impl Into<String>) -> Self {
+        self.in_file_at(path, None)
+    }
+
+    /// Like [`Diagnostic::in_file`], with the 1-based line and column of the problem.
+    pub fn in_file_at(mut self, path: impl Into<String>, line_col: Option<(u32, u32)>) -> Self {
+        self.place_in_file(path.into(), line_col);
+        self
+    }
+
+    /// [`Diagnostic::in_file_at`] on a diagnostic already made.
+    pub fn place_in_file(&mut self, path: String, line_col: Option<(u32, u32)>) {
+        if self.span.is_none() && self.file.is_none() {
+            self.file = Some(FilePlace {
+                path,
+                line: line_col.map(|(l, _)| l),
+                column: line_col.map(|(_, c)| c),
+            });
         }
     }
 
@@ -269,6 +306,19 @@ impl Diagnostics {
         self.items.is_empty()
     }
 
+    /// How many diagnostics are kept so far, to mark where a stage's own begin.
+    pub fn mark(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Names `path` as the file of every diagnostic kept since `mark` that has no place yet:
+    /// what went wrong opening an input is about that input.
+    pub fn place_unplaced_since(&mut self, mark: usize, path: &str) {
+        for d in self.items.iter_mut().skip(mark) {
+            d.place_in_file(path.to_string(), None);
+        }
+    }
+
     /// The kept diagnostics, plus one saying how many errors were dropped past the cap.
     pub fn finish(&self) -> Vec<Diagnostic> {
         let mut out = self.items.clone();
@@ -374,9 +424,18 @@ impl<'a> JsonDiagnostic<'a> {
             code: d.code,
             severity: d.severity,
             message: &d.message,
-            file: first.filter(|_| d.span.is_some()).map(|l| l.file),
-            line: d.span.map(|s| s.line),
-            column: d.span.map(|s| s.col),
+            file: first
+                .filter(|_| d.span.is_some())
+                .map(|l| l.file)
+                .or(d.file.as_ref().map(|f| f.path.as_str())),
+            line: d
+                .span
+                .map(|s| s.line)
+                .or(d.file.as_ref().and_then(|f| f.line)),
+            column: d
+                .span
+                .map(|s| s.col)
+                .or(d.file.as_ref().and_then(|f| f.column)),
             labels,
             hint: d.hint.as_deref(),
         }
@@ -404,7 +463,16 @@ pub fn render_human(d: &Diagnostic, sources: &SourceMap, color: bool) -> String 
                 file.name, span.line, span.col, d.code, d.message
             ));
         }
-        None => out.push_str(&format!("{severity}[{}]: {}\n", d.code, d.message)),
+        None => {
+            if let Some(place) = &d.file {
+                out.push_str(&place.path);
+                for n in [place.line, place.column].into_iter().flatten() {
+                    out.push_str(&format!(":{n}"));
+                }
+                out.push_str(": ");
+            }
+            out.push_str(&format!("{severity}[{}]: {}\n", d.code, d.message));
+        }
     }
     for label in &d.labels {
         let file = sources.get(label.span.file);

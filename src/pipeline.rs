@@ -21,6 +21,8 @@ pub struct ReadOptions {
     /// `NAME=VALUE` pairs, applied after the files; VALUE is read as YAML.
     pub set: Vec<(String, String)>,
     pub limits: Limits,
+    /// A required input left without a value is an error (true) or a warning.
+    pub unbound_inputs_are_errors: bool,
 }
 
 /// The result of reading: the topology when the input could be read at all, every file read
@@ -42,7 +44,12 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
     });
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let bindings = bindings(&mut loader, options, diags);
-    let Some(opened) = loader.open_input(&input, diags) else {
+    let mark = diags.mark();
+    let opened = loader.open_input(&input, diags);
+    if let InputArg::Path(path) = &input {
+        diags.place_unplaced_since(mark, &path.display().to_string());
+    }
+    let Some(opened) = opened else {
         return Read {
             topology: None,
             sources: loader.into_sources(),
@@ -69,6 +76,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         bindings: &bindings,
         csar,
         artifact_root,
+        unbound_inputs_are_errors: options.unbound_inputs_are_errors,
     };
     let topology = resolve::resolve(&model, &ctx, diags);
     Read {

@@ -171,7 +171,14 @@ fn check_accepts_the_shipped_example() {
 #[test]
 fn inputs_from_set_and_files_bind_and_unknown_names_are_errors() {
     let out = toscana()
-        .args(["ir", "examples/hello.yaml", "--set", "cpus=4"])
+        .args([
+            "ir",
+            "examples/hello.yaml",
+            "--set",
+            "cpus=4",
+            "--set",
+            "db_password=s3cret",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -241,7 +248,7 @@ fn import_cycles_are_reported_with_the_chain() {
 fn ir_output_to_a_directory_is_written_and_left_alone_when_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     let out = toscana()
-        .args(["ir", "examples/hello.yaml", "-o"])
+        .args(["ir", "examples/hello.yaml", "--set", "db_password=x", "-o"])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -250,7 +257,7 @@ fn ir_output_to_a_directory_is_written_and_left_alone_when_unchanged() {
     let first = fs::metadata(&path).unwrap().modified().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
     let out = toscana()
-        .args(["ir", "examples/hello.yaml", "-o"])
+        .args(["ir", "examples/hello.yaml", "--set", "db_password=x", "-o"])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -316,7 +323,7 @@ fn render_runs_a_backend_from_a_folder_on_the_real_ir() {
 #[test]
 fn a_builtin_backend_that_does_not_exist_yet_is_a_usage_error() {
     let out = toscana()
-        .args(["k8s", "examples/hello.yaml"])
+        .args(["k8s", "examples/hello.yaml", "--set", "db_password=x"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -426,4 +433,29 @@ fn dot_without_graphviz_says_how_to_install_it() {
     assert!(err.contains("output::graphviz"), "{err}");
     assert!(err.contains("apt-get install graphviz"), "{err}");
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_required_input_without_value_is_an_error_for_ir_and_a_warning_for_check() {
+    let ir = toscana()
+        .args(["ir", "examples/hello.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(ir.status.code(), Some(1), "{}", stderr(&ir));
+    assert!(
+        stderr(&ir).contains("examples/hello.yaml:35:5: error[tosca::unbound-input]: required input `db_password` has no value"),
+        "{}",
+        stderr(&ir)
+    );
+    assert!(ir.stdout.is_empty());
+    let check = toscana()
+        .args(["check", "examples/hello.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(
+        stderr(&check).contains("warning[tosca::unbound-input]"),
+        "{}",
+        stderr(&check)
+    );
 }

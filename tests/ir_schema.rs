@@ -2,6 +2,7 @@
 //! against it.
 
 use std::fs;
+use std::path::Path;
 
 use assert_cmd::Command;
 
@@ -50,12 +51,14 @@ fn the_ir_of_every_example_validates_against_the_schema() {
     examples.sort();
     assert!(!examples.is_empty());
     for example in examples {
-        let out = Command::cargo_bin("toscana")
-            .unwrap()
-            .arg("ir")
-            .arg(&example)
-            .output()
-            .unwrap();
+        // Values for the example's required inputs live in examples/inputs/<same name>.
+        let mut cmd = Command::cargo_bin("toscana").unwrap();
+        cmd.arg("ir").arg(&example);
+        let inputs = Path::new("examples/inputs").join(example.file_name().unwrap());
+        if inputs.is_file() {
+            cmd.arg("--inputs").arg(inputs);
+        }
+        let out = cmd.output().unwrap();
         assert!(
             out.status.success(),
             "toscana ir {} failed:\n{}",
@@ -73,7 +76,7 @@ fn the_schema_rejects_ir_that_breaks_its_shape() {
     let validator = validator();
     let out = Command::cargo_bin("toscana")
         .unwrap()
-        .args(["ir", "examples/hello.yaml"])
+        .args(["ir", "examples/hello.yaml", "--set", "db_password=s3cret"])
         .output()
         .unwrap();
     let mut ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

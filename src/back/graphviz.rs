@@ -26,10 +26,10 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
-use crate::ir::{PolicyTarget, Topology, Value, canonical};
+use crate::ir::{NodeId, PolicyTarget, Topology, Value, canonical};
 use crate::source::SourceMap;
 
-use super::stack::is_hosting;
+use super::stack::Hosting;
 use super::{Backend, Element, ElementKind, OutputFile};
 
 /// Pseudo-type of nodes an orchestrator must select (`select` directive, or an abstract
@@ -304,37 +304,31 @@ fn context(
         .map(|(i, node)| ids.make("n:", &node.name, i))
         .collect();
 
-    // Hosting: each node's host, never closing a cycle.
-    let mut host: Vec<Option<usize>> = vec![None; n];
-    let mut host_link: Vec<Option<usize>> = vec![None; n];
-    if options.nesting {
-        for (ri, r) in topology.relationships.iter().enumerate() {
-            let (s, t) = (r.source.0, r.target.0);
-            if s >= n || t >= n || s == t || host[s].is_some() || !is_hosting(r) {
-                continue;
-            }
-            // Walk up from the target; reaching the source would make a cycle.
-            let mut at = Some(t);
-            let mut steps = 0;
-            while let Some(a) = at {
-                if a == s || steps > n {
-                    break;
-                }
-                at = host[a];
-                steps += 1;
-            }
-            if at.is_none() {
-                host[s] = Some(t);
-                host_link[s] = Some(ri);
-            }
-        }
-    }
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, h) in host.iter().enumerate() {
-        if let Some(h) = h {
-            children[*h].push(i);
-        }
-    }
+    // Hosting: each node's host (cycles cut), drawn as nesting only when asked to.
+    let hosting = options.nesting.then(|| Hosting::new(topology));
+    let host: Vec<Option<usize>> = (0..n)
+        .map(|i| {
+            hosting
+                .as_ref()
+                .and_then(|h| h.host(NodeId(i)))
+                .map(|h| h.0)
+        })
+        .collect();
+    let host_link: Vec<Option<usize>> = (0..n)
+        .map(|i| {
+            hosting
+                .as_ref()
+                .and_then(|h| h.host_link(NodeId(i)))
+                .map(|r| r.0)
+        })
+        .collect();
+    let children: Vec<Vec<usize>> = (0..n)
+        .map(|i| {
+            hosting.as_ref().map_or_else(Vec::new, |h| {
+                h.hosted(NodeId(i)).iter().map(|c| c.0).collect()
+            })
+        })
+        .collect();
 
     // Groups: a cluster when every member has the same parent and no earlier cluster group took
     // any of them; otherwise a note.

@@ -213,6 +213,7 @@ fn write_error(path: &Path, what: &str, e: &io::Error) -> Diagnostic {
         format!("cannot {what} `{}`: {e}", path.display()),
     )
     .hint("nothing was changed in the output directory")
+    .in_file(path.display().to_string())
 }
 
 /// Directories this run created, removed again (deepest first, only if empty) when it fails.
@@ -271,7 +272,8 @@ fn stage_and_commit(
                 "cannot write into `{}`: it is not a directory",
                 dir.display()
             ),
-        ));
+        )
+        .in_file(dir.display().to_string()));
     }
     created
         .create(dir)
@@ -294,7 +296,8 @@ fn stage_and_commit(
                         target.display()
                     ),
                 )
-                .hint("nothing was changed in the output directory"));
+                .hint("nothing was changed in the output directory")
+                .in_file(target.display().to_string()));
             }
             Ok(meta)
                 if meta.is_file()

@@ -17,7 +17,9 @@ use std::collections::BinaryHeap;
 
 use indexmap::IndexMap;
 
-use crate::ir::{Implementation, NodeId, Relationship, Topology, Value, type_matches};
+use crate::ir::{
+    Implementation, NodeId, Relationship, RelationshipId, Topology, Value, type_matches,
+};
 
 /// True when `r` hosts its source on its target: a `HostedOn` (or derived) relationship, or a
 /// `host` requirement whose relationship type is unknown.
@@ -31,6 +33,8 @@ pub fn is_hosting(r: &Relationship) -> bool {
 pub struct Hosting {
     /// Per node: its direct host (the first hosting relationship in source order).
     host: Vec<Option<NodeId>>,
+    /// Per node: the relationship that hosts it, when `host` is set.
+    link: Vec<Option<RelationshipId>>,
     /// Per node: the nodes directly hosted on it, in source order.
     hosted: Vec<Vec<NodeId>>,
     /// Per node: the bottom of its hosting chain.
@@ -42,13 +46,20 @@ impl Hosting {
     pub fn new(topology: &Topology) -> Hosting {
         let n = topology.nodes.len();
         let mut host: Vec<Option<NodeId>> = vec![None; n];
-        for r in topology.relationships.iter().filter(|r| is_hosting(r)) {
-            let slot = &mut host[r.source.0];
-            if slot.is_none() && r.source != r.target {
-                *slot = Some(r.target);
+        let mut link: Vec<Option<RelationshipId>> = vec![None; n];
+        for (i, r) in topology.relationships.iter().enumerate() {
+            let (s, t) = (r.source.0, r.target.0);
+            if s < n && t < n && s != t && host[s].is_none() && is_hosting(r) {
+                host[s] = Some(r.target);
+                link[s] = Some(RelationshipId(i));
             }
         }
         cut_cycles(&mut host);
+        for (l, h) in link.iter_mut().zip(&host) {
+            if h.is_none() {
+                *l = None;
+            }
+        }
         let mut hosted = vec![Vec::new(); n];
         for (i, h) in host.iter().enumerate() {
             if let Some(h) = h {
@@ -56,12 +67,22 @@ impl Hosting {
             }
         }
         let root = roots(&host);
-        Hosting { host, hosted, root }
+        Hosting {
+            host,
+            link,
+            hosted,
+            root,
+        }
     }
 
     /// The node `node` is directly hosted on.
     pub fn host(&self, node: NodeId) -> Option<NodeId> {
         self.host.get(node.0).copied().flatten()
+    }
+
+    /// The relationship that hosts `node` on [`Hosting::host`].
+    pub fn host_link(&self, node: NodeId) -> Option<RelationshipId> {
+        self.link.get(node.0).copied().flatten()
     }
 
     /// The bottom of `node`'s hosting chain: `node` itself when nothing hosts it.

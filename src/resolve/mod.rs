@@ -37,6 +37,9 @@ pub struct Context<'a> {
     pub csar: Option<IndexMap<String, String>>,
     /// The folder artifact paths are made relative to ([`topology_root`]).
     pub artifact_root: Option<String>,
+    /// Whether a required input without a value is an error (the output needs every value) or
+    /// a warning (`check`; Terraform, which declares it as a variable).
+    pub unbound_inputs_are_errors: bool,
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
@@ -101,7 +104,14 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         return topology;
     }
 
-    let (inputs, input_values) = params::inputs(model, template, ctx.bindings, &locator, diags);
+    let (inputs, input_values) = params::inputs(
+        model,
+        template,
+        ctx.bindings,
+        ctx.unbound_inputs_are_errors,
+        &locator,
+        diags,
+    );
     topology.inputs = inputs;
     let reader = values::ValueReader {
         dialect: model.dialect,

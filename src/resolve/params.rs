@@ -38,6 +38,7 @@ pub fn inputs(
     model: &Model,
     template: &TopologyTemplate,
     bindings: &Bindings,
+    unbound_is_error: bool,
     locator: &Locator,
     diags: &mut Diagnostics,
 ) -> (Vec<Input>, IndexMap<String, Option<Value>>) {
@@ -77,6 +78,9 @@ pub fn inputs(
             get("required").and_then(|n| n.as_scalar()).map(|s| s.core),
             Some(crate::yaml::Core::Bool(false))
         );
+        if required && bound.is_none() && default.is_none() {
+            diags.push(unbound_input(&named.name, named.span, unbound_is_error));
+        }
         values.insert(
             named.name.clone(),
             bound.clone().or_else(|| default.clone()),
@@ -98,6 +102,31 @@ pub fn inputs(
     let declared: Vec<&str> = template.inputs.iter().map(|n| n.name.as_str()).collect();
     check_unused_bindings(bindings, &declared, diags);
     (out, values)
+}
+
+/// A required input with no value: an error where the output needs every value, a warning for
+/// `check` (the template itself is valid) and for Terraform (which declares it as a variable).
+fn unbound_input(name: &str, span: Span, is_error: bool) -> Diagnostic {
+    let hint = format!(
+        "give it a value with --set {name}=VALUE or in an --inputs FILE.yaml, or add a `default` to its definition"
+    );
+    if is_error {
+        Diagnostic::error(
+            codes::TOSCA_UNBOUND_INPUT,
+            format!("required input `{name}` has no value"),
+        )
+        .at(span)
+        .hint(hint)
+    } else {
+        Diagnostic::warning(
+            codes::TOSCA_UNBOUND_INPUT,
+            format!(
+                "required input `{name}` has no value; translating this template will need one"
+            ),
+        )
+        .at(span)
+        .hint(hint)
+    }
 }
 
 /// A value given for an input the template does not declare is a mistake worth an error: the

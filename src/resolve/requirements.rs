@@ -107,9 +107,33 @@ pub fn connect(
                 None => {
                     if let Some((node, span)) = &a.node {
                         // Not a template: it must be a node type the orchestrator selects from.
-                        builder
+                        if builder
                             .ancestry
-                            .of(builder.model, TypeKind::Node, node, *span, diags);
+                            .full_name(builder.model, TypeKind::Node, node)
+                            .is_some()
+                        {
+                            builder
+                                .ancestry
+                                .of(builder.model, TypeKind::Node, node, *span, diags);
+                        } else {
+                            let templates: Vec<&str> =
+                                topology.nodes.iter().map(|n| n.name.as_str()).collect();
+                            diags.push(
+                                Diagnostic::error(
+                                    codes::TOSCA_UNKNOWN_NAME,
+                                    format!(
+                                        "requirement `{}` of node template `{}` names `{node}`, which is neither a node template nor a node type",
+                                        a.name, topology.nodes[i].name
+                                    ),
+                                )
+                                .at(*span)
+                                .did_you_mean(
+                                    node,
+                                    &templates,
+                                    Some("name a node template of this topology, or a node type to select a node of".to_string()),
+                                ),
+                            );
+                        }
                     }
                     Requirement {
                         name: a.name.clone(),

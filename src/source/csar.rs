@@ -316,7 +316,7 @@ pub(crate) enum EntryError {
 impl EntryError {
     /// The diagnostic for an entry the loader needed (`shown` is `archive!/entry`).
     pub(crate) fn into_diagnostic(self, shown: &str) -> Diagnostic {
-        match self {
+        let d = match self {
             EntryError::Read(ReadError::NotFound) => Diagnostic::error(
                 codes::INPUT_NOT_FOUND,
                 format!("`{shown}` does not exist in the archive"),
@@ -330,7 +330,8 @@ impl EntryError {
             EntryError::Limit(why) => {
                 Diagnostic::error(codes::CSAR_LIMIT, format!("`{shown}` is refused: {why}"))
             }
-        }
+        };
+        d.in_file(shown)
     }
 }
 

@@ -27,18 +27,19 @@ pub(crate) enum ReadError {
 impl ReadError {
     /// The diagnostic for a file the user named (or that an archive or directory implied).
     pub(crate) fn into_input_diagnostic(self, shown: &str) -> Diagnostic {
-        match self {
+        let d = match self {
             ReadError::NotFound => {
                 Diagnostic::error(codes::INPUT_NOT_FOUND, format!("`{shown}` does not exist"))
                     .hint("check the path; relative paths are taken from the current directory")
             }
             other => other.into_common_diagnostic(shown),
-        }
+        };
+        d.in_file(shown)
     }
 
     /// The diagnostic for every failure except "not found", which callers word themselves.
     pub(crate) fn into_common_diagnostic(self, shown: &str) -> Diagnostic {
-        match self {
+        let d = match self {
             ReadError::NotFound => {
                 Diagnostic::error(codes::INPUT_NOT_FOUND, format!("`{shown}` does not exist"))
             }
@@ -57,7 +58,8 @@ impl ReadError {
                 format!("cannot read `{shown}`: {}", os_reason(&e)),
             )
             .hint("check that the file exists and that you may read it"),
-        }
+        };
+        d.in_file(shown)
     }
 }
 
@@ -114,6 +116,16 @@ pub(crate) fn read_bounded(reader: impl Read, limit: u64) -> Result<Vec<u8>, Rea
     Ok(bytes)
 }
 
+/// The 1-based line and column (in characters) just after `prefix`, which is read leniently:
+/// it ends where something went wrong.
+fn line_col(prefix: &[u8]) -> (u32, u32) {
+    let prefix = String::from_utf8_lossy(prefix);
+    let line = prefix.matches('\n').count() + 1;
+    let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
+    let col = prefix[line_start..].chars().count() + 1;
+    (line as u32, col as u32)
+}
+
 /// Checks and decodes a file's bytes into text.
 ///
 /// A UTF-8 byte-order mark is dropped (editors on Windows write one); CRLF line ends are kept
@@ -125,7 +137,8 @@ pub(crate) fn decode(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostic> 
             codes::INPUT_NOT_UTF8,
             format!("`{shown}` is UTF-16 text; TOSCA files must be UTF-8"),
         )
-        .hint("save the file as UTF-8"));
+        .hint("save the file as UTF-8")
+        .in_file(shown));
     }
     let mut bytes = bytes;
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
@@ -137,25 +150,22 @@ pub(crate) fn decode(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostic> 
             codes::INPUT_BINARY,
             format!("`{shown}` looks like a binary file (a NUL byte at offset {at})"),
         )
-        .hint("pass a TOSCA YAML file, a directory or a CSAR (.zip, .csar)"));
+        .hint("pass a TOSCA YAML file, a directory or a CSAR (.zip, .csar)")
+        .in_file_at(shown, Some(line_col(&bytes[..at]))));
     }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
-            let prefix = &e.as_bytes()[..offset];
-            // The prefix is valid UTF-8 by construction; fall back to 0 rather than panic.
-            let prefix = std::str::from_utf8(prefix).unwrap_or("");
-            let line = prefix.matches('\n').count() + 1;
-            let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
-            let col = prefix[line_start..].chars().count() + 1;
+            let (line, col) = line_col(&e.as_bytes()[..offset]);
             return Err(Diagnostic::error(
                 codes::INPUT_NOT_UTF8,
                 format!(
                     "`{shown}` is not valid UTF-8: invalid byte at offset {offset} (line {line}, column {col})"
                 ),
             )
-            .hint("TOSCA files must be UTF-8; convert the file (e.g. `iconv -f latin1 -t utf-8`)"));
+            .hint("TOSCA files must be UTF-8; convert the file (e.g. `iconv -f latin1 -t utf-8`)")
+            .in_file_at(shown, Some((line, col))));
         }
     };
     if text.trim().is_empty() {
@@ -167,7 +177,8 @@ pub(crate) fn decode(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostic> 
                 format!("`{shown}` holds only whitespace")
             },
         )
-        .hint("a TOSCA file starts with `tosca_definitions_version: ...`"));
+        .hint("a TOSCA file starts with `tosca_definitions_version: ...`")
+        .in_file(shown));
     }
     Ok(text)
 }

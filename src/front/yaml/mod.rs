@@ -208,6 +208,14 @@ fn read_imports(
             });
             continue;
         }
+        if !body.is_null() && body.as_map().is_none() {
+            diags.push(shape::wrong_shape(
+                body,
+                "an import",
+                "a file name or a map of import keynames",
+            ));
+            continue;
+        }
         let Some(map) = shape::map(body, "an import", diags) else {
             continue;
         };
