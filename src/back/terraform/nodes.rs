@@ -219,6 +219,23 @@ impl Builder<'_, '_> {
         });
         self.ignored_properties(id);
         let role = self.role_of(id).to_string();
+        let replicated =
+            role == "container" || (role == "compute" && self.provider == Provider::Kubernetes);
+        let count = self.topology.nodes[id.0].count.clone();
+        if !replicated && !matches!(count, Value::Null | Value::Integer(1)) {
+            let node = self.topology.nodes[id.0].name.clone();
+            let shown = crate::back::graphviz::value_text(&count);
+            let hint = if role == "compute" {
+                "describe each machine as a node template of its own, or use --provider kubernetes, where count becomes replicas"
+            } else {
+                "describe each instance as a node template of its own"
+            };
+            self.warn(
+                id,
+                format!("the count ({shown}) of node `{node}` is not translated: one is created"),
+                hint,
+            );
+        }
         let extra = match role.as_str() {
             "compute" => self.compute(id),
             "block_storage" => self.block_storage(id),
@@ -346,6 +363,7 @@ impl Builder<'_, '_> {
             "scripts": scripts,
             "ports": self.ports_of(id),
             "volumes": self.volumes_of(id),
+            "replicas": self.replicas(id),
         })
     }
 
@@ -949,20 +967,25 @@ impl Builder<'_, '_> {
         {
             ports.push(*p);
         }
-        let replicas = match &node.count {
-            Value::Integer(n) => Some(n.to_string()),
-            Value::Null => None,
-            other => {
-                let other = other.clone();
-                self.value(id, &other, "count")
-            }
-        };
+        let replicas = self.replicas(id);
         json!({
             "image": image,
             "ports": ports,
             "replicas": replicas,
             "label": dns_label(&self.names[id.0]),
         })
+    }
+
+    /// The node's `count` as HCL (for replicas), `None` when it has none.
+    fn replicas(&mut self, id: NodeId) -> Option<String> {
+        match &self.topology.nodes[id.0].count {
+            Value::Integer(n) => Some(n.to_string()),
+            Value::Null => None,
+            other => {
+                let other = other.clone();
+                self.value(id, &other, "count")
+            }
+        }
     }
 
     /// Relationships whose values do not flow into a reference become `depends_on` between
