@@ -116,3 +116,45 @@ fn a_template_that_writes_invalid_hcl_is_an_internal_error_and_nothing_is_writte
     assert!(err.contains("providers.tf is not valid HCL"), "{err}");
     assert!(!target.exists(), "nothing may be written");
 }
+
+#[test]
+fn names_never_clash_with_provider_settings_or_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  inputs:
+    aws_region:
+      type: string
+      default: eu-west-1
+  node_templates:
+    Web-VM:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage: { node: disk, relationship: tosca.relationships.AttachesTo }
+        - local_storage: { node: disk, relationship: tosca.relationships.AttachesTo }
+    web_vm:
+      type: tosca.nodes.Compute
+    disk:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { size: 1 GiB }
+"#,
+    )
+    .unwrap();
+    let out = toscana().arg("tf").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("variable \"aws_region_value\" {"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("resource \"aws_instance\" \"web_vm\" {"));
+    assert!(stdout.contains("resource \"aws_instance\" \"web_vm_2\" {"));
+    assert_eq!(
+        stdout.matches("resource \"aws_volume_attachment\"").count(),
+        1,
+        "{stdout}"
+    );
+}

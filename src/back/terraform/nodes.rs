@@ -115,6 +115,7 @@ pub fn build(
         artifacts: Vec::new(),
         needs: serde_json::Map::new(),
         depends: vec![Vec::new(); topology.nodes.len()],
+        derived: HashSet::new(),
     };
     let mut nodes: Vec<Json> = (0..topology.nodes.len())
         .map(|i| b.node(NodeId(i)))
@@ -156,6 +157,8 @@ struct Builder<'a, 'd> {
     needs: serde_json::Map<String, Json>,
     /// Addresses each node's resource depends on.
     depends: Vec<Vec<String>>,
+    /// Names given to derived resources so far.
+    derived: HashSet<String>,
 }
 
 impl Builder<'_, '_> {
@@ -645,6 +648,7 @@ impl Builder<'_, '_> {
                 .map(number)
         });
         let mut attachments = Vec::new();
+        let mut attached: Vec<NodeId> = Vec::new();
         let devices: Vec<String> = self
             .bind(id)
             .get("devices")
@@ -660,9 +664,10 @@ impl Builder<'_, '_> {
                 continue;
             }
             let compute = self.hosting.root(r.source);
-            if self.role_of(compute) != "compute" {
+            if self.role_of(compute) != "compute" || attached.contains(&compute) {
                 continue;
             }
+            attached.push(compute);
             let nth = attachments.len();
             let device = match r.properties.get("device") {
                 Some(Value::String(d)) => Some(hcl_str(d)),
@@ -683,7 +688,7 @@ impl Builder<'_, '_> {
                 ));
             }
             attachments.push(json!({
-                "name": format!("{}_{}", self.names[id.0], self.names[compute.0]),
+                "name": self.derived_name(format!("{}_{}", self.names[id.0], self.names[compute.0])),
                 "compute": self.names[compute.0],
                 "device": device,
             }));
@@ -868,6 +873,7 @@ impl Builder<'_, '_> {
             .unwrap_or(80);
         let client_port = self.port_number(id, "client").unwrap_or(default_port);
         let mut targets: Vec<Json> = Vec::new();
+        let mut targeted: Vec<NodeId> = Vec::new();
         for r in &self.topology.relationships {
             if r.source != id || !type_matches(&r.types, "tosca.relationships.RoutesTo") {
                 continue;
@@ -898,8 +904,12 @@ impl Builder<'_, '_> {
                 }
             };
             let target = if kind == "compute" { root } else { app };
+            if targeted.contains(&target) {
+                continue;
+            }
+            targeted.push(target);
             targets.push(json!({
-                "name": format!("{}_{}", self.names[id.0], self.names[target.0]),
+                "name": self.derived_name(format!("{}_{}", self.names[id.0], self.names[target.0])),
                 "node": self.names[target.0],
                 "kind": kind,
                 "port": port,
@@ -974,6 +984,17 @@ impl Builder<'_, '_> {
             "replicas": replicas,
             "label": dns_label(&self.names[id.0]),
         })
+    }
+
+    /// A unique name for a resource derived from two nodes (an attachment, a target).
+    fn derived_name(&mut self, base: String) -> String {
+        let mut name = base.clone();
+        let mut n = 2;
+        while !self.derived.insert(name.clone()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        name
     }
 
     /// The node's `count` as HCL (for replicas), `None` when it has none.

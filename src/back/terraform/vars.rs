@@ -16,8 +16,14 @@ use super::expr::{key, number};
 use super::nodes::Built;
 use super::{Spans, unexpressed, unique_names};
 
-/// Names Terraform reserves for variables.
+/// Names Terraform reserves for variables, and the provider settings `providers.tf` declares.
 const RESERVED_VARIABLES: &[&str] = &[
+    "aws_region",
+    "openstack_cloud",
+    "openstack_network",
+    "kube_config_path",
+    "kube_context",
+    "kube_namespace",
     "source",
     "version",
     "providers",
