@@ -10,7 +10,7 @@ use serde_json::{Value as Json, json};
 use crate::back::ElementKind;
 use crate::back::filters::hcl_str;
 use crate::diag::Diagnostics;
-use crate::ir::{Input, Topology, Value};
+use crate::ir::{Input, Schema, Topology, Value};
 
 use super::expr::{key, number};
 use super::nodes::Built;
@@ -56,7 +56,10 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
     for (index, (input, id)) in topology.inputs.iter().zip(&ids).enumerate() {
         let span = spans.of(ElementKind::Input, index);
         let example = input.value.as_ref().or(input.default.as_ref());
-        let ty = hcl_type(input.type_name.as_deref(), example);
+        let ty = match &input.schema {
+            Some(schema) => schema_type(schema, example),
+            None => hcl_type(input.type_name.as_deref(), example),
+        };
         let default = match &input.default {
             Some(v) => match literal(v) {
                 Ok(e) => Some(e),
@@ -173,6 +176,49 @@ fn hcl_type(type_name: Option<&str>, example: Option<&Value>) -> String {
             Some(v @ Value::Map(_)) => value_type(v),
             _ => "any".to_string(),
         },
+    }
+}
+
+/// The Terraform type of a schema: `list(T)`, `map(T)`, `object({...})` with `optional(...)`
+/// for properties that are not required; the value fills in what the schema leaves open.
+fn schema_type(schema: &Schema, example: Option<&Value>) -> String {
+    let short = schema
+        .type_name
+        .rsplit([':', '.'])
+        .next()
+        .unwrap_or(&schema.type_name);
+    match short {
+        "list" | "map" => match &schema.entry {
+            Some(entry) => {
+                let first = match example {
+                    Some(Value::List(l)) => l.first(),
+                    Some(Value::Map(m)) => m.values().next(),
+                    _ => None,
+                };
+                format!("{short}({})", schema_type(entry, first))
+            }
+            None => hcl_type(Some(short), example),
+        },
+        _ if !schema.properties.is_empty() => {
+            let fields: Vec<String> = schema
+                .properties
+                .iter()
+                .map(|(k, p)| {
+                    let v = match example {
+                        Some(Value::Map(m)) => m.get(k),
+                        _ => None,
+                    };
+                    let t = schema_type(p, v);
+                    if p.required {
+                        format!("{} = {t}", key(k))
+                    } else {
+                        format!("{} = optional({t})", key(k))
+                    }
+                })
+                .collect();
+            format!("object({{ {} }})", fields.join(", "))
+        }
+        _ => hcl_type(Some(&schema.type_name), example),
     }
 }
 

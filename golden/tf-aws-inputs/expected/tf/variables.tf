@@ -88,6 +88,19 @@ variable "contact" {
   default = { email = "ops@example.com", pager = true }
 }
 
+variable "extra_ports" {
+  type        = list(number)
+  description = "More ports to open; typed by the entry schema alone"
+  default     = null
+}
+
+variable "login" {
+  type        = object({ protocol = optional(string), token_type = optional(string), token = string, keys = optional(map(string)), user = optional(string) })
+  description = "A credential, typed as an object from its data type"
+  default     = null
+  sensitive   = true
+}
+
 variable "api_token" {
   type        = string
   description = "Token for the deployment API"
