@@ -158,3 +158,48 @@ topology_template:
         "{stdout}"
     );
 }
+
+#[test]
+fn host_walks_down_the_hosting_chain_and_a_machine_cannot_read_its_own_address() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("run.sh"), "#!/bin/sh\necho run\n").unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    app:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: server
+      interfaces:
+        Standard:
+          start:
+            implementation: run.sh
+            inputs:
+              VM_CPUS: { get_property: [ HOST, host, num_cpus ] }
+              MY_IP: { get_attribute: [ HOST, private_address ] }
+    server:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: vm
+    vm:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties: { num_cpus: 4 }
+"#,
+    )
+    .unwrap();
+    let out = toscana().arg("tf").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("\"export VM_CPUS='4'\""), "{stdout}");
+    assert!(!stdout.contains("MY_IP"), "{stdout}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("input `MY_IP`") && err.contains("the machine the script runs on"),
+        "{err}"
+    );
+}

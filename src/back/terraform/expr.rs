@@ -195,7 +195,15 @@ impl Scope<'_> {
         let [entity, rest @ ..] = names.as_slice() else {
             return Err("get_property needs a node and a property".to_string());
         };
-        let node = &self.topology.nodes[self.node_named(entity, this)?.0];
+        let mut id = self.node_named(entity, this)?;
+        // `HOST` names the first node down the hosting chain that has the property.
+        while *entity == "HOST"
+            && !has_property(&self.topology.nodes[id.0], rest)
+            && let Some(host) = self.hosts.get(id.0).copied().flatten()
+        {
+            id = host;
+        }
+        let node = &self.topology.nodes[id.0];
         let (value, tail) = match rest {
             [cap, prop, tail @ ..]
                 if node
@@ -241,17 +249,30 @@ impl Scope<'_> {
         if rest.is_empty() {
             return Err("get_attribute needs an attribute name".to_string());
         }
-        let id = self.node_named(entity, this)?;
+        let mut id = self.node_named(entity, this)?;
+        let keys = [rest.join("."), rest[1..].join("."), rest[0].to_string()];
+        let lookup = |id: NodeId| -> Option<String> {
+            let target = &self.nodes[id.0];
+            let address = target.address.as_ref()?;
+            keys.iter()
+                .filter(|k| !k.is_empty())
+                .find_map(|k| match target.attributes.get(k) {
+                    Some(serde_json::Value::String(path)) => Some(format!("{address}.{path}")),
+                    _ => None,
+                })
+        };
+        // `HOST` names the first node down the hosting chain that has the attribute.
+        while *entity == "HOST"
+            && lookup(id).is_none()
+            && let Some(host) = self.hosts.get(id.0).copied().flatten()
+        {
+            id = host;
+        }
+        if let Some(found) = lookup(id) {
+            return Ok(found);
+        }
         let node = &self.topology.nodes[id.0];
         let target = &self.nodes[id.0];
-        let keys = [rest.join("."), rest[1..].join("."), rest[0].to_string()];
-        if let Some(address) = &target.address {
-            for k in keys.iter().filter(|k| !k.is_empty()) {
-                if let Some(serde_json::Value::String(path)) = target.attributes.get(k) {
-                    return Ok(format!("{address}.{path}"));
-                }
-            }
-        }
         // An attribute that only reflects a property the template set is that value.
         if rest.len() == 1
             && let Some(v) = node.properties.get(rest[0])
@@ -343,6 +364,22 @@ pub fn literal(v: &Value) -> Result<String, String> {
             format!("{{ {} }}", parts?.join(", "))
         }
     })
+}
+
+/// True when `node` has the property `rest` names (`prop...` or `capability prop...`).
+fn has_property(node: &crate::ir::Node, rest: &[&str]) -> bool {
+    match rest {
+        [cap, prop, ..]
+            if node
+                .capabilities
+                .get(*cap)
+                .is_some_and(|c| c.properties.contains_key(*prop)) =>
+        {
+            true
+        }
+        [prop, ..] => node.properties.contains_key(*prop),
+        [] => false,
+    }
 }
 
 /// The inside of a quoted HCL string for `s` (no quotes).
