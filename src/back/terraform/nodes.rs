@@ -450,6 +450,34 @@ impl Builder<'_, '_> {
         if let Some(e) = table.iter().find(|e| matches(e)) {
             return Some(e.clone());
         }
+        // The same system in another version is closer than the default.
+        let same_system = |entry: &Json| {
+            wanted
+                .iter()
+                .filter(|(k, _)| *k != "version")
+                .all(|(k, want)| match entry.get(*k).and_then(Json::as_str) {
+                    Some(have) => have.to_lowercase() == *want,
+                    None => true,
+                })
+                && wanted.iter().any(|(k, _)| *k == "distribution")
+        };
+        if let Some(e) = table.iter().find(|e| same_system(e)) {
+            let version = wanted
+                .iter()
+                .find(|(k, _)| *k == "version")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            let has = e.get("version").and_then(Json::as_str).unwrap_or("any");
+            self.warn(
+                id,
+                format!(
+                    "the rule's table has no image of version {version} for node `{}`; version {has} of the same system is used",
+                    self.topology.nodes[id.0].name
+                ),
+                "add the version to `bind.images` in a mapping.yaml given with --backend-dir",
+            );
+            return Some(e.clone());
+        }
         let first = table.first().cloned();
         let shown: Vec<String> = wanted.iter().map(|(k, v)| format!("{k} {v}")).collect();
         self.warn(

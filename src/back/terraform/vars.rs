@@ -383,7 +383,7 @@ fn validation(v: &Value, var: &str) -> Result<String, String> {
         match a {
             Value::Call(c) if c.function.trim_start_matches('$') == "value" => Ok(var.to_string()),
             Value::String(s) if s == "$value" => Ok(var.to_string()),
-            Value::Call(_) => validation(a, var),
+            Value::Call(c) => value_function(c, var).unwrap_or_else(|| validation(a, var)),
             other => literal(other),
         }
     };
@@ -425,6 +425,39 @@ fn validation(v: &Value, var: &str) -> Result<String, String> {
         }
         other => Err(format!("`{other}` has no Terraform equivalent")),
     }
+}
+
+/// A TOSCA 2.0 function that computes a value inside a validation clause (`$length` of one
+/// argument, arithmetic, `$concat`), or `None` when `call` is a boolean function.
+fn value_function(call: &crate::ir::Call, var: &str) -> Option<Result<String, String>> {
+    let f = call.function.trim_start_matches('$');
+    let operand = |a: &Value| -> Result<String, String> {
+        match a {
+            Value::String(s) if s == "$value" => Ok(var.to_string()),
+            Value::Call(c) if c.function.trim_start_matches('$') == "value" => Ok(var.to_string()),
+            Value::Call(c) => value_function(c, var)
+                .unwrap_or_else(|| Err(format!("`{}` gives no value", c.function))),
+            other => literal(other),
+        }
+    };
+    let all = || -> Result<Vec<String>, String> { call.args.iter().map(operand).collect() };
+    let arithmetic = |symbol: &str| -> Result<String, String> {
+        let parts = all()?;
+        if parts.len() < 2 {
+            return Err(format!("`{f}` needs two arguments"));
+        }
+        Ok(format!("({})", parts.join(&format!(" {symbol} "))))
+    };
+    Some(match (f, call.args.as_slice()) {
+        ("length", [a]) => operand(a).map(|x| format!("length({x})")),
+        ("sum", _) => arithmetic("+"),
+        ("difference", _) => arithmetic("-"),
+        ("product", _) => arithmetic("*"),
+        ("quotient", _) => arithmetic("/"),
+        ("remainder", _) => arithmetic("%"),
+        ("concat", _) => all().map(|p| format!("join(\"\", [{}])", p.join(", "))),
+        _ => return None,
+    })
 }
 
 /// TOSCA outputs → one entry per output: its name, description and value (`None` when the
