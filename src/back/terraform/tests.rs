@@ -197,3 +197,62 @@ fn sizes_written_as_text_are_read_in_bytes() {
     assert_eq!(size_bytes("fast"), None);
     assert_eq!(size_bytes("10 parsecs"), None);
 }
+
+fn map1(key: &str, value: Value) -> Value {
+    let mut m = IndexMap::new();
+    m.insert(key.to_string(), value);
+    Value::Map(m)
+}
+
+#[test]
+fn constraints_become_conditions_with_sentences() {
+    use super::vars::constraint;
+    let range = map1(
+        "in_range",
+        Value::List(vec![Value::Integer(1), s("UNBOUNDED")]),
+    );
+    assert_eq!(
+        constraint(&range, "var.n", "n").unwrap(),
+        (
+            "var.n >= 1".to_string(),
+            "The value of n must be at least 1.".to_string()
+        )
+    );
+    let values = map1("valid_values", Value::List(vec![s("a"), s("b")]));
+    assert_eq!(
+        constraint(&values, "var.x", "x").unwrap().0,
+        "contains([\"a\", \"b\"], var.x)"
+    );
+    let pattern = map1("pattern", s("[a-z]+\\d"));
+    assert_eq!(
+        constraint(&pattern, "var.x", "x").unwrap().0,
+        "can(regex(\"^(?:[a-z]+\\\\d)$\", var.x))"
+    );
+    let size = map1("greater_than", s("1 GB"));
+    assert!(
+        constraint(&size, "var.x", "x")
+            .unwrap_err()
+            .contains("orders only numbers")
+    );
+    assert!(constraint(&map1("schema", s("x")), "var.x", "x").is_err());
+}
+
+#[test]
+fn tosca_2_validation_clauses_become_conditions() {
+    use super::vars::validation;
+    let clause = call(
+        "$and",
+        vec![
+            call(
+                "$greater_or_equal",
+                vec![call("$length", vec![s("$value")]), Value::Integer(3)],
+            ),
+            call("$not", vec![call("$equal", vec![s("$value"), s("admin")])]),
+        ],
+    );
+    assert_eq!(
+        validation(&clause, "var.user").unwrap(),
+        "(length(var.user) >= 3 && !(var.user == \"admin\"))"
+    );
+    assert!(validation(&call("$has_entry", vec![s("$value")]), "var.x").is_err());
+}

@@ -255,7 +255,7 @@ fn value_type(v: &Value) -> String {
 }
 
 /// A TOSCA 1.x constraint (`{operator: argument}`) as a condition and its error message.
-fn constraint(c: &Value, var: &str, name: &str) -> Result<(String, String), String> {
+pub(super) fn constraint(c: &Value, var: &str, name: &str) -> Result<(String, String), String> {
     let Value::Map(map) = c else {
         return Err("it is not an `operator: value` map".to_string());
     };
@@ -370,7 +370,7 @@ fn condition(op: &str, arg: &Value, var: &str, name: &str) -> Result<(String, St
 }
 
 /// A TOSCA 2.0 `validation` expression (`$value` is the input) as a condition.
-fn validation(v: &Value, var: &str) -> Result<String, String> {
+pub(super) fn validation(v: &Value, var: &str) -> Result<String, String> {
     let Value::Call(call) = v else {
         return match v {
             Value::Boolean(b) => Ok(b.to_string()),
