@@ -203,3 +203,68 @@ topology_template:
         "{err}"
     );
 }
+
+#[test]
+fn machines_that_wait_for_each_other_are_warnings_not_cycles() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("join.sh"), "#!/bin/sh\necho join\n").unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    a:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host: vm_a
+        - dependency: b
+      interfaces:
+        Standard:
+          configure:
+            implementation: join.sh
+            inputs:
+              PEER: { get_attribute: [ vm_b, private_address ] }
+    b:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host: vm_b
+        - dependency: a
+      interfaces:
+        Standard:
+          configure:
+            implementation: join.sh
+            inputs:
+              PEER: { get_attribute: [ vm_a, private_address ] }
+    vm_a:
+      type: tosca.nodes.Compute
+    vm_b:
+      type: tosca.nodes.Compute
+    x:
+      type: tosca.nodes.Compute
+      requirements:
+        - dependency: y
+    y:
+      type: tosca.nodes.Compute
+      requirements:
+        - dependency: x
+"#,
+    )
+    .unwrap();
+    let out = toscana().arg("tf").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`vm_a`, `vm_b` read each other's attributes"),
+        "{err}"
+    );
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.contains("warning[") && l.contains("would close a cycle"))
+            .count(),
+        2,
+        "both dependencies between x and y are left out:\n{err}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("depends_on"), "{stdout}");
+}

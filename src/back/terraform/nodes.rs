@@ -116,7 +116,17 @@ pub fn build(
         needs: serde_json::Map::new(),
         depends: vec![Vec::new(); topology.nodes.len()],
         derived: HashSet::new(),
+        outgoing: vec![Vec::new(); topology.nodes.len()],
+        incoming: vec![Vec::new(); topology.nodes.len()],
     };
+    for (i, r) in topology.relationships.iter().enumerate() {
+        if let Some(list) = b.outgoing.get_mut(r.source.0) {
+            list.push(i);
+        }
+        if let Some(list) = b.incoming.get_mut(r.target.0) {
+            list.push(i);
+        }
+    }
     let mut nodes: Vec<Json> = (0..topology.nodes.len())
         .map(|i| b.node(NodeId(i)))
         .collect();
@@ -159,6 +169,9 @@ struct Builder<'a, 'd> {
     depends: Vec<Vec<String>>,
     /// Names given to derived resources so far.
     derived: HashSet<String>,
+    /// Relationship indexes by source node and by target node.
+    outgoing: Vec<Vec<usize>>,
+    incoming: Vec<Vec<usize>>,
 }
 
 impl Builder<'_, '_> {
@@ -687,8 +700,9 @@ impl Builder<'_, '_> {
                     .collect()
             })
             .unwrap_or_default();
-        for (ri, r) in self.topology.relationships.iter().enumerate() {
-            if r.target != id || !type_matches(&r.types, "tosca.relationships.AttachesTo") {
+        for ri in self.incoming[id.0].clone() {
+            let r = &self.topology.relationships[ri];
+            if !type_matches(&r.types, "tosca.relationships.AttachesTo") {
                 continue;
             }
             let compute = self.hosting.root(r.source);
@@ -755,10 +769,9 @@ impl Builder<'_, '_> {
     fn port(&mut self, id: NodeId) -> Json {
         let mut network = None;
         let mut compute = None;
-        for r in &self.topology.relationships {
-            if r.source != id {
-                continue;
-            }
+        let mut compute_id = None;
+        for &ri in &self.outgoing[id.0] {
+            let r = &self.topology.relationships[ri];
             if type_matches(&r.types, "tosca.relationships.network.LinksTo")
                 && self.role_of(r.target) == "network"
             {
@@ -767,6 +780,7 @@ impl Builder<'_, '_> {
                 && self.role_of(r.target) == "compute"
             {
                 compute = Some(self.names[r.target.0].clone());
+                compute_id = Some(r.target);
             }
         }
         let name = self.topology.nodes[id.0].name.clone();
@@ -779,13 +793,7 @@ impl Builder<'_, '_> {
                 "give the port a `link` requirement to a tosca.nodes.network.Network",
             );
         }
-        let index = compute.as_ref().map(|c| {
-            let cid = self.names.iter().position(|n| n == c).unwrap_or(0);
-            self.port_ids(NodeId(cid))
-                .iter()
-                .position(|p| *p == id)
-                .unwrap_or(0)
-        });
+        let index = compute_id.map(|c| self.port_ids(c).iter().position(|p| *p == id).unwrap_or(0));
         json!({
             "network": network,
             "compute": compute,
@@ -796,19 +804,13 @@ impl Builder<'_, '_> {
 
     /// The ports bound to a machine, ordered by their `order` property, then source order.
     fn port_ids(&self, compute: NodeId) -> Vec<NodeId> {
-        let mut ports: Vec<(i64, usize, NodeId)> = self
-            .topology
-            .relationships
+        let mut ports: Vec<(i64, usize, NodeId)> = self.incoming[compute.0]
             .iter()
+            .map(|&ri| &self.topology.relationships[ri])
             .filter(|r| {
-                r.target == compute
-                    && type_matches(&r.types, "tosca.relationships.network.BindsTo")
+                type_matches(&r.types, "tosca.relationships.network.BindsTo")
                     && self.role_of(r.source) == "port"
-                    && self.topology.relationships.iter().any(|l| {
-                        l.source == r.source
-                            && type_matches(&l.types, "tosca.relationships.network.LinksTo")
-                            && self.role_of(l.target) == "network"
-                    })
+                    && self.network_of(r.source).is_some()
             })
             .map(|r| {
                 let order = match self.topology.nodes[r.source.0].properties.get("order") {
@@ -825,14 +827,21 @@ impl Builder<'_, '_> {
 
     /// The block storage attached to a machine, with where it is mounted.
     fn volumes_of(&self, compute: NodeId) -> Json {
-        let volumes: Vec<Json> = self
-            .topology
-            .relationships
+        let mut members = vec![compute];
+        let mut i = 0;
+        while i < members.len() {
+            members.extend_from_slice(self.hosting.hosted(members[i]));
+            i += 1;
+        }
+        let mut seen: HashSet<NodeId> = HashSet::new();
+        let volumes: Vec<Json> = members
             .iter()
+            .flat_map(|m| self.outgoing[m.0].iter())
+            .map(|&ri| &self.topology.relationships[ri])
             .filter(|r| {
                 type_matches(&r.types, "tosca.relationships.AttachesTo")
-                    && self.hosting.root(r.source) == compute
                     && self.role_of(r.target) == "block_storage"
+                    && seen.insert(r.target)
             })
             .map(|r| {
                 let location = match r.properties.get("location") {
@@ -849,20 +858,24 @@ impl Builder<'_, '_> {
         json!(volumes)
     }
 
+    /// The network a port links to, when this backend creates it.
+    fn network_of(&self, port: NodeId) -> Option<NodeId> {
+        self.outgoing[port.0]
+            .iter()
+            .map(|&ri| &self.topology.relationships[ri])
+            .find(|l| {
+                type_matches(&l.types, "tosca.relationships.network.LinksTo")
+                    && self.role_of(l.target) == "network"
+            })
+            .map(|l| l.target)
+    }
+
     fn ports_of(&self, compute: NodeId) -> Json {
         let ports: Vec<Json> = self
             .port_ids(compute)
             .into_iter()
             .map(|p| {
-                let network = self
-                    .topology
-                    .relationships
-                    .iter()
-                    .find(|l| {
-                        l.source == p
-                            && type_matches(&l.types, "tosca.relationships.network.LinksTo")
-                    })
-                    .map(|l| self.names[l.target.0].clone());
+                let network = self.network_of(p).map(|n| self.names[n.0].clone());
                 json!({ "name": self.names[p.0], "network": network })
             })
             .collect();
@@ -902,8 +915,9 @@ impl Builder<'_, '_> {
         let client_port = self.port_number(id, "client").unwrap_or(default_port);
         let mut targets: Vec<Json> = Vec::new();
         let mut targeted: Vec<NodeId> = Vec::new();
-        for r in &self.topology.relationships {
-            if r.source != id || !type_matches(&r.types, "tosca.relationships.RoutesTo") {
+        for ri in self.outgoing[id.0].clone() {
+            let r = &self.topology.relationships[ri];
+            if !type_matches(&r.types, "tosca.relationships.RoutesTo") {
                 continue;
             }
             let app = r.target;
@@ -1038,7 +1052,10 @@ impl Builder<'_, '_> {
     }
 
     /// Relationships whose values do not flow into a reference become `depends_on` between
-    /// the resources that stand for their ends (a hosted node stands by its machine).
+    /// the resources that stand for their ends (a hosted node stands by its machine). A
+    /// `depends_on` that would close a cycle (with other dependencies or with the references
+    /// values make) is left out with a warning; machines that read each other's attributes are
+    /// a warning too, since Terraform cannot create them.
     fn relationships(&mut self, nodes: &mut [Json]) {
         let structural = [
             "tosca.relationships.AttachesTo",
@@ -1046,8 +1063,29 @@ impl Builder<'_, '_> {
             "tosca.relationships.network.LinksTo",
             "tosca.relationships.network.BindsTo",
         ];
-        let mut edges: HashSet<(usize, usize)> = HashSet::new();
-        for r in &self.topology.relationships {
+        let count = self.topology.nodes.len();
+        // The references each resource's values make, found by address in its context.
+        let by_address: HashMap<&str, usize> = self
+            .refs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.address.as_deref().map(|a| (a, i)))
+            .collect();
+        let texts: Vec<String> = nodes.iter().map(Json::to_string).collect();
+        let mut references: Vec<Vec<usize>> = vec![Vec::new(); count];
+        for (i, text) in texts.iter().enumerate() {
+            for address in addresses_in(text) {
+                if let Some(&j) = by_address.get(address)
+                    && j != i
+                    && !references[i].contains(&j)
+                {
+                    references[i].push(j);
+                }
+            }
+        }
+        // Candidate dependencies, in relationship order.
+        let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
+        for (ri, r) in self.topology.relationships.iter().enumerate() {
             if stack::is_hosting(r) || structural.iter().any(|t| type_matches(&r.types, t)) {
                 continue;
             }
@@ -1060,28 +1098,51 @@ impl Builder<'_, '_> {
                 }
             };
             let (from, to) = (stand(r.source), stand(r.target));
-            if from == to {
+            if from == to
+                || self.refs[from.0].address.is_none()
+                || self.refs[to.0].address.is_none()
+                // A value that flows already orders the two resources.
+                || references[from.0].contains(&to.0)
+                || candidates.iter().any(|c| c.0 == from.0 && c.1 == to.0)
+            {
                 continue;
             }
-            let (Some(_), Some(address)) = (
-                self.refs[from.0].address.clone(),
-                self.refs[to.0].address.clone(),
-            ) else {
-                continue;
-            };
-            // A value that flows already orders the two resources.
-            if nodes[from.0].to_string().contains(&format!("{address}.")) {
-                continue;
+            candidates.push((from.0, to.0, ri));
+        }
+        let mut graph = references.clone();
+        for &(from, to, _) in &candidates {
+            graph[from].push(to);
+        }
+        let component = strongly_connected(&graph);
+        let mut warned_references: HashSet<usize> = HashSet::new();
+        for (from, targets) in references.iter().enumerate() {
+            for &to in targets {
+                if component[from] == component[to] && warned_references.insert(component[from]) {
+                    let names: Vec<String> = (0..count)
+                        .filter(|&n| {
+                            component[n] == component[from] && self.refs[n].address.is_some()
+                        })
+                        .map(|n| format!("`{}`", self.topology.nodes[n].name))
+                        .collect();
+                    self.warn(
+                        NodeId(from),
+                        format!(
+                            "{} read each other's attributes, which Terraform cannot create: one must exist before the other",
+                            names.join(", ")
+                        ),
+                        "pass one of the values some other way (a fixed address, DNS, or a script that looks it up)",
+                    );
+                }
             }
-            // Skip an edge that would close a cycle of depends_on.
-            if reaches(&edges, to.0, from.0) {
-                let span = self
-                    .spans
-                    .of(ElementKind::Relationship, r_index(self.topology, r));
+        }
+        for (from, to, ri) in candidates {
+            if component[from] == component[to] {
+                let r = &self.topology.relationships[ri];
+                let span = self.spans.of(ElementKind::Relationship, ri);
                 self.diags.push(unexpressed(
                     span,
                     format!(
-                        "the dependency of `{}` on `{}` is left out: the two machines already depend on each other the other way",
+                        "the dependency of `{}` on `{}` is left out: it would close a cycle of resources waiting for each other",
                         self.topology.nodes[r.source.0].name,
                         self.topology.nodes[r.target.0].name
                     ),
@@ -1089,34 +1150,91 @@ impl Builder<'_, '_> {
                 ));
                 continue;
             }
-            edges.insert((from.0, to.0));
-            self.depends[from.0].push(address);
+            if let Some(address) = self.refs[to].address.clone() {
+                self.depends[from].push(address);
+            }
         }
     }
 }
 
-fn r_index(topology: &Topology, r: &crate::ir::Relationship) -> usize {
-    topology
-        .relationships
-        .iter()
-        .position(|x| std::ptr::eq(x, r))
-        .unwrap_or(0)
-}
-
-/// True when `to` is reachable from `from` over `edges`.
-fn reaches(edges: &HashSet<(usize, usize)>, from: usize, to: usize) -> bool {
-    let mut seen = HashSet::new();
-    let mut stack = vec![from];
-    while let Some(n) = stack.pop() {
-        if n == to {
-            return true;
-        }
-        if !seen.insert(n) {
+/// Every `type.name` in `text` that may be a resource address (followed by `.`).
+fn addresses_in(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !word(bytes[i]) || (i > 0 && (word(bytes[i - 1]) || bytes[i - 1] == b'.')) {
+            i += 1;
             continue;
         }
-        stack.extend(edges.iter().filter(|(a, _)| *a == n).map(|(_, b)| *b));
+        let start = i;
+        while i < bytes.len() && word(bytes[i]) {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'.' {
+            let mid = i + 1;
+            let mut j = mid;
+            while j < bytes.len() && word(bytes[j]) {
+                j += 1;
+            }
+            if j > mid && j < bytes.len() && bytes[j] == b'.' {
+                out.push(&text[start..j]);
+            }
+        }
     }
-    false
+    out
+}
+
+/// The strongly connected component of each vertex (Tarjan's algorithm, without recursion).
+fn strongly_connected(graph: &[Vec<usize>]) -> Vec<usize> {
+    let n = graph.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut component = vec![usize::MAX; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0;
+    let mut components = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut edge)) = work.last_mut() {
+            if *edge == 0 && index[v] == usize::MAX {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = graph[v].get(*edge) {
+                *edge += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component[w] = components;
+                    if w == v {
+                        break;
+                    }
+                }
+                components += 1;
+            }
+        }
+    }
+    component
 }
 
 /// Where an artifact is copied: `artifacts/` and its path in the template when that is a plain
