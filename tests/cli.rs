@@ -459,3 +459,35 @@ fn a_required_input_without_value_is_an_error_for_ir_and_a_warning_for_check() {
         stderr(&check)
     );
 }
+
+#[test]
+fn a_full_disk_while_writing_leaves_the_old_output_intact() {
+    // `ulimit -f` caps the size of files the process may write; with SIGXFSZ ignored, a write
+    // past it fails with EFBIG, as a full disk fails with ENOSPC, halfway through the file.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    fs::create_dir(&out_dir).unwrap();
+    fs::write(out_dir.join("ir.json"), "the old output\n").unwrap();
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/hello.yaml");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 4 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_toscana"))
+        .args(["ir", "--set", "db_password=x", "-o"])
+        .arg(&out_dir)
+        .arg(&example)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("output::write"), "{}", stderr(&out));
+    let left: Vec<String> = fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["ir.json"], "no temporary file is left behind");
+    assert_eq!(
+        fs::read_to_string(out_dir.join("ir.json")).unwrap(),
+        "the old output\n"
+    );
+}

@@ -29,7 +29,7 @@ fn template(version: &str, nodes: &str) -> String {
 fn shorthands_name_normative_types_of_every_kind() {
     let (topology, diags) = resolve(&template(
         "tosca_simple_yaml_1_3",
-        "    server:\n      type: Compute\n    web:\n      type: tosca:WebServer\n      requirements:\n        - host:\n            node: server\n            relationship: HostedOn\n            capability: Compute\n    disk:\n      type: BlockStorage\n",
+        "    server:\n      type: Compute\n    web:\n      type: tosca:WebServer\n      requirements:\n        - host:\n            node: server\n            relationship: HostedOn\n            capability: Compute\n    disk:\n      type: BlockStorage\n      properties: { name: data }\n",
     ));
     assert!(diags.is_empty(), "{diags:?}");
     let topology = topology.unwrap();
@@ -79,7 +79,7 @@ fn each_version_has_exactly_its_own_types() {
     assert_eq!(diags[0].code, "tosca::unknown-type");
     let (topology, diags) = resolve(&template(
         "tosca_simple_yaml_1_0",
-        "    disk:\n      type: BlockStorage\n",
+        "    disk:\n      type: BlockStorage\n      properties: { size: 1 GB }\n",
     ));
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(

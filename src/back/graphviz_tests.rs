@@ -109,7 +109,7 @@ topology_template:
     "a\"<b>":
       type: tosca.nodes.SoftwareComponent
       properties:
-        component_version: "v\" <x> & \\ \n\r\t é 日本 \\N ]]> </td>"
+        component_version: "1.0"
       requirements:
         - host: "x\\y"
     "x\\y":
@@ -117,6 +117,8 @@ topology_template:
     "{}|[]:;,=-->":
       type: tosca.nodes.Database
       directives: [ select ]
+      properties:
+        name: "v\" <x> & \\ \n\r\t é 日本 \\N ]]> </td>"
       requirements:
         - dependency: "a\"<b>"
         - host: "a\"<b>"

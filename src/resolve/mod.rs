@@ -5,12 +5,15 @@
 //! workflows, outputs and the substitution boundary. Every problem is collected; resolution
 //! goes on past errors so one run reports them all.
 
+mod constraints;
 mod extras;
+mod literals;
 mod nodes;
 mod params;
 mod paths;
 mod requirements;
 mod types;
+mod typing;
 mod values;
 
 use std::collections::HashMap;
@@ -104,8 +107,18 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         return topology;
     }
 
+    let unbound_reader = values::ValueReader {
+        dialect: model.dialect,
+        inputs: None,
+    };
+    let mut patterns = constraints::Patterns::default();
     let (inputs, input_values) = params::inputs(
-        model,
+        &mut typing::Typing {
+            model,
+            reader: &unbound_reader,
+            ancestry: &mut ancestry,
+            patterns: &mut patterns,
+        },
         template,
         ctx.bindings,
         ctx.unbound_inputs_are_errors,
@@ -126,6 +139,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         ancestry: &mut ancestry,
         root,
         artifacts: IndexMap::new(),
+        patterns,
     };
     nodes.build(template, &mut topology, diags);
     requirements::connect(&mut nodes, template, &mut topology, diags);

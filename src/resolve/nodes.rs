@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
+use super::constraints::Patterns;
 use super::types::{Ancestry, definitions};
+use super::typing::Typing;
 use super::values::ValueReader;
 use super::{Context, Locator, map_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -30,6 +32,8 @@ pub struct NodeBuilder<'a> {
     /// The artifacts of the node being built, so an operation naming one (`create: installer`)
     /// uses it instead of reading the name as a file.
     pub artifacts: IndexMap<String, Artifact>,
+    /// `pattern` constraints compiled once for the whole run.
+    pub patterns: Patterns,
 }
 
 /// Node template name → id, built once.
@@ -42,7 +46,7 @@ pub fn index(topology: &Topology) -> HashMap<&str, NodeId> {
         .collect()
 }
 
-impl NodeBuilder<'_> {
+impl<'a> NodeBuilder<'a> {
     pub fn build(
         &mut self,
         template: &TopologyTemplate,
@@ -100,6 +104,7 @@ impl NodeBuilder<'_> {
                 .and_then(|n| n.scalar_text())
                 .map(str::to_string)
         };
+        let owner = format!("node template `{}`", named.name);
         let capabilities = self.capabilities(&defs, def.get("capabilities"), &named.name, diags);
         let instances = instance_bounds(&capabilities);
         self.artifacts = self.artifacts(&defs, def.get("artifacts"), diags);
@@ -121,7 +126,14 @@ impl NodeBuilder<'_> {
                 .get("count")
                 .map_or(Value::Integer(1), |c| self.reader.value(c, diags)),
             instances,
-            properties: self.merged(&defs, "properties", def.get("properties"), diags),
+            properties: self.merged(
+                &owner,
+                &defs,
+                "properties",
+                def.get("properties"),
+                named.span,
+                diags,
+            ),
             assigned: def
                 .get("properties")
                 .and_then(Yaml::as_map)
@@ -132,7 +144,14 @@ impl NodeBuilder<'_> {
                         .collect()
                 })
                 .unwrap_or_default(),
-            attributes: self.merged(&defs, "attributes", def.get("attributes"), diags),
+            attributes: self.merged(
+                &owner,
+                &defs,
+                "attributes",
+                def.get("attributes"),
+                named.span,
+                diags,
+            ),
             capabilities,
             requirements: Vec::new(),
             interfaces,
@@ -151,44 +170,39 @@ impl NodeBuilder<'_> {
             .collect()
     }
 
-    /// Defaults from the type chain (most general first, so a subtype's default wins), then the
-    /// template's own assignments.
+    /// The values of `section` (`properties`, `attributes`) for `owner` (`node template `x``):
+    /// typed defaults from the type chain, then the template's own typed assignments. Property
+    /// names are checked when the whole chain is known, and so are required properties.
     pub fn merged(
-        &self,
-        defs: &[&TypeDef],
-        key: &str,
+        &mut self,
+        owner: &str,
+        defs: &[&'a TypeDef],
+        section: &str,
         assigned: Option<&Yaml>,
+        at: Span,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Value> {
-        let mut out = IndexMap::new();
-        for def in defs.iter().rev() {
-            let Some(section) = def
-                .def
-                .as_map()
-                .and_then(|m| m.get(key))
-                .and_then(Yaml::as_map)
-            else {
-                continue;
-            };
-            for entry in section.entries() {
-                let (Some(name), Some(default)) = (
-                    entry.key.scalar_text(),
-                    entry.value.as_map().and_then(|d| d.get("default")),
-                ) else {
-                    continue;
-                };
-                out.insert(name.to_string(), self.reader.value(default, diags));
-            }
-        }
         if let Some(assigned) = assigned {
-            out.extend(map_values(
-                self.reader,
-                assigned,
-                &format!("`{key}`"),
-                diags,
-            ));
+            // Only the shape is reported here; the entries are read below.
+            crate::front::shape::map(assigned, &format!("`{section}`"), diags);
         }
-        out
+        let check_names = section == "properties" && defs_complete(self.model, defs);
+        let mut typing = self.typing();
+        let values = typing.assignments(owner, defs, section, assigned, check_names, diags);
+        if check_names {
+            typing.check_required(owner, defs, &values, at, diags);
+        }
+        values
+    }
+
+    /// A value reader that knows the types, for this builder's model.
+    pub fn typing(&mut self) -> Typing<'_, 'a> {
+        Typing {
+            model: self.model,
+            reader: self.reader,
+            ancestry: self.ancestry,
+            patterns: &mut self.patterns,
+        }
     }
 
     fn capabilities(
@@ -234,8 +248,14 @@ impl NodeBuilder<'_> {
                 // Defaults of the capability type come first, then the refinements along the node
                 // type chain, then (below) the template's assignments.
                 let type_defs = definitions(self.model, TypeKind::Capability, &types);
-                let mut properties = self.merged(&type_defs, "properties", None, diags);
-                let mut attributes = self.merged(&type_defs, "attributes", None, diags);
+                // Capability properties are not required of templates (the orchestrator or the
+                // node fills them), so only their defaults are taken here.
+                let mut properties =
+                    self.typing()
+                        .assignments("", &type_defs, "properties", None, false, diags);
+                let mut attributes =
+                    self.typing()
+                        .assignments("", &type_defs, "attributes", None, false, diags);
                 if let Some(inherited) = &inherited {
                     properties.extend(inherited.properties.clone());
                     attributes.extend(inherited.attributes.clone());
@@ -289,12 +309,26 @@ impl NodeBuilder<'_> {
             });
             cap.location = self.locator.at(entry.key.span);
             if let Some(m) = entry.value.as_map() {
+                // Typed against the capability type's definitions; names are judged when its
+                // whole chain is known (a node type may also refine them, so only then).
+                let type_defs = definitions(self.model, TypeKind::Capability, &cap.types);
+                let owner = format!("capability `{name}` of node template `{node}`");
+                let check_names = defs_complete(self.model, &type_defs);
                 for (key, target) in [
                     ("properties", &mut cap.properties),
                     ("attributes", &mut cap.attributes),
                 ] {
                     if let Some(values) = m.get(key) {
-                        target.extend(map_values(self.reader, values, &format!("`{key}`"), diags));
+                        crate::front::shape::map(values, &format!("`{key}`"), diags);
+                        let definitions = crate::resolve::typing::definitions_of(&type_defs, key);
+                        target.extend(self.typing().assigned(
+                            &owner,
+                            &definitions,
+                            key,
+                            Some(values),
+                            check_names && key == "properties",
+                            diags,
+                        ));
                     }
                 }
             }
@@ -664,12 +698,12 @@ impl NodeBuilder<'_> {
 }
 
 /// Whether every type on a chain was read, so a missing name is really missing.
-fn defs_complete(model: &Model, defs: &[&TypeDef]) -> bool {
+pub fn defs_complete(model: &Model, defs: &[&TypeDef]) -> bool {
     !model.incomplete_types
         && defs.last().is_some_and(|root| {
             root.derived_from
                 .as_ref()
-                .is_none_or(|(p, _)| model.types.contains_key(&(TypeKind::Node, p.clone())))
+                .is_none_or(|(p, _)| model.types.contains_key(&(root.kind, p.clone())))
         })
 }
 

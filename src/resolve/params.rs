@@ -3,6 +3,7 @@
 use indexmap::IndexMap;
 
 use super::Locator;
+use super::typing::{Definition, Typing};
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Input, Output, Schema, Value};
@@ -34,32 +35,37 @@ impl Bindings {
 }
 
 /// The inputs as IR, and each input's value for `get_input` (bound, else default, else none).
-pub fn inputs(
-    model: &Model,
-    template: &TopologyTemplate,
+/// Defaults and bound values are read as values of the input's type and checked against its
+/// constraints (`typing` reads without binding `get_input`).
+pub fn inputs<'m>(
+    typing: &mut Typing<'_, 'm>,
+    template: &'m TopologyTemplate,
     bindings: &Bindings,
     unbound_is_error: bool,
     locator: &Locator,
     diags: &mut Diagnostics,
 ) -> (Vec<Input>, IndexMap<String, Option<Value>>) {
-    let reader = ValueReader {
-        dialect: model.dialect,
-        inputs: None,
-    };
+    let reader = typing.reader;
     let mut out = Vec::with_capacity(template.inputs.len());
     let mut values = IndexMap::with_capacity(template.inputs.len());
-    let mut ancestry = super::types::Ancestry::new(model);
+    // A fresh index, so looking up data types for schemas reports nothing twice.
+    let mut ancestry = super::types::Ancestry::new(typing.model);
     for named in &template.inputs {
         let def = named.def.as_map();
         let get = |key: &str| def.and_then(|d| d.get(key));
         let text = |key: &str| get(key).and_then(|n| n.scalar_text()).map(str::to_string);
         let type_name = text("type");
-        let default = get("default").map(|n| reader.value(n, diags));
+        let path = format!("inputs.{}", named.name);
+        let mut typed = |node: &Node, diags: &mut Diagnostics| match def {
+            Some(map) => typing.value(node, &Definition::single(map), &path, diags),
+            None => reader.value(node, diags),
+        };
+        let default = get("default").map(|n| typed(n, diags));
         let bound = bindings
             .values
             .get(&named.name)
-            .map(|(n, _)| reader.value(n, diags))
-            .or_else(|| get("value").map(|n| reader.value(n, diags)));
+            .map(|(n, _)| typed(n, diags))
+            .or_else(|| get("value").map(|n| typed(n, diags)));
         let constraints = match get("constraints").map(|n| reader.value(n, diags)) {
             Some(Value::List(items)) => items,
             Some(other) => vec![other],
@@ -97,7 +103,7 @@ pub fn inputs(
             validation: get("validation").map(|n| reader.value(n, diags)),
             metadata,
             sensitive,
-            schema: def.and_then(|d| schema(model, &mut ancestry, d, 0)),
+            schema: def.and_then(|d| schema(typing.model, &mut ancestry, d, 0)),
             location: locator.at(named.span),
         });
     }

@@ -302,16 +302,24 @@ fn relationship<'t>(
         None => a.relationship.is_none(),
     };
     let defs = definitions(builder.model, TypeKind::Relationship, &types);
+    let owner = format!(
+        "the relationship of requirement `{}` of `{}`",
+        a.name, topology.nodes[source.0].name
+    );
     let properties = builder.merged(
+        &owner,
         &defs,
         "properties",
         assigned.and_then(|m| m.get("properties")),
+        a.span,
         diags,
     );
     let attributes = builder.merged(
+        &owner,
         &defs,
         "attributes",
         assigned.and_then(|m| m.get("attributes")),
+        a.span,
         diags,
     );
     let interfaces: IndexMap<String, Interface> =

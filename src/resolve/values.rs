@@ -86,7 +86,7 @@ impl ValueReader<'_> {
     }
 
     /// TOSCA 2.0 escapes a leading `$` in strings and keys as `$$`.
-    fn unescape<'s>(&self, text: &'s str) -> &'s str {
+    pub fn unescape<'s>(&self, text: &'s str) -> &'s str {
         match self.dialect {
             Dialect::Tosca2 if text.starts_with("$$") => &text[1..],
             _ => text,

@@ -1502,19 +1502,13 @@ mod tests {
     }
 
     #[test]
-    fn billion_laughs_fails_fast_on_the_alias_budget() {
-        let started = std::time::Instant::now();
+    fn billion_laughs_stops_at_the_alias_budget() {
         let (node, diags, _) = load_str(&billion_laughs());
         assert!(node.is_none());
         assert_eq!(codes_of(&diags), [codes::YAML_ALIAS_BUDGET]);
         let span = diags[0].span.unwrap();
         assert!(span.line >= 2, "reported at an alias: {span:?}");
         assert!(diags[0].message.contains("1000000"));
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(2),
-            "took {:?}",
-            started.elapsed()
-        );
         // With a small budget it fails at the first alias that passes it.
         let limits = Limits {
             max_alias_expansion: 50,

@@ -45,7 +45,7 @@ resource "aws_ebs_volume" "data_disk" {
   size              = 19
 
   tags = {
-    Name = "data_disk"
+    Name = "webapp-data"
   }
 }
 

@@ -32,7 +32,7 @@ resource "openstack_compute_instance_v2" "web_vm" {
 }
 
 resource "openstack_blockstorage_volume_v3" "data_disk" {
-  name = "data_disk"
+  name = "webapp-data"
   size = 19
 }
 

@@ -1,0 +1,259 @@
+//! Constraint clauses (`constraints:` of the Simple Profile) checked against typed values.
+//!
+//! A clause is a single-key map `{operator: operand}`; its operand is read as a value of the
+//! constrained type (so `greater_or_equal: 2 GB` compares sizes in bytes and `1.10` stays a
+//! version). `pattern` uses Rust `regex` syntax and must match the whole string, as TOSCA 1.3
+//! and tosca-parser read it. Values that are functions are judged at deployment, not here.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use regex::Regex;
+
+use super::literals::compare_versions;
+use super::typing::Typing;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::Value;
+use crate::yaml::Node as Yaml;
+
+/// The operators of the Simple Profile.
+const OPERATORS: &[&str] = &[
+    "equal",
+    "greater_than",
+    "greater_or_equal",
+    "less_than",
+    "less_or_equal",
+    "in_range",
+    "valid_values",
+    "length",
+    "min_length",
+    "max_length",
+    "pattern",
+    "schema",
+];
+
+/// Compiled `pattern` operands, so a pattern used by a thousand templates compiles once.
+#[derive(Debug, Default)]
+pub struct Patterns(HashMap<String, Result<Regex, String>>);
+
+impl Patterns {
+    fn get(&mut self, pattern: &str) -> &Result<Regex, String> {
+        self.0
+            .entry(pattern.to_string())
+            .or_insert_with(|| Regex::new(&format!("^(?:{pattern})$")).map_err(|e| e.to_string()))
+    }
+}
+
+/// Checks `value` (read from `node`, of type `type_name`, named `path`) against one clause.
+pub fn check(
+    typing: &mut Typing,
+    value: &Value,
+    node: &Yaml,
+    clause: &Yaml,
+    type_name: &str,
+    path: &str,
+    diags: &mut Diagnostics,
+) {
+    let Some([entry]) = clause.as_map().map(|m| m.entries()) else {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                "a constraint clause must be a single-key map `{operator: operand}`",
+            )
+            .at(clause.span)
+            .hint("e.g. `- in_range: [ 1, 65535 ]`; constraints are a list of such clauses"),
+        );
+        return;
+    };
+    let Some(operator) = entry.key.scalar_text() else {
+        return;
+    };
+    if !OPERATORS.contains(&operator) {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNKNOWN_KEY,
+                format!("unknown constraint operator `{operator}`"),
+            )
+            .at(entry.key.span)
+            .did_you_mean(
+                operator,
+                OPERATORS,
+                Some(format!("operators: {}", OPERATORS.join(", "))),
+            ),
+        );
+        return;
+    }
+    if matches!(value, Value::Call(_)) {
+        return;
+    }
+    let operand = &entry.value;
+    let ok = match operator {
+        "equal" => {
+            let want = typing.operand(operand, type_name, operator, diags);
+            same(value, &want)
+        }
+        "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
+            let want = typing.operand(operand, type_name, operator, diags);
+            match compare(value, &want) {
+                Some(order) => match operator {
+                    "greater_than" => order == Ordering::Greater,
+                    "greater_or_equal" => order != Ordering::Less,
+                    "less_than" => order == Ordering::Less,
+                    _ => order != Ordering::Greater,
+                },
+                None => return,
+            }
+        }
+        "in_range" => {
+            let Some([low, high]) = operand.as_seq() else {
+                diags.push(bad_operand(
+                    operand,
+                    operator,
+                    "a list of two values, [min, max]",
+                ));
+                return;
+            };
+            let low = typing.operand(low, type_name, operator, diags);
+            let above = compare(value, &low).is_none_or(|o| o != Ordering::Less);
+            let below = high.scalar_text() == Some("UNBOUNDED") || {
+                let high = typing.operand(high, type_name, operator, diags);
+                compare(value, &high).is_none_or(|o| o != Ordering::Greater)
+            };
+            above && below
+        }
+        "valid_values" => {
+            let Some(items) = operand.as_seq() else {
+                diags.push(bad_operand(
+                    operand,
+                    operator,
+                    "a list of the allowed values",
+                ));
+                return;
+            };
+            let allowed: Vec<Value> = items
+                .iter()
+                .map(|i| typing.operand(i, type_name, operator, diags))
+                .collect();
+            allowed.iter().any(|a| same(value, a))
+        }
+        "length" | "min_length" | "max_length" => {
+            let Some(limit) = operand.as_scalar().and_then(|s| match s.core {
+                crate::yaml::Core::Int(i) if i >= 0 => Some(i as usize),
+                _ => None,
+            }) else {
+                diags.push(bad_operand(operand, operator, "a non-negative integer"));
+                return;
+            };
+            let Some(len) = length(value) else {
+                return;
+            };
+            match operator {
+                "length" => len == limit,
+                "min_length" => len >= limit,
+                _ => len <= limit,
+            }
+        }
+        "pattern" => {
+            let Some(pattern) = operand.scalar_text() else {
+                diags.push(bad_operand(
+                    operand,
+                    operator,
+                    "a regular expression string",
+                ));
+                return;
+            };
+            let Value::String(text) = value else {
+                return;
+            };
+            match typing.patterns.get(pattern) {
+                Ok(regex) => regex.is_match(text),
+                Err(why) => {
+                    diags.push(bad_operand(
+                        operand,
+                        operator,
+                        &format!("a valid regular expression ({why})"),
+                    ));
+                    return;
+                }
+            }
+        }
+        // `schema` names an external schema (JSON Schema, XSD) toscana does not fetch.
+        _ => return,
+    };
+    if !ok {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_CONSTRAINT,
+                format!(
+                    "`{path}` is `{}`, which violates `{operator}: {}`",
+                    shown(node),
+                    shown(operand)
+                ),
+            )
+            .at(node.span)
+            .label(clause.span, "the constraint")
+            .hint("change the value, or the constraint if it is wrong"),
+        );
+    }
+}
+
+/// The source text of a node, for messages (`[ 1, 65535 ]`, `2 GB`).
+fn shown(node: &Yaml) -> String {
+    match node.as_scalar() {
+        Some(s) => s.text.clone(),
+        None => match node.as_seq() {
+            Some(items) => format!(
+                "[{}]",
+                items.iter().map(shown).collect::<Vec<_>>().join(", ")
+            ),
+            None => node.describe().to_string(),
+        },
+    }
+}
+
+fn bad_operand(operand: &Yaml, operator: &str, expected: &str) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOSCA_SHAPE,
+        format!("the operand of `{operator}` must be {expected}"),
+    )
+    .at(operand.span)
+}
+
+/// Equal values: numbers by value (2 equals 2.0), scalars in their canonical unit.
+fn same(a: &Value, b: &Value) -> bool {
+    compare(a, b).map_or(a == b, |o| o == Ordering::Equal)
+}
+
+/// The order of two comparable values of one type; `None` when they cannot be ordered.
+fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Integer(x), Value::Integer(y)) => Some(x.cmp(y)),
+        (Value::Integer(_) | Value::Float(_), Value::Integer(_) | Value::Float(_)) => {
+            number(a)?.partial_cmp(&number(b)?)
+        }
+        (Value::Scalar(x), Value::Scalar(y)) => x.canonical.partial_cmp(&y.canonical),
+        (Value::Version(x), Value::Version(y)) => compare_versions(x, y),
+        (Value::String(x), Value::String(y)) | (Value::Timestamp(x), Value::Timestamp(y)) => {
+            Some(x.cmp(y))
+        }
+        _ => None,
+    }
+}
+
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Integer(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+/// Length in characters (strings) or entries (lists, maps).
+fn length(v: &Value) -> Option<usize> {
+    match v {
+        Value::String(s) => Some(s.chars().count()),
+        Value::List(l) => Some(l.len()),
+        Value::Map(m) => Some(m.len()),
+        _ => None,
+    }
+}

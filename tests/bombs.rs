@@ -1,0 +1,121 @@
+//! Inputs built to exhaust a reader: an oversized file, a billion-laughs alias bomb, 100,000
+//! levels of nesting and a zip bomb. Each must end with its diagnostic (exit 1) under the
+//! default limits (or one lowered to keep the test small), inside a memory cap imposed on the
+//! process (`ulimit -v`), so "bounded memory" is enforced, not hoped for; and within a generous
+//! time bound, which only tells a hang from an answer.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Address space the process may use, in KiB (`ulimit -v`).
+const MEMORY_CAP_KIB: u64 = 1024 * 1024;
+const TIME_BOUND: Duration = Duration::from_secs(60);
+
+/// Runs `toscana check <args>` in `dir` under the memory cap; returns exit code and stderr.
+fn check(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {MEMORY_CAP_KIB} && exec \"$0\" check --message-format json \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_toscana"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    let mut pipe = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut pipe, &mut text).ok();
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > TIME_BOUND {
+            child.kill().ok();
+            panic!("toscana check {args:?} still runs after {TIME_BOUND:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status.code(), reader.join().unwrap())
+}
+
+fn assert_refused(dir: &Path, args: &[&str], code: &str) {
+    let (exit, stderr) = check(dir, args);
+    assert_eq!(exit, Some(1), "exit {exit:?}:\n{stderr}");
+    assert!(
+        stderr.contains(&format!("\"code\":\"{code}\"")),
+        "no {code} diagnostic:\n{stderr}"
+    );
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_without_reading_it_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut file = std::fs::File::create(dir.path().join("big.yaml")).unwrap();
+    file.write_all(b"tosca_definitions_version: tosca_simple_yaml_1_3\ndescription: ")
+        .unwrap();
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..64 {
+        file.write_all(&chunk).unwrap();
+    }
+    drop(file);
+    // 64 MiB against a 16 MiB limit: refused from the size alone.
+    assert_refused(
+        dir.path(),
+        &["big.yaml", "--max-file-size", "16777216"],
+        "input::too-large",
+    );
+}
+
+#[test]
+fn a_billion_laughs_alias_bomb_stops_at_the_default_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("tosca_definitions_version: tosca_simple_yaml_1_3\nmetadata:\n");
+    text.push_str("  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..10 {
+        let refs = vec![format!("*l{}", level - 1); 10].join(", ");
+        text.push_str(&format!("  l{level}: &l{level} [{refs}]\n"));
+    }
+    std::fs::write(dir.path().join("laughs.yaml"), text).unwrap();
+    assert_refused(dir.path(), &["laughs.yaml"], "yaml::alias-budget");
+}
+
+#[test]
+fn a_hundred_thousand_levels_of_nesting_end_with_a_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = 100_000;
+    let head = "tosca_definitions_version: tosca_simple_yaml_1_3\nmetadata:\n  deep: ";
+    let flow = format!("{head}{}{}\n", "[".repeat(depth), "]".repeat(depth));
+    std::fs::write(dir.path().join("seq.yaml"), flow).unwrap();
+    assert_refused(dir.path(), &["seq.yaml"], "yaml::too-deep");
+    let maps = format!("{head}{}x{}\n", "{a: ".repeat(depth), "}".repeat(depth));
+    std::fs::write(dir.path().join("map.yaml"), maps).unwrap();
+    assert_refused(dir.path(), &["map.yaml"], "yaml::too-deep");
+}
+
+#[test]
+fn a_zip_bomb_is_refused_before_it_is_expanded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(dir.path().join("bomb.csar")).unwrap());
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("service.yaml", options).unwrap();
+    zip.write_all(b"tosca_definitions_version: tosca_simple_yaml_1_3\n")
+        .unwrap();
+    zip.start_file("payload.bin", options).unwrap();
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..32 {
+        zip.write_all(&zeros).unwrap();
+    }
+    zip.finish().unwrap();
+    // 32 MiB of zeros in about 32 KiB, past the default ratio of 200.
+    assert_refused(dir.path(), &["bomb.csar"], "csar::limit");
+}
