@@ -30,7 +30,7 @@ fn container_applications_on_aws_are_warnings_that_suggest_the_kubernetes_provid
         .find(|l| l.contains("terraform::unsupported") && l.contains("`frontend`"))
         .unwrap_or_else(|| panic!("no warning for frontend:\n{err}"));
     assert!(frontend.contains("--provider kubernetes"), "{frontend}");
-    assert!(frontend.contains("\"line\":21"), "{frontend}");
+    assert!(frontend.contains("\"line\":29"), "{frontend}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("# ==> main.tf <==\n"), "{stdout}");
     assert!(stdout.contains("\n# ==> versions.tf <==\n"));
@@ -133,13 +133,17 @@ topology_template:
     Web-VM:
       type: tosca.nodes.Compute
       requirements:
-        - local_storage: { node: disk, relationship: tosca.relationships.AttachesTo }
-        - local_storage: { node: disk, relationship: tosca.relationships.AttachesTo }
+        - local_storage:
+            node: disk
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: /a } }
+        - local_storage:
+            node: disk
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: /b } }
     web_vm:
       type: tosca.nodes.Compute
     disk:
       type: tosca.nodes.Storage.BlockStorage
-      properties: { size: 1 GiB }
+      properties: { name: disk, size: 1 GiB }
 "#,
     )
     .unwrap();
