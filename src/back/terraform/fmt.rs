@@ -11,29 +11,53 @@
 //! - trailing spaces go, blank lines never open or close a block, at most one blank line in a
 //!   row, and the file ends with exactly one newline.
 //!
-//! No heredocs are generated (multi-line strings are written with `\n`), so every line is code.
+//! The generated files have no heredocs (multi-line strings are written with `\n`); a heredoc a
+//! template of your own writes is kept as it is, as `terraform fmt` keeps it.
 //! The golden tests check the result against `terraform fmt -check` itself.
 
 /// Formats rendered HCL.
 pub fn format(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    // Each line trimmed, except heredoc bodies and their closing markers, which are verbatim.
+    let mut lines: Vec<(&str, bool)> = Vec::new();
+    let mut heredoc: Option<&str> = None;
+    for raw in text.lines() {
+        if let Some(marker) = heredoc {
+            if raw.trim() == marker {
+                heredoc = None;
+            }
+            lines.push((raw, true));
+            continue;
+        }
+        let line = raw.trim();
+        heredoc = heredoc_marker(line);
+        lines.push((line, false));
+    }
     // Drop blank lines after an opener, before a closer, and runs of blank lines.
-    let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
-    for (i, line) in lines.iter().enumerate() {
-        if line.is_empty() {
+    let mut kept: Vec<(&str, bool)> = Vec::with_capacity(lines.len());
+    for (i, &(line, verbatim)) in lines.iter().enumerate() {
+        if line.is_empty() && !verbatim {
             let prev = kept.last().copied();
-            let next = lines[i + 1..].iter().find(|l| !l.is_empty());
-            let after_open = prev.is_none_or(|p| p.is_empty() || opens(p));
-            let before_close = next.is_none_or(|n| starts_with_closer(n));
+            let next = lines[i + 1..].iter().find(|l| !l.0.is_empty());
+            let after_open = prev.is_none_or(|(p, v)| !v && (p.is_empty() || opens(p)));
+            let before_close = next.is_none_or(|(n, v)| !v && starts_with_closer(n));
             if after_open || before_close {
                 continue;
             }
         }
-        kept.push(line);
+        kept.push((line, verbatim));
     }
     let mut depth: i64 = 0;
     let mut rows: Vec<Row> = Vec::with_capacity(kept.len());
-    for line in kept {
+    for (line, verbatim) in kept {
+        if verbatim {
+            rows.push(Row {
+                indent: 0,
+                text: line,
+                assign: None,
+                verbatim: true,
+            });
+            continue;
+        }
         let scan = scan(line);
         let indent = (depth - scan.leading_closers).max(0) as usize;
         let single = scan.net == 0 && scan.leading_closers == 0 && !line.starts_with('#');
@@ -42,24 +66,34 @@ pub fn format(text: &str) -> String {
             indent,
             text: line,
             assign,
+            verbatim: false,
         });
         depth = (depth + scan.net).max(0);
     }
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut i = 0;
     while i < rows.len() {
-        // A run of single-line attributes at one level.
+        // A run of single-line attributes at one level; heredoc bodies belong to their
+        // attribute and do not end the run.
         let mut j = i;
-        while j < rows.len() && rows[j].assign.is_some() && rows[j].indent == rows[i].indent {
+        while j < rows.len()
+            && (rows[j].verbatim || (rows[j].assign.is_some() && rows[j].indent == rows[i].indent))
+        {
             j += 1;
         }
-        if j > i {
+        if j > i && rows[i].assign.is_some() {
             let width = rows[i..j]
                 .iter()
+                .filter(|r| !r.verbatim)
                 .map(|r| r.text[..r.assign.unwrap_or(0)].trim_end().chars().count())
                 .max()
                 .unwrap_or(0);
             for row in &rows[i..j] {
+                if row.verbatim {
+                    out.push_str(row.text);
+                    out.push('\n');
+                    continue;
+                }
                 let at = row.assign.unwrap_or(0);
                 let key = row.text[..at].trim_end();
                 let value = row.text[at + 1..].trim_start();
@@ -76,7 +110,9 @@ pub fn format(text: &str) -> String {
             continue;
         }
         let row = &rows[i];
-        if !row.text.is_empty() {
+        if row.verbatim {
+            out.push_str(row.text);
+        } else if !row.text.is_empty() {
             push_indent(&mut out, row.indent);
             out.push_str(row.text);
         }
@@ -86,11 +122,31 @@ pub fn format(text: &str) -> String {
     out
 }
 
+/// The marker of a heredoc this line opens (`<<EOT`, `<<-EOT` at its end), if any.
+fn heredoc_marker(line: &str) -> Option<&str> {
+    let code = line.split('#').next().unwrap_or(line).trim_end();
+    let at = code.rfind("<<")?;
+    let marker = code[at + 2..].trim_start_matches('-');
+    let valid = !marker.is_empty()
+        && marker
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && marker
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    // `<<` inside a string is no heredoc.
+    let quotes = code[..at].matches('"').count() - code[..at].matches("\\\"").count();
+    (valid && quotes % 2 == 0).then_some(marker)
+}
+
 struct Row<'a> {
     indent: usize,
     text: &'a str,
     /// Byte offset of the attribute's `=`, for single-line attributes.
     assign: Option<usize>,
+    /// A heredoc body line or closing marker, written as it came.
+    verbatim: bool,
 }
 
 fn push_indent(out: &mut String, depth: usize) {

@@ -256,3 +256,18 @@ fn tosca_2_validation_clauses_become_conditions() {
     );
     assert!(validation(&call("$has_entry", vec![s("$value")]), "var.x").is_err());
 }
+
+#[test]
+fn format_keeps_heredocs_as_written_and_aligns_across_them_like_terraform_fmt() {
+    let text = "x {\na = 1\nlong_name = <<EOT\n  keep   this\n    {\nEOT\nb = 2\ncc = <<-EOT\n    indented\n\n    EOT\n}\n";
+    assert_eq!(
+        format(text),
+        "x {\n  a         = 1\n  long_name = <<EOT\n  keep   this\n    {\nEOT\n  b         = 2\n  cc        = <<-EOT\n    indented\n\n    EOT\n}\n"
+    );
+    assert!(parse_check(&format(text)).is_ok());
+    // `<<` in a string opens nothing.
+    assert_eq!(
+        format("a = \"<<EOT\"\nbb = 1\n"),
+        "a  = \"<<EOT\"\nbb = 1\n"
+    );
+}
