@@ -137,7 +137,7 @@ fn heredoc_marker(line: &str) -> Option<&str> {
             .all(|c| c.is_ascii_alphanumeric() || c == '_');
     // `<<` inside a string is no heredoc.
     let quotes = code[..at].matches('"').count() - code[..at].matches("\\\"").count();
-    (valid && quotes % 2 == 0).then_some(marker)
+    (valid && quotes.is_multiple_of(2)).then_some(marker)
 }
 
 struct Row<'a> {
