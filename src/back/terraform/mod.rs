@@ -22,7 +22,9 @@
 
 pub mod expr;
 pub mod fmt;
-pub(crate) mod nodes;
+mod graph;
+mod nodes;
+mod scripts;
 mod vars;
 
 use std::collections::{HashMap, HashSet};

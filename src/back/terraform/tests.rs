@@ -190,7 +190,7 @@ fn empty_topology() -> crate::ir::Topology {
 
 #[test]
 fn sizes_written_as_text_are_read_in_bytes() {
-    use super::nodes::size_bytes;
+    use super::scripts::size_bytes;
     assert_eq!(size_bytes("4 GB"), Some(4e9));
     assert_eq!(size_bytes("512 MiB"), Some(512.0 * 1024.0 * 1024.0));
     assert_eq!(size_bytes("1.5 gib"), Some(1.5 * 1024.0 * 1024.0 * 1024.0));
