@@ -28,7 +28,7 @@ pub const EXIT_OUTPUT: u8 = 3;
     name = "toscana",
     version,
     about = "Reads TOSCA service templates and translates them into Kubernetes manifests, Terraform HCL and Graphviz diagrams",
-    after_help = "Examples:\n  toscana check examples/hello.yaml\n  toscana ir examples/hello.yaml\n  toscana ir app.csar --set replicas=3 -o out/"
+    after_help = "Examples:\n  toscana check examples/hello.yaml\n  toscana ir examples/hello.yaml --set db_password=s3cret\n  toscana ir app.csar --set replicas=3 -o out/"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -41,7 +41,9 @@ enum Command {
     #[command(after_help = "Example:\n  toscana check examples/hello.yaml --message-format json")]
     Check(CommonArgs),
     /// Print the resolved topology (the IR every backend reads) as JSON
-    #[command(after_help = "Example:\n  toscana ir examples/hello.yaml --set replicas=2 > ir.json")]
+    #[command(
+        after_help = "Example:\n  toscana ir examples/hello.yaml --set cpus=4 --set db_password=s3cret > ir.json"
+    )]
     Ir(CommonArgs),
     /// Translate into Kubernetes manifests (same as `tosca2k8s`)
     #[command(
@@ -49,8 +51,10 @@ enum Command {
     )]
     K8s(K8sCommand),
     /// Translate into a Terraform configuration (same as `tosca2tf`)
-    #[command(after_help = "Example:\n  toscana tf examples/hello.yaml -o terraform/")]
-    Tf(CommonArgs),
+    #[command(
+        after_help = "Example:\n  toscana tf examples/webserver-vm.yaml -o terraform/\n  toscana tf examples/webserver-vm.yaml --provider openstack -o terraform/"
+    )]
+    Tf(TfCommand),
     /// Draw the topology as a Graphviz diagram (same as `tosca2dot`)
     #[command(
         after_help = "Example:\n  toscana dot examples/hello.yaml > hello.dot\n  toscana dot examples/hello.yaml --format svg --legend --io -o docs/"
@@ -148,6 +152,46 @@ fn parse_namespace(s: &str) -> Result<String, String> {
         Err(format!(
             "`{s}` is not a namespace name: use at most 63 lowercase letters, digits and `-`, not at either end"
         ))
+    }
+}
+
+/// `toscana tf`: the common flags and the Terraform backend's own.
+#[derive(Debug, Args, Clone)]
+pub struct TfCommand {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub tf: TfArgs,
+}
+
+/// Which cloud the configuration is for; only `toscana tf` and `tosca2tf` take these.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Terraform")]
+pub struct TfArgs {
+    /// The provider whose resources the configuration uses (rules in
+    /// backends/terraform/<provider>/)
+    #[arg(long, value_enum, default_value_t = ProviderArg::Aws)]
+    pub provider: ProviderArg,
+}
+
+/// `--provider`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ProviderArg {
+    #[default]
+    Aws,
+    Openstack,
+    Kubernetes,
+}
+
+impl TfArgs {
+    /// The provider the Terraform backend renders for.
+    pub fn provider(&self) -> back::terraform::Provider {
+        use back::terraform::Provider;
+        match self.provider {
+            ProviderArg::Aws => Provider::Aws,
+            ProviderArg::Openstack => Provider::Openstack,
+            ProviderArg::Kubernetes => Provider::Kubernetes,
+        }
     }
 }
 
@@ -343,9 +387,18 @@ pub fn main() -> ExitCode {
                 Job::Translate(Some(Target::Kubernetes)),
                 None,
                 Some(&args.k8s),
+                None,
             );
         }
-        Command::Tf(args) => (args, Job::Translate(Some(Target::Terraform))),
+        Command::Tf(args) => {
+            return run_with(
+                &args.common,
+                Job::Translate(Some(Target::Terraform)),
+                None,
+                None,
+                Some(&args.tf),
+            );
+        }
         Command::Dot(args) => {
             return run(
                 &args.common,
@@ -383,7 +436,8 @@ pub fn alias_main(target: Target) -> ExitCode {
                 "Example:\n  {name} {} -o out/\n\nThe same as `toscana {}`.",
                 match target {
                     Target::Kubernetes => "examples/webapp.yaml --set db_password=s3cret",
-                    Target::Terraform | Target::Graphviz => "examples/hello.yaml",
+                    Target::Terraform => "examples/webserver-vm.yaml",
+                    Target::Graphviz => "examples/hello.yaml",
                 },
                 match target {
                     Target::Kubernetes => "k8s",
@@ -397,6 +451,9 @@ pub fn alias_main(target: Target) -> ExitCode {
     }
     if target == Target::Kubernetes {
         command = K8sArgs::augment_args(command);
+    }
+    if target == Target::Terraform {
+        command = TfArgs::augment_args(command);
     }
     let matches = command.get_matches();
     let dot = if target == Target::Graphviz {
@@ -415,12 +472,21 @@ pub fn alias_main(target: Target) -> ExitCode {
     } else {
         None
     };
+    let tf = if target == Target::Terraform {
+        match <TfArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
+            Ok(tf) => Some(tf),
+            Err(e) => e.exit(),
+        }
+    } else {
+        None
+    };
     match <CommonArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(args) => run_with(
             &args,
             Job::Translate(Some(target)),
             dot.as_ref(),
             k8s.as_ref(),
+            tf.as_ref(),
         ),
         Err(e) => e.exit(),
     }
@@ -435,10 +501,16 @@ enum Job {
 }
 
 fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
-    run_with(args, job, dot, None)
+    run_with(args, job, dot, None, None)
 }
 
-fn run_with(args: &CommonArgs, job: Job, dot: Option<&DotArgs>, k8s: Option<&K8sArgs>) -> ExitCode {
+fn run_with(
+    args: &CommonArgs,
+    job: Job,
+    dot: Option<&DotArgs>,
+    k8s: Option<&K8sArgs>,
+    tf: Option<&TfArgs>,
+) -> ExitCode {
     let mut diags = Diagnostics::with_cap(args.max_errors);
     let options = ReadOptions {
         input: Some(if args.file == "-" {
@@ -488,6 +560,7 @@ fn run_with(args: &CommonArgs, job: Job, dot: Option<&DotArgs>, k8s: Option<&K8s
             let extra = Extra {
                 dot,
                 k8s,
+                tf,
                 artifacts: &artifacts,
             };
             translate(args, target, &extra, &topology, &mut sources, &mut diags)
@@ -510,6 +583,7 @@ fn run_with(args: &CommonArgs, job: Job, dot: Option<&DotArgs>, k8s: Option<&K8s
 struct Extra<'a> {
     dot: Option<&'a DotArgs>,
     k8s: Option<&'a K8sArgs>,
+    tf: Option<&'a TfArgs>,
     artifacts: &'a crate::source::ArtifactFiles,
 }
 
@@ -521,7 +595,11 @@ fn translate(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> u8 {
-    let builtin = target.and_then(|t| back::builtin(t.backend_name()));
+    let provider = extra.tf.map(TfArgs::provider).unwrap_or_default();
+    let builtin = target.and_then(|t| match t {
+        Target::Terraform => back::builtin(provider.backend_name()),
+        _ => back::builtin(t.backend_name()),
+    });
     if builtin.is_none() && args.backend_dir.is_none() {
         let message = match target {
             Some(t) => format!(
@@ -562,6 +640,10 @@ fn translate(
             &options,
             diags,
         )
+    } else if target == Some(Target::Terraform) {
+        let limits = args.limits.limits();
+        let read_artifact = |a: &crate::ir::Artifact| extra.artifacts.read(a, &limits);
+        back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
     } else {
         backend.render(
             &back::topology_json(topology),

@@ -63,6 +63,15 @@ pub mod codes {
     pub const BACKEND_TEMPLATE: &str = "backend::template";
     pub const BACKEND_SKIPPED: &str = "backend::skipped";
     pub const BACKEND_UNKNOWN: &str = "backend::unknown";
+    /// A value, property, output or script input the Terraform rules cannot express; left out.
+    pub const TF_UNEXPRESSED: &str = "terraform::unexpressed";
+    /// A node the chosen provider's rules do not create (a container on aws, a network on
+    /// kubernetes); the hint names what would.
+    pub const TF_UNSUPPORTED: &str = "terraform::unsupported";
+    /// A lifecycle script that cannot be read, so it is not copied to `artifacts/`.
+    pub const TF_ARTIFACT: &str = "terraform::artifact";
+    /// A generated Terraform file that does not parse as HCL: a bug, and nothing is written.
+    pub const TF_INTERNAL: &str = "terraform::internal";
     pub const OUTPUT_WRITE: &str = "output::write";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";

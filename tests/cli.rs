@@ -321,20 +321,6 @@ fn render_runs_a_backend_from_a_folder_on_the_real_ir() {
 }
 
 #[test]
-fn a_builtin_backend_that_does_not_exist_yet_is_a_usage_error() {
-    let out = toscana()
-        .args(["tf", "examples/hello.yaml", "--set", "db_password=x"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("backend::unknown"),
-        "{}",
-        stderr(&out)
-    );
-}
-
-#[test]
 fn every_problem_is_reported_once_and_all_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("many.yaml");

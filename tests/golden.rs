@@ -154,6 +154,9 @@ fn golden_outputs_match_byte_for_byte() {
                     }
                 }
             }
+            if let Err(problem) = checkers::check_tree(command, &expected_dir) {
+                failures.push(format!("{}/expected/{command}: {problem}", case.display()));
+            }
             for (name, bytes) in &expected {
                 if let Err(problem) = checkers::check(command, &expected_dir.join(name), bytes) {
                     failures.push(format!(

@@ -20,6 +20,7 @@ pub mod kubernetes;
 mod output;
 mod rules;
 pub mod stack;
+pub mod terraform;
 
 pub use elements::{elements, topology_json};
 pub use engine::Backend;
@@ -107,7 +108,13 @@ pub struct BuiltinBackend {
 
 /// The backends compiled into the binary, each built with `include_str!` from `backends/<name>/`
 /// and `templates/<name>/`.
-pub const BUILTINS: &[BuiltinBackend] = &[GRAPHVIZ, KUBERNETES];
+pub const BUILTINS: &[BuiltinBackend] = &[
+    GRAPHVIZ,
+    KUBERNETES,
+    TERRAFORM_AWS,
+    TERRAFORM_OPENSTACK,
+    TERRAFORM_KUBERNETES,
+];
 
 /// Graphviz diagrams (`toscana dot`); its Rust side is [`graphviz`].
 const GRAPHVIZ: BuiltinBackend = BuiltinBackend {
@@ -179,6 +186,70 @@ const KUBERNETES: BuiltinBackend = BuiltinBackend {
             include_str!("../../templates/kubernetes/partials/metadata.tera"),
         ),
     ],
+};
+
+/// `include_str!` of `templates/terraform/<name>`, named `<name>`.
+macro_rules! tf_templates {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../../templates/terraform/", $name)))),*]
+    };
+}
+
+/// The Terraform templates, shared by the providers' rules (`toscana tf`); their Rust side is
+/// [`terraform`].
+const TERRAFORM_TEMPLATES: &[(&str, &str)] = tf_templates![
+    "none.tera",
+    "variable.tera",
+    "output.tera",
+    "variables.tf.tera",
+    "outputs.tf.tera",
+    "terraform.tfvars.tera",
+    "aws/versions.tf.tera",
+    "aws/providers.tf.tera",
+    "aws/main.tf.tera",
+    "aws/compute.tera",
+    "aws/block_storage.tera",
+    "aws/network.tera",
+    "aws/port.tera",
+    "aws/object_storage.tera",
+    "aws/load_balancer.tera",
+    "openstack/versions.tf.tera",
+    "openstack/providers.tf.tera",
+    "openstack/main.tf.tera",
+    "openstack/compute.tera",
+    "openstack/block_storage.tera",
+    "openstack/network.tera",
+    "openstack/port.tera",
+    "openstack/object_storage.tera",
+    "openstack/load_balancer.tera",
+    "kubernetes/versions.tf.tera",
+    "kubernetes/providers.tf.tera",
+    "kubernetes/main.tf.tera",
+    "kubernetes/compute.tera",
+    "kubernetes/block_storage.tera",
+    "kubernetes/container.tera",
+    "kubernetes/load_balancer.tera",
+];
+
+/// Terraform for AWS (`toscana tf --provider aws`).
+const TERRAFORM_AWS: BuiltinBackend = BuiltinBackend {
+    name: "terraform-aws",
+    mapping: include_str!("../../backends/terraform/aws/mapping.yaml"),
+    templates: TERRAFORM_TEMPLATES,
+};
+
+/// Terraform for OpenStack (`toscana tf --provider openstack`).
+const TERRAFORM_OPENSTACK: BuiltinBackend = BuiltinBackend {
+    name: "terraform-openstack",
+    mapping: include_str!("../../backends/terraform/openstack/mapping.yaml"),
+    templates: TERRAFORM_TEMPLATES,
+};
+
+/// Terraform for Kubernetes (`toscana tf --provider kubernetes`).
+const TERRAFORM_KUBERNETES: BuiltinBackend = BuiltinBackend {
+    name: "terraform-kubernetes",
+    mapping: include_str!("../../backends/terraform/kubernetes/mapping.yaml"),
+    templates: TERRAFORM_TEMPLATES,
 };
 
 /// The built-in backend of this name.

@@ -274,6 +274,9 @@ fn is_standard_lifecycle(name: &str, types: &[String]) -> bool {
     types.iter().any(|t| {
         t == "tosca.interfaces.node.lifecycle.Standard"
             || t == "Standard"
+            // TOSCA 2.0's simple profile names it `Lifecycle.Standard`.
+            || t == "Lifecycle.Standard"
+            || t.ends_with(":Lifecycle.Standard")
             || t.rsplit_once(':')
                 .is_some_and(|(_, short)| short == "Standard")
     }) || (types.is_empty() && name == "Standard")

@@ -47,6 +47,7 @@ const NORMATIVE_SHORT_NAMES: &[(&str, &str)] = &[
     ("LoadBalancer", "tosca.nodes.LoadBalancer"),
     ("network.Network", "tosca.nodes.network.Network"),
     ("network.Port", "tosca.nodes.network.Port"),
+    // TOSCA 2.0's simple profile drops the `network.` prefix.
     ("Network", "tosca.nodes.network.Network"),
     ("Port", "tosca.nodes.network.Port"),
     ("DependsOn", "tosca.relationships.DependsOn"),

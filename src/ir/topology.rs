@@ -312,7 +312,26 @@ pub struct Input {
     pub metadata: IndexMap<String, Value>,
     /// True for inputs a backend must keep secret (typed or marked as such).
     pub sensitive: bool,
+    /// What a list or map holds and the properties of a complex data type, when the type is
+    /// not a primitive one; left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Schema>,
     pub location: Option<Location>,
+}
+
+/// The shape of a value beyond its type name, for backends that declare typed variables
+/// (Terraform's `list(string)`, `object({...})`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Schema {
+    /// The type as written (`list`, `string`, `my.datatypes.Contact`).
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// A list's or map's `entry_schema`.
+    pub entry: Option<Box<Schema>>,
+    /// A complex data type's properties along its ancestry, the root type's first.
+    pub properties: IndexMap<String, Schema>,
+    /// False for a data type property with `required: false` or a default.
+    pub required: bool,
 }
 
 /// A topology output.

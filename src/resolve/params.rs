@@ -6,8 +6,8 @@ use super::Locator;
 use super::typing::{Definition, Typing};
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Input, Output, Value};
-use crate::model::TopologyTemplate;
+use crate::ir::{Input, Output, Schema, Value};
+use crate::model::{Model, TopologyTemplate, TypeKind};
 use crate::source::Span;
 use crate::yaml::Node;
 
@@ -48,6 +48,8 @@ pub fn inputs<'m>(
     let reader = typing.reader;
     let mut out = Vec::with_capacity(template.inputs.len());
     let mut values = IndexMap::with_capacity(template.inputs.len());
+    // A fresh index, so looking up data types for schemas reports nothing twice.
+    let mut ancestry = super::types::Ancestry::new(typing.model);
     for named in &template.inputs {
         let def = named.def.as_map();
         let get = |key: &str| def.and_then(|d| d.get(key));
@@ -101,6 +103,7 @@ pub fn inputs<'m>(
             validation: get("validation").map(|n| reader.value(n, diags)),
             metadata,
             sensitive,
+            schema: def.and_then(|d| schema(typing.model, &mut ancestry, d, 0)),
             location: locator.at(named.span),
         });
     }
@@ -126,12 +129,118 @@ fn unbound_input(name: &str, span: Span, is_error: bool) -> Diagnostic {
         Diagnostic::warning(
             codes::TOSCA_UNBOUND_INPUT,
             format!(
-                "required input `{name}` has no value; translating this template will need one"
+                "required input `{name}` has no value; it stays a get_input here, and `ir` and `k8s` need one"
             ),
         )
         .at(span)
         .hint(hint)
     }
+}
+
+/// Types whose values need no schema.
+const PRIMITIVE: &[&str] = &[
+    "string",
+    "integer",
+    "float",
+    "boolean",
+    "timestamp",
+    "version",
+    "bytes",
+    "null",
+    "range",
+    "any",
+];
+
+/// How deep data types may nest in a schema; deeper (or recursive) types stop there.
+const MAX_SCHEMA_DEPTH: usize = 8;
+
+/// The schema of a parameter or property definition: `None` for primitive types and scalars.
+fn schema(
+    model: &Model,
+    ancestry: &mut super::types::Ancestry,
+    def: &crate::yaml::Map,
+    depth: usize,
+) -> Option<Schema> {
+    let type_name = def.get("type")?.scalar_text()?.to_string();
+    let short = type_name.rsplit(':').next().unwrap_or(&type_name);
+    if PRIMITIVE.contains(&short) || short.starts_with("scalar-unit") || depth > MAX_SCHEMA_DEPTH {
+        return None;
+    }
+    let required = def.get("default").is_none()
+        && !matches!(
+            def.get("required")
+                .and_then(|n| n.as_scalar())
+                .map(|s| s.core),
+            Some(crate::yaml::Core::Bool(false))
+        );
+    let entry = def.get("entry_schema").and_then(|e| match e.as_map() {
+        Some(m) => schema_or_primitive(model, ancestry, m, depth + 1),
+        None => e.scalar_text().map(|t| Schema {
+            type_name: t.to_string(),
+            entry: None,
+            properties: IndexMap::new(),
+            required: true,
+        }),
+    });
+    let mut properties = IndexMap::new();
+    if !matches!(short, "list" | "map") {
+        // A scratch list: the input's type was already checked where it was read.
+        let mut scratch = Diagnostics::new();
+        let span = def.get("type").map(|n| n.span)?;
+        let chain = ancestry.of(model, TypeKind::Data, &type_name, span, &mut scratch);
+        for typedef in super::types::definitions(model, TypeKind::Data, &chain)
+            .into_iter()
+            .rev()
+        {
+            let Some(props) = typedef
+                .def
+                .as_map()
+                .and_then(|d| d.get("properties"))
+                .and_then(|p| p.as_map())
+            else {
+                continue;
+            };
+            for entry in props.entries() {
+                let (Some(name), Some(pdef)) = (entry.key.scalar_text(), entry.value.as_map())
+                else {
+                    continue;
+                };
+                if let Some(s) = schema_or_primitive(model, ancestry, pdef, depth + 1) {
+                    properties.insert(name.to_string(), s);
+                }
+            }
+        }
+    }
+    Some(Schema {
+        type_name,
+        entry: entry.map(Box::new),
+        properties,
+        required,
+    })
+}
+
+/// Like [`schema`], but a primitive type is a schema of its name alone.
+fn schema_or_primitive(
+    model: &Model,
+    ancestry: &mut super::types::Ancestry,
+    def: &crate::yaml::Map,
+    depth: usize,
+) -> Option<Schema> {
+    schema(model, ancestry, def, depth).or_else(|| {
+        let type_name = def.get("type")?.scalar_text()?.to_string();
+        Some(Schema {
+            type_name,
+            entry: None,
+            properties: IndexMap::new(),
+            required: def.get("default").is_none()
+                && !matches!(
+                    def.get("required")
+                        .and_then(|n| n.as_scalar())
+                        .map(|s| s.core),
+                    Some(crate::yaml::Core::Bool(false))
+                ),
+        })
+    })
 }
 
 /// A value given for an input the template does not declare is a mistake worth an error: the

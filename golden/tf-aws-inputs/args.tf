@@ -1,0 +1,4 @@
+--set
+environment=staging
+--set
+admin_cidrs=[10.0.0.0/8, 192.168.0.0/16]

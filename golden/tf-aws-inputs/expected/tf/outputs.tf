@@ -1,0 +1,18 @@
+output "greeting" {
+  description = "A line built from an input and a property"
+  value       = "Hello from app-01 in staging"
+}
+
+output "host_and_zone" {
+  value = "${aws_instance.app_vm.private_ip}/${aws_instance.app_vm.id}"
+}
+
+output "first_label_part" {
+  value = element(split("-", "app-01"), 0)
+}
+
+output "token_copy" {
+  description = "Shows a sensitive input, so Terraform must mark it sensitive too"
+  value       = var.api_token
+  sensitive   = true
+}

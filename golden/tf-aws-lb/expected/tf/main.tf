@@ -1,0 +1,127 @@
+data "aws_vpc" "default" {
+  default = true
+}
+
+data "aws_subnets" "default" {
+  filter {
+    name   = "vpc-id"
+    values = [data.aws_vpc.default.id]
+  }
+}
+
+resource "aws_lb" "lb" {
+  load_balancer_type = "application"
+  subnets            = data.aws_subnets.default.ids
+
+  tags = {
+    Name = "lb"
+  }
+}
+
+resource "aws_lb_target_group" "lb" {
+  port                          = 8080
+  protocol                      = "HTTP"
+  vpc_id                        = data.aws_vpc.default.id
+  load_balancing_algorithm_type = "least_outstanding_requests"
+}
+
+resource "aws_lb_listener" "lb" {
+  load_balancer_arn = aws_lb.lb.arn
+  port              = 80
+  protocol          = "HTTP"
+
+  default_action {
+    type             = "forward"
+    target_group_arn = aws_lb_target_group.lb.arn
+  }
+}
+
+resource "aws_lb_target_group_attachment" "lb_web_vm" {
+  target_group_arn = aws_lb_target_group.lb.arn
+  target_id        = aws_instance.web_vm.id
+  port             = 8080
+}
+
+data "aws_ami" "web_vm" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
+  }
+}
+
+data "cloudinit_config" "web_vm" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "01-storefront-create.sh"
+    content_type = "text/x-shellscript"
+    content      = file("${path.module}/artifacts/scripts/install_storefront.sh")
+  }
+
+  part {
+    filename     = "02-storefront-start.sh"
+    content_type = "text/x-shellscript"
+    content      = join("\n", ["#!/bin/bash", "export PORT='8080'", "export DB_HOST='${replace(aws_instance.db_vm.private_ip, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_storefront.sh")])
+  }
+}
+
+resource "aws_instance" "web_vm" {
+  ami                         = data.aws_ami.web_vm.id
+  instance_type               = "t3.small"
+  user_data                   = data.cloudinit_config.web_vm.rendered
+  user_data_replace_on_change = true
+
+  tags = {
+    Name = "web_vm"
+  }
+}
+
+data "aws_ami" "db_vm" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
+  }
+}
+
+data "cloudinit_config" "db_vm" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "01-postgres-create.sh"
+    content_type = "text/x-shellscript"
+    content      = file("${path.module}/artifacts/scripts/install_postgres.sh")
+  }
+
+  part {
+    filename     = "02-catalogue-db-create.sh"
+    content_type = "text/x-shellscript"
+    content      = join("\n", ["#!/bin/bash", "export DB_NAME='catalogue'", "export DB_USER='shop'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/create_database.sh")])
+  }
+}
+
+resource "aws_instance" "db_vm" {
+  ami                         = data.aws_ami.db_vm.id
+  instance_type               = "t3.xlarge"
+  user_data                   = data.cloudinit_config.db_vm.rendered
+  user_data_replace_on_change = true
+
+  tags = {
+    Name = "db_vm"
+  }
+}
+
+resource "aws_s3_bucket" "images" {
+  bucket = "shop-product-images"
+
+  tags = {
+    Name = "images"
+  }
+}

@@ -1,0 +1,93 @@
+resource "aws_vpc" "private_net" {
+  cidr_block = "10.10.0.0/24"
+
+  tags = {
+    Name = "shop-private"
+  }
+}
+
+resource "aws_subnet" "private_net" {
+  vpc_id     = aws_vpc.private_net.id
+  cidr_block = aws_vpc.private_net.cidr_block
+
+  tags = {
+    Name = "shop-private"
+  }
+}
+
+data "aws_ami" "front" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
+  }
+}
+
+resource "aws_instance" "front" {
+  ami           = data.aws_ami.front.id
+  instance_type = "t3.micro"
+  subnet_id     = aws_subnet.private_net.id
+
+  root_block_device {
+    volume_size = 10
+  }
+
+  tags = {
+    Name = "front"
+  }
+
+  depends_on = [aws_instance.back]
+}
+
+data "aws_ami" "back" {
+  most_recent = true
+  owners      = ["136693071363"]
+
+  filter {
+    name   = "name"
+    values = ["debian-12-amd64-*"]
+  }
+}
+
+resource "aws_instance" "back" {
+  ami           = data.aws_ami.back.id
+  instance_type = "t3.xlarge"
+  subnet_id     = aws_subnet.private_net.id
+
+  root_block_device {
+    volume_size = 75
+  }
+
+  tags = {
+    Name = "back"
+  }
+}
+
+resource "aws_network_interface" "front_port" {
+  subnet_id   = aws_subnet.private_net.id
+  private_ips = ["10.10.0.20"]
+
+  attachment {
+    instance     = aws_instance.front.id
+    device_index = 1
+  }
+
+  tags = {
+    Name = "front_port"
+  }
+}
+
+resource "aws_network_interface" "back_port" {
+  subnet_id = aws_subnet.private_net.id
+
+  attachment {
+    instance     = aws_instance.back.id
+    device_index = 1
+  }
+
+  tags = {
+    Name = "back_port"
+  }
+}

@@ -1,0 +1,83 @@
+data "aws_ami" "server" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd/ubuntu-jammy-22.04-amd64-server-*"]
+  }
+}
+
+data "cloudinit_config" "server" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "01-app-create.sh"
+    content_type = "text/x-shellscript"
+    content      = file("${path.module}/artifacts/scripts/install_app.sh")
+  }
+
+  part {
+    filename     = "02-app-start.sh"
+    content_type = "text/x-shellscript"
+    content      = join("\n", ["#!/bin/sh", "export APP_PORT='8000'", file("${path.module}/artifacts/scripts/start_app.sh")])
+  }
+}
+
+resource "aws_instance" "server" {
+  ami                         = data.aws_ami.server.id
+  instance_type               = "t3.large"
+  subnet_id                   = aws_subnet.net.id
+  user_data                   = data.cloudinit_config.server.rendered
+  user_data_replace_on_change = true
+
+  tags = {
+    Name = "server"
+  }
+}
+
+resource "aws_ebs_volume" "data" {
+  availability_zone = aws_instance.server.availability_zone
+  size              = 50
+
+  tags = {
+    Name = "data"
+  }
+}
+
+resource "aws_volume_attachment" "data_server" {
+  device_name = "/dev/sdf"
+  volume_id   = aws_ebs_volume.data.id
+  instance_id = aws_instance.server.id
+}
+
+resource "aws_vpc" "net" {
+  cidr_block = "172.16.0.0/24"
+
+  tags = {
+    Name = "app-net"
+  }
+}
+
+resource "aws_subnet" "net" {
+  vpc_id     = aws_vpc.net.id
+  cidr_block = aws_vpc.net.cidr_block
+
+  tags = {
+    Name = "app-net"
+  }
+}
+
+resource "aws_network_interface" "server_port" {
+  subnet_id = aws_subnet.net.id
+
+  attachment {
+    instance     = aws_instance.server.id
+    device_index = 1
+  }
+
+  tags = {
+    Name = "server_port"
+  }
+}

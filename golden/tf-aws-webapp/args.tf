@@ -1,0 +1,4 @@
+--provider
+aws
+--set
+site_name=shop

@@ -1,0 +1,56 @@
+data "aws_ami" "web_vm" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
+  }
+}
+
+data "cloudinit_config" "web_vm" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "01-web-create.sh"
+    content_type = "text/x-shellscript"
+    content      = file("${path.module}/artifacts/webapp/install_nginx.sh")
+  }
+
+  part {
+    filename     = "02-web-configure.sh"
+    content_type = "text/x-shellscript"
+    content      = join("\n", ["#!/bin/sh", "export HTTP_PORT='80'", "export SITE_NAME='shop'", file("${path.module}/artifacts/webapp/configure_site.sh")])
+  }
+}
+
+resource "aws_instance" "web_vm" {
+  ami                         = data.aws_ami.web_vm.id
+  instance_type               = "t3.medium"
+  user_data                   = data.cloudinit_config.web_vm.rendered
+  user_data_replace_on_change = true
+
+  root_block_device {
+    volume_size = 28
+  }
+
+  tags = {
+    Name = "web_vm"
+  }
+}
+
+resource "aws_ebs_volume" "data_disk" {
+  availability_zone = aws_instance.web_vm.availability_zone
+  size              = 19
+
+  tags = {
+    Name = "webapp-data"
+  }
+}
+
+resource "aws_volume_attachment" "data_disk_web_vm" {
+  device_name = "/dev/sdf"
+  volume_id   = aws_ebs_volume.data_disk.id
+  instance_id = aws_instance.web_vm.id
+}

@@ -1,0 +1,98 @@
+data "openstack_networking_network_v2" "default" {
+  name = var.openstack_network
+}
+
+resource "openstack_lb_loadbalancer_v2" "lb" {
+  name           = "lb"
+  vip_network_id = data.openstack_networking_network_v2.default.id
+}
+
+resource "openstack_lb_listener_v2" "lb" {
+  name            = "lb"
+  protocol        = "HTTP"
+  protocol_port   = 80
+  loadbalancer_id = openstack_lb_loadbalancer_v2.lb.id
+}
+
+resource "openstack_lb_pool_v2" "lb" {
+  name        = "lb"
+  protocol    = "HTTP"
+  lb_method   = "LEAST_CONNECTIONS"
+  listener_id = openstack_lb_listener_v2.lb.id
+}
+
+resource "openstack_lb_member_v2" "lb_web_vm" {
+  pool_id       = openstack_lb_pool_v2.lb.id
+  address       = openstack_compute_instance_v2.web_vm.access_ip_v4
+  protocol_port = 8080
+}
+
+data "openstack_images_image_v2" "web_vm" {
+  name        = "Ubuntu 24.04"
+  most_recent = true
+}
+
+data "cloudinit_config" "web_vm" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "01-storefront-create.sh"
+    content_type = "text/x-shellscript"
+    content      = file("${path.module}/artifacts/scripts/install_storefront.sh")
+  }
+
+  part {
+    filename     = "02-storefront-start.sh"
+    content_type = "text/x-shellscript"
+    content      = join("\n", ["#!/bin/bash", "export PORT='8080'", "export DB_HOST='${replace(openstack_compute_instance_v2.db_vm.access_ip_v4, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_storefront.sh")])
+  }
+}
+
+resource "openstack_compute_instance_v2" "web_vm" {
+  name        = "web_vm"
+  image_id    = data.openstack_images_image_v2.web_vm.id
+  flavor_name = "m1.medium"
+  user_data   = data.cloudinit_config.web_vm.rendered
+
+  network {
+    name = var.openstack_network
+  }
+}
+
+data "openstack_images_image_v2" "db_vm" {
+  name        = "Ubuntu 24.04"
+  most_recent = true
+}
+
+data "cloudinit_config" "db_vm" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "01-postgres-create.sh"
+    content_type = "text/x-shellscript"
+    content      = file("${path.module}/artifacts/scripts/install_postgres.sh")
+  }
+
+  part {
+    filename     = "02-catalogue-db-create.sh"
+    content_type = "text/x-shellscript"
+    content      = join("\n", ["#!/bin/bash", "export DB_NAME='catalogue'", "export DB_USER='shop'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/create_database.sh")])
+  }
+}
+
+resource "openstack_compute_instance_v2" "db_vm" {
+  name        = "db_vm"
+  image_id    = data.openstack_images_image_v2.db_vm.id
+  flavor_name = "m1.xlarge"
+  user_data   = data.cloudinit_config.db_vm.rendered
+
+  network {
+    name = var.openstack_network
+  }
+}
+
+resource "openstack_objectstorage_container_v1" "images" {
+  name = "shop-product-images"
+}

@@ -1,0 +1,65 @@
+data "openstack_images_image_v2" "server" {
+  name        = "Ubuntu 22.04"
+  most_recent = true
+}
+
+data "cloudinit_config" "server" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "01-app-create.sh"
+    content_type = "text/x-shellscript"
+    content      = file("${path.module}/artifacts/scripts/install_app.sh")
+  }
+
+  part {
+    filename     = "02-app-start.sh"
+    content_type = "text/x-shellscript"
+    content      = join("\n", ["#!/bin/sh", "export APP_PORT='8000'", file("${path.module}/artifacts/scripts/start_app.sh")])
+  }
+}
+
+resource "openstack_compute_instance_v2" "server" {
+  name        = "server"
+  image_id    = data.openstack_images_image_v2.server.id
+  flavor_name = "m1.large"
+  user_data   = data.cloudinit_config.server.rendered
+
+  network {
+    port = openstack_networking_port_v2.server_port.id
+  }
+}
+
+resource "openstack_blockstorage_volume_v3" "data" {
+  name = "data"
+  size = 50
+}
+
+resource "openstack_compute_volume_attach_v2" "data_server" {
+  instance_id = openstack_compute_instance_v2.server.id
+  volume_id   = openstack_blockstorage_volume_v3.data.id
+}
+
+resource "openstack_networking_network_v2" "net" {
+  name           = "app-net"
+  admin_state_up = true
+}
+
+resource "openstack_networking_subnet_v2" "net" {
+  name        = "net"
+  network_id  = openstack_networking_network_v2.net.id
+  cidr        = "172.16.0.0/24"
+  ip_version  = 4
+  enable_dhcp = false
+}
+
+resource "openstack_networking_port_v2" "server_port" {
+  name           = "server_port"
+  network_id     = openstack_networking_network_v2.net.id
+  admin_state_up = true
+
+  fixed_ip {
+    subnet_id = openstack_networking_subnet_v2.net.id
+  }
+}

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Installs the application (an example script).
+set -eu
+echo "installing app"

@@ -1,0 +1,82 @@
+//! Graph helpers of the Terraform backend: the resource addresses a context refers to, and the
+//! strongly connected components that show which dependencies would close a cycle.
+
+/// Every `type.name` in `text` that may be a resource address (followed by `.`).
+pub fn addresses_in(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !word(bytes[i]) || (i > 0 && (word(bytes[i - 1]) || bytes[i - 1] == b'.')) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && word(bytes[i]) {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'.' {
+            let mid = i + 1;
+            let mut j = mid;
+            while j < bytes.len() && word(bytes[j]) {
+                j += 1;
+            }
+            if j > mid && j < bytes.len() && bytes[j] == b'.' {
+                out.push(&text[start..j]);
+            }
+        }
+    }
+    out
+}
+
+/// The strongly connected component of each vertex (Tarjan's algorithm, without recursion).
+pub fn strongly_connected(graph: &[Vec<usize>]) -> Vec<usize> {
+    let n = graph.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut component = vec![usize::MAX; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0;
+    let mut components = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut edge)) = work.last_mut() {
+            if *edge == 0 && index[v] == usize::MAX {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = graph[v].get(*edge) {
+                *edge += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component[w] = components;
+                    if w == v {
+                        break;
+                    }
+                }
+                components += 1;
+            }
+        }
+    }
+    component
+}

@@ -1,0 +1,203 @@
+//! The Terraform backend's own Rust (`toscana tf`, `tosca2tf`).
+//!
+//! The rules of each provider (`backends/terraform/<provider>/mapping.yaml`) say which template
+//! writes each node and carry the provider's data in `bind`: the resource type and its
+//! attribute table (`get_attribute` → resource attribute), the instance types or flavors, the
+//! images per operating system, the load-balancing algorithms. The templates in
+//! `templates/terraform/` write the HCL. What needs the whole topology is computed here and given
+//! to every template as `tf`:
+//!
+//! - unique snake_case names for resources, variables and outputs;
+//! - every value as an HCL expression ([`expr`]): `get_input` → `var.x`, `get_attribute` through
+//!   the attribute tables, `concat` / `join` → string templates;
+//! - variables: types, defaults, `sensitive`, constraints as `validation` blocks ([`vars`]);
+//! - per node, what its role needs ([`nodes`]): the instance size that fits the host capability,
+//!   the image for the `os` capability, the lifecycle scripts of the hosted stack (cloud-init
+//!   parts, copied to `artifacts/`), volume attachments, ports, load-balancer targets, container
+//!   images, and `depends_on` for relationships whose values do not flow.
+//!
+//! After rendering, every `.tf` and `.tfvars` file is laid out as `terraform fmt` does
+//! ([`fmt`]) and parsed with `hcl-edit`; a file that does not parse is an internal error, never
+//! written.
+
+pub mod expr;
+pub mod fmt;
+mod graph;
+mod nodes;
+mod scripts;
+mod vars;
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Value as Json, json};
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Artifact, Topology};
+use crate::source::{SourceMap, Span};
+
+use super::{Backend, Element, ElementKind, OutputFile};
+
+/// The cloud a configuration is for (`--provider`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Provider {
+    #[default]
+    Aws,
+    Openstack,
+    Kubernetes,
+}
+
+impl Provider {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::Aws => "aws",
+            Provider::Openstack => "openstack",
+            Provider::Kubernetes => "kubernetes",
+        }
+    }
+
+    /// The name of the built-in backend with this provider's rules.
+    pub fn backend_name(self) -> &'static str {
+        match self {
+            Provider::Aws => "terraform-aws",
+            Provider::Openstack => "terraform-openstack",
+            Provider::Kubernetes => "terraform-kubernetes",
+        }
+    }
+}
+
+/// Reads an artifact's file (a lifecycle script); `Err` says why it cannot.
+pub type ReadArtifact<'a> = &'a dyn Fn(&Artifact) -> Result<Vec<u8>, String>;
+
+/// Renders `topology` with a loaded Terraform backend (built-in for `provider`, or overlaid
+/// with `--backend-dir`), then formats and parses every HCL file and adds the artifacts.
+pub fn render(
+    backend: &Backend,
+    topology: &Topology,
+    sources: &SourceMap,
+    provider: Provider,
+    read_artifact: ReadArtifact,
+    diags: &mut Diagnostics,
+) -> Vec<OutputFile> {
+    let elements = elements(topology, sources);
+    let mut spans = Spans::default();
+    for e in &elements {
+        spans.by_kind.entry(e.kind).or_default().push(e.span);
+    }
+    let vars = vars::inputs(topology, &spans, diags);
+    let built = nodes::build(
+        backend,
+        topology,
+        &elements,
+        &spans,
+        &vars.names,
+        provider,
+        read_artifact,
+        diags,
+    );
+    let outputs = vars::outputs(topology, &spans, &vars.names, &built, diags);
+    let mut extra = serde_json::Map::new();
+    extra.insert(
+        "tf".to_string(),
+        json!({
+            "provider": provider.as_str(),
+            "inputs": vars.inputs,
+            "nodes": built.nodes,
+            "outputs": outputs,
+            "needs": built.needs,
+        }),
+    );
+    let mut files = backend.render_with(&super::topology_json(topology), &elements, &extra, diags);
+    for file in &mut files {
+        if !(file.path.ends_with(".tf") || file.path.ends_with(".tfvars")) {
+            continue;
+        }
+        file.contents = fmt::format(&file.contents);
+        if let Err(e) = fmt::parse_check(&file.contents) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TF_INTERNAL,
+                    format!("internal error: the generated {} is not valid HCL: {e}", file.path),
+                )
+                .hint("this is a bug in toscana or in a --backend-dir template; nothing was written. Please report it with the input"),
+            );
+        }
+    }
+    let mut seen: HashSet<String> = files.iter().map(|f| f.path.clone()).collect();
+    for (path, contents) in built.artifacts {
+        if seen.insert(path.clone()) {
+            files.push(OutputFile { path, contents });
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files
+}
+
+/// The engine's elements, each with its `index` among the elements of its kind, so templates
+/// find their entry in `tf`.
+pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
+    let mut elements = super::elements(topology, sources);
+    let mut counters: HashMap<ElementKind, usize> = HashMap::new();
+    for element in &mut elements {
+        let counter = counters.entry(element.kind).or_default();
+        if let Json::Object(map) = &mut element.context {
+            map.insert("index".to_string(), json!(*counter));
+        }
+        *counter += 1;
+    }
+    elements
+}
+
+/// The span of each element, by kind and index, for warnings.
+#[derive(Default)]
+pub struct Spans {
+    by_kind: HashMap<ElementKind, Vec<Option<Span>>>,
+}
+
+impl Spans {
+    pub fn of(&self, kind: ElementKind, index: usize) -> Option<Span> {
+        self.by_kind
+            .get(&kind)
+            .and_then(|v| v.get(index).copied().flatten())
+    }
+}
+
+/// A warning that a value or element cannot be expressed, at `span`.
+pub fn unexpressed(span: Option<Span>, message: String, hint: &str) -> Diagnostic {
+    let mut d = Diagnostic::warning(codes::TF_UNEXPRESSED, message).hint(hint.to_string());
+    if let Some(span) = span {
+        d = d.at(span);
+    }
+    d
+}
+
+/// Unique identifiers from names: snake_case, starting with a letter or `_`, never one of
+/// `reserved`, and `_2`, `_3`... on clashes.
+pub fn unique_names<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    reserved: &[&str],
+) -> Vec<String> {
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut out = Vec::new();
+    for name in names {
+        let mut base = heck::ToSnakeCase::to_snake_case(name);
+        base.retain(|c| c.is_ascii_alphanumeric() || c == '_');
+        if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
+            base = format!("n_{base}");
+        }
+        if reserved.contains(&base.as_str()) {
+            base.push_str("_value");
+        }
+        let mut candidate = base.clone();
+        let mut n = 2;
+        while !taken.insert(candidate.clone()) {
+            candidate = format!("{base}_{n}");
+            n += 1;
+        }
+        out.push(candidate);
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

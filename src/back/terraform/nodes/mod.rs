@@ -1,0 +1,803 @@
+//! What each node's template needs, computed from the whole topology and the rule's `bind`.
+//!
+//! The rule's `bind.role` says what a node is for the backend: `compute`, `block_storage`,
+//! `network`, `port`, `object_storage`, `load_balancer`, `container`, `hosted` (software
+//! installed by its host's lifecycle scripts) or `unsupported` (with `bind.reason`, a warning).
+//! `bind.resource` is the Terraform resource type that stands for the node (its address is what
+//! `get_attribute` and `depends_on` refer to) and `bind.attributes` its attribute table.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Value as Json, json};
+
+use crate::back::filters::hcl_str;
+use crate::back::stack::{self, Hosting};
+use crate::back::{Backend, Element, ElementKind};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{NodeId, Topology, Value, type_matches};
+
+use super::expr::{NodeRef, Scope, number};
+use super::graph::{addresses_in, strongly_connected};
+use super::scripts::{GIB, MIB, artifact_path, export_line, is_shell_name, size_bytes};
+
+mod resources;
+use super::{Provider, ReadArtifact, Spans, unexpressed, unique_names};
+
+/// Names Terraform does not allow for resources.
+const RESERVED: &[&str] = &["count", "for_each", "provider", "lifecycle", "depends_on"];
+
+/// The per-node context and what the whole configuration needs.
+pub struct Built {
+    pub nodes: Vec<Json>,
+    pub refs: Vec<NodeRef>,
+    pub hosts: Vec<Option<NodeId>>,
+    /// Flags for the documents: `cloudinit`, `availability_zones`, `default_network`,
+    /// `default_vpc`.
+    pub needs: Json,
+    /// `artifacts/...` files: path and text.
+    pub artifacts: Vec<(String, String)>,
+}
+
+impl Built {
+    pub fn scope<'a>(
+        &'a self,
+        topology: &'a Topology,
+        vars: &'a HashMap<String, String>,
+    ) -> Scope<'a> {
+        Scope {
+            topology,
+            vars,
+            nodes: &self.refs,
+            hosts: &self.hosts,
+        }
+    }
+}
+
+fn role(bind: Option<&Json>) -> &str {
+    bind.and_then(|b| b.get("role"))
+        .and_then(Json::as_str)
+        .unwrap_or("")
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn build(
+    backend: &Backend,
+    topology: &Topology,
+    elements: &[Element],
+    spans: &Spans,
+    vars: &HashMap<String, String>,
+    provider: Provider,
+    read_artifact: ReadArtifact,
+    diags: &mut Diagnostics,
+) -> Built {
+    let node_elements: Vec<&Element> = elements
+        .iter()
+        .filter(|e| e.kind == ElementKind::Node)
+        .collect();
+    let binds: Vec<Option<Json>> = node_elements
+        .iter()
+        .map(|e| backend.bind_for(e).map(|(_, b)| b.clone()))
+        .collect();
+    let names = unique_names(topology.nodes.iter().map(|n| n.name.as_str()), RESERVED);
+    let hosting = Hosting::new(topology);
+    let hosts: Vec<Option<NodeId>> = (0..topology.nodes.len())
+        .map(|i| hosting.host(NodeId(i)))
+        .collect();
+    let refs: Vec<NodeRef> = binds
+        .iter()
+        .zip(&names)
+        .map(|(b, name)| {
+            let b = b.as_ref();
+            NodeRef {
+                address: b
+                    .and_then(|b| b.get("resource"))
+                    .and_then(Json::as_str)
+                    .map(|r| format!("{r}.{name}")),
+                attributes: b
+                    .and_then(|b| b.get("attributes"))
+                    .and_then(Json::as_object)
+                    .cloned()
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    let mut b = Builder {
+        topology,
+        spans,
+        vars,
+        provider,
+        binds: &binds,
+        names: &names,
+        hosting: &hosting,
+        refs: &refs,
+        hosts: &hosts,
+        read_artifact,
+        diags,
+        artifacts: Vec::new(),
+        needs: serde_json::Map::new(),
+        depends: vec![Vec::new(); topology.nodes.len()],
+        derived: HashSet::new(),
+        outgoing: vec![Vec::new(); topology.nodes.len()],
+        incoming: vec![Vec::new(); topology.nodes.len()],
+    };
+    for (i, r) in topology.relationships.iter().enumerate() {
+        if let Some(list) = b.outgoing.get_mut(r.source.0) {
+            list.push(i);
+        }
+        if let Some(list) = b.incoming.get_mut(r.target.0) {
+            list.push(i);
+        }
+    }
+    let mut nodes: Vec<Json> = (0..topology.nodes.len())
+        .map(|i| b.node(NodeId(i)))
+        .collect();
+    b.relationships(&mut nodes);
+    for (i, node) in nodes.iter_mut().enumerate() {
+        let mut deps: Vec<String> = Vec::new();
+        for d in &b.depends[i] {
+            if !deps.contains(d) {
+                deps.push(d.clone());
+            }
+        }
+        node["depends_on"] = json!(deps);
+    }
+    let needs = Json::Object(b.needs);
+    let artifacts = b.artifacts;
+    Built {
+        nodes,
+        refs,
+        hosts,
+        needs,
+        artifacts,
+    }
+}
+
+struct Builder<'a, 'd> {
+    topology: &'a Topology,
+    spans: &'a Spans,
+    vars: &'a HashMap<String, String>,
+    provider: Provider,
+    binds: &'a [Option<Json>],
+    names: &'a [String],
+    hosting: &'a Hosting,
+    refs: &'a [NodeRef],
+    hosts: &'a [Option<NodeId>],
+    read_artifact: ReadArtifact<'a>,
+    diags: &'d mut Diagnostics,
+    artifacts: Vec<(String, String)>,
+    needs: serde_json::Map<String, Json>,
+    /// Addresses each node's resource depends on.
+    depends: Vec<Vec<String>>,
+    /// Names given to derived resources so far.
+    derived: HashSet<String>,
+    /// Relationship indexes by source node and by target node.
+    outgoing: Vec<Vec<usize>>,
+    incoming: Vec<Vec<usize>>,
+}
+
+impl Builder<'_, '_> {
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            topology: self.topology,
+            vars: self.vars,
+            nodes: self.refs,
+            hosts: self.hosts,
+        }
+    }
+
+    fn span(&self, id: NodeId) -> Option<crate::source::Span> {
+        self.spans.of(ElementKind::Node, id.0)
+    }
+
+    fn role_of(&self, id: NodeId) -> &str {
+        role(self.binds[id.0].as_ref())
+    }
+
+    fn bind(&self, id: NodeId) -> &Json {
+        static EMPTY: Json = Json::Null;
+        self.binds[id.0].as_ref().unwrap_or(&EMPTY)
+    }
+
+    fn warn(&mut self, id: NodeId, message: String, hint: &str) {
+        let span = self.span(id);
+        self.diags.push(unexpressed(span, message, hint));
+    }
+
+    /// A property of node `id` as HCL, or `None` (absent, null, or not expressible: warned).
+    fn prop(&mut self, id: NodeId, name: &str) -> Option<String> {
+        let value = self.topology.nodes[id.0].properties.get(name)?;
+        if matches!(value, Value::Null) {
+            return None;
+        }
+        self.value(id, value, &format!("property `{name}`"))
+    }
+
+    /// `value` as HCL seen from node `id`; a warning naming `what` when it cannot be.
+    fn value(&mut self, id: NodeId, value: &Value, what: &str) -> Option<String> {
+        match self.scope().expr(value, Some(id)) {
+            Ok(e) => Some(e),
+            Err(reason) => {
+                let node = &self.topology.nodes[id.0].name;
+                self.warn(
+                    id,
+                    format!("{what} of node `{node}` is left out: {reason}"),
+                    "use a literal, get_input, get_property, or an attribute the rule's table lists",
+                );
+                None
+            }
+        }
+    }
+
+    fn node(&mut self, id: NodeId) -> Json {
+        let mut ctx = json!({
+            "name": self.names[id.0],
+            "role": self.role_of(id),
+            "address": self.refs[id.0].address,
+        });
+        self.ignored_properties(id);
+        let role = self.role_of(id).to_string();
+        let replicated =
+            role == "container" || (role == "compute" && self.provider == Provider::Kubernetes);
+        let count = self.topology.nodes[id.0].count.clone();
+        if !replicated && !matches!(count, Value::Null | Value::Integer(1)) {
+            let node = self.topology.nodes[id.0].name.clone();
+            let shown = crate::back::graphviz::value_text(&count);
+            let hint = if role == "compute" {
+                "describe each machine as a node template of its own, or use --provider kubernetes, where count becomes replicas"
+            } else {
+                "describe each instance as a node template of its own"
+            };
+            self.warn(
+                id,
+                format!("the count ({shown}) of node `{node}` is not translated: one is created"),
+                hint,
+            );
+        }
+        let extra = match role.as_str() {
+            "compute" => self.compute(id),
+            "block_storage" => self.block_storage(id),
+            "network" => self.network(id),
+            "port" => self.port(id),
+            "object_storage" => json!({ "bucket": self.prop(id, "name") }),
+            "load_balancer" => self.load_balancer(id),
+            "container" => self.container(id),
+            "hosted" => {
+                self.hosted(id);
+                json!({})
+            }
+            "unsupported" => {
+                let reason = self
+                    .bind(id)
+                    .get("reason")
+                    .and_then(Json::as_str)
+                    .unwrap_or("it has no equivalent with this provider")
+                    .to_string();
+                let node = &self.topology.nodes[id.0];
+                let mut d = Diagnostic::warning(
+                    codes::TF_UNSUPPORTED,
+                    format!(
+                        "node `{}` of type {} is skipped: {reason}",
+                        node.name, node.type_name
+                    ),
+                );
+                if let Some(h) = self.bind(id).get("hint").and_then(Json::as_str) {
+                    d = d.hint(h.to_string());
+                }
+                if let Some(span) = self.span(id) {
+                    d = d.at(span);
+                }
+                self.diags.push(d);
+                json!({})
+            }
+            _ => json!({}),
+        };
+        if let (Json::Object(ctx), Json::Object(extra)) = (&mut ctx, extra) {
+            ctx.extend(extra);
+        }
+        ctx
+    }
+
+    /// A warning for each property the template sets that the rule's
+    /// `bind.ignored_properties` (name → why) says this provider cannot express.
+    fn ignored_properties(&mut self, id: NodeId) {
+        let Some(table) = self
+            .bind(id)
+            .get("ignored_properties")
+            .and_then(Json::as_object)
+            .cloned()
+        else {
+            return;
+        };
+        let node = &self.topology.nodes[id.0];
+        let set: Vec<(String, String)> = table
+            .iter()
+            .filter(|(name, _)| {
+                node.assigned.iter().any(|a| a == *name)
+                    && node
+                        .properties
+                        .get(*name)
+                        .is_some_and(|v| !matches!(v, Value::Null))
+            })
+            .map(|(name, why)| (name.clone(), why.as_str().unwrap_or("").to_string()))
+            .collect();
+        let node_name = node.name.clone();
+        for (name, why) in set {
+            self.warn(
+                id,
+                format!("property `{name}` of node `{node_name}` is left out: {why}"),
+                "another --provider may express it, or a template of your own with --backend-dir",
+            );
+        }
+    }
+
+    fn capability_number(&mut self, id: NodeId, cap: &str, prop: &str) -> Option<f64> {
+        let value = self.topology.nodes[id.0]
+            .capabilities
+            .get(cap)?
+            .properties
+            .get(prop)?;
+        match value {
+            Value::Integer(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            Value::Scalar(s) => Some(s.canonical),
+            Value::String(s) if size_bytes(s).is_some() => size_bytes(s),
+            Value::Null => None,
+            other => {
+                let what = crate::back::graphviz::value_text(other);
+                self.warn(
+                    id,
+                    format!(
+                        "`{cap}.{prop}` of node `{}` is {what}, not a number known before deployment; the size is chosen without it",
+                        self.topology.nodes[id.0].name
+                    ),
+                    "give the value with --set so the size can be chosen",
+                );
+                None
+            }
+        }
+    }
+
+    fn compute(&mut self, id: NodeId) -> Json {
+        let cpus = self.capability_number(id, "host", "num_cpus");
+        let mem_mib = self
+            .capability_number(id, "host", "mem_size")
+            .map(|b| b / MIB);
+        let disk_gib = self
+            .capability_number(id, "host", "disk_size")
+            .map(|b| b / GIB);
+        let size = self.size(id, cpus, mem_mib, disk_gib);
+        let image = self.image(id);
+        let scripts = self.scripts(id);
+        if !scripts.is_empty() && self.provider != Provider::Kubernetes {
+            self.needs.insert("cloudinit".to_string(), json!(true));
+        }
+        json!({
+            "size": size,
+            "image": image,
+            "num_cpus": cpus.map(number),
+            "mem_mib": mem_mib.map(|m| number(m.ceil())),
+            "disk_gib": disk_gib.map(|d| number(d.ceil())),
+            "scripts": scripts,
+            "ports": self.ports_of(id),
+            "volumes": self.volumes_of(id),
+            "replicas": self.replicas(id),
+        })
+    }
+
+    /// The first entry of `bind.sizes` that has at least the CPUs, memory and disk asked for.
+    fn size(
+        &mut self,
+        id: NodeId,
+        cpus: Option<f64>,
+        mem_mib: Option<f64>,
+        disk_gib: Option<f64>,
+    ) -> Option<Json> {
+        let table = self.bind(id).get("sizes")?.as_array()?.clone();
+        let fits = |entry: &Json, key: &str, want: Option<f64>| match (want, entry.get(key)) {
+            (Some(w), Some(have)) => have.as_f64().is_some_and(|h| h >= w),
+            _ => true,
+        };
+        let chosen = table.iter().find(|e| {
+            fits(e, "num_cpus", cpus)
+                && fits(e, "mem_mib", mem_mib)
+                && fits(e, "disk_gib", disk_gib)
+        });
+        match chosen {
+            Some(e) => Some(e.clone()),
+            None => {
+                let last = table.last().cloned();
+                let name = last
+                    .as_ref()
+                    .and_then(|l| l.get("name"))
+                    .and_then(Json::as_str)
+                    .unwrap_or("?")
+                    .to_string();
+                self.warn(
+                    id,
+                    format!(
+                        "no size in the rule's table fits the host capability of node `{}`; the largest, {name}, is used",
+                        self.topology.nodes[id.0].name
+                    ),
+                    "add a larger entry to `bind.sizes` in a mapping.yaml given with --backend-dir",
+                );
+                last
+            }
+        }
+    }
+
+    /// The entry of `bind.images` for the `os` capability.
+    fn image(&mut self, id: NodeId) -> Option<Json> {
+        let table = self.bind(id).get("images")?.as_array()?.clone();
+        let os = self.topology.nodes[id.0]
+            .capabilities
+            .get("os")
+            .map(|c| c.properties.clone())
+            .unwrap_or_default();
+        let text = |k: &str| -> Option<String> {
+            match os.get(k)? {
+                Value::String(s) => Some(s.to_lowercase()),
+                Value::Version(v) => Some(v.text.clone()),
+                Value::Integer(i) => Some(i.to_string()),
+                Value::Float(f) => Some(number(*f)),
+                _ => None,
+            }
+        };
+        let wanted: Vec<(&str, String)> = ["type", "distribution", "version", "architecture"]
+            .into_iter()
+            .filter_map(|k| text(k).map(|v| (k, v)))
+            .collect();
+        let matches = |entry: &Json| {
+            wanted
+                .iter()
+                .all(|(k, want)| match entry.get(*k).and_then(Json::as_str) {
+                    Some(have) => {
+                        let have = have.to_lowercase();
+                        if *k == "version" {
+                            have == *want || have.starts_with(&format!("{want}."))
+                        } else {
+                            have == *want
+                        }
+                    }
+                    None => true,
+                })
+        };
+        if let Some(e) = table.iter().find(|e| matches(e)) {
+            return Some(e.clone());
+        }
+        // The same system in another version is closer than the default.
+        let same_system = |entry: &Json| {
+            wanted
+                .iter()
+                .filter(|(k, _)| *k != "version")
+                .all(|(k, want)| match entry.get(*k).and_then(Json::as_str) {
+                    Some(have) => have.to_lowercase() == *want,
+                    None => true,
+                })
+                && wanted.iter().any(|(k, _)| *k == "distribution")
+        };
+        if let Some(e) = table.iter().find(|e| same_system(e)) {
+            let version = wanted
+                .iter()
+                .find(|(k, _)| *k == "version")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            let has = e.get("version").and_then(Json::as_str).unwrap_or("any");
+            self.warn(
+                id,
+                format!(
+                    "the rule's table has no image of version {version} for node `{}`; version {has} of the same system is used",
+                    self.topology.nodes[id.0].name
+                ),
+                "add the version to `bind.images` in a mapping.yaml given with --backend-dir",
+            );
+            return Some(e.clone());
+        }
+        let first = table.first().cloned();
+        let shown: Vec<String> = wanted.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        self.warn(
+            id,
+            format!(
+                "no image in the rule's table matches the os of node `{}` ({}); the first one is used",
+                self.topology.nodes[id.0].name,
+                shown.join(", ")
+            ),
+            "add the image to `bind.images` in a mapping.yaml given with --backend-dir",
+        );
+        first
+    }
+
+    /// The lifecycle scripts of the stack hosted on `root`, in deployment order, copied to
+    /// `artifacts/`.
+    fn scripts(&mut self, root: NodeId) -> Vec<Json> {
+        let order = self.hosting.stack(self.topology, root);
+        let steps = stack::lifecycle_steps(self.topology, &order);
+        let root_address = self.refs[root.0].address.clone().unwrap_or_default();
+        let mut out = Vec::new();
+        for step in steps {
+            let node = &self.topology.nodes[step.node.0];
+            let Some(primary) = &step.implementation.primary else {
+                continue;
+            };
+            let what = format!(
+                "the {} script `{}` of node `{}`",
+                step.operation, primary.file, node.name
+            );
+            let is_ansible = primary
+                .types
+                .iter()
+                .any(|t| t.to_lowercase().contains("ansible"))
+                || primary.file.ends_with(".yml")
+                || primary.file.ends_with(".yaml");
+            if is_ansible {
+                self.warn(
+                    step.node,
+                    format!(
+                        "{what} is left out: cloud-init runs shell scripts, not Ansible playbooks"
+                    ),
+                    "run the playbook from a shell script, or with a provisioner of your own",
+                );
+                continue;
+            }
+            let text = match (self.read_artifact)(primary) {
+                Ok(bytes) => match String::from_utf8(bytes) {
+                    Ok(t) => t,
+                    Err(_) => {
+                        self.warn(
+                            step.node,
+                            format!("{what} is left out: it is not UTF-8 text"),
+                            "cloud-init parts are text; convert the script to UTF-8",
+                        );
+                        continue;
+                    }
+                },
+                Err(reason) => {
+                    let mut d = Diagnostic::warning(
+                        codes::TF_ARTIFACT,
+                        format!("{what} is left out: {reason}"),
+                    )
+                    .hint("put the script next to the template (or in the CSAR) under the path the template names");
+                    if let Some(span) = self.span(step.node) {
+                        d = d.at(span);
+                    }
+                    self.diags.push(d);
+                    continue;
+                }
+            };
+            for dep in &step.implementation.dependencies {
+                self.warn(
+                    step.node,
+                    format!(
+                        "the dependency `{}` of {what} is not delivered to the machine",
+                        dep.file
+                    ),
+                    "fetch it from the script itself (curl, git), or bundle it into the script",
+                );
+            }
+            let path = artifact_path(&primary.file, &self.names[step.node.0]);
+            let mut lines: Vec<String> = Vec::new();
+            for (name, value) in step.inputs {
+                if !is_shell_name(name) {
+                    self.warn(
+                        step.node,
+                        format!(
+                            "input `{name}` of {what} is not passed: it is no shell variable name"
+                        ),
+                        "name operation inputs with letters, digits and `_`",
+                    );
+                    continue;
+                }
+                let Some(e) = self.value(step.node, value, &format!("input `{name}` of {what}"))
+                else {
+                    continue;
+                };
+                if !root_address.is_empty() && e.contains(&format!("{root_address}.")) {
+                    self.warn(
+                        step.node,
+                        format!(
+                            "input `{name}` of {what} is not passed: it reads an attribute of the machine the script runs on, which is not known before the machine exists"
+                        ),
+                        "read it in the script from the instance metadata instead",
+                    );
+                    continue;
+                }
+                let literal = self.scope().resolved(value, Some(step.node));
+                lines.push(export_line(name, literal.as_ref().unwrap_or(value), &e));
+            }
+            let file_expr = format!("file(\"${{path.module}}/{path}\")");
+            let content = if lines.is_empty() {
+                file_expr
+            } else {
+                let shebang = text
+                    .lines()
+                    .next()
+                    .filter(|l| l.starts_with("#!"))
+                    .unwrap_or("#!/bin/sh")
+                    .trim()
+                    .to_string();
+                let mut parts = vec![hcl_str(&shebang)];
+                parts.extend(lines);
+                parts.push(file_expr);
+                format!("join(\"\\n\", [{}])", parts.join(", "))
+            };
+            let ext = path.rsplit_once('.').map_or("sh", |(_, e)| e);
+            let filename = format!(
+                "{:02}-{}-{}.{ext}",
+                out.len() + 1,
+                self.names[step.node.0].replace('_', "-"),
+                step.operation
+            );
+            self.artifacts.push((path.clone(), text));
+            out.push(json!({
+                "filename": hcl_str(&filename),
+                "key": filename,
+                "path": path,
+                "content": content,
+                "node": node.name,
+                "operation": step.operation,
+            }));
+        }
+        out
+    }
+
+    fn hosted(&mut self, id: NodeId) {
+        let root = self.hosting.root(id);
+        let node = &self.topology.nodes[id.0];
+        if root == id || self.role_of(root) != "compute" {
+            let name = node.name.clone();
+            let on = if root == id {
+                "it is hosted on nothing".to_string()
+            } else {
+                format!(
+                    "its hosting chain ends at `{}`, which is no Compute",
+                    self.topology.nodes[root.0].name
+                )
+            };
+            self.warn(
+                id,
+                format!("node `{name}` is not deployed: {on}, so its lifecycle scripts have nowhere to run"),
+                "host it (directly or through its stack) on a tosca.nodes.Compute",
+            );
+            return;
+        }
+        let has_steps = !stack::lifecycle_steps(self.topology, &[id]).is_empty();
+        if !has_steps {
+            let name = node.name.clone();
+            let host = self.topology.nodes[root.0].name.clone();
+            self.warn(
+                id,
+                format!(
+                    "node `{name}` has no create, configure or start script, so nothing installs it on `{host}`"
+                ),
+                "give it a Standard lifecycle implementation (a shell script)",
+            );
+        }
+    }
+
+    /// A unique name for a resource derived from two nodes (an attachment, a target).
+    fn derived_name(&mut self, base: String) -> String {
+        let mut name = base.clone();
+        let mut n = 2;
+        while !self.derived.insert(name.clone()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// The node's `count` as HCL (for replicas), `None` when it has none.
+    fn replicas(&mut self, id: NodeId) -> Option<String> {
+        match &self.topology.nodes[id.0].count {
+            Value::Integer(n) => Some(n.to_string()),
+            Value::Null => None,
+            other => {
+                let other = other.clone();
+                self.value(id, &other, "count")
+            }
+        }
+    }
+
+    /// Relationships whose values do not flow into a reference become `depends_on` between
+    /// the resources that stand for their ends (a hosted node stands by its machine). A
+    /// `depends_on` that would close a cycle (with other dependencies or with the references
+    /// values make) is left out with a warning; machines that read each other's attributes are
+    /// a warning too, since Terraform cannot create them.
+    fn relationships(&mut self, nodes: &mut [Json]) {
+        let structural = [
+            "tosca.relationships.AttachesTo",
+            "tosca.relationships.RoutesTo",
+            "tosca.relationships.network.LinksTo",
+            "tosca.relationships.network.BindsTo",
+        ];
+        let count = self.topology.nodes.len();
+        // The references each resource's values make, found by address in its context.
+        let by_address: HashMap<&str, usize> = self
+            .refs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.address.as_deref().map(|a| (a, i)))
+            .collect();
+        let texts: Vec<String> = nodes.iter().map(Json::to_string).collect();
+        let mut references: Vec<Vec<usize>> = vec![Vec::new(); count];
+        for (i, text) in texts.iter().enumerate() {
+            for address in addresses_in(text) {
+                if let Some(&j) = by_address.get(address)
+                    && j != i
+                    && !references[i].contains(&j)
+                {
+                    references[i].push(j);
+                }
+            }
+        }
+        // Candidate dependencies, in relationship order.
+        let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
+        for (ri, r) in self.topology.relationships.iter().enumerate() {
+            if stack::is_hosting(r) || structural.iter().any(|t| type_matches(&r.types, t)) {
+                continue;
+            }
+            // A node stands for itself when it is a resource, else its machine does.
+            let stand = |n: NodeId| {
+                if self.refs[n.0].address.is_some() {
+                    n
+                } else {
+                    self.hosting.root(n)
+                }
+            };
+            let (from, to) = (stand(r.source), stand(r.target));
+            if from == to
+                || self.refs[from.0].address.is_none()
+                || self.refs[to.0].address.is_none()
+                // A value that flows already orders the two resources.
+                || references[from.0].contains(&to.0)
+                || candidates.iter().any(|c| c.0 == from.0 && c.1 == to.0)
+            {
+                continue;
+            }
+            candidates.push((from.0, to.0, ri));
+        }
+        let mut graph = references.clone();
+        for &(from, to, _) in &candidates {
+            graph[from].push(to);
+        }
+        let component = strongly_connected(&graph);
+        let mut warned_references: HashSet<usize> = HashSet::new();
+        for (from, targets) in references.iter().enumerate() {
+            for &to in targets {
+                if component[from] == component[to] && warned_references.insert(component[from]) {
+                    let names: Vec<String> = (0..count)
+                        .filter(|&n| {
+                            component[n] == component[from] && self.refs[n].address.is_some()
+                        })
+                        .map(|n| format!("`{}`", self.topology.nodes[n].name))
+                        .collect();
+                    self.warn(
+                        NodeId(from),
+                        format!(
+                            "{} read each other's attributes, which Terraform cannot create: one must exist before the other",
+                            names.join(", ")
+                        ),
+                        "pass one of the values some other way (a fixed address, DNS, or a script that looks it up)",
+                    );
+                }
+            }
+        }
+        for (from, to, ri) in candidates {
+            if component[from] == component[to] {
+                let r = &self.topology.relationships[ri];
+                let span = self.spans.of(ElementKind::Relationship, ri);
+                self.diags.push(unexpressed(
+                    span,
+                    format!(
+                        "the dependency of `{}` on `{}` is left out: it would close a cycle of resources waiting for each other",
+                        self.topology.nodes[r.source.0].name,
+                        self.topology.nodes[r.target.0].name
+                    ),
+                    "Terraform cannot create resources that wait for each other",
+                ));
+                continue;
+            }
+            if let Some(address) = self.refs[to].address.clone() {
+                self.depends[from].push(address);
+            }
+        }
+    }
+}

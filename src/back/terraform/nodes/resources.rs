@@ -1,0 +1,372 @@
+//! What the templates of storage, networks, ports, load balancers and containers need.
+
+use std::collections::HashSet;
+
+use serde_json::{Value as Json, json};
+
+use crate::back::ElementKind;
+use crate::back::filters::{dns_label, hcl_str};
+use crate::ir::{NodeId, Value, type_matches};
+
+use super::super::expr::number;
+use super::super::scripts::{GIB, size_bytes};
+use super::super::unexpressed;
+use super::{Builder, Provider};
+
+impl Builder<'_, '_> {
+    pub(super) fn block_storage(&mut self, id: NodeId) -> Json {
+        let size = self.topology.nodes[id.0].properties.get("size").cloned();
+        let size_gib = match size {
+            Some(Value::Scalar(s)) => Some(number((s.canonical / GIB).ceil())),
+            Some(Value::String(s)) if size_bytes(&s).is_some() => {
+                size_bytes(&s).map(|b| number((b / GIB).ceil()))
+            }
+            Some(Value::Null) | None => None,
+            Some(other) => self.value(id, &other, "property `size`"),
+        };
+        let size_gib = size_gib.or_else(|| {
+            self.bind(id)
+                .get("default_size_gib")
+                .and_then(Json::as_f64)
+                .map(number)
+        });
+        let mut attachments = Vec::new();
+        let mut attached: Vec<NodeId> = Vec::new();
+        let devices: Vec<String> = self
+            .bind(id)
+            .get("devices")
+            .and_then(Json::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|d| d.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for ri in self.incoming[id.0].clone() {
+            let r = &self.topology.relationships[ri];
+            if !type_matches(&r.types, "tosca.relationships.AttachesTo") {
+                continue;
+            }
+            let compute = self.hosting.root(r.source);
+            if self.role_of(compute) != "compute" || attached.contains(&compute) {
+                continue;
+            }
+            attached.push(compute);
+            let nth = attachments.len();
+            let device = match r.properties.get("device") {
+                Some(Value::String(d)) => Some(hcl_str(d)),
+                _ => devices.get(nth).map(|d| hcl_str(d)),
+            };
+            if let Some(Value::String(location)) = r.properties.get("location")
+                && self.provider != Provider::Kubernetes
+            {
+                let span = self.spans.of(ElementKind::Relationship, ri);
+                self.diags.push(unexpressed(
+                    span,
+                    format!(
+                        "volume `{}` is attached to `{}` but not mounted at {location}: Terraform attaches the disk, it does not format or mount it",
+                        self.topology.nodes[id.0].name,
+                        self.topology.nodes[compute.0].name
+                    ),
+                    "format and mount the device in a configure script of a node hosted on the machine",
+                ));
+            }
+            attachments.push(json!({
+                "name": self.derived_name(format!("{}_{}", self.names[id.0], self.names[compute.0])),
+                "compute": self.names[compute.0],
+                "device": device,
+            }));
+        }
+        if attachments.is_empty() {
+            self.needs
+                .insert("availability_zones".to_string(), json!(true));
+        }
+        json!({
+            "size_gib": size_gib,
+            "attachments": attachments,
+            "volume_name": self.prop(id, "name"),
+        })
+    }
+
+    pub(super) fn network(&mut self, id: NodeId) -> Json {
+        let default_cidr = self
+            .bind(id)
+            .get("default_cidr")
+            .and_then(Json::as_str)
+            .map(hcl_str);
+        let cidr = self.prop(id, "cidr").or(default_cidr);
+        let ip_version = self.prop(id, "ip_version");
+        json!({
+            "network_name": self.prop(id, "network_name"),
+            "cidr": cidr,
+            "ip_version": ip_version,
+            "gateway_ip": self.prop(id, "gateway_ip"),
+            "start_ip": self.prop(id, "start_ip"),
+            "end_ip": self.prop(id, "end_ip"),
+            "dhcp_enabled": self.prop(id, "dhcp_enabled"),
+        })
+    }
+
+    /// The port's network (LinksTo) and machine (BindsTo).
+    pub(super) fn port(&mut self, id: NodeId) -> Json {
+        let mut network = None;
+        let mut compute = None;
+        let mut compute_id = None;
+        for &ri in &self.outgoing[id.0] {
+            let r = &self.topology.relationships[ri];
+            if type_matches(&r.types, "tosca.relationships.network.LinksTo")
+                && self.role_of(r.target) == "network"
+            {
+                network = Some(self.names[r.target.0].clone());
+            } else if type_matches(&r.types, "tosca.relationships.network.BindsTo")
+                && self.role_of(r.target) == "compute"
+            {
+                compute = Some(self.names[r.target.0].clone());
+                compute_id = Some(r.target);
+            }
+        }
+        let name = self.topology.nodes[id.0].name.clone();
+        if network.is_none() {
+            self.warn(
+                id,
+                format!(
+                    "port `{name}` links to no network this backend creates, so it is left out"
+                ),
+                "give the port a `link` requirement to a tosca.nodes.network.Network",
+            );
+        }
+        let index = compute_id.map(|c| self.port_ids(c).iter().position(|p| *p == id).unwrap_or(0));
+        json!({
+            "network": network,
+            "compute": compute,
+            "ip_address": self.prop(id, "ip_address"),
+            "device_index": index.map(|i| i + 1),
+        })
+    }
+
+    /// The ports bound to a machine, ordered by their `order` property, then source order.
+    pub(super) fn port_ids(&self, compute: NodeId) -> Vec<NodeId> {
+        let mut ports: Vec<(i64, usize, NodeId)> = self.incoming[compute.0]
+            .iter()
+            .map(|&ri| &self.topology.relationships[ri])
+            .filter(|r| {
+                type_matches(&r.types, "tosca.relationships.network.BindsTo")
+                    && self.role_of(r.source) == "port"
+                    && self.network_of(r.source).is_some()
+            })
+            .map(|r| {
+                let order = match self.topology.nodes[r.source.0].properties.get("order") {
+                    Some(Value::Integer(i)) => *i,
+                    _ => 0,
+                };
+                (order, r.source.0, r.source)
+            })
+            .collect();
+        ports.sort();
+        ports.dedup_by_key(|p| p.2);
+        ports.into_iter().map(|p| p.2).collect()
+    }
+
+    /// The block storage attached to a machine, with where it is mounted.
+    pub(super) fn volumes_of(&self, compute: NodeId) -> Json {
+        let mut members = vec![compute];
+        let mut i = 0;
+        while i < members.len() {
+            members.extend_from_slice(self.hosting.hosted(members[i]));
+            i += 1;
+        }
+        let mut seen: HashSet<NodeId> = HashSet::new();
+        let volumes: Vec<Json> = members
+            .iter()
+            .flat_map(|m| self.outgoing[m.0].iter())
+            .map(|&ri| &self.topology.relationships[ri])
+            .filter(|r| {
+                type_matches(&r.types, "tosca.relationships.AttachesTo")
+                    && self.role_of(r.target) == "block_storage"
+                    && seen.insert(r.target)
+            })
+            .map(|r| {
+                let location = match r.properties.get("location") {
+                    Some(Value::String(l)) => Some(hcl_str(l)),
+                    _ => None,
+                };
+                json!({
+                    "name": self.names[r.target.0],
+                    "label": dns_label(&self.names[r.target.0]),
+                    "location": location,
+                })
+            })
+            .collect();
+        json!(volumes)
+    }
+
+    /// The network a port links to, when this backend creates it.
+    pub(super) fn network_of(&self, port: NodeId) -> Option<NodeId> {
+        self.outgoing[port.0]
+            .iter()
+            .map(|&ri| &self.topology.relationships[ri])
+            .find(|l| {
+                type_matches(&l.types, "tosca.relationships.network.LinksTo")
+                    && self.role_of(l.target) == "network"
+            })
+            .map(|l| l.target)
+    }
+
+    pub(super) fn ports_of(&self, compute: NodeId) -> Json {
+        let ports: Vec<Json> = self
+            .port_ids(compute)
+            .into_iter()
+            .map(|p| {
+                let network = self.network_of(p).map(|n| self.names[n.0].clone());
+                json!({ "name": self.names[p.0], "network": network })
+            })
+            .collect();
+        json!(ports)
+    }
+
+    pub(super) fn load_balancer(&mut self, id: NodeId) -> Json {
+        let algorithm = match self.topology.nodes[id.0].properties.get("algorithm") {
+            Some(Value::String(a)) => {
+                let table = self
+                    .bind(id)
+                    .get("algorithms")
+                    .cloned()
+                    .unwrap_or(Json::Null);
+                match table.get(a.to_lowercase()).and_then(Json::as_str) {
+                    Some(v) => Some(hcl_str(v)),
+                    None => {
+                        self.warn(
+                            id,
+                            format!(
+                                "algorithm `{a}` of load balancer `{}` has no equivalent; the provider's default is used",
+                                self.topology.nodes[id.0].name
+                            ),
+                            "use an algorithm the rule's `bind.algorithms` lists",
+                        );
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        let default_port = self
+            .bind(id)
+            .get("default_port")
+            .and_then(Json::as_i64)
+            .unwrap_or(80);
+        let client_port = self.port_number(id, "client").unwrap_or(default_port);
+        let mut targets: Vec<Json> = Vec::new();
+        let mut targeted: Vec<NodeId> = Vec::new();
+        for ri in self.outgoing[id.0].clone() {
+            let r = &self.topology.relationships[ri];
+            if !type_matches(&r.types, "tosca.relationships.RoutesTo") {
+                continue;
+            }
+            let app = r.target;
+            let root = self.hosting.root(app);
+            let port = r
+                .capability
+                .as_deref()
+                .and_then(|c| self.port_number(app, c))
+                .or_else(|| match self.topology.nodes[app.0].properties.get("port") {
+                    Some(Value::Integer(p)) => Some(*p),
+                    _ => None,
+                })
+                .unwrap_or(default_port);
+            let kind = match self.role_of(root) {
+                "compute" => "compute",
+                _ if self.role_of(app) == "container" => "container",
+                _ => {
+                    let name = self.topology.nodes[app.0].name.clone();
+                    let lb = self.topology.nodes[id.0].name.clone();
+                    self.warn(
+                        id,
+                        format!("load balancer `{lb}` does not route to `{name}`: it runs on no machine or container this backend creates"),
+                        "host the application on a tosca.nodes.Compute, or make it a container application with --provider kubernetes",
+                    );
+                    continue;
+                }
+            };
+            let target = if kind == "compute" { root } else { app };
+            if targeted.contains(&target) {
+                continue;
+            }
+            targeted.push(target);
+            targets.push(json!({
+                "name": self.derived_name(format!("{}_{}", self.names[id.0], self.names[target.0])),
+                "node": self.names[target.0],
+                "kind": kind,
+                "port": port,
+            }));
+        }
+        if self.provider == Provider::Kubernetes && targets.len() > 1 {
+            let lb = self.topology.nodes[id.0].name.clone();
+            self.warn(
+                id,
+                format!("load balancer `{lb}` routes to several applications; a Kubernetes service selects only the first"),
+                "put the applications behind one service each",
+            );
+        }
+        if self.provider != Provider::Kubernetes {
+            self.needs
+                .insert("default_network".to_string(), json!(true));
+        }
+        json!({
+            "algorithm": algorithm,
+            "port": client_port,
+            "targets": targets,
+        })
+    }
+
+    /// The literal `port` of a capability of node `id`.
+    pub(super) fn port_number(&self, id: NodeId, cap: &str) -> Option<i64> {
+        match self.topology.nodes[id.0]
+            .capabilities
+            .get(cap)?
+            .properties
+            .get("port")?
+        {
+            Value::Integer(p) => Some(*p),
+            _ => None,
+        }
+    }
+
+    pub(super) fn container(&mut self, id: NodeId) -> Json {
+        let node = &self.topology.nodes[id.0];
+        let name = node.name.clone();
+        let image_artifact = node
+            .artifacts
+            .values()
+            .find(|a| type_matches(&a.types, "tosca.artifacts.Deployment.Image"))
+            .or_else(|| node.artifacts.values().next())
+            .map(|a| hcl_str(&a.file));
+        let image = image_artifact.or_else(|| self.prop(id, "image"));
+        if image.is_none() {
+            self.warn(
+                id,
+                format!("container `{name}` names no image, so it is left out"),
+                "give it an artifact of type tosca.artifacts.Deployment.Image.VM (or a Docker image) whose file is the image reference",
+            );
+        }
+        let mut ports: Vec<i64> = Vec::new();
+        for cap in node.capabilities.values() {
+            if let Some(Value::Integer(p)) = cap.properties.get("port")
+                && !ports.contains(p)
+            {
+                ports.push(*p);
+            }
+        }
+        if let Some(Value::Integer(p)) = node.properties.get("port")
+            && !ports.contains(p)
+        {
+            ports.push(*p);
+        }
+        let replicas = self.replicas(id);
+        json!({
+            "image": image,
+            "ports": ports,
+            "replicas": replicas,
+            "label": dns_label(&self.names[id.0]),
+        })
+    }
+}

@@ -1,0 +1,273 @@
+//! Unit tests of the Terraform backend's Rust: the layout pass, names, expressions, variables.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use super::expr::{NodeRef, Scope, literal};
+use super::fmt::{format, parse_check};
+use super::unique_names;
+use crate::ir::{Call, Value};
+
+#[test]
+fn format_aligns_runs_of_single_line_attributes_like_terraform_fmt() {
+    let text = "resource \"a\" \"b\" {\nami = \"x\"\n      instance_type = \"t3\"\ntags = {\nName = \"n\"\nLongerName = \"y\"\n}\nk = 1\n\n\n\nblock {\n\nx = 1\n\n}\n}\n\n";
+    assert_eq!(
+        format(text),
+        "resource \"a\" \"b\" {\n  ami           = \"x\"\n  instance_type = \"t3\"\n  tags = {\n    Name       = \"n\"\n    LongerName = \"y\"\n  }\n  k = 1\n\n  block {\n    x = 1\n  }\n}\n"
+    );
+}
+
+#[test]
+fn format_ignores_brackets_and_equals_inside_strings_and_interpolations() {
+    let text = "x {\na = \"{ [ = \"\nbb = \"x${join(\"}\", [\"=\"])}\"\nc = var.x == 1 ? \"${var.y}\" : \"$${literal\"\n}\n";
+    assert_eq!(
+        format(text),
+        "x {\n  a  = \"{ [ = \"\n  bb = \"x${join(\"}\", [\"=\"])}\"\n  c  = var.x == 1 ? \"${var.y}\" : \"$${literal\"\n}\n"
+    );
+}
+
+#[test]
+fn format_breaks_runs_at_comments_and_multi_line_values() {
+    let text = "x {\na = 1\n# note\nlong_name = 2\nlist = [\n1,\n]\nb = 3\n}\n";
+    assert_eq!(
+        format(text),
+        "x {\n  a = 1\n  # note\n  long_name = 2\n  list = [\n    1,\n  ]\n  b = 3\n}\n"
+    );
+}
+
+#[test]
+fn parse_check_refuses_what_is_not_hcl() {
+    assert!(parse_check("a = 1\n").is_ok());
+    let e = parse_check("resource \"a\" {\n  x = \n}\n").unwrap_err();
+    assert!(!e.is_empty());
+}
+
+#[test]
+fn unique_names_are_snake_case_identifiers_without_clashes() {
+    let names = unique_names(
+        ["Web-Server", "web_server", "9lives", "count", "", "Ärger"],
+        &["count"],
+    );
+    assert_eq!(
+        names,
+        [
+            "web_server",
+            "web_server_2",
+            "n_9lives",
+            "count_value",
+            "n_",
+            "rger"
+        ]
+    );
+}
+
+fn call(function: &str, args: Vec<Value>) -> Value {
+    Value::Call(Call {
+        function: function.to_string(),
+        args,
+    })
+}
+
+fn s(text: &str) -> Value {
+    Value::String(text.to_string())
+}
+
+#[test]
+fn literals_are_hcl_with_interpolation_escaped() {
+    let mut map = IndexMap::new();
+    map.insert("plain".to_string(), Value::Integer(1));
+    map.insert("with space".to_string(), s("${x} %{y}"));
+    assert_eq!(
+        literal(&Value::Map(map)).unwrap(),
+        "{ plain = 1, \"with space\" = \"$${x} %%{y}\" }"
+    );
+    assert_eq!(
+        literal(&Value::List(vec![
+            Value::Boolean(true),
+            Value::Float(1.5),
+            Value::Null
+        ]))
+        .unwrap(),
+        "[true, 1.5, null]"
+    );
+    assert!(literal(&call("get_input", vec![s("x")])).is_err());
+}
+
+#[test]
+fn functions_become_references_and_string_templates() {
+    let topology = empty_topology();
+    let vars: HashMap<String, String> = [("port".to_string(), "port".to_string())].into();
+    let scope = Scope {
+        topology: &topology,
+        vars: &vars,
+        nodes: &[NodeRef::default()],
+        hosts: &[None],
+    };
+    assert_eq!(
+        scope
+            .expr(&call("get_input", vec![s("port")]), None)
+            .unwrap(),
+        "var.port"
+    );
+    assert_eq!(
+        scope
+            .expr(
+                &call(
+                    "concat",
+                    vec![
+                        s("http://\"x\"/"),
+                        call("get_input", vec![s("port")]),
+                        s("/${y}")
+                    ]
+                ),
+                None
+            )
+            .unwrap(),
+        "\"http://\\\"x\\\"/${var.port}/$${y}\""
+    );
+    assert_eq!(
+        scope
+            .expr(
+                &call(
+                    "join",
+                    vec![
+                        Value::List(vec![s("a"), call("get_input", vec![s("port")])]),
+                        s("-")
+                    ]
+                ),
+                None
+            )
+            .unwrap(),
+        "\"a-${var.port}\""
+    );
+    assert_eq!(
+        scope
+            .expr(
+                &call("token", vec![s("a.b"), s("."), Value::Integer(1)]),
+                None
+            )
+            .unwrap(),
+        "element(split(\".\", \"a.b\"), 1)"
+    );
+    assert_eq!(
+        scope
+            .expr(
+                &call("concat", vec![call("get_input", vec![s("port")]), s("")]),
+                None
+            )
+            .unwrap(),
+        "var.port"
+    );
+    let e = scope
+        .expr(&call("get_operation_output", vec![s("x")]), None)
+        .unwrap_err();
+    assert!(e.contains("get_operation_output"), "{e}");
+    assert!(
+        scope
+            .expr(&call("get_input", vec![s("nope")]), None)
+            .is_err()
+    );
+}
+
+/// A topology with nothing in it, read from a minimal template.
+fn empty_topology() -> crate::ir::Topology {
+    let yaml = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates: {}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let mut diags = crate::diag::Diagnostics::new();
+    crate::pipeline::read(
+        &crate::pipeline::ReadOptions {
+            input: Some(crate::source::InputArg::Path(path)),
+            ..Default::default()
+        },
+        &mut diags,
+    )
+    .topology
+    .expect("an empty topology reads")
+}
+
+#[test]
+fn sizes_written_as_text_are_read_in_bytes() {
+    use super::scripts::size_bytes;
+    assert_eq!(size_bytes("4 GB"), Some(4e9));
+    assert_eq!(size_bytes("512 MiB"), Some(512.0 * 1024.0 * 1024.0));
+    assert_eq!(size_bytes("1.5 gib"), Some(1.5 * 1024.0 * 1024.0 * 1024.0));
+    assert_eq!(size_bytes("fast"), None);
+    assert_eq!(size_bytes("10 parsecs"), None);
+}
+
+fn map1(key: &str, value: Value) -> Value {
+    let mut m = IndexMap::new();
+    m.insert(key.to_string(), value);
+    Value::Map(m)
+}
+
+#[test]
+fn constraints_become_conditions_with_sentences() {
+    use super::vars::constraint;
+    let range = map1(
+        "in_range",
+        Value::List(vec![Value::Integer(1), s("UNBOUNDED")]),
+    );
+    assert_eq!(
+        constraint(&range, "var.n", "n").unwrap(),
+        (
+            "var.n >= 1".to_string(),
+            "The value of n must be at least 1.".to_string()
+        )
+    );
+    let values = map1("valid_values", Value::List(vec![s("a"), s("b")]));
+    assert_eq!(
+        constraint(&values, "var.x", "x").unwrap().0,
+        "contains([\"a\", \"b\"], var.x)"
+    );
+    let pattern = map1("pattern", s("[a-z]+\\d"));
+    assert_eq!(
+        constraint(&pattern, "var.x", "x").unwrap().0,
+        "can(regex(\"^(?:[a-z]+\\\\d)$\", var.x))"
+    );
+    let size = map1("greater_than", s("1 GB"));
+    assert!(
+        constraint(&size, "var.x", "x")
+            .unwrap_err()
+            .contains("orders only numbers")
+    );
+    assert!(constraint(&map1("schema", s("x")), "var.x", "x").is_err());
+}
+
+#[test]
+fn tosca_2_validation_clauses_become_conditions() {
+    use super::vars::validation;
+    let clause = call(
+        "$and",
+        vec![
+            call(
+                "$greater_or_equal",
+                vec![call("$length", vec![s("$value")]), Value::Integer(3)],
+            ),
+            call("$not", vec![call("$equal", vec![s("$value"), s("admin")])]),
+        ],
+    );
+    assert_eq!(
+        validation(&clause, "var.user").unwrap(),
+        "(length(var.user) >= 3 && !(var.user == \"admin\"))"
+    );
+    assert!(validation(&call("$has_entry", vec![s("$value")]), "var.x").is_err());
+}
+
+#[test]
+fn format_keeps_heredocs_as_written_and_aligns_across_them_like_terraform_fmt() {
+    let text = "x {\na = 1\nlong_name = <<EOT\n  keep   this\n    {\nEOT\nb = 2\ncc = <<-EOT\n    indented\n\n    EOT\n}\n";
+    assert_eq!(
+        format(text),
+        "x {\n  a         = 1\n  long_name = <<EOT\n  keep   this\n    {\nEOT\n  b         = 2\n  cc        = <<-EOT\n    indented\n\n    EOT\n}\n"
+    );
+    assert!(parse_check(&format(text)).is_ok());
+    // `<<` in a string opens nothing.
+    assert_eq!(
+        format("a = \"<<EOT\"\nbb = 1\n"),
+        "a  = \"<<EOT\"\nbb = 1\n"
+    );
+}

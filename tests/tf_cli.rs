@@ -1,0 +1,274 @@
+//! `toscana tf` and `tosca2tf` on the command line: providers, warnings, `--backend-dir`
+//! overrides, and the loud failure when a template writes something that is not HCL.
+
+use std::fs;
+
+use assert_cmd::Command;
+
+fn toscana() -> Command {
+    let mut cmd = Command::cargo_bin("toscana").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const CONTAINERS: &str = "golden/tf-aws-containers/input.yaml";
+
+#[test]
+fn container_applications_on_aws_are_warnings_that_suggest_the_kubernetes_provider() {
+    let out = toscana()
+        .args(["tf", CONTAINERS, "--message-format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let frontend = err
+        .lines()
+        .find(|l| l.contains("terraform::unsupported") && l.contains("`frontend`"))
+        .unwrap_or_else(|| panic!("no warning for frontend:\n{err}"));
+    assert!(frontend.contains("--provider kubernetes"), "{frontend}");
+    assert!(frontend.contains("\"line\":29"), "{frontend}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("# ==> main.tf <==\n"), "{stdout}");
+    assert!(stdout.contains("\n# ==> versions.tf <==\n"));
+}
+
+#[test]
+fn the_kubernetes_provider_translates_them_without_a_warning_about_them() {
+    let out = toscana()
+        .args(["tf", CONTAINERS, "--provider", "kubernetes"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("`frontend`"), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("resource \"kubernetes_deployment_v1\" \"frontend\""));
+}
+
+#[test]
+fn tosca2tf_takes_the_provider_flag_too() {
+    let out = Command::cargo_bin("tosca2tf")
+        .unwrap()
+        .args([CONTAINERS, "--provider", "openstack"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("terraform-provider-openstack/openstack"));
+}
+
+#[test]
+fn a_backend_dir_adds_rules_and_replaces_templates_of_the_chosen_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("openstack")).unwrap();
+    fs::write(
+        dir.path().join("mapping.yaml"),
+        "rules:\n  - match: { kind: node, type: tosca.nodes.Storage.ObjectStorage }\n    skip: \"we keep uploads elsewhere\"\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("openstack/providers.tf.tera"),
+        "provider \"openstack\" {\ncloud = \"prod\"\n}\n",
+    )
+    .unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = toscana()
+        .args(["tf", CONTAINERS, "--provider", "openstack", "--backend-dir"])
+        .arg(dir.path())
+        .arg("-o")
+        .arg(out_dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(out_dir.path().join("providers.tf")).unwrap(),
+        "provider \"openstack\" {\n  cloud = \"prod\"\n}\n"
+    );
+    let main = fs::read_to_string(out_dir.path().join("main.tf")).unwrap();
+    assert!(!main.contains("objectstorage"), "{main}");
+    assert!(main.contains("openstack_lb_loadbalancer_v2"), "{main}");
+}
+
+#[test]
+fn a_template_that_writes_invalid_hcl_is_an_internal_error_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("aws")).unwrap();
+    fs::write(
+        dir.path().join("aws/providers.tf.tera"),
+        "provider \"aws\" {\nregion = \n}\n",
+    )
+    .unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let target = out_dir.path().join("tf");
+    let out = toscana()
+        .args(["tf", CONTAINERS, "--backend-dir"])
+        .arg(dir.path())
+        .arg("-o")
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("error[terraform::internal]"), "{err}");
+    assert!(err.contains("providers.tf is not valid HCL"), "{err}");
+    assert!(!target.exists(), "nothing may be written");
+}
+
+#[test]
+fn names_never_clash_with_provider_settings_or_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  inputs:
+    aws_region:
+      type: string
+      default: eu-west-1
+  node_templates:
+    Web-VM:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage:
+            node: disk
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: /a } }
+        - local_storage:
+            node: disk
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: /b } }
+    web_vm:
+      type: tosca.nodes.Compute
+    disk:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: disk, size: 1 GiB }
+"#,
+    )
+    .unwrap();
+    let out = toscana().arg("tf").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("variable \"aws_region_value\" {"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("resource \"aws_instance\" \"web_vm\" {"));
+    assert!(stdout.contains("resource \"aws_instance\" \"web_vm_2\" {"));
+    assert_eq!(
+        stdout.matches("resource \"aws_volume_attachment\"").count(),
+        1,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn host_walks_down_the_hosting_chain_and_a_machine_cannot_read_its_own_address() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("run.sh"), "#!/bin/sh\necho run\n").unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    app:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: server
+      interfaces:
+        Standard:
+          start:
+            implementation: run.sh
+            inputs:
+              VM_CPUS: { get_property: [ HOST, host, num_cpus ] }
+              MY_IP: { get_attribute: [ HOST, private_address ] }
+    server:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: vm
+    vm:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties: { num_cpus: 4 }
+"#,
+    )
+    .unwrap();
+    let out = toscana().arg("tf").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("\"export VM_CPUS='4'\""), "{stdout}");
+    assert!(!stdout.contains("MY_IP"), "{stdout}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("input `MY_IP`") && err.contains("the machine the script runs on"),
+        "{err}"
+    );
+}
+
+#[test]
+fn machines_that_wait_for_each_other_are_warnings_not_cycles() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("join.sh"), "#!/bin/sh\necho join\n").unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    a:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host: vm_a
+        - dependency: b
+      interfaces:
+        Standard:
+          configure:
+            implementation: join.sh
+            inputs:
+              PEER: { get_attribute: [ vm_b, private_address ] }
+    b:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host: vm_b
+        - dependency: a
+      interfaces:
+        Standard:
+          configure:
+            implementation: join.sh
+            inputs:
+              PEER: { get_attribute: [ vm_a, private_address ] }
+    vm_a:
+      type: tosca.nodes.Compute
+    vm_b:
+      type: tosca.nodes.Compute
+    x:
+      type: tosca.nodes.Compute
+      requirements:
+        - dependency: y
+    y:
+      type: tosca.nodes.Compute
+      requirements:
+        - dependency: x
+"#,
+    )
+    .unwrap();
+    let out = toscana().arg("tf").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`vm_a`, `vm_b` read each other's attributes"),
+        "{err}"
+    );
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.contains("warning[") && l.contains("would close a cycle"))
+            .count(),
+        2,
+        "both dependencies between x and y are left out:\n{err}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("depends_on"), "{stdout}");
+}

@@ -1,0 +1,242 @@
+//! Every file of the conformance corpora that toscana accepts translates, for each of the three
+//! providers, into a Terraform configuration that `hcl2tojson` (python-hcl2) and
+//! `terraform fmt -check` accept; what the rules cannot express ends as warnings.
+//!
+//! Each YAML file and CSAR under `../shared/corpus/` is read in-process with the library; the ones
+//! read with no error are rendered by the built-in Terraform backend for aws, openstack and
+//! kubernetes, and written under one temporary folder, one sub-folder per file and provider. The
+//! checkers then run once over the whole folder (`hcl2tojson` over every `.tf` and `.tfvars`,
+//! `terraform fmt -check -recursive`); when one fails, the configurations are checked one by one
+//! to name the culprits. The test prints how many configurations were clean and how many ended
+//! with warnings, and fails if any render had an error or any checker rejected a file.
+//!
+//! Locally, a missing corpus or a missing `hcl2tojson` skips with a notice, and `terraform` is
+//! used when installed; under `CI=true` the corpus and `hcl2tojson` are required.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use toscana::back::{self, Backend, terraform};
+use toscana::diag::Diagnostics;
+use toscana::limits::Limits;
+use toscana::pipeline::{ReadOptions, read};
+use toscana::source::InputArg;
+
+const PROVIDERS: [terraform::Provider; 3] = [
+    terraform::Provider::Aws,
+    terraform::Provider::Openstack,
+    terraform::Provider::Kubernetes,
+];
+
+fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml" | "csar" | "zip")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs a checker; `Ok` when it exits with success.
+fn run(tool: &str, args: &[&str], dir: &Path) -> Result<(), String> {
+    let out = Command::new(tool)
+        .args(args)
+        .arg(dir)
+        .output()
+        .map_err(|e| format!("cannot run {tool}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{tool} ({}): {}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout).trim(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// `hcl2tojson` over every `.tf` and `.tfvars` file under `dir`, in one process.
+fn hcl2tojson(dir: &Path, scratch: &Path) -> Result<(), String> {
+    let mut paths: Vec<PathBuf> = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "tf" || e == "tfvars") {
+                paths.push(p);
+            }
+        }
+    }
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let out = Command::new("hcl2tojson")
+        .arg("-q")
+        .arg("-o")
+        .arg(scratch)
+        .args(&paths)
+        .output()
+        .map_err(|e| format!("cannot run hcl2tojson: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "hcl2tojson ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// A checker over one folder of configurations.
+type Check<'a> = Box<dyn Fn(&Path) -> Result<(), String> + 'a>;
+
+#[test]
+fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
+    let root = corpus_root();
+    if !root.is_dir() {
+        assert!(!in_ci(), "../shared/corpus is missing under CI=true");
+        eprintln!("notice: ../shared/corpus not found; the tf corpus test is skipped");
+        return;
+    }
+    if Command::new("hcl2tojson")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(!in_ci(), "hcl2tojson is missing under CI=true");
+        eprintln!("notice: hcl2tojson not installed; the tf corpus test is skipped");
+        return;
+    }
+    let terraform_installed = Command::new("terraform").arg("version").output().is_ok();
+    let out = tempfile::tempdir().expect("a temporary folder");
+    let mut failures: Vec<String> = Vec::new();
+    let mut configs: Vec<(String, PathBuf)> = Vec::new();
+    let (mut files_seen, mut accepted, mut clean, mut warned) = (0, 0, 0, 0);
+    for (n, path) in files(&root).into_iter().enumerate() {
+        files_seen += 1;
+        let mut diags = Diagnostics::with_cap(1);
+        let read = read(
+            &ReadOptions {
+                input: Some(InputArg::Path(path.clone())),
+                ..ReadOptions::default()
+            },
+            &mut diags,
+        );
+        let Some(topology) = read.topology else {
+            continue;
+        };
+        if diags.has_errors() {
+            continue;
+        }
+        accepted += 1;
+        let mut sources = read.sources;
+        let limits = Limits::default();
+        let read_artifact = |a: &toscana::ir::Artifact| read.artifacts.read(a, &limits);
+        for provider in PROVIDERS {
+            let mut bdiags = Diagnostics::with_cap(0);
+            let Some(backend) = Backend::load(
+                back::builtin(provider.backend_name()),
+                None,
+                &mut sources,
+                &limits,
+                &mut bdiags,
+            ) else {
+                panic!("the built-in {} backend does not load", provider.as_str());
+            };
+            let files = terraform::render(
+                &backend,
+                &topology,
+                &sources,
+                provider,
+                &read_artifact,
+                &mut bdiags,
+            );
+            let name = format!("{} --provider {}", path.display(), provider.as_str());
+            if bdiags.has_errors() {
+                let messages: Vec<String> = bdiags
+                    .finish()
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .map(|d| d.message.clone())
+                    .collect();
+                failures.push(format!("{name}: rendering failed: {}", messages.join("; ")));
+                continue;
+            }
+            if bdiags.warning_count() > 0 {
+                warned += 1;
+            } else {
+                clean += 1;
+            }
+            let dir = out.path().join(format!("{n:04}-{}", provider.as_str()));
+            for file in &files {
+                let target = dir.join(&file.path);
+                std::fs::create_dir_all(target.parent().expect("a parent")).expect("writable");
+                std::fs::write(&target, &file.contents).expect("writable");
+            }
+            configs.push((name, dir));
+        }
+    }
+    let scratch = tempfile::tempdir().expect("a temporary folder");
+    let mut checks: Vec<(&str, Check)> = vec![(
+        "hcl2tojson",
+        Box::new(|d: &Path| hcl2tojson(d, scratch.path())),
+    )];
+    if terraform_installed {
+        checks.push((
+            "terraform fmt",
+            Box::new(|d: &Path| run("terraform", &["fmt", "-check", "-recursive"], d)),
+        ));
+    } else {
+        eprintln!("notice: terraform not installed; terraform fmt -check is skipped");
+    }
+    for (tool, check) in &checks {
+        if check(out.path()).is_ok() {
+            continue;
+        }
+        for (name, dir) in &configs {
+            if let Err(e) = check(dir) {
+                failures.push(format!("{name}: {tool}: {e}"));
+            }
+        }
+    }
+    eprintln!(
+        "tf corpus: {files_seen} files, {accepted} accepted, {} configurations ({} providers): {clean} clean, {warned} with warnings naming what was skipped, {} failed",
+        configs.len(),
+        PROVIDERS.len(),
+        failures.len()
+    );
+    assert!(!configs.is_empty(), "no corpus file was translated");
+    assert!(
+        failures.is_empty(),
+        "{} corpus translations failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
