@@ -4,17 +4,11 @@
 use std::fs;
 use std::io::Write;
 
+mod common;
+
 use assert_cmd::Command;
 
-fn toscana() -> Command {
-    let mut cmd = Command::cargo_bin("toscana").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{stderr, toscana};
 
 const DUPLICATE: &str = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    web:\n      type: tosca.nodes.Compute\n    web:\n      type: tosca.nodes.Compute\n";
 

@@ -20,6 +20,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::corpus_root;
 use toscana::diag::Diagnostics;
 use toscana::pipeline::{ReadOptions, read};
 use toscana::source::InputArg;
@@ -34,10 +37,6 @@ fn documented_disagreements() -> std::collections::BTreeSet<String> {
         .filter_map(|l| l.strip_prefix("| `"))
         .filter_map(|l| l.split_once('`').map(|(file, _)| file.to_string()))
         .collect()
-}
-
-fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
 }
 
 /// One expectation: a file and whether it must be accepted.

@@ -12,9 +12,12 @@
 //! required.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+mod common;
+
+use common::{corpus_files, corpus_root, in_ci};
 use toscana::back::{self, Backend, graphviz};
 use toscana::diag::Diagnostics;
 use toscana::limits::Limits;
@@ -23,38 +26,6 @@ use toscana::source::InputArg;
 
 /// Graphs per `dot` run.
 const BATCH: usize = 100;
-
-fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("yaml" | "yml" | "csar" | "zip")
-            ) {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// `dot -Tsvg` over `text` (one or more graphs): `Ok` when it succeeds with nothing on stderr.
 fn dot_accepts(text: &str) -> Result<(), String> {
@@ -106,7 +77,7 @@ fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
     let mut rendered: Vec<(PathBuf, String)> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
     let (mut files_seen, mut accepted) = (0, 0);
-    for path in files(&root) {
+    for path in corpus_files(&root) {
         files_seen += 1;
         let mut diags = Diagnostics::with_cap(1);
         let read = read(

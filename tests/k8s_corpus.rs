@@ -20,6 +20,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::{corpus_files, corpus_root, in_ci};
 use toscana::back::{self, Backend, kubernetes};
 use toscana::diag::{Diagnostics, codes};
 use toscana::limits::Limits;
@@ -28,38 +31,6 @@ use toscana::source::InputArg;
 
 /// Files per validator run.
 const BATCH: usize = 150;
-
-fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("yaml" | "yml" | "csar" | "zip")
-            ) {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 enum Outcome {
     Translated(String),
@@ -182,7 +153,7 @@ fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skip
     let (mut seen, mut accepted, mut translated, mut nothing, mut needs_inputs) = (0, 0, 0, 0, 0);
     let mut failures: Vec<String> = Vec::new();
     let mut written: Vec<(PathBuf, PathBuf)> = Vec::new();
-    for path in files(&root) {
+    for path in corpus_files(&root) {
         seen += 1;
         for (v, options) in variants.iter().enumerate() {
             let outcome = match catch_unwind(AssertUnwindSafe(|| translate(&path, options))) {

@@ -3,17 +3,11 @@
 
 use std::fs;
 
+mod common;
+
 use assert_cmd::Command;
 
-fn toscana() -> Command {
-    let mut cmd = Command::cargo_bin("toscana").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{stderr, toscana};
 
 const CONTAINERS: &str = "golden/tf-aws-containers/input.yaml";
 

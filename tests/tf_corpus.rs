@@ -16,6 +16,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::{corpus_files, corpus_root, in_ci};
 use toscana::back::{self, Backend, terraform};
 use toscana::diag::Diagnostics;
 use toscana::limits::Limits;
@@ -27,38 +30,6 @@ const PROVIDERS: [terraform::Provider; 3] = [
     terraform::Provider::Openstack,
     terraform::Provider::Kubernetes,
 ];
-
-fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("yaml" | "yml" | "csar" | "zip")
-            ) {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Runs a checker; `Ok` when it exits with success.
 fn run(tool: &str, args: &[&str], dir: &Path) -> Result<(), String> {
@@ -139,7 +110,7 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
     let mut failures: Vec<String> = Vec::new();
     let mut configs: Vec<(String, PathBuf)> = Vec::new();
     let (mut files_seen, mut accepted, mut clean, mut warned) = (0, 0, 0, 0);
-    for (n, path) in files(&root).into_iter().enumerate() {
+    for (n, path) in corpus_files(&root).into_iter().enumerate() {
         files_seen += 1;
         let mut diags = Diagnostics::with_cap(1);
         let read = read(

@@ -19,36 +19,55 @@ pub fn topology_json(topology: &Topology) -> serde_json::Value {
 /// Every element of `topology` in a fixed order: inputs, nodes, relationships, groups, policies,
 /// outputs, each in source order (the order of a TOSCA file). Section fragments and warnings
 /// follow this order. Spans are looked up in `sources` by the file names the IR records.
+///
+/// Each element's context also holds its `index` among the elements of its kind (the node's
+/// index in `topology.nodes`, ...), so a template can look itself up in what a backend's Rust
+/// computed per element.
 pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
     let mut spans = SpanFinder::new(&topology.source.files, sources);
     let mut out = Vec::new();
-    let mut push =
-        |kind, name: &str, types: &[String], location: Option<Location>, context: &dyn Erased| {
-            out.push(Element {
-                kind,
-                name: name.to_string(),
-                types: types.to_vec(),
-                span: location.and_then(|l| spans.span(l)),
-                context: context.to_json(),
-            });
-        };
-    for i in &topology.inputs {
-        push(ElementKind::Input, &i.name, &[], i.location, i);
+    let mut push = |kind,
+                    index: usize,
+                    name: &str,
+                    types: &[String],
+                    location: Option<Location>,
+                    context: &dyn Erased| {
+        let mut context = context.to_json();
+        if let serde_json::Value::Object(map) = &mut context {
+            map.insert("index".to_string(), index.into());
+        }
+        out.push(Element {
+            kind,
+            name: name.to_string(),
+            types: types.to_vec(),
+            span: location.and_then(|l| spans.span(l)),
+            context,
+        });
+    };
+    for (k, i) in topology.inputs.iter().enumerate() {
+        push(ElementKind::Input, k, &i.name, &[], i.location, i);
     }
-    for n in &topology.nodes {
-        push(ElementKind::Node, &n.name, &n.types, n.location, n);
+    for (k, n) in topology.nodes.iter().enumerate() {
+        push(ElementKind::Node, k, &n.name, &n.types, n.location, n);
     }
-    for r in &topology.relationships {
-        push(ElementKind::Relationship, &r.name, &r.types, r.location, r);
+    for (k, r) in topology.relationships.iter().enumerate() {
+        push(
+            ElementKind::Relationship,
+            k,
+            &r.name,
+            &r.types,
+            r.location,
+            r,
+        );
     }
-    for g in &topology.groups {
-        push(ElementKind::Group, &g.name, &g.types, g.location, g);
+    for (k, g) in topology.groups.iter().enumerate() {
+        push(ElementKind::Group, k, &g.name, &g.types, g.location, g);
     }
-    for p in &topology.policies {
-        push(ElementKind::Policy, &p.name, &p.types, p.location, p);
+    for (k, p) in topology.policies.iter().enumerate() {
+        push(ElementKind::Policy, k, &p.name, &p.types, p.location, p);
     }
-    for o in &topology.outputs {
-        push(ElementKind::Output, &o.name, &[], o.location, o);
+    for (k, o) in topology.outputs.iter().enumerate() {
+        push(ElementKind::Output, k, &o.name, &[], o.location, o);
     }
     out
 }

@@ -20,7 +20,7 @@
 //! matching, `toscana.graphviz.Abstract` and `toscana.graphviz.Substituted`, so the mapping file
 //! styles them like any other family.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use serde::Serialize;
 use serde_json::{Value as Json, json};
@@ -109,26 +109,17 @@ pub fn render(
     backend.render_with(&super::topology_json(topology), &elements, &extra, diags)
 }
 
-/// The engine's elements, each with its `index` among the elements of its kind (templates look
-/// themselves up in `graph` with it), and nodes with their pseudo-types.
+/// The engine's elements (each knows its `index`, with which templates look themselves up in
+/// `graph`), nodes with their pseudo-types.
 pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
     let mut elements = super::elements(topology, sources);
-    let mut counters: HashMap<ElementKind, usize> = HashMap::new();
-    for element in &mut elements {
-        let counter = counters.entry(element.kind).or_default();
-        if let Json::Object(map) = &mut element.context {
-            map.insert("index".to_string(), json!(*counter));
+    let nodes = elements.iter_mut().filter(|e| e.kind == ElementKind::Node);
+    for (element, node) in nodes.zip(&topology.nodes) {
+        if node.directives.iter().any(|d| d == "substitute") {
+            element.types.insert(0, SUBSTITUTED.to_string());
+        } else if node.directives.iter().any(|d| d == "select") || is_abstract(node) {
+            element.types.insert(0, ABSTRACT.to_string());
         }
-        if element.kind == ElementKind::Node
-            && let Some(node) = topology.nodes.get(*counter)
-        {
-            if node.directives.iter().any(|d| d == "substitute") {
-                element.types.insert(0, SUBSTITUTED.to_string());
-            } else if node.directives.iter().any(|d| d == "select") || is_abstract(node) {
-                element.types.insert(0, ABSTRACT.to_string());
-            }
-        }
-        *counter += 1;
     }
     elements
 }

@@ -25,7 +25,7 @@ mod values;
 
 use std::collections::HashMap;
 
-use serde_json::{Value as Json, json};
+use serde_json::json;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Topology;
@@ -33,7 +33,7 @@ use crate::limits::Limits;
 use crate::source::ArtifactFiles;
 use crate::source::SourceMap;
 
-use super::{Backend, Element, ElementKind, OutputFile};
+use super::{Backend, ElementKind, OutputFile};
 
 /// The options of `toscana k8s`, given to templates as `options`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -76,7 +76,7 @@ pub fn render(
     options: &K8sOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
-    let elements = elements(topology, sources);
+    let elements = super::elements(topology, sources);
     let k8s = model::context(
         backend, topology, &elements, sources, artifacts, limits, options, diags,
     );
@@ -193,21 +193,6 @@ pub fn render(
     out.extend(others);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
-}
-
-/// The engine's elements, each with its `index` among the elements of its kind (templates look
-/// themselves up in `k8s` with it).
-pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
-    let mut elements = super::elements(topology, sources);
-    let mut counters: HashMap<ElementKind, usize> = HashMap::new();
-    for element in &mut elements {
-        let counter = counters.entry(element.kind).or_default();
-        if let Json::Object(map) = &mut element.context {
-            map.insert("index".to_string(), json!(*counter));
-        }
-        *counter += 1;
-    }
-    elements
 }
 
 #[cfg(test)]

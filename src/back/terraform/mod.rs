@@ -29,13 +29,13 @@ mod vars;
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Value as Json, json};
+use serde_json::json;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Artifact, Topology};
 use crate::source::{SourceMap, Span};
 
-use super::{Backend, Element, ElementKind, OutputFile};
+use super::{Backend, ElementKind, OutputFile};
 
 /// The cloud a configuration is for (`--provider`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -78,7 +78,7 @@ pub fn render(
     read_artifact: ReadArtifact,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
-    let elements = elements(topology, sources);
+    let elements = super::elements(topology, sources);
     let mut spans = Spans::default();
     for e in &elements {
         spans.by_kind.entry(e.kind).or_default().push(e.span);
@@ -130,21 +130,6 @@ pub fn render(
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
-}
-
-/// The engine's elements, each with its `index` among the elements of its kind, so templates
-/// find their entry in `tf`.
-pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
-    let mut elements = super::elements(topology, sources);
-    let mut counters: HashMap<ElementKind, usize> = HashMap::new();
-    for element in &mut elements {
-        let counter = counters.entry(element.kind).or_default();
-        if let Json::Object(map) = &mut element.context {
-            map.insert("index".to_string(), json!(*counter));
-        }
-        *counter += 1;
-    }
-    elements
 }
 
 /// The span of each element, by kind and index, for warnings.

@@ -1,0 +1,53 @@
+//! Helpers the integration tests share: the command as users run it, and the conformance
+//! corpora under `../shared/corpus`. Each test uses some of them.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// `toscana` as built for this test run, without colour.
+pub fn toscana() -> Command {
+    let mut cmd = Command::cargo_bin("toscana").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+/// A command's standard error as text.
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Where the corpora are: beside the repository, read-only.
+pub fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+/// Whether this run is CI's, where a missing corpus or checker is a failure.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
+pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml" | "csar" | "zip")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
