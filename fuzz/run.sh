@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 minutes="${1:-10}"
-targets=(yaml tosca csar dot)
+targets=(yaml tosca csar dot k8s tf)
 
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
