@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for MINUTES minutes each (default 10), seeded with the TOSCA files of
+# Runs every fuzz target (or the TARGETs named) for MINUTES minutes each (default 10), seeded with the TOSCA files of
 # ../shared/corpus (and, for csar, the CSARs there and in tests/bad_input). A crash, a hang
 # (over 10 s for one input) or more than 2 GiB of memory stops the target and leaves the input in
 # fuzz/artifacts/<target>/; make it a regression test before fixing it.
@@ -9,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 minutes="${1:-10}"
 targets=(yaml tosca csar dot k8s tf)
+if [ $# -gt 1 ]; then
+    targets=("${@:2}")
+fi
 
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
