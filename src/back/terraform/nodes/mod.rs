@@ -209,18 +209,19 @@ impl Builder<'_, '_> {
         if matches!(value, Value::Null) {
             return None;
         }
-        self.value(id, value, &format!("property `{name}`"))
+        let node = &self.topology.nodes[id.0].name;
+        self.value(id, value, &format!("property `{name}` of node `{node}`"))
     }
 
-    /// `value` as HCL seen from node `id`; a warning naming `what` when it cannot be.
+    /// `value` as HCL seen from node `id`; a warning naming `what` (which says whose value it
+    /// is) when it cannot be.
     fn value(&mut self, id: NodeId, value: &Value, what: &str) -> Option<String> {
         match self.scope().expr(value, Some(id)) {
             Ok(e) => Some(e),
             Err(reason) => {
-                let node = &self.topology.nodes[id.0].name;
                 self.warn(
                     id,
-                    format!("{what} of node `{node}` is left out: {reason}"),
+                    format!("{what} is left out: {reason}"),
                     "use a literal, get_input, get_property, or an attribute the rule's table lists",
                 );
                 None
@@ -691,7 +692,8 @@ impl Builder<'_, '_> {
             Value::Null => None,
             other => {
                 let other = other.clone();
-                self.value(id, &other, "count")
+                let node = &self.topology.nodes[id.0].name;
+                self.value(id, &other, &format!("the count of node `{node}`"))
             }
         }
     }

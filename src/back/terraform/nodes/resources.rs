@@ -22,7 +22,10 @@ impl Builder<'_, '_> {
                 size_bytes(&s).map(|b| number((b / GIB).ceil()))
             }
             Some(Value::Null) | None => None,
-            Some(other) => self.value(id, &other, "property `size`"),
+            Some(other) => {
+                let node = &self.topology.nodes[id.0].name;
+                self.value(id, &other, &format!("property `size` of node `{node}`"))
+            }
         };
         let size_gib = size_gib.or_else(|| {
             self.bind(id)
