@@ -5,7 +5,7 @@
     python3 benches/gen.py --units 1000 --dialect 2.0 -o /tmp/bench-1k-v2
     python3 benches/gen.py --units 100 --type-files 300 -o /tmp/bench-imports
 
-Each unit is six node templates in the shapes real estates have: a Compute with its host and os
+Each unit is six node templates (five with --no-storage) in the shapes real estates have: a Compute with its host and os
 capabilities (num_cpus from an input with constraints), a BlockStorage attached to it with
 `AttachesTo`, a WebServer and a DBMS hosted on it, a Database on the DBMS, and an application of
 a custom type five derivations deep hosted on the web server, whose properties use `get_input`,
@@ -53,7 +53,7 @@ def custom_types_13(prefix="bench", depth=5):
     return out
 
 
-def unit_13(i, app_type):
+def unit_13(i, app_type, storage=True):
     prev = f"app{i - 1}" if i > 0 else None
     lines = [
         f"    vm{i}:",
@@ -65,16 +65,21 @@ def unit_13(i, app_type):
         "            mem_size: 4 GB",
         "            disk_size: 20 GB",
         "        os:",
-        "          properties: { type: linux, distribution: ubuntu, version: 22.04 }",
-        "      requirements:",
-        "        - local_storage:",
-        f"            node: disk{i}",
-        "            relationship:",
-        "              type: tosca.relationships.AttachesTo",
-        "              properties: { location: /data }",
-        f"    disk{i}:",
-        "      type: tosca.nodes.Storage.BlockStorage",
-        f"      properties: {{ name: disk-{i}, size: 10 GB }}",
+        "          properties: { type: linux, distribution: ubuntu, version: \"22.04\" }",
+    ]
+    if storage:
+        lines += [
+            "      requirements:",
+            "        - local_storage:",
+            f"            node: disk{i}",
+            "            relationship:",
+            "              type: tosca.relationships.AttachesTo",
+            "              properties: { location: /data }",
+            f"    disk{i}:",
+            "      type: tosca.nodes.Storage.BlockStorage",
+            f"      properties: {{ name: disk-{i}, size: 10 GB }}",
+        ]
+    lines += [
         f"    web{i}:",
         "      type: tosca.nodes.WebServer",
         f"      requirements: [ {{ host: vm{i} }} ]",
@@ -102,10 +107,11 @@ def unit_13(i, app_type):
     lines += [
         "      interfaces:",
         "        Standard:",
-        "          create: scripts/install.sh",
-        "          configure:",
-        "            implementation: scripts/configure.sh",
-        f"            inputs: {{ db_host: {{ get_attribute: [ db{i}, database_endpoint, ip_address ] }} }}",
+        "          operations:",
+        "            create: scripts/install.sh",
+        "            configure:",
+        "              implementation: scripts/configure.sh",
+        f"              inputs: {{ db_host: {{ get_attribute: [ db{i}, database_endpoint, ip_address ] }} }}",
     ]
     return lines
 
@@ -225,6 +231,11 @@ def main():
     ap.add_argument("--units", type=int, required=True, help="units of six node templates (2.0: three)")
     ap.add_argument("--dialect", choices=["1.3", "2.0"], default="1.3")
     ap.add_argument("--type-files", type=int, default=0, help="import this many type files (1.3)")
+    ap.add_argument(
+        "--no-storage",
+        action="store_true",
+        help="leave out the block storage (tosca-parser 2.15 refuses 1.3's Storage.BlockStorage)",
+    )
     ap.add_argument("-o", "--out", required=True, help="folder to write service.yaml into")
     args = ap.parse_args()
     out = args.out
@@ -241,7 +252,7 @@ def main():
     lines += custom_types_13()
     lines += ["topology_template:"] + inputs_13() + ["  node_templates:"]
     for i in range(args.units):
-        lines += unit_13(i, "bench.AppLevel5")
+        lines += unit_13(i, "bench.AppLevel5", storage=not args.no_storage)
     write(os.path.join(out, "service.yaml"), lines)
     write(os.path.join(out, "scripts", "install.sh"), ["#!/bin/sh", "echo install"])
     write(os.path.join(out, "scripts", "configure.sh"), ["#!/bin/sh", "echo configure \"$db_host\""])

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Times toscana against OpenStack's tosca-parser and the Puccini wheel on the same generated
+templates, on this machine, in one run, and writes the table to docs/performance.md.
+
+Run through benches/compare.sh, which builds toscana and installs the peers first. Each
+measurement is the median wall time of several runs (one for runs over 30 s) of a separate
+process, with its peak resident memory; a peer is not run on sizes beyond the first where it
+took more than the cap (five minutes by default). Standard library only.
+"""
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# Node templates per generated unit with --no-storage (the peers refuse 1.3's BlockStorage).
+NODES_PER_UNIT = 5
+
+PEER_SCRIPTS = {
+    "tosca-parser parse": "from toscaparser.tosca_template import ToscaTemplate\nToscaTemplate({path!r})\n",
+    "Puccini compile": "import puccini.tosca\npuccini.tosca.compile('file://' + {path!r})\n",
+}
+
+
+def measure(cmd, runs, cap):
+    """Median seconds and peak RSS (MiB) of `cmd`; None when it fails or passes the cap."""
+    times, peak = [], 0
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)\n"
+    )
+    for i in range(runs):
+        try:
+            out = subprocess.run(
+                [sys.executable, "-c", probe, *cmd], capture_output=True, text=True, timeout=cap
+            )
+        except subprocess.TimeoutExpired:
+            return None, None, "over the cap"
+        seconds, rss_kib, rc = out.stdout.split()
+        if rc != "0":
+            return None, None, f"exit {rc}"
+        times.append(float(seconds))
+        peak = max(peak, int(rss_kib) // 1024)
+        if float(seconds) > 30:
+            break
+    return statistics.median(times), peak, None
+
+
+def fmt(seconds):
+    if seconds is None:
+        return "—"
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--toscana", required=True)
+    ap.add_argument("--python", required=True, help="the peers' virtual environment's python")
+    ap.add_argument("--nodes", type=int, nargs="+", default=[1000, 4000, 10000, 100000])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--cap", type=int, default=300, help="seconds before a peer is given up")
+    ap.add_argument("--work", default=os.path.join(ROOT, "target", "bench-compare"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
+    args = ap.parse_args()
+
+    toscana = os.path.abspath(args.toscana)
+    tools = {
+        "toscana check": lambda p, o: [toscana, "check", p],
+        "tosca2k8s": lambda p, o: [toscana, "k8s", p, "-o", o + "-k8s"],
+        "tosca2tf": lambda p, o: [toscana, "tf", p, "-o", o + "-tf"],
+        "tosca2dot": lambda p, o: [toscana, "dot", p, "-o", o + "-dot"],
+    }
+    for name, script in PEER_SCRIPTS.items():
+        tools[name] = lambda p, o, s=script: [args.python, "-c", s.format(path=p)]
+
+    given_up = set()
+    rows = []
+    results = {}
+    for nodes in args.nodes:
+        units = max(1, nodes // NODES_PER_UNIT)
+        folder = os.path.join(args.work, f"n{nodes}")
+        subprocess.run(
+            [sys.executable, os.path.join(HERE, "gen.py"), "--units", str(units), "--no-storage", "-o", folder],
+            check=True,
+        )
+        path = os.path.join(folder, "service.yaml")
+        for tool, make in tools.items():
+            if tool in given_up:
+                results[(tool, nodes)] = (None, None, "not run: over the cap on a smaller size")
+                continue
+            seconds, rss, why = measure(make(path, os.path.join(folder, "out")), args.runs, args.cap)
+            if why == "over the cap":
+                given_up.add(tool)
+            results[(tool, nodes)] = (seconds, rss, why)
+            print(f"{nodes:>7} nodes  {tool:<20} {fmt(seconds):>10}  {rss or '—'} MiB  {why or ''}", flush=True)
+
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    header = "| tool | " + " | ".join(f"{n:,} nodes" for n in args.nodes) + " |"
+    lines = [header, "|---|" + "---|" * len(args.nodes)]
+    for tool in tools:
+        cells = []
+        for n in args.nodes:
+            seconds, rss, why = results[(tool, n)]
+            cells.append(f"{fmt(seconds)}, {rss} MiB" if seconds is not None else f"— ({why})")
+        lines.append(f"| {tool} | " + " | ".join(cells) + " |")
+    ratios = []
+    for n in args.nodes:
+        ours = results[("toscana check", n)][0]
+        for peer in PEER_SCRIPTS:
+            theirs = results[(peer, n)][0]
+            if ours and theirs:
+                ratios.append(f"- {n:,} nodes: `toscana check` is {theirs / ours:,.0f}× faster than {peer}")
+    table = "\n".join(lines)
+    machine = f"{platform.node()}: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}"
+    with open(args.out, "w") as f:
+        f.write(
+            "# Performance\n\n"
+            "Made by `benches/compare.sh` (templates from `benches/gen.py --no-storage`, five node\n"
+            "templates per unit; the peers refuse 1.3's `Storage.BlockStorage`). Median wall time of\n"
+            f"up to {args.runs} runs of a separate process, and its peak resident memory.\n\n"
+            f"Machine: {machine}. Run on {time.strftime('%Y-%m-%d')}.\n\n"
+            + table
+            + "\n\n"
+            + ("\n".join(ratios) + "\n" if ratios else "")
+        )
+    print(table)
+    print("\n".join(ratios))
+
+
+if __name__ == "__main__":
+    main()

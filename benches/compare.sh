@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Times toscana against OpenStack's tosca-parser and the Puccini wheel on the same generated
+# templates and writes the table to docs/performance.md (see benches/compare.py).
+#
+#   benches/compare.sh                 # 1,000 / 4,000 / 10,000 / 100,000 node templates
+#   benches/compare.sh 1000 4000       # only these sizes
+#
+# Installs the peers from PyPI into target/bench-venv on first use (the only network use, and
+# only from the package registry); builds toscana in release mode.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv="${TOSCANA_BENCH_VENV:-$PWD/target/bench-venv}"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import toscaparser, puccini.tosca" 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check tosca-parser==2.15.0 puccini==0.21.0
+fi
+cargo build --release --quiet --bin toscana
+sizes=()
+if [ $# -gt 0 ]; then
+    sizes=(--nodes "$@")
+fi
+python3 benches/compare.py --toscana target/release/toscana --python "$venv/bin/python" "${sizes[@]}"
