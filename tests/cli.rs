@@ -471,3 +471,42 @@ fn a_full_disk_while_writing_leaves_the_old_output_intact() {
         "the old output\n"
     );
 }
+
+#[test]
+fn thousands_of_output_files_do_not_need_thousands_of_open_files() {
+    // Each file is written to a temporary and renamed when all are written; the temporaries
+    // must be closed in between, or a process limit of open files stops a large output.
+    let dir = tempfile::tempdir().unwrap();
+    let mut yaml = String::from(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n",
+    );
+    for i in 0..200 {
+        yaml.push_str(&format!("    n{i}:\n      type: tosca.nodes.Compute\n"));
+    }
+    fs::write(dir.path().join("many.yaml"), yaml).unwrap();
+    let backend = dir.path().join("backend");
+    fs::create_dir(&backend).unwrap();
+    fs::write(
+        backend.join("mapping.yaml"),
+        "rules:\n  - match: { kind: node }\n    template: n.tera\n    output: \"{{ element.name }}.txt\"\n",
+    )
+    .unwrap();
+    fs::write(backend.join("n.tera"), "{{ element.name }}\n").unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_toscana"))
+        .args([
+            "render",
+            "many.yaml",
+            "--backend-dir",
+            "backend",
+            "-o",
+            "out",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(fs::read_dir(dir.path().join("out")).unwrap().count(), 200);
+}

@@ -279,9 +279,10 @@ fn stage_and_commit(
         .create(dir)
         .map_err(|e| write_error(dir, "create the output directory", &e))?;
     let mut report = WriteReport::default();
-    // Phase 1: every changed file to a temporary next to its target. Dropping a NamedTempFile
-    // deletes it, so an early return cleans up after itself.
-    let mut staged: Vec<(tempfile::NamedTempFile, PathBuf, &str)> = Vec::new();
+    // Phase 1: every changed file to a temporary next to its target, closed once written (a
+    // backend may write thousands of files, more than a process may hold open). Dropping a
+    // TempPath deletes its file, so an early return cleans up after itself.
+    let mut staged: Vec<(tempfile::TempPath, PathBuf, &str)> = Vec::new();
     for file in files {
         let target = file
             .path
@@ -327,7 +328,7 @@ fn stage_and_commit(
         temp.write_all(file.bytes)
             .and_then(|()| temp.flush())
             .map_err(|e| write_error(&target, "write", &e))?;
-        staged.push((temp, target, file.path));
+        staged.push((temp.into_temp_path(), target, file.path));
     }
     // Phase 2: rename into place. Renaming within one folder does not fail for the reasons
     // phase 1 checks; should it fail anyway, the files renamed so far are named in the error.
