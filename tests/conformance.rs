@@ -22,10 +22,7 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use common::corpus_root;
-use toscana::diag::Diagnostics;
-use toscana::pipeline::{ReadOptions, read};
-use toscana::source::InputArg;
+use common::{corpus_root, read_accepted};
 
 const FLOORS: &str = "tests/conformance-floors.tsv";
 const DISAGREEMENTS: &str = "tests/conformance/DISAGREEMENTS.md";
@@ -71,13 +68,7 @@ fn cases(corpus: &str, verdict_column: &str, verdict: fn(&str) -> Option<bool>) 
 
 /// toscana's verdict: the input reads into a topology with no error.
 fn accepts(path: &Path) -> bool {
-    let mut diags = Diagnostics::with_cap(1);
-    let options = ReadOptions {
-        input: Some(InputArg::Path(path.to_path_buf())),
-        ..ReadOptions::default()
-    };
-    let read = read(&options, &mut diags);
-    read.topology.is_some() && !diags.has_errors()
+    read_accepted(path).is_some()
 }
 
 #[derive(Default)]

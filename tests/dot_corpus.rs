@@ -17,12 +17,10 @@ use std::process::{Command, Stdio};
 
 mod common;
 
-use common::{corpus_files, corpus_root, in_ci};
+use common::{corpus_files, corpus_root, in_ci, read_accepted};
 use toscana::back::{self, Backend, graphviz};
 use toscana::diag::Diagnostics;
 use toscana::limits::Limits;
-use toscana::pipeline::{ReadOptions, read};
-use toscana::source::InputArg;
 
 /// Graphs per `dot` run.
 const BATCH: usize = 100;
@@ -79,20 +77,13 @@ fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
     let (mut files_seen, mut accepted) = (0, 0);
     for path in corpus_files(&root) {
         files_seen += 1;
-        let mut diags = Diagnostics::with_cap(1);
-        let read = read(
-            &ReadOptions {
-                input: Some(InputArg::Path(path.clone())),
-                ..ReadOptions::default()
-            },
-            &mut diags,
-        );
-        let Some(topology) = read.topology else {
+        let Some(mut read) = read_accepted(&path) else {
             continue;
         };
-        if diags.has_errors() {
-            continue;
-        }
+        let topology = read
+            .topology
+            .take()
+            .expect("an accepted file has a topology");
         accepted += 1;
         let mut sources = read.sources;
         let mut bdiags = Diagnostics::with_cap(0);

@@ -18,12 +18,10 @@ use std::process::Command;
 
 mod common;
 
-use common::{corpus_files, corpus_root, in_ci};
+use common::{corpus_files, corpus_root, in_ci, read_accepted};
 use toscana::back::{self, Backend, terraform};
 use toscana::diag::Diagnostics;
 use toscana::limits::Limits;
-use toscana::pipeline::{ReadOptions, read};
-use toscana::source::InputArg;
 
 const PROVIDERS: [terraform::Provider; 3] = [
     terraform::Provider::Aws,
@@ -112,20 +110,13 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
     let (mut files_seen, mut accepted, mut clean, mut warned) = (0, 0, 0, 0);
     for (n, path) in corpus_files(&root).into_iter().enumerate() {
         files_seen += 1;
-        let mut diags = Diagnostics::with_cap(1);
-        let read = read(
-            &ReadOptions {
-                input: Some(InputArg::Path(path.clone())),
-                ..ReadOptions::default()
-            },
-            &mut diags,
-        );
-        let Some(topology) = read.topology else {
+        let Some(mut read) = read_accepted(&path) else {
             continue;
         };
-        if diags.has_errors() {
-            continue;
-        }
+        let topology = read
+            .topology
+            .take()
+            .expect("an accepted file has a topology");
         accepted += 1;
         let mut sources = read.sources;
         let limits = Limits::default();

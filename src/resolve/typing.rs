@@ -232,22 +232,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        let Some(type_name) = def.type_name() else {
-            return self.reader.value(node, diags);
-        };
-        let value = self.typed(
-            node,
-            type_name,
-            def.get("entry_schema"),
-            def.get("key_schema"),
-            path,
-            0,
-            diags,
-        );
-        for clause in def.constraints() {
-            constraints::check(self, &value, node, clause, type_name, path, diags);
-        }
-        value
+        self.value_at(node, def, path, 0, diags)
     }
 
     /// Whether the Simple Profile's YAML 1.1 habits are read with a warning (not in TOSCA 2.0).
@@ -382,7 +367,9 @@ impl<'m> Typing<'_, 'm> {
                         };
                         let field_path = format!("{path}.{key}");
                         let value = match fields.get(key) {
-                            Some(def) => self.field(&entry.value, def, &field_path, depth, diags),
+                            Some(def) => {
+                                self.value_at(&entry.value, def, &field_path, depth + 1, diags)
+                            }
                             None => {
                                 diags.push(unknown_name(
                                     &format!("a value of data type `{type_name}`"),
@@ -402,7 +389,7 @@ impl<'m> Typing<'_, 'm> {
                         }
                         if let Some(default) = def.get("default") {
                             let mut quiet = Diagnostics::with_cap(0);
-                            let value = self.field(default, def, name, depth, &mut quiet);
+                            let value = self.value_at(default, def, name, depth + 1, &mut quiet);
                             out.insert(name.to_string(), value);
                         } else if def.required() {
                             diags.push(
@@ -484,14 +471,16 @@ impl<'m> Typing<'_, 'm> {
                 (Some(type_name), _) => {
                     self.typed(node, type_name, None, None, path, depth + 1, diags)
                 }
-                (_, Some(map)) => self.field(node, &Definition::single(map), path, depth, diags),
+                (_, Some(map)) => {
+                    self.value_at(node, &Definition::single(map), path, depth + 1, diags)
+                }
                 _ => self.reader.value(node, diags),
             },
         }
     }
 
-    /// A value against a full definition (type, schemas, constraints) one level deeper.
-    fn field(
+    /// A value against a full definition (type, schemas, constraints), `depth` data types deep.
+    fn value_at(
         &mut self,
         node: &Yaml,
         def: &Definition<'m>,
@@ -508,7 +497,7 @@ impl<'m> Typing<'_, 'm> {
             def.get("entry_schema"),
             def.get("key_schema"),
             path,
-            depth + 1,
+            depth,
             diags,
         );
         for clause in def.constraints() {

@@ -51,3 +51,17 @@ pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// `path` read as `toscana check` reads it, when it reads with no error (the corpus files a
+/// translator is expected to handle); `None` otherwise.
+pub fn read_accepted(path: &Path) -> Option<toscana::pipeline::Read> {
+    let mut diags = toscana::diag::Diagnostics::with_cap(1);
+    let read = toscana::pipeline::read(
+        &toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
+            ..Default::default()
+        },
+        &mut diags,
+    );
+    (read.topology.is_some() && !diags.has_errors()).then_some(read)
+}

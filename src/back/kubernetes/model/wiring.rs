@@ -482,23 +482,8 @@ impl Ctx<'_> {
             if json_str(&bind, "role") != Some("placement") {
                 continue;
             }
-            let mut workloads: Vec<usize> = self
-                .policy_nodes(&p.targets)
-                .iter()
-                .filter_map(|&t| self.workload_of[t])
-                .collect();
-            workloads.dedup();
+            let workloads = self.policy_workloads(p, "placement", diags);
             if workloads.is_empty() {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    p.location,
-                    format!(
-                        "placement policy `{}` targets no translated workload; skipped",
-                        p.name
-                    ),
-                    "",
-                );
-                diags.push(d);
                 continue;
             }
             let zones: Vec<String> = ["zone", "zones", "availability_zone", "availability_zones"]
@@ -555,24 +540,7 @@ impl Ctx<'_> {
                 .unwrap_or(Json::Null);
             let mut hpas = Vec::new();
             if json_str(&bind, "role") == Some("scaling") {
-                let mut workloads: Vec<usize> = self
-                    .policy_nodes(&p.targets)
-                    .iter()
-                    .filter_map(|&t| self.workload_of[t])
-                    .collect();
-                workloads.dedup();
-                if workloads.is_empty() {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        p.location,
-                        format!(
-                            "scaling policy `{}` targets no translated workload; skipped",
-                            p.name
-                        ),
-                        "",
-                    );
-                    diags.push(d);
-                }
+                let workloads = self.policy_workloads(p, "scaling", diags);
                 let min = p
                     .properties
                     .get("min_instances")

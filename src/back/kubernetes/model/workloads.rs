@@ -478,6 +478,35 @@ impl Ctx<'_> {
             .map_or(1, |d| d.max(0))
     }
 
+    /// The workloads a `kind` (`scaling`, `placement`) policy's targets ended up in; none is a
+    /// warning that the policy is skipped.
+    pub(super) fn policy_workloads(
+        &mut self,
+        p: &crate::ir::Policy,
+        kind: &str,
+        diags: &mut Diagnostics,
+    ) -> Vec<usize> {
+        let mut workloads: Vec<usize> = self
+            .policy_nodes(&p.targets)
+            .iter()
+            .filter_map(|&t| self.workload_of[t])
+            .collect();
+        workloads.dedup();
+        if workloads.is_empty() {
+            let d = self.warn(
+                codes::K8S_UNSUPPORTED,
+                p.location,
+                format!(
+                    "{kind} policy `{}` targets no translated workload; skipped",
+                    p.name
+                ),
+                "",
+            );
+            diags.push(d);
+        }
+        workloads
+    }
+
     pub(super) fn policy_nodes(&self, targets: &[PolicyTarget]) -> Vec<usize> {
         let mut out = Vec::new();
         for t in targets {
