@@ -5,9 +5,11 @@
 //! workflows, outputs and the substitution boundary. Every problem is collected; resolution
 //! goes on past errors so one run reports them all.
 
+mod call_shapes;
 mod constraints;
 mod extras;
 mod functions;
+mod interfaces;
 mod literals;
 mod nodes;
 mod params;

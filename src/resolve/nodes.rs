@@ -365,12 +365,14 @@ impl<'a> NodeBuilder<'a> {
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Interface> {
         let mut out: IndexMap<String, Interface> = IndexMap::new();
-        let sources = defs
+        let defined = defs
             .iter()
             .rev()
-            .filter_map(|d| d.def.as_map().and_then(|m| m.get("interfaces")))
-            .chain(assigned);
-        for section in sources {
+            .filter_map(|d| d.def.as_map().and_then(|m| m.get("interfaces")));
+        let sources = defined
+            .map(|section| (section, false))
+            .chain(assigned.map(|section| (section, true)));
+        for (section, is_assignment) in sources {
             let Some(map) = crate::front::shape::map(section, "`interfaces`", diags) else {
                 continue;
             };
@@ -381,7 +383,19 @@ impl<'a> NodeBuilder<'a> {
                 let Some(body) = entry.value.as_map() else {
                     continue;
                 };
-                let interface = out.entry(name.to_string()).or_insert_with(|| Interface {
+                let name = if is_assignment && defs_complete(self.model, defs) {
+                    match super::interfaces::assigned_name(name, &entry.key, &out, diags) {
+                        Some(name) => {
+                            let interface = &out[name.as_str()];
+                            super::interfaces::check_operations(self.model, interface, body, diags);
+                            name
+                        }
+                        None => continue,
+                    }
+                } else {
+                    name.to_string()
+                };
+                let interface = out.entry(name).or_insert_with(|| Interface {
                     type_name: None,
                     types: Vec::new(),
                     inputs: IndexMap::new(),

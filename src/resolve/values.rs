@@ -123,6 +123,9 @@ impl ValueReader<'_> {
     }
 
     fn call(&self, function: &str, args_node: &Node, at: &Node, diags: &mut Diagnostics) -> Value {
+        if self.dialect != Dialect::Tosca2 {
+            super::call_shapes::check(function, args_node, diags);
+        }
         let args: Vec<Value> = match args_node.as_seq() {
             Some(items) => items.iter().map(|i| self.value(i, diags)).collect(),
             None => vec![self.value(args_node, diags)],
