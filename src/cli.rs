@@ -534,6 +534,7 @@ fn run_with(
             job,
             Job::Check | Job::Translate(Some(Target::Terraform | Target::Graphviz))
         ),
+        report_open_requirements: matches!(job, Job::Check),
     };
     let read = pipeline::read(&options, &mut diags);
     let mut sources = read.sources;

@@ -23,6 +23,9 @@ pub struct ReadOptions {
     pub limits: Limits,
     /// A required input left without a value is an error (true) or a warning.
     pub unbound_inputs_are_errors: bool,
+    /// Warn about requirements a template leaves for the orchestrator to fulfil (`check`):
+    /// validation detail, and noise for a backend that is the orchestrator.
+    pub report_open_requirements: bool,
 }
 
 /// The result of reading: the topology when the input could be read at all, every file read
@@ -77,6 +80,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         csar,
         artifact_root,
         unbound_inputs_are_errors: options.unbound_inputs_are_errors,
+        report_open_requirements: options.report_open_requirements,
     };
     let topology = resolve::resolve(&model, &ctx, diags);
     Read {

@@ -46,10 +46,17 @@ fn names(topology: &Topology, ids: &[NodeId]) -> Vec<String> {
 /// database, which sits on the same server.
 const STACK: &str = r#"
 tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  shop.App:
+    derived_from: tosca.nodes.WebApplication
+    requirements:
+      - database:
+          capability: tosca.capabilities.Endpoint.Database
+          relationship: tosca.relationships.ConnectsTo
 topology_template:
   node_templates:
     app:
-      type: tosca.nodes.WebApplication
+      type: shop.App
       requirements:
         - host: web
         - database: { node: db, relationship: tosca.relationships.ConnectsTo }

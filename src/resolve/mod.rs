@@ -12,6 +12,7 @@ mod functions;
 mod interfaces;
 mod literals;
 mod nodes;
+mod occurrences;
 mod params;
 mod paths;
 mod requirements;
@@ -46,6 +47,8 @@ pub struct Context<'a> {
     /// Whether a required input without a value is an error (the output needs every value) or
     /// a warning (`check`; Terraform, which declares it as a variable).
     pub unbound_inputs_are_errors: bool,
+    /// Whether a requirement left for the orchestrator to fulfil is reported (a warning).
+    pub report_open_requirements: bool,
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
@@ -152,6 +155,15 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
+    if model.dialect != crate::ir::Dialect::Tosca2 {
+        occurrences::check(
+            model,
+            template,
+            &topology,
+            ctx.report_open_requirements,
+            diags,
+        );
+    }
     topology
 }
 

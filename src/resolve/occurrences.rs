@@ -1,0 +1,200 @@
+//! Whether each node template's requirement assignments fit its type's requirement
+//! definitions: every assigned name is defined (SP-NTPL-06), and no name is assigned more
+//! often than its `occurrences` allow (SP-REQD-04, SP-REQA-08; default `[1, 1]`).
+//!
+//! Fewer assignments than the lower bound is a warning, not an error: in the Simple Profile an
+//! unassigned requirement stays open for the orchestrator to fulfil at deployment
+//! (SP-REQA-08), so the template is valid, but nothing in it says what the target will be.
+//! `toscana check` reports it; the translators do not, because there the backend's platform is
+//! the orchestrator (a Kubernetes cluster hosts a container that names no host).
+//! A requirement that `substitution_mappings` exposes on the boundary is fulfilled outside
+//! and not counted as missing.
+//!
+//! TOSCA 2.0 counts requirements with `count_range` and its own rules; this is for 1.x.
+
+use indexmap::IndexMap;
+
+use super::types::definitions;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{NodeId, Topology};
+use crate::model::{Model, TopologyTemplate, TypeKind};
+use crate::yaml::{Core, Kind, Node as Yaml};
+
+/// The bounds of a requirement definition; `None` as the upper bound is `UNBOUNDED`.
+#[derive(Clone, Copy)]
+struct Bounds {
+    min: u64,
+    max: Option<u64>,
+}
+
+impl Bounds {
+    const DEFAULT: Bounds = Bounds {
+        min: 1,
+        max: Some(1),
+    };
+
+    fn show(self) -> String {
+        match self.max {
+            Some(max) => format!("[{}, {max}]", self.min),
+            None => format!("[{}, UNBOUNDED]", self.min),
+        }
+    }
+}
+
+/// `report_open`: whether requirements left below their lower bound are reported (a warning).
+pub fn check(
+    model: &Model,
+    template: &TopologyTemplate,
+    topology: &Topology,
+    report_open: bool,
+    diags: &mut Diagnostics,
+) {
+    for (i, named) in template.node_templates.iter().enumerate() {
+        let node = &topology.nodes[NodeId(i).0];
+        let defs = definitions(model, TypeKind::Node, &node.types);
+        if defs.is_empty() || !super::nodes::defs_complete(model, &defs) {
+            continue;
+        }
+        let defined = requirement_definitions(&defs);
+        let assigned = named
+            .def
+            .as_map()
+            .and_then(|d| d.get("requirements"))
+            .and_then(Yaml::as_seq)
+            .unwrap_or(&[]);
+        let mut counts: IndexMap<&str, u64> = IndexMap::new();
+        for item in assigned {
+            let Some([entry]) = item.as_map().map(|m| m.entries()) else {
+                continue; // reported where assignments are read
+            };
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            let Some(bounds) = defined.get(name) else {
+                let known: Vec<&str> = defined.keys().copied().collect();
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!(
+                            "node template `{}` assigns requirement `{name}`, which its type `{}` does not define",
+                            named.name, node.type_name
+                        ),
+                    )
+                    .at(entry.key.span)
+                    .did_you_mean(
+                        name,
+                        &known,
+                        Some(format!("the type defines: {}", known.join(", "))),
+                    ),
+                );
+                continue;
+            };
+            let count = counts.entry(name).or_default();
+            *count += 1;
+            if bounds.max.is_some_and(|max| *count == max + 1) {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_CONSTRAINT,
+                        format!(
+                            "node template `{}` assigns requirement `{name}` {count} times; its definition allows at most {} (occurrences {})",
+                            named.name,
+                            bounds.max.unwrap_or_default(),
+                            bounds.show()
+                        ),
+                    )
+                    .at(entry.key.span)
+                    .hint("remove the extra assignment, or derive a type whose requirement allows more occurrences"),
+                );
+            }
+        }
+        let exposed = |name: &str| {
+            topology.substitution.as_ref().is_some_and(|s| {
+                s.requirements
+                    .iter()
+                    .any(|m| m.node == NodeId(i) && m.target == name)
+            })
+        };
+        for (name, bounds) in &defined {
+            let count = counts.get(name).copied().unwrap_or(0);
+            if !report_open || exposed(name) {
+                continue;
+            }
+            if count < bounds.min {
+                diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_UNFULFILLED,
+                        if count == 0 {
+                            format!(
+                                "node template `{}` does not assign requirement `{name}`, which its type needs (occurrences {}); an orchestrator would have to find the target",
+                                named.name,
+                                bounds.show()
+                            )
+                        } else {
+                            format!(
+                                "node template `{}` assigns requirement `{name}` {count} time(s), fewer than its occurrences {} ask for; an orchestrator would have to find the rest",
+                                named.name,
+                                bounds.show()
+                            )
+                        },
+                    )
+                    .at(named.span)
+                    .hint(format!("assign it: `- {name}: <node template>`")),
+                );
+            }
+        }
+    }
+}
+
+/// Requirement name → bounds, from the most specific definition of each name.
+fn requirement_definitions<'m>(defs: &[&'m crate::model::TypeDef]) -> IndexMap<&'m str, Bounds> {
+    let mut out: IndexMap<&str, Bounds> = IndexMap::new();
+    for def in defs {
+        let list = def
+            .def
+            .as_map()
+            .and_then(|m| m.get("requirements"))
+            .and_then(Yaml::as_seq)
+            .unwrap_or(&[]);
+        for item in list {
+            let Some([entry]) = item.as_map().map(|m| m.entries()) else {
+                continue;
+            };
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            if out.contains_key(name) {
+                continue;
+            }
+            let bounds = entry
+                .value
+                .as_map()
+                .and_then(|m| m.get("occurrences"))
+                .and_then(bounds)
+                .unwrap_or(Bounds::DEFAULT);
+            out.insert(name, bounds);
+        }
+    }
+    out
+}
+
+/// `[min, max]` with `UNBOUNDED` as max; `None` when malformed (reported where types are read).
+fn bounds(node: &Yaml) -> Option<Bounds> {
+    let [min, max] = node.as_seq()? else {
+        return None;
+    };
+    let int = |n: &Yaml| match &n.kind {
+        Kind::Scalar(s) => match s.core {
+            Core::Int(i) => u64::try_from(i).ok(),
+            _ => None,
+        },
+        _ => None,
+    };
+    let max = match max.scalar_text() {
+        Some("UNBOUNDED") => None,
+        _ => Some(int(max)?),
+    };
+    Some(Bounds {
+        min: int(min)?,
+        max,
+    })
+}
