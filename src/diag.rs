@@ -60,6 +60,7 @@ pub mod codes {
     pub const TOSCA_TYPE_MISMATCH: &str = "tosca::type-mismatch";
     pub const TOSCA_CONSTRAINT: &str = "tosca::constraint-violated";
     pub const TOSCA_UNFULFILLED: &str = "tosca::unfulfilled-requirement";
+    pub const TOSCA_MISSING_FILE: &str = "tosca::missing-artifact-file";
     pub const BACKEND_RULES: &str = "backend::rules";
     pub const BACKEND_TEMPLATE: &str = "backend::template";
     pub const BACKEND_SKIPPED: &str = "backend::skipped";

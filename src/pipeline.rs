@@ -81,6 +81,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         artifact_root,
         unbound_inputs_are_errors: options.unbound_inputs_are_errors,
         report_open_requirements: options.report_open_requirements,
+        artifact_files: &artifacts,
     };
     let topology = resolve::resolve(&model, &ctx, diags);
     Read {

@@ -49,6 +49,8 @@ pub struct Context<'a> {
     pub unbound_inputs_are_errors: bool,
     /// Whether a requirement left for the orchestrator to fulfil is reported (a warning).
     pub report_open_requirements: bool,
+    /// Where artifact files are, to report the ones that are missing.
+    pub artifact_files: &'a crate::source::ArtifactFiles,
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
@@ -145,6 +147,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         ancestry: &mut ancestry,
         root,
         artifacts: IndexMap::new(),
+        missing_files_reported: Default::default(),
         patterns,
     };
     nodes.build(template, &mut topology, diags);

@@ -34,6 +34,9 @@ pub struct NodeBuilder<'a> {
     pub artifacts: IndexMap<String, Artifact>,
     /// `pattern` constraints compiled once for the whole run.
     pub patterns: Patterns,
+    /// Where a missing artifact file was reported: a type's artifact is built again for every
+    /// template of the type, and reported once.
+    pub missing_files_reported: std::cell::RefCell<std::collections::HashSet<Span>>,
 }
 
 /// Node template name → id, built once.
@@ -492,7 +495,7 @@ impl<'a> NodeBuilder<'a> {
             outputs: IndexMap::new(),
         });
         if let Some(file) = node.as_str() {
-            op.implementation = Some(self.implementation_from_file(file, node));
+            op.implementation = Some(self.implementation_from_file(file, node, diags));
             return op;
         }
         let Some(map) = node.as_map() else { return op };
@@ -512,9 +515,14 @@ impl<'a> NodeBuilder<'a> {
         op
     }
 
-    fn implementation_from_file(&self, file: &str, node: &Yaml) -> Implementation {
+    fn implementation_from_file(
+        &self,
+        file: &str,
+        node: &Yaml,
+        diags: &mut Diagnostics,
+    ) -> Implementation {
         Implementation {
-            primary: Some(self.file_artifact(file, file, node)),
+            primary: Some(self.file_artifact(file, file, node, diags)),
             dependencies: Vec::new(),
             timeout: None,
             operation_host: None,
@@ -523,7 +531,7 @@ impl<'a> NodeBuilder<'a> {
 
     fn implementation(&mut self, node: &Yaml, diags: &mut Diagnostics) -> Implementation {
         if let Some(file) = node.as_str() {
-            return self.implementation_from_file(file, node);
+            return self.implementation_from_file(file, node, diags);
         }
         let mut implementation = Implementation {
             primary: None,
@@ -560,17 +568,55 @@ impl<'a> NodeBuilder<'a> {
     /// An implementation artifact: a file name, or an inline artifact definition.
     fn artifact_ref(&mut self, node: &Yaml, diags: &mut Diagnostics) -> Option<Artifact> {
         match node.as_str() {
-            Some(file) => Some(self.file_artifact(file, file, node)),
+            Some(file) => Some(self.file_artifact(file, file, node, diags)),
             None => node.as_map().map(|_| self.artifact("", node, diags)),
         }
     }
 
+    /// Reports an artifact whose file is not where its path says: an error inside a CSAR,
+    /// which must carry what it names; a warning next to a plain file, whose artifacts may be
+    /// put in place before deployment. URLs and repository artifacts are not looked up.
+    fn check_file(&self, artifact: &Artifact, at: Span, diags: &mut Diagnostics) {
+        let Some(path) = artifact.path.as_deref() else {
+            return;
+        };
+        if artifact.repository.is_some() || artifact.file.contains("://") {
+            return;
+        }
+        let Some((reason, in_csar)) = self.ctx.artifact_files.missing(path) else {
+            return;
+        };
+        if !self.missing_files_reported.borrow_mut().insert(at) {
+            return;
+        }
+        let message = if artifact.name == artifact.file {
+            format!("implementation file `{}`: {reason}", artifact.file)
+        } else {
+            format!("artifact `{}`: {reason}", artifact.name)
+        };
+        diags.push(if in_csar {
+            Diagnostic::error(codes::TOSCA_MISSING_FILE, message)
+                .at(at)
+                .hint("add the file to the CSAR, or correct the path (it is relative to the file that names it)")
+        } else {
+            Diagnostic::warning(codes::TOSCA_MISSING_FILE, message)
+                .at(at)
+                .hint("the path is relative to the file that names it; a translator that ships the file will fail")
+        });
+    }
+
     /// An artifact named by a string: the node's artifact of that name, else a file.
-    fn file_artifact(&self, name: &str, file: &str, node: &Yaml) -> Artifact {
+    fn file_artifact(
+        &self,
+        name: &str,
+        file: &str,
+        node: &Yaml,
+        diags: &mut Diagnostics,
+    ) -> Artifact {
         if let Some(artifact) = self.artifacts.get(file) {
             return artifact.clone();
         }
-        Artifact {
+        let artifact = Artifact {
             name: name.to_string(),
             type_name: None,
             types: Vec::new(),
@@ -589,7 +635,9 @@ impl<'a> NodeBuilder<'a> {
             checksum: None,
             checksum_algorithm: None,
             location: self.locator.at(node.span),
-        }
+        };
+        self.check_file(&artifact, node.span, diags);
+        artifact
     }
 
     pub fn artifacts(
@@ -635,7 +683,7 @@ impl<'a> NodeBuilder<'a> {
 
     fn artifact(&mut self, name: &str, node: &Yaml, diags: &mut Diagnostics) -> Artifact {
         if let Some(file) = node.as_str() {
-            return self.file_artifact(name, file, node);
+            return self.file_artifact(name, file, node, diags);
         }
         let empty = Map::new();
         let map = node.as_map().unwrap_or(&empty);
@@ -690,7 +738,7 @@ impl<'a> NodeBuilder<'a> {
             }
             _ => None,
         };
-        Artifact {
+        let artifact = Artifact {
             name: name.to_string(),
             type_name,
             types,
@@ -707,7 +755,11 @@ impl<'a> NodeBuilder<'a> {
             checksum: text("checksum"),
             checksum_algorithm: text("checksum_algorithm"),
             location: self.locator.at(node.span),
+        };
+        if let Some(f) = file_node {
+            self.check_file(&artifact, f.span, diags);
         }
+        artifact
     }
 }
 

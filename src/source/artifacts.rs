@@ -52,6 +52,32 @@ impl ArtifactFiles {
         }
     }
 
+    /// Whether the file at `path` (relative to the topology root) is there, without reading it:
+    /// `None` when it is, or when there is no folder to look in; else the reason, and whether
+    /// the files are a CSAR's, which must hold every artifact it names.
+    pub fn missing(&self, path: &str) -> Option<(String, bool)> {
+        let escapes = path.starts_with('/') || path.split('/').any(|p| p == "..");
+        match &self.place {
+            Place::Nowhere => None,
+            Place::Disk { root, confined } => {
+                if *confined && escapes {
+                    Some((format!("`{path}` leaves the CSAR"), true))
+                } else {
+                    let full = root.join(path);
+                    (!full.is_file()).then(|| (format!("`{path}` does not exist"), *confined))
+                }
+            }
+            Place::Archive(archive) => {
+                if escapes {
+                    Some((format!("`{path}` leaves the CSAR"), true))
+                } else {
+                    (!archive.borrow().has_file(path))
+                        .then(|| (format!("`{path}` is not in the CSAR"), true))
+                }
+            }
+        }
+    }
+
     /// The bytes of `artifact`'s file, bounded by `limits`. The error is a reason a backend puts
     /// in its own diagnostic ("cannot ship `install.sh`: it does not exist").
     pub fn read(&self, artifact: &Artifact, limits: &Limits) -> Result<Vec<u8>, String> {
