@@ -6,7 +6,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Topology;
 use crate::limits::Limits;
 use crate::resolve::{self, Bindings};
-use crate::source::{ArtifactFiles, InputArg, Loader, Origin, SourceMap, SourceOptions};
+use crate::source::{ArtifactFiles, CsarMeta, InputArg, Loader, Origin, SourceMap, SourceOptions};
 
 /// What to read and how.
 #[derive(Debug, Clone, Default)]
@@ -66,6 +66,15 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
             artifacts: ArtifactFiles::nowhere(),
         };
     };
+    if opened
+        .csar
+        .as_ref()
+        .is_some_and(|m| *m == CsarMeta::default())
+        && options.entry.is_none()
+    {
+        let shown = &loader.sources().get(model.entry).name;
+        crate::front::csar_entry::check_without_meta(&model, shown, diags);
+    }
     let csar = opened.csar.map(|meta| meta.to_map());
     let entry_definitions = csar
         .as_ref()

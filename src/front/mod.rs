@@ -4,6 +4,7 @@
 //! walks the import graph depth-first: each file is read once, a file that imports itself
 //! through a chain is reported with the whole chain, and the depth is bounded.
 
+pub mod csar_entry;
 pub mod shape;
 pub mod version;
 pub mod yaml;
