@@ -5,6 +5,7 @@
 //! through a chain is reported with the whole chain, and the depth is bounded.
 
 pub mod shape;
+pub mod tosca2;
 pub mod version;
 pub mod yaml;
 

@@ -8,7 +8,7 @@
 mod constraints;
 mod extras;
 mod functions;
-mod literals;
+pub(crate) mod literals;
 mod nodes;
 mod params;
 mod paths;

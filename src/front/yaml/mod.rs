@@ -31,11 +31,15 @@ pub fn read_definitions(
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
     let dialect = model.dialect;
-    shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
+    if dialect == Dialect::Tosca2 {
+        super::tosca2::check_file(root, file == model.entry, diags);
+    } else {
+        shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
+    }
 
     if let Some(repos) = root.get("repositories") {
         for repo in shape::named(repos, "`repositories`", diags) {
-            if let Some(url) = repository_url(&repo.def, diags) {
+            if let Some(url) = repository_url(&repo.def, dialect, diags) {
                 model.repositories.insert(
                     repo.name,
                     Repository {
@@ -90,9 +94,13 @@ pub fn read_definitions(
     }
 }
 
-fn repository_url(def: &Node, diags: &mut Diagnostics) -> Option<String> {
+fn repository_url(def: &Node, dialect: Dialect, diags: &mut Diagnostics) -> Option<String> {
     if let Some(url) = def.as_str() {
         return Some(url.to_string());
+    }
+    if dialect == Dialect::Tosca2 {
+        // The 2.0 grammar (front::tosca2) has reported what is wrong with it.
+        return def.as_map()?.get("url")?.as_str().map(str::to_string);
     }
     let map = shape::map(def, "a repository definition", diags)?;
     shape::check_keys(
@@ -219,7 +227,9 @@ fn read_imports(
         let Some(map) = shape::map(body, "an import", diags) else {
             continue;
         };
-        shape::check_keys(map, grammar::import(dialect), "an import", diags);
+        if dialect != Dialect::Tosca2 {
+            shape::check_keys(map, grammar::import(dialect), "an import", diags);
+        }
         if let Some(profile) = map.get("profile") {
             model.incomplete_types = true;
             diags.push(
@@ -248,6 +258,10 @@ fn read_imports(
             "file"
         };
         let Some(url_node) = map.get(url_key) else {
+            if dialect == Dialect::Tosca2 {
+                // Reported by the 2.0 grammar (neither `url` nor `profile`).
+                continue;
+            }
             diags.push(
                 Diagnostic::error(
                     codes::TOSCA_MISSING_KEY,
@@ -297,14 +311,19 @@ pub fn read_topology(
         &format!("`{}`", grammar::topology_key(dialect)),
         diags,
     )?;
-    shape::check_keys(
-        map,
-        grammar::topology(dialect),
-        &format!("`{}`", grammar::topology_key(dialect)),
-        diags,
-    );
-    let inputs = section(map, "inputs", grammar::PARAMETER, "input", diags);
+    // TOSCA 2.0 keynames are checked, as errors, by the 2.0 grammar (front::tosca2).
+    let warn_keys = dialect != Dialect::Tosca2;
+    if warn_keys {
+        shape::check_keys(
+            map,
+            grammar::topology(dialect),
+            &format!("`{}`", grammar::topology_key(dialect)),
+            diags,
+        );
+    }
+    let inputs = section(warn_keys, map, "inputs", grammar::PARAMETER, "input", diags);
     let node_templates = section(
+        warn_keys,
         map,
         "node_templates",
         grammar::NODE_TEMPLATE,
@@ -312,15 +331,23 @@ pub fn read_topology(
         diags,
     );
     let relationship_templates = section(
+        warn_keys,
         map,
         "relationship_templates",
         grammar::RELATIONSHIP_TEMPLATE,
         "relationship template",
         diags,
     );
-    let groups = section(map, "groups", grammar::GROUP, "group", diags);
-    let policies = policies(map, diags);
-    let outputs = section(map, "outputs", grammar::PARAMETER, "output", diags);
+    let groups = section(warn_keys, map, "groups", grammar::GROUP, "group", diags);
+    let policies = policies(warn_keys, map, diags);
+    let outputs = section(
+        warn_keys,
+        map,
+        "outputs",
+        grammar::PARAMETER,
+        "output",
+        diags,
+    );
     let workflows = map
         .get("workflows")
         .map(|w| shape::named(w, "`workflows`", diags))
@@ -339,14 +366,24 @@ pub fn read_topology(
 }
 
 /// The entries of one section, each checked against its keynames.
-fn section(map: &Map, key: &str, keys: &[&str], what: &str, diags: &mut Diagnostics) -> Vec<Named> {
+fn section(
+    warn_keys: bool,
+    map: &Map,
+    key: &str,
+    keys: &[&str],
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Vec<Named> {
     let Some(node) = map.get(key) else {
         return Vec::new();
     };
     let entries = shape::named(node, &format!("`{key}`"), diags);
     for e in &entries {
         match e.def.as_map() {
-            Some(m) => shape::check_keys(m, keys, &format!("{what} `{}`", e.name), diags),
+            Some(m) if warn_keys => {
+                shape::check_keys(m, keys, &format!("{what} `{}`", e.name), diags)
+            }
+            Some(_) => {}
             // Outputs and inputs may be written in short form in some tools; nulls were reported.
             None if key == "outputs" || key == "inputs" || e.def.is_null() => {}
             None => diags.push(shape::wrong_shape(
@@ -361,7 +398,7 @@ fn section(map: &Map, key: &str, keys: &[&str], what: &str, diags: &mut Diagnost
 
 /// Policies are a list of single-entry maps in 1.x and 2.0 (a map is accepted too, as some
 /// tools write it).
-fn policies(map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
+fn policies(warn_keys: bool, map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
     let Some(node) = map.get("policies") else {
         return Vec::new();
     };
@@ -375,7 +412,7 @@ fn policies(map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
         shape::named(node, "`policies`", diags)
     };
     for p in &named {
-        if let Some(m) = p.def.as_map() {
+        if let Some(m) = p.def.as_map().filter(|_| warn_keys) {
             shape::check_keys(m, grammar::POLICY, &format!("policy `{}`", p.name), diags);
         }
     }
