@@ -73,6 +73,7 @@ pub fn read(
         topology: None,
         incomplete_types: false,
         namespace_prefixes: Default::default(),
+        functions: Default::default(),
     };
     let profile = crate::profiles::simple_profile(&model.version).unwrap_or_default();
     let mut walk = ImportWalk {

@@ -13,8 +13,11 @@ mod nodes;
 mod params;
 mod paths;
 mod requirements;
+mod scalar_types;
+mod tosca2_types;
 mod types;
 mod typing;
+mod validation;
 mod values;
 
 use std::collections::HashMap;
@@ -52,6 +55,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let locator = Locator::new(&model.files);
     let mut ancestry = types::Ancestry::new(model);
     ancestry.check_all(model, diags);
+    tosca2_types::check(model, &mut ancestry, diags);
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),

@@ -60,6 +60,14 @@ pub fn read_definitions(
         }
     }
 
+    if let Some(functions) = root.get("functions").and_then(Node::as_map) {
+        model.functions.extend(
+            functions
+                .entries()
+                .iter()
+                .filter_map(|e| e.key.as_str().map(str::to_string)),
+        );
+    }
     if dialect == Dialect::Tosca2 && root.contains_key("functions") {
         let entry = root.entry("functions").expect("checked above");
         diags.push(
