@@ -554,6 +554,25 @@ impl D {
     }
 }
 
+/// Keynames of TOSCA 1.3 that 2.0 replaced, with what replaced them. Files written for 2.0
+/// drafts (the OASIS community's simple profile among them) still carry them; they are
+/// ignored with a warning that says what to write instead, rather than rejected like a typo.
+const LEGACY: &[(&str, &str)] = &[
+    (
+        "constraints",
+        "a `validation` clause, such as `validation: { $greater_or_equal: [ $value, 1 ] }` (L4661)",
+    ),
+    (
+        "occurrences",
+        "`count_range` on a requirement definition (L2932); capabilities have no occurrences",
+    ),
+    (
+        "valid_target_types",
+        "`valid_capability_types` or `valid_target_node_types` (L2571)",
+    ),
+    ("valid_source_types", "`valid_source_node_types` (L2722)"),
+];
+
 /// The top-level keynames of a TOSCA 2.0 file (L1008), with their shapes.
 const TOP_LEVEL: &[(&str, K)] = &[
     ("tosca_definitions_version", K::Str),
@@ -647,6 +666,21 @@ impl Walker<'_> {
                     "metadata" => Some(K::Meta),
                     _ => None,
                 });
+            if shape.is_none()
+                && let Some((_, instead)) = LEGACY.iter().find(|(k, _)| *k == key)
+            {
+                self.diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_UNKNOWN_KEY,
+                        format!(
+                            "`{key}` in {what} is a TOSCA 1.3 keyname; TOSCA 2.0 does not read it"
+                        ),
+                    )
+                    .at_with(entry.key.span, "ignored")
+                    .hint(format!("in TOSCA 2.0 write {instead}")),
+                );
+                continue;
+            }
             let Some(shape) = shape else {
                 let mut known: Vec<&str> = table.iter().map(|(k, _)| *k).collect();
                 for common in ["description", "metadata"] {
@@ -818,8 +852,8 @@ impl Walker<'_> {
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,
                     format!(
-                        "a {} name in {what} must be a string, found `{}` ({})",
-                        d.noun(),
+                        "{} name in {what} must be a string, found `{}` ({})",
+                        article(d.noun()),
                         key.scalar_text().unwrap_or_default(),
                         key.describe()
                     ),
@@ -833,7 +867,7 @@ impl Walker<'_> {
             self.diags.push(
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,
-                    format!("a {} in {what} has an empty name", d.noun()),
+                    format!("{} in {what} has an empty name", article(d.noun())),
                 )
                 .at_with(key.span, "empty name")
                 .hint("give it a name"),
@@ -1207,4 +1241,10 @@ fn is_definition_map(map: &Map) -> bool {
                 )
             })
         })
+}
+
+/// "a node type", "an interface type".
+fn article(noun: &str) -> String {
+    let an = noun.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {noun}", if an { "an" } else { "a" })
 }

@@ -25,7 +25,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                 format!("scalar type `{name}` has no `units`"),
             )
             .at(defs[0].span)
-            .hint("a scalar type lists its units with their multipliers, at least one of them 1, such as `units: {{ B: 1 }}` (L3674)"),
+            .hint("a scalar type lists its units with their multipliers, at least one of them 1, such as `units: { B: 1 }` (L3674)"),
         );
     }
 
@@ -91,7 +91,9 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
             checker.report(
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,
-                    format!("`{key}` of scalar type `{name}` must be a map of names to multipliers"),
+                    format!(
+                        "`{key}` of scalar type `{name}` must be a map of names to multipliers"
+                    ),
                 )
                 .at(table.span),
             );
@@ -147,8 +149,14 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
     let collect = |key: &str| -> Vec<(String, f64)> {
         let mut out: Vec<(String, f64)> = Vec::new();
         for m in parents.iter().rev().chain(std::iter::once(&map)) {
-            for entry in m.get(key).and_then(Node::as_map).map_or(&[][..], Map::entries) {
-                if let (Some(unit), Some(factor)) = (entry.key.scalar_text(), multiplier(&entry.value)) {
+            for entry in m
+                .get(key)
+                .and_then(Node::as_map)
+                .map_or(&[][..], Map::entries)
+            {
+                if let (Some(unit), Some(factor)) =
+                    (entry.key.scalar_text(), multiplier(&entry.value))
+                {
                     out.retain(|(u, _)| u != unit);
                     out.push((unit.to_string(), factor));
                 }
@@ -163,7 +171,8 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
         .or_else(|| map.entry("prefixes"))
         .or_else(|| map.entry("canonical_unit"))
         .map_or(defs[0].span, |e| e.key.span);
-    if !prefixes.is_empty() && !(units.len() == 1 && units[0].1 == 1.0) {
+    let single_base_unit = units.len() == 1 && units[0].1 == 1.0;
+    if !prefixes.is_empty() && !single_base_unit {
         checker.report(
             Diagnostic::error(
                 codes::TOSCA_SHAPE,

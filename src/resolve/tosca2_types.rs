@@ -132,12 +132,19 @@ impl Checker<'_, '_> {
                 let Some(target_name) = target.as_str() else {
                     continue;
                 };
-                let known = [TypeKind::Node, TypeKind::Group]
-                    .into_iter()
-                    .any(|k| self.ancestry.full_name(self.model, k, target_name).is_some());
-                if !known && !self.model.incomplete_types {
+                let known = [TypeKind::Node, TypeKind::Group].into_iter().any(|k| {
                     self.ancestry
-                        .of(self.model, TypeKind::Node, target_name, target.span, self.diags);
+                        .full_name(self.model, k, target_name)
+                        .is_some()
+                });
+                if !known && !self.model.incomplete_types {
+                    self.ancestry.of(
+                        self.model,
+                        TypeKind::Node,
+                        target_name,
+                        target.span,
+                        self.diags,
+                    );
                 }
             }
         }
@@ -221,9 +228,13 @@ impl Checker<'_, '_> {
     /// A data type's own rules: properties only on complex types (L4130), the scalar keynames
     /// only on scalar types (L3672), and the scalar rules.
     fn data_type(&mut self, name: &str, def: &TypeDef, map: &Map) {
-        let chain = self
-            .ancestry
-            .of(self.model, TypeKind::Data, name, def.span, &mut Diagnostics::with_cap(0));
+        let chain = self.ancestry.of(
+            self.model,
+            TypeKind::Data,
+            name,
+            def.span,
+            &mut Diagnostics::with_cap(0),
+        );
         let base = chain
             .last()
             .filter(|last| {

@@ -14,9 +14,9 @@
 use indexmap::IndexMap;
 
 use super::constraints::{self, Patterns};
-use super::validation;
 use super::literals::{self, UnitTable};
 use super::types::{Ancestry, definitions};
+use super::validation;
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
@@ -63,7 +63,10 @@ impl<'m> Definition<'m> {
     /// The `validation` clause of every layer: a refinement's is ANDed with what it inherits
     /// (L4317).
     fn validations(&self) -> Vec<&'m Yaml> {
-        self.layers.iter().filter_map(|m| m.get("validation")).collect()
+        self.layers
+            .iter()
+            .filter_map(|m| m.get("validation"))
+            .collect()
     }
 
     /// Every constraint clause of every layer: a refinement adds to what it inherits.
@@ -755,12 +758,16 @@ fn tosca2_units(defs: &[&TypeDef]) -> Option<UnitTable> {
     };
     let units = factors(get("units")?);
     let prefixes = get("prefixes").map(factors).unwrap_or_default();
-    let mut table = units.clone();
+    // With prefixes, the unit strings are each prefix before the unit; the bare unit only
+    // with the prefix "" (L3677, T2-SCALAR-05).
+    let mut table = if prefixes.is_empty() {
+        units.clone()
+    } else {
+        Vec::new()
+    };
     for (prefix, p) in &prefixes {
         for (unit, u) in &units {
-            if !prefix.is_empty() {
-                table.push((format!("{prefix}{unit}"), p * u));
-            }
+            table.push((format!("{prefix}{unit}"), p * u));
         }
     }
     let canonical = get("canonical_unit")

@@ -31,6 +31,9 @@ pub fn read_definitions(
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
     let dialect = model.dialect;
+    // In a TOSCA 2.0 file the 2.0 grammar reports wrong shapes; the readers below only take
+    // what is usable, so their own shape messages would say it twice.
+    let mut quiet = Diagnostics::with_cap(0);
     if dialect == Dialect::Tosca2 {
         super::tosca2::check_file(root, file == model.entry, diags);
     } else {
@@ -38,7 +41,7 @@ pub fn read_definitions(
     }
 
     if let Some(repos) = root.get("repositories") {
-        for repo in shape::named(repos, "`repositories`", diags) {
+        for repo in shape::named(repos, "`repositories`", shapes(dialect, &mut quiet, diags)) {
             if let Some(url) = repository_url(&repo.def, dialect, diags) {
                 model.repositories.insert(
                     repo.name,
@@ -55,7 +58,8 @@ pub fn read_definitions(
         let Some(section) = root.get(kind.section()) else {
             continue;
         };
-        for named in shape::named(section, &format!("`{}`", kind.section()), diags) {
+        let sink = shapes(dialect, &mut quiet, diags);
+        for named in shape::named(section, &format!("`{}`", kind.section()), sink) {
             add_type(sources, model, kind, named, diags);
         }
     }
@@ -140,13 +144,15 @@ fn add_type(
     named: Named,
     diags: &mut Diagnostics,
 ) {
+    let mut quiet = Diagnostics::with_cap(0);
+    let sink = shapes(model.dialect, &mut quiet, diags);
     let derived_from = match named.def.as_map() {
         Some(map) => map
             .get("derived_from")
-            .and_then(|d| shape::text(d, "`derived_from`", diags).map(|parent| (parent, d.span))),
+            .and_then(|d| shape::text(d, "`derived_from`", sink).map(|parent| (parent, d.span))),
         None if named.def.is_null() => None,
         None => {
-            diags.push(shape::wrong_shape(
+            sink.push(shape::wrong_shape(
                 &named.def,
                 &format!("the {} `{}`", kind.noun(), named.name),
                 "a map",
@@ -210,7 +216,8 @@ fn read_imports(
     model: &mut Model,
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
-    let Some(items) = shape::seq(imports, "`imports`", diags) else {
+    let mut quiet = Diagnostics::with_cap(0);
+    let Some(items) = shape::seq(imports, "`imports`", shapes(dialect, &mut quiet, diags)) else {
         return Vec::new();
     };
     let mut out = Vec::with_capacity(items.len());
@@ -225,14 +232,14 @@ fn read_imports(
             continue;
         }
         if !body.is_null() && body.as_map().is_none() {
-            diags.push(shape::wrong_shape(
+            shapes(dialect, &mut quiet, diags).push(shape::wrong_shape(
                 body,
                 "an import",
                 "a file name or a map of import keynames",
             ));
             continue;
         }
-        let Some(map) = shape::map(body, "an import", diags) else {
+        let Some(map) = shape::map(body, "an import", shapes(dialect, &mut quiet, diags)) else {
             continue;
         };
         if dialect != Dialect::Tosca2 {
@@ -282,12 +289,13 @@ fn read_imports(
             );
             continue;
         };
-        let Some(url) = shape::text(url_node, &format!("an import's `{url_key}`"), diags) else {
+        let sink = shapes(dialect, &mut quiet, diags);
+        let Some(url) = shape::text(url_node, &format!("an import's `{url_key}`"), sink) else {
             continue;
         };
         let repository = map
             .get("repository")
-            .and_then(|r| shape::text(r, "an import's `repository`", diags));
+            .and_then(|r| shape::text(r, "an import's `repository`", sink));
         out.push(ImportDecl {
             url,
             repository,
@@ -314,6 +322,8 @@ pub fn read_topology(
     diags: &mut Diagnostics,
 ) -> Option<TopologyTemplate> {
     let node = root.get(grammar::topology_key(dialect))?;
+    let mut quiet = Diagnostics::with_cap(0);
+    let diags = shapes(dialect, &mut quiet, diags);
     let map = shape::map(
         node,
         &format!("`{}`", grammar::topology_key(dialect)),
@@ -425,4 +435,18 @@ fn policies(warn_keys: bool, map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
         }
     }
     named
+}
+
+/// Where the shape messages of the generic readers go: to the user for Simple Profile files, to
+/// `quiet` for TOSCA 2.0 files, whose grammar (front::tosca2) has already reported them.
+fn shapes<'d>(
+    dialect: Dialect,
+    quiet: &'d mut Diagnostics,
+    diags: &'d mut Diagnostics,
+) -> &'d mut Diagnostics {
+    if dialect == Dialect::Tosca2 {
+        quiet
+    } else {
+        diags
+    }
 }
