@@ -480,3 +480,68 @@ fn tosca_2_booleans_are_lowercase() {
         "`False` is not a TOSCA 2.0 boolean",
     );
 }
+
+const BACKUP: &str = "interface_types:
+  Backup:
+    operations:
+      backup: {}
+node_types:
+  Entity:
+    interfaces:
+      backup:
+        type: Backup
+        inputs:
+          location: { type: string }
+        operations:
+          backup:
+            inputs:
+              name: { type: string }
+service_template:
+  node_templates:
+    client:
+      type: Entity
+  workflows:
+    run:
+      inputs:
+        id: { type: integer }
+        label: { type: string }
+      steps:
+        one:
+          target: client
+          activities:
+            - call_operation:
+                operation: backup.backup
+                inputs:
+                  location: here
+";
+
+#[test]
+fn call_operation_passes_the_inputs_the_operation_defines() {
+    // L6670-6700 with the interface inputs of L5843: every required input is passed,
+    // none that is not defined, each of its declared type.
+    let good = format!("{V}{BACKUP}                  name: {{ $get_input: label }}\n");
+    rule(
+        &format!("{V}{BACKUP}"),
+        &good,
+        "tosca::missing-keyname",
+        31,
+        28,
+        "does not pass the required input `name`",
+    );
+    rule(
+        &format!("{V}{BACKUP}                  name: x\n                  guid: 187a\n"),
+        &good,
+        "tosca::unknown-name",
+        35,
+        19,
+        "passes input `guid`, which the operation does not define",
+    );
+    rule(
+        &format!("{V}{BACKUP}                  name: {{ $get_input: id }}\n"),
+        &good,
+        "tosca::type-mismatch",
+        34,
+        25,
+        "input `name` of the operation has type `string`, but it is passed the workflow input `id`, of type `integer`",
+    );
+}

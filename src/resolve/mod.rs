@@ -19,6 +19,7 @@ mod types;
 mod typing;
 mod validation;
 mod values;
+mod workflow_calls;
 
 use std::collections::HashMap;
 
@@ -151,6 +152,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
+    workflow_calls::check(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
