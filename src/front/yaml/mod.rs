@@ -17,6 +17,8 @@ use super::shape;
 #[derive(Debug, Clone)]
 pub struct ImportDecl {
     pub url: String,
+    /// A TOSCA 2.0 import by profile name (then `url` is empty).
+    pub profile: Option<String>,
     pub repository: Option<String>,
     pub node: Node,
 }
@@ -226,6 +228,7 @@ fn read_imports(
         if let Some(url) = body.as_str() {
             out.push(ImportDecl {
                 url: url.to_string(),
+                profile: None,
                 repository: None,
                 node: body.clone(),
             });
@@ -245,20 +248,6 @@ fn read_imports(
         if dialect != Dialect::Tosca2 {
             shape::check_keys(map, grammar::import(dialect), "an import", diags);
         }
-        if let Some(profile) = map.get("profile") {
-            model.incomplete_types = true;
-            diags.push(
-                Diagnostic::warning(
-                    codes::TOSCA_UNSUPPORTED,
-                    format!(
-                        "profile `{}` is not available yet; its types are unknown",
-                        profile.scalar_text().unwrap_or_default()
-                    ),
-                )
-                .at(profile.span),
-            );
-            continue;
-        }
         for key in ["namespace_prefix", "namespace"] {
             if let Some(prefix) = map
                 .get(key)
@@ -266,6 +255,17 @@ fn read_imports(
             {
                 model.namespace_prefixes.insert(prefix);
             }
+        }
+        if let Some(profile) = map.get("profile") {
+            if let Some(name) = profile.as_str() {
+                out.push(ImportDecl {
+                    url: String::new(),
+                    profile: Some(name.to_string()),
+                    repository: None,
+                    node: profile.clone(),
+                });
+            }
+            continue;
         }
         let url_key = if dialect == Dialect::Tosca2 {
             "url"
@@ -298,6 +298,7 @@ fn read_imports(
             .and_then(|r| shape::text(r, "an import's `repository`", sink));
         out.push(ImportDecl {
             url,
+            profile: None,
             repository,
             node: url_node.clone(),
         });
