@@ -86,3 +86,29 @@ fn a_profile_not_on_the_profile_path_is_reported() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_embedded_simple_profile_is_imported_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        "tosca_definitions_version: tosca_2_0\nimports:\n  - profile: org.oasis-open.simple:2.0\n    namespace: simple\nservice_template:\n  node_templates:\n    vm:\n      type: simple:Compute\n      capabilities:\n        host:\n          properties: { num_cpus: 2, mem_size: 4 GB }\n",
+    )
+    .unwrap();
+    let out = toscana().args(["ir"]).arg(&path).output().unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.is_empty(), "no diagnostics expected: {stderr}");
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let vm = &ir["nodes"][0];
+    assert_eq!(
+        vm["types"],
+        serde_json::json!(["Compute", "Abstract.Compute", "Root"])
+    );
+    // `mem_size` is the profile's Size scalar type: 4 GB in bytes.
+    assert_eq!(
+        vm["capabilities"]["host"]["properties"]["mem_size"]["value"]["canonical"],
+        4_000_000_000.0
+    );
+}

@@ -185,6 +185,16 @@ impl ImportWalk<'_> {
 
     fn import(&mut self, importer: FileId, import: &yaml::ImportDecl) {
         let profile_url;
+        if let Some(files) = import
+            .profile
+            .as_deref()
+            .and_then(crate::profiles::tosca2_profile)
+        {
+            for file in files {
+                self.profile(file);
+            }
+            return;
+        }
         let url = match &import.profile {
             Some(name) => match self.loader.profile_file(name) {
                 Some(path) => {
