@@ -616,7 +616,7 @@ pub fn check_file(root: &Map, entry: bool, diags: &mut Diagnostics) {
         );
     }
     if entry && let Some(template) = root.get("service_template") {
-        walker.definition(template, D::ServiceTemplate, "`service_template`", false);
+        walker.definition(template, D::ServiceTemplate, "`service_template`");
     }
 }
 
@@ -787,7 +787,7 @@ impl Walker<'_> {
             if node.is_null() || node.as_map().is_none() {
                 self.wrong(node, what, "a map of keynames");
             } else {
-                self.definition(node, d, what, false);
+                self.definition(node, d, what);
             }
             return;
         }
@@ -807,7 +807,7 @@ impl Walker<'_> {
             let Some(name) = self.name(&entry.key, d, what) else {
                 continue;
             };
-            self.definition(&entry.value, d, &format!("{} `{name}`", d.noun()), false);
+            self.definition(&entry.value, d, &format!("{} `{name}`", d.noun()));
         }
     }
 
@@ -841,7 +841,7 @@ impl Walker<'_> {
             let Some(name) = self.name(&entry.key, d, what) else {
                 continue;
             };
-            self.definition(&entry.value, d, &format!("{} `{name}`", d.noun()), false);
+            self.definition(&entry.value, d, &format!("{} `{name}`", d.noun()));
         }
     }
 
@@ -891,7 +891,7 @@ impl Walker<'_> {
     }
 
     /// One definition of kind `d`.
-    fn definition(&mut self, node: &Node, d: D, what: &str, _refines: bool) {
+    fn definition(&mut self, node: &Node, d: D, what: &str) {
         // Short forms the grammar allows.
         let short_ok = match d {
             D::Repository | D::CapabilityDef | D::CapabilityRefinement | D::InterfaceDef => {
@@ -987,7 +987,6 @@ impl Walker<'_> {
                         implementation,
                         D::Implementation,
                         &format!("the `implementation` of {what}"),
-                        false,
                     );
                 }
             }
@@ -997,7 +996,6 @@ impl Walker<'_> {
                         rel,
                         D::RelationshipDef,
                         &format!("the `relationship` of {what}"),
-                        false,
                     );
                 }
             }
@@ -1007,7 +1005,6 @@ impl Walker<'_> {
                         rel,
                         D::RelationshipAssignment,
                         &format!("the `relationship` of {what}"),
-                        false,
                     );
                 }
             }
@@ -1055,7 +1052,7 @@ impl Walker<'_> {
             );
         }
         for item in items {
-            self.definition(item, D::Signature, &format!("a signature of {what}"), false);
+            self.definition(item, D::Signature, &format!("a signature of {what}"));
         }
     }
 
@@ -1095,7 +1092,7 @@ impl Walker<'_> {
             if item.as_str().is_some() {
                 continue;
             }
-            self.definition(item, D::Import, "an import", false);
+            self.definition(item, D::Import, "an import");
         }
     }
 
