@@ -90,6 +90,9 @@ pub struct CommonArgs {
     /// Read imports under URL PREFIX from local folder DIR instead of the network (repeatable)
     #[arg(long = "map-url", value_name = "PREFIX=DIR", value_parser = parse_pair)]
     pub map_url: Vec<(String, String)>,
+    /// Find TOSCA 2.0 profiles imported by name in DIR, laid out by name (repeatable)
+    #[arg(long = "profile-path", value_name = "DIR")]
+    pub profile_path: Vec<PathBuf>,
     /// The entry file inside a directory or CSAR
     #[arg(long, value_name = "PATH")]
     pub entry: Option<PathBuf>,
@@ -524,6 +527,7 @@ fn run_with(
             .iter()
             .map(|(p, d)| (p.clone(), PathBuf::from(d)))
             .collect(),
+        profile_paths: args.profile_path.clone(),
         inputs_files: args.inputs.clone(),
         set: args.set.clone(),
         limits: args.limits.limits(),

@@ -16,6 +16,8 @@ pub struct ReadOptions {
     pub entry: Option<PathBuf>,
     /// `(URL prefix, local folder)` pairs for imports given as URLs.
     pub map_url: Vec<(String, PathBuf)>,
+    /// Folders where TOSCA 2.0 profiles are found by name (`--profile-path`).
+    pub profile_paths: Vec<PathBuf>,
     /// YAML files of input values, applied in order.
     pub inputs_files: Vec<PathBuf>,
     /// `NAME=VALUE` pairs, applied after the files; VALUE is read as YAML.
@@ -43,6 +45,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
     let mut loader = Loader::new(SourceOptions {
         entry: options.entry.clone(),
         map_url: options.map_url.clone(),
+        profile_paths: options.profile_paths.clone(),
         limits: options.limits.clone(),
     });
     let input = options.input.clone().unwrap_or(InputArg::Stdin);

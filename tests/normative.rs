@@ -168,7 +168,7 @@ fn a_prefixed_name_resolves_through_the_import_that_declared_the_prefix() {
 #[test]
 fn tosca2_data_types_may_derive_from_scalar() {
     let (_, diags) = resolve(
-        "tosca_definitions_version: tosca_2_0\ndata_types:\n  Length:\n    derived_from: scalar\n",
+        "tosca_definitions_version: tosca_2_0\ndata_types:\n  Length:\n    derived_from: scalar\n    units: { m: 1 }\n",
     );
     assert!(diags.is_empty(), "{diags:?}");
 }

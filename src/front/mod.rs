@@ -6,6 +6,7 @@
 
 pub mod csar_entry;
 pub mod shape;
+pub mod tosca2;
 pub mod version;
 pub mod yaml;
 
@@ -73,6 +74,7 @@ pub fn read(
         topology: None,
         incomplete_types: false,
         namespace_prefixes: Default::default(),
+        functions: Default::default(),
     };
     let profile = crate::profiles::simple_profile(&model.version).unwrap_or_default();
     let mut walk = ImportWalk {
@@ -183,6 +185,39 @@ impl ImportWalk<'_> {
     }
 
     fn import(&mut self, importer: FileId, import: &yaml::ImportDecl) {
+        let profile_url;
+        if let Some(files) = import
+            .profile
+            .as_deref()
+            .and_then(crate::profiles::tosca2_profile)
+        {
+            for file in files {
+                self.profile(file);
+            }
+            return;
+        }
+        let url = match &import.profile {
+            Some(name) => match self.loader.profile_file(name) {
+                Some(path) => {
+                    profile_url = format!("file://{}", absolute(&path).display());
+                    &profile_url
+                }
+                None => {
+                    // No embedded 2.0 profile yet: names from it are taken on trust.
+                    self.model.incomplete_types = true;
+                    self.diags.push(
+                        Diagnostic::warning(
+                            codes::TOSCA_UNSUPPORTED,
+                            format!("profile `{name}` is not available; its types are unknown"),
+                        )
+                        .at(import.node.span)
+                        .hint("point --profile-path at a folder that holds it, laid out by name (io/kubernetes/1.35/profile.yaml for io.kubernetes:1.35)"),
+                    );
+                    return;
+                }
+            },
+            None => &import.url,
+        };
         let repository_url = match &import.repository {
             Some(name) => match self.model.repositories.get(name) {
                 Some(repo) => Some(repo.url.clone()),
@@ -201,7 +236,7 @@ impl ImportWalk<'_> {
             None => None,
         };
         let reference = ImportRef {
-            url: &import.url,
+            url,
             repository_url: repository_url.as_deref(),
         };
         let Some((file, first_time)) =
@@ -283,4 +318,9 @@ impl ImportWalk<'_> {
         self.diags
             .push(d.hint("remove one of the imports in the chain"));
     }
+}
+
+/// `path` made absolute against the current directory, for a `file://` URL.
+fn absolute(path: &std::path::Path) -> std::path::PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }

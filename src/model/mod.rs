@@ -145,4 +145,6 @@ pub struct Model {
     /// A name `prefix:Type` resolves to `Type` from the imports; names are not yet kept apart
     /// per namespace, so two imports defining one name still collide.
     pub namespace_prefixes: std::collections::BTreeSet<String>,
+    /// The names of the custom functions (TOSCA 2.0 `functions`) of every file read.
+    pub functions: std::collections::BTreeSet<String>,
 }

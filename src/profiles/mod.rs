@@ -4,6 +4,9 @@
 //! version (1.0, 1.1, 1.2, 1.3), written from the specification. Each file is an ordinary TOSCA
 //! file with types only, whose `tosca_definitions_version` is its own version, so the front end
 //! reads it like any other file. A 1.x service template gets the file of its version implicitly.
+//!
+//! `tosca2/` holds the TOSCA 2.0 simple profile, which a 2.0 file gets only by importing it by
+//! name (`profile: org.oasis-open.simple:2.0`), as 2.0 has no implicit types (L1532).
 
 /// One embedded profile file: its name (used as `<builtin>/NAME` in messages) and text.
 pub struct ProfileFile {
@@ -33,6 +36,22 @@ const SIMPLE_1_3: &[ProfileFile] = &[ProfileFile {
 
 /// The normative types a Simple Profile file of this `tosca_definitions_version` gets implicitly,
 /// or None if the version is not a Simple Profile one.
+/// The TOSCA 2.0 simple profile (`tosca2/simple_2_0.yaml`; its header says where its
+/// definitions come from and how they were brought into line with TOSCA 2.0).
+const TOSCA2_SIMPLE: &[ProfileFile] = &[ProfileFile {
+    name: "tosca2/simple_2_0.yaml",
+    text: include_str!("tosca2/simple_2_0.yaml"),
+}];
+
+/// The embedded TOSCA 2.0 profile a 2.0 file imports by this name, if toscana ships it. Unlike
+/// the Simple Profile's types for 1.x files, a 2.0 file gets it only by importing it (L1532).
+pub fn tosca2_profile(name: &str) -> Option<&'static [ProfileFile]> {
+    match name {
+        "org.oasis-open.simple:2.0" => Some(TOSCA2_SIMPLE),
+        _ => None,
+    }
+}
+
 pub fn simple_profile(version: &str) -> Option<&'static [ProfileFile]> {
     match version {
         "tosca_simple_yaml_1_0"

@@ -231,7 +231,7 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// The order of two comparable values of one type; `None` when they cannot be ordered.
-fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+pub(super) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     match (a, b) {
         (Value::Integer(x), Value::Integer(y)) => Some(x.cmp(y)),
         (Value::Integer(_) | Value::Float(_), Value::Integer(_) | Value::Float(_)) => {

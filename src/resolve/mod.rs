@@ -10,15 +10,19 @@ mod constraints;
 mod extras;
 mod functions;
 mod interfaces;
-mod literals;
+pub(crate) mod literals;
 mod nodes;
 mod occurrences;
 mod params;
 mod paths;
 mod requirements;
+mod scalar_types;
+mod tosca2_types;
 mod types;
 mod typing;
+mod validation;
 mod values;
+mod workflow_calls;
 
 use std::collections::HashMap;
 
@@ -59,6 +63,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let locator = Locator::new(&model.files);
     let mut ancestry = types::Ancestry::new(model);
     ancestry.check_all(model, diags);
+    tosca2_types::check(model, &mut ancestry, diags);
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),
@@ -155,6 +160,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
+    workflow_calls::check(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);

@@ -16,6 +16,7 @@ use indexmap::IndexMap;
 use super::constraints::{self, Patterns};
 use super::literals::{self, UnitTable};
 use super::types::{Ancestry, definitions};
+use super::validation;
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
@@ -57,6 +58,15 @@ impl<'m> Definition<'m> {
                 .map(|s| s.core),
             Some(crate::yaml::Core::Bool(false))
         )
+    }
+
+    /// The `validation` clause of every layer: a refinement's is ANDed with what it inherits
+    /// (L4317).
+    fn validations(&self) -> Vec<&'m Yaml> {
+        self.layers
+            .iter()
+            .filter_map(|m| m.get("validation"))
+            .collect()
     }
 
     /// Every constraint clause of every layer: a refinement adds to what it inherits.
@@ -283,7 +293,63 @@ impl<'m> Typing<'_, 'm> {
                 constraints::check(self, &value, node, clause, type_name, path, diags);
             }
         }
+        if self.model.dialect == Dialect::Tosca2 {
+            // TOSCA 2.0: the validation clauses of the type chain all apply (L4140).
+            for def in &chain {
+                if let Some(clause) = def.def.as_map().and_then(|m| m.get("validation")) {
+                    validation::check(self, &value, node, clause, type_name, path, diags);
+                }
+            }
+            if let Value::Scalar(scalar) = &value {
+                self.scalar_number(scalar, &chain, node, path, diags);
+            }
+        }
         value
+    }
+
+    /// The number of a TOSCA 2.0 scalar is a value of the scalar type's `data_type` (L3704):
+    /// an integer for an integer type, and valid against that type's validation clauses.
+    fn scalar_number(
+        &mut self,
+        scalar: &crate::ir::ScalarUnit,
+        chain: &[&'m TypeDef],
+        node: &Yaml,
+        path: &str,
+        diags: &mut Diagnostics,
+    ) {
+        let data_type = chain
+            .iter()
+            .find_map(|d| d.def.as_map()?.get("data_type")?.as_str())
+            .unwrap_or("float");
+        let (shape, number_chain) = self.shape(data_type);
+        let number = if matches!(shape, Shape::Integer) {
+            let written = scalar.text.split_whitespace().next().unwrap_or_default();
+            match written.parse::<i64>() {
+                Ok(i) => Value::Integer(i),
+                Err(_) => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_TYPE_MISMATCH,
+                            format!(
+                                "`{path}`: the number `{written}` of `{}` must be an integer, since the scalar type's data_type is `{data_type}`",
+                                scalar.text
+                            ),
+                        )
+                        .at(node.span)
+                        .hint("write a whole number, or a smaller unit (L3704: the number is of the data_type)"),
+                    );
+                    return;
+                }
+            }
+        } else {
+            Value::Float(scalar.number)
+        };
+        for def in &number_chain {
+            if let Some(clause) = def.def.as_map().and_then(|m| m.get("validation")) {
+                let what = format!("{path} (the number of `{}`)", scalar.text);
+                validation::check(self, &number, node, clause, data_type, &what, diags);
+            }
+        }
     }
 
     /// `node` read as a value of `type_name` (its structure and literal forms, no constraints
@@ -503,6 +569,11 @@ impl<'m> Typing<'_, 'm> {
         for clause in def.constraints() {
             constraints::check(self, &value, node, clause, type_name, path, diags);
         }
+        if self.model.dialect == Dialect::Tosca2 {
+            for clause in def.validations() {
+                validation::check(self, &value, node, clause, type_name, path, diags);
+            }
+        }
         value
     }
 
@@ -528,6 +599,16 @@ impl<'m> Typing<'_, 'm> {
             // Infinities and NaN are floats too; the IR keeps their text (JSON has no such numbers).
             (Shape::Float, Core::Float(_)) => Ok(Value::String(text.to_string())),
             (Shape::Float, Core::Int(i)) => Ok(Value::Float(i as f64)),
+            // TOSCA 2.0 booleans are the lowercase `true` and `false` only (§9.1.1.4; the YAML
+            // core schema would also take `True` and `FALSE`).
+            (Shape::Boolean, Core::Bool(_))
+                if self.model.dialect == Dialect::Tosca2 && text != "true" && text != "false" =>
+            {
+                Err(format!(
+                    "`{text}` is not a TOSCA 2.0 boolean: write `{}` in lowercase",
+                    text.to_lowercase()
+                ))
+            }
             (Shape::Boolean, Core::Bool(b)) => Ok(Value::Boolean(b)),
             (Shape::Null, Core::Null) => Ok(Value::Null),
             (Shape::Timestamp, Core::Str) => {
@@ -677,12 +758,16 @@ fn tosca2_units(defs: &[&TypeDef]) -> Option<UnitTable> {
     };
     let units = factors(get("units")?);
     let prefixes = get("prefixes").map(factors).unwrap_or_default();
-    let mut table = units.clone();
+    // With prefixes, the unit strings are each prefix before the unit; the bare unit only
+    // with the prefix "" (L3677, T2-SCALAR-05).
+    let mut table = if prefixes.is_empty() {
+        units.clone()
+    } else {
+        Vec::new()
+    };
     for (prefix, p) in &prefixes {
         for (unit, u) in &units {
-            if !prefix.is_empty() {
-                table.push((format!("{prefix}{unit}"), p * u));
-            }
+            table.push((format!("{prefix}{unit}"), p * u));
         }
     }
     let canonical = get("canonical_unit")

@@ -129,7 +129,7 @@ data_types:
   Length:
     derived_from: scalar
     units: { m: 1.0 }
-    prefixes: { c: 0.01, k: 1000 }
+    prefixes: { "": 1, c: 0.01, k: 1000 }
 node_types:
   Box:
     properties:

@@ -28,6 +28,8 @@ pub struct SourceOptions {
     pub map_url: Vec<(String, PathBuf)>,
     /// Size bounds for files and archives.
     pub limits: Limits,
+    /// `--profile-path DIR`: folders holding TOSCA 2.0 profiles laid out by profile name.
+    pub profile_paths: Vec<PathBuf>,
 }
 
 /// One input named on the command line.
@@ -119,6 +121,11 @@ pub struct Loader {
 }
 
 impl Loader {
+    /// The file of the TOSCA 2.0 profile `name` in the `--profile-path` folders, if any.
+    pub fn profile_file(&self, name: &str) -> Option<PathBuf> {
+        super::profile_path::find(&self.options.profile_paths, name)
+    }
+
     /// A loader with nothing read yet. The current directory is captured once, so relative
     /// paths mean the same thing for the whole run.
     pub fn new(options: SourceOptions) -> Self {

@@ -16,6 +16,7 @@ mod imports;
 mod loader;
 mod map;
 mod meta;
+mod profile_path;
 mod text;
 
 pub use artifacts::ArtifactFiles;

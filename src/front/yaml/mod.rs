@@ -17,6 +17,8 @@ use super::shape;
 #[derive(Debug, Clone)]
 pub struct ImportDecl {
     pub url: String,
+    /// A TOSCA 2.0 import by profile name (then `url` is empty).
+    pub profile: Option<String>,
     pub repository: Option<String>,
     pub node: Node,
 }
@@ -31,11 +33,18 @@ pub fn read_definitions(
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
     let dialect = model.dialect;
-    shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
+    // In a TOSCA 2.0 file the 2.0 grammar reports wrong shapes; the readers below only take
+    // what is usable, so their own shape messages would say it twice.
+    let mut quiet = Diagnostics::with_cap(0);
+    if dialect == Dialect::Tosca2 {
+        super::tosca2::check_file(root, file == model.entry, diags);
+    } else {
+        shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
+    }
 
     if let Some(repos) = root.get("repositories") {
-        for repo in shape::named(repos, "`repositories`", diags) {
-            if let Some(url) = repository_url(&repo.def, diags) {
+        for repo in shape::named(repos, "`repositories`", shapes(dialect, &mut quiet, diags)) {
+            if let Some(url) = repository_url(&repo.def, dialect, diags) {
                 model.repositories.insert(
                     repo.name,
                     Repository {
@@ -51,11 +60,20 @@ pub fn read_definitions(
         let Some(section) = root.get(kind.section()) else {
             continue;
         };
-        for named in shape::named(section, &format!("`{}`", kind.section()), diags) {
+        let sink = shapes(dialect, &mut quiet, diags);
+        for named in shape::named(section, &format!("`{}`", kind.section()), sink) {
             add_type(sources, model, kind, named, diags);
         }
     }
 
+    if let Some(functions) = root.get("functions").and_then(Node::as_map) {
+        model.functions.extend(
+            functions
+                .entries()
+                .iter()
+                .filter_map(|e| e.key.as_str().map(str::to_string)),
+        );
+    }
     if dialect == Dialect::Tosca2 && root.contains_key("functions") {
         let entry = root.entry("functions").expect("checked above");
         diags.push(
@@ -90,9 +108,13 @@ pub fn read_definitions(
     }
 }
 
-fn repository_url(def: &Node, diags: &mut Diagnostics) -> Option<String> {
+fn repository_url(def: &Node, dialect: Dialect, diags: &mut Diagnostics) -> Option<String> {
     if let Some(url) = def.as_str() {
         return Some(url.to_string());
+    }
+    if dialect == Dialect::Tosca2 {
+        // The 2.0 grammar (front::tosca2) has reported what is wrong with it.
+        return def.as_map()?.get("url")?.as_str().map(str::to_string);
     }
     let map = shape::map(def, "a repository definition", diags)?;
     shape::check_keys(
@@ -124,13 +146,15 @@ fn add_type(
     named: Named,
     diags: &mut Diagnostics,
 ) {
+    let mut quiet = Diagnostics::with_cap(0);
+    let sink = shapes(model.dialect, &mut quiet, diags);
     let derived_from = match named.def.as_map() {
         Some(map) => map
             .get("derived_from")
-            .and_then(|d| shape::text(d, "`derived_from`", diags).map(|parent| (parent, d.span))),
+            .and_then(|d| shape::text(d, "`derived_from`", sink).map(|parent| (parent, d.span))),
         None if named.def.is_null() => None,
         None => {
-            diags.push(shape::wrong_shape(
+            sink.push(shape::wrong_shape(
                 &named.def,
                 &format!("the {} `{}`", kind.noun(), named.name),
                 "a map",
@@ -194,7 +218,8 @@ fn read_imports(
     model: &mut Model,
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
-    let Some(items) = shape::seq(imports, "`imports`", diags) else {
+    let mut quiet = Diagnostics::with_cap(0);
+    let Some(items) = shape::seq(imports, "`imports`", shapes(dialect, &mut quiet, diags)) else {
         return Vec::new();
     };
     let mut out = Vec::with_capacity(items.len());
@@ -203,36 +228,25 @@ fn read_imports(
         if let Some(url) = body.as_str() {
             out.push(ImportDecl {
                 url: url.to_string(),
+                profile: None,
                 repository: None,
                 node: body.clone(),
             });
             continue;
         }
         if !body.is_null() && body.as_map().is_none() {
-            diags.push(shape::wrong_shape(
+            shapes(dialect, &mut quiet, diags).push(shape::wrong_shape(
                 body,
                 "an import",
                 "a file name or a map of import keynames",
             ));
             continue;
         }
-        let Some(map) = shape::map(body, "an import", diags) else {
+        let Some(map) = shape::map(body, "an import", shapes(dialect, &mut quiet, diags)) else {
             continue;
         };
-        shape::check_keys(map, grammar::import(dialect), "an import", diags);
-        if let Some(profile) = map.get("profile") {
-            model.incomplete_types = true;
-            diags.push(
-                Diagnostic::warning(
-                    codes::TOSCA_UNSUPPORTED,
-                    format!(
-                        "profile `{}` is not available yet; its types are unknown",
-                        profile.scalar_text().unwrap_or_default()
-                    ),
-                )
-                .at(profile.span),
-            );
-            continue;
+        if dialect != Dialect::Tosca2 {
+            shape::check_keys(map, grammar::import(dialect), "an import", diags);
         }
         for key in ["namespace_prefix", "namespace"] {
             if let Some(prefix) = map
@@ -242,12 +256,27 @@ fn read_imports(
                 model.namespace_prefixes.insert(prefix);
             }
         }
+        if let Some(profile) = map.get("profile") {
+            if let Some(name) = profile.as_str() {
+                out.push(ImportDecl {
+                    url: String::new(),
+                    profile: Some(name.to_string()),
+                    repository: None,
+                    node: profile.clone(),
+                });
+            }
+            continue;
+        }
         let url_key = if dialect == Dialect::Tosca2 {
             "url"
         } else {
             "file"
         };
         let Some(url_node) = map.get(url_key) else {
+            if dialect == Dialect::Tosca2 {
+                // Reported by the 2.0 grammar (neither `url` nor `profile`).
+                continue;
+            }
             diags.push(
                 Diagnostic::error(
                     codes::TOSCA_MISSING_KEY,
@@ -260,14 +289,16 @@ fn read_imports(
             );
             continue;
         };
-        let Some(url) = shape::text(url_node, &format!("an import's `{url_key}`"), diags) else {
+        let sink = shapes(dialect, &mut quiet, diags);
+        let Some(url) = shape::text(url_node, &format!("an import's `{url_key}`"), sink) else {
             continue;
         };
         let repository = map
             .get("repository")
-            .and_then(|r| shape::text(r, "an import's `repository`", diags));
+            .and_then(|r| shape::text(r, "an import's `repository`", sink));
         out.push(ImportDecl {
             url,
+            profile: None,
             repository,
             node: url_node.clone(),
         });
@@ -292,19 +323,26 @@ pub fn read_topology(
     diags: &mut Diagnostics,
 ) -> Option<TopologyTemplate> {
     let node = root.get(grammar::topology_key(dialect))?;
+    let mut quiet = Diagnostics::with_cap(0);
+    let diags = shapes(dialect, &mut quiet, diags);
     let map = shape::map(
         node,
         &format!("`{}`", grammar::topology_key(dialect)),
         diags,
     )?;
-    shape::check_keys(
-        map,
-        grammar::topology(dialect),
-        &format!("`{}`", grammar::topology_key(dialect)),
-        diags,
-    );
-    let inputs = section(map, "inputs", grammar::PARAMETER, "input", diags);
+    // TOSCA 2.0 keynames are checked, as errors, by the 2.0 grammar (front::tosca2).
+    let warn_keys = dialect != Dialect::Tosca2;
+    if warn_keys {
+        shape::check_keys(
+            map,
+            grammar::topology(dialect),
+            &format!("`{}`", grammar::topology_key(dialect)),
+            diags,
+        );
+    }
+    let inputs = section(warn_keys, map, "inputs", grammar::PARAMETER, "input", diags);
     let node_templates = section(
+        warn_keys,
         map,
         "node_templates",
         grammar::NODE_TEMPLATE,
@@ -312,15 +350,23 @@ pub fn read_topology(
         diags,
     );
     let relationship_templates = section(
+        warn_keys,
         map,
         "relationship_templates",
         grammar::RELATIONSHIP_TEMPLATE,
         "relationship template",
         diags,
     );
-    let groups = section(map, "groups", grammar::GROUP, "group", diags);
-    let policies = policies(map, diags);
-    let outputs = section(map, "outputs", grammar::PARAMETER, "output", diags);
+    let groups = section(warn_keys, map, "groups", grammar::GROUP, "group", diags);
+    let policies = policies(warn_keys, map, diags);
+    let outputs = section(
+        warn_keys,
+        map,
+        "outputs",
+        grammar::PARAMETER,
+        "output",
+        diags,
+    );
     let workflows = map
         .get("workflows")
         .map(|w| shape::named(w, "`workflows`", diags))
@@ -339,14 +385,24 @@ pub fn read_topology(
 }
 
 /// The entries of one section, each checked against its keynames.
-fn section(map: &Map, key: &str, keys: &[&str], what: &str, diags: &mut Diagnostics) -> Vec<Named> {
+fn section(
+    warn_keys: bool,
+    map: &Map,
+    key: &str,
+    keys: &[&str],
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Vec<Named> {
     let Some(node) = map.get(key) else {
         return Vec::new();
     };
     let entries = shape::named(node, &format!("`{key}`"), diags);
     for e in &entries {
         match e.def.as_map() {
-            Some(m) => shape::check_keys(m, keys, &format!("{what} `{}`", e.name), diags),
+            Some(m) if warn_keys => {
+                shape::check_keys(m, keys, &format!("{what} `{}`", e.name), diags)
+            }
+            Some(_) => {}
             // Outputs and inputs may be written in short form in some tools; nulls were reported.
             None if key == "outputs" || key == "inputs" || e.def.is_null() => {}
             None => diags.push(shape::wrong_shape(
@@ -361,7 +417,7 @@ fn section(map: &Map, key: &str, keys: &[&str], what: &str, diags: &mut Diagnost
 
 /// Policies are a list of single-entry maps in 1.x and 2.0 (a map is accepted too, as some
 /// tools write it).
-fn policies(map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
+fn policies(warn_keys: bool, map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
     let Some(node) = map.get("policies") else {
         return Vec::new();
     };
@@ -375,9 +431,23 @@ fn policies(map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
         shape::named(node, "`policies`", diags)
     };
     for p in &named {
-        if let Some(m) = p.def.as_map() {
+        if let Some(m) = p.def.as_map().filter(|_| warn_keys) {
             shape::check_keys(m, grammar::POLICY, &format!("policy `{}`", p.name), diags);
         }
     }
     named
+}
+
+/// Where the shape messages of the generic readers go: to the user for Simple Profile files, to
+/// `quiet` for TOSCA 2.0 files, whose grammar (front::tosca2) has already reported them.
+fn shapes<'d>(
+    dialect: Dialect,
+    quiet: &'d mut Diagnostics,
+    diags: &'d mut Diagnostics,
+) -> &'d mut Diagnostics {
+    if dialect == Dialect::Tosca2 {
+        quiet
+    } else {
+        diags
+    }
 }

@@ -1,0 +1,1247 @@
+//! The TOSCA 2.0 grammar: which keynames each entity of a TOSCA 2.0 file may have, and the shape
+//! of each keyname's value, checked over the YAML tree of every 2.0 file read.
+//!
+//! TOSCA 2.0 (CSD07) gives every entity a table of recognized keynames. toscana reports a keyname
+//! outside its table as an error in a 2.0 file (checklist T2-FILE-06: §18.3 asks a processor to
+//! report documents that do not conform), where Simple Profile files only get a warning. The
+//! shapes are the tables' "Type" column: a `str` must be a YAML string (a plain `12345` is an
+//! integer, not a description), a `map of …` a map, a `seq of …` a list.
+//!
+//! Definition names (the keys of `node_types`, `functions`, `repositories`, …) must be non-empty
+//! strings, and type and function names may not contain `:`, which separates namespace prefixes
+//! (T2-NS-08). A section the grammar types as a map or a list may not be left empty at the top
+//! level of a file or of a service template: `policy_types:` with nothing under it is neither.
+//! Inside definitions an empty `properties:` stays a warning, because the spec's own examples
+//! write it that way (T2-FILE-07, T2-GAP-13).
+//!
+//! What needs types to judge (derivation, refinement, scalar units, unknown type names) is the
+//! resolver's; this module answers only "is this what the grammar allows here".
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::yaml::{Core, Map, Node};
+
+/// What a keyname's value must be.
+#[derive(Clone, Copy)]
+enum K {
+    /// Anything: values, expressions, validation clauses, free-form blocks.
+    Any,
+    /// A YAML string.
+    Str,
+    /// `metadata`: a map of names to any YAML value (L947).
+    Meta,
+    /// A YAML boolean.
+    Bool,
+    /// A `version` (L3906-3938): `major.minor[.fix[.qualifier[-build]]]`.
+    Version,
+    /// A list of strings (`valid_*_types`, `members`, `targets`, `directives`, `file_ext`).
+    Names,
+    /// A non-negative integer, or an expression.
+    Count,
+    /// A range of two non-negative integers, the upper one possibly `UNBOUNDED`.
+    Range,
+    /// A map (content free: `dsl_definitions`).
+    FreeMap,
+    /// A map of named definitions of one kind.
+    Defs(D),
+    /// A list of single-entry maps `{ name: definition }` of one kind.
+    ListDefs(D),
+    /// A schema definition: a type name or a map.
+    Schema,
+    /// A list of schema definitions (function arguments).
+    Schemas,
+}
+
+/// The kinds of definitions, each with its keyname table.
+#[derive(Clone, Copy, PartialEq)]
+enum D {
+    ArtifactType,
+    DataType,
+    CapabilityType,
+    InterfaceType,
+    RelationshipType,
+    NodeType,
+    GroupType,
+    PolicyType,
+    Repository,
+    Function,
+    Signature,
+    Import,
+    /// A property definition in a type that defines it (type mandatory).
+    Property,
+    /// A property definition that may refine an inherited one (type optional, short form).
+    PropertyRefinement,
+    Attribute,
+    AttributeRefinement,
+    Parameter,
+    CapabilityDef,
+    /// A capability definition in a derived node type, which may refine an inherited one.
+    CapabilityRefinement,
+    RequirementDef,
+    RelationshipDef,
+    InterfaceDef,
+    OperationDef,
+    Implementation,
+    ArtifactDef,
+    Trigger,
+    ServiceTemplate,
+    NodeTemplate,
+    RelationshipTemplate,
+    Group,
+    Policy,
+    Workflow,
+    Step,
+    SubstitutionMappings,
+    RequirementAssignment,
+    RelationshipAssignment,
+    CapabilityAssignment,
+    InterfaceAssignment,
+    OperationAssignment,
+}
+
+/// Keynames every type definition has (L1112-1116).
+const TYPE_COMMON: &[(&str, K)] = &[
+    ("derived_from", K::Str),
+    ("version", K::Version),
+    ("metadata", K::Meta),
+    ("description", K::Str),
+];
+
+const PROPERTY_KEYS: &[(&str, K)] = &[
+    ("type", K::Str),
+    ("description", K::Str),
+    ("metadata", K::Meta),
+    ("required", K::Bool),
+    ("default", K::Any),
+    ("value", K::Any),
+    ("validation", K::Any),
+    ("key_schema", K::Schema),
+    ("entry_schema", K::Schema),
+    ("status", K::Str),
+];
+
+impl D {
+    /// The keynames of this definition besides the common ones, with their shapes, and the
+    /// mandatory ones. Line numbers are those of `tosca-2.0-csd07.md`.
+    fn table(self) -> (&'static [(&'static str, K)], &'static [&'static str]) {
+        use K::*;
+        match self {
+            // L6345
+            D::ArtifactType => (
+                &[
+                    ("mime_type", Str),
+                    ("file_ext", Names),
+                    ("properties", Defs(D::PropertyRefinement)),
+                ],
+                &[],
+            ),
+            // L4096 and the scalar keynames of L3672
+            D::DataType => (
+                &[
+                    ("validation", Any),
+                    ("properties", Defs(D::PropertyRefinement)),
+                    ("key_schema", Schema),
+                    ("entry_schema", Schema),
+                    ("data_type", Str),
+                    ("units", FreeMap),
+                    ("canonical_unit", Str),
+                    ("prefixes", FreeMap),
+                ],
+                &[],
+            ),
+            // L2722
+            D::CapabilityType => (
+                &[
+                    ("properties", Defs(D::PropertyRefinement)),
+                    ("attributes", Defs(D::AttributeRefinement)),
+                    ("valid_source_node_types", Names),
+                    ("valid_relationship_types", Names),
+                ],
+                &[],
+            ),
+            // L5843
+            D::InterfaceType => (
+                &[
+                    ("inputs", Defs(D::Parameter)),
+                    ("operations", Defs(D::OperationDef)),
+                    ("notifications", Defs(D::OperationDef)),
+                ],
+                &[],
+            ),
+            // L2571
+            D::RelationshipType => (
+                &[
+                    ("properties", Defs(D::PropertyRefinement)),
+                    ("attributes", Defs(D::AttributeRefinement)),
+                    ("interfaces", Defs(D::InterfaceDef)),
+                    ("valid_capability_types", Names),
+                    ("valid_target_node_types", Names),
+                    ("valid_source_node_types", Names),
+                ],
+                &[],
+            ),
+            // L2343
+            D::NodeType => (
+                &[
+                    ("properties", Defs(D::PropertyRefinement)),
+                    ("attributes", Defs(D::AttributeRefinement)),
+                    ("capabilities", Defs(D::CapabilityRefinement)),
+                    ("requirements", ListDefs(D::RequirementDef)),
+                    ("interfaces", Defs(D::InterfaceDef)),
+                    ("artifacts", Defs(D::ArtifactDef)),
+                ],
+                &[],
+            ),
+            // L8997
+            D::GroupType => (
+                &[
+                    ("properties", Defs(D::PropertyRefinement)),
+                    ("attributes", Defs(D::AttributeRefinement)),
+                    ("members", Names),
+                ],
+                &[],
+            ),
+            // L9117
+            D::PolicyType => (
+                &[
+                    ("properties", Defs(D::PropertyRefinement)),
+                    ("targets", Names),
+                    ("triggers", Defs(D::Trigger)),
+                ],
+                &[],
+            ),
+            // L1411
+            D::Repository => (&[("url", Str)], &["url"]),
+            // L5579
+            D::Function => (&[("signatures", Any)], &["signatures"]),
+            // L5586
+            D::Signature => (
+                &[
+                    ("arguments", Schemas),
+                    ("optional_arguments", Schemas),
+                    ("variadic", Bool),
+                    ("result", Schema),
+                    ("implementation", Any),
+                ],
+                &[],
+            ),
+            // L1719
+            D::Import => (
+                &[
+                    ("url", Str),
+                    ("profile", Str),
+                    ("repository", Str),
+                    ("namespace", Str),
+                ],
+                &[],
+            ),
+            // L4243
+            D::Property => (PROPERTY_KEYS, &["type"]),
+            D::PropertyRefinement => (PROPERTY_KEYS, &[]),
+            // L4392
+            D::Attribute | D::AttributeRefinement => (
+                &[
+                    ("type", Str),
+                    ("description", Str),
+                    ("metadata", Meta),
+                    ("default", Any),
+                    ("validation", Any),
+                    ("key_schema", Schema),
+                    ("entry_schema", Schema),
+                    ("status", Str),
+                ],
+                if matches!(self, D::Attribute) {
+                    &["type"]
+                } else {
+                    &[]
+                },
+            ),
+            // L4491: every property keyname plus `mapping`, `type` optional
+            D::Parameter => (
+                &[
+                    ("type", Str),
+                    ("description", Str),
+                    ("metadata", Meta),
+                    ("required", Bool),
+                    ("default", Any),
+                    ("value", Any),
+                    ("mapping", Any),
+                    ("validation", Any),
+                    ("key_schema", Schema),
+                    ("entry_schema", Schema),
+                    ("status", Str),
+                ],
+                &[],
+            ),
+            // L2790
+            D::CapabilityDef | D::CapabilityRefinement => (
+                &[
+                    ("type", Str),
+                    ("properties", Defs(D::PropertyRefinement)),
+                    ("attributes", Defs(D::AttributeRefinement)),
+                    ("valid_source_node_types", Names),
+                    ("valid_relationship_types", Names),
+                ],
+                if matches!(self, D::CapabilityDef) {
+                    &["type"]
+                } else {
+                    &[]
+                },
+            ),
+            // L2932
+            D::RequirementDef => (
+                &[
+                    ("relationship", Any),
+                    ("node", Str),
+                    ("capability", Str),
+                    ("node_filter", Any),
+                    ("count_range", Range),
+                ],
+                &["capability"],
+            ),
+            // L2943
+            D::RelationshipDef => (
+                &[
+                    ("type", Str),
+                    ("properties", Defs(D::PropertyRefinement)),
+                    ("attributes", Defs(D::AttributeRefinement)),
+                    ("interfaces", Defs(D::InterfaceDef)),
+                ],
+                &["type"],
+            ),
+            // L5912
+            D::InterfaceDef => (
+                &[
+                    ("type", Str),
+                    ("inputs", Defs(D::Parameter)),
+                    ("operations", Defs(D::OperationDef)),
+                    ("notifications", Defs(D::OperationDef)),
+                ],
+                &[],
+            ),
+            // L6017, L6183
+            D::OperationDef => (
+                &[
+                    ("implementation", Any),
+                    ("inputs", Defs(D::Parameter)),
+                    ("outputs", Defs(D::Parameter)),
+                ],
+                &[],
+            ),
+            // L6303
+            D::Implementation => (&[("primary", Any), ("dependencies", Any)], &[]),
+            // L6417
+            D::ArtifactDef => (
+                &[
+                    ("type", Str),
+                    ("file", Str),
+                    ("repository", Str),
+                    ("artifact_version", Str),
+                    ("checksum", Str),
+                    ("checksum_algorithm", Str),
+                    ("properties", Any),
+                ],
+                &["type", "file"],
+            ),
+            // L9231
+            D::Trigger => (
+                &[("event", Str), ("condition", Any), ("action", Any)],
+                &["event"],
+            ),
+            // L2014
+            D::ServiceTemplate => (
+                &[
+                    ("inputs", Defs(D::Parameter)),
+                    ("outputs", Defs(D::Parameter)),
+                    ("node_templates", Defs(D::NodeTemplate)),
+                    ("relationship_templates", Defs(D::RelationshipTemplate)),
+                    ("groups", Defs(D::Group)),
+                    ("policies", ListDefs(D::Policy)),
+                    ("substitution_mappings", Defs(D::SubstitutionMappings)),
+                    ("workflows", Defs(D::Workflow)),
+                ],
+                &["node_templates"],
+            ),
+            // L2446
+            D::NodeTemplate => (
+                &[
+                    ("type", Str),
+                    ("directives", Names),
+                    ("properties", Any),
+                    ("attributes", Any),
+                    ("requirements", ListDefs(D::RequirementAssignment)),
+                    ("capabilities", Defs(D::CapabilityAssignment)),
+                    ("interfaces", Defs(D::InterfaceAssignment)),
+                    ("artifacts", Defs(D::ArtifactDef)),
+                    ("count", Count),
+                    ("node_filter", Any),
+                    ("copy", Str),
+                ],
+                &[],
+            ),
+            // L2650
+            D::RelationshipTemplate => (
+                &[
+                    ("type", Str),
+                    ("properties", Any),
+                    ("attributes", Any),
+                    ("interfaces", Defs(D::InterfaceAssignment)),
+                    ("copy", Str),
+                ],
+                &[],
+            ),
+            // L9061
+            D::Group => (
+                &[
+                    ("type", Str),
+                    ("properties", Any),
+                    ("attributes", Any),
+                    ("members", Names),
+                ],
+                &["type"],
+            ),
+            // L9173
+            D::Policy => (
+                &[
+                    ("type", Str),
+                    ("properties", Any),
+                    ("targets", Names),
+                    ("triggers", Defs(D::Trigger)),
+                ],
+                &["type"],
+            ),
+            // L6503
+            D::Workflow => (
+                &[
+                    ("inputs", Defs(D::Parameter)),
+                    ("precondition", Any),
+                    ("steps", Defs(D::Step)),
+                    ("implementation", Any),
+                    ("outputs", Any),
+                ],
+                &[],
+            ),
+            // L6561
+            D::Step => (
+                &[
+                    ("target", Str),
+                    ("target_relationship", Str),
+                    ("filter", Any),
+                    ("activities", Any),
+                    ("on_success", Any),
+                    ("on_failure", Any),
+                ],
+                &["target", "activities"],
+            ),
+            // L7267
+            D::SubstitutionMappings => (
+                &[
+                    ("node_type", Str),
+                    ("substitution_filter", Any),
+                    ("properties", Any),
+                    ("attributes", Any),
+                    ("capabilities", Any),
+                    ("requirements", Any),
+                    ("interfaces", Any),
+                ],
+                &["node_type"],
+            ),
+            // L3043
+            D::RequirementAssignment => (
+                &[
+                    ("node", Any),
+                    ("capability", Str),
+                    ("relationship", Any),
+                    ("allocation", Any),
+                    ("count", Count),
+                    ("node_filter", Any),
+                    ("directives", Names),
+                    ("optional", Bool),
+                ],
+                &[],
+            ),
+            // L3059
+            D::RelationshipAssignment => (
+                &[
+                    ("type", Str),
+                    ("properties", Any),
+                    ("attributes", Any),
+                    ("interfaces", Defs(D::InterfaceAssignment)),
+                ],
+                &[],
+            ),
+            // L2880
+            D::CapabilityAssignment => (
+                &[
+                    ("properties", Any),
+                    ("attributes", Any),
+                    ("directives", Names),
+                ],
+                &[],
+            ),
+            // L5974
+            D::InterfaceAssignment => (
+                &[
+                    ("inputs", Any),
+                    ("operations", Defs(D::OperationAssignment)),
+                    ("notifications", Defs(D::OperationAssignment)),
+                ],
+                &[],
+            ),
+            // L6123, L6250
+            D::OperationAssignment => (
+                &[("implementation", Any), ("inputs", Any), ("outputs", Any)],
+                &[],
+            ),
+        }
+    }
+
+    /// What the definition is called in messages.
+    fn noun(self) -> &'static str {
+        match self {
+            D::ArtifactType => "artifact type",
+            D::DataType => "data type",
+            D::CapabilityType => "capability type",
+            D::InterfaceType => "interface type",
+            D::RelationshipType => "relationship type",
+            D::NodeType => "node type",
+            D::GroupType => "group type",
+            D::PolicyType => "policy type",
+            D::Repository => "repository",
+            D::Function => "function",
+            D::Signature => "function signature",
+            D::Import => "import",
+            D::Property | D::PropertyRefinement => "property definition",
+            D::Attribute | D::AttributeRefinement => "attribute definition",
+            D::Parameter => "parameter definition",
+            D::CapabilityDef | D::CapabilityRefinement => "capability definition",
+            D::RequirementDef => "requirement definition",
+            D::RelationshipDef => "relationship definition",
+            D::InterfaceDef => "interface definition",
+            D::OperationDef => "operation definition",
+            D::Implementation => "implementation definition",
+            D::ArtifactDef => "artifact definition",
+            D::Trigger => "trigger definition",
+            D::ServiceTemplate => "`service_template`",
+            D::NodeTemplate => "node template",
+            D::RelationshipTemplate => "relationship template",
+            D::Group => "group",
+            D::Policy => "policy",
+            D::Workflow => "workflow",
+            D::Step => "workflow step",
+            D::SubstitutionMappings => "`substitution_mappings`",
+            D::RequirementAssignment => "requirement assignment",
+            D::RelationshipAssignment => "relationship assignment",
+            D::CapabilityAssignment => "capability assignment",
+            D::InterfaceAssignment => "interface assignment",
+            D::OperationAssignment => "operation assignment",
+        }
+    }
+
+    /// Whether this definition's names are type or function names, where `:` is reserved.
+    fn names_are_qualifiable(self) -> bool {
+        matches!(
+            self,
+            D::ArtifactType
+                | D::DataType
+                | D::CapabilityType
+                | D::InterfaceType
+                | D::RelationshipType
+                | D::NodeType
+                | D::GroupType
+                | D::PolicyType
+                | D::Function
+        )
+    }
+}
+
+/// Keynames of TOSCA 1.3 that 2.0 replaced, with what replaced them. Files written for 2.0
+/// drafts (the OASIS community's simple profile among them) still carry them; they are
+/// ignored with a warning that says what to write instead, rather than rejected like a typo.
+const LEGACY: &[(&str, &str)] = &[
+    (
+        "constraints",
+        "a `validation` clause, such as `validation: { $greater_or_equal: [ $value, 1 ] }` (L4661)",
+    ),
+    (
+        "occurrences",
+        "`count_range` on a requirement definition (L2932); capabilities have no occurrences",
+    ),
+    (
+        "valid_target_types",
+        "`valid_capability_types` or `valid_target_node_types` (L2571)",
+    ),
+    ("valid_source_types", "`valid_source_node_types` (L2722)"),
+];
+
+/// The top-level keynames of a TOSCA 2.0 file (L1008), with their shapes.
+const TOP_LEVEL: &[(&str, K)] = &[
+    ("tosca_definitions_version", K::Str),
+    ("description", K::Str),
+    ("metadata", K::Meta),
+    ("dsl_definitions", K::FreeMap),
+    ("artifact_types", K::Defs(D::ArtifactType)),
+    ("data_types", K::Defs(D::DataType)),
+    ("capability_types", K::Defs(D::CapabilityType)),
+    ("interface_types", K::Defs(D::InterfaceType)),
+    ("relationship_types", K::Defs(D::RelationshipType)),
+    ("node_types", K::Defs(D::NodeType)),
+    ("group_types", K::Defs(D::GroupType)),
+    ("policy_types", K::Defs(D::PolicyType)),
+    ("repositories", K::Defs(D::Repository)),
+    ("functions", K::Defs(D::Function)),
+    ("profile", K::Str),
+    ("imports", K::Any),
+    // Checked by `check_file`, and only in the entry file.
+    ("service_template", K::Any),
+];
+
+/// Checks one TOSCA 2.0 file against the grammar. `entry` says whether its `service_template`
+/// is read (an imported file's is ignored with a warning elsewhere).
+pub fn check_file(root: &Map, entry: bool, diags: &mut Diagnostics) {
+    let mut walker = Walker { diags };
+    walker.keys(root, TOP_LEVEL, &[], "a TOSCA 2.0 file", Level::Top);
+    if let Some(imports) = root.get("imports") {
+        walker.imports(imports);
+    }
+    if let (Some(profile), Some(template)) = (root.entry("profile"), root.entry("service_template"))
+    {
+        walker.diags.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                "a TOSCA file with a `profile` cannot have a `service_template`",
+            )
+            .at_with(template.key.span, "not allowed with `profile`")
+            .label(profile.key.span, "this file is a profile")
+            .hint("a profile holds only types, repositories and functions (L1038, L1525); move the service template into a file that imports the profile"),
+        );
+    }
+    if entry && let Some(template) = root.get("service_template") {
+        walker.definition(template, D::ServiceTemplate, "`service_template`");
+    }
+}
+
+/// Where a section is: at the top of a file or service template an empty section is an error;
+/// deeper, a warning (the spec's examples leave `properties:` empty).
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Top,
+    Nested,
+}
+
+struct Walker<'d> {
+    diags: &'d mut Diagnostics,
+}
+
+impl Walker<'_> {
+    /// Checks the keynames of `map` against `table` (plus `metadata` and `description`, which
+    /// every multi-line entity has, L928) and the mandatory ones.
+    fn keys(
+        &mut self,
+        map: &Map,
+        table: &[(&str, K)],
+        mandatory: &[&str],
+        what: &str,
+        level: Level,
+    ) {
+        for entry in map.entries() {
+            let Some(key) = entry.key.as_str() else {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_SHAPE,
+                        format!(
+                            "a keyname of {what} must be a string, found {}",
+                            entry.key.describe()
+                        ),
+                    )
+                    .at(entry.key.span),
+                );
+                continue;
+            };
+            let shape = table
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, s)| *s)
+                .or(match key {
+                    "description" => Some(K::Str),
+                    "metadata" => Some(K::Meta),
+                    _ => None,
+                });
+            if shape.is_none()
+                && let Some((_, instead)) = LEGACY.iter().find(|(k, _)| *k == key)
+            {
+                self.diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_UNKNOWN_KEY,
+                        format!(
+                            "`{key}` in {what} is a TOSCA 1.3 keyname; TOSCA 2.0 does not read it"
+                        ),
+                    )
+                    .at_with(entry.key.span, "ignored")
+                    .hint(format!("in TOSCA 2.0 write {instead}")),
+                );
+                continue;
+            }
+            let Some(shape) = shape else {
+                let mut known: Vec<&str> = table.iter().map(|(k, _)| *k).collect();
+                for common in ["description", "metadata"] {
+                    if !known.contains(&common) {
+                        known.push(common);
+                    }
+                }
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_KEY,
+                        format!("unknown keyname `{key}` in {what}"),
+                    )
+                    .at_with(entry.key.span, "not a keyname of TOSCA 2.0 here")
+                    .did_you_mean(
+                        key,
+                        &known,
+                        Some(format!("the keynames of {what} are: {}", known.join(", "))),
+                    ),
+                );
+                continue;
+            };
+            self.value(&entry.value, shape, &format!("`{key}` of {what}"), level);
+        }
+        for key in mandatory {
+            if !map.contains_key(key) {
+                let span = map
+                    .entries()
+                    .first()
+                    .map_or_else(Default::default, |e| e.key.span);
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_MISSING_KEY,
+                        format!("{what} has no `{key}`, which TOSCA 2.0 requires"),
+                    )
+                    .at(span)
+                    .hint(format!("add `{key}:`")),
+                );
+            }
+        }
+    }
+
+    fn value(&mut self, node: &Node, shape: K, what: &str, level: Level) {
+        match shape {
+            K::Any => {}
+            K::Str => {
+                if node.as_str().is_none() {
+                    self.wrong(node, what, "a string");
+                }
+            }
+            K::Bool => {
+                if !matches!(node.as_scalar().map(|s| s.core), Some(Core::Bool(_))) {
+                    self.wrong(node, what, "`true` or `false`");
+                }
+            }
+            K::Meta => {
+                if !node.is_null() && node.as_map().is_none() {
+                    self.wrong(node, what, "a map of metadata names to values");
+                }
+            }
+            K::Version => self.version(node, what),
+            K::Names => match node.as_seq() {
+                Some(items) => {
+                    for item in items {
+                        if item.as_str().is_none() {
+                            self.wrong(item, &format!("an entry of {what}"), "a string");
+                        }
+                    }
+                }
+                None => self.wrong(node, what, "a list of names"),
+            },
+            K::Count => {
+                let ok = match node.as_scalar().map(|s| s.core) {
+                    Some(Core::Int(i)) => i >= 0,
+                    _ => node.as_map().is_some_and(is_call),
+                };
+                if !ok {
+                    self.wrong(node, what, "a non-negative integer");
+                }
+            }
+            K::Range => self.range(node, what),
+            K::FreeMap => {
+                if node.as_map().is_none() {
+                    self.wrong(node, what, "a map");
+                }
+            }
+            K::Defs(d) => self.defs(node, d, what, level),
+            K::ListDefs(d) => self.list_defs(node, d, what, level),
+            K::Schema => self.schema(node, what),
+            K::Schemas => match node.as_seq() {
+                Some(items) => {
+                    for item in items {
+                        self.schema(item, &format!("an entry of {what}"));
+                    }
+                }
+                None => self.wrong(node, what, "a list of schema definitions"),
+            },
+        }
+    }
+
+    /// A map of named definitions.
+    fn defs(&mut self, node: &Node, d: D, what: &str, level: Level) {
+        if d == D::ServiceTemplate || d == D::SubstitutionMappings {
+            // Single entities, not maps of names.
+            if node.is_null() || node.as_map().is_none() {
+                self.wrong(node, what, "a map of keynames");
+            } else {
+                self.definition(node, d, what);
+            }
+            return;
+        }
+        if node.is_null() {
+            self.empty(node, what, "a map", level);
+            return;
+        }
+        let Some(map) = node.as_map() else {
+            self.wrong(
+                node,
+                what,
+                &format!("a map of {} names to definitions", d.noun()),
+            );
+            return;
+        };
+        for entry in map.entries() {
+            let Some(name) = self.name(&entry.key, d, what) else {
+                continue;
+            };
+            self.definition(&entry.value, d, &format!("{} `{name}`", d.noun()));
+        }
+    }
+
+    /// A list of single-entry maps (`requirements`, `policies`).
+    fn list_defs(&mut self, node: &Node, d: D, what: &str, level: Level) {
+        if node.is_null() {
+            self.empty(node, what, "a list", level);
+            return;
+        }
+        let Some(items) = node.as_seq() else {
+            self.wrong(
+                node,
+                what,
+                &format!(
+                    "a list of single-entry maps `- name: {{...}}` ({}s)",
+                    d.noun()
+                ),
+            );
+            return;
+        };
+        for item in items {
+            let entries = item.as_map().map_or(&[][..], Map::entries);
+            let [entry] = entries else {
+                self.wrong(
+                    item,
+                    &format!("an entry of {what}"),
+                    "a single-entry map `name: {...}`",
+                );
+                continue;
+            };
+            let Some(name) = self.name(&entry.key, d, what) else {
+                continue;
+            };
+            self.definition(&entry.value, d, &format!("{} `{name}`", d.noun()));
+        }
+    }
+
+    /// A definition name: a non-empty string, without `:` for type and function names.
+    fn name<'n>(&mut self, key: &'n Node, d: D, what: &str) -> Option<&'n str> {
+        let Some(name) = key.as_str() else {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    format!(
+                        "{} name in {what} must be a string, found `{}` ({})",
+                        article(d.noun()),
+                        key.scalar_text().unwrap_or_default(),
+                        key.describe()
+                    ),
+                )
+                .at_with(key.span, "not a string")
+                .hint("quote the name if it is meant to be text"),
+            );
+            return None;
+        };
+        if name.trim().is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    format!("{} in {what} has an empty name", article(d.noun())),
+                )
+                .at_with(key.span, "empty name")
+                .hint("give it a name"),
+            );
+            return None;
+        }
+        if d.names_are_qualifiable() && name.contains(':') {
+            self.diags.push(
+                Diagnostic::warning(
+                    codes::TOSCA_SHAPE,
+                    format!(
+                        "{} name `{name}` contains `:`, which also separates namespace prefixes",
+                        d.noun()
+                    ),
+                )
+                .at(key.span)
+                .hint("a reference to it is read as this name first, then as `prefix:name`; define the name without `:` to avoid the ambiguity"),
+            );
+        }
+        Some(name)
+    }
+
+    /// One definition of kind `d`.
+    fn definition(&mut self, node: &Node, d: D, what: &str) {
+        // Short forms the grammar allows.
+        let short_ok = match d {
+            D::Repository | D::CapabilityDef | D::CapabilityRefinement | D::InterfaceDef => {
+                node.as_str().is_some()
+            }
+            D::PropertyRefinement | D::AttributeRefinement | D::Parameter => {
+                !node.as_map().is_some_and(is_definition_map)
+            }
+            D::OperationDef | D::OperationAssignment => node.as_map().is_none() && !node.is_null(),
+            // `- host: Compute` names the capability type (definition) or the target node
+            // (assignment), which may also be `[template, index]`.
+            D::RequirementDef | D::RelationshipDef | D::RelationshipAssignment => {
+                node.as_str().is_some()
+            }
+            D::RequirementAssignment => node.as_str().is_some() || node.as_seq().is_some(),
+            D::Implementation => node.as_str().is_some(),
+            _ => false,
+        };
+        if short_ok {
+            return;
+        }
+        let Some(map) = node.as_map() else {
+            if node.is_null()
+                && matches!(
+                    d,
+                    D::OperationDef
+                        | D::OperationAssignment
+                        | D::CapabilityAssignment
+                        | D::InterfaceAssignment
+                        | D::DataType
+                        | D::CapabilityType
+                        | D::InterfaceType
+                        | D::RelationshipType
+                        | D::NodeType
+                        | D::GroupType
+                        | D::PolicyType
+                        | D::ArtifactType
+                )
+            {
+                return;
+            }
+            self.wrong(node, what, "a map of keynames");
+            return;
+        };
+        let (table, mandatory) = d.table();
+        let is_type = matches!(
+            d,
+            D::ArtifactType
+                | D::DataType
+                | D::CapabilityType
+                | D::InterfaceType
+                | D::RelationshipType
+                | D::NodeType
+                | D::GroupType
+                | D::PolicyType
+        );
+        if is_type {
+            let mut all: Vec<(&str, K)> = TYPE_COMMON.to_vec();
+            all.extend_from_slice(table);
+            // A type without a parent defines its properties: each needs its `type`.
+            let all: Vec<(&str, K)> = if map.contains_key("derived_from") {
+                all
+            } else {
+                all.into_iter()
+                    .map(|(k, s)| match s {
+                        K::Defs(D::PropertyRefinement) => (k, K::Defs(D::Property)),
+                        K::Defs(D::AttributeRefinement) => (k, K::Defs(D::Attribute)),
+                        K::Defs(D::CapabilityRefinement) => (k, K::Defs(D::CapabilityDef)),
+                        other => (k, other),
+                    })
+                    .collect()
+            };
+            self.keys(map, &all, mandatory, what, Level::Nested);
+        } else {
+            let level = if d == D::ServiceTemplate {
+                Level::Top
+            } else {
+                Level::Nested
+            };
+            self.keys(map, table, mandatory, what, level);
+        }
+        match d {
+            D::Property | D::PropertyRefinement | D::Parameter => self.required_default(map, what),
+            D::Import => self.import_rules(node, map),
+            D::Function => {
+                if let Some(signatures) = map.get("signatures") {
+                    self.signatures(signatures, what);
+                }
+            }
+            D::OperationDef | D::OperationAssignment => {
+                if let Some(implementation) = map.get("implementation") {
+                    self.definition(
+                        implementation,
+                        D::Implementation,
+                        &format!("the `implementation` of {what}"),
+                    );
+                }
+            }
+            D::RequirementDef => {
+                if let Some(rel) = map.get("relationship") {
+                    self.definition(
+                        rel,
+                        D::RelationshipDef,
+                        &format!("the `relationship` of {what}"),
+                    );
+                }
+            }
+            D::RequirementAssignment => {
+                if let Some(rel) = map.get("relationship") {
+                    self.definition(
+                        rel,
+                        D::RelationshipAssignment,
+                        &format!("the `relationship` of {what}"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `default` on a property that is not required (L4250, L4303): a non-required property
+    /// that is not assigned stays undefined, so its default would never apply.
+    fn required_default(&mut self, map: &Map, what: &str) {
+        let not_required = map
+            .get("required")
+            .and_then(Node::as_scalar)
+            .is_some_and(|s| s.core == Core::Bool(false));
+        if let (true, Some(default)) = (not_required, map.entry("default")) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    format!("{what} has a `default` but `required: false`"),
+                )
+                .at_with(default.key.span, "a default is allowed only on a required property")
+                .hint("TOSCA 2.0 (L4250) allows `default` only when `required` is true: remove `default`, or `required: false`"),
+            );
+        }
+    }
+
+    fn signatures(&mut self, node: &Node, what: &str) {
+        let items: Vec<&Node> = match (node.as_seq(), node.as_map()) {
+            (Some(items), _) => items.iter().collect(),
+            (None, Some(map)) => map.entries().iter().map(|e| &e.value).collect(),
+            _ => {
+                self.wrong(
+                    node,
+                    &format!("the `signatures` of {what}"),
+                    "a list of signature definitions",
+                );
+                return;
+            }
+        };
+        if items.is_empty() {
+            self.wrong(
+                node,
+                &format!("the `signatures` of {what}"),
+                "at least one signature",
+            );
+        }
+        for item in items {
+            self.definition(item, D::Signature, &format!("a signature of {what}"));
+        }
+    }
+
+    /// A schema definition (L4189): a type name, or a map with `type`.
+    fn schema(&mut self, node: &Node, what: &str) {
+        if node.as_str().is_some() {
+            return;
+        }
+        let Some(map) = node.as_map() else {
+            self.wrong(node, what, "a type name or a schema definition map");
+            return;
+        };
+        self.keys(
+            map,
+            &[
+                ("type", K::Str),
+                ("validation", K::Any),
+                ("key_schema", K::Schema),
+                ("entry_schema", K::Schema),
+            ],
+            &[],
+            what,
+            Level::Nested,
+        );
+    }
+
+    fn imports(&mut self, node: &Node) {
+        if node.is_null() {
+            self.empty(node, "`imports`", "a list", Level::Top);
+            return;
+        }
+        let Some(items) = node.as_seq() else {
+            self.wrong(node, "`imports`", "a list of import definitions");
+            return;
+        };
+        for item in items {
+            if item.as_str().is_some() {
+                continue;
+            }
+            self.definition(item, D::Import, "an import");
+        }
+    }
+
+    /// An import names exactly one of `url` and `profile`; `repository` goes with `url`
+    /// (L1720-1722).
+    fn import_rules(&mut self, node: &Node, map: &Map) {
+        let url = map.contains_key("url");
+        let profile = map.contains_key("profile");
+        let problem = match (url, profile) {
+            (true, true) => Some("an import has both `url` and `profile`; it names one of them"),
+            (false, false) => Some("an import has neither `url` nor `profile`"),
+            _ => None,
+        };
+        if let Some(problem) = problem {
+            self.diags.push(
+                Diagnostic::error(codes::TOSCA_MISSING_KEY, problem)
+                    .at(node.span)
+                    .hint("write `url: <file>` to import a file, or `profile: <name>` to import a profile (L1720-1721)"),
+            );
+        }
+        if profile && let Some(repo) = map.entry("repository") {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    "an import by `profile` cannot name a `repository`",
+                )
+                .at(repo.key.span)
+                .hint("`repository` locates a `url` (L1722); remove it or import by `url`"),
+            );
+        }
+    }
+
+    fn version(&mut self, node: &Node, what: &str) {
+        let Some(scalar) = node.as_scalar() else {
+            self.wrong(node, what, "a version");
+            return;
+        };
+        if scalar.core == Core::Null {
+            self.wrong(node, what, "a version");
+            return;
+        }
+        if let Err(why) = crate::resolve::literals::version(&scalar.text) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_TYPE_MISMATCH,
+                    format!("{what} is not a version: {why}"),
+                )
+                .at(node.span)
+                .hint(
+                    "write <major>.<minor>[.<fix>[.<qualifier>[-<build>]]], such as 1.0.2 (L3915)",
+                ),
+            );
+        }
+    }
+
+    /// `count_range` (L2932): two non-negative integers, lower ≤ upper; upper may be UNBOUNDED.
+    fn range(&mut self, node: &Node, what: &str) {
+        let ok = match node.as_seq() {
+            Some([lower, upper]) => {
+                let lower = match lower.as_scalar().map(|s| s.core) {
+                    Some(Core::Int(i)) if i >= 0 => Some(i),
+                    _ => None,
+                };
+                let upper_ok = match upper.as_scalar() {
+                    Some(s) if s.text == "UNBOUNDED" && s.core == Core::Str => true,
+                    Some(s) => matches!((s.core, lower), (Core::Int(u), Some(l)) if u >= l),
+                    None => false,
+                };
+                lower.is_some() && upper_ok
+            }
+            _ => false,
+        };
+        if !ok {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_TYPE_MISMATCH,
+                    format!("{what} must be a range of two integers"),
+                )
+                .at(node.span)
+                .hint("write [lower, upper] with integers 0 ≤ lower ≤ upper, or UNBOUNDED as the upper bound, such as [1, UNBOUNDED]"),
+            );
+        }
+    }
+
+    fn empty(&mut self, node: &Node, what: &str, expected: &str, level: Level) {
+        if level == Level::Top {
+            self.diags.push(
+                Diagnostic::error(codes::TOSCA_SHAPE, format!("{what} is empty"))
+                    .at_with(node.span, format!("expected {expected}"))
+                    .hint("remove the keyname, or indent its content under it"),
+            );
+        } else {
+            self.diags.push(
+                Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
+                    .at_with(
+                        node.span,
+                        format!("read as an empty {}", expected.trim_start_matches("a ")),
+                    )
+                    .hint("remove the keyname, or indent its content under it"),
+            );
+        }
+    }
+
+    fn wrong(&mut self, node: &Node, what: &str, expected: &str) {
+        let found = match node.as_scalar() {
+            Some(s) if s.core != Core::Null => format!("`{}` ({})", s.text, node.describe()),
+            _ => node.describe().to_string(),
+        };
+        self.diags.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                format!("{what} must be {expected}, found {found}"),
+            )
+            .at_with(node.span, format!("expected {expected}")),
+        );
+    }
+}
+
+/// A map that is a function call: one key starting with `$` (and not `$$`).
+fn is_call(map: &Map) -> bool {
+    matches!(map.entries(), [entry] if entry.key.as_str().is_some_and(|k| k.starts_with('$') && !k.starts_with("$$")))
+}
+
+/// Whether a map written where a parameter or property definition may also be a value (the
+/// short forms of L4294 and L4517) is a definition: it uses definition keynames.
+fn is_definition_map(map: &Map) -> bool {
+    !is_call(map)
+        && map.entries().iter().any(|e| {
+            e.key.as_str().is_some_and(|k| {
+                matches!(
+                    k,
+                    "type"
+                        | "description"
+                        | "required"
+                        | "default"
+                        | "value"
+                        | "mapping"
+                        | "validation"
+                        | "key_schema"
+                        | "entry_schema"
+                        | "status"
+                        | "metadata"
+                )
+            })
+        })
+}
+
+/// "a node type", "an interface type".
+fn article(noun: &str) -> String {
+    let an = noun.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {noun}", if an { "an" } else { "a" })
+}

@@ -1,0 +1,353 @@
+//! TOSCA 2.0 type definitions judged with their types known: every type a definition names
+//! exists and is of the right kind, data types follow their derivation rules, scalar types their
+//! unit rules, and validation clauses call only functions that exist.
+//!
+//! Runs over every type read, used or not, so a mistake in a type no template uses is still
+//! reported (a profile is mostly such types). Only for TOSCA 2.0: the Simple Profile's types are
+//! judged by the 1.x rules where templates use them. Line numbers are those of
+//! `tosca-2.0-csd07.md`; IDs those of the TOSCA 2.0 checklist.
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::Dialect;
+use crate::model::{Model, TypeDef, TypeKind};
+use crate::yaml::{Core, Map, Node};
+
+use super::types::{Ancestry, definitions};
+
+/// The built-in types of TOSCA 2.0 (L3485-3491); `scalar` is abstract.
+const BUILT_IN: &[&str] = &[
+    "string",
+    "integer",
+    "float",
+    "boolean",
+    "bytes",
+    "nil",
+    "timestamp",
+    "version",
+    "list",
+    "map",
+];
+
+/// The built-in functions of TOSCA 2.0 (§10.2, L4799-5506).
+const BUILT_IN_FUNCTIONS: &[&str] = &[
+    "get_input",
+    "get_property",
+    "get_attribute",
+    "get_artifact",
+    "value",
+    "node_index",
+    "relationship_index",
+    "available_allocation",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "equal",
+    "greater_than",
+    "greater_or_equal",
+    "less_than",
+    "less_or_equal",
+    "valid_values",
+    "matches",
+    "has_suffix",
+    "has_prefix",
+    "contains",
+    "has_entry",
+    "has_key",
+    "has_all_entries",
+    "has_all_keys",
+    "has_any_entry",
+    "has_any_key",
+    "length",
+    "concat",
+    "join",
+    "token",
+    "union",
+    "intersection",
+    "sum",
+    "difference",
+    "product",
+    "quotient",
+    "remainder",
+    "round",
+    "floor",
+    "ceil",
+];
+
+/// The keynames only a scalar type has (L3672).
+const SCALAR_KEYS: &[&str] = &["data_type", "units", "canonical_unit", "prefixes"];
+
+/// Checks every TOSCA 2.0 type definition of the model.
+pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
+    if model.dialect != Dialect::Tosca2 {
+        return;
+    }
+    let mut checker = Checker {
+        model,
+        ancestry,
+        diags,
+    };
+    for ((kind, name), def) in &model.types {
+        let Some(map) = def.def.as_map() else {
+            continue;
+        };
+        checker.type_def(*kind, name, def, map);
+    }
+}
+
+pub(super) struct Checker<'a, 'm> {
+    model: &'m Model,
+    ancestry: &'a mut Ancestry,
+    diags: &'a mut Diagnostics,
+}
+
+impl Checker<'_, '_> {
+    fn type_def(&mut self, kind: TypeKind, name: &str, def: &TypeDef, map: &Map) {
+        for section in ["properties", "attributes", "inputs"] {
+            if let Some(defs) = map.get(section).and_then(Node::as_map) {
+                self.value_defs(defs);
+            }
+        }
+        let names = |key: &'static str, of: TypeKind| (key, of);
+        let lists: &[(&str, TypeKind)] = match kind {
+            TypeKind::Capability => &[
+                names("valid_source_node_types", TypeKind::Node),
+                names("valid_relationship_types", TypeKind::Relationship),
+            ],
+            TypeKind::Relationship => &[
+                names("valid_capability_types", TypeKind::Capability),
+                names("valid_target_node_types", TypeKind::Node),
+                names("valid_source_node_types", TypeKind::Node),
+            ],
+            TypeKind::Group => &[names("members", TypeKind::Node)],
+            _ => &[],
+        };
+        for (key, of) in lists {
+            self.type_list(map, key, *of);
+        }
+        if kind == TypeKind::Policy
+            && let Some(targets) = map.get("targets").and_then(Node::as_seq)
+        {
+            for target in targets {
+                let Some(target_name) = target.as_str() else {
+                    continue;
+                };
+                let known = [TypeKind::Node, TypeKind::Group].into_iter().any(|k| {
+                    self.ancestry
+                        .full_name(self.model, k, target_name)
+                        .is_some()
+                });
+                if !known && !self.model.incomplete_types {
+                    self.ancestry.of(
+                        self.model,
+                        TypeKind::Node,
+                        target_name,
+                        target.span,
+                        self.diags,
+                    );
+                }
+            }
+        }
+        if kind == TypeKind::Data {
+            self.data_type(name, def, map);
+        }
+        if let Some(validation) = map.get("validation") {
+            self.functions(validation);
+        }
+    }
+
+    /// Property, attribute or parameter definitions: their types, schemas and validation.
+    fn value_defs(&mut self, defs: &Map) {
+        for entry in defs.entries() {
+            let Some(body) = entry.value.as_map() else {
+                continue;
+            };
+            self.definition_types(body);
+            if let Some(validation) = body.get("validation") {
+                self.functions(validation);
+            }
+        }
+    }
+
+    /// The `type` of a definition or schema, and of its `key_schema` and `entry_schema`.
+    fn definition_types(&mut self, body: &Map) {
+        if let Some(type_node) = body.get("type") {
+            self.data_type_ref(type_node);
+        }
+        for schema in ["key_schema", "entry_schema"] {
+            match body.get(schema) {
+                Some(s) if s.as_str().is_some() => self.data_type_ref(s),
+                Some(s) => {
+                    if let Some(inner) = s.as_map() {
+                        self.definition_types(inner);
+                        if let Some(validation) = inner.get("validation") {
+                            self.functions(validation);
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// A data type named where values are typed: a built-in, or a defined data type; never the
+    /// abstract `scalar` (L3666, T2-SCALAR-01).
+    fn data_type_ref(&mut self, node: &Node) {
+        let Some(name) = node.as_str() else { return };
+        if BUILT_IN.contains(&name) {
+            return;
+        }
+        if name == "scalar" {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_UNKNOWN_TYPE,
+                    "`scalar` is abstract and cannot type a value",
+                )
+                .at(node.span)
+                .hint("define a scalar type with `derived_from: scalar` and its `units` (L3666), and use that"),
+            );
+            return;
+        }
+        self.ancestry
+            .of(self.model, TypeKind::Data, name, node.span, self.diags);
+    }
+
+    /// A list of type names of one kind (`valid_source_node_types`, `members`, ...).
+    fn type_list(&mut self, map: &Map, key: &str, of: TypeKind) {
+        let Some(items) = map.get(key).and_then(Node::as_seq) else {
+            return;
+        };
+        for item in items {
+            if let Some(name) = item.as_str() {
+                self.ancestry
+                    .of(self.model, of, name, item.span, self.diags);
+            }
+        }
+    }
+
+    /// A data type's own rules: properties only on complex types (L4130), the scalar keynames
+    /// only on scalar types (L3672), and the scalar rules.
+    fn data_type(&mut self, name: &str, def: &TypeDef, map: &Map) {
+        let chain = self.ancestry.of(
+            self.model,
+            TypeKind::Data,
+            name,
+            def.span,
+            &mut Diagnostics::with_cap(0),
+        );
+        let base = chain
+            .last()
+            .filter(|last| {
+                !self
+                    .model
+                    .types
+                    .contains_key(&(TypeKind::Data, (*last).clone()))
+            })
+            .cloned();
+        let is_scalar = base.as_deref() == Some("scalar");
+        if let (Some(base), Some(props)) = (&base, map.entry("properties"))
+            && base != "scalar"
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    format!("data type `{name}` derives from the built-in type `{base}` and cannot have properties"),
+                )
+                .at_with(props.key.span, "only complex data types have properties")
+                .hint("TOSCA 2.0 (L4130): derive from no type (a complex type) or from another complex type to define properties; a type on a built-in type narrows it with `validation`"),
+            );
+        }
+        if !is_scalar {
+            for key in SCALAR_KEYS {
+                if let Some(entry) = map.entry(key) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_SHAPE,
+                            format!("`{key}` on data type `{name}`, which is not a scalar type"),
+                        )
+                        .at(entry.key.span)
+                        .hint("units and their keynames belong to scalar types: add `derived_from: scalar` (L3672)"),
+                    );
+                }
+            }
+            return;
+        }
+        let defs = definitions(self.model, TypeKind::Data, &chain);
+        super::scalar_types::check(self, name, map, &defs);
+    }
+
+    /// Every function a validation clause calls is built in or defined (L4727-4797, L5571).
+    fn functions(&mut self, node: &Node) {
+        match &node.kind {
+            crate::yaml::Kind::Map(map) => {
+                for entry in map.entries() {
+                    if map.len() == 1
+                        && let Some(key) = entry.key.as_str()
+                        && let Some(function) = key.strip_prefix('$')
+                        && !function.starts_with('$')
+                        && !self.known_function(function)
+                    {
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::TOSCA_UNKNOWN_NAME,
+                                format!("unknown function `${function}`"),
+                            )
+                            .at_with(entry.key.span, "neither a TOSCA 2.0 function nor one defined under `functions`")
+                            .did_you_mean(function, BUILT_IN_FUNCTIONS, Some("define it under `functions`, or write `$$` to start a string with `$`".into())),
+                        );
+                    }
+                    self.functions(&entry.value);
+                }
+            }
+            crate::yaml::Kind::Seq(items) => {
+                for item in items {
+                    self.functions(item);
+                }
+            }
+            crate::yaml::Kind::Scalar(_) => {}
+        }
+    }
+
+    fn known_function(&self, name: &str) -> bool {
+        let local = name.rsplit(':').next().unwrap_or(name);
+        BUILT_IN_FUNCTIONS.contains(&name)
+            || self.model.functions.contains(name)
+            || self.model.functions.contains(local)
+            || self.model.incomplete_types
+    }
+
+    pub(super) fn report(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Whether `name` is integer, float, or a data type derived from them: the number types a
+    /// scalar's `data_type` may be (L3704).
+    pub(super) fn number_base(&mut self, name: &str) -> Option<&'static str> {
+        match name {
+            "integer" => return Some("integer"),
+            "float" => return Some("float"),
+            _ => {}
+        }
+        let chain = self.ancestry.of(
+            self.model,
+            TypeKind::Data,
+            name,
+            Default::default(),
+            &mut Diagnostics::with_cap(0),
+        );
+        match chain.last().map(String::as_str) {
+            Some("integer") => Some("integer"),
+            Some("float") => Some("float"),
+            _ => None,
+        }
+    }
+}
+
+/// A multiplier of a unit or prefix: an integer or a float (L3674).
+pub(super) fn multiplier(node: &Node) -> Option<f64> {
+    match node.as_scalar()?.core {
+        Core::Int(i) => Some(i as f64),
+        Core::Float(f) => Some(f),
+        _ => None,
+    }
+}

@@ -1,0 +1,547 @@
+//! TOSCA 2.0 rules, one focused case each: a small template that breaks exactly one rule must
+//! get an error with that rule's code, at the line and column of the offending text, with a
+//! message that names the rule; and the same template with the mistake fixed must read
+//! cleanly, so each case shows the rule and not some other error.
+//!
+//! Spec lines are those of `../shared/specs/tosca-2.0-csd07.md`.
+
+use toscana::diag::{Diagnostic, Diagnostics};
+use toscana::pipeline::{ReadOptions, read};
+use toscana::source::InputArg;
+
+fn diagnostics(yaml: &str) -> Vec<Diagnostic> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let mut diags = Diagnostics::with_cap(0);
+    read(
+        &ReadOptions {
+            input: Some(InputArg::Path(path)),
+            ..ReadOptions::default()
+        },
+        &mut diags,
+    );
+    diags.finish()
+}
+
+fn errors(yaml: &str) -> Vec<Diagnostic> {
+    diagnostics(yaml)
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect()
+}
+
+/// `bad` gets an error `code` at `line:col` whose message contains `message`; `good` reads
+/// with no error.
+#[track_caller]
+fn rule(bad: &str, good: &str, code: &str, line: u32, col: u32, message: &str) {
+    let found = errors(bad);
+    assert!(
+        found.iter().any(|d| d.code == code
+            && d.span.is_some_and(|s| s.line == line && s.col == col)
+            && d.message.contains(message)),
+        "expected {code} at {line}:{col} containing {message:?}, got {found:#?}"
+    );
+    let fixed = errors(good);
+    assert!(
+        fixed.is_empty(),
+        "the fixed template has errors: {fixed:#?}"
+    );
+}
+
+const V: &str = "tosca_definitions_version: tosca_2_0\n";
+
+fn t(body: &str) -> String {
+    format!("{V}{body}")
+}
+
+#[test]
+fn an_unknown_keyname_is_an_error_in_tosca_2() {
+    // L1411: a repository has url, description, metadata; 1.3's `credential` is gone.
+    rule(
+        &t("repositories:\n  repo:\n    url: https://example.com/\n    credential: { user: u }\n"),
+        &t("repositories:\n  repo:\n    url: https://example.com/\n"),
+        "tosca::unknown-keyname",
+        5,
+        5,
+        "unknown keyname `credential` in repository `repo`",
+    );
+}
+
+#[test]
+fn an_unknown_keyname_stays_a_warning_in_simple_profile_files() {
+    let found = diagnostics(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nrepositories:\n  repo:\n    url: https://example.com/\n    colour: red\n",
+    );
+    assert!(
+        found
+            .iter()
+            .any(|d| d.code == "tosca::unknown-keyname" && !d.is_error()),
+        "{found:#?}"
+    );
+    assert!(!found.iter().any(Diagnostic::is_error), "{found:#?}");
+}
+
+#[test]
+fn a_description_is_a_string() {
+    // L930: description is a str; 12345 is a YAML integer.
+    rule(
+        &t("description: 12345\n"),
+        &t("description: \"12345\"\n"),
+        "tosca::wrong-shape",
+        2,
+        14,
+        "`description` of a TOSCA 2.0 file must be a string",
+    );
+}
+
+#[test]
+fn properties_are_a_map_and_requirements_a_list() {
+    // L2343: properties is a map of property definitions, requirements a seq.
+    rule(
+        &t("node_types:\n  N:\n    properties:\n      - p: { type: string }\n"),
+        &t("node_types:\n  N:\n    properties:\n      p: { type: string }\n"),
+        "tosca::wrong-shape",
+        5,
+        7,
+        "`properties` of node type `N` must be a map",
+    );
+    let caps = "capability_types:\n  C: {}\nrelationship_types:\n  R: {}\n";
+    rule(
+        &t(&format!(
+            "{caps}node_types:\n  N:\n    requirements:\n      r: {{ capability: C, relationship: R }}\n"
+        )),
+        &t(&format!(
+            "{caps}node_types:\n  N:\n    requirements:\n      - r: {{ capability: C, relationship: R }}\n"
+        )),
+        "tosca::wrong-shape",
+        9,
+        7,
+        "`requirements` of node type `N` must be a list of single-entry maps",
+    );
+}
+
+#[test]
+fn a_top_level_section_is_not_empty_but_a_nested_one_only_warns() {
+    rule(
+        &t("policy_types:\nnode_types:\n  N: {}\n"),
+        &t("node_types:\n  N:\n    properties:\n"),
+        "tosca::wrong-shape",
+        2,
+        13,
+        "`policy_types` of a TOSCA 2.0 file is empty",
+    );
+}
+
+#[test]
+fn definition_names_are_non_empty_strings() {
+    rule(
+        &t("relationship_types:\n  1.0: {}\n"),
+        &t("relationship_types:\n  \"1.0\": {}\n"),
+        "tosca::wrong-shape",
+        3,
+        3,
+        "a relationship type name in `relationship_types` of a TOSCA 2.0 file must be a string",
+    );
+    rule(
+        &t("interface_types:\n  \"\": {}\n"),
+        &t("interface_types:\n  I: {}\n"),
+        "tosca::wrong-shape",
+        3,
+        3,
+        "an interface type in `interface_types` of a TOSCA 2.0 file has an empty name",
+    );
+}
+
+#[test]
+fn a_service_template_has_node_templates() {
+    // L2014: node_templates is mandatory.
+    rule(
+        &t(
+            "node_types:\n  N: {}\nservice_template:\n  inputs:\n    x: { type: string, required: false }\n",
+        ),
+        &t("node_types:\n  N: {}\nservice_template:\n  node_templates:\n    n: { type: N }\n"),
+        "tosca::missing-keyname",
+        5,
+        3,
+        "`service_template` has no `node_templates`",
+    );
+}
+
+#[test]
+fn an_import_names_a_url_or_a_profile() {
+    // L1720-1722.
+    let bad = errors(&t("imports:\n  - namespace: x\n"));
+    assert!(
+        bad.iter().any(|d| d.code == "tosca::missing-keyname"
+            && d.message.contains("neither `url` nor `profile`")
+            && d.span.is_some_and(|s| s.line == 3 && s.col == 5)),
+        "{bad:#?}"
+    );
+    let bad = errors(&t("imports:\n  - profile: p\n    repository: r\n"));
+    assert!(
+        bad.iter().any(|d| d.code == "tosca::wrong-shape"
+            && d.message
+                .contains("by `profile` cannot name a `repository`")),
+        "{bad:#?}"
+    );
+}
+
+#[test]
+fn count_range_is_a_range_of_integers() {
+    let types = "capability_types:\n  C: {}\nrelationship_types:\n  R: {}\n";
+    rule(
+        &t(&format!(
+            "{types}node_types:\n  N:\n    requirements:\n      - r: {{ capability: C, relationship: R, count_range: [1.0, 2.5] }}\n"
+        )),
+        &t(&format!(
+            "{types}node_types:\n  N:\n    requirements:\n      - r: {{ capability: C, relationship: R, count_range: [1, UNBOUNDED] }}\n"
+        )),
+        "tosca::type-mismatch",
+        9,
+        59,
+        "`count_range` of requirement definition `r` must be a range of two integers",
+    );
+}
+
+#[test]
+fn a_type_version_is_a_version() {
+    rule(
+        &t("artifact_types:\n  A:\n    version: 1..0.abc\n"),
+        &t("artifact_types:\n  A:\n    version: 1.0.2.abc\n"),
+        "tosca::type-mismatch",
+        4,
+        14,
+        "`version` of artifact type `A` is not a version",
+    );
+}
+
+#[test]
+fn a_non_required_property_has_no_default() {
+    // L4250: default SHALL NOT be defined when the property is not required.
+    rule(
+        &t(
+            "node_types:\n  N:\n    properties:\n      p: { type: string, required: false, default: x }\n",
+        ),
+        &t("node_types:\n  N:\n    properties:\n      p: { type: string, required: false }\n"),
+        "tosca::wrong-shape",
+        5,
+        43,
+        "property definition `p` has a `default` but `required: false`",
+    );
+}
+
+#[test]
+fn a_profile_has_no_service_template() {
+    // L1038, L1523.
+    rule(
+        &t(
+            "profile: org.example:1.0\nnode_types:\n  N: {}\nservice_template:\n  node_templates:\n    n: { type: N }\n",
+        ),
+        &t("profile: org.example:1.0\nnode_types:\n  N: {}\n"),
+        "tosca::wrong-shape",
+        5,
+        1,
+        "a TOSCA file with a `profile` cannot have a `service_template`",
+    );
+}
+
+#[test]
+fn a_definition_has_its_type() {
+    // L4392: an attribute definition's type is mandatory; an empty one is not a string.
+    rule(
+        &t("node_types:\n  N:\n    attributes:\n      a:\n        type:\n"),
+        &t("node_types:\n  N:\n    attributes:\n      a:\n        type: integer\n"),
+        "tosca::wrong-shape",
+        6,
+        13,
+        "`type` of attribute definition `a` must be a string, found null",
+    );
+}
+
+#[test]
+fn every_type_a_definition_names_exists() {
+    rule(
+        &t(
+            "data_types:\n  D:\n    properties:\n      l:\n        type: list\n        entry_schema:\n          type: map\n          entry_schema: Nope\n",
+        ),
+        &t(
+            "data_types:\n  D:\n    properties:\n      l:\n        type: list\n        entry_schema:\n          type: map\n          entry_schema: string\n",
+        ),
+        "tosca::unknown-type",
+        9,
+        25,
+        "unknown data type `Nope`",
+    );
+    rule(
+        &t("capability_types:\n  C:\n    valid_source_node_types: [ Nope ]\n"),
+        &t(
+            "node_types:\n  Yes: {}\ncapability_types:\n  C:\n    valid_source_node_types: [ Yes ]\n",
+        ),
+        "tosca::unknown-type",
+        4,
+        32,
+        "unknown node type `Nope`",
+    );
+}
+
+#[test]
+fn only_complex_data_types_have_properties() {
+    // L4130.
+    rule(
+        &t(
+            "data_types:\n  Url:\n    derived_from: string\n    properties:\n      host: { type: string }\n",
+        ),
+        &t("data_types:\n  Url:\n    properties:\n      host: { type: string }\n"),
+        "tosca::wrong-shape",
+        5,
+        5,
+        "data type `Url` derives from the built-in type `string` and cannot have properties",
+    );
+}
+
+#[test]
+fn scalar_types_follow_the_unit_rules() {
+    let good = t(
+        "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1 }\n    prefixes: { \"\": 1, k: 1000 }\n",
+    );
+    // L3672: the scalar keynames belong to scalar types.
+    rule(
+        &t("data_types:\n  Rate:\n    units: { bps: 1 }\n"),
+        &good,
+        "tosca::wrong-shape",
+        4,
+        5,
+        "`units` on data type `Rate`, which is not a scalar type",
+    );
+    // L3674: multipliers are numbers.
+    rule(
+        &t("data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: one }\n"),
+        &good,
+        "tosca::type-mismatch",
+        5,
+        19,
+        "the multiplier of unit `bps` in scalar type `Rate` is not a number",
+    );
+    // L3677: with prefixes, the bare unit needs the prefix "".
+    rule(
+        &t(
+            "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1 }\n    prefixes: { k: 1000 }\n",
+        ),
+        &good,
+        "tosca::wrong-shape",
+        5,
+        5,
+        "scalar type `Rate` has no unit with multiplier 1",
+    );
+    // L3676: several units of multiplier 1 need a canonical_unit.
+    rule(
+        &t("data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1, b/s: 1 }\n"),
+        &t(
+            "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1, b/s: 1 }\n    canonical_unit: bps\n",
+        ),
+        "tosca::missing-keyname",
+        5,
+        5,
+        "several units with multiplier 1 (bps, b/s) and no `canonical_unit`",
+    );
+    // The canonical unit is one of the units, with multiplier 1 (L3676, L3708).
+    rule(
+        &t(
+            "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1, kbps: 1000 }\n    canonical_unit: kbps\n",
+        ),
+        &good,
+        "tosca::wrong-shape",
+        6,
+        21,
+        "the `canonical_unit` `kbps` of scalar type `Rate` has the multiplier 1000, not 1",
+    );
+    rule(
+        &t(
+            "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1 }\n    canonical_unit: b/s\n",
+        ),
+        &good,
+        "tosca::unknown-name",
+        6,
+        21,
+        "the `canonical_unit` `b/s` of scalar type `Rate` is not one of its units",
+    );
+    // L3674: prefixes only over a single unit of multiplier 1.
+    rule(
+        &t(
+            "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1, Bps: 8 }\n    prefixes: { \"\": 1, k: 1000 }\n",
+        ),
+        &good,
+        "tosca::wrong-shape",
+        6,
+        5,
+        "scalar type `Rate` has `prefixes`, so its `units` must be a single unit with multiplier 1",
+    );
+    // L3793: a derived scalar type keeps its data_type.
+    rule(
+        &format!("{good}  Whole:\n    derived_from: Rate\n    data_type: integer\n"),
+        &format!("{good}  Whole:\n    derived_from: Rate\n"),
+        "tosca::wrong-shape",
+        9,
+        5,
+        "scalar type `Whole` changes the `data_type` it inherits (`float`) to `integer`",
+    );
+}
+
+#[test]
+fn the_abstract_scalar_types_no_value() {
+    // L3666.
+    rule(
+        &t("node_types:\n  N:\n    properties:\n      p: { type: scalar }\n"),
+        &t("node_types:\n  N:\n    properties:\n      p: { type: float }\n"),
+        "tosca::unknown-type",
+        5,
+        18,
+        "`scalar` is abstract and cannot type a value",
+    );
+}
+
+#[test]
+fn validation_clauses_call_known_functions() {
+    rule(
+        &t(
+            "data_types:\n  Small:\n    derived_from: integer\n    validation: { $in_range: [ $value, [ 0, 100 ] ] }\n",
+        ),
+        &t(
+            "data_types:\n  Small:\n    derived_from: integer\n    validation: { $less_or_equal: [ $value, 100 ] }\n",
+        ),
+        "tosca::unknown-name",
+        5,
+        19,
+        "unknown function `$in_range`",
+    );
+}
+
+const BITRATE: &str = "data_types:
+  Positive:
+    derived_from: integer
+    validation: { $greater_or_equal: [ $value, 1 ] }
+  Bitrate:
+    derived_from: scalar
+    data_type: Positive
+    units: { bps: 1, kbps: 1000, Mbps: 1000000 }
+node_types:
+  Link:
+    properties:
+      speed:
+        type: Bitrate
+        validation: { $greater_than: [ $value, 1 Mbps ] }
+service_template:
+  node_templates:
+    link:
+      type: Link
+      properties:
+";
+
+#[test]
+fn validation_clauses_are_evaluated_on_known_values() {
+    // L4661: the property's clause, with a literal of the property's scalar type.
+    rule(
+        &format!("{V}{BITRATE}        speed: 10 kbps\n"),
+        &format!("{V}{BITRATE}        speed: 10 Mbps\n"),
+        "tosca::constraint-violated",
+        21,
+        16,
+        "`properties.speed` does not pass",
+    );
+    // L3704: the number of a scalar is a value of its data_type, with its validation.
+    rule(
+        &format!("{V}{BITRATE}        speed: -2 Mbps\n"),
+        &format!("{V}{BITRATE}        speed: 2 Mbps\n"),
+        "tosca::constraint-violated",
+        21,
+        16,
+        "the number of `-2 Mbps`",
+    );
+    rule(
+        &format!("{V}{BITRATE}        speed: 1.5 Mbps\n"),
+        &format!("{V}{BITRATE}        speed: 1500 kbps\n"),
+        "tosca::type-mismatch",
+        21,
+        16,
+        "the number `1.5` of `1.5 Mbps` must be an integer",
+    );
+}
+
+#[test]
+fn tosca_2_booleans_are_lowercase() {
+    let types = "node_types:\n  N:\n    properties:\n      on: { type: boolean }\nservice_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n";
+    rule(
+        &t(&format!("{types}        on: False\n")),
+        &t(&format!("{types}        on: false\n")),
+        "tosca::type-mismatch",
+        11,
+        13,
+        "`False` is not a TOSCA 2.0 boolean",
+    );
+}
+
+const BACKUP: &str = "interface_types:
+  Backup:
+    operations:
+      backup: {}
+node_types:
+  Entity:
+    interfaces:
+      backup:
+        type: Backup
+        inputs:
+          location: { type: string }
+        operations:
+          backup:
+            inputs:
+              name: { type: string }
+service_template:
+  node_templates:
+    client:
+      type: Entity
+  workflows:
+    run:
+      inputs:
+        id: { type: integer }
+        label: { type: string }
+      steps:
+        one:
+          target: client
+          activities:
+            - call_operation:
+                operation: backup.backup
+                inputs:
+                  location: here
+";
+
+#[test]
+fn call_operation_passes_the_inputs_the_operation_defines() {
+    // L6670-6700 with the interface inputs of L5843: every required input is passed,
+    // none that is not defined, each of its declared type.
+    let good = format!("{V}{BACKUP}                  name: {{ $get_input: label }}\n");
+    rule(
+        &format!("{V}{BACKUP}"),
+        &good,
+        "tosca::missing-keyname",
+        31,
+        28,
+        "does not pass the required input `name`",
+    );
+    rule(
+        &format!("{V}{BACKUP}                  name: x\n                  guid: 187a\n"),
+        &good,
+        "tosca::unknown-name",
+        35,
+        19,
+        "passes input `guid`, which the operation does not define",
+    );
+    rule(
+        &format!("{V}{BACKUP}                  name: {{ $get_input: id }}\n"),
+        &good,
+        "tosca::type-mismatch",
+        34,
+        25,
+        "input `name` of the operation has type `string`, but it is passed the workflow input `id`, of type `integer`",
+    );
+}
