@@ -65,6 +65,11 @@ enum Command {
         after_help = "Example:\n  toscana render --backend-dir my-compose-backend/ examples/hello.yaml -o out/"
     )]
     Render(CommonArgs),
+    /// Resolve a variable template (Variability4TOSCA) into plain TOSCA 1.3 YAML
+    #[command(
+        after_help = "Inputs: `--inputs FILE` and `--set NAME=VALUE` give variability inputs (the names\ndeclared under `variability.inputs`) and topology inputs alike.\n\nExample:\n  toscana resolve examples/variable-shop.yaml --preset dev -o shop-dev.yaml\n  toscana resolve examples/variable-shop.yaml --set mode=prod --explain"
+    )]
+    Resolve(crate::front::variability::command::ResolveArgs),
     /// Print a shell completion script
     #[command(after_help = "Example:\n  toscana completions bash > /etc/bash_completion.d/toscana")]
     Completions {
@@ -108,6 +113,8 @@ pub struct CommonArgs {
     /// Show at most N errors (0: all)
     #[arg(long, value_name = "N", default_value_t = diag::DEFAULT_ERROR_CAP)]
     pub max_errors: usize,
+    #[command(flatten)]
+    pub variability: crate::front::variability::VariabilityArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -315,7 +322,7 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    fn limits(&self) -> Limits {
+    pub fn limits(&self) -> Limits {
         Limits {
             max_file_bytes: self.max_file_size,
             max_yaml_depth: self.max_yaml_depth,
@@ -331,7 +338,7 @@ impl LimitArgs {
     }
 }
 
-fn parse_pair(s: &str) -> Result<(String, String), String> {
+pub(crate) fn parse_pair(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
         _ => Err(format!("expected NAME=VALUE, found `{s}`")),
@@ -383,6 +390,7 @@ pub fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Command::Check(args) => return run(&args, Job::Check, None),
+        Command::Resolve(args) => return crate::front::variability::command::run(&args),
         Command::Ir(args) => (args, Job::Ir),
         Command::K8s(args) => {
             return run_with(
@@ -539,8 +547,19 @@ fn run_with(
             Job::Check | Job::Translate(Some(Target::Terraform | Target::Graphviz))
         ),
         report_open_requirements: matches!(job, Job::Check),
+        variability: args.variability.options(),
     };
     let read = pipeline::read(&options, &mut diags);
+    if let Some(resolved) = read
+        .variability
+        .as_ref()
+        .filter(|_| args.variability.explain)
+    {
+        eprint!(
+            "{}",
+            crate::front::variability::render_explanation(&resolved.explanation, &read.sources)
+        );
+    }
     let mut sources = read.sources;
     let artifacts = read.artifacts;
     let code = match (job, read.topology) {

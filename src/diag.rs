@@ -83,6 +83,25 @@ pub mod codes {
     /// A template wrote an object that does not survive its Kubernetes type: a bug.
     pub const K8S_INTERNAL: &str = "k8s::internal";
     pub const CLI_INPUTS: &str = "cli::inputs";
+    /// Variability4TOSCA: a malformed expression (unknown operator, wrong arguments, null).
+    pub const VAR_EXPRESSION: &str = "variability::expression";
+    /// Variability4TOSCA: an operand of the wrong type, or a condition that is not a boolean.
+    pub const VAR_TYPE: &str = "variability::type";
+    /// Variability4TOSCA: an unknown preset, input, expression, element, group or policy.
+    pub const VAR_UNKNOWN: &str = "variability::unknown-name";
+    /// Variability4TOSCA: a variability input that is declared but has no value.
+    pub const VAR_MISSING_INPUT: &str = "variability::missing-input";
+    /// Variability4TOSCA: conditions or expressions that depend on themselves.
+    pub const VAR_CYCLE: &str = "variability::cycle";
+    /// Variability4TOSCA: a template the spec's limitations rule out (a relationship template
+    /// used twice or never, an inline relationship, a malformed group member).
+    pub const VAR_STRUCTURE: &str = "variability::structure";
+    /// Variability4TOSCA: a consistency check failed on the resolved variant.
+    pub const VAR_INCONSISTENT: &str = "variability::inconsistent";
+    /// Variability4TOSCA: evaluation nests deeper than the resolver allows.
+    pub const VAR_LIMIT: &str = "variability::limit";
+    /// Variability4TOSCA: variability options given for a template without variability.
+    pub const VAR_IGNORED: &str = "variability::ignored";
     pub const TOO_MANY_ERRORS: &str = "diag::too-many-errors";
 }
 

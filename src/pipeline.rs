@@ -3,10 +3,12 @@
 use std::path::PathBuf;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::front::variability::Resolved;
 use crate::ir::Topology;
 use crate::limits::Limits;
 use crate::resolve::{self, Bindings};
 use crate::source::{ArtifactFiles, CsarMeta, InputArg, Loader, Origin, SourceMap, SourceOptions};
+use crate::yaml::Node;
 
 /// What to read and how.
 #[derive(Debug, Clone, Default)]
@@ -28,6 +30,8 @@ pub struct ReadOptions {
     /// Warn about requirements a template leaves for the orchestrator to fulfil (`check`):
     /// validation detail, and noise for a backend that is the orchestrator.
     pub report_open_requirements: bool,
+    /// How a variable template (Variability4TOSCA) is resolved first.
+    pub variability: crate::front::variability::Options,
 }
 
 /// The result of reading: the topology when the input could be read at all, every file read
@@ -37,6 +41,8 @@ pub struct Read {
     pub sources: SourceMap,
     /// The files artifacts name, for backends that ship scripts.
     pub artifacts: ArtifactFiles,
+    /// The resolution of a variable template (Variability4TOSCA), when the input was one.
+    pub variability: Option<Resolved>,
 }
 
 /// Reads and resolves the input. Problems go into `diags`; the topology is returned even when
@@ -49,7 +55,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         limits: options.limits.clone(),
     });
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
-    let bindings = bindings(&mut loader, options, diags);
+    let mut bindings = bindings(&mut loader, options, diags);
     let mark = diags.mark();
     let opened = loader.open_input(&input, diags);
     if let InputArg::Path(path) = &input {
@@ -60,13 +66,32 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
             topology: None,
             sources: loader.into_sources(),
             artifacts: ArtifactFiles::nowhere(),
+            variability: None,
         };
     };
-    let Some(model) = crate::front::read(&mut loader, opened.entry, &options.limits, diags) else {
+    let variable = crate::front::Variability {
+        options: options.variability.clone(),
+        given: bindings.iter().collect(),
+    };
+    let (model, variability) =
+        crate::front::read_with(&mut loader, opened.entry, &options.limits, &variable, diags);
+    drop(variable);
+    if let Some(resolved) = &variability {
+        // A value taken as a variability input is not also a topology input, unless the
+        // resolved topology declares an input of that name too.
+        let declared = topology_inputs(&resolved.tree);
+        for name in &resolved.consumed {
+            if !declared.contains(&name.as_str()) {
+                bindings.remove(name);
+            }
+        }
+    }
+    let Some(model) = model else {
         return Read {
             topology: None,
             sources: loader.into_sources(),
             artifacts: ArtifactFiles::nowhere(),
+            variability: None,
         };
     };
     if opened
@@ -100,7 +125,109 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         topology: Some(topology),
         sources,
         artifacts,
+        variability,
     }
+}
+
+/// The names under `topology_template.inputs` of a template tree.
+fn topology_inputs(root: &Node) -> Vec<&str> {
+    root.as_map()
+        .and_then(|m| m.get("topology_template"))
+        .and_then(Node::as_map)
+        .and_then(|m| m.get("inputs"))
+        .and_then(Node::as_map)
+        .map(|m| {
+            m.entries()
+                .iter()
+                .filter_map(|e| e.key.scalar_text())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The result of [`resolve_variability`].
+pub struct ResolvedRead {
+    /// The resolved template; a Simple Profile 1.x template comes back as it is.
+    pub tree: Option<Node>,
+    pub explanation: Vec<crate::front::variability::Explained>,
+    pub sources: SourceMap,
+}
+
+/// `toscana resolve`: reads the input and resolves its variability, without reading it as TOSCA
+/// any further (imports are not followed; types need not be known).
+pub fn resolve_variability(options: &ReadOptions, diags: &mut Diagnostics) -> ResolvedRead {
+    let mut loader = Loader::new(SourceOptions {
+        entry: options.entry.clone(),
+        map_url: options.map_url.clone(),
+        limits: options.limits.clone(),
+        profile_paths: options.profile_paths.clone(),
+    });
+    let input = options.input.clone().unwrap_or(InputArg::Stdin);
+    let bindings = bindings(&mut loader, options, diags);
+    let mark = diags.mark();
+    let opened = loader.open_input(&input, diags);
+    if let InputArg::Path(path) = &input {
+        diags.place_unplaced_since(mark, &path.display().to_string());
+    }
+    let mut out = ResolvedRead {
+        tree: None,
+        explanation: Vec::new(),
+        sources: SourceMap::new(),
+    };
+    if let Some(opened) = opened
+        && let Some(root) =
+            crate::yaml::load(loader.sources(), opened.entry, &options.limits, diags)
+    {
+        let version = root
+            .as_map()
+            .and_then(|m| m.entry("tosca_definitions_version"));
+        let dialect = version
+            .and_then(|e| e.value.scalar_text())
+            .and_then(crate::front::version::dialect_of);
+        match (dialect, version) {
+            (Some(crate::ir::Dialect::Variability), _)
+            | (Some(crate::ir::Dialect::SimpleProfile), _)
+                if version.is_some_and(|e| {
+                    matches!(
+                        e.value.scalar_text(),
+                        Some("tosca_variability_1_0" | "tosca_simple_yaml_1_3")
+                    )
+                }) =>
+            {
+                // As the RC does, a Simple Profile 1.3 template is resolved the same way: it may
+                // carry conditions too (the RC's own examples do).
+                let given = bindings.iter().collect();
+                if let Some(resolved) =
+                    crate::front::variability::resolve(&root, &options.variability, &given, diags)
+                {
+                    let mut rest = bindings.clone();
+                    for name in &resolved.consumed {
+                        rest.remove(name);
+                    }
+                    crate::resolve::check_unused_bindings(
+                        &rest,
+                        &topology_inputs(&resolved.tree),
+                        diags,
+                    );
+                    out.tree = Some(resolved.tree);
+                    out.explanation = resolved.explanation;
+                }
+            }
+            (_, entry) => {
+                let span = entry.map_or(root.span, |e| e.value.span);
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_VERSION,
+                        "Unsupported TOSCA definitions version",
+                    )
+                    .at(span)
+                    .hint("`toscana resolve` reads `tosca_definitions_version: tosca_variability_1_0` or `tosca_simple_yaml_1_3`"),
+                );
+            }
+        }
+    }
+    out.sources = loader.into_sources();
+    out
 }
 
 /// Input values from `--inputs` files and `--set`, read as YAML so `--set port=80` is an integer

@@ -7,6 +7,7 @@
 pub mod csar_entry;
 pub mod shape;
 pub mod tosca2;
+pub mod variability;
 pub mod version;
 pub mod yaml;
 
@@ -25,6 +26,38 @@ pub fn read(
     loader: &mut Loader,
     entry: FileId,
     limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Option<Model> {
+    read_with(loader, entry, limits, &Variability::default(), diags).0
+}
+
+/// How a variable template (Variability4TOSCA) is resolved before it is read: the options and
+/// the `--inputs`/`--set` values, of which those named in `variability.inputs` are taken.
+#[derive(Default)]
+pub struct Variability<'a> {
+    pub options: variability::Options,
+    pub given: variability::Given<'a>,
+}
+
+/// [`read`], resolving a variable template first; also returns the resolution, if there was one.
+pub fn read_with(
+    loader: &mut Loader,
+    entry: FileId,
+    limits: &Limits,
+    variable: &Variability<'_>,
+    diags: &mut Diagnostics,
+) -> (Option<Model>, Option<variability::Resolved>) {
+    let mut resolved = None;
+    let model = read_entry(loader, entry, limits, variable, &mut resolved, diags);
+    (model, resolved)
+}
+
+fn read_entry(
+    loader: &mut Loader,
+    entry: FileId,
+    limits: &Limits,
+    variable: &Variability<'_>,
+    resolved: &mut Option<variability::Resolved>,
     diags: &mut Diagnostics,
 ) -> Option<Model> {
     let text = &loader.sources().get(entry).text;
@@ -49,19 +82,29 @@ pub fn read(
         ));
         return None;
     };
-    let (dialect, version) = detect(root_map, &root, true, diags)?;
-    if dialect == Dialect::Variability {
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_UNSUPPORTED,
-                "Variability4TOSCA templates are not resolved yet",
-            )
-            .at(root_map
-                .entry("tosca_definitions_version")
-                .map_or(root.span, |e| e.value.span)),
-        );
-        return None;
-    }
+    let (dialect, mut version) = detect(root_map, &root, true, diags)?;
+    let root = if dialect == Dialect::Variability {
+        let r = variability::resolve(&root, &variable.options, &variable.given, diags)?;
+        version = variability::transform::RESOLVED_VERSION.to_string();
+        let tree = r.tree.clone();
+        *resolved = Some(r);
+        tree
+    } else {
+        if !variable.options.is_default() {
+            diags.push(
+                Diagnostic::warning(
+                    codes::VAR_IGNORED,
+                    "variability options (--preset, --prune, --force-prune, --skip-check) are ignored: this is not a variable template",
+                )
+                .at(root_map
+                    .entry("tosca_definitions_version")
+                    .map_or(root.span, |e| e.value.span))
+                .hint("they apply to templates with `tosca_definitions_version: tosca_variability_1_0`"),
+            );
+        }
+        root
+    };
+    let root_map = root.as_map()?;
     let mut model = Model {
         dialect,
         version,

@@ -35,7 +35,7 @@ use crate::model::Model;
 use crate::source::{FileId, SourceMap, Span};
 use crate::yaml::Node;
 
-pub use params::Bindings;
+pub use params::{Bindings, check_unused_bindings};
 pub use paths::topology_root;
 
 /// What the resolver needs besides the model.

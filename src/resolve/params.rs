@@ -32,6 +32,18 @@ impl Bindings {
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
+
+    /// The values in the order given: name, value, where the name was given.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Node, Option<Span>)> {
+        self.values
+            .iter()
+            .map(|(name, (node, span))| (name.as_str(), node, *span))
+    }
+
+    /// Drops a value (one a variable template took as a variability input).
+    pub fn remove(&mut self, name: &str) {
+        self.values.shift_remove(name);
+    }
 }
 
 /// The inputs as IR, and each input's value for `get_input` (bound, else default, else none).

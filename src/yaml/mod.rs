@@ -6,6 +6,7 @@
 //! text (`a` and `'a'` collide), aliases expanded under a budget, `<<` merges, non-scalar keys
 //! kept, one document per file, and precise messages for tabs and non-breaking spaces.
 
+pub mod emit;
 mod load;
 mod node;
 mod schema;

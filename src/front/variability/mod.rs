@@ -1,0 +1,364 @@
+//! Variability4TOSCA 1.0 RC (`tosca_variability_1_0`): resolves a variable service template to
+//! a plain `tosca_simple_yaml_1_3` tree, which the Simple Profile front end then reads like any
+//! other file.
+//!
+//! The steps are the spec's "Processing": take the input values (a preset's, then the explicit
+//! ones), build the element graph ([`graph`]), decide the presence of every element ([`eval`]:
+//! conditions, variability groups, pruning), check the consistency of what is present
+//! ([`check`]), and build the resolved tree ([`transform`]). The resolved tree is made of the
+//! variable template's own nodes, so every span still points into the file the user wrote.
+//!
+//! Where the RC's reference code and the spec differ, this follows the code the conformance
+//! suite was written against (see `README.md`, "Variability4TOSCA").
+
+pub mod check;
+pub mod command;
+pub mod eval;
+pub mod graph;
+pub mod options;
+pub mod transform;
+
+#[cfg(test)]
+mod tests;
+
+use indexmap::IndexMap;
+
+pub use options::{Options, VariabilityArgs};
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::source::{SourceMap, Span};
+use crate::yaml::Node;
+use eval::{Evaluator, Reason, Value};
+use graph::Id;
+
+/// A variable template after resolution.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The variability-resolved template (`tosca_simple_yaml_1_3`).
+    pub tree: Node,
+    /// The names of `--inputs`/`--set` values taken as variability inputs.
+    pub consumed: Vec<String>,
+    /// Per element, whether it is present and why (filled with `--explain`).
+    pub explanation: Vec<Explained>,
+}
+
+/// One line of `--explain`.
+#[derive(Debug, Clone)]
+pub struct Explained {
+    pub element: String,
+    pub span: Span,
+    pub present: bool,
+    pub reason: Reason,
+}
+
+/// Renders the explanation, one element per line: `file:line:col: node `a`: absent (condition
+/// at file:line:col is false)`.
+pub fn render_explanation(lines: &[Explained], sources: &SourceMap) -> String {
+    let at = |span: Span| format!("{}:{}:{}", sources.get(span.file).name, span.line, span.col);
+    let mut out = String::new();
+    for l in lines {
+        out.push_str(&format!(
+            "{}: {}: {} ({}{})\n",
+            at(l.span),
+            l.element,
+            if l.present { "present" } else { "absent" },
+            l.reason.text,
+            l.reason
+                .span
+                .map(|s| format!(", decided at {}", at(s)))
+                .unwrap_or_default()
+        ));
+    }
+    out
+}
+
+/// Input values given on the command line, by name, with where they were given.
+pub type Given<'a> = Vec<(&'a str, &'a Node, Option<Span>)>;
+
+/// Resolves the variable template `root`. Returns `None` when an error was found (all of them
+/// are in `diags`).
+pub fn resolve(
+    root: &Node,
+    options: &Options,
+    given: &Given<'_>,
+    diags: &mut Diagnostics,
+) -> Option<Resolved> {
+    // Evaluation recurses (up to [`eval::MAX_DEPTH`] levels); a thread of its own gives it a
+    // known stack, whatever thread the caller runs on.
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("variability".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || resolve_here(root, options, given, diags))
+            .ok()
+            .map(|handle| handle.join())
+    })
+    .unwrap_or_else(|| Ok(resolve_here(root, options, given, diags)))
+    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The stack of the resolver's thread: room for [`eval::MAX_DEPTH`] nested evaluations in a
+/// debug build, many times over.
+const STACK_BYTES: usize = 64 << 20;
+
+fn resolve_here(
+    root: &Node,
+    options: &Options,
+    given: &Given<'_>,
+    diags: &mut Diagnostics,
+) -> Option<Resolved> {
+    let errors_before = diags.error_count();
+    let root_map = root.as_map()?;
+    let empty = Node {
+        span: root.span,
+        tag: None,
+        kind: crate::yaml::Kind::Map(crate::yaml::Map::new()),
+    };
+    let topo = root_map.get("topology_template").unwrap_or(&empty);
+    let variability = topo.as_map().and_then(|m| m.get("variability"));
+    if let Some(v) = variability
+        && v.as_map().is_none()
+        && !v.is_null()
+    {
+        diags.push(crate::front::shape::wrong_shape(
+            v,
+            "`variability`",
+            "a map with `inputs`, `presets` and `expressions`",
+        ));
+        return None;
+    }
+    if let Some(map) = variability.and_then(Node::as_map) {
+        crate::front::shape::check_keys(
+            map,
+            &["inputs", "presets", "expressions"],
+            "the variability definition (Variability4TOSCA 1.0)",
+            diags,
+        );
+    }
+    let declared_node = section(variability, "inputs", diags);
+    let presets = section(variability, "presets", diags);
+    let expressions_node = section(variability, "expressions", diags);
+
+    let declared: Vec<&str> = declared_node
+        .and_then(Node::as_map)
+        .map(|m| {
+            m.entries()
+                .iter()
+                .filter_map(|e| e.key.scalar_text())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut values: IndexMap<String, (Value, Span)> = IndexMap::new();
+    // Declared defaults first, then the preset, then the explicit values.
+    for e in declared_node
+        .and_then(Node::as_map)
+        .map(|m| m.entries())
+        .unwrap_or_default()
+    {
+        if let Some(default) = e.value.as_map().and_then(|m| m.get("default")) {
+            add_value(&mut values, &e.key, default, diags);
+        }
+    }
+    if let Some(name) = &options.preset {
+        let preset = presets.and_then(Node::as_map).and_then(|m| m.get(name));
+        match preset {
+            Some(p) => {
+                if let Some(map) = p.as_map() {
+                    crate::front::shape::check_keys(
+                        map,
+                        &["name", "description", "inputs"],
+                        "a variability preset",
+                        diags,
+                    );
+                }
+                let inputs = p.as_map().and_then(|m| m.get("inputs"));
+                for e in inputs
+                    .and_then(Node::as_map)
+                    .map(|m| m.entries())
+                    .unwrap_or_default()
+                {
+                    add_value(&mut values, &e.key, &e.value, diags);
+                }
+            }
+            None => {
+                let known: Vec<&str> = presets
+                    .and_then(Node::as_map)
+                    .map(|m| {
+                        m.entries()
+                            .iter()
+                            .filter_map(|e| e.key.scalar_text())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut d = Diagnostic::error(
+                    codes::VAR_UNKNOWN,
+                    format!("Did not find variability set \"{name}\""),
+                );
+                let place = presets.or(variability).map(|n| n.span).or_else(|| {
+                    root_map
+                        .entry("tosca_definitions_version")
+                        .map(|e| e.key.span)
+                });
+                if let Some(span) = place {
+                    d = d.at_with(span, "the presets are here");
+                }
+                let otherwise = if known.is_empty() {
+                    "this template defines no presets".to_string()
+                } else {
+                    format!("presets: {}", known.join(", "))
+                };
+                diags.push(d.did_you_mean(name, &known, Some(otherwise)));
+            }
+        }
+    }
+    let mut consumed = Vec::new();
+    for (name, node, span) in given {
+        if declared.contains(name) {
+            let key = transform::string(span.unwrap_or(node.span), name);
+            add_value(&mut values, &key, node, diags);
+            consumed.push(name.to_string());
+        }
+    }
+    let expressions: IndexMap<&str, &Node> = expressions_node
+        .and_then(Node::as_map)
+        .map(|m| {
+            m.entries()
+                .iter()
+                .filter_map(|e| Some((e.key.scalar_text()?, &e.value)))
+                .collect()
+        })
+        .unwrap_or_default();
+
+    let g = graph::build(root, topo, diags);
+    if diags.error_count() > errors_before {
+        return None;
+    }
+    let mut ev = Evaluator::new(&g, options, values, declared, expressions, diags);
+    // The RC's order, which decides which error comes first.
+    let mut all: Vec<(Id, Span)> = Vec::new();
+    all.extend(
+        g.nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Id::Node(i), n.key.span)),
+    );
+    all.extend(
+        g.relations
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (Id::Relation(i), r.item.span)),
+    );
+    all.extend(
+        g.inputs
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Id::Input(i), n.key.span)),
+    );
+    all.extend(
+        g.groups
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Id::Group(i), n.key.span)),
+    );
+    all.extend(
+        g.policies
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Id::Policy(i), n.key.span)),
+    );
+    all.extend(
+        g.artifacts
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Id::Artifact(i), n.key.span)),
+    );
+    all.extend(
+        g.properties
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Id::Property(i), n.key.span)),
+    );
+    for (id, span) in &all {
+        let _ = ev.presence(*id, *span);
+    }
+    // A named expression no condition reads is never evaluated, so nothing checks it: say so.
+    for (name, expr) in &ev.unused_expressions() {
+        ev.diags.push(
+            Diagnostic::warning(
+                codes::VAR_IGNORED,
+                format!("variability expression `{name}` is not used by any condition, so it is not evaluated"),
+            )
+            .at(*expr)
+            .hint("read it with `get_variability_expression` or `get_variability_condition`, or remove it"),
+        );
+    }
+    if ev.diags.error_count() > errors_before {
+        return None;
+    }
+    check::run(&mut ev, options);
+    if ev.diags.error_count() > errors_before {
+        return None;
+    }
+    let tree = transform::document(root, &mut ev);
+    if ev.diags.error_count() > errors_before {
+        return None;
+    }
+    let explanation = if options.explain {
+        all.iter()
+            .filter_map(|(id, span)| {
+                let (present, reason) = ev.decided(*id)?;
+                Some(Explained {
+                    element: ev.describe(*id),
+                    span: *span,
+                    present,
+                    reason: reason.clone(),
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Some(Resolved {
+        tree,
+        consumed,
+        explanation,
+    })
+}
+
+/// `variability.<key>`, which must be a map when present.
+fn section<'a>(
+    variability: Option<&'a Node>,
+    key: &str,
+    diags: &mut Diagnostics,
+) -> Option<&'a Node> {
+    let node = variability?.as_map()?.get(key)?;
+    if node.as_map().is_none() && !node.is_null() {
+        diags.push(crate::front::shape::wrong_shape(
+            node,
+            &format!("`variability.{key}`"),
+            "a map",
+        ));
+    }
+    node.as_map().map(|_| node)
+}
+
+fn add_value(
+    values: &mut IndexMap<String, (Value, Span)>,
+    key: &Node,
+    value: &Node,
+    diags: &mut Diagnostics,
+) {
+    let Some(name) = key.scalar_text() else {
+        return;
+    };
+    match Value::from_node(value) {
+        Some(v) => {
+            values.insert(name.to_string(), (v, value.span));
+        }
+        None => diags.push(crate::front::shape::wrong_shape(
+            value,
+            &format!("the value of variability input `{name}`"),
+            "a boolean, a number, a string or a list of these",
+        )),
+    }
+}

@@ -1,0 +1,230 @@
+//! Variable templates on the command line: `toscana resolve` and its output file, `--explain`,
+//! how `--set` values split between variability and topology inputs, and spans that still point
+//! into the variable template after resolution.
+
+use std::fs;
+
+mod common;
+
+use common::{stderr, toscana};
+
+const VARIABLE: &str = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      mode: { type: string }
+    presets:
+      small: { inputs: { mode: dev } }
+  inputs:
+    greeting: { type: string }
+  node_templates:
+    web:
+      type: tosca.nodes.WebServer
+      conditions: { equal: [{ get_variability_input: mode }, dev] }
+      properties:
+        - component_version: { value: '1.0', conditions: { equal: [{ get_variability_input: mode }, dev] } }
+        - component_version: { value: '2.0', default: true }
+      requirements:
+        - host: vm
+    vm:
+      type: tosca.nodes.Compute
+    broken:
+      type: no.such.Type
+      conditions: { equal: [{ get_variability_input: mode }, prod] }
+";
+
+fn write_template(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("variable.yaml");
+    fs::write(&path, VARIABLE).unwrap();
+    path
+}
+
+#[test]
+fn resolve_writes_the_output_file_atomically_and_keeps_it_on_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = write_template(dir.path());
+    let out_file = dir.path().join("out.yaml");
+    let out = toscana()
+        .arg("resolve")
+        .arg(&template)
+        .args(["--preset", "small", "-o"])
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let text = fs::read_to_string(&out_file).unwrap();
+    assert!(
+        text.starts_with("tosca_definitions_version: tosca_simple_yaml_1_3\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("component_version: \"1.0\""),
+        "the string stays a string: {text}"
+    );
+    assert!(
+        !text.contains("broken") && !text.contains("conditions") && !text.contains("variability")
+    );
+    // Only the temporary file's rename put it there: nothing else is left in the folder.
+    let names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+
+    let failed = toscana()
+        .arg("resolve")
+        .arg(&template)
+        .args(["--preset", "large", "-o"])
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(stderr(&failed).contains("Did not find variability set \"large\""));
+    assert_eq!(
+        fs::read_to_string(&out_file).unwrap(),
+        text,
+        "the old file is intact"
+    );
+}
+
+#[test]
+fn explain_says_what_decided_each_element() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = write_template(dir.path());
+    let out = toscana()
+        .arg("resolve")
+        .arg(&template)
+        .args(["--set", "mode=prod", "--skip-check", "all", "--explain"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(
+        err.contains("variable.yaml:11:5: node `web`: absent (condition is false, decided at"),
+        "{err}"
+    );
+    assert!(
+        err.contains("variable.yaml:13:19"),
+        "the condition's place: {err}"
+    );
+    assert!(err.contains("node `vm`: present (no conditions)"), "{err}");
+    assert!(
+        err.contains("property `component_version@1` of node `web`: absent (a default"),
+        "{err}"
+    );
+}
+
+#[test]
+fn set_values_split_between_variability_and_topology_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = write_template(dir.path());
+    let out = toscana()
+        .arg("ir")
+        .arg(&template)
+        .args(["--set", "mode=dev", "--set", "greeting=hello"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ir["source"]["dialect"], "variability");
+    let names: Vec<&str> = ir["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["web", "vm"]);
+    let inputs = ir["inputs"].as_array().unwrap();
+    assert_eq!(
+        inputs.len(),
+        1,
+        "`mode` is not a topology input: {inputs:?}"
+    );
+
+    let unknown = toscana()
+        .arg("ir")
+        .arg(&template)
+        .args([
+            "--set",
+            "mode=dev",
+            "--set",
+            "greeting=hi",
+            "--set",
+            "nope=1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(
+        stderr(&unknown)
+            .contains("input `nope` is given a value but the template declares no such input")
+    );
+}
+
+#[test]
+fn errors_after_resolution_point_into_the_variable_template() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = write_template(dir.path());
+    let out = toscana()
+        .arg("check")
+        .arg(&template)
+        .args([
+            "--set",
+            "mode=prod",
+            "--set",
+            "greeting=hi",
+            "--skip-check",
+            "all",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("variable.yaml:22:13: error[tosca::unknown-type]"),
+        "the unknown type of `broken`, at its line in the variable template: {err}"
+    );
+}
+
+#[test]
+fn variability_flags_on_a_plain_template_are_a_warning() {
+    let out = toscana()
+        .args(["check", "examples/hello.yaml", "--preset", "dev"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).contains("warning[variability::ignored]"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn unused_expressions_and_unknown_keynames_are_warnings() {
+    let template = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: { pruning: true }
+    expressions:
+      never_read: { equal: [1, 1] }
+  node_templates:
+    a:
+      type: tosca.nodes.Compute
+";
+    let out = toscana()
+        .args(["resolve", "-"])
+        .write_stdin(template)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("<stdin>:4:5: warning[tosca::unknown-keyname]: unknown keyname `options`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:6:19: warning[variability::ignored]: variability expression `never_read` is not used by any condition"),
+        "{err}"
+    );
+}
