@@ -49,6 +49,8 @@ pub mod codes {
     pub const TOSCA_VERSION: &str = "tosca::definitions-version";
     pub const TOSCA_SHAPE: &str = "tosca::wrong-shape";
     pub const TOSCA_UNKNOWN_KEY: &str = "tosca::unknown-keyname";
+    /// A keyname from a later Simple Profile version than the file declares, or from TOSCA 2.0.
+    pub const TOSCA_KEYNAME_VERSION: &str = "tosca::keyname-not-in-version";
     pub const TOSCA_MISSING_KEY: &str = "tosca::missing-keyname";
     pub const TOSCA_UNKNOWN_TYPE: &str = "tosca::unknown-type";
     pub const TOSCA_UNKNOWN_NAME: &str = "tosca::unknown-name";

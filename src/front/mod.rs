@@ -6,6 +6,7 @@
 
 pub mod csar_entry;
 pub mod shape;
+pub mod simple_grammar;
 pub mod tosca2;
 pub mod variability;
 pub mod version;

@@ -40,6 +40,7 @@ pub fn read_definitions(
         super::tosca2::check_file(root, file == model.entry, diags);
     } else {
         shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
+        super::simple_grammar::check_file(root, false, diags);
     }
 
     if let Some(repos) = root.get("repositories") {

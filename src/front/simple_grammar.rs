@@ -1,0 +1,788 @@
+//! The Simple Profile 1.x grammar: which keynames each entity may have in each version of the
+//! profile, checked over every 1.x file read.
+//!
+//! Two rules, both from issue #3 and checklist SP-ERR-31:
+//! - A keyname that Simple Profile introduced in a later version than the file declares
+//!   (`key_schema` in a `tosca_simple_yaml_1_2` file), or that only TOSCA 2.0 has (`count` on a
+//!   node template), is an error: a processor of the file's own version would not read it, so
+//!   the file does not mean what its author thinks. `--quirk newer-keynames` makes it a warning
+//!   and reads the keyname anyway, for files that mislabel their version.
+//! - A keyname that no version has is a warning and is ignored. Templates and the topology
+//!   already get that warning from `front::yaml`'s tables; this module adds it for type
+//!   definitions and everything nested in them, where a typo (`derived_form`) used to be silent.
+//!
+//! When each keyname appeared comes from `normative-types.md` §4 (only its confirmed and
+//! high-confidence entries): `workflows` in 1.1; artifact `properties` in 1.2; `key_schema`,
+//! `operations:`/`notifications:` in interfaces, operation `outputs`, implementation
+//! `timeout`/`operation_host`, artifact versions and checksums, and the substitution filter,
+//! attributes and interfaces in 1.3. A keyname whose first version is uncertain is accepted in
+//! every 1.x version rather than risk rejecting a valid file: `metadata` (on types, templates and
+//! property, attribute and parameter definitions), policy `triggers` and substitution
+//! `properties` are read in 1.0 files, as OpenStack tosca-parser (the reference processor of
+//! 1.0) reads them and its test files use them.
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::yaml::{Map, Node};
+
+/// A Simple Profile version, ordered, plus TOSCA 2.0 for keynames only 2.0 has.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Revision {
+    V1_0,
+    V1_1,
+    V1_2,
+    V1_3,
+    Tosca2,
+}
+
+impl Revision {
+    /// The Simple Profile version a `tosca_definitions_version` value declares. The NFV profile
+    /// 1.0 builds on Simple Profile 1.0, whose normative types it gets too.
+    pub fn of(version: &str) -> Option<Self> {
+        match version {
+            "tosca_simple_yaml_1_0"
+            | "tosca_simple_yaml_1_0_0"
+            | "http://docs.oasis-open.org/tosca/ns/simple/yaml/1.0"
+            | "http://docs.oasis-open.org/tosca/simple/1.0"
+            | "tosca_simple_profile_for_nfv_1_0_0" => Some(Revision::V1_0),
+            "tosca_simple_yaml_1_1" => Some(Revision::V1_1),
+            "tosca_simple_yaml_1_2" => Some(Revision::V1_2),
+            "tosca_simple_yaml_1_3" => Some(Revision::V1_3),
+            _ => None,
+        }
+    }
+
+    fn spelling(self) -> &'static str {
+        match self {
+            Revision::V1_0 => "tosca_simple_yaml_1_0",
+            Revision::V1_1 => "tosca_simple_yaml_1_1",
+            Revision::V1_2 => "tosca_simple_yaml_1_2",
+            Revision::V1_3 => "tosca_simple_yaml_1_3",
+            Revision::Tosca2 => "tosca_2_0",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Revision::V1_0 => "Simple Profile 1.0",
+            Revision::V1_1 => "Simple Profile 1.1",
+            Revision::V1_2 => "Simple Profile 1.2",
+            Revision::V1_3 => "Simple Profile 1.3",
+            Revision::Tosca2 => "TOSCA 2.0",
+        }
+    }
+}
+
+/// What a keyname's value holds, as far as this walk goes.
+#[derive(Clone, Copy)]
+enum Sub {
+    /// A value this module does not look into.
+    Leaf,
+    /// One entity (or its short form, a scalar).
+    One(E),
+    /// A map of names to entities.
+    Defs(E),
+    /// A list of single-entry maps `{ name: entity }` (a map is tolerated too).
+    ListDefs(E),
+}
+
+/// The entities of a 1.x file this module knows the keynames of.
+#[derive(Clone, Copy, PartialEq)]
+enum E {
+    File,
+    DataType,
+    ArtifactType,
+    CapabilityType,
+    InterfaceType,
+    RelationshipType,
+    NodeType,
+    GroupType,
+    PolicyType,
+    Property,
+    Attribute,
+    /// An operation or interface input in a type: a property definition if it has a `type`,
+    /// else a value.
+    Input,
+    Schema,
+    CapabilityDef,
+    RequirementDef,
+    RelationshipDef,
+    InterfaceDef,
+    Operation,
+    Implementation,
+    ArtifactDef,
+    Topology,
+    TopologyParameter,
+    NodeTemplate,
+    RequirementAssignment,
+    RelationshipAssignment,
+    CapabilityAssignment,
+    InterfaceAssignment,
+    OperationAssignment,
+    RelationshipTemplate,
+    Group,
+    Policy,
+    Substitution,
+}
+
+use Revision::{Tosca2, V1_0, V1_1, V1_2, V1_3};
+
+type Table = &'static [(&'static str, Revision, Sub)];
+
+/// Keynames every type definition has.
+const TYPE_COMMON: Table = &[
+    ("derived_from", V1_0, Sub::Leaf),
+    ("version", V1_0, Sub::Leaf),
+    ("description", V1_0, Sub::Leaf),
+    ("metadata", V1_0, Sub::Leaf),
+];
+
+const PROPERTY: Table = &[
+    ("type", V1_0, Sub::Leaf),
+    ("description", V1_0, Sub::Leaf),
+    ("required", V1_0, Sub::Leaf),
+    ("default", V1_0, Sub::Leaf),
+    ("status", V1_0, Sub::Leaf),
+    ("constraints", V1_0, Sub::Leaf),
+    ("entry_schema", V1_0, Sub::One(E::Schema)),
+    ("key_schema", V1_3, Sub::One(E::Schema)),
+    ("metadata", V1_0, Sub::Leaf),
+    ("value", V1_3, Sub::Leaf),
+];
+
+const OPERATION: Table = &[
+    ("description", V1_0, Sub::Leaf),
+    ("implementation", V1_0, Sub::One(E::Implementation)),
+    ("inputs", V1_0, Sub::Defs(E::Input)),
+    ("outputs", V1_3, Sub::Leaf),
+];
+
+const INTERFACE_ASSIGNMENT: Table = &[
+    ("type", V1_0, Sub::Leaf),
+    ("description", V1_0, Sub::Leaf),
+    ("inputs", V1_0, Sub::Leaf),
+    ("operations", V1_3, Sub::Defs(E::OperationAssignment)),
+    ("notifications", V1_3, Sub::Defs(E::OperationAssignment)),
+];
+
+/// What to do with a keyname an entity's table does not list.
+#[derive(Clone, Copy, PartialEq)]
+enum Others {
+    /// A warning: no version has it.
+    Warn,
+    /// Nothing: `front::yaml` reports it already, with the same words.
+    Reported,
+    /// It names an operation (interfaces before 1.3, and 1.3 files in the old shape).
+    Operations(E),
+}
+
+impl E {
+    /// The entity's own keynames (besides [`TYPE_COMMON`] for types), and what others mean.
+    fn table(self) -> (Table, Others) {
+        use Sub::*;
+        match self {
+            E::File => (
+                &[
+                    ("data_types", V1_0, Defs(E::DataType)),
+                    ("artifact_types", V1_0, Defs(E::ArtifactType)),
+                    ("capability_types", V1_0, Defs(E::CapabilityType)),
+                    ("interface_types", V1_0, Defs(E::InterfaceType)),
+                    ("relationship_types", V1_0, Defs(E::RelationshipType)),
+                    ("node_types", V1_0, Defs(E::NodeType)),
+                    ("group_types", V1_0, Defs(E::GroupType)),
+                    ("policy_types", V1_0, Defs(E::PolicyType)),
+                    ("topology_template", V1_0, One(E::Topology)),
+                ],
+                Others::Reported,
+            ),
+            E::DataType => (
+                &[
+                    ("constraints", V1_0, Leaf),
+                    ("properties", V1_0, Defs(E::Property)),
+                    ("entry_schema", V1_0, One(E::Schema)),
+                    ("key_schema", V1_3, One(E::Schema)),
+                ],
+                Others::Warn,
+            ),
+            E::ArtifactType => (
+                &[
+                    ("mime_type", V1_0, Leaf),
+                    ("file_ext", V1_0, Leaf),
+                    ("properties", V1_0, Defs(E::Property)),
+                ],
+                Others::Warn,
+            ),
+            E::CapabilityType => (
+                &[
+                    ("properties", V1_0, Defs(E::Property)),
+                    ("attributes", V1_0, Defs(E::Attribute)),
+                    ("valid_source_types", V1_0, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::InterfaceType => (
+                &[
+                    ("inputs", V1_0, Defs(E::Input)),
+                    ("operations", V1_3, Defs(E::Operation)),
+                    ("notifications", V1_3, Defs(E::Operation)),
+                ],
+                Others::Operations(E::Operation),
+            ),
+            E::RelationshipType => (
+                &[
+                    ("properties", V1_0, Defs(E::Property)),
+                    ("attributes", V1_0, Defs(E::Attribute)),
+                    ("interfaces", V1_0, Defs(E::InterfaceDef)),
+                    ("valid_target_types", V1_0, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::NodeType => (
+                &[
+                    ("properties", V1_0, Defs(E::Property)),
+                    ("attributes", V1_0, Defs(E::Attribute)),
+                    ("requirements", V1_0, ListDefs(E::RequirementDef)),
+                    ("capabilities", V1_0, Defs(E::CapabilityDef)),
+                    ("interfaces", V1_0, Defs(E::InterfaceDef)),
+                    ("artifacts", V1_0, Defs(E::ArtifactDef)),
+                ],
+                Others::Warn,
+            ),
+            E::GroupType => (
+                &[
+                    ("properties", V1_0, Defs(E::Property)),
+                    ("attributes", V1_0, Defs(E::Attribute)),
+                    ("members", V1_0, Leaf),
+                    ("targets", V1_0, Leaf),
+                    ("requirements", V1_0, ListDefs(E::RequirementDef)),
+                    ("capabilities", V1_0, Defs(E::CapabilityDef)),
+                    ("interfaces", V1_0, Defs(E::InterfaceDef)),
+                ],
+                Others::Warn,
+            ),
+            E::PolicyType => (
+                &[
+                    ("properties", V1_0, Defs(E::Property)),
+                    ("targets", V1_0, Leaf),
+                    ("triggers", V1_0, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::Property | E::Input => (PROPERTY, Others::Warn),
+            E::Attribute => (
+                &[
+                    ("type", V1_0, Leaf),
+                    ("description", V1_0, Leaf),
+                    ("default", V1_0, Leaf),
+                    ("status", V1_0, Leaf),
+                    ("entry_schema", V1_0, One(E::Schema)),
+                    ("key_schema", V1_3, One(E::Schema)),
+                    ("metadata", V1_0, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::Schema => (
+                &[
+                    ("type", V1_0, Leaf),
+                    ("description", V1_0, Leaf),
+                    ("constraints", V1_0, Leaf),
+                    ("entry_schema", V1_0, One(E::Schema)),
+                    ("key_schema", V1_3, One(E::Schema)),
+                ],
+                Others::Warn,
+            ),
+            E::CapabilityDef => (
+                &[
+                    ("type", V1_0, Leaf),
+                    ("description", V1_0, Leaf),
+                    ("properties", V1_0, Defs(E::Property)),
+                    ("attributes", V1_0, Defs(E::Attribute)),
+                    ("valid_source_types", V1_0, Leaf),
+                    ("occurrences", V1_0, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::RequirementDef => (
+                &[
+                    ("capability", V1_0, Leaf),
+                    ("node", V1_0, Leaf),
+                    ("relationship", V1_0, One(E::RelationshipDef)),
+                    ("occurrences", V1_0, Leaf),
+                    // Not a keyname, but the normative LoadBalancer writes it (SP-REQD-09).
+                    ("description", V1_0, Leaf),
+                    // Not allowed here (SP-REQD-08); the resolver says so.
+                    ("node_filter", V1_0, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::RelationshipDef => (
+                &[
+                    ("type", V1_0, Leaf),
+                    ("description", V1_0, Leaf),
+                    ("properties", V1_0, Leaf),
+                    ("interfaces", V1_0, Defs(E::InterfaceDef)),
+                ],
+                Others::Warn,
+            ),
+            E::InterfaceDef => (
+                &[
+                    ("type", V1_0, Leaf),
+                    ("description", V1_0, Leaf),
+                    ("inputs", V1_0, Defs(E::Input)),
+                    ("operations", V1_3, Defs(E::Operation)),
+                    ("notifications", V1_3, Defs(E::Operation)),
+                ],
+                Others::Operations(E::Operation),
+            ),
+            E::Operation => (OPERATION, Others::Warn),
+            E::Implementation => (
+                &[
+                    ("primary", V1_0, Leaf),
+                    ("dependencies", V1_0, Leaf),
+                    ("timeout", V1_3, Leaf),
+                    ("operation_host", V1_3, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::ArtifactDef => (
+                &[
+                    ("type", V1_0, Leaf),
+                    ("file", V1_0, Leaf),
+                    ("repository", V1_0, Leaf),
+                    ("description", V1_0, Leaf),
+                    ("deploy_path", V1_0, Leaf),
+                    // The 1.0 drafts' name for `file` (SP-ARTD-05).
+                    ("implementation", V1_0, Leaf),
+                    ("properties", V1_2, Leaf),
+                    ("artifact_version", V1_3, Leaf),
+                    ("checksum", V1_3, Leaf),
+                    ("checksum_algorithm", V1_3, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::Topology => (
+                &[
+                    ("inputs", V1_0, Defs(E::TopologyParameter)),
+                    ("outputs", V1_0, Defs(E::TopologyParameter)),
+                    ("node_templates", V1_0, Defs(E::NodeTemplate)),
+                    (
+                        "relationship_templates",
+                        V1_0,
+                        Defs(E::RelationshipTemplate),
+                    ),
+                    ("groups", V1_0, Defs(E::Group)),
+                    ("policies", V1_0, ListDefs(E::Policy)),
+                    ("substitution_mappings", V1_0, One(E::Substitution)),
+                    ("workflows", V1_1, Leaf),
+                ],
+                Others::Reported,
+            ),
+            E::TopologyParameter => (
+                &[
+                    ("key_schema", V1_3, Leaf),
+                    ("metadata", V1_0, Leaf),
+                    ("validation", Tosca2, Leaf),
+                ],
+                Others::Reported,
+            ),
+            E::NodeTemplate => (
+                &[
+                    ("metadata", V1_0, Leaf),
+                    ("requirements", V1_0, ListDefs(E::RequirementAssignment)),
+                    ("capabilities", V1_0, Defs(E::CapabilityAssignment)),
+                    ("interfaces", V1_0, Defs(E::InterfaceAssignment)),
+                    ("artifacts", V1_0, Defs(E::ArtifactDef)),
+                    ("count", Tosca2, Leaf),
+                ],
+                Others::Reported,
+            ),
+            E::RequirementAssignment => (
+                &[
+                    ("relationship", V1_0, One(E::RelationshipAssignment)),
+                    ("count", Tosca2, Leaf),
+                    ("directives", Tosca2, Leaf),
+                    ("optional", Tosca2, Leaf),
+                    ("allocation", Tosca2, Leaf),
+                ],
+                Others::Reported,
+            ),
+            E::RelationshipAssignment => (
+                &[
+                    ("type", V1_0, Leaf),
+                    ("description", V1_0, Leaf),
+                    ("properties", V1_0, Leaf),
+                    ("interfaces", V1_0, Defs(E::InterfaceAssignment)),
+                ],
+                Others::Warn,
+            ),
+            E::CapabilityAssignment => (
+                &[
+                    ("properties", V1_0, Leaf),
+                    ("attributes", V1_0, Leaf),
+                    ("occurrences", V1_0, Leaf),
+                    ("directives", Tosca2, Leaf),
+                ],
+                Others::Warn,
+            ),
+            E::InterfaceAssignment => (
+                INTERFACE_ASSIGNMENT,
+                Others::Operations(E::OperationAssignment),
+            ),
+            E::OperationAssignment => (OPERATION, Others::Warn),
+            E::RelationshipTemplate => (
+                &[
+                    ("metadata", V1_0, Leaf),
+                    ("interfaces", V1_0, Defs(E::InterfaceAssignment)),
+                ],
+                Others::Reported,
+            ),
+            E::Group => (
+                &[
+                    ("metadata", V1_0, Leaf),
+                    ("interfaces", V1_0, Defs(E::InterfaceAssignment)),
+                ],
+                Others::Reported,
+            ),
+            E::Policy => (
+                &[("metadata", V1_0, Leaf), ("triggers", V1_0, Leaf)],
+                Others::Reported,
+            ),
+            E::Substitution => (
+                &[
+                    ("properties", V1_0, Leaf),
+                    ("attributes", V1_3, Leaf),
+                    ("interfaces", V1_3, Leaf),
+                    ("substitution_filter", V1_3, Leaf),
+                ],
+                Others::Reported,
+            ),
+        }
+    }
+
+    fn is_type(self) -> bool {
+        matches!(
+            self,
+            E::DataType
+                | E::ArtifactType
+                | E::CapabilityType
+                | E::InterfaceType
+                | E::RelationshipType
+                | E::NodeType
+                | E::GroupType
+                | E::PolicyType
+        )
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            E::File => "a TOSCA file",
+            E::DataType => "data type",
+            E::ArtifactType => "artifact type",
+            E::CapabilityType => "capability type",
+            E::InterfaceType => "interface type",
+            E::RelationshipType => "relationship type",
+            E::NodeType => "node type",
+            E::GroupType => "group type",
+            E::PolicyType => "policy type",
+            E::Property => "property definition",
+            E::Attribute => "attribute definition",
+            E::Input => "input definition",
+            E::Schema => "schema definition",
+            E::CapabilityDef => "capability definition",
+            E::RequirementDef => "requirement definition",
+            E::RelationshipDef => "relationship definition",
+            E::InterfaceDef => "interface definition",
+            E::Operation => "operation definition",
+            E::Implementation => "implementation",
+            E::ArtifactDef => "artifact definition",
+            E::Topology => "`topology_template`",
+            E::TopologyParameter => "parameter",
+            E::NodeTemplate => "node template",
+            E::RequirementAssignment => "requirement assignment",
+            E::RelationshipAssignment => "relationship assignment",
+            E::CapabilityAssignment => "capability assignment",
+            E::InterfaceAssignment => "interface assignment",
+            E::OperationAssignment => "operation assignment",
+            E::RelationshipTemplate => "relationship template",
+            E::Group => "group",
+            E::Policy => "policy",
+            E::Substitution => "`substitution_mappings`",
+        }
+    }
+}
+
+/// Checks one Simple Profile file's keynames against the grammar of the version it declares.
+/// `newer_keynames_allowed` is `--quirk newer-keynames`. Files whose version is not a Simple
+/// Profile one are left alone.
+pub fn check_file(root: &Map, newer_keynames_allowed: bool, diags: &mut Diagnostics) {
+    let Some(revision) = root
+        .get("tosca_definitions_version")
+        .and_then(Node::as_str)
+        .and_then(Revision::of)
+    else {
+        return;
+    };
+    let mut walker = Walker {
+        revision,
+        newer_keynames_allowed,
+        diags,
+    };
+    walker.entity(root, E::File, "a TOSCA file");
+}
+
+struct Walker<'d> {
+    revision: Revision,
+    newer_keynames_allowed: bool,
+    diags: &'d mut Diagnostics,
+}
+
+impl Walker<'_> {
+    fn entity(&mut self, map: &Map, e: E, what: &str) {
+        let (table, others) = e.table();
+        let common: Table = if e.is_type() { TYPE_COMMON } else { &[] };
+        for entry in map.entries() {
+            let Some(key) = entry.key.as_str() else {
+                continue;
+            };
+            let found = table.iter().chain(common).find(|(name, _, _)| *name == key);
+            match found {
+                Some(&(_, since, sub)) => {
+                    if since > self.revision {
+                        if e == E::NodeTemplate && key == "count" {
+                            self.count_extension(&entry.key, what);
+                        } else {
+                            self.too_new(&entry.key, key, since, what);
+                        }
+                    }
+                    self.sub(&entry.value, sub, &format!("`{key}` of {what}"));
+                }
+                None => match others {
+                    Others::Reported => {}
+                    Others::Operations(op) => {
+                        self.one(&entry.value, op, &format!("operation `{key}` of {what}"))
+                    }
+                    Others::Warn => self.unknown(&entry.key, key, table, common, what),
+                },
+            }
+        }
+    }
+
+    fn sub(&mut self, node: &Node, sub: Sub, what: &str) {
+        match sub {
+            Sub::Leaf => {}
+            Sub::One(e) => self.one(node, e, what),
+            Sub::Defs(e) => self.defs(node, e),
+            Sub::ListDefs(e) => match node.as_seq() {
+                Some(items) => {
+                    for item in items {
+                        self.defs(item, e);
+                    }
+                }
+                None => self.defs(node, e),
+            },
+        }
+    }
+
+    /// A map of names to entities; other shapes are the readers' to report.
+    fn defs(&mut self, node: &Node, e: E) {
+        let Some(map) = node.as_map() else { return };
+        for entry in map.entries() {
+            let name = entry.key.scalar_text().unwrap_or("?");
+            self.one(&entry.value, e, &format!("{} `{name}`", e.noun()));
+        }
+    }
+
+    /// One entity; a scalar (the short forms) has no keynames.
+    fn one(&mut self, node: &Node, e: E, what: &str) {
+        let Some(map) = node.as_map() else { return };
+        // An input of an operation in a type is a definition only when it says its type;
+        // otherwise it is a value, perhaps a function call.
+        if e == E::Input && !map.contains_key("type") {
+            return;
+        }
+        self.entity(map, e, what);
+    }
+
+    fn too_new(&mut self, key_node: &Node, key: &str, since: Revision, what: &str) {
+        let declared = self.revision;
+        let message = if since == Tosca2 {
+            format!(
+                "`{key}` in {what} is a TOSCA 2.0 keyname; {} does not have it",
+                declared.title()
+            )
+        } else {
+            format!(
+                "`{key}` in {what} is a keyname of {} and later; this file declares {}",
+                since.title(),
+                declared.title()
+            )
+        };
+        let hint = if since == Tosca2 {
+            "remove it, or write the file in TOSCA 2.0".to_string()
+        } else {
+            format!(
+                "declare `tosca_definitions_version: {}` if the file is written for it, or remove the keyname; `--quirk newer-keynames` reads it with a warning",
+                since.spelling()
+            )
+        };
+        let diagnostic = if self.newer_keynames_allowed {
+            Diagnostic::warning(codes::TOSCA_KEYNAME_VERSION, message)
+        } else {
+            Diagnostic::error(codes::TOSCA_KEYNAME_VERSION, message)
+        };
+        self.diags.push(
+            diagnostic
+                .at_with(
+                    key_node.span,
+                    format!("not a keyname of {}", declared.title()),
+                )
+                .hint(hint),
+        );
+    }
+
+    /// `count` on a 1.x node template is read, as toscana's one extension of Simple Profile:
+    /// the backends turn it into replicas. It stays a warning, since other 1.x processors drop it.
+    fn count_extension(&mut self, key_node: &Node, what: &str) {
+        self.diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_KEYNAME_VERSION,
+                format!(
+                    "`count` in {what} is a TOSCA 2.0 keyname; toscana reads it in {} too, other processors of that version ignore it",
+                    self.revision.title()
+                ),
+            )
+            .at_with(key_node.span, "a toscana extension here")
+            .hint("for a template every processor reads the same, give the `scalable` capability a `default_instances` or use a `tosca.policies.Scaling` policy"),
+        );
+    }
+
+    fn unknown(&mut self, key_node: &Node, key: &str, table: Table, common: Table, what: &str) {
+        let known: Vec<&str> = table
+            .iter()
+            .chain(common)
+            .filter(|(_, since, _)| *since <= self.revision)
+            .map(|(name, _, _)| *name)
+            .collect();
+        self.diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_UNKNOWN_KEY,
+                format!("unknown keyname `{key}` in {what}; ignored"),
+            )
+            .at_with(key_node.span, "not read")
+            .did_you_mean(
+                key,
+                &known,
+                Some(format!("known keynames here: {}", known.join(", "))),
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use crate::source::{Origin, SourceMap};
+
+    fn check(text: &str, lenient: bool) -> Vec<(bool, String)> {
+        let mut sources = SourceMap::default();
+        let mut diags = Diagnostics::default();
+        let id = sources.add("t.yaml", Origin::Stdin, text.to_string());
+        let root = crate::yaml::load(&sources, id, &Limits::default(), &mut diags)
+            .expect("test YAML loads");
+        check_file(root.as_map().expect("a map"), lenient, &mut diags);
+        diags
+            .iter()
+            .map(|d| (d.is_error(), d.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_1_3_keyname_in_a_1_2_file_is_an_error_that_names_both_versions() {
+        let found = check(
+            "tosca_definitions_version: tosca_simple_yaml_1_2\nnode_types:\n  N:\n    properties:\n      p:\n        type: map\n        key_schema: string\n",
+            false,
+        );
+        assert_eq!(
+            found,
+            vec![(
+                true,
+                "`key_schema` in property definition `p` is a keyname of Simple Profile 1.3 and later; this file declares Simple Profile 1.2".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn the_lenient_mode_makes_it_a_warning() {
+        let found = check(
+            "tosca_definitions_version: tosca_simple_yaml_1_0\nnode_types:\n  N:\n    properties:\n      p: {type: map, key_schema: string}\n",
+            true,
+        );
+        assert_eq!(found.len(), 1);
+        assert!(!found[0].0, "{found:?}");
+    }
+
+    #[test]
+    fn the_same_keyname_is_fine_in_its_own_version() {
+        let found = check(
+            "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  N:\n    metadata: {a: b}\n    properties:\n      p: {type: map, key_schema: string, metadata: {x: y}}\n    interfaces:\n      Standard:\n        operations:\n          create:\n            implementation: {primary: a.sh, timeout: 30}\n            outputs: {id: [SELF, id]}\n",
+            false,
+        );
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn a_typo_in_a_type_is_a_warning_with_the_nearest_keyname() {
+        let found = check(
+            "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  N:\n    derived_form: tosca.nodes.Root\n",
+            false,
+        );
+        assert_eq!(
+            found,
+            vec![(
+                false,
+                "unknown keyname `derived_form` in node type `N`; ignored".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn operations_before_1_3_sit_directly_under_the_interface() {
+        let ok = check(
+            "tosca_definitions_version: tosca_simple_yaml_1_0\nnode_types:\n  N:\n    interfaces:\n      Standard:\n        create:\n          implementation: a.sh\n          inputs: {x: {get_property: [SELF, p]}}\n",
+            false,
+        );
+        assert!(ok.is_empty(), "{ok:?}");
+        let nested = check(
+            "tosca_definitions_version: tosca_simple_yaml_1_1\nnode_types:\n  N:\n    interfaces:\n      Standard:\n        operations:\n          create: a.sh\n",
+            false,
+        );
+        assert_eq!(nested.len(), 1, "{nested:?}");
+        assert!(nested[0].1.contains("Simple Profile 1.3"), "{nested:?}");
+    }
+
+    #[test]
+    fn a_tosca_2_keyname_in_a_requirement_is_an_error() {
+        let found = check(
+            "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    n:\n      type: tosca.nodes.Root\n      requirements:\n        - dependency: {node: m, optional: true}\n",
+            false,
+        );
+        assert_eq!(
+            found,
+            vec![(
+                true,
+                "`optional` in requirement assignment `dependency` is a TOSCA 2.0 keyname; Simple Profile 1.3 does not have it".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn count_on_a_node_template_is_read_with_a_warning() {
+        let found = check(
+            "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    n:\n      type: tosca.nodes.Root\n      count: 3\n",
+            false,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(!found[0].0, "{found:?}");
+        assert!(found[0].1.contains("toscana reads it"), "{found:?}");
+    }
+}
