@@ -84,11 +84,36 @@ pub fn simple_profile_units(type_name: &str) -> Option<UnitTable> {
     })
 }
 
+/// Where the unit of `<number> <unit>` begins: at the first letter that is not the exponent of
+/// the number (`123e3 kHz` is 123000 kHz, a YAML float followed by its unit).
+fn unit_start(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii_alphabetic() || !b.is_ascii() {
+            let after_digit = i > 0 && (bytes[i - 1].is_ascii_digit() || bytes[i - 1] == b'.');
+            let mut j = i + 1;
+            if matches!(bytes.get(j), Some(b'+' | b'-')) {
+                j += 1;
+            }
+            let exponent = matches!(b, b'e' | b'E')
+                && after_digit
+                && bytes.get(j).is_some_and(u8::is_ascii_digit);
+            if !exponent {
+                return Some(i);
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
 /// Reads `<number> <unit>` (the space optional) against `table`.
 pub fn scalar_unit(text: &str, table: &UnitTable) -> Result<ScalarUnit, String> {
     let text = text.trim();
-    let split = text
-        .find(|c: char| c.is_alphabetic())
+    let split = unit_start(text)
         .ok_or_else(|| format!("`{text}` has no unit; write it as `<number> <unit>`"))?;
     let (number_text, unit_text) = text.split_at(split);
     let number_text = number_text.trim();
@@ -281,6 +306,16 @@ mod tests {
         assert!(size("GB").unwrap_err().contains("no number"));
         assert!(size("10 parsecs").unwrap_err().contains("not a unit"));
         assert!(size("1.2.3 GB").unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn a_number_may_have_an_exponent_before_its_unit() {
+        let freq = simple_profile_units("scalar-unit.frequency").unwrap();
+        assert_eq!(scalar_unit("123e3 kHz", &freq).unwrap().canonical, 1.23e8);
+        assert_eq!(scalar_unit("1.5E-3GHz", &freq).unwrap().canonical, 1.5e6);
+        let time = simple_profile_units("scalar-unit.time").unwrap();
+        assert_eq!(scalar_unit("2e1 s", &time).unwrap().canonical, 20.0);
+        assert!(size("2e GB").unwrap_err().contains("not a unit"));
     }
 
     #[test]
