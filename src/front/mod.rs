@@ -4,6 +4,7 @@
 //! walks the import graph depth-first: each file is read once, a file that imports itself
 //! through a chain is reported with the whole chain, and the depth is bounded.
 
+pub mod copy;
 pub mod csar_entry;
 pub mod shape;
 pub mod simple_grammar;
@@ -133,6 +134,14 @@ fn read_entry(
     }
     walk.file(entry, root_map, None);
     model.topology = yaml::read_topology(root_map, dialect, diags);
+    if let Some(topology) = &mut model.topology {
+        copy::expand(&mut topology.node_templates, "node template", diags);
+        copy::expand(
+            &mut topology.relationship_templates,
+            "relationship template",
+            diags,
+        );
+    }
     Some(model)
 }
 
