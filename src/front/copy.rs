@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::Named;
-use crate::yaml::{Kind, Map, Node};
+use crate::yaml::{Kind, Map, Node, overlay_maps};
 
 /// Replaces every template of `templates` that has `copy` by the merge of its source and its
 /// own keynames. `what` names the kind in messages ("node template").
@@ -105,7 +105,7 @@ pub fn expand(templates: &mut [Named], what: &str, diags: &mut Diagnostics) {
             None => own_keynames(&templates[base].def),
         };
         for &i in chain.iter().rev() {
-            merged = merge_maps(&merged, &own_keynames(&templates[i].def));
+            merged = overlay_maps(&merged, &own_keynames(&templates[i].def));
             done[i] = Some(merged.clone());
         }
     }
@@ -126,41 +126,6 @@ fn own_keynames(def: &Node) -> Map {
         }
     }
     out
-}
-
-/// `over` merged onto `base`: keys of both merge recursively, `over` wins elsewhere; `base`'s
-/// keys keep their order, new keys follow.
-fn merge_maps(base: &Map, over: &Map) -> Map {
-    let mut out = Map::new();
-    for entry in base.entries() {
-        let key = entry.key.as_str();
-        let value = match key.and_then(|k| over.entry(k)) {
-            Some(theirs) => merge(&entry.value, &theirs.value),
-            None => entry.value.clone(),
-        };
-        let key = match key.and_then(|k| over.entry(k)) {
-            Some(theirs) => theirs.key.clone(),
-            None => entry.key.clone(),
-        };
-        let _ = out.insert(key, value);
-    }
-    for entry in over.entries() {
-        if !entry.key.as_str().is_some_and(|k| base.contains_key(k)) {
-            let _ = out.insert(entry.key.clone(), entry.value.clone());
-        }
-    }
-    out
-}
-
-fn merge(base: &Node, over: &Node) -> Node {
-    match (base.as_map(), over.as_map()) {
-        (Some(b), Some(o)) => Node {
-            span: over.span,
-            tag: over.tag.clone(),
-            kind: Kind::Map(merge_maps(b, o)),
-        },
-        _ => over.clone(),
-    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::ir::{
 };
 use crate::model::{Model, Named, TopologyTemplate, TypeDef, TypeKind};
 use crate::source::Span;
-use crate::yaml::{Map, Node as Yaml};
+use crate::yaml::{Kind, Map, Node as Yaml};
 
 /// Shared state of the node-level passes.
 pub struct NodeBuilder<'a> {
@@ -647,6 +647,8 @@ impl<'a> NodeBuilder<'a> {
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Artifact> {
         let mut out = IndexMap::new();
+        // Each artifact's definition as inherited down the type chain and refined by the template.
+        let mut merged: IndexMap<String, Yaml> = IndexMap::new();
         let sources = defs
             .iter()
             .rev()
@@ -674,11 +676,79 @@ impl<'a> NodeBuilder<'a> {
                 let Some(name) = entry.key.scalar_text() else {
                     continue;
                 };
-                let artifact = self.artifact(name, &entry.value, diags);
-                out.insert(name.to_string(), artifact);
+                let stated = match (merged.get(name), entry.value.as_str()) {
+                    // `name: file` over a full definition changes just the file.
+                    (
+                        Some(Yaml {
+                            kind: Kind::Map(_), ..
+                        }),
+                        Some(_),
+                    ) => {
+                        let mut map = Map::new();
+                        let _ =
+                            map.insert(Yaml::string("file", entry.value.span), entry.value.clone());
+                        Yaml {
+                            span: entry.value.span,
+                            tag: None,
+                            kind: Kind::Map(map),
+                        }
+                    }
+                    _ => entry.value.clone(),
+                };
+                let definition = match merged.get(name) {
+                    Some(inherited) => {
+                        self.check_artifact_refinement(name, inherited, &stated, diags);
+                        crate::yaml::overlay(inherited, &stated)
+                    }
+                    None => stated,
+                };
+                merged.insert(name.to_string(), definition);
             }
         }
+        for (name, definition) in &merged {
+            let artifact = self.artifact(name, definition, diags);
+            out.insert(name.clone(), artifact);
+        }
         out
+    }
+
+    /// A derived type or a template that restates an inherited artifact may change its `type`
+    /// only to a type derived from the inherited one.
+    fn check_artifact_refinement(
+        &mut self,
+        name: &str,
+        inherited: &Yaml,
+        stated: &Yaml,
+        diags: &mut Diagnostics,
+    ) {
+        let type_of = |n: &Yaml| {
+            n.as_map()
+                .and_then(|m| m.get("type"))
+                .and_then(|t| t.scalar_text().map(|s| (s.to_string(), t.span)))
+        };
+        let (Some((before, _)), Some((after, at))) = (type_of(inherited), type_of(stated)) else {
+            return;
+        };
+        let mut quiet = Diagnostics::default();
+        let after_types = self
+            .ancestry
+            .of(self.model, TypeKind::Artifact, &after, at, &mut quiet);
+        let before_types =
+            self.ancestry
+                .of(self.model, TypeKind::Artifact, &before, at, &mut quiet);
+        let Some(before_name) = before_types.first() else {
+            return;
+        };
+        if !after_types.is_empty() && !after_types.contains(before_name) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_TYPE_MISMATCH,
+                    format!("artifact `{name}` is a `{before}` where it is inherited; `{after}` does not derive from it"),
+                )
+                .at_with(at, "not derived from the inherited artifact type")
+                .hint(format!("use `{before}` or a type derived from it, or give the artifact another name")),
+            );
+        }
     }
 
     fn artifact(&mut self, name: &str, node: &Yaml, diags: &mut Diagnostics) -> Artifact {

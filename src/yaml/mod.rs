@@ -9,8 +9,10 @@
 pub mod emit;
 mod load;
 mod node;
+mod overlay;
 mod schema;
 
 pub use load::load;
 pub use node::{Core, Entry, Kind, Map, Node, Scalar, Style};
+pub use overlay::{overlay, overlay_maps};
 pub use schema::resolve_plain;

@@ -155,6 +155,19 @@ pub struct Node {
 }
 
 impl Node {
+    /// A string scalar made by toscana rather than read, placed at `span`.
+    pub fn string(text: &str, span: Span) -> Node {
+        Node {
+            span,
+            tag: None,
+            kind: Kind::Scalar(Scalar {
+                text: text.to_string(),
+                style: Style::Plain,
+                core: Core::Str,
+            }),
+        }
+    }
+
     pub fn as_scalar(&self) -> Option<&Scalar> {
         match &self.kind {
             Kind::Scalar(s) => Some(s),
