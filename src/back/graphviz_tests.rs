@@ -99,13 +99,19 @@ node_types:
     derived_from: tosca.nodes.Compute
     attributes:
       "<&>": { type: string }
+  "my.Boundary <&>":
+    derived_from: tosca.nodes.Root
+    capabilities:
+      "c <&> \"": tosca.capabilities.Node
+    requirements:
+      - "r \\ ]": { capability: tosca.capabilities.Compute, occurrences: [0, 1] }
 topology_template:
   substitution_mappings:
-    node_type: tosca.nodes.Root
+    node_type: "my.Boundary <&>"
     capabilities:
       "c <&> \"": [ "a\"<b>", feature ]
     requirements:
-      "r \\ ]": [ "x\\y", host ]
+      "r \\ ]": [ "a\"<b>", host ]
   inputs:
     "i\"<&>\\":
       type: string

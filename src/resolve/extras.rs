@@ -217,7 +217,7 @@ pub fn substitution(
         return None;
     };
     let node_type_span = map.get("node_type").map_or(node.span, |n| n.span);
-    builder.ancestry.of(
+    let node_types = builder.ancestry.of(
         builder.model,
         TypeKind::Node,
         node_type,
@@ -225,6 +225,15 @@ pub fn substitution(
         diags,
     );
     let nodes = index(topology);
+    super::boundary::check_mapped_names(builder.model, map, &node_types, topology, &nodes, diags);
+    super::boundary::check_implicit_inputs(
+        builder.model,
+        map,
+        node.span,
+        &node_types,
+        template,
+        diags,
+    );
     let boundary = |key: &str, diags: &mut Diagnostics| -> Vec<BoundaryMapping> {
         let Some(section) = map.get(key).and_then(Yaml::as_map) else {
             return Vec::new();

@@ -5,6 +5,7 @@
 //! workflows, outputs and the substitution boundary. Every problem is collected; resolution
 //! goes on past errors so one run reports them all.
 
+mod boundary;
 mod call_shapes;
 mod constraints;
 mod extras;

@@ -1,0 +1,209 @@
+//! Whether a substitution boundary fits the node type it substitutes (checklist SP-SUB-02,
+//! SP-SUB-04, SP-SUB-05).
+//!
+//! - Each capability or requirement the mappings name must be one the node type defines, and the
+//!   inner node it is mapped onto must have a capability (a requirement) of the inner name.
+//! - Before Simple Profile 1.2, whose `properties` mapping made the link explicit, the node
+//!   type's properties are the substituting template's inputs, matched by name (L913): a
+//!   property the node type requires without a default needs an input of its name, and an input
+//!   that stands for no property needs a default, "since no values can be assigned through
+//!   properties in a substitution case".
+
+use std::collections::HashSet;
+
+use super::nodes::defs_complete;
+use super::types::definitions;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::front::simple_grammar::Revision;
+use crate::ir::{NodeId, Topology};
+use crate::model::{Model, TopologyTemplate, TypeDef, TypeKind};
+use crate::yaml::{Map, Node as Yaml};
+
+/// Capability names, or requirement names, that the definitions on a type chain define.
+fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> HashSet<&'m str> {
+    let mut out = HashSet::new();
+    for def in defs {
+        let Some(node) = def.def.as_map().and_then(|m| m.get(section)) else {
+            continue;
+        };
+        let maps: Vec<&Map> = match (node.as_map(), node.as_seq()) {
+            (Some(m), _) => vec![m],
+            (None, Some(items)) => items.iter().filter_map(Yaml::as_map).collect(),
+            _ => Vec::new(),
+        };
+        out.extend(
+            maps.iter()
+                .flat_map(|m| m.entries())
+                .filter_map(|e| e.key.scalar_text()),
+        );
+    }
+    out
+}
+
+/// Checks the `capabilities` and `requirements` sections of `mappings` against the node type
+/// (whose ancestry is `node_types`) and the inner nodes they point at.
+pub fn check_mapped_names(
+    model: &Model,
+    mappings: &Map,
+    node_types: &[String],
+    topology: &Topology,
+    nodes: &std::collections::HashMap<&str, NodeId>,
+    diags: &mut Diagnostics,
+) {
+    let outer_defs = definitions(model, TypeKind::Node, node_types);
+    let outer_known = defs_complete(model, &outer_defs);
+    let node_type = node_types.first().map_or("", String::as_str);
+    for (section, noun) in [
+        ("capabilities", "capability"),
+        ("requirements", "requirement"),
+    ] {
+        let Some(entries) = mappings.get(section).and_then(Yaml::as_map) else {
+            continue;
+        };
+        let outer = defined_names(&outer_defs, section);
+        for entry in entries.entries() {
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            if outer_known && !outer.contains(name) {
+                let mut known: Vec<&str> = outer.iter().copied().collect();
+                known.sort_unstable();
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!(
+                            "substitution maps {noun} `{name}`, which node type `{node_type}` does not define"
+                        ),
+                    )
+                    .at_with(entry.key.span, format!("not a {noun} of `{node_type}`"))
+                    .did_you_mean(
+                        name,
+                        &known,
+                        Some(format!("the {section} of `{node_type}`: {}", known.join(", "))),
+                    ),
+                );
+            }
+            let target = entry
+                .value
+                .as_map()
+                .and_then(|m| m.get("mapping"))
+                .unwrap_or(&entry.value);
+            let Some([inner_node, inner]) = target.as_seq() else {
+                continue;
+            };
+            let (Some(node_name), Some(inner_name)) =
+                (inner_node.scalar_text(), inner.scalar_text())
+            else {
+                continue;
+            };
+            let Some(&id) = nodes.get(node_name) else {
+                continue; // reported where the mapping is read
+            };
+            let node = &topology.nodes[id.0];
+            let inner_defs = definitions(model, TypeKind::Node, &node.types);
+            if !defs_complete(model, &inner_defs) {
+                continue;
+            }
+            let found = match section {
+                "capabilities" => node.capabilities.contains_key(inner_name),
+                _ => defined_names(&inner_defs, section).contains(inner_name),
+            };
+            if !found {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!(
+                            "substitution maps {noun} `{name}` onto `{inner_name}` of node template `{node_name}`, whose type `{}` has no {noun} `{inner_name}`",
+                            node.type_name
+                        ),
+                    )
+                    .at_with(inner.span, format!("not a {noun} of `{node_name}`")),
+                );
+            }
+        }
+    }
+}
+
+/// The implicit property-to-input matching of Simple Profile 1.0 and 1.1 (L913).
+pub fn check_implicit_inputs(
+    model: &Model,
+    mappings: &Map,
+    mappings_span: crate::source::Span,
+    node_types: &[String],
+    template: &TopologyTemplate,
+    diags: &mut Diagnostics,
+) {
+    let before_1_2 = Revision::of(&model.version).is_some_and(|r| r < Revision::V1_2);
+    if !before_1_2 || mappings.contains_key("properties") {
+        return;
+    }
+    let defs = definitions(model, TypeKind::Node, node_types);
+    if !defs_complete(model, &defs) {
+        return;
+    }
+    let node_type = node_types.first().map_or("", String::as_str);
+    let inputs: HashSet<&str> = template.inputs.iter().map(|i| i.name.as_str()).collect();
+    // The most specific definition of each property wins.
+    let mut seen = HashSet::new();
+    let mut properties = HashSet::new();
+    for def in &defs {
+        let Some(section) = def
+            .def
+            .as_map()
+            .and_then(|m| m.get("properties"))
+            .and_then(Yaml::as_map)
+        else {
+            continue;
+        };
+        for entry in section.entries() {
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            properties.insert(name);
+            if !seen.insert(name) {
+                continue;
+            }
+            let definition = entry.value.as_map();
+            let optional = definition
+                .and_then(|m| m.get("required"))
+                .and_then(|r| r.as_scalar())
+                .is_some_and(|s| s.core == crate::yaml::Core::Bool(false));
+            let has_default = definition.is_some_and(|m| m.contains_key("default"));
+            if !optional && !has_default && !inputs.contains(name) {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_MISSING_KEY,
+                        format!(
+                            "this template substitutes `{node_type}`, whose required property `{name}` has no input of the same name"
+                        ),
+                    )
+                    .at_with(mappings_span, format!("substitutes `{node_type}`"))
+                    .label(entry.key.span, "required, without a default")
+                    .hint(format!(
+                        "add an input `{name}`: in {} a substituting template's inputs stand for the node type's properties (L913)",
+                        model.version
+                    )),
+                );
+            }
+        }
+    }
+    for input in &template.inputs {
+        let has_default = input
+            .def
+            .as_map()
+            .is_some_and(|m| m.contains_key("default"));
+        if !properties.contains(input.name.as_str()) && !has_default {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    format!(
+                        "input `{}` stands for no property of `{node_type}`, which this template substitutes, and has no default",
+                        input.name
+                    ),
+                )
+                .at_with(input.span, "no value can reach it through a substitution")
+                .hint("give it a `default` (L913), or add the property to the node type"),
+            );
+        }
+    }
+}
