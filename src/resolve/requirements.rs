@@ -44,6 +44,8 @@ struct Assignment<'y> {
     capability_at: Option<Span>,
     relationship: Option<&'y Yaml>,
     node_filter: Option<&'y Yaml>,
+    /// Where `node_filter` is written (its key).
+    node_filter_at: Option<Span>,
     /// The lower bound of the assignment's own `occurrences`, where it gives one.
     min: Option<u64>,
 }
@@ -135,7 +137,7 @@ pub fn connect(
                             a.name, named.name
                         ),
                     )
-                    .at(filter.span)
+                    .at(a.node_filter_at.unwrap_or(filter.span))
                     .hint("a node filter selects among templates of a node type: name a node type in `node`, or drop the filter (SP-NF-03)"),
                 );
             }
@@ -321,10 +323,23 @@ fn select(
     let asks = wanted.describe(filter.is_some());
     let listed = lines.join("; ");
     let diagnostic = if fitting.is_empty() {
-        if optional || selected {
+        if selected || (optional && outside) {
             return None;
         }
-        if outside {
+        if optional {
+            // Allowed to stay open; but templates of the kind are there, so say why none fits.
+            if !builder.ctx.report_open_requirements {
+                return None;
+            }
+            Diagnostic::warning(
+                codes::TOSCA_UNFULFILLED,
+                format!(
+                    "no node template fits the optional requirement `{}` of `{}`, which asks for {asks}, so it stays open: {listed}",
+                    a.name, node.name
+                ),
+            )
+            .hint("if one of them was meant, name it with `node: <template>`")
+        } else if outside {
             // A requirement "for another node without including it in the topology" (L610-627):
             // the orchestrator selects or allocates it, like an unassigned requirement.
             if !builder.ctx.report_open_requirements {
@@ -422,6 +437,7 @@ fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<
         capability_at: None,
         relationship: None,
         node_filter: None,
+        node_filter_at: None,
         min: None,
     };
     if let Some(target) = entry.value.as_str() {
@@ -457,6 +473,7 @@ fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<
     a.capability_at = map.get("capability").map(|c| c.span);
     a.relationship = map.get("relationship");
     a.node_filter = map.get("node_filter");
+    a.node_filter_at = map.entry("node_filter").map(|e| e.key.span);
     a.min = map
         .get("occurrences")
         .and_then(super::occurrences::bounds)

@@ -294,3 +294,7 @@ fn valid_source_types(
         })
         .collect()
 }
+
+#[cfg(test)]
+#[path = "selection_tests.rs"]
+mod tests;
