@@ -383,20 +383,16 @@ fn select(
     Some(Err(diagnostic.at(a.span)))
 }
 
-/// A `node_filter` on a node template: read for its shape, checked against the template's type,
-/// and a warning unless the template has the `select` directive (SP-NF-04: only an orchestrator
-/// that selects the node uses it).
+/// A `node_filter` on a node template: read for its shape; a warning unless the template has the
+/// `select` directive (SP-NF-04: only an orchestrator that selects the node uses it), and with
+/// it, checked against the template's type.
 fn template_filter(builder: &mut NodeBuilder, node: &Node, filter: &Yaml, diags: &mut Diagnostics) {
     let read = filters::read(filter, diags);
-    let defs = definitions(builder.model, TypeKind::Node, &node.types);
-    if super::nodes::defs_complete(builder.model, &defs) {
-        filters::check_against_type(&read, &mut builder.typing(), &node.type_name, &defs, diags);
-    }
-    if !node
+    let selected = node
         .directives
         .iter()
-        .any(|d| d == "select" || d == "selectable")
-    {
+        .any(|d| d == "select" || d == "selectable");
+    if !selected {
         diags.push(
             Diagnostic::warning(
                 codes::TOSCA_UNKNOWN_KEY,
@@ -408,6 +404,12 @@ fn template_filter(builder: &mut NodeBuilder, node: &Node, filter: &Yaml, diags:
             .at(filter.span)
             .hint("add `directives: [ select ]` if an orchestrator is to select this node by the filter; a filter that picks a requirement's target belongs in the requirement"),
         );
+        return;
+    }
+    // It describes the node an orchestrator selects in this one's place: one of this type.
+    let defs = definitions(builder.model, TypeKind::Node, &node.types);
+    if super::nodes::defs_complete(builder.model, &defs) {
+        filters::check_against_type(&read, &mut builder.typing(), &node.type_name, &defs, diags);
     }
 }
 
