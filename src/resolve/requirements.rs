@@ -85,7 +85,8 @@ pub fn connect(
 ) -> Vec<Unfulfilled> {
     let mut unfulfilled = Vec::new();
     let selecting = builder.model.dialect != crate::ir::Dialect::Tosca2;
-    let candidates = selection::Candidates::new(topology);
+    // Built on the first requirement that selects: most templates name their targets.
+    let mut candidates: Option<selection::Candidates> = None;
     let by_name: HashMap<String, NodeId> = index(topology)
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -142,7 +143,11 @@ pub fn connect(
                 );
             }
             let selected = match (target, selecting) {
-                (None, true) => select(builder, topology, &candidates, NodeId(i), a, diags),
+                (None, true) => {
+                    let candidates =
+                        candidates.get_or_insert_with(|| selection::Candidates::new(topology));
+                    select(builder, topology, candidates, NodeId(i), a, diags)
+                }
                 _ => None,
             };
             let chosen = match &selected {
