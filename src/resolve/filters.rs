@@ -322,21 +322,15 @@ fn capability_type_of(defs: &[&TypeDef], name: &str) -> Option<String> {
 
 fn capability_names<'m>(defs: &[&'m TypeDef]) -> Vec<&'m str> {
     let mut out: Vec<&str> = Vec::new();
-    for d in defs.iter().rev() {
-        let Some(caps) = d
-            .def
-            .as_map()
-            .and_then(|m| m.get("capabilities"))
-            .and_then(Yaml::as_map)
-        else {
-            continue;
-        };
-        for e in caps.entries() {
-            if let Some(n) = e.key.scalar_text()
-                && !out.contains(&n)
-            {
-                out.push(n);
-            }
+    let names = defs
+        .iter()
+        .rev()
+        .filter_map(|d| d.def.as_map()?.get("capabilities")?.as_map())
+        .flat_map(Map::entries)
+        .filter_map(|e| e.key.scalar_text());
+    for name in names {
+        if !out.contains(&name) {
+            out.push(name);
         }
     }
     out

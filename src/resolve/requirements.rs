@@ -327,39 +327,36 @@ fn select(
         .any(|d| d == "select" || d == "selectable");
     let asks = wanted.describe(filter.is_some());
     let listed = lines.join("; ");
-    let diagnostic = if fitting.is_empty() {
-        if selected || (optional && outside) {
+    if fitting.is_empty() && (selected || optional || outside) {
+        // Allowed to stay open. `check` says so when the template gives no reason to expect
+        // that: a requirement for a node outside the topology (L610-627: the orchestrator
+        // selects or allocates it, as for an unassigned requirement), or an optional one
+        // that none of the templates of its kind fits.
+        if selected || (optional && outside) || !builder.ctx.report_open_requirements {
             return None;
         }
-        if optional {
-            // Allowed to stay open; but templates of the kind are there, so say why none fits.
-            if !builder.ctx.report_open_requirements {
-                return None;
-            }
-            Diagnostic::warning(
-                codes::TOSCA_UNFULFILLED,
+        let (message, hint) = if optional {
+            (
                 format!(
                     "no node template fits the optional requirement `{}` of `{}`, which asks for {asks}, so it stays open: {listed}",
                     a.name, node.name
                 ),
+                "if one of them was meant, name it with `node: <template>`",
             )
-            .hint("if one of them was meant, name it with `node: <template>`")
-        } else if outside {
-            // A requirement "for another node without including it in the topology" (L610-627):
-            // the orchestrator selects or allocates it, like an unassigned requirement.
-            if !builder.ctx.report_open_requirements {
-                return None;
-            }
-            Diagnostic::warning(
-                codes::TOSCA_UNFULFILLED,
+        } else {
+            (
                 format!(
                     "requirement `{}` of `{}` asks for {asks}, and the topology has none; an orchestrator would have to select or allocate the target",
                     a.name, node.name
                 ),
+                "add a node template that fits if this topology should hold it; the IR keeps the requirement with its criteria",
             )
-            .hint("add a node template that fits if this topology should hold it; the IR keeps the requirement with its criteria")
-        } else {
-            Diagnostic::error(
+        };
+        let warning = Diagnostic::warning(codes::TOSCA_UNFULFILLED, message).hint(hint);
+        return Some(Err(warning.at(a.span)));
+    }
+    let diagnostic = if fitting.is_empty() {
+        Diagnostic::error(
                 codes::TOSCA_UNFULFILLED,
                 format!(
                     "no node template fits requirement `{}` of `{}`, which asks for {asks}: {listed}",
@@ -370,7 +367,6 @@ fn select(
                 "make one fit, or name one with `node: <template>`; if an orchestrator is to select the target, give `{}` the `select` directive, expose the requirement in `substitution_mappings`, or allow none with `occurrences: [0, 1]`",
                 node.name
             ))
-        }
     } else {
         Diagnostic::error(
             codes::TOSCA_UNFULFILLED,
