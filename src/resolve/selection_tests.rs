@@ -248,3 +248,59 @@ topology_template:
     assert!(has("found `12` (an integer)"), "{errors:?}");
     assert!(has("the node filter names property `nope`"), "{errors:?}");
 }
+
+#[test]
+fn filter_forms_bare_values_clause_lists_and_capabilities_that_must_exist() {
+    let yaml = r#"
+tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  inputs:
+    flavour: { type: string, required: false }
+  node_templates:
+    app:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host:
+            node: tosca.nodes.Compute
+            node_filter:
+              capabilities:
+                - tosca.capabilities.Scalable
+                - os:
+                    properties:
+                      - type: linux
+                      - distribution: [ { min_length: 3 }, { valid_values: [ ubuntu, debian ] } ]
+    ubuntu:
+      type: tosca.nodes.Compute
+      capabilities:
+        os:
+          properties: { type: linux, distribution: ubuntu }
+    arch:
+      type: tosca.nodes.Compute
+      capabilities:
+        os:
+          properties: { type: linux, distribution: arch }
+    unknown:
+      type: tosca.nodes.Compute
+      capabilities:
+        os:
+          properties: { type: linux, distribution: { get_input: flavour } }
+"#;
+    let (_, diags) = topology(yaml);
+    let errors = errors(&diags);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("`ubuntu` fits"), "{}", errors[0]);
+    assert!(
+        errors[0].contains(
+            "`arch` has `distribution: arch` in capability `os`, which is not `valid_values: [ubuntu, debian]`"
+        ),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[0].contains(
+            "`unknown` may fit (`distribution` in capability `os` is known only at deployment)"
+        ),
+        "{}",
+        errors[0]
+    );
+}
