@@ -260,6 +260,8 @@ fn select(
 ) -> Option<Result<NodeId, Diagnostic>> {
     let model = builder.model;
     let node = &topology.nodes[source.0];
+    // Its shape is checked whatever else is known.
+    let filter = a.node_filter.map(|f| filters::read(f, diags));
     let source_defs = definitions(model, TypeKind::Node, &node.types);
     if !super::nodes::defs_complete(model, &source_defs) {
         return None;
@@ -287,7 +289,6 @@ fn select(
         .capability
         .as_ref()
         .and_then(|c| builder.ancestry.full_name(model, TypeKind::Capability, c));
-    let filter = a.node_filter.map(|f| filters::read(f, diags));
     if wanted.node_types.is_empty()
         && wanted.capability.is_none()
         && wanted.capability_type.is_none()
