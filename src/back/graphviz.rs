@@ -156,75 +156,10 @@ fn shown_type(r: &crate::ir::Relationship) -> Option<String> {
     (!r.default_type).then(|| short_type(first).to_string())
 }
 
-/// The text of a value as a diagram shows it: strings as written, scalars and versions as
-/// written, lists and maps in flow style, functions as `name(args)`.
+/// The text of a value as a diagram shows it ([`crate::ir::value_text`]), cut to
+/// [`MAX_VALUE_CHARS`] characters.
 pub fn value_text(value: &Value) -> String {
-    fn nested(v: &Value, out: &mut String) {
-        match v {
-            Value::String(s) => {
-                out.push('"');
-                out.push_str(s);
-                out.push('"');
-            }
-            other => flat(other, out),
-        }
-    }
-    fn flat(v: &Value, out: &mut String) {
-        match v {
-            Value::Null => out.push_str("null"),
-            Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Integer(i) => out.push_str(&i.to_string()),
-            Value::Float(f) => out.push_str(&f.to_string()),
-            Value::String(s) | Value::Timestamp(s) | Value::Bytes(s) => out.push_str(s),
-            Value::Scalar(s) => out.push_str(&s.text),
-            Value::Version(v) => out.push_str(&v.text),
-            Value::List(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    nested(item, out);
-                }
-                out.push(']');
-            }
-            Value::Map(map) => {
-                out.push('{');
-                for (i, (k, item)) in map.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    out.push_str(k);
-                    out.push_str(": ");
-                    nested(item, out);
-                }
-                out.push('}');
-            }
-            Value::Call(call) => {
-                out.push_str(&call.function);
-                out.push('(');
-                for (i, arg) in call.args.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    match arg {
-                        // Names in paths read better bare.
-                        Value::String(s)
-                            if !s.is_empty()
-                                && s.chars().all(|c| c.is_alphanumeric() || "_-.".contains(c)) =>
-                        {
-                            out.push_str(s)
-                        }
-                        other => nested(other, out),
-                    }
-                }
-                out.push(')');
-            }
-        }
-    }
-    let mut out = String::new();
-    flat(value, &mut out);
-    cut(&out)
+    cut(&crate::ir::value_text(value))
 }
 
 /// `text` cut to [`MAX_VALUE_CHARS`] characters, with `…` when cut.

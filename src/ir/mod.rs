@@ -13,7 +13,7 @@ mod value;
 
 pub use family::{canonical, type_matches};
 pub use topology::*;
-pub use value::{Call, ScalarUnit, Value, Version};
+pub use value::{Call, ScalarUnit, Value, Version, value_text};
 
 /// The JSON Schema of [`Topology`], pretty-printed with a trailing newline.
 pub fn json_schema() -> String {

@@ -60,133 +60,10 @@ pub fn check(
     path: &str,
     diags: &mut Diagnostics,
 ) {
-    let Some([entry]) = clause.as_map().map(|m| m.entries()) else {
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_SHAPE,
-                "a constraint clause must be a single-key map `{operator: operand}`",
-            )
-            .at(clause.span)
-            .hint("e.g. `- in_range: [ 1, 65535 ]`; constraints are a list of such clauses"),
-        );
+    let Some((operator, operand)) = parse(clause, diags) else {
         return;
     };
-    let Some(operator) = entry.key.scalar_text() else {
-        return;
-    };
-    if !OPERATORS.contains(&operator) {
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_UNKNOWN_KEY,
-                format!("unknown constraint operator `{operator}`"),
-            )
-            .at(entry.key.span)
-            .did_you_mean(
-                operator,
-                OPERATORS,
-                Some(format!("operators: {}", OPERATORS.join(", "))),
-            ),
-        );
-        return;
-    }
-    if matches!(value, Value::Call(_)) {
-        return;
-    }
-    let operand = &entry.value;
-    let ok = match operator {
-        "equal" => {
-            let want = typing.operand(operand, type_name, operator, diags);
-            same(value, &want)
-        }
-        "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
-            let want = typing.operand(operand, type_name, operator, diags);
-            match compare(value, &want) {
-                Some(order) => match operator {
-                    "greater_than" => order == Ordering::Greater,
-                    "greater_or_equal" => order != Ordering::Less,
-                    "less_than" => order == Ordering::Less,
-                    _ => order != Ordering::Greater,
-                },
-                None => return,
-            }
-        }
-        "in_range" => {
-            let Some([low, high]) = operand.as_seq() else {
-                diags.push(bad_operand(
-                    operand,
-                    operator,
-                    "a list of two values, [min, max]",
-                ));
-                return;
-            };
-            let low = typing.operand(low, type_name, operator, diags);
-            let above = compare(value, &low).is_none_or(|o| o != Ordering::Less);
-            let below = high.scalar_text() == Some("UNBOUNDED") || {
-                let high = typing.operand(high, type_name, operator, diags);
-                compare(value, &high).is_none_or(|o| o != Ordering::Greater)
-            };
-            above && below
-        }
-        "valid_values" => {
-            let Some(items) = operand.as_seq() else {
-                diags.push(bad_operand(
-                    operand,
-                    operator,
-                    "a list of the allowed values",
-                ));
-                return;
-            };
-            let allowed: Vec<Value> = items
-                .iter()
-                .map(|i| typing.operand(i, type_name, operator, diags))
-                .collect();
-            allowed.iter().any(|a| same(value, a))
-        }
-        "length" | "min_length" | "max_length" => {
-            let Some(limit) = operand.as_scalar().and_then(|s| match s.core {
-                crate::yaml::Core::Int(i) if i >= 0 => Some(i as usize),
-                _ => None,
-            }) else {
-                diags.push(bad_operand(operand, operator, "a non-negative integer"));
-                return;
-            };
-            let Some(len) = length(value) else {
-                return;
-            };
-            match operator {
-                "length" => len == limit,
-                "min_length" => len >= limit,
-                _ => len <= limit,
-            }
-        }
-        "pattern" => {
-            let Some(pattern) = operand.scalar_text() else {
-                diags.push(bad_operand(
-                    operand,
-                    operator,
-                    "a regular expression string",
-                ));
-                return;
-            };
-            let Value::String(text) = value else {
-                return;
-            };
-            match typing.patterns.get(pattern) {
-                Ok(regex) => regex.is_match(text),
-                Err(why) => {
-                    diags.push(bad_operand(
-                        operand,
-                        operator,
-                        &format!("a valid regular expression ({why})"),
-                    ));
-                    return;
-                }
-            }
-        }
-        // `schema` names an external schema (JSON Schema, XSD) toscana does not fetch.
-        _ => return,
-    };
-    if !ok {
+    if holds(typing, value, operator, operand, type_name, diags) == Some(false) {
         diags.push(
             Diagnostic::error(
                 codes::TOSCA_CONSTRAINT,
@@ -203,8 +80,147 @@ pub fn check(
     }
 }
 
+/// A clause's operator and operand; `None` (reported) when it is not a single-key map with a
+/// known operator.
+pub fn parse<'y>(clause: &'y Yaml, diags: &mut Diagnostics) -> Option<(&'y str, &'y Yaml)> {
+    let Some([entry]) = clause.as_map().map(|m| m.entries()) else {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                "a constraint clause must be a single-key map `{operator: operand}`",
+            )
+            .at(clause.span)
+            .hint("e.g. `- in_range: [ 1, 65535 ]`; constraints are a list of such clauses"),
+        );
+        return None;
+    };
+    let operator = entry.key.scalar_text()?;
+    if !OPERATORS.contains(&operator) {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNKNOWN_KEY,
+                format!("unknown constraint operator `{operator}`"),
+            )
+            .at(entry.key.span)
+            .did_you_mean(
+                operator,
+                OPERATORS,
+                Some(format!("operators: {}", OPERATORS.join(", "))),
+            ),
+        );
+        return None;
+    }
+    Some((operator, &entry.value))
+}
+
+/// Whether `value` (of type `type_name`) satisfies `operator: operand`. `None` when that cannot
+/// be told now: the value is a function known only at deployment, the two cannot be compared,
+/// or the operand is malformed (reported).
+pub fn holds(
+    typing: &mut Typing,
+    value: &Value,
+    operator: &str,
+    operand: &Yaml,
+    type_name: &str,
+    diags: &mut Diagnostics,
+) -> Option<bool> {
+    if matches!(value, Value::Call(_)) {
+        return None;
+    }
+    let ok = match operator {
+        "equal" => {
+            let want = typing.operand(operand, type_name, operator, diags);
+            same(value, &want)
+        }
+        "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
+            let want = typing.operand(operand, type_name, operator, diags);
+            let order = compare(value, &want)?;
+            match operator {
+                "greater_than" => order == Ordering::Greater,
+                "greater_or_equal" => order != Ordering::Less,
+                "less_than" => order == Ordering::Less,
+                _ => order != Ordering::Greater,
+            }
+        }
+        "in_range" => {
+            let Some([low, high]) = operand.as_seq() else {
+                diags.push(bad_operand(
+                    operand,
+                    operator,
+                    "a list of two values, [min, max]",
+                ));
+                return None;
+            };
+            let low = typing.operand(low, type_name, operator, diags);
+            let above = compare(value, &low).is_none_or(|o| o != Ordering::Less);
+            let below = high.scalar_text() == Some("UNBOUNDED") || {
+                let high = typing.operand(high, type_name, operator, diags);
+                compare(value, &high).is_none_or(|o| o != Ordering::Greater)
+            };
+            above && below
+        }
+        "valid_values" => {
+            let Some(items) = operand.as_seq() else {
+                diags.push(bad_operand(
+                    operand,
+                    operator,
+                    "a list of the allowed values",
+                ));
+                return None;
+            };
+            let allowed: Vec<Value> = items
+                .iter()
+                .map(|i| typing.operand(i, type_name, operator, diags))
+                .collect();
+            allowed.iter().any(|a| same(value, a))
+        }
+        "length" | "min_length" | "max_length" => {
+            let Some(limit) = operand.as_scalar().and_then(|s| match s.core {
+                crate::yaml::Core::Int(i) if i >= 0 => Some(i as usize),
+                _ => None,
+            }) else {
+                diags.push(bad_operand(operand, operator, "a non-negative integer"));
+                return None;
+            };
+            let len = length(value)?;
+            match operator {
+                "length" => len == limit,
+                "min_length" => len >= limit,
+                _ => len <= limit,
+            }
+        }
+        "pattern" => {
+            let Some(pattern) = operand.scalar_text() else {
+                diags.push(bad_operand(
+                    operand,
+                    operator,
+                    "a regular expression string",
+                ));
+                return None;
+            };
+            let Value::String(text) = value else {
+                return None;
+            };
+            match typing.patterns.get(pattern) {
+                Ok(regex) => regex.is_match(text),
+                Err(why) => {
+                    diags.push(bad_operand(
+                        operand,
+                        operator,
+                        &format!("a valid regular expression ({why})"),
+                    ));
+                    return None;
+                }
+            }
+        }
+        // `schema` names an external schema (JSON Schema, XSD) toscana does not fetch.
+        _ => return None,
+    };
+    Some(ok)
+}
+
 /// The source text of a node, for messages (`[ 1, 65535 ]`, `2 GB`).
-fn shown(node: &Yaml) -> String {
+pub fn shown(node: &Yaml) -> String {
     match node.as_scalar() {
         Some(s) => s.text.clone(),
         None => match node.as_seq() {

@@ -9,6 +9,7 @@ mod boundary;
 mod call_shapes;
 mod constraints;
 mod extras;
+mod filters;
 mod functions;
 mod interfaces;
 pub(crate) mod literals;
@@ -18,6 +19,7 @@ mod params;
 mod paths;
 mod requirements;
 mod scalar_types;
+mod selection;
 mod tosca2_types;
 mod types;
 mod typing;
@@ -64,6 +66,9 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let locator = Locator::new(&model.files);
     let mut ancestry = types::Ancestry::new(model);
     ancestry.check_all(model, diags);
+    if model.dialect != crate::ir::Dialect::Tosca2 {
+        filters::check_definitions(model, diags);
+    }
     tosca2_types::check(model, &mut ancestry, diags);
     let source = SourceInfo {
         dialect: model.dialect,
@@ -157,7 +162,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         patterns,
     };
     nodes.build(template, &mut topology, diags);
-    requirements::connect(&mut nodes, template, &mut topology, diags);
+    let unfulfilled = requirements::connect(&mut nodes, template, &mut topology, diags);
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
@@ -165,6 +170,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
+    requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect != crate::ir::Dialect::Tosca2 {
         occurrences::check(
             model,

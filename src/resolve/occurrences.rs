@@ -22,13 +22,13 @@ use crate::yaml::{Core, Kind, Node as Yaml};
 
 /// The bounds of a requirement definition; `None` as the upper bound is `UNBOUNDED`.
 #[derive(Clone, Copy)]
-struct Bounds {
-    min: u64,
-    max: Option<u64>,
+pub(super) struct Bounds {
+    pub(super) min: u64,
+    pub(super) max: Option<u64>,
 }
 
 impl Bounds {
-    const DEFAULT: Bounds = Bounds {
+    pub(super) const DEFAULT: Bounds = Bounds {
         min: 1,
         max: Some(1),
     };
@@ -178,7 +178,7 @@ fn requirement_definitions<'m>(defs: &[&'m crate::model::TypeDef]) -> IndexMap<&
 }
 
 /// `[min, max]` with `UNBOUNDED` as max; `None` when malformed (reported where types are read).
-fn bounds(node: &Yaml) -> Option<Bounds> {
+pub(super) fn bounds(node: &Yaml) -> Option<Bounds> {
     let [min, max] = node.as_seq()? else {
         return None;
     };

@@ -1,15 +1,19 @@
 //! Requirement assignments into relationships.
 //!
-//! An assignment that names a node template becomes a [`Relationship`]; one that names a node
-//! type or a node filter stays a dangling [`Requirement`] with its selection criteria, for an
-//! orchestrator to fulfil. The relationship's type is the assignment's, else the requirement
-//! definition's.
+//! An assignment that names a node template becomes a [`Relationship`]. In the Simple Profile,
+//! one that names a node type, or no node, is fulfilled by the one node template that fits
+//! ([`super::selection`]); when none or several fit it stays a dangling [`Requirement`] with its
+//! selection criteria, reported as an error unless an orchestrator is meant to select (see
+//! [`Unfulfilled`]). TOSCA 2.0 requirements without a template name stay dangling. The
+//! relationship's type is the assignment's, else the requirement definition's.
 
 use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 
+use super::filters;
 use super::nodes::{NodeBuilder, index};
+use super::selection;
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
@@ -40,6 +44,37 @@ struct Assignment<'y> {
     capability_at: Option<Span>,
     relationship: Option<&'y Yaml>,
     node_filter: Option<&'y Yaml>,
+    /// Where `node_filter` is written (its key).
+    node_filter_at: Option<Span>,
+    /// The lower bound of the assignment's own `occurrences`, where it gives one.
+    min: Option<u64>,
+}
+
+/// A requirement that no node template, or several, fulfil; reported once the substitution
+/// boundary is known, since a requirement it exposes is fulfilled outside the template.
+pub struct Unfulfilled {
+    pub node: NodeId,
+    pub requirement: String,
+    pub diagnostic: Diagnostic,
+}
+
+/// Reports what [`connect`] left unfulfilled, except requirements the substitution boundary
+/// exposes.
+pub fn report(
+    unfulfilled: Vec<Unfulfilled>,
+    substitution: Option<&crate::ir::Substitution>,
+    diags: &mut Diagnostics,
+) {
+    for u in unfulfilled {
+        let exposed = substitution.is_some_and(|s| {
+            s.requirements
+                .iter()
+                .any(|m| m.node == u.node && m.target == u.requirement)
+        });
+        if !exposed {
+            diags.push(u.diagnostic);
+        }
+    }
 }
 
 pub fn connect(
@@ -47,7 +82,11 @@ pub fn connect(
     template: &TopologyTemplate,
     topology: &mut Topology,
     diags: &mut Diagnostics,
-) {
+) -> Vec<Unfulfilled> {
+    let mut unfulfilled = Vec::new();
+    let selecting = builder.model.dialect != crate::ir::Dialect::Tosca2;
+    // Built on the first requirement that selects: most templates name their targets.
+    let mut candidates: Option<selection::Candidates> = None;
     let by_name: HashMap<String, NodeId> = index(topology)
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -59,7 +98,11 @@ pub fn connect(
         .collect();
     let mut used_templates: HashSet<&str> = HashSet::new();
     for (i, named) in template.node_templates.iter().enumerate() {
-        let Some(list) = named.def.as_map().and_then(|d| d.get("requirements")) else {
+        let def = named.def.as_map();
+        if selecting && let Some(filter) = def.and_then(|d| d.get("node_filter")) {
+            template_filter(builder, &topology.nodes[i], filter, diags);
+        }
+        let Some(list) = def.and_then(|d| d.get("requirements")) else {
             continue;
         };
         let Some(items) = crate::front::shape::seq(list, "`requirements`", diags) else {
@@ -83,7 +126,35 @@ pub fn connect(
             };
             *occurrence += 1;
             let target = a.node.as_ref().and_then(|(n, _)| by_name.get(n).copied());
-            let requirement = match target {
+            // SP-NF-03; TOSCA 2.0 allows a filter on a named template (it must hold of it).
+            if let (true, Some(_), Some(filter), Some((node, _))) =
+                (selecting, target, a.node_filter, &a.node)
+            {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_SHAPE,
+                        format!(
+                            "requirement `{}` of `{}` has a `node_filter`, but its `node` names the node template `{node}`",
+                            a.name, named.name
+                        ),
+                    )
+                    .at(a.node_filter_at.unwrap_or(filter.span))
+                    .hint("a node filter selects among templates of a node type: name a node type in `node`, or drop the filter (SP-NF-03)"),
+                );
+            }
+            let selected = match (target, selecting) {
+                (None, true) => {
+                    let candidates =
+                        candidates.get_or_insert_with(|| selection::Candidates::new(topology));
+                    select(builder, topology, candidates, NodeId(i), a, diags)
+                }
+                _ => None,
+            };
+            let chosen = match &selected {
+                Some(Ok(id)) => Some(*id),
+                _ => None,
+            };
+            let requirement = match target.or(chosen) {
                 Some(target) => {
                     let rel = relationship(
                         builder,
@@ -107,6 +178,13 @@ pub fn connect(
                     }
                 }
                 None => {
+                    if let Some(Err(diagnostic)) = selected {
+                        unfulfilled.push(Unfulfilled {
+                            node: NodeId(i),
+                            requirement: a.name.clone(),
+                            diagnostic,
+                        });
+                    }
                     if let Some((node, span)) = &a.node {
                         // Not a template: it must be a node type the orchestrator selects from.
                         if builder
@@ -165,6 +243,176 @@ pub fn connect(
             );
         }
     }
+    unfulfilled
+}
+
+/// Fulfils a requirement by selection: `None` when there is nothing to select by (its `node`
+/// names neither a template nor a type, reported by the caller; nothing is known of what it
+/// asks) or when it may stay open (optional, or its node is itself selected by an
+/// orchestrator); else the one template that fits, or the error that lists the candidates.
+fn select(
+    builder: &mut NodeBuilder,
+    topology: &Topology,
+    candidates: &selection::Candidates,
+    source: NodeId,
+    a: &Assignment,
+    diags: &mut Diagnostics,
+) -> Option<Result<NodeId, Diagnostic>> {
+    let model = builder.model;
+    let node = &topology.nodes[source.0];
+    // Its shape is checked whatever else is known.
+    let filter = a.node_filter.map(|f| filters::read(f, diags));
+    let source_defs = definitions(model, TypeKind::Node, &node.types);
+    if !super::nodes::defs_complete(model, &source_defs) {
+        return None;
+    }
+    let definition = definition(model, node, &a.name);
+    let mut wanted = selection::Wanted::default();
+    if let Some((n, _)) = &a.node {
+        wanted
+            .node_types
+            .push(builder.ancestry.full_name(model, TypeKind::Node, n)?);
+    }
+    if let Some(full) = definition
+        .node
+        .as_ref()
+        .and_then(|n| builder.ancestry.full_name(model, TypeKind::Node, n))
+        && !wanted.node_types.contains(&full)
+    {
+        wanted.node_types.push(full);
+    }
+    wanted.capability = a.capability.as_ref().map(|c| {
+        let full = builder.ancestry.full_name(model, TypeKind::Capability, c);
+        (c.clone(), full)
+    });
+    wanted.capability_type = definition
+        .capability
+        .as_ref()
+        .and_then(|c| builder.ancestry.full_name(model, TypeKind::Capability, c));
+    if wanted.node_types.is_empty()
+        && wanted.capability.is_none()
+        && wanted.capability_type.is_none()
+        && filter.is_none()
+    {
+        return None;
+    }
+    if let (Some(f), Some(t)) = (&filter, wanted.node_types.first()) {
+        let at = a.node.as_ref().map_or(a.span, |(_, s)| *s);
+        let types = builder.ancestry.of(model, TypeKind::Node, t, at, diags);
+        let defs = definitions(model, TypeKind::Node, &types);
+        if super::nodes::defs_complete(model, &defs) {
+            filters::check_against_type(f, &mut builder.typing(), t, &defs, diags);
+        }
+    }
+    let selection = selection::select(
+        &mut builder.typing(),
+        topology,
+        candidates,
+        source,
+        &a.name,
+        &wanted,
+        filter.as_ref(),
+    );
+    let (fitting, lines, outside) = match selection {
+        selection::Selection::One(id) => return Some(Ok(id)),
+        selection::Selection::Open {
+            fitting,
+            lines,
+            outside,
+        } => (fitting, lines, outside),
+    };
+    let optional = a.min.unwrap_or(definition.min) == 0;
+    let selected = node
+        .directives
+        .iter()
+        .any(|d| d == "select" || d == "selectable");
+    let asks = wanted.describe(filter.is_some());
+    let listed = lines.join("; ");
+    if fitting.is_empty() && (selected || optional || outside) {
+        // Allowed to stay open. `check` says so when the template gives no reason to expect
+        // that: a requirement for a node outside the topology (L610-627: the orchestrator
+        // selects or allocates it, as for an unassigned requirement), or an optional one
+        // that none of the templates of its kind fits.
+        if selected || (optional && outside) || !builder.ctx.report_open_requirements {
+            return None;
+        }
+        let (message, hint) = if optional {
+            (
+                format!(
+                    "no node template fits the optional requirement `{}` of `{}`, which asks for {asks}, so it stays open: {listed}",
+                    a.name, node.name
+                ),
+                "if one of them was meant, name it with `node: <template>`",
+            )
+        } else {
+            (
+                format!(
+                    "requirement `{}` of `{}` asks for {asks}, and the topology has none; an orchestrator would have to select or allocate the target",
+                    a.name, node.name
+                ),
+                "add a node template that fits if this topology should hold it; the IR keeps the requirement with its criteria",
+            )
+        };
+        let warning = Diagnostic::warning(codes::TOSCA_UNFULFILLED, message).hint(hint);
+        return Some(Err(warning.at(a.span)));
+    }
+    let diagnostic = if fitting.is_empty() {
+        Diagnostic::error(
+                codes::TOSCA_UNFULFILLED,
+                format!(
+                    "no node template fits requirement `{}` of `{}`, which asks for {asks}: {listed}",
+                    a.name, node.name
+                ),
+            )
+            .hint(format!(
+                "make one fit, or name one with `node: <template>`; if an orchestrator is to select the target, give `{}` the `select` directive, expose the requirement in `substitution_mappings`, or allow none with `occurrences: [0, 1]`",
+                node.name
+            ))
+    } else {
+        Diagnostic::error(
+            codes::TOSCA_UNFULFILLED,
+            format!(
+                "{} node templates fit requirement `{}` of `{}`, which asks for {asks}: {listed}",
+                fitting.len(),
+                a.name,
+                node.name
+            ),
+        )
+        .hint(
+            "name the one meant with `node: <template>`, or narrow the choice with a `node_filter`",
+        )
+    };
+    Some(Err(diagnostic.at(a.span)))
+}
+
+/// A `node_filter` on a node template: read for its shape; a warning unless the template has the
+/// `select` directive (SP-NF-04: only an orchestrator that selects the node uses it), and with
+/// it, checked against the template's type.
+fn template_filter(builder: &mut NodeBuilder, node: &Node, filter: &Yaml, diags: &mut Diagnostics) {
+    let read = filters::read(filter, diags);
+    let selected = node
+        .directives
+        .iter()
+        .any(|d| d == "select" || d == "selectable");
+    if !selected {
+        diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_UNKNOWN_KEY,
+                format!(
+                    "node template `{}` has a `node_filter` but not the `select` directive; nothing here uses the filter",
+                    node.name
+                ),
+            )
+            .at(filter.span)
+            .hint("add `directives: [ select ]` if an orchestrator is to select this node by the filter; a filter that picks a requirement's target belongs in the requirement"),
+        );
+        return;
+    }
+    // It describes the node an orchestrator selects in this one's place: one of this type.
+    let defs = definitions(builder.model, TypeKind::Node, &node.types);
+    if super::nodes::defs_complete(builder.model, &defs) {
+        filters::check_against_type(&read, &mut builder.typing(), &node.type_name, &defs, diags);
+    }
 }
 
 /// Reads one list item: a single-entry map `name: target` or `name: {node, capability, ...}`.
@@ -193,6 +441,8 @@ fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<
         capability_at: None,
         relationship: None,
         node_filter: None,
+        node_filter_at: None,
+        min: None,
     };
     if let Some(target) = entry.value.as_str() {
         a.node = Some((target.to_string(), entry.value.span));
@@ -227,6 +477,11 @@ fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<
     a.capability_at = map.get("capability").map(|c| c.span);
     a.relationship = map.get("relationship");
     a.node_filter = map.get("node_filter");
+    a.node_filter_at = map.entry("node_filter").map(|e| e.key.span);
+    a.min = map
+        .get("occurrences")
+        .and_then(super::occurrences::bounds)
+        .map(|b| b.min);
     Some(a)
 }
 
@@ -419,10 +674,23 @@ fn missing_capability(
 }
 
 /// What a requirement definition on the source node's type chain says, where one was read.
-#[derive(Default)]
 struct Definition {
     relationship: Option<String>,
     capability: Option<String>,
+    node: Option<String>,
+    /// The lower bound of its `occurrences` (1 when it gives none, SP-REQD-04).
+    min: u64,
+}
+
+impl Default for Definition {
+    fn default() -> Self {
+        Definition {
+            relationship: None,
+            capability: None,
+            node: None,
+            min: 1,
+        }
+    }
 }
 
 fn definition(model: &Model, node: &Node, requirement: &str) -> Definition {
@@ -445,6 +713,14 @@ fn definition(model: &Model, node: &Node, requirement: &str) -> Definition {
     Definition {
         relationship: relationship.map(str::to_string),
         capability: capability.map(str::to_string),
+        node: map
+            .and_then(|m| m.get("node"))
+            .and_then(Yaml::as_str)
+            .map(str::to_string),
+        min: map
+            .and_then(|m| m.get("occurrences"))
+            .and_then(super::occurrences::bounds)
+            .map_or(1, |b| b.min),
     }
 }
 

@@ -863,4 +863,4 @@ fn unknown_name(
 
 #[cfg(test)]
 #[path = "typing_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -5,7 +5,8 @@ use crate::ir::{Topology, Value};
 use crate::pipeline::{ReadOptions, read};
 use crate::source::InputArg;
 
-fn topology(yaml: &str) -> (Topology, Vec<crate::diag::Diagnostic>) {
+/// The topology of `yaml` read through the whole pipeline, with every diagnostic.
+pub(in crate::resolve) fn topology(yaml: &str) -> (Topology, Vec<crate::diag::Diagnostic>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.yaml");
     std::fs::write(&path, yaml).unwrap();

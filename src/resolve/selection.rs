@@ -1,0 +1,300 @@
+//! Requirements fulfilled by selection (Simple Profile 1.x): an assignment that names a node
+//! *type* (or no node at all, leaving it to the definition) is fulfilled by the one node template
+//! of the topology that fits (SP-REQA-09, SP-REQD-05). A template fits when
+//!
+//! - its type derives from every node type asked for (the assignment's and the definition's);
+//! - it has the capability asked for: by name, else by type (the assignment's `capability`,
+//!   else the definition's capability type), and that capability is of the definition's
+//!   capability type and accepts the source in its `valid_source_types`;
+//! - it passes the assignment's `node_filter` ([`super::filters`]).
+//!
+//! Node templates are indexed once by every type of their ancestry and every capability type
+//! they offer, so a requirement looks only at the templates of the type it asks for.
+
+use std::collections::HashMap;
+
+use super::filters::{self, NodeFilter, Verdict};
+use super::types::definitions;
+use super::typing::Typing;
+use crate::ir::{Capability, Node, NodeId, Topology, canonical, type_matches};
+use crate::model::TypeKind;
+use crate::yaml::Node as Yaml;
+
+/// At most this many templates that do not fit are named in a message.
+const SHOWN: usize = 8;
+
+/// Node templates by the canonical names of their types and of their capabilities' types.
+pub struct Candidates {
+    by_type: HashMap<String, Vec<NodeId>>,
+    by_capability: HashMap<String, Vec<NodeId>>,
+    count: usize,
+}
+
+impl Candidates {
+    pub fn new(topology: &Topology) -> Self {
+        let mut by_type: HashMap<String, Vec<NodeId>> = HashMap::new();
+        let mut by_capability: HashMap<String, Vec<NodeId>> = HashMap::new();
+        for (i, node) in topology.nodes.iter().enumerate() {
+            for t in &node.types {
+                by_type
+                    .entry(canonical(t).to_string())
+                    .or_default()
+                    .push(NodeId(i));
+            }
+            let mut offered: Vec<&str> = node
+                .capabilities
+                .values()
+                .flat_map(|c| c.types.iter().map(|t| canonical(t)))
+                .collect();
+            offered.sort_unstable();
+            offered.dedup();
+            for t in offered {
+                by_capability
+                    .entry(t.to_string())
+                    .or_default()
+                    .push(NodeId(i));
+            }
+        }
+        Candidates {
+            by_type,
+            by_capability,
+            count: topology.nodes.len(),
+        }
+    }
+}
+
+/// What a requirement asks of its target.
+#[derive(Default)]
+pub struct Wanted {
+    /// Node types (full names) the target must derive from.
+    pub node_types: Vec<String>,
+    /// The assignment's `capability`: a capability name, or a capability type (full name when
+    /// it is one).
+    pub capability: Option<(String, Option<String>)>,
+    /// The definition's capability type (full name).
+    pub capability_type: Option<String>,
+}
+
+impl Wanted {
+    /// In words, for messages: `a tosca.nodes.Compute with a capability `host``.
+    pub fn describe(&self, filtered: bool) -> String {
+        let mut out = match self.node_types.first() {
+            Some(t) => format!("a {t}"),
+            None => "a node template".to_string(),
+        };
+        match (&self.capability, &self.capability_type) {
+            (Some((name, None)), _) => out.push_str(&format!(" with a capability `{name}`")),
+            (Some((_, Some(t))), _) | (None, Some(t)) => {
+                out.push_str(&format!(" with a capability of type {t}"))
+            }
+            (None, None) => {}
+        }
+        if filtered {
+            out.push_str(" that passes its node_filter");
+        }
+        out
+    }
+}
+
+/// The templates that fit, or why none does.
+pub enum Selection {
+    One(NodeId),
+    /// None or several fit: the fitting ones and one line per template judged.
+    Open {
+        fitting: Vec<NodeId>,
+        lines: Vec<String>,
+        /// No other template is of the node type (or offers the capability type) asked for:
+        /// the requirement describes a node outside the topology.
+        outside: bool,
+    },
+}
+
+/// Judges the candidates for requirement `requirement` of `source`.
+pub fn select(
+    typing: &mut Typing,
+    topology: &Topology,
+    candidates: &Candidates,
+    source: NodeId,
+    requirement: &str,
+    wanted: &Wanted,
+    filter: Option<&NodeFilter>,
+) -> Selection {
+    let pool: Option<&Vec<NodeId>> = match (wanted.node_types.first(), capability_type(wanted)) {
+        (Some(t), _) => Some(candidates.by_type.get(canonical(t)).unwrap_or(&EMPTY)),
+        (None, Some(t)) => Some(candidates.by_capability.get(canonical(t)).unwrap_or(&EMPTY)),
+        (None, None) => None,
+    };
+    let all: Vec<NodeId>;
+    let pool = match pool {
+        Some(p) => p,
+        None => {
+            all = (0..candidates.count).map(NodeId).collect();
+            &all
+        }
+    };
+    let mut fitting = Vec::new();
+    let mut lines = Vec::new();
+    let outside = pool.iter().all(|&id| id == source);
+    for &id in pool {
+        if id == source {
+            continue;
+        }
+        let node = &topology.nodes[id.0];
+        match judge(typing, topology, source, node, requirement, wanted, filter) {
+            Verdict::Fits => {
+                fitting.push(id);
+                lines.push(format!("`{}` fits", node.name));
+            }
+            Verdict::Maybe(why) => {
+                fitting.push(id);
+                lines.push(format!("`{}` may fit ({why})", node.name));
+            }
+            Verdict::Fails(why) => lines.push(format!("`{}` {why}", node.name)),
+        }
+    }
+    if let [one] = fitting[..] {
+        return Selection::One(one);
+    }
+    // Name the templates of other types too, a few of them, so a misspelt type is visible.
+    if let Some(t) = wanted.node_types.first() {
+        let others = topology
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(i, n)| NodeId(*i) != source && !type_matches(&n.types, t));
+        let count = others.clone().count();
+        for (_, n) in others.take(SHOWN) {
+            lines.push(format!("`{}` is a {}, not a {t}", n.name, n.type_name));
+        }
+        if count > SHOWN {
+            lines.push(format!("{} more of other types", count - SHOWN));
+        }
+    }
+    Selection::Open {
+        fitting,
+        lines,
+        outside,
+    }
+}
+
+static EMPTY: Vec<NodeId> = Vec::new();
+
+fn capability_type(wanted: &Wanted) -> Option<&String> {
+    match &wanted.capability {
+        Some((_, Some(t))) => Some(t),
+        Some((_, None)) => None,
+        None => wanted.capability_type.as_ref(),
+    }
+}
+
+fn judge(
+    typing: &mut Typing,
+    topology: &Topology,
+    source: NodeId,
+    node: &Node,
+    requirement: &str,
+    wanted: &Wanted,
+    filter: Option<&NodeFilter>,
+) -> Verdict {
+    for t in &wanted.node_types {
+        if !type_matches(&node.types, t) {
+            return Verdict::Fails(format!("is a {}, not a {t}", node.type_name));
+        }
+    }
+    let chosen: Option<(&String, &Capability)> = match (&wanted.capability, &wanted.capability_type)
+    {
+        (Some((name, full)), _) => match node.capabilities.get_key_value(name) {
+            Some(found) => Some(found),
+            None => match full {
+                Some(t) => match of_type(node, t, requirement) {
+                    Some(found) => Some(found),
+                    None => return Verdict::Fails(format!("has no capability of type {t}")),
+                },
+                None => return Verdict::Fails(format!("has no capability `{name}`")),
+            },
+        },
+        (None, Some(t)) => match of_type(node, t, requirement) {
+            Some(found) => Some(found),
+            None => return Verdict::Fails(format!("has no capability of type {t}")),
+        },
+        (None, None) => None,
+    };
+    if let Some((name, cap)) = chosen {
+        if let Some(t) = &wanted.capability_type
+            && !type_matches(&cap.types, t)
+        {
+            let is = cap.type_name.as_deref().unwrap_or("of an unknown type");
+            return Verdict::Fails(format!("its capability `{name}` is a {is}, not a {t}"));
+        }
+        let sources = valid_source_types(typing, node, name, cap);
+        let from = &topology.nodes[source.0];
+        if !sources.is_empty() && !sources.iter().any(|s| type_matches(&from.types, s)) {
+            return Verdict::Fails(format!(
+                "its capability `{name}` accepts only sources of type {}",
+                sources.join(", ")
+            ));
+        }
+    }
+    match filter {
+        Some(f) => filters::judge(f, typing, node),
+        None => Verdict::Fits,
+    }
+}
+
+/// The capability of type `t` a requirement connects to: the one named like the requirement,
+/// else the first.
+fn of_type<'n>(node: &'n Node, t: &str, requirement: &str) -> Option<(&'n String, &'n Capability)> {
+    let mut matching = node
+        .capabilities
+        .iter()
+        .filter(|(_, c)| type_matches(&c.types, t));
+    let first = matching.next()?;
+    Some(
+        std::iter::once(first)
+            .chain(matching)
+            .find(|(n, _)| n.as_str() == requirement)
+            .unwrap_or(first),
+    )
+}
+
+/// The `valid_source_types` of a node's capability: its definition's on the node type chain,
+/// else its capability type's (full names).
+fn valid_source_types(
+    typing: &mut Typing,
+    node: &Node,
+    name: &str,
+    cap: &Capability,
+) -> Vec<String> {
+    let model = typing.model;
+    let node_defs = definitions(model, TypeKind::Node, &node.types);
+    let from_node = node_defs.iter().find_map(|d| {
+        d.def
+            .as_map()?
+            .get("capabilities")?
+            .as_map()?
+            .get(name)?
+            .as_map()?
+            .get("valid_source_types")
+    });
+    let cap_defs = definitions(model, TypeKind::Capability, &cap.types);
+    let list = from_node.or_else(|| {
+        cap_defs
+            .iter()
+            .find_map(|d| d.def.as_map()?.get("valid_source_types"))
+    });
+    list.and_then(Yaml::as_seq)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(Yaml::scalar_text)
+        .map(|t| {
+            typing
+                .ancestry
+                .full_name(model, TypeKind::Node, t)
+                .unwrap_or_else(|| t.to_string())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "selection_tests.rs"]
+mod tests;
