@@ -207,3 +207,31 @@ pub fn check_implicit_inputs(
         }
     }
 }
+
+/// `substitution_filter` (1.3) is a node filter and is held to the node filter grammar. The
+/// form OpenStack tosca-parser reads, with the filter wrapped in a `node_filter:` key, is
+/// unwrapped with a warning, so its content is checked rather than ignored.
+pub fn check_substitution_filter(mappings: &Map, diags: &mut Diagnostics) {
+    let Some(filter) = mappings.get("substitution_filter") else {
+        return;
+    };
+    let wrapped = match filter.as_map().map(Map::entries) {
+        Some([only]) if only.key.as_str() == Some("node_filter") => Some(only),
+        _ => None,
+    };
+    let filter = match wrapped {
+        Some(entry) => {
+            diags.push(
+                Diagnostic::warning(
+                    codes::TOSCA_SHAPE,
+                    "`substitution_filter` is itself a node filter; the `node_filter:` around its content is read as if it were not there",
+                )
+                .at_with(entry.key.span, "not part of the grammar")
+                .hint("write `properties:` and `capabilities:` directly under `substitution_filter`"),
+            );
+            &entry.value
+        }
+        None => filter,
+    };
+    let _ = super::filters::read(filter, diags);
+}

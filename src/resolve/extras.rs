@@ -226,6 +226,7 @@ pub fn substitution(
     );
     let nodes = index(topology);
     super::boundary::check_mapped_names(builder.model, map, &node_types, topology, &nodes, diags);
+    super::boundary::check_substitution_filter(map, diags);
     super::boundary::check_implicit_inputs(
         builder.model,
         map,
