@@ -13,6 +13,7 @@ use std::collections::HashSet;
 
 use super::nodes::defs_complete;
 use super::types::definitions;
+use super::typing::definitions_of;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::simple_grammar::Revision;
 use crate::ir::{NodeId, Topology};
@@ -143,48 +144,22 @@ pub fn check_implicit_inputs(
     }
     let node_type = node_types.first().map_or("", String::as_str);
     let inputs: HashSet<&str> = template.inputs.iter().map(|i| i.name.as_str()).collect();
-    // The most specific definition of each property wins.
-    let mut seen = HashSet::new();
-    let mut properties = HashSet::new();
-    for def in &defs {
-        let Some(section) = def
-            .def
-            .as_map()
-            .and_then(|m| m.get("properties"))
-            .and_then(Yaml::as_map)
-        else {
-            continue;
-        };
-        for entry in section.entries() {
-            let Some(name) = entry.key.scalar_text() else {
-                continue;
-            };
-            properties.insert(name);
-            if !seen.insert(name) {
-                continue;
-            }
-            let definition = entry.value.as_map();
-            let optional = definition
-                .and_then(|m| m.get("required"))
-                .and_then(|r| r.as_scalar())
-                .is_some_and(|s| s.core == crate::yaml::Core::Bool(false));
-            let has_default = definition.is_some_and(|m| m.contains_key("default"));
-            if !optional && !has_default && !inputs.contains(name) {
-                diags.push(
-                    Diagnostic::error(
-                        codes::TOSCA_MISSING_KEY,
-                        format!(
-                            "this template substitutes `{node_type}`, whose required property `{name}` has no input of the same name"
-                        ),
-                    )
-                    .at_with(mappings_span, format!("substitutes `{node_type}`"))
-                    .label(entry.key.span, "required, without a default")
-                    .hint(format!(
-                        "add an input `{name}`: in {} a substituting template's inputs stand for the node type's properties (L913)",
-                        model.version
-                    )),
-                );
-            }
+    let properties = definitions_of(&defs, "properties");
+    for (name, definition) in &properties {
+        if definition.required() && definition.get("default").is_none() && !inputs.contains(name) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    format!(
+                        "this template substitutes `{node_type}`, whose required property `{name}` has no input of the same name"
+                    ),
+                )
+                .at_with(mappings_span, format!("substitutes `{node_type}`"))
+                .hint(format!(
+                    "add an input `{name}`: in {} a substituting template's inputs stand for the node type's properties (L913)",
+                    model.version
+                )),
+            );
         }
     }
     for input in &template.inputs {
@@ -192,7 +167,7 @@ pub fn check_implicit_inputs(
             .def
             .as_map()
             .is_some_and(|m| m.contains_key("default"));
-        if !properties.contains(input.name.as_str()) && !has_default {
+        if !properties.contains_key(input.name.as_str()) && !has_default {
             diags.push(
                 Diagnostic::error(
                     codes::TOSCA_MISSING_KEY,

@@ -214,7 +214,7 @@ fn resolve_here(
     let mut consumed = Vec::new();
     for (name, node, span) in given {
         if declared.contains(name) {
-            let key = transform::string(span.unwrap_or(node.span), name);
+            let key = Node::string(name, span.unwrap_or(node.span));
             add_value(&mut values, &key, node, diags);
             consumed.push(name.to_string());
         }

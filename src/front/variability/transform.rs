@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use super::graph::{Id, Owner, named_items};
 use crate::diag::{Diagnostic, codes};
 use crate::source::Span;
-use crate::yaml::{Core, Kind, Map, Node, Scalar, Style};
+use crate::yaml::{Kind, Map, Node};
 
 pub const RESOLVED_VERSION: &str = "tosca_simple_yaml_1_3";
 
@@ -23,18 +23,6 @@ fn map_node(span: Span, map: Map) -> Node {
         span,
         tag: None,
         kind: Kind::Map(map),
-    }
-}
-
-pub fn string(span: Span, text: &str) -> Node {
-    Node {
-        span,
-        tag: None,
-        kind: Kind::Scalar(Scalar {
-            text: text.to_string(),
-            style: Style::Plain,
-            core: Core::Str,
-        }),
     }
 }
 
@@ -72,9 +60,11 @@ pub fn document(root: &Node, ev: &mut Evaluator<'_, '_>) -> Node {
     let mut out = Map::new();
     for e in map.entries() {
         match e.key.scalar_text() {
-            Some("tosca_definitions_version") => {
-                put(&mut out, &e.key, string(e.value.span, RESOLVED_VERSION))
-            }
+            Some("tosca_definitions_version") => put(
+                &mut out,
+                &e.key,
+                Node::string(RESOLVED_VERSION, e.value.span),
+            ),
             Some("topology_template") => {
                 let topo = topology(&e.value, ev);
                 if topo.as_map().is_none_or(|m| !m.is_empty()) {
