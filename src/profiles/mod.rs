@@ -29,49 +29,27 @@ pub struct ProfileFile {
     pub text: &'static str,
 }
 
-const SIMPLE_1_0: &[ProfileFile] = &[
-    ProfileFile {
-        name: "simple/tosca_simple_yaml_1_0.yaml",
-        text: include_str!("simple/tosca_simple_yaml_1_0.yaml"),
-    },
-    ProfileFile {
-        name: "simple/nonnormative_1_0.yaml",
-        text: include_str!("simple/nonnormative_1_0.yaml"),
-    },
-];
+/// The files of one Simple Profile version `1_x`: its normative types, then its non-normative
+/// (Appendix D) types.
+macro_rules! simple_files {
+    ($v:literal) => {
+        &[
+            ProfileFile {
+                name: concat!("simple/tosca_simple_yaml_", $v, ".yaml"),
+                text: include_str!(concat!("simple/tosca_simple_yaml_", $v, ".yaml")),
+            },
+            ProfileFile {
+                name: concat!("simple/nonnormative_", $v, ".yaml"),
+                text: include_str!(concat!("simple/nonnormative_", $v, ".yaml")),
+            },
+        ]
+    };
+}
 
-const SIMPLE_1_1: &[ProfileFile] = &[
-    ProfileFile {
-        name: "simple/tosca_simple_yaml_1_1.yaml",
-        text: include_str!("simple/tosca_simple_yaml_1_1.yaml"),
-    },
-    ProfileFile {
-        name: "simple/nonnormative_1_1.yaml",
-        text: include_str!("simple/nonnormative_1_1.yaml"),
-    },
-];
-
-const SIMPLE_1_2: &[ProfileFile] = &[
-    ProfileFile {
-        name: "simple/tosca_simple_yaml_1_2.yaml",
-        text: include_str!("simple/tosca_simple_yaml_1_2.yaml"),
-    },
-    ProfileFile {
-        name: "simple/nonnormative_1_2.yaml",
-        text: include_str!("simple/nonnormative_1_2.yaml"),
-    },
-];
-
-const SIMPLE_1_3: &[ProfileFile] = &[
-    ProfileFile {
-        name: "simple/tosca_simple_yaml_1_3.yaml",
-        text: include_str!("simple/tosca_simple_yaml_1_3.yaml"),
-    },
-    ProfileFile {
-        name: "simple/nonnormative_1_3.yaml",
-        text: include_str!("simple/nonnormative_1_3.yaml"),
-    },
-];
+const SIMPLE_1_0: &[ProfileFile] = simple_files!("1_0");
+const SIMPLE_1_1: &[ProfileFile] = simple_files!("1_1");
+const SIMPLE_1_2: &[ProfileFile] = simple_files!("1_2");
+const SIMPLE_1_3: &[ProfileFile] = simple_files!("1_3");
 
 /// Whether the embedded file of this name (`ProfileFile::name`) holds non-normative types,
 /// which a user's file may redefine without a warning.
@@ -120,6 +98,11 @@ mod tests {
     use crate::limits::Limits;
     use crate::source::{Origin, SourceMap};
     use crate::yaml::Node;
+
+    /// The sections that hold types (`node_types`, ...).
+    fn kinds() -> [&'static str; 8] {
+        crate::model::TypeKind::ALL.map(crate::model::TypeKind::section)
+    }
 
     const ALL: [(&str, &[ProfileFile]); 4] = [
         ("tosca_simple_yaml_1_0", SIMPLE_1_0),
@@ -310,16 +293,7 @@ mod tests {
                 "scalar-unit.time",
             ];
             let data_ok = |name: &str| primitive.contains(&name) || known("data_types", name);
-            for kind in [
-                "data_types",
-                "artifact_types",
-                "capability_types",
-                "interface_types",
-                "relationship_types",
-                "node_types",
-                "group_types",
-                "policy_types",
-            ] {
+            for kind in kinds() {
                 for (root, name) in roots
                     .iter()
                     .flat_map(|r| names(r, kind).into_iter().map(move |n| (*r, n)))
@@ -590,19 +564,7 @@ mod tests {
                 v13,
                 "{version}"
             );
-            let all: usize = [
-                "data_types",
-                "artifact_types",
-                "capability_types",
-                "interface_types",
-                "relationship_types",
-                "node_types",
-                "group_types",
-                "policy_types",
-            ]
-            .iter()
-            .map(|k| names(&root, k).len())
-            .sum();
+            let all: usize = kinds().iter().map(|k| names(&root, k).len()).sum();
             assert_eq!(all, if v13 { 11 } else { 9 }, "{version}");
             // No name is defined in both files of a version.
             let normative = version_file(version);
