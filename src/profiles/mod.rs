@@ -574,6 +574,14 @@ mod tests {
         }
     }
 
+    /// The entries of a type's map section (`capabilities`, `properties`), if it has one.
+    fn section<'a>(t: &'a Node, name: &str) -> &'a [crate::yaml::Entry] {
+        t.as_map()
+            .and_then(|m| m.get(name)?.as_map())
+            .map(|m| m.entries())
+            .unwrap_or_default()
+    }
+
     /// `name` (a capability type) is `ancestor` or derives from it, within one version.
     fn capability_derives(roots: &[&Node], name: &str, ancestor: &str) -> bool {
         let mut current = Some(name.to_string());
@@ -626,14 +634,7 @@ mod tests {
             let roots = [&normative, &nonnormative];
             for name in names(&nonnormative, "node_types") {
                 let t = get_type(&nonnormative, "node_types", &name).unwrap();
-                for entry in t
-                    .as_map()
-                    .unwrap()
-                    .get("capabilities")
-                    .and_then(Node::as_map)
-                    .map(|m| m.entries())
-                    .unwrap_or_default()
-                {
+                for entry in section(t, "capabilities") {
                     let cap = entry.key.as_str().unwrap();
                     let Some(parent) = inherited(&roots, &name, "capabilities", cap) else {
                         continue;
@@ -668,14 +669,7 @@ mod tests {
                     );
                 }
                 // Every refined property keeps its inherited type.
-                for entry in t
-                    .as_map()
-                    .unwrap()
-                    .get("properties")
-                    .and_then(Node::as_map)
-                    .map(|m| m.entries())
-                    .unwrap_or_default()
-                {
+                for entry in section(t, "properties") {
                     let prop = entry.key.as_str().unwrap();
                     if let Some(parent) = inherited(&roots, &name, "properties", prop) {
                         assert_eq!(
