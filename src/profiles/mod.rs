@@ -5,6 +5,21 @@
 //! file with types only, whose `tosca_definitions_version` is its own version, so the front end
 //! reads it like any other file. A 1.x service template gets the file of its version implicitly.
 //!
+//! Next to each, `simple/nonnormative_1_x.yaml` holds the non-normative types of the 1.0
+//! draft's Appendix D (Docker and VM ISO images, the Docker capability and application, MySQL,
+//! Apache, WordPress, Node.js), which the specification's examples and OpenStack tosca-parser's
+//! test files use as if they were built in; 1.3's also has what the OASIS 1.3 non-normative
+//! library adds (the QCOW2 image and the Docker runtime node). A 1.x template gets them
+//! implicitly too, read after the normative file of its version, and their shorthands work like
+//! the normative ones (`Container.Docker`).
+//!
+//! A file that defines a type of the same name itself replaces the built-in definition. For a
+//! normative type that is unusual and draws a warning (`tosca::duplicate`). For a non-normative
+//! type it is ordinary: these are examples, and real files carry their own (tosca-parser's
+//! `custom_types/wordpress.yaml` defines `tosca.nodes.WebApplication.WordPress`, and a 1.3 file
+//! may import the OASIS non-normative profile), so the file's definition is used silently
+//! ([`is_non_normative`]).
+//!
 //! `tosca2/` holds the TOSCA 2.0 simple profile, which a 2.0 file gets only by importing it by
 //! name (`profile: org.oasis-open.simple:2.0`), as 2.0 has no implicit types (L1532).
 
@@ -14,28 +29,36 @@ pub struct ProfileFile {
     pub text: &'static str,
 }
 
-const SIMPLE_1_0: &[ProfileFile] = &[ProfileFile {
-    name: "simple/tosca_simple_yaml_1_0.yaml",
-    text: include_str!("simple/tosca_simple_yaml_1_0.yaml"),
-}];
+/// The files of one Simple Profile version `1_x`: its normative types, then its non-normative
+/// (Appendix D) types.
+macro_rules! simple_files {
+    ($v:literal) => {
+        &[
+            ProfileFile {
+                name: concat!("simple/tosca_simple_yaml_", $v, ".yaml"),
+                text: include_str!(concat!("simple/tosca_simple_yaml_", $v, ".yaml")),
+            },
+            ProfileFile {
+                name: concat!("simple/nonnormative_", $v, ".yaml"),
+                text: include_str!(concat!("simple/nonnormative_", $v, ".yaml")),
+            },
+        ]
+    };
+}
 
-const SIMPLE_1_1: &[ProfileFile] = &[ProfileFile {
-    name: "simple/tosca_simple_yaml_1_1.yaml",
-    text: include_str!("simple/tosca_simple_yaml_1_1.yaml"),
-}];
+const SIMPLE_1_0: &[ProfileFile] = simple_files!("1_0");
+const SIMPLE_1_1: &[ProfileFile] = simple_files!("1_1");
+const SIMPLE_1_2: &[ProfileFile] = simple_files!("1_2");
+const SIMPLE_1_3: &[ProfileFile] = simple_files!("1_3");
 
-const SIMPLE_1_2: &[ProfileFile] = &[ProfileFile {
-    name: "simple/tosca_simple_yaml_1_2.yaml",
-    text: include_str!("simple/tosca_simple_yaml_1_2.yaml"),
-}];
+/// Whether the embedded file of this name (`ProfileFile::name`) holds non-normative types,
+/// which a user's file may redefine without a warning.
+pub fn is_non_normative(name: &str) -> bool {
+    [SIMPLE_1_0, SIMPLE_1_1, SIMPLE_1_2, SIMPLE_1_3]
+        .iter()
+        .any(|files| files[1..].iter().any(|f| f.name == name))
+}
 
-const SIMPLE_1_3: &[ProfileFile] = &[ProfileFile {
-    name: "simple/tosca_simple_yaml_1_3.yaml",
-    text: include_str!("simple/tosca_simple_yaml_1_3.yaml"),
-}];
-
-/// The normative types a Simple Profile file of this `tosca_definitions_version` gets implicitly,
-/// or None if the version is not a Simple Profile one.
 /// The TOSCA 2.0 simple profile (`tosca2/simple_2_0.yaml`; its header says where its
 /// definitions come from and how they were brought into line with TOSCA 2.0).
 const TOSCA2_SIMPLE: &[ProfileFile] = &[ProfileFile {
@@ -52,6 +75,8 @@ pub fn tosca2_profile(name: &str) -> Option<&'static [ProfileFile]> {
     }
 }
 
+/// The types a Simple Profile file of this `tosca_definitions_version` gets implicitly, normative
+/// first, then non-normative; or None if the version is not a Simple Profile one.
 pub fn simple_profile(version: &str) -> Option<&'static [ProfileFile]> {
     match version {
         "tosca_simple_yaml_1_0"
@@ -74,6 +99,11 @@ mod tests {
     use crate::source::{Origin, SourceMap};
     use crate::yaml::Node;
 
+    /// The sections that hold types (`node_types`, ...).
+    fn kinds() -> [&'static str; 8] {
+        crate::model::TypeKind::ALL.map(crate::model::TypeKind::section)
+    }
+
     const ALL: [(&str, &[ProfileFile]); 4] = [
         ("tosca_simple_yaml_1_0", SIMPLE_1_0),
         ("tosca_simple_yaml_1_1", SIMPLE_1_1),
@@ -92,10 +122,16 @@ mod tests {
         root.unwrap_or_else(|| panic!("{}: no document", file.name))
     }
 
+    /// The normative types of a version.
     fn version_file(version: &str) -> Node {
         let files = simple_profile(version).unwrap();
-        assert_eq!(files.len(), 1);
+        assert_eq!(files.len(), 2);
         load(&files[0])
+    }
+
+    /// The non-normative (Appendix D) types of a version.
+    fn nonnormative_file(version: &str) -> Node {
+        load(&simple_profile(version).unwrap()[1])
     }
 
     /// The type `name` in section `kind` (`node_types`, `data_types`, ...), if defined.
@@ -153,21 +189,35 @@ mod tests {
             "tosca_simple_profile_for_nfv_1_0_0",
         ] {
             let files = simple_profile(v).unwrap();
-            assert_eq!(files.len(), 1);
-            assert_eq!(files[0].name, "simple/tosca_simple_yaml_1_0.yaml", "{v}");
+            let names: Vec<&str> = files.iter().map(|f| f.name).collect();
+            assert_eq!(
+                names,
+                [
+                    "simple/tosca_simple_yaml_1_0.yaml",
+                    "simple/nonnormative_1_0.yaml"
+                ],
+                "{v}"
+            );
         }
-        assert_eq!(
-            simple_profile("tosca_simple_yaml_1_1").unwrap()[0].name,
-            "simple/tosca_simple_yaml_1_1.yaml"
-        );
-        assert_eq!(
-            simple_profile("tosca_simple_yaml_1_2").unwrap()[0].name,
-            "simple/tosca_simple_yaml_1_2.yaml"
-        );
-        assert_eq!(
-            simple_profile("tosca_simple_yaml_1_3").unwrap()[0].name,
-            "simple/tosca_simple_yaml_1_3.yaml"
-        );
+        for v in ["1_1", "1_2", "1_3"] {
+            let names: Vec<&str> = simple_profile(&format!("tosca_simple_yaml_{v}"))
+                .unwrap()
+                .iter()
+                .map(|f| f.name)
+                .collect();
+            assert_eq!(
+                names,
+                [
+                    format!("simple/tosca_simple_yaml_{v}.yaml"),
+                    format!("simple/nonnormative_{v}.yaml")
+                ]
+            );
+            assert!(!is_non_normative(&format!(
+                "simple/tosca_simple_yaml_{v}.yaml"
+            )));
+            assert!(is_non_normative(&format!("simple/nonnormative_{v}.yaml")));
+        }
+        assert!(!is_non_normative("tosca2/simple_2_0.yaml"));
         for v in [
             "tosca_2_0",
             "tosca_simple_yaml_1_4",
@@ -224,8 +274,10 @@ mod tests {
     #[test]
     fn every_type_reference_resolves_within_its_version() {
         for (version, _) in ALL {
-            let root = version_file(version);
-            let known = |kind: &str, name: &str| has_type(&root, kind, name);
+            let normative = version_file(version);
+            let nonnormative = nonnormative_file(version);
+            let roots = [&normative, &nonnormative];
+            let known = |kind: &str, name: &str| roots.iter().any(|r| has_type(r, kind, name));
             let primitive = [
                 "string",
                 "integer",
@@ -241,18 +293,12 @@ mod tests {
                 "scalar-unit.time",
             ];
             let data_ok = |name: &str| primitive.contains(&name) || known("data_types", name);
-            for kind in [
-                "data_types",
-                "artifact_types",
-                "capability_types",
-                "interface_types",
-                "relationship_types",
-                "node_types",
-                "group_types",
-                "policy_types",
-            ] {
-                for name in names(&root, kind) {
-                    let t = get_type(&root, kind, &name).unwrap();
+            for kind in kinds() {
+                for (root, name) in roots
+                    .iter()
+                    .flat_map(|r| names(r, kind).into_iter().map(move |n| (*r, n)))
+                {
+                    let t = get_type(root, kind, &name).unwrap();
                     let map = t.as_map().unwrap();
                     if let Some(parent) = map.get("derived_from").and_then(Node::as_str) {
                         let ok = if kind == "data_types" {
@@ -469,13 +515,187 @@ mod tests {
             for (kind, name, since) in cases {
                 assert_eq!(has_type(&root, kind, name), i >= since, "{version} {name}");
             }
-            // The non-normative Appendix D types are never implicit.
+            // The non-normative Appendix D types are in their own file, not the normative one.
             assert!(!has_type(&root, "node_types", "tosca.nodes.Database.MySQL"));
             assert!(!has_type(
                 &root,
                 "capability_types",
                 "tosca.capabilities.Container.Docker"
             ));
+        }
+    }
+
+    const APPENDIX_D: [(&str, &str); 10] = [
+        (
+            "artifact_types",
+            "tosca.artifacts.Deployment.Image.Container.Docker",
+        ),
+        ("artifact_types", "tosca.artifacts.Deployment.Image.VM.ISO"),
+        ("capability_types", "tosca.capabilities.Container.Docker"),
+        ("node_types", "tosca.nodes.Database.MySQL"),
+        ("node_types", "tosca.nodes.DBMS.MySQL"),
+        ("node_types", "tosca.nodes.WebServer.Apache"),
+        ("node_types", "tosca.nodes.WebApplication.WordPress"),
+        ("node_types", "tosca.nodes.WebServer.Nodejs"),
+        ("node_types", "tosca.nodes.Container.Application.Docker"),
+        ("node_types", "tosca.nodes.Container.Runtime.Docker"),
+    ];
+
+    #[test]
+    fn every_version_has_the_non_normative_types_and_nothing_else() {
+        for (version, _) in ALL {
+            let root = nonnormative_file(version);
+            let v13 = version == "tosca_simple_yaml_1_3";
+            for (kind, name) in &APPENDIX_D[..9] {
+                assert!(has_type(&root, kind, name), "{version} {name}");
+            }
+            // The OASIS 1.3 non-normative library adds these two.
+            assert_eq!(
+                has_type(&root, APPENDIX_D[9].0, APPENDIX_D[9].1),
+                v13,
+                "{version}"
+            );
+            assert_eq!(
+                has_type(
+                    &root,
+                    "artifact_types",
+                    "tosca.artifacts.Deployment.Image.VM.QCOW2"
+                ),
+                v13,
+                "{version}"
+            );
+            let all: usize = kinds().iter().map(|k| names(&root, k).len()).sum();
+            assert_eq!(all, if v13 { 11 } else { 9 }, "{version}");
+            // No name is defined in both files of a version.
+            let normative = version_file(version);
+            for (kind, name) in APPENDIX_D {
+                assert!(!has_type(&normative, kind, name), "{version} {name}");
+            }
+        }
+    }
+
+    /// The entries of a type's map section (`capabilities`, `properties`), if it has one.
+    fn section<'a>(t: &'a Node, name: &str) -> &'a [crate::yaml::Entry] {
+        t.as_map()
+            .and_then(|m| m.get(name)?.as_map())
+            .map(|m| m.entries())
+            .unwrap_or_default()
+    }
+
+    /// `name` (a capability type) is `ancestor` or derives from it, within one version.
+    fn capability_derives(roots: &[&Node], name: &str, ancestor: &str) -> bool {
+        let mut current = Some(name.to_string());
+        while let Some(n) = current {
+            if n == ancestor {
+                return true;
+            }
+            current = roots
+                .iter()
+                .find_map(|r| get_type(r, "capability_types", &n))
+                .and_then(|t| str_at(t, &["derived_from"]))
+                .map(str::to_string);
+        }
+        false
+    }
+
+    /// The definition of capability or requirement `name` nearest above `node_type` (excluded).
+    fn inherited(roots: &[&Node], node_type: &str, section: &str, name: &str) -> Option<Node> {
+        let mut current = roots
+            .iter()
+            .find_map(|r| get_type(r, "node_types", node_type))
+            .and_then(|t| str_at(t, &["derived_from"]))
+            .map(str::to_string);
+        while let Some(n) = current {
+            let t = roots.iter().find_map(|r| get_type(r, "node_types", &n))?;
+            let found = if section == "requirements" {
+                requirements(t)
+                    .into_iter()
+                    .find(|(r, _)| r == name)
+                    .map(|(_, d)| d)
+            } else {
+                t.as_map()
+                    .unwrap()
+                    .get(section)
+                    .and_then(|c| c.as_map()?.get(name).cloned())
+            };
+            if found.is_some() {
+                return found;
+            }
+            current = str_at(t, &["derived_from"]).map(str::to_string);
+        }
+        None
+    }
+
+    #[test]
+    fn non_normative_refinements_narrow_what_they_inherit() {
+        for (version, _) in ALL {
+            let normative = version_file(version);
+            let nonnormative = nonnormative_file(version);
+            let roots = [&normative, &nonnormative];
+            for name in names(&nonnormative, "node_types") {
+                let t = get_type(&nonnormative, "node_types", &name).unwrap();
+                for entry in section(t, "capabilities") {
+                    let cap = entry.key.as_str().unwrap();
+                    let Some(parent) = inherited(&roots, &name, "capabilities", cap) else {
+                        continue;
+                    };
+                    let (mine, theirs) = (
+                        str_at(&entry.value, &["type"]).unwrap(),
+                        str_at(&parent, &["type"]).unwrap(),
+                    );
+                    assert!(
+                        capability_derives(&roots, mine, theirs),
+                        "{version}: {name}.{cap}: {mine} does not derive from {theirs}"
+                    );
+                }
+                for (req, def) in requirements(t) {
+                    let Some(parent) = inherited(&roots, &name, "requirements", &req) else {
+                        continue;
+                    };
+                    let (mine, theirs) = (
+                        str_at(&def, &["capability"]).unwrap(),
+                        str_at(&parent, &["capability"]).unwrap(),
+                    );
+                    assert!(
+                        capability_derives(&roots, mine, theirs),
+                        "{version}: {name}.{req}: {mine} does not derive from {theirs}"
+                    );
+                    // A refinement restates the relationship, as the requirement lookup reads
+                    // the nearest definition only.
+                    assert_eq!(
+                        str_at(&def, &["relationship"]),
+                        str_at(&parent, &["relationship"]),
+                        "{version}: {name}.{req}"
+                    );
+                }
+                // Every refined property keeps its inherited type.
+                for entry in section(t, "properties") {
+                    let prop = entry.key.as_str().unwrap();
+                    if let Some(parent) = inherited(&roots, &name, "properties", prop) {
+                        assert_eq!(
+                            str_at(&entry.value, &["type"]),
+                            str_at(&parent, &["type"]),
+                            "{version}: {name}.{prop}"
+                        );
+                    }
+                }
+            }
+            // The Docker capability is a hosting capability of the version.
+            let host = str_at(
+                &normative,
+                &[
+                    "node_types",
+                    "tosca.nodes.Container.Runtime",
+                    "capabilities",
+                    "host",
+                    "type",
+                ],
+            )
+            .unwrap();
+            assert!(
+                capability_derives(&roots, "tosca.capabilities.Container.Docker", host),
+                "{version}"
+            );
         }
     }
 

@@ -164,12 +164,18 @@ fn add_type(
         }
     };
     let key = (kind, named.name.clone());
-    if let Some(earlier) = model.types.get(&key)
-        && matches!(
-            sources.get(earlier.span.file).origin,
-            crate::source::Origin::Builtin(_)
-        )
-    {
+    let builtin =
+        model
+            .types
+            .get(&key)
+            .and_then(|earlier| match &sources.get(earlier.span.file).origin {
+                crate::source::Origin::Builtin(file) => Some(file.as_str()),
+                _ => None,
+            });
+    if builtin.is_some_and(crate::profiles::is_non_normative) {
+        // A file's own definition of a non-normative Simple Profile type (WordPress, MySQL,
+        // Docker, ...) is ordinary, not a mistake: it is used without a word.
+    } else if builtin.is_some() {
         // Real files sometimes carry their own copy of normative types; theirs is used.
         diags.push(
             Diagnostic::warning(
