@@ -70,6 +70,11 @@ enum Command {
         after_help = "Inputs: `--inputs FILE` and `--set NAME=VALUE` give variability inputs (the names\ndeclared under `variability.inputs`) and topology inputs alike.\n\nExample:\n  toscana resolve examples/variable-shop.yaml --preset dev -o shop-dev.yaml\n  toscana resolve examples/variable-shop.yaml --set mode=prod --explain"
     )]
     Resolve(crate::front::variability::command::ResolveArgs),
+    /// Convert TOSCA 1.0 XML (a Definitions file or CSAR) into TOSCA YAML
+    #[command(
+        after_help = "Constructs YAML cannot express are reported as warnings (xml::no-counterpart).\n\nExample:\n  toscana convert app.csar --to tosca_simple_yaml_1_3 -o app.yaml\n  toscana convert ServiceTemplate.tosca --quirk winery"
+    )]
+    Convert(crate::front::xml::command::ConvertArgs),
     /// Print a shell completion script
     #[command(after_help = "Example:\n  toscana completions bash > /etc/bash_completion.d/toscana")]
     Completions {
@@ -113,6 +118,9 @@ pub struct CommonArgs {
     /// Show at most N errors (0: all)
     #[arg(long, value_name = "N", default_value_t = diag::DEFAULT_ERROR_CAP)]
     pub max_errors: usize,
+    /// Accept what a tool's real files do that the specification forbids (repeatable)
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub quirk: Vec<crate::front::quirk::Quirk>,
     #[command(flatten)]
     pub variability: crate::front::variability::VariabilityArgs,
     #[command(flatten)]
@@ -391,6 +399,7 @@ pub fn main() -> ExitCode {
         }
         Command::Check(args) => return run(&args, Job::Check, None),
         Command::Resolve(args) => return crate::front::variability::command::run(&args),
+        Command::Convert(args) => return crate::front::xml::command::run(&args),
         Command::Ir(args) => (args, Job::Ir),
         Command::K8s(args) => {
             return run_with(
@@ -548,6 +557,7 @@ fn run_with(
         ),
         report_open_requirements: matches!(job, Job::Check),
         variability: args.variability.options(),
+        quirks: crate::front::quirk::Quirks::new(&args.quirk),
     };
     let read = pipeline::read(&options, &mut diags);
     if let Some(resolved) = read

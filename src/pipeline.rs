@@ -32,6 +32,8 @@ pub struct ReadOptions {
     pub report_open_requirements: bool,
     /// How a variable template (Variability4TOSCA) is resolved first.
     pub variability: crate::front::variability::Options,
+    /// Lenient modes for real-world files (`--quirk`).
+    pub quirks: crate::front::quirk::Quirks,
 }
 
 /// The result of reading: the topology when the input could be read at all, every file read
@@ -72,6 +74,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
     let variable = crate::front::Variability {
         options: options.variability.clone(),
         given: bindings.iter().collect(),
+        quirks: options.quirks.clone(),
     };
     let (model, variability) =
         crate::front::read_with(&mut loader, opened.entry, &options.limits, &variable, diags);
@@ -127,6 +130,65 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         artifacts,
         variability,
     }
+}
+
+/// The result of [`convert_xml`].
+pub struct Converted {
+    /// The YAML service template, when the input could be read.
+    pub tree: Option<Node>,
+    pub sources: SourceMap,
+}
+
+/// `toscana convert`: reads TOSCA 1.0 XML and gives the Simple Profile 1.3 tree it translates
+/// into, with a warning for each construct that tree cannot hold. The tree is also read and
+/// resolved, so what `convert` writes is what `check` would judge.
+pub fn convert_xml(options: &ReadOptions, diags: &mut Diagnostics) -> Converted {
+    let mut loader = Loader::new(SourceOptions {
+        entry: options.entry.clone(),
+        map_url: options.map_url.clone(),
+        profile_paths: options.profile_paths.clone(),
+        limits: options.limits.clone(),
+    });
+    let input = options.input.clone().unwrap_or(InputArg::Stdin);
+    let mark = diags.mark();
+    let opened = loader.open_input(&input, diags);
+    if let InputArg::Path(path) = &input {
+        diags.place_unplaced_since(mark, &path.display().to_string());
+    }
+    let mut tree = None;
+    if let Some(opened) = opened {
+        if !crate::front::xml::looks_like_xml(&loader.sources().get(opened.entry).text) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_UNSUPPORTED,
+                    "`convert` reads TOSCA 1.0 XML; this input is YAML",
+                )
+                .in_file(loader.sources().get(opened.entry).name.clone())
+                .hint("YAML input needs no conversion; `toscana check` reads it as it is"),
+            );
+        } else {
+            let mut check = Diagnostics::with_cap(0);
+            if let Some(t) =
+                crate::front::xml::read(&mut loader, opened.entry, &options.quirks, &mut check)
+            {
+                tree = crate::front::xml::command::merge(&t.trees);
+                diags.extend(t.lost);
+            }
+        }
+    }
+    let sources = loader.into_sources();
+    if tree.is_some() {
+        // Judge the input as `check` does, so errors stop the conversion and are shown once.
+        let read = read(options, diags);
+        if read.topology.is_none() {
+            tree = None;
+        }
+        return Converted {
+            tree,
+            sources: read.sources,
+        };
+    }
+    Converted { tree, sources }
 }
 
 /// The names under `topology_template.inputs` of a template tree.

@@ -5,10 +5,12 @@
 //! through a chain is reported with the whole chain, and the depth is bounded.
 
 pub mod csar_entry;
+pub mod quirk;
 pub mod shape;
 pub mod tosca2;
 pub mod variability;
 pub mod version;
+pub mod xml;
 pub mod yaml;
 
 use indexmap::IndexMap;
@@ -33,10 +35,12 @@ pub fn read(
 
 /// How a variable template (Variability4TOSCA) is resolved before it is read: the options and
 /// the `--inputs`/`--set` values, of which those named in `variability.inputs` are taken.
+/// Also carries the quirks in force (`--quirk`), which lenient readers consult.
 #[derive(Default)]
 pub struct Variability<'a> {
     pub options: variability::Options,
     pub given: variability::Given<'a>,
+    pub quirks: quirk::Quirks,
 }
 
 /// [`read`], resolving a variable template first; also returns the resolution, if there was one.
@@ -60,18 +64,8 @@ fn read_entry(
     resolved: &mut Option<variability::Resolved>,
     diags: &mut Diagnostics,
 ) -> Option<Model> {
-    let text = &loader.sources().get(entry).text;
-    if text.trim_start().starts_with('<') {
-        let span = loader.sources().get(entry).span(entry, 0, 0);
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_UNSUPPORTED,
-                "this is an XML document; TOSCA 1.0 XML is not read yet",
-            )
-            .at(span)
-            .hint("toscana reads TOSCA YAML (Simple Profile 1.0-1.3 and TOSCA 2.0) for now"),
-        );
-        return None;
+    if xml::looks_like_xml(&loader.sources().get(entry).text) {
+        return read_xml(loader, entry, limits, &variable.quirks, diags);
     }
     let root = crate::yaml::load(loader.sources(), entry, limits, diags)?;
     let Some(root_map) = root.as_map() else {
@@ -132,6 +126,55 @@ fn read_entry(
     }
     walk.file(entry, root_map, None);
     model.topology = yaml::read_topology(root_map, dialect, diags);
+    Some(model)
+}
+
+/// TOSCA 1.0 XML: the documents are translated into Simple Profile 1.3 trees (see
+/// [`xml`]), which are then read like YAML files with the 1.3 normative types.
+fn read_xml(
+    loader: &mut Loader,
+    entry: FileId,
+    limits: &Limits,
+    quirks: &quirk::Quirks,
+    diags: &mut Diagnostics,
+) -> Option<Model> {
+    let translated = xml::read(loader, entry, quirks, diags)?;
+    let (_, entry_tree) = translated.trees.first()?;
+    let entry_map = entry_tree.as_map()?;
+    let mut model = Model {
+        dialect: Dialect::Xml,
+        version: xml::TOSCA_NS.to_string(),
+        entry,
+        files: vec![entry],
+        description: entry_map.get("description").cloned(),
+        metadata: entry_map.get("metadata").cloned(),
+        types: IndexMap::new(),
+        repositories: IndexMap::new(),
+        topology: None,
+        incomplete_types: translated.incomplete,
+        namespace_prefixes: Default::default(),
+        functions: Default::default(),
+    };
+    let profile = crate::profiles::simple_profile(xml::YAML_VERSION).unwrap_or_default();
+    let mut walk = ImportWalk {
+        loader,
+        limits,
+        diags,
+        model: &mut model,
+        stack: Vec::new(),
+    };
+    for file in profile {
+        walk.profile(file);
+    }
+    for (id, tree) in &translated.trees {
+        if *id != entry {
+            walk.model.files.push(*id);
+        }
+        if let Some(map) = tree.as_map() {
+            walk.file(*id, map, None);
+        }
+    }
+    model.topology = yaml::read_topology(entry_map, Dialect::Xml, diags);
     Some(model)
 }
 

@@ -1,0 +1,425 @@
+//! Properties: what a type's `PropertiesDefinition` (an XSD element or complex type, or
+//! Winery's key/value list) declares, as Simple Profile property definitions, and a
+//! template's property document as values typed by it.
+//!
+//! The XSD subset read: a global element with an anonymous or named complex type whose
+//! `sequence`/`all` holds local elements of built-in simple types (`maxOccurs` above 1 makes a
+//! list, a nested complex type a map); a global element of a simple type is one property named
+//! after it. Anything else is a string. Property documents may be incomplete until deployment
+//! (X1-PROP-04), so no property is required and an empty element is left unset.
+
+use roxmltree::Node as Xn;
+
+use super::X;
+use super::build::{self, M};
+use super::doc::{self, WINERY_NS, XSD_NS, attr};
+use super::names::{Def, QName, read_qname};
+use crate::diag::{Diagnostic, codes};
+use crate::front::quirk::Quirk;
+use crate::source::Span;
+use crate::yaml::Node;
+
+#[derive(Debug, Clone)]
+pub struct Schema {
+    /// The expected root element of a property document, when known.
+    pub root: Option<(String, String)>,
+    pub fields: Vec<Field>,
+    /// A global element of a simple type: the document is one value.
+    pub simple: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub name: String,
+    pub ty: &'static str,
+    pub list: bool,
+}
+
+/// The YAML type of an XSD built-in type (by local name).
+pub(crate) fn builtin(local: &str) -> &'static str {
+    match local {
+        "boolean" => "boolean",
+        "int" | "integer" | "long" | "short" | "byte" | "nonNegativeInteger"
+        | "positiveInteger" | "negativeInteger" | "nonPositiveInteger" | "unsignedInt"
+        | "unsignedLong" | "unsignedShort" | "unsignedByte" => "integer",
+        "decimal" | "float" | "double" => "float",
+        _ => "string",
+    }
+}
+
+impl X<'_, '_> {
+    /// The schema a type element itself declares (not inherited), reporting what is wrong.
+    pub(super) fn own_schema(&mut self, di: usize, n: Xn) -> Option<Schema> {
+        let d = self.docs[di];
+        if let Some(p) = doc::kid(n, "PropertiesDefinition") {
+            let element = attr(p, "element");
+            let ty = attr(p, "type");
+            if element.is_some() == ty.is_some() {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::XML_RULE,
+                        "`PropertiesDefinition` names both or neither of `element` and `type`",
+                    )
+                    .at(d.el(p))
+                    .hint("name exactly one: element=\"prefix:GlobalElement\" or type=\"prefix:ComplexType\""),
+                );
+                return None;
+            }
+            let which = if element.is_some() { "element" } else { "type" };
+            let (q, span) = super::names::qname(d, p, which, self.diags)?;
+            return self.xsd_schema(di, &q, span, which == "element");
+        }
+        let kv = n.children().find(|c| {
+            c.is_element()
+                && c.tag_name().namespace() == Some(WINERY_NS)
+                && c.tag_name().name() == "PropertiesDefinition"
+        })?;
+        if !self.quirks.has(Quirk::Winery) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::XML_QUIRK,
+                    "`winery:PropertiesDefinition` (Winery's key/value properties) is not TOSCA 1.0",
+                )
+                .at(d.el(kv))
+                .hint("read Winery files with --quirk winery, or define the properties with an XSD element"),
+            );
+            return None;
+        }
+        let mut fields = Vec::new();
+        for p in kv
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().name() == "properties")
+        {
+            let text = |name: &str| {
+                p.children()
+                    .find(|c| c.is_element() && c.tag_name().name() == name)
+                    .and_then(|c| c.text())
+                    .map(|t| t.trim().to_string())
+            };
+            let Some(key) = text("key") else { continue };
+            let ty = text("type").unwrap_or_default();
+            let local = ty.rsplit(':').next().unwrap_or("string");
+            fields.push(Field {
+                name: key,
+                ty: builtin(local),
+                list: false,
+            });
+        }
+        let root = match (attr(kv, "namespace"), attr(kv, "elementname")) {
+            (Some(ns), Some(el)) => Some((ns.to_string(), el.to_string())),
+            _ => None,
+        };
+        Some(Schema {
+            root,
+            fields,
+            simple: false,
+        })
+    }
+
+    /// The schema of a global XSD element (or complex type) named by `q`.
+    fn xsd_schema(&mut self, di: usize, q: &QName, span: Span, element: bool) -> Option<Schema> {
+        let key = (q.ns.clone(), q.local.clone());
+        let table = if element {
+            &self.sym.xsd_elements
+        } else {
+            &self.sym.xsd_types
+        };
+        let found = table.get(&key).copied().or_else(|| {
+            // X1-NS-05: the spec's examples mean "defined in this document" by an unprefixed name.
+            let tns = self.tns(di);
+            q.unprefixed
+                .then(|| table.get(&(tns, q.local.clone())).copied())
+                .flatten()
+        });
+        let Some(def) = found else {
+            let what = if element { "element" } else { "type" };
+            if self.quirks.has(Quirk::Winery) {
+                self.incomplete = true;
+                self.diags.push(
+                    Diagnostic::warning(
+                        codes::XML_QUIRK,
+                        format!("XSD {what} `{}` is not defined in any schema read; its properties are taken on trust (--quirk winery)", q.clark()),
+                    )
+                    .at(span),
+                );
+            } else {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::XML_QNAME,
+                        format!("XSD {what} `{}` is not defined in any schema read", q.clark()),
+                    )
+                    .at(span)
+                    .hint("define it under `Types` in an xs:schema, or import the XSD that does (Import importType=\"http://www.w3.org/2001/XMLSchema\" location=\"...\")"),
+                );
+            }
+            return None;
+        };
+        let sd = self.docs[def.doc];
+        let node = sd.doc.get_node(def.node)?;
+        let root = element.then(|| key.clone());
+        if element {
+            if let Some(t) = attr(node, "type") {
+                let tq = read_qname(sd, node, t, sd.at(node, "type"), "type", self.diags)?;
+                if tq.ns == XSD_NS {
+                    return Some(Schema {
+                        root,
+                        fields: vec![Field {
+                            name: q.local.clone(),
+                            ty: builtin(&tq.local),
+                            list: false,
+                        }],
+                        simple: true,
+                    });
+                }
+                let mut s = self.xsd_schema(def.doc, &tq, sd.at(node, "type"), false)?;
+                s.root = root;
+                return Some(s);
+            }
+            let ct = node
+                .children()
+                .find(|c| c.is_element() && c.tag_name().name() == "complexType");
+            return Some(Schema {
+                root,
+                fields: ct.map(|c| self.fields(def.doc, c)).unwrap_or_default(),
+                simple: false,
+            });
+        }
+        Some(Schema {
+            root: None,
+            fields: self.fields(def.doc, node),
+            simple: false,
+        })
+    }
+
+    /// The local elements of a complex type's sequence/all/choice.
+    fn fields(&mut self, di: usize, ct: Xn) -> Vec<Field> {
+        let d = self.docs[di];
+        let mut out = Vec::new();
+        let mut elements = Vec::new();
+        local_elements(ct, &mut elements);
+        for e in elements {
+            let name = attr(e, "name")
+                .or_else(|| attr(e, "ref").map(|r| r.rsplit(':').next().unwrap_or(r)));
+            let Some(name) = name else { continue };
+            let list = attr(e, "maxOccurs")
+                .is_some_and(|m| m == "unbounded" || m.parse::<u64>().is_ok_and(|n| n > 1));
+            let nested = e
+                .children()
+                .any(|c| c.is_element() && c.tag_name().name() == "complexType");
+            let ty = if nested {
+                "map"
+            } else {
+                match attr(e, "type") {
+                    Some(t) => {
+                        let mut quiet = crate::diag::Diagnostics::with_cap(0);
+                        match read_qname(d, e, t, d.at(e, "type"), "type", &mut quiet) {
+                            Some(q) if q.ns == XSD_NS => builtin(&q.local),
+                            Some(q) => {
+                                match self.sym.xsd_types.get(&(q.ns.clone(), q.local.clone())) {
+                                    Some(td) => self.simple_base(*td),
+                                    None => "string",
+                                }
+                            }
+                            None => "string",
+                        }
+                    }
+                    None => "string",
+                }
+            };
+            out.push(Field {
+                name: name.to_string(),
+                ty,
+                list,
+            });
+        }
+        out
+    }
+
+    /// A named type's YAML type: a simple type's restriction base, a complex type a map.
+    fn simple_base(&self, def: Def) -> &'static str {
+        let d = self.docs[def.doc];
+        let Some(n) = d.doc.get_node(def.node) else {
+            return "string";
+        };
+        if n.tag_name().name() == "complexType" {
+            return "map";
+        }
+        n.descendants()
+            .find(|c| c.is_element() && c.tag_name().name() == "restriction")
+            .and_then(|r| attr(r, "base"))
+            .map_or("string", |b| builtin(b.rsplit(':').next().unwrap_or(b)))
+    }
+
+    /// Simple Profile property definitions for a schema.
+    pub(super) fn definitions(&self, schema: &Schema, span: Span) -> Node {
+        let mut m = M::new(span);
+        for f in &schema.fields {
+            let mut p = M::new(span);
+            if f.list {
+                p.set("type", build::s("list", span));
+                let mut es = M::new(span);
+                es.set("type", build::s(f.ty, span));
+                p.set("entry_schema", es.done());
+            } else {
+                p.set("type", build::s(f.ty, span));
+            }
+            p.set("required", build::boolean(false, span));
+            m.put(&f.name, span, p.done());
+        }
+        m.done()
+    }
+
+    /// A template's `Properties` as values, typed by `schema` where it says how. Children the
+    /// schema does not declare are kept as strings, so the resolver reports them.
+    pub(super) fn values(
+        &mut self,
+        di: usize,
+        props: Xn,
+        schema: Option<&Schema>,
+        owner: &str,
+    ) -> Option<Node> {
+        let d = self.docs[di];
+        let elements: Vec<Xn> = props.children().filter(|c| c.is_element()).collect();
+        let [root] = elements[..] else {
+            if elements.len() > 1 {
+                self.diags.push(
+                    Diagnostic::error(codes::XML_SCHEMA, format!("the `Properties` of {owner} hold {} elements; they hold exactly one, the property document", elements.len()))
+                        .at(d.el(props)),
+                );
+            }
+            return None;
+        };
+        let Some(schema) = schema else {
+            if !self.incomplete {
+                self.diags.push(
+                    Diagnostic::warning(
+                        codes::XML_RULE,
+                        format!(
+                            "{owner} has properties, but its type defines none; they are ignored"
+                        ),
+                    )
+                    .at(d.el(root))
+                    .hint("give the type a PropertiesDefinition"),
+                );
+            }
+            return None;
+        };
+        let root_ns = root.tag_name().namespace().unwrap_or("");
+        if root_ns.is_empty() && !self.quirks.has(Quirk::Winery) {
+            self.diags.push(
+                Diagnostic::warning(
+                    codes::XML_RULE,
+                    format!("the property document of {owner} is in no namespace, which the TOSCA schema does not allow"),
+                )
+                .at(d.el(root))
+                .hint("put it in the namespace of its XSD element (Winery writes xmlns=\"\"; --quirk winery accepts it)"),
+            );
+        }
+        if let Some((ns, local)) = &schema.root
+            && (local != root.tag_name().name() || (!root_ns.is_empty() && root_ns != ns))
+        {
+            self.diags.push(
+                Diagnostic::warning(
+                    codes::XML_RULE,
+                    format!(
+                        "the property document of {owner} is `{}`, but its type defines `{}`",
+                        super::names::clark(root_ns, root.tag_name().name()),
+                        super::names::clark(ns, local)
+                    ),
+                )
+                .at(d.el(root)),
+            );
+        }
+        let mut m = M::new(d.el(root));
+        if schema.simple {
+            if let Some(f) = schema.fields.first()
+                && let Some(v) = self.value(di, root, f.ty)
+            {
+                m.put(&f.name, d.el(root), v);
+            }
+            return Some(m.done());
+        }
+        let mut lists: Vec<(String, Span, Vec<Node>)> = Vec::new();
+        for c in root.children().filter(|c| c.is_element()) {
+            let name = c.tag_name().name();
+            let field = schema.fields.iter().find(|f| f.name == name);
+            let ty = field.map_or("string", |f| f.ty);
+            let Some(v) = self.value(di, c, ty) else {
+                continue;
+            };
+            if field.is_some_and(|f| f.list) {
+                match lists.iter_mut().find(|(n, _, _)| n == name) {
+                    Some((_, _, items)) => items.push(v),
+                    None => lists.push((name.to_string(), d.el(c), vec![v])),
+                }
+                continue;
+            }
+            if !m.put(name, d.el(c), v) {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::XML_SCHEMA,
+                        format!("property `{name}` of {owner} is written twice"),
+                    )
+                    .at(d.el(c))
+                    .hint("its definition allows one value (maxOccurs 1)"),
+                );
+            }
+        }
+        for (name, span, items) in lists {
+            m.put(&name, span, build::seq(items, span));
+        }
+        Some(m.done())
+    }
+
+    /// One property element as a value: text typed by `ty`, nested elements as a map, an
+    /// empty element as unset (`None`).
+    fn value(&mut self, di: usize, n: Xn, ty: &str) -> Option<Node> {
+        let d = self.docs[di];
+        if n.children().any(|c| c.is_element()) {
+            let mut m = M::new(d.el(n));
+            for c in n.children().filter(|c| c.is_element()) {
+                if let Some(v) = self.value(di, c, "string") {
+                    m.put(c.tag_name().name(), d.el(c), v);
+                }
+            }
+            return Some(m.done());
+        }
+        let text: String = n.children().filter_map(|c| c.text()).collect();
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let span = d.text_span(n);
+        Some(match ty {
+            "integer" => text
+                .parse::<i64>()
+                .map_or_else(|_| build::s(text, span), |i| build::int(i, span)),
+            "float" => text
+                .parse::<f64>()
+                .map_or_else(|_| build::s(text, span), |f| build::float(f, span)),
+            "boolean" => match text {
+                "true" | "1" => build::boolean(true, span),
+                "false" | "0" => build::boolean(false, span),
+                _ => build::s(text, span),
+            },
+            _ => build::s(text, span),
+        })
+    }
+}
+
+/// The `xs:element`s of a content model, through nested sequence/all/choice but not into
+/// the anonymous types of those elements.
+fn local_elements<'a, 'i>(n: Xn<'a, 'i>, out: &mut Vec<Xn<'a, 'i>>) {
+    for c in n
+        .children()
+        .filter(|c| c.is_element() && c.tag_name().namespace() == Some(XSD_NS))
+    {
+        match c.tag_name().name() {
+            "element" => out.push(c),
+            "sequence" | "all" | "choice" | "complexContent" | "extension" => {
+                local_elements(c, out)
+            }
+            _ => {}
+        }
+    }
+}
