@@ -136,7 +136,26 @@ fn check_root(d: &doc::Doc, root: X, entry: bool, diags: &mut Diagnostics) -> bo
     } else {
         "an imported document"
     };
-    let d0 = if ns == Some(TOSCA_NS) && name == "ServiceTemplate" {
+    let csd02 = root.descendants().any(|n| {
+        n.is_element()
+            && (matches!(
+                n.tag_name().name(),
+                "NodeTypes"
+                    | "RelationshipTypes"
+                    | "NodeTypeProperties"
+                    | "TopologyTemplateReference"
+                    | "GroupTemplate"
+            ) || (attr(n, "nodeType").is_some() && n.tag_name().name() == "NodeTemplate")
+                || (attr(n, "relationshipType").is_some()
+                    && n.tag_name().name() == "RelationshipTemplate"))
+    });
+    let d0 = if ns == Some(TOSCA_NS) && name == "ServiceTemplate" && !csd02 {
+        Diagnostic::error(
+            codes::XML_SCHEMA,
+            format!("the root of {what} is `ServiceTemplate`; in TOSCA 1.0 a ServiceTemplate sits inside `Definitions`"),
+        )
+        .hint("wrap it in <Definitions id=\"...\" targetNamespace=\"...\" xmlns=\"http://docs.oasis-open.org/tosca/ns/2011/12\"> (a root ServiceTemplate was the grammar of the 2012 draft CSD02)")
+    } else if ns == Some(TOSCA_NS) && name == "ServiceTemplate" {
         Diagnostic::error(
             codes::XML_DRAFT,
             format!("{what} is a pre-standard TOSCA 1.0 draft (Committee Specification Draft 02, April 2012): its root is `ServiceTemplate`"),

@@ -44,15 +44,6 @@ pub fn service_template(x: &mut X, di: usize, st: Xn) -> Option<Node> {
         );
         return None;
     };
-    let mut lenient: Vec<&str> = Vec::new();
-    if attr(tt, "id").is_some() || attr(tt, "ID").is_some() {
-        x.lose(di, tt, "an attribute on TopologyTemplate (CSD02 syntax)");
-    }
-    for a in ["id", "ID", "name", "targetNamespace"] {
-        if attr(tt, a).is_some() {
-            lenient.push(a);
-        }
-    }
     doc::check_element(
         d,
         tt,
@@ -61,19 +52,6 @@ pub fn service_template(x: &mut X, di: usize, st: Xn) -> Option<Node> {
         &[],
         x.diags,
     );
-    if !lenient.is_empty() {
-        x.diags.push(
-            Diagnostic::error(
-                codes::XML_SCHEMA,
-                format!(
-                    "`TopologyTemplate` has no attributes in TOSCA 1.0 (found `{}`)",
-                    lenient.join("`, `")
-                ),
-            )
-            .at(d.el(tt))
-            .hint("TopologyTemplate lost its id and name after draft 02; drop them"),
-        );
-    }
     // Every id of the service template, for SourceElement, TargetElement and the boundary.
     let mut ids: HashMap<&str, Target> = HashMap::new();
     for n in kids(tt, "NodeTemplate") {
