@@ -75,10 +75,6 @@ impl M {
         }
     }
 
-    pub fn contains(&self, key: &str) -> bool {
-        self.map.contains_key(key)
-    }
-
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }

@@ -93,6 +93,8 @@ fn translate(
         namespace_only: loaded.namespace_only.clone(),
         schemas: HashMap::new(),
         pending_interfaces: Vec::new(),
+        trusted: Vec::new(),
+        trusted_props: HashMap::new(),
     };
     symbols::collect(&mut x);
     symbols::check_imports(&mut x, loaded);
@@ -104,11 +106,111 @@ fn translate(
             trees.push((docs_only[i].id, tree));
         }
     }
+    if let Some((_, entry)) = trees.first_mut() {
+        let stubs: Vec<(&str, String, Node)> = x
+            .trusted
+            .iter()
+            .filter_map(|(kind, name, span)| {
+                let props = x.trusted_props.get(name).map(Vec::as_slice).unwrap_or(&[]);
+                types::stub(*kind, *span, props).map(|(s, n)| (s, name.clone(), n))
+            })
+            .collect();
+        add_to_sections(entry, stubs);
+    }
     Some(Translated {
         trees,
         incomplete: x.incomplete,
         lost: x.lost,
     })
+}
+
+/// Adds `(section, name, definition)` entries to the type sections of a tree, creating the
+/// sections that are missing (before `topology_template`).
+fn add_to_sections(tree: &mut Node, mut extra: Vec<(&str, String, Node)>) {
+    use crate::yaml::{Kind, Map};
+    if extra.is_empty() {
+        return;
+    }
+    let Kind::Map(map) = std::mem::replace(&mut tree.kind, Kind::Seq(Vec::new())) else {
+        return;
+    };
+    let span = tree.span;
+    let mut out = Map::new();
+    let mut take = |section: &str, into: &mut Map| {
+        for (_, name, node) in extra.extract_if(.., |(s, _, _)| *s == section) {
+            let _ = into.insert(build::s(name, node.span), node);
+        }
+    };
+    let mut written = Vec::new();
+    for e in map.into_entries() {
+        let key = e.key.scalar_text().unwrap_or_default().to_string();
+        if key == "topology_template" {
+            for section in [
+                "artifact_types",
+                "capability_types",
+                "relationship_types",
+                "node_types",
+                "policy_types",
+            ] {
+                if !written.iter().any(|w| w == section) {
+                    let mut m = Map::new();
+                    take(section, &mut m);
+                    if !m.is_empty() {
+                        let _ = out.insert(
+                            build::s(section, span),
+                            Node {
+                                span,
+                                tag: None,
+                                kind: Kind::Map(m),
+                            },
+                        );
+                    }
+                    written.push(section.to_string());
+                }
+            }
+        }
+        if key.ends_with("_types")
+            && let Kind::Map(section) = e.value.kind
+        {
+            let mut m = Map::new();
+            for se in section.into_entries() {
+                let _ = m.insert(se.key, se.value);
+            }
+            take(&key, &mut m);
+            written.push(key);
+            let _ = out.insert(
+                e.key,
+                Node {
+                    span: e.value.span,
+                    tag: None,
+                    kind: Kind::Map(m),
+                },
+            );
+            continue;
+        }
+        let _ = out.insert(e.key, e.value);
+    }
+    for section in [
+        "artifact_types",
+        "capability_types",
+        "relationship_types",
+        "node_types",
+        "policy_types",
+    ] {
+        let mut m = Map::new();
+        take(section, &mut m);
+        if !m.is_empty() {
+            let _ = out.insert(
+                build::s(section, span),
+                Node {
+                    span,
+                    tag: None,
+                    kind: Kind::Map(m),
+                },
+            );
+        }
+    }
+    tree.kind = Kind::Map(out);
 }
 
 /// The translation's state: the documents, the symbol table and what it found.
@@ -120,6 +222,10 @@ pub(crate) struct X<'d, 'a> {
     diags: &'d mut Diagnostics,
     lost: Vec<Diagnostic>,
     incomplete: bool,
+    /// Names taken on trust (`--quirk winery`), in the order met, with where first.
+    trusted: Vec<(names::XKind, String, crate::source::Span)>,
+    /// Property names the templates of a trusted type set, by type name.
+    trusted_props: HashMap<String, Vec<String>>,
     /// Interface type names already written into some tree.
     interface_types: HashSet<String>,
     /// Node type / relationship type (translated name) → its implementations in reading order.

@@ -188,27 +188,44 @@ pub fn read_qname(
     })
 }
 
-/// The normative Simple Profile type a ToscaBaseTypes name stands for, when no file defines it.
-pub fn base_type(kind: XKind, q: &QName) -> Option<&'static str> {
+/// Where Winery writes the Simple Profile's normative types as XML (`…/nodetypes`,
+/// `…/capabilitytypes`, …; REAL:r015): `{…/nodetypes}Compute` is `tosca.nodes.Compute`.
+pub const SIMPLE_PROFILE_NS: &str = "http://docs.oasis-open.org/tosca/ns/simple/yaml/1.0/";
+
+/// The normative Simple Profile type a name stands for, when no file defines it: a name of the
+/// OASIS base types namespace with a normative counterpart, or a name in the Simple Profile
+/// namespaces.
+pub fn base_type(kind: XKind, q: &QName) -> Option<String> {
+    if let Some(rest) = q.ns.strip_prefix(SIMPLE_PROFILE_NS) {
+        let prefix = match (kind, rest) {
+            (XKind::NodeType, "nodetypes") => "tosca.nodes.",
+            (XKind::CapabilityType, "capabilitytypes") => "tosca.capabilities.",
+            (XKind::RelationshipType, "relationshiptypes") => "tosca.relationships.",
+            (XKind::ArtifactType, "artifacttypes") => "tosca.artifacts.",
+            (XKind::PolicyType, "policytypes") => "tosca.policies.",
+            _ => return None,
+        };
+        return Some(format!("{prefix}{}", q.local));
+    }
     if q.ns != BASE_TYPES_NS {
         return None;
     }
-    Some(match (kind, q.local.as_str()) {
+    let normative = match (kind, q.local.as_str()) {
         (XKind::RelationshipType, "HostedOn") => "tosca.relationships.HostedOn",
         (XKind::RelationshipType, "DependsOn") => "tosca.relationships.DependsOn",
         (XKind::RelationshipType, "ConnectsTo") => "tosca.relationships.ConnectsTo",
-        (XKind::RelationshipType, "DeployedOn") => "tosca.relationships.HostedOn",
         (XKind::NodeType, "Root") => "tosca.nodes.Root",
-        (XKind::ArtifactType, "ScriptArtifact") => "tosca.artifacts.Implementation.Bash",
+        (XKind::ArtifactType, "ScriptArtifact") => "tosca.artifacts.Implementation",
         (XKind::ArtifactType, "ArchiveArtifact") => "tosca.artifacts.Deployment",
         (XKind::ArtifactType, "WAR") => "tosca.artifacts.Deployment",
         (XKind::CapabilityType, "Root") => "tosca.capabilities.Root",
         _ => return None,
-    })
+    };
+    Some(normative.to_string())
 }
 
 /// The normative parent a defined ToscaBaseTypes type is given when it names none.
-pub fn base_parent(kind: XKind, ns: &str, local: &str) -> Option<&'static str> {
+pub fn base_parent(kind: XKind, ns: &str, local: &str) -> Option<String> {
     base_type(
         kind,
         &QName {

@@ -343,6 +343,26 @@ impl X<'_, '_> {
         for c in root.children().filter(|c| c.is_element()) {
             let name = c.tag_name().name();
             let field = schema.fields.iter().find(|f| f.name == name);
+            if field.is_none() {
+                let known: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
+                let message = format!(
+                    "the property document of {owner} has `{name}`, which its type does not define"
+                );
+                let d0 = if self.quirks.has(Quirk::Winery) {
+                    Diagnostic::warning(
+                        codes::XML_QUIRK,
+                        format!("{message}; ignored (--quirk winery)"),
+                    )
+                } else {
+                    Diagnostic::error(codes::XML_RULE, message)
+                };
+                self.diags.push(d0.at(d.el(c)).did_you_mean(
+                    name,
+                    &known,
+                    Some(format!("its properties: {}", known.join(", "))),
+                ));
+                continue;
+            }
             let ty = field.map_or("string", |f| f.ty);
             let Some(v) = self.value(di, c, ty) else {
                 continue;
@@ -368,7 +388,7 @@ impl X<'_, '_> {
         for (name, span, items) in lists {
             m.put(&name, span, build::seq(items, span));
         }
-        Some(m.done())
+        (!m.is_empty()).then(|| m.done())
     }
 
     /// One property element as a value: text typed by `ty`, nested elements as a map, an

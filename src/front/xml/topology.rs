@@ -22,8 +22,8 @@ enum Target<'a, 'i> {
     /// A Requirement or Capability element and the node template holding it.
     Requirement(Xn<'a, 'i>, Xn<'a, 'i>),
     Capability(Xn<'a, 'i>, Xn<'a, 'i>),
-    Relationship(Xn<'a, 'i>),
-    Plan(Xn<'a, 'i>),
+    Relationship,
+    Plan,
 }
 
 pub fn service_template(x: &mut X, di: usize, st: Xn) -> Option<Node> {
@@ -77,12 +77,12 @@ pub fn service_template(x: &mut X, di: usize, st: Xn) -> Option<Node> {
     }
     for r in kids(tt, "RelationshipTemplate") {
         if let Some(id) = attr(r, "id") {
-            ids.insert(id, Target::Relationship(r));
+            ids.insert(id, Target::Relationship);
         }
     }
     for p in kid(st, "Plans").into_iter().flat_map(|p| kids(p, "Plan")) {
         if let Some(id) = attr(p, "id") {
-            ids.insert(id, Target::Plan(p));
+            ids.insert(id, Target::Plan);
         }
     }
     let mut out = M::new(d.el(st));
@@ -114,10 +114,10 @@ pub fn service_template(x: &mut X, di: usize, st: Xn) -> Option<Node> {
     }
     out.set_nonempty("node_templates", nodes);
     out.set_nonempty("relationship_templates", rels);
-    if let Some(bd) = kid(st, "BoundaryDefinitions") {
-        if let Some(sm) = boundary(x, di, st, bd, &ids, &mut policies) {
-            out.set("substitution_mappings", sm);
-        }
+    if let Some(bd) = kid(st, "BoundaryDefinitions")
+        && let Some(sm) = boundary(x, di, st, bd, &ids, &mut policies)
+    {
+        out.set("substitution_mappings", sm);
     }
     if !policies.is_empty() {
         out.set("policies", build::seq(policies, d.el(tt)));
@@ -187,7 +187,7 @@ fn node_template(
     m.set_nonempty("metadata", meta);
     let schema = found
         .as_ref()
-        .and_then(|(f, _)| x.schema_of(XKind::NodeType, f));
+        .and_then(|(f, _)| x.schema_or_trust(XKind::NodeType, f, kid(n, "Properties")));
     if let Some(p) = kid(n, "Properties") {
         let owner = format!("node template `{id}`");
         if let Some(v) = x.values(di, p, schema.as_ref(), &owner) {
@@ -375,6 +375,40 @@ fn instances(x: &mut X, di: usize, n: Xn, meta: &mut M) {
 }
 
 impl X<'_, '_> {
+    /// The property schema of a template's type; for a type taken on trust, one string
+    /// property per element of the template's property document, remembered for its stub.
+    fn schema_or_trust(
+        &mut self,
+        kind: XKind,
+        f: &Found,
+        props: Option<Xn>,
+    ) -> Option<super::props::Schema> {
+        let Found::Trusted(name) = f else {
+            return self.schema_of(kind, f);
+        };
+        let root = props?.children().find(|c| c.is_element())?;
+        let names = self.trusted_props.entry(name.clone()).or_default();
+        let mut fields = Vec::new();
+        for c in root.children().filter(|c| c.is_element()) {
+            let n = c.tag_name().name().to_string();
+            if !names.contains(&n) {
+                names.push(n.clone());
+            }
+            if !fields.iter().any(|f: &super::props::Field| f.name == n) {
+                fields.push(super::props::Field {
+                    name: n,
+                    ty: "string",
+                    list: false,
+                });
+            }
+        }
+        Some(super::props::Schema {
+            root: None,
+            fields,
+            simple: false,
+        })
+    }
+
     /// The requirement or capability definition names along a node type's chain; `None` when
     /// part of the chain is unknown.
     fn definition_names(
@@ -449,7 +483,7 @@ fn relationship_template(
     if let Some(p) = kid(r, "Properties") {
         let s = found
             .as_ref()
-            .and_then(|(f, _)| x.schema_of(XKind::RelationshipType, f));
+            .and_then(|(f, _)| x.schema_or_trust(XKind::RelationshipType, f, Some(p)));
         if let Some(v) = x.values(di, p, s.as_ref(), &format!("relationship template `{id}`")) {
             m.set("properties", v);
         }
@@ -806,8 +840,8 @@ fn boundary(
             let ok = matches!(
                 (ids.get(rf), want),
                 (Some(Target::Node(_)), "node template")
-                    | (Some(Target::Relationship(_)), "relationship template")
-                    | (Some(Target::Plan(_)), "plan")
+                    | (Some(Target::Relationship), "relationship template")
+                    | (Some(Target::Plan), "plan")
             );
             if !ok {
                 x.diags.push(

@@ -19,7 +19,7 @@ use crate::yaml::Node;
 pub enum Found {
     Def(Def),
     /// A ToscaBaseTypes name no file defines: the normative type it stands for.
-    Builtin(&'static str),
+    Builtin(String),
     /// Not defined anywhere read; taken on trust (`--quirk winery`).
     Trusted(String),
 }
@@ -60,7 +60,7 @@ impl<'d, 'a> X<'d, 'a> {
     pub(super) fn found_name(&self, kind: XKind, f: &Found) -> String {
         match f {
             Found::Def(d) => self.yaml_name(kind, *d),
-            Found::Builtin(b) => b.to_string(),
+            Found::Builtin(b) => b.clone(),
             Found::Trusted(t) => t.clone(),
         }
     }
@@ -130,7 +130,15 @@ impl<'d, 'a> X<'d, 'a> {
             return None;
         }
         if self.quirks.has(Quirk::Winery) {
-            self.incomplete = true;
+            let name = q.clark();
+            if self
+                .trusted
+                .iter()
+                .any(|(k, n, _)| *k == kind && *n == name)
+            {
+                return Some(Found::Trusted(name));
+            }
+            self.trusted.push((kind, name, span));
             self.diags.push(
                 Diagnostic::warning(
                     codes::XML_QUIRK,
@@ -215,7 +223,7 @@ impl<'d, 'a> X<'d, 'a> {
                     attr(n, "name").unwrap_or("").to_string(),
                 );
                 base_parent(kind, &ns, &local)
-                    .or(kind.yaml_root())
+                    .or(kind.yaml_root().map(str::to_string))
                     .map(|r| build::s(r, d.el(n)))
             }
         };
@@ -336,6 +344,37 @@ impl<'d, 'a> X<'d, 'a> {
         }
         out
     }
+}
+
+/// The definition written for a name taken on trust (`--quirk winery`): an empty type derived
+/// from the normative root of its kind, marked in its metadata, with a string property for
+/// each property its templates set, so the YAML it becomes is complete.
+pub fn stub(kind: XKind, span: Span, properties: &[String]) -> Option<(&'static str, Node)> {
+    let section = match kind {
+        XKind::NodeType => "node_types",
+        XKind::RelationshipType => "relationship_types",
+        XKind::CapabilityType => "capability_types",
+        XKind::ArtifactType => "artifact_types",
+        XKind::PolicyType => "policy_types",
+        _ => return None,
+    };
+    let mut m = M::new(span);
+    m.set("derived_from", build::s(kind.yaml_root()?, span));
+    let mut meta = M::new(span);
+    meta.set(
+        "xml_taken_on_trust",
+        build::s("not defined in the documents read (--quirk winery)", span),
+    );
+    m.set("metadata", meta.done());
+    let mut props = M::new(span);
+    for p in properties {
+        let mut d = M::new(span);
+        d.set("type", build::s("string", span));
+        d.set("required", build::boolean(false, span));
+        props.put(p, span, d.done());
+    }
+    m.set_nonempty("properties", props);
+    Some((section, m.done()))
 }
 
 /// Finds each node and relationship type's implementations (NTIs and RTIs), in reading order.
@@ -898,16 +937,16 @@ impl X<'_, '_> {
                             (Some(f), None) => format!("{}_ia", f.rsplit('/').next().unwrap_or(f)),
                             _ => format!("ia_{i}"),
                         });
-                if let Some(a) = self.artifact(def.doc, ia, &name) {
-                    if artifacts.put(&name, d.el(ia), a) {
-                        out.push(Ia {
-                            iface,
-                            op,
-                            artifact: name,
-                            span: d.el(ia),
-                            used: std::cell::Cell::new(false),
-                        });
-                    }
+                if let Some(a) = self.artifact(def.doc, ia, &name)
+                    && artifacts.put(&name, d.el(ia), a)
+                {
+                    out.push(Ia {
+                        iface,
+                        op,
+                        artifact: name,
+                        span: d.el(ia),
+                        used: std::cell::Cell::new(false),
+                    });
                 }
             }
         }
@@ -930,13 +969,14 @@ impl X<'_, '_> {
     /// An artifact definition from an IA/DA: its type, and the file of its artifact template.
     pub(super) fn artifact(&mut self, di: usize, n: Xn, name: &str) -> Option<Node> {
         let d = self.docs[di];
-        let mut lenient: Vec<&str> = Vec::new();
-        if n.tag_name().name() == "ImplementationArtifact" && attr(n, "name").is_some() {
-            if self.quirks.has(Quirk::Winery) {
-                lenient.push("name");
-            }
-        }
-        let attrs: &[&str] = if n.tag_name().name() == "ImplementationArtifact" {
+        let is_ia = n.tag_name().name() == "ImplementationArtifact";
+        // Winery names implementation artifacts; the schema does not (X1-LEN-02).
+        let lenient: &[&str] = if is_ia && self.quirks.has(Quirk::Winery) {
+            &["name"]
+        } else {
+            &[]
+        };
+        let attrs: &[&str] = if is_ia {
             &[
                 "interfaceName",
                 "operationName",
@@ -946,12 +986,7 @@ impl X<'_, '_> {
         } else {
             &["name", "artifactType", "artifactRef"]
         };
-        if !doc::check_element(d, n, &[], attrs, &lenient, self.diags)
-            && attr(n, "name").is_some()
-            && !lenient.is_empty()
-        {
-            // reported
-        }
+        doc::check_element(d, n, &[], attrs, lenient, self.diags);
         doc::required(d, n, "artifactType", self.diags)?;
         let (ty, ty_span) = self.resolve(di, n, "artifactType", XKind::ArtifactType)?;
         let mut m = M::new(d.el(n));
@@ -975,7 +1010,14 @@ impl X<'_, '_> {
                             }
                         }
                     }
-                    Some((_, span)) => Some(build::s(attr(n, "artifactRef").unwrap_or(""), span)),
+                    Some(_) => {
+                        self.lose(
+                            di,
+                            n,
+                            &format!("artifact `{name}`, whose template was not read,"),
+                        );
+                        None
+                    }
                     None => return None,
                 }
             }
