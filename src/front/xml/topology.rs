@@ -531,7 +531,6 @@ fn relationship_template(
     let source = end(x, "SourceElement");
     let target = end(x, "TargetElement");
     let (Some(source), Some(target)) = (source, target) else {
-        rels.put(id, d.at(r, "id"), m.done());
         return;
     };
     let (source_node, requirement) = match source {

@@ -73,7 +73,17 @@ impl<'d, 'a> X<'d, 'a> {
         name: &str,
         kind: XKind,
     ) -> Option<(Found, Span)> {
-        let (q, span) = qname(self.docs[di], n, name, self.diags)?;
+        let Some((q, span)) = qname(self.docs[di], n, name, self.diags) else {
+            // Reported; the written text stands for an empty type from here on.
+            let text = attr(n, name)?;
+            let q = QName {
+                ns: String::new(),
+                local: text.to_string(),
+                unprefixed: false,
+            };
+            let span = self.docs[di].at(n, name);
+            return self.recover(kind, &q, span).map(|f| (f, span));
+        };
         self.resolve_q(di, &q, span, kind).map(|f| (f, span))
     }
 
@@ -127,7 +137,7 @@ impl<'d, 'a> X<'d, 'a> {
                 .at(span)
                 .hint(format!("name a {} here", kind.element())),
             );
-            return None;
+            return self.recover(kind, q, span);
         }
         if self.quirks.has(Quirk::Winery) {
             let name = q.clark();
@@ -173,7 +183,21 @@ impl<'d, 'a> X<'d, 'a> {
             .at(span)
             .hint(hint),
         );
-        None
+        self.recover(kind, q, span)
+    }
+
+    /// After an unresolved name was reported: the name stands for an empty type of its kind,
+    /// so the error is not repeated by everything that uses it.
+    fn recover(&mut self, kind: XKind, q: &QName, span: Span) -> Option<Found> {
+        let name = q.clark();
+        if !self
+            .trusted
+            .iter()
+            .any(|(k, n, _)| *k == kind && *n == name)
+        {
+            self.trusted.push((kind, name.clone(), span));
+        }
+        Some(Found::Trusted(name))
     }
 
     /// `DerivedFrom` of a definition: its parent, checked to exist, be of the same kind and
