@@ -75,6 +75,17 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         options: options.variability.clone(),
         given: bindings.iter().collect(),
         quirks: options.quirks.clone(),
+        csar_entry: opened
+            .csar
+            .as_ref()
+            .and_then(|m| m.entry_definitions.clone())
+            .or_else(|| {
+                opened
+                    .csar
+                    .as_ref()
+                    .and(options.entry.as_ref())
+                    .map(|e| e.to_string_lossy().into_owned())
+            }),
     };
     let (model, variability) =
         crate::front::read_with(&mut loader, opened.entry, &options.limits, &variable, diags);
@@ -168,9 +179,17 @@ pub fn convert_xml(options: &ReadOptions, diags: &mut Diagnostics) -> Converted 
             );
         } else {
             let mut check = Diagnostics::with_cap(0);
-            if let Some(t) =
-                crate::front::xml::read(&mut loader, opened.entry, &options.quirks, &mut check)
-            {
+            let csar_entry = opened
+                .csar
+                .as_ref()
+                .and_then(|m| m.entry_definitions.clone());
+            if let Some(t) = crate::front::xml::read(
+                &mut loader,
+                opened.entry,
+                &options.quirks,
+                csar_entry.as_deref(),
+                &mut check,
+            ) {
                 tree = crate::front::xml::command::merge(&t.trees);
                 diags.extend(t.lost);
             }

@@ -41,6 +41,9 @@ pub struct Variability<'a> {
     pub options: variability::Options,
     pub given: variability::Given<'a>,
     pub quirks: quirk::Quirks,
+    /// The CSAR's `Entry-Definitions`, when the input is a CSAR (zipped or unpacked): TOSCA
+    /// 1.0 XML artifact references are relative to the CSAR root it locates.
+    pub csar_entry: Option<String>,
 }
 
 /// [`read`], resolving a variable template first; also returns the resolution, if there was one.
@@ -65,7 +68,7 @@ fn read_entry(
     diags: &mut Diagnostics,
 ) -> Option<Model> {
     if xml::looks_like_xml(&loader.sources().get(entry).text) {
-        return read_xml(loader, entry, limits, &variable.quirks, diags);
+        return read_xml(loader, entry, limits, variable, diags);
     }
     let root = crate::yaml::load(loader.sources(), entry, limits, diags)?;
     let Some(root_map) = root.as_map() else {
@@ -135,10 +138,16 @@ fn read_xml(
     loader: &mut Loader,
     entry: FileId,
     limits: &Limits,
-    quirks: &quirk::Quirks,
+    variable: &Variability<'_>,
     diags: &mut Diagnostics,
 ) -> Option<Model> {
-    let translated = xml::read(loader, entry, quirks, diags)?;
+    let translated = xml::read(
+        loader,
+        entry,
+        &variable.quirks,
+        variable.csar_entry.as_deref(),
+        diags,
+    )?;
     let (_, entry_tree) = translated.trees.first()?;
     let entry_map = entry_tree.as_map()?;
     let mut model = Model {

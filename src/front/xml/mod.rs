@@ -60,16 +60,37 @@ pub fn read(
     loader: &mut Loader,
     entry: FileId,
     quirks: &Quirks,
+    csar_entry: Option<&str>,
     diags: &mut Diagnostics,
 ) -> Option<Translated> {
     let loaded = load::load(loader, entry, quirks, diags)?;
-    translate(loader.sources(), &loaded, quirks, diags)
+    let root = csar_root(loader.sources(), entry, csar_entry);
+    translate(loader.sources(), &loaded, quirks, root, diags)
+}
+
+/// The folder of an unpacked CSAR (the entry's folder, up as many levels as Entry-Definitions
+/// is deep); `None` for a zipped CSAR (paths inside it say where they are) or a plain file.
+fn csar_root(
+    sources: &SourceMap,
+    entry: FileId,
+    csar_entry: Option<&str>,
+) -> Option<std::path::PathBuf> {
+    let crate::source::Origin::Path(path) = &sources.get(entry).origin else {
+        return None;
+    };
+    let depth = csar_entry?.trim_start_matches("./").matches('/').count();
+    let mut root = path.parent()?.to_path_buf();
+    for _ in 0..depth {
+        root = root.parent()?.to_path_buf();
+    }
+    Some(root)
 }
 
 fn translate(
     sources: &SourceMap,
     loaded: &load::Loaded,
     quirks: &Quirks,
+    csar_root: Option<std::path::PathBuf>,
     diags: &mut Diagnostics,
 ) -> Option<Translated> {
     let mut quiet = Diagnostics::with_cap(0);
@@ -95,6 +116,7 @@ fn translate(
         pending_interfaces: Vec::new(),
         trusted: Vec::new(),
         trusted_props: HashMap::new(),
+        csar_root,
     };
     symbols::collect(&mut x);
     symbols::check_imports(&mut x, loaded);
@@ -221,6 +243,8 @@ pub(crate) struct X<'d, 'a> {
     quirks: &'d Quirks,
     diags: &'d mut Diagnostics,
     lost: Vec<Diagnostic>,
+    /// The folder of an unpacked CSAR, which artifact references are relative to.
+    csar_root: Option<std::path::PathBuf>,
     incomplete: bool,
     /// Names taken on trust (`--quirk winery`), in the order met, with where first.
     trusted: Vec<(names::XKind, String, crate::source::Span)>,

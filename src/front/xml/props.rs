@@ -339,7 +339,8 @@ impl X<'_, '_> {
             }
             return Some(m.done());
         }
-        let mut lists: Vec<(String, Span, Vec<Node>)> = Vec::new();
+        // In document order; a list property (maxOccurs > 1) collects its repeated elements.
+        let mut entries: Vec<(String, Span, Vec<Node>, bool)> = Vec::new();
         for c in root.children().filter(|c| c.is_element()) {
             let name = c.tag_name().name();
             let field = schema.fields.iter().find(|f| f.name == name);
@@ -367,26 +368,27 @@ impl X<'_, '_> {
             let Some(v) = self.value(di, c, ty) else {
                 continue;
             };
-            if field.is_some_and(|f| f.list) {
-                match lists.iter_mut().find(|(n, _, _)| n == name) {
-                    Some((_, _, items)) => items.push(v),
-                    None => lists.push((name.to_string(), d.el(c), vec![v])),
-                }
-                continue;
-            }
-            if !m.put(name, d.el(c), v) {
-                self.diags.push(
+            let list = field.is_some_and(|f| f.list);
+            match entries.iter_mut().find(|(n, _, _, _)| n == name) {
+                Some((_, _, items, true)) => items.push(v),
+                Some(_) => self.diags.push(
                     Diagnostic::error(
                         codes::XML_SCHEMA,
                         format!("property `{name}` of {owner} is written twice"),
                     )
                     .at(d.el(c))
                     .hint("its definition allows one value (maxOccurs 1)"),
-                );
+                ),
+                None => entries.push((name.to_string(), d.el(c), vec![v], list)),
             }
         }
-        for (name, span, items) in lists {
-            m.put(&name, span, build::seq(items, span));
+        for (name, span, mut items, list) in entries {
+            let value = if list {
+                build::seq(items, span)
+            } else {
+                items.remove(0)
+            };
+            m.put(&name, span, value);
         }
         (!m.is_empty()).then(|| m.done())
     }

@@ -410,7 +410,7 @@ impl X<'_, '_> {
     }
 
     /// The requirement or capability definition names along a node type's chain; `None` when
-    /// part of the chain is unknown.
+    /// the chain leaves the XML (a normative parent's definitions are checked by the resolver).
     fn definition_names(
         &mut self,
         f: &Found,
@@ -419,6 +419,10 @@ impl X<'_, '_> {
     ) -> Option<Vec<String>> {
         let Found::Def(def) = f else { return None };
         let chain = self.chain(XKind::NodeType, *def);
+        let root = self.node(*chain.last()?);
+        if kid(root, "DerivedFrom").is_some() {
+            return None;
+        }
         let mut out = Vec::new();
         for c in chain {
             let n = self.node(c);

@@ -1072,6 +1072,12 @@ impl X<'_, '_> {
             crate::source::Origin::Archive { entry, .. } => {
                 format!("{}{reference}", "../".repeat(entry.matches('/').count()))
             }
+            crate::source::Origin::Path(path) => {
+                let depth = self.csar_root.as_ref().and_then(|root| {
+                    Some(path.parent()?.strip_prefix(root).ok()?.components().count())
+                });
+                format!("{}{reference}", "../".repeat(depth.unwrap_or(0)))
+            }
             _ => reference.to_string(),
         }
     }
