@@ -127,6 +127,20 @@ pub struct CommonArgs {
     pub limits: LimitArgs,
 }
 
+/// How diagnostics are shown, for the commands that write one file (`resolve`, `convert`).
+#[derive(Debug, Args, Clone)]
+pub struct ReportArgs {
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+    /// Print only errors
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Show at most N errors (0: all)
+    #[arg(long, value_name = "N", default_value_t = diag::DEFAULT_ERROR_CAP)]
+    pub max_errors: usize,
+}
+
 /// `toscana dot`: the common flags and the diagram's own.
 #[derive(Debug, Args, Clone)]
 pub struct DotCommand {
@@ -760,16 +774,94 @@ fn write(
 }
 
 fn report(args: &CommonArgs, diags: &Diagnostics, sources: &SourceMap) {
+    report_diagnostics(diags, sources, args.message_format, args.quiet);
+}
+
+/// Prints the diagnostics to standard error (errors only when `quiet`), in colour only on a
+/// terminal without `NO_COLOR`.
+pub fn report_diagnostics(
+    diags: &Diagnostics,
+    sources: &SourceMap,
+    format: MessageFormat,
+    quiet: bool,
+) {
     let shown: Vec<Diagnostic> = diags
         .finish()
         .into_iter()
-        .filter(|d| !args.quiet || d.is_error())
+        .filter(|d| !quiet || d.is_error())
         .collect();
     let stderr = std::io::stderr();
-    let color = args.message_format == MessageFormat::Human
+    let color = format == MessageFormat::Human
         && stderr.is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut err = stderr.lock();
-    let _ = diag::emit(&mut err, &shown, sources, args.message_format, color);
+    let _ = diag::emit(&mut err, &shown, sources, format, color);
     let _ = err.flush();
+}
+
+/// The end of a command that writes one YAML tree (`resolve`, `convert`): the tree written
+/// unless there were errors, every diagnostic reported, the exit code returned.
+pub fn finish_yaml_output(
+    tree: Option<crate::yaml::Node>,
+    output: Option<&std::path::Path>,
+    default_name: &str,
+    diags: &mut Diagnostics,
+    sources: &SourceMap,
+    report: &ReportArgs,
+) -> ExitCode {
+    let code = match tree {
+        Some(_) if diags.has_errors() => EXIT_INVALID,
+        None => EXIT_INVALID,
+        Some(tree) => match crate::yaml::emit::to_yaml(&tree) {
+            Ok(text) => write_one_file(output, default_name, text, diags),
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    codes::OUTPUT_WRITE,
+                    format!("cannot write `{default_name}` as YAML: {e}"),
+                ));
+                EXIT_OUTPUT
+            }
+        },
+    };
+    report_diagnostics(diags, sources, report.message_format, report.quiet);
+    ExitCode::from(code)
+}
+
+/// Writes one text file: to standard output, or to `output` through a temporary file renamed
+/// into place (`toscana resolve`, `toscana convert`). Returns the exit code.
+pub fn write_one_file(
+    output: Option<&std::path::Path>,
+    default_name: &str,
+    text: String,
+    diags: &mut Diagnostics,
+) -> u8 {
+    let mut stdout = std::io::stdout().lock();
+    let (dir, name) = match output {
+        None => (None, default_name.to_string()),
+        Some(path) => {
+            let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+                diags.push(Diagnostic::error(
+                    codes::OUTPUT_WRITE,
+                    format!("`{}` is not a file name", path.display()),
+                ));
+                return EXIT_OUTPUT;
+            };
+            let dir = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            (Some(dir), name)
+        }
+    };
+    let file = OutputFile {
+        path: name,
+        contents: text,
+    };
+    match crate::back::write_outputs(dir.as_deref(), &[file], None, &mut stdout) {
+        Ok(_) => 0,
+        Err(d) => {
+            diags.push(d);
+            EXIT_OUTPUT
+        }
+    }
 }

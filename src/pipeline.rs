@@ -50,12 +50,7 @@ pub struct Read {
 /// Reads and resolves the input. Problems go into `diags`; the topology is returned even when
 /// some were errors, so callers can decide (`check` reports, translators refuse).
 pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
-    let mut loader = Loader::new(SourceOptions {
-        entry: options.entry.clone(),
-        map_url: options.map_url.clone(),
-        profile_paths: options.profile_paths.clone(),
-        limits: options.limits.clone(),
-    });
+    let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let mut bindings = bindings(&mut loader, options, diags);
     let mark = diags.mark();
@@ -154,12 +149,7 @@ pub struct Converted {
 /// into, with a warning for each construct that tree cannot hold. The tree is also read and
 /// resolved, so what `convert` writes is what `check` would judge.
 pub fn convert_xml(options: &ReadOptions, diags: &mut Diagnostics) -> Converted {
-    let mut loader = Loader::new(SourceOptions {
-        entry: options.entry.clone(),
-        map_url: options.map_url.clone(),
-        profile_paths: options.profile_paths.clone(),
-        limits: options.limits.clone(),
-    });
+    let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let mark = diags.mark();
     let opened = loader.open_input(&input, diags);
@@ -210,6 +200,16 @@ pub fn convert_xml(options: &ReadOptions, diags: &mut Diagnostics) -> Converted 
     Converted { tree, sources }
 }
 
+/// A loader set up as the options say.
+fn new_loader(options: &ReadOptions) -> Loader {
+    Loader::new(SourceOptions {
+        entry: options.entry.clone(),
+        map_url: options.map_url.clone(),
+        profile_paths: options.profile_paths.clone(),
+        limits: options.limits.clone(),
+    })
+}
+
 /// The names under `topology_template.inputs` of a template tree.
 fn topology_inputs(root: &Node) -> Vec<&str> {
     root.as_map()
@@ -237,12 +237,7 @@ pub struct ResolvedRead {
 /// `toscana resolve`: reads the input and resolves its variability, without reading it as TOSCA
 /// any further (imports are not followed; types need not be known).
 pub fn resolve_variability(options: &ReadOptions, diags: &mut Diagnostics) -> ResolvedRead {
-    let mut loader = Loader::new(SourceOptions {
-        entry: options.entry.clone(),
-        map_url: options.map_url.clone(),
-        limits: options.limits.clone(),
-        profile_paths: options.profile_paths.clone(),
-    });
+    let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let bindings = bindings(&mut loader, options, diags);
     let mark = diags.mark();

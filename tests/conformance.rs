@@ -151,6 +151,19 @@ struct Tally {
     invalid_documented: usize,
 }
 
+impl Tally {
+    /// Counts one file: whether it is valid and whether toscana accepted it.
+    fn count(&mut self, valid: bool, accepted: bool) {
+        if valid {
+            self.valid += 1;
+            self.valid_accepted += usize::from(accepted);
+        } else {
+            self.invalid += 1;
+            self.invalid_rejected += usize::from(!accepted);
+        }
+    }
+}
+
 #[test]
 fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
     if !corpus_root().is_dir() {
@@ -209,13 +222,7 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
             .find(|(n, _)| *n == name)
             .expect("a tally")
             .1;
-        if case.valid {
-            tally.valid += 1;
-            tally.valid_accepted += usize::from(accepted);
-        } else {
-            tally.invalid += 1;
-            tally.invalid_rejected += usize::from(!accepted);
-        }
+        tally.count(case.valid, accepted);
         if accepted != case.valid {
             xml_wrong.push(format!(
                 "{} ({}): expected {}, toscana {}",
@@ -253,13 +260,7 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
                     tally.invalid_documented += 1;
                 }
             }
-            if case.valid {
-                tally.valid += 1;
-                tally.valid_accepted += usize::from(accepted);
-            } else {
-                tally.invalid += 1;
-                tally.invalid_rejected += usize::from(!accepted);
-            }
+            tally.count(case.valid, accepted);
         }
     }
     tallies.extend(xml_tallies);

@@ -102,34 +102,30 @@ fn read_entry(
         root
     };
     let root_map = root.as_map()?;
-    let mut model = Model {
+    let mut model = new_model(dialect, version, entry, root_map);
+    let version = model.version.clone();
+    let mut walk = ImportWalk::with_profile(loader, limits, diags, &mut model, &version);
+    walk.file(entry, root_map, None);
+    model.topology = yaml::read_topology(root_map, dialect, diags);
+    Some(model)
+}
+
+/// A model of the entry file, before its definitions and imports are read.
+fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Model {
+    Model {
         dialect,
         version,
         entry,
         files: vec![entry],
-        description: root_map.get("description").cloned(),
-        metadata: root_map.get("metadata").cloned(),
+        description: root.get("description").cloned(),
+        metadata: root.get("metadata").cloned(),
         types: IndexMap::new(),
         repositories: IndexMap::new(),
         topology: None,
         incomplete_types: false,
         namespace_prefixes: Default::default(),
         functions: Default::default(),
-    };
-    let profile = crate::profiles::simple_profile(&model.version).unwrap_or_default();
-    let mut walk = ImportWalk {
-        loader,
-        limits,
-        diags,
-        model: &mut model,
-        stack: Vec::new(),
-    };
-    for file in profile {
-        walk.profile(file);
     }
-    walk.file(entry, root_map, None);
-    model.topology = yaml::read_topology(root_map, dialect, diags);
-    Some(model)
 }
 
 /// TOSCA 1.0 XML: the documents are translated into Simple Profile 1.3 trees (see
@@ -150,31 +146,9 @@ fn read_xml(
     )?;
     let (_, entry_tree) = translated.trees.first()?;
     let entry_map = entry_tree.as_map()?;
-    let mut model = Model {
-        dialect: Dialect::Xml,
-        version: xml::TOSCA_NS.to_string(),
-        entry,
-        files: vec![entry],
-        description: entry_map.get("description").cloned(),
-        metadata: entry_map.get("metadata").cloned(),
-        types: IndexMap::new(),
-        repositories: IndexMap::new(),
-        topology: None,
-        incomplete_types: translated.incomplete,
-        namespace_prefixes: Default::default(),
-        functions: Default::default(),
-    };
-    let profile = crate::profiles::simple_profile(xml::YAML_VERSION).unwrap_or_default();
-    let mut walk = ImportWalk {
-        loader,
-        limits,
-        diags,
-        model: &mut model,
-        stack: Vec::new(),
-    };
-    for file in profile {
-        walk.profile(file);
-    }
+    let mut model = new_model(Dialect::Xml, xml::TOSCA_NS.to_string(), entry, entry_map);
+    model.incomplete_types = translated.incomplete;
+    let mut walk = ImportWalk::with_profile(loader, limits, diags, &mut model, xml::YAML_VERSION);
     for (id, tree) in &translated.trees {
         if *id != entry {
             walk.model.files.push(*id);
@@ -251,7 +225,28 @@ struct ImportWalk<'a> {
     stack: Vec<(FileId, Option<Span>)>,
 }
 
-impl ImportWalk<'_> {
+impl<'a> ImportWalk<'a> {
+    /// A walk that has read the Simple Profile normative types of `version` (none for 2.0).
+    fn with_profile(
+        loader: &'a mut Loader,
+        limits: &'a Limits,
+        diags: &'a mut Diagnostics,
+        model: &'a mut Model,
+        version: &str,
+    ) -> Self {
+        let mut walk = ImportWalk {
+            loader,
+            limits,
+            diags,
+            model,
+            stack: Vec::new(),
+        };
+        for file in crate::profiles::simple_profile(version).unwrap_or_default() {
+            walk.profile(file);
+        }
+        walk
+    }
+
     fn file(&mut self, file: FileId, root: &Map, via: Option<Span>) {
         self.stack.push((file, via));
         let imports =

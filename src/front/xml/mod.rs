@@ -129,15 +129,17 @@ fn translate(
         }
     }
     if let Some((_, entry)) = trees.first_mut() {
-        let stubs: Vec<(&str, String, Node)> = x
+        let stubs: Vec<(&str, Node, Node)> = x
             .trusted
             .iter()
             .filter_map(|(kind, name, span)| {
                 let props = x.trusted_props.get(name).map(Vec::as_slice).unwrap_or(&[]);
-                types::stub(*kind, *span, props).map(|(s, n)| (s, name.clone(), n))
+                types::stub(*kind, *span, props).map(|(s, n)| (s, build::s(name, *span), n))
             })
             .collect();
-        add_to_sections(entry, stubs);
+        if !stubs.is_empty() {
+            *entry = with_types(entry, stubs);
+        }
     }
     Some(Translated {
         trees,
@@ -146,93 +148,79 @@ fn translate(
     })
 }
 
-/// Adds `(section, name, definition)` entries to the type sections of a tree, creating the
-/// sections that are missing (before `topology_template`).
-fn add_to_sections(tree: &mut Node, mut extra: Vec<(&str, String, Node)>) {
+/// The type sections a translated tree has, in the order they are written.
+pub(crate) const TYPE_SECTIONS: [&str; 6] = [
+    "artifact_types",
+    "capability_types",
+    "interface_types",
+    "relationship_types",
+    "node_types",
+    "policy_types",
+];
+
+/// `tree` with `extra` definitions added to its type sections (`(section, name, definition)`).
+/// Other keys keep their order; the type sections, in [`TYPE_SECTIONS`] order, stand where the
+/// first of them stood, or before `topology_template`.
+pub(crate) fn with_types(tree: &Node, extra: Vec<(&str, Node, Node)>) -> Node {
     use crate::yaml::{Kind, Map};
-    if extra.is_empty() {
-        return;
-    }
-    let Kind::Map(map) = std::mem::replace(&mut tree.kind, Kind::Seq(Vec::new())) else {
-        return;
+    let Some(map) = tree.as_map() else {
+        return tree.clone();
     };
-    let span = tree.span;
+    let mut sections: Vec<(&str, crate::source::Span, Map)> = TYPE_SECTIONS
+        .iter()
+        .map(|s| (*s, tree.span, Map::new()))
+        .collect();
+    let mut add = |section: &str, key: Node, value: Node| {
+        if let Some((_, _, m)) = sections.iter_mut().find(|(s, _, _)| *s == section) {
+            let _ = m.insert(key, value);
+        }
+    };
+    for e in map.entries() {
+        let key = e.key.scalar_text().unwrap_or_default();
+        if TYPE_SECTIONS.contains(&key) {
+            for se in e.value.as_map().map(Map::entries).unwrap_or_default() {
+                add(key, se.key.clone(), se.value.clone());
+            }
+        }
+    }
+    for (section, key, value) in extra {
+        add(section, key, value);
+    }
     let mut out = Map::new();
-    let mut take = |section: &str, into: &mut Map| {
-        for (_, name, node) in extra.extract_if(.., |(s, _, _)| *s == section) {
-            let _ = into.insert(build::s(name, node.span), node);
-        }
-    };
-    let mut written = Vec::new();
-    for e in map.into_entries() {
-        let key = e.key.scalar_text().unwrap_or_default().to_string();
-        if key == "topology_template" {
-            for section in [
-                "artifact_types",
-                "capability_types",
-                "relationship_types",
-                "node_types",
-                "policy_types",
-            ] {
-                if !written.iter().any(|w| w == section) {
-                    let mut m = Map::new();
-                    take(section, &mut m);
-                    if !m.is_empty() {
-                        let _ = out.insert(
-                            build::s(section, span),
-                            Node {
-                                span,
-                                tag: None,
-                                kind: Kind::Map(m),
-                            },
-                        );
-                    }
-                    written.push(section.to_string());
-                }
-            }
-        }
-        if key.ends_with("_types")
-            && let Kind::Map(section) = e.value.kind
+    let mut pending = Some(sections);
+    for e in map.entries() {
+        let key = e.key.scalar_text().unwrap_or_default();
+        let is_section = TYPE_SECTIONS.contains(&key);
+        if (is_section || key == "topology_template")
+            && let Some(sections) = pending.take()
         {
-            let mut m = Map::new();
-            for se in section.into_entries() {
-                let _ = m.insert(se.key, se.value);
-            }
-            take(&key, &mut m);
-            written.push(key);
-            let _ = out.insert(
-                e.key,
-                Node {
-                    span: e.value.span,
-                    tag: None,
-                    kind: Kind::Map(m),
-                },
-            );
-            continue;
+            place(&mut out, sections);
         }
-        let _ = out.insert(e.key, e.value);
+        if !is_section {
+            let _ = out.insert(e.key.clone(), e.value.clone());
+        }
     }
-    for section in [
-        "artifact_types",
-        "capability_types",
-        "relationship_types",
-        "node_types",
-        "policy_types",
-    ] {
-        let mut m = Map::new();
-        take(section, &mut m);
+    if let Some(sections) = pending {
+        place(&mut out, sections);
+    }
+    Node {
+        span: tree.span,
+        tag: None,
+        kind: Kind::Map(out),
+    }
+}
+
+fn place(out: &mut crate::yaml::Map, sections: Vec<(&str, crate::source::Span, crate::yaml::Map)>) {
+    for (name, span, m) in sections {
         if !m.is_empty() {
-            let _ = out.insert(
-                build::s(section, span),
-                Node {
-                    span,
-                    tag: None,
-                    kind: Kind::Map(m),
-                },
-            );
+            let node = Node {
+                span,
+                tag: None,
+                kind: crate::yaml::Kind::Map(m),
+            };
+            let _ = out.insert(build::s(name, span), node);
         }
     }
-    tree.kind = Kind::Map(out);
 }
 
 /// The translation's state: the documents, the symbol table and what it found.

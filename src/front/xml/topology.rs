@@ -696,46 +696,21 @@ fn boundary(
         }
         hit
     };
-    let mut reqs = M::new(d.el(bd));
-    for r in kid(bd, "Requirements")
-        .into_iter()
-        .flat_map(|r| kids(r, "Requirement"))
-    {
-        if let Some((node, name)) = check_ref(x, r, "Requirement") {
-            let key = attr(r, "name").unwrap_or(&name).to_string();
-            reqs.put(
-                &key,
-                d.el(r),
-                build::seq(
-                    vec![
-                        build::s(node, d.at(r, "ref")),
-                        build::s(name, d.at(r, "ref")),
-                    ],
-                    d.at(r, "ref"),
-                ),
-            );
+    // Exposed requirements and capabilities: `name: [node template, its element's name]`.
+    let exposed = |x: &mut X, list: &'static str, item: &'static str| {
+        let mut out = M::new(d.el(bd));
+        for e in kid(bd, list).into_iter().flat_map(|l| kids(l, item)) {
+            if let Some((node, name)) = check_ref(x, e, item) {
+                let key = attr(e, "name").unwrap_or(&name).to_string();
+                let at = d.at(e, "ref");
+                let target = build::seq(vec![build::s(node, at), build::s(name, at)], at);
+                out.put(&key, d.el(e), target);
+            }
         }
-    }
-    let mut caps = M::new(d.el(bd));
-    for c in kid(bd, "Capabilities")
-        .into_iter()
-        .flat_map(|c| kids(c, "Capability"))
-    {
-        if let Some((node, name)) = check_ref(x, c, "Capability") {
-            let key = attr(c, "name").unwrap_or(&name).to_string();
-            caps.put(
-                &key,
-                d.el(c),
-                build::seq(
-                    vec![
-                        build::s(node, d.at(c, "ref")),
-                        build::s(name, d.at(c, "ref")),
-                    ],
-                    d.at(c, "ref"),
-                ),
-            );
-        }
-    }
+        out
+    };
+    let reqs = exposed(x, "Requirements", "Requirement");
+    let caps = exposed(x, "Capabilities", "Capability");
     let mut props = M::new(d.el(bd));
     if let Some(p) = kid(bd, "Properties") {
         for pm in kid(p, "PropertyMappings")

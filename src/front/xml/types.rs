@@ -448,17 +448,10 @@ pub fn document(x: &mut X, di: usize, entry: bool) -> Node {
     if let Some(text) = documentation(root) {
         top.set("description", build::s(text, at));
     }
-    let mut sections: Vec<(&str, M)> = [
-        "artifact_types",
-        "capability_types",
-        "interface_types",
-        "relationship_types",
-        "node_types",
-        "policy_types",
-    ]
-    .into_iter()
-    .map(|s| (s, M::new(at)))
-    .collect();
+    let mut sections: Vec<(&str, M)> = super::TYPE_SECTIONS
+        .into_iter()
+        .map(|s| (s, M::new(at)))
+        .collect();
     let mut service: Option<Xn> = None;
     for c in root.children().filter(|c| c.is_element()) {
         if c.tag_name().namespace() != Some(doc::TOSCA_NS) {
@@ -555,27 +548,34 @@ pub fn document(x: &mut X, di: usize, entry: bool) -> Node {
 
 /// Capability and artifact types: the common part and properties.
 fn plain_type(x: &mut X, di: usize, n: Xn, kind: XKind, extra: &[&str]) -> Node {
+    type_common(x, di, n, kind, extra, &[]).done()
+}
+
+/// What every type has: its element checked (the common children and attributes plus
+/// `children` and `attrs`), derived_from, description, metadata and properties.
+fn type_common(x: &mut X, di: usize, n: Xn, kind: XKind, children: &[&str], attrs: &[&str]) -> M {
     let d = x.docs[di];
-    let mut allowed = TYPE_CHILDREN.to_vec();
-    allowed.extend_from_slice(extra);
-    doc::check_element(d, n, &allowed, TYPE_ATTRS, &[], x.diags);
+    let allowed = [TYPE_CHILDREN, children].concat();
+    let attrs = [TYPE_ATTRS, attrs].concat();
+    doc::check_element(d, n, &allowed, &attrs, &[], x.diags);
     let mut m = M::new(d.el(n));
     x.type_head(di, n, kind, &mut m);
     if let Some(s) = x.own_schema(di, n) {
         let defs = x.definitions(&s, d.el(n));
         m.set("properties", defs);
     }
-    m.done()
+    m
 }
 
 fn requirement_type(x: &mut X, di: usize, n: Xn) {
-    let d = x.docs[di];
-    let mut attrs = TYPE_ATTRS.to_vec();
-    attrs.push("requiredCapabilityType");
-    doc::check_element(d, n, TYPE_CHILDREN, &attrs, &[], x.diags);
-    let mut m = M::new(d.el(n));
-    x.type_head(di, n, XKind::RequirementType, &mut m);
-    x.own_schema(di, n);
+    type_common(
+        x,
+        di,
+        n,
+        XKind::RequirementType,
+        &[],
+        &["requiredCapabilityType"],
+    );
     if attr(n, "requiredCapabilityType").is_some() {
         x.resolve(di, n, "requiredCapabilityType", XKind::CapabilityType);
     }
@@ -588,17 +588,14 @@ fn requirement_type(x: &mut X, di: usize, n: Xn) {
 
 fn policy_type(x: &mut X, di: usize, n: Xn) -> Node {
     let d = x.docs[di];
-    let mut attrs = TYPE_ATTRS.to_vec();
-    attrs.push("policyLanguage");
-    let mut allowed = TYPE_CHILDREN.to_vec();
-    allowed.push("AppliesTo");
-    doc::check_element(d, n, &allowed, &attrs, &[], x.diags);
-    let mut m = M::new(d.el(n));
-    x.type_head(di, n, XKind::PolicyType, &mut m);
-    if let Some(s) = x.own_schema(di, n) {
-        let defs = x.definitions(&s, d.el(n));
-        m.set("properties", defs);
-    }
+    let mut m = type_common(
+        x,
+        di,
+        n,
+        XKind::PolicyType,
+        &["AppliesTo"],
+        &["policyLanguage"],
+    );
     if let Some(applies) = kid(n, "AppliesTo") {
         let mut targets = Vec::new();
         for r in kids(applies, "NodeTypeReference") {
@@ -677,20 +674,13 @@ fn bounds(x: &mut X, di: usize, n: Xn) -> Node {
 
 fn node_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
     let d = x.docs[di];
-    let mut allowed = TYPE_CHILDREN.to_vec();
-    allowed.extend_from_slice(&[
+    let children = [
         "RequirementDefinitions",
         "CapabilityDefinitions",
         "InstanceStates",
         "Interfaces",
-    ]);
-    doc::check_element(d, n, &allowed, TYPE_ATTRS, &[], x.diags);
-    let mut m = M::new(d.el(n));
-    x.type_head(di, n, XKind::NodeType, &mut m);
-    if let Some(s) = x.own_schema(di, n) {
-        let defs = x.definitions(&s, d.el(n));
-        m.set("properties", defs);
-    }
+    ];
+    let mut m = type_common(x, di, n, XKind::NodeType, &children, &[]);
     if let Some(reqs) = kid(n, "RequirementDefinitions") {
         let mut list = Vec::new();
         let mut names: Vec<String> = Vec::new();
@@ -794,12 +784,7 @@ fn node_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
     if let Some(states) = kid(n, "InstanceStates") {
         x.lose(di, states, "`InstanceStates`");
     }
-    let chosen = x.chosen_implementation(yaml, d.el(n));
-    let mut artifacts = M::new(d.el(n));
-    let ias = match chosen {
-        Some(def) => x.implementation_artifacts(def, &mut artifacts),
-        None => Vec::new(),
-    };
+    let (artifacts, ias) = x.implemented(yaml, d.el(n));
     if let Some(ifs) = kid(n, "Interfaces") {
         let im = x.interfaces(di, ifs, &ias, "");
         m.set_nonempty("interfaces", im);
@@ -810,21 +795,14 @@ fn node_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
 
 fn relationship_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
     let d = x.docs[di];
-    let mut allowed = TYPE_CHILDREN.to_vec();
-    allowed.extend_from_slice(&[
+    let children = [
         "InstanceStates",
         "SourceInterfaces",
         "TargetInterfaces",
         "ValidSource",
         "ValidTarget",
-    ]);
-    doc::check_element(d, n, &allowed, TYPE_ATTRS, &[], x.diags);
-    let mut m = M::new(d.el(n));
-    x.type_head(di, n, XKind::RelationshipType, &mut m);
-    if let Some(s) = x.own_schema(di, n) {
-        let defs = x.definitions(&s, d.el(n));
-        m.set("properties", defs);
-    }
+    ];
+    let mut m = type_common(x, di, n, XKind::RelationshipType, &children, &[]);
     if let Some(vs) = kid(n, "ValidSource") {
         let q = qname(d, vs, "typeRef", x.diags);
         if let Some((q, span)) = q {
@@ -863,12 +841,7 @@ fn relationship_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
     if let Some(states) = kid(n, "InstanceStates") {
         x.lose(di, states, "`InstanceStates`");
     }
-    let chosen = x.chosen_implementation(yaml, d.el(n));
-    let mut artifacts = M::new(d.el(n));
-    let ias = match chosen {
-        Some(def) => x.implementation_artifacts(def, &mut artifacts),
-        None => Vec::new(),
-    };
+    let (artifacts, ias) = x.implemented(yaml, d.el(n));
     let mut im = M::new(d.el(n));
     for (side, el) in [
         ("source", "SourceInterfaces"),
@@ -907,6 +880,17 @@ pub struct Ia {
 }
 
 impl X<'_, '_> {
+    /// The artifacts a type gets from its implementation, and the implementation artifacts
+    /// for its operations.
+    fn implemented(&mut self, yaml: &str, at: Span) -> (M, Vec<Ia>) {
+        let mut artifacts = M::new(at);
+        let ias = match self.chosen_implementation(yaml, at) {
+            Some(def) => self.implementation_artifacts(def, &mut artifacts),
+            None => Vec::new(),
+        };
+        (artifacts, ias)
+    }
+
     /// The implementation whose artifacts a type gets: the first non-abstract one read.
     fn chosen_implementation(&mut self, yaml: &str, at: Span) -> Option<Def> {
         let list = self.impls.get(yaml)?.clone();
