@@ -112,6 +112,13 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         let shown = &loader.sources().get(model.entry).name;
         crate::front::csar_entry::check_without_meta(&model, shown, diags);
     }
+    if let Some(meta) = opened
+        .csar
+        .as_ref()
+        .filter(|_| model.dialect == crate::ir::Dialect::Xml)
+    {
+        crate::front::xml::check_csar_meta(meta, loader.sources(), &options.quirks, diags);
+    }
     let csar = opened.csar.map(|meta| meta.to_map());
     let entry_definitions = csar
         .as_ref()

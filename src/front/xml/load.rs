@@ -22,8 +22,9 @@ pub struct File {
     pub role: Role,
 }
 
-/// One `Import` that named a file: the file, under which namespace, where.
+/// One `Import` that named a file: who imported it, the file, under which namespace, where.
 pub struct Imported {
+    pub importer: FileId,
     pub file: FileId,
     pub namespace: Option<String>,
     pub span: Span,
@@ -109,6 +110,7 @@ pub fn load(
                 continue;
             };
             out.imports.push(Imported {
+                importer: id,
                 file,
                 namespace: r.namespace.clone(),
                 span: r.span,

@@ -19,6 +19,7 @@ mod build;
 pub mod command;
 mod doc;
 mod load;
+mod meta;
 mod names;
 mod props;
 mod symbols;
@@ -33,6 +34,7 @@ use crate::source::{FileId, Loader, SourceMap};
 use crate::yaml::Node;
 
 pub use doc::TOSCA_NS;
+pub use meta::check_csar_meta;
 pub(crate) use props::builtin as props_builtin;
 
 /// The Simple Profile version XML is translated into.
@@ -112,6 +114,7 @@ fn translate(
         interface_types: HashSet::new(),
         impls: HashMap::new(),
         namespace_only: loaded.namespace_only.clone(),
+        visible: visibility(&docs_only, loaded),
         schemas: HashMap::new(),
         pending_interfaces: Vec::new(),
         trusted: Vec::new(),
@@ -146,6 +149,18 @@ fn translate(
         incomplete: x.incomplete,
         lost: x.lost,
     })
+}
+
+/// Which documents each document sees: itself and what it imports directly.
+fn visibility(docs: &[&doc::Doc], loaded: &load::Loaded) -> Vec<HashSet<usize>> {
+    let index: HashMap<FileId, usize> = docs.iter().enumerate().map(|(i, d)| (d.id, i)).collect();
+    let mut out: Vec<HashSet<usize>> = (0..docs.len()).map(|i| HashSet::from([i])).collect();
+    for imp in &loaded.imports {
+        if let (Some(&from), Some(&to)) = (index.get(&imp.importer), index.get(&imp.file)) {
+            out[from].insert(to);
+        }
+    }
+    out
 }
 
 /// The type sections a translated tree has, in the order they are written.
@@ -233,6 +248,9 @@ pub(crate) struct X<'d, 'a> {
     lost: Vec<Diagnostic>,
     /// The folder of an unpacked CSAR, which artifact references are relative to.
     csar_root: Option<std::path::PathBuf>,
+    /// For each document, the documents whose definitions it may use: itself and those it
+    /// imports directly (imports are not transitive, X1-IMP-08).
+    visible: Vec<HashSet<usize>>,
     incomplete: bool,
     /// Names taken on trust (`--quirk winery`), in the order met, with where first.
     trusted: Vec<(names::XKind, String, crate::source::Span)>,

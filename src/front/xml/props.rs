@@ -318,15 +318,18 @@ impl X<'_, '_> {
         if let Some((ns, local)) = &schema.root
             && (local != root.tag_name().name() || (!root_ns.is_empty() && root_ns != ns))
         {
+            // X1-PROP-03: an error by the schema; Winery writes such documents (lenient: warn).
+            let message = format!(
+                "the property document of {owner} is `{}`, but its type defines `{}`",
+                super::names::clark(root_ns, root.tag_name().name()),
+                super::names::clark(ns, local)
+            );
             self.diags.push(
-                Diagnostic::warning(
-                    codes::XML_RULE,
-                    format!(
-                        "the property document of {owner} is `{}`, but its type defines `{}`",
-                        super::names::clark(root_ns, root.tag_name().name()),
-                        super::names::clark(ns, local)
-                    ),
-                )
+                if self.quirks.has(Quirk::Winery) {
+                    Diagnostic::warning(codes::XML_QUIRK, format!("{message} (--quirk winery)"))
+                } else {
+                    Diagnostic::error(codes::XML_RULE, message)
+                }
                 .at(d.el(root)),
             );
         }

@@ -213,8 +213,16 @@ fn node_template(
             let Some(name) = doc::required(d, r, "name", x.diags) else {
                 continue;
             };
-            if doc::required(d, r, "type", x.diags).is_some() {
-                x.resolve(di, r, "type", XKind::RequirementType);
+            if doc::required(d, r, "type", x.diags).is_some()
+                && let Some((rtype, _)) = x.resolve(di, r, "type", XKind::RequirementType)
+                && let Some((f, _)) = &found
+            {
+                let def = (
+                    "RequirementDefinitions",
+                    "RequirementDefinition",
+                    "requirementType",
+                );
+                check_part_type(x, di, f, def, XKind::RequirementType, r, &rtype);
             }
             if let Some(Some(known)) = &defined_reqs
                 && !known.iter().any(|k| k == name)
@@ -254,6 +262,14 @@ fn node_template(
                 Some(_) => x.resolve(di, c, "type", XKind::CapabilityType),
                 None => None,
             };
+            if let (Some((ct, _)), Some((f, _))) = (&ctype, &found) {
+                let def = (
+                    "CapabilityDefinitions",
+                    "CapabilityDefinition",
+                    "capabilityType",
+                );
+                check_part_type(x, di, f, def, XKind::CapabilityType, c, ct);
+            }
             if let Some(Some(known)) = &defined_caps
                 && !known.iter().any(|k| k == name)
             {
@@ -562,6 +578,31 @@ fn relationship_template(
     let (Some(src), Some(tgt)) = (attr(source_node, "id"), attr(target_node, "id")) else {
         return;
     };
+    if let Some((f, _)) = &found {
+        let ends = [
+            (
+                "ValidSource",
+                "SourceElement",
+                source_node,
+                match source {
+                    Target::Requirement(e, _) => Some(e),
+                    _ => None,
+                },
+            ),
+            (
+                "ValidTarget",
+                "TargetElement",
+                target_node,
+                match target {
+                    Target::Capability(e, _) => Some(e),
+                    _ => None,
+                },
+            ),
+        ];
+        for (valid, element, node, part) in ends {
+            check_end(x, di, r, f, valid, element, node, part);
+        }
+    }
     let te = kid(r, "TargetElement").expect("checked");
     let mut a = M::new(d.el(r));
     a.set("node", build::s(tgt, d.at(te, "ref")));
@@ -580,6 +621,134 @@ fn relationship_template(
         .or_default()
         .push(item.done());
     rels.put(id, d.at(r, "id"), m.done());
+}
+
+/// X1-NTPL-04/05: a template's requirement (capability) is of its definition's type or a
+/// type derived from it. `def` names the definition list, item and type attribute.
+fn check_part_type(
+    x: &mut X,
+    di: usize,
+    node_type: &Found,
+    def: (&'static str, &'static str, &'static str),
+    kind: XKind,
+    e: Xn,
+    actual: &Found,
+) {
+    let (list, item, type_attr) = def;
+    let Found::Def(nt) = node_type else { return };
+    let Some(name) = attr(e, "name") else { return };
+    let chain = x.chain(XKind::NodeType, *nt);
+    let Some((owner, definition)) = chain.iter().find_map(|c| {
+        kid(x.node(*c), list)
+            .into_iter()
+            .flat_map(|l| kids(l, item))
+            .find(|r| attr(*r, "name") == Some(name))
+            .map(|r| (*c, r))
+    }) else {
+        return;
+    };
+    let wanted = match x.quiet_resolve(owner.doc, definition, type_attr, kind) {
+        Some(w @ (Found::Def(_) | Found::Builtin(_))) => x.found_name(kind, &w),
+        _ => return,
+    };
+    let Some(names) = x.ancestry(kind, actual) else {
+        return;
+    };
+    if names.contains(&wanted) {
+        return;
+    }
+    let d = x.docs[di];
+    x.diags.push(
+        Diagnostic::error(
+            codes::XML_RULE,
+            format!(
+                "{} `{name}` is of type `{}`, but its definition wants `{wanted}`",
+                e.tag_name().name().to_lowercase(),
+                names.first().map_or("", String::as_str)
+            ),
+        )
+        .at(d.at(e, "type"))
+        .hint(format!("use {wanted} or a type derived from it")),
+    );
+}
+
+/// X1-RTPL-04: an end of a relationship template satisfies its type's (inherited)
+/// `ValidSource`/`ValidTarget`: a node type the end's node is of, or a requirement (capability)
+/// type its requirement (capability) is of, subtypes allowed.
+#[allow(clippy::too_many_arguments)]
+fn check_end(
+    x: &mut X,
+    di: usize,
+    r: Xn,
+    f: &Found,
+    valid: &'static str,
+    element: &'static str,
+    node: Xn,
+    part: Option<Xn>,
+) {
+    let Found::Def(rt) = f else { return };
+    let chain = x.chain(XKind::RelationshipType, *rt);
+    let Some((owner, v)) = chain
+        .iter()
+        .find_map(|c| kid(x.node(*c), valid).map(|v| (*c, v)))
+    else {
+        return;
+    };
+    let part_kind = if valid == "ValidSource" {
+        XKind::RequirementType
+    } else {
+        XKind::CapabilityType
+    };
+    let Some((q, span)) =
+        x.quietly(|x| super::names::qname(x.docs[owner.doc], v, "typeRef", x.diags))
+    else {
+        return;
+    };
+    let defined = |k: XKind| x.sym.defs.contains_key(&(k, q.ns.clone(), q.local.clone()));
+    let kind = if defined(XKind::NodeType) || super::names::base_type(XKind::NodeType, &q).is_some()
+    {
+        XKind::NodeType
+    } else if defined(part_kind) {
+        part_kind
+    } else {
+        return;
+    };
+    let wanted = match x.quietly(|x| x.resolve_q(owner.doc, &q, span, kind)) {
+        Some(w @ (Found::Def(_) | Found::Builtin(_))) => x.found_name(kind, &w),
+        _ => return,
+    };
+    let (holder, attr_kind) = match (kind, part) {
+        (XKind::NodeType, _) => (node, XKind::NodeType),
+        (_, Some(p)) => (p, kind),
+        // A requirement or capability type is wanted, and the end is the node itself.
+        _ => return,
+    };
+    let Some(actual) = x.quiet_resolve(di, holder, "type", attr_kind) else {
+        return;
+    };
+    let Some(names) = x.ancestry(attr_kind, &actual) else {
+        return;
+    };
+    if names.contains(&wanted)
+        || names.last().is_some_and(|n| n.starts_with("tosca.")) && wanted.starts_with("tosca.")
+    {
+        return;
+    }
+    let d = x.docs[di];
+    let end = kid(r, element).expect("checked");
+    x.diags.push(
+        Diagnostic::error(
+            codes::XML_RULE,
+            format!(
+                "the {} of relationship template `{}` is a `{}`, but its type's {valid} is `{wanted}`",
+                if valid == "ValidSource" { "source" } else { "target" },
+                attr(r, "id").unwrap_or(""),
+                names.first().map_or("", String::as_str)
+            ),
+        )
+        .at(d.at(end, "ref"))
+        .hint(format!("connect a {} of type {wanted} or a type derived from it", attr_kind.element())),
+    );
 }
 
 /// A `Policy` as a topology policy; its policy template's properties are merged under its own
@@ -612,18 +781,9 @@ fn policy(
     {
         let tn = x.node(t);
         if let Some(props) = kid(tn, "Properties") {
-            let ty = attr(tn, "type").and_then(|_| {
-                let mut quiet = crate::diag::Diagnostics::with_cap(0);
-                let (q, s) = super::names::qname(x.docs[t.doc], tn, "type", &mut quiet)?;
-                let real = std::mem::replace(x.diags, crate::diag::Diagnostics::with_cap(0));
-                let r = x.resolve_q(t.doc, &q, s, XKind::PolicyType);
-                *x.diags = real;
-                r
-            });
+            let ty = x.quiet_resolve(t.doc, tn, "type", XKind::PolicyType);
             let schema = ty.as_ref().and_then(|f| x.schema_of(XKind::PolicyType, f));
-            let mut quiet = std::mem::replace(x.diags, crate::diag::Diagnostics::with_cap(0));
-            let v = x.values(t.doc, props, schema.as_ref(), "the policy template");
-            std::mem::swap(x.diags, &mut quiet);
+            let v = x.quietly(|x| x.values(t.doc, props, schema.as_ref(), "the policy template"));
             if let Some(v) = v {
                 m.set("properties", v);
             }

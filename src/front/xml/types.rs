@@ -94,8 +94,14 @@ impl<'d, 'a> X<'d, 'a> {
         span: Span,
         kind: XKind,
     ) -> Option<Found> {
-        if let Some(def) = self.sym.defs.get(&(kind, q.ns.clone(), q.local.clone())) {
-            return Some(Found::Def(*def));
+        if let Some(def) = self
+            .sym
+            .defs
+            .get(&(kind, q.ns.clone(), q.local.clone()))
+            .copied()
+        {
+            self.check_visible(di, def, q, span, kind);
+            return Some(Found::Def(def));
         }
         let tns = self.tns(di);
         if q.unprefixed
@@ -184,6 +190,34 @@ impl<'d, 'a> X<'d, 'a> {
             .hint(hint),
         );
         self.recover(kind, q, span)
+    }
+
+    /// A definition used by document `di` must be in it or in a document it imports itself
+    /// (X1-IMP-08): an error, or a warning under `--quirk winery`, whose repositories resolve
+    /// every name globally.
+    fn check_visible(&mut self, di: usize, def: Def, q: &QName, span: Span, kind: XKind) {
+        if self.visible[di].contains(&def.doc) {
+            return;
+        }
+        let file = &self.docs[def.doc].file.name;
+        let message = format!(
+            "{} `{}` is defined in `{file}`, which this document does not import (imports are not transitive)",
+            kind.element(),
+            q.clark()
+        );
+        let d = if self.quirks.has(Quirk::Winery) {
+            Diagnostic::warning(
+                codes::XML_QUIRK,
+                format!("{message}; used anyway (--quirk winery)"),
+            )
+        } else {
+            Diagnostic::error(codes::XML_QNAME, message)
+        };
+        self.diags.push(d.at(span).hint(format!(
+            "add <Import importType=\"{}\" namespace=\"{}\" location=\"...\"/> to this document",
+            super::doc::TOSCA_NS,
+            q.ns
+        )));
     }
 
     /// After an unresolved name was reported: the name stands for an empty type of its kind,
@@ -318,47 +352,70 @@ impl<'d, 'a> X<'d, 'a> {
             return s.clone();
         }
         self.schemas.insert(name.clone(), None);
-        let mut quiet = crate::diag::Diagnostics::with_cap(0);
         let n = self.node(*def);
-        let own = {
-            let real = std::mem::replace(self.diags, crate::diag::Diagnostics::with_cap(0));
-            let s = self.own_schema(def.doc, n);
-            *self.diags = real;
-            s
-        };
-        let schema = match own {
+        let schema = match self.quietly(|x| x.own_schema(def.doc, n)) {
             Some(s) => Some(s),
-            None => {
-                let parent = kid(n, "DerivedFrom").and_then(|df| {
-                    let (q, span) = qname(self.docs[def.doc], df, "typeRef", &mut quiet)?;
-                    let real = std::mem::replace(self.diags, crate::diag::Diagnostics::with_cap(0));
-                    let f = self.resolve_q(def.doc, &q, span, kind);
-                    *self.diags = real;
-                    f
-                });
-                parent.and_then(|p| self.schema_of(kind, &p))
-            }
+            None => kid(n, "DerivedFrom")
+                .and_then(|df| self.quiet_resolve(def.doc, df, "typeRef", kind))
+                .and_then(|p| self.schema_of(kind, &p)),
         };
         self.schemas.insert(name, schema.clone());
         schema
     }
 
+    /// Runs `f` with its diagnostics dropped: for looking things up that are reported where
+    /// they are written.
+    pub(super) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let real = std::mem::replace(self.diags, crate::diag::Diagnostics::with_cap(0));
+        let out = f(self);
+        *self.diags = real;
+        out
+    }
+
+    /// [`Self::resolve`] without reporting anything.
+    pub(super) fn quiet_resolve(
+        &mut self,
+        di: usize,
+        n: Xn,
+        name: &str,
+        kind: XKind,
+    ) -> Option<Found> {
+        self.quietly(|x| x.resolve(di, n, name, kind).map(|(f, _)| f))
+    }
+
+    /// The names of a type and its ancestors that the XML tells (the normative ancestors of a
+    /// normative parent are the resolver's to know); `None` for a type taken on trust.
+    pub(super) fn ancestry(&mut self, kind: XKind, f: &Found) -> Option<Vec<String>> {
+        match f {
+            Found::Trusted(_) => None,
+            Found::Builtin(b) => Some(vec![b.clone()]),
+            Found::Def(def) => {
+                let chain = self.chain(kind, *def);
+                let mut names: Vec<String> =
+                    chain.iter().map(|d| self.yaml_name(kind, *d)).collect();
+                let root = self.node(*chain.last()?);
+                if let Some(df) = kid(root, "DerivedFrom") {
+                    match self.quiet_resolve(chain.last()?.doc, df, "typeRef", kind)? {
+                        Found::Builtin(b) => names.push(b),
+                        Found::Trusted(_) => return None,
+                        Found::Def(_) => {}
+                    }
+                }
+                Some(names)
+            }
+        }
+    }
+
     /// Every definition along a type's DerivedFrom chain, itself first (cycles stop it).
     pub(super) fn chain(&mut self, kind: XKind, def: Def) -> Vec<Def> {
         let mut out = vec![def];
-        let mut quiet = crate::diag::Diagnostics::with_cap(0);
         while out.len() < 64 {
             let last = *out.last().expect("not empty");
             let n = self.node(last);
             let Some(df) = kid(n, "DerivedFrom") else {
                 break;
             };
-            let Some((q, span)) = qname(self.docs[last.doc], df, "typeRef", &mut quiet) else {
-                break;
-            };
-            let real = std::mem::replace(self.diags, crate::diag::Diagnostics::with_cap(0));
-            let f = self.resolve_q(last.doc, &q, span, kind);
-            *self.diags = real;
+            let f = self.quiet_resolve(last.doc, df, "typeRef", kind);
             match f {
                 Some(Found::Def(p)) if !out.iter().any(|d| d.node == p.node && d.doc == p.doc) => {
                     out.push(p)
