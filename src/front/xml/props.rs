@@ -33,6 +33,55 @@ pub struct Field {
     pub name: String,
     pub ty: &'static str,
     pub list: bool,
+    /// Constraints from the facets of the element's simple type: `(operator, arguments)`,
+    /// e.g. `("valid_values", [a, b])`, `("pattern", [p])`.
+    pub facets: Facets,
+}
+
+/// Constraints from XSD facets: `(operator, arguments)`.
+pub type Facets = Vec<(&'static str, Vec<String>)>;
+
+/// The Simple Profile constraint operator of an XSD facet.
+fn facet_operator(facet: &str) -> Option<&'static str> {
+    Some(match facet {
+        "enumeration" => "valid_values",
+        "pattern" => "pattern",
+        "minInclusive" => "greater_or_equal",
+        "maxInclusive" => "less_or_equal",
+        "minExclusive" => "greater_than",
+        "maxExclusive" => "less_than",
+        "length" => "length",
+        "minLength" => "min_length",
+        "maxLength" => "max_length",
+        _ => return None,
+    })
+}
+
+/// The base type and facets of an `xs:restriction` (of a simple type).
+fn restriction(simple_type: Xn) -> Option<(&'static str, Facets)> {
+    let r = simple_type.children().find(|c| {
+        c.is_element()
+            && c.tag_name().namespace() == Some(XSD_NS)
+            && c.tag_name().name() == "restriction"
+    })?;
+    let base = attr(r, "base").map_or("string", |b| builtin(b.rsplit(':').next().unwrap_or(b)));
+    let mut facets: Facets = Vec::new();
+    for f in r
+        .children()
+        .filter(|c| c.is_element() && c.tag_name().namespace() == Some(XSD_NS))
+    {
+        let (Some(op), Some(v)) = (facet_operator(f.tag_name().name()), attr(f, "value")) else {
+            continue;
+        };
+        match facets
+            .iter_mut()
+            .find(|(o, _)| *o == op && op == "valid_values")
+        {
+            Some((_, values)) => values.push(v.to_string()),
+            None => facets.push((op, vec![v.to_string()])),
+        }
+    }
+    Some((base, facets))
 }
 
 /// The YAML type of an XSD built-in type (by local name).
@@ -103,6 +152,7 @@ impl X<'_, '_> {
                 name: key,
                 ty: builtin(local),
                 list: false,
+                facets: Vec::new(),
             });
         }
         let root = match (attr(kv, "namespace"), attr(kv, "elementname")) {
@@ -167,6 +217,7 @@ impl X<'_, '_> {
                             name: q.local.clone(),
                             ty: builtin(&tq.local),
                             list: false,
+                            facets: Vec::new(),
                         }],
                         simple: true,
                     });
@@ -206,48 +257,52 @@ impl X<'_, '_> {
             let nested = e
                 .children()
                 .any(|c| c.is_element() && c.tag_name().name() == "complexType");
-            let ty = if nested {
-                "map"
+            let anonymous = e
+                .children()
+                .find(|c| c.is_element() && c.tag_name().name() == "simpleType");
+            let (ty, facets) = if nested {
+                ("map", Vec::new())
+            } else if let Some(st) = anonymous {
+                restriction(st).unwrap_or(("string", Vec::new()))
             } else {
                 match attr(e, "type") {
                     Some(t) => {
                         let mut quiet = crate::diag::Diagnostics::with_cap(0);
                         match read_qname(d, e, t, d.at(e, "type"), "type", &mut quiet) {
-                            Some(q) if q.ns == XSD_NS => builtin(&q.local),
+                            Some(q) if q.ns == XSD_NS => (builtin(&q.local), Vec::new()),
                             Some(q) => {
                                 match self.sym.xsd_types.get(&(q.ns.clone(), q.local.clone())) {
                                     Some(td) => self.simple_base(*td),
-                                    None => "string",
+                                    None => ("string", Vec::new()),
                                 }
                             }
-                            None => "string",
+                            None => ("string", Vec::new()),
                         }
                     }
-                    None => "string",
+                    None => ("string", Vec::new()),
                 }
             };
             out.push(Field {
                 name: name.to_string(),
                 ty,
                 list,
+                facets,
             });
         }
         out
     }
 
-    /// A named type's YAML type: a simple type's restriction base, a complex type a map.
-    fn simple_base(&self, def: Def) -> &'static str {
+    /// A named type's YAML type: a simple type's restriction base and facets, a complex type
+    /// a map.
+    fn simple_base(&self, def: Def) -> (&'static str, Facets) {
         let d = self.docs[def.doc];
         let Some(n) = d.doc.get_node(def.node) else {
-            return "string";
+            return ("string", Vec::new());
         };
         if n.tag_name().name() == "complexType" {
-            return "map";
+            return ("map", Vec::new());
         }
-        n.descendants()
-            .find(|c| c.is_element() && c.tag_name().name() == "restriction")
-            .and_then(|r| attr(r, "base"))
-            .map_or("string", |b| builtin(b.rsplit(':').next().unwrap_or(b)))
+        restriction(n).unwrap_or(("string", Vec::new()))
     }
 
     /// Simple Profile property definitions for a schema.
@@ -255,13 +310,20 @@ impl X<'_, '_> {
         let mut m = M::new(span);
         for f in &schema.fields {
             let mut p = M::new(span);
+            let constraints = (!f.facets.is_empty()).then(|| constraints(f, span));
             if f.list {
                 p.set("type", build::s("list", span));
                 let mut es = M::new(span);
                 es.set("type", build::s(f.ty, span));
+                if let Some(c) = constraints {
+                    es.set("constraints", c);
+                }
                 p.set("entry_schema", es.done());
             } else {
                 p.set("type", build::s(f.ty, span));
+                if let Some(c) = constraints {
+                    p.set("constraints", c);
+                }
             }
             p.set("required", build::boolean(false, span));
             m.put(&f.name, span, p.done());
@@ -430,6 +492,36 @@ impl X<'_, '_> {
             _ => build::s(text, span),
         })
     }
+}
+
+/// A field's facets as Simple Profile constraints, arguments typed like the field (lengths
+/// and patterns are what they are whatever the type).
+fn constraints(f: &Field, span: Span) -> Node {
+    let typed = |v: &str, ty: &str| match ty {
+        "integer" => v
+            .parse::<i64>()
+            .map_or_else(|_| build::s(v, span), |i| build::int(i, span)),
+        "float" => v
+            .parse::<f64>()
+            .map_or_else(|_| build::s(v, span), |x| build::float(x, span)),
+        _ => build::s(v, span),
+    };
+    let items = f
+        .facets
+        .iter()
+        .map(|(op, values)| {
+            let arg = match *op {
+                "valid_values" => build::seq(values.iter().map(|v| typed(v, f.ty)).collect(), span),
+                "length" | "min_length" | "max_length" => typed(&values[0], "integer"),
+                "pattern" => build::s(&values[0], span),
+                _ => typed(&values[0], f.ty),
+            };
+            let mut m = M::new(span);
+            m.set(op, arg);
+            m.done()
+        })
+        .collect();
+    build::seq(items, span)
 }
 
 /// The `xs:element`s of a content model, through nested sequence/all/choice but not into

@@ -415,6 +415,7 @@ impl X<'_, '_> {
                     name: n,
                     ty: "string",
                     list: false,
+                    facets: Vec::new(),
                 });
             }
         }
