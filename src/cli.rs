@@ -70,6 +70,11 @@ enum Command {
         after_help = "Inputs: `--inputs FILE` and `--set NAME=VALUE` give variability inputs (the names\ndeclared under `variability.inputs`) and topology inputs alike.\n\nExample:\n  toscana resolve examples/variable-shop.yaml --preset dev -o shop-dev.yaml\n  toscana resolve examples/variable-shop.yaml --set mode=prod --explain"
     )]
     Resolve(crate::front::variability::command::ResolveArgs),
+    /// Convert TOSCA 1.0 XML (a Definitions file or CSAR) into TOSCA YAML
+    #[command(
+        after_help = "Constructs YAML cannot express are reported as warnings (xml::no-counterpart).\n\nExample:\n  toscana convert app.csar --to tosca_simple_yaml_1_3 -o app.yaml\n  toscana convert ServiceTemplate.tosca --quirk winery"
+    )]
+    Convert(crate::front::xml::command::ConvertArgs),
     /// Print a shell completion script
     #[command(after_help = "Example:\n  toscana completions bash > /etc/bash_completion.d/toscana")]
     Completions {
@@ -113,10 +118,27 @@ pub struct CommonArgs {
     /// Show at most N errors (0: all)
     #[arg(long, value_name = "N", default_value_t = diag::DEFAULT_ERROR_CAP)]
     pub max_errors: usize,
+    /// Accept what a tool's real files do that the specification forbids (repeatable)
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub quirk: Vec<crate::front::quirk::Quirk>,
     #[command(flatten)]
     pub variability: crate::front::variability::VariabilityArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// How diagnostics are shown, for the commands that write one file (`resolve`, `convert`).
+#[derive(Debug, Args, Clone)]
+pub struct ReportArgs {
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+    /// Print only errors
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Show at most N errors (0: all)
+    #[arg(long, value_name = "N", default_value_t = diag::DEFAULT_ERROR_CAP)]
+    pub max_errors: usize,
 }
 
 /// `toscana dot`: the common flags and the diagram's own.
@@ -391,6 +413,7 @@ pub fn main() -> ExitCode {
         }
         Command::Check(args) => return run(&args, Job::Check, None),
         Command::Resolve(args) => return crate::front::variability::command::run(&args),
+        Command::Convert(args) => return crate::front::xml::command::run(&args),
         Command::Ir(args) => (args, Job::Ir),
         Command::K8s(args) => {
             return run_with(
@@ -548,6 +571,7 @@ fn run_with(
         ),
         report_open_requirements: matches!(job, Job::Check),
         variability: args.variability.options(),
+        quirks: crate::front::quirk::Quirks::new(&args.quirk),
     };
     let read = pipeline::read(&options, &mut diags);
     if let Some(resolved) = read
@@ -750,16 +774,94 @@ fn write(
 }
 
 fn report(args: &CommonArgs, diags: &Diagnostics, sources: &SourceMap) {
+    report_diagnostics(diags, sources, args.message_format, args.quiet);
+}
+
+/// Prints the diagnostics to standard error (errors only when `quiet`), in colour only on a
+/// terminal without `NO_COLOR`.
+pub fn report_diagnostics(
+    diags: &Diagnostics,
+    sources: &SourceMap,
+    format: MessageFormat,
+    quiet: bool,
+) {
     let shown: Vec<Diagnostic> = diags
         .finish()
         .into_iter()
-        .filter(|d| !args.quiet || d.is_error())
+        .filter(|d| !quiet || d.is_error())
         .collect();
     let stderr = std::io::stderr();
-    let color = args.message_format == MessageFormat::Human
+    let color = format == MessageFormat::Human
         && stderr.is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut err = stderr.lock();
-    let _ = diag::emit(&mut err, &shown, sources, args.message_format, color);
+    let _ = diag::emit(&mut err, &shown, sources, format, color);
     let _ = err.flush();
+}
+
+/// The end of a command that writes one YAML tree (`resolve`, `convert`): the tree written
+/// unless there were errors, every diagnostic reported, the exit code returned.
+pub fn finish_yaml_output(
+    tree: Option<crate::yaml::Node>,
+    output: Option<&std::path::Path>,
+    default_name: &str,
+    diags: &mut Diagnostics,
+    sources: &SourceMap,
+    report: &ReportArgs,
+) -> ExitCode {
+    let code = match tree {
+        Some(_) if diags.has_errors() => EXIT_INVALID,
+        None => EXIT_INVALID,
+        Some(tree) => match crate::yaml::emit::to_yaml(&tree) {
+            Ok(text) => write_one_file(output, default_name, text, diags),
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    codes::OUTPUT_WRITE,
+                    format!("cannot write `{default_name}` as YAML: {e}"),
+                ));
+                EXIT_OUTPUT
+            }
+        },
+    };
+    report_diagnostics(diags, sources, report.message_format, report.quiet);
+    ExitCode::from(code)
+}
+
+/// Writes one text file: to standard output, or to `output` through a temporary file renamed
+/// into place (`toscana resolve`, `toscana convert`). Returns the exit code.
+pub fn write_one_file(
+    output: Option<&std::path::Path>,
+    default_name: &str,
+    text: String,
+    diags: &mut Diagnostics,
+) -> u8 {
+    let mut stdout = std::io::stdout().lock();
+    let (dir, name) = match output {
+        None => (None, default_name.to_string()),
+        Some(path) => {
+            let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+                diags.push(Diagnostic::error(
+                    codes::OUTPUT_WRITE,
+                    format!("`{}` is not a file name", path.display()),
+                ));
+                return EXIT_OUTPUT;
+            };
+            let dir = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            (Some(dir), name)
+        }
+    };
+    let file = OutputFile {
+        path: name,
+        contents: text,
+    };
+    match crate::back::write_outputs(dir.as_deref(), &[file], None, &mut stdout) {
+        Ok(_) => 0,
+        Err(d) => {
+            diags.push(d);
+            EXIT_OUTPUT
+        }
+    }
 }

@@ -104,6 +104,20 @@ pub mod codes {
     pub const VAR_LIMIT: &str = "variability::limit";
     /// Variability4TOSCA: variability options given for a template without variability.
     pub const VAR_IGNORED: &str = "variability::ignored";
+    /// TOSCA 1.0 XML that is not well-formed (or not namespace-well-formed).
+    pub const XML_SYNTAX: &str = "xml::syntax";
+    /// TOSCA 1.0 XML against its schema: an unknown element, a missing or bad attribute.
+    pub const XML_SCHEMA: &str = "xml::schema";
+    /// A QName with an undeclared prefix, or one that names no definition of its kind.
+    pub const XML_QNAME: &str = "xml::qname";
+    /// A TOSCA 1.0 XML rule beyond the schema: derivation, ids, references, bounds.
+    pub const XML_RULE: &str = "xml::rule";
+    /// A pre-standard TOSCA 1.0 draft (CSD02, 2012), which has another grammar.
+    pub const XML_DRAFT: &str = "xml::draft";
+    /// A deviation accepted only because a `--quirk` allows it.
+    pub const XML_QUIRK: &str = "xml::quirk";
+    /// `toscana convert`: an XML construct with no counterpart in the YAML written.
+    pub const XML_NO_COUNTERPART: &str = "xml::no-counterpart";
     pub const TOO_MANY_ERRORS: &str = "diag::too-many-errors";
 }
 

@@ -32,6 +32,8 @@ pub struct ReadOptions {
     pub report_open_requirements: bool,
     /// How a variable template (Variability4TOSCA) is resolved first.
     pub variability: crate::front::variability::Options,
+    /// Lenient modes for real-world files (`--quirk`).
+    pub quirks: crate::front::quirk::Quirks,
 }
 
 /// The result of reading: the topology when the input could be read at all, every file read
@@ -48,12 +50,7 @@ pub struct Read {
 /// Reads and resolves the input. Problems go into `diags`; the topology is returned even when
 /// some were errors, so callers can decide (`check` reports, translators refuse).
 pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
-    let mut loader = Loader::new(SourceOptions {
-        entry: options.entry.clone(),
-        map_url: options.map_url.clone(),
-        profile_paths: options.profile_paths.clone(),
-        limits: options.limits.clone(),
-    });
+    let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let mut bindings = bindings(&mut loader, options, diags);
     let mark = diags.mark();
@@ -72,6 +69,18 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
     let variable = crate::front::Variability {
         options: options.variability.clone(),
         given: bindings.iter().collect(),
+        quirks: options.quirks.clone(),
+        csar_entry: opened
+            .csar
+            .as_ref()
+            .and_then(|m| m.entry_definitions.clone())
+            .or_else(|| {
+                opened
+                    .csar
+                    .as_ref()
+                    .and(options.entry.as_ref())
+                    .map(|e| e.to_string_lossy().into_owned())
+            }),
     };
     let (model, variability) =
         crate::front::read_with(&mut loader, opened.entry, &options.limits, &variable, diags);
@@ -103,6 +112,13 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         let shown = &loader.sources().get(model.entry).name;
         crate::front::csar_entry::check_without_meta(&model, shown, diags);
     }
+    if let Some(meta) = opened
+        .csar
+        .as_ref()
+        .filter(|_| model.dialect == crate::ir::Dialect::Xml)
+    {
+        crate::front::xml::check_csar_meta(meta, loader.sources(), &options.quirks, diags);
+    }
     let csar = opened.csar.map(|meta| meta.to_map());
     let entry_definitions = csar
         .as_ref()
@@ -127,6 +143,78 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         artifacts,
         variability,
     }
+}
+
+/// The result of [`convert_xml`].
+pub struct Converted {
+    /// The YAML service template, when the input could be read.
+    pub tree: Option<Node>,
+    pub sources: SourceMap,
+}
+
+/// `toscana convert`: reads TOSCA 1.0 XML and gives the Simple Profile 1.3 tree it translates
+/// into, with a warning for each construct that tree cannot hold. The tree is also read and
+/// resolved, so what `convert` writes is what `check` would judge.
+pub fn convert_xml(options: &ReadOptions, diags: &mut Diagnostics) -> Converted {
+    let mut loader = new_loader(options);
+    let input = options.input.clone().unwrap_or(InputArg::Stdin);
+    let mark = diags.mark();
+    let opened = loader.open_input(&input, diags);
+    if let InputArg::Path(path) = &input {
+        diags.place_unplaced_since(mark, &path.display().to_string());
+    }
+    let mut tree = None;
+    if let Some(opened) = opened {
+        if !crate::front::xml::looks_like_xml(&loader.sources().get(opened.entry).text) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_UNSUPPORTED,
+                    "`convert` reads TOSCA 1.0 XML; this input is YAML",
+                )
+                .in_file(loader.sources().get(opened.entry).name.clone())
+                .hint("YAML input needs no conversion; `toscana check` reads it as it is"),
+            );
+        } else {
+            let mut check = Diagnostics::with_cap(0);
+            let csar_entry = opened
+                .csar
+                .as_ref()
+                .and_then(|m| m.entry_definitions.clone());
+            if let Some(t) = crate::front::xml::read(
+                &mut loader,
+                opened.entry,
+                &options.quirks,
+                csar_entry.as_deref(),
+                &mut check,
+            ) {
+                tree = crate::front::xml::command::merge(&t.trees);
+                diags.extend(t.lost);
+            }
+        }
+    }
+    let sources = loader.into_sources();
+    if tree.is_some() {
+        // Judge the input as `check` does, so errors stop the conversion and are shown once.
+        let read = read(options, diags);
+        if read.topology.is_none() {
+            tree = None;
+        }
+        return Converted {
+            tree,
+            sources: read.sources,
+        };
+    }
+    Converted { tree, sources }
+}
+
+/// A loader set up as the options say.
+fn new_loader(options: &ReadOptions) -> Loader {
+    Loader::new(SourceOptions {
+        entry: options.entry.clone(),
+        map_url: options.map_url.clone(),
+        profile_paths: options.profile_paths.clone(),
+        limits: options.limits.clone(),
+    })
 }
 
 /// The names under `topology_template.inputs` of a template tree.
@@ -156,12 +244,7 @@ pub struct ResolvedRead {
 /// `toscana resolve`: reads the input and resolves its variability, without reading it as TOSCA
 /// any further (imports are not followed; types need not be known).
 pub fn resolve_variability(options: &ReadOptions, diags: &mut Diagnostics) -> ResolvedRead {
-    let mut loader = Loader::new(SourceOptions {
-        entry: options.entry.clone(),
-        map_url: options.map_url.clone(),
-        limits: options.limits.clone(),
-        profile_paths: options.profile_paths.clone(),
-    });
+    let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let bindings = bindings(&mut loader, options, diags);
     let mark = diags.mark();

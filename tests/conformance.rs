@@ -14,6 +14,10 @@
 //!   does not parse.
 //! - `oasis-examples-1.3`: every service template under `oasis/examples/1.3/`, expected valid.
 //!
+//! - `xml-spec` and `xml-real` (TOSCA 1.0 XML): these corpora have no EXPECTED file, so the
+//!   verdicts are ours, one row per file and mode (strict, or `--quirk winery`) with the
+//!   checklist rule behind it, in `tests/conformance/xml-expected.tsv`. Every row is asserted.
+//!
 //! Files where toscana deliberately gives the other verdict, because the specification says so,
 //! are listed with the reason in `tests/conformance/DISAGREEMENTS.md`; they must keep
 //! disagreeing (a stale row fails the run) and count towards the floors.
@@ -26,7 +30,72 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use common::{corpus_files, corpus_root, read_accepted};
+use common::{corpus_files, corpus_root, read_accepted, read_accepted_with};
+
+const XML_EXPECTED: &str = "tests/conformance/xml-expected.tsv";
+
+/// One XML expectation: the file, whether `--quirk winery` is on, and the verdict.
+struct XmlCase {
+    relative: String,
+    winery: bool,
+    valid: bool,
+}
+
+fn xml_cases() -> Vec<XmlCase> {
+    let text = std::fs::read_to_string(XML_EXPECTED).expect("the XML expectations exist");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert!(f.len() >= 4, "bad row `{l}` in {XML_EXPECTED}");
+            XmlCase {
+                relative: f[0].to_string(),
+                winery: match f[1] {
+                    "winery" => true,
+                    "strict" => false,
+                    other => panic!("unknown mode `{other}`"),
+                },
+                valid: match f[2] {
+                    "valid" => true,
+                    "invalid" => false,
+                    other => panic!("unknown verdict `{other}`"),
+                },
+            }
+        })
+        .collect()
+}
+
+/// A real Winery file whose XSD import names the XSD by its original file name, which the
+/// corpus renamed to `rNNN-imports-NAME`: copied with that sibling into a temporary folder
+/// under the original names.
+fn staged(path: &Path, dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let Some(location) = text
+        .split("location=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .filter(|l| l.ends_with(".xsd"))
+    else {
+        return path.to_path_buf();
+    };
+    let folder = path.parent().expect("a folder");
+    let sibling = std::fs::read_dir(folder)
+        .expect("the corpus folder")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(&format!("-imports-{location}")))
+        });
+    let Some(sibling) = sibling else {
+        return path.to_path_buf();
+    };
+    let target = dir.join(path.file_name().expect("a name"));
+    std::fs::copy(path, &target).expect("copy the document");
+    std::fs::copy(sibling, dir.join(location)).expect("copy the XSD");
+    target
+}
 
 const FLOORS: &str = "tests/conformance-floors.tsv";
 const DISAGREEMENTS: &str = "tests/conformance/DISAGREEMENTS.md";
@@ -144,6 +213,19 @@ struct Tally {
     invalid_documented: usize,
 }
 
+impl Tally {
+    /// Counts one file: whether it is valid and whether toscana accepted it.
+    fn count(&mut self, valid: bool, accepted: bool) {
+        if valid {
+            self.valid += 1;
+            self.valid_accepted += usize::from(accepted);
+        } else {
+            self.invalid += 1;
+            self.invalid_rejected += usize::from(!accepted);
+        }
+    }
+}
+
 #[test]
 fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
     if !corpus_root().is_dir() {
@@ -174,6 +256,51 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
         ("spec-examples-1.0", spec_example_cases()),
         ("oasis-examples-1.3", oasis_example_cases()),
     ];
+    let mut xml_tallies: Vec<(&str, Tally)> = vec![
+        ("xml-real", Tally::default()),
+        ("xml-spec", Tally::default()),
+    ];
+    let mut xml_wrong = Vec::new();
+    let stage = tempfile::tempdir().expect("a temporary folder");
+    for case in xml_cases() {
+        let path = corpus_root().join(&case.relative);
+        assert!(
+            path.is_file(),
+            "{} is listed in {XML_EXPECTED} but missing",
+            case.relative
+        );
+        let path = staged(&path, stage.path());
+        let quirks: &[toscana::front::quirk::Quirk] = if case.winery {
+            &[toscana::front::quirk::Quirk::Winery]
+        } else {
+            &[]
+        };
+        let accepted = read_accepted_with(&path, quirks).is_some();
+        let name = if case.relative.starts_with("xml-real/") {
+            "xml-real"
+        } else {
+            "xml-spec"
+        };
+        let tally = &mut xml_tallies
+            .iter_mut()
+            .find(|(n, _)| *n == name)
+            .expect("a tally")
+            .1;
+        tally.count(case.valid, accepted);
+        if accepted != case.valid {
+            xml_wrong.push(format!(
+                "{} ({}): expected {}, toscana {}",
+                case.relative,
+                if case.winery {
+                    "--quirk winery"
+                } else {
+                    "strict"
+                },
+                if case.valid { "valid" } else { "invalid" },
+                if accepted { "accepts it" } else { "rejects it" }
+            ));
+        }
+    }
     let documented = documented_disagreements();
     let mut stale = Vec::new();
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
@@ -197,15 +324,10 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
                     tally.invalid_documented += 1;
                 }
             }
-            if case.valid {
-                tally.valid += 1;
-                tally.valid_accepted += usize::from(accepted);
-            } else {
-                tally.invalid += 1;
-                tally.invalid_rejected += usize::from(!accepted);
-            }
+            tally.count(case.valid, accepted);
         }
     }
+    tallies.extend(xml_tallies);
     let mut table = String::from(
         "corpus               files   agreed   disagreed (documented)   valid accepted   invalid rejected   agreement (with documented)\n",
     );
@@ -230,6 +352,11 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
         stale.is_empty(),
         "rows of {DISAGREEMENTS} that toscana now agrees with; remove them:\n{}",
         stale.join("\n")
+    );
+    assert!(
+        xml_wrong.is_empty(),
+        "TOSCA 1.0 XML verdicts differ from {XML_EXPECTED}:\n{}",
+        xml_wrong.join("\n")
     );
     let floors =
         std::fs::read_to_string(FLOORS).expect("tests/conformance-floors.tsv is committed");

@@ -143,8 +143,12 @@ fn is_abstract(node: &crate::ir::Node) -> bool {
 }
 
 /// The short form of a type name: `tosca.nodes.WebServer` → `WebServer`,
-/// `org.oasis-open.simple:2.0:Compute` → `Compute`.
+/// `org.oasis-open.simple:2.0:Compute` → `Compute`, and a TOSCA 1.0 XML name
+/// `{namespace}Ubuntu-VM_18.04` → `Ubuntu-VM_18.04` (its local name, dots and all).
 pub fn short_type(name: &str) -> &str {
+    if let Some((_, local)) = name.strip_prefix('{').and_then(|n| n.rsplit_once('}')) {
+        return local;
+    }
     let name = name.rsplit_once(':').map_or(name, |(_, n)| n);
     name.rsplit_once('.').map_or(name, |(_, n)| n)
 }

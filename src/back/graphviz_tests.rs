@@ -251,4 +251,8 @@ fn values_read_as_written() {
     assert_eq!(short_type("org.oasis-open.simple:2.0:Compute"), "Compute");
     assert_eq!(short_type("tosca.nodes.WebServer"), "WebServer");
     assert_eq!(short_type("Worker"), "Worker");
+    assert_eq!(
+        short_type("{http://opentosca.org/nodetypes}Ubuntu-VM_18.04-w1"),
+        "Ubuntu-VM_18.04-w1"
+    );
 }

@@ -6,11 +6,13 @@
 
 pub mod copy;
 pub mod csar_entry;
+pub mod quirk;
 pub mod shape;
 pub mod simple_grammar;
 pub mod tosca2;
 pub mod variability;
 pub mod version;
+pub mod xml;
 pub mod yaml;
 
 use indexmap::IndexMap;
@@ -35,10 +37,15 @@ pub fn read(
 
 /// How a variable template (Variability4TOSCA) is resolved before it is read: the options and
 /// the `--inputs`/`--set` values, of which those named in `variability.inputs` are taken.
+/// Also carries the quirks in force (`--quirk`), which lenient readers consult.
 #[derive(Default)]
 pub struct Variability<'a> {
     pub options: variability::Options,
     pub given: variability::Given<'a>,
+    pub quirks: quirk::Quirks,
+    /// The CSAR's `Entry-Definitions`, when the input is a CSAR (zipped or unpacked): TOSCA
+    /// 1.0 XML artifact references are relative to the CSAR root it locates.
+    pub csar_entry: Option<String>,
 }
 
 /// [`read`], resolving a variable template first; also returns the resolution, if there was one.
@@ -62,18 +69,8 @@ fn read_entry(
     resolved: &mut Option<variability::Resolved>,
     diags: &mut Diagnostics,
 ) -> Option<Model> {
-    let text = &loader.sources().get(entry).text;
-    if text.trim_start().starts_with('<') {
-        let span = loader.sources().get(entry).span(entry, 0, 0);
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_UNSUPPORTED,
-                "this is an XML document; TOSCA 1.0 XML is not read yet",
-            )
-            .at(span)
-            .hint("toscana reads TOSCA YAML (Simple Profile 1.0-1.3 and TOSCA 2.0) for now"),
-        );
-        return None;
+    if xml::looks_like_xml(&loader.sources().get(entry).text) {
+        return read_xml(loader, entry, limits, variable, diags);
     }
     let root = crate::yaml::load(loader.sources(), entry, limits, diags)?;
     let Some(root_map) = root.as_map() else {
@@ -107,41 +104,78 @@ fn read_entry(
         root
     };
     let root_map = root.as_map()?;
-    let mut model = Model {
+    let mut model = new_model(dialect, version, entry, root_map);
+    let version = model.version.clone();
+    let mut walk = ImportWalk::with_profile(loader, limits, diags, &mut model, &version);
+    walk.file(entry, root_map, None);
+    model.topology = read_topology(root_map, dialect, diags);
+    Some(model)
+}
+
+/// The entry file's service template, with `copy` expanded.
+fn read_topology(
+    root: &Map,
+    dialect: Dialect,
+    diags: &mut Diagnostics,
+) -> Option<crate::model::TopologyTemplate> {
+    let mut topology = yaml::read_topology(root, dialect, diags)?;
+    copy::expand(&mut topology.node_templates, "node template", diags);
+    copy::expand(
+        &mut topology.relationship_templates,
+        "relationship template",
+        diags,
+    );
+    Some(topology)
+}
+
+/// A model of the entry file, before its definitions and imports are read.
+fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Model {
+    Model {
         dialect,
         version,
         entry,
         files: vec![entry],
-        description: root_map.get("description").cloned(),
-        metadata: root_map.get("metadata").cloned(),
+        description: root.get("description").cloned(),
+        metadata: root.get("metadata").cloned(),
         types: IndexMap::new(),
         repositories: IndexMap::new(),
         topology: None,
         incomplete_types: false,
         namespace_prefixes: Default::default(),
         functions: Default::default(),
-    };
-    let profile = crate::profiles::simple_profile(&model.version).unwrap_or_default();
-    let mut walk = ImportWalk {
+    }
+}
+
+/// TOSCA 1.0 XML: the documents are translated into Simple Profile 1.3 trees (see
+/// [`xml`]), which are then read like YAML files with the 1.3 normative types.
+fn read_xml(
+    loader: &mut Loader,
+    entry: FileId,
+    limits: &Limits,
+    variable: &Variability<'_>,
+    diags: &mut Diagnostics,
+) -> Option<Model> {
+    let translated = xml::read(
         loader,
-        limits,
+        entry,
+        &variable.quirks,
+        variable.csar_entry.as_deref(),
         diags,
-        model: &mut model,
-        stack: Vec::new(),
-    };
-    for file in profile {
-        walk.profile(file);
+    )?;
+    let (_, entry_tree) = translated.trees.first()?;
+    let entry_map = entry_tree.as_map()?;
+    let mut model = new_model(Dialect::Xml, xml::TOSCA_NS.to_string(), entry, entry_map);
+    model.incomplete_types = translated.incomplete;
+    let mut walk = ImportWalk::with_profile(loader, limits, diags, &mut model, xml::YAML_VERSION);
+    for (id, tree) in &translated.trees {
+        if *id != entry {
+            walk.model.files.push(*id);
+        }
+        if let Some(map) = tree.as_map() {
+            walk.file(*id, map, None);
+        }
     }
-    walk.file(entry, root_map, None);
-    model.topology = yaml::read_topology(root_map, dialect, diags);
-    if let Some(topology) = &mut model.topology {
-        copy::expand(&mut topology.node_templates, "node template", diags);
-        copy::expand(
-            &mut topology.relationship_templates,
-            "relationship template",
-            diags,
-        );
-    }
+    model.topology = read_topology(entry_map, Dialect::Xml, diags);
     Some(model)
 }
 
@@ -209,7 +243,28 @@ struct ImportWalk<'a> {
     stack: Vec<(FileId, Option<Span>)>,
 }
 
-impl ImportWalk<'_> {
+impl<'a> ImportWalk<'a> {
+    /// A walk that has read the Simple Profile normative types of `version` (none for 2.0).
+    fn with_profile(
+        loader: &'a mut Loader,
+        limits: &'a Limits,
+        diags: &'a mut Diagnostics,
+        model: &'a mut Model,
+        version: &str,
+    ) -> Self {
+        let mut walk = ImportWalk {
+            loader,
+            limits,
+            diags,
+            model,
+            stack: Vec::new(),
+        };
+        for file in crate::profiles::simple_profile(version).unwrap_or_default() {
+            walk.profile(file);
+        }
+        walk
+    }
+
     fn file(&mut self, file: FileId, root: &Map, via: Option<Span>) {
         self.stack.push((file, via));
         let imports =

@@ -174,10 +174,23 @@ pub fn workflows(
                 .and_then(Yaml::scalar_text)
                 .map(str::to_string),
             definition: reader.value(&named.def, diags),
-            plan: None,
+            plan: plan_model(&named.def),
             location: locator.at(named.span),
         });
     }
+}
+
+/// The model of a TOSCA 1.0 XML plan, which the XML front end writes as the workflow metadata
+/// `xml_plan_language` and `xml_plan_reference`.
+fn plan_model(def: &Yaml) -> Option<crate::ir::PlanModel> {
+    let meta = def.as_map()?.get("metadata")?.as_map()?;
+    Some(crate::ir::PlanModel {
+        language: meta.get("xml_plan_language")?.scalar_text()?.to_string(),
+        reference: meta
+            .get("xml_plan_reference")
+            .and_then(Yaml::scalar_text)
+            .map(str::to_string),
+    })
 }
 
 pub fn substitution(

@@ -109,7 +109,8 @@ impl<'a> NodeBuilder<'a> {
         };
         let owner = format!("node template `{}`", named.name);
         let capabilities = self.capabilities(&defs, def.get("capabilities"), &named.name, diags);
-        let instances = instance_bounds(&capabilities);
+        let instances =
+            instance_bounds(&capabilities).or_else(|| xml_instance_bounds(def.get("metadata")));
         self.artifacts = self.artifacts(&defs, def.get("artifacts"), diags);
         let interfaces = self.interfaces(&defs, def.get("interfaces"), diags);
         Node {
@@ -833,14 +834,36 @@ impl<'a> NodeBuilder<'a> {
     }
 }
 
-/// Whether every type on a chain was read, so a missing name is really missing.
+/// Whether every type on a chain was read, so a missing name is really missing. A type that
+/// TOSCA 1.0 XML's `--quirk winery` took on trust was not.
 pub fn defs_complete(model: &Model, defs: &[&TypeDef]) -> bool {
+    let taken_on_trust = |d: &&TypeDef| {
+        d.def
+            .as_map()
+            .and_then(|m| m.get("metadata"))
+            .and_then(Yaml::as_map)
+            .is_some_and(|m| m.contains_key(crate::front::xml::TAKEN_ON_TRUST))
+    };
     !model.incomplete_types
+        && !defs.iter().any(taken_on_trust)
         && defs.last().is_some_and(|root| {
             root.derived_from
                 .as_ref()
                 .is_none_or(|(p, _)| model.types.contains_key(&(root.kind, p.clone())))
         })
+}
+
+/// Instance bounds of a TOSCA 1.0 XML node template: its `minInstances`/`maxInstances`, which
+/// the XML front end writes as the metadata `xml_min_instances` and `xml_max_instances`
+/// (`unbounded` for no upper bound), because Simple Profile 1.3 has no keyname for them.
+fn xml_instance_bounds(metadata: Option<&crate::yaml::Node>) -> Option<InstanceBounds> {
+    let m = metadata?.as_map()?;
+    let min = m.get("xml_min_instances")?.scalar_text()?.parse().ok()?;
+    let max = match m.get("xml_max_instances")?.scalar_text()? {
+        "unbounded" => None,
+        n => Some(n.parse().ok()?),
+    };
+    Some(InstanceBounds { min, max })
 }
 
 /// Instance bounds from a Scalable capability's `min_instances`/`max_instances`.

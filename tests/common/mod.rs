@@ -52,6 +52,23 @@ pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// [`read_accepted`] with `--quirk` modes in force.
+pub fn read_accepted_with(
+    path: &Path,
+    quirks: &[toscana::front::quirk::Quirk],
+) -> Option<toscana::pipeline::Read> {
+    let mut diags = toscana::diag::Diagnostics::with_cap(1);
+    let read = toscana::pipeline::read(
+        &toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
+            quirks: toscana::front::quirk::Quirks::new(quirks),
+            ..Default::default()
+        },
+        &mut diags,
+    );
+    (read.topology.is_some() && !diags.has_errors()).then_some(read)
+}
+
 /// `path` read as `toscana check` reads it, when it reads with no error (the corpus files a
 /// translator is expected to handle); `None` otherwise.
 pub fn read_accepted(path: &Path) -> Option<toscana::pipeline::Read> {

@@ -1,0 +1,38 @@
+//! Quirks: named, documented lenient modes for what real-world files do that their
+//! specification forbids (the idea is go-puccini's). Each quirk names the tool whose files need
+//! it, so `--quirk winery` says exactly which deviations are accepted and why.
+
+use clap::ValueEnum;
+
+/// One lenient mode, chosen with `--quirk NAME` (repeatable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
+pub enum Quirk {
+    /// TOSCA 1.0 XML as Eclipse Winery and the OpenTOSCA ecosystem write it: the Winery
+    /// key/value properties extension (`winery:PropertiesDefinition`), `name` on
+    /// `ImplementationArtifact`, property elements in no namespace, imports without
+    /// `importType` (inferred from the file extension), Winery-only elements in the TOSCA
+    /// namespace (skipped), documents holding only imports, and QNames defined elsewhere in the
+    /// Winery repository rather than imported (taken on trust, with a warning each).
+    Winery,
+}
+
+/// The quirks in force for one run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Quirks(Vec<Quirk>);
+
+impl Quirks {
+    pub fn new(list: &[Quirk]) -> Self {
+        let mut v = list.to_vec();
+        v.sort();
+        v.dedup();
+        Quirks(v)
+    }
+
+    pub fn has(&self, q: Quirk) -> bool {
+        self.0.contains(&q)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}

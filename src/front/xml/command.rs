@@ -1,0 +1,96 @@
+//! `toscana convert`: TOSCA 1.0 XML in, the TOSCA YAML service template that means the same
+//! out, with a warning for every construct YAML cannot say.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use crate::cli::LimitArgs;
+use crate::diag::Diagnostics;
+use crate::front::quirk::{Quirk, Quirks};
+use crate::pipeline::{self, ReadOptions};
+use crate::source::InputArg;
+use crate::yaml::Node;
+
+/// The YAML dialects `convert` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[allow(non_camel_case_types)]
+pub enum ConvertTarget {
+    /// TOSCA Simple Profile in YAML 1.3
+    tosca_simple_yaml_1_3,
+}
+
+/// The flags of `toscana convert`.
+#[derive(Debug, Args, Clone)]
+pub struct ConvertArgs {
+    /// The TOSCA 1.0 XML input: a Definitions file, a directory or a CSAR
+    pub file: String,
+    /// The YAML dialect to write
+    #[arg(long, value_enum, default_value_t = ConvertTarget::tosca_simple_yaml_1_3)]
+    pub to: ConvertTarget,
+    /// Write the YAML to FILE (atomically) instead of standard output
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Accept what a tool's real files do that the specification forbids (repeatable)
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub quirk: Vec<Quirk>,
+    /// The entry file inside a directory or CSAR
+    #[arg(long, value_name = "PATH")]
+    pub entry: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: crate::cli::ReportArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+pub fn run(args: &ConvertArgs) -> ExitCode {
+    let mut diags = Diagnostics::with_cap(args.report.max_errors);
+    let options = ReadOptions {
+        input: Some(InputArg::from_arg(args.file.as_ref())),
+        entry: args.entry.clone(),
+        limits: args.limits.limits(),
+        quirks: Quirks::new(&args.quirk),
+        ..ReadOptions::default()
+    };
+    let converted = pipeline::convert_xml(&options, &mut diags);
+    crate::cli::finish_yaml_output(
+        converted.tree,
+        args.output.as_deref(),
+        "converted.yaml",
+        &mut diags,
+        &converted.sources,
+        &args.report,
+    )
+}
+
+/// The translated documents as one YAML file: the entry's tree with the type sections of every
+/// other document merged in (translated names are unique across documents by construction).
+pub fn merge(trees: &[(crate::source::FileId, Node)]) -> Option<Node> {
+    let (_, entry) = trees.first()?;
+    let mut extra = Vec::new();
+    for (_, tree) in &trees[1..] {
+        for e in tree
+            .as_map()
+            .map(crate::yaml::Map::entries)
+            .unwrap_or_default()
+        {
+            let Some(section) = e
+                .key
+                .scalar_text()
+                .and_then(|k| super::TYPE_SECTIONS.iter().copied().find(|s| *s == k))
+            else {
+                continue;
+            };
+            for se in e
+                .value
+                .as_map()
+                .map(crate::yaml::Map::entries)
+                .unwrap_or_default()
+            {
+                extra.push((section, se.key.clone(), se.value.clone()));
+            }
+        }
+    }
+    Some(super::with_types(entry, extra))
+}
