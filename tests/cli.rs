@@ -510,3 +510,49 @@ fn thousands_of_output_files_do_not_need_thousands_of_open_files() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(fs::read_dir(dir.path().join("out")).unwrap().count(), 200);
 }
+
+/// The Simple Profile lenient modes: each turns one error into a warning, and only that one.
+#[test]
+fn quirks_read_three_part_versions_and_newer_keynames_with_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_2_0\nnode_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n      m: {type: map, key_schema: string, entry_schema: string, required: false}\ntopology_template:\n  node_templates:\n    n: {type: N}\n",
+    )
+    .unwrap();
+    let check = |quirks: &[&str]| {
+        let mut cmd = toscana();
+        cmd.arg("check").arg(&path);
+        for q in quirks {
+            cmd.args(["--quirk", q]);
+        }
+        cmd.output().unwrap()
+    };
+    let strict = check(&[]);
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(stderr(&strict).contains("--quirk three-part-versions"));
+    let versions_only = check(&["three-part-versions"]);
+    assert_eq!(
+        versions_only.status.code(),
+        Some(1),
+        "{}",
+        stderr(&versions_only)
+    );
+    assert!(
+        stderr(&versions_only).contains("error[tosca::keyname-not-in-version]"),
+        "{}",
+        stderr(&versions_only)
+    );
+    let both = check(&["three-part-versions", "newer-keynames"]);
+    assert_eq!(both.status.code(), Some(0), "{}", stderr(&both));
+    let text = stderr(&both);
+    assert!(
+        text.contains("warning[tosca::definitions-version]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning[tosca::keyname-not-in-version]"),
+        "{text}"
+    );
+}

@@ -23,6 +23,7 @@ use crate::limits::Limits;
 use crate::model::Model;
 use crate::source::{FileId, ImportRef, Loader, Span};
 use crate::yaml::{Map, Node};
+use quirk::Quirk;
 
 /// Reads the entry file and everything it imports into a [`Model`]. Returns `None` when the
 /// entry cannot be read as TOSCA at all; every problem goes into `diags`.
@@ -72,7 +73,10 @@ fn read_entry(
     if xml::looks_like_xml(&loader.sources().get(entry).text) {
         return read_xml(loader, entry, limits, variable, diags);
     }
-    let root = crate::yaml::load(loader.sources(), entry, limits, diags)?;
+    let mut root = crate::yaml::load(loader.sources(), entry, limits, diags)?;
+    if variable.quirks.has(Quirk::ThreePartVersions) {
+        version::accept_three_part_spelling(&mut root, diags);
+    }
     let Some(root_map) = root.as_map() else {
         diags.push(shape::wrong_shape(
             &root,
@@ -106,7 +110,14 @@ fn read_entry(
     let root_map = root.as_map()?;
     let mut model = new_model(dialect, version, entry, root_map);
     let version = model.version.clone();
-    let mut walk = ImportWalk::with_profile(loader, limits, diags, &mut model, &version);
+    let mut walk = ImportWalk::with_profile(
+        loader,
+        limits,
+        &variable.quirks,
+        diags,
+        &mut model,
+        &version,
+    );
     walk.file(entry, root_map, None);
     model.topology = read_topology(root_map, dialect, diags);
     Some(model)
@@ -166,7 +177,14 @@ fn read_xml(
     let entry_map = entry_tree.as_map()?;
     let mut model = new_model(Dialect::Xml, xml::TOSCA_NS.to_string(), entry, entry_map);
     model.incomplete_types = translated.incomplete;
-    let mut walk = ImportWalk::with_profile(loader, limits, diags, &mut model, xml::YAML_VERSION);
+    let mut walk = ImportWalk::with_profile(
+        loader,
+        limits,
+        &variable.quirks,
+        diags,
+        &mut model,
+        xml::YAML_VERSION,
+    );
     for (id, tree) in &translated.trees {
         if *id != entry {
             walk.model.files.push(*id);
@@ -210,11 +228,17 @@ fn detect(
             version_entry.value.span,
             "not a TOSCA version toscana knows",
         );
-        diags.push(d.did_you_mean(
-            &version,
-            &known,
-            Some(format!("known versions: {}", known.join(", "))),
-        ));
+        let d = match version::three_part_spelling(&version) {
+            Some(meant) => d.hint(format!(
+                "write `{meant}`, the version this spelling means, or pass `--quirk three-part-versions` to read it so"
+            )),
+            None => d.did_you_mean(
+                &version,
+                &known,
+                Some(format!("known versions: {}", known.join(", "))),
+            ),
+        };
+        diags.push(d);
         return None;
     };
     let first_key = root.entries().first().map(|e| &e.key);
@@ -238,6 +262,7 @@ fn detect(
 struct ImportWalk<'a> {
     loader: &'a mut Loader,
     limits: &'a Limits,
+    quirks: &'a quirk::Quirks,
     diags: &'a mut Diagnostics,
     model: &'a mut Model,
     stack: Vec<(FileId, Option<Span>)>,
@@ -248,6 +273,7 @@ impl<'a> ImportWalk<'a> {
     fn with_profile(
         loader: &'a mut Loader,
         limits: &'a Limits,
+        quirks: &'a quirk::Quirks,
         diags: &'a mut Diagnostics,
         model: &'a mut Model,
         version: &str,
@@ -255,6 +281,7 @@ impl<'a> ImportWalk<'a> {
         let mut walk = ImportWalk {
             loader,
             limits,
+            quirks,
             diags,
             model,
             stack: Vec::new(),
@@ -267,8 +294,14 @@ impl<'a> ImportWalk<'a> {
 
     fn file(&mut self, file: FileId, root: &Map, via: Option<Span>) {
         self.stack.push((file, via));
-        let imports =
-            yaml::read_definitions(self.loader.sources(), file, root, self.model, self.diags);
+        let imports = yaml::read_definitions(
+            self.loader.sources(),
+            file,
+            root,
+            self.model,
+            self.quirks,
+            self.diags,
+        );
         for import in imports {
             self.import(file, &import);
         }
@@ -375,10 +408,14 @@ impl<'a> ImportWalk<'a> {
             return;
         }
         self.model.files.push(file);
-        let Some(root) = crate::yaml::load(self.loader.sources(), file, self.limits, self.diags)
+        let Some(mut root) =
+            crate::yaml::load(self.loader.sources(), file, self.limits, self.diags)
         else {
             return;
         };
+        if self.quirks.has(Quirk::ThreePartVersions) {
+            version::accept_three_part_spelling(&mut root, self.diags);
+        }
         let Some(map) = root.as_map() else {
             self.diags.push(shape::wrong_shape(
                 &root,

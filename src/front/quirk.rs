@@ -14,6 +14,14 @@ pub enum Quirk {
     /// namespace (skipped), documents holding only imports, and QNames defined elsewhere in the
     /// Winery repository rather than imported (taken on trust, with a warning each).
     Winery,
+    /// Simple Profile files that use a keyname of a later Simple Profile version than the one
+    /// they declare (`key_schema` in a `tosca_simple_yaml_1_2` file): the keyname is read, with a
+    /// warning, instead of being an error. For files whose authors bumped the grammar but not
+    /// the version line.
+    NewerKeynames,
+    /// `tosca_definitions_version: tosca_simple_yaml_1_1_0` (and `_1_2_0`, `_1_3_0`), as some
+    /// tools of the 1.1 era write it: read as the two-part version it means, with a warning.
+    ThreePartVersions,
 }
 
 /// The quirks in force for one run.

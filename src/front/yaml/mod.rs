@@ -30,6 +30,7 @@ pub fn read_definitions(
     file: FileId,
     root: &Map,
     model: &mut Model,
+    quirks: &super::quirk::Quirks,
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
     let dialect = model.dialect;
@@ -40,7 +41,11 @@ pub fn read_definitions(
         super::tosca2::check_file(root, file == model.entry, diags);
     } else {
         shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
-        super::simple_grammar::check_file(root, false, diags);
+        super::simple_grammar::check_file(
+            root,
+            quirks.has(super::quirk::Quirk::NewerKeynames),
+            diags,
+        );
     }
 
     if let Some(repos) = root.get("repositories") {
