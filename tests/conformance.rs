@@ -29,6 +29,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 mod common;
+/// The Variability4TOSCA RC suite, case by case (its own verdicts: outputs and error texts).
+#[path = "conformance/variability.rs"]
+mod variability;
 
 use common::{corpus_files, corpus_root, read_accepted, read_accepted_with};
 

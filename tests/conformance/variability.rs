@@ -7,11 +7,9 @@
 //! Then every resolved output goes through `toscana check` as plain TOSCA 1.3 (see
 //! [`resolved_outputs_pass_check`] for what the corpus's placeholder types allow).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{corpus_root, in_ci, toscana};
+use super::common::{corpus_root, in_ci, toscana};
 use serde_json::Value as Json;
 use toscana::yaml::{Core, Kind, Node};
 
