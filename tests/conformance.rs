@@ -13,6 +13,9 @@
 //!   (fixed copies where they exist); valid unless the manifest lists `tosca_issues` or the YAML
 //!   does not parse.
 //! - `oasis-examples-1.3`: every service template under `oasis/examples/1.3/`, expected valid.
+//! - `spec-examples-2.0`: the complete TOSCA 2.0 files of `spec-examples/tosca2/MANIFEST.tsv`
+//!   (reconstructions where they exist), invalid where the spec says so or the manifest marks a
+//!   spec defect; examples whose section gives their `types.yaml` are read beside a copy of it.
 //!
 //! - `xml-spec` and `xml-real` (TOSCA 1.0 XML): these corpora have no EXPECTED file, so the
 //!   verdicts are ours, one row per file and mode (strict, or `--quirk winery`) with the
@@ -116,6 +119,8 @@ fn documented_disagreements() -> std::collections::BTreeSet<String> {
 struct Case {
     path: PathBuf,
     valid: bool,
+    /// Where the file is read from when it had to be staged beside the files it imports.
+    staged: Option<PathBuf>,
 }
 
 /// Reads an EXPECTED.tsv: the file column, the verdict column, and how verdicts map to valid
@@ -137,6 +142,7 @@ fn cases(corpus: &str, verdict_column: &str, verdict: fn(&str) -> Option<bool>) 
             Some(Case {
                 path: dir.join(fields[0]),
                 valid,
+                staged: None,
             })
         })
         .collect()
@@ -181,9 +187,93 @@ fn spec_example_cases() -> Vec<Case> {
             Some(Case {
                 path: dir.join(path),
                 valid: yaml_ok && field(issues).is_empty(),
+                staged: None,
             })
         })
         .collect()
+}
+
+/// The examples of one section of the TOSCA 2.0 spec import `types.yaml`, which the spec gives
+/// as another example of that section: the section and the example that is its `types.yaml`.
+const TOSCA2_TYPES_FILES: &[(&str, &str)] = &[
+    ("8.5.4 Requirement Count", "ex-107.yaml"),
+    (
+        "15.5.1 Mapping Multiple Requirements with the Same Name",
+        "reconstructed/ex-284.yaml",
+    ),
+    (
+        "15.5.2 Mapping a Requirement Multiple Times",
+        "reconstructed/ex-290.yaml",
+    ),
+    (
+        "15.5.4 Requirement Mapping Rules",
+        "reconstructed/ex-295.yaml",
+    ),
+];
+
+/// The complete TOSCA 2.0 files among the spec's examples (`spec-examples/tosca2/MANIFEST.tsv`),
+/// each read from its reconstruction where there is one. A file is expected invalid when the
+/// spec says so (`stated_validity` `invalid-stated` or `invalid-implied`) or the manifest marks a
+/// spec defect; else valid. A file of a section whose `types.yaml` the spec gives is staged in
+/// `stage` beside a copy of it (a fragment gets the version line it lacks).
+fn tosca2_spec_example_cases(stage: &Path) -> Vec<Case> {
+    let dir = corpus_root().join("spec-examples/tosca2");
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("the manifest exists");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("MANIFEST.tsv has a `{name}` column"))
+    };
+    let [file, section, kind, stated, reconstructed, notes] = [
+        "file",
+        "section",
+        "kind",
+        "stated_validity",
+        "reconstructed",
+        "notes",
+    ]
+    .map(column);
+    let mut out = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let field = |c: usize| fields.get(c).copied().unwrap_or("").trim();
+        if field(kind) != "complete-service-template" {
+            continue;
+        }
+        let relative = match field(reconstructed) {
+            "" => field(file),
+            r => r,
+        };
+        let path = dir.join(relative);
+        let valid = !field(stated).starts_with("invalid") && !field(notes).contains("DEFECT(spec)");
+        let staged = TOSCA2_TYPES_FILES
+            .iter()
+            .find(|(s, types)| *s == field(section) && !relative.ends_with(types))
+            .map(|(_, types)| {
+                let folder = stage.join(format!("case-{i}"));
+                std::fs::create_dir_all(&folder).expect("a staging folder");
+                let types_text =
+                    std::fs::read_to_string(dir.join(types)).expect("the types example exists");
+                let types_text = if types_text.contains("tosca_definitions_version") {
+                    types_text
+                } else {
+                    format!("tosca_definitions_version: tosca_2_0\n{types_text}")
+                };
+                std::fs::write(folder.join("types.yaml"), types_text).expect("stage types.yaml");
+                let target = folder.join("main.yaml");
+                std::fs::copy(&path, &target).expect("stage the example");
+                target
+            });
+        out.push(Case {
+            path,
+            valid,
+            staged,
+        });
+    }
+    out
 }
 
 /// The service templates of the OASIS community's 1.3 examples (`oasis/examples/1.3/`): every
@@ -196,7 +286,11 @@ fn oasis_example_cases() -> Vec<Case> {
             std::fs::read_to_string(path)
                 .is_ok_and(|text| text.lines().any(|l| l.starts_with("topology_template:")))
         })
-        .map(|path| Case { path, valid: true })
+        .map(|path| Case {
+            path,
+            valid: true,
+            staged: None,
+        })
         .collect()
 }
 
@@ -239,7 +333,8 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
         eprintln!("notice: ../shared/corpus not found; conformance skipped");
         return;
     }
-    let corpora: [(&str, Vec<Case>); 4] = [
+    let stage = tempfile::tempdir().expect("a staging folder");
+    let corpora: [(&str, Vec<Case>); 5] = [
         (
             "oasis",
             cases("oasis", "expected", |v| match v {
@@ -258,13 +353,13 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
         ),
         ("spec-examples-1.0", spec_example_cases()),
         ("oasis-examples-1.3", oasis_example_cases()),
+        ("spec-examples-2.0", tosca2_spec_example_cases(stage.path())),
     ];
     let mut xml_tallies: Vec<(&str, Tally)> = vec![
         ("xml-real", Tally::default()),
         ("xml-spec", Tally::default()),
     ];
     let mut xml_wrong = Vec::new();
-    let stage = tempfile::tempdir().expect("a temporary folder");
     for case in xml_cases() {
         let path = corpus_root().join(&case.relative);
         assert!(
@@ -307,10 +402,11 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
     let documented = documented_disagreements();
     let mut stale = Vec::new();
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut undocumented = Vec::new();
     for (name, cases) in &corpora {
         let tally = tallies.entry(name).or_default();
         for case in cases {
-            let accepted = accepts(&case.path);
+            let accepted = accepts(case.staged.as_ref().unwrap_or(&case.path));
             let relative = case
                 .path
                 .strip_prefix(corpus_root())
@@ -318,6 +414,13 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
                 .to_string_lossy()
                 .replace('\\', "/");
             let agrees = accepted == case.valid;
+            if !agrees && !documented.contains(&relative) {
+                undocumented.push(format!(
+                    "{relative}: expected {}, toscana {}",
+                    if case.valid { "valid" } else { "invalid" },
+                    if accepted { "accepts it" } else { "rejects it" }
+                ));
+            }
             if documented.contains(&relative) {
                 if agrees {
                     stale.push(relative);
@@ -351,6 +454,12 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
         );
     }
     eprintln!("{table}");
+    if !undocumented.is_empty() {
+        eprintln!(
+            "disagreements not (yet) explained in {DISAGREEMENTS}:\n  {}",
+            undocumented.join("\n  ")
+        );
+    }
     assert!(
         stale.is_empty(),
         "rows of {DISAGREEMENTS} that toscana now agrees with; remove them:\n{}",
