@@ -511,6 +511,60 @@ fn thousands_of_output_files_do_not_need_thousands_of_open_files() {
     assert_eq!(fs::read_dir(dir.path().join("out")).unwrap().count(), 200);
 }
 
+/// `--quirk etsi-nfv`: 1.3 grammar in a SOL001-style type of a 1.2 file is read with a warning
+/// that names the quirk (the operation it declares is known to templates), while the same
+/// keyname in a type that is not SOL001's stays an error. Strictly, both are errors, and the
+/// SOL001 one's hint points at the quirk (`tests/bad_input/etsi-nfv-newer-keynames`).
+#[test]
+fn quirk_etsi_nfv_reads_newer_grammar_in_sol001_types_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let types = "tosca_definitions_version: tosca_simple_yaml_1_2\ninterface_types:\n  tosca.interfaces.nfv.Lcm:\n    derived_from: tosca.interfaces.Root\n    operations:\n      instantiate: {description: up}\n    notifications:\n      instantiated: {description: is up}\nnode_types:\n  tosca.nodes.nfv.Fn:\n    derived_from: tosca.nodes.Root\n    interfaces:\n      Lcm: {type: tosca.interfaces.nfv.Lcm}\n";
+    fs::write(dir.path().join("types.yaml"), types).unwrap();
+    let service = "tosca_definitions_version: tosca_simple_yaml_1_2\nimports: [types.yaml]\ntopology_template:\n  node_templates:\n    fn:\n      type: tosca.nodes.nfv.Fn\n      interfaces:\n        Lcm:\n          instantiate:\n            inputs: {level: 1}\n";
+    fs::write(dir.path().join("service.yaml"), service).unwrap();
+    let mine = "tosca_definitions_version: tosca_simple_yaml_1_2\nnode_types:\n  my.Node:\n    derived_from: tosca.nodes.Root\n    properties:\n      m: {type: map, key_schema: string, entry_schema: string, required: false}\n";
+    fs::write(dir.path().join("mine.yaml"), mine).unwrap();
+    let check = |file: &str, quirk: bool| {
+        let mut cmd = toscana();
+        cmd.arg("check").arg(dir.path().join(file));
+        if quirk {
+            cmd.args(["--quirk", "etsi-nfv"]);
+        }
+        cmd.output().unwrap()
+    };
+
+    let strict = check("service.yaml", false);
+    assert_eq!(strict.status.code(), Some(1));
+    let text = stderr(&strict);
+    assert!(
+        text.contains("types.yaml:5:5: error[tosca::keyname-not-in-version]"),
+        "{text}"
+    );
+    assert!(text.contains("--quirk etsi-nfv"), "{text}");
+
+    let lenient = check("service.yaml", true);
+    let text = stderr(&lenient);
+    assert_eq!(lenient.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("types.yaml:5:5: warning[tosca::keyname-not-in-version]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("types.yaml:7:5: warning[tosca::keyname-not-in-version]"),
+        "{text}"
+    );
+    assert!(text.contains("(read under `--quirk etsi-nfv`)"), "{text}");
+
+    let other = check("mine.yaml", true);
+    let text = stderr(&other);
+    assert_eq!(other.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("mine.yaml:6:22: error[tosca::keyname-not-in-version]"),
+        "{text}"
+    );
+    assert!(!text.contains("etsi-nfv"), "{text}");
+}
+
 /// The Simple Profile lenient modes: each turns one error into a warning, and only that one.
 #[test]
 fn quirks_read_three_part_versions_and_newer_keynames_with_warnings() {

@@ -22,6 +22,21 @@ pub enum Quirk {
     /// `tosca_definitions_version: tosca_simple_yaml_1_1_0` (and `_1_2_0`, `_1_3_0`), as some
     /// tools of the 1.1 era write it: read as the two-part version it means, with a warning.
     ThreePartVersions,
+    /// ETSI NFV SOL001 type files and the descriptors built on them. Within a SOL001
+    /// definition (a type named `tosca.<kind>.nfv.…`, or any entity of a file whose `metadata`
+    /// says `template_author: ETSI_NFV`), a keyname of a later Simple Profile version than the
+    /// file declares (`operations:` and `notifications:` in an interface type, `key_schema`,
+    /// artifact `checksum` in a `tosca_simple_yaml_1_2` file) is read with a warning instead of
+    /// being an error: SOL001's 1.3-era grammar turns up in files that declare 1.2 (or that tools
+    /// relabel, as OpenStack Tacker relabels v2.6.1 to `tosca_simple_yaml_1_0`). It is
+    /// `newer-keynames` confined to SOL001 definitions, so a typo elsewhere stays an error.
+    ///
+    /// Not accepted, since SOL001 as published does not need it: the published v2.6.1 types
+    /// (`tosca_simple_yaml_1_2`) and v4.4.1 types (`tosca_simple_yaml_1_3`) are read strictly
+    /// without a diagnostic, and their `tosca.` names, `tosca.policies.Placement` bases and
+    /// `range` properties are valid TOSCA. Descriptors that break SOL001's own constraints
+    /// (`vnfm_info: [Tacker]` against its pattern) stay errors.
+    EtsiNfv,
 }
 
 /// The quirks in force for one run.

@@ -6,7 +6,8 @@
 //!   (`key_schema` in a `tosca_simple_yaml_1_2` file), or that only TOSCA 2.0 has (`count` on a
 //!   node template), is an error: a processor of the file's own version would not read it, so
 //!   the file does not mean what its author thinks. `--quirk newer-keynames` makes it a warning
-//!   and reads the keyname anyway, for files that mislabel their version.
+//!   and reads the keyname anyway, for files that mislabel their version; `--quirk etsi-nfv`
+//!   does the same only within ETSI NFV SOL001 definitions (see [`is_sol001_name`]).
 //! - A keyname that no version has is a warning and is ignored. Templates and the topology
 //!   already get that warning from `front::yaml`'s tables; this module adds it for type
 //!   definitions and everything nested in them, where a typo (`derived_form`) used to be silent.
@@ -510,10 +511,24 @@ impl E {
     }
 }
 
+/// The lenient modes this check honours.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Lenience {
+    /// `--quirk newer-keynames`: a newer keyname anywhere is a warning.
+    pub newer_keynames: bool,
+    /// `--quirk etsi-nfv`: a newer keyname within an ETSI NFV SOL001 definition is a warning.
+    pub etsi_nfv: bool,
+}
+
+/// Whether a type name is one of ETSI NFV SOL001's (`tosca.nodes.nfv.Vdu.Compute`,
+/// `tosca.datatypes.nfv.L2AddressData`, `tosca.artifacts.Implementation.nfv.Mistral`).
+fn is_sol001_name(name: &str) -> bool {
+    name.starts_with("tosca.") && name.contains(".nfv.")
+}
+
 /// Checks one Simple Profile file's keynames against the grammar of the version it declares.
-/// `newer_keynames_allowed` is `--quirk newer-keynames`. Files whose version is not a Simple
-/// Profile one are left alone.
-pub fn check_file(root: &Map, newer_keynames_allowed: bool, diags: &mut Diagnostics) {
+/// Files whose version is not a Simple Profile one are left alone.
+pub fn check_file(root: &Map, lenience: Lenience, diags: &mut Diagnostics) {
     let Some(revision) = root
         .get("tosca_definitions_version")
         .and_then(Node::as_str)
@@ -521,9 +536,17 @@ pub fn check_file(root: &Map, newer_keynames_allowed: bool, diags: &mut Diagnost
     else {
         return;
     };
+    // SOL001's own files say who wrote them.
+    let etsi_file = root
+        .get("metadata")
+        .and_then(Node::as_map)
+        .and_then(|m| m.get("template_author"))
+        .and_then(Node::as_str)
+        == Some("ETSI_NFV");
     let mut walker = Walker {
         revision,
-        newer_keynames_allowed,
+        lenience,
+        in_sol001: etsi_file,
         diags,
     };
     walker.entity(root, E::File, "a TOSCA file");
@@ -531,7 +554,9 @@ pub fn check_file(root: &Map, newer_keynames_allowed: bool, diags: &mut Diagnost
 
 struct Walker<'d> {
     revision: Revision,
-    newer_keynames_allowed: bool,
+    lenience: Lenience,
+    /// Inside an ETSI NFV SOL001 definition (or file), where `--quirk etsi-nfv` applies.
+    in_sol001: bool,
     diags: &'d mut Diagnostics,
 }
 
@@ -587,7 +612,10 @@ impl Walker<'_> {
         let Some(map) = node.as_map() else { return };
         for entry in map.entries() {
             let name = entry.key.scalar_text().unwrap_or("?");
+            let outer = self.in_sol001;
+            self.in_sol001 |= is_sol001_name(name);
             self.one(&entry.value, e, &format!("{} `{name}`", e.noun()));
+            self.in_sol001 = outer;
         }
     }
 
@@ -604,7 +632,8 @@ impl Walker<'_> {
 
     fn too_new(&mut self, key_node: &Node, key: &str, since: Revision, what: &str) {
         let declared = self.revision;
-        let message = if since == Tosca2 {
+        let etsi_lenient = self.in_sol001 && self.lenience.etsi_nfv && since != Tosca2;
+        let mut message = if since == Tosca2 {
             format!(
                 "`{key}` in {what} is a TOSCA 2.0 keyname; {} does not have it",
                 declared.title()
@@ -616,15 +645,25 @@ impl Walker<'_> {
                 declared.title()
             )
         };
+        if etsi_lenient {
+            message.push_str(" (read under `--quirk etsi-nfv`)");
+        }
         let hint = if since == Tosca2 {
             "remove it, or write the file in TOSCA 2.0".to_string()
+        } else if etsi_lenient {
+            "read under `--quirk etsi-nfv`: ETSI NFV SOL001 definitions use later Simple Profile grammar than the version they declare".to_string()
+        } else if self.in_sol001 {
+            format!(
+                "declare `tosca_definitions_version: {}` if the file is written for it, or remove the keyname; this looks like an ETSI NFV SOL001 definition, which `--quirk etsi-nfv` reads with a warning",
+                since.spelling()
+            )
         } else {
             format!(
                 "declare `tosca_definitions_version: {}` if the file is written for it, or remove the keyname; `--quirk newer-keynames` reads it with a warning",
                 since.spelling()
             )
         };
-        let diagnostic = if self.newer_keynames_allowed {
+        let diagnostic = if self.lenience.newer_keynames || etsi_lenient {
             Diagnostic::warning(codes::TOSCA_KEYNAME_VERSION, message)
         } else {
             Diagnostic::error(codes::TOSCA_KEYNAME_VERSION, message)
@@ -689,7 +728,14 @@ mod tests {
         let id = sources.add("t.yaml", Origin::Stdin, text.to_string());
         let root = crate::yaml::load(&sources, id, &Limits::default(), &mut diags)
             .expect("test YAML loads");
-        check_file(root.as_map().expect("a map"), lenient, &mut diags);
+        check_file(
+            root.as_map().expect("a map"),
+            Lenience {
+                newer_keynames: lenient,
+                etsi_nfv: false,
+            },
+            &mut diags,
+        );
         diags
             .iter()
             .map(|d| (d.is_error(), d.message.clone()))
@@ -719,6 +765,76 @@ mod tests {
         );
         assert_eq!(found.len(), 1);
         assert!(!found[0].0, "{found:?}");
+    }
+
+    fn check_etsi(text: &str) -> Vec<(bool, String, String)> {
+        let mut sources = SourceMap::default();
+        let mut diags = Diagnostics::default();
+        let id = sources.add("t.yaml", Origin::Stdin, text.to_string());
+        let root = crate::yaml::load(&sources, id, &Limits::default(), &mut diags)
+            .expect("test YAML loads");
+        let lenience = Lenience {
+            newer_keynames: false,
+            etsi_nfv: true,
+        };
+        check_file(root.as_map().expect("a map"), lenience, &mut diags);
+        diags
+            .iter()
+            .map(|d| {
+                let hint = d.hint.clone().unwrap_or_default();
+                (d.is_error(), d.message.clone(), hint)
+            })
+            .collect()
+    }
+
+    const SOL001_IN_1_2: &str = "tosca_definitions_version: tosca_simple_yaml_1_2\ninterface_types:\n  tosca.interfaces.nfv.Lcm:\n    derived_from: tosca.interfaces.Root\n    notifications:\n      changed: {description: d}\n";
+
+    #[test]
+    fn a_newer_keyname_in_a_sol001_type_points_at_the_etsi_quirk() {
+        let found = check(SOL001_IN_1_2, false);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].0, "{found:?}");
+        let mut sources = SourceMap::default();
+        let mut diags = Diagnostics::default();
+        let id = sources.add("t.yaml", Origin::Stdin, SOL001_IN_1_2.to_string());
+        let root = crate::yaml::load(&sources, id, &Limits::default(), &mut diags).unwrap();
+        check_file(root.as_map().unwrap(), Lenience::default(), &mut diags);
+        let hint = diags
+            .iter()
+            .next()
+            .unwrap()
+            .hint
+            .clone()
+            .unwrap_or_default();
+        assert!(hint.contains("--quirk etsi-nfv"), "{hint}");
+    }
+
+    #[test]
+    fn the_etsi_quirk_reads_a_newer_keyname_in_a_sol001_type_with_a_warning() {
+        let found = check_etsi(SOL001_IN_1_2);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(!found[0].0, "{found:?}");
+        assert!(found[0].1.contains("--quirk etsi-nfv"), "{found:?}");
+    }
+
+    #[test]
+    fn the_etsi_quirk_covers_every_entity_of_a_file_etsi_wrote() {
+        let found = check_etsi(
+            "tosca_definitions_version: tosca_simple_yaml_1_2\nmetadata: {template_author: ETSI_NFV}\nnode_types:\n  N:\n    properties:\n      p: {type: map, key_schema: string}\n",
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(!found[0].0, "{found:?}");
+    }
+
+    #[test]
+    fn the_etsi_quirk_leaves_other_types_strict() {
+        let found = check_etsi(
+            "tosca_definitions_version: tosca_simple_yaml_1_2\nnode_types:\n  my.Node:\n    properties:\n      p: {type: map, key_schema: string}\n  tosca.nodes.nfv.X:\n    properties:\n      q: {type: map, key_schema: string}\n",
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].0, "{found:?}");
+        assert!(!found[0].2.contains("etsi-nfv"), "{found:?}");
+        assert!(!found[1].0, "{found:?}");
     }
 
     #[test]

@@ -43,7 +43,10 @@ pub fn read_definitions(
         shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
         super::simple_grammar::check_file(
             root,
-            quirks.has(super::quirk::Quirk::NewerKeynames),
+            super::simple_grammar::Lenience {
+                newer_keynames: quirks.has(super::quirk::Quirk::NewerKeynames),
+                etsi_nfv: quirks.has(super::quirk::Quirk::EtsiNfv),
+            },
             diags,
         );
     }
