@@ -84,19 +84,22 @@ mod tests {
     use super::*;
     use crate::source::{Origin, SourceMap};
 
+    /// Data, span, line/column/line count, name and language of a snippet.
+    type Fields = (
+        Vec<u8>,
+        (usize, usize),
+        (usize, usize, usize),
+        Option<String>,
+        Option<String>,
+    );
+
     /// Every field miette reads from a snippet, for comparing two sources.
     fn read(
         source: &dyn SourceCode,
         span: SourceSpan,
         before: usize,
         after: usize,
-    ) -> Option<(
-        Vec<u8>,
-        (usize, usize),
-        (usize, usize, usize),
-        Option<String>,
-        Option<String>,
-    )> {
+    ) -> Option<Fields> {
         let c = source.read_span(&span, before, after).ok()?;
         Some((
             c.data().to_vec(),
