@@ -57,8 +57,9 @@ fn yaml_load(bencher: divan::Bencher, stacks: usize) {
     });
 }
 
-#[divan::bench(args = SIZES)]
-fn read_to_ir(bencher: divan::Bencher, stacks: usize) {
+/// Options that read the template of `stacks` from a file in a temporary folder (kept alive by
+/// the returned guard).
+fn read_options(stacks: usize) -> (tempfile::TempDir, ReadOptions) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = dir.path().join("bench.yaml");
     std::fs::write(&path, template(stacks)).expect("writable temporary folder");
@@ -66,6 +67,12 @@ fn read_to_ir(bencher: divan::Bencher, stacks: usize) {
         input: Some(InputArg::Path(path)),
         ..ReadOptions::default()
     };
+    (dir, options)
+}
+
+#[divan::bench(args = SIZES)]
+fn read_to_ir(bencher: divan::Bencher, stacks: usize) {
+    let (_dir, options) = read_options(stacks);
     bencher.bench_local(|| {
         let mut diags = Diagnostics::new();
         let read = read(&options, &mut diags);
@@ -108,13 +115,7 @@ fn resolve(bencher: divan::Bencher, stacks: usize) {
 fn read_for_backend(stacks: usize, backend: &str) -> (Topology, SourceMap, Backend) {
     let limits = Limits::default();
     let mut diags = Diagnostics::new();
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let path = dir.path().join("bench.yaml");
-    std::fs::write(&path, template(stacks)).expect("writable temporary folder");
-    let options = ReadOptions {
-        input: Some(InputArg::Path(path)),
-        ..ReadOptions::default()
-    };
+    let (_dir, options) = read_options(stacks);
     let Read {
         topology,
         mut sources,
