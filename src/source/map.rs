@@ -130,10 +130,11 @@ impl SourceMap {
                 .map(|(i, _)| i as u32 + 1),
         );
         let bytes = text.as_bytes();
-        let bare_cr = bytes
-            .iter()
-            .enumerate()
-            .any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        let bare_cr = text.contains('\r')
+            && bytes
+                .iter()
+                .enumerate()
+                .any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
         let id = FileId(self.files.len() as u32);
         self.files.push(SourceFile {
             name: name.into(),
