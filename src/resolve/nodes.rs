@@ -194,8 +194,7 @@ impl<'a> NodeBuilder<'a> {
         let check_names = section == "properties" && defs_complete(self.model, defs);
         let definitions = self.definitions.of(defs, section);
         let mut typing = self.typing();
-        let values =
-            typing.assignments_from(owner, &definitions, section, assigned, check_names, diags);
+        let values = typing.assignments(owner, &definitions, section, assigned, check_names, diags);
         if check_names {
             // `section` is `properties` here, whose definitions the required ones are among.
             typing.check_required(owner, &definitions, &values, at, diags);
@@ -258,12 +257,19 @@ impl<'a> NodeBuilder<'a> {
                 let type_defs = definitions(self.model, TypeKind::Capability, &types);
                 // Capability properties are not required of templates (the orchestrator or the
                 // node fills them), so only their defaults are taken here.
+                let property_defs = self.definitions.of(&type_defs, "properties");
+                let attribute_defs = self.definitions.of(&type_defs, "attributes");
                 let mut properties =
                     self.typing()
-                        .assignments("", &type_defs, "properties", None, false, diags);
-                let mut attributes =
-                    self.typing()
-                        .assignments("", &type_defs, "attributes", None, false, diags);
+                        .assignments("", &property_defs, "properties", None, false, diags);
+                let mut attributes = self.typing().assignments(
+                    "",
+                    &attribute_defs,
+                    "attributes",
+                    None,
+                    false,
+                    diags,
+                );
                 if let Some(inherited) = &inherited {
                     properties.extend(inherited.properties.clone());
                     attributes.extend(inherited.attributes.clone());

@@ -163,25 +163,11 @@ enum Shape<'m> {
 }
 
 impl<'m> Typing<'_, 'm> {
-    /// The values of `section` for a template: the typed defaults of `type_defs`, then the typed
-    /// assignments in `assigned`, with unknown names and missing required properties reported
-    /// (`check_names` false when the type chain is not fully known, so names cannot be judged).
+    /// The values of `section` for a template: the typed defaults in `definitions` (the type
+    /// chain's, from a [`DefinitionsCache`] or [`definitions_of`]), then the typed assignments in
+    /// `assigned`, with unknown names reported (`check_names` false when the type chain is not
+    /// fully known, so names cannot be judged).
     pub fn assignments(
-        &mut self,
-        owner: &str,
-        type_defs: &[&'m TypeDef],
-        section: &str,
-        assigned: Option<&Yaml>,
-        check_names: bool,
-        diags: &mut Diagnostics,
-    ) -> IndexMap<String, Value> {
-        let definitions = definitions_of(type_defs, section);
-        self.assignments_from(owner, &definitions, section, assigned, check_names, diags)
-    }
-
-    /// [`Typing::assignments`] with the type chain's `definitions` of `section` already made
-    /// (by a [`DefinitionsCache`]).
-    pub fn assignments_from(
         &mut self,
         owner: &str,
         definitions: &IndexMap<&'m str, Definition<'m>>,
