@@ -5,7 +5,11 @@ templates, on this machine, in one run, and writes the table to docs/performance
 Run through benches/compare.sh, which builds toscana and installs the peers first. Each
 measurement is the median wall time of several runs (one for runs over 30 s) of a separate
 process, with its peak resident memory; a peer is not run on sizes beyond the first where it
-took more than the cap (five minutes by default). Standard library only.
+took more than the cap (five minutes by default). It also times `toscana check` on a tiny
+template (the README's example), where process start and the embedded profile dominate.
+
+Only the part of docs/performance.md between the BEGIN and END markers is rewritten; what is
+written around it (the reading of the numbers, the profiles) stays. Standard library only.
 """
 
 import argparse
@@ -22,6 +26,10 @@ ROOT = os.path.dirname(HERE)
 # Node templates per generated unit with --no-storage (the peers refuse 1.3's BlockStorage).
 NODES_PER_UNIT = 5
 
+BEGIN = "<!-- benches/compare.sh: BEGIN -->"
+END = "<!-- benches/compare.sh: END -->"
+TINY = os.path.join(ROOT, "examples", "hello.yaml")
+
 PEER_SCRIPTS = {
     "tosca-parser parse": "from toscaparser.tosca_template import ToscaTemplate\nToscaTemplate({path!r})\n",
     "Puccini compile": "import puccini.tosca\npuccini.tosca.compile('file://' + {path!r})\n",
@@ -29,13 +37,16 @@ PEER_SCRIPTS = {
 
 
 def measure(cmd, runs, cap):
-    """Median seconds and peak RSS (MiB) of `cmd`; None when it fails or passes the cap."""
-    times, peak = [], 0
+    """Median wall seconds, peak RSS (MiB) and median CPU seconds (user + system) of `cmd`;
+    None when it fails or passes the cap. CPU time is what to compare on a busy machine: other
+    processes stretch the wall time, not the work."""
+    times, cpus, peak = [], [], 0
     probe = (
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter()\n"
         "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)\n"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(time.perf_counter() - t, u.ru_maxrss, r.returncode, u.ru_utime + u.ru_stime)\n"
     )
     for i in range(runs):
         try:
@@ -43,15 +54,16 @@ def measure(cmd, runs, cap):
                 [sys.executable, "-c", probe, *cmd], capture_output=True, text=True, timeout=cap
             )
         except subprocess.TimeoutExpired:
-            return None, None, "over the cap"
-        seconds, rss_kib, rc = out.stdout.split()
+            return None, None, "over the cap", None
+        seconds, rss_kib, rc, cpu = out.stdout.split()
         if rc != "0":
-            return None, None, f"exit {rc}"
+            return None, None, f"exit {rc}", None
         times.append(float(seconds))
+        cpus.append(float(cpu))
         peak = max(peak, int(rss_kib) // 1024)
         if float(seconds) > 30:
             break
-    return statistics.median(times), peak, None
+    return statistics.median(times), peak, None, statistics.median(cpus)
 
 
 def fmt(seconds):
@@ -60,12 +72,17 @@ def fmt(seconds):
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+def ms(seconds):
+    return "—" if seconds is None else f"{seconds * 1000:.1f} ms"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--toscana", required=True)
     ap.add_argument("--python", required=True, help="the peers' virtual environment's python")
     ap.add_argument("--nodes", type=int, nargs="+", default=[1000, 4000, 10000, 100000])
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--tiny-runs", type=int, default=21)
     ap.add_argument("--cap", type=int, default=300, help="seconds before a peer is given up")
     ap.add_argument("--work", default=os.path.join(ROOT, "target", "bench-compare"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
@@ -81,6 +98,9 @@ def main():
     for name, script in PEER_SCRIPTS.items():
         tools[name] = lambda p, o, s=script: [args.python, "-c", s.format(path=p)]
 
+    tiny, tiny_rss, _, tiny_cpu = measure([toscana, "check", TINY], args.tiny_runs, args.cap)
+    print(f"tiny template: toscana check {ms(tiny)}  CPU {ms(tiny_cpu)}  {tiny_rss} MiB", flush=True)
+
     given_up = set()
     rows = []
     results = {}
@@ -94,13 +114,13 @@ def main():
         path = os.path.join(folder, "service.yaml")
         for tool, make in tools.items():
             if tool in given_up:
-                results[(tool, nodes)] = (None, None, "not run: over the cap on a smaller size")
+                results[(tool, nodes)] = (None, None, "not run: over the cap on a smaller size", None)
                 continue
-            seconds, rss, why = measure(make(path, os.path.join(folder, "out")), args.runs, args.cap)
+            seconds, rss, why, cpu = measure(make(path, os.path.join(folder, "out")), args.runs, args.cap)
             if why == "over the cap":
                 given_up.add(tool)
-            results[(tool, nodes)] = (seconds, rss, why)
-            print(f"{nodes:>7} nodes  {tool:<20} {fmt(seconds):>10}  {rss or '—'} MiB  {why or ''}", flush=True)
+            results[(tool, nodes)] = (seconds, rss, why, cpu)
+            print(f"{nodes:>7} nodes  {tool:<20} {fmt(seconds):>10}  CPU {fmt(cpu):>10}  {rss or '—'} MiB  {why or ''}", flush=True)
 
     cpu = "unknown CPU"
     try:
@@ -113,31 +133,72 @@ def main():
     for tool in tools:
         cells = []
         for n in args.nodes:
-            seconds, rss, why = results[(tool, n)]
-            cells.append(f"{fmt(seconds)}, {rss} MiB" if seconds is not None else f"— ({why})")
+            seconds, rss, why, cpu_seconds = results[(tool, n)]
+            cells.append(f"{fmt(seconds)} (CPU {fmt(cpu_seconds)}), {rss} MiB" if seconds is not None else f"— ({why})")
         lines.append(f"| {tool} | " + " | ".join(cells) + " |")
     ratios = []
     for n in args.nodes:
-        ours = results[("toscana check", n)][0]
+        ours, ours_cpu = results[("toscana check", n)][0], results[("toscana check", n)][3]
         for peer in PEER_SCRIPTS:
-            theirs = results[(peer, n)][0]
+            theirs, theirs_cpu = results[(peer, n)][0], results[(peer, n)][3]
             if ours and theirs:
-                ratios.append(f"- {n:,} nodes: `toscana check` is {theirs / ours:,.0f}× faster than {peer}")
+                ratios.append(
+                    f"- {n:,} nodes: `toscana check` is {theirs / ours:,.0f}× faster than {peer}"
+                    f" (CPU time: {theirs_cpu / ours_cpu:,.0f}×)"
+                )
+    # The scaling curve: time per 1,000 nodes at each size, and the growth between sizes.
+    curve = [
+        "| tool | " + " | ".join(f"{n:,}" for n in args.nodes) + " | growth |",
+        "|---|" + "---|" * (len(args.nodes) + 1),
+    ]
+    for tool in tools:
+        cells, growth = [], []
+        for n in args.nodes:
+            seconds = results[(tool, n)][3]
+            cells.append(f"{seconds * 1000 / (n / 1000):.1f} ms" if seconds else "—")
+        for a, b in zip(args.nodes, args.nodes[1:]):
+            ta, tb = results[(tool, a)][3], results[(tool, b)][3]
+            if ta and tb:
+                growth.append(f"{a // 1000}k→{b // 1000}k {tb / ta:.1f}× ({b / a:.1f}× nodes)")
+        curve.append(f"| {tool} | " + " | ".join(cells) + " | " + ", ".join(growth) + " |")
     table = "\n".join(lines)
     machine = f"{platform.node()}: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}"
+    generated = (
+        BEGIN
+        + "\n"
+        + "Made by `benches/compare.sh` (templates from `benches/gen.py --no-storage`, five node\n"
+        "templates per unit; the peers refuse 1.3's `Storage.BlockStorage`). Median wall time of\n"
+        f"up to {args.runs} runs of a separate process, the median CPU time (user + system) of the\n"
+        f"same runs, and the peak resident memory; a peer is given up after {args.cap} s of wall time.\n\n"
+        f"Machine: {machine}. Run on {time.strftime('%Y-%m-%d')}.\n\n"
+        + table
+        + "\n\n"
+        + ("\n".join(ratios) + "\n" if ratios else "")
+        + f"- tiny template (`toscana check examples/hello.yaml`, median of {args.tiny_runs}, process start included): "
+        + f"{ms(tiny)} (CPU {ms(tiny_cpu)}), {tiny_rss} MiB\n\n"
+        + "Scaling curve: CPU time per 1,000 node templates at each size (flat is linear), and the\n"
+        "growth of CPU time between sizes.\n\n"
+        + "\n".join(curve)
+        + "\n"
+        + END
+        + "\n"
+    )
+    try:
+        with open(args.out) as f:
+            old = f.read()
+    except OSError:
+        old = ""
+    if BEGIN in old and END in old:
+        head, rest = old.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1].lstrip("\n")
+        text = head + generated + ("\n" + tail if tail else "")
+    else:
+        text = "# Performance\n\n" + generated
     with open(args.out, "w") as f:
-        f.write(
-            "# Performance\n\n"
-            "Made by `benches/compare.sh` (templates from `benches/gen.py --no-storage`, five node\n"
-            "templates per unit; the peers refuse 1.3's `Storage.BlockStorage`). Median wall time of\n"
-            f"up to {args.runs} runs of a separate process, and its peak resident memory.\n\n"
-            f"Machine: {machine}. Run on {time.strftime('%Y-%m-%d')}.\n\n"
-            + table
-            + "\n\n"
-            + ("\n".join(ratios) + "\n" if ratios else "")
-        )
+        f.write(text)
     print(table)
     print("\n".join(ratios))
+    print("\n".join(curve))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 #
 #   benches/compare.sh                 # 1,000 / 4,000 / 10,000 / 100,000 node templates
 #   benches/compare.sh 1000 4000       # only these sizes
+#   TOSCANA_BENCH_CAP=150 benches/compare.sh   # give a peer up after 150 s instead of 300
 #
 # Installs the peers from PyPI into target/bench-venv on first use (the only network use, and
 # only from the package registry); builds toscana in release mode.
@@ -19,4 +20,5 @@ sizes=()
 if [ $# -gt 0 ]; then
     sizes=(--nodes "$@")
 fi
-python3 benches/compare.py --toscana target/release/toscana --python "$venv/bin/python" "${sizes[@]}"
+python3 benches/compare.py --toscana target/release/toscana --python "$venv/bin/python" \
+    --cap "${TOSCANA_BENCH_CAP:-300}" "${sizes[@]}"

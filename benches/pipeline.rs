@@ -1,15 +1,19 @@
-//! Per-stage benchmarks of the read side: YAML loading and the whole read (sources, front end,
-//! resolver) on generated templates of growing size. Compare the times across sizes as ratios:
-//! 10× the nodes should cost about 10× the time, whatever the machine's noise.
+//! Per-stage benchmarks on generated templates of growing size: the YAML loader, the resolver
+//! alone (on a model the front end read once), the whole read side (sources, front end,
+//! resolver) and each backend alone (on a topology read once). Compare the times across sizes
+//! as ratios: 10× the nodes should cost about 10× the time, whatever the machine's noise.
 //!
-//! `cargo bench --bench pipeline`
+//! `cargo bench --bench pipeline` (one stage: `cargo bench --bench pipeline -- resolve`)
 
 use std::fmt::Write;
 
+use toscana::back::{self, Backend};
 use toscana::diag::Diagnostics;
+use toscana::ir::Topology;
 use toscana::limits::Limits;
-use toscana::pipeline::{ReadOptions, read};
-use toscana::source::{InputArg, Origin, SourceMap};
+use toscana::pipeline::{Read, ReadOptions, read};
+use toscana::resolve::{self, Bindings};
+use toscana::source::{ArtifactFiles, InputArg, Loader, Origin, SourceMap, SourceOptions};
 
 fn main() {
     divan::main();
@@ -53,8 +57,9 @@ fn yaml_load(bencher: divan::Bencher, stacks: usize) {
     });
 }
 
-#[divan::bench(args = SIZES)]
-fn read_to_ir(bencher: divan::Bencher, stacks: usize) {
+/// Options that read the template of `stacks` from a file in a temporary folder (kept alive by
+/// the returned guard).
+fn read_options(stacks: usize) -> (tempfile::TempDir, ReadOptions) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = dir.path().join("bench.yaml");
     std::fs::write(&path, template(stacks)).expect("writable temporary folder");
@@ -62,10 +67,109 @@ fn read_to_ir(bencher: divan::Bencher, stacks: usize) {
         input: Some(InputArg::Path(path)),
         ..ReadOptions::default()
     };
+    (dir, options)
+}
+
+#[divan::bench(args = SIZES)]
+fn read_to_ir(bencher: divan::Bencher, stacks: usize) {
+    let (_dir, options) = read_options(stacks);
     bencher.bench_local(|| {
         let mut diags = Diagnostics::new();
         let read = read(&options, &mut diags);
         assert!(read.topology.is_some() && !diags.has_errors());
         read
+    });
+}
+
+#[divan::bench(args = SIZES)]
+fn resolve(bencher: divan::Bencher, stacks: usize) {
+    let mut loader = Loader::new(SourceOptions::default());
+    let limits = Limits::default();
+    let mut diags = Diagnostics::new();
+    let entry = loader.add_text("bench.yaml", Origin::Stdin, template(stacks));
+    let model = toscana::front::read(&mut loader, entry, &limits, &mut diags).expect("a model");
+    assert!(!diags.has_errors());
+    let sources = loader.into_sources();
+    let bindings = Bindings::new();
+    let artifacts = ArtifactFiles::nowhere();
+    let ctx = resolve::Context {
+        sources: &sources,
+        limits: &limits,
+        bindings: &bindings,
+        csar: None,
+        artifact_root: None,
+        unbound_inputs_are_errors: false,
+        report_open_requirements: false,
+        artifact_files: &artifacts,
+    };
+    bencher.bench_local(|| {
+        let mut diags = Diagnostics::new();
+        let topology = resolve::resolve(&model, &ctx, &mut diags);
+        assert!(!diags.has_errors());
+        topology
+    });
+}
+
+/// The template read to its topology once, and a built-in backend loaded, for the backend
+/// benchmarks.
+fn read_for_backend(stacks: usize, backend: &str) -> (Topology, SourceMap, Backend) {
+    let limits = Limits::default();
+    let mut diags = Diagnostics::new();
+    let (_dir, options) = read_options(stacks);
+    let Read {
+        topology,
+        mut sources,
+        ..
+    } = read(&options, &mut diags);
+    let builtin = back::builtin(backend).expect("a built-in backend");
+    let backend = Backend::load(Some(builtin), None, &mut sources, &limits, &mut diags)
+        .expect("the backend loads");
+    assert!(!diags.has_errors());
+    (topology.expect("a topology"), sources, backend)
+}
+
+#[divan::bench(args = SIZES)]
+fn backend_k8s(bencher: divan::Bencher, stacks: usize) {
+    let (topology, sources, backend) = read_for_backend(stacks, "kubernetes");
+    let limits = Limits::default();
+    let options = back::kubernetes::K8sOptions {
+        split: true,
+        ..Default::default()
+    };
+    bencher.bench_local(|| {
+        let mut sources = sources.clone();
+        let mut diags = Diagnostics::new();
+        back::kubernetes::render(
+            &backend,
+            &topology,
+            &mut sources,
+            &ArtifactFiles::nowhere(),
+            &limits,
+            &options,
+            &mut diags,
+        )
+    });
+}
+
+#[divan::bench(args = SIZES)]
+fn backend_tf(bencher: divan::Bencher, stacks: usize) {
+    let provider = back::terraform::Provider::default();
+    let (topology, sources, backend) = read_for_backend(stacks, provider.backend_name());
+    let no_files = |_: &toscana::ir::Artifact| Err("not read in benchmarks".to_string());
+    bencher.bench_local(|| {
+        let mut diags = Diagnostics::new();
+        back::terraform::render(
+            &backend, &topology, &sources, provider, &no_files, &mut diags,
+        )
+    });
+}
+
+#[divan::bench(args = SIZES)]
+fn backend_dot(bencher: divan::Bencher, stacks: usize) {
+    let (topology, sources, backend) = read_for_backend(stacks, "graphviz");
+    let options = back::graphviz::DotOptions::default();
+    bencher.bench_local(|| {
+        let mut diags = Diagnostics::new();
+        back::graphviz::render(&backend, &topology, &sources, &options, &mut diags)
     });
 }

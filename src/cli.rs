@@ -693,11 +693,9 @@ fn translate(
         let read_artifact = |a: &crate::ir::Artifact| extra.artifacts.read(a, &limits);
         back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
     } else {
-        backend.render(
-            &back::topology_json(topology),
-            &back::elements(topology, sources),
-            diags,
-        )
+        let value = back::topology_value(topology);
+        let elements = back::elements(topology, &value, sources);
+        backend.render(value, &elements, diags)
     };
     if diags.has_errors() {
         return EXIT_INVALID;

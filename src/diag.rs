@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::source::{SourceMap, Span};
+use crate::source::{Snippet, SourceMap, Span};
 
 /// Stable diagnostic codes. A code never changes meaning; tools may match on it.
 ///
@@ -538,18 +538,18 @@ pub fn render_human(d: &Diagnostic, sources: &SourceMap, color: bool) -> String 
 }
 
 /// Adapts a [`Diagnostic`] to `miette`. Labels in other files than the primary become related
-/// reports, each with its own snippet.
-struct MietteView {
+/// reports, each with its own snippet. The source text is borrowed, never copied.
+struct MietteView<'a> {
     message: String,
     severity: miette::Severity,
     hint: Option<String>,
-    source: Option<miette::NamedSource<String>>,
+    source: Option<Snippet<'a>>,
     labels: Vec<miette::LabeledSpan>,
-    related: Vec<MietteView>,
+    related: Vec<MietteView<'a>>,
 }
 
-impl MietteView {
-    fn new(d: &Diagnostic, sources: &SourceMap) -> Self {
+impl<'a> MietteView<'a> {
+    fn new(d: &Diagnostic, sources: &'a SourceMap) -> Self {
         let severity = match d.severity {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
@@ -574,7 +574,7 @@ impl MietteView {
                     message: label.message.clone(),
                     severity: miette::Severity::Advice,
                     hint: None,
-                    source: Some(named_source(label.span, sources)),
+                    source: Some(Snippet::new(sources.get(label.span.file))),
                     labels: vec![labeled(label.span, Some(label.message.clone()), true)],
                     related: Vec::new(),
                 });
@@ -584,16 +584,11 @@ impl MietteView {
             message: d.message.clone(),
             severity,
             hint: d.hint.clone(),
-            source: Some(named_source(primary, sources)),
+            source: Some(Snippet::new(sources.get(primary.file))),
             labels,
             related,
         }
     }
-}
-
-fn named_source(span: Span, sources: &SourceMap) -> miette::NamedSource<String> {
-    let file = sources.get(span.file);
-    miette::NamedSource::new(file.name.clone(), file.text.to_string()).with_language("yaml")
 }
 
 fn labeled(span: Span, text: Option<String>, primary: bool) -> miette::LabeledSpan {
@@ -606,21 +601,21 @@ fn labeled(span: Span, text: Option<String>, primary: bool) -> miette::LabeledSp
     }
 }
 
-impl fmt::Debug for MietteView {
+impl fmt::Debug for MietteView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl fmt::Display for MietteView {
+impl fmt::Display for MietteView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for MietteView {}
+impl std::error::Error for MietteView<'_> {}
 
-impl miette::Diagnostic for MietteView {
+impl miette::Diagnostic for MietteView<'_> {
     fn severity(&self) -> Option<miette::Severity> {
         Some(self.severity)
     }

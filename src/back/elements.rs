@@ -1,85 +1,111 @@
 //! From the IR to what rules match: one [`Element`] per input, node, relationship, group, policy
-//! and output, and the topology as JSON for templates.
+//! and output, and the topology as templates see it.
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use tera::value::Key;
 
 use crate::ir::{Location, Topology};
 use crate::source::{FileId, SourceMap, Span};
 
 use super::{Element, ElementKind};
 
-/// The whole topology as JSON, as templates see it under `topology`: the same document as
-/// `toscana ir` prints.
-pub fn topology_json(topology: &Topology) -> serde_json::Value {
-    serde_json::to_value(topology).unwrap_or(serde_json::Value::Null)
+/// The whole topology as templates see it under `topology`: the same document as `toscana ir`
+/// prints, converted for Tera once. Element contexts share its parts (see [`elements`]), so it
+/// is the one copy of the IR a render makes.
+pub fn topology_value(topology: &Topology) -> tera::Value {
+    let json = serde_json::to_value(topology).unwrap_or(serde_json::Value::Null);
+    super::engine::to_tera(&json)
 }
 
 /// Every element of `topology` in a fixed order: inputs, nodes, relationships, groups, policies,
 /// outputs, each in source order (the order of a TOSCA file). Section fragments and warnings
 /// follow this order. Spans are looked up in `sources` by the file names the IR records.
 ///
-/// Each element's context also holds its `index` among the elements of its kind (the node's
-/// index in `topology.nodes`, ...), so a template can look itself up in what a backend's Rust
-/// computed per element.
-pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
+/// Each element's context is its part of `value` (what [`topology_value`] made of the same
+/// topology) with its `index` among the elements of its kind added (the node's index in
+/// `topology.nodes`, ...), so a template can look itself up in what a backend's Rust computed
+/// per element. Only the element's top-level map is new; everything under it is shared.
+pub fn elements(topology: &Topology, value: &tera::Value, sources: &SourceMap) -> Vec<Element> {
     let mut spans = SpanFinder::new(&topology.source.files, sources);
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(
+        topology.inputs.len()
+            + topology.nodes.len()
+            + topology.relationships.len()
+            + topology.groups.len()
+            + topology.policies.len()
+            + topology.outputs.len(),
+    );
     let mut push = |kind,
+                    list: &'static str,
                     index: usize,
                     name: &str,
                     types: &[String],
-                    location: Option<Location>,
-                    context: &dyn Erased| {
-        let mut context = context.to_json();
-        if let serde_json::Value::Object(map) = &mut context {
-            map.insert("index".to_string(), index.into());
-        }
+                    location: Option<Location>| {
         out.push(Element {
             kind,
             name: name.to_string(),
             types: types.to_vec(),
             span: location.and_then(|l| spans.span(l)),
-            context,
+            context: context(value, list, index),
         });
     };
     for (k, i) in topology.inputs.iter().enumerate() {
-        push(ElementKind::Input, k, &i.name, &[], i.location, i);
+        push(ElementKind::Input, "inputs", k, &i.name, &[], i.location);
     }
     for (k, n) in topology.nodes.iter().enumerate() {
-        push(ElementKind::Node, k, &n.name, &n.types, n.location, n);
+        push(ElementKind::Node, "nodes", k, &n.name, &n.types, n.location);
     }
     for (k, r) in topology.relationships.iter().enumerate() {
         push(
             ElementKind::Relationship,
+            "relationships",
             k,
             &r.name,
             &r.types,
             r.location,
-            r,
         );
     }
     for (k, g) in topology.groups.iter().enumerate() {
-        push(ElementKind::Group, k, &g.name, &g.types, g.location, g);
+        push(
+            ElementKind::Group,
+            "groups",
+            k,
+            &g.name,
+            &g.types,
+            g.location,
+        );
     }
     for (k, p) in topology.policies.iter().enumerate() {
-        push(ElementKind::Policy, k, &p.name, &p.types, p.location, p);
+        push(
+            ElementKind::Policy,
+            "policies",
+            k,
+            &p.name,
+            &p.types,
+            p.location,
+        );
     }
     for (k, o) in topology.outputs.iter().enumerate() {
-        push(ElementKind::Output, k, &o.name, &[], o.location, o);
+        push(ElementKind::Output, "outputs", k, &o.name, &[], o.location);
     }
     out
 }
 
-/// Any serialisable IR item, without making `push` generic over each.
-trait Erased {
-    fn to_json(&self) -> serde_json::Value;
-}
-
-impl<T: Serialize> Erased for T {
-    fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+/// `topology[list][index]` with `index` added to it.
+fn context(topology: &tera::Value, list: &'static str, index: usize) -> tera::Value {
+    let item = topology
+        .as_map()
+        .and_then(|m| m.get(&Key::Str(list)))
+        .and_then(|v| v.as_array())
+        .and_then(|items| items.get(index));
+    match item.and_then(|v| v.as_map()) {
+        Some(map) => {
+            let mut map = map.clone();
+            map.insert(Key::Str("index"), tera::Value::from(index));
+            tera::Value::from(map)
+        }
+        None => item.cloned().unwrap_or_else(tera::Value::none),
     }
 }
 

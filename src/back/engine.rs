@@ -333,11 +333,11 @@ impl Backend {
     /// byte-for-byte the same for the same input.
     pub fn render(
         &self,
-        topology: &serde_json::Value,
+        topology: tera::Value,
         elements: &[Element],
         diags: &mut Diagnostics,
     ) -> Vec<OutputFile> {
-        self.render_with(topology, elements, &serde_json::Map::new(), diags)
+        self.render_with(topology, elements, serde_json::Map::new(), diags)
     }
 
     /// [`Backend::render`] with extra values in every template's context (rules, documents and
@@ -345,31 +345,24 @@ impl Backend {
     /// what its own Rust computes from the topology and its command-line options (Graphviz:
     /// `options` and `graph`); `element`, `kind`, `topology`, `bind` and `sections` win over a
     /// key of the same name.
+    ///
+    /// `topology` is what [`super::topology_value`] made, and what templates see as `topology`;
+    /// each element's context shares its parts. `extra` is converted once and dropped.
     pub fn render_with(
         &self,
-        topology: &serde_json::Value,
+        topology: tera::Value,
         elements: &[Element],
-        extra: &serde_json::Map<String, serde_json::Value>,
+        extra: serde_json::Map<String, serde_json::Value>,
         diags: &mut Diagnostics,
     ) -> Vec<OutputFile> {
         let extra: Vec<(String, tera::Value)> =
-            extra.iter().map(|(k, v)| (k.clone(), to_tera(v))).collect();
+            extra.into_iter().map(|(k, v)| (k, to_tera(&v))).collect();
         let base = || {
             let mut ctx = Context::new();
             for (k, v) in &extra {
                 ctx.insert_value(k.clone(), v.clone());
             }
             ctx
-        };
-        let topology = match tera::Value::try_from_serializable(topology) {
-            Ok(v) => v,
-            Err(e) => {
-                diags.push(Diagnostic::error(
-                    codes::BACKEND_TEMPLATE,
-                    format!("the topology cannot be given to templates: {e}"),
-                ));
-                return Vec::new();
-            }
         };
         let binds: Vec<tera::Value> = self.rules.iter().map(|r| to_tera(&r.bind)).collect();
         let mut files: Vec<OutputFile> = Vec::new();
@@ -406,7 +399,7 @@ impl Backend {
                 continue;
             };
             let mut ctx = base();
-            ctx.insert_value("element", to_tera(&element.context));
+            ctx.insert_value("element", element.context.clone());
             ctx.insert_value("topology", topology.clone());
             ctx.insert_value("bind", binds[i].clone());
             ctx.insert("kind", element.kind.as_str());
@@ -583,7 +576,7 @@ fn new_tera() -> Tera {
     tera
 }
 
-fn to_tera(value: &serde_json::Value) -> tera::Value {
+pub(crate) fn to_tera(value: &serde_json::Value) -> tera::Value {
     tera::Value::try_from_serializable(value).unwrap_or_else(|_| tera::Value::none())
 }
 

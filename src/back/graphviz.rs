@@ -98,7 +98,8 @@ pub fn render(
     options: &DotOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
-    let elements = elements(topology, sources);
+    let value = super::topology_value(topology);
+    let elements = elements(topology, &value, sources);
     let graph = context(backend, topology, &elements, options);
     let mut extra = serde_json::Map::new();
     extra.insert(
@@ -106,13 +107,13 @@ pub fn render(
         serde_json::to_value(options).unwrap_or(Json::Null),
     );
     extra.insert("graph".to_string(), graph);
-    backend.render_with(&super::topology_json(topology), &elements, &extra, diags)
+    backend.render_with(value, &elements, extra, diags)
 }
 
 /// The engine's elements (each knows its `index`, with which templates look themselves up in
 /// `graph`), nodes with their pseudo-types.
-pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
-    let mut elements = super::elements(topology, sources);
+pub fn elements(topology: &Topology, value: &tera::Value, sources: &SourceMap) -> Vec<Element> {
+    let mut elements = super::elements(topology, value, sources);
     let nodes = elements.iter_mut().filter(|e| e.kind == ElementKind::Node);
     for (element, node) in nodes.zip(&topology.nodes) {
         if node.directives.iter().any(|d| d == "substitute") {

@@ -22,7 +22,7 @@ mod rules;
 pub mod stack;
 pub mod terraform;
 
-pub use elements::{elements, topology_json};
+pub use elements::{elements, topology_value};
 pub use engine::Backend;
 pub use output::{WriteReport, write_binary, write_outputs};
 
@@ -90,8 +90,8 @@ pub struct Element {
     pub types: Vec<String>,
     /// Where the element was written, for the "no rule; skipped" warning.
     pub span: Option<Span>,
-    /// The element's IR as JSON; templates see it as `element`.
-    pub context: serde_json::Value,
+    /// The element's IR as templates see it, under `element`.
+    pub context: tera::Value,
 }
 
 /// A backend compiled into the binary: its mapping file and templates as text.

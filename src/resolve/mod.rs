@@ -159,6 +159,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         root,
         artifacts: IndexMap::new(),
         missing_files_reported: Default::default(),
+        definitions: Default::default(),
         patterns,
     };
     nodes.build(template, &mut topology, diags);

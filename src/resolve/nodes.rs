@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 
 use super::constraints::Patterns;
 use super::types::{Ancestry, definitions};
-use super::typing::Typing;
+use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
 use super::{Context, Locator, map_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -34,6 +34,8 @@ pub struct NodeBuilder<'a> {
     pub artifacts: IndexMap<String, Artifact>,
     /// `pattern` constraints compiled once for the whole run.
     pub patterns: Patterns,
+    /// Each type chain's property and attribute definitions, merged once for all its templates.
+    pub definitions: DefinitionsCache<'a>,
     /// Where a missing artifact file was reported: a type's artifact is built again for every
     /// template of the type, and reported once.
     pub missing_files_reported: std::cell::RefCell<std::collections::HashSet<Span>>,
@@ -191,10 +193,12 @@ impl<'a> NodeBuilder<'a> {
             crate::front::shape::map(assigned, &format!("`{section}`"), diags);
         }
         let check_names = section == "properties" && defs_complete(self.model, defs);
+        let definitions = self.definitions.of(defs, section);
         let mut typing = self.typing();
-        let values = typing.assignments(owner, defs, section, assigned, check_names, diags);
+        let values = typing.assignments(owner, &definitions, section, assigned, check_names, diags);
         if check_names {
-            typing.check_required(owner, defs, &values, at, diags);
+            // `section` is `properties` here, whose definitions the required ones are among.
+            typing.check_required(owner, &definitions, &values, at, diags);
         }
         values
     }
@@ -254,12 +258,19 @@ impl<'a> NodeBuilder<'a> {
                 let type_defs = definitions(self.model, TypeKind::Capability, &types);
                 // Capability properties are not required of templates (the orchestrator or the
                 // node fills them), so only their defaults are taken here.
+                let property_defs = self.definitions.of(&type_defs, "properties");
+                let attribute_defs = self.definitions.of(&type_defs, "attributes");
                 let mut properties =
                     self.typing()
-                        .assignments("", &type_defs, "properties", None, false, diags);
-                let mut attributes =
-                    self.typing()
-                        .assignments("", &type_defs, "attributes", None, false, diags);
+                        .assignments("", &property_defs, "properties", None, false, diags);
+                let mut attributes = self.typing().assignments(
+                    "",
+                    &attribute_defs,
+                    "attributes",
+                    None,
+                    false,
+                    diags,
+                );
                 if let Some(inherited) = &inherited {
                     properties.extend(inherited.properties.clone());
                     attributes.extend(inherited.attributes.clone());

@@ -11,6 +11,9 @@
 //! property (narrowing constraints, adding a default) overrides its parent keyname by keyname,
 //! and keeps what it does not restate (usually `type`).
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use indexmap::IndexMap;
 
 use super::constraints::{self, Patterns};
@@ -104,6 +107,33 @@ pub fn definitions_of<'m>(
     out
 }
 
+/// [`definitions_of`] remembered per type chain and section: every template of a type reads the
+/// same definitions, so they are merged once per type, not once per template.
+#[derive(Debug, Default)]
+pub struct DefinitionsCache<'m> {
+    /// (the chain's types, by address in the model; section) → its definitions.
+    merged: DefinitionsBySection<'m>,
+}
+
+type DefinitionsBySection<'m> =
+    HashMap<(Vec<*const TypeDef>, String), Rc<IndexMap<&'m str, Definition<'m>>>>;
+
+impl<'m> DefinitionsCache<'m> {
+    /// The definitions of `section` along `defs`, as [`definitions_of`] gives them.
+    pub fn of(
+        &mut self,
+        defs: &[&'m TypeDef],
+        section: &str,
+    ) -> Rc<IndexMap<&'m str, Definition<'m>>> {
+        let chain = defs.iter().map(|&d| d as *const TypeDef).collect();
+        Rc::clone(
+            self.merged
+                .entry((chain, section.to_string()))
+                .or_insert_with(|| Rc::new(definitions_of(defs, section))),
+        )
+    }
+}
+
 /// Reads values into their typed form, reporting every mismatch.
 pub struct Typing<'a, 'm> {
     pub model: &'m Model,
@@ -133,21 +163,21 @@ enum Shape<'m> {
 }
 
 impl<'m> Typing<'_, 'm> {
-    /// The values of `section` for a template: the typed defaults of `type_defs`, then the typed
-    /// assignments in `assigned`, with unknown names and missing required properties reported
-    /// (`check_names` false when the type chain is not fully known, so names cannot be judged).
+    /// The values of `section` for a template: the typed defaults in `definitions` (the type
+    /// chain's, from a [`DefinitionsCache`] or [`definitions_of`]), then the typed assignments in
+    /// `assigned`, with unknown names reported (`check_names` false when the type chain is not
+    /// fully known, so names cannot be judged).
     pub fn assignments(
         &mut self,
         owner: &str,
-        type_defs: &[&'m TypeDef],
+        definitions: &IndexMap<&'m str, Definition<'m>>,
         section: &str,
         assigned: Option<&Yaml>,
         check_names: bool,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Value> {
-        let definitions = definitions_of(type_defs, section);
         let mut out = IndexMap::new();
-        for (name, def) in &definitions {
+        for (name, def) in definitions {
             if let Some(default) = def.get("default") {
                 // A default that does not fit its type is the type's mistake, reported once
                 // where types are checked, not at every template.
@@ -155,7 +185,7 @@ impl<'m> Typing<'_, 'm> {
                 out.insert(name.to_string(), self.value(default, def, name, &mut quiet));
             }
         }
-        out.extend(self.assigned(owner, &definitions, section, assigned, check_names, diags));
+        out.extend(self.assigned(owner, definitions, section, assigned, check_names, diags));
         out
     }
 
@@ -207,17 +237,17 @@ impl<'m> Typing<'_, 'm> {
         out
     }
 
-    /// Reports required properties of `type_defs` that `values` does not hold. `at` is where the
-    /// template is written.
+    /// Reports required properties among a type chain's `properties` definitions that `values`
+    /// does not hold. `at` is where the template is written.
     pub fn check_required(
         &self,
         owner: &str,
-        type_defs: &[&'m TypeDef],
+        properties: &IndexMap<&'m str, Definition<'m>>,
         values: &IndexMap<String, Value>,
         at: crate::source::Span,
         diags: &mut Diagnostics,
     ) {
-        for (name, def) in definitions_of(type_defs, "properties") {
+        for (&name, def) in properties {
             if def.required() && !values.contains_key(name) {
                 let type_name = def.type_name().unwrap_or("its type");
                 diags.push(

@@ -54,16 +54,16 @@ pub struct SourceFile {
     pub origin: Origin,
     pub text: Arc<str>,
     line_starts: Vec<u32>,
+    /// Whether the text has a `\r` not followed by `\n`, which some renderers count as a line
+    /// break and the line index does not.
+    pub(crate) bare_cr: bool,
 }
 
 impl SourceFile {
     /// 1-based line and character column of a byte offset (clamped to the file).
     pub fn line_col(&self, byte: u32) -> (u32, u32) {
         let byte = byte.min(self.text.len() as u32);
-        let line_index = match self.line_starts.binary_search(&byte) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
+        let line_index = self.line_index(byte);
         let line_start = self.line_starts[line_index] as usize;
         let mut end = byte as usize;
         while !self.text.is_char_boundary(end) {
@@ -71,6 +71,23 @@ impl SourceFile {
         }
         let col = self.text[line_start..end].chars().count() as u32 + 1;
         (line_index as u32 + 1, col)
+    }
+
+    /// 0-based index of the line that holds a byte offset (the last line past the end).
+    pub(crate) fn line_index(&self, byte: u32) -> usize {
+        self.line_starts.partition_point(|&start| start <= byte) - 1
+    }
+
+    /// Byte offset where a 0-based line starts.
+    pub(crate) fn line_start(&self, line_index: usize) -> usize {
+        self.line_starts[line_index] as usize
+    }
+
+    /// Byte offset where a 0-based line starts, or the end of the text past the last line.
+    pub(crate) fn line_start_or_end(&self, line_index: usize) -> usize {
+        self.line_starts
+            .get(line_index)
+            .map_or(self.text.len(), |&start| start as usize)
     }
 
     /// A span over a byte range, with its line and column computed.
@@ -112,12 +129,19 @@ impl SourceMap {
                 .filter(|&(_, b)| b == b'\n')
                 .map(|(i, _)| i as u32 + 1),
         );
+        let bytes = text.as_bytes();
+        let bare_cr = text.contains('\r')
+            && bytes
+                .iter()
+                .enumerate()
+                .any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
         let id = FileId(self.files.len() as u32);
         self.files.push(SourceFile {
             name: name.into(),
             origin,
             text,
             line_starts,
+            bare_cr,
         });
         id
     }

@@ -17,6 +17,7 @@ mod loader;
 mod map;
 mod meta;
 mod profile_path;
+mod snippet;
 mod text;
 
 pub use artifacts::ArtifactFiles;
@@ -24,6 +25,7 @@ pub use imports::ImportRef;
 pub use loader::{Input, InputArg, Loader, SourceOptions};
 pub use map::{FileId, Origin, SourceFile, SourceMap, Span};
 pub use meta::CsarMeta;
+pub(crate) use snippet::Snippet;
 
 #[cfg(test)]
 mod tests;

@@ -76,14 +76,15 @@ pub fn render(
     options: &K8sOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
-    let elements = super::elements(topology, sources);
+    let value = super::topology_value(topology);
+    let elements = super::elements(topology, &value, sources);
     let k8s = model::context(
         backend, topology, &elements, sources, artifacts, limits, options, diags,
     );
     let mut extra = serde_json::Map::new();
     extra.insert("k8s".to_string(), k8s);
     extra.insert("options".to_string(), json!(options));
-    let files = backend.render_with(&super::topology_json(topology), &elements, &extra, diags);
+    let files = backend.render_with(value, &elements, extra, diags);
     if diags.has_errors() {
         return Vec::new();
     }

@@ -78,7 +78,8 @@ pub fn render(
     read_artifact: ReadArtifact,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
-    let elements = super::elements(topology, sources);
+    let value = super::topology_value(topology);
+    let elements = super::elements(topology, &value, sources);
     let mut spans = Spans::default();
     for e in &elements {
         spans.by_kind.entry(e.kind).or_default().push(e.span);
@@ -106,7 +107,7 @@ pub fn render(
             "needs": built.needs,
         }),
     );
-    let mut files = backend.render_with(&super::topology_json(topology), &elements, &extra, diags);
+    let mut files = backend.render_with(value, &elements, extra, diags);
     for file in &mut files {
         if !(file.path.ends_with(".tf") || file.path.ends_with(".tfvars")) {
             continue;
