@@ -83,18 +83,28 @@ pub fn resolve(
     given: &Given<'_>,
     diags: &mut Diagnostics,
 ) -> Option<Resolved> {
+    // An expression is evaluated wherever a condition names it, so one mistake in it would be
+    // reported once per use; each problem is passed on once.
+    let mut found = Diagnostics::with_cap(0);
     // Evaluation recurses (up to [`eval::MAX_DEPTH`] levels); a thread of its own gives it a
     // known stack, whatever thread the caller runs on.
-    std::thread::scope(|scope| {
+    let resolved = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("variability".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || resolve_here(root, options, given, diags))
+            .spawn_scoped(scope, || resolve_here(root, options, given, &mut found))
             .ok()
             .map(|handle| handle.join())
     })
-    .unwrap_or_else(|| Ok(resolve_here(root, options, given, diags)))
-    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    .unwrap_or_else(|| Ok(resolve_here(root, options, given, &mut found)))
+    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    let mut seen = std::collections::HashSet::new();
+    for d in found.iter() {
+        if seen.insert((d.code, d.span, d.message.as_str())) {
+            diags.push(d.clone());
+        }
+    }
+    resolved
 }
 
 /// The stack of the resolver's thread: room for [`eval::MAX_DEPTH`] nested evaluations in a

@@ -256,3 +256,29 @@ fn malformed_expressions() {
         "`and` takes a list of arguments, found a boolean",
     );
 }
+
+#[test]
+fn a_mistake_in_an_expression_used_twice_is_reported_once() {
+    let root = parse(
+        "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      mode: { type: string }
+    expressions:
+      is_dev: { equal: [{ get_variability_input: mode }, dev] }
+  node_templates:
+    a:
+      type: t
+      conditions: { get_variability_expression: is_dev }
+    b:
+      type: t
+      conditions: { get_variability_expression: is_dev }
+",
+    );
+    let mut diags = Diagnostics::new();
+    let resolved = super::resolve(&root, &Options::default(), &Vec::new(), &mut diags);
+    assert!(resolved.is_none());
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["Did not find variability input \"mode\""]);
+}
