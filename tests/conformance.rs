@@ -148,47 +148,46 @@ fn cases(corpus: &str, verdict_column: &str, verdict: fn(&str) -> Option<bool>) 
         .collect()
 }
 
+/// The rows of a corpus `MANIFEST.tsv`, each a map from column name to trimmed value.
+fn manifest_rows(dir: &Path) -> Vec<BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("the manifest exists");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+    lines
+        .map(|line| {
+            header
+                .iter()
+                .zip(line.split('\t').chain(std::iter::repeat("")))
+                .map(|(h, v)| (h.to_string(), v.trim().to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// One column of a manifest row ("" when the row has no such column).
+fn column<'r>(row: &'r BTreeMap<String, String>, name: &str) -> &'r str {
+    row.get(name).map_or("", String::as_str)
+}
+
 /// The complete service templates among the Simple Profile 1.0 spec's code boxes
 /// (`spec-examples/simple-1.0/MANIFEST.tsv`), each read from its fixed copy where there is one.
 /// A box is expected valid when it parses as YAML and the manifest lists no `tosca_issues`, the
 /// problems a strict processor must report.
 fn spec_example_cases() -> Vec<Case> {
     let dir = corpus_root().join("spec-examples/simple-1.0");
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("the manifest exists");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .unwrap_or_else(|| panic!("MANIFEST.tsv has a `{name}` column"))
-    };
-    let [file, kind, parses, fixed, fixed_parses, issues] = [
-        "file",
-        "kind",
-        "parses_as_yaml",
-        "fixed_file",
-        "fixed_parses_as_yaml",
-        "tosca_issues",
-    ]
-    .map(column);
-    lines
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            let field = |i: usize| fields.get(i).copied().unwrap_or("").trim();
-            if field(kind) != "complete-service-template" {
-                return None;
-            }
-            let (path, yaml_ok) = if field(fixed).is_empty() {
-                (field(file), field(parses) == "yes")
-            } else {
-                (field(fixed), field(fixed_parses) == "yes")
+    manifest_rows(&dir)
+        .iter()
+        .filter(|row| column(row, "kind") == "complete-service-template")
+        .map(|row| {
+            let (path, yaml_ok) = match column(row, "fixed_file") {
+                "" => (column(row, "file"), column(row, "parses_as_yaml") == "yes"),
+                fixed => (fixed, column(row, "fixed_parses_as_yaml") == "yes"),
             };
-            Some(Case {
+            Case {
                 path: dir.join(path),
-                valid: yaml_ok && field(issues).is_empty(),
+                valid: yaml_ok && column(row, "tosca_issues").is_empty(),
                 staged: None,
-            })
+            }
         })
         .collect()
 }
@@ -218,40 +217,21 @@ const TOSCA2_TYPES_FILES: &[(&str, &str)] = &[
 /// `stage` beside a copy of it (a fragment gets the version line it lacks).
 fn tosca2_spec_example_cases(stage: &Path) -> Vec<Case> {
     let dir = corpus_root().join("spec-examples/tosca2");
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("the manifest exists");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .unwrap_or_else(|| panic!("MANIFEST.tsv has a `{name}` column"))
-    };
-    let [file, section, kind, stated, reconstructed, notes] = [
-        "file",
-        "section",
-        "kind",
-        "stated_validity",
-        "reconstructed",
-        "notes",
-    ]
-    .map(column);
     let mut out = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let field = |c: usize| fields.get(c).copied().unwrap_or("").trim();
-        if field(kind) != "complete-service-template" {
+    for (i, row) in manifest_rows(&dir).iter().enumerate() {
+        if column(row, "kind") != "complete-service-template" {
             continue;
         }
-        let relative = match field(reconstructed) {
-            "" => field(file),
+        let relative = match column(row, "reconstructed") {
+            "" => column(row, "file"),
             r => r,
         };
         let path = dir.join(relative);
-        let valid = !field(stated).starts_with("invalid") && !field(notes).contains("DEFECT(spec)");
+        let valid = !column(row, "stated_validity").starts_with("invalid")
+            && !column(row, "notes").contains("DEFECT(spec)");
         let staged = TOSCA2_TYPES_FILES
             .iter()
-            .find(|(s, types)| *s == field(section) && !relative.ends_with(types))
+            .find(|(s, types)| *s == column(row, "section") && !relative.ends_with(types))
             .map(|(_, types)| {
                 let folder = stage.join(format!("case-{i}"));
                 std::fs::create_dir_all(&folder).expect("a staging folder");
