@@ -224,12 +224,7 @@ fn topology_inputs(root: &Node) -> Vec<&str> {
         .and_then(Node::as_map)
         .and_then(|m| m.get("inputs"))
         .and_then(Node::as_map)
-        .map(|m| {
-            m.entries()
-                .iter()
-                .filter_map(|e| e.key.scalar_text())
-                .collect()
-        })
+        .map(|m| m.names().collect())
         .unwrap_or_default()
 }
 

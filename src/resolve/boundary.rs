@@ -21,24 +21,13 @@ use crate::model::{Model, TopologyTemplate, TypeDef, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
 
 /// Capability names, or requirement names, that the definitions on a type chain define.
-fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> HashSet<&'m str> {
-    let mut out = HashSet::new();
-    for def in defs {
-        let Some(node) = def.def.as_map().and_then(|m| m.get(section)) else {
-            continue;
-        };
-        let maps: Vec<&Map> = match (node.as_map(), node.as_seq()) {
-            (Some(m), _) => vec![m],
-            (None, Some(items)) => items.iter().filter_map(Yaml::as_map).collect(),
-            _ => Vec::new(),
-        };
-        out.extend(
-            maps.iter()
-                .flat_map(|m| m.entries())
-                .filter_map(|e| e.key.scalar_text()),
-        );
+fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> Vec<&'m str> {
+    match section {
+        "capabilities" => super::filters::capability_names(defs),
+        _ => super::occurrences::requirement_definitions(defs)
+            .into_keys()
+            .collect(),
     }
-    out
 }
 
 /// Checks the `capabilities` and `requirements` sections of `mappings` against the node type
@@ -66,8 +55,8 @@ pub fn check_mapped_names(
             let Some(name) = entry.key.scalar_text() else {
                 continue;
             };
-            if outer_known && !outer.contains(name) {
-                let mut known: Vec<&str> = outer.iter().copied().collect();
+            if outer_known && !outer.contains(&name) {
+                let mut known = outer.clone();
                 known.sort_unstable();
                 diags.push(
                     Diagnostic::error(
@@ -107,7 +96,7 @@ pub fn check_mapped_names(
             }
             let found = match section {
                 "capabilities" => node.capabilities.contains_key(inner_name),
-                _ => defined_names(&inner_defs, section).contains(inner_name),
+                _ => defined_names(&inner_defs, section).contains(&inner_name),
             };
             if !found {
                 diags.push(

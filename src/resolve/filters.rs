@@ -320,14 +320,13 @@ fn capability_type_of(defs: &[&TypeDef], name: &str) -> Option<String> {
     })
 }
 
-fn capability_names<'m>(defs: &[&'m TypeDef]) -> Vec<&'m str> {
+pub(super) fn capability_names<'m>(defs: &[&'m TypeDef]) -> Vec<&'m str> {
     let mut out: Vec<&str> = Vec::new();
     let names = defs
         .iter()
         .rev()
         .filter_map(|d| d.def.as_map()?.get("capabilities")?.as_map())
-        .flat_map(Map::entries)
-        .filter_map(|e| e.key.scalar_text());
+        .flat_map(Map::names);
     for name in names {
         if !out.contains(&name) {
             out.push(name);

@@ -124,10 +124,7 @@ fn declared(def: &Map) -> impl Iterator<Item = &str> {
             Some("operations" | "notifications") => entry
                 .value
                 .as_map()
-                .map_or(&[][..], |m| m.entries())
-                .iter()
-                .filter_map(|e| e.key.scalar_text())
-                .collect::<Vec<_>>(),
+                .map_or_else(Vec::new, |m| m.names().collect()),
             Some(key) if RESERVED.contains(&key) => Vec::new(),
             Some(key) => vec![key],
             None => Vec::new(),

@@ -1,6 +1,7 @@
 //! Node templates with their types merged in: properties, attributes, capabilities, interfaces
 //! and artifacts.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
@@ -660,7 +661,8 @@ impl<'a> NodeBuilder<'a> {
     ) -> IndexMap<String, Artifact> {
         let mut out = IndexMap::new();
         // Each artifact's definition as inherited down the type chain and refined by the template.
-        let mut merged: IndexMap<String, Yaml> = IndexMap::new();
+        // Borrowed from the files until a refinement makes a new definition.
+        let mut merged: IndexMap<String, Cow<Yaml>> = IndexMap::new();
         let sources = defs
             .iter()
             .rev()
@@ -688,31 +690,28 @@ impl<'a> NodeBuilder<'a> {
                 let Some(name) = entry.key.scalar_text() else {
                     continue;
                 };
-                let stated = match (merged.get(name), entry.value.as_str()) {
-                    // `name: file` over a full definition changes just the file.
-                    (
-                        Some(Yaml {
-                            kind: Kind::Map(_), ..
-                        }),
-                        Some(_),
-                    ) => {
-                        let mut map = Map::new();
-                        let _ =
-                            map.insert(Yaml::string("file", entry.value.span), entry.value.clone());
-                        Yaml {
-                            span: entry.value.span,
-                            tag: None,
-                            kind: Kind::Map(map),
-                        }
-                    }
-                    _ => entry.value.clone(),
-                };
                 let definition = match merged.get(name) {
                     Some(inherited) => {
+                        // `name: file` over a full definition changes just the file.
+                        let stated = match (inherited.as_map(), entry.value.as_str()) {
+                            (Some(_), Some(_)) => {
+                                let mut map = Map::new();
+                                let _ = map.insert(
+                                    Yaml::string("file", entry.value.span),
+                                    entry.value.clone(),
+                                );
+                                Cow::Owned(Yaml {
+                                    span: entry.value.span,
+                                    tag: None,
+                                    kind: Kind::Map(map),
+                                })
+                            }
+                            _ => Cow::Borrowed(&entry.value),
+                        };
                         self.check_artifact_refinement(name, inherited, &stated, diags);
-                        crate::yaml::overlay(inherited, &stated)
+                        Cow::Owned(crate::yaml::overlay(inherited, &stated))
                     }
-                    None => stated,
+                    None => Cow::Borrowed(&entry.value),
                 };
                 merged.insert(name.to_string(), definition);
             }

@@ -146,7 +146,9 @@ pub fn check(
 }
 
 /// Requirement name → bounds, from the most specific definition of each name.
-fn requirement_definitions<'m>(defs: &[&'m crate::model::TypeDef]) -> IndexMap<&'m str, Bounds> {
+pub(super) fn requirement_definitions<'m>(
+    defs: &[&'m crate::model::TypeDef],
+) -> IndexMap<&'m str, Bounds> {
     let mut out: IndexMap<&str, Bounds> = IndexMap::new();
     for def in defs {
         let list = def

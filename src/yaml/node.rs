@@ -119,6 +119,11 @@ impl Map {
         self.position(key).is_some()
     }
 
+    /// The keys that are scalars, as text, in source order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().filter_map(|e| e.key.scalar_text())
+    }
+
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }

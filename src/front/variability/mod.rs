@@ -151,12 +151,7 @@ fn resolve_here(
 
     let declared: Vec<&str> = declared_node
         .and_then(Node::as_map)
-        .map(|m| {
-            m.entries()
-                .iter()
-                .filter_map(|e| e.key.scalar_text())
-                .collect()
-        })
+        .map(|m| m.names().collect())
         .unwrap_or_default();
     let mut values: IndexMap<String, (Value, Span)> = IndexMap::new();
     // Declared defaults first, then the preset, then the explicit values.
@@ -193,12 +188,7 @@ fn resolve_here(
             None => {
                 let known: Vec<&str> = presets
                     .and_then(Node::as_map)
-                    .map(|m| {
-                        m.entries()
-                            .iter()
-                            .filter_map(|e| e.key.scalar_text())
-                            .collect()
-                    })
+                    .map(|m| m.names().collect())
                     .unwrap_or_default();
                 let mut d = Diagnostic::error(
                     codes::VAR_UNKNOWN,
@@ -245,49 +235,23 @@ fn resolve_here(
     }
     let mut ev = Evaluator::new(&g, options, values, declared, expressions, diags);
     // The RC's order, which decides which error comes first.
-    let mut all: Vec<(Id, Span)> = Vec::new();
-    all.extend(
-        g.nodes
+    fn ids<T>(items: &[T], id: fn(usize) -> Id, span: fn(&T) -> Span) -> Vec<(Id, Span)> {
+        items
             .iter()
             .enumerate()
-            .map(|(i, n)| (Id::Node(i), n.key.span)),
-    );
-    all.extend(
-        g.relations
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (Id::Relation(i), r.item.span)),
-    );
-    all.extend(
-        g.inputs
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (Id::Input(i), n.key.span)),
-    );
-    all.extend(
-        g.groups
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (Id::Group(i), n.key.span)),
-    );
-    all.extend(
-        g.policies
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (Id::Policy(i), n.key.span)),
-    );
-    all.extend(
-        g.artifacts
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (Id::Artifact(i), n.key.span)),
-    );
-    all.extend(
-        g.properties
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (Id::Property(i), n.key.span)),
-    );
+            .map(|(i, item)| (id(i), span(item)))
+            .collect()
+    }
+    let all = [
+        ids(&g.nodes, Id::Node, |n| n.key.span),
+        ids(&g.relations, Id::Relation, |r| r.item.span),
+        ids(&g.inputs, Id::Input, |n| n.key.span),
+        ids(&g.groups, Id::Group, |n| n.key.span),
+        ids(&g.policies, Id::Policy, |n| n.key.span),
+        ids(&g.artifacts, Id::Artifact, |n| n.key.span),
+        ids(&g.properties, Id::Property, |n| n.key.span),
+    ]
+    .concat();
     for (id, span) in &all {
         let _ = ev.presence(*id, *span);
     }
