@@ -119,17 +119,22 @@ fn read_entry(
         &version,
     );
     walk.file(entry, root_map, None);
-    model.topology = read_topology(root_map, dialect, diags);
+    let mut root = root;
+    let template = root
+        .as_map_mut()
+        .and_then(|m| m.take(yaml::grammar::topology_key(dialect)));
+    model.topology = read_topology(template, dialect, diags);
     Some(model)
 }
 
-/// The entry file's service template, with `copy` expanded.
+/// The entry file's service template (the value of its `topology_template` or
+/// `service_template`), with `copy` expanded.
 fn read_topology(
-    root: &Map,
+    template: Option<Node>,
     dialect: Dialect,
     diags: &mut Diagnostics,
 ) -> Option<crate::model::TopologyTemplate> {
-    let mut topology = yaml::read_topology(root, dialect, diags)?;
+    let mut topology = yaml::read_topology(template?, dialect, diags)?;
     copy::expand(&mut topology.node_templates, "node template", diags);
     copy::expand(
         &mut topology.relationship_templates,
@@ -193,7 +198,10 @@ fn read_xml(
             walk.file(*id, map, None);
         }
     }
-    model.topology = read_topology(entry_map, Dialect::Xml, diags);
+    let template = entry_map
+        .get(yaml::grammar::topology_key(Dialect::Xml))
+        .cloned();
+    model.topology = read_topology(template, Dialect::Xml, diags);
     Some(model)
 }
 

@@ -74,6 +74,33 @@ pub fn named(node: &Node, what: &str, diags: &mut Diagnostics) -> Vec<Named> {
     out
 }
 
+/// [`named`] for a section the reader owns: the definitions are moved out of it, not copied
+/// (a service template's `node_templates` can hold 100,000 of them).
+pub fn named_owned(node: Node, what: &str, diags: &mut Diagnostics) -> Vec<Named> {
+    if map(&node, what, diags).is_none() {
+        return Vec::new();
+    }
+    let crate::yaml::Kind::Map(entries) = node.kind else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(entries.len());
+    for entry in entries.into_entries() {
+        match entry.key.scalar_text() {
+            Some(name) => out.push(Named {
+                name: name.to_string(),
+                span: entry.key.span,
+                def: entry.value,
+            }),
+            None => diags.push(wrong_shape(
+                &entry.key,
+                &format!("a name in {what}"),
+                "a string",
+            )),
+        }
+    }
+    out
+}
+
 /// "`x` must be a map, found a list" at the node.
 pub fn wrong_shape(node: &Node, what: &str, expected: &str) -> Diagnostic {
     Diagnostic::error(

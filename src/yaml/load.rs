@@ -747,9 +747,17 @@ impl<'a> Loader<'a> {
         let span = self
             .loc
             .span(frame.start as usize, end.max(frame.start) as usize);
+        // Collections are built by pushing; the tree keeps only what they hold.
         let kind = match frame.collection {
-            Collection::Seq(items) => Kind::Seq(items),
-            Collection::Map(builder) => Kind::Map(self.finish_map(*builder)),
+            Collection::Seq(mut items) => {
+                items.shrink_to_fit();
+                Kind::Seq(items)
+            }
+            Collection::Map(builder) => {
+                let mut map = self.finish_map(*builder);
+                map.shrink_to_fit();
+                Kind::Map(map)
+            }
         };
         let node = Node {
             span,

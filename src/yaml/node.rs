@@ -60,7 +60,9 @@ pub struct Map {
     entries: Vec<Entry>,
     /// Scalar key text → entry, built once the map outgrows [`INDEX_FROM`] entries. Most TOSCA
     /// maps hold a handful of keys, where a scan is cheaper than hashing and copying each key.
-    index: Option<HashMap<String, usize>>,
+    /// Boxed, so the many small maps (and every node, whose size is that of its largest kind)
+    /// pay one pointer for it.
+    index: Option<Box<HashMap<String, usize>>>,
 }
 
 /// Maps with more entries than this get an index.
@@ -90,9 +92,18 @@ impl Map {
                 .enumerate()
                 .filter_map(|(i, e)| e.key.as_scalar().map(|s| (s.text.clone(), i)))
                 .collect();
-            self.index = Some(index);
+            self.index = Some(Box::new(index));
         }
         Ok(())
+    }
+
+    /// Gives back the room the entries were built with beyond what they hold: a loaded file's
+    /// tree is kept for the whole run, and most of its maps hold one to three entries.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.entries.shrink_to_fit();
+        if let Some(index) = &mut self.index {
+            index.shrink_to_fit();
+        }
     }
 
     fn position(&self, key: &str) -> Option<usize> {
@@ -117,6 +128,30 @@ impl Map {
 
     pub fn contains_key(&self, key: &str) -> bool {
         self.position(key).is_some()
+    }
+
+    /// Takes the value under a scalar key out of the map, leaving a null in its place (so the
+    /// map keeps its entries and their order), for readers that own the tree and would
+    /// otherwise copy a large subtree.
+    pub fn take(&mut self, key: &str) -> Option<Node> {
+        let at = self.position(key)?;
+        let entry = &mut self.entries[at];
+        let span = entry.value.span;
+        Some(std::mem::replace(
+            &mut entry.value,
+            Node {
+                span: crate::source::Span {
+                    end: span.start,
+                    ..span
+                },
+                tag: None,
+                kind: Kind::Scalar(Scalar {
+                    text: String::new(),
+                    style: Style::Plain,
+                    core: Core::Null,
+                }),
+            },
+        ))
     }
 
     /// The keys that are scalars, as text, in source order.
@@ -182,6 +217,13 @@ impl Node {
 
     pub fn as_map(&self) -> Option<&Map> {
         match &self.kind {
+            Kind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_map_mut(&mut self) -> Option<&mut Map> {
+        match &mut self.kind {
             Kind::Map(m) => Some(m),
             _ => None,
         }
@@ -262,5 +304,11 @@ mod tests {
         assert_eq!(map.len(), 20);
         assert_eq!(map.get("k13").and_then(Node::scalar_text), Some("v"));
         assert!(!map.contains_key("k20"));
+        // Taking a value leaves a null in its place.
+        let taken = map.take("k13").expect("k13 is there");
+        assert_eq!(taken.scalar_text(), Some("v"));
+        assert!(map.get("k13").is_some_and(Node::is_null));
+        assert_eq!(map.len(), 20);
+        assert!(map.take("k20").is_none());
     }
 }

@@ -331,30 +331,24 @@ fn named_import_body(item: &Node) -> Option<&Node> {
     (!is_keyname).then_some(&entry.value)
 }
 
-/// Reads the entry file's service template, checking its keynames.
+/// Reads the entry file's service template (the value of `topology_template` or
+/// `service_template`, taken out of the tree so its templates move into the model instead of
+/// being copied), checking its keynames.
 pub fn read_topology(
-    root: &Map,
+    mut node: Node,
     dialect: Dialect,
     diags: &mut Diagnostics,
 ) -> Option<TopologyTemplate> {
-    let node = root.get(grammar::topology_key(dialect))?;
     let mut quiet = Diagnostics::with_cap(0);
     let diags = shapes(dialect, &mut quiet, diags);
-    let map = shape::map(
-        node,
-        &format!("`{}`", grammar::topology_key(dialect)),
-        diags,
-    )?;
+    let what = format!("`{}`", grammar::topology_key(dialect));
+    let map = shape::map(&node, &what, diags)?;
     // TOSCA 2.0 keynames are checked, as errors, by the 2.0 grammar (front::tosca2).
     let warn_keys = dialect != Dialect::Tosca2;
     if warn_keys {
-        shape::check_keys(
-            map,
-            grammar::topology(dialect),
-            &format!("`{}`", grammar::topology_key(dialect)),
-            diags,
-        );
+        shape::check_keys(map, grammar::topology(dialect), &what, diags);
     }
+    let map = node.as_map_mut()?;
     let inputs = section(warn_keys, map, "inputs", grammar::PARAMETER, "input", diags);
     let node_templates = section(
         warn_keys,
@@ -383,11 +377,11 @@ pub fn read_topology(
         diags,
     );
     let workflows = map
-        .get("workflows")
-        .map(|w| shape::named(w, "`workflows`", diags))
+        .take("workflows")
+        .map(|w| shape::named_owned(w, "`workflows`", diags))
         .unwrap_or_default();
     Some(TopologyTemplate {
-        description: map.get("description").cloned(),
+        description: map.take("description"),
         inputs,
         node_templates,
         relationship_templates,
@@ -395,23 +389,23 @@ pub fn read_topology(
         policies,
         outputs,
         workflows,
-        substitution_mappings: map.get("substitution_mappings").cloned(),
+        substitution_mappings: map.take("substitution_mappings"),
     })
 }
 
-/// The entries of one section, each checked against its keynames.
+/// The entries of one section, taken out of `map`, each checked against its keynames.
 fn section(
     warn_keys: bool,
-    map: &Map,
+    map: &mut Map,
     key: &str,
     keys: &[&str],
     what: &str,
     diags: &mut Diagnostics,
 ) -> Vec<Named> {
-    let Some(node) = map.get(key) else {
+    let Some(node) = map.take(key) else {
         return Vec::new();
     };
-    let entries = shape::named(node, &format!("`{key}`"), diags);
+    let entries = shape::named_owned(node, &format!("`{key}`"), diags);
     for e in &entries {
         match e.def.as_map() {
             Some(m) if warn_keys => {
@@ -432,18 +426,19 @@ fn section(
 
 /// Policies are a list of single-entry maps in 1.x and 2.0 (a map is accepted too, as some
 /// tools write it).
-fn policies(warn_keys: bool, map: &Map, diags: &mut Diagnostics) -> Vec<Named> {
-    let Some(node) = map.get("policies") else {
+fn policies(warn_keys: bool, map: &mut Map, diags: &mut Diagnostics) -> Vec<Named> {
+    let Some(node) = map.take("policies") else {
         return Vec::new();
     };
-    let named: Vec<Named> = if let Some(items) = node.as_seq() {
-        let mut out = Vec::new();
-        for item in items {
-            out.extend(shape::named(item, "a policy entry", diags));
+    let named: Vec<Named> = match node.kind {
+        crate::yaml::Kind::Seq(items) => {
+            let mut out = Vec::new();
+            for item in items {
+                out.extend(shape::named_owned(item, "a policy entry", diags));
+            }
+            out
         }
-        out
-    } else {
-        shape::named(node, "`policies`", diags)
+        _ => shape::named_owned(node, "`policies`", diags),
     };
     for p in &named {
         if let Some(m) = p.def.as_map().filter(|_| warn_keys) {
