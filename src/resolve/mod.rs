@@ -21,6 +21,7 @@ mod requirements;
 mod scalar_types;
 mod selection;
 mod tosca2_types;
+mod type_parts;
 mod types;
 mod typing;
 mod validation;
@@ -160,6 +161,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         artifacts: IndexMap::new(),
         missing_files_reported: Default::default(),
         definitions: Default::default(),
+        type_parts: Default::default(),
         patterns,
     };
     nodes.build(template, &mut topology, diags);

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use super::constraints::Patterns;
+use super::type_parts::{Replayed, TypeParts, chain_key};
 use super::types::{Ancestry, definitions};
 use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
@@ -37,6 +38,9 @@ pub struct NodeBuilder<'a> {
     pub patterns: Patterns,
     /// Each type chain's property and attribute definitions, merged once for all its templates.
     pub definitions: DefinitionsCache<'a>,
+    /// Each type chain's capabilities and each definition set's typed defaults, worked out once
+    /// for all its templates.
+    pub type_parts: TypeParts,
     /// Where a missing artifact file was reported: a type's artifact is built again for every
     /// template of the type, and reported once.
     pub missing_files_reported: std::cell::RefCell<std::collections::HashSet<Span>>,
@@ -195,12 +199,28 @@ impl<'a> NodeBuilder<'a> {
         }
         let check_names = section == "properties" && defs_complete(self.model, defs);
         let definitions = self.definitions.of(defs, section);
+        let mut values = self.defaults(&definitions);
         let mut typing = self.typing();
-        let values = typing.assignments(owner, &definitions, section, assigned, check_names, diags);
+        values.extend(typing.assigned(owner, &definitions, section, assigned, check_names, diags));
         if check_names {
             // `section` is `properties` here, whose definitions the required ones are among.
             typing.check_required(owner, &definitions, &values, at, diags);
         }
+        values
+    }
+
+    /// The typed defaults of merged definitions from [`DefinitionsCache::of`], worked out once
+    /// per definition set (what [`Typing::defaults`] gives).
+    fn defaults(
+        &mut self,
+        definitions: &std::rc::Rc<IndexMap<&'a str, super::typing::Definition<'a>>>,
+    ) -> IndexMap<String, Value> {
+        let key = std::rc::Rc::as_ptr(definitions) as usize;
+        if let Some(known) = self.type_parts.defaults.get(&key) {
+            return known.clone();
+        }
+        let values = self.typing().defaults(definitions);
+        self.type_parts.defaults.insert(key, values.clone());
         values
     }
 
@@ -216,9 +236,30 @@ impl<'a> NodeBuilder<'a> {
 
     fn capabilities(
         &mut self,
-        defs: &[&TypeDef],
+        defs: &[&'a TypeDef],
         assigned: Option<&Yaml>,
         node: &str,
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Capability> {
+        let key = chain_key(defs);
+        let mut out = match self.type_parts.capabilities.get(&key) {
+            Some(known) => known.replay(diags),
+            None => {
+                let made = Replayed::make(|local| self.type_capabilities(defs, local));
+                let out = made.replay(diags);
+                self.type_parts.capabilities.insert(key, made);
+                out
+            }
+        };
+        self.assigned_capabilities(&mut out, defs, assigned, node, diags);
+        out
+    }
+
+    /// The capabilities a node type chain defines, with the defaults of their types and the
+    /// refinements along the chain: what every template of the type starts from.
+    fn type_capabilities(
+        &mut self,
+        defs: &[&'a TypeDef],
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Capability> {
         let mut out: IndexMap<String, Capability> = IndexMap::new();
@@ -261,17 +302,8 @@ impl<'a> NodeBuilder<'a> {
                 // node fills them), so only their defaults are taken here.
                 let property_defs = self.definitions.of(&type_defs, "properties");
                 let attribute_defs = self.definitions.of(&type_defs, "attributes");
-                let mut properties =
-                    self.typing()
-                        .assignments("", &property_defs, "properties", None, false, diags);
-                let mut attributes = self.typing().assignments(
-                    "",
-                    &attribute_defs,
-                    "attributes",
-                    None,
-                    false,
-                    diags,
-                );
+                let mut properties = self.defaults(&property_defs);
+                let mut attributes = self.defaults(&attribute_defs);
                 if let Some(inherited) = &inherited {
                     properties.extend(inherited.properties.clone());
                     attributes.extend(inherited.attributes.clone());
@@ -298,10 +330,22 @@ impl<'a> NodeBuilder<'a> {
                 );
             }
         }
+        out
+    }
+
+    /// A template's capability assignments, typed and merged into what its type defines.
+    fn assigned_capabilities(
+        &mut self,
+        out: &mut IndexMap<String, Capability>,
+        defs: &[&TypeDef],
+        assigned: Option<&Yaml>,
+        node: &str,
+        diags: &mut Diagnostics,
+    ) {
         let Some(assigned) =
             assigned.and_then(|a| crate::front::shape::map(a, "`capabilities`", diags))
         else {
-            return out;
+            return;
         };
         for entry in assigned.entries() {
             let Some(name) = entry.key.scalar_text() else {
@@ -336,7 +380,7 @@ impl<'a> NodeBuilder<'a> {
                 ] {
                     if let Some(values) = m.get(key) {
                         crate::front::shape::map(values, &format!("`{key}`"), diags);
-                        let definitions = crate::resolve::typing::definitions_of(&type_defs, key);
+                        let definitions = self.definitions.of(&type_defs, key);
                         target.extend(self.typing().assigned(
                             &owner,
                             &definitions,
@@ -349,7 +393,6 @@ impl<'a> NodeBuilder<'a> {
                 }
             }
         }
-        out
     }
 
     /// In a type's capability definition, `properties` are definitions (take their defaults);

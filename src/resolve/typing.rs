@@ -163,18 +163,12 @@ enum Shape<'m> {
 }
 
 impl<'m> Typing<'_, 'm> {
-    /// The values of `section` for a template: the typed defaults in `definitions` (the type
-    /// chain's, from a [`DefinitionsCache`] or [`definitions_of`]), then the typed assignments in
-    /// `assigned`, with unknown names reported (`check_names` false when the type chain is not
-    /// fully known, so names cannot be judged).
-    pub fn assignments(
+    /// The typed defaults of `definitions` (a type chain's, from a [`DefinitionsCache`] or
+    /// [`definitions_of`]), in definition order: what a template's values start from, before
+    /// its own [`Typing::assigned`] ones.
+    pub fn defaults(
         &mut self,
-        owner: &str,
         definitions: &IndexMap<&'m str, Definition<'m>>,
-        section: &str,
-        assigned: Option<&Yaml>,
-        check_names: bool,
-        diags: &mut Diagnostics,
     ) -> IndexMap<String, Value> {
         let mut out = IndexMap::new();
         for (name, def) in definitions {
@@ -185,7 +179,6 @@ impl<'m> Typing<'_, 'm> {
                 out.insert(name.to_string(), self.value(default, def, name, &mut quiet));
             }
         }
-        out.extend(self.assigned(owner, definitions, section, assigned, check_names, diags));
         out
     }
 

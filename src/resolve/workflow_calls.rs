@@ -8,6 +8,8 @@
 //! operation declares. Inputs defined at interface level belong to each of its operations
 //! (L5843).
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -33,6 +35,11 @@ pub fn check(
         .iter()
         .map(|n| (n.name.as_str(), &n.def))
         .collect();
+    // The first node of each name (names are unique in a valid template).
+    let mut nodes: HashMap<&str, &crate::ir::Node> = HashMap::new();
+    for n in &topology.nodes {
+        nodes.entry(n.name.as_str()).or_insert(n);
+    }
     for workflow in &template.workflows {
         let Some(map) = workflow.def.as_map() else {
             continue;
@@ -48,7 +55,7 @@ pub fn check(
             let Some(target) = step.get("target").and_then(Node::as_str) else {
                 continue;
             };
-            let Some(node) = topology.nodes.iter().find(|n| n.name == target) else {
+            let Some(&node) = nodes.get(target) else {
                 continue;
             };
             let Some(activities) = step.get("activities").and_then(Node::as_seq) else {
