@@ -694,7 +694,7 @@ fn translate(
         back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
     } else {
         let value = back::topology_value(topology);
-        let elements = back::elements(topology, &value, sources);
+        let elements = back::elements(topology, sources);
         backend.render(value, &elements, diags)
     };
     if diags.has_errors() {

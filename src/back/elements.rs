@@ -8,25 +8,26 @@ use tera::value::Key;
 use crate::ir::{Location, Topology};
 use crate::source::{FileId, SourceMap, Span};
 
-use super::{Element, ElementKind};
+use super::{Element, ElementContext, ElementKind};
 
 /// The whole topology as templates see it under `topology`: the same document as `toscana ir`
-/// prints, converted for Tera once. Element contexts share its parts (see [`elements`]), so it
-/// is the one copy of the IR a render makes.
+/// prints, converted for Tera once, with its repeated parts shared ([`super::shared`]).
+/// Element contexts share its parts too (see [`elements`]), so it is the one copy of the IR a
+/// render makes.
 pub fn topology_value(topology: &Topology) -> tera::Value {
-    let json = serde_json::to_value(topology).unwrap_or(serde_json::Value::Null);
-    super::engine::to_tera(&json)
+    super::shared::to_tera(topology)
 }
 
 /// Every element of `topology` in a fixed order: inputs, nodes, relationships, groups, policies,
 /// outputs, each in source order (the order of a TOSCA file). Section fragments and warnings
 /// follow this order. Spans are looked up in `sources` by the file names the IR records.
 ///
-/// Each element's context is its part of `value` (what [`topology_value`] made of the same
-/// topology) with its `index` among the elements of its kind added (the node's index in
-/// `topology.nodes`, ...), so a template can look itself up in what a backend's Rust computed
-/// per element. Only the element's top-level map is new; everything under it is shared.
-pub fn elements(topology: &Topology, value: &tera::Value, sources: &SourceMap) -> Vec<Element> {
+/// Each element's context is its part of the topology's value (what [`topology_value`] made of
+/// the same topology, given to the render) with its `index` among the elements of its kind
+/// added (the node's index in `topology.nodes`, ...), so a template can look itself up in what
+/// a backend's Rust computed per element. Only the element's top-level map is new, made when it
+/// is rendered; everything under it is shared.
+pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
     let mut spans = SpanFinder::new(&topology.source.files, sources);
     let mut out = Vec::with_capacity(
         topology.inputs.len()
@@ -47,7 +48,7 @@ pub fn elements(topology: &Topology, value: &tera::Value, sources: &SourceMap) -
             name: name.to_string(),
             types: types.to_vec(),
             span: location.and_then(|l| spans.span(l)),
-            context: context(value, list, index),
+            context: ElementContext::Part { list, index },
         });
     };
     for (k, i) in topology.inputs.iter().enumerate() {
@@ -92,8 +93,9 @@ pub fn elements(topology: &Topology, value: &tera::Value, sources: &SourceMap) -
     out
 }
 
-/// `topology[list][index]` with `index` added to it.
-fn context(topology: &tera::Value, list: &'static str, index: usize) -> tera::Value {
+/// `topology[list][index]` with `index` added to it: an element's context (see
+/// [`ElementContext::Part`]).
+pub(super) fn part(topology: &tera::Value, list: &'static str, index: usize) -> tera::Value {
     let item = topology
         .as_map()
         .and_then(|m| m.get(&Key::Str(list)))

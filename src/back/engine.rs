@@ -14,7 +14,8 @@ use crate::limits::Limits;
 use crate::source::{FileId, Origin, SourceFile, SourceMap, Span};
 
 use super::rules::{self, Action, Document, Located, Mapping, Rule, Target};
-use super::{BuiltinBackend, Element, OutputFile, filters};
+use super::shared::{json_to_tera, to_tera};
+use super::{BuiltinBackend, Element, ElementContext, OutputFile, filters};
 
 /// The name of the mapping file in a backend folder.
 pub const MAPPING_FILE: &str = "mapping.yaml";
@@ -337,7 +338,7 @@ impl Backend {
         elements: &[Element],
         diags: &mut Diagnostics,
     ) -> Vec<OutputFile> {
-        self.render_with(topology, elements, serde_json::Map::new(), diags)
+        self.render_with(topology, elements, Vec::new(), diags)
     }
 
     /// [`Backend::render`] with extra values in every template's context (rules, documents and
@@ -347,16 +348,15 @@ impl Backend {
     /// key of the same name.
     ///
     /// `topology` is what [`super::topology_value`] made, and what templates see as `topology`;
-    /// each element's context shares its parts. `extra` is converted once and dropped.
+    /// each element's context shares its parts. The values of `extra` are Tera values
+    /// ([`super::to_tera`] makes them from anything serde serializes).
     pub fn render_with(
         &self,
         topology: tera::Value,
         elements: &[Element],
-        extra: serde_json::Map<String, serde_json::Value>,
+        extra: Vec<(String, tera::Value)>,
         diags: &mut Diagnostics,
     ) -> Vec<OutputFile> {
-        let extra: Vec<(String, tera::Value)> =
-            extra.into_iter().map(|(k, v)| (k, to_tera(&v))).collect();
         let base = || {
             let mut ctx = Context::new();
             for (k, v) in &extra {
@@ -364,7 +364,7 @@ impl Backend {
             }
             ctx
         };
-        let binds: Vec<tera::Value> = self.rules.iter().map(|r| to_tera(&r.bind)).collect();
+        let binds: Vec<tera::Value> = self.rules.iter().map(|r| json_to_tera(&r.bind)).collect();
         let mut files: Vec<OutputFile> = Vec::new();
         let mut origins: HashMap<String, Origin2> = HashMap::new();
         let mut sections: IndexMap<String, Vec<String>> = self
@@ -399,7 +399,13 @@ impl Backend {
                 continue;
             };
             let mut ctx = base();
-            ctx.insert_value("element", element.context.clone());
+            let context = match &element.context {
+                ElementContext::Value(v) => v.clone(),
+                ElementContext::Part { list, index } => {
+                    super::elements::part(&topology, list, *index)
+                }
+            };
+            ctx.insert_value("element", context);
             ctx.insert_value("topology", topology.clone());
             ctx.insert_value("bind", binds[i].clone());
             ctx.insert("kind", element.kind.as_str());
@@ -433,13 +439,13 @@ impl Backend {
             }
         }
 
-        let sections = to_tera(&serde_json::to_value(&sections).unwrap_or_default());
+        let sections = to_tera(&sections);
         for (i, doc) in self.documents.iter().enumerate() {
             let who = format!("document `{}`", doc.output.text);
             let mut ctx = base();
             ctx.insert_value("topology", topology.clone());
             ctx.insert_value("sections", sections.clone());
-            ctx.insert_value("bind", to_tera(&doc.bind));
+            ctx.insert_value("bind", json_to_tera(&doc.bind));
             let Some(text) = self.render_template(&doc.template.text, &ctx, &who, diags) else {
                 continue;
             };
@@ -574,10 +580,6 @@ fn new_tera() -> Tera {
     tera.autoescape_on(Vec::<&str>::new());
     filters::register(&mut tera);
     tera
-}
-
-pub(crate) fn to_tera(value: &serde_json::Value) -> tera::Value {
-    tera::Value::try_from_serializable(value).unwrap_or_else(|_| tera::Value::none())
 }
 
 /// Compiles the templates. On failure, each template is compiled alone to report every syntax

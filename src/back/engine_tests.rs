@@ -61,7 +61,7 @@ fn element(kind: ElementKind, name: &str, types: &[&str]) -> Element {
         name: name.into(),
         types: types.iter().map(|t| t.to_string()).collect(),
         span: None,
-        context: to_tera(&json!({ "name": name, "type": types.first() })),
+        context: ElementContext::Value(to_tera(&json!({ "name": name, "type": types.first() }))),
     }
 }
 
@@ -225,8 +225,9 @@ fn rendering_twice_gives_identical_bytes() {
     let elements: Vec<Element> = (0..50)
         .map(|i| {
             let mut e = node(&format!("n{i}"), &["tosca.nodes.Compute"]);
-            e.context =
-                to_tera(&json!({ "name": format!("n{i}"), "labels": { "z": 1, "a": 2, "m": 3 } }));
+            e.context = ElementContext::Value(to_tera(
+                &json!({ "name": format!("n{i}"), "labels": { "z": 1, "a": 2, "m": 3 } }),
+            ));
             e
         })
         .collect();
@@ -587,8 +588,7 @@ fn extra_context_reaches_rules_documents_and_paths_and_binds_are_readable() {
     let (i, bind) = backend.bind_for(&vm).expect("a rule");
     assert_eq!((i, bind), (0, &json!({ "shape": "box3d" })));
     assert_eq!(backend.bind_for(&other).map(|(i, _)| i), Some(1));
-    let mut extra = serde_json::Map::new();
-    extra.insert("options".into(), json!({ "dir": "out" }));
+    let extra = vec![("options".to_string(), to_tera(&json!({ "dir": "out" })))];
     let files = backend.render_with(to_tera(&json!({})), &[vm, other], extra, &mut loaded.diags);
     assert!(!loaded.diags.has_errors(), "{}", messages(&loaded.diags));
     let got: Vec<(&str, &str)> = files

@@ -99,21 +99,20 @@ pub fn render(
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
     let value = super::topology_value(topology);
-    let elements = elements(topology, &value, sources);
+    let elements = elements(topology, sources);
     let graph = context(backend, topology, &elements, options);
-    let mut extra = serde_json::Map::new();
-    extra.insert(
-        "options".to_string(),
-        serde_json::to_value(options).unwrap_or(Json::Null),
-    );
-    extra.insert("graph".to_string(), graph);
+    let extra = vec![
+        ("options".to_string(), super::to_tera(options)),
+        ("graph".to_string(), super::json_to_tera(&graph)),
+    ];
+    drop(graph);
     backend.render_with(value, &elements, extra, diags)
 }
 
 /// The engine's elements (each knows its `index`, with which templates look themselves up in
 /// `graph`), nodes with their pseudo-types.
-pub fn elements(topology: &Topology, value: &tera::Value, sources: &SourceMap) -> Vec<Element> {
-    let mut elements = super::elements(topology, value, sources);
+pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
+    let mut elements = super::elements(topology, sources);
     let nodes = elements.iter_mut().filter(|e| e.kind == ElementKind::Node);
     for (element, node) in nodes.zip(&topology.nodes) {
         if node.directives.iter().any(|d| d == "substitute") {
@@ -286,6 +285,14 @@ fn context(
         group_cluster.push(together);
     }
 
+    // The nodes each cluster group took, in node order, found in one pass over the nodes.
+    let mut cluster_members: Vec<Vec<usize>> = vec![Vec::new(); topology.groups.len()];
+    for (m, claim) in claimed.iter().enumerate() {
+        if let Some(members) = claim.and_then(|gi| cluster_members.get_mut(gi)) {
+            members.push(m);
+        }
+    }
+
     // The layout, depth first, in node order.
     let mut layout: Vec<Event> = Vec::new();
     let mut host_ids: Vec<Option<String>> = vec![None; n];
@@ -361,12 +368,12 @@ fn context(
                     index: g,
                 });
                 stack.push(Work::Close(depth));
-                let members: Vec<usize> = (0..n).filter(|&m| claimed[m] == Some(g)).collect();
-                let mut inner = Vec::new();
-                for m in members {
-                    inner.push(Work::Subtree(m, depth + 1));
-                }
-                stack.extend(inner.into_iter().rev());
+                stack.extend(
+                    cluster_members[g]
+                        .iter()
+                        .rev()
+                        .map(|&m| Work::Subtree(m, depth + 1)),
+                );
             }
             Work::Close(depth) => layout.push(Event {
                 event: "close",
@@ -497,6 +504,8 @@ fn context(
         })
         .collect();
 
+    // Each cluster's first member node (in node order).
+    let anchor: Vec<Option<usize>> = cluster_members.iter().map(|m| m.first().copied()).collect();
     let groups: Vec<Json> = topology
         .groups
         .iter()
@@ -508,7 +517,7 @@ fn context(
                 "type_short": short_type(&g.type_name),
                 "members": g.members.iter().filter_map(|m| node_ids.get(m.0)).collect::<Vec<_>>(),
                 // A node inside the cluster, for edges that point at the whole group.
-                "anchor": (0..n).find(|&m| claimed[m] == Some(gi)).map(|m| node_ids[m].clone()),
+                "anchor": anchor[gi].map(|m| node_ids[m].clone()),
             })
         })
         .collect();
@@ -529,7 +538,7 @@ fn context(
                         let gi = g.0;
                         let cluster = *group_cluster.get(gi)?;
                         if cluster {
-                            let anchor = (0..n).find(|&m| claimed[m] == Some(gi))?;
+                            let anchor = (*anchor.get(gi)?)?;
                             Some(json!({ "id": node_ids[anchor], "lhead": group_ids[gi] }))
                         } else {
                             Some(json!({ "id": group_ids[gi], "lhead": null }))

@@ -19,12 +19,14 @@ pub mod graphviz;
 pub mod kubernetes;
 mod output;
 mod rules;
+pub mod shared;
 pub mod stack;
 pub mod terraform;
 
 pub use elements::{elements, topology_value};
 pub use engine::Backend;
 pub use output::{WriteReport, write_binary, write_outputs};
+pub use shared::{json_to_tera, to_tera};
 
 use std::fmt;
 
@@ -91,7 +93,19 @@ pub struct Element {
     /// Where the element was written, for the "no rule; skipped" warning.
     pub span: Option<Span>,
     /// The element's IR as templates see it, under `element`.
-    pub context: tera::Value,
+    pub context: ElementContext,
+}
+
+/// What a template sees as `element`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ElementContext {
+    /// A value of its own (elements made by hand, as in tests).
+    Value(tera::Value),
+    /// Entry `index` of `topology[list]` (`nodes`, `relationships`, ...) with `index` added to
+    /// it: what [`elements`] gives every element of a topology. It is made when the element is
+    /// rendered and dropped after, so a render holds one such map at a time, not one per
+    /// element.
+    Part { list: &'static str, index: usize },
 }
 
 /// A backend compiled into the binary: its mapping file and templates as text.

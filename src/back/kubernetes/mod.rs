@@ -25,8 +25,6 @@ mod values;
 
 use std::collections::HashMap;
 
-use serde_json::json;
-
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Topology;
 use crate::limits::Limits;
@@ -77,13 +75,14 @@ pub fn render(
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
     let value = super::topology_value(topology);
-    let elements = super::elements(topology, &value, sources);
+    let elements = super::elements(topology, sources);
     let k8s = model::context(
         backend, topology, &elements, sources, artifacts, limits, options, diags,
     );
-    let mut extra = serde_json::Map::new();
-    extra.insert("k8s".to_string(), k8s);
-    extra.insert("options".to_string(), json!(options));
+    let extra = vec![
+        ("k8s".to_string(), k8s),
+        ("options".to_string(), super::to_tera(options)),
+    ];
     let files = backend.render_with(value, &elements, extra, diags);
     if diags.has_errors() {
         return Vec::new();
@@ -177,12 +176,12 @@ pub fn render(
     }
     let mut out: Vec<OutputFile> = Vec::new();
     let mut names = Vec::new();
-    for o in &objects {
-        let path = objects::file_name(o);
+    for o in objects {
+        let path = objects::file_name(&o);
         names.push(path.clone());
         out.push(OutputFile {
             path,
-            contents: o.yaml.clone(),
+            contents: o.yaml,
         });
     }
     if !names.is_empty() {

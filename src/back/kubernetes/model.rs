@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::{Capability, Topology, Value};
@@ -272,6 +272,10 @@ struct Plan {
 
 struct Ctx<'a> {
     topology: &'a Topology,
+    /// Node template name → index, for functions that name a node.
+    node_index: HashMap<&'a str, usize>,
+    /// Node → the `default_instances` a scaling policy gives it.
+    scaled_instances: HashMap<usize, i64>,
     hosting: Hosting,
     roles: Vec<Role>,
     binds: Vec<Json>,
@@ -295,7 +299,7 @@ struct Ctx<'a> {
     templated: Vec<bool>,
 }
 
-/// Builds the `k8s` context. Problems are warnings (what was skipped, and why) in `diags`.
+/// Builds the `k8s` context, as templates see it. Problems are warnings (what was skipped, and why) in `diags`.
 #[allow(clippy::too_many_arguments)]
 pub fn context(
     backend: &Backend,
@@ -306,7 +310,7 @@ pub fn context(
     limits: &Limits,
     options: &K8sOptions,
     diags: &mut Diagnostics,
-) -> Json {
+) -> tera::Value {
     let node_elements: Vec<&Element> = elements
         .iter()
         .filter(|e| e.kind == ElementKind::Node)
@@ -345,6 +349,15 @@ pub fn context(
         });
     let mut ctx = Ctx {
         topology,
+        node_index: {
+            // The first node of each name (names are unique in a valid template).
+            let mut index = HashMap::new();
+            for (i, n) in topology.nodes.iter().enumerate() {
+                index.entry(n.name.as_str()).or_insert(i);
+            }
+            index
+        },
+        scaled_instances: workloads::scaled_instances(topology),
         hosting: Hosting::new(topology),
         roles,
         binds,
@@ -397,11 +410,19 @@ pub fn context(
         nodes[i].services = services;
         nodes[i].ingress = ingress;
     }
-    json!({
-        "namespace": options.namespace,
-        "nodes": nodes,
-        "policies": hpas,
+    super::super::to_tera(&K8s {
+        namespace: options.namespace.as_deref(),
+        nodes,
+        policies: hpas,
     })
+}
+
+/// What templates see as `k8s`.
+#[derive(Serialize)]
+struct K8s<'a> {
+    namespace: Option<&'a str>,
+    nodes: Vec<NodeOut>,
+    policies: Vec<Json>,
 }
 
 /// True when a capability is an endpoint: typed as one (any spelling), or untyped with a port.

@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::limits::Limits;
-use crate::source::{Origin, SourceMap};
+use crate::source::{Origin, SourceMap, Span};
 use crate::yaml::{Core, Kind, Node};
 
 /// One checked Kubernetes object, ready to write.
@@ -80,13 +80,16 @@ pub fn check_document(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> Option<Object> {
-    let id = sources.add(
+    // The text joins the run's sources only when an error points into it: thousands of
+    // objects that check out need not stay in memory until the end.
+    let mut scratch = SourceMap::new();
+    let id = scratch.add(
         format!("<rendered by {who}>"),
         Origin::Builtin(format!("rendered/{who}")),
-        text.to_string(),
+        text,
     );
     let mut local = Diagnostics::with_cap(0);
-    let root = crate::yaml::load(sources, id, &Limits::default(), &mut local);
+    let root = crate::yaml::load(&scratch, id, &Limits::default(), &mut local);
     let bug = |message: String| {
         Diagnostic::error(
             codes::K8S_INTERNAL,
@@ -116,7 +119,12 @@ pub fn check_document(
         Err((e, path)) => {
             let mut d = bug(e);
             if let Some(node) = path.as_deref().and_then(|p| find(&root, p)) {
-                d = d.at(node.span);
+                let file = scratch.get(id);
+                let kept = sources.add(file.name.clone(), file.origin.clone(), file.text.clone());
+                d = d.at(Span {
+                    file: kept,
+                    ..node.span
+                });
             }
             diags.push(d);
             None
@@ -179,9 +187,9 @@ pub fn roundtrip(json: &Json) -> Result<Object, (String, Option<String>)> {
 
 fn typed<T: DeserializeOwned + Serialize>(json: &Json) -> Result<Object, (String, Option<String>)> {
     let plain = |e: String| (e, None);
-    let value: T = serde_json::from_value(json.clone()).map_err(|e| plain(e.to_string()))?;
+    let value = T::deserialize(json).map_err(|e| plain(e.to_string()))?;
     let back = serde_json::to_value(&value).map_err(|e| plain(e.to_string()))?;
-    if let Some(path) = first_difference(json, &back, String::new()) {
+    if let Some(path) = first_difference(json, &back) {
         return Err((
             format!(
                 "`{path}` does not survive the round trip through its Kubernetes type (an unknown field, or a value of the wrong shape)"
@@ -203,39 +211,63 @@ fn typed<T: DeserializeOwned + Serialize>(json: &Json) -> Result<Object, (String
     Ok(Object { kind, name, yaml })
 }
 
-/// The path of the first place where `a` holds something `b` does not, or a different value.
-fn first_difference(a: &Json, b: &Json, path: String) -> Option<String> {
+/// The path of the first place where `a` holds something `b` does not, or a different value
+/// (`spec.ports[0].port`). The path is spelled out only once a difference is found.
+fn first_difference(a: &Json, b: &Json) -> Option<String> {
+    let mut steps = Vec::new();
+    if !differs(a, b, &mut steps) {
+        return None;
+    }
+    let mut path = String::new();
+    for step in steps.iter().rev() {
+        match step {
+            Step::Key(k) if path.is_empty() => path.push_str(k),
+            Step::Key(k) => {
+                path.push('.');
+                path.push_str(k);
+            }
+            Step::Index(i) => path.push_str(&format!("[{i}]")),
+        }
+    }
+    Some(path)
+}
+
+/// One step of a path into a JSON document.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// True when `a` holds something `b` does not; `steps` then holds the way to it, innermost
+/// first.
+fn differs<'a>(a: &'a Json, b: &Json, steps: &mut Vec<Step<'a>>) -> bool {
     match (a, b) {
         (Json::Object(x), Json::Object(y)) => {
-            for (k, v) in x {
-                let here = if path.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{path}.{k}")
-                };
-                match y.get(k) {
-                    Some(w) => {
-                        if let Some(p) = first_difference(v, w, here) {
-                            return Some(p);
-                        }
-                    }
-                    None => return Some(here),
-                }
-            }
             // Only losses count: the typed object may add `apiVersion` and `kind` to embedded
             // objects (a StatefulSet's claim templates).
-            None
+            for (k, v) in x {
+                let lost = match y.get(k) {
+                    Some(w) => differs(v, w, steps),
+                    None => true,
+                };
+                if lost {
+                    steps.push(Step::Key(k));
+                    return true;
+                }
+            }
+            false
         }
         (Json::Array(x), Json::Array(y)) => {
             for (i, (v, w)) in x.iter().zip(y).enumerate() {
-                if let Some(p) = first_difference(v, w, format!("{path}[{i}]")) {
-                    return Some(p);
+                if differs(v, w, steps) {
+                    steps.push(Step::Index(i));
+                    return true;
                 }
             }
-            (x.len() != y.len()).then_some(path)
+            x.len() != y.len()
         }
-        (Json::Number(x), Json::Number(y)) => (x.as_f64() != y.as_f64()).then_some(path),
-        _ => (a != b).then_some(path),
+        (Json::Number(x), Json::Number(y)) => x.as_f64() != y.as_f64(),
+        _ => a != b,
     }
 }
 

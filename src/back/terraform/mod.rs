@@ -79,7 +79,7 @@ pub fn render(
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
     let value = super::topology_value(topology);
-    let elements = super::elements(topology, &value, sources);
+    let elements = super::elements(topology, sources);
     let mut spans = Spans::default();
     for e in &elements {
         spans.by_kind.entry(e.kind).or_default().push(e.span);
@@ -96,17 +96,15 @@ pub fn render(
         diags,
     );
     let outputs = vars::outputs(topology, &spans, &vars.names, &built, diags);
-    let mut extra = serde_json::Map::new();
-    extra.insert(
-        "tf".to_string(),
-        json!({
-            "provider": provider.as_str(),
-            "inputs": vars.inputs,
-            "nodes": built.nodes,
-            "outputs": outputs,
-            "needs": built.needs,
-        }),
-    );
+    let tf = json!({
+        "provider": provider.as_str(),
+        "inputs": vars.inputs,
+        "nodes": built.nodes,
+        "outputs": outputs,
+        "needs": built.needs,
+    });
+    let extra = vec![("tf".to_string(), super::json_to_tera(&tf))];
+    drop(tf);
     let mut files = backend.render_with(value, &elements, extra, diags);
     for file in &mut files {
         if !(file.path.ends_with(".tf") || file.path.ends_with(".tfvars")) {

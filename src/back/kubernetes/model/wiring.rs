@@ -73,7 +73,7 @@ impl Ctx<'_> {
                         let target = match entity {
                             "SELF" => Some(node),
                             "HOST" => self.hosting.host(NodeId(node)).map(|h| h.0),
-                            _ => self.topology.nodes.iter().position(|n| n.name == entity),
+                            _ => self.node_index.get(entity).copied(),
                         };
                         let Some(target) = target else {
                             return Err(format!(
@@ -388,6 +388,7 @@ impl Ctx<'_> {
     pub(super) fn networks(&mut self, diags: &mut Diagnostics) -> Vec<(usize, NetworkPolicyObj)> {
         let n = self.topology.nodes.len();
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut seen: std::collections::HashSet<(usize, usize)> = Default::default();
         for p in 0..n {
             if self.roles[p] != Role::Port {
                 continue;
@@ -410,7 +411,7 @@ impl Ctx<'_> {
             }
             match (bound.and_then(|b| self.workload_of[b]), linked) {
                 (Some(w), Some(net)) if self.roles[net] == Role::Network => {
-                    if !members[net].contains(&w) {
+                    if seen.insert((net, w)) {
                         members[net].push(w);
                     }
                 }
@@ -531,7 +532,7 @@ impl Ctx<'_> {
             .filter(|e| e.kind == ElementKind::Policy)
             .collect();
         let mut out = Vec::new();
-        let mut scaled: Vec<usize> = Vec::new();
+        let mut scaled: std::collections::HashSet<usize> = Default::default();
         for (pi, p) in self.topology.policies.iter().enumerate() {
             let bind = policy_elements
                 .get(pi)
@@ -566,12 +567,11 @@ impl Ctx<'_> {
                     .or_else(|| bind.get("cpu_utilization").and_then(Json::as_i64))
                     .unwrap_or(80);
                 for w in workloads {
-                    if scaled.contains(&w) {
+                    if !scaled.insert(w) {
                         let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("`{}` is already scaled by another policy; policy `{}` is skipped for it", self.plans[w].name, p.name), "");
                         diags.push(d);
                         continue;
                     }
-                    scaled.push(w);
                     let plan = self.plans[w].clone();
                     let name = self.unique_name("hpa", &plan.name);
                     let meta = self.meta_at(
@@ -616,6 +616,7 @@ impl Ctx<'_> {
                 .filter(|c| is_endpoint(c))
                 .find_map(|c| c.properties.get("port").and_then(integer));
             let mut targets: Vec<usize> = Vec::new();
+            let mut seen: std::collections::HashSet<usize> = Default::default();
             let topology = self.topology;
             for r in self.out_rels[l]
                 .clone()
@@ -624,7 +625,7 @@ impl Ctx<'_> {
             {
                 match self.workload_of.get(r.target.0).copied().flatten() {
                     Some(w) if !self.plans[w].ports.is_empty() => {
-                        if !targets.contains(&w) {
+                        if seen.insert(w) {
                             targets.push(w);
                         }
                     }

@@ -460,17 +460,8 @@ impl Ctx<'_> {
         {
             return c.max(0);
         }
-        for p in &self.topology.policies {
-            if !type_matches(&p.types, "tosca.policies.Scaling")
-                && !p.types.iter().any(|t| t.ends_with("Scaling"))
-            {
-                continue;
-            }
-            if self.policy_nodes(&p.targets).contains(&i)
-                && let Some(d) = p.properties.get("default_instances").and_then(integer)
-            {
-                return d.max(0);
-            }
+        if let Some(&d) = self.scaled_instances.get(&i) {
+            return d.max(0);
         }
         node.capabilities
             .values()
@@ -508,18 +499,7 @@ impl Ctx<'_> {
     }
 
     pub(super) fn policy_nodes(&self, targets: &[PolicyTarget]) -> Vec<usize> {
-        let mut out = Vec::new();
-        for t in targets {
-            match *t {
-                PolicyTarget::Node(n) => out.push(n.0),
-                PolicyTarget::Group(g) => {
-                    if let Some(group) = self.topology.groups.get(g.0) {
-                        out.extend(group.members.iter().map(|m| m.0));
-                    }
-                }
-            }
-        }
-        out
+        policy_nodes(self.topology, targets)
     }
 
     /// A lifted stack: a Compute (or a software node that is not hosted) and what it hosts.
@@ -817,4 +797,40 @@ impl Ctx<'_> {
         }
         out
     }
+}
+
+/// The nodes a policy's targets name, groups by their members, in target order.
+pub(super) fn policy_nodes(topology: &Topology, targets: &[PolicyTarget]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for t in targets {
+        match *t {
+            PolicyTarget::Node(n) => out.push(n.0),
+            PolicyTarget::Group(g) => {
+                if let Some(group) = topology.groups.get(g.0) {
+                    out.extend(group.members.iter().map(|m| m.0));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Node → the `default_instances` of the first scaling policy (in policy order) that targets it
+/// and gives one: what [`Ctx::replicas`] takes before the node's own capabilities.
+pub(super) fn scaled_instances(topology: &Topology) -> HashMap<usize, i64> {
+    let mut out = HashMap::new();
+    for p in &topology.policies {
+        if !type_matches(&p.types, "tosca.policies.Scaling")
+            && !p.types.iter().any(|t| t.ends_with("Scaling"))
+        {
+            continue;
+        }
+        let Some(d) = p.properties.get("default_instances").and_then(integer) else {
+            continue;
+        };
+        for n in policy_nodes(topology, &p.targets) {
+            out.entry(n).or_insert(d);
+        }
+    }
+    out
 }

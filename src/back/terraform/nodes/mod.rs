@@ -730,8 +730,9 @@ impl Builder<'_, '_> {
                 }
             }
         }
-        // Candidate dependencies, in relationship order.
+        // Candidate dependencies, in relationship order, each pair of ends once.
         let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
+        let mut candidate_ends: HashSet<(usize, usize)> = HashSet::new();
         for (ri, r) in self.topology.relationships.iter().enumerate() {
             if stack::is_hosting(r) || structural.iter().any(|t| type_matches(&r.types, t)) {
                 continue;
@@ -750,7 +751,7 @@ impl Builder<'_, '_> {
                 || self.refs[to.0].address.is_none()
                 // A value that flows already orders the two resources.
                 || references[from.0].contains(&to.0)
-                || candidates.iter().any(|c| c.0 == from.0 && c.1 == to.0)
+                || !candidate_ends.insert((from.0, to.0))
             {
                 continue;
             }
@@ -761,15 +762,25 @@ impl Builder<'_, '_> {
             graph[from].push(to);
         }
         let component = strongly_connected(&graph);
+        // The resources of each component, in node order, listed in one pass when a warning
+        // first needs them.
+        let mut resources_of: Option<HashMap<usize, Vec<usize>>> = None;
         let mut warned_references: HashSet<usize> = HashSet::new();
         for (from, targets) in references.iter().enumerate() {
             for &to in targets {
                 if component[from] == component[to] && warned_references.insert(component[from]) {
-                    let names: Vec<String> = (0..count)
-                        .filter(|&n| {
-                            component[n] == component[from] && self.refs[n].address.is_some()
-                        })
-                        .map(|n| format!("`{}`", self.topology.nodes[n].name))
+                    let resources = resources_of.get_or_insert_with(|| {
+                        let mut by_component: HashMap<usize, Vec<usize>> = HashMap::new();
+                        for n in (0..count).filter(|&n| self.refs[n].address.is_some()) {
+                            by_component.entry(component[n]).or_default().push(n);
+                        }
+                        by_component
+                    });
+                    let names: Vec<String> = resources
+                        .get(&component[from])
+                        .into_iter()
+                        .flatten()
+                        .map(|&n| format!("`{}`", self.topology.nodes[n].name))
                         .collect();
                     self.warn(
                         NodeId(from),
