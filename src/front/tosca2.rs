@@ -358,6 +358,9 @@ impl D {
                     ("policies", ListDefs(D::Policy)),
                     ("substitution_mappings", Defs(D::SubstitutionMappings)),
                     ("workflows", Defs(D::Workflow)),
+                    // Not in the keyname table of §6.9.1, but §10.4 (L5674) describes
+                    // function definitions inside a service template refining outer ones.
+                    ("functions", Defs(D::Function)),
                 ],
                 &["node_templates"],
             ),

@@ -64,15 +64,45 @@ pub struct Version {
     pub build: Option<u64>,
 }
 
-/// A function call kept for deployment time.
+/// A function call kept for deployment time: the IR's expression.
 ///
 /// Names are the TOSCA 1.x spellings without `$` (`get_attribute`, `get_input`, `concat`,
 /// `join`, `get_operation_output`, `get_artifact`, `token`, ...) whatever the dialect, so a
-/// backend handles each function once. TOSCA 2.0 paths arrive as `args` in path order.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+/// backend handles each function once; TOSCA 2.0 adds its own (`sum`, `node_index`, custom
+/// functions by the name they are called with, `core:to_string`).
+///
+/// `get_property`, `get_attribute` and `get_artifact` of TOSCA 2.0 arrive in the Simple Profile
+/// form whenever their TOSCA path leads to one node template: `[node, name, nested...]` or
+/// `[node, capability, name, nested...]`. A path the resolver cannot follow to one template
+/// (through a relationship, with `ALL`, to a node the orchestrator selects) keeps its TOSCA 2.0
+/// form in `args`, keywords (`SELF`, `RELATIONSHIP`, `CAPABILITY`, `SOURCE`, `TARGET`, `ALL`)
+/// and indices included; a backend that cannot follow it says so.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Call {
     pub function: String,
     pub args: Vec<Value>,
+    /// Where the call is written, for the resolver's own messages; not part of the IR's JSON.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Option<crate::source::Span>,
+}
+
+impl Call {
+    /// A call made by toscana rather than read, with no place in a file.
+    pub fn new(function: impl Into<String>, args: Vec<Value>) -> Self {
+        Call {
+            function: function.into(),
+            args,
+            span: None,
+        }
+    }
+}
+
+/// Two calls are the same expression wherever they are written.
+impl PartialEq for Call {
+    fn eq(&self, other: &Self) -> bool {
+        self.function == other.function && self.args == other.args
+    }
 }
 
 impl Value {

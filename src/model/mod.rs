@@ -119,6 +119,9 @@ pub struct TopologyTemplate {
     pub outputs: Vec<Named>,
     pub workflows: Vec<Named>,
     pub substitution_mappings: Option<Node>,
+    /// TOSCA 2.0 `functions` written inside the service template: refinements of the
+    /// definitions of the same name outside it, or new ones (L5674-5686).
+    pub functions: Vec<Named>,
 }
 
 /// Everything read from the entry file and its imports.
@@ -145,6 +148,8 @@ pub struct Model {
     /// A name `prefix:Type` resolves to `Type` from the imports; names are not yet kept apart
     /// per namespace, so two imports defining one name still collide.
     pub namespace_prefixes: std::collections::BTreeSet<String>,
-    /// The names of the custom functions (TOSCA 2.0 `functions`) of every file read.
-    pub functions: std::collections::BTreeSet<String>,
+    /// The custom function definitions (TOSCA 2.0 `functions`, L1452, L5571) of every file
+    /// read, outside any service template, by name as written (`to_string`); a name defined
+    /// twice differently is reported where it is read.
+    pub functions: IndexMap<String, Named>,
 }

@@ -63,10 +63,7 @@ fn unique_names_are_snake_case_identifiers_without_clashes() {
 }
 
 fn call(function: &str, args: Vec<Value>) -> Value {
-    Value::Call(Call {
-        function: function.to_string(),
-        args,
-    })
+    Value::Call(Call::new(function, args))
 }
 
 fn s(text: &str) -> Value {

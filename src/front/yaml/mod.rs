@@ -75,23 +75,13 @@ pub fn read_definitions(
         }
     }
 
-    if let Some(functions) = root.get("functions").and_then(Node::as_map) {
-        model.functions.extend(
-            functions
-                .entries()
-                .iter()
-                .filter_map(|e| e.key.as_str().map(str::to_string)),
-        );
-    }
-    if dialect == Dialect::Tosca2 && root.contains_key("functions") {
-        let entry = root.entry("functions").expect("checked above");
-        diags.push(
-            Diagnostic::warning(
-                codes::TOSCA_UNSUPPORTED,
-                "custom function definitions are not read yet; ignored",
-            )
-            .at(entry.key.span),
-        );
+    if dialect == Dialect::Tosca2
+        && let Some(functions) = root.get("functions")
+    {
+        // The 2.0 grammar (front::tosca2) reports a `functions` that is not a map.
+        for named in shape::named(functions, "`functions`", &mut quiet) {
+            add_function(sources, model, named, diags);
+        }
     }
 
     if file != model.entry && root.contains_key(grammar::topology_key(dialect)) {
@@ -225,6 +215,26 @@ fn add_type(
             span: named.span,
         },
     );
+}
+
+/// A custom function definition outside a service template. The same definition reached
+/// through two files is harmless; two different ones of one name are not (L5666).
+fn add_function(sources: &SourceMap, model: &mut Model, named: Named, diags: &mut Diagnostics) {
+    if let Some(earlier) = model.functions.get(&named.name) {
+        if sources.slice(earlier.def.span) != sources.slice(named.def.span) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_DUPLICATE,
+                    format!("function `{}` is defined twice, differently", named.name),
+                )
+                .at_with(named.span, "defined again here")
+                .label(earlier.span, "first defined here")
+                .hint("overlapping function definitions of one name are not allowed (L5666): rename one, or import it under a `namespace`"),
+            );
+        }
+        return;
+    }
+    model.functions.insert(named.name.clone(), named);
 }
 
 fn read_imports(
@@ -396,6 +406,10 @@ pub fn read_topology(
         outputs,
         workflows,
         substitution_mappings: map.get("substitution_mappings").cloned(),
+        functions: match map.get("functions") {
+            Some(f) if dialect == Dialect::Tosca2 => shape::named(f, "`functions`", diags),
+            _ => Vec::new(),
+        },
     })
 }
 
