@@ -98,6 +98,25 @@ impl Call {
     }
 }
 
+impl Call {
+    /// Whether this `get_property`, `get_attribute`, `get_artifact` or `available_allocation`
+    /// still holds a TOSCA 2.0 path that the resolver could not follow to one node template
+    /// (see [`Call`]): a path keyword after the start, `ALL`, a node index, or an index known
+    /// only at deployment. Backends that map the Simple Profile form cannot read it.
+    pub fn has_unresolved_path(&self) -> bool {
+        const KEYWORDS: &[&str] = &["RELATIONSHIP", "CAPABILITY", "SOURCE", "TARGET", "ALL"];
+        matches!(
+            self.function.as_str(),
+            "get_property" | "get_attribute" | "get_artifact" | "available_allocation"
+        ) && self.args.iter().enumerate().any(|(i, arg)| match arg {
+            Value::String(s) => KEYWORDS.contains(&s.as_str()),
+            Value::Integer(_) => i == 1,
+            Value::Call(_) => true,
+            _ => false,
+        })
+    }
+}
+
 /// Two calls are the same expression wherever they are written.
 impl PartialEq for Call {
     fn eq(&self, other: &Self) -> bool {

@@ -8,12 +8,15 @@
 //! `tosca-2.0-csd07.md`; IDs those of the TOSCA 2.0 checklist.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::Dialect;
+use crate::ir::{Call, Dialect, Value};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::{Core, Map, Node};
 
+use super::calls::builtins::{self, BuiltIn, Group, Outcome};
+use super::calls::table::Function;
 use super::calls::{Functions, syntax};
 use super::types::{Ancestry, definitions};
+use super::values::ValueReader;
 
 /// The built-in types of TOSCA 2.0 (L3485-3491); `scalar` is abstract.
 const BUILT_IN: &[&str] = &[
@@ -296,6 +299,11 @@ impl Checker<'_, '_> {
                 .did_you_mean(call.name, &known, Some(otherwise.into())),
             );
         }
+        if let Some(call) = syntax::call(node)
+            && let Some(Function::BuiltIn(b)) = self.functions.lookup(call.name)
+        {
+            self.built_in_call(b, &call);
+        }
         match &node.kind {
             crate::yaml::Kind::Map(map) => {
                 for entry in map.entries() {
@@ -308,6 +316,46 @@ impl Checker<'_, '_> {
                 }
             }
             crate::yaml::Kind::Scalar(_) => {}
+        }
+    }
+
+    /// A built-in in a validation clause gets as many arguments as it takes, and those written
+    /// as literals are of kinds it takes (a regular expression that compiles, a non-negative
+    /// index): mistakes in the clause itself, reported once here rather than for every value
+    /// it judges.
+    fn built_in_call(&mut self, b: &BuiltIn, call: &syntax::Written) {
+        let args = syntax::arguments(call);
+        if let Err((message, hint)) = b.arity(args.len()) {
+            self.diags.push(
+                Diagnostic::error(codes::TOSCA_FUNCTION, message)
+                    .at(call.name_node.span)
+                    .hint(hint),
+            );
+            return;
+        }
+        if b.group != Group::Pure {
+            return;
+        }
+        let reader = ValueReader {
+            dialect: Dialect::Tosca2,
+            inputs: None,
+        };
+        let mut quiet = Diagnostics::with_cap(0);
+        let values: Vec<Value> = args
+            .iter()
+            .map(|arg| match syntax::call(arg) {
+                // Known only when the clause is applied.
+                Some(inner) => Value::Call(Call::new(inner.name, Vec::new())),
+                None => reader.value(arg, &mut quiet),
+            })
+            .collect();
+        if let Outcome::Wrong { arg, message } = builtins::apply(b.name, &values) {
+            let at = arg.map_or(call.name_node.span, |i| args[i].span);
+            self.diags.push(
+                Diagnostic::error(codes::TOSCA_FUNCTION, message)
+                    .at(at)
+                    .hint(format!("`${}` takes {} ({})", b.name, b.grammar, b.lines)),
+            );
         }
     }
 

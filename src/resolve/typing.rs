@@ -517,6 +517,7 @@ impl<'m> Typing<'_, 'm> {
                     let mut out = IndexMap::with_capacity(map.len());
                     for entry in map.entries() {
                         let Some(key) = entry.key.scalar_text() else {
+                            diags.push(self.reader.non_text_key(&entry.key));
                             continue;
                         };
                         if let Some(key_schema) = key_schema {

@@ -101,18 +101,33 @@ impl ValueReader<'_> {
                                 self.read(&entry.value, calls, diags),
                             );
                         }
-                        None => diags.push(
-                            Diagnostic::warning(
-                                codes::TOSCA_UNSUPPORTED,
-                                "a map value with a non-string key is not supported; entry ignored",
-                            )
-                            .at(entry.key.span),
-                        ),
+                        None => diags.push(self.non_text_key(&entry.key)),
                     }
                 }
                 Value::Map(out)
             }
         }
+    }
+
+    /// The warning for a map key that is not text (a list, a map), whose entry the IR cannot
+    /// hold.
+    pub fn non_text_key(&self, key: &Node) -> Diagnostic {
+        match syntax::call(key) {
+            // TOSCA 2.0 allows a call as a key (L4744); its text is known only at deployment,
+            // and the IR's keys are text.
+            Some(call) if self.dialect == Dialect::Tosca2 => Diagnostic::warning(
+                codes::TOSCA_UNSUPPORTED,
+                format!(
+                    "a map key computed by `${}` is known only at deployment; toscana keeps map keys as text, so this entry is left out",
+                    call.name
+                ),
+            ),
+            _ => Diagnostic::warning(
+                codes::TOSCA_UNSUPPORTED,
+                "a map value with a non-string key is not supported; entry ignored",
+            ),
+        }
+        .at(key.span)
     }
 
     /// Whether a node is a single-entry map whose key reads like a misspelt function (reported

@@ -462,6 +462,25 @@ pub fn built_in(name: &str) -> Option<&'static BuiltIn> {
     BUILT_INS.iter().find(|b| b.name == name)
 }
 
+impl BuiltIn {
+    /// What is wrong when a call gives it `n` arguments: the message and a hint.
+    pub fn arity(&self, n: usize) -> Result<(), (String, String)> {
+        if n >= self.min && self.max.is_none_or(|max| n <= max) {
+            return Ok(());
+        }
+        let plural = |k: usize| if k == 1 { "" } else { "s" };
+        let takes = match self.max {
+            Some(max) if max == self.min => format!("{max} argument{}", plural(max)),
+            Some(max) => format!("{} to {max} arguments", self.min),
+            None => format!("at least {} argument{}", self.min, plural(self.min)),
+        };
+        Err((
+            format!("`${}` takes {takes}, and this call gives {n}", self.name),
+            format!("write `${}: {}` ({})", self.name, self.grammar, self.lines),
+        ))
+    }
+}
+
 /// The names of every built-in, for suggestions.
 pub fn names() -> Vec<&'static str> {
     BUILT_INS.iter().map(|b| b.name).collect()
@@ -766,7 +785,14 @@ fn matches(args: &[Value]) -> Outcome {
     if let Some(Value::String(pattern)) = known(args, 1)
         && let Err(e) = regex::Regex::new(pattern)
     {
-        return wrong(1, format!("`{pattern}` is not a regular expression: {e}"));
+        // The regex crate's message draws the pattern over several lines; its last says why.
+        let why = e.to_string();
+        let why = why
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .trim_start_matches("error: ");
+        return wrong(1, format!("`{pattern}` is not a regular expression: {why}"));
     }
     match (known(args, 0), known(args, 1)) {
         (Some(Value::String(s)), Some(Value::String(pattern))) => {

@@ -587,27 +587,13 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
 
     /// Whether a built-in gets as many arguments as it takes; reports it when not.
     fn arity(&mut self, b: &BuiltIn, n: usize, site: &Site, diags: &mut Diagnostics) -> bool {
-        if n >= b.min && b.max.is_none_or(|max| n <= max) {
-            return true;
-        }
-        let takes = match b.max {
-            Some(max) if max == b.min => {
-                format!("{max} argument{}", if max == 1 { "" } else { "s" })
+        match b.arity(n) {
+            Ok(()) => true,
+            Err((message, hint)) => {
+                self.error(site.name, message, hint, diags);
+                false
             }
-            Some(max) => format!("{} to {max} arguments", b.min),
-            None => format!(
-                "at least {} argument{}",
-                b.min,
-                if b.min == 1 { "" } else { "s" }
-            ),
-        };
-        self.error(
-            site.name,
-            format!("`${}` takes {takes}, and this call gives {n}", b.name),
-            format!("write `${}: {}` ({})", b.name, b.grammar, b.lines),
-            diags,
-        );
-        false
+        }
     }
 
     /// `$get_input` whose arguments became known here (`[ name, $node_index ]`); the reader
@@ -738,14 +724,19 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         if custom.signatures.is_empty() {
             return None;
         }
+        // Signatures that take this many arguments say best what is wrong with them.
+        if problems.iter().any(|(arg, _)| arg.is_some()) {
+            problems.retain(|(arg, _)| arg.is_some());
+        }
+        let n = args.len();
         let (at, message) = match &problems[..] {
             [(Some(i), message)] => (site.arg(*i), format!("`${}`: {message}", call.function)),
             _ => (
                 site.name,
                 format!(
-                    "no signature of `${}` takes these {} argument(s): {}",
+                    "no signature of `${}` takes {n} argument{}: {}",
                     call.function,
-                    args.len(),
+                    if n == 1 { "" } else { "s" },
                     problems
                         .iter()
                         .map(|(_, m)| m.as_str())
@@ -839,10 +830,10 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             }
         };
         let end = reached.end;
-        let what = match b.name {
-            "get_artifact" => "artifact",
-            "get_attribute" => "attribute",
-            _ => "property",
+        let (what, a_what) = match b.name {
+            "get_artifact" => ("artifact", "an artifact"),
+            "get_attribute" => ("attribute", "an attribute"),
+            _ => ("property", "a property"),
         };
         let Some(Value::String(name)) = args.get(end) else {
             let at = if end < args.len() {
@@ -856,7 +847,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             self.error(
                 at,
                 format!(
-                    "`${}` needs the name of a {what} after its TOSCA path, and finds {found}",
+                    "`${}` needs the name of {a_what} after its TOSCA path, and finds {found}",
                     b.name
                 ),
                 format!("write `${}: {}` ({})", b.name, b.grammar, b.lines),
@@ -1123,7 +1114,8 @@ fn count_text(signature: &super::table::Signature) -> String {
         (0, false) => "no arguments".to_string(),
         (0, true) => "any arguments".to_string(),
         (_, true) => format!("{required} or more arguments"),
-        (_, false) if optional == 0 => format!("{required} argument(s)"),
+        (1, false) => "1 argument".to_string(),
+        (_, false) if optional == 0 => format!("{required} arguments"),
         _ => format!("{required} to {} arguments", required + optional),
     }
 }
