@@ -261,3 +261,27 @@ fn escapes_and_metadata_are_text() {
     assert_eq!(s.properties["name"], Value::string("$literal"));
     assert_eq!(value_text(&s.properties["settings"]), "{$key: 1}");
 }
+
+#[test]
+fn a_long_chain_of_get_property_is_followed_without_recursion() {
+    // Each server reads the name of the next one, so evaluating the first needs the whole
+    // chain: a recursive evaluator would exhaust a thread's stack long before the end.
+    const LENGTH: usize = 3000;
+    let mut template = String::from("service_template:\n  node_templates:\n");
+    for i in 0..LENGTH {
+        let name = if i + 1 < LENGTH {
+            format!("{{ $get_property: [ s{}, name ] }}", i + 1)
+        } else {
+            "last".to_string()
+        };
+        template.push_str(&format!(
+            "    s{i}:\n      type: Server\n      properties:\n        name: {name}\n"
+        ));
+    }
+    let t = topology(&template);
+    assert!(
+        t.nodes
+            .iter()
+            .all(|n| n.properties["name"] == Value::string("last"))
+    );
+}

@@ -14,7 +14,7 @@ use crate::yaml::{Core, Map, Node};
 
 use super::calls::builtins::{self, BuiltIn, Group, Outcome};
 use super::calls::table::Function;
-use super::calls::{Functions, syntax};
+use super::calls::{Functions, reserved_name, syntax};
 use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
 
@@ -119,6 +119,22 @@ impl Checker<'_, '_> {
         }
         if kind == TypeKind::Data {
             self.data_type(name, def, map);
+        }
+        if kind == TypeKind::Node {
+            let capabilities = map.get("capabilities").and_then(Node::as_map);
+            for entry in capabilities.map_or(&[][..], |m| m.entries()) {
+                if let Some(cap) = entry.key.as_str() {
+                    reserved_name(cap, entry.key.span, "capability", self.diags);
+                }
+            }
+            let requirements = map.get("requirements").and_then(Node::as_seq);
+            for item in requirements.unwrap_or_default() {
+                for entry in item.as_map().map_or(&[][..], |m| m.entries()) {
+                    if let Some(req) = entry.key.as_str() {
+                        reserved_name(req, entry.key.span, "requirement", self.diags);
+                    }
+                }
+            }
         }
         if let Some(validation) = map.get("validation") {
             self.functions(validation);

@@ -118,6 +118,14 @@ enum Key {
     Relationship(RelationshipId, String),
 }
 
+/// What is known of a property `$get_property` may read.
+#[derive(Debug, Clone)]
+enum Memo {
+    Done(Value),
+    /// Part of a `$get_property` loop (reported): known only at deployment.
+    Looped,
+}
+
 /// Where a call and its arguments are written.
 struct Site {
     /// The function's name (the key of `{ $name: ... }`), or the call.
@@ -139,13 +147,16 @@ pub struct Evaluator<'e, 'a, 'm, 't> {
     functions: &'e Functions<'m>,
     calls: &'e CallIndex<'m>,
     inputs: &'e IndexMap<String, Option<Value>>,
-    /// Properties evaluated so far; `None` while one is being evaluated (a loop if met again).
-    memo: HashMap<Key, Option<Value>>,
-    /// The properties being evaluated, outermost first, for the message of a loop.
-    stack: Vec<Key>,
+    /// Properties evaluated so far.
+    memo: HashMap<Key, Memo>,
+    /// The first property an evaluation needed that was not evaluated yet, and where it was
+    /// read: the evaluation is then done again once that property is (see [`Self::force`]).
+    blocked: Option<(Key, Option<Span>)>,
     /// What was reported, so a call in a type's definition is reported once, not once for
     /// every template of the type.
     reported: HashSet<(Option<Span>, String)>,
+    /// The declared types of a type chain's properties or attributes, by name.
+    declared: HashMap<(TypeKind, Vec<String>, &'static str), HashMap<String, String>>,
 }
 
 impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
@@ -163,25 +174,34 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             calls,
             inputs,
             memo: HashMap::new(),
-            stack: Vec::new(),
+            blocked: None,
             reported: HashSet::new(),
+            declared: HashMap::new(),
         }
     }
 
     /// `value` with every call checked and evaluated where it can be, seen from `scope`: the
     /// entry point for validation expressions such as node filters.
     pub fn evaluate(&mut self, value: &Value, scope: &Scope, diags: &mut Diagnostics) -> Value {
-        self.value(value, scope, diags)
+        self.settle(value, scope, None, diags)
     }
 
     fn model(&self) -> &'t Model {
         self.graph.model
     }
 
+    /// Every diagnostic goes into the sink of one evaluation attempt (see [`Self::force`]).
     fn report(&mut self, diagnostic: Diagnostic, diags: &mut Diagnostics) {
-        let key = (diagnostic.span, diagnostic.message.clone());
-        if self.reported.insert(key) {
-            diags.push(diagnostic);
+        diags.push(diagnostic);
+    }
+
+    /// Passes on what the attempt that counts found, each diagnostic once: a call in a type's
+    /// definition is judged for every template of the type, and reported once.
+    fn commit(&mut self, attempt: Diagnostics, diags: &mut Diagnostics) {
+        for d in attempt.finish() {
+            if self.reported.insert((d.span, d.message.clone())) {
+                diags.push(d);
+            }
         }
     }
 
@@ -201,12 +221,12 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             for (name, value) in &node.attributes {
                 if value.has_call() {
                     let expected = self.expected(TypeKind::Node, &node.types, "attributes", name);
-                    let v = self.slot(value, &scope, expected, diags);
+                    let v = self.settle(value, &scope, expected, diags);
                     out.attributes.insert(name.clone(), v);
                 }
             }
             if node.count.has_call() {
-                out.count = self.value(&node.count, &scope, diags);
+                out.count = self.settle(&node.count, &scope, None, diags);
             }
             for (cap_name, cap) in &node.capabilities {
                 for name in cap.properties.keys() {
@@ -221,7 +241,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     if value.has_call() {
                         let expected =
                             self.expected(TypeKind::Capability, &cap.types, "attributes", name);
-                        let v = self.slot(value, &scope, expected, diags);
+                        let v = self.settle(value, &scope, expected, diags);
                         out.capabilities[cap_name]
                             .attributes
                             .insert(name.clone(), v);
@@ -247,7 +267,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 if value.has_call() {
                     let expected =
                         self.expected(TypeKind::Relationship, &rel.types, "attributes", name);
-                    let v = self.slot(value, &scope, expected, diags);
+                    let v = self.settle(value, &scope, expected, diags);
                     out.attributes.insert(name.clone(), v);
                 }
             }
@@ -265,7 +285,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             if output.value.has_call() {
                 let expected = output.type_name.clone();
                 topology.outputs[i].value =
-                    self.slot(&output.value, &Scope::Template, expected, diags);
+                    self.settle(&output.value, &Scope::Template, expected, diags);
             }
         }
     }
@@ -278,7 +298,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     ) -> IndexMap<String, Value> {
         values
             .iter()
-            .map(|(k, v)| (k.clone(), self.value(v, scope, diags)))
+            .map(|(k, v)| (k.clone(), self.settle(v, scope, None, diags)))
             .collect()
     }
 
@@ -301,70 +321,161 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         }
     }
 
-    /// The declared type of one property or attribute.
+    /// The declared type of one property or attribute; the definitions of a type chain are
+    /// merged once for all its templates.
     fn expected(
-        &self,
+        &mut self,
         kind: TypeKind,
         types: &[String],
-        section: &str,
+        section: &'static str,
         name: &str,
     ) -> Option<String> {
-        let defs = definitions(self.model(), kind, types);
-        definitions_of(&defs, section)
-            .get(name)
-            .and_then(|d| d.type_name())
-            .map(str::to_string)
+        let model = self.model();
+        let declared = self
+            .declared
+            .entry((kind, types.to_vec(), section))
+            .or_insert_with(|| {
+                let defs = definitions(model, kind, types);
+                definitions_of(&defs, section)
+                    .into_iter()
+                    .filter_map(|(name, d)| Some((name.to_string(), d.type_name()?.to_string())))
+                    .collect()
+            });
+        declared.get(name).cloned()
     }
 
-    /// The evaluated value of a property `$get_property` may read: evaluated once, its
-    /// result checked against its declared type. `None` when it holds no call.
+    /// The value of a property `$get_property` may read, its calls evaluated and its result
+    /// checked against its declared type; `None` when it holds no call. Evaluated once.
     fn property(&mut self, key: Key, diags: &mut Diagnostics) -> Option<Value> {
+        self.raw_property(&key).filter(|raw| raw.has_call())?;
+        if !matches!(self.memo.get(&key), Some(Memo::Done(_))) {
+            self.force(key.clone(), diags);
+        }
+        match self.memo.get(&key) {
+            Some(Memo::Done(value)) => Some(value.clone()),
+            _ => None,
+        }
+    }
+
+    /// A property as the topology holds it, with what evaluating it needs.
+    fn raw_property(&self, key: &Key) -> Option<&'t Value> {
         let snapshot = self.graph.topology;
-        let (raw, scope, kind, types, name) = match &key {
-            Key::Node(n, name) => {
-                let node = &snapshot.nodes[n.0];
-                (
-                    node.properties.get(name)?,
-                    Scope::Node(*n),
-                    TypeKind::Node,
-                    &node.types,
-                    name,
-                )
+        match key {
+            Key::Node(n, name) => snapshot.nodes[n.0].properties.get(name),
+            Key::Capability(n, cap, name) => snapshot.nodes[n.0]
+                .capabilities
+                .get(cap)
+                .and_then(|c| c.properties.get(name)),
+            Key::Relationship(r, name) => snapshot.relationships[r.0].properties.get(name),
+        }
+    }
+
+    /// Evaluates property `key` and every property it reads first, without recursion: a chain
+    /// of `$get_property` as long as the topology is large must not exhaust the stack. An
+    /// evaluation that needs a property not evaluated yet is dropped (its diagnostics too) and
+    /// done again once that property is; a property needed while it is being evaluated closes
+    /// a loop, which is reported, and then reads as known only at deployment.
+    fn force(&mut self, key: Key, diags: &mut Diagnostics) {
+        let mut stack = vec![key.clone()];
+        let mut on_stack: HashSet<Key> = HashSet::from([key]);
+        while let Some(top) = stack.last().cloned() {
+            if matches!(self.memo.get(&top), Some(Memo::Done(_))) {
+                stack.pop();
+                on_stack.remove(&top);
+                continue;
             }
-            Key::Capability(n, cap, name) => {
-                let c = snapshot.nodes[n.0].capabilities.get(cap)?;
-                (
-                    c.properties.get(name)?,
-                    Scope::Node(*n),
-                    TypeKind::Capability,
-                    &c.types,
-                    name,
-                )
+            let mut attempt = Diagnostics::with_cap(0);
+            self.blocked = None;
+            let value = self.evaluate_property(&top, &mut attempt);
+            match self.blocked.take() {
+                None => {
+                    self.commit(attempt, diags);
+                    self.memo.insert(top.clone(), Memo::Done(value));
+                    stack.pop();
+                    on_stack.remove(&top);
+                }
+                Some((dep, at)) if on_stack.contains(&dep) => {
+                    let start = stack.iter().position(|k| *k == dep).unwrap_or(0);
+                    let mut shown: Vec<String> =
+                        stack[start..].iter().map(|k| self.label(k)).collect();
+                    shown.push(self.label(&dep));
+                    let mut d = Diagnostic::error(
+                        codes::TOSCA_CYCLE,
+                        format!("$get_property loop: {}", shown.join(" → ")),
+                    )
+                    .hint("one of these properties must have a value of its own");
+                    if let Some(at) = at {
+                        d = d.at(at);
+                    }
+                    let mut found = Diagnostics::with_cap(0);
+                    found.push(d);
+                    self.commit(found, diags);
+                    for k in &stack[start..] {
+                        self.memo.insert(k.clone(), Memo::Looped);
+                    }
+                }
+                Some((dep, _)) => {
+                    on_stack.insert(dep.clone());
+                    stack.push(dep);
+                }
             }
-            Key::Relationship(r, name) => {
-                let rel = &snapshot.relationships[r.0];
-                (
-                    rel.properties.get(name)?,
-                    Scope::Relationship(*r),
-                    TypeKind::Relationship,
-                    &rel.types,
-                    name,
-                )
-            }
+        }
+    }
+
+    /// One attempt at evaluating a property (see [`Self::force`]).
+    fn evaluate_property(&mut self, key: &Key, diags: &mut Diagnostics) -> Value {
+        let snapshot = self.graph.topology;
+        let Some(raw) = self.raw_property(key) else {
+            return Value::Null;
         };
-        if !raw.has_call() {
-            return None;
-        }
-        if let Some(done) = self.memo.get(&key) {
-            return done.clone();
-        }
-        self.memo.insert(key.clone(), None);
-        self.stack.push(key.clone());
+        let (scope, kind, types, name) = match key {
+            Key::Node(n, name) => (
+                Scope::Node(*n),
+                TypeKind::Node,
+                &snapshot.nodes[n.0].types,
+                name,
+            ),
+            Key::Capability(n, cap, name) => (
+                Scope::Node(*n),
+                TypeKind::Capability,
+                &snapshot.nodes[n.0].capabilities[cap].types,
+                name,
+            ),
+            Key::Relationship(r, name) => (
+                Scope::Relationship(*r),
+                TypeKind::Relationship,
+                &snapshot.relationships[r.0].types,
+                name,
+            ),
+        };
         let expected = self.expected(kind, types, "properties", name);
-        let value = self.slot(raw, &scope, expected, diags);
-        self.stack.pop();
-        self.memo.insert(key, Some(value.clone()));
-        Some(value)
+        self.slot(raw, &scope, expected, diags)
+    }
+
+    /// A value that is not a property `$get_property` reads (an attribute, an operation
+    /// input, an output), evaluated once the properties it reads are (see [`Self::force`]).
+    fn settle(
+        &mut self,
+        raw: &Value,
+        scope: &Scope,
+        expected: Option<String>,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        if !raw.has_call() {
+            return raw.clone();
+        }
+        loop {
+            let mut attempt = Diagnostics::with_cap(0);
+            self.blocked = None;
+            let value = self.slot(raw, scope, expected.clone(), &mut attempt);
+            match self.blocked.take() {
+                None => {
+                    self.commit(attempt, diags);
+                    return value;
+                }
+                Some((dep, _)) => self.force(dep, diags),
+            }
+        }
     }
 
     /// A whole property, attribute or output value, its result checked against `expected`.
@@ -896,7 +1007,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         if b.name == "get_property" && reached.exact {
             let mut values = Vec::with_capacity(reached.entities.len());
             for entity in &reached.entities {
-                match self.read_property(entity, &name, site, diags) {
+                match self.read_property(entity, &name, site) {
                     Some(v) if !v.has_call() => match nested(&v, &args[end + 1..]) {
                         Some(v) => values.push(v),
                         None => break,
@@ -1049,52 +1160,29 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     /// The value of property `name` of a node, capability or relationship, evaluated; `None`
-    /// when it has none before deployment.
-    fn read_property(
-        &mut self,
-        entity: &Entity,
-        name: &str,
-        site: &Site,
-        diags: &mut Diagnostics,
-    ) -> Option<Value> {
-        let topology = self.graph.topology;
+    /// when it has none before deployment, or when it is not evaluated yet (the evaluation
+    /// underway is then blocked on it, see [`Self::force`]).
+    fn read_property(&mut self, entity: &Entity, name: &str, site: &Site) -> Option<Value> {
         let key = match entity {
             Entity::Node(n) => Key::Node(*n, name.to_string()),
             Entity::Capability(n, c) => Key::Capability(*n, c.clone(), name.to_string()),
             Entity::Relationship(r) => Key::Relationship(*r, name.to_string()),
             _ => return None,
         };
-        let raw = match &key {
-            Key::Node(n, p) => topology.nodes[n.0].properties.get(p),
-            Key::Capability(n, c, p) => topology.nodes[n.0]
-                .capabilities
-                .get(c)
-                .and_then(|c| c.properties.get(p)),
-            Key::Relationship(r, p) => topology.relationships[r.0].properties.get(p),
-        }?;
+        let raw = self.raw_property(&key)?;
         if !raw.has_call() {
             return Some(raw.clone());
         }
-        if matches!(self.memo.get(&key), Some(None)) {
-            self.report_loop(&key, site, diags);
-            return None;
+        match self.memo.get(&key) {
+            Some(Memo::Done(value)) => Some(value.clone()),
+            Some(Memo::Looped) => None,
+            None => {
+                if self.blocked.is_none() {
+                    self.blocked = Some((key, site.name));
+                }
+                None
+            }
         }
-        self.property(key, diags)
-    }
-
-    fn report_loop(&mut self, key: &Key, site: &Site, diags: &mut Diagnostics) {
-        let start = self.stack.iter().position(|k| k == key).unwrap_or(0);
-        let mut shown: Vec<String> = self.stack[start..].iter().map(|k| self.label(k)).collect();
-        shown.push(self.label(key));
-        let mut d = Diagnostic::error(
-            codes::TOSCA_CYCLE,
-            format!("$get_property loop: {}", shown.join(" → ")),
-        )
-        .hint("one of these properties must have a value of its own");
-        if let Some(at) = site.name {
-            d = d.at(at);
-        }
-        self.report(d, diags);
     }
 
     fn label(&self, key: &Key) -> String {

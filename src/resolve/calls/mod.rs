@@ -1,7 +1,7 @@
 //! TOSCA 2.0 functions (§10, L4727-5828): every call checked, evaluated where its value is
 //! known before deployment, and kept as an IR [`Call`](crate::ir::Call) where it is not.
 //!
-//! Values are read into the IR first ([`super::values`] recognises the `$` syntax and binds
+//! Values are read into the IR first (`resolve::values` recognises the `$` syntax and binds
 //! `$get_input`); once node templates and their relationships are built, [`resolve`] walks every
 //! value of the topology with what `SELF` means there ([`Scope`]): the properties, attributes,
 //! capabilities, interfaces and artifacts of nodes (`SELF` the node), the properties, attributes
@@ -58,7 +58,19 @@ pub fn resolve<'m>(
     topology: &mut Topology,
     diags: &mut Diagnostics,
 ) {
-    if model.dialect != Dialect::Tosca2 || !eval::has_calls(topology) {
+    if model.dialect != Dialect::Tosca2 {
+        return;
+    }
+    if let Some(template) = &model.topology {
+        let templates = template
+            .node_templates
+            .iter()
+            .chain(&template.relationship_templates);
+        for named in templates {
+            reserved_name(&named.name, named.span, "template", diags);
+        }
+    }
+    if !eval::has_calls(topology) {
         return;
     }
     let calls = CallIndex::new(model);
@@ -67,3 +79,24 @@ pub fn resolve<'m>(
     let mut evaluator = Evaluator::new(typing, &graph, functions, &calls, inputs);
     evaluator.topology(topology, diags);
 }
+
+/// A template, requirement or capability named like a TOSCA path keyword could not be told from
+/// the keyword in a path (T2-PATH-03), so the name is an error.
+pub fn reserved_name(name: &str, at: crate::source::Span, what: &str, diags: &mut Diagnostics) {
+    if path::KEYWORDS.contains(&name) {
+        diags.push(
+            crate::diag::Diagnostic::error(
+                crate::diag::codes::TOSCA_SHAPE,
+                format!("a {what} cannot be named `{name}`, a keyword of TOSCA paths"),
+            )
+            .at(at)
+            .hint(format!(
+                "rename it: a path reads `{name}` as the keyword ({})",
+                path::KEYWORDS.join(", ")
+            )),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests;
