@@ -984,7 +984,8 @@ impl Walker<'_> {
                     self.signatures(signatures, what);
                 }
             }
-            D::OperationDef | D::OperationAssignment => {
+            // A signature's implementation is an operation's (L5590).
+            D::OperationDef | D::OperationAssignment | D::Signature => {
                 if let Some(implementation) = map.get("implementation") {
                     self.definition(
                         implementation,

@@ -13,7 +13,7 @@ use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::{Core, Map, Node};
 
 use super::calls::builtins::{self, BuiltIn, Group, Outcome};
-use super::calls::table::Function;
+use super::calls::table::{Function, signature_entries};
 use super::calls::{Functions, reserved_name, syntax};
 use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
@@ -144,14 +144,8 @@ impl Checker<'_, '_> {
     /// The schemas of a function's signatures name data types that exist, and their
     /// validation clauses call functions that exist (L5584-5590).
     fn signatures(&mut self, def: &Node) {
-        let Some(items) = def
-            .as_map()
-            .and_then(|m| m.get("signatures"))
-            .and_then(Node::as_seq)
-        else {
-            return;
-        };
-        for signature in items.iter().filter_map(Node::as_map) {
+        let items = signature_entries(def.as_map().and_then(|m| m.get("signatures")));
+        for signature in items.into_iter().filter_map(Node::as_map) {
             let lists = ["arguments", "optional_arguments"]
                 .into_iter()
                 .filter_map(|k| signature.get(k).and_then(Node::as_seq))

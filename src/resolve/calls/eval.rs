@@ -512,6 +512,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 }
                 format!("`${}` returns a `{result}`", after.function)
             }
+            // No value (an unset field an input's type declares): nothing to judge.
+            Value::Null => return,
             known => match self.typing.value_fits(known, expected) {
                 Ok(()) => return,
                 Err(_) => format!(
@@ -744,10 +746,97 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         }
         match self.inputs.get(name) {
             Some(Some(value)) if !args[1..].iter().any(Value::has_call) => {
-                nested(value, &args[1..]).ok_or(args)
+                if let Some(v) = nested(value, &args[1..]) {
+                    return Ok(v);
+                }
+                match self.missing_in_input(name, value, &args[1..]) {
+                    Ok(()) => Ok(Value::Null),
+                    Err((i, message)) => {
+                        self.error(
+                            site.arg(i + 1),
+                            message,
+                            "select a field its type defines, or an index within the list (L4820)"
+                                .into(),
+                            diags,
+                        );
+                        Err(args)
+                    }
+                }
             }
             _ => Err(args),
         }
+    }
+
+    /// Why `path` selects nothing inside the known value of input `name`: `Ok` when it names a
+    /// field the input's type declares and the value leaves unset (no value, null), else the
+    /// step that goes wrong and why.
+    fn missing_in_input(
+        &self,
+        name: &str,
+        value: &Value,
+        path: &[Value],
+    ) -> Result<(), (usize, String)> {
+        let mut schema = self
+            .graph
+            .topology
+            .inputs
+            .iter()
+            .find(|i| i.name == name)
+            .and_then(|i| i.schema.as_ref());
+        let mut current = value;
+        for (i, step) in path.iter().enumerate() {
+            let shown = crate::ir::value_text(step);
+            match (current, step) {
+                (Value::Map(map), Value::String(key)) => match map.get(key) {
+                    Some(next) => {
+                        current = next;
+                        schema = schema.and_then(|s| s.properties.get(key).or(s.entry.as_deref()));
+                    }
+                    None if schema.is_some_and(|s| s.properties.contains_key(key)) => return Ok(()),
+                    None => {
+                        let mut known: Vec<&str> = map.keys().map(String::as_str).collect();
+                        if let Some(s) = schema {
+                            known.extend(s.properties.keys().map(String::as_str));
+                        }
+                        known.sort_unstable();
+                        known.dedup();
+                        return Err((
+                            i,
+                            format!(
+                                "input `{name}` has no `{key}` (it has: {})",
+                                known.join(", ")
+                            ),
+                        ));
+                    }
+                },
+                (Value::List(items), Value::Integer(k))
+                    if usize::try_from(*k).is_ok_and(|k| k < items.len()) =>
+                {
+                    current = &items[*k as usize];
+                    schema = schema.and_then(|s| s.entry.as_deref());
+                }
+                (Value::List(items), Value::Integer(k)) => {
+                    return Err((
+                        i,
+                        format!(
+                            "input `{name}` holds {} entr{} here, so index {k} is past the end",
+                            items.len(),
+                            if items.len() == 1 { "y" } else { "ies" }
+                        ),
+                    ));
+                }
+                (other, _) => {
+                    return Err((
+                        i,
+                        format!(
+                            "`{shown}` cannot select inside input `{name}` here: it is {}",
+                            builtins::describe(other)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `$node_index` and `$relationship_index`: known for a node with one representation.

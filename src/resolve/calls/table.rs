@@ -182,29 +182,33 @@ impl<'m> Functions<'m> {
 }
 
 fn read(named: &Named) -> Custom<'_> {
+    let signatures = named.def.as_map().and_then(|m| m.get("signatures"));
     Custom {
         name: named.name.clone(),
         span: named.span,
-        signatures: named
-            .def
-            .as_map()
-            .and_then(|m| m.get("signatures"))
-            .and_then(Yaml::as_seq)
-            .map(|items| items.iter().map(Signature::read).collect())
-            .unwrap_or_default(),
+        signatures: signature_entries(signatures)
+            .into_iter()
+            .map(Signature::read)
+            .collect(),
+    }
+}
+
+/// The entries of `signatures`: a list (L5604-5615), or a map, as the keyname table has it
+/// (L5580), of signature definitions.
+pub fn signature_entries(node: Option<&Yaml>) -> Vec<&Yaml> {
+    match node {
+        Some(n) => match (n.as_seq(), n.as_map()) {
+            (Some(items), _) => items.iter().collect(),
+            (_, Some(map)) => map.entries().iter().map(|e| &e.value).collect(),
+            _ => Vec::new(),
+        },
+        None => Vec::new(),
     }
 }
 
 /// Applies a service template's refinement of a function (L5680-5686).
 fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics) {
-    let Some(items) = named
-        .def
-        .as_map()
-        .and_then(|m| m.get("signatures"))
-        .and_then(Yaml::as_seq)
-    else {
-        return;
-    };
+    let items = signature_entries(named.def.as_map().and_then(|m| m.get("signatures")));
     let before = outer.signatures.len();
     for (i, item) in items.iter().enumerate() {
         if i >= before {
