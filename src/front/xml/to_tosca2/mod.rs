@@ -38,6 +38,8 @@ mod types;
 mod validation;
 mod values;
 
+use std::collections::HashMap;
+
 use crate::diag::{Diagnostic, codes};
 use crate::model::TypeKind;
 use crate::source::Span;
@@ -76,6 +78,13 @@ pub fn rewrite(tree: &Node, extra: &[&Tosca2Only]) -> Rewritten {
         library: &library,
     };
     let uses = interfaces::Uses::of(root);
+    let mut extra_of: HashMap<(&str, &str), Vec<&Tosca2Only>> = HashMap::new();
+    for x in extra {
+        extra_of
+            .entry((x.section, x.type_name.as_str()))
+            .or_default()
+            .push(x);
+    }
     let mut out = M::new(tree.span);
     let mut sections: Vec<(TypeKind, Span, M)> = Vec::new();
     let mut template = None;
@@ -89,10 +98,7 @@ pub fn rewrite(tree: &Node, extra: &[&Tosca2Only]) -> Rewritten {
                 if section == TypeKind::Interface {
                     def = uses.declare(name, def);
                 }
-                for x in extra
-                    .iter()
-                    .filter(|x| x.section == key && x.type_name == name)
-                {
+                for x in extra_of.get(&(key, name)).into_iter().flatten() {
                     def = with_entry(def, x.key, rw.names.rename_all(&x.value));
                 }
                 m.put(&rw.names.rename_text(name), t.key.span, def);
