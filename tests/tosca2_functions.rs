@@ -5,10 +5,9 @@
 //!
 //! The errors have one focused case each under `tests/bad_input/function2-*`.
 
-use toscana::diag::Diagnostics;
+mod common;
+
 use toscana::ir::{Topology, Value, value_text};
-use toscana::pipeline::{ReadOptions, read};
-use toscana::source::InputArg;
 
 /// Types shared by the cases: a server with an endpoint, and an app that connects to servers.
 const TYPES: &str = r#"tosca_definitions_version: tosca_2_0
@@ -59,22 +58,8 @@ functions:
 
 /// The topology of `TYPES` plus `template`, read without errors.
 fn topology(template: &str) -> Topology {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, format!("{TYPES}{template}")).unwrap();
-    let mut diags = Diagnostics::with_cap(0);
-    let read = read(
-        &ReadOptions {
-            input: Some(InputArg::Path(path)),
-            ..ReadOptions::default()
-        },
-        &mut diags,
-    );
-    let errors: Vec<_> = diags
-        .finish()
-        .into_iter()
-        .filter(|d| d.is_error())
-        .collect();
+    let (read, diags) = common::read_text(&format!("{TYPES}{template}"));
+    let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     read.topology.expect("a topology")
 }

@@ -82,3 +82,20 @@ pub fn read_accepted(path: &Path) -> Option<toscana::pipeline::Read> {
     );
     (read.topology.is_some() && !diags.has_errors()).then_some(read)
 }
+
+/// `yaml`, written to a file of its own, read as `toscana check` reads it: what was read, and
+/// every diagnostic.
+pub fn read_text(yaml: &str) -> (toscana::pipeline::Read, Vec<toscana::diag::Diagnostic>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let mut diags = toscana::diag::Diagnostics::with_cap(0);
+    let read = toscana::pipeline::read(
+        &toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(path)),
+            ..Default::default()
+        },
+        &mut diags,
+    );
+    (read, diags.finish())
+}

@@ -218,13 +218,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     out.properties.insert(name.clone(), v);
                 }
             }
-            for (name, value) in &node.attributes {
-                if value.has_call() {
-                    let expected = self.expected(TypeKind::Node, &node.types, "attributes", name);
-                    let v = self.settle(value, &scope, expected, diags);
-                    out.attributes.insert(name.clone(), v);
-                }
-            }
+            let owner = (TypeKind::Node, node.types.as_slice());
+            self.attributes(owner, &node.attributes, &mut out.attributes, &scope, diags);
             if node.count.has_call() {
                 out.count = self.settle(&node.count, &scope, None, diags);
             }
@@ -237,16 +232,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                             .insert(name.clone(), v);
                     }
                 }
-                for (name, value) in &cap.attributes {
-                    if value.has_call() {
-                        let expected =
-                            self.expected(TypeKind::Capability, &cap.types, "attributes", name);
-                        let v = self.settle(value, &scope, expected, diags);
-                        out.capabilities[cap_name]
-                            .attributes
-                            .insert(name.clone(), v);
-                    }
-                }
+                let owner = (TypeKind::Capability, cap.types.as_slice());
+                let attributes = &mut out.capabilities[cap_name].attributes;
+                self.attributes(owner, &cap.attributes, attributes, &scope, diags);
             }
             self.interfaces(&node.interfaces, &mut out.interfaces, &scope, diags);
             for (name, artifact) in &node.artifacts {
@@ -263,14 +251,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     out.properties.insert(name.clone(), v);
                 }
             }
-            for (name, value) in &rel.attributes {
-                if value.has_call() {
-                    let expected =
-                        self.expected(TypeKind::Relationship, &rel.types, "attributes", name);
-                    let v = self.settle(value, &scope, expected, diags);
-                    out.attributes.insert(name.clone(), v);
-                }
-            }
+            let owner = (TypeKind::Relationship, rel.types.as_slice());
+            self.attributes(owner, &rel.attributes, &mut out.attributes, &scope, diags);
             self.interfaces(&rel.interfaces, &mut out.interfaces, &scope, diags);
         }
         for (i, group) in snapshot.groups.iter().enumerate() {
@@ -287,6 +269,23 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 topology.outputs[i].value =
                     self.settle(&output.value, &Scope::Template, expected, diags);
             }
+        }
+    }
+
+    /// The attributes of a node, capability or relationship (`owner`: its kind and type chain)
+    /// that hold calls, evaluated into `out`.
+    fn attributes(
+        &mut self,
+        (kind, types): (TypeKind, &[String]),
+        attributes: &IndexMap<String, Value>,
+        out: &mut IndexMap<String, Value>,
+        scope: &Scope,
+        diags: &mut Diagnostics,
+    ) {
+        for (name, value) in attributes.iter().filter(|(_, v)| v.has_call()) {
+            let expected = self.expected(kind, types, "attributes", name);
+            let v = self.settle(value, scope, expected, diags);
+            out.insert(name.clone(), v);
         }
     }
 
@@ -728,21 +727,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             }
             return Err(args);
         };
-        for (i, step) in args.iter().enumerate().skip(1) {
-            if !matches!(step, Value::String(_) | Value::Call(_))
-                && !matches!(step, Value::Integer(k) if *k >= 0)
-            {
-                self.error(
-                    site.arg(i),
-                    format!(
-                        "`{}` cannot select inside input `{name}`",
-                        crate::ir::value_text(step)
-                    ),
-                    "a key is a string and an index a non-negative integer (L4820)".into(),
-                    diags,
-                );
-                return Err(args);
-            }
+        if !self.selectors(&args, 1, &format!("input `{name}`"), site, diags) {
+            return Err(args);
         }
         match self.inputs.get(name) {
             Some(Some(value)) if !args[1..].iter().any(Value::has_call) => {
@@ -765,6 +751,35 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             }
             _ => Err(args),
         }
+    }
+
+    /// Whether the arguments from `from` on are keys (strings) and indices (non-negative
+    /// integers) into `what`, or calls that give them; reports the first that is not.
+    fn selectors(
+        &mut self,
+        args: &[Value],
+        from: usize,
+        what: &str,
+        site: &Site,
+        diags: &mut Diagnostics,
+    ) -> bool {
+        let wrong = args.iter().enumerate().skip(from).find(|(_, step)| {
+            !matches!(step, Value::String(_) | Value::Call(_))
+                && !matches!(step, Value::Integer(k) if *k >= 0)
+        });
+        let Some((i, step)) = wrong else {
+            return true;
+        };
+        self.error(
+            site.arg(i),
+            format!(
+                "`{}` cannot select inside {what}",
+                crate::ir::value_text(step)
+            ),
+            "a key is a string and an index a non-negative integer (L4820)".into(),
+            diags,
+        );
+        false
     }
 
     /// Why `path` selects nothing inside the known value of input `name`: `Ok` when it names a
@@ -1066,21 +1081,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             );
             return keep(args);
         }
-        for (i, step) in args.iter().enumerate().skip(end + 1) {
-            if !matches!(step, Value::String(_) | Value::Call(_))
-                && !matches!(step, Value::Integer(k) if *k >= 0)
-            {
-                self.error(
-                    site.arg(i),
-                    format!(
-                        "`{}` cannot select inside {what} `{name}`",
-                        crate::ir::value_text(step)
-                    ),
-                    "a key is a string and an index a non-negative integer".into(),
-                    diags,
-                );
-                return keep(args);
-            }
+        if !self.selectors(&args, end + 1, &format!("{what} `{name}`"), site, diags) {
+            return keep(args);
         }
         for entity in &reached.entities {
             if let Err((message, hint)) = self.defines(b.name, entity, &name) {

@@ -385,6 +385,16 @@ impl<'t> Walk<'_, 't, '_> {
         Ok(index)
     }
 
+    /// After a capability: `RELATIONSHIP, <idx>` to the relationships that target it, if the
+    /// path goes on that way.
+    fn incoming_index(&mut self) -> Result<Option<Index>, PathError> {
+        if self.args.get(self.at).and_then(Value::as_str) != Some("RELATIONSHIP") {
+            return Ok(None);
+        }
+        self.at += 1;
+        self.index().map(Some)
+    }
+
     /// The name after a keyword (a requirement or capability).
     fn name(&mut self, after: &str, what: &str) -> Result<(String, usize), PathError> {
         match self.args.get(self.at) {
@@ -426,14 +436,7 @@ impl<'t> Walk<'_, 't, '_> {
             "CAPABILITY" => {
                 self.at += 1;
                 let (capability, name_at) = self.name("CAPABILITY", "capability")?;
-                let incoming =
-                    self.args.get(self.at).and_then(Value::as_str) == Some("RELATIONSHIP");
-                let index = if incoming {
-                    self.at += 1;
-                    Some(self.index()?)
-                } else {
-                    None
-                };
+                let index = self.incoming_index()?;
                 let mut out = Vec::new();
                 for node in nodes {
                     let cap = self.capability(node, &capability, name_at)?;
@@ -486,14 +489,7 @@ impl<'t> Walk<'_, 't, '_> {
             }
             "CAPABILITY" => {
                 self.at += 1;
-                let incoming =
-                    self.args.get(self.at).and_then(Value::as_str) == Some("RELATIONSHIP");
-                let index = if incoming {
-                    self.at += 1;
-                    Some(self.index()?)
-                } else {
-                    None
-                };
+                let index = self.incoming_index()?;
                 let mut out = Vec::new();
                 for r in relationships {
                     let cap = match r {
