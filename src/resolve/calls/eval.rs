@@ -2,6 +2,7 @@
 //! the call is written.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use indexmap::IndexMap;
 
@@ -118,6 +119,10 @@ enum Key {
     Relationship(RelationshipId, String),
 }
 
+/// Property or attribute names with their declared types (`None`: a refinement that names
+/// none, or a definition without one).
+type Declared = IndexMap<String, Option<String>>;
+
 /// What is known of a property `$get_property` may read.
 #[derive(Debug, Clone)]
 enum Memo {
@@ -155,8 +160,9 @@ pub struct Evaluator<'e, 'a, 'm, 't> {
     /// What was reported, so a call in a type's definition is reported once, not once for
     /// every template of the type.
     reported: HashSet<(Option<Span>, String)>,
-    /// The declared types of a type chain's properties or attributes, by name.
-    declared: HashMap<(TypeKind, Vec<String>, &'static str), HashMap<String, String>>,
+    /// A type chain's properties or attributes, by name, with their declared types: merged
+    /// once per chain, not once per template or call.
+    declared: HashMap<(TypeKind, Vec<String>, &'static str), Rc<Declared>>,
 }
 
 impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
@@ -320,8 +326,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         }
     }
 
-    /// The declared type of one property or attribute; the definitions of a type chain are
-    /// merged once for all its templates.
+    /// The declared type of one property or attribute.
     fn expected(
         &mut self,
         kind: TypeKind,
@@ -329,18 +334,33 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         section: &'static str,
         name: &str,
     ) -> Option<String> {
+        self.declared(kind, types, section)
+            .get(name)
+            .cloned()
+            .flatten()
+    }
+
+    /// The properties or attributes (`section`) a type chain defines, with their types.
+    fn declared(
+        &mut self,
+        kind: TypeKind,
+        types: &[String],
+        section: &'static str,
+    ) -> Rc<Declared> {
         let model = self.model();
         let declared = self
             .declared
             .entry((kind, types.to_vec(), section))
             .or_insert_with(|| {
                 let defs = definitions(model, kind, types);
-                definitions_of(&defs, section)
-                    .into_iter()
-                    .filter_map(|(name, d)| Some((name.to_string(), d.type_name()?.to_string())))
-                    .collect()
+                Rc::new(
+                    definitions_of(&defs, section)
+                        .into_iter()
+                        .map(|(name, d)| (name.to_string(), d.type_name().map(str::to_string)))
+                        .collect(),
+                )
             });
-        declared.get(name).cloned()
+        Rc::clone(declared)
     }
 
     /// The value of a property `$get_property` may read, its calls evaluated and its result
@@ -1211,7 +1231,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         if !defs_complete(model, &defs) {
             return Ok(());
         }
-        let sections: &[&str] = if function == "get_attribute" {
+        let sections: &[&'static str] = if function == "get_attribute" {
             // Every property is also an attribute (L4386).
             &["attributes", "properties"]
         } else {
@@ -1219,10 +1239,10 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         };
         let mut known: Vec<String> = Vec::new();
         for section in sections {
-            let defined = definitions_of(&defs, section);
-            if let Some(def) = defined.get(name) {
+            let defined = self.declared(kind, &types, section);
+            if let Some(type_name) = defined.get(name) {
                 if function == "available_allocation" {
-                    let type_name = def.type_name().unwrap_or_default().to_string();
+                    let type_name = type_name.clone().unwrap_or_default();
                     if !self.typing.allocatable(&type_name) {
                         return Err((
                             format!(
