@@ -1459,6 +1459,14 @@ mod tests {
             value("valid_values", vec![i(2), l(vec![i(1), i(2)])]),
             b(true)
         );
+        // Timestamps by instant: 10:00 at +02:00 is before 09:00 UTC.
+        let ts = |t: &str| Value::Timestamp(t.to_string());
+        let (early, late) = (ts("2024-01-01T10:00:00+02:00"), ts("2024-01-01T09:00:00Z"));
+        assert_eq!(value("less_than", vec![early.clone(), late]), b(true));
+        assert_eq!(
+            value("equal", vec![early, s("2024-01-01T08:00:00Z")]),
+            b(true)
+        );
     }
 
     #[test]
