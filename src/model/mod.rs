@@ -4,6 +4,8 @@
 //! exist where) and files what it read here; the resolver gives it meaning. Definitions keep
 //! their YAML nodes, so the resolver can point every error at the text that caused it.
 
+pub mod names;
+
 use indexmap::IndexMap;
 
 use crate::ir::Dialect;
@@ -81,6 +83,7 @@ impl TypeKind {
 /// One type definition.
 #[derive(Debug, Clone)]
 pub struct TypeDef {
+    /// The name as defined (its identity, the key in [`Model::types`], may be qualified).
     pub name: String,
     pub kind: TypeKind,
     /// The parent type's name and where it was written.
@@ -132,7 +135,8 @@ pub struct Model {
     pub files: Vec<FileId>,
     pub description: Option<Node>,
     pub metadata: Option<Node>,
-    /// Types of every kind by name, in the order they were read.
+    /// Types of every kind by identity (the name, qualified in TOSCA 2.0 by profile or
+    /// namespace, see [`names`]), in the order they were read.
     pub types: IndexMap<(TypeKind, String), TypeDef>,
     pub repositories: IndexMap<String, Repository>,
     /// The entry's service template; imported files' templates are not merged (they describe
@@ -141,10 +145,11 @@ pub struct Model {
     /// True when an import could not be followed (for instance a TOSCA 2.0 profile that is not
     /// available yet), so unknown type names may be defined there.
     pub incomplete_types: bool,
-    /// Prefixes under which files were imported (`namespace_prefix` in 1.x, `namespace` in 2.0).
-    /// A name `prefix:Type` resolves to `Type` from the imports; names are not yet kept apart
-    /// per namespace, so two imports defining one name still collide.
+    /// Prefixes under which Simple Profile files were imported (`namespace_prefix`). Simple
+    /// Profile files share one namespace, where `prefix:Type` is read as `Type`.
     pub namespace_prefixes: std::collections::BTreeSet<String>,
+    /// The namespaces of TOSCA 2.0 files: what a name written in a file means there.
+    pub namespaces: names::Namespaces,
     /// The names of the custom functions (TOSCA 2.0 `functions`) of every file read.
     pub functions: std::collections::BTreeSet<String>,
 }

@@ -20,6 +20,9 @@ pub struct ImportDecl {
     /// A TOSCA 2.0 import by profile name (then `url` is empty).
     pub profile: Option<String>,
     pub repository: Option<String>,
+    /// The namespace the import's definitions go into (2.0 `namespace`, 1.x
+    /// `namespace_prefix`); `None` for the root namespace.
+    pub namespace: Option<String>,
     pub node: Node,
 }
 
@@ -39,6 +42,7 @@ pub fn read_definitions(
     let mut quiet = Diagnostics::with_cap(0);
     if dialect == Dialect::Tosca2 {
         super::tosca2::check_file(root, file == model.entry, diags);
+        super::tosca2::check_dsl_anchors(sources, root, diags);
     } else {
         shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
         super::simple_grammar::check_file(
@@ -171,7 +175,11 @@ fn add_type(
             return;
         }
     };
-    let key = (kind, named.name.clone());
+    let id = model.namespaces.id(named.span.file, &named.name);
+    model
+        .namespaces
+        .define(named.span.file, kind, &named.name, &id);
+    let key = (kind, id);
     let builtin =
         model
             .types
@@ -210,7 +218,11 @@ fn add_type(
                 )
                 .at_with(named.span, "defined again here")
                 .label(earlier.span, "first defined here")
-                .hint("rename one of them, or import the definition from one place"),
+                .hint(if model.dialect == Dialect::Tosca2 {
+                    "both are in one namespace (L1991-2002): rename one of them, or import one file with `namespace: N` and name its type `N:Name`"
+                } else {
+                    "rename one of them, or import the definition from one place"
+                }),
             );
         }
         return;
@@ -245,6 +257,7 @@ fn read_imports(
                 url: url.to_string(),
                 profile: None,
                 repository: None,
+                namespace: None,
                 node: body.clone(),
             });
             continue;
@@ -263,12 +276,14 @@ fn read_imports(
         if dialect != Dialect::Tosca2 {
             shape::check_keys(map, grammar::import(dialect), "an import", diags);
         }
+        let mut namespace = None;
         for key in ["namespace_prefix", "namespace"] {
             if let Some(prefix) = map
                 .get(key)
                 .and_then(|p| shape::text(p, &format!("an import's `{key}`"), diags))
             {
-                model.namespace_prefixes.insert(prefix);
+                model.namespace_prefixes.insert(prefix.clone());
+                namespace = Some(prefix);
             }
         }
         if let Some(profile) = map.get("profile") {
@@ -277,6 +292,7 @@ fn read_imports(
                     url: String::new(),
                     profile: Some(name.to_string()),
                     repository: None,
+                    namespace,
                     node: profile.clone(),
                 });
             }
@@ -315,6 +331,7 @@ fn read_imports(
             url,
             profile: None,
             repository,
+            namespace,
             node: url_node.clone(),
         });
     }
