@@ -106,7 +106,10 @@ pub struct Named {
 #[derive(Debug, Clone)]
 pub struct Repository {
     pub url: String,
+    /// The span of the repository's name.
     pub span: Span,
+    /// The span of its whole definition, to tell one definition read twice from two.
+    pub definition: Span,
 }
 
 /// The service template (1.x `topology_template`, 2.0 `service_template`), sections in source

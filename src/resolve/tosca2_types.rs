@@ -89,6 +89,18 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
         diags,
     };
     for ((kind, id), def) in &model.types {
+        if *kind == TypeKind::Data
+            && (BUILT_IN.contains(&def.name.as_str()) || def.name == "scalar")
+        {
+            checker.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_DUPLICATE,
+                    format!("`{}` is a built-in type; it cannot name a data type", def.name),
+                )
+                .at_with(def.span, "a reserved name")
+                .hint("the built-in type names are reserved (L3483, T2-NS-09): give the type another name, and derive it from the built-in type if it narrows it"),
+            );
+        }
         let Some(map) = def.def.as_map() else {
             continue;
         };

@@ -58,11 +58,38 @@ pub fn read_definitions(
     if let Some(repos) = root.get("repositories") {
         for repo in shape::named(repos, "`repositories`", shapes(dialect, &mut quiet, diags)) {
             if let Some(url) = repository_url(&repo.def, dialect, diags) {
+                if dialect == Dialect::Tosca2
+                    && let Some(earlier) = model.repositories.get(&repo.name)
+                {
+                    // One namespace may not define a name twice (L1993, T2-REPO-04). Another
+                    // namespace's repository of the same name does not replace the one read
+                    // first (repository names are not namespaced for lookup).
+                    let same_namespace = model.namespaces.id(earlier.span.file, &repo.name)
+                        == model.namespaces.id(file, &repo.name);
+                    if same_namespace
+                        && sources.slice(earlier.definition) != sources.slice(repo.def.span)
+                    {
+                        diags.push(
+                            Diagnostic::error(
+                                codes::TOSCA_DUPLICATE,
+                                format!(
+                                    "repository `{}` is defined twice in one namespace, differently",
+                                    repo.name
+                                ),
+                            )
+                            .at_with(repo.span, "defined again here")
+                            .label(earlier.span, "first defined here")
+                            .hint("names are unique in a namespace (L1991-2002): rename one, or import one file with `namespace: N`"),
+                        );
+                    }
+                    continue;
+                }
                 model.repositories.insert(
                     repo.name,
                     Repository {
                         url,
                         span: repo.span,
+                        definition: repo.def.span,
                     },
                 );
             }
