@@ -574,6 +574,17 @@ const LEGACY: &[(&str, &str)] = &[
     ("valid_source_types", "`valid_source_node_types` (L2722)"),
 ];
 
+/// Import keynames of TOSCA 1.3 that 2.0 renamed or dropped (T2-IMPORT-14): still errors in a
+/// 2.0 import (it would not be read as meant), with what to write instead.
+const RENAMED_IMPORT_KEYS: &[(&str, &str)] = &[
+    ("file", "`url: <file>` (L1720)"),
+    ("namespace_prefix", "`namespace: <prefix>` (L1723)"),
+    (
+        "namespace_uri",
+        "nothing: a 2.0 namespace is only its prefix, `namespace: <prefix>` (L1723)",
+    ),
+];
+
 /// The top-level keynames of a TOSCA 2.0 file (L1008), with their shapes.
 const TOP_LEVEL: &[(&str, K)] = &[
     ("tosca_definitions_version", K::Str),
@@ -726,18 +737,22 @@ impl Walker<'_> {
                         known.push(common);
                     }
                 }
-                self.diags.push(
-                    Diagnostic::error(
-                        codes::TOSCA_UNKNOWN_KEY,
-                        format!("unknown keyname `{key}` in {what}"),
-                    )
-                    .at_with(entry.key.span, "not a keyname of TOSCA 2.0 here")
-                    .did_you_mean(
+                let d = Diagnostic::error(
+                    codes::TOSCA_UNKNOWN_KEY,
+                    format!("unknown keyname `{key}` in {what}"),
+                )
+                .at_with(entry.key.span, "not a keyname of TOSCA 2.0 here");
+                let renamed = RENAMED_IMPORT_KEYS.iter().find(|(k, _)| *k == key);
+                self.diags.push(match renamed {
+                    Some((_, instead)) if what == "an import" => d.hint(format!(
+                        "`{key}` is the TOSCA 1.3 keyname; in TOSCA 2.0 write {instead}"
+                    )),
+                    _ => d.did_you_mean(
                         key,
                         &known,
                         Some(format!("the keynames of {what} are: {}", known.join(", "))),
                     ),
-                );
+                });
                 continue;
             };
             self.value(&entry.value, shape, &format!("`{key}` of {what}"), level);
