@@ -1,9 +1,11 @@
 //! CSAR archives: opened in place, checked whole before use, read entry by entry into memory.
 //!
-//! Nothing is ever extracted to disk, so a hostile archive cannot write anywhere; still every
-//! entry name is checked up front (a `..` or absolute name in a TOSCA archive is at best a
-//! mistake, and relative imports would otherwise resolve to it), and sizes are bounded both as
-//! declared and as actually read, because a zip's size fields are only claims.
+//! A CSAR is a zip, or (TOSCA 2.0, L9291-9295) a tar, plain or gzipped, which is read whole
+//! into memory under the same limits ([`super::tar`]). Nothing is ever extracted to disk, so a
+//! hostile archive cannot write anywhere; still every entry name is checked up front (a `..` or
+//! absolute name in a TOSCA archive is at best a mistake, and relative imports would otherwise
+//! resolve to it), and sizes are bounded both as declared and as actually read, because a
+//! zip's size fields are only claims.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -12,6 +14,7 @@ use std::path::PathBuf;
 
 use zip::ZipArchive;
 
+use super::tar::{TarEntry, TarError};
 use super::text::{ReadError, read_bounded};
 use crate::diag::{Diagnostic, codes};
 use crate::limits::Limits;
@@ -24,19 +27,60 @@ pub(crate) const RATIO_MIN_BYTES: u64 = 1024 * 1024;
 const S_IFMT: u32 = 0o170000;
 const S_IFLNK: u32 = 0o120000;
 
-/// An open, checked zip CSAR.
+/// An open, checked CSAR.
 pub(crate) struct Archive {
     /// The archive's name as shown to users (the path as given).
     pub(crate) shown: String,
     /// The archive's path, for [`Origin::Archive`](super::Origin).
     pub(crate) path: PathBuf,
-    zip: ZipArchive<BufReader<File>>,
-    /// Normalized entry name → index in the zip, for files only.
+    store: Store,
+    /// Normalized entry name → index in the zip (or in the tar's entries), for files only.
     files: BTreeMap<String, usize>,
     /// Normalized names of directories (explicit or implied by a file under them).
     dirs: BTreeSet<String>,
     /// Uncompressed bytes actually read so far, checked against `max_csar_bytes`.
     bytes_read: u64,
+}
+
+/// Where the entries are: an open zip, or the entries of a tar read whole.
+enum Store {
+    Zip(ZipArchive<BufReader<File>>),
+    Tar(Vec<TarEntry>),
+}
+
+/// What an archive file is, from its first bytes.
+#[derive(Debug, PartialEq, Eq)]
+enum Format {
+    Zip,
+    Tar,
+    Gzip,
+    Unknown,
+}
+
+fn format_of(path: &std::path::Path) -> Format {
+    let mut head = [0u8; 263];
+    let n = File::open(path)
+        .and_then(|mut f| {
+            let mut n = 0;
+            while n < head.len() {
+                match std::io::Read::read(&mut f, &mut head[n..])? {
+                    0 => break,
+                    k => n += k,
+                }
+            }
+            Ok(n)
+        })
+        .unwrap_or(0);
+    let head = &head[..n];
+    if head.starts_with(b"PK") {
+        Format::Zip
+    } else if head.starts_with(&[0x1f, 0x8b]) {
+        Format::Gzip
+    } else if head.len() >= 262 && &head[257..262] == b"ustar" {
+        Format::Tar
+    } else {
+        Format::Unknown
+    }
 }
 
 impl std::fmt::Debug for Archive {
@@ -79,9 +123,130 @@ fn normalize_name(name: &str) -> String {
 }
 
 impl Archive {
-    /// Opens a zip and checks every entry; `None` (with errors pushed) if the archive is not a
-    /// zip, breaks a limit or has any unsafe entry, in which case none of it is used.
+    /// Opens a zip or tar and checks every entry; `None` (with errors pushed) if the archive is
+    /// neither, breaks a limit or has any unsafe entry, in which case none of it is used.
     pub(crate) fn open(
+        path: PathBuf,
+        shown: String,
+        limits: &Limits,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Archive> {
+        let lower = shown.to_ascii_lowercase();
+        let tar_name = [".tar", ".tar.gz", ".tgz"]
+            .iter()
+            .any(|ext| lower.ends_with(ext));
+        match format_of(&path) {
+            Format::Tar | Format::Gzip => Self::open_tar(path, shown, limits, diags),
+            Format::Unknown if tar_name => Self::open_tar(path, shown, limits, diags),
+            Format::Zip | Format::Unknown => Self::open_zip(path, shown, limits, diags),
+        }
+    }
+
+    /// A tar (gzipped or not), read whole, then checked entry by entry like a zip.
+    fn open_tar(
+        path: PathBuf,
+        shown: String,
+        limits: &Limits,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Archive> {
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) => {
+                diags.push(super::text::ReadError::Io(e).into_input_diagnostic(&shown));
+                return None;
+            }
+        };
+        let packed = file.metadata().map(|m| m.len()).ok();
+        let read = if format_of(&path) == Format::Gzip {
+            let stream = flate2::read::MultiGzDecoder::new(BufReader::new(file));
+            super::tar::read_all(stream, limits, packed)
+        } else {
+            super::tar::read_all(BufReader::new(file), limits, None)
+        };
+        let read = match read {
+            Ok(entries) => entries,
+            Err(TarError::Invalid(why)) => {
+                diags.push(
+                    Diagnostic::error(
+                        codes::CSAR_INVALID,
+                        format!("`{shown}` is not a valid tar archive: {why}"),
+                    )
+                    .hint(
+                        "a CSAR is a zip or a (gzipped) tar file; check that the file is complete",
+                    ),
+                );
+                return None;
+            }
+            Err(TarError::Limit(why)) => {
+                diags.push(
+                    Diagnostic::error(codes::CSAR_LIMIT, format!("`{shown}` is refused: {why}"))
+                        .hint("this looks like an archive bomb, or the limits are too low for it"),
+                );
+                return None;
+            }
+        };
+        let before = diags.len();
+        let mut files = BTreeMap::new();
+        let mut dirs = BTreeSet::new();
+        let mut store = Vec::new();
+        for (name, entry) in read {
+            let refuse = |why: &str| {
+                Diagnostic::error(
+                    codes::CSAR_UNSAFE_PATH,
+                    format!("`{shown}` has an unsafe entry `{name}`: {why}"),
+                )
+                .hint("the whole archive is refused; rebuild it with plain relative paths")
+            };
+            if let Some(why) = unsafe_reason(&name) {
+                diags.push(refuse(why));
+                continue;
+            }
+            let normalized = normalize_name(&name);
+            match entry {
+                TarEntry::Link => {
+                    diags.push(refuse("it is a link"));
+                    continue;
+                }
+                TarEntry::Special(flag) => {
+                    diags.push(refuse(&format!(
+                        "it is a device, FIFO or other special file (tar type `{}`)",
+                        char::from(flag).escape_default()
+                    )));
+                    continue;
+                }
+                TarEntry::Dir => {
+                    dirs.insert(normalized);
+                    continue;
+                }
+                TarEntry::File(_) | TarEntry::TooLarge(_) => {}
+            }
+            if normalized.is_empty() {
+                diags.push(refuse("it has an empty name"));
+                continue;
+            }
+            if files.contains_key(&normalized) {
+                diags.push(refuse("another entry has the same name"));
+                continue;
+            }
+            add_parents(&normalized, &mut dirs);
+            files.insert(normalized, store.len());
+            store.push(entry);
+        }
+        if diags.len() > before {
+            return None;
+        }
+        Some(Archive {
+            shown,
+            path,
+            store: Store::Tar(store),
+            files,
+            dirs,
+            bytes_read: 0,
+        })
+    }
+
+    /// A zip, checked entry by entry.
+    fn open_zip(
         path: PathBuf,
         shown: String,
         limits: &Limits,
@@ -102,7 +267,7 @@ impl Archive {
                         codes::CSAR_INVALID,
                         format!("`{shown}` is not a valid zip archive: {e}"),
                     )
-                    .hint("a CSAR is a zip file; check that the file is complete and not another format"),
+                    .hint("a CSAR is a zip or a (gzipped) tar file; check that the file is complete and not another format"),
                 );
                 return None;
             }
@@ -205,11 +370,7 @@ impl Archive {
                 );
                 continue;
             }
-            let mut parent = normalized.as_str();
-            while let Some(i) = parent.rfind('/') {
-                parent = &parent[..i];
-                dirs.insert(parent.to_string());
-            }
+            add_parents(&normalized, &mut dirs);
             files.insert(normalized, index);
         }
         if total > limits.max_csar_bytes {
@@ -230,7 +391,7 @@ impl Archive {
         Some(Archive {
             shown,
             path,
-            zip,
+            store: Store::Zip(zip),
             files,
             dirs,
             bytes_read: 0,
@@ -262,8 +423,20 @@ impl Archive {
                 EntryError::Read(ReadError::NotFound)
             });
         };
-        let entry = self
-            .zip
+        let zip = match &mut self.store {
+            Store::Zip(zip) => zip,
+            Store::Tar(entries) => {
+                return match &entries[index] {
+                    TarEntry::File(bytes) => Ok(bytes.clone()),
+                    TarEntry::TooLarge(size) => Err(EntryError::Read(ReadError::TooLarge {
+                        size: *size,
+                        limit: limits.max_file_bytes,
+                    })),
+                    _ => Err(EntryError::Read(ReadError::NotFound)),
+                };
+            }
+        };
+        let entry = zip
             .by_index(index)
             .map_err(|e| EntryError::Invalid(e.to_string()))?;
         if entry.encrypted() {
@@ -302,6 +475,15 @@ impl Archive {
     }
 }
 
+/// Records the folders above an entry name (`a/b/c` → `a`, `a/b`).
+fn add_parents(name: &str, dirs: &mut BTreeSet<String>) {
+    let mut parent = name;
+    while let Some(i) = parent.rfind('/') {
+        parent = &parent[..i];
+        dirs.insert(parent.to_string());
+    }
+}
+
 /// Why reading an entry failed.
 #[derive(Debug)]
 pub(crate) enum EntryError {
@@ -326,7 +508,7 @@ impl EntryError {
                 codes::CSAR_INVALID,
                 format!("cannot read `{shown}`: {why}"),
             )
-            .hint("the archive is damaged or uses a feature toscana does not read (only stored and deflated, unencrypted entries)"),
+            .hint("the archive is damaged or uses a feature toscana does not read (zip: only stored and deflated, unencrypted entries)"),
             EntryError::Limit(why) => {
                 Diagnostic::error(codes::CSAR_LIMIT, format!("`{shown}` is refused: {why}"))
             }
