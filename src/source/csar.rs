@@ -131,24 +131,6 @@ impl Archive {
         limits: &Limits,
         diags: &mut Vec<Diagnostic>,
     ) -> Option<Archive> {
-        let lower = shown.to_ascii_lowercase();
-        let tar_name = [".tar", ".tar.gz", ".tgz"]
-            .iter()
-            .any(|ext| lower.ends_with(ext));
-        match format_of(&path) {
-            Format::Tar | Format::Gzip => Self::open_tar(path, shown, limits, diags),
-            Format::Unknown if tar_name => Self::open_tar(path, shown, limits, diags),
-            Format::Zip | Format::Unknown => Self::open_zip(path, shown, limits, diags),
-        }
-    }
-
-    /// A tar (gzipped or not), read whole, then checked entry by entry like a zip.
-    fn open_tar(
-        path: PathBuf,
-        shown: String,
-        limits: &Limits,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Option<Archive> {
         let file = match File::open(&path) {
             Ok(f) => f,
             Err(e) => {
@@ -156,8 +138,36 @@ impl Archive {
                 return None;
             }
         };
+        let lower = shown.to_ascii_lowercase();
+        let tar_name = [".tar", ".tar.gz", ".tgz"]
+            .iter()
+            .any(|ext| lower.ends_with(ext));
+        let (store, names) = match format_of(&path) {
+            Format::Gzip => Self::open_tar(file, true, &shown, limits, diags)?,
+            Format::Tar => Self::open_tar(file, false, &shown, limits, diags)?,
+            Format::Unknown if tar_name => Self::open_tar(file, false, &shown, limits, diags)?,
+            Format::Zip | Format::Unknown => Self::open_zip(file, &shown, limits, diags)?,
+        };
+        Some(Archive {
+            shown,
+            path,
+            store,
+            files: names.files,
+            dirs: names.dirs,
+            bytes_read: 0,
+        })
+    }
+
+    /// A tar (gzipped or not), read whole, then checked entry by entry like a zip.
+    fn open_tar(
+        file: File,
+        gzipped: bool,
+        shown: &str,
+        limits: &Limits,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<(Store, Names)> {
         let packed = file.metadata().map(|m| m.len()).ok();
-        let read = if format_of(&path) == Format::Gzip {
+        let read = if gzipped {
             let stream = flate2::read::MultiGzDecoder::new(BufReader::new(file));
             super::tar::read_all(stream, limits, packed)
         } else {
@@ -186,79 +196,37 @@ impl Archive {
             }
         };
         let before = diags.len();
-        let mut files = BTreeMap::new();
-        let mut dirs = BTreeSet::new();
+        let mut names = Names::default();
         let mut store = Vec::new();
         for (name, entry) in read {
-            let refuse = |why: &str| {
-                Diagnostic::error(
-                    codes::CSAR_UNSAFE_PATH,
-                    format!("`{shown}` has an unsafe entry `{name}`: {why}"),
-                )
-                .hint("the whole archive is refused; rebuild it with plain relative paths")
+            let kind = match entry {
+                TarEntry::Link => EntryKind::Refused("it is a link".into()),
+                TarEntry::Special(flag) => EntryKind::Refused(format!(
+                    "it is a device, FIFO or other special file (tar type `{}`)",
+                    char::from(flag).escape_default()
+                )),
+                TarEntry::Dir => EntryKind::Dir,
+                TarEntry::File(_) | TarEntry::TooLarge(_) => EntryKind::File,
             };
-            if let Some(why) = unsafe_reason(&name) {
-                diags.push(refuse(why));
-                continue;
-            }
-            let normalized = normalize_name(&name);
-            match entry {
-                TarEntry::Link => {
-                    diags.push(refuse("it is a link"));
-                    continue;
+            match names.admit(&name, kind) {
+                Err(why) => diags.push(unsafe_entry(shown, &name, &why)),
+                Ok(Some(normalized)) => {
+                    names.add_file(normalized, store.len());
+                    store.push(entry);
                 }
-                TarEntry::Special(flag) => {
-                    diags.push(refuse(&format!(
-                        "it is a device, FIFO or other special file (tar type `{}`)",
-                        char::from(flag).escape_default()
-                    )));
-                    continue;
-                }
-                TarEntry::Dir => {
-                    dirs.insert(normalized);
-                    continue;
-                }
-                TarEntry::File(_) | TarEntry::TooLarge(_) => {}
+                Ok(None) => {}
             }
-            if normalized.is_empty() {
-                diags.push(refuse("it has an empty name"));
-                continue;
-            }
-            if files.contains_key(&normalized) {
-                diags.push(refuse("another entry has the same name"));
-                continue;
-            }
-            add_parents(&normalized, &mut dirs);
-            files.insert(normalized, store.len());
-            store.push(entry);
         }
-        if diags.len() > before {
-            return None;
-        }
-        Some(Archive {
-            shown,
-            path,
-            store: Store::Tar(store),
-            files,
-            dirs,
-            bytes_read: 0,
-        })
+        (diags.len() == before).then_some((Store::Tar(store), names))
     }
 
     /// A zip, checked entry by entry.
     fn open_zip(
-        path: PathBuf,
-        shown: String,
+        file: File,
+        shown: &str,
         limits: &Limits,
         diags: &mut Vec<Diagnostic>,
-    ) -> Option<Archive> {
-        let file = match File::open(&path) {
-            Ok(f) => f,
-            Err(e) => {
-                diags.push(super::text::ReadError::Io(e).into_input_diagnostic(&shown));
-                return None;
-            }
-        };
+    ) -> Option<(Store, Names)> {
         let zip = match ZipArchive::new(BufReader::new(file)) {
             Ok(z) => z,
             Err(e) => {
@@ -296,8 +264,7 @@ impl Archive {
                 .hint("rebuild the archive; which of the two is meant cannot be known"),
             );
         }
-        let mut files = BTreeMap::new();
-        let mut dirs = BTreeSet::new();
+        let mut names = Names::default();
         let mut total: u64 = 0;
         for index in 0..zip.len() {
             let entry = match zip.by_index_data(index) {
@@ -321,39 +288,26 @@ impl Archive {
                 }
             };
             let shown_entry = format!("{shown}!/{name}");
-            let refuse = |why: &str| {
-                Diagnostic::error(
-                    codes::CSAR_UNSAFE_PATH,
-                    format!("`{shown}` has an unsafe entry `{name}`: {why}"),
-                )
-                .hint("the whole archive is refused; rebuild it with plain relative paths")
-            };
-            if let Some(why) = unsafe_reason(&name) {
-                diags.push(refuse(why));
-                continue;
-            }
             let is_link = entry.is_symlink()
                 || entry
                     .unix_mode()
                     .is_some_and(|mode| mode & S_IFMT == S_IFLNK)
                 || (entry.external_attributes() >> 16) & S_IFMT == S_IFLNK;
-            if is_link {
-                diags.push(refuse("it is a symbolic link"));
-                continue;
-            }
-            let normalized = normalize_name(&name);
-            if entry.is_dir() {
-                dirs.insert(normalized);
-                continue;
-            }
-            if normalized.is_empty() {
-                diags.push(refuse("it has an empty name"));
-                continue;
-            }
-            if files.contains_key(&normalized) {
-                diags.push(refuse("another entry has the same name"));
-                continue;
-            }
+            let kind = if is_link {
+                EntryKind::Refused("it is a symbolic link".into())
+            } else if entry.is_dir() {
+                EntryKind::Dir
+            } else {
+                EntryKind::File
+            };
+            let normalized = match names.admit(&name, kind) {
+                Err(why) => {
+                    diags.push(unsafe_entry(shown, &name, &why));
+                    continue;
+                }
+                Ok(None) => continue,
+                Ok(Some(normalized)) => normalized,
+            };
             let size = entry.size();
             let compressed = entry.compressed_size();
             total = total.saturating_add(size);
@@ -370,8 +324,7 @@ impl Archive {
                 );
                 continue;
             }
-            add_parents(&normalized, &mut dirs);
-            files.insert(normalized, index);
+            names.add_file(normalized, index);
         }
         if total > limits.max_csar_bytes {
             diags.push(
@@ -385,17 +338,7 @@ impl Archive {
                 .hint("the archive is refused"),
             );
         }
-        if diags.len() > before {
-            return None;
-        }
-        Some(Archive {
-            shown,
-            path,
-            store: Store::Zip(zip),
-            files,
-            dirs,
-            bytes_read: 0,
-        })
+        (diags.len() == before).then_some((Store::Zip(zip), names))
     }
 
     /// The normalized names of all file entries, sorted.
@@ -475,13 +418,62 @@ impl Archive {
     }
 }
 
-/// Records the folders above an entry name (`a/b/c` → `a`, `a/b`).
-fn add_parents(name: &str, dirs: &mut BTreeSet<String>) {
-    let mut parent = name;
-    while let Some(i) = parent.rfind('/') {
-        parent = &parent[..i];
-        dirs.insert(parent.to_string());
+/// The entry names of an archive being opened: its files (normalized name → index in the
+/// store) and folders, each name checked as it comes.
+#[derive(Default)]
+struct Names {
+    files: BTreeMap<String, usize>,
+    dirs: BTreeSet<String>,
+}
+
+/// What an entry is, as far as its name is concerned.
+enum EntryKind {
+    File,
+    Dir,
+    /// An entry no CSAR may hold (a link), and why.
+    Refused(String),
+}
+
+impl Names {
+    /// Checks one entry: `Err` with why it refuses the archive; `Ok(None)` for a folder
+    /// (recorded); `Ok(Some(name))` for a file that may be added under its normalized name.
+    fn admit(&mut self, name: &str, kind: EntryKind) -> Result<Option<String>, String> {
+        if let Some(why) = unsafe_reason(name) {
+            return Err(why.to_string());
+        }
+        let normalized = normalize_name(name);
+        match kind {
+            EntryKind::Refused(why) => Err(why),
+            EntryKind::Dir => {
+                self.dirs.insert(normalized);
+                Ok(None)
+            }
+            EntryKind::File if normalized.is_empty() => Err("it has an empty name".into()),
+            EntryKind::File if self.files.contains_key(&normalized) => {
+                Err("another entry has the same name".into())
+            }
+            EntryKind::File => Ok(Some(normalized)),
+        }
     }
+
+    /// Adds a file admitted by [`Names::admit`], and the folders above it.
+    fn add_file(&mut self, name: String, index: usize) {
+        let mut parent = name.as_str();
+        while let Some(i) = parent.rfind('/') {
+            parent = &parent[..i];
+            self.dirs.insert(parent.to_string());
+        }
+        self.files.insert(name, index);
+    }
+}
+
+/// An entry that refuses the whole archive.
+fn unsafe_entry(shown: &str, name: &str, why: &str) -> Diagnostic {
+    Diagnostic::error(
+        codes::CSAR_UNSAFE_PATH,
+        format!("`{shown}` has an unsafe entry `{name}`: {why}"),
+    )
+    .hint("the whole archive is refused; rebuild it with plain relative paths")
 }
 
 /// Why reading an entry failed.

@@ -8,7 +8,7 @@ pub mod grammar;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, Named, Repository, TopologyTemplate, TypeDef, TypeKind};
-use crate::source::{FileId, SourceMap};
+use crate::source::{FileId, SourceMap, Span};
 use crate::yaml::{Map, Node};
 
 use super::shape;
@@ -69,18 +69,12 @@ pub fn read_definitions(
                     if same_namespace
                         && sources.slice(earlier.definition) != sources.slice(repo.def.span)
                     {
-                        diags.push(
-                            Diagnostic::error(
-                                codes::TOSCA_DUPLICATE,
-                                format!(
-                                    "repository `{}` is defined twice in one namespace, differently",
-                                    repo.name
-                                ),
-                            )
-                            .at_with(repo.span, "defined again here")
-                            .label(earlier.span, "first defined here")
-                            .hint("names are unique in a namespace (L1991-2002): rename one, or import one file with `namespace: N`"),
-                        );
+                        diags.push(defined_twice(
+                            &format!("repository `{}`", repo.name),
+                            repo.span,
+                            earlier.span,
+                            dialect,
+                        ));
                     }
                     continue;
                 }
@@ -146,6 +140,22 @@ pub fn read_definitions(
         Some(imports) => read_imports(imports, dialect, model, diags),
         None => Vec::new(),
     }
+}
+
+/// `what` (`node type `X``) defined at `at` after a different definition at `earlier`, in one
+/// namespace (TOSCA 2.0, L1991-2002) or in the one namespace of Simple Profile files.
+fn defined_twice(what: &str, at: Span, earlier: Span, dialect: Dialect) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOSCA_DUPLICATE,
+        format!("{what} is defined twice, differently"),
+    )
+    .at_with(at, "defined again here")
+    .label(earlier, "first defined here")
+    .hint(if dialect == Dialect::Tosca2 {
+        "both are in one namespace (L1991-2002): rename one of them, or import one file with `namespace: N` and name what it defines `N:Name`"
+    } else {
+        "rename one of them, or import the definition from one place"
+    })
 }
 
 fn repository_url(def: &Node, dialect: Dialect, diags: &mut Diagnostics) -> Option<String> {
@@ -234,23 +244,12 @@ fn add_type(
     } else if let Some(earlier) = model.types.get(&key) {
         // The same definition reached through two files is harmless; a different one is not.
         if sources.slice(earlier.def.span) != sources.slice(named.def.span) {
-            diags.push(
-                Diagnostic::error(
-                    codes::TOSCA_DUPLICATE,
-                    format!(
-                        "{} `{}` is defined twice, differently",
-                        kind.noun(),
-                        named.name
-                    ),
-                )
-                .at_with(named.span, "defined again here")
-                .label(earlier.span, "first defined here")
-                .hint(if model.dialect == Dialect::Tosca2 {
-                    "both are in one namespace (L1991-2002): rename one of them, or import one file with `namespace: N` and name its type `N:Name`"
-                } else {
-                    "rename one of them, or import the definition from one place"
-                }),
-            );
+            diags.push(defined_twice(
+                &format!("{} `{}`", kind.noun(), named.name),
+                named.span,
+                earlier.span,
+                model.dialect,
+            ));
         }
         return;
     }
