@@ -426,7 +426,7 @@ impl<'a> ImportWalk<'a> {
             None => &import.url,
         };
         let repository_url = match &import.repository {
-            Some(name) => match self.model.repositories.get(name) {
+            Some(name) => match self.model.repository(name, importer) {
                 Some(repo) => Some(repo.url.clone()),
                 None => {
                     self.diags.push(

@@ -12,6 +12,18 @@ use crate::ir::Dialect;
 use crate::source::{FileId, Span};
 use crate::yaml::Node;
 
+impl Model {
+    /// The repository `name` means where it is written (in file `from`): in TOSCA 2.0 through
+    /// that file's namespaces (the first, should two have the name), else by name.
+    pub fn repository(&self, name: &str, from: FileId) -> Option<&Repository> {
+        if self.dialect == Dialect::Tosca2 {
+            let id = *self.namespaces.lookup_repository(name, from).first()?;
+            return self.repositories.get(id);
+        }
+        self.repositories.get(name)
+    }
+}
+
 /// The kinds of TOSCA types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TypeKind {
@@ -141,6 +153,7 @@ pub struct Model {
     /// Types of every kind by identity (the name, qualified in TOSCA 2.0 by profile or
     /// namespace, see [`names`]), in the order they were read.
     pub types: IndexMap<(TypeKind, String), TypeDef>,
+    /// Repositories by identity (qualified like types in TOSCA 2.0; see [`Model::repository`]).
     pub repositories: IndexMap<String, Repository>,
     /// The entry's service template; imported files' templates are not merged (they describe
     /// other services).

@@ -98,6 +98,8 @@ pub struct Namespaces {
     files: HashMap<FileId, FileScope>,
     /// (file, kind, name as defined) → the type's identity.
     defined: HashMap<(FileId, TypeKind, String), String>,
+    /// (file, name as defined) → the repository's identity (its key in `Model::repositories`).
+    repositories: HashMap<(FileId, String), String>,
     /// Where a name is read when the file it was written in is not known.
     entry: Option<FileId>,
 }
@@ -191,9 +193,33 @@ impl Namespaces {
     /// them: none when it names nothing, one when it is a proper reference, more when it is
     /// ambiguous.
     pub fn lookup(&self, kind: TypeKind, written: &str, from: FileId) -> Vec<&str> {
+        let find = |file: FileId, name: &str| self.defined.get(&(file, kind, name.to_string()));
+        self.find_all(written, from, &find)
+    }
+
+    /// Records that `file` defines a repository `name` whose identity is `id`.
+    pub fn define_repository(&mut self, file: FileId, name: &str, id: &str) {
+        self.repositories
+            .entry((file, name.to_string()))
+            .or_insert_with(|| id.to_string());
+    }
+
+    /// The identities of the repositories `written` can mean in `from`, as [`Self::lookup`]
+    /// gives those of types: repository names live in the same namespaces (L1993).
+    pub fn lookup_repository(&self, written: &str, from: FileId) -> Vec<&str> {
+        let find = |file: FileId, name: &str| self.repositories.get(&(file, name.to_string()));
+        self.find_all(written, from, &find)
+    }
+
+    fn find_all<'s>(
+        &'s self,
+        written: &str,
+        from: FileId,
+        find: &dyn Fn(FileId, &str) -> Option<&'s String>,
+    ) -> Vec<&'s str> {
         let mut found = Vec::new();
         if let Some(from) = self.scope_of(from) {
-            self.collect(kind, written, from, &mut found);
+            self.collect(written, from, find, &mut found);
         }
         found
     }
@@ -236,17 +262,17 @@ impl Namespaces {
         out
     }
 
+    /// What `written` names from `from`: in its root namespace, whole, else through the
+    /// namespace its first prefix names. `find` says what a file defines under a name.
     fn collect<'s>(
         &'s self,
-        kind: TypeKind,
         written: &str,
         from: FileId,
+        find: &dyn Fn(FileId, &str) -> Option<&'s String>,
         found: &mut Vec<&'s str>,
     ) {
-        let reach = self.root_namespace(from);
-        let key = |file: FileId| (file, kind, written.to_string());
-        for file in &reach {
-            if let Some(id) = self.defined.get(&key(*file))
+        for file in self.root_namespace(from) {
+            if let Some(id) = find(file, written)
                 && !found.contains(&id.as_str())
             {
                 found.push(id);
@@ -259,7 +285,7 @@ impl Namespaces {
             return;
         };
         for imported in self.namespace(from, prefix) {
-            self.collect(kind, rest, imported, found);
+            self.collect(rest, imported, find, found);
         }
     }
 
@@ -391,6 +417,20 @@ mod tests {
         // `lib` lost a root import, so anything under its namespace may be there.
         assert!(ns.maybe_unread("lib:Pod", main));
         assert!(ns.maybe_unread("lib:x:Pod", main));
+    }
+
+    #[test]
+    fn repositories_live_in_the_same_namespaces() {
+        let mut ns = Namespaces::default();
+        let main = file(&mut ns, 0, Qualifier::default(), &[]);
+        let lib = file(&mut ns, 1, Qualifier::default().imported(Some("lib")), &[]);
+        ns.import(main, lib, Some("lib"));
+        ns.define_repository(main, "code", "code");
+        ns.define_repository(lib, "code", "lib:code");
+        assert_eq!(ns.lookup_repository("code", main), ["code"]);
+        assert_eq!(ns.lookup_repository("lib:code", main), ["lib:code"]);
+        assert_eq!(ns.lookup_repository("code", lib), ["lib:code"]);
+        assert!(ns.lookup(NODE, "code", main).is_empty());
     }
 
     #[test]

@@ -820,7 +820,7 @@ impl<'a> NodeBuilder<'a> {
         let repository_url =
             repository
                 .as_ref()
-                .and_then(|r| match self.model.repositories.get(r) {
+                .and_then(|r| match self.model.repository(r, node.span.file) {
                     Some(repo) => Some(repo.url.clone()),
                     None => {
                         diags.push(

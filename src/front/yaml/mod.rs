@@ -58,17 +58,14 @@ pub fn read_definitions(
     if let Some(repos) = root.get("repositories") {
         for repo in shape::named(repos, "`repositories`", shapes(dialect, &mut quiet, diags)) {
             if let Some(url) = repository_url(&repo.def, dialect, diags) {
-                if dialect == Dialect::Tosca2
-                    && let Some(earlier) = model.repositories.get(&repo.name)
+                let id = model.namespaces.id(file, &repo.name);
+                model.namespaces.define_repository(file, &repo.name, &id);
+                if let Some(earlier) = model.repositories.get(&id)
+                    && dialect == Dialect::Tosca2
                 {
-                    // One namespace may not define a name twice (L1993, T2-REPO-04). Another
-                    // namespace's repository of the same name does not replace the one read
-                    // first (repository names are not namespaced for lookup).
-                    let same_namespace = model.namespaces.id(earlier.span.file, &repo.name)
-                        == model.namespaces.id(file, &repo.name);
-                    if same_namespace
-                        && sources.slice(earlier.definition) != sources.slice(repo.def.span)
-                    {
+                    // One definition read through two files is harmless; another one in the
+                    // same namespace is a duplicate (L1993, T2-REPO-04).
+                    if sources.slice(earlier.definition) != sources.slice(repo.def.span) {
                         diags.push(defined_twice(
                             &format!("repository `{}`", repo.name),
                             repo.span,
@@ -79,7 +76,7 @@ pub fn read_definitions(
                     continue;
                 }
                 model.repositories.insert(
-                    repo.name,
+                    id,
                     Repository {
                         url,
                         span: repo.span,
