@@ -178,7 +178,9 @@ impl<'m> Typing<'_, 'm> {
     ) -> IndexMap<String, Value> {
         let mut out = IndexMap::new();
         for (name, def) in definitions {
-            if let Some(default) = def.get("default") {
+            // A TOSCA 2.0 property definition's `value` is fixed (L4251), and so is its value.
+            let fixed = self.fixed_value(section, def);
+            if let Some(default) = fixed.or_else(|| def.get("default")) {
                 // A default that does not fit its type is the type's mistake, reported once
                 // where types are checked, not at every template.
                 let mut quiet = Diagnostics::with_cap(0);
@@ -187,6 +189,13 @@ impl<'m> Typing<'_, 'm> {
         }
         out.extend(self.assigned(owner, definitions, section, assigned, check_names, diags));
         out
+    }
+
+    /// The fixed `value` of a TOSCA 2.0 property definition, which no template may change.
+    fn fixed_value(&self, section: &str, def: &Definition<'m>) -> Option<&'m Yaml> {
+        (self.model.dialect == Dialect::Tosca2 && section == "properties")
+            .then(|| def.get("value"))
+            .flatten()
     }
 
     /// Only the typed assignments of `section` in `assigned`, against `definitions`.
@@ -224,6 +233,17 @@ impl<'m> Typing<'_, 'm> {
                 _ => &entry.value,
             };
             let value = match definitions.get(name) {
+                Some(def) if self.fixed_value(section, def).is_some() => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_TYPE_MISMATCH,
+                            format!("{owner} assigns property `{name}`, whose definition fixes its `value`"),
+                        )
+                        .at_with(entry.key.span, "a fixed value cannot be changed")
+                        .hint("remove the assignment: a property defined with `value` has that value in every template (L4251)"),
+                    );
+                    continue;
+                }
                 Some(def) => self.value(node, def, &format!("{section}.{name}"), diags),
                 None => {
                     if check_names {
