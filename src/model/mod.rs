@@ -17,8 +17,8 @@ impl Model {
     /// that file's namespaces (the first, should two have the name), else by name.
     pub fn repository(&self, name: &str, from: FileId) -> Option<&Repository> {
         if self.dialect == Dialect::Tosca2 {
-            let id = *self.namespaces.lookup_repository(name, from).first()?;
-            return self.repositories.get(id);
+            let ids = self.namespaces.lookup_repository(name, from);
+            return self.repositories.get(ids.first()?);
         }
         self.repositories.get(name)
     }

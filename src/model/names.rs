@@ -35,7 +35,9 @@
 //! Simple Profile (1.x) and XML files keep one global namespace, where `prefix:Name` is read as
 //! `Name`; this module is used for TOSCA 2.0 only.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use crate::model::TypeKind;
 use crate::source::FileId;
@@ -90,34 +92,50 @@ struct FileScope {
     named: Vec<(String, FileId)>,
     /// Imports that could not be read: into the root namespace (`None`) or a named one.
     failed: Vec<Option<String>>,
+    /// What the file defines: (space, name as defined, identity), in source order.
+    defines: Vec<(Space, String, String)>,
+}
+
+/// The kinds of names that live in namespaces: the types of each kind, and repositories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Space {
+    Type(TypeKind),
+    Repository,
+}
+
+/// A file's root namespace gathered from every file in it, so a lookup costs one hash probe
+/// however many files are imported into it.
+#[derive(Debug, Default)]
+struct RootIndex {
+    /// (space, name) → the identities of that name, in import order.
+    names: HashMap<(Space, String), Vec<String>>,
+    /// Namespace prefix → the files imported under it, in import order.
+    namespaces: HashMap<String, Vec<FileId>>,
+    /// The namespaces of imports that could not be read (`None`: the root namespace).
+    failed: Vec<Option<String>>,
 }
 
 /// The namespaces of every TOSCA 2.0 file read; see the module docs.
 #[derive(Debug, Clone, Default)]
 pub struct Namespaces {
     files: HashMap<FileId, FileScope>,
-    /// (file, kind, name as defined) → the type's identity.
-    defined: HashMap<(FileId, TypeKind, String), String>,
-    /// (file, name as defined) → the repository's identity (its key in `Model::repositories`).
-    repositories: HashMap<(FileId, String), String>,
     /// Where a name is read when the file it was written in is not known.
     entry: Option<FileId>,
+    /// Root namespaces gathered on first use; cleared whenever a file, import or definition
+    /// is added, since the front end resolves repositories while it still reads files.
+    index: RefCell<HashMap<FileId, Rc<RootIndex>>>,
 }
 
 impl Namespaces {
     /// Registers a file on its first reading, with the qualifier of its types. The first file
     /// registered is the entry.
     pub fn enter(&mut self, file: FileId, qualifier: Qualifier) {
+        self.index.get_mut().clear();
         self.entry.get_or_insert(file);
         self.files.entry(file).or_insert(FileScope {
             qualifier,
             ..FileScope::default()
         });
-    }
-
-    /// Whether the file has been registered.
-    pub fn contains(&self, file: FileId) -> bool {
-        self.files.contains_key(&file)
     }
 
     /// The qualifier of a registered file's types (none for a file not registered).
@@ -136,9 +154,15 @@ impl Namespaces {
         }
     }
 
+    /// The scope of `file`, to be changed: what was gathered from it is stale.
+    fn scope_mut(&mut self, file: FileId) -> &mut FileScope {
+        self.index.get_mut().clear();
+        self.files.entry(file).or_default()
+    }
+
     /// Records that `importer` imports `imported`, into `namespace` or its root namespace.
     pub fn import(&mut self, importer: FileId, imported: FileId, namespace: Option<&str>) {
-        let scope = self.files.entry(importer).or_default();
+        let scope = self.scope_mut(importer);
         match namespace {
             Some(ns) => scope.named.push((ns.to_string(), imported)),
             None => scope.root.push(imported),
@@ -148,11 +172,68 @@ impl Namespaces {
     /// Records that an import of `importer`, into `namespace` or its root namespace, could not
     /// be read (and was reported).
     pub fn failed(&mut self, importer: FileId, namespace: Option<&str>) {
-        self.files
-            .entry(importer)
-            .or_default()
+        self.scope_mut(importer)
             .failed
             .push(namespace.map(str::to_string));
+    }
+
+    /// Records that `file` defines a type `name` of `kind` whose identity is `id`.
+    pub fn define(&mut self, file: FileId, kind: TypeKind, name: &str, id: &str) {
+        self.scope_mut(file)
+            .defines
+            .push((Space::Type(kind), name.to_string(), id.to_string()));
+    }
+
+    /// Records that `file` defines a repository `name` whose identity is `id`.
+    pub fn define_repository(&mut self, file: FileId, name: &str, id: &str) {
+        self.scope_mut(file)
+            .defines
+            .push((Space::Repository, name.to_string(), id.to_string()));
+    }
+
+    /// The identities of the types `written` can mean in `from`, in the order the imports list
+    /// them: none when it names nothing, one when it is a proper reference, more when it is
+    /// ambiguous.
+    pub fn lookup(&self, kind: TypeKind, written: &str, from: FileId) -> Vec<String> {
+        self.find_all(Space::Type(kind), written, from)
+    }
+
+    /// The identities of the repositories `written` can mean in `from`, as [`Self::lookup`]
+    /// gives those of types: repository names live in the same namespaces (L1993).
+    pub fn lookup_repository(&self, written: &str, from: FileId) -> Vec<String> {
+        self.find_all(Space::Repository, written, from)
+    }
+
+    fn find_all(&self, space: Space, written: &str, from: FileId) -> Vec<String> {
+        let mut found = Vec::new();
+        if let Some(from) = self.scope_of(from) {
+            self.collect(space, written, from, &mut found);
+        }
+        found
+    }
+
+    /// What `written` names from `from`: in its root namespace, whole, else through the
+    /// namespace its first prefix names.
+    fn collect(&self, space: Space, written: &str, from: FileId, found: &mut Vec<String>) {
+        let index = self.root_index(from);
+        for id in index
+            .names
+            .get(&(space, written.to_string()))
+            .map_or(&[][..], Vec::as_slice)
+        {
+            if !found.contains(id) {
+                found.push(id.clone());
+            }
+        }
+        if !found.is_empty() {
+            return;
+        }
+        let Some((prefix, rest)) = written.split_once(':') else {
+            return;
+        };
+        for &imported in index.namespaces.get(prefix).map_or(&[][..], Vec::as_slice) {
+            self.collect(space, rest, imported, found);
+        }
     }
 
     /// Whether `written`, unknown in `from`, may be defined in an import that could not be read:
@@ -161,67 +242,21 @@ impl Namespaces {
         let Some(from) = self.scope_of(from) else {
             return false;
         };
-        let reach = self.root_namespace(from);
-        let failed = |ns: Option<&str>| {
-            reach.iter().any(|f| {
-                self.files
-                    .get(f)
-                    .is_some_and(|s| s.failed.iter().any(|n| n.as_deref() == ns))
-            })
-        };
+        let index = self.root_index(from);
+        let failed = |ns: Option<&str>| index.failed.iter().any(|n| n.as_deref() == ns);
         match written.split_once(':') {
             None => failed(None),
             Some((prefix, rest)) => {
                 failed(None)
                     || failed(Some(prefix))
-                    || self
-                        .namespace(from, prefix)
-                        .into_iter()
-                        .any(|imported| self.maybe_unread(rest, imported))
+                    || index
+                        .namespaces
+                        .get(prefix)
+                        .map_or(&[][..], Vec::as_slice)
+                        .iter()
+                        .any(|&imported| self.maybe_unread(rest, imported))
             }
         }
-    }
-
-    /// Records that `file` defines a type `name` of `kind` whose identity is `id`.
-    pub fn define(&mut self, file: FileId, kind: TypeKind, name: &str, id: &str) {
-        self.defined
-            .entry((file, kind, name.to_string()))
-            .or_insert_with(|| id.to_string());
-    }
-
-    /// The identities of the types `written` can mean in `from`, in the order the imports list
-    /// them: none when it names nothing, one when it is a proper reference, more when it is
-    /// ambiguous.
-    pub fn lookup(&self, kind: TypeKind, written: &str, from: FileId) -> Vec<&str> {
-        let find = |file: FileId, name: &str| self.defined.get(&(file, kind, name.to_string()));
-        self.find_all(written, from, &find)
-    }
-
-    /// Records that `file` defines a repository `name` whose identity is `id`.
-    pub fn define_repository(&mut self, file: FileId, name: &str, id: &str) {
-        self.repositories
-            .entry((file, name.to_string()))
-            .or_insert_with(|| id.to_string());
-    }
-
-    /// The identities of the repositories `written` can mean in `from`, as [`Self::lookup`]
-    /// gives those of types: repository names live in the same namespaces (L1993).
-    pub fn lookup_repository(&self, written: &str, from: FileId) -> Vec<&str> {
-        let find = |file: FileId, name: &str| self.repositories.get(&(file, name.to_string()));
-        self.find_all(written, from, &find)
-    }
-
-    fn find_all<'s>(
-        &'s self,
-        written: &str,
-        from: FileId,
-        find: &dyn Fn(FileId, &str) -> Option<&'s String>,
-    ) -> Vec<&'s str> {
-        let mut found = Vec::new();
-        if let Some(from) = self.scope_of(from) {
-            self.collect(written, from, find, &mut found);
-        }
-        found
     }
 
     /// The first namespace prefix of `written` that does not name a namespace where it is
@@ -229,8 +264,9 @@ impl Namespaces {
     pub fn unknown_prefix<'w>(&self, written: &'w str, from: FileId) -> Option<&'w str> {
         let from = self.scope_of(from)?;
         let (prefix, rest) = written.split_once(':')?;
+        let index = self.root_index(from);
         let mut missing = Some(prefix);
-        for imported in self.namespace(from, prefix) {
+        for &imported in index.namespaces.get(prefix).map_or(&[][..], Vec::as_slice) {
             match self.unknown_prefix(rest, imported) {
                 None => return None,
                 Some(deeper) => missing = Some(deeper),
@@ -249,44 +285,33 @@ impl Namespaces {
         }
     }
 
-    /// The files imported into namespace `prefix` of `file`'s root namespace.
-    fn namespace(&self, file: FileId, prefix: &str) -> Vec<FileId> {
-        let mut out = Vec::new();
+    /// `file`'s root namespace, gathered once (until something is added).
+    fn root_index(&self, file: FileId) -> Rc<RootIndex> {
+        if let Some(index) = self.index.borrow().get(&file) {
+            return Rc::clone(index);
+        }
+        let mut index = RootIndex::default();
         for f in self.root_namespace(file) {
-            for (ns, imported) in self.files.get(&f).map_or(&[][..], |s| &s.named[..]) {
-                if ns == prefix && !out.contains(imported) {
-                    out.push(*imported);
+            let Some(scope) = self.files.get(&f) else {
+                continue;
+            };
+            for (space, name, id) in &scope.defines {
+                let ids = index.names.entry((*space, name.clone())).or_default();
+                if !ids.contains(id) {
+                    ids.push(id.clone());
                 }
             }
-        }
-        out
-    }
-
-    /// What `written` names from `from`: in its root namespace, whole, else through the
-    /// namespace its first prefix names. `find` says what a file defines under a name.
-    fn collect<'s>(
-        &'s self,
-        written: &str,
-        from: FileId,
-        find: &dyn Fn(FileId, &str) -> Option<&'s String>,
-        found: &mut Vec<&'s str>,
-    ) {
-        for file in self.root_namespace(from) {
-            if let Some(id) = find(file, written)
-                && !found.contains(&id.as_str())
-            {
-                found.push(id);
+            for (ns, imported) in &scope.named {
+                let files = index.namespaces.entry(ns.clone()).or_default();
+                if !files.contains(imported) {
+                    files.push(*imported);
+                }
             }
+            index.failed.extend(scope.failed.iter().cloned());
         }
-        if !found.is_empty() {
-            return;
-        }
-        let Some((prefix, rest)) = written.split_once(':') else {
-            return;
-        };
-        for imported in self.namespace(from, prefix) {
-            self.collect(rest, imported, find, found);
-        }
+        let index = Rc::new(index);
+        self.index.borrow_mut().insert(file, Rc::clone(&index));
+        index
     }
 
     /// The files whose definitions are in `file`'s root namespace: itself, then what it imports

@@ -98,12 +98,7 @@ impl Ancestry {
         let key = (kind, name.to_string(), from);
         if !self.lookups.contains_key(&key) {
             let found = if model.dialect == Dialect::Tosca2 {
-                model
-                    .namespaces
-                    .lookup(kind, name, from)
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect()
+                model.namespaces.lookup(kind, name, from)
             } else {
                 self.global_name(model, kind, name).into_iter().collect()
             };
