@@ -270,3 +270,45 @@ fn a_long_chain_of_get_property_is_followed_without_recursion() {
             .all(|n| n.properties["name"] == Value::string("last"))
     );
 }
+
+#[test]
+fn custom_functions_live_in_the_namespaces_of_their_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("lib.yaml"),
+        "tosca_definitions_version: tosca_2_0\nfunctions:\n  to_text:\n    signatures:\n      - arguments: [ integer ]\n        result: string\n",
+    )
+    .unwrap();
+    let main = |call: &str| {
+        format!(
+            "tosca_definitions_version: tosca_2_0\nimports:\n  - url: lib.yaml\n    namespace: lib\nnode_types:\n  N:\n    properties:\n      text: {{ type: string }}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        text: {{ {call}: [ 80 ] }}\n"
+        )
+    };
+    let read = |text: String| {
+        let path = dir.path().join("main.yaml");
+        std::fs::write(&path, text).unwrap();
+        let mut diags = toscana::diag::Diagnostics::with_cap(0);
+        let read = toscana::pipeline::read(
+            &toscana::pipeline::ReadOptions {
+                input: Some(toscana::source::InputArg::Path(path)),
+                ..Default::default()
+            },
+            &mut diags,
+        );
+        (read.topology, diags.finish())
+    };
+    let (topology, diags) = read(main("$lib:to_text"));
+    assert!(!diags.iter().any(|d| d.is_error()), "{diags:#?}");
+    assert_eq!(
+        value_text(&topology.unwrap().nodes[0].properties["text"]),
+        "lib:to_text(80)"
+    );
+    // Unqualified, the name does not reach into the `lib` namespace (T2-NS-10).
+    let (_, diags) = read(main("$to_text"));
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.is_error() && d.message == "unknown function `$to_text`"),
+        "{diags:#?}"
+    );
+}

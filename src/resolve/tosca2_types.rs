@@ -10,12 +10,13 @@
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Dialect, Value};
 use crate::model::{Model, TypeDef, TypeKind};
+use crate::source::Span;
 use crate::yaml::{Core, Map, Node};
 
 use super::calls::builtins::{self, BuiltIn, Group, Outcome};
 use super::calls::table::{Function, signature_entries};
 use super::calls::{Functions, reserved_name, syntax};
-use super::types::{Ancestry, definitions};
+use super::types::{Ancestry, definitions, tolerated};
 use super::values::ValueReader;
 
 /// The built-in types of TOSCA 2.0 (L3485-3491); `scalar` is abstract.
@@ -51,11 +52,23 @@ pub fn check(
         functions,
         diags,
     };
-    for ((kind, name), def) in &model.types {
+    for ((kind, id), def) in &model.types {
+        if *kind == TypeKind::Data
+            && (BUILT_IN.contains(&def.name.as_str()) || def.name == "scalar")
+        {
+            checker.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_DUPLICATE,
+                    format!("`{}` is a built-in type; it cannot name a data type", def.name),
+                )
+                .at_with(def.span, "a reserved name")
+                .hint("the built-in type names are reserved (L3483, T2-NS-09): give the type another name, and derive it from the built-in type if it narrows it"),
+            );
+        }
         let Some(map) = def.def.as_map() else {
             continue;
         };
-        checker.type_def(*kind, name, def, map);
+        checker.type_def(*kind, id, def, map);
     }
     let service_functions = model.topology.iter().flat_map(|t| &t.functions);
     for named in model.functions.values().chain(service_functions) {
@@ -71,7 +84,8 @@ pub(super) struct Checker<'a, 'm> {
 }
 
 impl Checker<'_, '_> {
-    fn type_def(&mut self, kind: TypeKind, name: &str, def: &TypeDef, map: &Map) {
+    /// One type, whose identity (key in the model) is `id`.
+    fn type_def(&mut self, kind: TypeKind, id: &str, def: &TypeDef, map: &Map) {
         for section in ["properties", "attributes", "inputs"] {
             if let Some(defs) = map.get(section).and_then(Node::as_map) {
                 self.value_defs(defs);
@@ -103,7 +117,7 @@ impl Checker<'_, '_> {
                 };
                 let known = [TypeKind::Node, TypeKind::Group].into_iter().any(|k| {
                     self.ancestry
-                        .full_name(self.model, k, target_name)
+                        .full_name(self.model, k, target_name, target.span.file)
                         .is_some()
                 });
                 if !known && !self.model.incomplete_types {
@@ -118,7 +132,7 @@ impl Checker<'_, '_> {
             }
         }
         if kind == TypeKind::Data {
-            self.data_type(name, def, map);
+            self.data_type(id, def, map);
         }
         if kind == TypeKind::Node {
             let capabilities = map.get("capabilities").and_then(Node::as_map);
@@ -236,12 +250,12 @@ impl Checker<'_, '_> {
 
     /// A data type's own rules: properties only on complex types (L4130), the scalar keynames
     /// only on scalar types (L3672), and the scalar rules.
-    fn data_type(&mut self, name: &str, def: &TypeDef, map: &Map) {
-        let chain = self.ancestry.of(
+    fn data_type(&mut self, id: &str, def: &TypeDef, map: &Map) {
+        let name = def.name.as_str();
+        let chain = self.ancestry.chain(
             self.model,
             TypeKind::Data,
-            name,
-            def.span,
+            id,
             &mut Diagnostics::with_cap(0),
         );
         let base = chain
@@ -288,8 +302,11 @@ impl Checker<'_, '_> {
     /// Every function a validation clause calls is built in or defined (L4727-4797, L5571).
     fn functions(&mut self, node: &Node) {
         if let Some(call) = syntax::call(node)
-            && self.functions.lookup(call.name).is_none()
-            && !self.model.incomplete_types
+            && self
+                .functions
+                .lookup(call.name, Some(node.span.file))
+                .is_none()
+            && !tolerated(self.model, call.name, call.name_node.span)
         {
             let known = self.functions.names();
             let otherwise = if call.name == "in_range" {
@@ -310,7 +327,7 @@ impl Checker<'_, '_> {
             );
         }
         if let Some(call) = syntax::call(node)
-            && let Some(Function::BuiltIn(b)) = self.functions.lookup(call.name)
+            && let Some(Function::BuiltIn(b)) = self.functions.lookup(call.name, None)
         {
             self.built_in_call(b, &call);
         }
@@ -373,9 +390,9 @@ impl Checker<'_, '_> {
         self.diags.push(d);
     }
 
-    /// Whether `name` is integer, float, or a data type derived from them: the number types a
-    /// scalar's `data_type` may be (L3704).
-    pub(super) fn number_base(&mut self, name: &str) -> Option<&'static str> {
+    /// Whether `name` (written at `at`) is integer, float, or a data type derived from them:
+    /// the number types a scalar's `data_type` may be (L3704).
+    pub(super) fn number_base(&mut self, name: &str, at: Span) -> Option<&'static str> {
         match name {
             "integer" => return Some("integer"),
             "float" => return Some("float"),
@@ -385,7 +402,7 @@ impl Checker<'_, '_> {
             self.model,
             TypeKind::Data,
             name,
-            Default::default(),
+            at,
             &mut Diagnostics::with_cap(0),
         );
         match chain.last().map(String::as_str) {

@@ -9,12 +9,12 @@ use indexmap::IndexMap;
 use super::builtins::{self, BuiltIn, Group, Outcome};
 use super::path::{Entity, Graph, Reached, Scope};
 use super::syntax;
-use super::table::{Custom, Function, Functions};
+use super::table::{Custom, Function, Functions, schema_type};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 use crate::model::{Model, TypeKind};
 use crate::resolve::nodes::defs_complete;
-use crate::resolve::types::definitions;
+use crate::resolve::types::{definitions, tolerated};
 use crate::resolve::typing::{Typing, definitions_of};
 use crate::resolve::values::nested;
 use crate::source::Span;
@@ -271,7 +271,13 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         }
         for (i, output) in snapshot.outputs.iter().enumerate() {
             if output.value.has_call() {
-                let expected = output.type_name.clone();
+                // Written in the entry file, and read in its namespaces.
+                let expected = output.type_name.as_ref().map(|t| {
+                    self.typing
+                        .ancestry
+                        .full_name(self.model(), TypeKind::Data, t, self.model().entry)
+                        .unwrap_or_else(|| t.clone())
+                });
                 topology.outputs[i].value =
                     self.settle(&output.value, &Scope::Template, expected, diags);
             }
@@ -340,27 +346,29 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             .flatten()
     }
 
-    /// The properties or attributes (`section`) a type chain defines, with their types.
+    /// The properties or attributes (`section`) a type chain defines, with the identities of
+    /// their types.
     fn declared(
         &mut self,
         kind: TypeKind,
         types: &[String],
         section: &'static str,
     ) -> Rc<Declared> {
-        let model = self.model();
-        let declared = self
-            .declared
-            .entry((kind, types.to_vec(), section))
-            .or_insert_with(|| {
-                let defs = definitions(model, kind, types);
-                Rc::new(
-                    definitions_of(&defs, section)
-                        .into_iter()
-                        .map(|(name, d)| (name.to_string(), d.type_name().map(str::to_string)))
-                        .collect(),
-                )
-            });
-        Rc::clone(declared)
+        let key = (kind, types.to_vec(), section);
+        if let Some(declared) = self.declared.get(&key) {
+            return Rc::clone(declared);
+        }
+        let defs = definitions(self.model(), kind, types);
+        let declared: Declared = definitions_of(&defs, section)
+            .into_iter()
+            .map(|(name, d)| {
+                let type_name = d.get("type").map(|t| self.typing.identity(t));
+                (name.to_string(), type_name)
+            })
+            .collect();
+        let declared = Rc::new(declared);
+        self.declared.insert(key, Rc::clone(&declared));
+        declared
     }
 
     /// The value of a property `$get_property` may read, its calls evaluated and its result
@@ -557,16 +565,19 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         );
     }
 
-    /// The declared type of what a call returns, where the function says.
-    fn result_type(&self, call: &Call) -> Option<String> {
-        match self.functions.lookup(&call.function)? {
-            Function::BuiltIn(b) => b.result.map(str::to_string),
+    /// The declared type (its identity) of what a call returns, where the function says.
+    fn result_type(&mut self, call: &Call) -> Option<String> {
+        let node = match self
+            .functions
+            .lookup(&call.function, call.span.map(|s| s.file))?
+        {
+            Function::BuiltIn(b) => return b.result.map(str::to_string),
             Function::Custom(c) => {
                 let n = call.args.len();
-                let signature = c.signatures.iter().find(|s| s.takes(n))?;
-                signature.result_type().map(str::to_string)
+                c.signatures.iter().find(|s| s.takes(n))?.result_type()?
             }
-        }
+        };
+        Some(self.typing.identity(node))
     }
 
     fn value(&mut self, value: &Value, scope: &Scope, diags: &mut Diagnostics) -> Value {
@@ -633,7 +644,10 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 span: call.span,
             })
         };
-        match self.functions.lookup(&call.function) {
+        match self
+            .functions
+            .lookup(&call.function, call.span.map(|s| s.file))
+        {
             None => {
                 self.unknown(call, &site, diags);
                 keep(args)
@@ -682,7 +696,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
 
     fn unknown(&mut self, call: &Call, site: &Site, diags: &mut Diagnostics) {
         let name = &call.function;
-        if self.model().incomplete_types {
+        if tolerated(self.model(), name, site.name.unwrap_or_default()) {
             let mut d = Diagnostic::warning(
                 codes::TOSCA_UNKNOWN_NAME,
                 format!(
@@ -1003,9 +1017,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         schema: &'m Yaml,
         i: usize,
     ) -> Result<Value, String> {
-        let type_name = schema
-            .as_str()
-            .or_else(|| schema.as_map()?.get("type")?.as_str());
+        let type_name = schema_type(schema).map(|t| self.typing.identity(t));
+        let type_name = type_name.as_deref();
         if let Value::Call(inner) = arg {
             return match (self.result_type(inner), type_name) {
                 (Some(result), Some(t)) if !self.typing.type_fits(&result, t) => Err(format!(

@@ -12,7 +12,9 @@ use indexmap::IndexMap;
 
 use super::builtins::{self, BuiltIn};
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::Dialect;
 use crate::model::{Model, Named};
+use crate::source::FileId;
 use crate::source::Span;
 use crate::yaml::Node as Yaml;
 
@@ -71,12 +73,9 @@ impl<'m> Signature<'m> {
         }
     }
 
-    /// The result's type name, where the signature gives one.
-    pub fn result_type(&self) -> Option<&'m str> {
-        let result = self.result?;
-        result
-            .as_str()
-            .or_else(|| result.as_map()?.get("type")?.as_str())
+    /// The node that names the result's type, where the signature gives one.
+    pub fn result_type(&self) -> Option<&'m Yaml> {
+        schema_type(self.result?)
     }
 
     /// The arguments as written in messages: `(integer, string...)`.
@@ -117,9 +116,9 @@ pub enum Function<'f, 'm> {
 /// Every function a template may call.
 #[derive(Debug, Default)]
 pub struct Functions<'m> {
+    /// Custom functions by identity (qualified like types, see [`crate::model::names`]).
     custom: IndexMap<String, Custom<'m>>,
-    /// Names under which files were imported with a `namespace`.
-    prefixes: Vec<String>,
+    model: Option<&'m Model>,
 }
 
 impl<'m> Functions<'m> {
@@ -127,14 +126,21 @@ impl<'m> Functions<'m> {
     /// the refinements may not change and definitions that shadow a built-in.
     pub fn new(model: &'m Model, diags: &mut Diagnostics) -> Self {
         let mut custom: IndexMap<String, Custom<'m>> = IndexMap::new();
-        for named in model.functions.values() {
-            custom.insert(named.name.clone(), read(named));
+        for (id, named) in &model.functions {
+            custom.insert(id.clone(), read(named));
         }
         for named in model.topology.iter().flat_map(|t| &t.functions) {
-            match custom.get_mut(&named.name) {
+            // The name means what it means where the service template is written.
+            let outer = model
+                .namespaces
+                .lookup_function(&named.name, named.span.file)
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| named.name.clone());
+            match custom.get_mut(&outer) {
                 Some(outer) => refine(outer, named, diags),
                 None => {
-                    custom.insert(named.name.clone(), read(named));
+                    custom.insert(outer, read(named));
                 }
             }
         }
@@ -152,31 +158,33 @@ impl<'m> Functions<'m> {
         }
         Functions {
             custom,
-            prefixes: model.namespace_prefixes.iter().cloned().collect(),
+            model: Some(model),
         }
     }
 
-    /// The function a call names: a built-in, a custom function by its name, or one imported
-    /// under a namespace (`$ns:name`). Namespaces are not yet kept apart, so `ns:name` is
-    /// `name` from the file imported as `ns`; this is the one place that decides it.
-    pub fn lookup(&self, name: &str) -> Option<Function<'_, 'm>> {
+    /// The function a call written in file `from` names: a built-in, or a custom function by
+    /// the name it has in that file's namespaces (`$to_string`, `$core:to_string` for one
+    /// imported under the namespace `core`). This is the one place that decides it.
+    pub fn lookup(&self, name: &str, from: Option<FileId>) -> Option<Function<'_, 'm>> {
         if let Some(b) = builtins::built_in(name) {
             return Some(Function::BuiltIn(b));
         }
-        if let Some(c) = self.custom.get(name) {
-            return Some(Function::Custom(c));
-        }
-        let (prefix, rest) = name.split_once(':')?;
-        if self.prefixes.iter().any(|p| p == prefix) {
-            return self.lookup(rest);
-        }
-        None
+        let model = self.model?;
+        let id = match (model.dialect, from) {
+            (Dialect::Tosca2, Some(file)) => model
+                .namespaces
+                .lookup_function(name, file)
+                .into_iter()
+                .next()?,
+            _ => name.to_string(),
+        };
+        self.custom.get(&id).map(Function::Custom)
     }
 
     /// Every name, for suggestions.
     pub fn names(&self) -> Vec<&str> {
         let mut names = builtins::names();
-        names.extend(self.custom.keys().map(String::as_str));
+        names.extend(self.custom.values().map(|c| c.name.as_str()));
         names
     }
 }
@@ -235,5 +243,17 @@ fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics)
                 .hint("add a new signature after the refined ones instead, and leave an empty entry (`{}`) for a signature kept as it is (L5682-5684)"),
             );
         }
+    }
+}
+
+/// The node that names a schema definition's type: the definition itself in the short form
+/// (`integer`), its `type` otherwise.
+pub fn schema_type(schema: &Yaml) -> Option<&Yaml> {
+    match schema.as_str() {
+        Some(_) => Some(schema),
+        None => schema
+            .as_map()?
+            .get("type")
+            .filter(|t| t.as_str().is_some()),
     }
 }
