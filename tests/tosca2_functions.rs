@@ -287,15 +287,8 @@ fn custom_functions_live_in_the_namespaces_of_their_files() {
     let read = |text: String| {
         let path = dir.path().join("main.yaml");
         std::fs::write(&path, text).unwrap();
-        let mut diags = toscana::diag::Diagnostics::with_cap(0);
-        let read = toscana::pipeline::read(
-            &toscana::pipeline::ReadOptions {
-                input: Some(toscana::source::InputArg::Path(path)),
-                ..Default::default()
-            },
-            &mut diags,
-        );
-        (read.topology, diags.finish())
+        let (read, diags) = common::read_path(&path);
+        (read.topology, diags)
     };
     let (topology, diags) = read(main("$lib:to_text"));
     assert!(!diags.iter().any(|d| d.is_error()), "{diags:#?}");
