@@ -11,14 +11,14 @@ use super::type_parts::{Replayed, TypeParts, chain_key};
 use super::types::{Ancestry, definitions};
 use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
-use super::{Context, Locator, map_values, paths};
+use super::{Context, Locator, map_values, metadata_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
     Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, Operation,
     Topology, Value, type_matches,
 };
 use crate::model::{Model, Named, TopologyTemplate, TypeDef, TypeKind};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use crate::yaml::{Kind, Map, Node as Yaml};
 
 /// Shared state of the node-level passes.
@@ -127,7 +127,7 @@ impl<'a> NodeBuilder<'a> {
             description: text("description"),
             metadata: def
                 .get("metadata")
-                .map(|m| map_values(self.reader, m, "`metadata`", diags))
+                .map(|m| metadata_values(self.reader, m, diags))
                 .unwrap_or_default(),
             directives: def
                 .get("directives")
@@ -199,7 +199,7 @@ impl<'a> NodeBuilder<'a> {
         }
         let check_names = section == "properties" && defs_complete(self.model, defs);
         let definitions = self.definitions.of(defs, section);
-        let mut values = self.defaults(&definitions);
+        let mut values = self.defaults(&definitions, section);
         let mut typing = self.typing();
         values.extend(typing.assigned(owner, &definitions, section, assigned, check_names, diags));
         if check_names {
@@ -209,17 +209,19 @@ impl<'a> NodeBuilder<'a> {
         values
     }
 
-    /// The typed defaults of merged definitions from [`DefinitionsCache::of`], worked out once
-    /// per definition set (what [`Typing::defaults`] gives).
+    /// The typed defaults of `section`'s merged definitions from [`DefinitionsCache::of`],
+    /// worked out once per definition set (what [`Typing::defaults`] gives). The cache's key is
+    /// the set's address, which is one (type chain, section) for as long as the builder lives.
     fn defaults(
         &mut self,
         definitions: &std::rc::Rc<IndexMap<&'a str, super::typing::Definition<'a>>>,
+        section: &str,
     ) -> IndexMap<String, Value> {
         let key = std::rc::Rc::as_ptr(definitions) as usize;
         if let Some(known) = self.type_parts.defaults.get(&key) {
             return known.clone();
         }
-        let values = self.typing().defaults(definitions);
+        let values = self.typing().defaults(definitions, section);
         self.type_parts.defaults.insert(key, values.clone());
         values
     }
@@ -302,8 +304,8 @@ impl<'a> NodeBuilder<'a> {
                 // node fills them), so only their defaults are taken here.
                 let property_defs = self.definitions.of(&type_defs, "properties");
                 let attribute_defs = self.definitions.of(&type_defs, "attributes");
-                let mut properties = self.defaults(&property_defs);
-                let mut attributes = self.defaults(&attribute_defs);
+                let mut properties = self.defaults(&property_defs, "properties");
+                let mut attributes = self.defaults(&attribute_defs, "attributes");
                 if let Some(inherited) = &inherited {
                     properties.extend(inherited.properties.clone());
                     attributes.extend(inherited.attributes.clone());
@@ -629,9 +631,34 @@ impl<'a> NodeBuilder<'a> {
         }
     }
 
+    /// The path of artifact file `file`, named in `defined_in`, relative to the topology root;
+    /// for a file of a profile read from outside the template (`--profile-path`), its own
+    /// location: it belongs to the profile, not to the template or its CSAR.
+    fn artifact_path(&self, defined_in: FileId, file: &str) -> Option<String> {
+        let path = paths::artifact_path(self.ctx.sources, self.root.as_deref(), defined_in, file)?;
+        if self.of_outside_profile(defined_in, &path) {
+            return paths::artifact_path(self.ctx.sources, Some(""), defined_in, file);
+        }
+        Some(path)
+    }
+
+    /// Whether an artifact at `path` (relative to the topology root), named in `defined_in`,
+    /// is a file of a TOSCA 2.0 profile that lives outside the template's folder.
+    fn of_outside_profile(&self, defined_in: FileId, path: &str) -> bool {
+        let outside = path.starts_with('/') || path.split('/').any(|p| p == "..");
+        outside
+            && self
+                .model
+                .namespaces
+                .qualifier(defined_in)
+                .profile
+                .is_some()
+    }
+
     /// Reports an artifact whose file is not where its path says: an error inside a CSAR,
     /// which must carry what it names; a warning next to a plain file, whose artifacts may be
-    /// put in place before deployment. URLs and repository artifacts are not looked up.
+    /// put in place before deployment, or in a profile outside the template. URLs and
+    /// repository artifacts are not looked up.
     fn check_file(&self, artifact: &Artifact, at: Span, diags: &mut Diagnostics) {
         let Some(path) = artifact.path.as_deref() else {
             return;
@@ -639,7 +666,13 @@ impl<'a> NodeBuilder<'a> {
         if artifact.repository.is_some() || artifact.file.contains("://") {
             return;
         }
-        let Some((reason, in_csar)) = self.ctx.artifact_files.missing(path) else {
+        let missing = if self.of_outside_profile(at.file, path) {
+            (!std::path::Path::new(path).is_file())
+                .then(|| (format!("`{path}` does not exist"), false))
+        } else {
+            self.ctx.artifact_files.missing(path)
+        };
+        let Some((reason, in_csar)) = missing else {
             return;
         };
         if !self.missing_files_reported.borrow_mut().insert(at) {
@@ -677,12 +710,7 @@ impl<'a> NodeBuilder<'a> {
             type_name: None,
             types: Vec::new(),
             file: file.to_string(),
-            path: paths::artifact_path(
-                self.ctx.sources,
-                self.root.as_deref(),
-                node.span.file,
-                file,
-            ),
+            path: self.artifact_path(node.span.file, file),
             repository: None,
             repository_url: None,
             deploy_path: None,
@@ -780,16 +808,21 @@ impl<'a> NodeBuilder<'a> {
                 .and_then(|m| m.get("type"))
                 .and_then(|t| t.scalar_text().map(|s| (s.to_string(), t.span)))
         };
-        let (Some((before, _)), Some((after, at))) = (type_of(inherited), type_of(stated)) else {
+        let (Some((before, before_at)), Some((after, at))) = (type_of(inherited), type_of(stated))
+        else {
             return;
         };
         let mut quiet = Diagnostics::default();
         let after_types = self
             .ancestry
             .of(self.model, TypeKind::Artifact, &after, at, &mut quiet);
-        let before_types =
-            self.ancestry
-                .of(self.model, TypeKind::Artifact, &before, at, &mut quiet);
+        let before_types = self.ancestry.of(
+            self.model,
+            TypeKind::Artifact,
+            &before,
+            before_at,
+            &mut quiet,
+        );
         let Some(before_name) = before_types.first() else {
             return;
         };
@@ -832,7 +865,7 @@ impl<'a> NodeBuilder<'a> {
         let repository_url =
             repository
                 .as_ref()
-                .and_then(|r| match self.model.repositories.get(r) {
+                .and_then(|r| match self.model.repository(r, node.span.file) {
                     Some(repo) => Some(repo.url.clone()),
                     None => {
                         diags.push(
@@ -857,9 +890,7 @@ impl<'a> NodeBuilder<'a> {
             None => (None, Vec::new()),
         };
         let path = match (&repository, file_node) {
-            (None, Some(f)) => {
-                paths::artifact_path(self.ctx.sources, self.root.as_deref(), f.span.file, &file)
-            }
+            (None, Some(f)) => self.artifact_path(f.span.file, &file),
             _ => None,
         };
         let artifact = Artifact {

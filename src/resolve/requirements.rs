@@ -21,7 +21,7 @@ use crate::ir::{
     type_matches,
 };
 use crate::model::{Model, Named, TopologyTemplate, TypeKind};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use crate::yaml::{Map, Node as Yaml};
 
 /// The relationship type used when neither the assignment nor a definition read names one: the
@@ -189,7 +189,7 @@ pub fn connect(
                         // Not a template: it must be a node type the orchestrator selects from.
                         if builder
                             .ancestry
-                            .full_name(builder.model, TypeKind::Node, node)
+                            .full_name(builder.model, TypeKind::Node, node, span.file)
                             .is_some()
                         {
                             builder
@@ -268,27 +268,34 @@ fn select(
     }
     let definition = definition(model, node, &a.name);
     let mut wanted = selection::Wanted::default();
-    if let Some((n, _)) = &a.node {
-        wanted
-            .node_types
-            .push(builder.ancestry.full_name(model, TypeKind::Node, n)?);
+    if let Some((n, at)) = &a.node {
+        wanted.node_types.push(
+            builder
+                .ancestry
+                .full_name(model, TypeKind::Node, n, at.file)?,
+        );
     }
-    if let Some(full) = definition
-        .node
-        .as_ref()
-        .and_then(|n| builder.ancestry.full_name(model, TypeKind::Node, n))
-        && !wanted.node_types.contains(&full)
+    let defined_in = definition.file();
+    if let Some(full) = definition.node.as_ref().and_then(|n| {
+        builder
+            .ancestry
+            .full_name(model, TypeKind::Node, n, defined_in)
+    }) && !wanted.node_types.contains(&full)
     {
         wanted.node_types.push(full);
     }
+    let capability_in = a.capability_at.unwrap_or(a.span).file;
     wanted.capability = a.capability.as_ref().map(|c| {
-        let full = builder.ancestry.full_name(model, TypeKind::Capability, c);
+        let full = builder
+            .ancestry
+            .full_name(model, TypeKind::Capability, c, capability_in);
         (c.clone(), full)
     });
-    wanted.capability_type = definition
-        .capability
-        .as_ref()
-        .and_then(|c| builder.ancestry.full_name(model, TypeKind::Capability, c));
+    wanted.capability_type = definition.capability.as_ref().and_then(|c| {
+        builder
+            .ancestry
+            .full_name(model, TypeKind::Capability, c, defined_in)
+    });
     if wanted.node_types.is_empty()
         && wanted.capability.is_none()
         && wanted.capability_type.is_none()
@@ -297,8 +304,7 @@ fn select(
         return None;
     }
     if let (Some(f), Some(t)) = (&filter, wanted.node_types.first()) {
-        let at = a.node.as_ref().map_or(a.span, |(_, s)| *s);
-        let types = builder.ancestry.of(model, TypeKind::Node, t, at, diags);
+        let types = builder.ancestry.chain(model, TypeKind::Node, t, diags);
         let defs = definitions(model, TypeKind::Node, &types);
         if super::nodes::defs_complete(model, &defs) {
             filters::check_against_type(f, &mut builder.typing(), t, &defs, diags);
@@ -528,16 +534,22 @@ fn relationship<'t>(
                     type_at = t.span;
                     t.scalar_text().unwrap_or_default().to_string()
                 }
-                None => definition
-                    .relationship
-                    .clone()
-                    .unwrap_or_else(|| fallback_relationship(builder.model)),
+                None => {
+                    type_at = definition.at.unwrap_or(type_at);
+                    definition
+                        .relationship
+                        .clone()
+                        .unwrap_or_else(|| fallback_relationship(builder.model))
+                }
             }
         }
-        (None, _) => definition
-            .relationship
-            .clone()
-            .unwrap_or_else(|| fallback_relationship(builder.model)),
+        (None, _) => {
+            type_at = definition.at.unwrap_or(type_at);
+            definition
+                .relationship
+                .clone()
+                .unwrap_or_else(|| fallback_relationship(builder.model))
+        }
     };
     let types = if type_name.is_empty() {
         Vec::new()
@@ -554,7 +566,12 @@ fn relationship<'t>(
         Some(declared) => {
             let declared = builder
                 .ancestry
-                .full_name(builder.model, TypeKind::Relationship, declared)
+                .full_name(
+                    builder.model,
+                    TypeKind::Relationship,
+                    declared,
+                    definition.file(),
+                )
                 .unwrap_or_else(|| declared.clone());
             types.first() == Some(&declared)
         }
@@ -584,11 +601,18 @@ fn relationship<'t>(
     let interfaces: IndexMap<String, Interface> =
         builder.interfaces(&defs, assigned.and_then(|m| m.get("interfaces")), diags);
     // A capability name of the target, or a capability type (perhaps by shorthand).
-    let wanted = a.capability.clone().or(definition.capability).map(|w| {
+    let wanted = match &a.capability {
+        Some(c) => Some((c.clone(), a.capability_at.unwrap_or(a.span).file)),
+        None => definition
+            .capability
+            .clone()
+            .map(|c| (c, definition.file())),
+    };
+    let wanted = wanted.map(|(w, written_in)| {
         let capabilities = &topology.nodes[target.0].capabilities;
         match builder
             .ancestry
-            .full_name(builder.model, TypeKind::Capability, &w)
+            .full_name(builder.model, TypeKind::Capability, &w, written_in)
         {
             Some(full) if !capabilities.contains_key(&w) => full,
             _ => w,
@@ -601,7 +625,7 @@ fn relationship<'t>(
     if let (Some(wanted), None) = (&wanted, &capability) {
         let target_defs = definitions(builder.model, TypeKind::Node, &target_node.types);
         if super::nodes::defs_complete(builder.model, &target_defs) {
-            diags.push(missing_capability(
+            let d = missing_capability(
                 &topology.nodes[source.0].name,
                 a,
                 wanted,
@@ -611,7 +635,14 @@ fn relationship<'t>(
                     .keys()
                     .map(String::as_str)
                     .collect(),
-            ));
+                builder.model.dialect == crate::ir::Dialect::Tosca2,
+            );
+            diags.push(match namesake(&target_node.capabilities, wanted) {
+                Some((name, other)) => d.hint(format!(
+                    "its capability `{name}` is of type `{other}`: a type of the same name from another profile or namespace is another type (L1696-1698)"
+                )),
+                None => d,
+            });
         }
     }
     Relationship {
@@ -630,6 +661,20 @@ fn relationship<'t>(
     }
 }
 
+/// A capability of `capabilities` whose type has the local name of the type `wanted` (an
+/// identity) without being it: its name and type.
+fn namesake<'c>(
+    capabilities: &'c IndexMap<String, Capability>,
+    wanted: &str,
+) -> Option<(&'c str, &'c str)> {
+    let local = |id: &str| id.rsplit(':').next().unwrap_or(id).to_string();
+    let wanted_local = local(wanted);
+    capabilities.iter().find_map(|(name, c)| {
+        let t = c.types.first()?;
+        (t != wanted && local(t) == wanted_local).then_some((name.as_str(), t.as_str()))
+    })
+}
+
 /// A requirement whose target has no capability of the wanted name or type.
 fn missing_capability(
     source: &str,
@@ -637,16 +682,27 @@ fn missing_capability(
     wanted: &str,
     target: &str,
     capabilities: Vec<&str>,
+    tosca2: bool,
 ) -> Diagnostic {
-    // A capability the template names is a plain mistake. One that only the requirement's
-    // definition asks for is a warning: real profiles (tosca-parser's NFV samples among them)
-    // connect such requirements anyway, and the template gives no other target to choose.
+    // A capability the template names is a plain mistake, and so is one a TOSCA 2.0
+    // requirement definition asks for (its `capability` is mandatory, L2937, and ex-045 is
+    // invalid for a target without it, L1698). One that only a Simple Profile definition asks
+    // for is a warning: real profiles (tosca-parser's NFV samples among them) connect such
+    // requirements anyway, and the template gives no other target to choose.
     let from_template = a.capability.is_some();
     let d = if from_template {
         Diagnostic::error(
             codes::TOSCA_UNKNOWN_NAME,
             format!(
                 "requirement `{}` of `{source}` asks for capability `{wanted}` of `{target}`, which has none of that name or type",
+                a.name
+            ),
+        )
+    } else if tosca2 {
+        Diagnostic::error(
+            codes::TOSCA_TYPE_MISMATCH,
+            format!(
+                "requirement `{}` of `{source}` needs a capability of type `{wanted}`, and its target `{target}` has none",
                 a.name
             ),
         )
@@ -680,6 +736,8 @@ struct Definition {
     node: Option<String>,
     /// The lower bound of its `occurrences` (1 when it gives none, SP-REQD-04).
     min: u64,
+    /// Where the definition is written: its type names are read in that file.
+    at: Option<Span>,
 }
 
 impl Default for Definition {
@@ -689,7 +747,16 @@ impl Default for Definition {
             capability: None,
             node: None,
             min: 1,
+            at: None,
         }
+    }
+}
+
+impl Definition {
+    /// The file the definition's type names are read in (any, when there is no definition and
+    /// so no name to read).
+    fn file(&self) -> FileId {
+        self.at.map(|s| s.file).unwrap_or_default()
     }
 }
 
@@ -721,6 +788,7 @@ fn definition(model: &Model, node: &Node, requirement: &str) -> Definition {
             .and_then(|m| m.get("occurrences"))
             .and_then(super::occurrences::bounds)
             .map_or(1, |b| b.min),
+        at: Some(found.span),
     }
 }
 

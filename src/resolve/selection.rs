@@ -285,11 +285,11 @@ fn valid_source_types(
     list.and_then(Yaml::as_seq)
         .unwrap_or(&[])
         .iter()
-        .filter_map(Yaml::scalar_text)
-        .map(|t| {
+        .filter_map(|t| Some((t.scalar_text()?, t.span.file)))
+        .map(|(t, file)| {
             typing
                 .ancestry
-                .full_name(model, TypeKind::Node, t)
+                .full_name(model, TypeKind::Node, t, file)
                 .unwrap_or_else(|| t.to_string())
         })
         .collect()

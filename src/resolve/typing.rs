@@ -169,10 +169,13 @@ impl<'m> Typing<'_, 'm> {
     pub fn defaults(
         &mut self,
         definitions: &IndexMap<&'m str, Definition<'m>>,
+        section: &str,
     ) -> IndexMap<String, Value> {
         let mut out = IndexMap::new();
         for (name, def) in definitions {
-            if let Some(default) = def.get("default") {
+            // A TOSCA 2.0 property definition's `value` is fixed (L4251), and so is its value.
+            let fixed = self.fixed_value(section, def);
+            if let Some(default) = fixed.or_else(|| def.get("default")) {
                 // A default that does not fit its type is the type's mistake, reported once
                 // where types are checked, not at every template.
                 let mut quiet = Diagnostics::with_cap(0);
@@ -180,6 +183,13 @@ impl<'m> Typing<'_, 'm> {
             }
         }
         out
+    }
+
+    /// The fixed `value` of a TOSCA 2.0 property definition, which no template may change.
+    fn fixed_value(&self, section: &str, def: &Definition<'m>) -> Option<&'m Yaml> {
+        (self.model.dialect == Dialect::Tosca2 && section == "properties")
+            .then(|| def.get("value"))
+            .flatten()
     }
 
     /// Only the typed assignments of `section` in `assigned`, against `definitions`.
@@ -217,6 +227,17 @@ impl<'m> Typing<'_, 'm> {
                 _ => &entry.value,
             };
             let value = match definitions.get(name) {
+                Some(def) if self.fixed_value(section, def).is_some() => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_TYPE_MISMATCH,
+                            format!("{owner} assigns property `{name}`, whose definition fixes its `value`"),
+                        )
+                        .at_with(entry.key.span, "a fixed value cannot be changed")
+                        .hint("remove the assignment: a property defined with `value` has that value in every template (L4251)"),
+                    );
+                    continue;
+                }
                 Some(def) => self.value(node, def, &format!("{section}.{name}"), diags),
                 None => {
                     if check_names {
@@ -271,6 +292,87 @@ impl<'m> Typing<'_, 'm> {
     /// Whether the Simple Profile's YAML 1.1 habits are read with a warning (not in TOSCA 2.0).
     fn lenient(&self) -> bool {
         self.model.dialect != Dialect::Tosca2
+    }
+
+    /// `node` read against a schema definition (a type name, or a map with `type`,
+    /// `entry_schema`, `key_schema` and `validation`), as a function signature declares its
+    /// arguments (L5584).
+    pub fn schema_value(
+        &mut self,
+        node: &Yaml,
+        schema: &'m Yaml,
+        path: &str,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        self.entry(node, Some(schema), path, 0, diags)
+    }
+
+    /// Whether a value computed before deployment (a function's result) can be a value of the
+    /// type `type_name` (an identity, see [`Self::identity`]): its kind, not its constraints.
+    /// `Err` says what was expected.
+    pub fn value_fits(&mut self, value: &Value, type_name: &str) -> Result<(), &'static str> {
+        let (shape, _) = self.shape(type_name);
+        let fits = match (&shape, value) {
+            (_, Value::Call(_)) | (Shape::Unknown, _) => true,
+            (Shape::String, Value::String(_)) => true,
+            (Shape::Integer, Value::Integer(_)) => true,
+            (Shape::Float, Value::Integer(_) | Value::Float(_)) => true,
+            (Shape::Boolean, Value::Boolean(_)) => true,
+            (Shape::Null, Value::Null) => true,
+            (Shape::Timestamp, Value::Timestamp(_)) => true,
+            (Shape::Timestamp, Value::String(s)) => literals::timestamp(s).is_ok(),
+            (Shape::Version, Value::Version(_)) => true,
+            (Shape::Version, Value::String(s)) => literals::version(s).is_ok(),
+            (Shape::Bytes, Value::Bytes(_) | Value::String(_)) => true,
+            (Shape::Range, Value::List(items)) => items.len() == 2,
+            (Shape::List, Value::List(_)) => true,
+            (Shape::Map | Shape::Complex(_), Value::Map(_)) => true,
+            (Shape::Scalar(table), Value::Scalar(s)) => s.canonical_unit == table.canonical,
+            (Shape::Scalar(table), Value::String(s)) => literals::scalar_unit(s, table).is_ok(),
+            _ => false,
+        };
+        if fits {
+            Ok(())
+        } else {
+            Err(shape_name(&shape))
+        }
+    }
+
+    /// Whether values of the type `type_name` (an identity) are numbers or scalars, which
+    /// capacities are allocated from (L5120); true for a type this reader does not know.
+    pub fn allocatable(&mut self, type_name: &str) -> bool {
+        matches!(
+            self.shape(type_name).0,
+            Shape::Integer | Shape::Float | Shape::Scalar(_) | Shape::Unknown
+        )
+    }
+
+    /// Whether a value of type `actual` (a function's declared result) can be a value of type
+    /// `expected` (both identities, see [`Self::identity`]): the same type or one derived from
+    /// it, an integer for a float, or anything where either type is not known.
+    pub fn type_fits(&mut self, actual: &str, expected: &str) -> bool {
+        if actual == expected {
+            return true;
+        }
+        let (want, _) = self.shape(expected);
+        let (have, _) = self.shape(actual);
+        match (&want, &have) {
+            (Shape::Unknown, _) | (_, Shape::Unknown) => true,
+            (Shape::Float, Shape::Integer) => true,
+            (Shape::Complex(_), Shape::Complex(_)) => self
+                .ancestry
+                .chain(
+                    self.model,
+                    TypeKind::Data,
+                    actual,
+                    &mut Diagnostics::with_cap(0),
+                )
+                .iter()
+                .any(|t| t == expected),
+            (Shape::Scalar(a), Shape::Scalar(b)) => a.canonical == b.canonical,
+            (Shape::Map, Shape::Complex(_)) => true,
+            _ => std::mem::discriminant(&want) == std::mem::discriminant(&have),
+        }
     }
 
     /// A constraint's operand read as a value of the constrained type.
@@ -342,8 +444,9 @@ impl<'m> Typing<'_, 'm> {
     ) {
         let data_type = chain
             .iter()
-            .find_map(|d| d.def.as_map()?.get("data_type")?.as_str())
-            .unwrap_or("float");
+            .find_map(|d| d.def.as_map()?.get("data_type"))
+            .map_or_else(|| "float".to_string(), |t| self.identity(t));
+        let data_type = data_type.as_str();
         let (shape, number_chain) = self.shape(data_type);
         let number = if matches!(shape, Shape::Integer) {
             let written = scalar.text.split_whitespace().next().unwrap_or_default();
@@ -392,6 +495,16 @@ impl<'m> Typing<'_, 'm> {
         {
             return (self.reader.value(node, diags), Vec::new());
         }
+        if self.model.dialect == Dialect::Tosca2
+            && let Some(malformed) = node.as_map().and_then(super::calls::syntax::malformed)
+        {
+            // A call among other keys: that, rather than the type the map does not fit.
+            diags.push(malformed);
+            return (
+                self.reader.value(node, &mut Diagnostics::with_cap(0)),
+                Vec::new(),
+            );
+        }
         let (shape, chain) = self.shape(type_name);
         let value = match shape {
             Shape::Unknown => self.reader.value(node, diags),
@@ -417,6 +530,7 @@ impl<'m> Typing<'_, 'm> {
                     let mut out = IndexMap::with_capacity(map.len());
                     for entry in map.entries() {
                         let Some(key) = entry.key.scalar_text() else {
+                            diags.push(self.reader.non_text_key(&entry.key));
                             continue;
                         };
                         if let Some(key_schema) = key_schema {
@@ -557,8 +671,9 @@ impl<'m> Typing<'_, 'm> {
         match schema {
             None => self.reader.value(node, diags),
             Some(s) => match (s.scalar_text(), s.as_map()) {
-                (Some(type_name), _) => {
-                    self.typed(node, type_name, None, None, path, depth + 1, diags)
+                (Some(_), _) => {
+                    let type_name = self.identity(s);
+                    self.typed(node, &type_name, None, None, path, depth + 1, diags)
                 }
                 (_, Some(map)) => {
                     self.value_at(node, &Definition::single(map), path, depth + 1, diags)
@@ -577,9 +692,10 @@ impl<'m> Typing<'_, 'm> {
         depth: usize,
         diags: &mut Diagnostics,
     ) -> Value {
-        let Some(type_name) = def.type_name() else {
+        let Some(type_node) = def.get("type") else {
             return self.reader.value(node, diags);
         };
+        let type_name = &self.identity(type_node);
         let value = self.typed(
             node,
             type_name,
@@ -702,25 +818,37 @@ impl<'m> Typing<'_, 'm> {
         self.reader.value(node, &mut Diagnostics::with_cap(0))
     }
 
-    /// What `type_name` means, and the data type chain whose constraints apply on top.
+    /// The data type a `type` (or schema) node names where it is written: its identity, or
+    /// the name as written when it is a built-in type or names nothing (reported where types
+    /// are checked). The values read from here on carry identities, so a type name means the
+    /// same thing wherever a value of it is checked.
+    pub fn identity(&mut self, type_node: &Yaml) -> String {
+        let written = type_node.scalar_text().unwrap_or_default();
+        if primitive_shape(written, self.model.dialect).is_some() {
+            return written.to_string();
+        }
+        self.ancestry
+            .full_name(self.model, TypeKind::Data, written, type_node.span.file)
+            .unwrap_or_else(|| written.to_string())
+    }
+
+    /// What the data type of identity `type_name` (or a built-in type) means, and the data
+    /// type chain whose constraints apply on top.
     fn shape(&mut self, type_name: &str) -> (Shape<'m>, Vec<&'m TypeDef>) {
         if let Some(shape) = primitive_shape(type_name, self.model.dialect) {
             return (shape, Vec::new());
         }
-        let Some(full) = self
-            .ancestry
-            .full_name(self.model, TypeKind::Data, type_name)
-        else {
+        if !self
+            .model
+            .types
+            .contains_key(&(TypeKind::Data, type_name.to_string()))
+        {
             return (Shape::Unknown, Vec::new());
-        };
+        }
         let mut ignored = Diagnostics::with_cap(0);
-        let ancestry = self.ancestry.of(
-            self.model,
-            TypeKind::Data,
-            &full,
-            crate::source::Span::default(),
-            &mut ignored,
-        );
+        let ancestry = self
+            .ancestry
+            .chain(self.model, TypeKind::Data, type_name, &mut ignored);
         let defs = definitions(self.model, TypeKind::Data, &ancestry);
         // TOSCA 2.0 scalar types: a data type on `scalar` with its own units.
         if ancestry.iter().any(|t| t == "scalar")

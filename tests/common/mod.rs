@@ -72,7 +72,38 @@ pub fn read_accepted_with(
 /// `path` read as `toscana check` reads it, when it reads with no error (the corpus files a
 /// translator is expected to handle); `None` otherwise.
 pub fn read_accepted(path: &Path) -> Option<toscana::pipeline::Read> {
+    read_accepted_with_profiles(path, &[])
+}
+
+/// [`read_accepted`] with TOSCA 2.0 profiles found in `profile_paths` (`--profile-path`).
+pub fn read_accepted_with_profiles(
+    path: &Path,
+    profile_paths: &[PathBuf],
+) -> Option<toscana::pipeline::Read> {
     let mut diags = toscana::diag::Diagnostics::with_cap(1);
+    let read = toscana::pipeline::read(
+        &toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
+            profile_paths: profile_paths.to_vec(),
+            ..Default::default()
+        },
+        &mut diags,
+    );
+    (read.topology.is_some() && !diags.has_errors()).then_some(read)
+}
+
+/// `yaml`, written to a file of its own, read as `toscana check` reads it: what was read, and
+/// every diagnostic.
+pub fn read_text(yaml: &str) -> (toscana::pipeline::Read, Vec<toscana::diag::Diagnostic>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    read_path(&path)
+}
+
+/// The file at `path` read as `toscana check` reads it: what was read, and every diagnostic.
+pub fn read_path(path: &Path) -> (toscana::pipeline::Read, Vec<toscana::diag::Diagnostic>) {
+    let mut diags = toscana::diag::Diagnostics::with_cap(0);
     let read = toscana::pipeline::read(
         &toscana::pipeline::ReadOptions {
             input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
@@ -80,5 +111,5 @@ pub fn read_accepted(path: &Path) -> Option<toscana::pipeline::Read> {
         },
         &mut diags,
     );
-    (read.topology.is_some() && !diags.has_errors()).then_some(read)
+    (read, diags.finish())
 }
