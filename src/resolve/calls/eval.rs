@@ -10,11 +10,12 @@ use super::builtins::{self, BuiltIn, Group, Outcome};
 use super::path::{Entity, Graph, Reached, Scope};
 use super::syntax;
 use super::table::{Custom, Function, Functions, schema_type};
+use super::unknown;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 use crate::model::{Model, TypeKind};
 use crate::resolve::nodes::defs_complete;
-use crate::resolve::types::{definitions, tolerated};
+use crate::resolve::types::definitions;
 use crate::resolve::typing::{Typing, definitions_of};
 use crate::resolve::values::nested;
 use crate::source::Span;
@@ -49,8 +50,12 @@ pub fn has_calls(topology: &Topology) -> bool {
             .groups
             .iter()
             .any(|g| values(&g.properties) || values(&g.attributes))
-        || topology.policies.iter().any(|p| values(&p.properties))
+        || topology
+            .policies
+            .iter()
+            .any(|p| values(&p.properties) || values(&p.triggers))
         || topology.outputs.iter().any(|o| o.value.has_call())
+        || topology.workflows.iter().any(|w| w.definition.has_call())
 }
 
 /// The YAML of every call in the files read, by the span the IR call carries.
@@ -268,6 +273,14 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         for (i, policy) in snapshot.policies.iter().enumerate() {
             topology.policies[i].properties =
                 self.values(&policy.properties, &Scope::Template, diags);
+        }
+        for policy in &snapshot.policies {
+            for trigger in policy.triggers.values() {
+                self.judge_names(trigger, diags);
+            }
+        }
+        for workflow in &snapshot.workflows {
+            self.judge_names(&workflow.definition, diags);
         }
         for (i, output) in snapshot.outputs.iter().enumerate() {
             if output.value.has_call() {
@@ -694,40 +707,45 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         }
     }
 
-    fn unknown(&mut self, call: &Call, site: &Site, diags: &mut Diagnostics) {
-        let name = &call.function;
-        if tolerated(self.model(), name, site.name.unwrap_or_default()) {
-            let mut d = Diagnostic::warning(
-                codes::TOSCA_UNKNOWN_NAME,
-                format!(
-                    "function `${name}` is not defined in the files read; it is taken on trust"
-                ),
-            )
-            .hint("an import could not be read, and it may define it");
-            if let Some(at) = site.name {
-                d = d.at(at);
+    /// Calls in workflows and policy triggers observe a deployment's state when they run, so
+    /// they are neither evaluated nor followed here (toscana carries workflows over as data);
+    /// each must still name a function that exists, with arguments one of its forms takes.
+    fn judge_names(&mut self, value: &Value, diags: &mut Diagnostics) {
+        match value {
+            Value::Call(call) => {
+                let site = self.site(call);
+                match self
+                    .functions
+                    .lookup(&call.function, call.span.map(|s| s.file))
+                {
+                    None => self.unknown(call, &site, diags),
+                    Some(Function::BuiltIn(b)) => {
+                        self.arity(b, call.args.len(), &site, diags);
+                    }
+                    Some(Function::Custom(custom)) => {
+                        self.custom(custom, call, &call.args, &site, diags);
+                    }
+                }
+                for arg in &call.args {
+                    self.judge_names(arg, diags);
+                }
             }
-            self.report(d, diags);
-            return;
+            Value::List(items) => {
+                for item in items {
+                    self.judge_names(item, diags);
+                }
+            }
+            Value::Map(entries) => {
+                for item in entries.values() {
+                    self.judge_names(item, diags);
+                }
+            }
+            _ => {}
         }
-        let names = self.functions.names();
-        let otherwise = if name == "in_range" {
-            "TOSCA 2.0 has no `$in_range`: write `$and: [ { $greater_or_equal: [ $value, <min> ] }, { $less_or_equal: [ $value, <max> ] } ]`".to_string()
-        } else {
-            "define it under `functions` (L5571), or write `$$` to start a string with `$`"
-                .to_string()
-        };
-        let mut d = Diagnostic::error(
-            codes::TOSCA_UNKNOWN_NAME,
-            format!("unknown function `${name}`"),
-        )
-        .did_you_mean(name, &names, Some(otherwise));
-        if let Some(at) = site.name {
-            d = d.at_with(
-                at,
-                "neither a TOSCA 2.0 function nor one defined under `functions`",
-            );
-        }
+    }
+
+    fn unknown(&mut self, call: &Call, site: &Site, diags: &mut Diagnostics) {
+        let d = unknown::report(self.model(), self.functions, &call.function, site.name);
         self.report(d, diags);
     }
 
