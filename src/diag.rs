@@ -62,6 +62,9 @@ pub mod codes {
     pub const TOSCA_TYPE_MISMATCH: &str = "tosca::type-mismatch";
     pub const TOSCA_CONSTRAINT: &str = "tosca::constraint-violated";
     pub const TOSCA_UNFULFILLED: &str = "tosca::unfulfilled-requirement";
+    /// A TOSCA 2.0 requirement that several node templates fulfil, connected to the one toscana
+    /// chose (the spec leaves the choice to the processor, L7036).
+    pub const TOSCA_CHOSEN_TARGET: &str = "tosca::chosen-target";
     pub const TOSCA_MISSING_FILE: &str = "tosca::missing-artifact-file";
     pub const BACKEND_RULES: &str = "backend::rules";
     pub const BACKEND_TEMPLATE: &str = "backend::template";

@@ -5,11 +5,16 @@
 //! workflows, outputs and the substitution boundary. Every problem is collected; resolution
 //! goes on past errors so one run reports them all.
 
+mod allocation;
+mod assignments;
 mod boundary;
 mod call_shapes;
+mod conditions;
 mod constraints;
+mod counts;
 mod extras;
 mod filters;
+mod fulfil;
 mod functions;
 mod interfaces;
 pub(crate) mod literals;

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use super::filters::{self, NodeFilter, Verdict};
+use super::filters::Verdict;
 use super::types::definitions;
 use super::typing::Typing;
 use crate::ir::{Capability, Node, NodeId, Topology, canonical, type_matches};
@@ -109,6 +109,11 @@ pub enum Selection {
     },
 }
 
+/// What else a candidate must pass once its type and capability fit: the requirement's node
+/// filter, and in TOSCA 2.0 what the relationship type and the capability admit. Called with
+/// the candidate and the name of the capability the requirement would connect to.
+pub type Judge<'j> = dyn FnMut(&mut Typing, NodeId, Option<&str>) -> Verdict + 'j;
+
 /// Judges the candidates for requirement `requirement` of `source`.
 pub fn select(
     typing: &mut Typing,
@@ -117,7 +122,7 @@ pub fn select(
     source: NodeId,
     requirement: &str,
     wanted: &Wanted,
-    filter: Option<&NodeFilter>,
+    extra: &mut Judge,
 ) -> Selection {
     let pool: Option<&Vec<NodeId>> = match (wanted.node_types.first(), capability_type(wanted)) {
         (Some(t), _) => Some(candidates.by_type.get(canonical(t)).unwrap_or(&EMPTY)),
@@ -140,7 +145,7 @@ pub fn select(
             continue;
         }
         let node = &topology.nodes[id.0];
-        match judge(typing, topology, source, node, requirement, wanted, filter) {
+        match judge(typing, topology, source, id, requirement, wanted, extra) {
             Verdict::Fits => {
                 fitting.push(id);
                 lines.push(format!("`{}` fits", node.name));
@@ -187,15 +192,18 @@ fn capability_type(wanted: &Wanted) -> Option<&String> {
     }
 }
 
-fn judge(
+/// Judges one node template as the target of requirement `requirement` of `source`: the
+/// checks of [`select`] applied to a template the assignment names.
+pub fn judge(
     typing: &mut Typing,
     topology: &Topology,
     source: NodeId,
-    node: &Node,
+    id: NodeId,
     requirement: &str,
     wanted: &Wanted,
-    filter: Option<&NodeFilter>,
+    extra: &mut Judge,
 ) -> Verdict {
+    let node = &topology.nodes[id.0];
     for t in &wanted.node_types {
         if !type_matches(&node.types, t) {
             return Verdict::Fails(format!("is a {}, not a {t}", node.type_name));
@@ -219,14 +227,19 @@ fn judge(
         },
         (None, None) => None,
     };
-    if let Some((name, cap)) = chosen {
+    if let Some((name, cap)) = &chosen {
+        let (name, cap) = (*name, *cap);
         if let Some(t) = &wanted.capability_type
             && !type_matches(&cap.types, t)
         {
             let is = cap.type_name.as_deref().unwrap_or("of an unknown type");
             return Verdict::Fails(format!("its capability `{name}` is a {is}, not a {t}"));
         }
-        let sources = valid_source_types(typing, node, name, cap);
+        let keyname = match typing.model.dialect {
+            crate::ir::Dialect::Tosca2 => "valid_source_node_types",
+            _ => "valid_source_types",
+        };
+        let sources = valid_types(typing, node, name, cap, keyname, TypeKind::Node);
         let from = &topology.nodes[source.0];
         if !sources.is_empty() && !sources.iter().any(|s| type_matches(&from.types, s)) {
             return Verdict::Fails(format!(
@@ -235,10 +248,7 @@ fn judge(
             ));
         }
     }
-    match filter {
-        Some(f) => filters::judge(f, typing, node),
-        None => Verdict::Fits,
-    }
+    extra(typing, id, chosen.map(|(n, _)| n.as_str()))
 }
 
 /// The capability of type `t` a requirement connects to: the one named like the requirement,
@@ -257,13 +267,16 @@ fn of_type<'n>(node: &'n Node, t: &str, requirement: &str) -> Option<(&'n String
     )
 }
 
-/// The `valid_source_types` of a node's capability: its definition's on the node type chain,
-/// else its capability type's (full names).
-fn valid_source_types(
+/// A list of types a node's capability admits (`valid_source_types`; TOSCA 2.0
+/// `valid_source_node_types`, `valid_relationship_types`): its definition's on the node type
+/// chain, else its capability type's, as full names of `kind`.
+pub(super) fn valid_types(
     typing: &mut Typing,
     node: &Node,
     name: &str,
     cap: &Capability,
+    keyname: &str,
+    kind: TypeKind,
 ) -> Vec<String> {
     let model = typing.model;
     let node_defs = definitions(model, TypeKind::Node, &node.types);
@@ -274,14 +287,10 @@ fn valid_source_types(
             .as_map()?
             .get(name)?
             .as_map()?
-            .get("valid_source_types")
+            .get(keyname)
     });
     let cap_defs = definitions(model, TypeKind::Capability, &cap.types);
-    let list = from_node.or_else(|| {
-        cap_defs
-            .iter()
-            .find_map(|d| d.def.as_map()?.get("valid_source_types"))
-    });
+    let list = from_node.or_else(|| cap_defs.iter().find_map(|d| d.def.as_map()?.get(keyname)));
     list.and_then(Yaml::as_seq)
         .unwrap_or(&[])
         .iter()
@@ -289,7 +298,7 @@ fn valid_source_types(
         .map(|t| {
             typing
                 .ancestry
-                .full_name(model, TypeKind::Node, t)
+                .full_name(model, kind, t)
                 .unwrap_or_else(|| t.to_string())
         })
         .collect()

@@ -43,7 +43,17 @@ impl ValueReader<'_> {
                 Core::Int(i) => Value::Integer(i),
                 Core::Float(f) if f.is_finite() => Value::Float(f),
                 Core::Float(_) => Value::String(s.text.clone()),
-                Core::Str => Value::String(self.unescape(&s.text).to_string()),
+                Core::Str => match self.string_call(&s.text) {
+                    // `$node_index`: a function without arguments, written as a string (L4737).
+                    Some("get_input") => {
+                        self.get_input(Vec::new(), node, diags)
+                    }
+                    Some(function) => Value::Call(Call {
+                        function: function.to_string(),
+                        args: Vec::new(),
+                    }),
+                    None => Value::String(self.unescape(&s.text).to_string()),
+                },
             },
             Kind::Seq(items) => Value::List(items.iter().map(|i| self.value(i, diags)).collect()),
             Kind::Map(map) => {
@@ -111,6 +121,14 @@ impl ValueReader<'_> {
                 .strip_prefix('$')
                 .filter(|k| !k.starts_with('$') && !k.is_empty()),
             _ => FUNCTIONS_1X.contains(&key).then_some(key),
+        }
+    }
+
+    /// The function a TOSCA 2.0 string names: one that starts with a single `$`.
+    fn string_call<'t>(&self, text: &'t str) -> Option<&'t str> {
+        match self.dialect {
+            Dialect::Tosca2 => self.function_name(text),
+            _ => None,
         }
     }
 

@@ -1,0 +1,294 @@
+//! Requirement assignments as written in node templates, and the requirement definitions they
+//! assign, read for both YAML dialects.
+//!
+//! The Simple Profile bounds a requirement by `occurrences` (default `[1, 1]`); TOSCA 2.0 by
+//! `count_range` (default `[0, UNBOUNDED]`, L2939), and adds to an assignment its `count`,
+//! `optional`, `directives`, `allocation` and the `node: [template, index]` form (L3043-3065).
+//! A TOSCA 2.0 definition may be refined along the node type chain: each keyname is taken from
+//! the most specific type that writes it, and the `node_filter`s of every layer all apply
+//! (L3017-3031).
+
+use super::occurrences::{Bounds, bounds};
+use super::types::definitions;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Dialect, Node};
+use crate::model::{Model, TypeKind};
+use crate::source::Span;
+use crate::yaml::{Map, Node as Yaml};
+
+/// One assignment as written (or, in TOSCA 2.0, created from its definition).
+pub struct Assignment<'y> {
+    pub name: String,
+    pub span: Span,
+    pub node: Option<(String, Span)>,
+    /// The second entry of `node: [template, index]`: which representation of the template.
+    pub target_index: Option<&'y Yaml>,
+    pub capability: Option<String>,
+    /// Where the template's `capability:` is written.
+    pub capability_at: Option<Span>,
+    pub relationship: Option<&'y Yaml>,
+    pub node_filter: Option<&'y Yaml>,
+    /// Where `node_filter` is written (its key).
+    pub node_filter_at: Option<Span>,
+    /// The lower bound of the assignment's own `occurrences` (Simple Profile), where it gives
+    /// one.
+    pub min: Option<u64>,
+    /// TOSCA 2.0 `count` as written; `None` means 1.
+    pub count: Option<&'y Yaml>,
+    /// For an implicit assignment: the count it stands for (the definition's lower bound).
+    pub implicit_count: Option<u64>,
+    pub optional: bool,
+    /// `internal` / `external`, in order.
+    pub directives: Vec<String>,
+    pub allocation: Option<&'y Yaml>,
+    /// Created from the definition because the template assigns nothing of this name.
+    pub implicit: bool,
+}
+
+impl<'y> Assignment<'y> {
+    fn new(name: String, span: Span) -> Self {
+        Assignment {
+            name,
+            span,
+            node: None,
+            target_index: None,
+            capability: None,
+            capability_at: None,
+            relationship: None,
+            node_filter: None,
+            node_filter_at: None,
+            min: None,
+            count: None,
+            implicit_count: None,
+            optional: false,
+            directives: Vec::new(),
+            allocation: None,
+            implicit: false,
+        }
+    }
+
+    /// An implicit assignment (TOSCA 2.0, L3249-3251): the definition's `capability`, `node`,
+    /// `relationship` and `node_filter` apply through the definition itself, and its count is
+    /// the definition's lower bound.
+    pub fn implicit(name: &str, min: u64, at: Span) -> Self {
+        let mut a = Assignment::new(name.to_string(), at);
+        a.implicit = true;
+        a.implicit_count = Some(min);
+        a
+    }
+}
+
+/// The keynames of an assignment's long form, in either dialect (each front end checks which
+/// of them its version has).
+const KEYNAMES: &[&str] = &[
+    "node",
+    "capability",
+    "relationship",
+    "node_filter",
+    "occurrences",
+    "count",
+    "description",
+    "metadata",
+    "directives",
+    "optional",
+    "allocation",
+    "allocations",
+];
+
+/// Reads one list item: a single-entry map `name: target` or `name: {node, capability, ...}`;
+/// TOSCA 2.0 also writes `name: [template, index]`.
+pub fn read<'y>(
+    item: &'y Yaml,
+    dialect: Dialect,
+    diags: &mut Diagnostics,
+) -> Option<Assignment<'y>> {
+    let single = item.as_map().and_then(|m| match m.entries() {
+        [entry] => Some(entry),
+        _ => None,
+    });
+    let Some(entry) = single else {
+        diags.push(
+            Diagnostic::error(codes::TOSCA_SHAPE, match item.as_map() {
+                Some(map) => format!("a requirement assignment must be a map with one entry, found {} entries", map.len()),
+                None => format!("a requirement assignment must be a map with one entry, found {}", item.describe()),
+            })
+                .at(item.span)
+                .hint("write `- <requirement name>: <node template>` or `- <requirement name>: {node: ..., capability: ...}`; a second key usually means wrong indentation"),
+        );
+        return None;
+    };
+    let name = entry.key.scalar_text()?.to_string();
+    let mut a = Assignment::new(name, entry.key.span);
+    if let Some(target) = entry.value.as_str() {
+        a.node = Some((target.to_string(), entry.value.span));
+        return Some(a);
+    }
+    if dialect == Dialect::Tosca2 && entry.value.as_seq().is_some() {
+        // The short form of a tuple (L7102: `- uses: [ right, $node_index ]`).
+        node(&mut a, &entry.value, diags);
+        return Some(a);
+    }
+    let map: &Map = entry.value.as_map()?;
+    crate::front::shape::check_keys(map, KEYNAMES, &format!("requirement `{}`", a.name), diags);
+    if let Some(n) = map.get("node") {
+        node(&mut a, n, diags);
+    }
+    a.capability = map
+        .get("capability")
+        .and_then(|c| c.scalar_text())
+        .map(str::to_string);
+    a.capability_at = map.get("capability").map(|c| c.span);
+    a.relationship = map.get("relationship");
+    a.node_filter = map.get("node_filter");
+    a.node_filter_at = map.entry("node_filter").map(|e| e.key.span);
+    a.min = map.get("occurrences").and_then(bounds).map(|b| b.min);
+    a.count = map.get("count");
+    a.optional = map
+        .get("optional")
+        .and_then(|o| o.as_scalar())
+        .is_some_and(|s| s.core == crate::yaml::Core::Bool(true));
+    a.directives = map
+        .get("directives")
+        .and_then(Yaml::as_seq)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(Yaml::as_str)
+        .map(str::to_string)
+        .collect();
+    a.allocation = map.get("allocation");
+    if let Some(alias) = map.entry("allocations") {
+        let (message, hint) = match a.allocation {
+            Some(_) => (
+                "`allocations` is ignored: this assignment also has `allocation`",
+                "remove `allocations`",
+            ),
+            None => (
+                "`allocations` is read as `allocation`, the keyname of L3050 (the spec's §14 examples write `allocations`)",
+                "write `allocation`",
+            ),
+        };
+        diags.push(
+            Diagnostic::warning(codes::TOSCA_UNKNOWN_KEY, message)
+                .at(alias.key.span)
+                .hint(hint),
+        );
+        a.allocation = a.allocation.or(Some(&alias.value));
+    }
+    Some(a)
+}
+
+/// `node:` as a name, or (TOSCA 2.0) `[template, index]` with an index that is a
+/// non-negative integer or an expression (L3044).
+fn node<'y>(a: &mut Assignment<'y>, node: &'y Yaml, diags: &mut Diagnostics) {
+    if let Some(name) = node.scalar_text() {
+        a.node = Some((name.to_string(), node.span));
+        return;
+    }
+    let index_ok = |i: &Yaml| match i.as_scalar().map(|s| s.core) {
+        Some(crate::yaml::Core::Int(n)) => n >= 0,
+        // `$node_index`, `$relationship_index` and expressions over them.
+        Some(crate::yaml::Core::Str) => i.as_str().is_some_and(|s| s.starts_with('$')),
+        _ => i.as_map().is_some_and(|m| m.len() == 1),
+    };
+    match node.as_seq() {
+        Some([template, index]) if template.as_str().is_some() && index_ok(index) => {
+            a.node = template.as_str().map(|t| (t.to_string(), template.span));
+            a.target_index = Some(index);
+        }
+        _ => diags.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                format!(
+                    "`node` of requirement `{}` must be a node template or node type name, or [template, index], found {}",
+                    a.name,
+                    node.describe()
+                ),
+            )
+            .at(node.span)
+            .hint("write `node: <template>`, `node: <node type>`, or `node: [<template>, <index>]` with a non-negative integer index or an expression such as $node_index (L3044)"),
+        ),
+    }
+}
+
+/// What the requirement definitions on the source node's type chain say.
+#[derive(Default)]
+pub struct Definition<'m> {
+    pub relationship: Option<String>,
+    pub capability: Option<String>,
+    pub node: Option<String>,
+    /// The lower bound: of `occurrences` in the Simple Profile (1 when it gives none,
+    /// SP-REQD-04), of `count_range` in TOSCA 2.0 (0 when it gives none, L2939).
+    pub min: u64,
+    /// TOSCA 2.0 `count_range` (`[0, UNBOUNDED]` when none is written).
+    pub bounds: Option<Bounds>,
+    /// Where `count_range` is written, if it is.
+    pub bounds_at: Option<Span>,
+    /// TOSCA 2.0 `node_filter`s of every layer, most specific first: all must hold.
+    pub filters: Vec<&'m Yaml>,
+}
+
+/// The definition of `requirement` for `node`, merged along its type chain.
+pub fn definition<'m>(model: &'m Model, node: &Node, requirement: &str) -> Definition<'m> {
+    let defs = definitions(model, TypeKind::Node, &node.types);
+    let layers: Vec<&Yaml> = defs
+        .iter()
+        .filter_map(|d| {
+            let list = d.def.as_map()?.get("requirements")?.as_seq()?;
+            list.iter()
+                .filter_map(Yaml::as_map)
+                .find_map(|m| m.get(requirement))
+        })
+        .collect();
+    let tosca2 = model.dialect == Dialect::Tosca2;
+    let mut out = Definition {
+        min: if tosca2 { 0 } else { 1 },
+        ..Definition::default()
+    };
+    // The Simple Profile reads the most specific definition whole; TOSCA 2.0 refines keyname
+    // by keyname.
+    let layers: &[&Yaml] = match (tosca2, layers.first()) {
+        (false, Some(_)) => &layers[..1],
+        _ => &layers,
+    };
+    for found in layers {
+        // Short form `name: CapabilityType`, or `{capability, relationship: Type | {type}}`.
+        let map = found.as_map();
+        if out.relationship.is_none() {
+            out.relationship = map
+                .and_then(|m| m.get("relationship"))
+                .and_then(|r| r.as_str().or_else(|| r.as_map()?.get("type")?.as_str()))
+                .map(str::to_string);
+        }
+        if out.capability.is_none() {
+            out.capability = found
+                .as_str()
+                .or_else(|| map?.get("capability")?.as_str())
+                .map(str::to_string);
+        }
+        if out.node.is_none() {
+            out.node = map
+                .and_then(|m| m.get("node"))
+                .and_then(Yaml::as_str)
+                .map(str::to_string);
+        }
+        let Some(map) = map else { continue };
+        if tosca2 {
+            if out.bounds.is_none()
+                && let Some(range) = map.get("count_range")
+            {
+                out.bounds = bounds(range);
+                out.bounds_at = Some(range.span);
+            }
+            if let Some(filter) = map.get("node_filter") {
+                out.filters.push(filter);
+            }
+        } else if let Some(b) = map.get("occurrences").and_then(bounds) {
+            out.min = b.min;
+        }
+    }
+    if tosca2 {
+        out.bounds = Some(out.bounds.unwrap_or(Bounds { min: 0, max: None }));
+        out.min = out.bounds.map_or(0, |b| b.min);
+    }
+    out
+}
