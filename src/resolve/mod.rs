@@ -18,6 +18,7 @@ mod fulfil;
 mod functions;
 mod interfaces;
 pub(crate) mod literals;
+mod multiplicity;
 mod nodes;
 mod occurrences;
 mod params;
@@ -177,6 +178,10 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     functions::check(model, template, &reader, &mut topology, diags);
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
+    if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
+        let problems = multiplicity::check(&topology, ctx.limits.max_node_templates);
+        report_problems(problems, &topology, ctx.sources, diags);
+    }
     if model.dialect != crate::ir::Dialect::Tosca2 {
         occurrences::check(
             model,
@@ -187,6 +192,58 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         );
     }
     topology
+}
+
+/// The topology expanded into one node per representation and one relationship per
+/// relationship representation (`toscana ir --expand`; see [`multiplicity`] for the naming),
+/// or `None` when it cannot be (a count not known, too many representations), reported.
+pub fn expand(
+    topology: &Topology,
+    sources: &SourceMap,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Option<Topology> {
+    match multiplicity::expand(topology, limits.max_node_templates) {
+        Ok((expanded, problems)) => {
+            report_problems(problems, topology, sources, diags);
+            Some(expanded)
+        }
+        Err(problem) => {
+            report_problems(vec![problem], topology, sources, diags);
+            None
+        }
+    }
+}
+
+/// Problems of pairing representations as diagnostics at the elements they are about.
+fn report_problems(
+    problems: Vec<multiplicity::Problem>,
+    topology: &Topology,
+    sources: &SourceMap,
+    diags: &mut Diagnostics,
+) {
+    if problems.is_empty() {
+        return;
+    }
+    let mut spans = crate::back::elements::SpanFinder::new(&topology.source.files, sources);
+    for p in problems {
+        let d = if p.optional {
+            Diagnostic::warning(
+                codes::TOSCA_UNFULFILLED,
+                format!(
+                    "{}; the requirement is optional, so it stays short",
+                    p.message
+                ),
+            )
+        } else {
+            Diagnostic::error(codes::TOSCA_UNFULFILLED, p.message)
+        };
+        let d = match p.at.and_then(|l| spans.span(l)) {
+            Some(span) => d.at(span),
+            None => d,
+        };
+        diags.push(d.hint(p.hint));
+    }
 }
 
 /// Turns spans into IR locations: the file's index in the topology's file list.

@@ -45,9 +45,7 @@ impl ValueReader<'_> {
                 Core::Float(_) => Value::String(s.text.clone()),
                 Core::Str => match self.string_call(&s.text) {
                     // `$node_index`: a function without arguments, written as a string (L4737).
-                    Some("get_input") => {
-                        self.get_input(Vec::new(), node, diags)
-                    }
+                    Some("get_input") => self.get_input(Vec::new(), node, diags),
                     Some(function) => Value::Call(Call {
                         function: function.to_string(),
                         args: Vec::new(),
@@ -108,8 +106,12 @@ impl ValueReader<'_> {
             && matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().is_some_and(|k| looks_like_function(k) && self.function_name(k).is_none()))
     }
 
-    /// Whether a node is a function call (a single-entry map keyed by a function name).
+    /// Whether a node is a function call (a single-entry map keyed by a function name, or in
+    /// TOSCA 2.0 a string naming a function without arguments, such as `$node_index`).
     pub fn is_call(&self, node: &Node) -> bool {
+        if let Some(text) = node.as_str() {
+            return self.string_call(text).is_some();
+        }
         matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().and_then(|k| self.function_name(k)).is_some())
     }
 
