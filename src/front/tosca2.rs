@@ -23,7 +23,7 @@ use crate::yaml::{Core, Map, Node};
 /// The directives of a node template (L2511).
 const NODE_DIRECTIVES: &[&str] = &["create", "select", "substitute"];
 /// The directives of a requirement or capability assignment: where targets or sources come
-/// from (L3056, L2906).
+/// from (L3182, L2906).
 const SCOPE_DIRECTIVES: &[&str] = &["internal", "external"];
 
 /// What a keyname's value must be.
@@ -769,14 +769,14 @@ impl Walker<'_> {
                             Some(d) => self.diags.push(
                                 Diagnostic::error(
                                     codes::TOSCA_SHAPE,
-                                    format!("`{d}` is not a directive of {what}"),
+                                    format!("`{d}` in {what} is not a directive"),
                                 )
                                 .at(item.span)
                                 .did_you_mean(
                                     d,
                                     known,
                                     Some(format!(
-                                        "the directives are {} (L2511, L3056)",
+                                        "the directives are {} (L2511, L3182)",
                                         known.join(", ")
                                     )),
                                 ),

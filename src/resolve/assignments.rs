@@ -163,7 +163,7 @@ pub fn read<'y>(
                 "remove `allocations`",
             ),
             None => (
-                "`allocations` is read as `allocation`, the keyname of L3050 (the spec's §14 examples write `allocations`)",
+                "`allocations` is read as `allocation`, the keyname of L3051 (the spec's §14 examples write `allocations`)",
                 "write `allocation`",
             ),
         };

@@ -19,7 +19,7 @@
 //!   toscana takes them in document order, templates this node does not target yet for the
 //!   same requirement first, and says so with a `tosca::chosen-target` warning.
 //!
-//! Where targets come from follows the assignment's `directives` (L3056): `internal` looks in
+//! Where targets come from follows the assignment's `directives` (L3182): `internal` looks in
 //! this topology, `external` outside it, in the order given. A translator has nothing outside,
 //! so an assignment that tries `external` first stays dangling for the orchestrator. Without
 //! directives (the choice is the implementation's) toscana looks inside first and lets the
