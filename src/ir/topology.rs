@@ -123,6 +123,16 @@ pub struct Node {
     pub location: Option<Location>,
 }
 
+impl Node {
+    /// True when the node is only ever selected from outside the topology (its directives
+    /// allow nothing after `select`): a translator creates nothing for it.
+    pub fn only_selected(&self) -> bool {
+        self.selection
+            .as_ref()
+            .is_some_and(|s| s.otherwise.is_empty())
+    }
+}
+
 /// How a node with the `select` directive is selected.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct NodeSelection {
