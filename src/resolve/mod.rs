@@ -23,6 +23,7 @@ mod nodes;
 mod occurrences;
 mod params;
 mod paths;
+mod requirement_defs;
 mod requirements;
 mod scalar_types;
 mod selection;
@@ -76,6 +77,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         filters::check_definitions(model, diags);
     }
     tosca2_types::check(model, &mut ancestry, diags);
+    requirement_defs::check(model, &mut ancestry, diags);
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),
