@@ -162,14 +162,7 @@ impl<'a> Prospect<'a> {
         if keys.is_empty() {
             return Some(found);
         }
-        let path: Vec<Value> = keys
-            .iter()
-            .map(|k| {
-                typing
-                    .reader
-                    .value(k, &mut crate::diag::Diagnostics::with_cap(0))
-            })
-            .collect();
+        let path = keys_of(typing, keys);
         Some(Typed {
             value: nested(&found.value, &path)?,
             type_name: None,
@@ -179,14 +172,7 @@ impl<'a> Prospect<'a> {
     fn get_input(&self, typing: &Typing, args: &[&Yaml]) -> Option<Typed> {
         let (name, keys) = args.split_first()?;
         let value = typing.reader.inputs?.get(name.as_str()?)?.as_ref()?;
-        let path: Vec<Value> = keys
-            .iter()
-            .map(|k| {
-                typing
-                    .reader
-                    .value(k, &mut crate::diag::Diagnostics::with_cap(0))
-            })
-            .collect();
+        let path = keys_of(typing, keys);
         Some(Typed {
             value: nested(value, &path)?,
             type_name: None,
@@ -225,6 +211,14 @@ impl<'a> Prospect<'a> {
             type_name: typed.type_name,
         })
     }
+}
+
+/// The nested names and indices after a property or input name, as values.
+fn keys_of(typing: &Typing, keys: &[&Yaml]) -> Vec<Value> {
+    let mut quiet = crate::diag::Diagnostics::with_cap(0);
+    keys.iter()
+        .map(|k| typing.reader.value(k, &mut quiet))
+        .collect()
 }
 
 impl Scope for Prospect<'_> {

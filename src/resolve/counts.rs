@@ -18,7 +18,6 @@ use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Node, Value};
 use crate::model::{Model, Named, TypeKind};
-use crate::yaml::Node as Yaml;
 
 /// A count as a number: an integer, or `None` when it depends on an unbound input.
 pub fn known(count: &Value) -> Option<u64> {
@@ -26,29 +25,6 @@ pub fn known(count: &Value) -> Option<u64> {
         Value::Integer(i) => u64::try_from(*i).ok(),
         _ => None,
     }
-}
-
-/// The requirement names the node's type chain defines, the most general type's first.
-fn defined_names<'m>(model: &'m Model, node: &Node) -> Vec<&'m str> {
-    let defs = definitions(model, TypeKind::Node, &node.types);
-    let mut names: Vec<&str> = Vec::new();
-    for def in defs.iter().rev() {
-        let list = def
-            .def
-            .as_map()
-            .and_then(|m| m.get("requirements"))
-            .and_then(Yaml::as_seq)
-            .unwrap_or(&[]);
-        for item in list {
-            if let Some([entry]) = item.as_map().map(|m| m.entries())
-                && let Some(name) = entry.key.scalar_text()
-                && !names.contains(&name)
-            {
-                names.push(name);
-            }
-        }
-    }
-    names
 }
 
 /// Checks the assignments of one node template and adds its implicit ones. `counts` are the
@@ -65,7 +41,9 @@ pub fn check<'y>(
     if defs.is_empty() || !super::nodes::defs_complete(model, &defs) {
         return;
     }
-    let names = defined_names(model, node);
+    let names: Vec<&str> = super::occurrences::requirement_definitions(&defs)
+        .into_keys()
+        .collect();
     for a in assignments.iter() {
         if !names.contains(&a.name.as_str()) {
             diags.push(

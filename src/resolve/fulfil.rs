@@ -40,6 +40,7 @@ use super::filters::Verdict;
 use super::nodes::{NodeBuilder, defs_complete, index};
 use super::requirements::{
     RelationshipTemplates, Unfulfilled, check_node_type, entry, labels, relationship,
+    target_capability,
 };
 use super::selection::{self, Candidates, Selection, Wanted};
 use super::types::definitions;
@@ -64,6 +65,19 @@ struct Plan<'y, 'm> {
     /// The share of the count left dangling.
     open: Option<Value>,
     allocation: IndexMap<String, Value>,
+}
+
+impl<'y> Plan<'y, '_> {
+    /// Every node filter that applies: the definition's (of every refinement) and the
+    /// assignment's, all of which must hold (L3017-3031, L3176).
+    fn filters(&self) -> Vec<&Yaml> {
+        self.def
+            .filters
+            .iter()
+            .copied()
+            .chain(self.a.node_filter)
+            .collect()
+    }
 }
 
 /// What every decision shares: capacity used so far, and which templates each node already
@@ -718,22 +732,13 @@ impl Decider<'_, '_, '_> {
             .state
             .candidates
             .get_or_insert_with(|| Candidates::new(self.topology));
-        let mut judge = Judge2 {
-            topology: self.topology,
-            template: self.template,
-            source: plan.source,
+        let mut judge = Judge2::new(
+            (self.topology, self.template),
+            plan,
             relationship,
-            filters: plan
-                .def
-                .filters
-                .iter()
-                .copied()
-                .chain(plan.a.node_filter)
-                .collect(),
-            allocation: plan.a.allocation,
-            counts: &self.state.counts,
-            ledger: &self.state.ledger,
-        };
+            &self.state.counts,
+            &self.state.ledger,
+        );
         let mut extra =
             |typing: &mut Typing, id: NodeId, cap: Option<&str>| judge.judge(typing, id, cap);
         let selection = selection::select(
@@ -980,22 +985,13 @@ impl Decider<'_, '_, '_> {
                 return Verdict::Fits;
             }
         }
-        let mut judge = Judge2 {
-            topology: self.topology,
-            template: self.template,
-            source: plan.source,
+        let mut judge = Judge2::new(
+            (self.topology, self.template),
+            plan,
             relationship,
-            filters: plan
-                .def
-                .filters
-                .iter()
-                .copied()
-                .chain(plan.a.node_filter)
-                .collect(),
-            allocation: plan.a.allocation,
-            counts: &self.state.counts,
-            ledger: &self.state.ledger,
-        };
+            &self.state.counts,
+            &self.state.ledger,
+        );
         let mut extra =
             |typing: &mut Typing, id: NodeId, cap: Option<&str>| judge.judge(typing, id, cap);
         selection::judge(
@@ -1031,26 +1027,12 @@ fn chosen_capability(
     requirement: &str,
 ) -> Option<String> {
     let capabilities = &topology.nodes[target.0].capabilities;
-    if let Some((name, _)) = &wanted.capability
-        && capabilities.contains_key(name)
-    {
-        return Some(name.clone());
-    }
-    let t = match &wanted.capability {
-        Some((_, Some(t))) => t,
-        Some((_, None)) => return None,
+    let asked = match &wanted.capability {
+        Some((name, _)) if capabilities.contains_key(name) => name,
+        Some((_, full)) => full.as_ref()?,
         None => wanted.capability_type.as_ref()?,
     };
-    let matching: Vec<&String> = capabilities
-        .iter()
-        .filter(|(_, c)| type_matches(&c.types, t))
-        .map(|(n, _)| n)
-        .collect();
-    matching
-        .iter()
-        .find(|n| n.as_str() == requirement)
-        .or(matching.first())
-        .map(|n| n.to_string())
+    target_capability(capabilities, asked, requirement)
 }
 
 /// The TOSCA 2.0 checks of a candidate beyond its type and capability.
@@ -1065,7 +1047,26 @@ struct Judge2<'a> {
     ledger: &'a Ledger,
 }
 
-impl Judge2<'_> {
+impl<'a> Judge2<'a> {
+    fn new(
+        (topology, template): (&'a Topology, &'a TopologyTemplate),
+        plan: &'a Plan,
+        relationship: &'a RelationshipInfo,
+        counts: &'a [Option<u64>],
+        ledger: &'a Ledger,
+    ) -> Self {
+        Judge2 {
+            topology,
+            template,
+            source: plan.source,
+            relationship,
+            filters: plan.filters(),
+            allocation: plan.a.allocation,
+            counts,
+            ledger,
+        }
+    }
+
     fn judge(&mut self, typing: &mut Typing, id: NodeId, cap: Option<&str>) -> Verdict {
         let node = &self.topology.nodes[id.0];
         let rel = self.relationship;
@@ -1230,3 +1231,7 @@ fn trim(n: f64) -> String {
         format!("{n}")
     }
 }
+
+#[cfg(test)]
+#[path = "fulfil_tests.rs"]
+mod tests;

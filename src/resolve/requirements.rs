@@ -668,7 +668,7 @@ fn missing_capability(
 
 /// The target's capability a requirement connects to: by name, else the one of the wanted type
 /// named like the requirement, else the first of that type.
-fn target_capability(
+pub(super) fn target_capability(
     capabilities: &IndexMap<String, Capability>,
     wanted: &str,
     requirement: &str,
