@@ -8,6 +8,9 @@
 //! the most specific type that writes it, and the `node_filter`s of every layer all apply
 //! (L3017-3031).
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use super::occurrences::{Bounds, bounds};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -291,4 +294,50 @@ pub fn definition<'m>(model: &'m Model, node: &Node, requirement: &str) -> Defin
         out.min = out.bounds.map_or(0, |b| b.min);
     }
     out
+}
+
+/// [`definition`] merged once per node type and requirement name: every template of a type
+/// reads the same definitions.
+#[derive(Default)]
+pub struct DefinitionCache<'m> {
+    merged: HashMap<(String, String), Rc<Definition<'m>>>,
+    names: HashMap<String, Rc<Vec<&'m str>>>,
+    complete: HashMap<String, bool>,
+}
+
+impl<'m> DefinitionCache<'m> {
+    /// Whether every type of the node's chain is known (not taken on trust), so that what it
+    /// defines can be judged.
+    pub fn complete(&mut self, model: &'m Model, node: &Node) -> bool {
+        let key = node.types.first().unwrap_or(&node.type_name).clone();
+        *self.complete.entry(key).or_insert_with(|| {
+            let defs = definitions(model, TypeKind::Node, &node.types);
+            !defs.is_empty() && super::nodes::defs_complete(model, &defs)
+        })
+    }
+
+    /// The requirement names a node's type chain defines.
+    pub fn names(&mut self, model: &'m Model, node: &Node) -> Rc<Vec<&'m str>> {
+        let key = node.types.first().unwrap_or(&node.type_name).clone();
+        Rc::clone(self.names.entry(key).or_insert_with(|| {
+            let defs = definitions(model, TypeKind::Node, &node.types);
+            Rc::new(
+                super::occurrences::requirement_definitions(&defs)
+                    .into_keys()
+                    .collect(),
+            )
+        }))
+    }
+
+    pub fn get(&mut self, model: &'m Model, node: &Node, requirement: &str) -> Rc<Definition<'m>> {
+        let key = (
+            node.types.first().unwrap_or(&node.type_name).clone(),
+            requirement.to_string(),
+        );
+        Rc::clone(
+            self.merged
+                .entry(key)
+                .or_insert_with(|| Rc::new(definition(model, node, requirement))),
+        )
+    }
 }

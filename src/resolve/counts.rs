@@ -12,12 +12,11 @@
 //!
 //! Counts given by an unbound input are known only at deployment and are not added up.
 
-use super::assignments::{Assignment, definition};
+use super::assignments::{Assignment, DefinitionCache};
 use super::occurrences::Bounds;
-use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Node, Value};
-use crate::model::{Model, Named, TypeKind};
+use crate::model::{Model, Named};
 
 /// A count as a number: an integer, or `None` when it depends on an unbound input.
 pub fn known(count: &Value) -> Option<u64> {
@@ -29,21 +28,19 @@ pub fn known(count: &Value) -> Option<u64> {
 
 /// Checks the assignments of one node template and adds its implicit ones. `counts` are the
 /// assignments' counts as read (in the order of `assignments`).
-pub fn check<'y>(
-    model: &'y Model,
+pub fn check<'m, 'y>(
+    model: &'m Model,
+    cache: &mut DefinitionCache<'m>,
     node: &Node,
     named: &'y Named,
     assignments: &mut Vec<Assignment<'y>>,
     counts: &mut Vec<Value>,
     diags: &mut Diagnostics,
 ) {
-    let defs = definitions(model, TypeKind::Node, &node.types);
-    if defs.is_empty() || !super::nodes::defs_complete(model, &defs) {
+    if !cache.complete(model, node) {
         return;
     }
-    let names: Vec<&str> = super::occurrences::requirement_definitions(&defs)
-        .into_keys()
-        .collect();
+    let names = cache.names(model, node);
     for a in assignments.iter() {
         if !names.contains(&a.name.as_str()) {
             diags.push(
@@ -57,7 +54,7 @@ pub fn check<'y>(
                 .at(a.span)
                 .did_you_mean(
                     &a.name,
-                    &names,
+                    names.as_slice(),
                     Some(if names.is_empty() {
                         format!("`{}` defines no requirements", node.type_name)
                     } else {
@@ -67,8 +64,8 @@ pub fn check<'y>(
             );
         }
     }
-    for name in names {
-        let def = definition(model, node, name);
+    for &name in names.iter() {
+        let def = cache.get(model, node, name);
         let bounds = def.bounds.unwrap_or(Bounds { min: 0, max: None });
         let mine: Vec<usize> = (0..assignments.len())
             .filter(|&i| assignments[i].name == name)

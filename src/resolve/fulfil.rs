@@ -29,20 +29,21 @@
 //! dangling; `toscana check` says so.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use indexmap::IndexMap;
 
 use super::allocation::{self, Amount, Ledger};
-use super::assignments::{self, Assignment, Definition, definition};
+use super::assignments::{self, Assignment, Definition, DefinitionCache};
 use super::conditions::Prospect;
 use super::counts::{self, known};
 use super::filters::Verdict;
-use super::nodes::{NodeBuilder, defs_complete, index};
+use super::nodes::{NodeBuilder, index};
 use super::requirements::{
     RelationshipTemplates, Unfulfilled, check_node_type, entry, labels, relationship,
     target_capability,
 };
-use super::selection::{self, Candidates, Selection, Wanted};
+use super::selection::{self, Candidates, Selection, TypeLists, Wanted};
 use super::types::definitions;
 use super::typing::Typing;
 use super::validation::{self, Outcome};
@@ -57,7 +58,7 @@ struct Plan<'y, 'm> {
     source: NodeId,
     a: Assignment<'y>,
     label: String,
-    def: Definition<'m>,
+    def: std::rc::Rc<Definition<'m>>,
     count: Value,
     target_index: Option<Value>,
     /// The templates chosen, each with its share of the count.
@@ -82,11 +83,18 @@ impl<'y> Plan<'y, '_> {
 
 /// What every decision shares: capacity used so far, and which templates each node already
 /// targets for each requirement.
-struct State {
+struct State<'m> {
     counts: Vec<Option<u64>>,
     ledger: Ledger,
     used: HashSet<(NodeId, String, NodeId)>,
     candidates: Option<Candidates>,
+    /// What [`Decider::relationship_info`] read, by relationship type.
+    relationships: HashMap<Option<String>, Rc<RelationshipInfo>>,
+    /// Type lists of capabilities, for targets that are named (selection has its own).
+    lists: TypeLists,
+    /// Whether a definition's (node type, capability) names a capability of the node type.
+    symbolic: HashMap<(String, String), bool>,
+    definitions: DefinitionCache<'m>,
 }
 
 pub fn connect(
@@ -97,6 +105,7 @@ pub fn connect(
 ) -> Vec<Unfulfilled> {
     let model = builder.model;
     let mut plans: Vec<Plan> = Vec::new();
+    let mut definitions = DefinitionCache::default();
     for (i, named) in template.node_templates.iter().enumerate() {
         let def = named.def.as_map();
         let node = &topology.nodes[i];
@@ -146,10 +155,18 @@ pub fn connect(
             .iter()
             .map(|a| count_value(builder, a, diags))
             .collect();
-        counts::check(model, node, named, &mut read, &mut count_values, diags);
+        counts::check(
+            model,
+            &mut definitions,
+            node,
+            named,
+            &mut read,
+            &mut count_values,
+            diags,
+        );
         let labels = labels(&named.name, &read);
         for ((a, count), label) in read.into_iter().zip(count_values).zip(labels) {
-            let def = definition(model, &topology.nodes[i], &a.name);
+            let def = definitions.get(model, &topology.nodes[i], &a.name);
             let target_index = a.target_index.map(|t| builder.reader.value(t, diags));
             plans.push(Plan {
                 source: NodeId(i),
@@ -170,6 +187,10 @@ pub fn connect(
         ledger: Ledger::default(),
         used: HashSet::new(),
         candidates: None,
+        relationships: HashMap::new(),
+        lists: TypeLists::default(),
+        symbolic: HashMap::new(),
+        definitions,
     };
     let by_name: HashMap<String, NodeId> = index(topology)
         .into_iter()
@@ -286,25 +307,30 @@ struct RelationshipInfo {
     valid_targets: Vec<String>,
     valid_capabilities: Vec<String>,
     valid_sources: Vec<String>,
-    /// Where the type is named, for messages.
-    at: Span,
 }
 
 struct Decider<'d, 'b, 'a> {
     builder: &'d mut NodeBuilder<'b>,
     topology: &'d Topology,
     template: &'a TopologyTemplate,
-    state: &'d mut State,
+    state: &'d mut State<'b>,
     templates: &'d RelationshipTemplates<'a>,
     diags: &'d mut Diagnostics,
     unfulfilled: &'d mut Vec<Unfulfilled>,
 }
 
 impl Decider<'_, '_, '_> {
+    /// Indexes the node templates for selection, on first use.
+    fn index_candidates(&mut self) {
+        if self.state.candidates.is_none() {
+            self.state.candidates = Some(Candidates::new(self.topology));
+        }
+    }
+
     fn decide(&mut self, plan: &mut Plan, target: Option<NodeId>) {
         let model = self.builder.model;
         let source = &self.topology.nodes[plan.source.0];
-        let complete = defs_complete(model, &definitions(model, TypeKind::Node, &source.types));
+        let complete = self.state.definitions.complete(model, source);
         plan.allocation = plain_allocation(self.builder, plan.a.allocation);
         let k = known(&plan.count);
         if k == Some(0) {
@@ -318,8 +344,8 @@ impl Decider<'_, '_, '_> {
             }
             return;
         }
-        let relationship = self.relationship_info(plan);
-        self.compatible(plan, &relationship);
+        let (relationship, at) = self.relationship_info(plan);
+        self.compatible(plan, &relationship, at);
         match target {
             Some(t) => self.named(plan, t, &relationship),
             None => {
@@ -346,8 +372,9 @@ impl Decider<'_, '_, '_> {
     }
 
     /// The relationship type the assignment uses (its own, a relationship template's, or the
-    /// definition's), with its properties and `valid_*` lists.
-    fn relationship_info(&mut self, plan: &Plan) -> RelationshipInfo {
+    /// definition's), with its properties and `valid_*` lists, and where the type is named.
+    /// Read once per type for the assignments that set no properties of their own.
+    fn relationship_info(&mut self, plan: &Plan) -> (Rc<RelationshipInfo>, Span) {
         let model = self.builder.model;
         let a = &plan.a;
         let mut assigned: Option<&Yaml> = None;
@@ -383,6 +410,11 @@ impl Decider<'_, '_, '_> {
             }
             None => {}
         }
+        if assigned.is_none()
+            && let Some(known) = self.state.relationships.get(&name)
+        {
+            return (Rc::clone(known), at);
+        }
         let mut quiet = Diagnostics::with_cap(0);
         let types = match &name {
             Some(n) => self
@@ -415,20 +447,23 @@ impl Decider<'_, '_, '_> {
                 })
                 .collect()
         };
-        RelationshipInfo {
+        let info = Rc::new(RelationshipInfo {
             valid_targets: list("valid_target_node_types", TypeKind::Node),
             valid_capabilities: list("valid_capability_types", TypeKind::Capability),
             valid_sources: list("valid_source_node_types", TypeKind::Node),
             types,
             properties,
-            at,
+        });
+        if assigned.is_none() {
+            self.state.relationships.insert(name, Rc::clone(&info));
         }
+        (info, at)
     }
 
     /// The assignment against its definition (T2-REQASSIGN-05): a node type, capability and
     /// relationship type of its own must narrow the definition's, a symbolic capability stays
     /// as it is, and the relationship type must admit this node as its source.
-    fn compatible(&mut self, plan: &Plan, relationship: &RelationshipInfo) {
+    fn compatible(&mut self, plan: &Plan, relationship: &RelationshipInfo, at: Span) {
         let model = self.builder.model;
         let source = &self.topology.nodes[plan.source.0];
         let a = &plan.a;
@@ -526,7 +561,7 @@ impl Decider<'_, '_, '_> {
                         a.name, source.name
                     ),
                 )
-                .at(relationship.at)
+                .at(at)
                 .hint(format!("use `{declared}` or a type derived from it (L3172-3178)")),
             );
         }
@@ -558,12 +593,22 @@ impl Decider<'_, '_, '_> {
     /// The definition's capability when it is the symbolic name of a capability of its `node`
     /// type rather than a capability type (L3001; T2-REQDEF-02).
     fn symbolic_capability(&mut self, plan: &Plan) -> Option<String> {
-        let model = self.builder.model;
         let (cap, node) = (plan.def.capability.as_ref()?, plan.def.node.as_ref()?);
-        let full = self
-            .builder
-            .ancestry
-            .full_name(model, TypeKind::Node, node)?;
+        let key = (node.clone(), cap.clone());
+        if let Some(&known) = self.state.symbolic.get(&key) {
+            return known.then(|| cap.clone());
+        }
+        let symbolic = self.names_capability(plan, node, cap);
+        self.state.symbolic.insert(key, symbolic);
+        symbolic.then(|| cap.clone())
+    }
+
+    /// Whether node type `node` has a capability named `cap`.
+    fn names_capability(&mut self, plan: &Plan, node: &str, cap: &str) -> bool {
+        let model = self.builder.model;
+        let Some(full) = self.builder.ancestry.full_name(model, TypeKind::Node, node) else {
+            return false;
+        };
         let types = self.builder.ancestry.of(
             model,
             TypeKind::Node,
@@ -572,9 +617,7 @@ impl Decider<'_, '_, '_> {
             &mut Diagnostics::with_cap(0),
         );
         let defs = definitions(model, TypeKind::Node, &types);
-        super::filters::capability_names(&defs)
-            .contains(&cap.as_str())
-            .then(|| cap.clone())
+        super::filters::capability_names(&defs).contains(&cap)
     }
 
     /// What the assignment asks of its target's type and capability.
@@ -728,16 +771,14 @@ impl Decider<'_, '_, '_> {
             }
             return;
         }
-        let candidates = self
-            .state
-            .candidates
-            .get_or_insert_with(|| Candidates::new(self.topology));
+        self.index_candidates();
+        let candidates = self.state.candidates.as_ref().expect("indexed above");
         let mut judge = Judge2::new(
             (self.topology, self.template),
             plan,
             relationship,
-            &self.state.counts,
-            &self.state.ledger,
+            self.state,
+            &candidates.lists,
         );
         let mut extra =
             |typing: &mut Typing, id: NodeId, cap: Option<&str>| judge.judge(typing, id, cap);
@@ -989,14 +1030,15 @@ impl Decider<'_, '_, '_> {
             (self.topology, self.template),
             plan,
             relationship,
-            &self.state.counts,
-            &self.state.ledger,
+            self.state,
+            &self.state.lists,
         );
         let mut extra =
             |typing: &mut Typing, id: NodeId, cap: Option<&str>| judge.judge(typing, id, cap);
         selection::judge(
             &mut self.builder.typing(),
             self.topology,
+            &self.state.lists,
             plan.source,
             target,
             &plan.a.name,
@@ -1045,6 +1087,7 @@ struct Judge2<'a> {
     allocation: Option<&'a Yaml>,
     counts: &'a [Option<u64>],
     ledger: &'a Ledger,
+    lists: &'a TypeLists,
 }
 
 impl<'a> Judge2<'a> {
@@ -1052,8 +1095,8 @@ impl<'a> Judge2<'a> {
         (topology, template): (&'a Topology, &'a TopologyTemplate),
         plan: &'a Plan,
         relationship: &'a RelationshipInfo,
-        counts: &'a [Option<u64>],
-        ledger: &'a Ledger,
+        state: &'a State<'_>,
+        lists: &'a TypeLists,
     ) -> Self {
         Judge2 {
             topology,
@@ -1062,8 +1105,9 @@ impl<'a> Judge2<'a> {
             relationship,
             filters: plan.filters(),
             allocation: plan.a.allocation,
-            counts,
-            ledger,
+            counts: &state.counts,
+            ledger: &state.ledger,
+            lists,
         }
     }
 
@@ -1097,7 +1141,7 @@ impl<'a> Judge2<'a> {
                     rel.valid_capabilities.join(", ")
                 ));
             }
-            let admitted = selection::valid_types(
+            let admitted = self.lists.valid_types(
                 typing,
                 node,
                 cap_name,

@@ -11,7 +11,9 @@
 //! Node templates are indexed once by every type of their ancestry and every capability type
 //! they offer, so a requirement looks only at the templates of the type it asks for.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::filters::Verdict;
 use super::types::definitions;
@@ -28,7 +30,16 @@ pub struct Candidates {
     by_type: HashMap<String, Vec<NodeId>>,
     by_capability: HashMap<String, Vec<NodeId>>,
     count: usize,
+    pub lists: TypeLists,
 }
+
+/// [`valid_types`] of (node type, capability, keyname), read once per node type: every
+/// template of a type has the same capability definitions.
+#[derive(Default)]
+pub struct TypeLists(RefCell<HashMap<ListKey, Rc<Vec<String>>>>);
+
+/// (node type, capability name, keyname).
+type ListKey = (String, String, &'static str);
 
 impl Candidates {
     pub fn new(topology: &Topology) -> Self {
@@ -59,7 +70,33 @@ impl Candidates {
             by_type,
             by_capability,
             count: topology.nodes.len(),
+            lists: TypeLists::default(),
         }
+    }
+}
+
+impl TypeLists {
+    /// [`valid_types`], remembered per node type.
+    pub(super) fn valid_types(
+        &self,
+        typing: &mut Typing,
+        node: &Node,
+        name: &str,
+        cap: &Capability,
+        keyname: &'static str,
+        kind: TypeKind,
+    ) -> Rc<Vec<String>> {
+        let key = (
+            node.types.first().unwrap_or(&node.type_name).clone(),
+            name.to_string(),
+            keyname,
+        );
+        if let Some(found) = self.0.borrow().get(&key) {
+            return Rc::clone(found);
+        }
+        let found = Rc::new(valid_types(typing, node, name, cap, keyname, kind));
+        self.0.borrow_mut().insert(key, Rc::clone(&found));
+        found
     }
 }
 
@@ -145,7 +182,16 @@ pub fn select(
             continue;
         }
         let node = &topology.nodes[id.0];
-        match judge(typing, topology, source, id, requirement, wanted, extra) {
+        match judge(
+            typing,
+            topology,
+            &candidates.lists,
+            source,
+            id,
+            requirement,
+            wanted,
+            extra,
+        ) {
             Verdict::Fits => {
                 fitting.push(id);
                 lines.push(format!("`{}` fits", node.name));
@@ -194,9 +240,11 @@ fn capability_type(wanted: &Wanted) -> Option<&String> {
 
 /// Judges one node template as the target of requirement `requirement` of `source`: the
 /// checks of [`select`] applied to a template the assignment names.
+#[allow(clippy::too_many_arguments)]
 pub fn judge(
     typing: &mut Typing,
     topology: &Topology,
+    lists: &TypeLists,
     source: NodeId,
     id: NodeId,
     requirement: &str,
@@ -239,7 +287,7 @@ pub fn judge(
             crate::ir::Dialect::Tosca2 => "valid_source_node_types",
             _ => "valid_source_types",
         };
-        let sources = valid_types(typing, node, name, cap, keyname, TypeKind::Node);
+        let sources = lists.valid_types(typing, node, name, cap, keyname, TypeKind::Node);
         let from = &topology.nodes[source.0];
         if !sources.is_empty() && !sources.iter().any(|s| type_matches(&from.types, s)) {
             return Verdict::Fails(format!(
@@ -270,7 +318,7 @@ fn of_type<'n>(node: &'n Node, t: &str, requirement: &str) -> Option<(&'n String
 /// A list of types a node's capability admits (`valid_source_types`; TOSCA 2.0
 /// `valid_source_node_types`, `valid_relationship_types`): its definition's on the node type
 /// chain, else its capability type's, as full names of `kind`.
-pub(super) fn valid_types(
+fn valid_types(
     typing: &mut Typing,
     node: &Node,
     name: &str,
