@@ -699,7 +699,8 @@ impl Decider<'_, '_, '_> {
         let k = known(&plan.count)?;
         (distinct && k > have).then(|| {
             format!(
-                "it asks for {k} relationships, each to a different representation, and `{name}` has {have}"
+                "it asks for {k} relationship{}, each to a different representation, and `{name}` has {have}",
+                plural(k)
             )
         })
     }

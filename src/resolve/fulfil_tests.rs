@@ -283,3 +283,34 @@ fn node_index_values_are_evaluated_per_representation() {
     let cpus: Vec<&Value> = out.nodes.iter().map(|n| &n.properties["cpus"]).collect();
     assert_eq!(cpus, [&Value::Integer(1), &Value::Integer(2)]);
 }
+
+#[test]
+fn available_allocation_counts_what_earlier_relationships_took() {
+    let (t, diags) = read(
+        r#"    s:
+      type: Server
+      capabilities:
+        service:
+          properties: { slots: 2 }
+    first:
+      type: Client
+      requirements:
+        - service: { node: s, allocation: { slots: 1 } }
+    second:
+      type: Client
+      requirements:
+        - service:
+            node_filter:
+              $greater_or_equal: [ { $available_allocation: [ SELF, CAPABILITY, slots ] }, 2 ]
+"#,
+    );
+    let errors = errors(&diags);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e
+                .contains("`s` fails the node_filter: `$greater_or_equal` is false for 1 and 2")),
+        "{errors:?}"
+    );
+    assert_eq!(edges(&t), ["first -> s x1"]);
+}
