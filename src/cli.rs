@@ -70,9 +70,9 @@ enum Command {
         after_help = "Inputs: `--inputs FILE` and `--set NAME=VALUE` give variability inputs (the names\ndeclared under `variability.inputs`) and topology inputs alike.\n\nExample:\n  toscana resolve examples/variable-shop.yaml --preset dev -o shop-dev.yaml\n  toscana resolve examples/variable-shop.yaml --set mode=prod --explain"
     )]
     Resolve(crate::front::variability::command::ResolveArgs),
-    /// Convert TOSCA 1.0 XML (a Definitions file or CSAR) into TOSCA YAML
+    /// Convert TOSCA 1.0 XML (a Definitions file or CSAR) into TOSCA YAML (Simple Profile 1.3 or TOSCA 2.0)
     #[command(
-        after_help = "Constructs YAML cannot express are reported as warnings (xml::no-counterpart).\n\nExample:\n  toscana convert app.csar --to tosca_simple_yaml_1_3 -o app.yaml\n  toscana convert ServiceTemplate.tosca --quirk winery"
+        after_help = "Targets:\n  tosca_simple_yaml_1_3  one Simple Profile 1.3 file; the normative types are implied\n  tosca_2_0              one TOSCA 2.0 file that defines the Simple Profile 1.3 types it uses\n                         (2.0 has no implicit types); XML type names are written with `:` as `%3A`\n\nBoth read back into the IR of the XML (in 2.0 a boundary property mapping becomes an\ninput; README: Converting to TOSCA 2.0). Constructs the target cannot express are\nreported as warnings (xml::no-counterpart) at the XML element they come from.\n\nExample:\n  toscana convert app.csar --to tosca_simple_yaml_1_3 -o app.yaml\n  toscana convert app.csar --to tosca_2_0 -o app-2.0.yaml\n  toscana convert ServiceTemplate.tosca --quirk winery"
     )]
     Convert(crate::front::xml::command::ConvertArgs),
     /// Print a shell completion script

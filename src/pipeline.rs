@@ -153,9 +153,15 @@ pub struct Converted {
 }
 
 /// `toscana convert`: reads TOSCA 1.0 XML and gives the Simple Profile 1.3 tree it translates
-/// into, with a warning for each construct that tree cannot hold. The tree is also read and
-/// resolved, so what `convert` writes is what `check` would judge.
-pub fn convert_xml(options: &ReadOptions, diags: &mut Diagnostics) -> Converted {
+/// into (or that tree rewritten as TOSCA 2.0), with a warning for each construct the tree cannot
+/// hold. The XML is also read and resolved, so what `convert` writes is what `check` would
+/// judge.
+pub fn convert_xml(
+    options: &ReadOptions,
+    target: crate::front::xml::command::ConvertTarget,
+    diags: &mut Diagnostics,
+) -> Converted {
+    use crate::front::xml::command::ConvertTarget;
     let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let mark = diags.mark();
@@ -188,7 +194,19 @@ pub fn convert_xml(options: &ReadOptions, diags: &mut Diagnostics) -> Converted 
                 &mut check,
             ) {
                 tree = crate::front::xml::command::merge(&t.trees);
-                diags.extend(t.lost);
+                let in_2_0 = target == ConvertTarget::tosca_2_0;
+                diags.extend(
+                    t.lost
+                        .iter()
+                        .filter(|l| !(in_2_0 && l.tosca2.is_some()))
+                        .map(|l| l.warning(target.dialect())),
+                );
+                if in_2_0 && let Some(merged) = &tree {
+                    let extra: Vec<_> = t.lost.iter().filter_map(|l| l.tosca2.as_ref()).collect();
+                    let rewritten = crate::front::xml::to_tosca2::rewrite(merged, &extra);
+                    diags.extend(rewritten.lost);
+                    tree = Some(rewritten.tree);
+                }
             }
         }
     }

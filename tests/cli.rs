@@ -128,7 +128,17 @@ fn a_wrong_command_line_exits_2() {
 
 #[test]
 fn every_command_has_an_example_in_its_help() {
-    for command in ["check", "ir", "k8s", "tf", "dot", "render", "completions"] {
+    for command in [
+        "check",
+        "ir",
+        "k8s",
+        "tf",
+        "dot",
+        "render",
+        "resolve",
+        "convert",
+        "completions",
+    ] {
         let out = toscana().args([command, "--help"]).output().unwrap();
         assert!(out.status.success());
         let help = String::from_utf8_lossy(&out.stdout);
@@ -150,6 +160,30 @@ fn every_command_has_an_example_in_its_help() {
             "{alias} --help:\n{help}"
         );
     }
+}
+
+#[test]
+fn convert_names_its_targets_as_tosca_definitions_versions() {
+    let out = toscana().args(["convert", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for target in ["tosca_simple_yaml_1_3", "tosca_2_0"] {
+        assert!(help.contains(target), "{help}");
+        let out = toscana()
+            .args(["convert", "-q", "--to", target, "golden/xml-csar/input"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "--to {target}: {}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.starts_with(&format!("tosca_definitions_version: {target}\n")),
+            "{text}"
+        );
+    }
+    let out = toscana()
+        .args(["convert", "--to", "tosca_1_3", "golden/xml-csar/input"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
 #[test]

@@ -4,7 +4,8 @@
 //! A case holds `input.yaml`, `input.csar`, `input.zip` or an `input/` folder, and optionally an
 //! `args` file with extra command-line arguments for every command (one per line, e.g. `--set`
 //! values) and `args.<command>` files with arguments for one command (`args.dot`: `--legend`). Commands:
-//! `ir` (the IR as `ir.json`), `k8s`, `tf`, `dot`. `UPDATE_GOLDEN=1 cargo test` rewrites the
+//! `ir` (the IR as `ir.json`), `k8s`, `tf`, `dot`, and `convert` (TOSCA 1.0 XML as YAML,
+//! `converted.yaml`). `UPDATE_GOLDEN=1 cargo test` rewrites the
 //! expected files; read every rewritten file in the diff before committing it, because a golden
 //! is a claim that the output is right.
 //!
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-const COMMANDS: &[&str] = &["ir", "k8s", "tf", "dot"];
+const COMMANDS: &[&str] = &["ir", "k8s", "tf", "dot", "convert"];
 
 fn cases() -> Vec<PathBuf> {
     let mut cases: Vec<PathBuf> = fs::read_dir("golden")
@@ -88,13 +89,18 @@ fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn render(case: &Path, command: &str, out: &Path) {
+    // `convert` writes one file, the others a folder.
+    let target = match command {
+        "convert" => out.join("converted.yaml"),
+        _ => out.to_path_buf(),
+    };
     let output = Command::cargo_bin("toscana")
         .expect("the toscana binary is built")
         .arg(command)
         .arg(input_of(case))
         .args(extra_args(case, command))
         .arg("-o")
-        .arg(out)
+        .arg(target)
         .env("NO_COLOR", "1")
         .output()
         .expect("toscana runs");

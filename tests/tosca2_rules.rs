@@ -9,19 +9,24 @@ use toscana::diag::{Diagnostic, Diagnostics};
 use toscana::pipeline::{ReadOptions, read};
 use toscana::source::InputArg;
 
-fn diagnostics(yaml: &str) -> Vec<Diagnostic> {
+/// What reading `yaml` (as a file) gives, and every diagnostic.
+fn read_text(yaml: &str) -> (toscana::pipeline::Read, Vec<Diagnostic>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.yaml");
     std::fs::write(&path, yaml).unwrap();
     let mut diags = Diagnostics::with_cap(0);
-    read(
+    let read = read(
         &ReadOptions {
             input: Some(InputArg::Path(path)),
             ..ReadOptions::default()
         },
         &mut diags,
     );
-    diags.finish()
+    (read, diags.finish())
+}
+
+fn diagnostics(yaml: &str) -> Vec<Diagnostic> {
+    read_text(yaml).1
 }
 
 fn errors(yaml: &str) -> Vec<Diagnostic> {
@@ -544,4 +549,64 @@ fn call_operation_passes_the_inputs_the_operation_defines() {
         25,
         "input `name` of the operation has type `string`, but it is passed the workflow input `id`, of type `integer`",
     );
+}
+
+#[test]
+fn requirement_mappings_are_a_list_of_single_entry_maps() {
+    // §15.5 (L7404): requirement mappings are a list, so one requirement can be mapped often.
+    let template = |mapping: &str| {
+        t(&format!(
+            "capability_types:\n  Cap: {{}}\nnode_types:\n  Inner:\n    requirements:\n      - uses:\n          capability: Cap\n  Outer:\n    requirements:\n      - needs:\n          capability: Cap\nservice_template:\n  node_templates:\n    inner:\n      type: Inner\n    spare:\n      type: Inner\n  substitution_mappings:\n    node_type: Outer\n    requirements:\n      - {mapping}\n"
+        ))
+    };
+    rule(
+        &template("[inner, uses]"),
+        &template("needs: [inner, uses]"),
+        "tosca::wrong-shape",
+        22,
+        9,
+        "a requirement mapping",
+    );
+    // One requirement onto several: a list of pairs (the 1.3 map form has no such thing).
+    let several = read_text(&template("needs: [[inner, uses], [spare, uses]]"));
+    assert!(
+        !several.1.iter().any(Diagnostic::is_error),
+        "{:#?}",
+        several.1
+    );
+    let topology = several.0.topology.unwrap();
+    let mapped: Vec<(&str, &str)> = topology
+        .substitution
+        .as_ref()
+        .unwrap()
+        .requirements
+        .iter()
+        .map(|m| (topology.nodes[m.node.0].name.as_str(), m.target.as_str()))
+        .collect();
+    assert_eq!(mapped, [("inner", "uses"), ("spare", "uses")]);
+    // A selectable node template: valid, but the IR has no place for it, which is said.
+    let selectable = read_text(&template("needs: spare"));
+    assert!(
+        !selectable.1.iter().any(Diagnostic::is_error),
+        "{:#?}",
+        selectable.1
+    );
+    assert!(
+        selectable.1.iter().any(|d| d.code == "tosca::unsupported"
+            && d.message.contains("selectable node template `spare`")
+            && d.span.is_some_and(|s| s.line == 22 && s.col == 16)),
+        "{:#?}",
+        selectable.1
+    );
+    let topology = read_text(&template("needs: [inner, uses]"))
+        .0
+        .topology
+        .unwrap();
+    let mapped = &topology.substitution.unwrap().requirements;
+    assert_eq!(mapped.len(), 1, "{mapped:?}");
+    assert_eq!(
+        (mapped[0].name.as_str(), mapped[0].target.as_str()),
+        ("needs", "uses")
+    );
+    assert_eq!(topology.nodes[mapped[0].node.0].name, "inner");
 }

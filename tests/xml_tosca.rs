@@ -1,6 +1,7 @@
 //! TOSCA 1.0 XML end to end: a CSAR assembled from the real Winery files translates with every
-//! backend, and converting each accepted XML file to YAML gives a template that `check`
-//! accepts and that resolves to the same IR, apart from where things were written.
+//! backend, and converting each accepted XML file to YAML (Simple Profile 1.3 or TOSCA 2.0)
+//! gives a template that `check` accepts and that resolves to the same IR, apart from where
+//! things were written (and, for 2.0, what its grammar forces).
 //!
 //! Locally a missing `../shared/corpus` skips with a notice; under `CI=true` it is a failure.
 
@@ -262,53 +263,189 @@ fn ir_of(path: &Path, quirks: &[Quirk]) -> Option<serde_json::Value> {
     read.topology.map(|t| serde_json::to_value(&t).unwrap())
 }
 
-#[test]
-fn converting_each_accepted_file_to_yaml_gives_the_same_ir() {
-    let Some(dir) = real() else { return };
-    let tmp = tempfile::tempdir().unwrap();
-    let mut inputs: Vec<(PathBuf, Vec<Quirk>)> = definitions(&dir)
+/// Every accepted XML input of the corpora: the real Definitions files and a CSAR of them
+/// (with `--quirk winery`), and the complete spec examples that are valid once fixed.
+fn accepted_inputs(dir: &Path, tmp: &Path) -> Vec<PathBuf> {
+    let mut inputs: Vec<PathBuf> = definitions(dir)
         .into_iter()
         .filter(|p| !p.to_string_lossy().contains("-imports-"))
-        .map(|p| (p, vec![Quirk::Winery]))
         .collect();
-    inputs.push((assemble_csar(&dir, tmp.path()), vec![Quirk::Winery]));
+    inputs.push(assemble_csar(dir, tmp));
     for ex in [
         "019", "025", "029", "031", "033", "035", "037", "039", "041",
     ] {
-        let p = corpus_root().join(format!("spec-examples/xml-1.0/fixed/ex-{ex}.xml"));
-        inputs.push((p, vec![Quirk::Winery]));
+        inputs.push(corpus_root().join(format!("spec-examples/xml-1.0/fixed/ex-{ex}.xml")));
     }
     assert!(inputs.len() > 40);
-    for (i, (path, quirks)) in inputs.iter().enumerate() {
-        let xml = ir_of(path, quirks).expect("the XML reads");
-        let mut args = vec!["convert".to_string(), "-q".to_string()];
-        for _ in quirks {
-            args.extend(["--quirk".to_string(), "winery".to_string()]);
-        }
-        let out = toscana().args(&args).arg(path).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}: {}",
-            path.display(),
-            common::stderr(&out)
-        );
+    inputs
+}
+
+/// The IRs of the XML and of what it converts to, before their comparison: `(xml, yaml)` as
+/// they must be equal.
+type Expected =
+    dyn Fn(serde_json::Value, serde_json::Value) -> (serde_json::Value, serde_json::Value);
+
+/// Converts `path` to `target` (with `--quirk winery`) into `yaml`, checks the result, and
+/// compares its IR with the XML's after `expected`. Returns what `convert` wrote to standard
+/// output and to standard error.
+fn converts_to_the_same_ir(
+    path: &Path,
+    target: &str,
+    yaml: &Path,
+    expected: &Expected,
+) -> (String, String) {
+    let xml = ir_of(path, &[Quirk::Winery]).expect("the XML reads");
+    let out = toscana()
+        .args(["convert", "--quirk", "winery", "--to", target])
+        .arg(path)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        path.display(),
+        common::stderr(&out)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.starts_with(&format!("tosca_definitions_version: {target}\n")),
+        "{}: {text}",
+        path.display()
+    );
+    std::fs::write(yaml, &out.stdout).unwrap();
+    let check = toscana().args(["check", "-q"]).arg(yaml).output().unwrap();
+    assert!(
+        check.status.success(),
+        "{} converted does not pass check: {}\n{text}",
+        path.display(),
+        common::stderr(&check),
+    );
+    let back = ir_of(yaml, &[]).expect("the YAML reads");
+    let (xml, back) = expected(comparable(xml), comparable(back));
+    assert_eq!(xml, back, "{}: the IR of the YAML differs", path.display());
+    (text, common::stderr(&out))
+}
+
+/// [`converts_to_the_same_ir`] for each accepted input.
+fn each_conversion_gives_the_same_ir(target: &str, expected: &Expected) {
+    let Some(dir) = real() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, path) in accepted_inputs(&dir, tmp.path()).iter().enumerate() {
         let yaml = tmp.path().join(format!("converted-{i}.yaml"));
-        std::fs::write(&yaml, &out.stdout).unwrap();
-        let check = toscana().args(["check", "-q"]).arg(&yaml).output().unwrap();
-        assert!(
-            check.status.success(),
-            "{} converted does not pass check: {}\n{}",
-            path.display(),
-            common::stderr(&check),
-            String::from_utf8_lossy(&out.stdout)
+        converts_to_the_same_ir(path, target, &yaml, expected);
+    }
+}
+
+#[test]
+fn converting_each_accepted_file_to_yaml_gives_the_same_ir() {
+    each_conversion_gives_the_same_ir("tosca_simple_yaml_1_3", &|xml, yaml| (xml, yaml));
+}
+
+/// TOSCA 2.0 output means the same as the XML, with two differences that the README's
+/// "Converting to TOSCA 2.0" documents and nothing else:
+/// - type names: `:` is reserved in 2.0, so the XML's names are written with `%3A` (and `%`
+///   as `%25`); decoded here in the fields that hold type names (`type`, `types`, `node_type`);
+/// - a property of the substituted node mapped onto a node template's property `[node, q]` is
+///   mapped to an input of its own name, which `q` takes with `$get_input` (2.0 maps
+///   properties to inputs only): that input (the template's value its default, else not
+///   required), the mapping to its name, and `q`'s value, an unbound `get_input` where the
+///   XML left it unset.
+#[test]
+fn converting_each_accepted_file_to_tosca_2_0_gives_the_same_ir() {
+    each_conversion_gives_the_same_ir("tosca_2_0", &as_in_tosca_2_0);
+}
+
+/// The IRs as the documented differences of TOSCA 2.0 output make them equal (see
+/// [`converting_each_accepted_file_to_tosca_2_0_gives_the_same_ir`]).
+fn as_in_tosca_2_0(
+    mut xml: serde_json::Value,
+    mut yaml: serde_json::Value,
+) -> (serde_json::Value, serde_json::Value) {
+    decode_type_names(&mut yaml);
+    let Some(mapped) = xml
+        .pointer("/substitution/properties")
+        .and_then(|p| p.as_object())
+        .cloned()
+    else {
+        return (xml, yaml);
+    };
+    for (name, target) in mapped {
+        let Some([node, property]) = target
+            .pointer("/value")
+            .and_then(|v| v.as_array())
+            .map(|a| a.as_slice())
+        else {
+            continue;
+        };
+        let (node, property) = (
+            node["value"].as_str().unwrap().to_string(),
+            property["value"].as_str().unwrap().to_string(),
         );
-        let back = ir_of(&yaml, &[]).expect("the YAML reads");
-        assert_eq!(
-            comparable(xml),
-            comparable(back),
-            "{}: the IR of the YAML differs",
-            path.display()
-        );
+        xml["substitution"]["properties"][&name] =
+            serde_json::json!({"kind": "string", "value": name});
+        let nodes = xml["nodes"].as_array_mut().unwrap();
+        let n = nodes
+            .iter_mut()
+            .find(|n| n["name"] == node.as_str())
+            .unwrap();
+        let value = n["properties"].get(&property).cloned();
+        if value.is_none() {
+            n["properties"][&property] = serde_json::json!({
+                "kind": "call",
+                "value": {"function": "get_input", "args": [{"kind": "string", "value": name}]}
+            });
+            n["assigned"]
+                .as_array_mut()
+                .unwrap()
+                .push(property.clone().into());
+        }
+        let converted = yaml["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("no input `{name}` for the mapped property"));
+        xml["inputs"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({
+                "name": name,
+                "type": converted["type"],
+                "description": null,
+                "required": value.is_some(),
+                "default": value,
+                "value": null,
+                "constraints": [],
+                "validation": null,
+                "metadata": {},
+                "sensitive": false,
+            }));
+    }
+    (xml, yaml)
+}
+
+/// Type names as the XML names them: `%3A` back to `:` (and `%25` to `%`).
+fn decode_type_names(v: &mut serde_json::Value) {
+    let decode = |s: &str| s.replace("%3A", ":").replace("%25", "%");
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match (k.as_str(), x) {
+                    ("type" | "node_type", serde_json::Value::String(s)) => *s = decode(s),
+                    ("types", serde_json::Value::Array(a)) => {
+                        for t in a.iter_mut() {
+                            if let serde_json::Value::String(s) = t {
+                                *s = decode(s);
+                            }
+                        }
+                    }
+                    (_, x) => decode_type_names(x),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(decode_type_names),
+        _ => {}
     }
 }
 
@@ -330,4 +467,114 @@ fn conversion_is_byte_identical_across_runs() {
     let first = run();
     assert!(!first.is_empty());
     assert_eq!(first, run());
+}
+
+/// What the corpora do not have: XSD facets, a value that starts with `$`, capability bounds,
+/// a relationship type whose valid source and target are node types.
+const FACETS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<Definitions xmlns="http://docs.oasis-open.org/tosca/ns/2011/12"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:t="http://example.com/facets"
+    id="facets" targetNamespace="http://example.com/facets">
+  <Types>
+    <xs:schema targetNamespace="http://example.com/facets" elementFormDefault="qualified">
+      <xs:element name="AppProperties">
+        <xs:complexType>
+          <xs:sequence>
+            <xs:element name="tier">
+              <xs:simpleType>
+                <xs:restriction base="xs:string">
+                  <xs:enumeration value="gold"/>
+                  <xs:enumeration value="silver"/>
+                </xs:restriction>
+              </xs:simpleType>
+            </xs:element>
+            <xs:element name="code">
+              <xs:simpleType>
+                <xs:restriction base="xs:string"><xs:pattern value="[A-Z]{3}"/></xs:restriction>
+              </xs:simpleType>
+            </xs:element>
+            <xs:element name="workers">
+              <xs:simpleType>
+                <xs:restriction base="xs:int">
+                  <xs:minInclusive value="1"/>
+                  <xs:maxInclusive value="16"/>
+                </xs:restriction>
+              </xs:simpleType>
+            </xs:element>
+            <xs:element name="path" type="xs:string"/>
+          </xs:sequence>
+        </xs:complexType>
+      </xs:element>
+    </xs:schema>
+  </Types>
+  <CapabilityType name="Pool"/>
+  <NodeType name="App">
+    <PropertiesDefinition element="t:AppProperties"/>
+    <CapabilityDefinitions>
+      <CapabilityDefinition name="pool" capabilityType="t:Pool" lowerBound="0" upperBound="2"/>
+    </CapabilityDefinitions>
+  </NodeType>
+  <NodeType name="Client"/>
+  <RelationshipType name="Uses">
+    <ValidSource typeRef="t:Client"/>
+    <ValidTarget typeRef="t:App"/>
+  </RelationshipType>
+  <ServiceTemplate id="facets_service">
+    <TopologyTemplate>
+      <NodeTemplate id="app" type="t:App">
+        <Properties>
+          <t:AppProperties>
+            <t:tier>gold</t:tier>
+            <t:code>ABC</t:code>
+            <t:workers>4</t:workers>
+            <t:path>$HOME/app</t:path>
+          </t:AppProperties>
+        </Properties>
+      </NodeTemplate>
+      <NodeTemplate id="client" type="t:Client"/>
+      <RelationshipTemplate id="client_uses_app" type="t:Uses">
+        <SourceElement ref="client"/>
+        <TargetElement ref="app"/>
+      </RelationshipTemplate>
+    </TopologyTemplate>
+  </ServiceTemplate>
+</Definitions>
+"#;
+
+#[test]
+fn facets_dollars_bounds_and_node_type_ends_convert_to_tosca_2_0() {
+    let tmp = tempfile::tempdir().unwrap();
+    let xml = tmp.path().join("facets.tosca");
+    std::fs::write(&xml, FACETS).unwrap();
+    let (text, warnings) = converts_to_the_same_ir(
+        &xml,
+        "tosca_2_0",
+        &tmp.path().join("facets-2.0.yaml"),
+        &as_in_tosca_2_0,
+    );
+    for expected in [
+        "        validation:\n          $valid_values:\n          - $value\n          - - gold\n            - silver\n",
+        "          $matches:\n          - $value\n          - ^(?:[A-Z]{3})$\n",
+        "        path: $$HOME/app\n",
+        "    valid_source_node_types:\n    - \"{http%3A//example.com/facets}Client\"\n",
+        "    valid_target_node_types:\n    - \"{http%3A//example.com/facets}App\"\n",
+    ] {
+        assert!(text.contains(expected), "{expected}\nnot in:\n{text}");
+    }
+    assert!(!text.contains("occurrences"), "{text}");
+    // The bounds are lost, at the XML element that gave them; the valid ends are not.
+    let shown = xml.display().to_string();
+    assert!(
+        warnings.contains(&format!("{shown}:42:7: warning[xml::no-counterpart]: the bounds (occurrences) of capability `pool` of node type `{{http://example.com/facets}}App` has no counterpart in TOSCA 2.0")),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("ValidSource"), "{warnings}");
+    // In 1.3 the node-type ends are what is lost.
+    let out = toscana().args(["convert"]).arg(&xml).output().unwrap();
+    let warnings = common::stderr(&out);
+    assert!(
+        warnings.contains("`ValidSource` naming a node type has no counterpart in TOSCA YAML 1.3"),
+        "{warnings}"
+    );
 }

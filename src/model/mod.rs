@@ -49,6 +49,11 @@ impl TypeKind {
         }
     }
 
+    /// The kind whose types a top-level keyname holds (`node_types` → `Node`).
+    pub fn of_section(key: &str) -> Option<TypeKind> {
+        TypeKind::ALL.into_iter().find(|k| k.section() == key)
+    }
+
     /// The word used in messages ("node type").
     pub fn noun(self) -> &'static str {
         match self {

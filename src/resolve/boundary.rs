@@ -16,9 +16,9 @@ use super::types::definitions;
 use super::typing::definitions_of;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::simple_grammar::Revision;
-use crate::ir::{NodeId, Topology};
+use crate::ir::{Dialect, NodeId, Topology};
 use crate::model::{Model, TopologyTemplate, TypeDef, TypeKind};
-use crate::yaml::{Map, Node as Yaml};
+use crate::yaml::{Entry, Kind, Map, Node as Yaml};
 
 /// Capability names, or requirement names, that the definitions on a type chain define.
 fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> Vec<&'m str> {
@@ -27,6 +27,78 @@ fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> Vec<&'m str> {
         _ => super::occurrences::requirement_definitions(defs)
             .into_keys()
             .collect(),
+    }
+}
+
+/// The mappings of a `capabilities` or `requirements` section (`key`): a map of names to
+/// targets, or TOSCA 2.0's list of requirement mappings (§15.5, L7404), each a single-entry
+/// map. A list item of another shape is reported.
+pub fn mapping_entries<'y>(
+    key: &str,
+    section: &'y Yaml,
+    diags: &mut Diagnostics,
+) -> Vec<&'y Entry> {
+    match &section.kind {
+        Kind::Map(map) => map.entries().iter().collect(),
+        Kind::Seq(items) if key == "requirements" => items
+            .iter()
+            .filter_map(|item| match item.as_map().map(Map::entries) {
+                Some([entry]) => Some(entry),
+                _ => {
+                    diags.push(crate::front::shape::wrong_shape(
+                        item,
+                        "a requirement mapping",
+                        "a single-entry map `<requirement>: [<node template>, <requirement>]`",
+                    ));
+                    None
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What one capability or requirement mapping maps onto.
+pub enum Target<'y> {
+    /// `[node template, capability or requirement]`.
+    Pair(&'y Yaml, &'y Yaml),
+    /// A selectable node template (a TOSCA 2.0 requirement mapped onto the node itself).
+    Selectable(&'y Yaml),
+}
+
+/// What one capability or requirement mapping names: `[node, name]`, 1.3's
+/// `{ mapping: [node, name] }`, or, when `tosca2_requirement` (a TOSCA 2.0 requirement, §15.5),
+/// also a selectable node template's name or a list of pairs and names. `None` for any other
+/// shape.
+pub fn mapping_targets(value: &Yaml, tosca2_requirement: bool) -> Option<Vec<Target<'_>>> {
+    let target = value
+        .as_map()
+        .and_then(|m| m.get("mapping"))
+        .unwrap_or(value);
+    fn pair(n: &Yaml) -> Option<Target<'_>> {
+        match n.as_seq()? {
+            [node, name] if node.scalar_text().is_some() && name.scalar_text().is_some() => {
+                Some(Target::Pair(node, name))
+            }
+            _ => None,
+        }
+    }
+    if let Some(one) = pair(target) {
+        return Some(vec![one]);
+    }
+    if !tosca2_requirement {
+        return None;
+    }
+    fn item(n: &Yaml) -> Option<Target<'_>> {
+        match n.scalar_text() {
+            Some(_) => Some(Target::Selectable(n)),
+            None => pair(n),
+        }
+    }
+    match target.as_seq() {
+        Some(items) if !items.is_empty() => items.iter().map(item).collect(),
+        Some(_) => None,
+        None => item(target).map(|t| vec![t]),
     }
 }
 
@@ -47,11 +119,12 @@ pub fn check_mapped_names(
         ("capabilities", "capability"),
         ("requirements", "requirement"),
     ] {
-        let Some(entries) = mappings.get(section).and_then(Yaml::as_map) else {
+        let Some(entries) = mappings.get(section) else {
             continue;
         };
         let outer = defined_names(&outer_defs, section);
-        for entry in entries.entries() {
+        // Shapes are reported where the mappings are read.
+        for entry in mapping_entries(section, entries, &mut Diagnostics::with_cap(0)) {
             let Some(name) = entry.key.scalar_text() else {
                 continue;
             };
@@ -73,42 +146,40 @@ pub fn check_mapped_names(
                     ),
                 );
             }
-            let target = entry
-                .value
-                .as_map()
-                .and_then(|m| m.get("mapping"))
-                .unwrap_or(&entry.value);
-            let Some([inner_node, inner]) = target.as_seq() else {
-                continue;
-            };
-            let (Some(node_name), Some(inner_name)) =
-                (inner_node.scalar_text(), inner.scalar_text())
-            else {
-                continue;
-            };
-            let Some(&id) = nodes.get(node_name) else {
-                continue; // reported where the mapping is read
-            };
-            let node = &topology.nodes[id.0];
-            let inner_defs = definitions(model, TypeKind::Node, &node.types);
-            if !defs_complete(model, &inner_defs) {
-                continue;
-            }
-            let found = match section {
-                "capabilities" => node.capabilities.contains_key(inner_name),
-                _ => defined_names(&inner_defs, section).contains(&inner_name),
-            };
-            if !found {
-                diags.push(
-                    Diagnostic::error(
-                        codes::TOSCA_UNKNOWN_NAME,
-                        format!(
-                            "substitution maps {noun} `{name}` onto `{inner_name}` of node template `{node_name}`, whose type `{}` has no {noun} `{inner_name}`",
-                            node.type_name
-                        ),
-                    )
-                    .at_with(inner.span, format!("not a {noun} of `{node_name}`")),
-                );
+            let several = section == "requirements" && model.dialect == Dialect::Tosca2;
+            for target in mapping_targets(&entry.value, several).unwrap_or_default() {
+                let Target::Pair(inner_node, inner) = target else {
+                    continue;
+                };
+                let (Some(node_name), Some(inner_name)) =
+                    (inner_node.scalar_text(), inner.scalar_text())
+                else {
+                    continue;
+                };
+                let Some(&id) = nodes.get(node_name) else {
+                    continue; // reported where the mapping is read
+                };
+                let node = &topology.nodes[id.0];
+                let inner_defs = definitions(model, TypeKind::Node, &node.types);
+                if !defs_complete(model, &inner_defs) {
+                    continue;
+                }
+                let found = match section {
+                    "capabilities" => node.capabilities.contains_key(inner_name),
+                    _ => defined_names(&inner_defs, section).contains(&inner_name),
+                };
+                if !found {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!(
+                                "substitution maps {noun} `{name}` onto `{inner_name}` of node template `{node_name}`, whose type `{}` has no {noun} `{inner_name}`",
+                                node.type_name
+                            ),
+                        )
+                        .at_with(inner.span, format!("not a {noun} of `{node_name}`")),
+                    );
+                }
             }
         }
     }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use super::Locator;
+use super::boundary::Target;
 use super::nodes::{NodeBuilder, index};
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -249,59 +250,69 @@ pub fn substitution(
         diags,
     );
     let boundary = |key: &str, diags: &mut Diagnostics| -> Vec<BoundaryMapping> {
-        let Some(section) = map.get(key).and_then(Yaml::as_map) else {
+        let Some(section) = map.get(key) else {
             return Vec::new();
         };
-        section
-            .entries()
-            .iter()
-            .filter_map(|entry| {
-                let name = entry.key.scalar_text()?;
-                // `[node, name]`, or 1.3's `{mapping: [node, name]}`.
-                let target = entry
-                    .value
-                    .as_map()
-                    .and_then(|m| m.get("mapping"))
-                    .unwrap_or(&entry.value);
-                let parts: Vec<&str> = target
-                    .as_seq()?
-                    .iter()
-                    .filter_map(Yaml::scalar_text)
-                    .collect();
-                let [node_name, inner] = parts[..] else {
-                    diags.push(
-                        Diagnostic::error(
-                            codes::TOSCA_SHAPE,
-                            format!(
-                                "substitution mapping of `{name}` must be `[node template, {}]`",
-                                &key[..key.len() - 1]
-                            ),
-                        )
-                        .at(entry.value.span),
-                    );
-                    return None;
+        let mut mapped = Vec::new();
+        for entry in super::boundary::mapping_entries(key, section, diags) {
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            let several =
+                key == "requirements" && builder.model.dialect == crate::ir::Dialect::Tosca2;
+            let Some(targets) = super::boundary::mapping_targets(&entry.value, several) else {
+                let several = if several {
+                    ", a selectable node template, or a list of them"
+                } else {
+                    ""
                 };
-                match nodes.get(node_name) {
-                    Some(id) => Some(BoundaryMapping {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_SHAPE,
+                        format!(
+                            "substitution mapping of `{name}` must be `[node template, {}]`{several}",
+                            &key[..key.len() - 1]
+                        ),
+                    )
+                    .at(entry.value.span),
+                );
+                continue;
+            };
+            for target in targets {
+                let (node, inner) = match target {
+                    Target::Pair(node, inner) => (node, Some(inner)),
+                    Target::Selectable(node) => (node, None),
+                };
+                let node_name = node.scalar_text().unwrap_or_default();
+                match (nodes.get(node_name), inner) {
+                    (Some(id), Some(inner)) => mapped.push(BoundaryMapping {
                         name: name.to_string(),
                         node: *id,
-                        target: inner.to_string(),
+                        target: inner.scalar_text().unwrap_or_default().to_string(),
                     }),
-                    None => {
-                        diags.push(
-                            Diagnostic::error(
-                                codes::TOSCA_UNKNOWN_NAME,
-                                format!(
-                                    "substitution mapping names unknown node template `{node_name}`"
-                                ),
-                            )
-                            .at(target.span),
-                        );
-                        None
-                    }
+                    (Some(_), None) => diags.push(
+                        Diagnostic::warning(
+                            codes::TOSCA_UNSUPPORTED,
+                            format!(
+                                "requirement `{name}` mapped onto the selectable node template `{node_name}` is not carried into the IR"
+                            ),
+                        )
+                        .at(node.span)
+                        .hint("the IR maps a requirement onto a requirement of an inner node; map it as `[node template, requirement]` for backends to see it"),
+                    ),
+                    (None, _) => diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!(
+                                "substitution mapping names unknown node template `{node_name}`"
+                            ),
+                        )
+                        .at(node.span),
+                    ),
                 }
-            })
-            .collect()
+            }
+        }
+        mapped
     };
     let capabilities = boundary("capabilities", diags);
     let requirements = boundary("requirements", diags);

@@ -47,6 +47,7 @@ use crate::yaml::Node;
 
 pub use params::{Bindings, check_unused_bindings};
 pub use paths::topology_root;
+pub(crate) use values::FUNCTIONS_1X;
 
 /// What the resolver needs besides the model.
 pub struct Context<'a> {

@@ -7,7 +7,7 @@ use crate::ir::{Call, Dialect, Value};
 use crate::yaml::{Core, Kind, Node};
 
 /// The built-in functions of the Simple Profile, recognised as single-key maps.
-const FUNCTIONS_1X: &[&str] = &[
+pub(crate) const FUNCTIONS_1X: &[&str] = &[
     "get_input",
     "get_property",
     "get_attribute",

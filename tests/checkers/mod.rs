@@ -96,17 +96,23 @@ pub fn check(command: &str, path: &Path, bytes: &[u8]) -> Result<(), String> {
                 &["--strict", "--quiet", "-k", "1.33.0"],
                 path,
             )?;
-            run(
-                "yamllint",
-                &[
-                    "--strict",
-                    "-d",
-                    "{extends: default, rules: {document-start: disable, line-length: {max: 200}, indentation: {indent-sequences: whatever}}}",
-                ],
-                path,
-            )
+            yamllint(path)
         }
+        ("convert", "yaml") => yamllint(path),
         ("tf", "tf" | "tfvars") => run("hcl2tojson", &["-q"], path),
         _ => Ok(()),
     }
+}
+
+/// `yamllint --strict`, with lines up to 200 characters and either list indentation.
+fn yamllint(path: &Path) -> Result<(), String> {
+    run(
+        "yamllint",
+        &[
+            "--strict",
+            "-d",
+            "{extends: default, rules: {document-start: disable, line-length: {max: 200}, indentation: {indent-sequences: whatever}}}",
+        ],
+        path,
+    )
 }

@@ -79,6 +79,10 @@ impl M {
         self.map.is_empty()
     }
 
+    pub fn has(&self, key: &str) -> bool {
+        self.map.contains_key(key)
+    }
+
     pub fn done(self) -> Node {
         Node {
             span: self.span,

@@ -13,12 +13,26 @@ use crate::pipeline::{self, ReadOptions};
 use crate::source::InputArg;
 use crate::yaml::Node;
 
-/// The YAML dialects `convert` writes.
+/// The YAML dialects `convert` writes, named by their `tosca_definitions_version`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 #[allow(non_camel_case_types)]
 pub enum ConvertTarget {
-    /// TOSCA Simple Profile in YAML 1.3
+    /// TOSCA Simple Profile in YAML 1.3: the normative types are implied
+    #[value(name = "tosca_simple_yaml_1_3")]
     tosca_simple_yaml_1_3,
+    /// TOSCA 2.0: the file defines the Simple Profile 1.3 types it uses, under their 1.3 names
+    #[value(name = "tosca_2_0")]
+    tosca_2_0,
+}
+
+impl ConvertTarget {
+    /// The dialect, as warnings name it.
+    pub fn dialect(self) -> &'static str {
+        match self {
+            ConvertTarget::tosca_simple_yaml_1_3 => "TOSCA YAML 1.3",
+            ConvertTarget::tosca_2_0 => super::to_tosca2::DIALECT,
+        }
+    }
 }
 
 /// The flags of `toscana convert`.
@@ -53,7 +67,7 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
         quirks: Quirks::new(&args.quirk),
         ..ReadOptions::default()
     };
-    let converted = pipeline::convert_xml(&options, &mut diags);
+    let converted = pipeline::convert_xml(&options, args.to, &mut diags);
     crate::cli::finish_yaml_output(
         converted.tree,
         args.output.as_deref(),

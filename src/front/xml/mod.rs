@@ -13,7 +13,8 @@
 //! - [`names`]: QNames and the naming rule for translated types;
 //! - [`props`]: property definitions (XSD element/type, Winery key/value) and values;
 //! - [`types`]: types and their implementations;
-//! - [`topology`]: service templates: topology, boundary, plans.
+//! - [`topology`]: service templates: topology, boundary, plans;
+//! - [`to_tosca2`]: the 1.3 tree rewritten as TOSCA 2.0, for `convert --to tosca_2_0`.
 
 mod build;
 pub mod command;
@@ -23,6 +24,7 @@ mod meta;
 mod names;
 mod props;
 mod symbols;
+pub mod to_tosca2;
 mod topology;
 mod types;
 
@@ -47,7 +49,38 @@ pub struct Translated {
     pub trees: Vec<(FileId, Node)>,
     /// Some QName was taken on trust (`--quirk winery`), so types may be missing.
     pub incomplete: bool,
-    pub lost: Vec<Diagnostic>,
+    pub lost: Vec<Lost>,
+}
+
+/// An XML construct the Simple Profile 1.3 tree does not hold.
+pub struct Lost {
+    /// What it is, as the warning names it (`` `InstanceStates` ``).
+    pub what: String,
+    /// The XML element.
+    pub span: crate::source::Span,
+    /// What TOSCA 2.0 says for it, when 2.0 has a counterpart that 1.3 lacks.
+    pub tosca2: Option<Tosca2Only>,
+}
+
+impl Lost {
+    /// The warning `toscana convert` gives when the dialect it writes (`TOSCA YAML 1.3`,
+    /// `TOSCA 2.0`) has no counterpart.
+    pub fn warning(&self, dialect: &str) -> Diagnostic {
+        Diagnostic::warning(
+            crate::diag::codes::XML_NO_COUNTERPART,
+            format!("{} has no counterpart in {dialect}", self.what),
+        )
+        .at(self.span)
+    }
+}
+
+/// A keyname TOSCA 2.0 has for an XML construct that 1.3 has not: `key: value` on the type
+/// `type_name` of `section` (`valid_source_node_types` of a relationship type, say).
+pub struct Tosca2Only {
+    pub section: &'static str,
+    pub type_name: String,
+    pub key: &'static str,
+    pub value: Node,
 }
 
 /// Whether a text is an XML document (toscana's cue to read it as TOSCA 1.0 XML).
@@ -246,7 +279,7 @@ pub(crate) struct X<'d, 'a> {
     sym: names::Symbols,
     quirks: &'d Quirks,
     diags: &'d mut Diagnostics,
-    lost: Vec<Diagnostic>,
+    lost: Vec<Lost>,
     /// The folder of an unpacked CSAR, which artifact references are relative to.
     csar_root: Option<std::path::PathBuf>,
     /// For each document, the documents whose definitions it may use: itself and those it

@@ -333,14 +333,23 @@ impl<'d, 'a> X<'d, 'a> {
 
     /// Records a construct `toscana convert` cannot express in YAML.
     pub(super) fn lose(&mut self, di: usize, n: Xn, what: &str) {
-        let d = self.docs[di];
-        self.lost.push(
-            Diagnostic::warning(
-                codes::XML_NO_COUNTERPART,
-                format!("{what} has no counterpart in TOSCA YAML 1.3"),
-            )
-            .at(d.el(n)),
-        );
+        let span = self.docs[di].el(n);
+        self.lost.push(super::Lost {
+            what: what.to_string(),
+            span,
+            tosca2: None,
+        });
+    }
+
+    /// Records a construct TOSCA YAML 1.3 cannot express but TOSCA 2.0 can: `key: value` on
+    /// the definition `name` of `section`, which the 2.0 rewrite adds.
+    pub(super) fn lose_in_1_3(&mut self, di: usize, n: Xn, what: &str, keeps: super::Tosca2Only) {
+        let span = self.docs[di].el(n);
+        self.lost.push(super::Lost {
+            what: what.to_string(),
+            span,
+            tosca2: Some(keeps),
+        });
     }
 
     /// The property schema of a type, inherited along DerivedFrom (a derived definition
@@ -864,21 +873,36 @@ fn relationship_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
         "ValidTarget",
     ];
     let mut m = type_common(x, di, n, XKind::RelationshipType, &children, &[]);
+    // A node type as the valid source or target has a counterpart in TOSCA 2.0 only.
+    let node_type_in_2_0 = |x: &mut X, key: &'static str, found: Option<Found>, span: Span| {
+        found.map(|f| super::Tosca2Only {
+            section: "relationship_types",
+            type_name: yaml.to_string(),
+            key,
+            value: build::seq(
+                vec![build::s(x.found_name(XKind::NodeType, &f), span)],
+                span,
+            ),
+        })
+    };
     if let Some(vs) = kid(n, "ValidSource") {
         let q = qname(d, vs, "typeRef", x.diags);
+        let mut keeps = None;
         if let Some((q, span)) = q {
-            let kind =
-                if x.sym
-                    .defs
-                    .contains_key(&(XKind::RequirementType, q.ns.clone(), q.local.clone()))
-                {
-                    XKind::RequirementType
-                } else {
-                    XKind::NodeType
-                };
-            x.resolve_q(di, &q, span, kind);
+            if x.sym
+                .defs
+                .contains_key(&(XKind::RequirementType, q.ns.clone(), q.local.clone()))
+            {
+                x.resolve_q(di, &q, span, XKind::RequirementType);
+            } else {
+                let found = x.resolve_q(di, &q, span, XKind::NodeType);
+                keeps = node_type_in_2_0(x, "valid_source_node_types", found, span);
+            }
         }
-        x.lose(di, vs, "`ValidSource`");
+        match keeps {
+            Some(keeps) => x.lose_in_1_3(di, vs, "`ValidSource` naming a node type", keeps),
+            None => x.lose(di, vs, "`ValidSource` naming a requirement type"),
+        }
     }
     if let Some(vt) = kid(n, "ValidTarget")
         && let Some((q, span)) = qname(d, vt, "typeRef", x.diags)
@@ -887,8 +911,13 @@ fn relationship_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
             .defs
             .contains_key(&(XKind::NodeType, q.ns.clone(), q.local.clone()))
         {
-            x.resolve_q(di, &q, span, XKind::NodeType);
-            x.lose(di, vt, "`ValidTarget` naming a node type");
+            let found = x.resolve_q(di, &q, span, XKind::NodeType);
+            match node_type_in_2_0(x, "valid_target_node_types", found, span) {
+                Some(keeps) => {
+                    x.lose_in_1_3(di, vt, "`ValidTarget` naming a node type", keeps);
+                }
+                None => x.lose(di, vt, "`ValidTarget` naming a node type"),
+            }
         } else if let Some(f) = x.resolve_q(di, &q, span, XKind::CapabilityType) {
             m.set(
                 "valid_target_types",
