@@ -621,9 +621,17 @@ impl Decider<'_, '_, '_> {
     }
 
     /// What the assignment asks of its target's type and capability.
-    fn wanted(&mut self, plan: &Plan, named_template: bool) -> Wanted {
+    fn wanted(
+        &mut self,
+        plan: &Plan,
+        named_template: bool,
+        relationship: &RelationshipInfo,
+    ) -> Wanted {
         let model = self.builder.model;
-        let mut wanted = Wanted::default();
+        let mut wanted = Wanted {
+            admitted: relationship.valid_capabilities.clone(),
+            ..Wanted::default()
+        };
         if !named_template
             && let Some((n, _)) = &plan.a.node
             && let Some(full) = self.builder.ancestry.full_name(model, TypeKind::Node, n)
@@ -659,7 +667,7 @@ impl Decider<'_, '_, '_> {
 
     /// An assignment that names its target template: the target is checked, not chosen.
     fn named(&mut self, plan: &mut Plan, target: NodeId, relationship: &RelationshipInfo) {
-        let wanted = self.wanted(plan, true);
+        let wanted = self.wanted(plan, true, relationship);
         let verdict = self.judge(plan, &wanted, relationship, target);
         let name = self.topology.nodes[target.0].name.clone();
         let why = match verdict {
@@ -678,7 +686,7 @@ impl Decider<'_, '_, '_> {
             );
             return;
         }
-        self.take(plan, target, known(&plan.count).unwrap_or(1));
+        self.take(plan, target, known(&plan.count).unwrap_or(1), relationship);
         plan.targets.push((target, plan.count.clone()));
     }
 
@@ -707,11 +715,17 @@ impl Decider<'_, '_, '_> {
 
     /// Records the allocations of `share` relationships from every representation of the
     /// source to `target`, and that the source targets it for this requirement.
-    fn take(&mut self, plan: &mut Plan, target: NodeId, share: u64) {
+    fn take(
+        &mut self,
+        plan: &mut Plan,
+        target: NodeId,
+        share: u64,
+        relationship: &RelationshipInfo,
+    ) {
         self.state
             .used
             .insert((plan.source, plan.a.name.clone(), target));
-        let Some((cap, amounts)) = self.amounts(plan, target) else {
+        let Some((cap, amounts)) = self.amounts(plan, target, relationship) else {
             return;
         };
         plan.allocation = amounts
@@ -723,9 +737,14 @@ impl Decider<'_, '_, '_> {
     }
 
     /// The allocation read against the capability of `target` the relationship connects to.
-    fn amounts(&mut self, plan: &Plan, target: NodeId) -> Option<(String, Vec<Amount>)> {
+    fn amounts(
+        &mut self,
+        plan: &Plan,
+        target: NodeId,
+        relationship: &RelationshipInfo,
+    ) -> Option<(String, Vec<Amount>)> {
         let allocation = plan.a.allocation?;
-        let wanted = self.wanted(plan, true);
+        let wanted = self.wanted(plan, true, relationship);
         let cap = chosen_capability(self.topology, target, &wanted, &plan.a.name)?;
         let capability = &self.topology.nodes[target.0].capabilities[cap.as_str()];
         let amounts = allocation::read(
@@ -741,7 +760,7 @@ impl Decider<'_, '_, '_> {
 
     /// The target chosen among the templates.
     fn select(&mut self, plan: &mut Plan, relationship: &RelationshipInfo) {
-        let wanted = self.wanted(plan, false);
+        let wanted = self.wanted(plan, false, relationship);
         let filters = plan.def.filters.len() + usize::from(plan.a.node_filter.is_some());
         if wanted.node_types.is_empty()
             && wanted.capability.is_none()
@@ -812,7 +831,7 @@ impl Decider<'_, '_, '_> {
             // A count known only at deployment: the first template that fits takes it all.
             if let Some(&first) = ordered.first() {
                 self.chosen(plan, &ordered[..1], &fitting, &lines);
-                self.take(plan, first, 1);
+                self.take(plan, first, 1, relationship);
                 plan.targets.push((first, plan.count.clone()));
             } else {
                 self.unfulfilled(plan, plan.count.clone(), &asks, &lines, outside);
@@ -831,7 +850,7 @@ impl Decider<'_, '_, '_> {
             let have = self.state.counts[t.0].unwrap_or(remaining);
             let mut share = remaining.min(have);
             let mut limit = format!("`{target}` has {have} representation{}", plural(have));
-            if let Some((cap, amounts)) = self.amounts(plan, t) {
+            if let Some((cap, amounts)) = self.amounts(plan, t, relationship) {
                 let capability = &self.topology.nodes[t.0].capabilities[cap.as_str()];
                 let count = self.state.counts[t.0];
                 if let Some(fit) = self.state.ledger.fits(capability, t, &cap, &amounts, count)
@@ -857,7 +876,7 @@ impl Decider<'_, '_, '_> {
             if share == 0 {
                 continue;
             }
-            self.take(plan, t, share);
+            self.take(plan, t, share, relationship);
             plan.targets.push((t, Value::Integer(share as i64)));
             chosen.push(t);
             remaining -= share;
@@ -1075,7 +1094,7 @@ fn chosen_capability(
         Some((_, full)) => full.as_ref()?,
         None => wanted.capability_type.as_ref()?,
     };
-    target_capability(capabilities, asked, requirement)
+    target_capability(capabilities, asked, requirement, &wanted.admitted)
 }
 
 /// The TOSCA 2.0 checks of a candidate beyond its type and capability.

@@ -19,7 +19,6 @@ use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
     Capability, Interface, Node, NodeId, Relationship, RelationshipId, Requirement, Topology,
-    type_matches,
 };
 use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
@@ -579,9 +578,10 @@ pub(super) fn relationship(
         }
     });
     let target_node = &topology.nodes[target.0];
+    let admitted = admitted_capabilities(builder.model, builder.ancestry, &defs);
     let capability = wanted
         .as_ref()
-        .and_then(|w| target_capability(&target_node.capabilities, w, &a.name));
+        .and_then(|w| target_capability(&target_node.capabilities, w, &a.name, &admitted));
     // TOSCA 2.0 judged the target's capability when it chose the target.
     if let (false, Some(wanted), None) = (
         builder.model.dialect == crate::ir::Dialect::Tosca2,
@@ -667,23 +667,41 @@ fn missing_capability(
 }
 
 /// The target's capability a requirement connects to: by name, else the one of the wanted type
-/// named like the requirement, else the first of that type.
+/// the relationship type admits ([`selection::capability_of_type`]).
 pub(super) fn target_capability(
     capabilities: &IndexMap<String, Capability>,
     wanted: &str,
     requirement: &str,
+    admitted: &[String],
 ) -> Option<String> {
     if capabilities.contains_key(wanted) {
         return Some(wanted.to_string());
     }
-    let matching: Vec<&String> = capabilities
+    selection::capability_of_type(capabilities, wanted, requirement, admitted).cloned()
+}
+
+/// The capability types a relationship type admits as targets (its `valid_target_types`;
+/// TOSCA 2.0 `valid_capability_types`), from the most specific type that lists them, as full
+/// names; empty when it admits any.
+pub(super) fn admitted_capabilities(
+    model: &Model,
+    ancestry: &super::types::Ancestry,
+    defs: &[&crate::model::TypeDef],
+) -> Vec<String> {
+    let keyname = match model.dialect {
+        crate::ir::Dialect::Tosca2 => "valid_capability_types",
+        _ => "valid_target_types",
+    };
+    defs.iter()
+        .find_map(|d| d.def.as_map()?.get(keyname))
+        .and_then(Yaml::as_seq)
+        .unwrap_or(&[])
         .iter()
-        .filter(|(_, c)| type_matches(&c.types, wanted))
-        .map(|(n, _)| n)
-        .collect();
-    matching
-        .iter()
-        .find(|n| n.as_str() == requirement)
-        .or(matching.first())
-        .map(|n| n.to_string())
+        .filter_map(Yaml::scalar_text)
+        .map(|t| {
+            ancestry
+                .full_name(model, TypeKind::Capability, t)
+                .unwrap_or_else(|| t.to_string())
+        })
+        .collect()
 }

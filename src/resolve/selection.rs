@@ -110,6 +110,8 @@ pub struct Wanted {
     pub capability: Option<(String, Option<String>)>,
     /// The definition's capability type (full name).
     pub capability_type: Option<String>,
+    /// The capability types the relationship's type admits (full names; empty: any).
+    pub admitted: Vec<String>,
 }
 
 impl Wanted {
@@ -262,14 +264,14 @@ pub fn judge(
         (Some((name, full)), _) => match node.capabilities.get_key_value(name) {
             Some(found) => Some(found),
             None => match full {
-                Some(t) => match of_type(node, t, requirement) {
+                Some(t) => match of_type(node, t, requirement, &wanted.admitted) {
                     Some(found) => Some(found),
                     None => return Verdict::Fails(format!("has no capability of type {t}")),
                 },
                 None => return Verdict::Fails(format!("has no capability `{name}`")),
             },
         },
-        (None, Some(t)) => match of_type(node, t, requirement) {
+        (None, Some(t)) => match of_type(node, t, requirement, &wanted.admitted) {
             Some(found) => Some(found),
             None => return Verdict::Fails(format!("has no capability of type {t}")),
         },
@@ -299,20 +301,46 @@ pub fn judge(
     extra(typing, id, chosen.map(|(n, _)| n.as_str()))
 }
 
-/// The capability of type `t` a requirement connects to: the one named like the requirement,
-/// else the first.
-fn of_type<'n>(node: &'n Node, t: &str, requirement: &str) -> Option<(&'n String, &'n Capability)> {
-    let mut matching = node
-        .capabilities
-        .iter()
-        .filter(|(_, c)| type_matches(&c.types, t));
-    let first = matching.next()?;
-    Some(
-        std::iter::once(first)
-            .chain(matching)
-            .find(|(n, _)| n.as_str() == requirement)
-            .unwrap_or(first),
-    )
+/// The capability of type `t` a requirement connects to ([`capability_of_type`]).
+fn of_type<'n>(
+    node: &'n Node,
+    t: &str,
+    requirement: &str,
+    admitted: &[String],
+) -> Option<(&'n String, &'n Capability)> {
+    let name = capability_of_type(&node.capabilities, t, requirement, admitted)?;
+    node.capabilities.get_key_value(name)
+}
+
+/// The capability of type `t` a requirement connects to, `None` when the node has none of that
+/// type. The relationship's type decides first: among the capabilities of type `t`, one its
+/// type admits (`admitted`, its `valid_target_types` or TOSCA 2.0 `valid_capability_types`;
+/// empty when it admits any), and when none of them is admitted, a capability of another type
+/// that is; then the one named like the requirement, else the first.
+pub(super) fn capability_of_type<'c>(
+    capabilities: &'c indexmap::IndexMap<String, Capability>,
+    t: &str,
+    requirement: &str,
+    admitted: &[String],
+) -> Option<&'c String> {
+    let pick = |of: &dyn Fn(&Capability) -> bool| -> Option<&'c String> {
+        let mut matching = capabilities.iter().filter(|(_, c)| of(c)).map(|(n, _)| n);
+        let first = matching.next()?;
+        Some(
+            std::iter::once(first)
+                .chain(matching)
+                .find(|n| n.as_str() == requirement)
+                .unwrap_or(first),
+        )
+    };
+    let of_type = pick(&|c| type_matches(&c.types, t))?;
+    let is_admitted = |c: &Capability| admitted.iter().any(|a| type_matches(&c.types, a));
+    if admitted.is_empty() {
+        return Some(of_type);
+    }
+    pick(&|c| type_matches(&c.types, t) && is_admitted(c))
+        .or_else(|| pick(&is_admitted))
+        .or(Some(of_type))
 }
 
 /// A list of types a node's capability admits (`valid_source_types`; TOSCA 2.0
