@@ -35,6 +35,8 @@ pub mod codes {
     pub const IMPORT_CYCLE: &str = "import::cycle";
     pub const IMPORT_LIMIT: &str = "import::limit";
     pub const IMPORT_INVALID: &str = "import::invalid";
+    /// A TOSCA 2.0 import of a profile that is neither embedded nor on `--profile-path`.
+    pub const IMPORT_UNKNOWN_PROFILE: &str = "import::unknown-profile";
     pub const YAML_SYNTAX: &str = "yaml::syntax";
     pub const YAML_TAB_INDENT: &str = "yaml::tab-indentation";
     pub const YAML_NBSP: &str = "yaml::non-breaking-space";
@@ -55,6 +57,10 @@ pub mod codes {
     pub const TOSCA_UNKNOWN_TYPE: &str = "tosca::unknown-type";
     pub const TOSCA_UNKNOWN_NAME: &str = "tosca::unknown-name";
     pub const TOSCA_DUPLICATE: &str = "tosca::duplicate-name";
+    /// A TOSCA 2.0 name that means two different types in the file it is written in.
+    pub const TOSCA_AMBIGUOUS: &str = "tosca::ambiguous-name";
+    /// A TOSCA 2.0 `prefix:Name` whose prefix is no namespace of the file it is written in.
+    pub const TOSCA_UNKNOWN_NAMESPACE: &str = "tosca::unknown-namespace";
     pub const TOSCA_CYCLE: &str = "tosca::cycle";
     pub const TOSCA_UNSUPPORTED: &str = "tosca::unsupported";
     pub const TOSCA_LIMIT: &str = "tosca::limit";

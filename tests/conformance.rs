@@ -17,6 +17,9 @@
 //!   (reconstructions where they exist), invalid where the spec says so or the manifest marks a
 //!   spec defect; examples whose section gives their `types.yaml` are read beside a copy of it.
 //!
+//! The TOSCA 2.0 corpora (`oasis`, `spec-examples-2.0`) are read with a profile catalog made of
+//! the profiles each corpus defines itself (see [`profile_catalog`]), as `--profile-path`.
+//!
 //! - `xml-spec` and `xml-real` (TOSCA 1.0 XML): these corpora have no EXPECTED file, so the
 //!   verdicts are ours, one row per file and mode (strict, or `--quirk winery`) with the
 //!   checklist rule behind it, in `tests/conformance/xml-expected.tsv`. Every row is asserted.
@@ -36,7 +39,7 @@ mod common;
 #[path = "conformance/variability.rs"]
 mod variability;
 
-use common::{corpus_files, corpus_root, read_accepted, read_accepted_with};
+use common::{corpus_files, corpus_root, read_accepted_with, read_accepted_with_profiles};
 
 const XML_EXPECTED: &str = "tests/conformance/xml-expected.tsv";
 
@@ -274,9 +277,51 @@ fn oasis_example_cases() -> Vec<Case> {
         .collect()
 }
 
-/// toscana's verdict: the input reads into a topology with no error.
-fn accepts(path: &Path) -> bool {
-    read_accepted(path).is_some()
+/// toscana's verdict: the input reads into a topology with no error, TOSCA 2.0 profiles found
+/// in `profile_paths`.
+fn accepts(path: &Path, profile_paths: &[PathBuf]) -> bool {
+    read_accepted_with_profiles(path, profile_paths).is_some()
+}
+
+/// The TOSCA 2.0 profiles a corpus defines itself (complete files with `profile: NAME` and no
+/// service template or file imports), staged under `stage` by name, the layout `--profile-path`
+/// reads: the profile catalog of a processor that knows the suite's own profiles (L1496,
+/// T2-PROF-05), so that `s21.yaml` finds `org.base:v1` of `s20.yaml`. The first file (in path
+/// order) that declares a name is its profile.
+fn profile_catalog(dir: &Path, stage: &Path) -> PathBuf {
+    let catalog = stage.join("profiles");
+    for path in corpus_files(dir) {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let top = |key: &str| {
+            text.lines().find_map(|l| l.strip_prefix(key)).map(|v| {
+                v.split('#')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_matches(['"', '\''])
+            })
+        };
+        let (Some("tosca_2_0"), Some(name)) = (top("tosca_definitions_version:"), top("profile:"))
+        else {
+            continue;
+        };
+        let imports_files = text
+            .lines()
+            .any(|l| l.trim_start().starts_with("- url:") || l.trim_start().starts_with("url:"));
+        if name.is_empty() || top("service_template:").is_some() || imports_files {
+            continue;
+        }
+        let (dotted, version) = name.rsplit_once(':').unwrap_or((name, ""));
+        let folder = catalog.join(dotted.replace('.', "/")).join(version);
+        if folder.join("profile.yaml").exists() {
+            continue;
+        }
+        std::fs::create_dir_all(&folder).expect("a catalog folder");
+        std::fs::copy(&path, folder.join("profile.yaml")).expect("stage a profile");
+    }
+    catalog
 }
 
 #[derive(Default)]
@@ -314,7 +359,15 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
         return;
     }
     let stage = tempfile::tempdir().expect("a staging folder");
-    let corpora: [(&str, Vec<Case>); 5] = [
+    let oasis_profiles = profile_catalog(
+        &corpus_root().join("oasis/tests/tosca_2_0"),
+        &stage.path().join("oasis"),
+    );
+    let spec_profiles = profile_catalog(
+        &corpus_root().join("spec-examples/tosca2"),
+        &stage.path().join("spec"),
+    );
+    let corpora: [(&str, Vec<Case>, Vec<PathBuf>); 5] = [
         (
             "oasis",
             cases("oasis", "expected", |v| match v {
@@ -322,6 +375,7 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
                 "invalid" => Some(false),
                 _ => None,
             }),
+            vec![oasis_profiles],
         ),
         (
             "tosca-parser",
@@ -330,10 +384,15 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
                 "error" => Some(false),
                 _ => None,
             }),
+            Vec::new(),
         ),
-        ("spec-examples-1.0", spec_example_cases()),
-        ("oasis-examples-1.3", oasis_example_cases()),
-        ("spec-examples-2.0", tosca2_spec_example_cases(stage.path())),
+        ("spec-examples-1.0", spec_example_cases(), Vec::new()),
+        ("oasis-examples-1.3", oasis_example_cases(), Vec::new()),
+        (
+            "spec-examples-2.0",
+            tosca2_spec_example_cases(stage.path()),
+            vec![spec_profiles],
+        ),
     ];
     let mut xml_tallies: Vec<(&str, Tally)> = vec![
         ("xml-real", Tally::default()),
@@ -383,10 +442,10 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
     let mut stale = Vec::new();
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut undocumented = Vec::new();
-    for (name, cases) in &corpora {
+    for (name, cases, profile_paths) in &corpora {
         let tally = tallies.entry(name).or_default();
         for case in cases {
-            let accepted = accepts(case.staged.as_ref().unwrap_or(&case.path));
+            let accepted = accepts(case.staged.as_ref().unwrap_or(&case.path), profile_paths);
             let relative = case
                 .path
                 .strip_prefix(corpus_root())

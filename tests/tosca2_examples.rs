@@ -37,8 +37,13 @@ fn online_boutique_resolves_with_its_profiles() {
     let nodes = ir["nodes"].as_array().unwrap();
     assert_eq!(nodes.len(), 11);
     assert_eq!(ir["relationships"].as_array().unwrap().len(), 15);
-    // Types come from the profile `community.tosca.abstract.application:0.1`.
-    assert!(nodes.iter().any(|n| n["types"][0] == "MicroService"));
+    // Types come from the profile `community.tosca.abstract.application:0.1`, and their
+    // identities say so.
+    assert!(
+        nodes
+            .iter()
+            .any(|n| n["types"][0] == "community.tosca.abstract.application:0.1:MicroService")
+    );
 }
 
 #[test]
@@ -63,9 +68,15 @@ fn kubernetes_clusters_resolves_with_its_profiles() {
     let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let nodes = ir["nodes"].as_array().unwrap();
     assert_eq!(nodes[0]["name"], "k8s-cluster");
+    // Each type qualified by the profile that defines it: `ContainerPlatform` of the platform
+    // profile derives from types of the base profile it imports.
     assert_eq!(
         nodes[0]["types"],
-        serde_json::json!(["ContainerPlatform", "Platform", "Base"])
+        serde_json::json!([
+            "community.tosca.abstract.platform:0.1:ContainerPlatform",
+            "community.tosca.abstract.base:0.1:Platform",
+            "community.tosca.abstract.base:0.1:Base"
+        ])
     );
 }
 
@@ -80,8 +91,9 @@ fn a_profile_not_on_the_profile_path_is_reported() {
         .output()
         .unwrap();
     let stderr = common::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("profile `community.tosca.abstract.application:0.1` is not available")
+        stderr.contains("main.yaml:4:14: error[import::unknown-profile]: unknown profile `community.tosca.abstract.application:0.1`")
             && stderr.contains("--profile-path"),
         "{stderr}"
     );
@@ -104,7 +116,11 @@ fn the_embedded_simple_profile_is_imported_by_name() {
     let vm = &ir["nodes"][0];
     assert_eq!(
         vm["types"],
-        serde_json::json!(["Compute", "Abstract.Compute", "Root"])
+        serde_json::json!([
+            "org.oasis-open.simple:2.0:Compute",
+            "org.oasis-open.simple:2.0:Abstract.Compute",
+            "org.oasis-open.simple:2.0:Root"
+        ])
     );
     // `mem_size` is the profile's Size scalar type: 4 GB in bytes.
     assert_eq!(

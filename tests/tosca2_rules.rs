@@ -190,6 +190,20 @@ fn an_import_names_a_url_or_a_profile() {
                 .contains("by `profile` cannot name a `repository`")),
         "{bad:#?}"
     );
+    // The 1.3 keynames are errors that say what 2.0 writes instead (T2-IMPORT-14).
+    let bad = errors(&t("imports:\n  - file: x.yaml\n    namespace_prefix: x\n"));
+    for (key, instead, line) in [
+        ("file", "`url: <file>`", 3),
+        ("namespace_prefix", "`namespace: <prefix>`", 4),
+    ] {
+        assert!(
+            bad.iter().any(|d| d.code == "tosca::unknown-keyname"
+                && d.message == format!("unknown keyname `{key}` in an import")
+                && d.hint.as_deref().is_some_and(|h| h.contains(instead))
+                && d.span.is_some_and(|s| s.line == line && s.col == 5)),
+            "{key}: {bad:#?}"
+        );
+    }
 }
 
 #[test]

@@ -21,6 +21,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::limits::Limits;
 use crate::model::Model;
+use crate::model::names::Qualifier;
 use crate::source::{FileId, ImportRef, Loader, Span};
 use crate::yaml::{Map, Node};
 use quirk::Quirk;
@@ -118,9 +119,60 @@ fn read_entry(
         &mut model,
         &version,
     );
-    walk.file(entry, root_map, None);
+    walk.file(entry, root_map, None, Qualifier::default());
+    if dialect == Dialect::Tosca2 {
+        report_root_collisions(&model, loader.sources(), diags);
+    }
     model.topology = read_topology(root_map, dialect, diags);
     Some(model)
+}
+
+/// Two types of one name in the entry's root namespace that are not one definition: the entry's
+/// own and one imported without a namespace from a file first reached through a namespace, or
+/// from a profile (L1991-2002, T2-NS-04). Definitions of one identity were reported as they were
+/// read; these have different identities, so only the namespace shows they collide.
+fn report_root_collisions(
+    model: &Model,
+    sources: &crate::source::SourceMap,
+    diags: &mut Diagnostics,
+) {
+    let root: std::collections::HashSet<FileId> = model
+        .namespaces
+        .root_namespace(model.entry)
+        .into_iter()
+        .collect();
+    let mut first: std::collections::HashMap<(crate::model::TypeKind, &str), (&str, Span)> =
+        std::collections::HashMap::new();
+    for ((kind, id), def) in &model.types {
+        if !root.contains(&def.span.file) {
+            continue;
+        }
+        match first.entry((*kind, def.name.as_str())) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert((id, def.span));
+            }
+            std::collections::hash_map::Entry::Occupied(o) => {
+                let (earlier_id, earlier) = *o.get();
+                if earlier_id == id {
+                    continue;
+                }
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_DUPLICATE,
+                        format!(
+                            "{} `{}` is defined twice in the root namespace of `{}`: as `{earlier_id}` and as `{id}`",
+                            kind.noun(),
+                            def.name,
+                            sources.get(model.entry).name
+                        ),
+                    )
+                    .at_with(def.span, "defined again here")
+                    .label(earlier, "first defined here")
+                    .hint("names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them"),
+                );
+            }
+        }
+    }
 }
 
 /// The entry file's service template, with `copy` expanded.
@@ -153,6 +205,7 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         topology: None,
         incomplete_types: false,
         namespace_prefixes: Default::default(),
+        namespaces: Default::default(),
         functions: Default::default(),
     }
 }
@@ -190,7 +243,7 @@ fn read_xml(
             walk.model.files.push(*id);
         }
         if let Some(map) = tree.as_map() {
-            walk.file(*id, map, None);
+            walk.file(*id, map, None, Qualifier::default());
         }
     }
     model.topology = read_topology(entry_map, Dialect::Xml, diags);
@@ -292,7 +345,16 @@ impl<'a> ImportWalk<'a> {
         walk
     }
 
-    fn file(&mut self, file: FileId, root: &Map, via: Option<Span>) {
+    /// Reads one file's definitions, then its imports. `qualifier` is what the identities of
+    /// its TOSCA 2.0 types are qualified by when it declares no profile of its own.
+    fn file(&mut self, file: FileId, root: &Map, via: Option<Span>, qualifier: Qualifier) {
+        if self.model.dialect == Dialect::Tosca2 {
+            let qualifier = match root.get("profile").and_then(Node::as_str) {
+                Some(profile) => Qualifier::profile(profile),
+                None => qualifier,
+            };
+            self.model.namespaces.enter(file, qualifier);
+        }
         self.stack.push((file, via));
         let imports = yaml::read_definitions(
             self.loader.sources(),
@@ -308,34 +370,47 @@ impl<'a> ImportWalk<'a> {
         self.stack.pop();
     }
 
-    /// Reads an embedded profile file as if the entry imported it: the Simple Profile's
-    /// normative types are implicitly available to every 1.x file.
-    fn profile(&mut self, file: &crate::profiles::ProfileFile) {
+    /// Reads an embedded profile file (once): the Simple Profile's normative types, which every
+    /// 1.x file gets implicitly, or a TOSCA 2.0 profile a file imports by name. Returns its id.
+    fn profile(&mut self, file: &crate::profiles::ProfileFile) -> FileId {
         let id = self.loader.add_builtin(file.name, file.text);
         if !self.loader.take_builtin(id) {
-            return;
+            return id;
         }
         self.model.files.push(id);
         let Some(root) = crate::yaml::load(self.loader.sources(), id, self.limits, self.diags)
         else {
-            return;
+            return id;
         };
         if let Some(map) = root.as_map() {
-            self.file(id, map, None);
+            self.file(id, map, None, Qualifier::default());
         }
+        id
     }
 
     fn import(&mut self, importer: FileId, import: &yaml::ImportDecl) {
+        if !self.follow(importer, import) {
+            self.model
+                .namespaces
+                .failed(importer, import.namespace.as_deref());
+        }
+    }
+
+    /// Follows one import; false when what it names could not be read (reported), so names
+    /// that may be defined there are not reported as unknown as well.
+    fn follow(&mut self, importer: FileId, import: &yaml::ImportDecl) -> bool {
         let profile_url;
+        let namespace = import.namespace.as_deref();
         if let Some(files) = import
             .profile
             .as_deref()
             .and_then(crate::profiles::tosca2_profile)
         {
             for file in files {
-                self.profile(file);
+                let id = self.profile(file);
+                self.model.namespaces.import(importer, id, namespace);
             }
-            return;
+            return true;
         }
         let url = match &import.profile {
             Some(name) => match self.loader.profile_file(name) {
@@ -344,23 +419,14 @@ impl<'a> ImportWalk<'a> {
                     &profile_url
                 }
                 None => {
-                    // No embedded 2.0 profile yet: names from it are taken on trust.
-                    self.model.incomplete_types = true;
-                    self.diags.push(
-                        Diagnostic::warning(
-                            codes::TOSCA_UNSUPPORTED,
-                            format!("profile `{name}` is not available; its types are unknown"),
-                        )
-                        .at(import.node.span)
-                        .hint("point --profile-path at a folder that holds it, laid out by name (io/kubernetes/1.35/profile.yaml for io.kubernetes:1.35)"),
-                    );
-                    return;
+                    self.diags.push(unknown_profile(name, import.node.span));
+                    return false;
                 }
             },
             None => &import.url,
         };
         let repository_url = match &import.repository {
-            Some(name) => match self.model.repositories.get(name) {
+            Some(name) => match self.model.repository(name, importer) {
                 Some(repo) => Some(repo.url.clone()),
                 None => {
                     self.diags.push(
@@ -371,7 +437,7 @@ impl<'a> ImportWalk<'a> {
                         .at(import.node.span)
                         .hint("define it under `repositories`"),
                     );
-                    return;
+                    return false;
                 }
             },
             None => None,
@@ -384,14 +450,15 @@ impl<'a> ImportWalk<'a> {
             self.loader
                 .resolve_import(importer, &reference, import.node.span, self.diags)
         else {
-            return;
+            return false;
         };
         if let Some(pos) = self.stack.iter().position(|(f, _)| *f == file) {
             self.report_cycle(pos, import.node.span);
-            return;
+            return true;
         }
+        self.model.namespaces.import(importer, file, namespace);
         if !first_time {
-            return;
+            return true;
         }
         if self.stack.len() >= self.limits.max_import_depth {
             self.diags.push(
@@ -405,13 +472,13 @@ impl<'a> ImportWalk<'a> {
                 .at(import.node.span)
                 .hint("raise the limit with --max-import-depth N if this is intended"),
             );
-            return;
+            return false;
         }
         self.model.files.push(file);
         let Some(mut root) =
             crate::yaml::load(self.loader.sources(), file, self.limits, self.diags)
         else {
-            return;
+            return false;
         };
         if self.quirks.has(Quirk::ThreePartVersions) {
             version::accept_three_part_spelling(&mut root, self.diags);
@@ -422,10 +489,10 @@ impl<'a> ImportWalk<'a> {
                 "an imported TOSCA file",
                 "a map of keynames",
             ));
-            return;
+            return false;
         };
         let Some((dialect, _)) = detect(map, &root, false, self.diags) else {
-            return;
+            return false;
         };
         if (dialect == Dialect::Tosca2) != (self.model.dialect == Dialect::Tosca2) {
             self.diags.push(
@@ -438,9 +505,15 @@ impl<'a> ImportWalk<'a> {
                     .map_or(root.span, |e| e.value.span))
                 .label(import.node.span, "imported here"),
             );
-            return;
+            return false;
         }
-        self.file(file, map, Some(import.node.span));
+        let qualifier = self
+            .model
+            .namespaces
+            .qualifier(importer)
+            .imported(namespace);
+        self.file(file, map, Some(import.node.span), qualifier);
+        true
     }
 
     fn report_cycle(&mut self, from: usize, closing: Span) {
@@ -463,6 +536,24 @@ impl<'a> ImportWalk<'a> {
         self.diags
             .push(d.hint("remove one of the imports in the chain"));
     }
+}
+
+/// A TOSCA 2.0 profile import of a name toscana neither embeds nor finds on `--profile-path`:
+/// an import failure (L1765-1768, T2-IMPORT-10).
+fn unknown_profile(name: &str, at: Span) -> Diagnostic {
+    let embedded = crate::profiles::TOSCA2_PROFILE_NAMES
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Diagnostic::error(
+        codes::IMPORT_UNKNOWN_PROFILE,
+        format!("unknown profile `{name}`: it is not embedded in toscana and no --profile-path folder holds it"),
+    )
+    .at_with(at, "no profile of this name")
+    .hint(format!(
+        "toscana embeds {embedded}; for another profile, pass --profile-path DIR where DIR lays profiles out by name (io/kubernetes/1.35/profile.yaml declares `profile: io.kubernetes:1.35`)"
+    ))
 }
 
 /// `path` made absolute against the current directory, for a `file://` URL.

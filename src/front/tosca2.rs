@@ -18,6 +18,7 @@
 //! resolver's; this module answers only "is this what the grammar allows here".
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::source::SourceMap;
 use crate::yaml::{Core, Map, Node};
 
 /// The directives of a node template (L2511).
@@ -583,6 +584,17 @@ const LEGACY: &[(&str, &str)] = &[
     ("valid_source_types", "`valid_source_node_types` (L2722)"),
 ];
 
+/// Import keynames of TOSCA 1.3 that 2.0 renamed or dropped (T2-IMPORT-14): still errors in a
+/// 2.0 import (it would not be read as meant), with what to write instead.
+const RENAMED_IMPORT_KEYS: &[(&str, &str)] = &[
+    ("file", "`url: <file>` (L1720)"),
+    ("namespace_prefix", "`namespace: <prefix>` (L1723)"),
+    (
+        "namespace_uri",
+        "nothing: a 2.0 namespace is only its prefix, `namespace: <prefix>` (L1723)",
+    ),
+];
+
 /// The top-level keynames of a TOSCA 2.0 file (L1008), with their shapes.
 const TOP_LEVEL: &[(&str, K)] = &[
     ("tosca_definitions_version", K::Str),
@@ -627,6 +639,43 @@ pub fn check_file(root: &Map, entry: bool, diags: &mut Diagnostics) {
     }
     if entry && let Some(template) = root.get("service_template") {
         walker.definition(template, D::ServiceTemplate, "`service_template`");
+    }
+}
+
+/// Every entry of `dsl_definitions` defines a YAML anchor: the grammar of a DSL definition is
+/// `<anchor_block>: &<anchor> <anchor_definitions>` (L1080-1089), and an entry without one can
+/// never be used. The tree keeps no anchors, so the text between the entry's key and its value
+/// is read for the `&`.
+pub fn check_dsl_anchors(sources: &SourceMap, root: &Map, diags: &mut Diagnostics) {
+    let Some(entries) = root.get("dsl_definitions").and_then(Node::as_map) else {
+        return;
+    };
+    for entry in entries.entries() {
+        let (key, value) = (entry.key.span, entry.value.span);
+        let text = &sources.get(key.file).text;
+        let between = text
+            .get(key.end as usize..value.start as usize)
+            .unwrap_or_default();
+        let anchored = text
+            .get(value.start as usize..)
+            .is_some_and(|v| v.starts_with('&'))
+            || between.lines().any(|line| {
+                let code = line.split(" #").next().unwrap_or_default();
+                !code.trim_start().starts_with('#') && code.contains('&')
+            });
+        if !anchored {
+            let name = entry.key.scalar_text().unwrap_or_default();
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    format!("DSL definition `{name}` defines no YAML anchor"),
+                )
+                .at_with(entry.key.span, "no `&anchor` on its value")
+                .hint(format!(
+                    "a DSL definition is `<name>: &<anchor> <definitions>` (L1080-1089), e.g. `{name}: &{name}`; aliases (`*{name}`) elsewhere in the file then reuse it"
+                )),
+            );
+        }
     }
 }
 
@@ -698,18 +747,22 @@ impl Walker<'_> {
                         known.push(common);
                     }
                 }
-                self.diags.push(
-                    Diagnostic::error(
-                        codes::TOSCA_UNKNOWN_KEY,
-                        format!("unknown keyname `{key}` in {what}"),
-                    )
-                    .at_with(entry.key.span, "not a keyname of TOSCA 2.0 here")
-                    .did_you_mean(
+                let d = Diagnostic::error(
+                    codes::TOSCA_UNKNOWN_KEY,
+                    format!("unknown keyname `{key}` in {what}"),
+                )
+                .at_with(entry.key.span, "not a keyname of TOSCA 2.0 here");
+                let renamed = RENAMED_IMPORT_KEYS.iter().find(|(k, _)| *k == key);
+                self.diags.push(match renamed {
+                    Some((_, instead)) if what == "an import" => d.hint(format!(
+                        "`{key}` is the TOSCA 1.3 keyname; in TOSCA 2.0 write {instead}"
+                    )),
+                    _ => d.did_you_mean(
                         key,
                         &known,
                         Some(format!("the keynames of {what} are: {}", known.join(", "))),
                     ),
-                );
+                });
                 continue;
             };
             self.value(&entry.value, shape, &format!("`{key}` of {what}"), level);

@@ -87,8 +87,9 @@ pub struct Node {
     #[serde(rename = "type")]
     pub type_name: String,
     /// The type and its ancestors, most specific first, each fully qualified
-    /// (`tosca.nodes.Compute`; TOSCA 2.0 profile types as `profile:Name`, e.g.
-    /// `org.oasis-open.simple:2.0:Compute`). Backends match rules on this.
+    /// (`tosca.nodes.Compute`; TOSCA 2.0 types by their identity: a profile's as
+    /// `profile:Name`, e.g. `org.oasis-open.simple:2.0:Compute`, one imported under a namespace
+    /// as `namespace:Name`). Backends match rules on this.
     pub types: Vec<String>,
     pub description: Option<String>,
     pub metadata: IndexMap<String, Value>,

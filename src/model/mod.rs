@@ -4,11 +4,25 @@
 //! exist where) and files what it read here; the resolver gives it meaning. Definitions keep
 //! their YAML nodes, so the resolver can point every error at the text that caused it.
 
+pub mod names;
+
 use indexmap::IndexMap;
 
 use crate::ir::Dialect;
 use crate::source::{FileId, Span};
 use crate::yaml::Node;
+
+impl Model {
+    /// The repository `name` means where it is written (in file `from`): in TOSCA 2.0 through
+    /// that file's namespaces (the first, should two have the name), else by name.
+    pub fn repository(&self, name: &str, from: FileId) -> Option<&Repository> {
+        if self.dialect == Dialect::Tosca2 {
+            let ids = self.namespaces.lookup_repository(name, from);
+            return self.repositories.get(ids.first()?);
+        }
+        self.repositories.get(name)
+    }
+}
 
 /// The kinds of TOSCA types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,6 +100,7 @@ impl TypeKind {
 /// One type definition.
 #[derive(Debug, Clone)]
 pub struct TypeDef {
+    /// The name as defined (its identity, the key in [`Model::types`], may be qualified).
     pub name: String,
     pub kind: TypeKind,
     /// The parent type's name and where it was written.
@@ -108,7 +123,10 @@ pub struct Named {
 #[derive(Debug, Clone)]
 pub struct Repository {
     pub url: String,
+    /// The span of the repository's name.
     pub span: Span,
+    /// The span of its whole definition, to tell one definition read twice from two.
+    pub definition: Span,
 }
 
 /// The service template (1.x `topology_template`, 2.0 `service_template`), sections in source
@@ -137,8 +155,10 @@ pub struct Model {
     pub files: Vec<FileId>,
     pub description: Option<Node>,
     pub metadata: Option<Node>,
-    /// Types of every kind by name, in the order they were read.
+    /// Types of every kind by identity (the name, qualified in TOSCA 2.0 by profile or
+    /// namespace, see [`names`]), in the order they were read.
     pub types: IndexMap<(TypeKind, String), TypeDef>,
+    /// Repositories by identity (qualified like types in TOSCA 2.0; see [`Model::repository`]).
     pub repositories: IndexMap<String, Repository>,
     /// The entry's service template; imported files' templates are not merged (they describe
     /// other services).
@@ -146,10 +166,11 @@ pub struct Model {
     /// True when an import could not be followed (for instance a TOSCA 2.0 profile that is not
     /// available yet), so unknown type names may be defined there.
     pub incomplete_types: bool,
-    /// Prefixes under which files were imported (`namespace_prefix` in 1.x, `namespace` in 2.0).
-    /// A name `prefix:Type` resolves to `Type` from the imports; names are not yet kept apart
-    /// per namespace, so two imports defining one name still collide.
+    /// Prefixes under which Simple Profile files were imported (`namespace_prefix`). Simple
+    /// Profile files share one namespace, where `prefix:Type` is read as `Type`.
     pub namespace_prefixes: std::collections::BTreeSet<String>,
+    /// The namespaces of TOSCA 2.0 files: what a name written in a file means there.
+    pub namespaces: names::Namespaces,
     /// The names of the custom functions (TOSCA 2.0 `functions`) of every file read.
     pub functions: std::collections::BTreeSet<String>,
 }

@@ -20,8 +20,13 @@
 //! may import the OASIS non-normative profile), so the file's definition is used silently
 //! ([`is_non_normative`]).
 //!
-//! `tosca2/` holds the TOSCA 2.0 simple profile, which a 2.0 file gets only by importing it by
-//! name (`profile: org.oasis-open.simple:2.0`), as 2.0 has no implicit types (L1532).
+//! `tosca2/` holds the TOSCA 2.0 profiles, which a 2.0 file gets only by importing them by name,
+//! as 2.0 has no implicit types (L1532): the TOSCA 2.0 simple profile
+//! (`profile: org.oasis-open.simple:2.0`), and the compatibility profiles
+//! `org.oasis-open.simple:1.0` to `1.3`, the normative types of each Simple Profile version under
+//! their 1.x names (`tosca.nodes.Compute`) written in 2.0 grammar (`tosca2/simple_1_x.yaml`, from
+//! `simple/tosca_simple_yaml_1_x.yaml` by the rules in its header). The non-normative Appendix D
+//! types are not part of them.
 
 /// One embedded profile file: its name (used as `<builtin>/NAME` in messages) and text.
 pub struct ProfileFile {
@@ -66,11 +71,43 @@ const TOSCA2_SIMPLE: &[ProfileFile] = &[ProfileFile {
     text: include_str!("tosca2/simple_2_0.yaml"),
 }];
 
+/// The compatibility profile `org.oasis-open.simple:1.x` of one Simple Profile version: its
+/// normative types in TOSCA 2.0 grammar (`tosca2/simple_1_x.yaml`, whose header gives the rules
+/// by which it was written from `simple/tosca_simple_yaml_1_x.yaml`).
+macro_rules! compatibility_files {
+    ($v:literal) => {
+        &[ProfileFile {
+            name: concat!("tosca2/simple_", $v, ".yaml"),
+            text: include_str!(concat!("tosca2/simple_", $v, ".yaml")),
+        }]
+    };
+}
+
+const TOSCA2_SIMPLE_1_0: &[ProfileFile] = compatibility_files!("1_0");
+const TOSCA2_SIMPLE_1_1: &[ProfileFile] = compatibility_files!("1_1");
+const TOSCA2_SIMPLE_1_2: &[ProfileFile] = compatibility_files!("1_2");
+const TOSCA2_SIMPLE_1_3: &[ProfileFile] = compatibility_files!("1_3");
+
+/// The names of the TOSCA 2.0 profiles toscana embeds.
+pub const TOSCA2_PROFILE_NAMES: &[&str] = &[
+    "org.oasis-open.simple:2.0",
+    "org.oasis-open.simple:1.3",
+    "org.oasis-open.simple:1.2",
+    "org.oasis-open.simple:1.1",
+    "org.oasis-open.simple:1.0",
+];
+
 /// The embedded TOSCA 2.0 profile a 2.0 file imports by this name, if toscana ships it. Unlike
 /// the Simple Profile's types for 1.x files, a 2.0 file gets it only by importing it (L1532).
+/// Besides the 2.0 simple profile, the 1.x normative types are there as the compatibility
+/// profiles `org.oasis-open.simple:1.0` to `1.3`, under their 1.x names.
 pub fn tosca2_profile(name: &str) -> Option<&'static [ProfileFile]> {
     match name {
         "org.oasis-open.simple:2.0" => Some(TOSCA2_SIMPLE),
+        "org.oasis-open.simple:1.3" => Some(TOSCA2_SIMPLE_1_3),
+        "org.oasis-open.simple:1.2" => Some(TOSCA2_SIMPLE_1_2),
+        "org.oasis-open.simple:1.1" => Some(TOSCA2_SIMPLE_1_1),
+        "org.oasis-open.simple:1.0" => Some(TOSCA2_SIMPLE_1_0),
         _ => None,
     }
 }
@@ -225,6 +262,98 @@ mod tests {
             "",
         ] {
             assert!(simple_profile(v).is_none(), "{v}");
+        }
+    }
+
+    /// Every embedded TOSCA 2.0 profile, imported by its name into a 2.0 file, reads without a
+    /// single diagnostic under the 2.0 grammar and type rules.
+    #[test]
+    fn every_tosca2_profile_reads_cleanly_by_its_name() {
+        for name in TOSCA2_PROFILE_NAMES {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.yaml");
+            std::fs::write(
+                &path,
+                format!(
+                    "tosca_definitions_version: tosca_2_0\nimports:\n  - profile: {name}\n    namespace: p\n"
+                ),
+            )
+            .unwrap();
+            let mut diags = Diagnostics::new();
+            let read = crate::pipeline::read(
+                &crate::pipeline::ReadOptions {
+                    input: Some(crate::source::InputArg::Path(path)),
+                    ..Default::default()
+                },
+                &mut diags,
+            );
+            let messages: Vec<String> = diags.iter().map(|d| format!("{d:?}")).collect();
+            assert!(messages.is_empty(), "{name}: {messages:#?}");
+            assert!(read.topology.is_some(), "{name}");
+            let files = tosca2_profile(name).unwrap();
+            let root = load(&files[0]);
+            assert_eq!(str_at(&root, &["profile"]), Some(*name));
+            assert_eq!(
+                str_at(&root, &["tosca_definitions_version"]),
+                Some("tosca_2_0")
+            );
+        }
+    }
+
+    /// A compatibility profile has exactly the normative types of its Simple Profile version,
+    /// with the same parents and the same properties, attributes, capabilities and requirements
+    /// (the rules of its header change how they are written, not what they are), plus the
+    /// value types 2.0 lacks.
+    #[test]
+    fn compatibility_profiles_hold_the_normative_types_of_their_version() {
+        for (version, _) in ALL {
+            let dotted = version
+                .trim_start_matches("tosca_simple_yaml_")
+                .replace('_', ".");
+            let compat =
+                load(&tosca2_profile(&format!("org.oasis-open.simple:{dotted}")).unwrap()[0]);
+            let normative = version_file(version);
+            for kind in kinds() {
+                let mut expected = names(&normative, kind);
+                if kind == "data_types" {
+                    let mut added = vec![
+                        "range".to_string(),
+                        "scalar-unit.size".to_string(),
+                        "scalar-unit.time".to_string(),
+                        "scalar-unit.frequency".to_string(),
+                    ];
+                    if version == "tosca_simple_yaml_1_3" {
+                        added.push("scalar-unit.bitrate".to_string());
+                    }
+                    added.extend(expected);
+                    expected = added;
+                }
+                assert_eq!(names(&compat, kind), expected, "{version} {kind}");
+                for name in names(&normative, kind) {
+                    let (old, new) = (
+                        get_type(&normative, kind, &name).unwrap(),
+                        get_type(&compat, kind, &name).unwrap(),
+                    );
+                    assert_eq!(
+                        str_at(old, &["derived_from"]),
+                        str_at(new, &["derived_from"]),
+                        "{version} {name}"
+                    );
+                    for sec in ["properties", "attributes", "capabilities"] {
+                        let keys = |t: &Node| -> Vec<String> {
+                            section(t, sec)
+                                .iter()
+                                .map(|e| e.key.as_str().unwrap().to_string())
+                                .collect()
+                        };
+                        assert_eq!(keys(old), keys(new), "{version} {name} {sec}");
+                    }
+                    let reqs = |t: &Node| -> Vec<String> {
+                        requirements(t).into_iter().map(|(n, _)| n).collect()
+                    };
+                    assert_eq!(reqs(old), reqs(new), "{version} {name} requirements");
+                }
+            }
         }
     }
 

@@ -16,7 +16,7 @@ use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Node};
 use crate::model::{Model, TypeKind};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use crate::yaml::{Map, Node as Yaml};
 
 /// One assignment as written (or, in TOSCA 2.0, created from its definition).
@@ -213,12 +213,20 @@ fn node<'y>(a: &mut Assignment<'y>, node: &'y Yaml, diags: &mut Diagnostics) {
     }
 }
 
-/// What the requirement definitions on the source node's type chain say.
+/// What the requirement definitions on the source node's type chain say. TOSCA 2.0 reads a
+/// type name in the namespaces of the file it is written in, and a refinement may be written
+/// in another file than what it inherits: each name keeps its file.
 #[derive(Default)]
 pub struct Definition<'m> {
     pub relationship: Option<String>,
     pub capability: Option<String>,
     pub node: Option<String>,
+    /// Where `relationship`, `capability` and `node` are written.
+    pub relationship_at: Option<Span>,
+    pub capability_at: Option<Span>,
+    pub node_at: Option<Span>,
+    /// Where the most specific definition is written.
+    pub at: Option<Span>,
     /// The lower bound: of `occurrences` in the Simple Profile (1 when it gives none,
     /// SP-REQD-04), of `count_range` in TOSCA 2.0 (0 when it gives none, L2939).
     pub min: u64,
@@ -228,6 +236,27 @@ pub struct Definition<'m> {
     pub bounds_at: Option<Span>,
     /// TOSCA 2.0 `node_filter`s of every layer, most specific first: all must hold.
     pub filters: Vec<&'m Yaml>,
+}
+
+impl Definition<'_> {
+    /// The file the (most specific) definition is written in (any, when there is none and so
+    /// no name to read).
+    pub fn file(&self) -> FileId {
+        self.at.map(|s| s.file).unwrap_or_default()
+    }
+
+    /// The files its names are read in: `relationship`, `capability`, `node`.
+    pub fn relationship_in(&self) -> FileId {
+        self.relationship_at.map_or(self.file(), |s| s.file)
+    }
+
+    pub fn capability_in(&self) -> FileId {
+        self.capability_at.map_or(self.file(), |s| s.file)
+    }
+
+    pub fn node_in(&self) -> FileId {
+        self.node_at.map_or(self.file(), |s| s.file)
+    }
 }
 
 /// The definition of `requirement` for `node`, merged along its type chain.
@@ -253,26 +282,32 @@ pub fn definition<'m>(model: &'m Model, node: &Node, requirement: &str) -> Defin
         (false, Some(_)) => &layers[..1],
         _ => &layers,
     };
+    out.at = layers.first().map(|l| l.span);
     for found in layers {
         // Short form `name: CapabilityType`, or `{capability, relationship: Type | {type}}`.
         let map = found.as_map();
         if out.relationship.is_none() {
-            out.relationship = map
+            let written = map
                 .and_then(|m| m.get("relationship"))
-                .and_then(|r| r.as_str().or_else(|| r.as_map()?.get("type")?.as_str()))
-                .map(str::to_string);
+                .and_then(|r| match r.as_str() {
+                    Some(_) => Some(r),
+                    None => r.as_map()?.get("type"),
+                });
+            out.relationship = written.and_then(Yaml::as_str).map(str::to_string);
+            out.relationship_at = written.map(|w| w.span);
         }
         if out.capability.is_none() {
-            out.capability = found
-                .as_str()
-                .or_else(|| map?.get("capability")?.as_str())
-                .map(str::to_string);
+            let written = match found.as_str() {
+                Some(_) => Some(*found),
+                None => map.and_then(|m| m.get("capability")),
+            };
+            out.capability = written.and_then(Yaml::as_str).map(str::to_string);
+            out.capability_at = written.map(|w| w.span);
         }
         if out.node.is_none() {
-            out.node = map
-                .and_then(|m| m.get("node"))
-                .and_then(Yaml::as_str)
-                .map(str::to_string);
+            let written = map.and_then(|m| m.get("node"));
+            out.node = written.and_then(Yaml::as_str).map(str::to_string);
+            out.node_at = written.map(|w| w.span);
         }
         let Some(map) = map else { continue };
         if tosca2 {

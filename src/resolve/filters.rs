@@ -226,11 +226,16 @@ pub fn check_against_type<'m>(
         diags,
     );
     for cap in &filter.capabilities {
-        let declared = capability_type_of(defs, cap.name);
+        let declared = capability_type_of(defs, cap.name).map(|(t, at)| {
+            typing
+                .ancestry
+                .full_name(typing.model, TypeKind::Capability, t, at.file)
+                .unwrap_or_else(|| t.to_string())
+        });
         let cap_type = declared.or_else(|| {
             typing
                 .ancestry
-                .full_name(typing.model, TypeKind::Capability, cap.name)
+                .resolve(typing.model, TypeKind::Capability, cap.name, cap.at, diags)
         });
         let Some(cap_type) = cap_type else {
             let names = capability_names(defs);
@@ -251,10 +256,9 @@ pub fn check_against_type<'m>(
             );
             continue;
         };
-        let types =
-            typing
-                .ancestry
-                .of(typing.model, TypeKind::Capability, &cap_type, cap.at, diags);
+        let types = typing
+            .ancestry
+            .chain(typing.model, TypeKind::Capability, &cap_type, diags);
         let cap_defs = definitions(typing.model, TypeKind::Capability, &types);
         if !super::nodes::defs_complete(typing.model, &cap_defs) {
             continue;
@@ -312,11 +316,17 @@ fn check_properties<'m>(
 }
 
 /// The type of the capability named `name` along a node type chain (most specific first).
-fn capability_type_of(defs: &[&TypeDef], name: &str) -> Option<String> {
+/// The type of capability `name` of a node type chain, as written, and where (the file it is
+/// read in).
+fn capability_type_of<'m>(defs: &[&'m TypeDef], name: &str) -> Option<(&'m str, Span)> {
     defs.iter().find_map(|d| {
         let def = d.def.as_map()?.get("capabilities")?.as_map()?.get(name)?;
-        let t = def.as_str().or_else(|| def.as_map()?.get("type")?.as_str());
-        t.map(str::to_string)
+        let t = if def.as_str().is_some() {
+            def
+        } else {
+            def.as_map()?.get("type")?
+        };
+        t.as_str().map(|name| (name, t.span))
     })
 }
 
@@ -361,7 +371,8 @@ pub fn judge(filter: &NodeFilter, typing: &mut Typing, node: &Node) -> Verdict {
         }
     }
     for cap in &filter.capabilities {
-        let Some((cap_name, found)) = capability(typing, &node.capabilities, cap.name) else {
+        let Some((cap_name, found)) = capability(typing, &node.capabilities, cap.name, cap.at)
+        else {
             return Verdict::Fails(format!("has no capability named or typed `{}`", cap.name));
         };
         let cap_defs = definitions(typing.model, TypeKind::Capability, &found.types);
@@ -378,18 +389,20 @@ pub fn judge(filter: &NodeFilter, typing: &mut Typing, node: &Node) -> Verdict {
     maybe.map_or(Verdict::Fits, Verdict::Maybe)
 }
 
-/// A capability by name, else the first whose type (or an ancestor) is `name`.
+/// A capability by name, else the first whose type (or an ancestor) is `name` (a type name as
+/// written at `at`).
 fn capability<'n>(
-    typing: &Typing,
+    typing: &mut Typing,
     capabilities: &'n indexmap::IndexMap<String, Capability>,
     name: &str,
+    at: Span,
 ) -> Option<(&'n str, &'n Capability)> {
     if let Some((n, c)) = capabilities.get_key_value(name) {
         return Some((n.as_str(), c));
     }
     let full = typing
         .ancestry
-        .full_name(typing.model, TypeKind::Capability, name)
+        .full_name(typing.model, TypeKind::Capability, name, at.file)
         .unwrap_or_else(|| name.to_string());
     capabilities
         .iter()

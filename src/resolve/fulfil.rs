@@ -50,7 +50,7 @@ use super::validation::{self, Outcome};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{NodeId, RelationshipId, Requirement, Topology, Value, type_matches};
 use crate::model::{TopologyTemplate, TypeKind};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use crate::yaml::Node as Yaml;
 
 /// One assignment on its way to relationships.
@@ -88,12 +88,14 @@ struct State<'m> {
     ledger: Ledger,
     used: HashSet<(NodeId, String, NodeId)>,
     candidates: Option<Candidates>,
-    /// What [`Decider::relationship_info`] read, by relationship type.
-    relationships: HashMap<Option<String>, Rc<RelationshipInfo>>,
+    /// What [`Decider::relationship_info`] read, by relationship type name and the file it is
+    /// read in.
+    relationships: HashMap<Option<(String, FileId)>, Rc<RelationshipInfo>>,
     /// Type lists of capabilities, for targets that are named (selection has its own).
     lists: TypeLists,
-    /// Whether a definition's (node type, capability) names a capability of the node type.
-    symbolic: HashMap<(String, String), bool>,
+    /// Whether a definition's (node type, capability, file of the node type's name) names a
+    /// capability of the node type.
+    symbolic: HashMap<(String, String, FileId), bool>,
     definitions: DefinitionCache<'m>,
 }
 
@@ -349,10 +351,10 @@ impl Decider<'_, '_, '_> {
         match target {
             Some(t) => self.named(plan, t, &relationship),
             None => {
-                let names_type = plan.a.node.as_ref().is_none_or(|(n, _)| {
+                let names_type = plan.a.node.as_ref().is_none_or(|(n, at)| {
                     self.builder
                         .ancestry
-                        .full_name(model, TypeKind::Node, n)
+                        .full_name(model, TypeKind::Node, n, at.file)
                         .is_some()
                 });
                 if !names_type {
@@ -378,8 +380,13 @@ impl Decider<'_, '_, '_> {
         let model = self.builder.model;
         let a = &plan.a;
         let mut assigned: Option<&Yaml> = None;
-        let mut at = a.span;
-        let mut name = plan.def.relationship.clone();
+        // The type's name and where it is written (it is read in that file's namespaces).
+        let mut name: Option<(String, Span)> = plan
+            .def
+            .relationship
+            .clone()
+            .map(|n| (n, plan.def.relationship_at.unwrap_or(a.span)));
+        let mut at = name.as_ref().map_or(a.span, |(_, s)| *s);
         match a.relationship {
             Some(r) if r.as_str().is_some() => {
                 let text = r.as_str().unwrap_or_default();
@@ -387,16 +394,15 @@ impl Decider<'_, '_, '_> {
                 if self
                     .builder
                     .ancestry
-                    .full_name(model, TypeKind::Relationship, text)
+                    .full_name(model, TypeKind::Relationship, text, r.span.file)
                     .is_some()
                 {
-                    name = Some(text.to_string());
+                    name = Some((text.to_string(), r.span));
                 } else if let Some(t) = self.templates.get(text) {
                     let def = t.def.as_map();
                     name = def
                         .and_then(|m| m.get("type"))
-                        .and_then(Yaml::scalar_text)
-                        .map(str::to_string);
+                        .and_then(|t| Some((t.scalar_text()?.to_string(), t.span)));
                     assigned = def.and_then(|m| m.get("properties"));
                 }
             }
@@ -404,23 +410,25 @@ impl Decider<'_, '_, '_> {
                 let map = r.as_map();
                 if let Some(t) = map.and_then(|m| m.get("type")) {
                     at = t.span;
-                    name = t.scalar_text().map(str::to_string);
+                    name = t.scalar_text().map(|n| (n.to_string(), t.span));
                 }
                 assigned = map.and_then(|m| m.get("properties"));
             }
             None => {}
         }
+        let key = name.as_ref().map(|(n, s)| (n.clone(), s.file));
         if assigned.is_none()
-            && let Some(known) = self.state.relationships.get(&name)
+            && let Some(known) = self.state.relationships.get(&key)
         {
             return (Rc::clone(known), at);
         }
         let mut quiet = Diagnostics::with_cap(0);
         let types = match &name {
-            Some(n) => self
-                .builder
-                .ancestry
-                .of(model, TypeKind::Relationship, n, at, &mut quiet),
+            Some((n, written)) => {
+                self.builder
+                    .ancestry
+                    .of(model, TypeKind::Relationship, n, *written, &mut quiet)
+            }
             None => Vec::new(),
         };
         let defs = definitions(model, TypeKind::Relationship, &types);
@@ -432,30 +440,34 @@ impl Decider<'_, '_, '_> {
             at,
             &mut quiet,
         );
-        let list = |key: &str, kind: TypeKind| -> Vec<String> {
-            defs.iter()
-                .find_map(|d| d.def.as_map()?.get(key))
-                .and_then(Yaml::as_seq)
-                .unwrap_or(&[])
-                .iter()
-                .filter_map(Yaml::scalar_text)
-                .map(|t| {
-                    self.builder
-                        .ancestry
-                        .full_name(model, kind, t)
-                        .unwrap_or_else(|| t.to_string())
-                })
-                .collect()
-        };
+        let ancestry = &mut *self.builder.ancestry;
         let info = Rc::new(RelationshipInfo {
-            valid_targets: list("valid_target_node_types", TypeKind::Node),
-            valid_capabilities: list("valid_capability_types", TypeKind::Capability),
-            valid_sources: list("valid_source_node_types", TypeKind::Node),
+            valid_targets: selection::listed_types(
+                ancestry,
+                model,
+                &defs,
+                "valid_target_node_types",
+                TypeKind::Node,
+            ),
+            valid_capabilities: selection::listed_types(
+                ancestry,
+                model,
+                &defs,
+                "valid_capability_types",
+                TypeKind::Capability,
+            ),
+            valid_sources: selection::listed_types(
+                ancestry,
+                model,
+                &defs,
+                "valid_source_node_types",
+                TypeKind::Node,
+            ),
             types,
             properties,
         });
         if assigned.is_none() {
-            self.state.relationships.insert(name, Rc::clone(&info));
+            self.state.relationships.insert(key, Rc::clone(&info));
         }
         (info, at)
     }
@@ -467,10 +479,12 @@ impl Decider<'_, '_, '_> {
         let model = self.builder.model;
         let source = &self.topology.nodes[plan.source.0];
         let a = &plan.a;
-        let full = |b: &NodeBuilder, kind, n: &str| b.ancestry.full_name(model, kind, n);
+        let full =
+            |b: &mut NodeBuilder, kind, n: &str, file| b.ancestry.full_name(model, kind, n, file);
         if let (Some((node, at)), Some(wanted)) = (&a.node, &plan.def.node)
             && !self.topology.nodes.iter().any(|n| &n.name == node)
-            && let Some(wanted_full) = full(self.builder, TypeKind::Node, wanted)
+            && let Some(wanted_full) =
+                full(self.builder, TypeKind::Node, wanted, plan.def.node_in())
         {
             let types = self.builder.ancestry.of(
                 model,
@@ -495,7 +509,7 @@ impl Decider<'_, '_, '_> {
         }
         let symbolic = self.symbolic_capability(plan);
         if let (Some(cap), Some(at)) = (&a.capability, a.capability_at) {
-            let as_type = full(self.builder, TypeKind::Capability, cap);
+            let as_type = full(self.builder, TypeKind::Capability, cap, at.file);
             match (&symbolic, &as_type, &plan.def.capability) {
                 (Some(name), Some(_), _) if name != cap => self.diags.push(
                     Diagnostic::error(
@@ -520,7 +534,12 @@ impl Decider<'_, '_, '_> {
                     .hint(format!("write `capability: {name}`, or leave it out (L3166)")),
                 ),
                 (None, Some(cap_full), Some(wanted)) => {
-                    if let Some(wanted_full) = full(self.builder, TypeKind::Capability, wanted) {
+                    if let Some(wanted_full) = full(
+                        self.builder,
+                        TypeKind::Capability,
+                        wanted,
+                        plan.def.capability_in(),
+                    ) {
                         let types = self.builder.ancestry.of(
                             model,
                             TypeKind::Capability,
@@ -550,7 +569,12 @@ impl Decider<'_, '_, '_> {
             }
         }
         if let (Some(declared), Some(first)) = (&plan.def.relationship, relationship.types.first())
-            && let Some(declared_full) = full(self.builder, TypeKind::Relationship, declared)
+            && let Some(declared_full) = full(
+                self.builder,
+                TypeKind::Relationship,
+                declared,
+                plan.def.relationship_in(),
+            )
             && !type_matches(&relationship.types, &declared_full)
         {
             self.diags.push(
@@ -594,7 +618,7 @@ impl Decider<'_, '_, '_> {
     /// type rather than a capability type (L3001; T2-REQDEF-02).
     fn symbolic_capability(&mut self, plan: &Plan) -> Option<String> {
         let (cap, node) = (plan.def.capability.as_ref()?, plan.def.node.as_ref()?);
-        let key = (node.clone(), cap.clone());
+        let key = (node.clone(), cap.clone(), plan.def.node_in());
         if let Some(&known) = self.state.symbolic.get(&key) {
             return known.then(|| cap.clone());
         }
@@ -606,14 +630,18 @@ impl Decider<'_, '_, '_> {
     /// Whether node type `node` has a capability named `cap`.
     fn names_capability(&mut self, plan: &Plan, node: &str, cap: &str) -> bool {
         let model = self.builder.model;
-        let Some(full) = self.builder.ancestry.full_name(model, TypeKind::Node, node) else {
+        let written = plan.def.node_in();
+        let Some(full) = self
+            .builder
+            .ancestry
+            .full_name(model, TypeKind::Node, node, written)
+        else {
             return false;
         };
-        let types = self.builder.ancestry.of(
+        let types = self.builder.ancestry.chain(
             model,
             TypeKind::Node,
             &full,
-            plan.a.span,
             &mut Diagnostics::with_cap(0),
         );
         let defs = definitions(model, TypeKind::Node, &types);
@@ -633,33 +661,41 @@ impl Decider<'_, '_, '_> {
             ..Wanted::default()
         };
         if !named_template
-            && let Some((n, _)) = &plan.a.node
-            && let Some(full) = self.builder.ancestry.full_name(model, TypeKind::Node, n)
+            && let Some((n, at)) = &plan.a.node
+            && let Some(full) = self
+                .builder
+                .ancestry
+                .full_name(model, TypeKind::Node, n, at.file)
         {
             wanted.node_types.push(full);
         }
-        if let Some(full) = plan
-            .def
-            .node
-            .as_ref()
-            .and_then(|n| self.builder.ancestry.full_name(model, TypeKind::Node, n))
-            && !wanted.node_types.contains(&full)
+        let node_in = plan.def.node_in();
+        if let Some(full) = plan.def.node.as_ref().and_then(|n| {
+            self.builder
+                .ancestry
+                .full_name(model, TypeKind::Node, n, node_in)
+        }) && !wanted.node_types.contains(&full)
         {
             wanted.node_types.push(full);
         }
         let symbolic = self.symbolic_capability(plan);
-        wanted.capability = plan.a.capability.clone().or(symbolic.clone()).map(|c| {
+        let written = match &plan.a.capability {
+            Some(c) => Some((c.clone(), plan.a.capability_at.unwrap_or(plan.a.span).file)),
+            None => symbolic.clone().map(|c| (c, plan.def.capability_in())),
+        };
+        wanted.capability = written.map(|(c, file)| {
             let full = self
                 .builder
                 .ancestry
-                .full_name(model, TypeKind::Capability, &c);
+                .full_name(model, TypeKind::Capability, &c, file);
             (c, full)
         });
         if symbolic.is_none() {
+            let capability_in = plan.def.capability_in();
             wanted.capability_type = plan.def.capability.as_ref().and_then(|c| {
                 self.builder
                     .ancestry
-                    .full_name(model, TypeKind::Capability, c)
+                    .full_name(model, TypeKind::Capability, c, capability_in)
             });
         }
         wanted
@@ -668,6 +704,20 @@ impl Decider<'_, '_, '_> {
     /// An assignment that names its target template: the target is checked, not chosen.
     fn named(&mut self, plan: &mut Plan, target: NodeId, relationship: &RelationshipInfo) {
         let wanted = self.wanted(plan, true, relationship);
+        let node = &self.topology.nodes[target.0];
+        let asks_capability = wanted.capability.is_some() || wanted.capability_type.is_some();
+        if asks_capability
+            && chosen_capability(self.topology, target, &wanted, &plan.a.name).is_none()
+            && wanted
+                .node_types
+                .iter()
+                .all(|t| type_matches(&node.types, t))
+        {
+            // Connected as written: the relationship reports the capability the target lacks,
+            // with the type of the same name it has instead, where it has one.
+            plan.targets.push((target, plan.count.clone()));
+            return;
+        }
         let verdict = self.judge(plan, &wanted, relationship, target);
         let name = self.topology.nodes[target.0].name.clone();
         let why = match verdict {

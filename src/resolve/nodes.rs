@@ -17,7 +17,7 @@ use crate::ir::{
     Operation, Topology, Value, type_matches,
 };
 use crate::model::{Model, Named, TopologyTemplate, TypeDef, TypeKind};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use crate::yaml::{Kind, Map, Node as Yaml};
 
 /// Shared state of the node-level passes.
@@ -605,9 +605,34 @@ impl<'a> NodeBuilder<'a> {
         }
     }
 
+    /// The path of artifact file `file`, named in `defined_in`, relative to the topology root;
+    /// for a file of a profile read from outside the template (`--profile-path`), its own
+    /// location: it belongs to the profile, not to the template or its CSAR.
+    fn artifact_path(&self, defined_in: FileId, file: &str) -> Option<String> {
+        let path = paths::artifact_path(self.ctx.sources, self.root.as_deref(), defined_in, file)?;
+        if self.of_outside_profile(defined_in, &path) {
+            return paths::artifact_path(self.ctx.sources, Some(""), defined_in, file);
+        }
+        Some(path)
+    }
+
+    /// Whether an artifact at `path` (relative to the topology root), named in `defined_in`,
+    /// is a file of a TOSCA 2.0 profile that lives outside the template's folder.
+    fn of_outside_profile(&self, defined_in: FileId, path: &str) -> bool {
+        let outside = path.starts_with('/') || path.split('/').any(|p| p == "..");
+        outside
+            && self
+                .model
+                .namespaces
+                .qualifier(defined_in)
+                .profile
+                .is_some()
+    }
+
     /// Reports an artifact whose file is not where its path says: an error inside a CSAR,
     /// which must carry what it names; a warning next to a plain file, whose artifacts may be
-    /// put in place before deployment. URLs and repository artifacts are not looked up.
+    /// put in place before deployment, or in a profile outside the template. URLs and
+    /// repository artifacts are not looked up.
     fn check_file(&self, artifact: &Artifact, at: Span, diags: &mut Diagnostics) {
         let Some(path) = artifact.path.as_deref() else {
             return;
@@ -615,7 +640,13 @@ impl<'a> NodeBuilder<'a> {
         if artifact.repository.is_some() || artifact.file.contains("://") {
             return;
         }
-        let Some((reason, in_csar)) = self.ctx.artifact_files.missing(path) else {
+        let missing = if self.of_outside_profile(at.file, path) {
+            (!std::path::Path::new(path).is_file())
+                .then(|| (format!("`{path}` does not exist"), false))
+        } else {
+            self.ctx.artifact_files.missing(path)
+        };
+        let Some((reason, in_csar)) = missing else {
             return;
         };
         if !self.missing_files_reported.borrow_mut().insert(at) {
@@ -653,12 +684,7 @@ impl<'a> NodeBuilder<'a> {
             type_name: None,
             types: Vec::new(),
             file: file.to_string(),
-            path: paths::artifact_path(
-                self.ctx.sources,
-                self.root.as_deref(),
-                node.span.file,
-                file,
-            ),
+            path: self.artifact_path(node.span.file, file),
             repository: None,
             repository_url: None,
             deploy_path: None,
@@ -756,16 +782,21 @@ impl<'a> NodeBuilder<'a> {
                 .and_then(|m| m.get("type"))
                 .and_then(|t| t.scalar_text().map(|s| (s.to_string(), t.span)))
         };
-        let (Some((before, _)), Some((after, at))) = (type_of(inherited), type_of(stated)) else {
+        let (Some((before, before_at)), Some((after, at))) = (type_of(inherited), type_of(stated))
+        else {
             return;
         };
         let mut quiet = Diagnostics::default();
         let after_types = self
             .ancestry
             .of(self.model, TypeKind::Artifact, &after, at, &mut quiet);
-        let before_types =
-            self.ancestry
-                .of(self.model, TypeKind::Artifact, &before, at, &mut quiet);
+        let before_types = self.ancestry.of(
+            self.model,
+            TypeKind::Artifact,
+            &before,
+            before_at,
+            &mut quiet,
+        );
         let Some(before_name) = before_types.first() else {
             return;
         };
@@ -808,7 +839,7 @@ impl<'a> NodeBuilder<'a> {
         let repository_url =
             repository
                 .as_ref()
-                .and_then(|r| match self.model.repositories.get(r) {
+                .and_then(|r| match self.model.repository(r, node.span.file) {
                     Some(repo) => Some(repo.url.clone()),
                     None => {
                         diags.push(
@@ -833,9 +864,7 @@ impl<'a> NodeBuilder<'a> {
             None => (None, Vec::new()),
         };
         let path = match (&repository, file_node) {
-            (None, Some(f)) => {
-                paths::artifact_path(self.ctx.sources, self.root.as_deref(), f.span.file, &file)
-            }
+            (None, Some(f)) => self.artifact_path(f.span.file, &file),
             _ => None,
         };
         let artifact = Artifact {

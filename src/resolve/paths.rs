@@ -81,9 +81,10 @@ fn normalize(path: &str) -> String {
     }
 }
 
-/// `path` relative to the folder `root` (both normalised).
+/// `path` relative to the folder `root` (both normalised). An absolute path stays absolute
+/// under a relative root: nothing relates the two but the current directory.
 fn relative_to(path: &str, root: &str) -> String {
-    if root.is_empty() {
+    if root.is_empty() || (path.starts_with('/') && !root.starts_with('/')) {
         return path.to_string();
     }
     let path_parts: Vec<&str> = path.split('/').collect();

@@ -80,16 +80,24 @@ struct Checker<'a, 'm> {
 }
 
 impl<'m> Checker<'_, 'm> {
+    /// The ancestry of the type `name` written at `at` (read in that file's namespaces);
+    /// empty when it names no type (reported where types are read).
     fn types(&mut self, kind: TypeKind, name: &str, at: Span) -> Vec<String> {
-        if self.ancestry.full_name(self.model, kind, name).is_none() {
+        let Some(id) = self.ancestry.full_name(self.model, kind, name, at.file) else {
             return Vec::new();
-        }
+        };
         self.ancestry
-            .of(self.model, kind, name, at, &mut Diagnostics::with_cap(0))
+            .chain(self.model, kind, &id, &mut Diagnostics::with_cap(0))
     }
 
+    /// The requirement definitions of the node type whose identity is `name`.
     fn node_type(&mut self, name: &str, def: &'m TypeDef) {
-        let chain = self.types(TypeKind::Node, name, def.span);
+        let chain = self.ancestry.chain(
+            self.model,
+            TypeKind::Node,
+            name,
+            &mut Diagnostics::with_cap(0),
+        );
         let defs = definitions(self.model, TypeKind::Node, &chain);
         if !super::nodes::defs_complete(self.model, &defs) {
             return;
@@ -241,23 +249,12 @@ impl<'m> Checker<'_, 'm> {
         };
         let rel_types = self.types(TypeKind::Relationship, rel.0, rel.1);
         let defs = definitions(self.model, TypeKind::Relationship, &rel_types);
-        let list = |key: &str, kind: TypeKind, me: &mut Self| -> Vec<String> {
-            defs.iter()
-                .find_map(|d| d.def.as_map()?.get(key))
-                .and_then(Node::as_seq)
-                .unwrap_or(&[])
-                .iter()
-                .filter_map(Node::as_str)
-                .map(|t| {
-                    me.ancestry
-                        .full_name(me.model, kind, t)
-                        .unwrap_or_else(|| t.to_string())
-                })
-                .collect()
+        let mut list = |key: &str, kind: TypeKind| {
+            super::selection::listed_types(self.ancestry, self.model, &defs, key, kind)
         };
-        let valid_caps = list("valid_capability_types", TypeKind::Capability, self);
-        let valid_targets = list("valid_target_node_types", TypeKind::Node, self);
-        let valid_sources = list("valid_source_node_types", TypeKind::Node, self);
+        let valid_caps = list("valid_capability_types", TypeKind::Capability);
+        let valid_targets = list("valid_target_node_types", TypeKind::Node);
+        let valid_sources = list("valid_source_node_types", TypeKind::Node);
         let cap_types = capability.cloned().unwrap_or_default();
         let node = w.node.and_then(|n| n.as_str().map(|s| (s, n.span)));
         let node_types = match node {
@@ -321,7 +318,8 @@ impl<'m> Checker<'_, 'm> {
                 return;
             };
             let my_types = me.types(kind, m, mine.span);
-            let Some(their_full) = me.ancestry.full_name(me.model, kind, t) else {
+            let Some(their_full) = me.ancestry.full_name(me.model, kind, t, theirs.span.file)
+            else {
                 return;
             };
             if !my_types.is_empty() && !type_matches(&my_types, &their_full) {
@@ -350,7 +348,7 @@ impl<'m> Checker<'_, 'm> {
             let symbolic = |me: &mut Self, c: &Node| {
                 c.as_str().is_some_and(|s| {
                     me.ancestry
-                        .full_name(me.model, TypeKind::Capability, s)
+                        .full_name(me.model, TypeKind::Capability, s, c.span.file)
                         .is_none()
                 })
             };

@@ -223,7 +223,7 @@ pub(super) fn check_node_type(
     };
     if builder
         .ancestry
-        .full_name(builder.model, TypeKind::Node, node)
+        .full_name(builder.model, TypeKind::Node, node, span.file)
         .is_some()
     {
         builder
@@ -315,27 +315,35 @@ fn select(
     }
     let definition = definition(model, node, &a.name);
     let mut wanted = selection::Wanted::default();
-    if let Some((n, _)) = &a.node {
-        wanted
-            .node_types
-            .push(builder.ancestry.full_name(model, TypeKind::Node, n)?);
+    if let Some((n, at)) = &a.node {
+        wanted.node_types.push(
+            builder
+                .ancestry
+                .full_name(model, TypeKind::Node, n, at.file)?,
+        );
     }
-    if let Some(full) = definition
-        .node
-        .as_ref()
-        .and_then(|n| builder.ancestry.full_name(model, TypeKind::Node, n))
-        && !wanted.node_types.contains(&full)
+    let node_in = definition.node_in();
+    if let Some(full) = definition.node.as_ref().and_then(|n| {
+        builder
+            .ancestry
+            .full_name(model, TypeKind::Node, n, node_in)
+    }) && !wanted.node_types.contains(&full)
     {
         wanted.node_types.push(full);
     }
+    let capability_in = a.capability_at.unwrap_or(a.span).file;
     wanted.capability = a.capability.as_ref().map(|c| {
-        let full = builder.ancestry.full_name(model, TypeKind::Capability, c);
+        let full = builder
+            .ancestry
+            .full_name(model, TypeKind::Capability, c, capability_in);
         (c.clone(), full)
     });
-    wanted.capability_type = definition
-        .capability
-        .as_ref()
-        .and_then(|c| builder.ancestry.full_name(model, TypeKind::Capability, c));
+    let capability_in = definition.capability_in();
+    wanted.capability_type = definition.capability.as_ref().and_then(|c| {
+        builder
+            .ancestry
+            .full_name(model, TypeKind::Capability, c, capability_in)
+    });
     if wanted.node_types.is_empty()
         && wanted.capability.is_none()
         && wanted.capability_type.is_none()
@@ -344,8 +352,7 @@ fn select(
         return None;
     }
     if let (Some(f), Some(t)) = (&filter, wanted.node_types.first()) {
-        let at = a.node.as_ref().map_or(a.span, |(_, s)| *s);
-        let types = builder.ancestry.of(model, TypeKind::Node, t, at, diags);
+        let types = builder.ancestry.chain(model, TypeKind::Node, t, diags);
         let defs = definitions(model, TypeKind::Node, &types);
         if super::nodes::defs_complete(model, &defs) {
             filters::check_against_type(f, &mut builder.typing(), t, &defs, diags);
@@ -480,14 +487,15 @@ pub(super) fn relationship(
     let named = a.relationship.and_then(Yaml::as_str);
     // A name is a relationship type first, then a relationship template (L3139); the Simple
     // Profile looks for the template first.
-    let is_type = |t: &str| {
+    let written_in = a.relationship.map_or(a.span.file, |r| r.span.file);
+    let is_type = named.is_some_and(|t| {
         builder.model.dialect == crate::ir::Dialect::Tosca2
             && builder
                 .ancestry
-                .full_name(builder.model, TypeKind::Relationship, t)
+                .full_name(builder.model, TypeKind::Relationship, t, written_in)
                 .is_some()
-    };
-    let found = named.filter(|t| !is_type(t)).and_then(|t| templates.get(t));
+    });
+    let found = named.filter(|_| !is_type).and_then(|t| templates.get(t));
     let type_name: String = match (a.relationship, found) {
         // A relationship template: its name, type and values.
         (_, Some(template)) => {
@@ -511,16 +519,22 @@ pub(super) fn relationship(
                     type_at = t.span;
                     t.scalar_text().unwrap_or_default().to_string()
                 }
-                None => definition
-                    .relationship
-                    .clone()
-                    .unwrap_or_else(|| fallback_relationship(builder.model)),
+                None => {
+                    type_at = definition.relationship_at.unwrap_or(type_at);
+                    definition
+                        .relationship
+                        .clone()
+                        .unwrap_or_else(|| fallback_relationship(builder.model))
+                }
             }
         }
-        (None, _) => definition
-            .relationship
-            .clone()
-            .unwrap_or_else(|| fallback_relationship(builder.model)),
+        (None, _) => {
+            type_at = definition.relationship_at.unwrap_or(type_at);
+            definition
+                .relationship
+                .clone()
+                .unwrap_or_else(|| fallback_relationship(builder.model))
+        }
     };
     let types = if type_name.is_empty() {
         Vec::new()
@@ -537,7 +551,12 @@ pub(super) fn relationship(
         Some(declared) => {
             let declared = builder
                 .ancestry
-                .full_name(builder.model, TypeKind::Relationship, declared)
+                .full_name(
+                    builder.model,
+                    TypeKind::Relationship,
+                    declared,
+                    definition.relationship_in(),
+                )
                 .unwrap_or_else(|| declared.clone());
             types.first() == Some(&declared)
         }
@@ -567,11 +586,18 @@ pub(super) fn relationship(
     let interfaces: IndexMap<String, Interface> =
         builder.interfaces(&defs, assigned.and_then(|m| m.get("interfaces")), diags);
     // A capability name of the target, or a capability type (perhaps by shorthand).
-    let wanted = a.capability.clone().or(definition.capability).map(|w| {
+    let wanted = match &a.capability {
+        Some(c) => Some((c.clone(), a.capability_at.unwrap_or(a.span).file)),
+        None => definition
+            .capability
+            .clone()
+            .map(|c| (c, definition.capability_in())),
+    };
+    let wanted = wanted.map(|(w, written_in)| {
         let capabilities = &topology.nodes[target.0].capabilities;
         match builder
             .ancestry
-            .full_name(builder.model, TypeKind::Capability, &w)
+            .full_name(builder.model, TypeKind::Capability, &w, written_in)
         {
             Some(full) if !capabilities.contains_key(&w) => full,
             _ => w,
@@ -582,15 +608,10 @@ pub(super) fn relationship(
     let capability = wanted
         .as_ref()
         .and_then(|w| target_capability(&target_node.capabilities, w, &a.name, &admitted));
-    // TOSCA 2.0 judged the target's capability when it chose the target.
-    if let (false, Some(wanted), None) = (
-        builder.model.dialect == crate::ir::Dialect::Tosca2,
-        &wanted,
-        &capability,
-    ) {
+    if let (Some(wanted), None) = (&wanted, &capability) {
         let target_defs = definitions(builder.model, TypeKind::Node, &target_node.types);
         if super::nodes::defs_complete(builder.model, &target_defs) {
-            diags.push(missing_capability(
+            let d = missing_capability(
                 &topology.nodes[source.0].name,
                 a,
                 wanted,
@@ -600,7 +621,14 @@ pub(super) fn relationship(
                     .keys()
                     .map(String::as_str)
                     .collect(),
-            ));
+                builder.model.dialect == crate::ir::Dialect::Tosca2,
+            );
+            diags.push(match namesake(&target_node.capabilities, wanted) {
+                Some((name, other)) => d.hint(format!(
+                    "its capability `{name}` is of type `{other}`: a type of the same name from another profile or namespace is another type (L1696-1698)"
+                )),
+                None => d,
+            });
         }
     }
     Relationship {
@@ -623,6 +651,20 @@ pub(super) fn relationship(
     }
 }
 
+/// A capability of `capabilities` whose type has the local name of the type `wanted` (an
+/// identity) without being it: its name and type.
+fn namesake<'c>(
+    capabilities: &'c IndexMap<String, Capability>,
+    wanted: &str,
+) -> Option<(&'c str, &'c str)> {
+    let local = |id: &str| id.rsplit(':').next().unwrap_or(id).to_string();
+    let wanted_local = local(wanted);
+    capabilities.iter().find_map(|(name, c)| {
+        let t = c.types.first()?;
+        (t != wanted && local(t) == wanted_local).then_some((name.as_str(), t.as_str()))
+    })
+}
+
 /// A requirement whose target has no capability of the wanted name or type.
 fn missing_capability(
     source: &str,
@@ -630,16 +672,27 @@ fn missing_capability(
     wanted: &str,
     target: &str,
     capabilities: Vec<&str>,
+    tosca2: bool,
 ) -> Diagnostic {
-    // A capability the template names is a plain mistake. One that only the requirement's
-    // definition asks for is a warning: real profiles (tosca-parser's NFV samples among them)
-    // connect such requirements anyway, and the template gives no other target to choose.
+    // A capability the template names is a plain mistake, and so is one a TOSCA 2.0
+    // requirement definition asks for (its `capability` is mandatory, L2937, and ex-045 is
+    // invalid for a target without it, L1698). One that only a Simple Profile definition asks
+    // for is a warning: real profiles (tosca-parser's NFV samples among them) connect such
+    // requirements anyway, and the template gives no other target to choose.
     let from_template = a.capability.is_some();
     let d = if from_template {
         Diagnostic::error(
             codes::TOSCA_UNKNOWN_NAME,
             format!(
                 "requirement `{}` of `{source}` asks for capability `{wanted}` of `{target}`, which has none of that name or type",
+                a.name
+            ),
+        )
+    } else if tosca2 {
+        Diagnostic::error(
+            codes::TOSCA_TYPE_MISMATCH,
+            format!(
+                "requirement `{}` of `{source}` needs a capability of type `{wanted}`, and its target `{target}` has none",
                 a.name
             ),
         )
@@ -685,23 +738,12 @@ pub(super) fn target_capability(
 /// names; empty when it admits any.
 pub(super) fn admitted_capabilities(
     model: &Model,
-    ancestry: &super::types::Ancestry,
+    ancestry: &mut super::types::Ancestry,
     defs: &[&crate::model::TypeDef],
 ) -> Vec<String> {
     let keyname = match model.dialect {
         crate::ir::Dialect::Tosca2 => "valid_capability_types",
         _ => "valid_target_types",
     };
-    defs.iter()
-        .find_map(|d| d.def.as_map()?.get(keyname))
-        .and_then(Yaml::as_seq)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(Yaml::scalar_text)
-        .map(|t| {
-            ancestry
-                .full_name(model, TypeKind::Capability, t)
-                .unwrap_or_else(|| t.to_string())
-        })
-        .collect()
+    selection::listed_types(ancestry, model, defs, keyname, TypeKind::Capability)
 }

@@ -30,15 +30,13 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
     }
 
     // data_type: a number type, fixed once a scalar type has it (default float).
-    let inherited_data_type = parents
-        .iter()
-        .find_map(|m| m.get("data_type").and_then(Node::as_str))
-        .unwrap_or("float");
+    let inherited = parents.iter().find_map(|m| m.get("data_type"));
+    let inherited_data_type = inherited.and_then(Node::as_str).unwrap_or("float");
     let mut integer = false;
     if let Some(entry) = map.entry("data_type")
         && let Some(data_type) = entry.value.as_str()
     {
-        match checker.number_base(data_type) {
+        match checker.number_base(data_type, entry.value.span) {
             None => checker.report(
                 Diagnostic::error(
                     codes::TOSCA_TYPE_MISMATCH,
@@ -61,7 +59,11 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                 .hint("remove `data_type` here, or derive from `scalar` itself (L3793)"),
             );
         }
-    } else if checker.number_base(inherited_data_type) == Some("integer") {
+    } else if checker.number_base(
+        inherited_data_type,
+        inherited.map_or(defs[0].span, |n| n.span),
+    ) == Some("integer")
+    {
         integer = true;
     }
 

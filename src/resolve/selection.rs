@@ -16,10 +16,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::filters::Verdict;
-use super::types::definitions;
+use super::types::{Ancestry, definitions};
 use super::typing::Typing;
 use crate::ir::{Capability, Node, NodeId, Topology, canonical, type_matches};
-use crate::model::TypeKind;
+use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::Node as Yaml;
 
 /// At most this many templates that do not fit are named in a message.
@@ -367,17 +367,39 @@ fn valid_types(
     });
     let cap_defs = definitions(model, TypeKind::Capability, &cap.types);
     let list = from_node.or_else(|| cap_defs.iter().find_map(|d| d.def.as_map()?.get(keyname)));
+    full_names(typing.ancestry, model, list, kind)
+}
+
+/// The type names of a list (`valid_*_types`) as identities of `kind`, each read in the file
+/// it is written in; a name that is no type stays as written.
+pub(super) fn full_names(
+    ancestry: &mut Ancestry,
+    model: &Model,
+    list: Option<&Yaml>,
+    kind: TypeKind,
+) -> Vec<String> {
     list.and_then(Yaml::as_seq)
         .unwrap_or(&[])
         .iter()
-        .filter_map(Yaml::scalar_text)
-        .map(|t| {
-            typing
-                .ancestry
-                .full_name(model, kind, t)
+        .filter_map(|t| Some((t.scalar_text()?, t.span.file)))
+        .map(|(t, file)| {
+            ancestry
+                .full_name(model, kind, t, file)
                 .unwrap_or_else(|| t.to_string())
         })
         .collect()
+}
+
+/// [`full_names`] of the list `key` of the most specific of `defs` that has one.
+pub(super) fn listed_types(
+    ancestry: &mut Ancestry,
+    model: &Model,
+    defs: &[&TypeDef],
+    key: &str,
+    kind: TypeKind,
+) -> Vec<String> {
+    let list = defs.iter().find_map(|d| d.def.as_map()?.get(key));
+    full_names(ancestry, model, list, kind)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, TypeDef, TypeKind};
+use crate::source::Span;
 use crate::yaml::{Core, Map, Node};
 
 use super::types::{Ancestry, definitions};
@@ -87,11 +88,23 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
         ancestry,
         diags,
     };
-    for ((kind, name), def) in &model.types {
+    for ((kind, id), def) in &model.types {
+        if *kind == TypeKind::Data
+            && (BUILT_IN.contains(&def.name.as_str()) || def.name == "scalar")
+        {
+            checker.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_DUPLICATE,
+                    format!("`{}` is a built-in type; it cannot name a data type", def.name),
+                )
+                .at_with(def.span, "a reserved name")
+                .hint("the built-in type names are reserved (L3483, T2-NS-09): give the type another name, and derive it from the built-in type if it narrows it"),
+            );
+        }
         let Some(map) = def.def.as_map() else {
             continue;
         };
-        checker.type_def(*kind, name, def, map);
+        checker.type_def(*kind, id, def, map);
     }
 }
 
@@ -102,7 +115,8 @@ pub(super) struct Checker<'a, 'm> {
 }
 
 impl Checker<'_, '_> {
-    fn type_def(&mut self, kind: TypeKind, name: &str, def: &TypeDef, map: &Map) {
+    /// One type, whose identity (key in the model) is `id`.
+    fn type_def(&mut self, kind: TypeKind, id: &str, def: &TypeDef, map: &Map) {
         for section in ["properties", "attributes", "inputs"] {
             if let Some(defs) = map.get(section).and_then(Node::as_map) {
                 self.value_defs(defs);
@@ -134,7 +148,7 @@ impl Checker<'_, '_> {
                 };
                 let known = [TypeKind::Node, TypeKind::Group].into_iter().any(|k| {
                     self.ancestry
-                        .full_name(self.model, k, target_name)
+                        .full_name(self.model, k, target_name, target.span.file)
                         .is_some()
                 });
                 if !known && !self.model.incomplete_types {
@@ -149,7 +163,7 @@ impl Checker<'_, '_> {
             }
         }
         if kind == TypeKind::Data {
-            self.data_type(name, def, map);
+            self.data_type(id, def, map);
         }
         if let Some(validation) = map.get("validation") {
             self.functions(validation);
@@ -227,12 +241,12 @@ impl Checker<'_, '_> {
 
     /// A data type's own rules: properties only on complex types (L4130), the scalar keynames
     /// only on scalar types (L3672), and the scalar rules.
-    fn data_type(&mut self, name: &str, def: &TypeDef, map: &Map) {
-        let chain = self.ancestry.of(
+    fn data_type(&mut self, id: &str, def: &TypeDef, map: &Map) {
+        let name = def.name.as_str();
+        let chain = self.ancestry.chain(
             self.model,
             TypeKind::Data,
-            name,
-            def.span,
+            id,
             &mut Diagnostics::with_cap(0),
         );
         let base = chain
@@ -320,9 +334,9 @@ impl Checker<'_, '_> {
         self.diags.push(d);
     }
 
-    /// Whether `name` is integer, float, or a data type derived from them: the number types a
-    /// scalar's `data_type` may be (L3704).
-    pub(super) fn number_base(&mut self, name: &str) -> Option<&'static str> {
+    /// Whether `name` (written at `at`) is integer, float, or a data type derived from them:
+    /// the number types a scalar's `data_type` may be (L3704).
+    pub(super) fn number_base(&mut self, name: &str, at: Span) -> Option<&'static str> {
         match name {
             "integer" => return Some("integer"),
             "float" => return Some("float"),
@@ -332,7 +346,7 @@ impl Checker<'_, '_> {
             self.model,
             TypeKind::Data,
             name,
-            Default::default(),
+            at,
             &mut Diagnostics::with_cap(0),
         );
         match chain.last().map(String::as_str) {

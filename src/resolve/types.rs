@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, TypeDef, TypeKind};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 
 /// The primitive types a data type may derive from (Simple Profile and TOSCA 2.0).
 const PRIMITIVES: &[&str] = &[
@@ -35,9 +35,12 @@ const PRIMITIVES: &[&str] = &[
 /// Memoized ancestries. Every chain is walked once, so the whole catalogue costs time linear in
 /// the number of types, whatever order templates ask in.
 pub struct Ancestry {
+    /// Type identity → its ancestry (identities, most specific first).
     cache: HashMap<(TypeKind, String), Vec<String>>,
     /// Shorthand → full name of the normative types read, per kind; ambiguous ones left out.
     shorthands: HashMap<(TypeKind, String), String>,
+    /// TOSCA 2.0: (kind, name as written, file written in) → the identities it can mean.
+    lookups: HashMap<(TypeKind, String, FileId), Vec<String>>,
 }
 
 impl Ancestry {
@@ -82,11 +85,30 @@ impl Ancestry {
         Ancestry {
             cache: HashMap::new(),
             shorthands,
+            lookups: HashMap::new(),
         }
     }
 
-    /// The defined name `name` stands for: itself, or the normative type it is a shorthand of.
-    pub fn full_name(&self, model: &Model, kind: TypeKind, name: &str) -> Option<String> {
+    /// The one place a type name is read: the identities (keys of [`Model::types`]) that `name`,
+    /// written in file `from`, can mean. TOSCA 2.0 reads it in the namespaces of that file
+    /// ([`crate::model::names`]); more than one identity means the name is ambiguous there. The
+    /// Simple Profile has one namespace: the name itself, else the normative type it is a
+    /// shorthand of, else `prefix:Name` read as `Name`.
+    fn lookup(&mut self, model: &Model, kind: TypeKind, name: &str, from: FileId) -> &[String] {
+        let key = (kind, name.to_string(), from);
+        if !self.lookups.contains_key(&key) {
+            let found = if model.dialect == Dialect::Tosca2 {
+                model.namespaces.lookup(kind, name, from)
+            } else {
+                self.global_name(model, kind, name).into_iter().collect()
+            };
+            self.lookups.insert(key.clone(), found);
+        }
+        &self.lookups[&key]
+    }
+
+    /// A Simple Profile name: itself, a shorthand, or `prefix:Name` of a prefixed import.
+    fn global_name(&self, model: &Model, kind: TypeKind, name: &str) -> Option<String> {
         if model.types.contains_key(&(kind, name.to_string())) {
             return Some(name.to_string());
         }
@@ -95,14 +117,45 @@ impl Ancestry {
         }
         let (prefix, rest) = name.split_once(':')?;
         if model.namespace_prefixes.contains(prefix) {
-            return self.full_name(model, kind, rest);
+            return self.global_name(model, kind, rest);
         }
         None
     }
 
-    /// The ancestry of `name` (most specific first), reporting unknown and cyclic types at
-    /// `used_at`. An unknown type still gets an ancestry of its own name, so one mistake does
-    /// not cascade into a hundred.
+    /// The identity of the type `name` stands for in file `from`: the name itself, the type it
+    /// is a shorthand of (Simple Profile), or the namespaced type it names (TOSCA 2.0); `None`
+    /// when it names no type of this kind there. An ambiguous name gives the first of its
+    /// meanings; [`Ancestry::of`] and [`Ancestry::resolve`] report it.
+    pub fn full_name(
+        &mut self,
+        model: &Model,
+        kind: TypeKind,
+        name: &str,
+        from: FileId,
+    ) -> Option<String> {
+        self.lookup(model, kind, name, from).first().cloned()
+    }
+
+    /// [`Ancestry::full_name`] of a name written at `at`, reporting there a name that means two
+    /// types. `None` when it names no type (unreported: the caller knows what else it may be).
+    pub fn resolve(
+        &mut self,
+        model: &Model,
+        kind: TypeKind,
+        name: &str,
+        at: Span,
+        diags: &mut Diagnostics,
+    ) -> Option<String> {
+        let found = self.lookup(model, kind, name, at.file);
+        if found.len() > 1 {
+            diags.push(ambiguous(model, kind, name, found, at));
+        }
+        found.first().cloned()
+    }
+
+    /// The ancestry of `name`, written at `used_at` (most specific first), reporting unknown,
+    /// ambiguous and cyclic types. An unknown type still gets an ancestry of its own name, so
+    /// one mistake does not cascade into a hundred.
     pub fn of(
         &mut self,
         model: &Model,
@@ -111,22 +164,34 @@ impl Ancestry {
         used_at: Span,
         diags: &mut Diagnostics,
     ) -> Vec<String> {
-        match self.full_name(model, kind, name) {
+        match self.resolve(model, kind, name, used_at, diags) {
             Some(full) => self.walk(model, kind, &full, diags),
             None => {
-                if !tolerated(model, kind, name) {
-                    unknown_type(model, kind, name, used_at, diags);
+                if !tolerated(model, name, used_at) {
+                    unknown_type(self, model, kind, name, used_at, diags);
                 }
                 vec![name.to_string()]
             }
         }
     }
 
+    /// The ancestry of the type whose identity is `id` (a key of [`Model::types`], or a name
+    /// that is none, which is its own ancestry).
+    pub fn chain(
+        &mut self,
+        model: &Model,
+        kind: TypeKind,
+        id: &str,
+        diags: &mut Diagnostics,
+    ) -> Vec<String> {
+        self.walk(model, kind, id, diags)
+    }
+
     /// Walks every type defined in the files read, so a bad derivation is reported even in a
     /// type no template uses. Memoized: linear in the number of types.
     pub fn check_all(&mut self, model: &Model, diags: &mut Diagnostics) {
-        for ((kind, name), def) in &model.types {
-            self.of(model, *kind, name, def.span, diags);
+        for (kind, id) in model.types.keys() {
+            self.walk(model, *kind, id, diags);
         }
     }
 
@@ -154,13 +219,13 @@ impl Ancestry {
             let Some((parent, span)) = &def.derived_from else {
                 break Vec::new();
             };
-            match self.full_name(model, kind, parent) {
+            match self.resolve(model, kind, parent, *span, diags) {
                 Some(full) => current = full,
                 None if kind == TypeKind::Data && PRIMITIVES.contains(&parent.as_str()) => {
                     break vec![parent.clone()];
                 }
                 None => {
-                    if let Some(other) = defined_as_other_kind(model, kind, parent) {
+                    if let Some(other) = self.defined_as_other_kind(model, kind, parent, *span) {
                         diags.push(
                             Diagnostic::error(
                                 codes::TOSCA_UNKNOWN_TYPE,
@@ -178,8 +243,8 @@ impl Ancestry {
                                 kind.noun()
                             )),
                         );
-                    } else if !tolerated(model, kind, parent) {
-                        unknown_type(model, kind, parent, *span, diags);
+                    } else if !tolerated(model, parent, *span) {
+                        unknown_type(self, model, kind, parent, *span, diags);
                     }
                     break vec![parent.clone()];
                 }
@@ -204,37 +269,97 @@ pub fn definitions<'m>(model: &'m Model, kind: TypeKind, ancestry: &[String]) ->
         .collect()
 }
 
-/// An unknown name that is not an error: when an import could not be followed (a TOSCA 2.0
-/// profile not available yet), the name may well be defined there.
-fn tolerated(model: &Model, _kind: TypeKind, _name: &str) -> bool {
+/// An unknown name that is not an error: when an import could not be followed (reported where
+/// it is written), the name may well be defined there. Unknown XML types are taken on trust
+/// (`incomplete_types`); a TOSCA 2.0 name only when an import it may come from failed.
+fn tolerated(model: &Model, name: &str, at: Span) -> bool {
     model.incomplete_types
+        || (model.dialect == Dialect::Tosca2 && model.namespaces.maybe_unread(name, at.file))
 }
 
-fn defined_as_other_kind(model: &Model, kind: TypeKind, name: &str) -> Option<TypeKind> {
-    TypeKind::ALL
-        .into_iter()
-        .find(|k| *k != kind && model.types.contains_key(&(*k, name.to_string())))
+impl Ancestry {
+    /// The other kind of type `name`, written at `at`, names, if it names one.
+    fn defined_as_other_kind(
+        &mut self,
+        model: &Model,
+        kind: TypeKind,
+        name: &str,
+        at: Span,
+    ) -> Option<TypeKind> {
+        TypeKind::ALL
+            .into_iter()
+            .find(|k| *k != kind && !self.lookup(model, *k, name, at.file).is_empty())
+    }
 }
 
-fn unknown_type(model: &Model, kind: TypeKind, name: &str, at: Span, diags: &mut Diagnostics) {
+/// A name that means two or more types where it is written, with each definition labelled.
+fn ambiguous(model: &Model, kind: TypeKind, name: &str, ids: &[String], at: Span) -> Diagnostic {
+    let listed = ids
+        .iter()
+        .map(|id| format!("`{id}`"))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let mut d = Diagnostic::error(
+        codes::TOSCA_AMBIGUOUS,
+        format!(
+            "{} `{name}` is ambiguous here: it names {listed}",
+            kind.noun()
+        ),
+    )
+    .at_with(
+        at,
+        "more than one type has this name in this file's namespace",
+    );
+    for id in ids {
+        if let Some(def) = model.types.get(&(kind, id.clone())) {
+            d = d.label(def.span, format!("`{id}` is defined here"));
+        }
+    }
+    d.hint("import one of the files with `namespace: N` and write `N:Name` for its type, or rename one of the types")
+}
+
+fn unknown_type(
+    ancestry: &mut Ancestry,
+    model: &Model,
+    kind: TypeKind,
+    name: &str,
+    at: Span,
+    diags: &mut Diagnostics,
+) {
+    if model.dialect == Dialect::Tosca2
+        && let Some(prefix) = model.namespaces.unknown_prefix(name, at.file)
+    {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNKNOWN_NAMESPACE,
+                format!("unknown namespace `{prefix}` in {} `{name}`", kind.noun()),
+            )
+            .at_with(at, format!("no import of this file has `namespace: {prefix}`"))
+            .hint("a prefix names the `namespace` of an import of the file the name is written in (L1899); import the file that defines the type with that namespace, or drop the prefix"),
+        );
+        return;
+    }
     let mut d = Diagnostic::error(
         codes::TOSCA_UNKNOWN_TYPE,
         format!("unknown {} `{name}`", kind.noun()),
     )
     .at_with(at, "not defined in any file read");
-    if let Some(other) = defined_as_other_kind(model, kind, name) {
+    if let Some(other) = ancestry.defined_as_other_kind(model, kind, name, at) {
         d = d.hint(format!(
             "`{name}` is a {}, not a {}",
             other.noun(),
             kind.noun()
         ));
     } else {
-        let known: Vec<&str> = model
-            .types
-            .keys()
-            .filter(|(k, _)| *k == kind)
-            .map(|(_, n)| n.as_str())
-            .collect();
+        let mut known: Vec<&str> = Vec::new();
+        for ((k, id), def) in &model.types {
+            if *k == kind {
+                known.push(def.name.as_str());
+                if *id != def.name {
+                    known.push(id.as_str());
+                }
+            }
+        }
         d = d.did_you_mean(
             name,
             &known,

@@ -178,7 +178,9 @@ impl<'m> Typing<'_, 'm> {
     ) -> IndexMap<String, Value> {
         let mut out = IndexMap::new();
         for (name, def) in definitions {
-            if let Some(default) = def.get("default") {
+            // A TOSCA 2.0 property definition's `value` is fixed (L4251), and so is its value.
+            let fixed = self.fixed_value(section, def);
+            if let Some(default) = fixed.or_else(|| def.get("default")) {
                 // A default that does not fit its type is the type's mistake, reported once
                 // where types are checked, not at every template.
                 let mut quiet = Diagnostics::with_cap(0);
@@ -187,6 +189,13 @@ impl<'m> Typing<'_, 'm> {
         }
         out.extend(self.assigned(owner, definitions, section, assigned, check_names, diags));
         out
+    }
+
+    /// The fixed `value` of a TOSCA 2.0 property definition, which no template may change.
+    fn fixed_value(&self, section: &str, def: &Definition<'m>) -> Option<&'m Yaml> {
+        (self.model.dialect == Dialect::Tosca2 && section == "properties")
+            .then(|| def.get("value"))
+            .flatten()
     }
 
     /// Only the typed assignments of `section` in `assigned`, against `definitions`.
@@ -224,6 +233,17 @@ impl<'m> Typing<'_, 'm> {
                 _ => &entry.value,
             };
             let value = match definitions.get(name) {
+                Some(def) if self.fixed_value(section, def).is_some() => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_TYPE_MISMATCH,
+                            format!("{owner} assigns property `{name}`, whose definition fixes its `value`"),
+                        )
+                        .at_with(entry.key.span, "a fixed value cannot be changed")
+                        .hint("remove the assignment: a property defined with `value` has that value in every template (L4251)"),
+                    );
+                    continue;
+                }
                 Some(def) => self.value(node, def, &format!("{section}.{name}"), diags),
                 None => {
                     if check_names {
@@ -349,8 +369,9 @@ impl<'m> Typing<'_, 'm> {
     ) {
         let data_type = chain
             .iter()
-            .find_map(|d| d.def.as_map()?.get("data_type")?.as_str())
-            .unwrap_or("float");
+            .find_map(|d| d.def.as_map()?.get("data_type"))
+            .map_or_else(|| "float".to_string(), |t| self.identity(t));
+        let data_type = data_type.as_str();
         let (shape, number_chain) = self.shape(data_type);
         let number = if matches!(shape, Shape::Integer) {
             let written = scalar.text.split_whitespace().next().unwrap_or_default();
@@ -564,8 +585,9 @@ impl<'m> Typing<'_, 'm> {
         match schema {
             None => self.reader.value(node, diags),
             Some(s) => match (s.scalar_text(), s.as_map()) {
-                (Some(type_name), _) => {
-                    self.typed(node, type_name, None, None, path, depth + 1, diags)
+                (Some(_), _) => {
+                    let type_name = self.identity(s);
+                    self.typed(node, &type_name, None, None, path, depth + 1, diags)
                 }
                 (_, Some(map)) => {
                     self.value_at(node, &Definition::single(map), path, depth + 1, diags)
@@ -584,9 +606,10 @@ impl<'m> Typing<'_, 'm> {
         depth: usize,
         diags: &mut Diagnostics,
     ) -> Value {
-        let Some(type_name) = def.type_name() else {
+        let Some(type_node) = def.get("type") else {
             return self.reader.value(node, diags);
         };
+        let type_name = &self.identity(type_node);
         let value = self.typed(
             node,
             type_name,
@@ -709,25 +732,37 @@ impl<'m> Typing<'_, 'm> {
         self.reader.value(node, &mut Diagnostics::with_cap(0))
     }
 
-    /// What `type_name` means, and the data type chain whose constraints apply on top.
+    /// The data type a `type` (or schema) node names where it is written: its identity, or
+    /// the name as written when it is a built-in type or names nothing (reported where types
+    /// are checked). The values read from here on carry identities, so a type name means the
+    /// same thing wherever a value of it is checked.
+    fn identity(&mut self, type_node: &Yaml) -> String {
+        let written = type_node.scalar_text().unwrap_or_default();
+        if primitive_shape(written, self.model.dialect).is_some() {
+            return written.to_string();
+        }
+        self.ancestry
+            .full_name(self.model, TypeKind::Data, written, type_node.span.file)
+            .unwrap_or_else(|| written.to_string())
+    }
+
+    /// What the data type of identity `type_name` (or a built-in type) means, and the data
+    /// type chain whose constraints apply on top.
     fn shape(&mut self, type_name: &str) -> (Shape<'m>, Vec<&'m TypeDef>) {
         if let Some(shape) = primitive_shape(type_name, self.model.dialect) {
             return (shape, Vec::new());
         }
-        let Some(full) = self
-            .ancestry
-            .full_name(self.model, TypeKind::Data, type_name)
-        else {
+        if !self
+            .model
+            .types
+            .contains_key(&(TypeKind::Data, type_name.to_string()))
+        {
             return (Shape::Unknown, Vec::new());
-        };
+        }
         let mut ignored = Diagnostics::with_cap(0);
-        let ancestry = self.ancestry.of(
-            self.model,
-            TypeKind::Data,
-            &full,
-            crate::source::Span::default(),
-            &mut ignored,
-        );
+        let ancestry = self
+            .ancestry
+            .chain(self.model, TypeKind::Data, type_name, &mut ignored);
         let defs = definitions(self.model, TypeKind::Data, &ancestry);
         // TOSCA 2.0 scalar types: a data type on `scalar` with its own units.
         if ancestry.iter().any(|t| t == "scalar")

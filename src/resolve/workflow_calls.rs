@@ -110,14 +110,14 @@ impl CallCheck<'_> {
         }
         let interface_type = interface_defs
             .iter()
-            .find_map(|m| m.get("type").and_then(Node::as_str));
+            .find_map(|m| m.get("type").filter(|t| t.as_str().is_some()));
         let mut layers: Vec<&Map> = interface_defs.clone();
-        if let Some(type_name) = interface_type {
+        if let Some(type_node) = interface_type {
             let chain = ancestry.of(
                 self.model,
                 TypeKind::Interface,
-                type_name,
-                operation_node.span,
+                type_node.as_str().unwrap_or_default(),
+                type_node.span,
                 &mut Diagnostics::with_cap(0),
             );
             layers.extend(

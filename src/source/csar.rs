@@ -1,9 +1,11 @@
 //! CSAR archives: opened in place, checked whole before use, read entry by entry into memory.
 //!
-//! Nothing is ever extracted to disk, so a hostile archive cannot write anywhere; still every
-//! entry name is checked up front (a `..` or absolute name in a TOSCA archive is at best a
-//! mistake, and relative imports would otherwise resolve to it), and sizes are bounded both as
-//! declared and as actually read, because a zip's size fields are only claims.
+//! A CSAR is a zip, or (TOSCA 2.0, L9291-9295) a tar, plain or gzipped, which is read whole
+//! into memory under the same limits ([`super::tar`]). Nothing is ever extracted to disk, so a
+//! hostile archive cannot write anywhere; still every entry name is checked up front (a `..` or
+//! absolute name in a TOSCA archive is at best a mistake, and relative imports would otherwise
+//! resolve to it), and sizes are bounded both as declared and as actually read, because a
+//! zip's size fields are only claims.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -12,6 +14,7 @@ use std::path::PathBuf;
 
 use zip::ZipArchive;
 
+use super::tar::{TarEntry, TarError};
 use super::text::{ReadError, read_bounded};
 use crate::diag::{Diagnostic, codes};
 use crate::limits::Limits;
@@ -24,19 +27,60 @@ pub(crate) const RATIO_MIN_BYTES: u64 = 1024 * 1024;
 const S_IFMT: u32 = 0o170000;
 const S_IFLNK: u32 = 0o120000;
 
-/// An open, checked zip CSAR.
+/// An open, checked CSAR.
 pub(crate) struct Archive {
     /// The archive's name as shown to users (the path as given).
     pub(crate) shown: String,
     /// The archive's path, for [`Origin::Archive`](super::Origin).
     pub(crate) path: PathBuf,
-    zip: ZipArchive<BufReader<File>>,
-    /// Normalized entry name → index in the zip, for files only.
+    store: Store,
+    /// Normalized entry name → index in the zip (or in the tar's entries), for files only.
     files: BTreeMap<String, usize>,
     /// Normalized names of directories (explicit or implied by a file under them).
     dirs: BTreeSet<String>,
     /// Uncompressed bytes actually read so far, checked against `max_csar_bytes`.
     bytes_read: u64,
+}
+
+/// Where the entries are: an open zip, or the entries of a tar read whole.
+enum Store {
+    Zip(ZipArchive<BufReader<File>>),
+    Tar(Vec<TarEntry>),
+}
+
+/// What an archive file is, from its first bytes.
+#[derive(Debug, PartialEq, Eq)]
+enum Format {
+    Zip,
+    Tar,
+    Gzip,
+    Unknown,
+}
+
+fn format_of(path: &std::path::Path) -> Format {
+    let mut head = [0u8; 263];
+    let n = File::open(path)
+        .and_then(|mut f| {
+            let mut n = 0;
+            while n < head.len() {
+                match std::io::Read::read(&mut f, &mut head[n..])? {
+                    0 => break,
+                    k => n += k,
+                }
+            }
+            Ok(n)
+        })
+        .unwrap_or(0);
+    let head = &head[..n];
+    if head.starts_with(b"PK") {
+        Format::Zip
+    } else if head.starts_with(&[0x1f, 0x8b]) {
+        Format::Gzip
+    } else if head.len() >= 262 && &head[257..262] == b"ustar" {
+        Format::Tar
+    } else {
+        Format::Unknown
+    }
 }
 
 impl std::fmt::Debug for Archive {
@@ -79,8 +123,8 @@ fn normalize_name(name: &str) -> String {
 }
 
 impl Archive {
-    /// Opens a zip and checks every entry; `None` (with errors pushed) if the archive is not a
-    /// zip, breaks a limit or has any unsafe entry, in which case none of it is used.
+    /// Opens a zip or tar and checks every entry; `None` (with errors pushed) if the archive is
+    /// neither, breaks a limit or has any unsafe entry, in which case none of it is used.
     pub(crate) fn open(
         path: PathBuf,
         shown: String,
@@ -94,6 +138,95 @@ impl Archive {
                 return None;
             }
         };
+        let lower = shown.to_ascii_lowercase();
+        let tar_name = [".tar", ".tar.gz", ".tgz"]
+            .iter()
+            .any(|ext| lower.ends_with(ext));
+        let (store, names) = match format_of(&path) {
+            Format::Gzip => Self::open_tar(file, true, &shown, limits, diags)?,
+            Format::Tar => Self::open_tar(file, false, &shown, limits, diags)?,
+            Format::Unknown if tar_name => Self::open_tar(file, false, &shown, limits, diags)?,
+            Format::Zip | Format::Unknown => Self::open_zip(file, &shown, limits, diags)?,
+        };
+        Some(Archive {
+            shown,
+            path,
+            store,
+            files: names.files,
+            dirs: names.dirs,
+            bytes_read: 0,
+        })
+    }
+
+    /// A tar (gzipped or not), read whole, then checked entry by entry like a zip.
+    fn open_tar(
+        file: File,
+        gzipped: bool,
+        shown: &str,
+        limits: &Limits,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<(Store, Names)> {
+        let packed = file.metadata().map(|m| m.len()).ok();
+        let read = if gzipped {
+            let stream = flate2::read::MultiGzDecoder::new(BufReader::new(file));
+            super::tar::read_all(stream, limits, packed)
+        } else {
+            super::tar::read_all(BufReader::new(file), limits, None)
+        };
+        let read = match read {
+            Ok(entries) => entries,
+            Err(TarError::Invalid(why)) => {
+                diags.push(
+                    Diagnostic::error(
+                        codes::CSAR_INVALID,
+                        format!("`{shown}` is not a valid tar archive: {why}"),
+                    )
+                    .hint(
+                        "a CSAR is a zip or a (gzipped) tar file; check that the file is complete",
+                    ),
+                );
+                return None;
+            }
+            Err(TarError::Limit(why)) => {
+                diags.push(
+                    Diagnostic::error(codes::CSAR_LIMIT, format!("`{shown}` is refused: {why}"))
+                        .hint("this looks like an archive bomb, or the limits are too low for it"),
+                );
+                return None;
+            }
+        };
+        let before = diags.len();
+        let mut names = Names::default();
+        let mut store = Vec::new();
+        for (name, entry) in read {
+            let kind = match entry {
+                TarEntry::Link => EntryKind::Refused("it is a link".into()),
+                TarEntry::Special(flag) => EntryKind::Refused(format!(
+                    "it is a device, FIFO or other special file (tar type `{}`)",
+                    char::from(flag).escape_default()
+                )),
+                TarEntry::Dir => EntryKind::Dir,
+                TarEntry::File(_) | TarEntry::TooLarge(_) => EntryKind::File,
+            };
+            match names.admit(&name, kind) {
+                Err(why) => diags.push(unsafe_entry(shown, &name, &why)),
+                Ok(Some(normalized)) => {
+                    names.add_file(normalized, store.len());
+                    store.push(entry);
+                }
+                Ok(None) => {}
+            }
+        }
+        (diags.len() == before).then_some((Store::Tar(store), names))
+    }
+
+    /// A zip, checked entry by entry.
+    fn open_zip(
+        file: File,
+        shown: &str,
+        limits: &Limits,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<(Store, Names)> {
         let zip = match ZipArchive::new(BufReader::new(file)) {
             Ok(z) => z,
             Err(e) => {
@@ -102,7 +235,7 @@ impl Archive {
                         codes::CSAR_INVALID,
                         format!("`{shown}` is not a valid zip archive: {e}"),
                     )
-                    .hint("a CSAR is a zip file; check that the file is complete and not another format"),
+                    .hint("a CSAR is a zip or a (gzipped) tar file; check that the file is complete and not another format"),
                 );
                 return None;
             }
@@ -131,8 +264,7 @@ impl Archive {
                 .hint("rebuild the archive; which of the two is meant cannot be known"),
             );
         }
-        let mut files = BTreeMap::new();
-        let mut dirs = BTreeSet::new();
+        let mut names = Names::default();
         let mut total: u64 = 0;
         for index in 0..zip.len() {
             let entry = match zip.by_index_data(index) {
@@ -156,39 +288,26 @@ impl Archive {
                 }
             };
             let shown_entry = format!("{shown}!/{name}");
-            let refuse = |why: &str| {
-                Diagnostic::error(
-                    codes::CSAR_UNSAFE_PATH,
-                    format!("`{shown}` has an unsafe entry `{name}`: {why}"),
-                )
-                .hint("the whole archive is refused; rebuild it with plain relative paths")
-            };
-            if let Some(why) = unsafe_reason(&name) {
-                diags.push(refuse(why));
-                continue;
-            }
             let is_link = entry.is_symlink()
                 || entry
                     .unix_mode()
                     .is_some_and(|mode| mode & S_IFMT == S_IFLNK)
                 || (entry.external_attributes() >> 16) & S_IFMT == S_IFLNK;
-            if is_link {
-                diags.push(refuse("it is a symbolic link"));
-                continue;
-            }
-            let normalized = normalize_name(&name);
-            if entry.is_dir() {
-                dirs.insert(normalized);
-                continue;
-            }
-            if normalized.is_empty() {
-                diags.push(refuse("it has an empty name"));
-                continue;
-            }
-            if files.contains_key(&normalized) {
-                diags.push(refuse("another entry has the same name"));
-                continue;
-            }
+            let kind = if is_link {
+                EntryKind::Refused("it is a symbolic link".into())
+            } else if entry.is_dir() {
+                EntryKind::Dir
+            } else {
+                EntryKind::File
+            };
+            let normalized = match names.admit(&name, kind) {
+                Err(why) => {
+                    diags.push(unsafe_entry(shown, &name, &why));
+                    continue;
+                }
+                Ok(None) => continue,
+                Ok(Some(normalized)) => normalized,
+            };
             let size = entry.size();
             let compressed = entry.compressed_size();
             total = total.saturating_add(size);
@@ -205,12 +324,7 @@ impl Archive {
                 );
                 continue;
             }
-            let mut parent = normalized.as_str();
-            while let Some(i) = parent.rfind('/') {
-                parent = &parent[..i];
-                dirs.insert(parent.to_string());
-            }
-            files.insert(normalized, index);
+            names.add_file(normalized, index);
         }
         if total > limits.max_csar_bytes {
             diags.push(
@@ -224,17 +338,7 @@ impl Archive {
                 .hint("the archive is refused"),
             );
         }
-        if diags.len() > before {
-            return None;
-        }
-        Some(Archive {
-            shown,
-            path,
-            zip,
-            files,
-            dirs,
-            bytes_read: 0,
-        })
+        (diags.len() == before).then_some((Store::Zip(zip), names))
     }
 
     /// The normalized names of all file entries, sorted.
@@ -262,8 +366,20 @@ impl Archive {
                 EntryError::Read(ReadError::NotFound)
             });
         };
-        let entry = self
-            .zip
+        let zip = match &mut self.store {
+            Store::Zip(zip) => zip,
+            Store::Tar(entries) => {
+                return match &entries[index] {
+                    TarEntry::File(bytes) => Ok(bytes.clone()),
+                    TarEntry::TooLarge(size) => Err(EntryError::Read(ReadError::TooLarge {
+                        size: *size,
+                        limit: limits.max_file_bytes,
+                    })),
+                    _ => Err(EntryError::Read(ReadError::NotFound)),
+                };
+            }
+        };
+        let entry = zip
             .by_index(index)
             .map_err(|e| EntryError::Invalid(e.to_string()))?;
         if entry.encrypted() {
@@ -302,6 +418,64 @@ impl Archive {
     }
 }
 
+/// The entry names of an archive being opened: its files (normalized name → index in the
+/// store) and folders, each name checked as it comes.
+#[derive(Default)]
+struct Names {
+    files: BTreeMap<String, usize>,
+    dirs: BTreeSet<String>,
+}
+
+/// What an entry is, as far as its name is concerned.
+enum EntryKind {
+    File,
+    Dir,
+    /// An entry no CSAR may hold (a link), and why.
+    Refused(String),
+}
+
+impl Names {
+    /// Checks one entry: `Err` with why it refuses the archive; `Ok(None)` for a folder
+    /// (recorded); `Ok(Some(name))` for a file that may be added under its normalized name.
+    fn admit(&mut self, name: &str, kind: EntryKind) -> Result<Option<String>, String> {
+        if let Some(why) = unsafe_reason(name) {
+            return Err(why.to_string());
+        }
+        let normalized = normalize_name(name);
+        match kind {
+            EntryKind::Refused(why) => Err(why),
+            EntryKind::Dir => {
+                self.dirs.insert(normalized);
+                Ok(None)
+            }
+            EntryKind::File if normalized.is_empty() => Err("it has an empty name".into()),
+            EntryKind::File if self.files.contains_key(&normalized) => {
+                Err("another entry has the same name".into())
+            }
+            EntryKind::File => Ok(Some(normalized)),
+        }
+    }
+
+    /// Adds a file admitted by [`Names::admit`], and the folders above it.
+    fn add_file(&mut self, name: String, index: usize) {
+        let mut parent = name.as_str();
+        while let Some(i) = parent.rfind('/') {
+            parent = &parent[..i];
+            self.dirs.insert(parent.to_string());
+        }
+        self.files.insert(name, index);
+    }
+}
+
+/// An entry that refuses the whole archive.
+fn unsafe_entry(shown: &str, name: &str, why: &str) -> Diagnostic {
+    Diagnostic::error(
+        codes::CSAR_UNSAFE_PATH,
+        format!("`{shown}` has an unsafe entry `{name}`: {why}"),
+    )
+    .hint("the whole archive is refused; rebuild it with plain relative paths")
+}
+
 /// Why reading an entry failed.
 #[derive(Debug)]
 pub(crate) enum EntryError {
@@ -326,7 +500,7 @@ impl EntryError {
                 codes::CSAR_INVALID,
                 format!("cannot read `{shown}`: {why}"),
             )
-            .hint("the archive is damaged or uses a feature toscana does not read (only stored and deflated, unencrypted entries)"),
+            .hint("the archive is damaged or uses a feature toscana does not read (zip: only stored and deflated, unencrypted entries)"),
             EntryError::Limit(why) => {
                 Diagnostic::error(codes::CSAR_LIMIT, format!("`{shown}` is refused: {why}"))
             }

@@ -296,17 +296,12 @@ impl Loader {
             return self.open_dir(path, diags);
         }
         let lower = shown.to_ascii_lowercase();
-        if lower.ends_with(".tar") || lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
-            diags.push(tar_refused(&shown));
-            return None;
-        }
         let magic = read_magic(path);
-        if lower.ends_with(".zip") || lower.ends_with(".csar") || magic.starts_with(b"PK\x03\x04") {
+        let archive_name = [".zip", ".csar", ".tar", ".tar.gz", ".tgz"]
+            .iter()
+            .any(|ext| lower.ends_with(ext));
+        if archive_name || magic.starts_with(b"PK\x03\x04") || magic.starts_with(&[0x1f, 0x8b]) {
             return self.open_archive(path, diags);
-        }
-        if magic.starts_with(&[0x1f, 0x8b]) {
-            diags.push(tar_refused(&shown));
-            return None;
         }
         if let Some(entry) = &self.options.entry {
             diags.push(
@@ -486,7 +481,8 @@ impl Loader {
         )
     }
 
-    /// A zip CSAR: checked whole, then its meta file or its single root YAML file.
+    /// A CSAR (zip, or tar as TOSCA 2.0 allows): checked whole, then its meta file or its single
+    /// root YAML file.
     fn open_archive(&mut self, path: &Path, diags: &mut Diagnostics) -> Option<Input> {
         let shown = path.display().to_string();
         let mut found = Vec::new();
@@ -1060,14 +1056,6 @@ fn read_magic(path: &Path) -> Vec<u8> {
         let _ = f.take(4).read_to_end(&mut buf);
     }
     buf
-}
-
-fn tar_refused(shown: &str) -> Diagnostic {
-    Diagnostic::error(
-        codes::CSAR_INVALID,
-        format!("`{shown}` is a tar archive; toscana reads zip CSARs only"),
-    )
-    .hint("unpack it (`tar xf ARCHIVE -C DIR`) and pass the directory")
 }
 
 fn two_metas(shown: &str) -> Diagnostic {

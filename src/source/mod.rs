@@ -18,6 +18,7 @@ mod map;
 mod meta;
 mod profile_path;
 mod snippet;
+mod tar;
 mod text;
 
 pub use artifacts::ArtifactFiles;

@@ -72,10 +72,19 @@ pub fn read_accepted_with(
 /// `path` read as `toscana check` reads it, when it reads with no error (the corpus files a
 /// translator is expected to handle); `None` otherwise.
 pub fn read_accepted(path: &Path) -> Option<toscana::pipeline::Read> {
+    read_accepted_with_profiles(path, &[])
+}
+
+/// [`read_accepted`] with TOSCA 2.0 profiles found in `profile_paths` (`--profile-path`).
+pub fn read_accepted_with_profiles(
+    path: &Path,
+    profile_paths: &[PathBuf],
+) -> Option<toscana::pipeline::Read> {
     let mut diags = toscana::diag::Diagnostics::with_cap(1);
     let read = toscana::pipeline::read(
         &toscana::pipeline::ReadOptions {
             input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
+            profile_paths: profile_paths.to_vec(),
             ..Default::default()
         },
         &mut diags,

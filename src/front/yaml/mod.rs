@@ -8,7 +8,7 @@ pub mod grammar;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, Named, Repository, TopologyTemplate, TypeDef, TypeKind};
-use crate::source::{FileId, SourceMap};
+use crate::source::{FileId, SourceMap, Span};
 use crate::yaml::{Map, Node};
 
 use super::shape;
@@ -20,6 +20,9 @@ pub struct ImportDecl {
     /// A TOSCA 2.0 import by profile name (then `url` is empty).
     pub profile: Option<String>,
     pub repository: Option<String>,
+    /// The namespace the import's definitions go into (2.0 `namespace`, 1.x
+    /// `namespace_prefix`); `None` for the root namespace.
+    pub namespace: Option<String>,
     pub node: Node,
 }
 
@@ -39,6 +42,7 @@ pub fn read_definitions(
     let mut quiet = Diagnostics::with_cap(0);
     if dialect == Dialect::Tosca2 {
         super::tosca2::check_file(root, file == model.entry, diags);
+        super::tosca2::check_dsl_anchors(sources, root, diags);
     } else {
         shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
         super::simple_grammar::check_file(
@@ -54,11 +58,29 @@ pub fn read_definitions(
     if let Some(repos) = root.get("repositories") {
         for repo in shape::named(repos, "`repositories`", shapes(dialect, &mut quiet, diags)) {
             if let Some(url) = repository_url(&repo.def, dialect, diags) {
+                let id = model.namespaces.id(file, &repo.name);
+                model.namespaces.define_repository(file, &repo.name, &id);
+                if let Some(earlier) = model.repositories.get(&id)
+                    && dialect == Dialect::Tosca2
+                {
+                    // One definition read through two files is harmless; another one in the
+                    // same namespace is a duplicate (L1993, T2-REPO-04).
+                    if sources.slice(earlier.definition) != sources.slice(repo.def.span) {
+                        diags.push(defined_twice(
+                            &format!("repository `{}`", repo.name),
+                            repo.span,
+                            earlier.span,
+                            dialect,
+                        ));
+                    }
+                    continue;
+                }
                 model.repositories.insert(
-                    repo.name,
+                    id,
                     Repository {
                         url,
                         span: repo.span,
+                        definition: repo.def.span,
                     },
                 );
             }
@@ -117,6 +139,22 @@ pub fn read_definitions(
     }
 }
 
+/// `what` (`node type `X``) defined at `at` after a different definition at `earlier`, in one
+/// namespace (TOSCA 2.0, L1991-2002) or in the one namespace of Simple Profile files.
+fn defined_twice(what: &str, at: Span, earlier: Span, dialect: Dialect) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOSCA_DUPLICATE,
+        format!("{what} is defined twice, differently"),
+    )
+    .at_with(at, "defined again here")
+    .label(earlier, "first defined here")
+    .hint(if dialect == Dialect::Tosca2 {
+        "both are in one namespace (L1991-2002): rename one of them, or import one file with `namespace: N` and name what it defines `N:Name`"
+    } else {
+        "rename one of them, or import the definition from one place"
+    })
+}
+
 fn repository_url(def: &Node, dialect: Dialect, diags: &mut Diagnostics) -> Option<String> {
     if let Some(url) = def.as_str() {
         return Some(url.to_string());
@@ -171,7 +209,11 @@ fn add_type(
             return;
         }
     };
-    let key = (kind, named.name.clone());
+    let id = model.namespaces.id(named.span.file, &named.name);
+    model
+        .namespaces
+        .define(named.span.file, kind, &named.name, &id);
+    let key = (kind, id);
     let builtin =
         model
             .types
@@ -199,19 +241,12 @@ fn add_type(
     } else if let Some(earlier) = model.types.get(&key) {
         // The same definition reached through two files is harmless; a different one is not.
         if sources.slice(earlier.def.span) != sources.slice(named.def.span) {
-            diags.push(
-                Diagnostic::error(
-                    codes::TOSCA_DUPLICATE,
-                    format!(
-                        "{} `{}` is defined twice, differently",
-                        kind.noun(),
-                        named.name
-                    ),
-                )
-                .at_with(named.span, "defined again here")
-                .label(earlier.span, "first defined here")
-                .hint("rename one of them, or import the definition from one place"),
-            );
+            diags.push(defined_twice(
+                &format!("{} `{}`", kind.noun(), named.name),
+                named.span,
+                earlier.span,
+                model.dialect,
+            ));
         }
         return;
     }
@@ -245,6 +280,7 @@ fn read_imports(
                 url: url.to_string(),
                 profile: None,
                 repository: None,
+                namespace: None,
                 node: body.clone(),
             });
             continue;
@@ -263,12 +299,14 @@ fn read_imports(
         if dialect != Dialect::Tosca2 {
             shape::check_keys(map, grammar::import(dialect), "an import", diags);
         }
+        let mut namespace = None;
         for key in ["namespace_prefix", "namespace"] {
             if let Some(prefix) = map
                 .get(key)
                 .and_then(|p| shape::text(p, &format!("an import's `{key}`"), diags))
             {
-                model.namespace_prefixes.insert(prefix);
+                model.namespace_prefixes.insert(prefix.clone());
+                namespace = Some(prefix);
             }
         }
         if let Some(profile) = map.get("profile") {
@@ -277,6 +315,7 @@ fn read_imports(
                     url: String::new(),
                     profile: Some(name.to_string()),
                     repository: None,
+                    namespace,
                     node: profile.clone(),
                 });
             }
@@ -315,6 +354,7 @@ fn read_imports(
             url,
             profile: None,
             repository,
+            namespace,
             node: url_node.clone(),
         });
     }
