@@ -72,6 +72,10 @@ pub mod codes {
     /// chose (the spec leaves the choice to the processor, L7036).
     pub const TOSCA_CHOSEN_TARGET: &str = "tosca::chosen-target";
     pub const TOSCA_MISSING_FILE: &str = "tosca::missing-artifact-file";
+    /// A TOSCA 2.0 function call that cannot be right: malformed, the wrong number or kind of
+    /// arguments, no signature that fits, used where it means nothing, or failing when it is
+    /// evaluated (a division by zero, an index past the end).
+    pub const TOSCA_FUNCTION: &str = "tosca::function";
     pub const BACKEND_RULES: &str = "backend::rules";
     pub const BACKEND_TEMPLATE: &str = "backend::template";
     pub const BACKEND_SKIPPED: &str = "backend::skipped";

@@ -35,7 +35,7 @@ use indexmap::IndexMap;
 
 use super::allocation::{self, Amount, Ledger};
 use super::assignments::{self, Assignment, Definition, DefinitionCache};
-use super::conditions::Prospect;
+use super::calls::{CallIndex, Evaluator, Functions, Graph, OpenRelationship, Scope};
 use super::counts::{self, known};
 use super::filters::Verdict;
 use super::nodes::{NodeBuilder, index};
@@ -46,7 +46,6 @@ use super::requirements::{
 use super::selection::{self, Candidates, Selection, TypeLists, Wanted};
 use super::types::definitions;
 use super::typing::Typing;
-use super::validation::{self, Outcome};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{NodeId, RelationshipId, Requirement, Topology, Value, type_matches};
 use crate::model::{TopologyTemplate, TypeKind};
@@ -66,6 +65,17 @@ struct Plan<'y, 'm> {
     /// The share of the count left dangling.
     open: Option<Value>,
     allocation: IndexMap<String, Value>,
+}
+
+/// What node filters are evaluated with: the calls subsystem (§10) over the node templates as
+/// built, before any relationship exists. A filter is a condition clause whose `SELF` is the
+/// relationship that would be established to the candidate (L3446-3449), so it is evaluated in
+/// [`Scope::Open`].
+struct Conditions<'c, 'm> {
+    graph: Graph<'c>,
+    functions: &'c Functions<'m>,
+    calls: CallIndex<'m>,
+    inputs: &'c IndexMap<String, Option<Value>>,
 }
 
 impl<'y> Plan<'y, '_> {
@@ -97,11 +107,15 @@ struct State<'m> {
     /// capability of the node type.
     symbolic: HashMap<(String, String, FileId), bool>,
     definitions: DefinitionCache<'m>,
+    /// Node filters checked once for what is wrong whatever the candidate (an unknown
+    /// function, a malformed path), by where they are written: whether they are sound.
+    sound_filters: HashMap<Span, bool>,
 }
 
-pub fn connect(
-    builder: &mut NodeBuilder,
+pub fn connect<'m>(
+    builder: &mut NodeBuilder<'m>,
     template: &TopologyTemplate,
+    functions: &Functions<'m>,
     topology: &mut Topology,
     diags: &mut Diagnostics,
 ) -> Vec<Unfulfilled> {
@@ -193,7 +207,20 @@ pub fn connect(
         lists: TypeLists::default(),
         symbolic: HashMap::new(),
         definitions,
+        sound_filters: HashMap::new(),
     };
+    // Node filters read the node templates as they are now; relationships come later.
+    let snapshot = plans
+        .iter()
+        .any(|p| !p.filters().is_empty())
+        .then(|| topology.clone());
+    let no_inputs = IndexMap::new();
+    let conditions = snapshot.as_ref().map(|snapshot| Conditions {
+        graph: Graph::new(model, snapshot),
+        functions,
+        calls: CallIndex::new(model),
+        inputs: builder.reader.inputs.unwrap_or(&no_inputs),
+    });
     let by_name: HashMap<String, NodeId> = index(topology)
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -214,6 +241,7 @@ pub fn connect(
             templates: &templates,
             diags: &mut *diags,
             unfulfilled: &mut unfulfilled,
+            conditions: conditions.as_ref(),
         };
         let target = plans[p]
             .a
@@ -319,9 +347,54 @@ struct Decider<'d, 'b, 'a> {
     templates: &'d RelationshipTemplates<'a>,
     diags: &'d mut Diagnostics,
     unfulfilled: &'d mut Vec<Unfulfilled>,
+    conditions: Option<&'d Conditions<'d, 'b>>,
 }
 
-impl Decider<'_, '_, '_> {
+impl<'b> Decider<'_, 'b, '_> {
+    /// The plan's node filters as values, each checked once (in the scope of a relationship
+    /// to no particular candidate) for what is wrong whatever the candidate; a filter found
+    /// wrong is reported as a warning and not judged (see [`unjudged`]).
+    fn sound_filters(&mut self, plan: &Plan, relationship: &RelationshipInfo) -> Vec<Value> {
+        let Some(conditions) = self.conditions else {
+            return Vec::new();
+        };
+        let scope = Scope::Open(Box::new(OpenRelationship {
+            source: Some(plan.source),
+            types: relationship.types.clone(),
+            ..OpenRelationship::default()
+        }));
+        let mut out = Vec::new();
+        for filter in plan.filters() {
+            let value = self
+                .builder
+                .reader
+                .value(filter, &mut Diagnostics::with_cap(0));
+            let sound = match self.state.sound_filters.get(&filter.span) {
+                Some(&sound) => sound,
+                None => {
+                    let mut typing = self.builder.typing();
+                    let mut evaluator = Evaluator::new(
+                        &mut typing,
+                        &conditions.graph,
+                        conditions.functions,
+                        &conditions.calls,
+                        conditions.inputs,
+                    );
+                    let mut found = Diagnostics::new();
+                    evaluator.evaluate(&value, &scope, &mut found);
+                    let sound = !found.has_errors();
+                    self.diags.extend(found.finish().into_iter().map(unjudged));
+                    self.state.sound_filters.insert(filter.span, sound);
+                    sound
+                }
+            };
+            if sound {
+                out.push(value);
+            }
+        }
+        out
+    }
+
     /// Indexes the node templates for selection, on first use.
     fn index_candidates(&mut self) {
         if self.state.candidates.is_none() {
@@ -841,6 +914,7 @@ impl Decider<'_, '_, '_> {
             }
             return;
         }
+        let filters = self.sound_filters(plan, relationship);
         self.index_candidates();
         let candidates = self.state.candidates.as_ref().expect("indexed above");
         let mut judge = Judge2::new(
@@ -849,9 +923,11 @@ impl Decider<'_, '_, '_> {
             relationship,
             self.state,
             &candidates.lists,
+            (self.conditions, filters),
         );
-        let mut extra =
-            |typing: &mut Typing, id: NodeId, cap: Option<&str>| judge.judge(typing, id, cap);
+        let mut extra = |typing: &mut Typing<'_, 'b>, id: NodeId, cap: Option<&str>| {
+            judge.judge(typing, id, cap)
+        };
         let selection = selection::select(
             &mut self.builder.typing(),
             self.topology,
@@ -1096,15 +1172,18 @@ impl Decider<'_, '_, '_> {
                 return Verdict::Fits;
             }
         }
+        let filters = self.sound_filters(plan, relationship);
         let mut judge = Judge2::new(
             (self.topology, self.template),
             plan,
             relationship,
             self.state,
             &self.state.lists,
+            (self.conditions, filters),
         );
-        let mut extra =
-            |typing: &mut Typing, id: NodeId, cap: Option<&str>| judge.judge(typing, id, cap);
+        let mut extra = |typing: &mut Typing<'_, 'b>, id: NodeId, cap: Option<&str>| {
+            judge.judge(typing, id, cap)
+        };
         selection::judge(
             &mut self.builder.typing(),
             self.topology,
@@ -1148,32 +1227,36 @@ fn chosen_capability(
 }
 
 /// The TOSCA 2.0 checks of a candidate beyond its type and capability.
-struct Judge2<'a> {
+struct Judge2<'a, 'm> {
     topology: &'a Topology,
     template: &'a TopologyTemplate,
     source: NodeId,
     relationship: &'a RelationshipInfo,
-    filters: Vec<&'a Yaml>,
+    /// The node filters, as values, and what evaluates them.
+    conditions: Option<&'a Conditions<'a, 'm>>,
+    filters: Vec<Value>,
     allocation: Option<&'a Yaml>,
     counts: &'a [Option<u64>],
     ledger: &'a Ledger,
     lists: &'a TypeLists,
 }
 
-impl<'a> Judge2<'a> {
+impl<'a, 'm> Judge2<'a, 'm> {
     fn new(
         (topology, template): (&'a Topology, &'a TopologyTemplate),
         plan: &'a Plan,
         relationship: &'a RelationshipInfo,
         state: &'a State<'_>,
         lists: &'a TypeLists,
+        (conditions, filters): (Option<&'a Conditions<'a, 'm>>, Vec<Value>),
     ) -> Self {
         Judge2 {
             topology,
             template,
             source: plan.source,
             relationship,
-            filters: plan.filters(),
+            conditions,
+            filters,
             allocation: plan.a.allocation,
             counts: &state.counts,
             ledger: &state.ledger,
@@ -1181,7 +1264,7 @@ impl<'a> Judge2<'a> {
         }
     }
 
-    fn judge(&mut self, typing: &mut Typing, id: NodeId, cap: Option<&str>) -> Verdict {
+    fn judge(&mut self, typing: &mut Typing<'_, 'm>, id: NodeId, cap: Option<&str>) -> Verdict {
         let node = &self.topology.nodes[id.0];
         let rel = self.relationship;
         let rel_type = rel.types.first().map_or("", String::as_str);
@@ -1273,45 +1356,83 @@ impl<'a> Judge2<'a> {
                 }
             }
         }
-        let ledger = self.ledger;
-        let topology = self.topology;
-        let counts = self.counts;
+        match self.conditions {
+            Some(conditions) if !self.filters.is_empty() => {
+                self.judge_filters(conditions, typing, id, cap)
+            }
+            _ => Verdict::Fits,
+        }
+    }
+
+    /// Judges the node filters of the candidate `id` (its capability `cap`): each is evaluated
+    /// by the calls subsystem with `SELF` the relationship that would be established, and
+    /// `$available_allocation` reads what the allocations so far leave of a target with one
+    /// representation. A filter that reads what the candidate does not have (a property its
+    /// type does not define) fails; one that needs values known only at deployment may hold.
+    fn judge_filters(
+        &self,
+        conditions: &Conditions<'_, 'm>,
+        typing: &mut Typing<'_, 'm>,
+        id: NodeId,
+        cap: Option<&str>,
+    ) -> Verdict {
+        let (ledger, topology, counts) = (self.ledger, self.topology, self.counts);
         let available = move |n: NodeId, cap: &str, prop: &str| {
+            if counts.get(n.0).copied().flatten() != Some(1) {
+                return None;
+            }
             ledger.left(
-                &topology.nodes[n.0].capabilities[cap],
+                topology.nodes[n.0].capabilities.get(cap)?,
                 n,
                 cap,
                 prop,
                 counts[n.0],
             )
         };
+        let node = &topology.nodes[id.0];
+        let scope = Scope::Open(Box::new(OpenRelationship {
+            source: Some(self.source),
+            target: Some(id),
+            capability: cap.map(str::to_string),
+            types: self.relationship.types.clone(),
+            target_types: node.types.clone(),
+            capability_types: cap
+                .and_then(|c| node.capabilities.get(c))
+                .map(|c| c.types.clone())
+                .unwrap_or_default(),
+            properties: self.relationship.properties.clone(),
+        }));
+        let mut evaluator = Evaluator::new(
+            typing,
+            &conditions.graph,
+            conditions.functions,
+            &conditions.calls,
+            conditions.inputs,
+        )
+        .with_available(&available);
         let mut maybe = None;
         for filter in &self.filters {
-            let mut prospect = Prospect {
-                topology: self.topology,
-                source: self.source,
-                target: id,
-                capability: cap,
-                properties: &self.relationship.properties,
-                types: &self.relationship.types,
-                counts: self.counts,
-                available: &available,
-                missing: None,
-            };
-            match validation::condition(typing, filter, &mut prospect) {
-                Outcome::True => {}
-                Outcome::False(why) => {
+            let mut found = Diagnostics::new();
+            let value = evaluator.evaluate(filter, &scope, &mut found);
+            if let Some(wrong) = found.iter().find(|d| d.is_error()) {
+                return Verdict::Fails(format!("fails the node_filter: {}", wrong.message));
+            }
+            match value {
+                Value::Boolean(true) => {}
+                Value::Boolean(false) => {
+                    let why = why_false(&mut evaluator, filter, &scope);
                     return Verdict::Fails(format!("fails the node_filter: {why}"));
                 }
-                Outcome::Unknown => match prospect.missing {
-                    Some(why) => return Verdict::Fails(format!("fails the node_filter: {why}")),
-                    None => {
-                        maybe = maybe.or(Some(format!(
-                            "its node_filter at line {} depends on values known only at deployment",
-                            filter.span.line
-                        )))
-                    }
-                },
+                _ => {
+                    let at = match filter {
+                        Value::Call(c) => c.span.map(|s| format!(" at line {}", s.line)),
+                        _ => None,
+                    };
+                    maybe = maybe.or(Some(format!(
+                        "its node_filter{} depends on values known only at deployment",
+                        at.unwrap_or_default()
+                    )))
+                }
             }
         }
         maybe.map_or(Verdict::Fits, Verdict::Maybe)
@@ -1334,6 +1455,71 @@ impl<'a> Judge2<'a> {
                 .map(str::to_string)
                 .collect(),
         )
+    }
+}
+
+/// A problem of a node filter whatever the candidate, as a warning: the filter is not judged,
+/// so the candidates are chosen without it. Decided so because filters written for the Simple
+/// Profile's reading (`SELF` the requiring node) abound, while in TOSCA 2.0 `SELF` is the
+/// relationship to the candidate (L3449); failing every candidate would turn each into an
+/// unfulfilled requirement with a less helpful message.
+fn unjudged(mut d: Diagnostic) -> Diagnostic {
+    if d.is_error() {
+        d.severity = crate::diag::Severity::Warning;
+        let hint = d.hint.take().unwrap_or_default();
+        d.hint = Some(format!(
+            "{hint}; in a requirement's node filter `SELF` is the relationship to the candidate (L3449). This filter is not judged"
+        ));
+    }
+    d
+}
+
+/// Why a condition that evaluates to false is false: the innermost comparison that decided
+/// it, with the values compared.
+fn why_false(evaluator: &mut Evaluator, clause: &Value, scope: &Scope) -> String {
+    let mut quiet = Diagnostics::with_cap(1);
+    let Value::Call(call) = clause else {
+        return format!("`{}` is false", crate::ir::value_text(clause));
+    };
+    match call.function.as_str() {
+        "and" => {
+            for arg in &call.args {
+                if evaluator.evaluate(arg, scope, &mut quiet) == Value::Boolean(false) {
+                    return why_false(evaluator, arg, scope);
+                }
+            }
+        }
+        "or" => {
+            let reasons: Vec<String> = call
+                .args
+                .iter()
+                .map(|a| why_false(evaluator, a, scope))
+                .collect();
+            return format!("none holds: {}", reasons.join("; "));
+        }
+        "not" => return format!("`$not` of a clause that holds{}", line_of(clause)),
+        _ => {}
+    }
+    let shown: Vec<String> = call
+        .args
+        .iter()
+        .map(|a| crate::ir::value_text(&evaluator.evaluate(a, scope, &mut quiet)))
+        .collect();
+    format!(
+        "`${}` is false for {}{}",
+        call.function,
+        shown.join(" and "),
+        line_of(clause)
+    )
+}
+
+/// ` (line N)` for a call whose place is known.
+fn line_of(value: &Value) -> String {
+    match value {
+        Value::Call(c) => c
+            .span
+            .map_or(String::new(), |s| format!(" (line {})", s.line)),
+        _ => String::new(),
     }
 }
 

@@ -9,7 +9,7 @@ mod allocation;
 mod assignments;
 mod boundary;
 mod call_shapes;
-mod conditions;
+pub mod calls;
 mod constraints;
 mod counts;
 mod extras;
@@ -77,7 +77,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     if model.dialect != crate::ir::Dialect::Tosca2 {
         filters::check_definitions(model, diags);
     }
-    tosca2_types::check(model, &mut ancestry, diags);
+    let functions = calls::Functions::new(model, diags);
+    tosca2_types::check(model, &mut ancestry, &functions, diags);
     requirement_defs::check(model, &mut ancestry, diags);
     let source = SourceInfo {
         dialect: model.dialect,
@@ -113,7 +114,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         .and_then(|d| d.scalar_text())
         .map(str::to_string);
     if let Some(metadata) = &model.metadata {
-        topology.metadata = map_values(&plain, metadata, "`metadata`", diags);
+        topology.metadata = metadata_values(&plain, metadata, diags);
     }
     let Some(template) = &model.topology else {
         params::check_unused_bindings(ctx.bindings, &[], diags);
@@ -172,13 +173,21 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         patterns,
     };
     nodes.build(template, &mut topology, diags);
-    let unfulfilled = requirements::connect(&mut nodes, template, &mut topology, diags);
+    let unfulfilled = requirements::connect(&mut nodes, template, &functions, &mut topology, diags);
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
     workflow_calls::check(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
+    calls::resolve(
+        model,
+        &mut nodes.typing(),
+        &functions,
+        &input_values,
+        &mut topology,
+        diags,
+    );
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
@@ -270,14 +279,34 @@ impl Locator {
     }
 }
 
-/// A map of values (metadata, properties) in source order.
+/// A map of values (properties, triggers) in source order.
 fn map_values(
     reader: &values::ValueReader,
     node: &Node,
     what: &str,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
-    match reader.value(node, diags) {
+    let value = reader.value(node, diags);
+    as_map(value, node, what, diags)
+}
+
+/// A `metadata` map: opaque data, in which a `$` is no function call (T2-FN-09).
+fn metadata_values(
+    reader: &values::ValueReader,
+    node: &Node,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    let value = reader.metadata(node, diags);
+    as_map(value, node, "`metadata`", diags)
+}
+
+fn as_map(
+    value: Value,
+    node: &Node,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    match value {
         Value::Map(map) => map,
         Value::Null => IndexMap::new(),
         _ => {

@@ -492,6 +492,7 @@ impl<'a> Eval<'a> {
             Value::Call(Call {
                 function: call.function.clone(),
                 args,
+                span: call.span,
             })
         })
     }

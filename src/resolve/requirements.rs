@@ -60,14 +60,15 @@ pub fn report(
     }
 }
 
-pub fn connect(
-    builder: &mut NodeBuilder,
+pub fn connect<'m>(
+    builder: &mut NodeBuilder<'m>,
     template: &TopologyTemplate,
+    functions: &super::calls::Functions<'m>,
     topology: &mut Topology,
     diags: &mut Diagnostics,
 ) -> Vec<Unfulfilled> {
     if builder.model.dialect == crate::ir::Dialect::Tosca2 {
-        return super::fulfil::connect(builder, template, topology, diags);
+        return super::fulfil::connect(builder, template, functions, topology, diags);
     }
     let mut unfulfilled = Vec::new();
     // Built on the first requirement that selects: most templates name their targets.

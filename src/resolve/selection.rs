@@ -151,17 +151,17 @@ pub enum Selection {
 /// What else a candidate must pass once its type and capability fit: the requirement's node
 /// filter, and in TOSCA 2.0 what the relationship type and the capability admit. Called with
 /// the candidate and the name of the capability the requirement would connect to.
-pub type Judge<'j> = dyn FnMut(&mut Typing, NodeId, Option<&str>) -> Verdict + 'j;
+pub type Judge<'j, 'm> = dyn FnMut(&mut Typing<'_, 'm>, NodeId, Option<&str>) -> Verdict + 'j;
 
 /// Judges the candidates for requirement `requirement` of `source`.
-pub fn select(
-    typing: &mut Typing,
+pub fn select<'m>(
+    typing: &mut Typing<'_, 'm>,
     topology: &Topology,
     candidates: &Candidates,
     source: NodeId,
     requirement: &str,
     wanted: &Wanted,
-    extra: &mut Judge,
+    extra: &mut Judge<'_, 'm>,
 ) -> Selection {
     let pool: Option<&Vec<NodeId>> = match (wanted.node_types.first(), capability_type(wanted)) {
         (Some(t), _) => Some(candidates.by_type.get(canonical(t)).unwrap_or(&EMPTY)),
@@ -243,15 +243,15 @@ fn capability_type(wanted: &Wanted) -> Option<&String> {
 /// Judges one node template as the target of requirement `requirement` of `source`: the
 /// checks of [`select`] applied to a template the assignment names.
 #[allow(clippy::too_many_arguments)]
-pub fn judge(
-    typing: &mut Typing,
+pub fn judge<'m>(
+    typing: &mut Typing<'_, 'm>,
     topology: &Topology,
     lists: &TypeLists,
     source: NodeId,
     id: NodeId,
     requirement: &str,
     wanted: &Wanted,
-    extra: &mut Judge,
+    extra: &mut Judge<'_, 'm>,
 ) -> Verdict {
     let node = &topology.nodes[id.0];
     for t in &wanted.node_types {
