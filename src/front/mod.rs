@@ -110,6 +110,7 @@ fn read_entry(
     };
     let root_map = root.as_map()?;
     let mut model = new_model(dialect, version, entry, root_map);
+    model.in_range_function = variable.quirks.has(Quirk::InRange);
     let version = model.version.clone();
     let mut walk = ImportWalk::with_profile(
         loader,
@@ -207,6 +208,7 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         namespace_prefixes: Default::default(),
         namespaces: Default::default(),
         functions: Default::default(),
+        in_range_function: false,
     }
 }
 
