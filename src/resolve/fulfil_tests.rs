@@ -314,3 +314,90 @@ fn available_allocation_counts_what_earlier_relationships_took() {
     );
     assert_eq!(edges(&t), ["first -> s x1"]);
 }
+
+#[test]
+fn a_candidate_whose_type_lacks_what_the_filter_reads_fails_it() {
+    // `Lamp` offers the capability but defines no `cpus`: the filter cannot hold of it.
+    let types = format!(
+        "{TYPES}  Lamp:\n    capabilities:\n      service: Service\n  Consumer:\n    requirements:\n      - service: {{ capability: Service, relationship: ServedBy }}\n"
+    );
+    let read = |templates: &str| {
+        topology(&format!(
+            "{types}service_template:\n  node_templates:\n{templates}"
+        ))
+    };
+    let consumer = r#"    c:
+      type: Consumer
+      requirements:
+        - service:
+            node_filter:
+              $greater_or_equal: [ { $get_property: [ SELF, TARGET, cpus ] }, 4 ]
+"#;
+    let (t, diags) = read(&format!(
+        "    lamp: {{ type: Lamp }}\n    big: {{ type: Server, properties: {{ cpus: 8 }} }}\n{consumer}"
+    ));
+    assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+    assert_eq!(edges(&t), ["c -> big x1"]);
+    let (t, diags) = read(&format!("    lamp: {{ type: Lamp }}\n{consumer}"));
+    let errors = errors(&diags);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("`lamp` fails the node_filter: `$get_property`: node template `lamp` (Lamp) has no property `cpus`")),
+        "{errors:?}"
+    );
+    assert!(edges(&t).is_empty());
+}
+
+#[test]
+fn a_filter_reads_the_relationship_s_own_properties_as_self() {
+    let types = TYPES.replace(
+        "  ServedBy: {}",
+        "  ServedBy:\n    properties:\n      tier: { type: string, required: false }",
+    );
+    let templates = r#"    s1: { type: Server }
+    c:
+      type: Client
+      requirements:
+        - service:
+            relationship:
+              type: ServedBy
+              properties: { tier: gold }
+            node_filter:
+              $equal: [ { $get_property: [ SELF, tier ] }, silver ]
+"#;
+    let (t, diags) = topology(&format!(
+        "{types}service_template:\n  node_templates:\n{templates}"
+    ));
+    let errors = errors(&diags);
+    assert!(
+        errors.iter().any(
+            |e| e.contains("`s1` fails the node_filter: `$equal` is false for gold and silver")
+        ),
+        "{errors:?}"
+    );
+    assert!(edges(&t).is_empty());
+}
+
+#[test]
+fn a_filter_wrong_whatever_the_candidate_is_a_warning_and_not_judged() {
+    // `[SELF, service, ...]` reads SELF as the requiring node; in 2.0 it is the relationship.
+    let (t, diags) = read(
+        r#"    s1: { type: Server }
+    c:
+      type: Client
+      requirements:
+        - service:
+            node_filter:
+              $equal: [ { $get_property: [ SELF, service, slots ] }, 1 ]
+"#,
+    );
+    assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+    assert!(
+        diags
+            .iter()
+            .any(|d| !d.is_error() && d.message.contains("has no property `service`")),
+        "{diags:?}"
+    );
+    assert_eq!(edges(&t), ["c -> s1 x1"]);
+}
