@@ -662,11 +662,7 @@ impl<'b> Decider<'_, 'b, '_> {
                 .hint(format!("use `{declared}` or a type derived from it (L3172-3178)")),
             );
         }
-        if !relationship.valid_sources.is_empty()
-            && !relationship
-                .valid_sources
-                .iter()
-                .any(|s| type_matches(&source.types, s))
+        if !selection::admits(&relationship.valid_sources, &source.types)
             && let Some(first) = relationship.types.first()
         {
             self.diags.push(
@@ -1114,13 +1110,7 @@ impl<'b> Decider<'_, 'b, '_> {
         let hint = format!(
             "make one fit, or name one with `node: <template>`; if the target may come from outside the topology, add `directives: [ internal, external ]`, mark the assignment `optional: true`, or expose the requirement in `substitution_mappings`; a node `{source}` with the `select` directive is not fulfilled here"
         );
-        self.unfulfilled.push(Unfulfilled {
-            node: plan.source,
-            requirement: plan.a.name.clone(),
-            diagnostic: Diagnostic::error(codes::TOSCA_UNFULFILLED, message)
-                .at(plan.a.span)
-                .hint(hint),
-        });
+        self.unfulfilled_error(plan, message, &hint);
     }
 
     /// A requirement that cannot be fulfilled as written: an error, or a warning (and
@@ -1138,6 +1128,12 @@ impl<'b> Decider<'_, 'b, '_> {
             );
             return;
         }
+        self.unfulfilled_error(plan, message, hint);
+    }
+
+    /// The error of a requirement nothing fulfils, reported once substitution mappings are
+    /// known (a mapped requirement is fulfilled outside).
+    fn unfulfilled_error(&mut self, plan: &Plan, message: String, hint: &str) {
         self.unfulfilled.push(Unfulfilled {
             node: plan.source,
             requirement: plan.a.name.clone(),
@@ -1268,12 +1264,7 @@ impl<'a, 'm> Judge2<'a, 'm> {
         let node = &self.topology.nodes[id.0];
         let rel = self.relationship;
         let rel_type = rel.types.first().map_or("", String::as_str);
-        if !rel.valid_targets.is_empty()
-            && !rel
-                .valid_targets
-                .iter()
-                .any(|t| type_matches(&node.types, t))
-        {
+        if !selection::admits(&rel.valid_targets, &node.types) {
             return Verdict::Fails(format!(
                 "is a {}, and relationship type `{rel_type}` admits only targets of type {}",
                 node.type_name,
@@ -1282,12 +1273,7 @@ impl<'a, 'm> Judge2<'a, 'm> {
         }
         if let Some(cap_name) = cap {
             let capability = &node.capabilities[cap_name];
-            if !rel.valid_capabilities.is_empty()
-                && !rel
-                    .valid_capabilities
-                    .iter()
-                    .any(|t| type_matches(&capability.types, t))
-            {
+            if !selection::admits(&rel.valid_capabilities, &capability.types) {
                 return Verdict::Fails(format!(
                     "has capability `{cap_name}` of type {}, and relationship type `{rel_type}` admits only capabilities of type {}",
                     capability.type_name.as_deref().unwrap_or("unknown"),

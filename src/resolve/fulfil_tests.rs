@@ -2,7 +2,7 @@
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::{Topology, Value};
-use crate::resolve::typing::tests::topology;
+use crate::resolve::typing::tests::{errors, topology};
 
 /// Types for the cases: a `Client` whose `service` requirement targets a `Server`'s capacity.
 const TYPES: &str = r#"
@@ -32,14 +32,6 @@ fn read(templates: &str) -> (Topology, Vec<Diagnostic>) {
     topology(&format!(
         "{TYPES}service_template:\n  node_templates:\n{templates}"
     ))
-}
-
-fn errors(diags: &[Diagnostic]) -> Vec<&str> {
-    diags
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.as_str())
-        .collect()
 }
 
 /// Each relationship as `source -> target ×count`.

@@ -12,6 +12,7 @@
 //!   symbolic capability stays as it is, and `count_range` lies within the inherited range.
 
 use super::occurrences::{Bounds, bounds};
+use super::selection::admits;
 use super::types::{Ancestry, definitions};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, type_matches};
@@ -275,9 +276,8 @@ impl<'m> Checker<'_, 'm> {
                 .hint("use a relationship type that admits it, or change what the requirement connects (L2575-2577)"),
             );
         };
-        if !valid_caps.is_empty()
-            && !cap_types.is_empty()
-            && !valid_caps.iter().any(|v| type_matches(&cap_types, v))
+        if !cap_types.is_empty()
+            && !admits(&valid_caps, &cap_types)
             && let Some(cap) = w.capability
         {
             problem(
@@ -289,17 +289,11 @@ impl<'m> Checker<'_, 'm> {
         }
         if let Some(node) = node
             && !node_types.is_empty()
-            && !valid_targets.is_empty()
-            && !valid_targets.iter().any(|v| type_matches(&node_types, v))
+            && !admits(&valid_targets, &node_types)
         {
             problem("valid target node types", node.0, &valid_targets, node.1);
         }
-        if !valid_sources.is_empty()
-            && !declaring_types.is_empty()
-            && !valid_sources
-                .iter()
-                .any(|v| type_matches(declaring_types, v))
-        {
+        if !declaring_types.is_empty() && !admits(&valid_sources, declaring_types) {
             problem("valid source node types", declaring, &valid_sources, rel.1);
         }
     }

@@ -291,7 +291,7 @@ pub fn judge<'m>(
         };
         let sources = lists.valid_types(typing, node, name, cap, keyname, TypeKind::Node);
         let from = &topology.nodes[source.0];
-        if !sources.is_empty() && !sources.iter().any(|s| type_matches(&from.types, s)) {
+        if !admits(&sources, &from.types) {
             return Verdict::Fails(format!(
                 "its capability `{name}` accepts only sources of type {}",
                 sources.join(", ")
@@ -388,6 +388,11 @@ pub(super) fn full_names(
                 .unwrap_or_else(|| t.to_string())
         })
         .collect()
+}
+
+/// Whether a `valid_*_types` list admits something of `types` (an empty list admits anything).
+pub(super) fn admits(list: &[String], types: &[String]) -> bool {
+    list.is_empty() || list.iter().any(|t| type_matches(types, t))
 }
 
 /// [`full_names`] of the list `key` of the most specific of `defs` that has one.
