@@ -69,6 +69,10 @@ pub mod codes {
     pub const TOSCA_CONSTRAINT: &str = "tosca::constraint-violated";
     pub const TOSCA_UNFULFILLED: &str = "tosca::unfulfilled-requirement";
     pub const TOSCA_MISSING_FILE: &str = "tosca::missing-artifact-file";
+    /// A TOSCA 2.0 function call that cannot be right: malformed, the wrong number or kind of
+    /// arguments, no signature that fits, used where it means nothing, or failing when it is
+    /// evaluated (a division by zero, an index past the end).
+    pub const TOSCA_FUNCTION: &str = "tosca::function";
     pub const BACKEND_RULES: &str = "backend::rules";
     pub const BACKEND_TEMPLATE: &str = "backend::template";
     pub const BACKEND_SKIPPED: &str = "backend::skipped";

@@ -5,25 +5,10 @@
 //!
 //! Spec lines are those of `../shared/specs/tosca-2.0-csd07.md`.
 
-use toscana::diag::{Diagnostic, Diagnostics};
-use toscana::pipeline::{ReadOptions, read};
-use toscana::source::InputArg;
+mod common;
 
-/// What reading `yaml` (as a file) gives, and every diagnostic.
-fn read_text(yaml: &str) -> (toscana::pipeline::Read, Vec<Diagnostic>) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, yaml).unwrap();
-    let mut diags = Diagnostics::with_cap(0);
-    let read = read(
-        &ReadOptions {
-            input: Some(InputArg::Path(path)),
-            ..ReadOptions::default()
-        },
-        &mut diags,
-    );
-    (read, diags.finish())
-}
+use common::read_text;
+use toscana::diag::Diagnostic;
 
 fn diagnostics(yaml: &str) -> Vec<Diagnostic> {
     read_text(yaml).1

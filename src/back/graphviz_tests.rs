@@ -236,10 +236,10 @@ fn values_read_as_written() {
         value_text(&Value::List(vec![Value::Integer(1), Value::string("x")])),
         "[1, \"x\"]"
     );
-    let call = Value::Call(crate::ir::Call {
-        function: "get_attribute".into(),
-        args: vec![Value::string("server"), Value::string("public address")],
-    });
+    let call = Value::Call(crate::ir::Call::new(
+        "get_attribute",
+        vec![Value::string("server"), Value::string("public address")],
+    ));
     assert_eq!(
         value_text(&call),
         "get_attribute(server, \"public address\")"

@@ -359,6 +359,9 @@ impl D {
                     ("policies", ListDefs(D::Policy)),
                     ("substitution_mappings", Defs(D::SubstitutionMappings)),
                     ("workflows", Defs(D::Workflow)),
+                    // Not in the keyname table of §6.9.1, but §10.4 (L5674) describes
+                    // function definitions inside a service template refining outer ones.
+                    ("functions", Defs(D::Function)),
                 ],
                 &["node_templates"],
             ),
@@ -1039,7 +1042,8 @@ impl Walker<'_> {
                     self.signatures(signatures, what);
                 }
             }
-            D::OperationDef | D::OperationAssignment => {
+            // A signature's implementation is an operation's (L5590).
+            D::OperationDef | D::OperationAssignment | D::Signature => {
                 if let Some(implementation) = map.get("implementation") {
                     self.definition(
                         implementation,

@@ -64,15 +64,64 @@ pub struct Version {
     pub build: Option<u64>,
 }
 
-/// A function call kept for deployment time.
+/// A function call kept for deployment time: the IR's expression.
 ///
 /// Names are the TOSCA 1.x spellings without `$` (`get_attribute`, `get_input`, `concat`,
 /// `join`, `get_operation_output`, `get_artifact`, `token`, ...) whatever the dialect, so a
-/// backend handles each function once. TOSCA 2.0 paths arrive as `args` in path order.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+/// backend handles each function once; TOSCA 2.0 adds its own (`sum`, `node_index`, custom
+/// functions by the name they are called with, `core:to_string`).
+///
+/// `get_property`, `get_attribute` and `get_artifact` of TOSCA 2.0 arrive in the Simple Profile
+/// form whenever their TOSCA path leads to one node template: `[node, name, nested...]` or
+/// `[node, capability, name, nested...]`. A path the resolver cannot follow to one template
+/// (through a relationship, with `ALL`, to a node the orchestrator selects) keeps its TOSCA 2.0
+/// form in `args`, keywords (`SELF`, `RELATIONSHIP`, `CAPABILITY`, `SOURCE`, `TARGET`, `ALL`)
+/// and indices included; a backend that cannot follow it says so.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Call {
     pub function: String,
     pub args: Vec<Value>,
+    /// Where the call is written, for the resolver's own messages; not part of the IR's JSON.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Option<crate::source::Span>,
+}
+
+impl Call {
+    /// A call made by toscana rather than read, with no place in a file.
+    pub fn new(function: impl Into<String>, args: Vec<Value>) -> Self {
+        Call {
+            function: function.into(),
+            args,
+            span: None,
+        }
+    }
+}
+
+impl Call {
+    /// Whether this `get_property`, `get_attribute`, `get_artifact` or `available_allocation`
+    /// still holds a TOSCA 2.0 path that the resolver could not follow to one node template
+    /// (see [`Call`]): a path keyword after the start, `ALL`, a node index, or an index known
+    /// only at deployment. Backends that map the Simple Profile form cannot read it.
+    pub fn has_unresolved_path(&self) -> bool {
+        const KEYWORDS: &[&str] = &["RELATIONSHIP", "CAPABILITY", "SOURCE", "TARGET", "ALL"];
+        matches!(
+            self.function.as_str(),
+            "get_property" | "get_attribute" | "get_artifact" | "available_allocation"
+        ) && self.args.iter().enumerate().any(|(i, arg)| match arg {
+            Value::String(s) => KEYWORDS.contains(&s.as_str()),
+            Value::Integer(_) => i == 1,
+            Value::Call(_) => true,
+            _ => false,
+        })
+    }
+}
+
+/// Two calls are the same expression wherever they are written.
+impl PartialEq for Call {
+    fn eq(&self, other: &Self) -> bool {
+        self.function == other.function && self.args == other.args
+    }
 }
 
 impl Value {

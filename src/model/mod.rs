@@ -142,6 +142,9 @@ pub struct TopologyTemplate {
     pub outputs: Vec<Named>,
     pub workflows: Vec<Named>,
     pub substitution_mappings: Option<Node>,
+    /// TOSCA 2.0 `functions` written inside the service template: refinements of the
+    /// definitions of the same name outside it, or new ones (L5674-5686).
+    pub functions: Vec<Named>,
 }
 
 /// Everything read from the entry file and its imports.
@@ -171,6 +174,8 @@ pub struct Model {
     pub namespace_prefixes: std::collections::BTreeSet<String>,
     /// The namespaces of TOSCA 2.0 files: what a name written in a file means there.
     pub namespaces: names::Namespaces,
-    /// The names of the custom functions (TOSCA 2.0 `functions`) of every file read.
-    pub functions: std::collections::BTreeSet<String>,
+    /// The custom function definitions (TOSCA 2.0 `functions`, L1452, L5571) of every file
+    /// read, outside any service template, by identity (qualified like types, see [`names`]);
+    /// two different definitions of one identity are reported where they are read.
+    pub functions: IndexMap<String, Named>,
 }

@@ -107,11 +107,13 @@ struct FileScope {
     defines: Vec<(Space, String, String)>,
 }
 
-/// The kinds of names that live in namespaces: the types of each kind, and repositories.
+/// The kinds of names that live in namespaces: the types of each kind, repositories and
+/// custom functions (L5666: "namespacing works as for types").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Space {
     Type(TypeKind),
     Repository,
+    Function,
 }
 
 /// A file's root namespace gathered from every file in it, so a lookup costs one hash probe
@@ -223,6 +225,19 @@ impl Namespaces {
         self.scope_mut(file)
             .defines
             .push((Space::Repository, name.to_string(), id.to_string()));
+    }
+
+    /// Records that `file` defines a custom function `name` whose identity is `id`.
+    pub fn define_function(&mut self, file: FileId, name: &str, id: &str) {
+        self.scope_mut(file)
+            .defines
+            .push((Space::Function, name.to_string(), id.to_string()));
+    }
+
+    /// The identities of the custom functions `written` (a call's name without `$`) can mean
+    /// in `from`, as [`Self::lookup`] gives those of types.
+    pub fn lookup_function(&self, written: &str, from: FileId) -> Vec<String> {
+        self.find_all(Space::Function, written, from)
     }
 
     /// The identities of the types `written` can mean in `from`, in the order the imports list

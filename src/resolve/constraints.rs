@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use regex::Regex;
 
-use super::literals::compare_versions;
+use super::literals::{self, compare_versions};
 use super::typing::Typing;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Value;
@@ -255,9 +255,14 @@ pub(super) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         }
         (Value::Scalar(x), Value::Scalar(y)) => x.canonical.partial_cmp(&y.canonical),
         (Value::Version(x), Value::Version(y)) => compare_versions(x, y),
-        (Value::String(x), Value::String(y)) | (Value::Timestamp(x), Value::Timestamp(y)) => {
-            Some(x.cmp(y))
+        // Timestamps by the instant they name, in whatever zone they are written.
+        (Value::Timestamp(x), Value::Timestamp(y)) => {
+            match (literals::instant(x), literals::instant(y)) {
+                (Ok(a), Ok(b)) => Some(a.cmp(&b)),
+                _ => Some(x.cmp(y)),
+            }
         }
+        (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
         _ => None,
     }
 }

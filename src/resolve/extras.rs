@@ -55,7 +55,10 @@ pub fn groups_and_policies(
             type_name,
             types,
             description: text(def, "description"),
-            metadata: values(builder.reader, def, "metadata", diags),
+            metadata: def
+                .and_then(|d| d.get("metadata"))
+                .map(|n| super::metadata_values(builder.reader, n, diags))
+                .unwrap_or_default(),
             members,
             properties: values(builder.reader, def, "properties", diags),
             attributes: values(builder.reader, def, "attributes", diags),
@@ -102,7 +105,10 @@ pub fn groups_and_policies(
             type_name,
             types,
             description: text(def, "description"),
-            metadata: values(builder.reader, def, "metadata", diags),
+            metadata: def
+                .and_then(|d| d.get("metadata"))
+                .map(|n| super::metadata_values(builder.reader, n, diags))
+                .unwrap_or_default(),
             targets,
             properties: values(builder.reader, def, "properties", diags),
             triggers: values(builder.reader, def, "triggers", diags),

@@ -9,8 +9,8 @@
 //! replaced by that value in the IR; a chain of `get_property` that comes back to itself is an
 //! error that shows the loop.
 //!
-//! TOSCA 2.0 writes these as `$get_property` with TOSCA paths; their checking belongs to the 2.0
-//! path grammar and is not done here.
+//! TOSCA 2.0 writes these as `$get_property` with TOSCA paths, checked and evaluated by
+//! [`super::calls`].
 
 use std::collections::HashMap;
 

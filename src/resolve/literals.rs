@@ -208,11 +208,24 @@ pub fn compare_versions(a: &Version, b: &Version) -> Option<Ordering> {
 /// Checks a YAML 1.1 / ISO 8601 timestamp: `2002-12-14`, or a date and time with optional
 /// fraction and zone (`2001-12-14t21:59:43.10-05:00`, `2001-12-14 21:59:43.10 -5`).
 pub fn timestamp(text: &str) -> Result<(), String> {
+    instant(text).map(|_| ())
+}
+
+/// The UTC instant a timestamp names, as seconds since 1970-01-01T00:00:00Z and nanoseconds,
+/// so timestamps written in different zones compare by when they are (T2-FN-CMP-02). A date
+/// alone is midnight UTC; a time without a zone is UTC (YAML 1.1's timestamp type).
+pub fn instant(text: &str) -> Result<(i64, u32), String> {
     let bad = || {
         format!("`{text}` is not a timestamp; write e.g. `2024-05-01` or `2024-05-01T12:00:00Z`")
     };
     let b = text.trim().as_bytes();
     let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    let number = |s: &[u8]| -> i64 {
+        std::str::from_utf8(s)
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0)
+    };
     // Date: YYYY-M(M)-D(D).
     let date_end = b
         .iter()
@@ -228,13 +241,13 @@ pub fn timestamp(text: &str) -> Result<(), String> {
     if !(1..=2).contains(&d.len()) || !digits(d) {
         return Err(bad());
     }
-    let month: u32 = std::str::from_utf8(m).unwrap_or("0").parse().unwrap_or(0);
-    let day: u32 = std::str::from_utf8(d).unwrap_or("0").parse().unwrap_or(0);
+    let (year, month, day) = (number(y), number(m), number(d));
     if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
         return Err(bad());
     }
+    let midnight = days_from_civil(year, month, day) * 86_400;
     if date_end == b.len() {
-        return Ok(());
+        return Ok((midnight, 0));
     }
     // Time: H(H):MM:SS[.fraction], then an optional zone (Z or ±H(H)[:MM]).
     let rest = std::str::from_utf8(&b[date_end + 1..])
@@ -246,13 +259,11 @@ pub fn timestamp(text: &str) -> Result<(), String> {
     let [h, mi, s] = hms[..] else {
         return Err(bad());
     };
-    let s = s.split_once('.').map_or(s, |(whole, frac)| {
-        if frac.bytes().all(|c| c.is_ascii_digit()) {
-            whole
-        } else {
-            "x"
-        }
-    });
+    let (s, fraction) = match s.split_once('.') {
+        Some((whole, frac)) if digits(frac.as_bytes()) => (whole, frac),
+        Some(_) => return Err(bad()),
+        None => (s, ""),
+    };
     let ok_part = |p: &str, max: u32, len: std::ops::RangeInclusive<usize>| {
         len.contains(&p.len()) && digits(p.as_bytes()) && p.parse::<u32>().is_ok_and(|v| v <= max)
     };
@@ -260,18 +271,53 @@ pub fn timestamp(text: &str) -> Result<(), String> {
         return Err(bad());
     }
     let zone = zone.trim();
-    let zone_ok = zone.is_empty()
-        || zone.eq_ignore_ascii_case("z")
-        || zone.strip_prefix(['+', '-']).is_some_and(|z| {
-            let (zh, zm) = z.split_once(':').unwrap_or((z, "00"));
-            ok_part(zh, 23, 1..=2) && ok_part(zm, 59, 2..=2)
-        });
-    if zone_ok { Ok(()) } else { Err(bad()) }
+    let offset = if zone.is_empty() || zone.eq_ignore_ascii_case("z") {
+        0
+    } else {
+        let sign = if zone.starts_with('-') { -1 } else { 1 };
+        let z = zone.strip_prefix(['+', '-']).ok_or_else(bad)?;
+        let (zh, zm) = z.split_once(':').unwrap_or((z, "00"));
+        if !ok_part(zh, 23, 1..=2) || !ok_part(zm, 59, 2..=2) {
+            return Err(bad());
+        }
+        sign * (number(zh.as_bytes()) * 3600 + number(zm.as_bytes()) * 60)
+    };
+    let nanos = format!("{fraction:0<9}")[..9].parse().unwrap_or(0);
+    let seconds = number(h.as_bytes()) * 3600 + number(mi.as_bytes()) * 60 + number(s.as_bytes());
+    Ok((midnight + seconds - offset, nanos))
+}
+
+/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timestamps_are_instants_whatever_their_zone() {
+        assert_eq!(instant("1970-01-01"), Ok((0, 0)));
+        assert_eq!(
+            instant("2001-12-14t21:59:43.10-05:00"),
+            Ok((1_008_385_183, 100_000_000))
+        );
+        assert_eq!(
+            instant("2001-12-14 21:59:43.10 -5"),
+            instant("2001-12-15T02:59:43.1Z")
+        );
+        assert_eq!(instant("2000-03-01").unwrap().0, 951_868_800);
+        assert!(instant("2001-12-14T25:00:00Z").is_err());
+        assert!(instant("2001-12-14T10:00:00.x").is_err());
+    }
 
     fn size(text: &str) -> Result<ScalarUnit, String> {
         scalar_unit(text, &simple_profile_units("scalar-unit.size").unwrap())

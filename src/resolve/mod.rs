@@ -7,6 +7,7 @@
 
 mod boundary;
 mod call_shapes;
+pub mod calls;
 mod constraints;
 mod extras;
 mod filters;
@@ -70,7 +71,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     if model.dialect != crate::ir::Dialect::Tosca2 {
         filters::check_definitions(model, diags);
     }
-    tosca2_types::check(model, &mut ancestry, diags);
+    let functions = calls::Functions::new(model, diags);
+    tosca2_types::check(model, &mut ancestry, &functions, diags);
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),
@@ -105,7 +107,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         .and_then(|d| d.scalar_text())
         .map(str::to_string);
     if let Some(metadata) = &model.metadata {
-        topology.metadata = map_values(&plain, metadata, "`metadata`", diags);
+        topology.metadata = metadata_values(&plain, metadata, diags);
     }
     let Some(template) = &model.topology else {
         params::check_unused_bindings(ctx.bindings, &[], diags);
@@ -171,6 +173,14 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     workflow_calls::check(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
+    calls::resolve(
+        model,
+        &mut nodes.typing(),
+        &functions,
+        &input_values,
+        &mut topology,
+        diags,
+    );
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect != crate::ir::Dialect::Tosca2 {
@@ -206,14 +216,34 @@ impl Locator {
     }
 }
 
-/// A map of values (metadata, properties) in source order.
+/// A map of values (properties, triggers) in source order.
 fn map_values(
     reader: &values::ValueReader,
     node: &Node,
     what: &str,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
-    match reader.value(node, diags) {
+    let value = reader.value(node, diags);
+    as_map(value, node, what, diags)
+}
+
+/// A `metadata` map: opaque data, in which a `$` is no function call (T2-FN-09).
+fn metadata_values(
+    reader: &values::ValueReader,
+    node: &Node,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    let value = reader.metadata(node, diags);
+    as_map(value, node, "`metadata`", diags)
+}
+
+fn as_map(
+    value: Value,
+    node: &Node,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    match value {
         Value::Map(map) => map,
         Value::Null => IndexMap::new(),
         _ => {

@@ -10,7 +10,7 @@ use super::constraints::Patterns;
 use super::types::{Ancestry, definitions};
 use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
-use super::{Context, Locator, map_values, paths};
+use super::{Context, Locator, map_values, metadata_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
     Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, Operation,
@@ -123,7 +123,7 @@ impl<'a> NodeBuilder<'a> {
             description: text("description"),
             metadata: def
                 .get("metadata")
-                .map(|m| map_values(self.reader, m, "`metadata`", diags))
+                .map(|m| metadata_values(self.reader, m, diags))
                 .unwrap_or_default(),
             directives: def
                 .get("directives")

@@ -83,7 +83,7 @@ pub fn inputs<'m>(
             Some(other) => vec![other],
             None => Vec::new(),
         };
-        let metadata = match get("metadata").map(|n| reader.value(n, diags)) {
+        let metadata = match get("metadata").map(|n| reader.metadata(n, diags)) {
             Some(Value::Map(m)) => m,
             _ => IndexMap::new(),
         };

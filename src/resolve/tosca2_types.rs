@@ -8,12 +8,16 @@
 //! `tosca-2.0-csd07.md`; IDs those of the TOSCA 2.0 checklist.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::Dialect;
+use crate::ir::{Call, Dialect, Value};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::source::Span;
 use crate::yaml::{Core, Map, Node};
 
-use super::types::{Ancestry, definitions};
+use super::calls::builtins::{self, BuiltIn, Group, Outcome};
+use super::calls::table::{Function, signature_entries};
+use super::calls::{Functions, reserved_name, syntax};
+use super::types::{Ancestry, definitions, tolerated};
+use super::values::ValueReader;
 
 /// The built-in types of TOSCA 2.0 (L3485-3491); `scalar` is abstract.
 const BUILT_IN: &[&str] = &[
@@ -29,63 +33,23 @@ const BUILT_IN: &[&str] = &[
     "map",
 ];
 
-/// The built-in functions of TOSCA 2.0 (§10.2, L4799-5506).
-const BUILT_IN_FUNCTIONS: &[&str] = &[
-    "get_input",
-    "get_property",
-    "get_attribute",
-    "get_artifact",
-    "value",
-    "node_index",
-    "relationship_index",
-    "available_allocation",
-    "and",
-    "or",
-    "not",
-    "xor",
-    "equal",
-    "greater_than",
-    "greater_or_equal",
-    "less_than",
-    "less_or_equal",
-    "valid_values",
-    "matches",
-    "has_suffix",
-    "has_prefix",
-    "contains",
-    "has_entry",
-    "has_key",
-    "has_all_entries",
-    "has_all_keys",
-    "has_any_entry",
-    "has_any_key",
-    "length",
-    "concat",
-    "join",
-    "token",
-    "union",
-    "intersection",
-    "sum",
-    "difference",
-    "product",
-    "quotient",
-    "remainder",
-    "round",
-    "floor",
-    "ceil",
-];
-
 /// The keynames only a scalar type has (L3672).
 const SCALAR_KEYS: &[&str] = &["data_type", "units", "canonical_unit", "prefixes"];
 
-/// Checks every TOSCA 2.0 type definition of the model.
-pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
+/// Checks every TOSCA 2.0 type definition and function signature of the model.
+pub fn check(
+    model: &Model,
+    ancestry: &mut Ancestry,
+    functions: &Functions,
+    diags: &mut Diagnostics,
+) {
     if model.dialect != Dialect::Tosca2 {
         return;
     }
     let mut checker = Checker {
         model,
         ancestry,
+        functions,
         diags,
     };
     for ((kind, id), def) in &model.types {
@@ -106,11 +70,16 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
         };
         checker.type_def(*kind, id, def, map);
     }
+    let service_functions = model.topology.iter().flat_map(|t| &t.functions);
+    for named in model.functions.values().chain(service_functions) {
+        checker.signatures(&named.def);
+    }
 }
 
 pub(super) struct Checker<'a, 'm> {
     model: &'m Model,
     ancestry: &'a mut Ancestry,
+    functions: &'a Functions<'m>,
     diags: &'a mut Diagnostics,
 }
 
@@ -165,8 +134,48 @@ impl Checker<'_, '_> {
         if kind == TypeKind::Data {
             self.data_type(id, def, map);
         }
+        if kind == TypeKind::Node {
+            let capabilities = map.get("capabilities").and_then(Node::as_map);
+            for entry in capabilities.map_or(&[][..], |m| m.entries()) {
+                if let Some(cap) = entry.key.as_str() {
+                    reserved_name(cap, entry.key.span, "capability", self.diags);
+                }
+            }
+            let requirements = map.get("requirements").and_then(Node::as_seq);
+            for item in requirements.unwrap_or_default() {
+                for entry in item.as_map().map_or(&[][..], |m| m.entries()) {
+                    if let Some(req) = entry.key.as_str() {
+                        reserved_name(req, entry.key.span, "requirement", self.diags);
+                    }
+                }
+            }
+        }
         if let Some(validation) = map.get("validation") {
             self.functions(validation);
+        }
+    }
+
+    /// The schemas of a function's signatures name data types that exist, and their
+    /// validation clauses call functions that exist (L5584-5590).
+    fn signatures(&mut self, def: &Node) {
+        let items = signature_entries(def.as_map().and_then(|m| m.get("signatures")));
+        for signature in items.into_iter().filter_map(Node::as_map) {
+            let lists = ["arguments", "optional_arguments"]
+                .into_iter()
+                .filter_map(|k| signature.get(k).and_then(Node::as_seq))
+                .flatten();
+            for schema in lists.chain(signature.get("result")) {
+                match (schema.as_str(), schema.as_map()) {
+                    (Some(_), _) => self.data_type_ref(schema),
+                    (_, Some(map)) => {
+                        self.definition_types(map);
+                        if let Some(validation) = map.get("validation") {
+                            self.functions(validation);
+                        }
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 
@@ -292,24 +301,39 @@ impl Checker<'_, '_> {
 
     /// Every function a validation clause calls is built in or defined (L4727-4797, L5571).
     fn functions(&mut self, node: &Node) {
+        if let Some(call) = syntax::call(node)
+            && self
+                .functions
+                .lookup(call.name, Some(node.span.file))
+                .is_none()
+            && !tolerated(self.model, call.name, call.name_node.span)
+        {
+            let known = self.functions.names();
+            let otherwise = if call.name == "in_range" {
+                "TOSCA 2.0 has no `$in_range`: write `$and: [ { $greater_or_equal: [ $value, <min> ] }, { $less_or_equal: [ $value, <max> ] } ]`"
+            } else {
+                "define it under `functions`, or write `$$` to start a string with `$`"
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_UNKNOWN_NAME,
+                    format!("unknown function `${}`", call.name),
+                )
+                .at_with(
+                    call.name_node.span,
+                    "neither a TOSCA 2.0 function nor one defined under `functions`",
+                )
+                .did_you_mean(call.name, &known, Some(otherwise.into())),
+            );
+        }
+        if let Some(call) = syntax::call(node)
+            && let Some(Function::BuiltIn(b)) = self.functions.lookup(call.name, None)
+        {
+            self.built_in_call(b, &call);
+        }
         match &node.kind {
             crate::yaml::Kind::Map(map) => {
                 for entry in map.entries() {
-                    if map.len() == 1
-                        && let Some(key) = entry.key.as_str()
-                        && let Some(function) = key.strip_prefix('$')
-                        && !function.starts_with('$')
-                        && !self.known_function(function)
-                    {
-                        self.diags.push(
-                            Diagnostic::error(
-                                codes::TOSCA_UNKNOWN_NAME,
-                                format!("unknown function `${function}`"),
-                            )
-                            .at_with(entry.key.span, "neither a TOSCA 2.0 function nor one defined under `functions`")
-                            .did_you_mean(function, BUILT_IN_FUNCTIONS, Some("define it under `functions`, or write `$$` to start a string with `$`".into())),
-                        );
-                    }
                     self.functions(&entry.value);
                 }
             }
@@ -322,12 +346,44 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn known_function(&self, name: &str) -> bool {
-        let local = name.rsplit(':').next().unwrap_or(name);
-        BUILT_IN_FUNCTIONS.contains(&name)
-            || self.model.functions.contains(name)
-            || self.model.functions.contains(local)
-            || self.model.incomplete_types
+    /// A built-in in a validation clause gets as many arguments as it takes, and those written
+    /// as literals are of kinds it takes (a regular expression that compiles, a non-negative
+    /// index): mistakes in the clause itself, reported once here rather than for every value
+    /// it judges.
+    fn built_in_call(&mut self, b: &BuiltIn, call: &syntax::Written) {
+        let args = syntax::arguments(call);
+        if let Err((message, hint)) = b.arity(args.len()) {
+            self.diags.push(
+                Diagnostic::error(codes::TOSCA_FUNCTION, message)
+                    .at(call.name_node.span)
+                    .hint(hint),
+            );
+            return;
+        }
+        if b.group != Group::Pure {
+            return;
+        }
+        let reader = ValueReader {
+            dialect: Dialect::Tosca2,
+            inputs: None,
+        };
+        let mut quiet = Diagnostics::with_cap(0);
+        let values: Vec<Value> = args
+            .iter()
+            .map(|arg| match syntax::call(arg) {
+                // Known only when the clause is applied.
+                Some(inner) => Value::Call(Call::new(inner.name, Vec::new())),
+                None => reader.value(arg, &mut quiet),
+            })
+            .collect();
+        if let Outcome::Wrong { arg, message } = builtins::apply(b.name, &values) {
+            let at = arg.map_or(call.name_node.span, |i| args[i].span);
+            self.diags.push(
+                Diagnostic::error(codes::TOSCA_FUNCTION, message)
+                    .at(at)
+                    .hint(format!("`${}` takes {} ({})", b.name, b.grammar, b.lines)),
+            );
+        }
     }
 
     pub(super) fn report(&mut self, d: Diagnostic) {

@@ -272,7 +272,7 @@ pub fn definitions<'m>(model: &'m Model, kind: TypeKind, ancestry: &[String]) ->
 /// An unknown name that is not an error: when an import could not be followed (reported where
 /// it is written), the name may well be defined there. Unknown XML types are taken on trust
 /// (`incomplete_types`); a TOSCA 2.0 name only when an import it may come from failed.
-fn tolerated(model: &Model, name: &str, at: Span) -> bool {
+pub(super) fn tolerated(model: &Model, name: &str, at: Span) -> bool {
     model.incomplete_types
         || (model.dialect == Dialect::Tosca2 && model.namespaces.maybe_unread(name, at.file))
 }

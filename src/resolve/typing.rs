@@ -293,6 +293,87 @@ impl<'m> Typing<'_, 'm> {
         self.model.dialect != Dialect::Tosca2
     }
 
+    /// `node` read against a schema definition (a type name, or a map with `type`,
+    /// `entry_schema`, `key_schema` and `validation`), as a function signature declares its
+    /// arguments (L5584).
+    pub fn schema_value(
+        &mut self,
+        node: &Yaml,
+        schema: &'m Yaml,
+        path: &str,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        self.entry(node, Some(schema), path, 0, diags)
+    }
+
+    /// Whether a value computed before deployment (a function's result) can be a value of the
+    /// type `type_name` (an identity, see [`Self::identity`]): its kind, not its constraints.
+    /// `Err` says what was expected.
+    pub fn value_fits(&mut self, value: &Value, type_name: &str) -> Result<(), &'static str> {
+        let (shape, _) = self.shape(type_name);
+        let fits = match (&shape, value) {
+            (_, Value::Call(_)) | (Shape::Unknown, _) => true,
+            (Shape::String, Value::String(_)) => true,
+            (Shape::Integer, Value::Integer(_)) => true,
+            (Shape::Float, Value::Integer(_) | Value::Float(_)) => true,
+            (Shape::Boolean, Value::Boolean(_)) => true,
+            (Shape::Null, Value::Null) => true,
+            (Shape::Timestamp, Value::Timestamp(_)) => true,
+            (Shape::Timestamp, Value::String(s)) => literals::timestamp(s).is_ok(),
+            (Shape::Version, Value::Version(_)) => true,
+            (Shape::Version, Value::String(s)) => literals::version(s).is_ok(),
+            (Shape::Bytes, Value::Bytes(_) | Value::String(_)) => true,
+            (Shape::Range, Value::List(items)) => items.len() == 2,
+            (Shape::List, Value::List(_)) => true,
+            (Shape::Map | Shape::Complex(_), Value::Map(_)) => true,
+            (Shape::Scalar(table), Value::Scalar(s)) => s.canonical_unit == table.canonical,
+            (Shape::Scalar(table), Value::String(s)) => literals::scalar_unit(s, table).is_ok(),
+            _ => false,
+        };
+        if fits {
+            Ok(())
+        } else {
+            Err(shape_name(&shape))
+        }
+    }
+
+    /// Whether values of the type `type_name` (an identity) are numbers or scalars, which
+    /// capacities are allocated from (L5120); true for a type this reader does not know.
+    pub fn allocatable(&mut self, type_name: &str) -> bool {
+        matches!(
+            self.shape(type_name).0,
+            Shape::Integer | Shape::Float | Shape::Scalar(_) | Shape::Unknown
+        )
+    }
+
+    /// Whether a value of type `actual` (a function's declared result) can be a value of type
+    /// `expected` (both identities, see [`Self::identity`]): the same type or one derived from
+    /// it, an integer for a float, or anything where either type is not known.
+    pub fn type_fits(&mut self, actual: &str, expected: &str) -> bool {
+        if actual == expected {
+            return true;
+        }
+        let (want, _) = self.shape(expected);
+        let (have, _) = self.shape(actual);
+        match (&want, &have) {
+            (Shape::Unknown, _) | (_, Shape::Unknown) => true,
+            (Shape::Float, Shape::Integer) => true,
+            (Shape::Complex(_), Shape::Complex(_)) => self
+                .ancestry
+                .chain(
+                    self.model,
+                    TypeKind::Data,
+                    actual,
+                    &mut Diagnostics::with_cap(0),
+                )
+                .iter()
+                .any(|t| t == expected),
+            (Shape::Scalar(a), Shape::Scalar(b)) => a.canonical == b.canonical,
+            (Shape::Map, Shape::Complex(_)) => true,
+            _ => std::mem::discriminant(&want) == std::mem::discriminant(&have),
+        }
+    }
+
     /// A constraint's operand read as a value of the constrained type.
     pub fn operand(
         &mut self,
@@ -413,6 +494,16 @@ impl<'m> Typing<'_, 'm> {
         {
             return (self.reader.value(node, diags), Vec::new());
         }
+        if self.model.dialect == Dialect::Tosca2
+            && let Some(malformed) = node.as_map().and_then(super::calls::syntax::malformed)
+        {
+            // A call among other keys: that, rather than the type the map does not fit.
+            diags.push(malformed);
+            return (
+                self.reader.value(node, &mut Diagnostics::with_cap(0)),
+                Vec::new(),
+            );
+        }
         let (shape, chain) = self.shape(type_name);
         let value = match shape {
             Shape::Unknown => self.reader.value(node, diags),
@@ -438,6 +529,7 @@ impl<'m> Typing<'_, 'm> {
                     let mut out = IndexMap::with_capacity(map.len());
                     for entry in map.entries() {
                         let Some(key) = entry.key.scalar_text() else {
+                            diags.push(self.reader.non_text_key(&entry.key));
                             continue;
                         };
                         if let Some(key_schema) = key_schema {
@@ -738,7 +830,7 @@ impl<'m> Typing<'_, 'm> {
     /// the name as written when it is a built-in type or names nothing (reported where types
     /// are checked). The values read from here on carry identities, so a type name means the
     /// same thing wherever a value of it is checked.
-    fn identity(&mut self, type_node: &Yaml) -> String {
+    pub fn identity(&mut self, type_node: &Yaml) -> String {
         let written = type_node.scalar_text().unwrap_or_default();
         if primitive_shape(written, self.model.dialect).is_some() {
             return written.to_string();

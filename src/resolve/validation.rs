@@ -1,17 +1,20 @@
 //! TOSCA 2.0 validation clauses (§9.11, L4649-4718) evaluated against known values.
 //!
-//! A clause is a boolean expression over `$value` (the value being validated) built from the
-//! boolean and comparison functions of §10.2.2 and `$length`. Literal operands compared with
+//! A clause is a boolean expression over `$value` (the value being validated, or with
+//! arguments a key or index inside it) built from the built-in functions of §10.2, applied by
+//! [`builtins::apply`] as everywhere else. Literal operands compared with
 //! `$value` are read as values of the validated type, so `1 Mbits/s` compares as a scalar of
 //! that type and `1.10` as a version. What cannot be judged before deployment (another
 //! function, such as `$get_property`) leaves the clause unjudged, never wrongly failed.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Value;
-use crate::yaml::{Kind, Node as Yaml};
+use crate::yaml::Node as Yaml;
 
-use super::constraints::compare;
+use super::calls::builtins::{self, Group, Outcome};
+use super::calls::syntax;
 use super::typing::Typing;
+use super::values::nested;
 
 /// Reports `value` (written at `node`) when `clause` is false for it.
 pub fn check(
@@ -53,74 +56,47 @@ struct Eval<'a, 't, 'm> {
 impl Eval<'_, '_, '_> {
     /// The value of an expression, or `None` when it cannot be known here.
     fn eval(&mut self, node: &Yaml) -> Option<Value> {
-        if node.as_str() == Some("$value") {
-            return Some(self.value.clone());
-        }
-        let map = node.as_map()?;
-        let [entry] = map.entries() else { return None };
-        let function = entry.key.as_str()?.strip_prefix('$')?;
-        let args: Vec<&Yaml> = match &entry.value.kind {
-            Kind::Seq(items) => items.iter().collect(),
-            _ => vec![&entry.value],
+        let Some(call) = syntax::call(node) else {
+            // A literal where a boolean expression or operand is expected.
+            return self.operand(node, false);
         };
+        let args = syntax::arguments(&call);
+        let function = call.name;
         match function {
             "value" => {
-                if args.is_empty() || entry.value.is_null() {
-                    Some(self.value.clone())
-                } else {
-                    None
-                }
-            }
-            "and" | "or" | "xor" => {
-                let mut results = Vec::with_capacity(args.len());
+                let mut path = Vec::with_capacity(args.len());
                 for arg in &args {
-                    match self.eval(arg)? {
-                        Value::Boolean(b) => results.push(b),
-                        _ => return None,
-                    }
+                    path.push(self.eval(arg)?);
                 }
-                Some(Value::Boolean(match function {
-                    "and" => results.iter().all(|b| *b),
-                    "or" => results.iter().any(|b| *b),
-                    _ => results.iter().filter(|b| **b).count() == 1,
-                }))
+                nested(self.value, &path)
             }
-            "not" => match self.eval(args.first()?)? {
-                Value::Boolean(b) => Some(Value::Boolean(!b)),
-                _ => None,
-            },
-            "length" => match self.eval(args.first()?)? {
-                Value::String(s) => Some(Value::Integer(s.chars().count() as i64)),
-                Value::List(l) => Some(Value::Integer(l.len() as i64)),
-                Value::Map(m) => Some(Value::Integer(m.len() as i64)),
-                _ => None,
-            },
             "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
                 let [a, b] = args[..] else { return None };
                 let (a, b) = self.operands(a, b)?;
-                let order = compare(&a, &b);
-                Some(Value::Boolean(match function {
-                    "equal" => order.map_or(a == b, |o| o.is_eq()),
-                    "greater_than" => order?.is_gt(),
-                    "greater_or_equal" => order?.is_ge(),
-                    "less_than" => order?.is_lt(),
-                    _ => order?.is_le(),
-                }))
+                outcome(builtins::apply(function, &[a, b]))
             }
             "valid_values" => {
                 let [a, list] = args[..] else { return None };
                 let subject = self.eval(a)?;
-                let is_value = a.as_str() == Some("$value");
-                let items = list.as_seq()?;
-                let mut found = false;
-                for item in items {
-                    let candidate = self.operand(item, is_value)?;
-                    if compare(&subject, &candidate).map_or(subject == candidate, |o| o.is_eq()) {
-                        found = true;
-                    }
+                let is_value = is_value(a);
+                let mut items = Vec::new();
+                for item in list.as_seq()? {
+                    items.push(self.operand(item, is_value)?);
                 }
-                Some(Value::Boolean(found))
+                outcome(builtins::apply(function, &[subject, Value::List(items)]))
             }
+            _ if builtins::built_in(function).is_some_and(|b| b.group == Group::Pure) => {
+                let mut values = Vec::with_capacity(args.len());
+                for arg in &args {
+                    values.push(self.eval(arg)?);
+                }
+                let b = builtins::built_in(function)?;
+                if values.len() < b.min || b.max.is_some_and(|max| values.len() > max) {
+                    return None;
+                }
+                outcome(builtins::apply(function, &values))
+            }
+            // Queries of the topology and custom functions: judged at deployment.
             _ => None,
         }
     }
@@ -128,13 +104,11 @@ impl Eval<'_, '_, '_> {
     /// Two operands: expressions evaluated, literals read as the validated type when the other
     /// side is `$value` itself, else as plain values.
     fn operands(&mut self, a: &Yaml, b: &Yaml) -> Option<(Value, Value)> {
-        let a_value = a.as_str() == Some("$value");
-        let b_value = b.as_str() == Some("$value");
-        Some((self.operand(a, b_value)?, self.operand(b, a_value)?))
+        Some((self.operand(a, is_value(b))?, self.operand(b, is_value(a))?))
     }
 
     fn operand(&mut self, node: &Yaml, as_validated_type: bool) -> Option<Value> {
-        if node.as_str() == Some("$value") || self.typing.reader.is_call(node) {
+        if syntax::call(node).is_some() {
             return self.eval(node);
         }
         let mut ignored = Diagnostics::with_cap(0);
@@ -145,5 +119,18 @@ impl Eval<'_, '_, '_> {
             self.typing.reader.value(node, &mut ignored)
         };
         (!ignored.has_errors()).then_some(value)
+    }
+}
+
+/// Whether an operand is the validated value itself (`$value`, not a key inside it).
+fn is_value(node: &Yaml) -> bool {
+    syntax::call(node).is_some_and(|c| c.name == "value" && syntax::arguments(&c).is_empty())
+}
+
+/// The value an applied function gives, if it is known and right.
+fn outcome(outcome: Outcome) -> Option<Value> {
+    match outcome {
+        Outcome::Value(v) => Some(v),
+        Outcome::Later | Outcome::Wrong { .. } => None,
     }
 }

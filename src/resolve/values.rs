@@ -2,6 +2,7 @@
 
 use indexmap::IndexMap;
 
+use super::calls::syntax;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Dialect, Value};
 use crate::yaml::{Core, Kind, Node};
@@ -36,6 +37,16 @@ pub struct ValueReader<'a> {
 
 impl ValueReader<'_> {
     pub fn value(&self, node: &Node, diags: &mut Diagnostics) -> Value {
+        self.read(node, true, diags)
+    }
+
+    /// A value in which functions mean nothing: `metadata`, which is opaque (T2-FN-09), so a
+    /// `$` there is text. A TOSCA 2.0 `$$` escape is still undone.
+    pub fn metadata(&self, node: &Node, diags: &mut Diagnostics) -> Value {
+        self.read(node, false, diags)
+    }
+
+    fn read(&self, node: &Node, calls: bool, diags: &mut Diagnostics) -> Value {
         match &node.kind {
             Kind::Scalar(s) => match s.core {
                 Core::Null => Value::Null,
@@ -43,15 +54,22 @@ impl ValueReader<'_> {
                 Core::Int(i) => Value::Integer(i),
                 Core::Float(f) if f.is_finite() => Value::Float(f),
                 Core::Float(_) => Value::String(s.text.clone()),
-                Core::Str => Value::String(self.unescape(&s.text).to_string()),
+                Core::Str => match self.bare_call(&s.text).filter(|_| calls) {
+                    // TOSCA 2.0: `$name` is a call without arguments (L4735).
+                    Some(function) => self.call(function, None, node, diags),
+                    None => Value::String(self.unescape(&s.text).to_string()),
+                },
             },
-            Kind::Seq(items) => Value::List(items.iter().map(|i| self.value(i, diags)).collect()),
+            Kind::Seq(items) => {
+                Value::List(items.iter().map(|i| self.read(i, calls, diags)).collect())
+            }
             Kind::Map(map) => {
                 if let [entry] = map.entries()
                     && let Some(key) = entry.key.as_str()
+                    && calls
                 {
                     if let Some(function) = self.function_name(key) {
-                        return self.call(function, &entry.value, node, diags);
+                        return self.call(function, Some(&entry.value), node, diags);
                     }
                     if self.dialect != Dialect::Tosca2 && looks_like_function(key) {
                         diags.push(
@@ -68,27 +86,48 @@ impl ValueReader<'_> {
                         );
                     }
                 }
+                if self.dialect == Dialect::Tosca2
+                    && calls
+                    && let Some(d) = syntax::malformed(map)
+                {
+                    diags.push(d);
+                }
                 let mut out = IndexMap::with_capacity(map.len());
                 for entry in map.entries() {
                     match entry.key.scalar_text() {
                         Some(key) => {
                             out.insert(
                                 self.unescape(key).to_string(),
-                                self.value(&entry.value, diags),
+                                self.read(&entry.value, calls, diags),
                             );
                         }
-                        None => diags.push(
-                            Diagnostic::warning(
-                                codes::TOSCA_UNSUPPORTED,
-                                "a map value with a non-string key is not supported; entry ignored",
-                            )
-                            .at(entry.key.span),
-                        ),
+                        None => diags.push(self.non_text_key(&entry.key)),
                     }
                 }
                 Value::Map(out)
             }
         }
+    }
+
+    /// The warning for a map key that is not text (a list, a map), whose entry the IR cannot
+    /// hold.
+    pub fn non_text_key(&self, key: &Node) -> Diagnostic {
+        match syntax::call(key) {
+            // TOSCA 2.0 allows a call as a key (L4744); its text is known only at deployment,
+            // and the IR's keys are text.
+            Some(call) if self.dialect == Dialect::Tosca2 => Diagnostic::warning(
+                codes::TOSCA_UNSUPPORTED,
+                format!(
+                    "a map key computed by `${}` is known only at deployment; toscana keeps map keys as text, so this entry is left out",
+                    call.name
+                ),
+            ),
+            _ => Diagnostic::warning(
+                codes::TOSCA_UNSUPPORTED,
+                "a map value with a non-string key is not supported; entry ignored",
+            ),
+        }
+        .at(key.span)
     }
 
     /// Whether a node is a single-entry map whose key reads like a misspelt function (reported
@@ -98,37 +137,75 @@ impl ValueReader<'_> {
             && matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().is_some_and(|k| looks_like_function(k) && self.function_name(k).is_none()))
     }
 
-    /// Whether a node is a function call (a single-entry map keyed by a function name).
+    /// Whether a node is a function call: a single-entry map keyed by a function name, or in
+    /// TOSCA 2.0 also a string that starts with one `$`.
     pub fn is_call(&self, node: &Node) -> bool {
-        matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().and_then(|k| self.function_name(k)).is_some())
+        match self.dialect {
+            Dialect::Tosca2 => syntax::call(node).is_some(),
+            _ => {
+                matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().and_then(|k| self.function_name(k)).is_some())
+            }
+        }
     }
 
-    /// The function a map key names: `get_input` in 1.x, `$get_input` in 2.0 (where `$$` escapes
-    /// a literal `$`).
+    /// The function a map key names: `get_input` in 1.x, `$get_input` (or `$get_input$2`) in
+    /// 2.0, where `$$` escapes a literal `$`.
     fn function_name<'k>(&self, key: &'k str) -> Option<&'k str> {
         match self.dialect {
-            Dialect::Tosca2 => key
-                .strip_prefix('$')
-                .filter(|k| !k.starts_with('$') && !k.is_empty()),
+            Dialect::Tosca2 => syntax::function_name(key),
             _ => FUNCTIONS_1X.contains(&key).then_some(key),
+        }
+    }
+
+    /// The function a TOSCA 2.0 string value calls without arguments.
+    fn bare_call<'k>(&self, text: &'k str) -> Option<&'k str> {
+        match self.dialect {
+            Dialect::Tosca2 => syntax::function_name(text),
+            _ => None,
         }
     }
 
     /// TOSCA 2.0 escapes a leading `$` in strings and keys as `$$`.
     pub fn unescape<'s>(&self, text: &'s str) -> &'s str {
         match self.dialect {
-            Dialect::Tosca2 if text.starts_with("$$") => &text[1..],
+            Dialect::Tosca2 => syntax::unescape(text),
             _ => text,
         }
     }
 
-    fn call(&self, function: &str, args_node: &Node, at: &Node, diags: &mut Diagnostics) -> Value {
-        if self.dialect != Dialect::Tosca2 {
-            super::call_shapes::check(function, args_node, diags);
+    /// A call of `function` with the arguments `args_node` (`None`: the bare form), written at
+    /// `at`.
+    fn call(
+        &self,
+        function: &str,
+        args_node: Option<&Node>,
+        at: &Node,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        if self.dialect == Dialect::Tosca2 && function.is_empty() {
+            diags.push(syntax::nameless(at));
+            return Value::Null;
         }
-        let args: Vec<Value> = match args_node.as_seq() {
-            Some(items) => items.iter().map(|i| self.value(i, diags)).collect(),
-            None => vec![self.value(args_node, diags)],
+        let args: Vec<Value> = match (self.dialect, args_node) {
+            (_, None) => Vec::new(),
+            (Dialect::Tosca2, Some(args_node)) => {
+                let written = syntax::Written {
+                    name: function,
+                    name_node: at,
+                    args: Some(args_node),
+                };
+                syntax::arguments(&written)
+                    .into_iter()
+                    .map(|i| self.value(i, diags))
+                    .collect()
+            }
+            (_, Some(args_node)) => {
+                super::call_shapes::check(function, args_node, diags);
+                match args_node.as_seq() {
+                    Some(items) => items.iter().map(|i| self.value(i, diags)).collect(),
+                    None => vec![self.value(args_node, diags)],
+                }
+            }
         };
         if function == "get_input" {
             return self.get_input(args, at, diags);
@@ -136,6 +213,7 @@ impl ValueReader<'_> {
         Value::Call(Call {
             function: function.to_string(),
             args,
+            span: Some(at.span),
         })
     }
 
@@ -151,7 +229,7 @@ impl ValueReader<'_> {
             return Value::Null;
         };
         let Some(inputs) = self.inputs else {
-            return unbound(args);
+            return unbound(args, at);
         };
         match inputs.get(name) {
             None => {
@@ -171,16 +249,17 @@ impl ValueReader<'_> {
                 Value::Null
             }
             Some(Some(value)) if args.len() == 1 => value.clone(),
-            Some(Some(value)) => nested(value, &args[1..]).unwrap_or_else(|| unbound(args)),
-            Some(None) => unbound(args),
+            Some(Some(value)) => nested(value, &args[1..]).unwrap_or_else(|| unbound(args, at)),
+            Some(None) => unbound(args, at),
         }
     }
 }
 
-fn unbound(args: Vec<Value>) -> Value {
+fn unbound(args: Vec<Value>, at: &Node) -> Value {
     Value::Call(Call {
         function: "get_input".to_string(),
         args,
+        span: Some(at.span),
     })
 }
 

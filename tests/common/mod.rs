@@ -91,3 +91,25 @@ pub fn read_accepted_with_profiles(
     );
     (read.topology.is_some() && !diags.has_errors()).then_some(read)
 }
+
+/// `yaml`, written to a file of its own, read as `toscana check` reads it: what was read, and
+/// every diagnostic.
+pub fn read_text(yaml: &str) -> (toscana::pipeline::Read, Vec<toscana::diag::Diagnostic>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    read_path(&path)
+}
+
+/// The file at `path` read as `toscana check` reads it: what was read, and every diagnostic.
+pub fn read_path(path: &Path) -> (toscana::pipeline::Read, Vec<toscana::diag::Diagnostic>) {
+    let mut diags = toscana::diag::Diagnostics::with_cap(0);
+    let read = toscana::pipeline::read(
+        &toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
+            ..Default::default()
+        },
+        &mut diags,
+    );
+    (read, diags.finish())
+}

@@ -90,6 +90,12 @@ impl Scope<'_> {
                 }
                 format!("{{ {} }}", parts.join(", "))
             }
+            Value::Call(call) if call.has_unresolved_path() => {
+                return Err(format!(
+                    "{} follows a TOSCA path that leads to no one node template before deployment",
+                    crate::ir::value_text(value)
+                ));
+            }
             Value::Call(call) => self.call(&call.function, &call.args, this, depth)?,
         })
     }

@@ -63,10 +63,7 @@ fn unique_names_are_snake_case_identifiers_without_clashes() {
 }
 
 fn call(function: &str, args: Vec<Value>) -> Value {
-    Value::Call(Call {
-        function: function.to_string(),
-        args,
-    })
+    Value::Call(Call::new(function, args))
 }
 
 fn s(text: &str) -> Value {
@@ -240,21 +237,23 @@ fn constraints_become_conditions_with_sentences() {
 #[test]
 fn tosca_2_validation_clauses_become_conditions() {
     use super::vars::validation;
+    // `$value` reads as a call without arguments (L4735).
+    let value = || call("value", Vec::new());
     let clause = call(
         "$and",
         vec![
             call(
                 "$greater_or_equal",
-                vec![call("$length", vec![s("$value")]), Value::Integer(3)],
+                vec![call("$length", vec![value()]), Value::Integer(3)],
             ),
-            call("$not", vec![call("$equal", vec![s("$value"), s("admin")])]),
+            call("$not", vec![call("$equal", vec![value(), s("admin")])]),
         ],
     );
     assert_eq!(
         validation(&clause, "var.user").unwrap(),
         "(length(var.user) >= 3 && !(var.user == \"admin\"))"
     );
-    assert!(validation(&call("$has_entry", vec![s("$value")]), "var.x").is_err());
+    assert!(validation(&call("$has_entry", vec![value()]), "var.x").is_err());
 }
 
 #[test]

@@ -382,7 +382,6 @@ pub(super) fn validation(v: &Value, var: &str) -> Result<String, String> {
     let operand = |a: &Value| -> Result<String, String> {
         match a {
             Value::Call(c) if c.function.trim_start_matches('$') == "value" => Ok(var.to_string()),
-            Value::String(s) if s == "$value" => Ok(var.to_string()),
             Value::Call(c) => value_function(c, var).unwrap_or_else(|| validation(a, var)),
             other => literal(other),
         }
@@ -433,7 +432,6 @@ fn value_function(call: &crate::ir::Call, var: &str) -> Option<Result<String, St
     let f = call.function.trim_start_matches('$');
     let operand = |a: &Value| -> Result<String, String> {
         match a {
-            Value::String(s) if s == "$value" => Ok(var.to_string()),
             Value::Call(c) if c.function.trim_start_matches('$') == "value" => Ok(var.to_string()),
             Value::Call(c) => value_function(c, var)
                 .unwrap_or_else(|| Err(format!("`{}` gives no value", c.function))),

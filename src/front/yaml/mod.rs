@@ -97,23 +97,13 @@ pub fn read_definitions(
         }
     }
 
-    if let Some(functions) = root.get("functions").and_then(Node::as_map) {
-        model.functions.extend(
-            functions
-                .entries()
-                .iter()
-                .filter_map(|e| e.key.as_str().map(str::to_string)),
-        );
-    }
-    if dialect == Dialect::Tosca2 && root.contains_key("functions") {
-        let entry = root.entry("functions").expect("checked above");
-        diags.push(
-            Diagnostic::warning(
-                codes::TOSCA_UNSUPPORTED,
-                "custom function definitions are not read yet; ignored",
-            )
-            .at(entry.key.span),
-        );
+    if dialect == Dialect::Tosca2
+        && let Some(functions) = root.get("functions")
+    {
+        // The 2.0 grammar (front::tosca2) reports a `functions` that is not a map.
+        for named in shape::named(functions, "`functions`", &mut quiet) {
+            add_function(sources, model, named, diags);
+        }
     }
 
     if file != model.entry && root.contains_key(grammar::topology_key(dialect)) {
@@ -260,6 +250,28 @@ fn add_type(
             span: named.span,
         },
     );
+}
+
+/// A custom function definition outside a service template, keyed by its identity like a type
+/// (L5666). The same definition reached through two files is harmless; two different ones of
+/// one name in one namespace are not.
+fn add_function(sources: &SourceMap, model: &mut Model, named: Named, diags: &mut Diagnostics) {
+    let id = model.namespaces.id(named.span.file, &named.name);
+    model
+        .namespaces
+        .define_function(named.span.file, &named.name, &id);
+    if let Some(earlier) = model.functions.get(&id) {
+        if sources.slice(earlier.def.span) != sources.slice(named.def.span) {
+            diags.push(defined_twice(
+                &format!("function `{}`", named.name),
+                named.span,
+                earlier.span,
+                model.dialect,
+            ));
+        }
+        return;
+    }
+    model.functions.insert(id, named);
 }
 
 fn read_imports(
@@ -436,6 +448,10 @@ pub fn read_topology(
         outputs,
         workflows,
         substitution_mappings: map.get("substitution_mappings").cloned(),
+        functions: match map.get("functions") {
+            Some(f) if dialect == Dialect::Tosca2 => shape::named(f, "`functions`", diags),
+            _ => Vec::new(),
+        },
     })
 }
 

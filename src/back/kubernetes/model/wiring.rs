@@ -64,6 +64,10 @@ impl Ctx<'_> {
         // is local.
         let local = |t: usize| plan.members.contains(&t);
         match value {
+            Value::Call(call) if call.has_unresolved_path() => Err(format!(
+                "{} follows a TOSCA path that leads to no one node template before deployment",
+                crate::ir::value_text(value)
+            )),
             Value::Call(call) => {
                 let args: Vec<String> = call.args.iter().filter_map(literal_text).collect();
                 match call.function.as_str() {

@@ -1,0 +1,118 @@
+//! How a TOSCA 2.0 value says it is a function call (§10.1, L4727-4797; T2-FN-01..05).
+//!
+//! The detection algorithm of L4788-4797: a string that starts with one `$` is a call. As the
+//! only key of a map it names the function and the map's value holds the arguments; as a value
+//! it is a call without arguments; as one key among several it is a "malformed function". A
+//! leading `$$` escapes: one `$` is dropped and the rest is literal text. A key may add a suffix
+//! after a second `$` (`$keygen$1`) so that one function can be called several times as keys
+//! of one map (L4744); the suffix is not part of the name.
+
+use crate::diag::{Diagnostic, codes};
+use crate::yaml::{Map, Node};
+
+/// The function a string names, if it is a call: `$name` and `$name$suffix` name `name`, which
+/// may be empty (`$` alone, reported by the caller); `$$...` and any other text name none.
+pub fn function_name(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix('$')?;
+    if rest.starts_with('$') {
+        return None;
+    }
+    Some(rest.split('$').next().unwrap_or_default())
+}
+
+/// The text a string stands for once a leading `$$` escape is undone (`$$$x` → `$$x`).
+pub fn unescape(text: &str) -> &str {
+    if text.starts_with("$$") {
+        &text[1..]
+    } else {
+        text
+    }
+}
+
+/// A call as written: the function's name, where it is named, and the arguments node (`None`
+/// for the bare-string form, which has none).
+pub struct Written<'y> {
+    pub name: &'y str,
+    pub name_node: &'y Node,
+    pub args: Option<&'y Node>,
+}
+
+/// `node` read as a call, if it is one: `{ $name: args }` or `$name`.
+pub fn call(node: &Node) -> Option<Written<'_>> {
+    if let Some(text) = node.as_str() {
+        return function_name(text).map(|name| Written {
+            name,
+            name_node: node,
+            args: None,
+        });
+    }
+    let [entry] = node.as_map()?.entries() else {
+        return None;
+    };
+    let name = function_name(entry.key.as_str()?)?;
+    Some(Written {
+        name,
+        name_node: &entry.key,
+        args: Some(&entry.value),
+    })
+}
+
+/// The argument nodes of a call: the items of a list, the one node of any other value
+/// (`$get_input: name`), none for the bare form or a null value (`$node_index:`).
+pub fn arguments<'y>(written: &Written<'y>) -> Vec<&'y Node> {
+    match written.args {
+        None => Vec::new(),
+        Some(args) => match args.as_seq() {
+            Some(items) => items.iter().collect(),
+            None if args.is_null() => Vec::new(),
+            None => vec![args],
+        },
+    }
+}
+
+/// The error for a map that has a `$` key among other keys (L4796): "malformed function".
+pub fn malformed(map: &Map) -> Option<Diagnostic> {
+    if map.len() < 2 {
+        return None;
+    }
+    let entry = map
+        .entries()
+        .iter()
+        .find(|e| e.key.as_str().and_then(function_name).is_some())?;
+    let key = entry.key.as_str().unwrap_or_default();
+    Some(
+        Diagnostic::error(
+            codes::TOSCA_FUNCTION,
+            format!("malformed function: `{key}` is one of {} keys of this map", map.len()),
+        )
+        .at_with(entry.key.span, "a function call must be the only key of its map")
+        .hint(format!(
+            "write the call as a map of its own (`{{ {key}: [ ... ] }}`), or `${key}` for a key that is literal text (L4788-4797)"
+        )),
+    )
+}
+
+/// The error for `$` with no name after it.
+pub fn nameless(at: &Node) -> Diagnostic {
+    Diagnostic::error(codes::TOSCA_FUNCTION, "`$` names no function")
+        .at(at.span)
+        .hint("write `$$` for a literal `$`, or the function's name after the `$` (L4739)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_escapes_and_suffixes() {
+        assert_eq!(function_name("$concat"), Some("concat"));
+        assert_eq!(function_name("$keygen$1"), Some("keygen"));
+        assert_eq!(function_name("$core:to_string"), Some("core:to_string"));
+        assert_eq!(function_name("$"), Some(""));
+        assert_eq!(function_name("$$name"), None);
+        assert_eq!(function_name("name"), None);
+        assert_eq!(unescape("$$name"), "$name");
+        assert_eq!(unescape("$$$item"), "$$item");
+        assert_eq!(unescape("plain"), "plain");
+    }
+}

@@ -1,0 +1,259 @@
+//! Which functions exist: the built-ins of §10.2 and the custom functions defined under
+//! `functions` (§6.6, §10.4; L1452-1487, L5571-5828), with their signatures.
+//!
+//! Definitions outside the service template are read from every file; one of the same name
+//! inside the service template refines it (L5674-5686): for a signature already defined only
+//! the `implementation` may change (an empty entry keeps it as it is), new signatures follow the
+//! refined ones, and `description` and `metadata` are replaced. A custom function named like a
+//! built-in is shadowed by the built-in (with a warning), since the built-in's meaning is fixed
+//! by the standard (T2-FNDEF-10). Implementations are kept opaque: toscana does not run them.
+
+use indexmap::IndexMap;
+
+use super::builtins::{self, BuiltIn};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::Dialect;
+use crate::model::{Model, Named};
+use crate::source::FileId;
+use crate::source::Span;
+use crate::yaml::Node as Yaml;
+
+/// One signature of a custom function (L5584-5590).
+#[derive(Debug, Clone)]
+pub struct Signature<'m> {
+    /// Schema definitions: a type name, or a map with `type` (and schemas, validation).
+    pub arguments: Vec<&'m Yaml>,
+    pub optional: Vec<&'m Yaml>,
+    pub variadic: bool,
+    pub result: Option<&'m Yaml>,
+}
+
+impl<'m> Signature<'m> {
+    fn read(node: &'m Yaml) -> Self {
+        let map = node.as_map();
+        let list = |key: &str| -> Vec<&'m Yaml> {
+            map.and_then(|m| m.get(key))
+                .and_then(Yaml::as_seq)
+                .map(|items| items.iter().collect())
+                .unwrap_or_default()
+        };
+        Signature {
+            arguments: list("arguments"),
+            optional: list("optional_arguments"),
+            variadic: map
+                .and_then(|m| m.get("variadic"))
+                .and_then(Yaml::as_scalar)
+                .is_some_and(|s| s.core == crate::yaml::Core::Bool(true)),
+            result: map.and_then(|m| m.get("result")),
+        }
+    }
+
+    /// Whether the signature takes `n` arguments (L5643-5656).
+    pub fn takes(&self, n: usize) -> bool {
+        let (required, optional) = (self.arguments.len(), self.optional.len());
+        match (required + optional, self.variadic) {
+            // No arguments declared: none, or anything at all when variadic.
+            (0, variadic) => variadic || n == 0,
+            (_, true) => n >= required,
+            (_, false) => (required..=required + optional).contains(&n),
+        }
+    }
+
+    /// The schema of argument `i`; `None` where any value goes.
+    pub fn schema(&self, i: usize) -> Option<&'m Yaml> {
+        let declared = self.arguments.len() + self.optional.len();
+        if i < self.arguments.len() {
+            Some(self.arguments[i])
+        } else if i < declared {
+            Some(self.optional[i - self.arguments.len()])
+        } else if self.variadic {
+            self.optional.last().or(self.arguments.last()).copied()
+        } else {
+            None
+        }
+    }
+
+    /// The node that names the result's type, where the signature gives one.
+    pub fn result_type(&self) -> Option<&'m Yaml> {
+        schema_type(self.result?)
+    }
+
+    /// The arguments as written in messages: `(integer, string...)`.
+    pub fn shown(&self) -> String {
+        let name = |s: &Yaml| {
+            s.as_str()
+                .or_else(|| s.as_map()?.get("type")?.as_str())
+                .unwrap_or("any")
+                .to_string()
+        };
+        let mut parts: Vec<String> = self.arguments.iter().map(|s| name(s)).collect();
+        parts.extend(self.optional.iter().map(|s| format!("[{}]", name(s))));
+        if self.variadic {
+            match parts.last_mut() {
+                Some(last) => last.push_str("..."),
+                None => parts.push("...".to_string()),
+            }
+        }
+        format!("({})", parts.join(", "))
+    }
+}
+
+/// A custom function with its signatures, refinements applied.
+#[derive(Debug, Clone)]
+pub struct Custom<'m> {
+    pub name: String,
+    pub span: Span,
+    pub signatures: Vec<Signature<'m>>,
+}
+
+/// What a function name names.
+#[derive(Debug, Clone, Copy)]
+pub enum Function<'f, 'm> {
+    BuiltIn(&'static BuiltIn),
+    Custom(&'f Custom<'m>),
+}
+
+/// Every function a template may call.
+#[derive(Debug, Default)]
+pub struct Functions<'m> {
+    /// Custom functions by identity (qualified like types, see [`crate::model::names`]).
+    custom: IndexMap<String, Custom<'m>>,
+    model: Option<&'m Model>,
+}
+
+impl<'m> Functions<'m> {
+    /// The custom functions of `model` with the service template's refinements, reporting what
+    /// the refinements may not change and definitions that shadow a built-in.
+    pub fn new(model: &'m Model, diags: &mut Diagnostics) -> Self {
+        let mut custom: IndexMap<String, Custom<'m>> = IndexMap::new();
+        for (id, named) in &model.functions {
+            custom.insert(id.clone(), read(named));
+        }
+        for named in model.topology.iter().flat_map(|t| &t.functions) {
+            // The name means what it means where the service template is written.
+            let outer = model
+                .namespaces
+                .lookup_function(&named.name, named.span.file)
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| named.name.clone());
+            match custom.get_mut(&outer) {
+                Some(outer) => refine(outer, named, diags),
+                None => {
+                    custom.insert(outer, read(named));
+                }
+            }
+        }
+        for def in custom.values() {
+            if builtins::built_in(&def.name).is_some() {
+                diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_DUPLICATE,
+                        format!("function `{}` has the name of a built-in function, which is used instead", def.name),
+                    )
+                    .at(def.span)
+                    .hint("the built-in functions of §10.2 keep their meaning; give this one another name to call it"),
+                );
+            }
+        }
+        Functions {
+            custom,
+            model: Some(model),
+        }
+    }
+
+    /// The function a call written in file `from` names: a built-in, or a custom function by
+    /// the name it has in that file's namespaces (`$to_string`, `$core:to_string` for one
+    /// imported under the namespace `core`). This is the one place that decides it.
+    pub fn lookup(&self, name: &str, from: Option<FileId>) -> Option<Function<'_, 'm>> {
+        if let Some(b) = builtins::built_in(name) {
+            return Some(Function::BuiltIn(b));
+        }
+        let model = self.model?;
+        let id = match (model.dialect, from) {
+            (Dialect::Tosca2, Some(file)) => model
+                .namespaces
+                .lookup_function(name, file)
+                .into_iter()
+                .next()?,
+            _ => name.to_string(),
+        };
+        self.custom.get(&id).map(Function::Custom)
+    }
+
+    /// Every name, for suggestions.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names = builtins::names();
+        names.extend(self.custom.values().map(|c| c.name.as_str()));
+        names
+    }
+}
+
+fn read(named: &Named) -> Custom<'_> {
+    let signatures = named.def.as_map().and_then(|m| m.get("signatures"));
+    Custom {
+        name: named.name.clone(),
+        span: named.span,
+        signatures: signature_entries(signatures)
+            .into_iter()
+            .map(Signature::read)
+            .collect(),
+    }
+}
+
+/// The entries of `signatures`: a list (L5604-5615), or a map, as the keyname table has it
+/// (L5580), of signature definitions.
+pub fn signature_entries(node: Option<&Yaml>) -> Vec<&Yaml> {
+    match node {
+        Some(n) => match (n.as_seq(), n.as_map()) {
+            (Some(items), _) => items.iter().collect(),
+            (_, Some(map)) => map.entries().iter().map(|e| &e.value).collect(),
+            _ => Vec::new(),
+        },
+        None => Vec::new(),
+    }
+}
+
+/// Applies a service template's refinement of a function (L5680-5686).
+fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics) {
+    let items = signature_entries(named.def.as_map().and_then(|m| m.get("signatures")));
+    let before = outer.signatures.len();
+    for (i, item) in items.iter().enumerate() {
+        if i >= before {
+            outer.signatures.push(Signature::read(item));
+            continue;
+        }
+        let Some(map) = item.as_map() else { continue };
+        for entry in map.entries() {
+            let key = entry.key.scalar_text().unwrap_or_default();
+            if key == "implementation" {
+                continue;
+            }
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_FUNCTION,
+                    format!(
+                        "the service template's `{}` refines signature {} of the function defined outside it, and may change only its `implementation`",
+                        named.name,
+                        i + 1
+                    ),
+                )
+                .at_with(entry.key.span, format!("`{key}` cannot be refined"))
+                .label(outer.span, "the function is defined here")
+                .hint("add a new signature after the refined ones instead, and leave an empty entry (`{}`) for a signature kept as it is (L5682-5684)"),
+            );
+        }
+    }
+}
+
+/// The node that names a schema definition's type: the definition itself in the short form
+/// (`integer`), its `type` otherwise.
+pub fn schema_type(schema: &Yaml) -> Option<&Yaml> {
+    match schema.as_str() {
+        Some(_) => Some(schema),
+        None => schema
+            .as_map()?
+            .get("type")
+            .filter(|t| t.as_str().is_some()),
+    }
+}

@@ -1,0 +1,307 @@
+//! TOSCA 2.0 functions end to end: what a template's calls become in the IR. A value known
+//! before deployment is evaluated (through TOSCA paths, `$get_property` chains and the pure
+//! built-ins); what is known only at deployment stays a call, in the Simple Profile's
+//! `[node, (capability,) name]` form wherever its path leads to one node template.
+//!
+//! The errors have one focused case each under `tests/bad_input/function2-*`.
+
+mod common;
+
+use toscana::ir::{Topology, Value, value_text};
+
+/// Types shared by the cases: a server with an endpoint, and an app that connects to servers.
+const TYPES: &str = r#"tosca_definitions_version: tosca_2_0
+capability_types:
+  Endpoint:
+    properties:
+      port: { type: integer }
+relationship_types:
+  ConnectsTo:
+    properties:
+      weight: { type: integer, default: 3 }
+      target_port: { type: integer, required: false }
+      source_name: { type: string, required: false }
+node_types:
+  Server:
+    properties:
+      name: { type: string }
+      tags: { type: list, entry_schema: string, default: [ a, b ] }
+      settings: { type: map, entry_schema: integer, required: false }
+    attributes:
+      private_address: { type: string }
+    capabilities:
+      endpoint: { type: Endpoint }
+  App:
+    properties:
+      text: { type: string, required: false }
+      number: { type: integer, required: false }
+      list: { type: list, required: false }
+      flag: { type: boolean, required: false }
+      any: { type: map, required: false }
+    requirements:
+      - server:
+          capability: Endpoint
+          relationship: ConnectsTo
+          node: Server
+          count_range: [ 0, UNBOUNDED ]
+      - backup:
+          capability: Endpoint
+          relationship: ConnectsTo
+          node: Server
+          count_range: [ 0, 1 ]
+functions:
+  to_string:
+    signatures:
+      - arguments: [ integer ]
+        result: string
+"#;
+
+/// The topology of `TYPES` plus `template`, read without errors.
+fn topology(template: &str) -> Topology {
+    let (read, diags) = common::read_text(&format!("{TYPES}{template}"));
+    let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    read.topology.expect("a topology")
+}
+
+fn property<'t>(topology: &'t Topology, node: &str, name: &str) -> &'t Value {
+    let node = topology.nodes.iter().find(|n| n.name == node).unwrap();
+    &node.properties[name]
+}
+
+const SERVERS: &str = r#"service_template:
+  node_templates:
+    s1:
+      type: Server
+      properties: { name: one, settings: { threads: 4 } }
+      capabilities: { endpoint: { properties: { port: 81 } } }
+    s2:
+      type: Server
+      properties: { name: two }
+      capabilities: { endpoint: { properties: { port: 82 } } }
+"#;
+
+#[test]
+fn paths_follow_requirements_relationships_and_capabilities() {
+    let t = topology(&format!(
+        r#"{SERVERS}    app:
+      type: App
+      properties:
+        text: {{ $get_property: [ SELF, RELATIONSHIP, server, 1, TARGET, name ] }}
+        number: {{ $get_property: [ SELF, RELATIONSHIP, server, CAPABILITY, port ] }}
+        list: {{ $get_property: [ SELF, RELATIONSHIP, server, ALL, TARGET, CAPABILITY, endpoint, port ] }}
+        any: {{ $get_property: [ s1, settings ] }}
+      requirements:
+        - server: s1
+        - server:
+            node: s2
+            relationship:
+              properties:
+                target_port: {{ $get_property: [ SELF, CAPABILITY, port ] }}
+                source_name: {{ $get_property: [ SELF, SOURCE, text ] }}
+"#
+    ));
+    assert_eq!(property(&t, "app", "text"), &Value::string("two"));
+    assert_eq!(property(&t, "app", "number"), &Value::Integer(81));
+    assert_eq!(value_text(property(&t, "app", "list")), "[81, 82]");
+    assert_eq!(value_text(property(&t, "app", "any")), "{threads: 4}");
+    // In a relationship SELF is the relationship; a chain through another property is followed.
+    let second = &t.relationships[1];
+    assert_eq!(second.properties["target_port"], Value::Integer(82));
+    assert_eq!(second.properties["source_name"], Value::string("two"));
+    assert_eq!(second.properties["weight"], Value::Integer(3));
+}
+
+#[test]
+fn incoming_relationships_are_reached_from_a_capability() {
+    let t = topology(&format!(
+        r#"{SERVERS}    a1:
+      type: App
+      properties:
+        number: {{ $get_property: [ s1, CAPABILITY, endpoint, RELATIONSHIP, 1, weight ] }}
+        list: {{ $get_property: [ s1, CAPABILITY, endpoint, RELATIONSHIP, ALL, SOURCE, text ] }}
+        text: first
+      requirements:
+        - server: s1
+    a2:
+      type: App
+      properties:
+        text: second
+      requirements:
+        - server:
+            node: s1
+            relationship:
+              properties:
+                weight: 7
+"#
+    ));
+    assert_eq!(property(&t, "a1", "number"), &Value::Integer(7));
+    assert_eq!(
+        value_text(property(&t, "a1", "list")),
+        r#"["first", "second"]"#
+    );
+}
+
+#[test]
+fn pure_functions_are_evaluated_once_their_arguments_are_known() {
+    let t = topology(&format!(
+        r#"{SERVERS}    app:
+      type: App
+      properties:
+        text: {{ $concat: [ "http://", {{ $get_property: [ s1, name ] }}, ":", {{ $join: [ {{ $get_property: [ s1, tags ] }}, "-" ] }} ] }}
+        number: {{ $sum: [ 1, {{ $length: [ {{ $get_property: [ s1, tags ] }} ] }}, {{ $round: [ 2.5 ] }} ] }}
+        list: {{ $union: [ [ 1, 2 ], [ 2, 3 ] ] }}
+        flag: {{ $and: [ {{ $has_suffix: [ abc, bc ] }}, {{ $less_than: [ {{ $get_property: [ s2, CAPABILITY, endpoint, port ] }}, 100 ] }} ] }}
+      requirements:
+        - server: s1
+"#
+    ));
+    assert_eq!(
+        property(&t, "app", "text"),
+        &Value::string("http://one:a-b")
+    );
+    assert_eq!(property(&t, "app", "number"), &Value::Integer(5));
+    assert_eq!(value_text(property(&t, "app", "list")), "[1, 2, 3]");
+    assert_eq!(property(&t, "app", "flag"), &Value::Boolean(true));
+}
+
+#[test]
+fn what_deployment_decides_stays_a_call_in_the_simple_profile_form() {
+    let t = topology(&format!(
+        r#"{SERVERS}    app:
+      type: App
+      properties:
+        text: {{ $get_attribute: [ SELF, RELATIONSHIP, server, TARGET, private_address ] }}
+        number: {{ $get_attribute: [ SELF, RELATIONSHIP, server, TARGET, CAPABILITY, endpoint, port ] }}
+        any:
+          orchestrated: {{ $get_property: [ SELF, RELATIONSHIP, backup, TARGET, name ] }}
+          custom: {{ $to_string: [ {{ $get_property: [ s1, CAPABILITY, endpoint, port ] }} ] }}
+          index: $node_index
+      requirements:
+        - server: s1
+"#
+    ));
+    assert_eq!(
+        value_text(property(&t, "app", "text")),
+        "get_attribute(s1, private_address)"
+    );
+    assert_eq!(
+        value_text(property(&t, "app", "number")),
+        "get_attribute(s1, endpoint, port)"
+    );
+    let Value::Map(any) = property(&t, "app", "any") else {
+        panic!("a map")
+    };
+    // `backup` has no assignment: the orchestrator fulfils it, so the path is kept as written.
+    assert_eq!(
+        value_text(&any["orchestrated"]),
+        "get_property(SELF, RELATIONSHIP, backup, TARGET, name)"
+    );
+    match &any["orchestrated"] {
+        Value::Call(call) => assert!(call.has_unresolved_path()),
+        other => panic!("a call, not {other:?}"),
+    }
+    // A custom function's implementation is opaque: its arguments are evaluated, it is not.
+    assert_eq!(value_text(&any["custom"]), "to_string(81)");
+    // One representation: its index is 0.
+    assert_eq!(any["index"], Value::Integer(0));
+}
+
+#[test]
+fn get_input_binds_once_its_index_is_known() {
+    let t = topology(
+        r#"service_template:
+  inputs:
+    names:
+      type: list
+      entry_schema: string
+      default: [ alpha, beta ]
+  node_templates:
+    s:
+      type: Server
+      properties:
+        name: { $get_input: [ names, $node_index ] }
+"#,
+    );
+    assert_eq!(property(&t, "s", "name"), &Value::string("alpha"));
+}
+
+#[test]
+fn escapes_and_metadata_are_text() {
+    let t = topology(
+        r#"service_template:
+  node_templates:
+    s:
+      type: Server
+      metadata:
+        note: $not_a_call
+      properties:
+        name: $$literal
+        settings:
+          $$key: 1
+"#,
+    );
+    let s = &t.nodes[0];
+    assert_eq!(s.metadata["note"], Value::string("$not_a_call"));
+    assert_eq!(s.properties["name"], Value::string("$literal"));
+    assert_eq!(value_text(&s.properties["settings"]), "{$key: 1}");
+}
+
+#[test]
+fn a_long_chain_of_get_property_is_followed_without_recursion() {
+    // Each server reads the name of the next one, so evaluating the first needs the whole
+    // chain: a recursive evaluator would exhaust a thread's stack long before the end.
+    const LENGTH: usize = 3000;
+    let mut template = String::from("service_template:\n  node_templates:\n");
+    for i in 0..LENGTH {
+        let name = if i + 1 < LENGTH {
+            format!("{{ $get_property: [ s{}, name ] }}", i + 1)
+        } else {
+            "last".to_string()
+        };
+        template.push_str(&format!(
+            "    s{i}:\n      type: Server\n      properties:\n        name: {name}\n"
+        ));
+    }
+    let t = topology(&template);
+    assert!(
+        t.nodes
+            .iter()
+            .all(|n| n.properties["name"] == Value::string("last"))
+    );
+}
+
+#[test]
+fn custom_functions_live_in_the_namespaces_of_their_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("lib.yaml"),
+        "tosca_definitions_version: tosca_2_0\nfunctions:\n  to_text:\n    signatures:\n      - arguments: [ integer ]\n        result: string\n",
+    )
+    .unwrap();
+    let main = |call: &str| {
+        format!(
+            "tosca_definitions_version: tosca_2_0\nimports:\n  - url: lib.yaml\n    namespace: lib\nnode_types:\n  N:\n    properties:\n      text: {{ type: string }}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        text: {{ {call}: [ 80 ] }}\n"
+        )
+    };
+    let read = |text: String| {
+        let path = dir.path().join("main.yaml");
+        std::fs::write(&path, text).unwrap();
+        let (read, diags) = common::read_path(&path);
+        (read.topology, diags)
+    };
+    let (topology, diags) = read(main("$lib:to_text"));
+    assert!(!diags.iter().any(|d| d.is_error()), "{diags:#?}");
+    assert_eq!(
+        value_text(&topology.unwrap().nodes[0].properties["text"]),
+        "lib:to_text(80)"
+    );
+    // Unqualified, the name does not reach into the `lib` namespace (T2-NS-10).
+    let (_, diags) = read(main("$to_text"));
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.is_error() && d.message == "unknown function `$to_text`"),
+        "{diags:#?}"
+    );
+}
