@@ -132,10 +132,10 @@ fn the_embedded_simple_profile_is_imported_by_name() {
 }
 
 /// `toscana ir` of the `substitutions` example with the corpus profiles and `extra` arguments,
-/// its inputs set as a substituted node would map them.
+/// its inputs set as a substituted node would map them, every error shown.
 fn substitutions(extra: &[&str]) -> std::process::Output {
     toscana()
-        .args(["ir", "--profile-path"])
+        .args(["ir", "--max-errors", "0", "--profile-path"])
         .arg(corpus_root().join("oasis/profiles"))
         .args([
             "--set",
@@ -172,7 +172,33 @@ fn substitutions_is_refused_strictly_for_the_defects_of_its_profiles() {
     );
 }
 
+/// The profiles also call `$in_range`, which csd07 does not define and this quirk leaves alone
+/// (`--quirk in-range` is to read it); every other error of the profiles goes with the quirk.
 #[test]
+fn under_the_oasis_profiles_quirk_only_in_range_is_left_of_the_substitutions_errors() {
+    if !corpus_present() {
+        return;
+    }
+    let out = substitutions(&["--quirk", "oasis-profiles"]);
+    let stderr = common::stderr(&out);
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains(": error[")).collect();
+    assert!(!errors.is_empty(), "{stderr}");
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.contains("error[tosca::unknown-name]") && e.contains("`$in_range`")),
+        "{errors:#?}"
+    );
+    assert!(
+        stderr.contains("technology/base/profile.yaml:13:3: warning[tosca::duplicate-name]: artifact type `Bash` is defined here as `community.tosca.technology.base:0.1:Bash`")
+            && stderr.contains("io/kubernetes/1.35/core.yaml:629:9: warning[tosca::unknown-keyname]")
+            && stderr.contains("io/kubernetes/1.35/apps.yaml:97:9: warning[tosca::unknown-keyname]"),
+        "{stderr}"
+    );
+}
+
+#[test]
+#[ignore = "the profiles call `$in_range`: add `--quirk in-range` (on main) to the arguments"]
 fn substitutions_resolves_under_the_oasis_profiles_quirk() {
     if !corpus_present() {
         return;

@@ -22,7 +22,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::limits::Limits;
 use crate::model::Model;
-use crate::model::names::Qualifier;
+use crate::model::names::{Qualifier, Space};
 use crate::source::{FileId, ImportRef, Loader, Span};
 use crate::yaml::{Map, Node};
 use quirk::Quirk;
@@ -197,22 +197,36 @@ fn report_root_collisions(
 fn report_shadowing(model: &Model, diags: &mut Diagnostics) {
     for &file in &model.files {
         for shadowing in model.namespaces.shadowed_in(file) {
-            let spans = match shadowing.kind {
-                Some(kind) => model
-                    .types
-                    .get(&(kind, shadowing.own.clone()))
-                    .zip(model.types.get(&(kind, shadowing.hidden.clone())))
-                    .map(|(own, hidden)| (own.span, hidden.span)),
-                None => model
-                    .repositories
-                    .get(&shadowing.own)
-                    .zip(model.repositories.get(&shadowing.hidden))
-                    .map(|(own, hidden)| (own.span, hidden.span)),
+            let (own, hidden) = (&shadowing.own, &shadowing.hidden);
+            let (noun, spans) = match shadowing.space {
+                Space::Type(kind) => (
+                    kind.noun(),
+                    model
+                        .types
+                        .get(&(kind, own.clone()))
+                        .zip(model.types.get(&(kind, hidden.clone())))
+                        .map(|(own, hidden)| (own.span, hidden.span)),
+                ),
+                Space::Repository => (
+                    "repository",
+                    model
+                        .repositories
+                        .get(own)
+                        .zip(model.repositories.get(hidden))
+                        .map(|(own, hidden)| (own.span, hidden.span)),
+                ),
+                Space::Function => (
+                    "function",
+                    model
+                        .functions
+                        .get(own)
+                        .zip(model.functions.get(hidden))
+                        .map(|(own, hidden)| (own.span, hidden.span)),
+                ),
             };
             let Some((own, hidden)) = spans else {
                 continue;
             };
-            let noun = shadowing.kind.map_or("repository", |k| k.noun());
             diags.push(
                 Diagnostic::warning(
                     codes::TOSCA_DUPLICATE,

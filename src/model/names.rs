@@ -110,7 +110,7 @@ struct FileScope {
 /// The kinds of names that live in namespaces: the types of each kind, repositories and
 /// custom functions (L5666: "namespacing works as for types").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Space {
+pub enum Space {
     Type(TypeKind),
     Repository,
     Function,
@@ -146,8 +146,8 @@ pub struct Namespaces {
 /// A definition that shadows another of the same name (see [`Namespaces::shadowed_in`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shadowing {
-    /// The kind of type, or `None` for a repository.
-    pub kind: Option<TypeKind>,
+    /// What kind of definition it is.
+    pub space: Space,
     pub name: String,
     /// The identity of the shadowing definition (the file's own).
     pub own: String,
@@ -319,10 +319,7 @@ impl Namespaces {
             for (hidden, defined_in) in candidates {
                 if hidden != own && self.shadows(file, *defined_in) {
                     out.push(Shadowing {
-                        kind: match space {
-                            Space::Type(kind) => Some(*kind),
-                            Space::Repository => None,
-                        },
+                        space: *space,
                         name: name.clone(),
                         own: own.clone(),
                         hidden: hidden.clone(),
@@ -590,7 +587,7 @@ mod tests {
         assert_eq!(
             ns.shadowed_in(base),
             [Shadowing {
-                kind: Some(NODE),
+                space: Space::Type(NODE),
                 name: "T".into(),
                 own: "base:1:T".into(),
                 hidden: "core:1:T".into(),
