@@ -361,6 +361,11 @@ mod tests {
         (sources, root)
     }
 
+    /// The definition of property `prop` in the type `ty` of `section`.
+    fn property_of<'a>(section: &'a Map, ty: &str, prop: &str) -> Option<&'a Map> {
+        property_defs(section.get(ty)?)?.get(prop)?.as_map()
+    }
+
     #[test]
     fn a_nested_refinement_becomes_a_derived_data_type() {
         let (_, root) = load(
@@ -368,12 +373,8 @@ mod tests {
         );
         let mut diags = Diagnostics::default();
         let out = rewrite(root.as_map().unwrap(), &mut diags).expect("rewritten");
-        let spec = out.get("node_types").and_then(Node::as_map).unwrap();
-        let spec = property_defs(spec.get("Service").unwrap())
-            .unwrap()
-            .get("spec")
-            .and_then(Node::as_map)
-            .unwrap();
+        let node_types = out.get("node_types").and_then(Node::as_map).unwrap();
+        let spec = property_of(node_types, "Service", "spec").unwrap();
         let refined = "ServiceSpec (in node type Service, property spec)";
         assert_eq!(spec.get("type").and_then(Node::as_str), Some(refined));
         assert!(!spec.contains_key("properties"));
@@ -384,11 +385,7 @@ mod tests {
             Some("k8s:ServiceSpec")
         );
         // `selector` has no `type`: its own block is dropped with a warning.
-        let selector = property_defs(data_types.get(refined).unwrap())
-            .unwrap()
-            .get("selector")
-            .and_then(Node::as_map)
-            .unwrap();
+        let selector = property_of(data_types, refined, "selector").unwrap();
         assert!(!selector.contains_key("properties"));
         assert!(selector.contains_key("default"));
         let messages: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
@@ -430,9 +427,7 @@ mod tests {
         assert_eq!(parent_of(pod).as_deref(), Some(namespaced));
         let types = out.get("node_types").and_then(Node::as_map).unwrap();
         let metadata_type = |owner: &str| {
-            property_defs(types.get(owner).unwrap())
-                .and_then(|p| p.get("metadata"))
-                .and_then(Node::as_map)
+            property_of(types, owner, "metadata")
                 .and_then(|m| m.get("type"))
                 .and_then(Node::as_str)
                 .map(str::to_string)
