@@ -228,16 +228,10 @@ fn substitutions_resolves_under_the_oasis_profiles_quirk() {
         "{create}"
     );
     // The refinements in the profile's property definitions give what the template leaves
-    // out: the Service's selector and the Deployment's pod template come from the pod.
+    // out: the Service's selector and the Deployment's pod template come from the pod, the
+    // path through their `pod` requirement resolved to the template `pod` it names.
     let spec = |i: usize| &nodes[i]["properties"]["spec"]["value"];
-    let labels = serde_json::json!([
-        "SELF",
-        "RELATIONSHIP",
-        "pod",
-        "TARGET",
-        "metadata",
-        "labels"
-    ]);
+    let labels = serde_json::json!(["pod", "metadata", "labels"]);
     let args = |v: &serde_json::Value| {
         v["value"]["args"]
             .as_array()
@@ -253,6 +247,10 @@ fn substitutions_resolves_under_the_oasis_profiles_quirk() {
         Some(labels)
     );
     assert_eq!(spec(2)["template"]["value"]["spec"]["kind"], "call");
+    assert_eq!(
+        args(&spec(2)["template"]["value"]["spec"]).map(serde_json::Value::from),
+        Some(serde_json::json!(["pod", "spec"]))
+    );
     // The substitution boundary: a MicroService whose endpoint is the Service's.
     let substitution = &ir["substitution"];
     assert_eq!(substitution["node_type"], "app:MicroService");
