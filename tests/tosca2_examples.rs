@@ -1,8 +1,8 @@
 //! The OASIS TOSCA 2.0 examples that import community profiles by name resolve into IR when
 //! `--profile-path` points at the corpus's profile collection (laid out by profile name).
 //! `substitutions` needs `--quirk oasis-profiles` for two defects of the profiles it imports
-//! (see `src/front/quirk.rs`), and strictly stays an error; their calls of `$in_range`, which
-//! csd07 does not define, are a third, which that quirk leaves alone.
+//! (see `src/front/quirk.rs`) and `--quirk in-range` for a third (their calls of `$in_range`,
+//! which csd07 does not define), and strictly stays an error.
 //!
 //! Locally a missing `../shared/corpus` skips with a notice; under `CI=true` it is a failure.
 
@@ -173,8 +173,8 @@ fn substitutions_is_refused_strictly_for_the_defects_of_its_profiles() {
     );
 }
 
-/// The profiles also call `$in_range`, which csd07 does not define and this quirk leaves alone
-/// (`--quirk in-range` is to read it); every other error of the profiles goes with the quirk.
+/// The profiles also call `$in_range`, which csd07 does not define and `oasis-profiles` leaves
+/// alone (`--quirk in-range` reads it); every other error of the profiles goes with the quirk.
 #[test]
 fn under_the_oasis_profiles_quirk_only_in_range_is_left_of_the_substitutions_errors() {
     if !corpus_present() {
@@ -199,12 +199,11 @@ fn under_the_oasis_profiles_quirk_only_in_range_is_left_of_the_substitutions_err
 }
 
 #[test]
-#[ignore = "the profiles call `$in_range`: add `--quirk in-range` (on main) to the arguments"]
-fn substitutions_resolves_under_the_oasis_profiles_quirk() {
+fn substitutions_resolves_under_the_oasis_profiles_and_in_range_quirks() {
     if !corpus_present() {
         return;
     }
-    let out = substitutions(&["--quirk", "oasis-profiles"]);
+    let out = substitutions(&["--quirk", "oasis-profiles", "--quirk", "in-range"]);
     let stderr = common::stderr(&out);
     assert!(out.status.success(), "{stderr}");
     // Each deviation is a warning where the profile makes it.

@@ -166,6 +166,33 @@ fn pure_functions_are_evaluated_once_their_arguments_are_known() {
 }
 
 #[test]
+fn an_undefined_function_is_left_to_the_orchestrator_with_its_arguments_evaluated() {
+    let (read, diags) = common::read_text(&format!(
+        r#"{TYPES}{SERVERS}    app:
+      type: App
+      properties:
+        text: {{ $vault_secret: [ {{ $get_property: [ s1, name ] }}, password ] }}
+      requirements:
+        - server: s1
+"#
+    ));
+    let warnings: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
+    assert!(
+        diags.iter().all(|d| !d.is_error())
+            && warnings
+                .iter()
+                .any(|m| m.contains("`$vault_secret` is neither built in")),
+        "{warnings:#?}"
+    );
+    let t = read.topology.expect("a topology");
+    // The call is kept as written; its arguments are evaluated like any other values.
+    assert_eq!(
+        value_text(property(&t, "app", "text")),
+        "vault_secret(one, password)"
+    );
+}
+
+#[test]
 fn what_deployment_decides_stays_a_call_in_the_simple_profile_form() {
     let t = topology(&format!(
         r#"{SERVERS}    app:

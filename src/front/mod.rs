@@ -111,6 +111,7 @@ fn read_entry(
     };
     let root_map = root.as_map()?;
     let mut model = new_model(dialect, version, entry, root_map);
+    model.in_range_function = variable.quirks.has(Quirk::InRange);
     if dialect == Dialect::Tosca2 && variable.quirks.has(Quirk::OasisProfiles) {
         model.namespaces.allow_shadowing();
     }
@@ -275,6 +276,7 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         namespace_prefixes: Default::default(),
         namespaces: Default::default(),
         functions: Default::default(),
+        in_range_function: false,
     }
 }
 

@@ -37,6 +37,12 @@ pub enum Quirk {
     /// `range` properties are valid TOSCA. Descriptors that break SOL001's own constraints
     /// (`vnfm_info: [Tacker]` against its pattern) stay errors.
     EtsiNfv,
+    /// `$in_range: [ <value>, [ <lower>, <upper> ] ]` in TOSCA 2.0, as the examples of the
+    /// TOSCA 2.0 draft (L3463, L3557) and the OASIS community profiles call it: read as a
+    /// built-in with both bounds included, checked and evaluated like the comparisons. csd07
+    /// defines no such function and OASIS's own conformance test says it must be rejected, so
+    /// without the quirk it is an error whose hint gives the `$and` to write.
+    InRange,
     /// The TOSCA 2.0 profiles of the OASIS TOSCA community (`io.kubernetes:1.35`,
     /// `community.tosca.*`): a type defined in a file shadows a same-named type the file imports
     /// into its root namespace (instead of making the name ambiguous, L1991-2002), and a

@@ -178,4 +178,6 @@ pub struct Model {
     /// read, outside any service template, by identity (qualified like types, see [`names`]);
     /// two different definitions of one identity are reported where they are read.
     pub functions: IndexMap<String, Named>,
+    /// Whether `$in_range` is read as a built-in (`--quirk in-range`).
+    pub in_range_function: bool,
 }

@@ -15,8 +15,8 @@ use crate::yaml::{Core, Map, Node};
 
 use super::calls::builtins::{self, BuiltIn, Group, Outcome};
 use super::calls::table::{Function, signature_entries};
-use super::calls::{Functions, reserved_name, syntax};
-use super::types::{Ancestry, definitions, tolerated};
+use super::calls::{Functions, reserved_name, syntax, unknown};
+use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
 
 /// The built-in types of TOSCA 2.0 (L3485-3491); `scalar` is abstract.
@@ -306,25 +306,14 @@ impl Checker<'_, '_> {
                 .functions
                 .lookup(call.name, Some(node.span.file))
                 .is_none()
-            && !tolerated(self.model, call.name, call.name_node.span)
         {
-            let known = self.functions.names();
-            let otherwise = if call.name == "in_range" {
-                "TOSCA 2.0 has no `$in_range`: write `$and: [ { $greater_or_equal: [ $value, <min> ] }, { $less_or_equal: [ $value, <max> ] } ]`"
-            } else {
-                "define it under `functions`, or write `$$` to start a string with `$`"
-            };
-            self.diags.push(
-                Diagnostic::error(
-                    codes::TOSCA_UNKNOWN_NAME,
-                    format!("unknown function `${}`", call.name),
-                )
-                .at_with(
-                    call.name_node.span,
-                    "neither a TOSCA 2.0 function nor one defined under `functions`",
-                )
-                .did_you_mean(call.name, &known, Some(otherwise.into())),
+            let d = unknown::report(
+                self.model,
+                self.functions,
+                call.name,
+                Some(call.name_node.span),
             );
+            self.diags.push(d);
         }
         if let Some(call) = syntax::call(node)
             && let Some(Function::BuiltIn(b)) = self.functions.lookup(call.name, None)

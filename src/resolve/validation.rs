@@ -85,6 +85,21 @@ impl Eval<'_, '_, '_> {
                 }
                 outcome(builtins::apply(function, &[subject, Value::List(items)]))
             }
+            "in_range" if self.typing.model.in_range_function => {
+                let [a, bounds] = args[..] else { return None };
+                let subject = self.eval(a)?;
+                let [lower, upper] = bounds.as_seq()? else {
+                    return None;
+                };
+                let (lower, upper) = (
+                    self.operand(lower, is_value(a))?,
+                    self.operand(upper, is_value(a))?,
+                );
+                outcome(builtins::apply(
+                    function,
+                    &[subject, Value::List(vec![lower, upper])],
+                ))
+            }
             _ if builtins::built_in(function).is_some_and(|b| b.group == Group::Pure) => {
                 let mut values = Vec::with_capacity(args.len());
                 for arg in &args {

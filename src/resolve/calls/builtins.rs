@@ -457,6 +457,18 @@ pub const BUILT_INS: &[BuiltIn] = &[
     ),
 ];
 
+/// `$in_range`, read as a built-in only under `--quirk in-range`: csd07 does not define it, yet
+/// its examples call it (L3463, L3557), with the meaning of the 1.x `in_range` constraint.
+pub const IN_RANGE: BuiltIn = f(
+    "in_range",
+    2,
+    Some(2),
+    Pure,
+    "[ <comparable>, [ <lower bound>, <upper bound> ] ]",
+    "--quirk in-range; the examples at L3463 and L3557 call it",
+    BOOL,
+);
+
 /// The built-in called `name`, if there is one.
 pub fn built_in(name: &str) -> Option<&'static BuiltIn> {
     BUILT_INS.iter().find(|b| b.name == name)
@@ -573,6 +585,7 @@ pub fn apply(name: &str, args: &[Value]) -> Outcome {
             }
             _ => Outcome::Later,
         },
+        "in_range" => in_range(args),
         "matches" => matches(args),
         "has_suffix" | "has_prefix" | "contains" => affix(name, args),
         "has_entry" | "has_all_entries" | "has_any_entry" => entries(name, args),
@@ -774,6 +787,80 @@ fn order(name: &str, args: &[Value]) -> Outcome {
         "less_than" => ordering.is_lt(),
         _ => ordering.is_le(),
     }))
+}
+
+/// `$in_range: [ value, [ lower, upper ] ]`: the bounds must be comparable and in order, and the
+/// value lies between them, both included; a value of another kind than the bounds is not in
+/// the range, as it is never ordered against them (L5192).
+fn in_range(args: &[Value]) -> Outcome {
+    let bounds = match known(args, 1) {
+        None => None,
+        Some(Value::List(items)) if items.len() == 2 => Some(items),
+        Some(other) => {
+            return wrong(
+                1,
+                format!(
+                    "`$in_range` takes a list of two bounds second, not {}",
+                    match other {
+                        Value::List(items) => format!("a list of {}", items.len()),
+                        other => describe(other).to_string(),
+                    }
+                ),
+            );
+        }
+    };
+    if let Some(v) = known(args, 0).filter(|v| !comparable(v)) {
+        return wrong(
+            0,
+            format!(
+                "`$in_range` judges an integer, float, string, timestamp, version or scalar, not {}",
+                describe(v)
+            ),
+        );
+    }
+    let Some([lower, upper]) = bounds.map(|b| [&b[0], &b[1]]) else {
+        return Outcome::Later;
+    };
+    if let Some(bound) = [lower, upper].into_iter().find(|b| !comparable(b)) {
+        return wrong(
+            1,
+            format!(
+                "`$in_range` takes comparable bounds, not {}",
+                describe(bound)
+            ),
+        );
+    }
+    let ordered = coerce(lower, upper).and_then(|(l, u)| compare(&l, &u));
+    match ordered {
+        None => {
+            return wrong(
+                1,
+                format!(
+                    "the bounds of `$in_range` are {} and {}, which cannot be compared",
+                    describe(lower),
+                    describe(upper)
+                ),
+            );
+        }
+        Some(Ordering::Greater) => {
+            return wrong(
+                1,
+                "the lower bound of `$in_range` is greater than the upper one".to_string(),
+            );
+        }
+        Some(_) => {}
+    }
+    let Some(value) = known(args, 0) else {
+        return Outcome::Later;
+    };
+    let side = |bound: &Value| coerce(value, bound).map(|(v, b)| compare(&v, &b));
+    match (side(lower), side(upper)) {
+        (Some(low), Some(high)) => Outcome::Value(Value::Boolean(
+            low.is_some_and(Ordering::is_ge) && high.is_some_and(Ordering::is_le),
+        )),
+        // A string that looks like a scalar in a unit only the type knows.
+        _ => Outcome::Later,
+    }
 }
 
 fn matches(args: &[Value]) -> Outcome {
@@ -1466,6 +1553,46 @@ mod tests {
         assert_eq!(
             value("equal", vec![early, s("2024-01-01T08:00:00Z")]),
             b(true)
+        );
+    }
+
+    #[test]
+    fn in_range_includes_both_bounds_and_checks_them() {
+        let range = |lo: Value, hi: Value| l(vec![lo, hi]);
+        assert_eq!(value("in_range", vec![i(0), range(i(0), i(10))]), b(true));
+        assert_eq!(value("in_range", vec![i(10), range(i(0), i(10))]), b(true));
+        assert_eq!(value("in_range", vec![i(11), range(i(0), i(10))]), b(false));
+        assert_eq!(
+            value("in_range", vec![Value::Float(2.5), range(i(2), i(3))]),
+            b(true)
+        );
+        assert_eq!(
+            value("in_range", vec![gb(2.0), range(s("1 GB"), gb(4.0))]),
+            b(true)
+        );
+        // A value of another kind is never in the range.
+        assert_eq!(
+            value("in_range", vec![s("5"), range(i(0), i(10))]),
+            b(false)
+        );
+        assert_eq!(
+            apply("in_range", &[later(), range(i(0), i(10))]),
+            Outcome::Later
+        );
+        // The bounds are judged even when the value is known only later.
+        assert_eq!(
+            wrong_arg("in_range", vec![later(), range(i(10), i(0))]),
+            Some(1)
+        );
+        assert_eq!(wrong_arg("in_range", vec![i(1), l(vec![i(0)])]), Some(1));
+        assert_eq!(wrong_arg("in_range", vec![i(1), i(0)]), Some(1));
+        assert_eq!(
+            wrong_arg("in_range", vec![i(1), range(i(0), s("x"))]),
+            Some(1)
+        );
+        assert_eq!(
+            wrong_arg("in_range", vec![l(vec![]), range(i(0), i(1))]),
+            Some(0)
         );
     }
 

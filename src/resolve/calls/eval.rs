@@ -10,11 +10,12 @@ use super::builtins::{self, BuiltIn, Group, Outcome};
 use super::path::{Entity, Graph, Reached, Scope};
 use super::syntax;
 use super::table::{Custom, Function, Functions, schema_type};
+use super::unknown;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 use crate::model::{Model, TypeKind};
 use crate::resolve::nodes::defs_complete;
-use crate::resolve::types::{definitions, tolerated};
+use crate::resolve::types::definitions;
 use crate::resolve::typing::{Typing, definitions_of};
 use crate::resolve::values::nested;
 use crate::source::Span;
@@ -695,39 +696,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     fn unknown(&mut self, call: &Call, site: &Site, diags: &mut Diagnostics) {
-        let name = &call.function;
-        if tolerated(self.model(), name, site.name.unwrap_or_default()) {
-            let mut d = Diagnostic::warning(
-                codes::TOSCA_UNKNOWN_NAME,
-                format!(
-                    "function `${name}` is not defined in the files read; it is taken on trust"
-                ),
-            )
-            .hint("an import could not be read, and it may define it");
-            if let Some(at) = site.name {
-                d = d.at(at);
-            }
-            self.report(d, diags);
-            return;
-        }
-        let names = self.functions.names();
-        let otherwise = if name == "in_range" {
-            "TOSCA 2.0 has no `$in_range`: write `$and: [ { $greater_or_equal: [ $value, <min> ] }, { $less_or_equal: [ $value, <max> ] } ]`".to_string()
-        } else {
-            "define it under `functions` (L5571), or write `$$` to start a string with `$`"
-                .to_string()
-        };
-        let mut d = Diagnostic::error(
-            codes::TOSCA_UNKNOWN_NAME,
-            format!("unknown function `${name}`"),
-        )
-        .did_you_mean(name, &names, Some(otherwise));
-        if let Some(at) = site.name {
-            d = d.at_with(
-                at,
-                "neither a TOSCA 2.0 function nor one defined under `functions`",
-            );
-        }
+        let d = unknown::report(self.model(), self.functions, &call.function, site.name);
         self.report(d, diags);
     }
 

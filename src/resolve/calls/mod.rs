@@ -36,6 +36,7 @@ mod eval;
 pub mod path;
 pub mod syntax;
 pub mod table;
+pub(crate) mod unknown;
 
 use indexmap::IndexMap;
 

@@ -175,10 +175,18 @@ impl<'m> Functions<'m> {
                 .namespaces
                 .lookup_function(name, file)
                 .into_iter()
-                .next()?,
-            _ => name.to_string(),
+                .next(),
+            _ => Some(name.to_string()),
         };
-        self.custom.get(&id).map(Function::Custom)
+        let custom = id.and_then(|id| self.custom.get(&id));
+        match custom {
+            Some(custom) => Some(Function::Custom(custom)),
+            // The extension, unless the template defines a function of that name itself.
+            None if name == builtins::IN_RANGE.name && model.in_range_function => {
+                Some(Function::BuiltIn(&builtins::IN_RANGE))
+            }
+            None => None,
+        }
     }
 
     /// Every name, for suggestions.
