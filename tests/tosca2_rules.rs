@@ -406,10 +406,10 @@ fn the_abstract_scalar_types_no_value() {
 }
 
 #[test]
-fn validation_clauses_call_known_functions() {
+fn validation_clauses_call_no_misspelt_function() {
     rule(
         &t(
-            "data_types:\n  Small:\n    derived_from: integer\n    validation: { $in_range: [ $value, [ 0, 100 ] ] }\n",
+            "data_types:\n  Small:\n    derived_from: integer\n    validation: { $less_or_equl: [ $value, 100 ] }\n",
         ),
         &t(
             "data_types:\n  Small:\n    derived_from: integer\n    validation: { $less_or_equal: [ $value, 100 ] }\n",
@@ -417,7 +417,7 @@ fn validation_clauses_call_known_functions() {
         "tosca::unknown-name",
         5,
         19,
-        "unknown function `$in_range`",
+        "unknown function `$less_or_equl`",
     );
 }
 

@@ -50,8 +50,12 @@ pub fn has_calls(topology: &Topology) -> bool {
             .groups
             .iter()
             .any(|g| values(&g.properties) || values(&g.attributes))
-        || topology.policies.iter().any(|p| values(&p.properties))
+        || topology
+            .policies
+            .iter()
+            .any(|p| values(&p.properties) || values(&p.triggers))
         || topology.outputs.iter().any(|o| o.value.has_call())
+        || topology.workflows.iter().any(|w| w.definition.has_call())
 }
 
 /// The YAML of every call in the files read, by the span the IR call carries.
@@ -269,6 +273,14 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         for (i, policy) in snapshot.policies.iter().enumerate() {
             topology.policies[i].properties =
                 self.values(&policy.properties, &Scope::Template, diags);
+        }
+        for policy in &snapshot.policies {
+            for trigger in policy.triggers.values() {
+                self.judge_names(trigger, diags);
+            }
+        }
+        for workflow in &snapshot.workflows {
+            self.judge_names(&workflow.definition, diags);
         }
         for (i, output) in snapshot.outputs.iter().enumerate() {
             if output.value.has_call() {
@@ -692,6 +704,43 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     }
                 }
             }
+        }
+    }
+
+    /// Calls in workflows and policy triggers observe a deployment's state when they run, so
+    /// they are neither evaluated nor followed here (toscana carries workflows over as data);
+    /// each must still name a function that exists, with arguments one of its forms takes.
+    fn judge_names(&mut self, value: &Value, diags: &mut Diagnostics) {
+        match value {
+            Value::Call(call) => {
+                let site = self.site(call);
+                match self
+                    .functions
+                    .lookup(&call.function, call.span.map(|s| s.file))
+                {
+                    None => self.unknown(call, &site, diags),
+                    Some(Function::BuiltIn(b)) => {
+                        self.arity(b, call.args.len(), &site, diags);
+                    }
+                    Some(Function::Custom(custom)) => {
+                        self.custom(custom, call, &call.args, &site, diags);
+                    }
+                }
+                for arg in &call.args {
+                    self.judge_names(arg, diags);
+                }
+            }
+            Value::List(items) => {
+                for item in items {
+                    self.judge_names(item, diags);
+                }
+            }
+            Value::Map(entries) => {
+                for item in entries.values() {
+                    self.judge_names(item, diags);
+                }
+            }
+            _ => {}
         }
     }
 

@@ -8,9 +8,9 @@
 //! and interfaces of relationships (`SELF` the relationship), and groups, policies and outputs
 //! (no `SELF`). Each call is judged where it is written (its span travels with the IR call):
 //!
-//! - the function must exist: a built-in ([`builtins`]), or one defined under `functions`
-//!   ([`table`]), else it is an error (a warning when an import could not be read, since it may
-//!   be defined there);
+//! - the function must exist: a built-in ([`builtins`]) or one defined under `functions`
+//!   ([`table`]); what an unknown name means (mostly a warning, since an orchestrator may
+//!   supply it) is [`unknown`]'s to say;
 //! - a built-in gets the number and kinds of arguments §10.2 gives it; a custom function's
 //!   arguments must fit one of its signatures, tried in order, each literal argument read as
 //!   the signature's schema (so `1 GB` is a scalar, and a schema's validation applies);
@@ -28,8 +28,9 @@
 //!
 //! Node filters and other validation expressions are evaluated by whoever owns them, through
 //! [`Evaluator::evaluate`] with the scope they mean (`Scope::Open` for a requirement's candidate
-//! relationship); this pass leaves requirements, workflows, policy triggers and input
-//! definitions as they were read.
+//! relationship); this pass leaves requirements and input definitions as they were read.
+//! Calls in workflows and policy triggers observe a deployment's state when they run: they
+//! are kept as written, and only their names and argument counts are judged.
 
 pub mod builtins;
 mod eval;
