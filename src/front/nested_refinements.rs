@@ -353,12 +353,15 @@ mod tests {
     use crate::limits::Limits;
     use crate::source::{Origin, SourceMap};
 
-    fn load(text: &str) -> (SourceMap, Node) {
+    /// The YAML `text` through [`rewrite`], with what it reported.
+    fn rewritten(text: &str) -> (Option<Map>, Diagnostics) {
         let mut sources = SourceMap::default();
         let id = sources.add("t.yaml", Origin::Stdin, text);
         let mut diags = Diagnostics::default();
         let root = crate::yaml::load(&sources, id, &Limits::default(), &mut diags).unwrap();
-        (sources, root)
+        assert!(diags.is_empty());
+        let out = rewrite(root.as_map().unwrap(), &mut diags);
+        (out, diags)
     }
 
     /// The definition of property `prop` in the type `ty` of `section`.
@@ -368,11 +371,10 @@ mod tests {
 
     #[test]
     fn a_nested_refinement_becomes_a_derived_data_type() {
-        let (_, root) = load(
+        let (out, diags) = rewritten(
             "tosca_definitions_version: tosca_2_0\nnode_types:\n  Service:\n    properties:\n      spec:\n        type: k8s:ServiceSpec\n        properties:\n          selector:\n            default: {}\n            properties:\n              app: { required: true }\n      plain: { type: string }\n",
         );
-        let mut diags = Diagnostics::default();
-        let out = rewrite(root.as_map().unwrap(), &mut diags).expect("rewritten");
+        let out = out.expect("rewritten");
         let node_types = out.get("node_types").and_then(Node::as_map).unwrap();
         let spec = property_of(node_types, "Service", "spec").unwrap();
         let refined = "ServiceSpec (in node type Service, property spec)";
@@ -397,21 +399,19 @@ mod tests {
 
     #[test]
     fn a_file_without_nested_refinements_is_left_alone() {
-        let (_, root) = load(
+        let (out, diags) = rewritten(
             "tosca_definitions_version: tosca_2_0\nnode_types:\n  A:\n    properties:\n      p: { type: string }\n",
         );
-        let mut diags = Diagnostics::default();
-        assert!(rewrite(root.as_map().unwrap(), &mut diags).is_none());
+        assert!(out.is_none());
         assert!(diags.is_empty());
     }
 
     #[test]
     fn a_refinement_of_an_inherited_property_refines_what_the_parent_made_of_it() {
-        let (_, root) = load(
+        let (out, diags) = rewritten(
             "tosca_definitions_version: tosca_2_0\nnode_types:\n  Resource:\n    properties:\n      metadata: { type: meta:ObjectMeta }\n  Namespaced:\n    derived_from: Resource\n    properties:\n      metadata:\n        properties:\n          namespace: { value: default }\n  Pod:\n    derived_from: Namespaced\n    properties:\n      metadata:\n        properties:\n          labels: { required: true }\n  Far:\n    derived_from: other:Resource\n    properties:\n      metadata:\n        properties:\n          labels: { required: true }\n",
         );
-        let mut diags = Diagnostics::default();
-        let out = rewrite(root.as_map().unwrap(), &mut diags).expect("rewritten");
+        let out = out.expect("rewritten");
         let data_types = out.get("data_types").and_then(Node::as_map).unwrap();
         let parent_of = |name: &str| {
             data_types
