@@ -760,6 +760,11 @@ impl Walker<'_> {
                     Some((_, instead)) if what == "an import" => d.hint(format!(
                         "`{key}` is the TOSCA 1.3 keyname; in TOSCA 2.0 write {instead}"
                     )),
+                    // How the OASIS community profiles refine a property's data type.
+                    None if key == "properties" && what.starts_with("property definition") => d
+                        .hint(
+                            "a property definition cannot refine the properties of its data type (L4243): define a data type derived from its type that refines them, and name it as the `type`; `--quirk oasis-profiles` reads this block so",
+                        ),
                     _ => d.did_you_mean(
                         key,
                         &known,

@@ -652,7 +652,8 @@ impl<'a> NodeBuilder<'a> {
         if !self.missing_files_reported.borrow_mut().insert(at) {
             return;
         }
-        let message = if artifact.name == artifact.file {
+        // An inline definition under `primary` or `dependencies` has no name of its own.
+        let message = if artifact.name.is_empty() || artifact.name == artifact.file {
             format!("implementation file `{}`: {reason}", artifact.file)
         } else {
             format!("artifact `{}`: {reason}", artifact.name)
