@@ -42,9 +42,9 @@ enum Command {
     Check(CommonArgs),
     /// Print the resolved topology (the IR every backend reads) as JSON
     #[command(
-        after_help = "Example:\n  toscana ir examples/hello.yaml --set cpus=4 --set db_password=s3cret > ir.json"
+        after_help = "Example:\n  toscana ir examples/hello.yaml --set cpus=4 --set db_password=s3cret > ir.json\n  toscana ir app.yaml --set sites=3 --expand"
     )]
-    Ir(CommonArgs),
+    Ir(IrCommand),
     /// Translate into Kubernetes manifests (same as `tosca2k8s`)
     #[command(
         after_help = "Example:\n  toscana k8s examples/webapp.yaml --set db_password=s3cret -o manifests/\n  toscana k8s examples/webapp.yaml --set db_password=s3cret --namespace shop --ingress | kubectl apply -f -"
@@ -148,6 +148,18 @@ pub struct DotCommand {
     pub common: CommonArgs,
     #[command(flatten)]
     pub dot: DotArgs,
+}
+
+/// `toscana ir`: the common flags and the IR's own.
+#[derive(Debug, Args, Clone)]
+pub struct IrCommand {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Print one node per representation (a template with `count: 3` becomes `web[0]`,
+    /// `web[1]`, `web[2]`) and one relationship per relationship representation, with
+    /// `$node_index` and `$relationship_index` evaluated
+    #[arg(long)]
+    pub expand: bool,
 }
 
 /// `toscana k8s`: the common flags and the manifests' own.
@@ -414,7 +426,15 @@ pub fn main() -> ExitCode {
         Command::Check(args) => return run(&args, Job::Check, None),
         Command::Resolve(args) => return crate::front::variability::command::run(&args),
         Command::Convert(args) => return crate::front::xml::command::run(&args),
-        Command::Ir(args) => (args, Job::Ir),
+        Command::Ir(args) => {
+            return run(
+                &args.common,
+                Job::Ir {
+                    expand: args.expand,
+                },
+                None,
+            );
+        }
         Command::K8s(args) => {
             return run_with(
                 &args.common,
@@ -529,7 +549,10 @@ pub fn alias_main(target: Target) -> ExitCode {
 #[derive(Debug, Clone, Copy)]
 enum Job {
     Check,
-    Ir,
+    /// The IR, of templates or (`expand`) of representations.
+    Ir {
+        expand: bool,
+    },
     /// A built-in target, or `None` for a backend given only by `--backend-dir`.
     Translate(Option<Target>),
 }
@@ -590,19 +613,17 @@ fn run_with(
         (_, None) => EXIT_INVALID,
         (_, Some(_)) if diags.has_errors() => EXIT_INVALID,
         (Job::Check, Some(_)) => 0,
-        (Job::Ir, Some(topology)) => {
-            let mut text =
-                serde_json::to_string_pretty(&topology).expect("the IR always serialises");
-            text.push('\n');
-            write(
-                args,
-                &[OutputFile {
-                    path: "ir.json".to_string(),
-                    contents: text,
-                }],
-                None,
-                &mut diags,
-            )
+        (Job::Ir { expand }, Some(topology)) => {
+            let topology = match expand {
+                true => {
+                    crate::resolve::expand(&topology, &sources, &args.limits.limits(), &mut diags)
+                }
+                false => Some(topology),
+            };
+            match topology {
+                Some(topology) if !diags.has_errors() => ir_output(args, &topology, &mut diags),
+                _ => EXIT_INVALID,
+            }
         }
         (Job::Translate(target), Some(topology)) => {
             let extra = Extra {
@@ -624,6 +645,21 @@ fn run_with(
         );
     }
     ExitCode::from(code)
+}
+
+/// Writes the IR as JSON (`ir.json` with `-o`).
+fn ir_output(args: &CommonArgs, topology: &crate::ir::Topology, diags: &mut Diagnostics) -> u8 {
+    let mut text = serde_json::to_string_pretty(topology).expect("the IR always serialises");
+    text.push('\n');
+    write(
+        args,
+        &[OutputFile {
+            path: "ir.json".to_string(),
+            contents: text,
+        }],
+        None,
+        diags,
+    )
 }
 
 /// What a translation needs besides the common flags: the target's own flags and the artifact

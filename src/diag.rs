@@ -68,6 +68,9 @@ pub mod codes {
     pub const TOSCA_TYPE_MISMATCH: &str = "tosca::type-mismatch";
     pub const TOSCA_CONSTRAINT: &str = "tosca::constraint-violated";
     pub const TOSCA_UNFULFILLED: &str = "tosca::unfulfilled-requirement";
+    /// A TOSCA 2.0 requirement that several node templates fulfil, connected to the one toscana
+    /// chose (the spec leaves the choice to the processor, L7036).
+    pub const TOSCA_CHOSEN_TARGET: &str = "tosca::chosen-target";
     pub const TOSCA_MISSING_FILE: &str = "tosca::missing-artifact-file";
     /// A TOSCA 2.0 function call that cannot be right: malformed, the wrong number or kind of
     /// arguments, no signature that fits, used where it means nothing, or failing when it is

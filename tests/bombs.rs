@@ -125,20 +125,14 @@ fn a_tar_gz_bomb_is_refused_while_it_is_expanded() {
     let dir = tempfile::tempdir().unwrap();
     // One tar entry of 64 MiB of zeros: its gzip is about 64 KiB, past the default ratio.
     let size: u64 = 64 << 20;
-    let mut header = [0u8; 512];
-    header[..11].copy_from_slice(b"payload.bin");
-    header[100..107].copy_from_slice(b"0000644");
-    header[124..135].copy_from_slice(format!("{size:011o}").as_bytes());
-    header[136..147].copy_from_slice(b"00000000000");
-    header[156] = b'0';
-    header[257..263].copy_from_slice(b"ustar\0");
-    header[263..265].copy_from_slice(b"00");
-    header[148..156].copy_from_slice(b"        ");
-    let sum: u64 = header.iter().map(|&b| u64::from(b)).sum();
-    header[148..155].copy_from_slice(format!("{sum:06o}\0").as_bytes());
+    let mut header = tar::Header::new_ustar();
+    header.set_path("payload.bin").unwrap();
+    header.set_size(size);
+    header.set_mode(0o644);
+    header.set_cksum();
     let file = std::fs::File::create(dir.path().join("bomb.tar.gz")).unwrap();
     let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::best());
-    gz.write_all(&header).unwrap();
+    gz.write_all(header.as_bytes()).unwrap();
     let zeros = vec![0u8; 1 << 20];
     for _ in 0..64 {
         gz.write_all(&zeros).unwrap();

@@ -86,3 +86,36 @@ fn the_schema_rejects_ir_that_breaks_its_shape() {
         "a value with an unknown kind must not validate"
     );
 }
+
+#[test]
+fn the_golden_irs_and_an_expanded_topology_validate_against_the_schema() {
+    let validator = validator();
+    // Every committed IR golden: TOSCA 2.0 requirements, counts, selected nodes, expansion.
+    let mut goldens: Vec<_> = fs::read_dir("golden")
+        .unwrap()
+        .map(|e| e.unwrap().path().join("expected/ir/ir.json"))
+        .filter(|p| p.is_file())
+        .collect();
+    goldens.sort();
+    assert!(goldens.iter().any(|p| p.starts_with("golden/ir-expand")));
+    for golden in goldens {
+        let ir: serde_json::Value = serde_json::from_str(&fs::read_to_string(&golden).unwrap())
+            .expect("a golden IR is JSON");
+        assert_valid(&validator, &golden.display().to_string(), &ir);
+    }
+    // The expanded topology fills the fields the topology of templates leaves null.
+    let out = Command::cargo_bin("toscana")
+        .unwrap()
+        .args(["ir", "--expand", "golden/ir-expand/input.yaml"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(ir["nodes"][0]["instance"]["template"].is_string());
+    assert!(ir["relationships"][0]["instance"]["of"].is_string());
+    assert_valid(&validator, "toscana ir --expand", &ir);
+}

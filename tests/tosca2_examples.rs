@@ -1,5 +1,8 @@
 //! The OASIS TOSCA 2.0 examples that import community profiles by name resolve into IR when
 //! `--profile-path` points at the corpus's profile collection (laid out by profile name).
+//! `substitutions` needs `--quirk oasis-profiles` for two defects of the profiles it imports
+//! (see `src/front/quirk.rs`) and `--quirk in-range` for a third (their calls of `$in_range`,
+//! which csd07 does not define), and strictly stays an error.
 //!
 //! Locally a missing `../shared/corpus` skips with a notice; under `CI=true` it is a failure.
 
@@ -127,4 +130,129 @@ fn the_embedded_simple_profile_is_imported_by_name() {
         vm["capabilities"]["host"]["properties"]["mem_size"]["value"]["canonical"],
         4_000_000_000.0
     );
+}
+
+/// `toscana ir` of the `substitutions` example with the corpus profiles and `extra` arguments,
+/// its inputs set as a substituted node would map them, every error shown.
+fn substitutions(extra: &[&str]) -> std::process::Output {
+    toscana()
+        .args(["ir", "--max-errors", "0", "--profile-path"])
+        .arg(corpus_root().join("oasis/profiles"))
+        .args([
+            "--set",
+            "name=cart",
+            "--set",
+            "port=80",
+            "--set",
+            "target-port=8080",
+        ])
+        .args(extra)
+        .arg(corpus_root().join("oasis/examples/substitutions/microservice"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn substitutions_is_refused_strictly_for_the_defects_of_its_profiles() {
+    if !corpus_present() {
+        return;
+    }
+    let out = substitutions(&[]);
+    let stderr = common::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    // `community.tosca.technology.base:0.1` defines `Bash` and imports the core profile, which
+    // defines it too, into its root namespace (L1991-2002) ...
+    assert!(
+        stderr.contains("io/kubernetes/1.35/core.yaml:603:23: error[tosca::ambiguous-name]: artifact type `base:Bash` is ambiguous here: it names `community.tosca.technology.base:0.1:Bash` and `community.tosca.core:0.1:Bash`"),
+        "{stderr}"
+    );
+    // ... and `io.kubernetes:1.35` refines data types inside property definitions (L4243).
+    assert!(
+        stderr.contains("io/kubernetes/1.35/core.yaml:629:9: error[tosca::unknown-keyname]: unknown keyname `properties` in property definition `spec`"),
+        "{stderr}"
+    );
+}
+
+/// The profiles also call `$in_range`, which csd07 does not define and `oasis-profiles` leaves
+/// alone (`--quirk in-range` reads it); every other error of the profiles goes with the quirk.
+#[test]
+fn under_the_oasis_profiles_quirk_only_in_range_is_left_of_the_substitutions_errors() {
+    if !corpus_present() {
+        return;
+    }
+    let out = substitutions(&["--quirk", "oasis-profiles"]);
+    let stderr = common::stderr(&out);
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains(": error[")).collect();
+    assert!(!errors.is_empty(), "{stderr}");
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.contains("error[tosca::unknown-name]") && e.contains("`$in_range`")),
+        "{errors:#?}"
+    );
+    assert!(
+        stderr.contains("technology/base/profile.yaml:13:3: warning[tosca::duplicate-name]: artifact type `Bash` is defined here as `community.tosca.technology.base:0.1:Bash`")
+            && stderr.contains("io/kubernetes/1.35/core.yaml:629:9: warning[tosca::unknown-keyname]")
+            && stderr.contains("io/kubernetes/1.35/apps.yaml:97:9: warning[tosca::unknown-keyname]"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn substitutions_resolves_under_the_oasis_profiles_and_in_range_quirks() {
+    if !corpus_present() {
+        return;
+    }
+    let out = substitutions(&["--quirk", "oasis-profiles", "--quirk", "in-range"]);
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    // Each deviation is a warning where the profile makes it.
+    assert!(
+        stderr.contains("technology/base/profile.yaml:13:3: warning[tosca::duplicate-name]: artifact type `Bash` is defined here as `community.tosca.technology.base:0.1:Bash`")
+            && stderr.contains("io/kubernetes/1.35/core.yaml:629:9: warning[tosca::unknown-keyname]")
+            && stderr.contains("io/kubernetes/1.35/apps.yaml:97:9: warning[tosca::unknown-keyname]"),
+        "{stderr}"
+    );
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = ir["nodes"].as_array().unwrap();
+    let names: Vec<&str> = nodes.iter().map(|n| n["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["service-account", "pod", "deployment", "service"]);
+    // The template's own `Pod` refines the Kubernetes profile's.
+    assert_eq!(nodes[1]["types"][0], "Pod");
+    assert_eq!(nodes[1]["types"][1], "io.kubernetes:1.35:Pod");
+    // The operations' artifacts are the base profile's `Bash`, which shadows the core's.
+    let create = &nodes[3]["interfaces"]["Standard"]["operations"]["create"];
+    assert_eq!(
+        create["implementation"]["primary"]["types"][0], "community.tosca.technology.base:0.1:Bash",
+        "{create}"
+    );
+    // The refinements in the profile's property definitions give what the template leaves
+    // out: the Service's selector and the Deployment's pod template come from the pod, the
+    // path through their `pod` requirement resolved to the template `pod` it names.
+    let spec = |i: usize| &nodes[i]["properties"]["spec"]["value"];
+    let labels = serde_json::json!(["pod", "metadata", "labels"]);
+    let args = |v: &serde_json::Value| {
+        v["value"]["args"]
+            .as_array()
+            .map(|a| a.iter().map(|x| x["value"].clone()).collect::<Vec<_>>())
+    };
+    assert_eq!(spec(3)["type"]["value"], "ClusterIP");
+    assert_eq!(
+        args(&spec(3)["selector"]).map(serde_json::Value::from),
+        Some(labels.clone())
+    );
+    assert_eq!(
+        args(&spec(2)["selector"]["value"]["matchLabels"]).map(serde_json::Value::from),
+        Some(labels)
+    );
+    assert_eq!(spec(2)["template"]["value"]["spec"]["kind"], "call");
+    assert_eq!(
+        args(&spec(2)["template"]["value"]["spec"]).map(serde_json::Value::from),
+        Some(serde_json::json!(["pod", "spec"]))
+    );
+    // The substitution boundary: a MicroService whose endpoint is the Service's.
+    let substitution = &ir["substitution"];
+    assert_eq!(substitution["node_type"], "app:MicroService");
+    assert_eq!(substitution["capabilities"][0]["name"], "endpoint");
+    assert_eq!(substitution["capabilities"][0]["node"], 3);
 }

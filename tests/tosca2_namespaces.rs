@@ -121,3 +121,101 @@ fn a_compatibility_profile_gives_backends_the_normative_types() {
         "{stdout}"
     );
 }
+
+/// `toscana ir` of `entry` in `dir` with `args` before it: exit code, stderr, and the IR when
+/// one was written.
+fn ir_with(dir: &Path, args: &[&str], entry: &str) -> (i32, String, serde_json::Value) {
+    let out = toscana()
+        .arg("ir")
+        .args(args)
+        .arg(dir.join(entry))
+        .output()
+        .unwrap();
+    let ir = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (out.status.code().unwrap(), common::stderr(&out), ir)
+}
+
+#[test]
+fn under_oasis_profiles_a_definition_shadows_what_its_file_imports_into_its_root() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "main.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports:\n  - url: base.yaml\n    namespace: base\nservice_template:\n  node_templates:\n    s:\n      type: base:Server\n      properties:\n        port: 80\n    h:\n      type: base:Host\n",
+            ),
+            (
+                "base.yaml",
+                "tosca_definitions_version: tosca_2_0\nprofile: test.base:1\nimports:\n  - url: core.yaml\nnode_types:\n  Server:\n    properties:\n      port: { type: integer }\n",
+            ),
+            (
+                "core.yaml",
+                "tosca_definitions_version: tosca_2_0\nprofile: test.core:1\nnode_types:\n  Server: {}\n  Host: {}\n",
+            ),
+        ],
+    );
+    // Strictly, `Server` has two definitions in base.yaml's root namespace (L1991-2002).
+    let (code, stderr, _) = ir_with(dir.path(), &[], "main.yaml");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("main.yaml:8:13: error[tosca::ambiguous-name]: node type `base:Server` is ambiguous here: it names `test.base:1:Server` and `test.core:1:Server`")
+            && stderr.contains("--quirk oasis-profiles"),
+        "{stderr}"
+    );
+    let (code, stderr, ir) = ir_with(dir.path(), &["--quirk", "oasis-profiles"], "main.yaml");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr.lines().filter(|l| l.contains("warning[")).count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("base.yaml:6:3: warning[tosca::duplicate-name]: node type `Server` is defined here as `test.base:1:Server` and imported into the same root namespace as `test.core:1:Server`"),
+        "{stderr}"
+    );
+    assert_eq!(
+        ir["nodes"][0]["types"],
+        serde_json::json!(["test.base:1:Server"])
+    );
+    assert_eq!(ir["nodes"][0]["properties"]["port"]["kind"], "integer");
+    // What the file does not define itself still comes through its root import.
+    assert_eq!(
+        ir["nodes"][1]["types"],
+        serde_json::json!(["test.core:1:Host"])
+    );
+}
+
+#[test]
+fn under_oasis_profiles_a_property_definition_may_refine_its_data_type() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[(
+            "main.yaml",
+            "tosca_definitions_version: tosca_2_0\ndata_types:\n  Spec:\n    properties:\n      selector: { type: string }\n      replicas: { type: integer, required: false }\nnode_types:\n  Service:\n    properties:\n      spec:\n        type: Spec\n        properties:\n          selector:\n            default: all\n  Special:\n    derived_from: Service\n    properties:\n      spec:\n        properties:\n          replicas:\n            value: 3\nservice_template:\n  node_templates:\n    svc:\n      type: Service\n      properties:\n        spec: {}\n    special:\n      type: Special\n      properties:\n        spec: { selector: some }\n",
+        )],
+    );
+    // Strictly, `properties` is no keyname of a property definition (L4243). (`Special`'s
+    // block, without `type`, is the short form of a fixed value there.)
+    let (code, stderr, _) = ir_with(dir.path(), &[], "main.yaml");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("main.yaml:12:9: error[tosca::unknown-keyname]: unknown keyname `properties` in property definition `spec`")
+            && stderr.contains("--quirk oasis-profiles"),
+        "{stderr}"
+    );
+    let (code, stderr, ir) = ir_with(dir.path(), &["--quirk", "oasis-profiles"], "main.yaml");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("main.yaml:12:9: warning[tosca::unknown-keyname]: `properties` in property definition `spec` is not TOSCA 2.0; read as the data type `Spec (in node type Service, property spec)`, derived from `Spec`")
+            && stderr.contains("main.yaml:19:9: warning[tosca::unknown-keyname]: `properties` in property definition `spec` is not TOSCA 2.0; read as the data type `Spec (in node type Special, property spec)`, derived from `Spec (in node type Service, property spec)`"),
+        "{stderr}"
+    );
+    let spec = |i: usize| ir["nodes"][i]["properties"]["spec"]["value"].clone();
+    // The refinement's default fills the required field; the derived type's fixed value is
+    // added to the parent's refinement.
+    assert_eq!(spec(0)["selector"]["value"], "all");
+    assert_eq!(spec(1)["selector"]["value"], "some");
+    assert_eq!(spec(1)["replicas"]["value"], 3);
+}

@@ -18,6 +18,11 @@ pub fn topology_value(topology: &Topology) -> tera::Value {
     super::shared::to_tera(topology)
 }
 
+/// The type a node only ever selected from outside the topology (directive `select`) has first
+/// among its element types, so a rule can match it before its real type: the built-in
+/// Terraform rules skip it with a reason, and a `--backend-dir` rule can render a data source.
+pub const SELECTED: &str = "toscana.Selected";
+
 /// Every element of `topology` in a fixed order: inputs, nodes, relationships, groups, policies,
 /// outputs, each in source order (the order of a TOSCA file). Section fragments and warnings
 /// follow this order. Spans are looked up in `sources` by the file names the IR records.
@@ -55,7 +60,14 @@ pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
         push(ElementKind::Input, "inputs", k, &i.name, &[], i.location);
     }
     for (k, n) in topology.nodes.iter().enumerate() {
-        push(ElementKind::Node, "nodes", k, &n.name, &n.types, n.location);
+        if n.only_selected() {
+            let types: Vec<String> = std::iter::once(SELECTED.to_string())
+                .chain(n.types.iter().cloned())
+                .collect();
+            push(ElementKind::Node, "nodes", k, &n.name, &types, n.location);
+        } else {
+            push(ElementKind::Node, "nodes", k, &n.name, &n.types, n.location);
+        }
     }
     for (k, r) in topology.relationships.iter().enumerate() {
         push(

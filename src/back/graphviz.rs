@@ -117,11 +117,29 @@ pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
     for (element, node) in nodes.zip(&topology.nodes) {
         if node.directives.iter().any(|d| d == "substitute") {
             element.types.insert(0, SUBSTITUTED.to_string());
-        } else if node.directives.iter().any(|d| d == "select") || is_abstract(node) {
+        } else if node.only_selected() || is_abstract(node) {
             element.types.insert(0, ABSTRACT.to_string());
         }
     }
     elements
+}
+
+/// A multiplicity value with TOSCA 2.0's function names: `$node_index`,
+/// `$remainder($node_index, 2)`; anything else as [`value_text`] shows it.
+fn function_text(value: &Value) -> String {
+    match value {
+        Value::Call(c) if c.args.is_empty() => format!("${}", c.function),
+        Value::Call(c) => format!(
+            "${}({})",
+            c.function,
+            c.args
+                .iter()
+                .map(function_text)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => value_text(other),
+    }
 }
 
 /// An abstract normative type (`Root`, `Abstract.Compute`, `Abstract.Storage`) with no
@@ -500,6 +518,13 @@ fn context(
                 "nested": nested,
                 "shown_type": shown_type(r),
                 "type_full": r.types.first().unwrap_or(&r.type_name),
+                // TOSCA 2.0 multiplicity: relationships per source representation, and the
+                // target representation an index names.
+                "count": match &r.count {
+                    Value::Integer(1) => None,
+                    other => Some(function_text(other)),
+                },
+                "index": r.target_index.as_ref().map(function_text),
             })
         })
         .collect();

@@ -12,7 +12,7 @@
 //! span) → [`Backend::render`] (one rule per [`Element`], then the documents; deterministic) →
 //! [`write_outputs`] (stdout, or a directory written atomically).
 
-mod elements;
+pub(crate) mod elements;
 mod engine;
 pub mod filters;
 pub mod graphviz;

@@ -6,6 +6,7 @@
 
 pub mod copy;
 pub mod csar_entry;
+pub mod nested_refinements;
 pub mod quirk;
 pub mod shape;
 pub mod simple_grammar;
@@ -21,7 +22,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::limits::Limits;
 use crate::model::Model;
-use crate::model::names::Qualifier;
+use crate::model::names::{Qualifier, Space};
 use crate::source::{FileId, ImportRef, Loader, Span};
 use crate::yaml::{Map, Node};
 use quirk::Quirk;
@@ -111,6 +112,9 @@ fn read_entry(
     let root_map = root.as_map()?;
     let mut model = new_model(dialect, version, entry, root_map);
     model.in_range_function = variable.quirks.has(Quirk::InRange);
+    if dialect == Dialect::Tosca2 && variable.quirks.has(Quirk::OasisProfiles) {
+        model.namespaces.allow_shadowing();
+    }
     let version = model.version.clone();
     let mut walk = ImportWalk::with_profile(
         loader,
@@ -123,6 +127,7 @@ fn read_entry(
     walk.file(entry, root_map, None, Qualifier::default());
     if dialect == Dialect::Tosca2 {
         report_root_collisions(&model, loader.sources(), diags);
+        report_shadowing(&model, diags);
     }
     let mut root = root;
     let template = root
@@ -158,7 +163,13 @@ fn report_root_collisions(
             }
             std::collections::hash_map::Entry::Occupied(o) => {
                 let (earlier_id, earlier) = *o.get();
-                if earlier_id == id {
+                let namespaces = &model.namespaces;
+                if earlier_id == id
+                    || namespaces.shadows(def.span.file, earlier.file)
+                    || namespaces.shadows(earlier.file, def.span.file)
+                {
+                    // One definition, or (under `--quirk oasis-profiles`) one that shadows the
+                    // other, which `report_shadowing` warns about.
                     continue;
                 }
                 diags.push(
@@ -173,9 +184,66 @@ fn report_root_collisions(
                     )
                     .at_with(def.span, "defined again here")
                     .label(earlier, "first defined here")
-                    .hint("names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them"),
+                    .hint(if namespaces.would_shadow(def.span.file, earlier.file)
+                        || namespaces.would_shadow(earlier.file, def.span.file)
+                    {
+                        "names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them; `--quirk oasis-profiles` reads the definition of the importing file as shadowing the imported one"
+                    } else {
+                        "names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them"
+                    }),
                 );
             }
+        }
+    }
+}
+
+/// Under `--quirk oasis-profiles`: each definition that shadows a same-named one its file's
+/// root imports bring in, warned about where it is defined, with the one it shadows.
+fn report_shadowing(model: &Model, diags: &mut Diagnostics) {
+    for &file in &model.files {
+        for shadowing in model.namespaces.shadowed_in(file) {
+            let (own, hidden) = (&shadowing.own, &shadowing.hidden);
+            let (noun, spans) = match shadowing.space {
+                Space::Type(kind) => (
+                    kind.noun(),
+                    model
+                        .types
+                        .get(&(kind, own.clone()))
+                        .zip(model.types.get(&(kind, hidden.clone())))
+                        .map(|(own, hidden)| (own.span, hidden.span)),
+                ),
+                Space::Repository => (
+                    "repository",
+                    model
+                        .repositories
+                        .get(own)
+                        .zip(model.repositories.get(hidden))
+                        .map(|(own, hidden)| (own.span, hidden.span)),
+                ),
+                Space::Function => (
+                    "function",
+                    model
+                        .functions
+                        .get(own)
+                        .zip(model.functions.get(hidden))
+                        .map(|(own, hidden)| (own.span, hidden.span)),
+                ),
+            };
+            let Some((own, hidden)) = spans else {
+                continue;
+            };
+            diags.push(
+                Diagnostic::warning(
+                    codes::TOSCA_DUPLICATE,
+                    format!(
+                        "{noun} `{}` is defined here as `{}` and imported into the same root namespace as `{}`; this definition shadows the imported one (--quirk oasis-profiles)",
+                        shadowing.name, shadowing.own, shadowing.hidden
+                    ),
+                )
+                .at_with(own, format!("`{}` in this file means this definition", shadowing.name))
+                .label(hidden, "shadowed: not reachable by this name from this file")
+                .hint("names are unique in a namespace (L1991-2002): import the other file with `namespace: N` to name its type `N:Name`, or rename this one"),
+            );
         }
     }
 }
@@ -366,10 +434,14 @@ impl<'a> ImportWalk<'a> {
             self.model.namespaces.enter(file, qualifier);
         }
         self.stack.push((file, via));
+        let rewritten = (self.model.dialect == Dialect::Tosca2
+            && self.quirks.has(Quirk::OasisProfiles))
+        .then(|| nested_refinements::rewrite(root, self.diags))
+        .flatten();
         let imports = yaml::read_definitions(
             self.loader.sources(),
             file,
-            root,
+            rewritten.as_ref().unwrap_or(root),
             self.model,
             self.quirks,
             self.diags,

@@ -43,6 +43,19 @@ pub enum Quirk {
     /// defines no such function and OASIS's own conformance test says it must be rejected, so
     /// without the quirk it is an error whose hint gives the `$and` to write.
     InRange,
+    /// The TOSCA 2.0 profiles of the OASIS TOSCA community (`io.kubernetes:1.35`,
+    /// `community.tosca.*`): a type defined in a file shadows a same-named type the file imports
+    /// into its root namespace (instead of making the name ambiguous, L1991-2002), and a
+    /// `properties` block in a property definition (no keyname of one, L4243) is read as a data
+    /// type derived from the property's type that refines those properties; each with a warning
+    /// where the file does it.
+    ///
+    /// `community.tosca.technology.base:0.1` defines `Bash` and imports
+    /// `community.tosca.core:0.1`, which defines `Bash` too, into its root namespace (see
+    /// [`crate::model::names`] for the shadowing rule); `io.kubernetes:1.35` refines
+    /// `Service.spec`, `Deployment.spec` and the `metadata` of several types so (see
+    /// [`super::nested_refinements`]).
+    OasisProfiles,
 }
 
 /// The quirks in force for one run.

@@ -21,6 +21,12 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::source::SourceMap;
 use crate::yaml::{Core, Map, Node};
 
+/// The directives of a node template (L2511).
+const NODE_DIRECTIVES: &[&str] = &["create", "select", "substitute"];
+/// The directives of a requirement or capability assignment: where targets or sources come
+/// from (L3182, L2906).
+const SCOPE_DIRECTIVES: &[&str] = &["internal", "external"];
+
 /// What a keyname's value must be.
 #[derive(Clone, Copy)]
 enum K {
@@ -34,8 +40,10 @@ enum K {
     Bool,
     /// A `version` (L3906-3938): `major.minor[.fix[.qualifier[-build]]]`.
     Version,
-    /// A list of strings (`valid_*_types`, `members`, `targets`, `directives`, `file_ext`).
+    /// A list of strings (`valid_*_types`, `members`, `targets`, `file_ext`).
     Names,
+    /// A list of directives, each one of the values given (T2-FULFIL-09).
+    Directives(&'static [&'static str]),
     /// A non-negative integer, or an expression.
     Count,
     /// A range of two non-negative integers, the upper one possibly `UNBOUNDED`.
@@ -369,7 +377,7 @@ impl D {
             D::NodeTemplate => (
                 &[
                     ("type", Str),
-                    ("directives", Names),
+                    ("directives", Directives(NODE_DIRECTIVES)),
                     ("properties", Any),
                     ("attributes", Any),
                     ("requirements", ListDefs(D::RequirementAssignment)),
@@ -456,9 +464,11 @@ impl D {
                     ("capability", Str),
                     ("relationship", Any),
                     ("allocation", Any),
+                    // The spelling of the spec's §14 examples, read with a warning (T2-ALLOC-04).
+                    ("allocations", Any),
                     ("count", Count),
                     ("node_filter", Any),
-                    ("directives", Names),
+                    ("directives", Directives(SCOPE_DIRECTIVES)),
                     ("optional", Bool),
                 ],
                 &[],
@@ -478,7 +488,7 @@ impl D {
                 &[
                     ("properties", Any),
                     ("attributes", Any),
-                    ("directives", Names),
+                    ("directives", Directives(SCOPE_DIRECTIVES)),
                 ],
                 &[],
             ),
@@ -750,6 +760,11 @@ impl Walker<'_> {
                     Some((_, instead)) if what == "an import" => d.hint(format!(
                         "`{key}` is the TOSCA 1.3 keyname; in TOSCA 2.0 write {instead}"
                     )),
+                    // How the OASIS community profiles refine a property's data type.
+                    None if key == "properties" && what.starts_with("property definition") => d
+                        .hint(
+                            "a property definition cannot refine the properties of its data type (L4243): define a data type derived from its type that refines them, and name it as the `type`; `--quirk oasis-profiles` reads this block so",
+                        ),
                     _ => d.did_you_mean(
                         key,
                         &known,
@@ -802,6 +817,32 @@ impl Walker<'_> {
                     for item in items {
                         if item.as_str().is_none() {
                             self.wrong(item, &format!("an entry of {what}"), "a string");
+                        }
+                    }
+                }
+                None => self.wrong(node, what, "a list of names"),
+            },
+            K::Directives(known) => match node.as_seq() {
+                Some(items) => {
+                    for item in items {
+                        match item.as_str() {
+                            Some(d) if known.contains(&d) => {}
+                            Some(d) => self.diags.push(
+                                Diagnostic::error(
+                                    codes::TOSCA_SHAPE,
+                                    format!("`{d}` in {what} is not a directive"),
+                                )
+                                .at(item.span)
+                                .did_you_mean(
+                                    d,
+                                    known,
+                                    Some(format!(
+                                        "the directives are {} (L2511, L3182)",
+                                        known.join(", ")
+                                    )),
+                                ),
+                            ),
+                            None => self.wrong(item, &format!("an entry of {what}"), "a string"),
                         }
                     }
                 }

@@ -95,10 +95,18 @@ pub struct Node {
     pub metadata: IndexMap<String, Value>,
     /// `select`, `substitute` and other directives, as written.
     pub directives: Vec<String>,
+    /// Present when the node is not created but selected by an orchestrator from outside this
+    /// topology (an inventory, another deployment): its directives try `select` before
+    /// `create` (TOSCA 2.0 L2546-2553; the Simple Profile's `select`/`selectable`). Backends
+    /// refer to such a node (a data source, an existing object) rather than create it.
+    pub selection: Option<NodeSelection>,
     /// How many representations of this node to create: an integer (1 unless the template
     /// says otherwise), or a [`Value::Call`] when it depends on an unbound input. Kept
     /// symbolic: backends map it natively (replicas, Terraform `count`) or expand it.
     pub count: Value,
+    /// In an expanded topology (`toscana ir --expand`), which representation of which node
+    /// template this node is; `None` in the topology of templates.
+    pub instance: Option<Instance>,
     /// Lower and upper bounds on instances where the dialect gives them (XML
     /// `minInstances`/`maxInstances`, a Scalable capability); `None` for unbounded.
     pub instances: Option<InstanceBounds>,
@@ -114,6 +122,37 @@ pub struct Node {
     pub interfaces: IndexMap<String, Interface>,
     pub artifacts: IndexMap<String, Artifact>,
     pub location: Option<Location>,
+}
+
+impl Node {
+    /// True when the node is only ever selected from outside the topology (its directives
+    /// allow nothing after `select`): a translator creates nothing for it.
+    pub fn only_selected(&self) -> bool {
+        self.selection
+            .as_ref()
+            .is_some_and(|s| s.otherwise.is_empty())
+    }
+}
+
+/// How a node with the `select` directive is selected.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct NodeSelection {
+    /// The condition the selected node must meet, as written: a TOSCA 2.0 condition clause in
+    /// which `SELF` is the candidate node (L3443-3445), or a Simple Profile filter of
+    /// `properties` and `capabilities`. `None` selects by the node's type alone.
+    pub node_filter: Option<Value>,
+    /// The directives tried when nothing is found to select (`substitute`, `create`), in
+    /// order; empty when the node must be selected.
+    pub otherwise: Vec<String>,
+}
+
+/// One representation of a node template in an expanded topology.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Instance {
+    /// The node template it was created from.
+    pub template: String,
+    /// Its `$node_index`: 0 to the template's `count` − 1.
+    pub index: u64,
 }
 
 /// Bounds on how many instances of a node may exist.
@@ -138,12 +177,31 @@ pub struct Capability {
 }
 
 /// One requirement assignment of a node and what fulfils it.
+///
+/// An assignment whose relationships go to representations of more than one node template (a
+/// TOSCA 2.0 `count` spread over several templates that fit) appears once per target template,
+/// each entry with its share of the `count`; a share left unfulfilled is one more entry without
+/// a relationship.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Requirement {
     pub name: String,
     /// The relationship that fulfils it; `None` while it is dangling (left for an orchestrator
     /// to fulfil, or optional and unfulfilled).
     pub relationship: Option<RelationshipId>,
+    /// How many relationships the assignment asks for from each representation of the node
+    /// (TOSCA 2.0 `count`, default 1); a [`Value::Call`] when it depends on an unbound input.
+    pub count: Value,
+    /// TOSCA 2.0 `optional: true`: fulfilled if possible, and the topology is valid without it.
+    pub optional: bool,
+    /// True for an assignment the template does not write: TOSCA 2.0 creates one, from the
+    /// definition, for each requirement whose `count_range` lower bound is above 0 and that the
+    /// template does not assign (L3249-3251).
+    pub implicit: bool,
+    /// `internal` / `external` (TOSCA 2.0): where targets are looked for, in order.
+    pub directives: Vec<String>,
+    /// Amounts the relationship allocates from properties of the target capability (TOSCA 2.0
+    /// `allocation`), by property name.
+    pub allocation: IndexMap<String, Value>,
     /// For a dangling requirement: the node type or template it asks for, as written.
     pub node: Option<String>,
     /// For a dangling requirement: the capability type or name it asks for, as written.
@@ -165,6 +223,20 @@ pub struct Relationship {
     pub requirement: String,
     /// The capability of `target` it connects to, where known.
     pub capability: Option<String>,
+    /// How many relationships of this kind each representation of `source` has, each to a
+    /// different representation of `target` (TOSCA 2.0 `count` on the assignment, 1 by
+    /// default); a [`Value::Call`] when it depends on an unbound input.
+    pub count: Value,
+    /// The representation of `target` it connects to, when the assignment names one
+    /// (`node: [template, index]`): an integer, or an expression over `$node_index` and
+    /// `$relationship_index` evaluated per representation.
+    pub target_index: Option<Value>,
+    /// Amounts allocated from properties of the target capability, by property name (TOSCA
+    /// 2.0 `allocation`, L3399-3426).
+    pub allocation: IndexMap<String, Value>,
+    /// In an expanded topology, which template-level relationship this one represents and its
+    /// `$relationship_index`; `None` in the topology of templates.
+    pub instance: Option<RelationshipInstance>,
     /// The relationship type; empty when nothing read names one (a TOSCA 2.0 requirement whose
     /// definition is in a profile that is not available yet).
     #[serde(rename = "type")]
@@ -179,6 +251,16 @@ pub struct Relationship {
     pub attributes: IndexMap<String, Value>,
     pub interfaces: IndexMap<String, Interface>,
     pub location: Option<Location>,
+}
+
+/// One representation of a relationship in an expanded topology.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct RelationshipInstance {
+    /// The name of the relationship in the topology of templates.
+    pub of: String,
+    /// Its `$relationship_index`: its place among the relationships its source representation
+    /// has for the same requirement, from 0.
+    pub index: u64,
 }
 
 /// An interface with its operations and notifications.

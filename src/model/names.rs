@@ -32,6 +32,17 @@
 //! through a root import next to a definition of the same name): a reference to that name is
 //! ambiguous, and is reported where it is written.
 //!
+//! # Shadowing (`--quirk oasis-profiles`)
+//!
+//! Some published profiles define a type and also import, into their root namespace, a file
+//! that defines another type of that name (`community.tosca.technology.base:0.1` defines `Bash`
+//! and imports `community.tosca.core:0.1`, which defines `Bash` too), meaning their own. The
+//! spec makes that an error (L1991-2002); under the quirk a definition *shadows* the
+//! same-named definitions its file imports into its root namespace, directly or through
+//! further root imports, so the name means the definition nearest the file that writes it.
+//! Two definitions neither of whose files imports the other stay ambiguous, and so do two
+//! files that import each other. The front end warns at every shadowing definition.
+//!
 //! Simple Profile (1.x) and XML files keep one global namespace, where `prefix:Name` is read as
 //! `Name`; this module is used for TOSCA 2.0 only.
 
@@ -99,7 +110,7 @@ struct FileScope {
 /// The kinds of names that live in namespaces: the types of each kind, repositories and
 /// custom functions (L5666: "namespacing works as for types").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Space {
+pub enum Space {
     Type(TypeKind),
     Repository,
     Function,
@@ -109,8 +120,9 @@ enum Space {
 /// however many files are imported into it.
 #[derive(Debug, Default)]
 struct RootIndex {
-    /// (space, name) → the identities of that name, in import order.
-    names: HashMap<(Space, String), Vec<String>>,
+    /// (space, name) → the identities of that name, each with the file defining it, in import
+    /// order.
+    names: HashMap<(Space, String), Vec<(String, FileId)>>,
     /// Namespace prefix → the files imported under it, in import order.
     namespaces: HashMap<String, Vec<FileId>>,
     /// The namespaces of imports that could not be read (`None`: the root namespace).
@@ -126,6 +138,21 @@ pub struct Namespaces {
     /// Root namespaces gathered on first use; cleared whenever a file, import or definition
     /// is added, since the front end resolves repositories while it still reads files.
     index: RefCell<HashMap<FileId, Rc<RootIndex>>>,
+    /// Whether a definition shadows the same-named ones its file imports into its root
+    /// namespace (`--quirk oasis-profiles`; see the module docs).
+    shadowing: bool,
+}
+
+/// A definition that shadows another of the same name (see [`Namespaces::shadowed_in`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shadowing {
+    /// What kind of definition it is.
+    pub space: Space,
+    pub name: String,
+    /// The identity of the shadowing definition (the file's own).
+    pub own: String,
+    /// The identity of the definition it shadows.
+    pub hidden: String,
 }
 
 impl Namespaces {
@@ -138,6 +165,13 @@ impl Namespaces {
             qualifier,
             ..FileScope::default()
         });
+    }
+
+    /// Lets definitions shadow the same-named ones their files import into their root
+    /// namespaces (`--quirk oasis-profiles`), instead of making the name ambiguous.
+    pub fn allow_shadowing(&mut self) {
+        self.index.get_mut().clear();
+        self.shadowing = true;
     }
 
     /// The qualifier of a registered file's types (none for a file not registered).
@@ -231,12 +265,16 @@ impl Namespaces {
     /// namespace its first prefix names.
     fn collect(&self, space: Space, written: &str, from: FileId, found: &mut Vec<String>) {
         let index = self.root_index(from);
-        for id in index
+        let candidates = index
             .names
             .get(&(space, written.to_string()))
-            .map_or(&[][..], Vec::as_slice)
-        {
-            if !found.contains(id) {
+            .map_or(&[][..], Vec::as_slice);
+        for (id, file) in candidates {
+            let hidden = self.shadowing
+                && candidates
+                    .iter()
+                    .any(|(other, by)| other != id && self.shadows(*by, *file));
+            if !hidden && !found.contains(id) {
                 found.push(id.clone());
             }
         }
@@ -249,6 +287,47 @@ impl Namespaces {
         for &imported in index.namespaces.get(prefix).map_or(&[][..], Vec::as_slice) {
             self.collect(space, rest, imported, found);
         }
+    }
+
+    /// Whether, under the shadowing quirk, a definition in `by` shadows one of the same name in
+    /// `file` (see [`Self::would_shadow`]).
+    pub fn shadows(&self, by: FileId, file: FileId) -> bool {
+        self.shadowing && self.would_shadow(by, file)
+    }
+
+    /// Whether a definition in `by` would shadow one in `file` under the shadowing quirk:
+    /// `file` is in `by`'s root namespace and not the other way round.
+    pub fn would_shadow(&self, by: FileId, file: FileId) -> bool {
+        by != file
+            && self.root_namespace(by).contains(&file)
+            && !self.root_namespace(file).contains(&by)
+    }
+
+    /// Under the shadowing quirk, the definitions of `file` that shadow others its root imports
+    /// bring in (none without the quirk), in the order the file defines them.
+    pub fn shadowed_in(&self, file: FileId) -> Vec<Shadowing> {
+        let Some(scope) = self.files.get(&file).filter(|_| self.shadowing) else {
+            return Vec::new();
+        };
+        let index = self.root_index(file);
+        let mut out = Vec::new();
+        for (space, name, own) in &scope.defines {
+            let candidates = index
+                .names
+                .get(&(*space, name.clone()))
+                .map_or(&[][..], Vec::as_slice);
+            for (hidden, defined_in) in candidates {
+                if hidden != own && self.shadows(file, *defined_in) {
+                    out.push(Shadowing {
+                        space: *space,
+                        name: name.clone(),
+                        own: own.clone(),
+                        hidden: hidden.clone(),
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Whether `written`, unknown in `from`, may be defined in an import that could not be read:
@@ -312,8 +391,8 @@ impl Namespaces {
             };
             for (space, name, id) in &scope.defines {
                 let ids = index.names.entry((*space, name.clone())).or_default();
-                if !ids.contains(id) {
-                    ids.push(id.clone());
+                if !ids.iter().any(|(known, _)| known == id) {
+                    ids.push((id.clone(), f));
                 }
             }
             for (ns, imported) in &scope.named {
@@ -482,5 +561,46 @@ mod tests {
         assert_eq!(ns.lookup(NODE, "p2:Odd", main), ["p2:Odd"]);
         assert_eq!(ns.lookup(NODE, "p2:Odd", FileId(99)), ["p2:Odd"]);
         assert_eq!(ns.lookup(NODE, "Odd", p2), ["x:1:Odd"]);
+    }
+
+    #[test]
+    fn under_the_quirk_a_definition_shadows_what_its_file_imports() {
+        // base defines T and imports core, which defines T, into its root namespace; k8s
+        // imports base as `base`; main imports k8s into its root and core as `c`.
+        let mut ns = Namespaces::default();
+        let main = file(&mut ns, 0, Qualifier::default(), &[]);
+        let k8s = file(&mut ns, 1, Qualifier::profile("k8s:1"), &[]);
+        let base = file(&mut ns, 2, Qualifier::profile("base:1"), &["T"]);
+        let core = file(&mut ns, 3, Qualifier::profile("core:1"), &["T", "U"]);
+        let other = file(&mut ns, 4, Qualifier::profile("other:1"), &["T"]);
+        ns.import(main, k8s, None);
+        ns.import(main, other, None);
+        ns.import(k8s, base, Some("base"));
+        ns.import(base, core, None);
+        // Strict: both are `T` in base's root namespace.
+        assert_eq!(ns.lookup(NODE, "base:T", k8s), ["base:1:T", "core:1:T"]);
+        assert!(ns.shadowed_in(base).is_empty());
+        ns.allow_shadowing();
+        assert_eq!(ns.lookup(NODE, "base:T", k8s), ["base:1:T"]);
+        assert_eq!(ns.lookup(NODE, "base:U", k8s), ["core:1:U"]);
+        assert_eq!(ns.lookup(NODE, "T", base), ["base:1:T"]);
+        assert_eq!(
+            ns.shadowed_in(base),
+            [Shadowing {
+                space: Space::Type(NODE),
+                name: "T".into(),
+                own: "base:1:T".into(),
+                hidden: "core:1:T".into(),
+            }]
+        );
+        assert!(ns.shadowed_in(core).is_empty());
+        // Through a root import, base's T still shadows core's; `other`'s T is no import of
+        // base's, so in main `T` stays ambiguous.
+        ns.import(k8s, base, None);
+        assert_eq!(ns.lookup(NODE, "T", k8s), ["base:1:T"]);
+        assert_eq!(ns.lookup(NODE, "T", main), ["other:1:T", "base:1:T"]);
+        // Files that import each other shadow neither.
+        ns.import(core, base, None);
+        assert_eq!(ns.lookup(NODE, "T", base), ["base:1:T", "core:1:T"]);
     }
 }

@@ -5,19 +5,25 @@
 //! workflows, outputs and the substitution boundary. Every problem is collected; resolution
 //! goes on past errors so one run reports them all.
 
+mod allocation;
+mod assignments;
 mod boundary;
 mod call_shapes;
 pub mod calls;
 mod constraints;
+mod counts;
 mod extras;
 mod filters;
+mod fulfil;
 mod functions;
 mod interfaces;
 pub(crate) mod literals;
+mod multiplicity;
 mod nodes;
 mod occurrences;
 mod params;
 mod paths;
+mod requirement_defs;
 mod requirements;
 mod scalar_types;
 mod selection;
@@ -74,6 +80,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     }
     let functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, diags);
+    requirement_defs::check(model, &mut ancestry, diags);
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),
@@ -168,7 +175,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         patterns,
     };
     nodes.build(template, &mut topology, diags);
-    let unfulfilled = requirements::connect(&mut nodes, template, &mut topology, diags);
+    let unfulfilled = requirements::connect(&mut nodes, template, &functions, &mut topology, diags);
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
@@ -185,6 +192,10 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     );
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
+    if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
+        let problems = multiplicity::check(&topology, ctx.limits.max_node_templates);
+        report_problems(problems, &topology, ctx.sources, diags);
+    }
     if model.dialect != crate::ir::Dialect::Tosca2 {
         occurrences::check(
             model,
@@ -195,6 +206,58 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         );
     }
     topology
+}
+
+/// The topology expanded into one node per representation and one relationship per
+/// relationship representation (`toscana ir --expand`; see [`multiplicity`] for the naming),
+/// or `None` when it cannot be (a count not known, too many representations), reported.
+pub fn expand(
+    topology: &Topology,
+    sources: &SourceMap,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Option<Topology> {
+    match multiplicity::expand(topology, limits.max_node_templates) {
+        Ok((expanded, problems)) => {
+            report_problems(problems, topology, sources, diags);
+            Some(expanded)
+        }
+        Err(problem) => {
+            report_problems(vec![problem], topology, sources, diags);
+            None
+        }
+    }
+}
+
+/// Problems of pairing representations as diagnostics at the elements they are about.
+fn report_problems(
+    problems: Vec<multiplicity::Problem>,
+    topology: &Topology,
+    sources: &SourceMap,
+    diags: &mut Diagnostics,
+) {
+    if problems.is_empty() {
+        return;
+    }
+    let mut spans = crate::back::elements::SpanFinder::new(&topology.source.files, sources);
+    for p in problems {
+        let d = if p.optional {
+            Diagnostic::warning(
+                codes::TOSCA_UNFULFILLED,
+                format!(
+                    "{}; the requirement is optional, so it stays short",
+                    p.message
+                ),
+            )
+        } else {
+            Diagnostic::error(codes::TOSCA_UNFULFILLED, p.message)
+        };
+        let d = match p.at.and_then(|l| spans.span(l)) {
+            Some(span) => d.at(span),
+            None => d,
+        };
+        diags.push(d.hint(p.hint));
+    }
 }
 
 /// Turns spans into IR locations: the file's index in the topology's file list.

@@ -14,8 +14,8 @@ use super::values::ValueReader;
 use super::{Context, Locator, map_values, metadata_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
-    Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, Operation,
-    Topology, Value, type_matches,
+    Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, NodeSelection,
+    Operation, Topology, Value, type_matches,
 };
 use crate::model::{Model, Named, TopologyTemplate, TypeDef, TypeKind};
 use crate::source::{FileId, Span};
@@ -44,6 +44,18 @@ pub struct NodeBuilder<'a> {
     /// Where a missing artifact file was reported: a type's artifact is built again for every
     /// template of the type, and reported once.
     pub missing_files_reported: std::cell::RefCell<std::collections::HashSet<Span>>,
+}
+
+/// Whether directives make the resolver select the node rather than create it: `select`
+/// (the Simple Profile 1.0 drafts' `selectable`) tried before `create`, since directives are
+/// tried in order and `create` always succeeds (L2563). Returns the directives tried when
+/// selection finds nothing.
+pub fn selection(directives: &[String]) -> Option<Vec<String>> {
+    let at = directives
+        .iter()
+        .take_while(|d| *d != "create")
+        .position(|d| d == "select" || d == "selectable")?;
+    Some(directives[at + 1..].to_vec())
 }
 
 /// Node template name → id, built once.
@@ -120,6 +132,14 @@ impl<'a> NodeBuilder<'a> {
             instance_bounds(&capabilities).or_else(|| xml_instance_bounds(def.get("metadata")));
         self.artifacts = self.artifacts(&defs, def.get("artifacts"), diags);
         let interfaces = self.interfaces(&defs, def.get("interfaces"), diags);
+        let directives = def
+            .get("directives")
+            .map(|d| self.strings(d, "`directives`", diags))
+            .unwrap_or_default();
+        let selection = selection(&directives).map(|otherwise| NodeSelection {
+            node_filter: def.get("node_filter").map(|f| self.reader.value(f, diags)),
+            otherwise,
+        });
         Node {
             name: named.name.clone(),
             type_name,
@@ -129,13 +149,12 @@ impl<'a> NodeBuilder<'a> {
                 .get("metadata")
                 .map(|m| metadata_values(self.reader, m, diags))
                 .unwrap_or_default(),
-            directives: def
-                .get("directives")
-                .map(|d| self.strings(d, "`directives`", diags))
-                .unwrap_or_default(),
+            directives,
+            selection,
             count: def
                 .get("count")
                 .map_or(Value::Integer(1), |c| self.reader.value(c, diags)),
+            instance: None,
             instances,
             properties: self.merged(
                 &owner,
@@ -678,7 +697,8 @@ impl<'a> NodeBuilder<'a> {
         if !self.missing_files_reported.borrow_mut().insert(at) {
             return;
         }
-        let message = if artifact.name == artifact.file {
+        // An inline definition under `primary` or `dependencies` has no name of its own.
+        let message = if artifact.name.is_empty() || artifact.name == artifact.file {
             format!("implementation file `{}`: {reason}", artifact.file)
         } else {
             format!("artifact `{}`: {reason}", artifact.name)

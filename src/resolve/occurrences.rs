@@ -33,7 +33,7 @@ impl Bounds {
         max: Some(1),
     };
 
-    fn show(self) -> String {
+    pub(super) fn show(self) -> String {
         match self.max {
             Some(max) => format!("[{}, {max}]", self.min),
             None => format!("[{}, UNBOUNDED]", self.min),

@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 
+use super::assignments::{self, Assignment, definition};
 use super::filters;
 use super::nodes::{NodeBuilder, index};
 use super::selection;
@@ -18,10 +19,8 @@ use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
     Capability, Interface, Node, NodeId, Relationship, RelationshipId, Requirement, Topology,
-    type_matches,
 };
 use crate::model::{Model, Named, TopologyTemplate, TypeKind};
-use crate::source::{FileId, Span};
 use crate::yaml::{Map, Node as Yaml};
 
 /// The relationship type used when neither the assignment nor a definition read names one: the
@@ -32,22 +31,6 @@ fn fallback_relationship(model: &Model) -> String {
         crate::ir::Dialect::Tosca2 => String::new(),
         _ => "tosca.relationships.Root".to_string(),
     }
-}
-
-/// One assignment as written.
-struct Assignment<'y> {
-    name: String,
-    span: Span,
-    node: Option<(String, Span)>,
-    capability: Option<String>,
-    /// Where the template's `capability:` is written.
-    capability_at: Option<Span>,
-    relationship: Option<&'y Yaml>,
-    node_filter: Option<&'y Yaml>,
-    /// Where `node_filter` is written (its key).
-    node_filter_at: Option<Span>,
-    /// The lower bound of the assignment's own `occurrences`, where it gives one.
-    min: Option<u64>,
 }
 
 /// A requirement that no node template, or several, fulfil; reported once the substitution
@@ -77,29 +60,27 @@ pub fn report(
     }
 }
 
-pub fn connect(
-    builder: &mut NodeBuilder,
+pub fn connect<'m>(
+    builder: &mut NodeBuilder<'m>,
     template: &TopologyTemplate,
+    functions: &super::calls::Functions<'m>,
     topology: &mut Topology,
     diags: &mut Diagnostics,
 ) -> Vec<Unfulfilled> {
+    if builder.model.dialect == crate::ir::Dialect::Tosca2 {
+        return super::fulfil::connect(builder, template, functions, topology, diags);
+    }
     let mut unfulfilled = Vec::new();
-    let selecting = builder.model.dialect != crate::ir::Dialect::Tosca2;
     // Built on the first requirement that selects: most templates name their targets.
     let mut candidates: Option<selection::Candidates> = None;
     let by_name: HashMap<String, NodeId> = index(topology)
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect();
-    let relationship_templates: HashMap<&str, &Named> = template
-        .relationship_templates
-        .iter()
-        .map(|r| (r.name.as_str(), r))
-        .collect();
-    let mut used_templates: HashSet<&str> = HashSet::new();
+    let mut templates = RelationshipTemplates::new(template);
     for (i, named) in template.node_templates.iter().enumerate() {
         let def = named.def.as_map();
-        if selecting && let Some(filter) = def.and_then(|d| d.get("node_filter")) {
+        if let Some(filter) = def.and_then(|d| d.get("node_filter")) {
             template_filter(builder, &topology.nodes[i], filter, diags);
         }
         let Some(list) = def.and_then(|d| d.get("requirements")) else {
@@ -110,26 +91,13 @@ pub fn connect(
         };
         let assignments: Vec<Assignment> = items
             .iter()
-            .filter_map(|item| assignment(item, diags))
+            .filter_map(|item| assignments::read(item, builder.model.dialect, diags))
             .collect();
-        let mut repeats: HashMap<&str, usize> = HashMap::new();
-        for a in &assignments {
-            *repeats.entry(a.name.as_str()).or_default() += 1;
-        }
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        for a in &assignments {
-            let occurrence = seen.entry(a.name.as_str()).or_default();
-            let label = if repeats[a.name.as_str()] > 1 {
-                format!("{}.{}[{}]", named.name, a.name, occurrence)
-            } else {
-                format!("{}.{}", named.name, a.name)
-            };
-            *occurrence += 1;
+        let labels = labels(&named.name, &assignments);
+        for (a, label) in assignments.iter().zip(labels) {
             let target = a.node.as_ref().and_then(|(n, _)| by_name.get(n).copied());
-            // SP-NF-03; TOSCA 2.0 allows a filter on a named template (it must hold of it).
-            if let (true, Some(_), Some(filter), Some((node, _))) =
-                (selecting, target, a.node_filter, &a.node)
-            {
+            // SP-NF-03 (TOSCA 2.0 allows a filter on a named template: it must hold of it).
+            if let (Some(_), Some(filter), Some((node, _))) = (target, a.node_filter, &a.node) {
                 diags.push(
                     Diagnostic::error(
                         codes::TOSCA_SHAPE,
@@ -142,13 +110,13 @@ pub fn connect(
                     .hint("a node filter selects among templates of a node type: name a node type in `node`, or drop the filter (SP-NF-03)"),
                 );
             }
-            let selected = match (target, selecting) {
-                (None, true) => {
+            let selected = match target {
+                None => {
                     let candidates =
                         candidates.get_or_insert_with(|| selection::Candidates::new(topology));
                     select(builder, topology, candidates, NodeId(i), a, diags)
                 }
-                _ => None,
+                Some(_) => None,
             };
             let chosen = match &selected {
                 Some(Ok(id)) => Some(*id),
@@ -163,19 +131,15 @@ pub fn connect(
                         target,
                         a,
                         label,
-                        &relationship_templates,
-                        &mut used_templates,
+                        &mut templates,
                         diags,
                     );
                     topology.relationships.push(rel);
-                    Requirement {
-                        name: a.name.clone(),
-                        relationship: Some(RelationshipId(topology.relationships.len() - 1)),
-                        node: None,
-                        capability: None,
-                        node_filter: None,
-                        location: builder.locator.at(a.span),
-                    }
+                    entry(
+                        &a.name,
+                        Some(RelationshipId(topology.relationships.len() - 1)),
+                        builder.locator.at(a.span),
+                    )
                 }
                 None => {
                     if let Some(Err(diagnostic)) = selected {
@@ -185,65 +149,149 @@ pub fn connect(
                             diagnostic,
                         });
                     }
-                    if let Some((node, span)) = &a.node {
-                        // Not a template: it must be a node type the orchestrator selects from.
-                        if builder
-                            .ancestry
-                            .full_name(builder.model, TypeKind::Node, node, span.file)
-                            .is_some()
-                        {
-                            builder
-                                .ancestry
-                                .of(builder.model, TypeKind::Node, node, *span, diags);
-                        } else {
-                            let templates: Vec<&str> =
-                                topology.nodes.iter().map(|n| n.name.as_str()).collect();
-                            diags.push(
-                                Diagnostic::error(
-                                    codes::TOSCA_UNKNOWN_NAME,
-                                    format!(
-                                        "requirement `{}` of node template `{}` names `{node}`, which is neither a node template nor a node type",
-                                        a.name, topology.nodes[i].name
-                                    ),
-                                )
-                                .at(*span)
-                                .did_you_mean(
-                                    node,
-                                    &templates,
-                                    Some("name a node template of this topology, or a node type to select a node of".to_string()),
-                                ),
-                            );
-                        }
-                    }
+                    check_node_type(builder, topology, NodeId(i), a, diags);
                     Requirement {
-                        name: a.name.clone(),
-                        relationship: None,
                         node: a.node.as_ref().map(|(n, _)| n.clone()),
                         capability: a.capability.clone(),
                         node_filter: a.node_filter.map(|f| builder.reader.value(f, diags)),
-                        location: builder.locator.at(a.span),
+                        ..entry(&a.name, None, builder.locator.at(a.span))
                     }
                 }
             };
             topology.nodes[i].requirements.push(requirement);
         }
     }
-    for r in &template.relationship_templates {
-        if !used_templates.contains(r.name.as_str()) {
-            diags.push(
-                Diagnostic::warning(
-                    codes::TOSCA_UNKNOWN_NAME,
-                    format!(
-                        "relationship template `{}` is not used by any requirement; ignored",
-                        r.name
-                    ),
-                )
-                .at(r.span)
-                .hint("name it in a requirement's `relationship`"),
-            );
+    templates.report_unused(diags);
+    unfulfilled
+}
+
+/// The name of the relationship each assignment creates when it declares none:
+/// `<node>.<requirement>`, with `[<n>]` when the node assigns the name more than once.
+pub(super) fn labels(node: &str, assignments: &[Assignment]) -> Vec<String> {
+    let mut repeats: HashMap<&str, usize> = HashMap::new();
+    for a in assignments {
+        *repeats.entry(a.name.as_str()).or_default() += 1;
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    assignments
+        .iter()
+        .map(|a| {
+            let occurrence = seen.entry(a.name.as_str()).or_default();
+            let label = if repeats[a.name.as_str()] > 1 {
+                format!("{node}.{}[{}]", a.name, occurrence)
+            } else {
+                format!("{node}.{}", a.name)
+            };
+            *occurrence += 1;
+            label
+        })
+        .collect()
+}
+
+/// A requirement entry of the IR with the defaults of a plain assignment (count 1, not
+/// optional, nothing allocated).
+pub(super) fn entry(
+    name: &str,
+    relationship: Option<RelationshipId>,
+    location: Option<crate::ir::Location>,
+) -> Requirement {
+    Requirement {
+        name: name.to_string(),
+        relationship,
+        count: crate::ir::Value::Integer(1),
+        optional: false,
+        implicit: false,
+        directives: Vec::new(),
+        allocation: IndexMap::new(),
+        node: None,
+        capability: None,
+        node_filter: None,
+        location,
+    }
+}
+
+/// An assignment whose `node` names no node template must name a node type (an orchestrator
+/// selects a node of it); anything else is an error that suggests the templates.
+pub(super) fn check_node_type(
+    builder: &mut NodeBuilder,
+    topology: &Topology,
+    source: NodeId,
+    a: &Assignment,
+    diags: &mut Diagnostics,
+) {
+    let Some((node, span)) = &a.node else {
+        return;
+    };
+    if builder
+        .ancestry
+        .full_name(builder.model, TypeKind::Node, node, span.file)
+        .is_some()
+    {
+        builder
+            .ancestry
+            .of(builder.model, TypeKind::Node, node, *span, diags);
+        return;
+    }
+    let templates: Vec<&str> = topology.nodes.iter().map(|n| n.name.as_str()).collect();
+    diags.push(
+        Diagnostic::error(
+            codes::TOSCA_UNKNOWN_NAME,
+            format!(
+                "requirement `{}` of node template `{}` names `{node}`, which is neither a node template nor a node type",
+                a.name, topology.nodes[source.0].name
+            ),
+        )
+        .at(*span)
+        .did_you_mean(
+            node,
+            &templates,
+            Some("name a node template of this topology, or a node type to select a node of".to_string()),
+        ),
+    );
+}
+
+/// The service template's relationship templates by name, and which ones a requirement uses.
+pub(super) struct RelationshipTemplates<'t> {
+    by_name: HashMap<&'t str, &'t Named>,
+    used: HashSet<&'t str>,
+    all: &'t [Named],
+}
+
+impl<'t> RelationshipTemplates<'t> {
+    pub(super) fn new(template: &'t TopologyTemplate) -> Self {
+        RelationshipTemplates {
+            by_name: template
+                .relationship_templates
+                .iter()
+                .map(|r| (r.name.as_str(), r))
+                .collect(),
+            used: HashSet::new(),
+            all: &template.relationship_templates,
         }
     }
-    unfulfilled
+
+    pub(super) fn get(&self, name: &str) -> Option<&'t Named> {
+        self.by_name.get(name).copied()
+    }
+
+    /// A relationship template no requirement names is a warning (it has no effect).
+    pub(super) fn report_unused(&self, diags: &mut Diagnostics) {
+        for r in self.all {
+            if !self.used.contains(r.name.as_str()) {
+                diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!(
+                            "relationship template `{}` is not used by any requirement; ignored",
+                            r.name
+                        ),
+                    )
+                    .at(r.span)
+                    .hint("name it in a requirement's `relationship`"),
+                );
+            }
+        }
+    }
 }
 
 /// Fulfils a requirement by selection: `None` when there is nothing to select by (its `node`
@@ -275,11 +323,11 @@ fn select(
                 .full_name(model, TypeKind::Node, n, at.file)?,
         );
     }
-    let defined_in = definition.file();
+    let node_in = definition.node_in();
     if let Some(full) = definition.node.as_ref().and_then(|n| {
         builder
             .ancestry
-            .full_name(model, TypeKind::Node, n, defined_in)
+            .full_name(model, TypeKind::Node, n, node_in)
     }) && !wanted.node_types.contains(&full)
     {
         wanted.node_types.push(full);
@@ -291,10 +339,11 @@ fn select(
             .full_name(model, TypeKind::Capability, c, capability_in);
         (c.clone(), full)
     });
+    let capability_in = definition.capability_in();
     wanted.capability_type = definition.capability.as_ref().and_then(|c| {
         builder
             .ancestry
-            .full_name(model, TypeKind::Capability, c, defined_in)
+            .full_name(model, TypeKind::Capability, c, capability_in)
     });
     if wanted.node_types.is_empty()
         && wanted.capability.is_none()
@@ -310,6 +359,11 @@ fn select(
             filters::check_against_type(f, &mut builder.typing(), t, &defs, diags);
         }
     }
+    let mut judge_filter =
+        |typing: &mut super::typing::Typing, id: NodeId, _: Option<&str>| match &filter {
+            Some(f) => filters::judge(f, typing, &topology.nodes[id.0]),
+            None => filters::Verdict::Fits,
+        };
     let selection = selection::select(
         &mut builder.typing(),
         topology,
@@ -317,7 +371,7 @@ fn select(
         source,
         &a.name,
         &wanted,
-        filter.as_ref(),
+        &mut judge_filter,
     );
     let (fitting, lines, outside) = match selection {
         selection::Selection::One(id) => return Some(Ok(id)),
@@ -328,10 +382,7 @@ fn select(
         } => (fitting, lines, outside),
     };
     let optional = a.min.unwrap_or(definition.min) == 0;
-    let selected = node
-        .directives
-        .iter()
-        .any(|d| d == "select" || d == "selectable");
+    let selected = node.selection.is_some();
     let asks = wanted.describe(filter.is_some());
     let listed = lines.join("; ");
     if fitting.is_empty() && (selected || optional || outside) {
@@ -396,11 +447,7 @@ fn select(
 /// it, checked against the template's type.
 fn template_filter(builder: &mut NodeBuilder, node: &Node, filter: &Yaml, diags: &mut Diagnostics) {
     let read = filters::read(filter, diags);
-    let selected = node
-        .directives
-        .iter()
-        .any(|d| d == "select" || d == "selectable");
-    if !selected {
+    if node.selection.is_none() {
         diags.push(
             Diagnostic::warning(
                 codes::TOSCA_UNKNOWN_KEY,
@@ -421,86 +468,17 @@ fn template_filter(builder: &mut NodeBuilder, node: &Node, filter: &Yaml, diags:
     }
 }
 
-/// Reads one list item: a single-entry map `name: target` or `name: {node, capability, ...}`.
-fn assignment<'y>(item: &'y Yaml, diags: &mut Diagnostics) -> Option<Assignment<'y>> {
-    let single = item.as_map().and_then(|m| match m.entries() {
-        [entry] => Some(entry),
-        _ => None,
-    });
-    let Some(entry) = single else {
-        diags.push(
-            Diagnostic::error(codes::TOSCA_SHAPE, match item.as_map() {
-                Some(map) => format!("a requirement assignment must be a map with one entry, found {} entries", map.len()),
-                None => format!("a requirement assignment must be a map with one entry, found {}", item.describe()),
-            })
-                .at(item.span)
-                .hint("write `- <requirement name>: <node template>` or `- <requirement name>: {node: ..., capability: ...}`; a second key usually means wrong indentation"),
-        );
-        return None;
-    };
-    let name = entry.key.scalar_text()?.to_string();
-    let mut a = Assignment {
-        name,
-        span: entry.key.span,
-        node: None,
-        capability: None,
-        capability_at: None,
-        relationship: None,
-        node_filter: None,
-        node_filter_at: None,
-        min: None,
-    };
-    if let Some(target) = entry.value.as_str() {
-        a.node = Some((target.to_string(), entry.value.span));
-        return Some(a);
-    }
-    let map: &Map = entry.value.as_map()?;
-    crate::front::shape::check_keys(
-        map,
-        &[
-            "node",
-            "capability",
-            "relationship",
-            "node_filter",
-            "occurrences",
-            "count",
-            "description",
-            "metadata",
-            "directives",
-            "optional",
-            "allocation",
-        ],
-        &format!("requirement `{}`", a.name),
-        diags,
-    );
-    a.node = map
-        .get("node")
-        .and_then(|n| n.scalar_text().map(|t| (t.to_string(), n.span)));
-    a.capability = map
-        .get("capability")
-        .and_then(|c| c.scalar_text())
-        .map(str::to_string);
-    a.capability_at = map.get("capability").map(|c| c.span);
-    a.relationship = map.get("relationship");
-    a.node_filter = map.get("node_filter");
-    a.node_filter_at = map.entry("node_filter").map(|e| e.key.span);
-    a.min = map
-        .get("occurrences")
-        .and_then(super::occurrences::bounds)
-        .map(|b| b.min);
-    Some(a)
-}
-
+/// The relationship an assignment creates to `target`, typed and with its values: from the
+/// relationship template it names, its inline relationship assignment, or its definition.
 #[allow(clippy::too_many_arguments)]
-fn relationship<'t>(
+pub(super) fn relationship(
     builder: &mut NodeBuilder,
     topology: &Topology,
     source: NodeId,
     target: NodeId,
     a: &Assignment,
     label: String,
-    templates: &HashMap<&'t str, &'t Named>,
-    used: &mut HashSet<&'t str>,
+    templates: &mut RelationshipTemplates,
     diags: &mut Diagnostics,
 ) -> Relationship {
     let definition = definition(builder.model, &topology.nodes[source.0], &a.name);
@@ -508,14 +486,22 @@ fn relationship<'t>(
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
     let named = a.relationship.and_then(Yaml::as_str);
-    let type_name: String = match (
-        a.relationship,
-        named.and_then(|t| templates.get_key_value(t)),
-    ) {
+    // A name is a relationship type first, then a relationship template (L3139); the Simple
+    // Profile looks for the template first.
+    let written_in = a.relationship.map_or(a.span.file, |r| r.span.file);
+    let is_type = named.is_some_and(|t| {
+        builder.model.dialect == crate::ir::Dialect::Tosca2
+            && builder
+                .ancestry
+                .full_name(builder.model, TypeKind::Relationship, t, written_in)
+                .is_some()
+    });
+    let found = named.filter(|_| !is_type).and_then(|t| templates.get(t));
+    let type_name: String = match (a.relationship, found) {
         // A relationship template: its name, type and values.
-        (_, Some((template_name, template))) => {
-            used.insert(template_name);
-            name = template_name.to_string();
+        (_, Some(template)) => {
+            templates.used.insert(template.name.as_str());
+            name = template.name.clone();
             assigned = template.def.as_map();
             let found = builder.type_of(template, "relationship template", diags);
             type_at = found.as_ref().map_or(template.span, |(_, s)| *s);
@@ -535,7 +521,7 @@ fn relationship<'t>(
                     t.scalar_text().unwrap_or_default().to_string()
                 }
                 None => {
-                    type_at = definition.at.unwrap_or(type_at);
+                    type_at = definition.relationship_at.unwrap_or(type_at);
                     definition
                         .relationship
                         .clone()
@@ -544,7 +530,7 @@ fn relationship<'t>(
             }
         }
         (None, _) => {
-            type_at = definition.at.unwrap_or(type_at);
+            type_at = definition.relationship_at.unwrap_or(type_at);
             definition
                 .relationship
                 .clone()
@@ -570,7 +556,7 @@ fn relationship<'t>(
                     builder.model,
                     TypeKind::Relationship,
                     declared,
-                    definition.file(),
+                    definition.relationship_in(),
                 )
                 .unwrap_or_else(|| declared.clone());
             types.first() == Some(&declared)
@@ -606,7 +592,7 @@ fn relationship<'t>(
         None => definition
             .capability
             .clone()
-            .map(|c| (c, definition.file())),
+            .map(|c| (c, definition.capability_in())),
     };
     let wanted = wanted.map(|(w, written_in)| {
         let capabilities = &topology.nodes[target.0].capabilities;
@@ -619,9 +605,10 @@ fn relationship<'t>(
         }
     });
     let target_node = &topology.nodes[target.0];
+    let admitted = admitted_capabilities(builder.model, builder.ancestry, &defs);
     let capability = wanted
         .as_ref()
-        .and_then(|w| target_capability(&target_node.capabilities, w, &a.name));
+        .and_then(|w| target_capability(&target_node.capabilities, w, &a.name, &admitted));
     if let (Some(wanted), None) = (&wanted, &capability) {
         let target_defs = definitions(builder.model, TypeKind::Node, &target_node.types);
         if super::nodes::defs_complete(builder.model, &target_defs) {
@@ -651,6 +638,10 @@ fn relationship<'t>(
         target,
         requirement: a.name.clone(),
         capability,
+        count: crate::ir::Value::Integer(1),
+        target_index: None,
+        allocation: IndexMap::new(),
+        instance: None,
         type_name,
         types,
         default_type,
@@ -729,87 +720,31 @@ fn missing_capability(
         )
 }
 
-/// What a requirement definition on the source node's type chain says, where one was read.
-struct Definition {
-    relationship: Option<String>,
-    capability: Option<String>,
-    node: Option<String>,
-    /// The lower bound of its `occurrences` (1 when it gives none, SP-REQD-04).
-    min: u64,
-    /// Where the definition is written: its type names are read in that file.
-    at: Option<Span>,
-}
-
-impl Default for Definition {
-    fn default() -> Self {
-        Definition {
-            relationship: None,
-            capability: None,
-            node: None,
-            min: 1,
-            at: None,
-        }
-    }
-}
-
-impl Definition {
-    /// The file the definition's type names are read in (any, when there is no definition and
-    /// so no name to read).
-    fn file(&self) -> FileId {
-        self.at.map(|s| s.file).unwrap_or_default()
-    }
-}
-
-fn definition(model: &Model, node: &Node, requirement: &str) -> Definition {
-    let defs = definitions(model, TypeKind::Node, &node.types);
-    let found = defs.into_iter().find_map(|d| {
-        let list = d.def.as_map()?.get("requirements")?.as_seq()?;
-        list.iter()
-            .filter_map(Yaml::as_map)
-            .find_map(|m| m.get(requirement))
-    });
-    let Some(found) = found else {
-        return Definition::default();
-    };
-    // Short form `name: CapabilityType`, or `{capability, relationship: Type | {type}}`.
-    let map = found.as_map();
-    let relationship = map
-        .and_then(|m| m.get("relationship"))
-        .and_then(|r| r.as_str().or_else(|| r.as_map()?.get("type")?.as_str()));
-    let capability = found.as_str().or_else(|| map?.get("capability")?.as_str());
-    Definition {
-        relationship: relationship.map(str::to_string),
-        capability: capability.map(str::to_string),
-        node: map
-            .and_then(|m| m.get("node"))
-            .and_then(Yaml::as_str)
-            .map(str::to_string),
-        min: map
-            .and_then(|m| m.get("occurrences"))
-            .and_then(super::occurrences::bounds)
-            .map_or(1, |b| b.min),
-        at: Some(found.span),
-    }
-}
-
 /// The target's capability a requirement connects to: by name, else the one of the wanted type
-/// named like the requirement, else the first of that type.
-fn target_capability(
+/// the relationship type admits ([`selection::capability_of_type`]).
+pub(super) fn target_capability(
     capabilities: &IndexMap<String, Capability>,
     wanted: &str,
     requirement: &str,
+    admitted: &[String],
 ) -> Option<String> {
     if capabilities.contains_key(wanted) {
         return Some(wanted.to_string());
     }
-    let matching: Vec<&String> = capabilities
-        .iter()
-        .filter(|(_, c)| type_matches(&c.types, wanted))
-        .map(|(n, _)| n)
-        .collect();
-    matching
-        .iter()
-        .find(|n| n.as_str() == requirement)
-        .or(matching.first())
-        .map(|n| n.to_string())
+    selection::capability_of_type(capabilities, wanted, requirement, admitted).cloned()
+}
+
+/// The capability types a relationship type admits as targets (its `valid_target_types`;
+/// TOSCA 2.0 `valid_capability_types`), from the most specific type that lists them, as full
+/// names; empty when it admits any.
+pub(super) fn admitted_capabilities(
+    model: &Model,
+    ancestry: &mut super::types::Ancestry,
+    defs: &[&crate::model::TypeDef],
+) -> Vec<String> {
+    let keyname = match model.dialect {
+        crate::ir::Dialect::Tosca2 => "valid_capability_types",
+        _ => "valid_target_types",
+    };
+    selection::listed_types(ancestry, model, defs, keyname, TypeKind::Capability)
 }

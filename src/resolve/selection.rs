@@ -11,13 +11,15 @@
 //! Node templates are indexed once by every type of their ancestry and every capability type
 //! they offer, so a requirement looks only at the templates of the type it asks for.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
-use super::filters::{self, NodeFilter, Verdict};
-use super::types::definitions;
+use super::filters::Verdict;
+use super::types::{Ancestry, definitions};
 use super::typing::Typing;
 use crate::ir::{Capability, Node, NodeId, Topology, canonical, type_matches};
-use crate::model::TypeKind;
+use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::Node as Yaml;
 
 /// At most this many templates that do not fit are named in a message.
@@ -28,7 +30,16 @@ pub struct Candidates {
     by_type: HashMap<String, Vec<NodeId>>,
     by_capability: HashMap<String, Vec<NodeId>>,
     count: usize,
+    pub lists: TypeLists,
 }
+
+/// [`valid_types`] of (node type, capability, keyname), read once per node type: every
+/// template of a type has the same capability definitions.
+#[derive(Default)]
+pub struct TypeLists(RefCell<HashMap<ListKey, Rc<Vec<String>>>>);
+
+/// (node type, capability name, keyname).
+type ListKey = (String, String, &'static str);
 
 impl Candidates {
     pub fn new(topology: &Topology) -> Self {
@@ -59,7 +70,33 @@ impl Candidates {
             by_type,
             by_capability,
             count: topology.nodes.len(),
+            lists: TypeLists::default(),
         }
+    }
+}
+
+impl TypeLists {
+    /// [`valid_types`], remembered per node type.
+    pub(super) fn valid_types(
+        &self,
+        typing: &mut Typing,
+        node: &Node,
+        name: &str,
+        cap: &Capability,
+        keyname: &'static str,
+        kind: TypeKind,
+    ) -> Rc<Vec<String>> {
+        let key = (
+            node.types.first().unwrap_or(&node.type_name).clone(),
+            name.to_string(),
+            keyname,
+        );
+        if let Some(found) = self.0.borrow().get(&key) {
+            return Rc::clone(found);
+        }
+        let found = Rc::new(valid_types(typing, node, name, cap, keyname, kind));
+        self.0.borrow_mut().insert(key, Rc::clone(&found));
+        found
     }
 }
 
@@ -73,6 +110,8 @@ pub struct Wanted {
     pub capability: Option<(String, Option<String>)>,
     /// The definition's capability type (full name).
     pub capability_type: Option<String>,
+    /// The capability types the relationship's type admits (full names; empty: any).
+    pub admitted: Vec<String>,
 }
 
 impl Wanted {
@@ -109,15 +148,20 @@ pub enum Selection {
     },
 }
 
+/// What else a candidate must pass once its type and capability fit: the requirement's node
+/// filter, and in TOSCA 2.0 what the relationship type and the capability admit. Called with
+/// the candidate and the name of the capability the requirement would connect to.
+pub type Judge<'j, 'm> = dyn FnMut(&mut Typing<'_, 'm>, NodeId, Option<&str>) -> Verdict + 'j;
+
 /// Judges the candidates for requirement `requirement` of `source`.
-pub fn select(
-    typing: &mut Typing,
+pub fn select<'m>(
+    typing: &mut Typing<'_, 'm>,
     topology: &Topology,
     candidates: &Candidates,
     source: NodeId,
     requirement: &str,
     wanted: &Wanted,
-    filter: Option<&NodeFilter>,
+    extra: &mut Judge<'_, 'm>,
 ) -> Selection {
     let pool: Option<&Vec<NodeId>> = match (wanted.node_types.first(), capability_type(wanted)) {
         (Some(t), _) => Some(candidates.by_type.get(canonical(t)).unwrap_or(&EMPTY)),
@@ -140,7 +184,16 @@ pub fn select(
             continue;
         }
         let node = &topology.nodes[id.0];
-        match judge(typing, topology, source, node, requirement, wanted, filter) {
+        match judge(
+            typing,
+            topology,
+            &candidates.lists,
+            source,
+            id,
+            requirement,
+            wanted,
+            extra,
+        ) {
             Verdict::Fits => {
                 fitting.push(id);
                 lines.push(format!("`{}` fits", node.name));
@@ -187,15 +240,20 @@ fn capability_type(wanted: &Wanted) -> Option<&String> {
     }
 }
 
-fn judge(
-    typing: &mut Typing,
+/// Judges one node template as the target of requirement `requirement` of `source`: the
+/// checks of [`select`] applied to a template the assignment names.
+#[allow(clippy::too_many_arguments)]
+pub fn judge<'m>(
+    typing: &mut Typing<'_, 'm>,
     topology: &Topology,
+    lists: &TypeLists,
     source: NodeId,
-    node: &Node,
+    id: NodeId,
     requirement: &str,
     wanted: &Wanted,
-    filter: Option<&NodeFilter>,
+    extra: &mut Judge<'_, 'm>,
 ) -> Verdict {
+    let node = &topology.nodes[id.0];
     for t in &wanted.node_types {
         if !type_matches(&node.types, t) {
             return Verdict::Fails(format!("is a {}, not a {t}", node.type_name));
@@ -206,64 +264,95 @@ fn judge(
         (Some((name, full)), _) => match node.capabilities.get_key_value(name) {
             Some(found) => Some(found),
             None => match full {
-                Some(t) => match of_type(node, t, requirement) {
+                Some(t) => match of_type(node, t, requirement, &wanted.admitted) {
                     Some(found) => Some(found),
                     None => return Verdict::Fails(format!("has no capability of type {t}")),
                 },
                 None => return Verdict::Fails(format!("has no capability `{name}`")),
             },
         },
-        (None, Some(t)) => match of_type(node, t, requirement) {
+        (None, Some(t)) => match of_type(node, t, requirement, &wanted.admitted) {
             Some(found) => Some(found),
             None => return Verdict::Fails(format!("has no capability of type {t}")),
         },
         (None, None) => None,
     };
-    if let Some((name, cap)) = chosen {
+    if let Some((name, cap)) = &chosen {
+        let (name, cap) = (*name, *cap);
         if let Some(t) = &wanted.capability_type
             && !type_matches(&cap.types, t)
         {
             let is = cap.type_name.as_deref().unwrap_or("of an unknown type");
             return Verdict::Fails(format!("its capability `{name}` is a {is}, not a {t}"));
         }
-        let sources = valid_source_types(typing, node, name, cap);
+        let keyname = match typing.model.dialect {
+            crate::ir::Dialect::Tosca2 => "valid_source_node_types",
+            _ => "valid_source_types",
+        };
+        let sources = lists.valid_types(typing, node, name, cap, keyname, TypeKind::Node);
         let from = &topology.nodes[source.0];
-        if !sources.is_empty() && !sources.iter().any(|s| type_matches(&from.types, s)) {
+        if !admits(&sources, &from.types) {
             return Verdict::Fails(format!(
                 "its capability `{name}` accepts only sources of type {}",
                 sources.join(", ")
             ));
         }
     }
-    match filter {
-        Some(f) => filters::judge(f, typing, node),
-        None => Verdict::Fits,
+    extra(typing, id, chosen.map(|(n, _)| n.as_str()))
+}
+
+/// The capability of type `t` a requirement connects to ([`capability_of_type`]).
+fn of_type<'n>(
+    node: &'n Node,
+    t: &str,
+    requirement: &str,
+    admitted: &[String],
+) -> Option<(&'n String, &'n Capability)> {
+    let name = capability_of_type(&node.capabilities, t, requirement, admitted)?;
+    node.capabilities.get_key_value(name)
+}
+
+/// The capability of type `t` a requirement connects to, `None` when the node has none of that
+/// type. The relationship's type decides first: among the capabilities of type `t`, one its
+/// type admits (`admitted`, its `valid_target_types` or TOSCA 2.0 `valid_capability_types`;
+/// empty when it admits any), and when none of them is admitted, a capability of another type
+/// that is; then the one named like the requirement, else the first.
+pub(super) fn capability_of_type<'c>(
+    capabilities: &'c indexmap::IndexMap<String, Capability>,
+    t: &str,
+    requirement: &str,
+    admitted: &[String],
+) -> Option<&'c String> {
+    let pick = |of: &dyn Fn(&Capability) -> bool| -> Option<&'c String> {
+        let mut matching = capabilities.iter().filter(|(_, c)| of(c)).map(|(n, _)| n);
+        let first = matching.next()?;
+        Some(
+            std::iter::once(first)
+                .chain(matching)
+                .find(|n| n.as_str() == requirement)
+                .unwrap_or(first),
+        )
+    };
+    let of_type = pick(&|c| type_matches(&c.types, t))?;
+    let is_admitted = |c: &Capability| admitted.iter().any(|a| type_matches(&c.types, a));
+    if admitted.is_empty() {
+        return Some(of_type);
     }
+    pick(&|c| type_matches(&c.types, t) && is_admitted(c))
+        .or_else(|| pick(&is_admitted))
+        .or(Some(of_type))
 }
 
-/// The capability of type `t` a requirement connects to: the one named like the requirement,
-/// else the first.
-fn of_type<'n>(node: &'n Node, t: &str, requirement: &str) -> Option<(&'n String, &'n Capability)> {
-    let mut matching = node
-        .capabilities
-        .iter()
-        .filter(|(_, c)| type_matches(&c.types, t));
-    let first = matching.next()?;
-    Some(
-        std::iter::once(first)
-            .chain(matching)
-            .find(|(n, _)| n.as_str() == requirement)
-            .unwrap_or(first),
-    )
-}
-
-/// The `valid_source_types` of a node's capability: its definition's on the node type chain,
-/// else its capability type's (full names).
-fn valid_source_types(
+/// A list of types a node's capability admits (`valid_source_types`; TOSCA 2.0
+/// `valid_source_node_types`, `valid_relationship_types`): its definition's on the node type
+/// chain, else its capability type's, as full names of `kind`.
+fn valid_types(
     typing: &mut Typing,
     node: &Node,
     name: &str,
     cap: &Capability,
+    keyname: &str,
+    kind: TypeKind,
 ) -> Vec<String> {
     let model = typing.model;
     let node_defs = definitions(model, TypeKind::Node, &node.types);
@@ -274,25 +363,48 @@ fn valid_source_types(
             .as_map()?
             .get(name)?
             .as_map()?
-            .get("valid_source_types")
+            .get(keyname)
     });
     let cap_defs = definitions(model, TypeKind::Capability, &cap.types);
-    let list = from_node.or_else(|| {
-        cap_defs
-            .iter()
-            .find_map(|d| d.def.as_map()?.get("valid_source_types"))
-    });
+    let list = from_node.or_else(|| cap_defs.iter().find_map(|d| d.def.as_map()?.get(keyname)));
+    full_names(typing.ancestry, model, list, kind)
+}
+
+/// The type names of a list (`valid_*_types`) as identities of `kind`, each read in the file
+/// it is written in; a name that is no type stays as written.
+pub(super) fn full_names(
+    ancestry: &mut Ancestry,
+    model: &Model,
+    list: Option<&Yaml>,
+    kind: TypeKind,
+) -> Vec<String> {
     list.and_then(Yaml::as_seq)
         .unwrap_or(&[])
         .iter()
         .filter_map(|t| Some((t.scalar_text()?, t.span.file)))
         .map(|(t, file)| {
-            typing
-                .ancestry
-                .full_name(model, TypeKind::Node, t, file)
+            ancestry
+                .full_name(model, kind, t, file)
                 .unwrap_or_else(|| t.to_string())
         })
         .collect()
+}
+
+/// Whether a `valid_*_types` list admits something of `types` (an empty list admits anything).
+pub(super) fn admits(list: &[String], types: &[String]) -> bool {
+    list.is_empty() || list.iter().any(|t| type_matches(types, t))
+}
+
+/// [`full_names`] of the list `key` of the most specific of `defs` that has one.
+pub(super) fn listed_types(
+    ancestry: &mut Ancestry,
+    model: &Model,
+    defs: &[&TypeDef],
+    key: &str,
+    kind: TypeKind,
+) -> Vec<String> {
+    let list = defs.iter().find_map(|d| d.def.as_map()?.get(key));
+    full_names(ancestry, model, list, kind)
 }
 
 #[cfg(test)]

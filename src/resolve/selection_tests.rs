@@ -1,8 +1,7 @@
 //! Requirements fulfilled by selection, read through the whole pipeline.
 
-use crate::diag::Diagnostic;
 use crate::ir::Topology;
-use crate::resolve::typing::tests::topology;
+use crate::resolve::typing::tests::{errors, topology};
 
 /// `app` asks for a Compute host whose `host` capability has 1-4 CPUs; `small` and `big` are
 /// Computes, `db` a DBMS hosted on `small`. `{CPUS}` is the number of CPUs of `big`.
@@ -36,14 +35,6 @@ topology_template:
       requirements:
         - host: small
 "#;
-
-fn errors(diags: &[Diagnostic]) -> Vec<&str> {
-    diags
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.as_str())
-        .collect()
-}
 
 /// The target of `node`'s requirement `requirement`, by name.
 fn target<'t>(t: &'t Topology, node: &str, requirement: &str) -> Option<&'t str> {

@@ -310,12 +310,21 @@ fn ambiguous(model: &Model, kind: TypeKind, name: &str, ids: &[String], at: Span
         at,
         "more than one type has this name in this file's namespace",
     );
+    let mut files = Vec::new();
     for id in ids {
         if let Some(def) = model.types.get(&(kind, id.clone())) {
             d = d.label(def.span, format!("`{id}` is defined here"));
+            files.push(def.span.file);
         }
     }
-    d.hint("import one of the files with `namespace: N` and write `N:Name` for its type, or rename one of the types")
+    let shadowing = files
+        .iter()
+        .any(|&by| files.iter().any(|&f| model.namespaces.would_shadow(by, f)));
+    d.hint(if shadowing {
+        "names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and write `N:Name` for its type, or rename one of the types; one file defines the name and also imports the other definition into its root namespace, which `--quirk oasis-profiles` reads as its own definition shadowing the imported one"
+    } else {
+        "import one of the files with `namespace: N` and write `N:Name` for its type, or rename one of the types"
+    })
 }
 
 fn unknown_type(

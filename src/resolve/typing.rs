@@ -228,14 +228,7 @@ impl<'m> Typing<'_, 'm> {
             };
             let value = match definitions.get(name) {
                 Some(def) if self.fixed_value(section, def).is_some() => {
-                    diags.push(
-                        Diagnostic::error(
-                            codes::TOSCA_TYPE_MISMATCH,
-                            format!("{owner} assigns property `{name}`, whose definition fixes its `value`"),
-                        )
-                        .at_with(entry.key.span, "a fixed value cannot be changed")
-                        .hint("remove the assignment: a property defined with `value` has that value in every template (L4251)"),
-                    );
+                    diags.push(fixed_assigned(owner, name, entry.key.span));
                     continue;
                 }
                 Some(def) => self.value(node, def, &format!("{section}.{name}"), diags),
@@ -570,6 +563,14 @@ impl<'m> Typing<'_, 'm> {
                         };
                         let field_path = format!("{path}.{key}");
                         let value = match fields.get(key) {
+                            Some(def) if self.fixed_value("properties", def).is_some() => {
+                                diags.push(fixed_assigned(
+                                    &format!("a value of data type `{type_name}`"),
+                                    key,
+                                    entry.key.span,
+                                ));
+                                continue;
+                            }
                             Some(def) => {
                                 self.value_at(&entry.value, def, &field_path, depth + 1, diags)
                             }
@@ -590,7 +591,8 @@ impl<'m> Typing<'_, 'm> {
                         if out.contains_key(*name) {
                             continue;
                         }
-                        if let Some(default) = def.get("default") {
+                        let fixed = self.fixed_value("properties", def);
+                        if let Some(default) = fixed.or_else(|| def.get("default")) {
                             let mut quiet = Diagnostics::with_cap(0);
                             let value = self.value_at(default, def, name, depth + 1, &mut quiet);
                             out.insert(name.to_string(), value);
@@ -983,6 +985,16 @@ fn is_base64(text: &str) -> bool {
         && text.len() - t.len() <= 2
         && t.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+}
+
+/// `owner` assigns `name`, whose TOSCA 2.0 definition fixes its `value` (L4251).
+fn fixed_assigned(owner: &str, name: &str, at: crate::source::Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOSCA_TYPE_MISMATCH,
+        format!("{owner} assigns property `{name}`, whose definition fixes its `value`"),
+    )
+    .at_with(at, "a fixed value cannot be changed")
+    .hint("remove the assignment: a property defined with `value` has that value wherever it is used (L4251)")
 }
 
 /// "`owner` assigns property `x`, which its type does not define", with the closest name.

@@ -5,6 +5,15 @@ use crate::ir::{Topology, Value};
 use crate::pipeline::{ReadOptions, read};
 use crate::source::InputArg;
 
+/// The messages of the errors among `diags`.
+pub(in crate::resolve) fn errors(diags: &[crate::diag::Diagnostic]) -> Vec<&str> {
+    diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.as_str())
+        .collect()
+}
+
 /// The topology of `yaml` read through the whole pipeline, with every diagnostic.
 pub(in crate::resolve) fn topology(yaml: &str) -> (Topology, Vec<crate::diag::Diagnostic>) {
     let dir = tempfile::tempdir().unwrap();

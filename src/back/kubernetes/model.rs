@@ -325,7 +325,12 @@ pub fn context(
         .collect();
     let roles: Vec<Role> = binds
         .iter()
-        .map(|b| Role::parse(b.get("role").and_then(Json::as_str).unwrap_or("")))
+        .zip(&topology.nodes)
+        .map(|(b, node)| match node.only_selected() {
+            // Found outside the topology, not created: see `selected` below.
+            true => Role::None,
+            false => Role::parse(b.get("role").and_then(Json::as_str).unwrap_or("")),
+        })
         .collect();
     let secret_names = binds
         .iter()
@@ -381,6 +386,7 @@ pub fn context(
         claim_names: HashMap::new(),
         templated: vec![false; topology.nodes.len()],
     };
+    ctx.selected(diags);
     ctx.plan_workloads(artifacts, limits, diags);
     ctx.attach_storage(diags);
     ctx.connect(diags);
@@ -483,6 +489,26 @@ impl Ctx<'_> {
 
     fn span_of(&mut self, location: Option<crate::ir::Location>) -> Option<Span> {
         location.and_then(|l| self.spans.span(l))
+    }
+
+    /// Nodes an orchestrator selects from outside the topology (directive `select`): nothing is
+    /// created for them, and what connects to them reaches them by name.
+    fn selected(&mut self, diags: &mut Diagnostics) {
+        for node in &self.topology.nodes {
+            if !node.only_selected() {
+                continue;
+            }
+            let d = self.warn(
+                crate::diag::codes::BACKEND_SKIPPED,
+                node.location,
+                format!(
+                    "node `{}` is selected from outside the topology (directive `select`); no Kubernetes objects are created for it",
+                    node.name
+                ),
+                "what connects to it reaches it by its name, as a Service of that name in the cluster would be reached; add `create` after `select` to create it here",
+            );
+            diags.push(d);
+        }
     }
 
     fn warn(

@@ -1224,7 +1224,8 @@ fn overflow(name: &str) -> Outcome {
 }
 
 /// A scalar of the same type as `like`, `number` in `like`'s written unit.
-fn scalar_like(like: &ScalarUnit, number: f64) -> Value {
+/// `number` (in `like`'s written unit) as a scalar of `like`'s kind.
+pub fn scalar_like(like: &ScalarUnit, number: f64) -> Value {
     let (number, unit, factor) = if like.number != 0.0 {
         (number, like.unit.clone(), like.canonical / like.number)
     } else {

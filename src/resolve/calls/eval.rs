@@ -168,7 +168,14 @@ pub struct Evaluator<'e, 'a, 'm, 't> {
     /// A type chain's properties or attributes, by name, with their declared types: merged
     /// once per chain, not once per template or call.
     declared: HashMap<(TypeKind, Vec<String>, &'static str), Rc<Declared>>,
+    /// What is left of a capability property (node, capability, property) once the
+    /// allocations made so far are taken, where whoever evaluates knows it (requirement
+    /// fulfilment does): `$available_allocation` then has a value.
+    available: Option<&'e Available<'e>>,
 }
+
+/// The amount left of a capability property, `None` where it is known only at deployment.
+pub type Available<'e> = dyn Fn(NodeId, &str, &str) -> Option<f64> + 'e;
 
 impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     pub fn new(
@@ -188,7 +195,14 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             blocked: None,
             reported: HashSet::new(),
             declared: HashMap::new(),
+            available: None,
         }
+    }
+
+    /// The evaluator with `$available_allocation` answered by `available`.
+    pub fn with_available(mut self, available: &'e Available<'e>) -> Self {
+        self.available = Some(available);
+        self
     }
 
     /// `value` with every call checked and evaluated where it can be, seen from `scope`: the
@@ -1167,6 +1181,14 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 };
             }
         }
+        if b.name == "available_allocation"
+            && reached.exact
+            && let [Entity::Capability(n, c)] = &reached.entities[..]
+            && let Some(left) = self.available.and_then(|f| f(*n, c, &name))
+            && let Some(like) = self.read_property(&reached.entities[0], &name, site)
+        {
+            return amount_like(&like, left);
+        }
         keep(normalized(self.graph, &reached, args))
     }
 
@@ -1309,6 +1331,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             Entity::Node(n) => Key::Node(*n, name.to_string()),
             Entity::Capability(n, c) => Key::Capability(*n, c.clone(), name.to_string()),
             Entity::Relationship(r) => Key::Relationship(*r, name.to_string()),
+            Entity::Open(open) => {
+                return open.properties.get(name).filter(|v| !v.has_call()).cloned();
+            }
             _ => return None,
         };
         let raw = self.raw_property(&key)?;
@@ -1334,6 +1359,24 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             Key::Capability(n, c, p) => format!("{}.{c}.{p}", topology.nodes[n.0].name),
             Key::Relationship(r, p) => format!("{}.{p}", topology.relationships[r.0].name),
         }
+    }
+}
+
+/// `amount` as a value of the kind of `like` (the property it is left of): an integer, a float,
+/// or a scalar in `like`'s unit, so comparisons read it as they read the property.
+fn amount_like(like: &Value, amount: f64) -> Value {
+    match like {
+        Value::Integer(_) => Value::Integer(amount as i64),
+        Value::Scalar(s) => {
+            // The amount is in the canonical unit; written back in the property's unit.
+            let factor = if s.number == 0.0 {
+                1.0
+            } else {
+                s.canonical / s.number
+            };
+            builtins::scalar_like(s, amount / factor)
+        }
+        _ => Value::Float(amount),
     }
 }
 

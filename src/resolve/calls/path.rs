@@ -33,6 +33,7 @@
 //!   is an error even there; its value is known only at deployment. A node index past a
 //!   node's known `count` is an error.
 
+use indexmap::IndexMap;
 use std::collections::HashMap;
 
 use crate::diag::Diagnostics;
@@ -91,6 +92,8 @@ pub struct OpenRelationship {
     pub target_types: Vec<String>,
     /// The type chain of the capability it would target.
     pub capability_types: Vec<String>,
+    /// Its own property values, where known (those its requirement or template assigns).
+    pub properties: IndexMap<String, Value>,
 }
 
 /// Where a path leads.
@@ -573,6 +576,7 @@ impl<'t> Walk<'_, 't, '_> {
                 capability_types: capability_type
                     .map(|t| walk.chain(TypeKind::Capability, t))
                     .unwrap_or_default(),
+                properties: IndexMap::new(),
             }))
         };
         let each: Vec<Entity> = assigned

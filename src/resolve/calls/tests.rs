@@ -95,8 +95,18 @@ fn a_node_filter_is_judged_against_each_candidate() {
     let inputs = IndexMap::new();
     let mut evaluator = Evaluator::new(&mut typing, &graph, &functions, &calls, &inputs);
 
+    // Fulfilment judged the candidates with this evaluator: the big one was chosen.
     let app = &topology.nodes[2];
-    let filter = app.requirements[0].node_filter.clone().expect("a filter");
+    let chosen = app.requirements[0].relationship.expect("fulfilled");
+    assert_eq!(topology.relationships[chosen.0].target, NodeId(1));
+    let written = model.topology.as_ref().unwrap().node_templates[2]
+        .def
+        .as_map()
+        .and_then(|m| m.get("requirements"))
+        .and_then(|r| r.as_seq())
+        .and_then(|r| r[0].as_map()?.get("host")?.as_map()?.get("node_filter"))
+        .expect("a filter");
+    let filter = reader.value(written, &mut diags);
     let judge = |evaluator: &mut Evaluator, target: usize, diags: &mut Diagnostics| {
         let scope = Scope::Open(Box::new(OpenRelationship {
             source: Some(NodeId(2)),

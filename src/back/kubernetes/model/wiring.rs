@@ -15,6 +15,14 @@ use crate::back::{Backend, Element, ElementKind};
 impl Ctx<'_> {
     /// The DNS name of the Service in front of `target`, seen from workload `from`.
     pub(super) fn host_of(&self, target: usize, from: Option<usize>) -> Result<String, String> {
+        let in_namespace = |name: String| match &self.options.namespace {
+            Some(ns) => format!("{name}.{ns}.svc"),
+            None => name,
+        };
+        if self.node(target).only_selected() {
+            // Selected from outside the topology: reached as a Service of its name would be.
+            return Ok(in_namespace(super::dns_label(&self.node(target).name)));
+        }
         let Some(w) = self.workload_of.get(target).copied().flatten() else {
             return Err(format!(
                 "`{}` has no Kubernetes workload",
@@ -31,10 +39,7 @@ impl Ctx<'_> {
                 self.node(target).name
             ));
         }
-        Ok(match &self.options.namespace {
-            Some(ns) => format!("{}.{ns}.svc", plan.name),
-            None => plan.name.clone(),
-        })
+        Ok(in_namespace(plan.name.clone()))
     }
 
     /// The port of `target` (of its capability `capability`, when named).
@@ -183,7 +188,9 @@ impl Ctx<'_> {
                 || (r.types.is_empty()
                     && capability.is_none()
                     && self.workload_of[t].is_some_and(|w| !self.plans[w].ports.is_empty()));
-            if !endpoint || self.workload_of.get(t).copied().flatten().is_none() {
+            let reachable = self.workload_of.get(t).copied().flatten().is_some()
+                || self.node(t).only_selected();
+            if !endpoint || !reachable {
                 continue;
             }
             let prefix = shouty(&self.node(t).name);

@@ -123,6 +123,9 @@ pub fn rewrite(tree: &Node, extra: &[&Tosca2Only]) -> Rewritten {
         if section == TypeKind::Interface {
             def = uses.declare(name, def);
         }
+        if section == TypeKind::Node && name == ROOT_NODE {
+            def = any_dependency(def);
+        }
         section_of(&mut sections, section, tree.span).put(name, tree.span, def);
     }
     rw.report = true;
@@ -165,6 +168,71 @@ fn with_entry(node: Node, key: &str, value: Node) -> Node {
         kind: crate::yaml::Kind::Map(map),
         ..node
     }
+}
+
+/// The node type every XML node type derives from in the end.
+const ROOT_NODE: &str = "tosca.nodes.Root";
+
+/// `tosca.nodes.Root` with its `dependency` requirement admitting any relationship to any
+/// capability. An XML relationship template between two nodes (no requirement, no capability)
+/// is read as that requirement with the relationship template's type; TOSCA 2.0 requires the
+/// type of a relationship template to derive from its requirement definition's (L3172-3178), so
+/// 1.3's `DependsOn` and `Node` would reject Winery's `HostedOn` between nodes. The capability
+/// it targets is then the one its relationship type admits (`host` for `HostedOn`), as in the
+/// XML's own reading.
+fn any_dependency(root: Node) -> Node {
+    let Some(requirements) = root.as_map().and_then(|m| m.get("requirements")) else {
+        return root;
+    };
+    let items: Vec<Node> = requirements
+        .as_seq()
+        .unwrap_or_default()
+        .iter()
+        .map(
+            |item| match item.as_map().and_then(|m| m.get("dependency")) {
+                Some(def) if def.as_map().is_some() => {
+                    let def = replaced(def, "capability", "tosca.capabilities.Root");
+                    let def = replaced(&def, "relationship", "tosca.relationships.Root");
+                    let mut m = build::M::new(item.span);
+                    m.put("dependency", item.span, def);
+                    m.done()
+                }
+                _ => item.clone(),
+            },
+        )
+        .collect();
+    let list = build::seq(items, requirements.span);
+    let Some(map) = root.as_map() else {
+        return root;
+    };
+    let mut m = build::M::new(root.span);
+    for e in map.entries() {
+        let key = e.key.scalar_text().unwrap_or_default();
+        let value = match key {
+            "requirements" => list.clone(),
+            _ => e.value.clone(),
+        };
+        m.put(key, e.key.span, value);
+    }
+    m.done()
+}
+
+/// A map with the string value of `key` replaced by `text`.
+fn replaced(map: &Node, key: &str, text: &str) -> Node {
+    let mut m = build::M::new(map.span);
+    for e in map
+        .as_map()
+        .map(crate::yaml::Map::entries)
+        .unwrap_or_default()
+    {
+        let k = e.key.scalar_text().unwrap_or_default();
+        let value = match k == key {
+            true => build::s(text, e.value.span),
+            false => e.value.clone(),
+        };
+        m.put(k, e.key.span, value);
+    }
+    m.done()
 }
 
 /// The state of one rewrite.

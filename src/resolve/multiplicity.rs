@@ -1,0 +1,510 @@
+//! Node representations (TOSCA 2.0 §14, L6739-7243): the topology of templates expanded into
+//! one node per representation and one relationship per relationship representation, as
+//! `toscana ir --expand` prints it. The same pairing checks every topology whose counts are
+//! known, so a template whose relationships cannot all be made is reported even without
+//! `--expand`.
+//!
+//! Naming: a node template `web` with `count: 3` becomes the nodes `web[0]`, `web[1]` and
+//! `web[2]` (every template gets an index, `[0]` when it has one representation), each with
+//! [`Instance`] saying where it comes from; a relationship of requirement `host` of `web[1]`
+//! is `web[1].host[0]`, where `0` is its `$relationship_index` among the relationships `web[1]`
+//! has for `host` (L7243), and [`RelationshipInstance`] names the relationship of templates it
+//! represents.
+//!
+//! Pairing: each representation of a source gets `count` relationships, each to a different
+//! representation of the target (L7036). A `[template, index]` target names the
+//! representation, with `$node_index` (the source's index) and `$relationship_index`
+//! evaluated for each relationship (L7084-7103, L7222-7240). Otherwise the representation with
+//! the fewest relationships of this kind so far is taken (the lowest index among equals), so
+//! equal counts pair up one to one and the rest spread evenly; a representation whose
+//! capability has too little left for the relationship's `allocation` is passed over
+//! (L3399-3426). Values are evaluated per representation: `$node_index`,
+//! `$relationship_index`, and `$get_input` and arithmetic over them (`$get_input: [ list,
+//! $node_index ]`, L6937-6964).
+
+use std::collections::{BTreeSet, HashMap};
+
+use indexmap::IndexMap;
+
+use super::allocation::number;
+use crate::ir::{
+    BoundaryMapping, Call, Instance, Node, NodeId, PolicyTarget, Relationship, RelationshipId,
+    RelationshipInstance, Requirement, Topology, Value,
+};
+
+/// Something the pairing cannot do, with the element it is about.
+pub struct Problem {
+    pub at: Option<crate::ir::Location>,
+    pub message: String,
+    pub hint: String,
+    /// An optional requirement that is left short is a warning, not an error.
+    pub optional: bool,
+}
+
+/// The expanded topology, or why there is none (a count not known, too many
+/// representations).
+pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Problem>), Problem> {
+    let counts = counts(topology)?;
+    let total: u64 = counts.iter().sum();
+    if total > limit as u64 {
+        return Err(Problem {
+            at: None,
+            message: format!("the topology has {total} node representations, more than {limit}"),
+            hint: "raise the limit with --max-node-templates N if this is intended".to_string(),
+            optional: false,
+        });
+    }
+    let inputs: HashMap<&str, &Value> = topology
+        .inputs
+        .iter()
+        .filter_map(|i| Some((i.name.as_str(), i.value.as_ref().or(i.default.as_ref())?)))
+        .collect();
+    // The first expanded id of each template.
+    let mut first = Vec::with_capacity(counts.len());
+    let mut next = 0usize;
+    for &c in &counts {
+        first.push(next);
+        next += c as usize;
+    }
+    let mut out = Topology {
+        source: topology.source.clone(),
+        description: topology.description.clone(),
+        metadata: topology.metadata.clone(),
+        inputs: topology.inputs.clone(),
+        nodes: Vec::with_capacity(next),
+        relationships: Vec::new(),
+        groups: topology.groups.clone(),
+        policies: topology.policies.clone(),
+        workflows: topology.workflows.clone(),
+        outputs: topology.outputs.clone(),
+        substitution: topology.substitution.clone(),
+    };
+    for (t, node) in topology.nodes.iter().enumerate() {
+        for i in 0..counts[t] {
+            let eval = Eval {
+                inputs: &inputs,
+                node_index: Some(i),
+                relationship_index: None,
+            };
+            out.nodes.push(Node {
+                name: format!("{}[{i}]", node.name),
+                count: Value::Integer(1),
+                instance: Some(Instance {
+                    template: node.name.clone(),
+                    index: i,
+                }),
+                properties: eval.map(&node.properties),
+                attributes: eval.map(&node.attributes),
+                capabilities: node
+                    .capabilities
+                    .iter()
+                    .map(|(k, c)| {
+                        let mut c = c.clone();
+                        c.properties = eval.map(&c.properties);
+                        c.attributes = eval.map(&c.attributes);
+                        (k.clone(), c)
+                    })
+                    .collect(),
+                interfaces: node
+                    .interfaces
+                    .iter()
+                    .map(|(k, f)| {
+                        let mut f = f.clone();
+                        f.inputs = eval.map(&f.inputs);
+                        for op in f
+                            .operations
+                            .values_mut()
+                            .chain(f.notifications.values_mut())
+                        {
+                            op.inputs = eval.map(&op.inputs);
+                        }
+                        (k.clone(), f)
+                    })
+                    .collect(),
+                requirements: Vec::new(),
+                ..node.clone()
+            });
+        }
+    }
+    let mut pairing = Pairing {
+        topology,
+        counts: &counts,
+        first: &first,
+        inputs: &inputs,
+        out: &mut out,
+        allocated: HashMap::new(),
+        load: HashMap::new(),
+        problems: Vec::new(),
+    };
+    for (s, node) in topology.nodes.iter().enumerate() {
+        for i in 0..counts[s] {
+            pairing.representation(node, s, i);
+        }
+    }
+    let problems = pairing.problems;
+    // Every representation of a member or target is one.
+    let first = &first;
+    let spread = |id: NodeId| (0..counts[id.0]).map(move |i| NodeId(first[id.0] + i as usize));
+    for g in &mut out.groups {
+        g.members = g.members.iter().flat_map(|&id| spread(id)).collect();
+    }
+    for p in &mut out.policies {
+        p.targets = p
+            .targets
+            .iter()
+            .flat_map(|t| match t {
+                PolicyTarget::Node(id) => spread(*id).map(PolicyTarget::Node).collect(),
+                PolicyTarget::Group(g) => vec![PolicyTarget::Group(*g)],
+            })
+            .collect();
+    }
+    if let Some(s) = &mut out.substitution {
+        // A boundary maps onto the template's first representation.
+        let remap = |m: &BoundaryMapping| BoundaryMapping {
+            node: NodeId(first[m.node.0]),
+            ..m.clone()
+        };
+        s.capabilities = s.capabilities.iter().map(remap).collect();
+        s.requirements = s.requirements.iter().map(remap).collect();
+    }
+    Ok((out, problems))
+}
+
+/// Checks that every relationship of the topology can be made between representations, when
+/// every count is known.
+pub fn check(topology: &Topology, limit: usize) -> Vec<Problem> {
+    let one = |v: &Value| matches!(v, Value::Integer(1));
+    let trivial = topology.nodes.iter().all(|n| one(&n.count))
+        && topology
+            .relationships
+            .iter()
+            .all(|r| one(&r.count) && r.target_index.is_none());
+    if trivial
+        || topology
+            .nodes
+            .iter()
+            .any(|n| super::counts::known(&n.count).is_none())
+    {
+        // One representation each: the fulfilment already judged every relationship.
+        return Vec::new();
+    }
+    match expand(topology, limit) {
+        Ok((_, problems)) => problems,
+        // Too many representations to check: the translators keep `count` symbolic.
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Every template's count, or the problem with the first that is not known.
+fn counts(topology: &Topology) -> Result<Vec<u64>, Problem> {
+    topology
+        .nodes
+        .iter()
+        .map(|n| {
+            super::counts::known(&n.count).ok_or_else(|| Problem {
+                at: n.location,
+                message: format!(
+                    "the `count` of node template `{}` is {}, not known until deployment, so its representations cannot be listed",
+                    n.name,
+                    crate::ir::value_text(&n.count)
+                ),
+                hint: "give the input it reads a value with --set or --inputs".to_string(),
+                optional: false,
+            })
+        })
+        .collect()
+}
+
+struct Pairing<'a> {
+    topology: &'a Topology,
+    counts: &'a [u64],
+    first: &'a [usize],
+    inputs: &'a HashMap<&'a str, &'a Value>,
+    out: &'a mut Topology,
+    /// Allocated so far from (target representation, capability, property).
+    allocated: HashMap<(usize, String, String), f64>,
+    /// For each relationship of templates: its target's representations by how many of its
+    /// relationships they have so far, then by index.
+    load: HashMap<usize, BTreeSet<(u64, u64)>>,
+    problems: Vec<Problem>,
+}
+
+impl Pairing<'_> {
+    /// The relationships of representation `i` of template `s`, in the order of its
+    /// requirement assignments.
+    fn representation(&mut self, node: &Node, s: usize, i: u64) {
+        let source = self.first[s] + i as usize;
+        let mut indices: HashMap<&str, u64> = HashMap::new();
+        for req in &node.requirements {
+            let Some(rid) = req.relationship else {
+                self.out.nodes[source].requirements.push(Requirement {
+                    count: Eval::node(self.inputs, i).value(&req.count),
+                    ..req.clone()
+                });
+                continue;
+            };
+            let rel = &self.topology.relationships[rid.0];
+            let k = match super::counts::known(&Eval::node(self.inputs, i).value(&rel.count)) {
+                Some(k) => k,
+                None => continue,
+            };
+            let next = indices.entry(req.name.as_str()).or_default();
+            let mut taken: Vec<u64> = Vec::new();
+            for _ in 0..k {
+                let j = *next;
+                let eval = Eval {
+                    inputs: self.inputs,
+                    node_index: Some(i),
+                    relationship_index: Some(j),
+                };
+                let Some(t) = self.target(rel, rid, &eval, &taken, i, req.optional) else {
+                    break;
+                };
+                taken.push(t);
+                *next += 1;
+                let target = self.first[rel.target.0] + t as usize;
+                self.out.relationships.push(Relationship {
+                    name: format!("{}.{}[{j}]", self.out.nodes[source].name, req.name),
+                    source: NodeId(source),
+                    target: NodeId(target),
+                    count: Value::Integer(1),
+                    target_index: None,
+                    properties: eval.map(&rel.properties),
+                    attributes: eval.map(&rel.attributes),
+                    instance: Some(RelationshipInstance {
+                        of: rel.name.clone(),
+                        index: j,
+                    }),
+                    ..rel.clone()
+                });
+                let id = RelationshipId(self.out.relationships.len() - 1);
+                self.out.nodes[source].requirements.push(Requirement {
+                    relationship: Some(id),
+                    count: Value::Integer(1),
+                    ..req.clone()
+                });
+            }
+            let made = taken.len() as u64;
+            if made < k {
+                self.out.nodes[source].requirements.push(Requirement {
+                    relationship: None,
+                    count: Value::Integer((k - made) as i64),
+                    ..req.clone()
+                });
+            }
+        }
+    }
+
+    /// The representation of `rel`'s target for the next relationship of source
+    /// representation `i`, or `None` (reported) when there is none.
+    fn target(
+        &mut self,
+        rel: &Relationship,
+        rid: RelationshipId,
+        eval: &Eval,
+        taken: &[u64],
+        i: u64,
+        optional: bool,
+    ) -> Option<u64> {
+        let target = &self.topology.nodes[rel.target.0];
+        let have = self.counts[rel.target.0];
+        let source_name = format!("{}[{i}]", self.topology.nodes[rel.source.0].name);
+        if let Some(index) = &rel.target_index {
+            let value = eval.value(index);
+            let found = match value {
+                Value::Integer(n) if n >= 0 && (n as u64) < have => Some(n as u64),
+                _ => None,
+            };
+            if found.is_none() {
+                self.problems.push(Problem {
+                    at: rel.location,
+                    message: format!(
+                        "`{source_name}` has no target for requirement `{}`: it names representation {} of `{}`, which has {have} (indices 0 to {})",
+                        rel.requirement,
+                        crate::ir::value_text(&value),
+                        target.name,
+                        have.saturating_sub(1)
+                    ),
+                    hint: "give the templates counts that pair up, or compute the index so it stays below the target's count (L7222-7240)".to_string(),
+                    optional,
+                });
+            }
+            if let Some(t) = found {
+                self.allocate(rel, t, eval);
+            }
+            return found;
+        }
+        let mut set = self
+            .load
+            .remove(&rid.0)
+            .unwrap_or_else(|| (0..have).map(|t| (0, t)).collect());
+        let mut passed: Vec<(u64, u64)> = Vec::new();
+        let mut found = None;
+        while let Some(entry) = set.pop_first() {
+            if taken.contains(&entry.1) {
+                passed.push(entry);
+                continue;
+            }
+            if !self.room(rel, entry.1, eval) {
+                // Capacity only shrinks: this representation stays full for this relationship.
+                continue;
+            }
+            found = Some(entry);
+            break;
+        }
+        set.extend(passed);
+        if let Some((load, t)) = found {
+            set.insert((load + 1, t));
+        }
+        self.load.insert(rid.0, set);
+        let Some((_, t)) = found else {
+            self.problems.push(Problem {
+                at: rel.location,
+                message: format!(
+                    "`{source_name}` has no target left for requirement `{}`: each of its relationships needs a different representation of `{}` with room for its allocation, and none of the {have} is left",
+                    rel.requirement, target.name
+                ),
+                hint: "lower the requirement's `count`, or give the target more representations or capacity".to_string(),
+                optional,
+            });
+            return None;
+        };
+        self.allocate(rel, t, eval);
+        Some(t)
+    }
+
+    /// Whether representation `t` of the target has room for the relationship's allocation.
+    fn room(&self, rel: &Relationship, t: u64, eval: &Eval) -> bool {
+        let Some(cap) = &rel.capability else {
+            return true;
+        };
+        let target = &self.topology.nodes[rel.target.0];
+        let Some(capability) = target.capabilities.get(cap) else {
+            return true;
+        };
+        let at = Eval::node(self.inputs, t);
+        rel.allocation.iter().all(|(property, amount)| {
+            let (Some(total), Some(amount)) = (
+                capability
+                    .properties
+                    .get(property)
+                    .and_then(|v| number(&at.value(v))),
+                number(&eval.value(amount)),
+            ) else {
+                return true;
+            };
+            let used = self
+                .allocated
+                .get(&(
+                    self.first[rel.target.0] + t as usize,
+                    cap.clone(),
+                    property.clone(),
+                ))
+                .copied()
+                .unwrap_or(0.0);
+            used + amount <= total
+        })
+    }
+
+    fn allocate(&mut self, rel: &Relationship, t: u64, eval: &Eval) {
+        let Some(cap) = &rel.capability else { return };
+        let target = self.first[rel.target.0] + t as usize;
+        for (property, amount) in &rel.allocation {
+            if let Some(n) = number(&eval.value(amount)) {
+                *self
+                    .allocated
+                    .entry((target, cap.clone(), property.clone()))
+                    .or_default() += n;
+            }
+        }
+    }
+}
+
+/// Evaluates what depends on the representation: `$node_index`, `$relationship_index`, and
+/// `$get_input` and arithmetic whose arguments they complete.
+struct Eval<'a> {
+    inputs: &'a HashMap<&'a str, &'a Value>,
+    node_index: Option<u64>,
+    relationship_index: Option<u64>,
+}
+
+impl<'a> Eval<'a> {
+    fn node(inputs: &'a HashMap<&'a str, &'a Value>, i: u64) -> Self {
+        Eval {
+            inputs,
+            node_index: Some(i),
+            relationship_index: None,
+        }
+    }
+
+    fn map(&self, values: &IndexMap<String, Value>) -> IndexMap<String, Value> {
+        values
+            .iter()
+            .map(|(k, v)| (k.clone(), self.value(v)))
+            .collect()
+    }
+
+    fn value(&self, value: &Value) -> Value {
+        match value {
+            Value::List(items) => Value::List(items.iter().map(|v| self.value(v)).collect()),
+            Value::Map(map) => Value::Map(self.map(map)),
+            Value::Call(call) => self.call(call),
+            other => other.clone(),
+        }
+    }
+
+    fn call(&self, call: &Call) -> Value {
+        let index = |i: Option<u64>| i.map(|i| Value::Integer(i as i64));
+        match call.function.as_str() {
+            "node_index" if call.args.is_empty() => {
+                if let Some(v) = index(self.node_index) {
+                    return v;
+                }
+            }
+            "relationship_index" if call.args.is_empty() => {
+                if let Some(v) = index(self.relationship_index) {
+                    return v;
+                }
+            }
+            _ => {}
+        }
+        let args: Vec<Value> = call.args.iter().map(|a| self.value(a)).collect();
+        let known = |v: &Value| !v.has_call();
+        let computed = match (call.function.as_str(), &args[..]) {
+            ("get_input", [Value::String(name), path @ ..]) if path.iter().all(known) => self
+                .inputs
+                .get(name.as_str())
+                .and_then(|v| super::values::nested(v, path)),
+            ("sum", items) if !items.is_empty() => fold(items, 0, i64::checked_add),
+            ("product", items) if !items.is_empty() => fold(items, 1, i64::checked_mul),
+            ("difference", [Value::Integer(a), Value::Integer(b)]) => {
+                a.checked_sub(*b).map(Value::Integer)
+            }
+            ("remainder", [Value::Integer(a), Value::Integer(b)]) if *b != 0 => {
+                a.checked_rem_euclid(*b).map(Value::Integer)
+            }
+            ("quotient", [Value::Integer(a), Value::Integer(b)]) if *b != 0 => {
+                Some(Value::Float(*a as f64 / *b as f64))
+            }
+            _ => None,
+        };
+        computed.unwrap_or_else(|| {
+            Value::Call(Call {
+                function: call.function.clone(),
+                args,
+                span: call.span,
+            })
+        })
+    }
+}
+
+/// Integer arithmetic over integers only; anything else is left to the general evaluator.
+fn fold(items: &[Value], start: i64, op: fn(i64, i64) -> Option<i64>) -> Option<Value> {
+    items
+        .iter()
+        .try_fold(start, |acc, v| match v {
+            Value::Integer(n) => op(acc, *n),
+            _ => None,
+        })
+        .map(Value::Integer)
+}

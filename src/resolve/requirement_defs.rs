@@ -1,0 +1,403 @@
+//! TOSCA 2.0 requirement definitions in node types (§8.4, L2926-3031; checklist T2-REQDEF),
+//! judged once the types are known, for every node type read, used or not:
+//!
+//! - `capability` names a capability type, or, with `node`, a capability of that node type
+//!   (a symbolic name, L3001); with `node` and a capability type, the node type has a
+//!   capability of that type (L3025);
+//! - the relationship type admits what the definition connects: its
+//!   `valid_capability_types`, `valid_target_node_types` and `valid_source_node_types`
+//!   (the spec's ex-045 is the example of this error);
+//! - a definition that refines an inherited one of the same name narrows it (L3017-3031): the
+//!   capability type, node type and relationship type derive from the inherited ones, a
+//!   symbolic capability stays as it is, and `count_range` lies within the inherited range.
+
+use super::occurrences::{Bounds, bounds};
+use super::selection::admits;
+use super::types::{Ancestry, definitions};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Dialect, type_matches};
+use crate::model::{Model, TypeDef, TypeKind};
+use crate::source::Span;
+use crate::yaml::{Map, Node};
+
+/// One requirement definition as written in one node type.
+struct Written<'m> {
+    capability: Option<&'m Node>,
+    node: Option<&'m Node>,
+    relationship: Option<&'m Node>,
+    count_range: Option<&'m Node>,
+}
+
+impl<'m> Written<'m> {
+    fn read(body: &'m Node) -> Self {
+        let map = body.as_map();
+        Written {
+            capability: match body.as_str() {
+                Some(_) => Some(body),
+                None => map.and_then(|m| m.get("capability")),
+            },
+            node: map.and_then(|m| m.get("node")),
+            relationship: map.and_then(|m| m.get("relationship")).and_then(|r| {
+                r.as_str()
+                    .map(|_| r)
+                    .or_else(|| r.as_map().and_then(|m| m.get("type")))
+            }),
+            count_range: map.and_then(|m| m.get("count_range")),
+        }
+    }
+}
+
+/// A requirement definition named `name` in one type's own `requirements`.
+fn own<'m>(def: &'m TypeDef, name: &str) -> Option<(&'m Node, &'m Node)> {
+    def.def
+        .as_map()?
+        .get("requirements")?
+        .as_seq()?
+        .iter()
+        .filter_map(Node::as_map)
+        .find_map(|m| m.entry(name).map(|e| (&e.key, &e.value)))
+}
+
+pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
+    if model.dialect != Dialect::Tosca2 {
+        return;
+    }
+    let mut checker = Checker {
+        model,
+        ancestry,
+        diags,
+    };
+    for ((kind, name), def) in &model.types {
+        if *kind == TypeKind::Node {
+            checker.node_type(name, def);
+        }
+    }
+}
+
+struct Checker<'a, 'm> {
+    model: &'m Model,
+    ancestry: &'a mut Ancestry,
+    diags: &'a mut Diagnostics,
+}
+
+impl<'m> Checker<'_, 'm> {
+    /// The ancestry of the type `name` written at `at` (read in that file's namespaces);
+    /// empty when it names no type (reported where types are read).
+    fn types(&mut self, kind: TypeKind, name: &str, at: Span) -> Vec<String> {
+        let Some(id) = self.ancestry.full_name(self.model, kind, name, at.file) else {
+            return Vec::new();
+        };
+        self.ancestry
+            .chain(self.model, kind, &id, &mut Diagnostics::with_cap(0))
+    }
+
+    /// The requirement definitions of the node type whose identity is `name`.
+    fn node_type(&mut self, name: &str, def: &'m TypeDef) {
+        let chain = self.ancestry.chain(
+            self.model,
+            TypeKind::Node,
+            name,
+            &mut Diagnostics::with_cap(0),
+        );
+        let defs = definitions(self.model, TypeKind::Node, &chain);
+        if !super::nodes::defs_complete(self.model, &defs) {
+            return;
+        }
+        let Some(list) = def
+            .def
+            .as_map()
+            .and_then(|m| m.get("requirements"))
+            .and_then(Node::as_seq)
+        else {
+            return;
+        };
+        for item in list {
+            let Some([entry]) = item.as_map().map(Map::entries) else {
+                continue;
+            };
+            let Some(requirement) = entry.key.scalar_text() else {
+                continue;
+            };
+            let written = Written::read(&entry.value);
+            let capability = self.capability(&written, requirement);
+            self.relationship_admits(name, &chain, &written, capability.as_ref(), requirement);
+            let parent = defs
+                .iter()
+                .skip(1)
+                .find_map(|d| own(d, requirement).map(|(_, body)| body));
+            if let Some(parent) = parent {
+                self.refines(
+                    &written,
+                    &Written::read(parent),
+                    requirement,
+                    entry.key.span,
+                );
+            }
+        }
+    }
+
+    /// The ancestry of the capability type `capability` asks for: the type it names, or (with
+    /// `node`) the type of the capability of that node type it names. Reports a name that is
+    /// neither, and a node type without a capability of the named type.
+    fn capability(&mut self, w: &Written, requirement: &str) -> Option<Vec<String>> {
+        let cap = w.capability?;
+        let cap_name = cap.as_str()?;
+        let node = w.node.and_then(|n| n.as_str().map(|s| (s, n.span)));
+        let node_caps = match node {
+            Some((n, at)) => {
+                let types = self.types(TypeKind::Node, n, at);
+                let defs = definitions(self.model, TypeKind::Node, &types);
+                if !super::nodes::defs_complete(self.model, &defs) {
+                    return None;
+                }
+                Some(self.capabilities_of(&defs))
+            }
+            None => None,
+        };
+        if let Some((_, types)) = node_caps
+            .as_ref()
+            .and_then(|caps| caps.iter().find(|(c, _)| c == cap_name))
+        {
+            return Some(types.clone());
+        }
+        let cap_types = self.types(TypeKind::Capability, cap_name, cap.span);
+        if cap_types.is_empty() {
+            if self.model.incomplete_types {
+                return None;
+            }
+            let (message, hint) = match node {
+                Some((n, _)) => (
+                    format!(
+                        "requirement `{requirement}` names capability `{cap_name}`, which is neither a capability type nor a capability of node type `{n}`"
+                    ),
+                    "name a capability type, or a capability the `node` type defines (L3001)".to_string(),
+                ),
+                None => (
+                    format!(
+                        "requirement `{requirement}` names capability `{cap_name}`, which is not a capability type"
+                    ),
+                    "name a capability type; a capability's symbolic name needs `node`, the node type that defines it (L3001)".to_string(),
+                ),
+            };
+            self.diags.push(
+                Diagnostic::error(codes::TOSCA_UNKNOWN_TYPE, message)
+                    .at(cap.span)
+                    .hint(hint),
+            );
+            return None;
+        }
+        if let (Some((n, at)), Some(caps)) = (node, &node_caps) {
+            let full = cap_types[0].clone();
+            if !caps.iter().any(|(_, types)| type_matches(types, &full)) {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_TYPE_MISMATCH,
+                        format!(
+                            "requirement `{requirement}` asks for a `{n}` with a capability of type `{cap_name}`, and `{n}` has none"
+                        ),
+                    )
+                    .at(at)
+                    .hint("name a node type that has a capability of that type, or a capability it has (L3025)"),
+                );
+            }
+        }
+        Some(cap_types)
+    }
+
+    /// Every capability of a node type chain with its type's ancestry.
+    fn capabilities_of(&mut self, defs: &[&'m TypeDef]) -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for def in defs {
+            let Some(caps) = def
+                .def
+                .as_map()
+                .and_then(|m| m.get("capabilities"))
+                .and_then(Node::as_map)
+            else {
+                continue;
+            };
+            for entry in caps.entries() {
+                let Some(name) = entry.key.scalar_text() else {
+                    continue;
+                };
+                if out.iter().any(|(n, _)| n == name) {
+                    continue;
+                }
+                let type_node = match entry.value.as_str() {
+                    Some(_) => Some(&entry.value),
+                    None => entry.value.as_map().and_then(|m| m.get("type")),
+                };
+                let Some(t) = type_node else { continue };
+                let types =
+                    self.types(TypeKind::Capability, t.as_str().unwrap_or_default(), t.span);
+                out.push((name.to_string(), types));
+            }
+        }
+        out
+    }
+
+    /// The relationship type's `valid_*` lists against what the definition connects (T2-REQDEF-08).
+    fn relationship_admits(
+        &mut self,
+        declaring: &str,
+        declaring_types: &[String],
+        w: &Written,
+        capability: Option<&Vec<String>>,
+        requirement: &str,
+    ) {
+        let Some(rel) = w.relationship.and_then(|r| r.as_str().map(|s| (s, r.span))) else {
+            return;
+        };
+        let rel_types = self.types(TypeKind::Relationship, rel.0, rel.1);
+        let defs = definitions(self.model, TypeKind::Relationship, &rel_types);
+        let mut list = |key: &str, kind: TypeKind| {
+            super::selection::listed_types(self.ancestry, self.model, &defs, key, kind)
+        };
+        let valid_caps = list("valid_capability_types", TypeKind::Capability);
+        let valid_targets = list("valid_target_node_types", TypeKind::Node);
+        let valid_sources = list("valid_source_node_types", TypeKind::Node);
+        let cap_types = capability.cloned().unwrap_or_default();
+        let node = w.node.and_then(|n| n.as_str().map(|s| (s, n.span)));
+        let node_types = match node {
+            Some((n, at)) => self.types(TypeKind::Node, n, at),
+            None => Vec::new(),
+        };
+        let mut problem = |what: &str, have: &str, valid: &[String], at: Span| {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_TYPE_MISMATCH,
+                    format!(
+                        "requirement `{requirement}` of `{declaring}` uses relationship type `{}`, whose {what} are {}, not `{have}`",
+                        rel.0,
+                        valid.join(", ")
+                    ),
+                )
+                .at(at)
+                .hint("use a relationship type that admits it, or change what the requirement connects (L2575-2577)"),
+            );
+        };
+        if !cap_types.is_empty()
+            && !admits(&valid_caps, &cap_types)
+            && let Some(cap) = w.capability
+        {
+            problem(
+                "valid capability types",
+                &cap_types[0],
+                &valid_caps,
+                cap.span,
+            );
+        }
+        if let Some(node) = node
+            && !node_types.is_empty()
+            && !admits(&valid_targets, &node_types)
+        {
+            problem("valid target node types", node.0, &valid_targets, node.1);
+        }
+        if !declaring_types.is_empty() && !admits(&valid_sources, declaring_types) {
+            problem("valid source node types", declaring, &valid_sources, rel.1);
+        }
+    }
+
+    /// A refinement against the inherited definition (T2-REQDEF-07).
+    fn refines(&mut self, w: &Written, parent: &Written, requirement: &str, at: Span) {
+        let narrower = |me: &mut Self,
+                        kind: TypeKind,
+                        what: &str,
+                        mine: Option<&Node>,
+                        theirs: Option<&Node>| {
+            let (Some(mine), Some(theirs)) = (mine, theirs) else {
+                return;
+            };
+            let (Some(m), Some(t)) = (mine.as_str(), theirs.as_str()) else {
+                return;
+            };
+            let my_types = me.types(kind, m, mine.span);
+            let Some(their_full) = me.ancestry.full_name(me.model, kind, t, theirs.span.file)
+            else {
+                return;
+            };
+            if !my_types.is_empty() && !type_matches(&my_types, &their_full) {
+                me.diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_TYPE_MISMATCH,
+                        format!(
+                            "requirement `{requirement}` refines the inherited definition with {what} `{m}`, which does not derive from `{t}`"
+                        ),
+                    )
+                    .at(mine.span)
+                    .hint(format!("a refinement may only narrow: name `{t}` or a type derived from it (L3017-3031)")),
+                );
+            }
+        };
+        narrower(self, TypeKind::Node, "node type", w.node, parent.node);
+        narrower(
+            self,
+            TypeKind::Relationship,
+            "relationship type",
+            w.relationship,
+            parent.relationship,
+        );
+        // A symbolic capability stays as it is; a capability type narrows.
+        if let (Some(mine), Some(theirs)) = (w.capability, parent.capability) {
+            let symbolic = |me: &mut Self, c: &Node| {
+                c.as_str().is_some_and(|s| {
+                    me.ancestry
+                        .full_name(me.model, TypeKind::Capability, s, c.span.file)
+                        .is_none()
+                })
+            };
+            if symbolic(self, theirs) {
+                if mine.as_str() != theirs.as_str() {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_TYPE_MISMATCH,
+                            format!(
+                                "requirement `{requirement}` changes the inherited capability `{}` to `{}`",
+                                theirs.as_str().unwrap_or_default(),
+                                mine.as_str().unwrap_or_default()
+                            ),
+                        )
+                        .at(mine.span)
+                        .hint("a capability named symbolically stays unchanged in every refinement (L3023)"),
+                    );
+                }
+            } else {
+                narrower(
+                    self,
+                    TypeKind::Capability,
+                    "capability type",
+                    Some(mine),
+                    Some(theirs),
+                );
+            }
+        }
+        if let (Some(mine), Some(theirs)) = (
+            w.count_range.and_then(bounds),
+            parent
+                .count_range
+                .and_then(bounds)
+                .or(Some(Bounds { min: 0, max: None })),
+        ) {
+            let within = mine.min >= theirs.min
+                && match (mine.max, theirs.max) {
+                    (_, None) => true,
+                    (Some(m), Some(t)) => m <= t,
+                    (None, Some(_)) => false,
+                };
+            if !within {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_TYPE_MISMATCH,
+                        format!(
+                            "requirement `{requirement}` refines the inherited `count_range` {} with {}, which is not within it",
+                            theirs.show(),
+                            mine.show()
+                        ),
+                    )
+                    .at(w.count_range.map_or(at, |c| c.span))
+                    .hint("a refined count_range must lie within the inherited one (L3031)"),
+                );
+            }
+        }
+    }
+}
