@@ -100,6 +100,7 @@ fn functions_become_references_and_string_templates() {
         vars: &vars,
         nodes: &[NodeRef::default()],
         hosts: &[None],
+        node_ids: &HashMap::new(),
     };
     assert_eq!(
         scope

@@ -31,6 +31,8 @@ pub struct Built {
     pub nodes: Vec<Json>,
     pub refs: Vec<NodeRef>,
     pub hosts: Vec<Option<NodeId>>,
+    /// Node name → its index, for functions that name a node (see [`Scope::node_ids`]).
+    pub node_ids: HashMap<String, NodeId>,
     /// Flags for the documents: `cloudinit`, `availability_zones`, `default_network`,
     /// `default_vpc`.
     pub needs: Json,
@@ -49,6 +51,7 @@ impl Built {
             vars,
             nodes: &self.refs,
             hosts: &self.hosts,
+            node_ids: &self.node_ids,
         }
     }
 }
@@ -101,6 +104,7 @@ pub fn build(
             }
         })
         .collect();
+    let node_ids = super::expr::node_ids(topology);
     let mut b = Builder {
         topology,
         spans,
@@ -111,6 +115,7 @@ pub fn build(
         hosting: &hosting,
         refs: &refs,
         hosts: &hosts,
+        node_ids: &node_ids,
         read_artifact,
         diags,
         artifacts: Vec::new(),
@@ -147,6 +152,7 @@ pub fn build(
         nodes,
         refs,
         hosts,
+        node_ids,
         needs,
         artifacts,
     }
@@ -162,6 +168,7 @@ struct Builder<'a, 'd> {
     hosting: &'a Hosting,
     refs: &'a [NodeRef],
     hosts: &'a [Option<NodeId>],
+    node_ids: &'a HashMap<String, NodeId>,
     read_artifact: ReadArtifact<'a>,
     diags: &'d mut Diagnostics,
     artifacts: Vec<(String, String)>,
@@ -182,6 +189,7 @@ impl Builder<'_, '_> {
             vars: self.vars,
             nodes: self.refs,
             hosts: self.hosts,
+            node_ids: self.node_ids,
         }
     }
 
