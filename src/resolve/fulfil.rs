@@ -353,7 +353,7 @@ struct Decider<'d, 'b, 'a> {
 impl<'b> Decider<'_, 'b, '_> {
     /// The plan's node filters as values, each checked once (in the scope of a relationship
     /// to no particular candidate) for what is wrong whatever the candidate; a filter found
-    /// wrong is reported as a warning and not judged (see [`unjudged`]).
+    /// wrong is reported and not judged (see [`unjudged`]).
     fn sound_filters(&mut self, plan: &Plan, relationship: &RelationshipInfo) -> Vec<Value> {
         let Some(conditions) = self.conditions else {
             return Vec::new();
@@ -1444,14 +1444,13 @@ impl<'a, 'm> Judge2<'a, 'm> {
     }
 }
 
-/// A problem of a node filter whatever the candidate, as a warning: the filter is not judged,
-/// so the candidates are chosen without it. Decided so because filters written for the Simple
-/// Profile's reading (`SELF` the requiring node) abound, while in TOSCA 2.0 `SELF` is the
-/// relationship to the candidate (L3449); failing every candidate would turn each into an
-/// unfulfilled requirement with a less helpful message.
+/// A problem of a node filter whatever the candidate stays an error, with the reminder that
+/// filters written for the Simple Profile's reading (`SELF` the requiring node) need: in TOSCA
+/// 2.0 `SELF` is the relationship to the candidate (L3449). The filter is then not judged, so
+/// the candidates are chosen without it rather than each failing it with a less helpful
+/// message.
 fn unjudged(mut d: Diagnostic) -> Diagnostic {
     if d.is_error() {
-        d.severity = crate::diag::Severity::Warning;
         let hint = d.hint.take().unwrap_or_default();
         d.hint = Some(format!(
             "{hint}; in a requirement's node filter `SELF` is the relationship to the candidate (L3449). This filter is not judged"
