@@ -301,24 +301,16 @@ impl Checker<'_, '_> {
 
     /// Every function a validation clause calls is built in or defined (L4727-4797, L5571).
     fn functions(&mut self, node: &Node) {
-        if let Some(call) = syntax::call(node)
-            && self
-                .functions
-                .lookup(call.name, Some(node.span.file))
-                .is_none()
-        {
-            let d = unknown::report(
-                self.model,
-                self.functions,
-                call.name,
-                Some(call.name_node.span),
-            );
-            self.diags.push(d);
-        }
-        if let Some(call) = syntax::call(node)
-            && let Some(Function::BuiltIn(b)) = self.functions.lookup(call.name, None)
-        {
-            self.built_in_call(b, &call);
+        if let Some(call) = syntax::call(node) {
+            match self.functions.lookup(call.name, Some(node.span.file)) {
+                None => {
+                    let at = Some(call.name_node.span);
+                    let d = unknown::report(self.model, self.functions, call.name, at);
+                    self.diags.push(d);
+                }
+                Some(Function::BuiltIn(b)) => self.built_in_call(b, &call),
+                Some(Function::Custom(_)) => {}
+            }
         }
         match &node.kind {
             crate::yaml::Kind::Map(map) => {
