@@ -106,6 +106,10 @@ pub struct CommonArgs {
     /// The entry file inside a directory or CSAR
     #[arg(long, value_name = "PATH")]
     pub entry: Option<PathBuf>,
+    /// A service template with `substitution_mappings` that may substitute node templates of
+    /// the template read (repeatable; imported templates with mappings are candidates too)
+    #[arg(long = "substitute", value_name = "FILE")]
+    pub substitute: Vec<PathBuf>,
     /// How to print diagnostics
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
@@ -582,6 +586,7 @@ fn run_with(
             .map(|(p, d)| (p.clone(), PathBuf::from(d)))
             .collect(),
         profile_paths: args.profile_path.clone(),
+        substitutes: args.substitute.clone(),
         inputs_files: args.inputs.clone(),
         set: args.set.clone(),
         limits: args.limits.limits(),

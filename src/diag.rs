@@ -72,6 +72,9 @@ pub mod codes {
     /// chose (the spec leaves the choice to the processor, L7036).
     pub const TOSCA_CHOSEN_TARGET: &str = "tosca::chosen-target";
     pub const TOSCA_MISSING_FILE: &str = "tosca::missing-artifact-file";
+    /// A node template that cannot be expanded by a substituting template: none fits where
+    /// one must, several fit, a boundary that does not wire up, or a substitution cycle.
+    pub const TOSCA_SUBSTITUTION: &str = "tosca::substitution";
     /// A TOSCA 2.0 function call that cannot be right: malformed, the wrong number or kind of
     /// arguments, no signature that fits, used where it means nothing, or failing when it is
     /// evaluated (a division by zero, an index past the end).

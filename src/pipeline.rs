@@ -20,6 +20,8 @@ pub struct ReadOptions {
     pub map_url: Vec<(String, PathBuf)>,
     /// Folders where TOSCA 2.0 profiles are found by name (`--profile-path`).
     pub profile_paths: Vec<PathBuf>,
+    /// Service templates that may substitute node templates (`--substitute`).
+    pub substitutes: Vec<PathBuf>,
     /// YAML files of input values, applied in order.
     pub inputs_files: Vec<PathBuf>,
     /// `NAME=VALUE` pairs, applied after the files; VALUE is read as YAML.
@@ -125,6 +127,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         .and_then(|m| m.get("Entry-Definitions"))
         .map(String::as_str);
     let artifact_root = resolve::topology_root(loader.sources(), model.entry, entry_definitions);
+    let candidates = substitution_candidates(&mut loader, &model, options, diags);
     let (sources, artifacts) = loader.into_parts(model.entry, artifact_root.as_deref());
     let ctx = resolve::Context {
         sources: &sources,
@@ -137,6 +140,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         artifact_files: &artifacts,
     };
     let topology = resolve::resolve(&model, &ctx, diags);
+    let topology = resolve::substitute(&model, topology, &candidates, &ctx, diags);
     Read {
         topology: Some(topology),
         sources,
@@ -223,6 +227,93 @@ pub fn convert_xml(
         };
     }
     Converted { tree, sources }
+}
+
+/// The service templates that may substitute node templates of `model`: each `--substitute`
+/// file (an error if it has no `substitution_mappings`), then each imported file whose
+/// template has `substitution_mappings` (TOSCA 2.0 L2284: such a template is a candidate), in
+/// import order, each once. An imported file's own problems were reported when it was
+/// imported, so it is read again quietly.
+fn substitution_candidates(
+    loader: &mut Loader,
+    model: &crate::model::Model,
+    options: &ReadOptions,
+    diags: &mut Diagnostics,
+) -> Vec<resolve::Candidate> {
+    let variable = crate::front::Variability {
+        quirks: options.quirks.clone(),
+        ..Default::default()
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for path in &options.substitutes {
+        let mark = diags.mark();
+        let opened = loader.open_input(&InputArg::Path(path.clone()), diags);
+        diags.place_unplaced_since(mark, &path.display().to_string());
+        let Some(opened) = opened else { continue };
+        if !seen.insert(opened.entry) {
+            continue;
+        }
+        loader.start_over();
+        let (read, _) =
+            crate::front::read_with(loader, opened.entry, &options.limits, &variable, diags);
+        let Some(read) = read else { continue };
+        let name = loader.sources().get(read.entry).name.clone();
+        if read
+            .topology
+            .as_ref()
+            .and_then(|t| t.substitution_mappings.as_ref())
+            .is_none()
+        {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SUBSTITUTION,
+                    format!("`--substitute {name}`: this service template has no `substitution_mappings`, so it substitutes nothing"),
+                )
+                .in_file(name)
+                .hint("give --substitute a template whose topology declares `substitution_mappings: { node_type: ... }`"),
+            );
+            continue;
+        }
+        let artifact_root = resolve::topology_root(loader.sources(), read.entry, None);
+        out.push(resolve::Candidate {
+            model: read,
+            name,
+            artifact_root,
+            given: true,
+        });
+    }
+    for &file in model.files.iter().skip(1) {
+        if seen.contains(&file)
+            || !loader
+                .sources()
+                .get(file)
+                .text
+                .contains("substitution_mappings")
+        {
+            continue;
+        }
+        seen.insert(file);
+        let mut quiet = Diagnostics::new();
+        loader.start_over();
+        let (read, _) =
+            crate::front::read_with(loader, file, &options.limits, &variable, &mut quiet);
+        let Some(read) = read.filter(|m| {
+            m.topology
+                .as_ref()
+                .is_some_and(|t| t.substitution_mappings.is_some())
+        }) else {
+            continue;
+        };
+        let artifact_root = resolve::topology_root(loader.sources(), read.entry, None);
+        out.push(resolve::Candidate {
+            name: loader.sources().get(file).name.clone(),
+            model: read,
+            artifact_root,
+            given: false,
+        });
+    }
+    out
 }
 
 /// A loader set up as the options say.

@@ -76,6 +76,30 @@ pub struct Topology {
     pub outputs: Vec<Output>,
     /// Present when this topology is a substitution for a node type.
     pub substitution: Option<Substitution>,
+    /// The node templates that substituting templates replaced (`--substitute`, imported
+    /// templates with `substitution_mappings`), each with the nodes that now realize it; left
+    /// out of the JSON when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub substituted: Vec<Substituted>,
+}
+
+/// A node template replaced by the topology of the service template that substitutes it. Its
+/// nodes, relationships, groups and policies are in the topology under `<name>.<inner name>`;
+/// the relationships to and from it were re-pointed at the inner nodes its substitution
+/// mappings name.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Substituted {
+    /// The substituted node template's name: the prefix of its expansion's names.
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The substituting service template, as the file list names it.
+    pub template: String,
+    /// The nodes that realize it, in the substituting template's order.
+    pub nodes: Vec<NodeId>,
+    /// Attribute mappings (substituted node's attribute → output value), as data.
+    pub attributes: IndexMap<String, Value>,
+    pub location: Option<Location>,
 }
 
 /// A node template, with everything it inherited from its type already merged in.

@@ -27,6 +27,7 @@ mod requirement_defs;
 mod requirements;
 mod scalar_types;
 mod selection;
+mod substitution;
 mod tosca2_types;
 mod type_parts;
 mod types;
@@ -48,6 +49,7 @@ use crate::yaml::Node;
 
 pub use params::{Bindings, check_unused_bindings};
 pub use paths::topology_root;
+pub use substitution::{Candidate, SEPARATOR, substitute};
 pub(crate) use values::FUNCTIONS_1X;
 
 /// What the resolver needs besides the model.
@@ -104,6 +106,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         workflows: Vec::new(),
         outputs: Vec::new(),
         substitution: None,
+        substituted: Vec::new(),
     };
     let plain = values::ValueReader {
         dialect: model.dialect,

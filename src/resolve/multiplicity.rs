@@ -78,6 +78,7 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
         workflows: topology.workflows.clone(),
         outputs: topology.outputs.clone(),
         substitution: topology.substitution.clone(),
+        substituted: topology.substituted.clone(),
     };
     for (t, node) in topology.nodes.iter().enumerate() {
         for i in 0..counts[t] {
@@ -147,6 +148,9 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
     let spread = |id: NodeId| (0..counts[id.0]).map(move |i| NodeId(first[id.0] + i as usize));
     for g in &mut out.groups {
         g.members = g.members.iter().flat_map(|&id| spread(id)).collect();
+    }
+    for s in &mut out.substituted {
+        s.nodes = s.nodes.iter().flat_map(|&id| spread(id)).collect();
     }
     for p in &mut out.policies {
         p.targets = p

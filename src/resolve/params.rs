@@ -16,6 +16,9 @@ use crate::yaml::Node;
 #[derive(Debug, Default, Clone)]
 pub struct Bindings {
     values: IndexMap<String, (Node, Option<Span>)>,
+    /// Values already read and typed elsewhere: a substituted node's properties given to the
+    /// substituting template's inputs ([`super::substitution`]).
+    resolved: IndexMap<String, Value>,
 }
 
 impl Bindings {
@@ -29,8 +32,18 @@ impl Bindings {
         self.values.insert(name, (value, span));
     }
 
+    /// Binds `name` to a value that is already read (a substituted node's property).
+    pub fn set_value(&mut self, name: String, value: Value) {
+        self.resolved.insert(name, value);
+    }
+
+    /// Whether `name` has a value, given either way.
+    pub fn has_value(&self, name: &str) -> bool {
+        self.values.contains_key(name) || self.resolved.contains_key(name)
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.values.is_empty() && self.resolved.is_empty()
     }
 
     /// The values in the order given: name, value, where the name was given.
@@ -74,9 +87,15 @@ pub fn inputs<'m>(
         };
         let default = get("default").map(|n| typed(n, diags));
         let bound = bindings
-            .values
+            .resolved
             .get(&named.name)
-            .map(|(n, _)| typed(n, diags))
+            .cloned()
+            .or_else(|| {
+                bindings
+                    .values
+                    .get(&named.name)
+                    .map(|(n, _)| typed(n, diags))
+            })
             .or_else(|| get("value").map(|n| typed(n, diags)));
         let constraints = match get("constraints").map(|n| reader.value(n, diags)) {
             Some(Value::List(items)) => items,

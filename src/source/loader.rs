@@ -217,6 +217,12 @@ impl Loader {
         )
     }
 
+    /// Forgets which files were handed out, so the next read of a template (a substituting
+    /// template read after the entry) walks its imports as if it came first.
+    pub fn start_over(&mut self) {
+        self.handed_out.iter_mut().for_each(|f| *f = false);
+    }
+
     /// Marks a built-in file as handed out, returning whether this is the first time: for a
     /// profile import that the front end resolves by name rather than by path.
     pub fn take_builtin(&mut self, id: FileId) -> bool {

@@ -106,10 +106,16 @@ pub fn read_definitions(
         }
     }
 
-    if file != model.entry && root.contains_key(grammar::topology_key(dialect)) {
-        let entry = root
-            .entry(grammar::topology_key(dialect))
-            .expect("checked above");
+    // An imported template with `substitution_mappings` is a candidate for substituting a node
+    // of the importing one (resolve::substitution), so it is not ignored.
+    let substitutes = |t: &Node| {
+        t.as_map()
+            .is_some_and(|m| m.contains_key("substitution_mappings"))
+    };
+    if file != model.entry
+        && let Some(entry) = root.entry(grammar::topology_key(dialect))
+        && !substitutes(&entry.value)
+    {
         diags.push(
             Diagnostic::warning(
                 codes::TOSCA_UNSUPPORTED,

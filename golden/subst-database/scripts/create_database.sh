@@ -1,0 +1,2 @@
+#!/bin/sh
+# Creates the database.
