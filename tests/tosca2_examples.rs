@@ -10,18 +10,6 @@ mod common;
 
 use common::{corpus_root, in_ci, toscana};
 
-fn ir(example: &str) -> serde_json::Value {
-    let examples = corpus_root().join("oasis/examples");
-    let out = toscana()
-        .args(["ir", "-q", "--profile-path"])
-        .arg(corpus_root().join("oasis/profiles"))
-        .arg(examples.join(example))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{example}: {}", common::stderr(&out));
-    serde_json::from_slice(&out.stdout).expect("the IR is JSON")
-}
-
 fn corpus_present() -> bool {
     if corpus_root().join("oasis/profiles").is_dir() {
         return true;
@@ -31,22 +19,92 @@ fn corpus_present() -> bool {
     false
 }
 
+/// `online_boutique`'s eleven microservices all have the `substitute` directive and nothing
+/// else: valid for `check` (an orchestrator may know a substituting template, a warning each),
+/// but not instantiable without one (L7555), so `ir` refuses it.
 #[test]
-fn online_boutique_resolves_with_its_profiles() {
+fn online_boutique_needs_a_substituting_template_for_its_output() {
     if !corpus_present() {
         return;
     }
-    let ir = ir("online_boutique");
-    let nodes = ir["nodes"].as_array().unwrap();
-    assert_eq!(nodes.len(), 11);
-    assert_eq!(ir["relationships"].as_array().unwrap().len(), 15);
-    // Types come from the profile `community.tosca.abstract.application:0.1`, and their
-    // identities say so.
-    assert!(
-        nodes
-            .iter()
-            .any(|n| n["types"][0] == "community.tosca.abstract.application:0.1:MicroService")
+    let examples = corpus_root().join("oasis/examples");
+    let run = |command: &str| {
+        toscana()
+            .args([command, "--max-errors", "0", "--profile-path"])
+            .arg(corpus_root().join("oasis/profiles"))
+            .arg(examples.join("online_boutique"))
+            .output()
+            .unwrap()
+    };
+    let check = run("check");
+    let stderr = common::stderr(&check);
+    assert!(check.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.matches("warning[tosca::substitution]").count(),
+        11,
+        "{stderr}"
     );
+    let ir = run("ir");
+    let stderr = common::stderr(&ir);
+    assert_eq!(ir.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("main.yaml:12:5: error[tosca::substitution]: node template `frontend` is marked for substitution, but no service template substitutes its type `app:MicroService`"),
+        "{stderr}"
+    );
+}
+
+/// With the `substitutions` example as the substituting template, each microservice becomes a
+/// ServiceAccount, a Pod, a Deployment and a Service named `<microservice>.<inner>`; its
+/// `endpoint` relationships leave from its Pod (`[endpoint, UNBOUNDED]: [pod, endpoint]`) and
+/// end at the peer's Service (`endpoint: [service, endpoint]`), and the capability properties
+/// reach the Service through `[CAPABILITY, endpoint, port]: port` mappings.
+#[test]
+fn online_boutique_expands_with_the_microservice_substitution() {
+    if !corpus_present() {
+        return;
+    }
+    let examples = corpus_root().join("oasis/examples");
+    let out = toscana()
+        .args([
+            "ir",
+            "-q",
+            "--quirk",
+            "oasis-profiles",
+            "--quirk",
+            "in-range",
+        ])
+        .arg("--profile-path")
+        .arg(corpus_root().join("oasis/profiles"))
+        .arg("--substitute")
+        .arg(examples.join("substitutions/microservice/main.yaml"))
+        .arg(examples.join("online_boutique"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = ir["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 44);
+    assert_eq!(ir["substituted"].as_array().unwrap().len(), 11);
+    let name = |id: &serde_json::Value| nodes[id.as_u64().unwrap() as usize]["name"].clone();
+    let rels = ir["relationships"].as_array().unwrap();
+    let frontend: Vec<_> = rels
+        .iter()
+        .filter(|r| r["requirement"] == "endpoint" && name(&r["source"]) == "frontend.pod")
+        .map(|r| name(&r["target"]))
+        .collect();
+    assert_eq!(frontend.len(), 7);
+    assert!(frontend.contains(&serde_json::json!("ad.service")));
+    let service = nodes
+        .iter()
+        .find(|n| n["name"] == "frontend.service")
+        .unwrap();
+    assert_eq!(
+        service["capabilities"]["endpoint"]["properties"]["port"]["value"],
+        80
+    );
+    // The record of the substituted node: its type as written, and the nodes that realize it.
+    assert_eq!(ir["substituted"][0]["type"], "app:MicroService");
+    assert_eq!(ir["substituted"][0]["nodes"], serde_json::json!([0, 1, 2, 3]));
 }
 
 #[test]

@@ -58,6 +58,15 @@ pub fn mapping_entries<'y>(
     }
 }
 
+/// The name a capability or requirement mapping is for: its key, or the first item of TOSCA
+/// 2.0's `[<requirement>, <count>]` key (§15.5, L7437), whose count an orchestrator uses.
+pub fn mapped_name(key: &Yaml) -> Option<&str> {
+    key.scalar_text().or_else(|| match key.as_seq()? {
+        [name, _count] => name.scalar_text(),
+        _ => None,
+    })
+}
+
 /// What one capability or requirement mapping maps onto.
 pub enum Target<'y> {
     /// `[node template, capability or requirement]`.
@@ -125,7 +134,7 @@ pub fn check_mapped_names(
         let outer = defined_names(&outer_defs, section);
         // Shapes are reported where the mappings are read.
         for entry in mapping_entries(section, entries, &mut Diagnostics::with_cap(0)) {
-            let Some(name) = entry.key.scalar_text() else {
+            let Some(name) = mapped_name(&entry.key) else {
                 continue;
             };
             if outer_known && !outer.contains(&name) {

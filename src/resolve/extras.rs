@@ -152,6 +152,34 @@ fn values(
         .unwrap_or_default()
 }
 
+/// Property or attribute mappings by the name they map, a TOSCA 2.0 list key (`[CAPABILITY,
+/// endpoint, port]`, §15.2-15.3) written as that list's flow text.
+fn mapping_values(
+    reader: &ValueReader,
+    mappings: &Map,
+    key: &str,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    let Some(entries) = mappings.get(key).and_then(Yaml::as_map) else {
+        return values(reader, Some(mappings), key, diags);
+    };
+    entries
+        .entries()
+        .iter()
+        .filter_map(|e| {
+            let name = match (e.key.scalar_text(), e.key.as_seq()) {
+                (Some(name), _) => name.to_string(),
+                (None, Some(items)) => {
+                    let parts: Option<Vec<&str>> = items.iter().map(Yaml::scalar_text).collect();
+                    format!("[{}]", parts?.join(", "))
+                }
+                _ => None?,
+            };
+            Some((name, reader.value(&e.value, diags)))
+        })
+        .collect()
+}
+
 fn unknown<'k>(
     message: &str,
     span: crate::source::Span,
@@ -261,7 +289,7 @@ pub fn substitution(
         };
         let mut mapped = Vec::new();
         for entry in super::boundary::mapping_entries(key, section, diags) {
-            let Some(name) = entry.key.scalar_text() else {
+            let Some(name) = super::boundary::mapped_name(&entry.key) else {
                 continue;
             };
             let several =
@@ -348,8 +376,8 @@ pub fn substitution(
         .unwrap_or_default();
     Some(Substitution {
         node_type: node_type.to_string(),
-        properties: values(builder.reader, Some(map), "properties", diags),
-        attributes: values(builder.reader, Some(map), "attributes", diags),
+        properties: mapping_values(builder.reader, map, "properties", diags),
+        attributes: mapping_values(builder.reader, map, "attributes", diags),
         capabilities,
         requirements,
         interfaces,

@@ -8,7 +8,10 @@
 //! Which nodes are substituted:
 //! - TOSCA 2.0: a node with the `substitute` directive (L2551). Directives are tried in order
 //!   (L2563): after `select` the orchestrator decides, so the node is left as it is; with no
-//!   candidate, a later `create` lets the node be created, and otherwise it is an error.
+//!   candidate, a later `create` lets the node be created, and otherwise "a substituting
+//!   template must be found to instantiate this node" (L7555): an error where the output needs
+//!   every value (`ir`, `k8s`), a warning where it does not (`check`, whose orchestrator may
+//!   know one; `tf` and `dot`, which show the node as it is).
 //! - Simple Profile 1.x: a node with the `substitutable` (or `substitute`) directive (L785),
 //!   and an *abstract* node — one without a deployment artifact and without an implementation
 //!   of a `create` operation (L606-614, L822) — when a candidate fits. "Substitutable was
@@ -333,7 +336,9 @@ impl Expander<'_> {
                     "give one with --substitute FILE, or import one, whose `substitution_mappings` has `node_type: {}` (or a type it derives from)",
                     node.type_name
                 );
-                if mark.required {
+                // Like an input without a value: the template is valid (an orchestrator may
+                // know a substituting template), but an output that realizes it cannot be made.
+                if mark.required && self.ctx.unbound_inputs_are_errors {
                     diags.push(
                         place(Diagnostic::error(codes::TOSCA_SUBSTITUTION, message)).hint(format!(
                             "{hint}; or add `create` after `substitute` in its directives"
@@ -694,51 +699,26 @@ fn splice(
     };
     // Outer relationships keep their ids; those of a substituted node are re-pointed.
     let mut dropped = HashSet::new();
+    let inner_rels = rel_base_start..next_rel;
+    let mut fan_out: Vec<(Relationship, Option<Requirement>)> = Vec::new();
     for (r, rel) in outer.relationships.iter().enumerate() {
         let mut rel = rel.clone();
         let outer_source = &outer.nodes[rel.source.0];
         let outer_target = &outer.nodes[rel.target.0];
+        // Inner requirements a relationship from outside connects: the first is this one,
+        // each further one (a TOSCA 2.0 mapping onto a list, §15.5) gets a copy of it.
+        let mut sources: Vec<(NodeId, String)> = Vec::new();
         match plan_of.get(&rel.source.0) {
             None => rel.source = new_id[rel.source.0].unwrap_or(rel.source),
-            Some(&p) => match boundary(p, Section::Requirements, &rel.requirement) {
-                Some(m) => {
-                    let id = NodeId(base[p] + m.node.0);
-                    rel.source = id;
-                    rel.requirement = m.target.clone();
-                    let template = &outer_source.requirements;
-                    let assignment = template
-                        .iter()
-                        .find(|q| q.relationship == Some(RelationshipId(r)));
-                    let node = &mut out.nodes[id.0];
-                    let bound_inside = node.requirements.iter().any(|q| q.name == m.target);
-                    match node
-                        .requirements
-                        .iter_mut()
-                        .find(|q| q.name == m.target && q.relationship.is_none())
-                    {
-                        Some(open) => open.relationship = Some(RelationshipId(r)),
-                        None if bound_inside => {
-                            problems.push((
-                                rel.location,
-                                true,
-                                format!(
-                                    "requirement `{}` of substituted node `{}` is fulfilled here and also inside `{}`, by `{}`'s requirement `{}`",
-                                    m.name, outer_source.name, names[p], node.name, m.target
-                                ),
-                                "fulfil it in one place: drop the assignment here, or leave the inner requirement open (Simple Profile L911)".to_string(),
-                            ));
-                            dropped.insert(r);
-                        }
-                        None => node.requirements.push(Requirement {
-                            name: m.target.clone(),
-                            relationship: Some(RelationshipId(r)),
-                            ..assignment
-                                .cloned()
-                                .unwrap_or_else(|| empty_requirement(&m.target))
-                        }),
-                    }
-                }
-                None => {
+            Some(&p) => {
+                let mapped: Vec<&BoundaryMapping> = plans[p]
+                    .inner
+                    .substitution
+                    .iter()
+                    .flat_map(|s| &s.requirements)
+                    .filter(|m| m.name == rel.requirement)
+                    .collect();
+                if mapped.is_empty() {
                     // The substituting template fulfils it inside, or has no use for it
                     // (tosca-parser's `system.yaml` hosts `dbsys`, whose template maps no `host`).
                     problems.push((
@@ -755,7 +735,29 @@ fn splice(
                     ));
                     dropped.insert(r);
                 }
-            },
+                for m in mapped {
+                    let id = NodeId(base[p] + m.node.0);
+                    let inner = &out.nodes[id.0];
+                    let inside = inner.requirements.iter().any(|q| {
+                        q.name == m.target
+                            && q.relationship.is_some_and(|i| inner_rels.contains(&i.0))
+                    });
+                    if inside {
+                        problems.push((
+                            rel.location,
+                            true,
+                            format!(
+                                "requirement `{}` of substituted node `{}` is fulfilled here and also inside `{}`, by `{}`'s requirement `{}`",
+                                m.name, outer_source.name, names[p], inner.name, m.target
+                            ),
+                            "fulfil it in one place: drop the assignment here, or leave the inner requirement open (Simple Profile L911)".to_string(),
+                        ));
+                        dropped.insert(r);
+                        continue;
+                    }
+                    sources.push((id, m.target.clone()));
+                }
+            }
         }
         match plan_of.get(&rel.target.0) {
             None => rel.target = new_id[rel.target.0].unwrap_or(rel.target),
@@ -793,6 +795,29 @@ fn splice(
                 }
             }
         }
+        if !dropped.contains(&r) {
+            let assignment = outer_source
+                .requirements
+                .iter()
+                .find(|q| q.relationship == Some(RelationshipId(r)));
+            for (k, (id, requirement)) in sources.into_iter().enumerate() {
+                let mut copy = rel.clone();
+                copy.source = id;
+                copy.requirement = requirement.clone();
+                if k == 0 {
+                    rel = copy;
+                    attach(
+                        &mut out.nodes[id.0],
+                        &requirement,
+                        RelationshipId(r),
+                        assignment,
+                    );
+                } else {
+                    copy.name = format!("{}[{k}]", rel.name);
+                    fan_out.push((copy, assignment.cloned()));
+                }
+            }
+        }
         out.relationships.push(rel);
     }
     for (p, plan) in plans.iter().enumerate() {
@@ -808,6 +833,17 @@ fn splice(
             relocate_interfaces(&mut rel.interfaces, &files[p]);
             out.relationships.push(rel);
         }
+    }
+    for (rel, assignment) in fan_out {
+        let id = RelationshipId(out.relationships.len());
+        let requirement = rel.requirement.clone();
+        attach(
+            &mut out.nodes[rel.source.0],
+            &requirement,
+            id,
+            assignment.as_ref(),
+        );
+        out.relationships.push(rel);
     }
     // Groups and policies: a substituted member or target is its whole expansion.
     let spread = |id: NodeId| -> Vec<NodeId> {
@@ -917,13 +953,49 @@ fn prefixed(prefix: &str, name: &str) -> String {
     format!("{prefix}{SEPARATOR}{name}")
 }
 
-/// Inner node name → its name in the expansion.
-fn renames(prefix: &str, inner: &Topology) -> HashMap<String, String> {
-    inner
-        .nodes
-        .iter()
-        .map(|n| (n.name.clone(), prefixed(prefix, &n.name)))
-        .collect()
+/// What an inner value names that changes in the expansion: inner node names (→ prefixed),
+/// and the inner inputs, whose `get_input` becomes the value the input got (null if none),
+/// since the inner template's inputs are not inputs of the whole topology.
+struct Renames {
+    nodes: HashMap<String, String>,
+    inputs: HashMap<String, Value>,
+}
+
+fn renames(prefix: &str, inner: &Topology) -> Renames {
+    Renames {
+        nodes: inner
+            .nodes
+            .iter()
+            .map(|n| (n.name.clone(), prefixed(prefix, &n.name)))
+            .collect(),
+        inputs: inner
+            .inputs
+            .iter()
+            .map(|i| {
+                let value = i.value.as_ref().or(i.default.as_ref());
+                (i.name.clone(), value.cloned().unwrap_or(Value::Null))
+            })
+            .collect(),
+    }
+}
+
+/// Connects requirement `name` of an inner node to relationship `id` from outside: its first
+/// open requirement of that name, else a new one like the outer `assignment`.
+fn attach(node: &mut Node, name: &str, id: RelationshipId, assignment: Option<&Requirement>) {
+    match node
+        .requirements
+        .iter_mut()
+        .find(|q| q.name == name && q.relationship.is_none())
+    {
+        Some(open) => open.relationship = Some(id),
+        None => node.requirements.push(Requirement {
+            name: name.to_string(),
+            relationship: Some(id),
+            ..assignment
+                .cloned()
+                .unwrap_or_else(|| empty_requirement(name))
+        }),
+    }
 }
 
 fn empty_requirement(name: &str) -> Requirement {
@@ -969,10 +1041,30 @@ fn drop_relationships(out: &mut Topology, dropped: &HashSet<usize>) {
 }
 
 /// Function calls in `value` that start their path at an inner node, renamed.
-fn rename_value(value: &mut Value, renames: &HashMap<String, String>) {
+fn rename_value(value: &mut Value, renames: &Renames) {
     match value {
         Value::List(items) => items.iter_mut().for_each(|v| rename_value(v, renames)),
         Value::Map(map) => map.values_mut().for_each(|v| rename_value(v, renames)),
+        Value::Call(call)
+            if call.function == "get_input"
+                && let Some(Value::String(name)) = call.args.first()
+                && let Some(given) = renames.inputs.get(name.as_str()) =>
+        {
+            let mut given = given.clone();
+            if let [_, path @ ..] = call.args.as_slice() {
+                for step in path {
+                    given = match (given, step) {
+                        (Value::List(items), Value::Integer(i)) => usize::try_from(*i)
+                            .ok()
+                            .and_then(|i| items.into_iter().nth(i)),
+                        (Value::Map(mut map), Value::String(k)) => map.swap_remove(k.as_str()),
+                        _ => None,
+                    }
+                    .unwrap_or(Value::Null);
+                }
+            }
+            *value = given;
+        }
         Value::Call(call) => {
             if matches!(
                 call.function.as_str(),
@@ -982,7 +1074,7 @@ fn rename_value(value: &mut Value, renames: &HashMap<String, String>) {
                     | "get_operation_output"
                     | "available_allocation"
             ) && let Some(Value::String(first)) = call.args.first_mut()
-                && let Some(new) = renames.get(first.as_str())
+                && let Some(new) = renames.nodes.get(first.as_str())
             {
                 *first = new.clone();
             }
@@ -992,14 +1084,11 @@ fn rename_value(value: &mut Value, renames: &HashMap<String, String>) {
     }
 }
 
-fn rename_map(map: &mut IndexMap<String, Value>, renames: &HashMap<String, String>) {
+fn rename_map(map: &mut IndexMap<String, Value>, renames: &Renames) {
     map.values_mut().for_each(|v| rename_value(v, renames));
 }
 
-fn rename_interfaces(
-    interfaces: &mut IndexMap<String, crate::ir::Interface>,
-    renames: &HashMap<String, String>,
-) {
+fn rename_interfaces(interfaces: &mut IndexMap<String, crate::ir::Interface>, renames: &Renames) {
     for i in interfaces.values_mut() {
         rename_map(&mut i.inputs, renames);
         for op in i
@@ -1013,7 +1102,7 @@ fn rename_interfaces(
     }
 }
 
-fn node_values(node: &mut Node, renames: &HashMap<String, String>) {
+fn node_values(node: &mut Node, renames: &Renames) {
     rename_map(&mut node.properties, renames);
     rename_map(&mut node.attributes, renames);
     for c in node.capabilities.values_mut() {
@@ -1025,14 +1114,14 @@ fn node_values(node: &mut Node, renames: &HashMap<String, String>) {
         if let Some(target) = r
             .node
             .as_mut()
-            .and_then(|t| renames.get(t.as_str()).map(|n| (t, n)))
+            .and_then(|t| renames.nodes.get(t.as_str()).map(|n| (t, n)))
         {
             *target.0 = target.1.clone();
         }
     }
 }
 
-fn relationship_values(rel: &mut Relationship, renames: &HashMap<String, String>) {
+fn relationship_values(rel: &mut Relationship, renames: &Renames) {
     rename_map(&mut rel.properties, renames);
     rename_map(&mut rel.attributes, renames);
     rename_interfaces(&mut rel.interfaces, renames);
