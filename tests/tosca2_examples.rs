@@ -104,7 +104,10 @@ fn online_boutique_expands_with_the_microservice_substitution() {
     );
     // The record of the substituted node: its type as written, and the nodes that realize it.
     assert_eq!(ir["substituted"][0]["type"], "app:MicroService");
-    assert_eq!(ir["substituted"][0]["nodes"], serde_json::json!([0, 1, 2, 3]));
+    assert_eq!(
+        ir["substituted"][0]["nodes"],
+        serde_json::json!([0, 1, 2, 3])
+    );
 }
 
 #[test]

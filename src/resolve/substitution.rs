@@ -297,23 +297,40 @@ impl Expander<'_> {
     ) -> Option<usize> {
         let mut rejected = Vec::new();
         let mut fitting = Vec::new();
+        let mut maybe = Vec::new();
         for (c, b) in self.boundaries.iter().enumerate() {
             let Some(b) = b else { continue };
             if !type_matches(&node.types, &b.node_type) {
                 continue;
             }
-            match passes_filter(model, node, b) {
-                Ok(()) => {
-                    fitting.push(c);
-                    self.used[c] = true;
-                }
-                Err(why) => rejected.push(format!("`{}`: {why}", self.candidates[c].name)),
+            self.used[c] = true;
+            let template = self.candidates[c].model.topology.as_ref();
+            match fits(model, node, b, template) {
+                Fit::Yes => fitting.push(c),
+                Fit::Maybe(why) => maybe.push(format!("`{}` ({why})", self.candidates[c].name)),
+                Fit::No(why) => rejected.push(format!("`{}`: {why}", self.candidates[c].name)),
             }
         }
         let place = |d: Diagnostic| match at {
             Some(s) => d.at(s),
             None => d,
         };
+        if fitting.is_empty() && !maybe.is_empty() {
+            // Which one is the orchestrator's choice at deployment (an ETSI NFV deployment
+            // flavour chosen by an input, say).
+            diags.push(
+                place(Diagnostic::warning(
+                    codes::TOSCA_SUBSTITUTION,
+                    format!(
+                        "whether {} substitutes node template `{}` depends on values known only at deployment; it is left for the orchestrator",
+                        maybe.join(", "),
+                        node.name
+                    ),
+                ))
+                .hint("give the inputs those values depend on a value (--set, --inputs) to expand it here"),
+            );
+            return None;
+        }
         match fitting.as_slice() {
             [one] => Some(*one),
             [] => {
@@ -503,37 +520,91 @@ impl Expander<'_> {
     }
 }
 
-/// Whether `node` passes the candidate's `substitution_filter`, or why not.
-fn passes_filter(model: &Model, node: &Node, b: &Boundary) -> Result<(), String> {
-    let Some(filter) = b.mappings.get("substitution_filter") else {
-        return Ok(());
-    };
-    if model.dialect == Dialect::Tosca2 {
-        // A 2.0 condition clause: evaluated by the orchestrator (see module docs).
-        return Ok(());
-    }
-    let filter = filter
-        .as_map()
-        .and_then(|m| m.get("node_filter"))
-        .unwrap_or(filter);
-    let mut quiet = Diagnostics::new();
-    let read = super::filters::read(filter, &mut quiet);
+/// Whether a candidate substitutes `node`, beyond its type.
+enum Fit {
+    Yes,
+    /// Only values known at deployment can tell.
+    Maybe(String),
+    No(String),
+}
+
+/// Whether `node` passes the candidate's `substitution_filter` and has the values its constant
+/// property mappings ask for, or why not. A Simple Profile property "mapping" onto a value
+/// that is no input of the template (`flavour_id: simple`, as ETSI NFV deployment flavours and
+/// tosca-parser's tests write) selects the nodes whose property has that value.
+fn fits(
+    model: &Model,
+    node: &Node,
+    b: &Boundary,
+    template: Option<&crate::model::TopologyTemplate>,
+) -> Fit {
     let reader = super::values::ValueReader {
         dialect: model.dialect,
         inputs: None,
     };
-    let mut ancestry = super::types::Ancestry::new(model);
-    let mut patterns = super::constraints::Patterns::default();
-    let mut typing = super::typing::Typing {
-        model,
-        reader: &reader,
-        ancestry: &mut ancestry,
-        patterns: &mut patterns,
-    };
-    match super::filters::judge(&read, &mut typing, node) {
-        super::filters::Verdict::Fails(why) => Err(why),
-        _ => Ok(()),
+    let mut quiet = Diagnostics::new();
+    let mut maybe = None;
+    if model.dialect != Dialect::Tosca2
+        && let Some(mappings) = b.mappings.get("properties").and_then(Yaml::as_map)
+    {
+        let declared =
+            |name: &str| template.is_some_and(|t| t.inputs.iter().any(|i| i.name == name));
+        for e in mappings.entries() {
+            let (Some(property), Some(text)) = (e.key.scalar_text(), e.value.scalar_text()) else {
+                continue;
+            };
+            if declared(text) {
+                continue;
+            }
+            let wanted = reader.value(&e.value, &mut quiet);
+            match node.properties.get(property) {
+                Some(Value::Call(_)) => {
+                    maybe = Some(format!(
+                        "`{property}` must be {}",
+                        crate::ir::value_text(&wanted)
+                    ));
+                }
+                Some(v) if values_equal(v, &wanted) => {}
+                got => {
+                    return Fit::No(format!(
+                        "it substitutes nodes whose `{property}` is {}, not {}",
+                        crate::ir::value_text(&wanted),
+                        got.map_or("unset".to_string(), crate::ir::value_text)
+                    ));
+                }
+            }
+        }
     }
+    if let Some(filter) = b.mappings.get("substitution_filter")
+        // A 2.0 condition clause is evaluated by the orchestrator (see module docs).
+        && model.dialect != Dialect::Tosca2
+    {
+        let filter = filter
+            .as_map()
+            .and_then(|m| m.get("node_filter"))
+            .unwrap_or(filter);
+        let read = super::filters::read(filter, &mut quiet);
+        let mut ancestry = super::types::Ancestry::new(model);
+        let mut patterns = super::constraints::Patterns::default();
+        let mut typing = super::typing::Typing {
+            model,
+            reader: &reader,
+            ancestry: &mut ancestry,
+            patterns: &mut patterns,
+        };
+        match super::filters::judge(&read, &mut typing, node) {
+            super::filters::Verdict::Fails(why) => return Fit::No(why),
+            super::filters::Verdict::Maybe(why) => maybe = maybe.or(Some(why)),
+            super::filters::Verdict::Fits => {}
+        }
+    }
+    maybe.map_or(Fit::Yes, Fit::Maybe)
+}
+
+/// Equal as values: a property's typed value against a constant read without its type (an
+/// integer written where the property is a float, a string where it is a version).
+fn values_equal(typed: &Value, constant: &Value) -> bool {
+    typed == constant || crate::ir::value_text(typed) == crate::ir::value_text(constant)
 }
 
 /// The inner inputs the node's properties give values to, and the mappings that name an input
@@ -547,16 +618,17 @@ fn input_values(
 ) -> Vec<(String, Value)> {
     let declared = |name: &str| template.inputs.iter().any(|i| i.name == name);
     let mut out = Vec::new();
-    let Some(mappings) = b.mappings.get("properties").and_then(Yaml::as_map) else {
-        if dialect == Dialect::Tosca2 {
-            return out;
-        }
-        // Simple Profile 1.0/1.1 (L913): properties are inputs by name.
+    let mappings = b.mappings.get("properties").and_then(Yaml::as_map);
+    if dialect != Dialect::Tosca2 {
+        // Simple Profile (L913): properties are inputs by name; `properties` mappings (1.2)
+        // map others, and win (they are bound later).
         for (name, value) in &node.properties {
             if declared(name) && !matches!(value, Value::Null) {
                 out.push((name.clone(), value.clone()));
             }
         }
+    }
+    let Some(mappings) = mappings else {
         return out;
     };
     for entry in mappings.entries() {
@@ -572,7 +644,10 @@ fn input_values(
         };
         let Some(input) = input else { continue };
         if !declared(input) {
-            missing.push((input.to_string(), target.span));
+            // In Simple Profile a scalar is a value the node must have (see `fits`).
+            if dialect == Dialect::Tosca2 || target.scalar_text().is_none() {
+                missing.push((input.to_string(), target.span));
+            }
             continue;
         }
         let value = match (entry.key.scalar_text(), entry.key.as_seq()) {
@@ -761,6 +836,8 @@ fn splice(
         }
         match plan_of.get(&rel.target.0) {
             None => rel.target = new_id[rel.target.0].unwrap_or(rel.target),
+            // Dropped already (its requirement is not mapped): nothing to re-point.
+            Some(_) if dropped.contains(&r) => {}
             Some(&p) => {
                 let found = match &rel.capability {
                     Some(c) => boundary(p, Section::Capabilities, c),
@@ -777,14 +854,26 @@ fn splice(
                         rel.capability = Some(m.target.clone());
                     }
                     None => {
-                        let cap = rel.capability.as_deref().unwrap_or("(unnamed)");
+                        let (cap, message) = match rel.capability.as_deref() {
+                            Some(cap) => (
+                                cap,
+                                format!(
+                                    "`{}` requires capability `{cap}` of substituted node `{}`, but `{}` maps no capability `{cap}`",
+                                    outer_source.name, outer_target.name, names[p]
+                                ),
+                            ),
+                            None => (
+                                "<capability>",
+                                format!(
+                                    "`{}` requires substituted node `{}` without naming a capability, and `{}` does not map exactly one",
+                                    outer_source.name, outer_target.name, names[p]
+                                ),
+                            ),
+                        };
                         problems.push((
                             rel.location,
                             true,
-                            format!(
-                                "`{}` requires capability `{cap}` of substituted node `{}`, but `{}` maps no capability `{cap}`",
-                                outer_source.name, outer_target.name, names[p]
-                            ),
+                            message,
                             format!(
                                 "add `{cap}: [ <inner node template>, <capability> ]` under `substitution_mappings.capabilities` of `{}`",
                                 names[p]
