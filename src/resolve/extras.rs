@@ -274,7 +274,11 @@ pub fn substitution(
     );
     let nodes = index(topology);
     super::boundary::check_mapped_names(builder.model, map, &node_types, topology, &nodes, diags);
-    super::boundary::check_substitution_filter(map, diags);
+    // A TOSCA 2.0 substitution filter is a condition clause (L7269), judged where a node is
+    // substituted (`substitution`); a Simple Profile one is a node filter, checked here.
+    if builder.model.dialect != crate::ir::Dialect::Tosca2 {
+        super::boundary::check_substitution_filter(map, diags);
+    }
     super::boundary::check_implicit_inputs(
         builder.model,
         map,

@@ -20,8 +20,9 @@
 //!   is left for the orchestrator silently.
 //!
 //! A candidate fits when the node's type is, or derives from, its `node_type`, and the node
-//! passes its `substitution_filter` (Simple Profile 1.3 node filter; a TOSCA 2.0 condition is
-//! not evaluated here, so it counts as passed). Several fitting candidates are an error.
+//! passes its `substitution_filter`: a Simple Profile 1.3 node filter, or a TOSCA 2.0 condition
+//! clause evaluated with `SELF` the node (L7269). Several fitting candidates are an error; when
+//! only deployment can tell, the node is left for the orchestrator with a warning.
 //!
 //! The outer node's property values become the inner template's input values: through the
 //! `properties` mappings (`prop: input`, `prop: [input]`, `[CAPABILITY, cap, prop]: input`),
@@ -43,6 +44,7 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 
 use super::Context;
+use super::calls::{CallIndex, Evaluator, Functions, Graph, Scope};
 use super::params::Bindings;
 use crate::back::elements::SpanFinder;
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -217,12 +219,25 @@ impl Expander<'_> {
         let mut spans = SpanFinder::new(&topology.source.files, self.ctx.sources);
         let mut plans = Vec::new();
         let mut total = topology.nodes.len();
+        let filtered = self
+            .boundaries
+            .iter()
+            .flatten()
+            .any(|b| b.mappings.contains_key("substitution_filter"));
+        let conditions = (model.dialect == Dialect::Tosca2 && filtered)
+            .then(|| Conditions::new(model, &topology));
         for (i, node) in topology.nodes.iter().enumerate() {
             let Some(mark) = marked(model.dialect, node) else {
                 continue;
             };
             let at = node.location.and_then(|l| spans.span(l));
-            let Some(c) = self.select(model, node, mark, at, diags) else {
+            let judged = Judged {
+                model,
+                node,
+                id: NodeId(i),
+                conditions: conditions.as_ref(),
+            };
+            let Some(c) = self.select(&judged, mark, at, diags) else {
                 continue;
             };
             if let Some(p) = stack.iter().position(|&s| s == c) {
@@ -289,12 +304,12 @@ impl Expander<'_> {
     /// The one candidate that substitutes `node`, or `None` (reported where the mark asks).
     fn select(
         &mut self,
-        model: &Model,
-        node: &Node,
+        judged: &Judged,
         mark: Marked,
         at: Option<Span>,
         diags: &mut Diagnostics,
     ) -> Option<usize> {
+        let node = judged.node;
         let mut rejected = Vec::new();
         let mut fitting = Vec::new();
         let mut maybe = Vec::new();
@@ -305,10 +320,12 @@ impl Expander<'_> {
             }
             self.used[c] = true;
             let template = self.candidates[c].model.topology.as_ref();
-            match fits(model, node, b, template) {
+            match fits(judged, b, template) {
                 Fit::Yes => fitting.push(c),
                 Fit::Maybe(why) => maybe.push(format!("`{}` ({why})", self.candidates[c].name)),
-                Fit::No(why) => rejected.push(format!("`{}`: {why}", self.candidates[c].name)),
+                Fit::No(why) => {
+                    rejected.push(format!("`{}` does not fit: {why}", self.candidates[c].name))
+                }
             }
         }
         let place = |d: Diagnostic| match at {
@@ -340,10 +357,7 @@ impl Expander<'_> {
                 let why = if rejected.is_empty() {
                     String::new()
                 } else {
-                    format!(
-                        "; the substitution filter of {} rejects it",
-                        rejected.join(", ")
-                    )
+                    format!("; {}", rejected.join("; "))
                 };
                 let message = format!(
                     "node template `{}` is marked for substitution, but no service template substitutes its type `{}`{why}",
@@ -532,12 +546,14 @@ enum Fit {
 /// property mappings ask for, or why not. A Simple Profile property "mapping" onto a value
 /// that is no input of the template (`flavour_id: simple`, as ETSI NFV deployment flavours and
 /// tosca-parser's tests write) selects the nodes whose property has that value.
-fn fits(
-    model: &Model,
-    node: &Node,
-    b: &Boundary,
-    template: Option<&crate::model::TopologyTemplate>,
-) -> Fit {
+fn fits(judged: &Judged, b: &Boundary, template: Option<&crate::model::TopologyTemplate>) -> Fit {
+    let (model, node) = (judged.model, judged.node);
+    if model.dialect == Dialect::Tosca2 {
+        return match (b.mappings.get("substitution_filter"), judged.conditions) {
+            (Some(filter), Some(conditions)) => conditions.judge(filter, judged.id),
+            _ => Fit::Yes,
+        };
+    }
     let reader = super::values::ValueReader {
         dialect: model.dialect,
         inputs: None,
@@ -575,10 +591,7 @@ fn fits(
             }
         }
     }
-    if let Some(filter) = b.mappings.get("substitution_filter")
-        // A 2.0 condition clause is evaluated by the orchestrator (see module docs).
-        && model.dialect != Dialect::Tosca2
-    {
+    if let Some(filter) = b.mappings.get("substitution_filter") {
         let filter = filter
             .as_map()
             .and_then(|m| m.get("node_filter"))
@@ -599,6 +612,100 @@ fn fits(
         }
     }
     maybe.map_or(Fit::Yes, Fit::Maybe)
+}
+
+/// A node of the topology being expanded, as a candidate judges it.
+struct Judged<'j> {
+    model: &'j Model,
+    node: &'j Node,
+    id: NodeId,
+    conditions: Option<&'j Conditions<'j>>,
+}
+
+/// What TOSCA 2.0 substitution filters are evaluated with: the calls of the topology being
+/// expanded (`$get_property: [ SELF, ... ]` reads the substituted node), as node filters are
+/// where requirements are fulfilled.
+struct Conditions<'t> {
+    model: &'t Model,
+    graph: Graph<'t>,
+    functions: Functions<'t>,
+    calls: CallIndex<'t>,
+    inputs: IndexMap<String, Option<Value>>,
+}
+
+impl<'t> Conditions<'t> {
+    fn new(model: &'t Model, topology: &'t Topology) -> Self {
+        Conditions {
+            model,
+            graph: Graph::new(model, topology),
+            // Its own resolution reported the functions' problems.
+            functions: Functions::new(model, &mut Diagnostics::new()),
+            calls: CallIndex::new(model),
+            inputs: topology
+                .inputs
+                .iter()
+                .map(|i| {
+                    (
+                        i.name.clone(),
+                        i.value.clone().or_else(|| i.default.clone()),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// The filter (a condition clause, or a list of them that must all hold, as in a node
+    /// filter) judged on node `id`.
+    fn judge(&self, filter: &Yaml, id: NodeId) -> Fit {
+        let reader = super::values::ValueReader {
+            dialect: Dialect::Tosca2,
+            inputs: None,
+        };
+        let mut quiet = Diagnostics::new();
+        let clauses = match reader.value(filter, &mut quiet) {
+            Value::List(items) => items,
+            one => vec![one],
+        };
+        let mut ancestry = super::types::Ancestry::new(self.model);
+        let mut patterns = super::constraints::Patterns::default();
+        let mut typing = super::typing::Typing {
+            model: self.model,
+            reader: &reader,
+            ancestry: &mut ancestry,
+            patterns: &mut patterns,
+        };
+        let mut evaluator = Evaluator::new(
+            &mut typing,
+            &self.graph,
+            &self.functions,
+            &self.calls,
+            &self.inputs,
+        );
+        let mut maybe = None;
+        for clause in &clauses {
+            let mut found = Diagnostics::new();
+            let value = evaluator.evaluate(clause, &Scope::Node(id), &mut found);
+            if let Some(wrong) = found.iter().find(|d| d.is_error()) {
+                return Fit::No(format!("its substitution_filter fails: {}", wrong.message));
+            }
+            match value {
+                Value::Boolean(true) => {}
+                Value::Boolean(false) => {
+                    return Fit::No(format!(
+                        "its substitution_filter `{}` is false for this node",
+                        crate::ir::value_text(clause)
+                    ));
+                }
+                _ => {
+                    maybe = Some(
+                        "its substitution_filter depends on values known only at deployment"
+                            .to_string(),
+                    )
+                }
+            }
+        }
+        maybe.map_or(Fit::Yes, Fit::Maybe)
+    }
 }
 
 /// Equal as values: a property's typed value against a constant read without its type (an
