@@ -199,3 +199,30 @@ fn a_constant_property_mapping_chooses_the_deployment_flavour() {
             .any(|n| n["name"] == "VNF.VDU1")
     );
 }
+
+/// TOSCA 2.0 `[requirement, count]` mappings (§15.5): the first two assignments of `backend`
+/// go to the primary balancer, the rest (`UNBOUNDED`) to the spare one.
+#[test]
+fn counted_requirement_mappings_take_assignments_in_order() {
+    let ir = ir(&[
+        &format!("{DATA}/pool.yaml"),
+        "--substitute",
+        &format!("{DATA}/balancers.yaml"),
+    ]);
+    let wired: Vec<(String, String)> = ir["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (name(&ir, &r["source"]), name(&ir, &r["target"])))
+        .collect();
+    let pair = |s: &str, t: &str| (s.to_string(), t.to_string());
+    assert_eq!(
+        wired,
+        [
+            pair("front.primary", "b1"),
+            pair("front.primary", "b2"),
+            pair("front.spare", "b3")
+        ]
+    );
+    assert_eq!(ir["nodes"][0]["requirements"].as_array().unwrap().len(), 2);
+}

@@ -475,4 +475,14 @@ pub struct BoundaryMapping {
     pub node: NodeId,
     /// The capability or requirement name on that node.
     pub target: String,
+    /// TOSCA 2.0 `[requirement, count]` mappings (§15.5, L7437): how many of the substituted
+    /// node's assignments of the requirement this mapping takes (an integer, or `UNBOUNDED`);
+    /// left out where the key is the plain name.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub count: Option<Value>,
+    /// Which mapping entry it comes from: the pairs of one entry (`runs-on: [ [a, x], [b, y] ]`)
+    /// share one assignment. Not part of the IR's JSON.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub entry: usize,
 }

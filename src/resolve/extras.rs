@@ -292,9 +292,16 @@ pub fn substitution(
             return Vec::new();
         };
         let mut mapped = Vec::new();
-        for entry in super::boundary::mapping_entries(key, section, diags) {
+        for (index, entry) in super::boundary::mapping_entries(key, section, diags)
+            .into_iter()
+            .enumerate()
+        {
             let Some(name) = super::boundary::mapped_name(&entry.key) else {
                 continue;
+            };
+            let count = match entry.key.as_seq() {
+                Some([_, count]) => Some(builder.reader.value(count, diags)),
+                _ => None,
             };
             let several =
                 key == "requirements" && builder.model.dialect == crate::ir::Dialect::Tosca2;
@@ -327,6 +334,8 @@ pub fn substitution(
                         name: name.to_string(),
                         node: *id,
                         target: inner.scalar_text().unwrap_or_default().to_string(),
+                        count: count.clone(),
+                        entry: index,
                     }),
                     (Some(_), None) => diags.push(
                         Diagnostic::warning(

@@ -883,6 +883,8 @@ fn splice(
     let mut dropped = HashSet::new();
     let inner_rels = rel_base_start..next_rel;
     let mut fan_out: Vec<(Relationship, Option<Requirement>)> = Vec::new();
+    // How many assignments of each (substituted node, requirement) were wired so far.
+    let mut assigned: HashMap<(usize, String), usize> = HashMap::new();
     for (r, rel) in outer.relationships.iter().enumerate() {
         let mut rel = rel.clone();
         let outer_source = &outer.nodes[rel.source.0];
@@ -893,23 +895,28 @@ fn splice(
         match plan_of.get(&rel.source.0) {
             None => rel.source = new_id[rel.source.0].unwrap_or(rel.source),
             Some(&p) => {
-                let mapped: Vec<&BoundaryMapping> = plans[p]
-                    .inner
-                    .substitution
-                    .iter()
-                    .flat_map(|s| &s.requirements)
-                    .filter(|m| m.name == rel.requirement)
-                    .collect();
+                let k = assigned
+                    .entry((rel.source.0, rel.requirement.clone()))
+                    .or_insert(0);
+                let mapped = assignment_targets(&plans[p].inner, &rel.requirement, *k);
+                *k += 1;
                 if mapped.is_empty() {
                     // The substituting template fulfils it inside, or has no use for it
                     // (tosca-parser's `system.yaml` hosts `dbsys`, whose template maps no `host`).
                     problems.push((
                         rel.location,
                         false,
-                        format!(
-                            "requirement `{}` of substituted node `{}` connects it to `{}`, but `{}` maps no requirement `{}`; the relationship is dropped",
-                            rel.requirement, outer_source.name, outer_target.name, names[p], rel.requirement
-                        ),
+                        if *k > 1 && !assignment_targets(&plans[p].inner, &rel.requirement, 0).is_empty() {
+                            format!(
+                                "requirement `{}` of substituted node `{}` connects it to `{}`, but the mappings of `{}` take only {} of its assignments; the relationship is dropped",
+                                rel.requirement, outer_source.name, outer_target.name, names[p], *k - 1
+                            )
+                        } else {
+                            format!(
+                                "requirement `{}` of substituted node `{}` connects it to `{}`, but `{}` maps no requirement `{}`; the relationship is dropped",
+                                rel.requirement, outer_source.name, outer_target.name, names[p], rel.requirement
+                            )
+                        },
                         format!(
                             "to keep it, add `{}: [ <inner node template>, <requirement> ]` under `substitution_mappings.requirements` of `{}`",
                             rel.requirement, names[p]
@@ -1137,6 +1144,43 @@ fn splice(
         drop_relationships(&mut out, &dropped);
     }
     out
+}
+
+/// The inner requirements that assignment `k` (0-based, in assignment order) of requirement
+/// `name` of the substituted node is wired to. The pairs of one mapping entry take an
+/// assignment together; in TOSCA 2.0 an entry takes as many assignments as its `[name, count]`
+/// key says (`UNBOUNDED`: all the rest), one without a count takes one (§15.5, L7437), and an
+/// assignment past them all is not mapped. A Simple Profile mapping (a map: one entry per
+/// name) takes every assignment.
+fn assignment_targets<'t>(inner: &'t Topology, name: &str, k: usize) -> Vec<&'t BoundaryMapping> {
+    let mut groups: Vec<Vec<&BoundaryMapping>> = Vec::new();
+    for m in inner
+        .substitution
+        .iter()
+        .flat_map(|s| &s.requirements)
+        .filter(|m| m.name == name)
+    {
+        match groups.last_mut() {
+            Some(g) if g[0].entry == m.entry => g.push(m),
+            _ => groups.push(vec![m]),
+        }
+    }
+    if inner.source.dialect != Dialect::Tosca2 {
+        return groups.into_iter().flatten().collect();
+    }
+    let mut start = 0usize;
+    for g in groups {
+        let take = match &g[0].count {
+            None => Some(1),
+            Some(Value::Integer(n)) => Some(usize::try_from(*n).unwrap_or(0)),
+            Some(_) => None,
+        };
+        match take {
+            Some(n) if k >= start + n => start += n,
+            _ => return g,
+        }
+    }
+    Vec::new()
 }
 
 #[derive(Clone, Copy)]
