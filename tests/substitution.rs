@@ -49,6 +49,15 @@ fn tosca2_substitution_filters_choose_the_template_per_node() {
     assert_eq!(name(&ir, &rel["target"]), "orders.postgres");
     assert_eq!(rel["capability"], "store");
     assert_eq!(ir["substituted"][0]["name"], "orders");
+    // The attribute mapping `address: address` gives the output's value, with the inner node
+    // renamed; the outer output that read the substituted node's attribute now reads it.
+    let expected = serde_json::json!({"function": "get_attribute", "args": [
+        {"kind": "string", "value": "orders.postgres"}, {"kind": "string", "value": "ip"}]});
+    assert_eq!(
+        ir["substituted"][0]["attributes"]["address"]["value"],
+        expected
+    );
+    assert_eq!(ir["outputs"][0]["value"]["value"], expected);
     assert_eq!(
         ir["substituted"][1]["template"],
         format!("{DATA}/redis.yaml")

@@ -840,19 +840,7 @@ fn splice(
             relocate_node(&mut n, &files[p]);
             out.nodes.push(n);
         }
-        let attributes = plan
-            .inner
-            .substitution
-            .as_ref()
-            .map(|s| s.attributes.clone())
-            .filter(|a| !a.is_empty())
-            .unwrap_or_else(|| {
-                plan.inner
-                    .outputs
-                    .iter()
-                    .map(|o| (o.name.clone(), o.value.clone()))
-                    .collect()
-            });
+        let attributes = attribute_values(&plan.inner);
         out.substituted.push(Substituted {
             name: node.name.clone(),
             type_name: node.type_name.clone(),
@@ -1138,12 +1126,122 @@ fn splice(
             }
         }
     }
+    // `get_attribute: [ <substituted node>, <attribute> ]` elsewhere reads what its attribute
+    // mapping gives (L913, §15.3), where the mapping names a value.
+    let mapped: HashMap<String, IndexMap<String, Value>> = out.substituted[..plans.len()]
+        .iter()
+        .map(|s| (s.name.clone(), s.attributes.clone()))
+        .collect();
+    if !mapped.is_empty() {
+        for node in &mut out.nodes {
+            for map in node_maps(node) {
+                map.values_mut().for_each(|v| read_attributes(v, &mapped));
+            }
+        }
+        for rel in &mut out.relationships {
+            rel.properties
+                .values_mut()
+                .for_each(|v| read_attributes(v, &mapped));
+            rel.attributes
+                .values_mut()
+                .for_each(|v| read_attributes(v, &mapped));
+        }
+        for o in &mut out.outputs {
+            read_attributes(&mut o.value, &mapped);
+        }
+    }
     // A relationship that could not be re-pointed is taken out, with the requirement that
     // used it left open.
     if !dropped.is_empty() {
         drop_relationships(&mut out, &dropped);
     }
     out
+}
+
+/// The substituted node's attributes as the substituting template maps them: its `attributes`
+/// mappings (`attr: output`, 1.2's `attr: [ output ]`) with each output's value, else every
+/// output by name (Simple Profile L913). A mapping that names no output is kept as written.
+fn attribute_values(inner: &Topology) -> IndexMap<String, Value> {
+    let output = |name: &str| {
+        inner
+            .outputs
+            .iter()
+            .find(|o| o.name == name)
+            .map(|o| o.value.clone())
+    };
+    match inner
+        .substitution
+        .as_ref()
+        .map(|s| &s.attributes)
+        .filter(|a| !a.is_empty())
+    {
+        Some(mappings) => mappings
+            .iter()
+            .map(|(attribute, written)| {
+                let named = match written {
+                    Value::String(o) => Some(o.as_str()),
+                    Value::List(items) => match items.as_slice() {
+                        [Value::String(o)] => Some(o.as_str()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let value = named.and_then(output).unwrap_or_else(|| written.clone());
+                (attribute.clone(), value)
+            })
+            .collect(),
+        None => inner
+            .outputs
+            .iter()
+            .map(|o| (o.name.clone(), o.value.clone()))
+            .collect(),
+    }
+}
+
+/// The value maps of a node that function calls can be in.
+fn node_maps(node: &mut Node) -> Vec<&mut IndexMap<String, Value>> {
+    let mut maps = vec![&mut node.properties, &mut node.attributes];
+    for c in node.capabilities.values_mut() {
+        maps.push(&mut c.properties);
+        maps.push(&mut c.attributes);
+    }
+    for i in node.interfaces.values_mut() {
+        maps.push(&mut i.inputs);
+        for op in i
+            .operations
+            .values_mut()
+            .chain(i.notifications.values_mut())
+        {
+            maps.push(&mut op.inputs);
+        }
+    }
+    maps
+}
+
+/// `get_attribute: [ S, attr ]` of a substituted node `S` replaced by the value its attribute
+/// mapping gives.
+fn read_attributes(value: &mut Value, mapped: &HashMap<String, IndexMap<String, Value>>) {
+    match value {
+        Value::List(items) => items.iter_mut().for_each(|v| read_attributes(v, mapped)),
+        Value::Map(map) => map.values_mut().for_each(|v| read_attributes(v, mapped)),
+        Value::Call(call) => {
+            let found = match (call.function.as_str(), call.args.as_slice()) {
+                ("get_attribute", [Value::String(node), Value::String(attribute)]) => mapped
+                    .get(node.as_str())
+                    .and_then(|a| a.get(attribute.as_str()))
+                    .cloned(),
+                _ => None,
+            };
+            match found {
+                Some(v) => *value = v,
+                None => call
+                    .args
+                    .iter_mut()
+                    .for_each(|v| read_attributes(v, mapped)),
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The inner requirements that assignment `k` (0-based, in assignment order) of requirement
