@@ -139,8 +139,12 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         report_open_requirements: options.report_open_requirements,
         artifact_files: &artifacts,
     };
-    let topology = resolve::resolve(&model, &ctx, diags);
-    let topology = resolve::substitute(&model, topology, &candidates, &ctx, diags);
+    // Open requirements of the nodes substitution replaces are no problem (L785): their
+    // diagnostics are settled once the expansion is known.
+    let mut own = Diagnostics::with_cap(0);
+    let topology = resolve::resolve(&model, &ctx, &mut own);
+    let topology = resolve::substitute(&model, topology, &candidates, &ctx, &mut own);
+    diags.extend(resolve::settled(own.finish(), &topology, &sources));
     Read {
         topology: Some(topology),
         sources,

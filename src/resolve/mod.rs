@@ -49,7 +49,7 @@ use crate::yaml::Node;
 
 pub use params::{Bindings, check_unused_bindings};
 pub use paths::topology_root;
-pub use substitution::{Candidate, SEPARATOR, substitute};
+pub use substitution::{Candidate, SEPARATOR, settled, substitute};
 pub(crate) use values::FUNCTIONS_1X;
 
 /// What the resolver needs besides the model.

@@ -244,12 +244,15 @@ impl Expander<'_> {
                 self.report_cycle(node, &stack[p..], c, mark, at, diags);
                 continue;
             }
-            let Some(inner) = self.instantiate(node, c, at, diags) else {
+            let Some((inner, own)) = self.instantiate(node, c, at, diags) else {
                 continue;
             };
             stack.push(c);
             let inner = self.expand(&self.candidates[c].model, inner, stack, diags);
             stack.pop();
+            if let Some(own) = own {
+                diags.extend(settled(own.finish(), &inner, self.ctx.sources));
+            }
             total += inner.nodes.len();
             if total > self.ctx.limits.max_node_templates {
                 let d = Diagnostic::error(
@@ -449,7 +452,7 @@ impl Expander<'_> {
         c: usize,
         at: Option<Span>,
         diags: &mut Diagnostics,
-    ) -> Option<Topology> {
+    ) -> Option<(Topology, Option<Diagnostics>)> {
         let candidate = &self.candidates[c];
         let b = self.boundaries[c].as_ref()?;
         let template = candidate.model.topology.as_ref()?;
@@ -524,13 +527,10 @@ impl Expander<'_> {
             report_open_requirements: self.ctx.report_open_requirements,
             artifact_files: self.ctx.artifact_files,
         };
-        let mut own = Diagnostics::new();
+        let mut own = Diagnostics::with_cap(0);
         let inner = super::resolve(&candidate.model, &ctx, &mut own);
         // A template's own problems are reported once, however many nodes it substitutes.
-        if self.reported.insert(c) {
-            diags.extend(own.finish());
-        }
-        Some(inner)
+        Some((inner, self.reported.insert(c).then_some(own)))
     }
 }
 
@@ -1156,6 +1156,34 @@ fn splice(
         drop_relationships(&mut out, &dropped);
     }
     out
+}
+
+/// `diagnostics` without those about the open requirements of nodes that were substituted:
+/// "the orchestrator will first try to perform substitution ... and after that validate if all
+/// mandatory requirements of all nodes in the resulting graph are fulfilled" (Simple Profile
+/// L785), and the substituted node is no longer in that graph.
+pub fn settled(
+    diagnostics: Vec<Diagnostic>,
+    topology: &Topology,
+    sources: &crate::source::SourceMap,
+) -> Vec<Diagnostic> {
+    if topology.substituted.is_empty() {
+        return diagnostics;
+    }
+    let mut spans = SpanFinder::new(&topology.source.files, sources);
+    let place = |s: Span| (s.file, s.line, s.col);
+    let gone: HashSet<_> = topology
+        .substituted
+        .iter()
+        .filter_map(|s| s.location.and_then(|l| spans.span(l)))
+        .map(place)
+        .collect();
+    diagnostics
+        .into_iter()
+        .filter(|d| {
+            d.code != codes::TOSCA_UNFULFILLED || !d.span.is_some_and(|s| gone.contains(&place(s)))
+        })
+        .collect()
 }
 
 /// The substituted node's attributes as the substituting template maps them: its `attributes`
