@@ -24,6 +24,7 @@ mod occurrences;
 mod params;
 mod paths;
 mod requirement_defs;
+mod requirement_mapping;
 mod requirements;
 mod scalar_types;
 mod selection;

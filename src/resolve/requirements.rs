@@ -314,7 +314,7 @@ fn select(
     if !super::nodes::defs_complete(model, &source_defs) {
         return None;
     }
-    let definition = definition(model, node, &a.name);
+    let definition = definition(model, &node.types, &a.name);
     let mut wanted = selection::Wanted::default();
     if let Some((n, at)) = &a.node {
         wanted.node_types.push(
@@ -481,7 +481,7 @@ pub(super) fn relationship(
     templates: &mut RelationshipTemplates,
     diags: &mut Diagnostics,
 ) -> Relationship {
-    let definition = definition(builder.model, &topology.nodes[source.0], &a.name);
+    let definition = definition(builder.model, &topology.nodes[source.0].types, &a.name);
     let mut name = label;
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
