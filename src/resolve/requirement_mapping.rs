@@ -8,7 +8,9 @@
 //!    guaranteed to exist, and each mandatory inner requirement needs one;
 //! 3. no more mappings in all than the upper bound of that `count_range`.
 //!
-//! Fewer mappings than the lower bound are allowed (L8340).
+//! Fewer mappings than the lower bound are allowed (L8340). Rule 2 broken against a
+//! `count_range` the type does not write (the implied `[0, UNBOUNDED]`) is a warning: the
+//! community profiles leave the range out on requirements they mean to be always there.
 
 use std::collections::HashMap;
 
@@ -73,23 +75,34 @@ pub fn check(
         let range_at = outer.bounds_at.unwrap_or(defined_at);
         let guaranteed = usize::try_from(bounds.min).unwrap_or(usize::MAX);
         if let Some(excess) = mapped.mandatory.get(guaranteed) {
+            // A range the type does not write is the implied `[0, UNBOUNDED]` (L2939): the
+            // profiles in use leave it out where they mean a requirement that is always there,
+            // so breaking it is a warning; breaking a written guarantee is an error.
+            let written = outer.bounds_at.is_some();
             diags.push(too_many(
+                written,
                 format!(
-                    "substitution maps requirement `{name}` of node type `{node_type}` onto {} non-optional requirement{} of the substituting template, but its `count_range` {} guarantees {} `{name}` relationship{}",
+                    "substitution maps requirement `{name}` of node type `{node_type}` onto {} non-optional requirement{} of the substituting template, but its `count_range` {}{} guarantees {} `{name}` relationship{}",
                     mapped.mandatory.len(),
                     plural(mapped.mandatory.len()),
                     bounds.show(),
+                    if written { "" } else { " (implied: the type writes none)" },
                     match guaranteed { 0 => "no".to_string(), n => format!("only {n}") },
                     plural(guaranteed),
                 ),
                 excess.span,
                 range_at,
-                "make the other inner requirements optional (`optional: true`, or a `count_range` lower bound of 0 in their type) or map fewer of them (§15.5.4 rule 2, L8334)",
+                if written {
+                    "make the other inner requirements optional (`optional: true`, or a `count_range` lower bound of 0 in their type) or map fewer of them (§15.5.4 rule 2, L8334)"
+                } else {
+                    "write the `count_range` the substituted node's type means (e.g. `[1, 1]`), or make the inner requirements optional (`optional: true`) (L2939; §15.5.4 rule 2, L8334)"
+                },
             ));
         }
         let allowed = bounds.max.and_then(|m| usize::try_from(m).ok());
         if let Some(excess) = allowed.and_then(|max| mapped.all.get(max)) {
             diags.push(too_many(
+                true,
                 format!(
                     "substitution maps `{name}` of node type `{node_type}` {} times, more than the upper bound of its `count_range` {}",
                     mapped.all.len(),
@@ -107,14 +120,19 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn too_many(message: String, at: Span, range_at: Span, hint: &str) -> Diagnostic {
-    Diagnostic::error(codes::TOSCA_REQUIREMENT_MAPPING, message)
-        .at_with(at, "one mapping too many")
-        .label(
-            range_at,
-            "the `count_range` of the substituted node's requirement",
-        )
-        .hint(hint)
+/// An error, or a warning when the `count_range` broken is not `written` but implied.
+fn too_many(written: bool, message: String, at: Span, range_at: Span, hint: &str) -> Diagnostic {
+    let code = codes::TOSCA_REQUIREMENT_MAPPING;
+    match written {
+        true => Diagnostic::error(code, message),
+        false => Diagnostic::warning(code, message),
+    }
+    .at_with(at, "one mapping too many")
+    .label(
+        range_at,
+        "the `count_range` of the substituted node's requirement",
+    )
+    .hint(hint)
 }
 
 /// Whether the mapping onto requirement `inner` of node template `node` maps onto a mandatory
