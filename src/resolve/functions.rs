@@ -45,12 +45,7 @@ pub fn check(
     let mut checker = Checker {
         model,
         reader,
-        index: topology
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.name.clone(), NodeId(i)))
-            .collect(),
+        index: super::nodes::owned_index(topology),
         hosting: Hosting::new(topology),
         loops: Default::default(),
     };

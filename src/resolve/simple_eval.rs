@@ -61,12 +61,7 @@ struct Evaluator {
 /// Evaluates every Simple Profile call whose value is known, in place.
 pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
     let mut eval = Evaluator {
-        names: topology
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.name.clone(), NodeId(i)))
-            .collect(),
+        names: super::nodes::owned_index(topology),
         hosting: Hosting::new(topology),
         known: HashMap::new(),
         visiting: HashSet::new(),
