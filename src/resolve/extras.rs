@@ -274,6 +274,9 @@ pub fn substitution(
     );
     let nodes = index(topology);
     super::boundary::check_mapped_names(builder.model, map, &node_types, topology, &nodes, diags);
+    if builder.model.dialect == crate::ir::Dialect::Tosca2 {
+        super::requirement_mapping::check(builder.model, map, &node_types, topology, &nodes, diags);
+    }
     // A TOSCA 2.0 substitution filter is a condition clause (L7269), judged where a node is
     // substituted (`substitution`); a Simple Profile one is a node filter, checked here.
     if builder.model.dialect != crate::ir::Dialect::Tosca2 {

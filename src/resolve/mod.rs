@@ -24,9 +24,11 @@ mod occurrences;
 mod params;
 mod paths;
 mod requirement_defs;
+mod requirement_mapping;
 mod requirements;
 mod scalar_types;
 mod selection;
+mod simple_eval;
 mod substitution;
 mod tosca2_types;
 mod type_parts;
@@ -193,6 +195,9 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         &mut topology,
         diags,
     );
+    if model.dialect != crate::ir::Dialect::Tosca2 {
+        simple_eval::evaluate(&mut topology, diags);
+    }
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
