@@ -1,4 +1,4 @@
-//! Substitution expansion (`src/resolve/substitution.rs`): which template substitutes which node,
+//! Substitution expansion (`src/resolve/substitution/`): which template substitutes which node,
 //! how the expansion is named and wired, and the `--substitute` flag on every command that reads
 //! a template. Bad inputs (no candidate, several, recursion, unmapped names, unset inputs) are
 //! cases of `tests/bad_input/substitution-*`.

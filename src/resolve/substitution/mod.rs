@@ -1,0 +1,484 @@
+//! Substitution expansion: a node template that another service template substitutes is
+//! replaced, in the IR, by that template's topology (TOSCA 2.0 §15, L7245-7262; Simple Profile
+//! 1.0 §12-13, L768-1100 and A.8).
+//!
+//! Candidates are the templates given with `--substitute FILE` and the imported templates that
+//! declare `substitution_mappings` (2.0 L2284), each resolved on its own like any template.
+//!
+//! Which nodes are substituted:
+//! - TOSCA 2.0: a node with the `substitute` directive (L2551). Directives are tried in order
+//!   (L2563): after `select` the orchestrator decides, so the node is left as it is; with no
+//!   candidate, a later `create` lets the node be created, and otherwise "a substituting
+//!   template must be found to instantiate this node" (L7555): an error where the output needs
+//!   every value (`ir`, `k8s`), a warning where it does not (`check`, whose orchestrator may
+//!   know one; `tf` and `dot`, which show the node as it is).
+//! - Simple Profile 1.x: a node with the `substitutable` (or `substitute`) directive (L785),
+//!   and an *abstract* node — one without a deployment artifact and without an implementation
+//!   of a `create` operation (L606-614, L822) — when a candidate fits. "Substitutable was
+//!   determined to be equivalent to selectable" (L13808): an orchestrator may provide the
+//!   template, so a directive with no candidate is a warning, and an abstract node without one
+//!   is left for the orchestrator silently.
+//!
+//! A candidate fits when the node's type is, or derives from, its `node_type`, and the node
+//! passes its `substitution_filter`: a Simple Profile 1.3 node filter, or a TOSCA 2.0 condition
+//! clause evaluated with `SELF` the node (L7269). Several fitting candidates are an error; when
+//! only deployment can tell, the node is left for the orchestrator with a warning.
+//!
+//! The outer node's property values become the inner template's input values: through the
+//! `properties` mappings (`prop: input`, `prop: [input]`, `[CAPABILITY, cap, prop]: input`),
+//! else, in Simple Profile, by name (L913). An input that is required, has no default and gets
+//! no value is an error at the substituted node.
+//!
+//! Expansion (see [`splice`]): the inner nodes, relationships, groups and policies are named
+//! `<outer node>.<inner name>` and take the substituted node's place in node order; the
+//! substituted node itself leaves `nodes` and is recorded in `Topology::substituted`.
+//! Relationships from the substituted node leave from the inner node its requirement mapping
+//! names; relationships to it end at the inner node and capability its capability mapping
+//! names. Inner function calls naming inner nodes are renamed. The attribute mappings (the
+//! inner outputs) are kept on the `Substituted` record, and `get_attribute` of the substituted
+//! node elsewhere reads them. A template that would substitute itself, directly or through
+//! others, is reported with the whole chain and not expanded.
+//!
+//! The parts: [`fit`] (which nodes, which template), [`values`] (inputs and attributes across
+//! the boundary), [`splice`] (the expanded topology), [`rename`] (names and places in it).
+
+mod fit;
+mod rename;
+mod splice;
+mod values;
+
+pub use rename::SEPARATOR;
+
+use std::collections::HashSet;
+
+use super::Context;
+use super::params::Bindings;
+use crate::back::elements::SpanFinder;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Dialect, Node, NodeId, Topology, type_matches};
+use crate::model::Model;
+use crate::source::Span;
+use crate::yaml::Node as Yaml;
+use fit::{Boundary, Conditions, Fit, Judged, Marked, boundary, fits, marked};
+use splice::splice;
+use values::input_values;
+
+/// A service template that may substitute node templates.
+pub struct Candidate {
+    pub model: Model,
+    /// The file as shown to users.
+    pub name: String,
+    /// The folder its artifact paths are relative to.
+    pub artifact_root: Option<String>,
+    /// Given with `--substitute` (a warning when it substitutes nothing).
+    pub given: bool,
+}
+
+/// Expands every node of `topology` (read from `model`) that a candidate substitutes.
+pub fn substitute(
+    model: &Model,
+    topology: Topology,
+    candidates: &[Candidate],
+    ctx: &Context,
+    diags: &mut Diagnostics,
+) -> Topology {
+    let mut expander = Expander {
+        candidates,
+        boundaries: candidates.iter().map(boundary).collect(),
+        ctx,
+        reported: HashSet::new(),
+        used: vec![false; candidates.len()],
+        spliced: HashSet::new(),
+    };
+    let mut stack = Vec::new();
+    let topology = expander.expand(model, topology, &mut stack, diags);
+    for (c, used) in candidates.iter().zip(&expander.used) {
+        if c.given && !used {
+            let node_type = boundary(c).map(|b| b.node_type).unwrap_or_default();
+            diags.push(
+                Diagnostic::warning(
+                    codes::TOSCA_SUBSTITUTION,
+                    format!(
+                        "`--substitute {}` substitutes no node template: none is of type `{node_type}` and marked for substitution",
+                        c.name
+                    ),
+                )
+                .in_file(c.name.clone())
+                .hint("a node is substituted when its type is or derives from the `node_type` of `substitution_mappings` and it has the `substitute` directive (Simple Profile: or is abstract)"),
+            );
+        }
+    }
+    topology
+}
+
+struct Expander<'c> {
+    candidates: &'c [Candidate],
+    boundaries: Vec<Option<Boundary<'c>>>,
+    ctx: &'c Context<'c>,
+    /// Candidates whose own problems were reported (once, however often they are used).
+    reported: HashSet<usize>,
+    used: Vec<bool>,
+    /// Problems of splicing reported so far.
+    spliced: HashSet<String>,
+}
+
+/// One substituted node and the topology that replaces it.
+struct Plan {
+    node: usize,
+    candidate: usize,
+    inner: Topology,
+}
+
+impl Expander<'_> {
+    fn expand(
+        &mut self,
+        model: &Model,
+        topology: Topology,
+        stack: &mut Vec<usize>,
+        diags: &mut Diagnostics,
+    ) -> Topology {
+        let mut spans = SpanFinder::new(&topology.source.files, self.ctx.sources);
+        let mut plans = Vec::new();
+        let mut total = topology.nodes.len();
+        let filtered = self
+            .boundaries
+            .iter()
+            .flatten()
+            .any(|b| b.mappings.contains_key("substitution_filter"));
+        let conditions = (model.dialect == Dialect::Tosca2 && filtered)
+            .then(|| Conditions::new(model, &topology));
+        for (i, node) in topology.nodes.iter().enumerate() {
+            let Some(mark) = marked(model.dialect, node) else {
+                continue;
+            };
+            let at = node.location.and_then(|l| spans.span(l));
+            let judged = Judged {
+                model,
+                node,
+                id: NodeId(i),
+                conditions: conditions.as_ref(),
+            };
+            let Some(c) = self.select(&judged, mark, at, diags) else {
+                continue;
+            };
+            if let Some(p) = stack.iter().position(|&s| s == c) {
+                self.report_cycle(node, &stack[p..], c, mark, at, diags);
+                continue;
+            }
+            let Some((inner, own)) = self.instantiate(node, c, at, diags) else {
+                continue;
+            };
+            stack.push(c);
+            let inner = self.expand(&self.candidates[c].model, inner, stack, diags);
+            stack.pop();
+            if let Some(own) = own {
+                diags.extend(settled(own.finish(), &inner, self.ctx.sources));
+            }
+            total += inner.nodes.len();
+            if total > self.ctx.limits.max_node_templates {
+                let d = Diagnostic::error(
+                    codes::TOSCA_LIMIT,
+                    format!(
+                        "substituting `{}` makes more than {} node templates",
+                        node.name, self.ctx.limits.max_node_templates
+                    ),
+                )
+                .hint("raise the limit with --max-node-templates N if this is intended");
+                diags.push(match at {
+                    Some(s) => d.at(s),
+                    None => d,
+                });
+                break;
+            }
+            plans.push(Plan {
+                node: i,
+                candidate: c,
+                inner,
+            });
+        }
+        if plans.is_empty() {
+            return topology;
+        }
+        let names: Vec<String> = plans
+            .iter()
+            .map(|p| self.candidates[p.candidate].name.clone())
+            .collect();
+        let mut problems = Vec::new();
+        let out = splice(topology, plans, &names, &mut problems);
+        let mut spans = SpanFinder::new(&out.source.files, self.ctx.sources);
+        for (at, error, message, hint) in problems {
+            // An inner template spliced into several nodes has the same problem each time.
+            if !self.spliced.insert(format!("{at:?} {message}")) {
+                continue;
+            }
+            let d = if error {
+                Diagnostic::error(codes::TOSCA_SUBSTITUTION, message)
+            } else {
+                Diagnostic::warning(codes::TOSCA_SUBSTITUTION, message)
+            }
+            .hint(hint);
+            diags.push(match at.and_then(|l| spans.span(l)) {
+                Some(s) => d.at(s),
+                None => d,
+            });
+        }
+        out
+    }
+
+    /// The one candidate that substitutes `node`, or `None` (reported where the mark asks).
+    fn select(
+        &mut self,
+        judged: &Judged,
+        mark: Marked,
+        at: Option<Span>,
+        diags: &mut Diagnostics,
+    ) -> Option<usize> {
+        let node = judged.node;
+        let mut rejected = Vec::new();
+        let mut fitting = Vec::new();
+        let mut maybe = Vec::new();
+        for (c, b) in self.boundaries.iter().enumerate() {
+            let Some(b) = b else { continue };
+            if !type_matches(&node.types, &b.node_type) {
+                continue;
+            }
+            self.used[c] = true;
+            let template = self.candidates[c].model.topology.as_ref();
+            match fits(judged, b, template) {
+                Fit::Yes => fitting.push(c),
+                Fit::Maybe(why) => maybe.push(format!("`{}` ({why})", self.candidates[c].name)),
+                Fit::No(why) => {
+                    rejected.push(format!("`{}` does not fit: {why}", self.candidates[c].name))
+                }
+            }
+        }
+        let place = |d: Diagnostic| match at {
+            Some(s) => d.at(s),
+            None => d,
+        };
+        if fitting.is_empty() && !maybe.is_empty() {
+            // Which one is the orchestrator's choice at deployment (an ETSI NFV deployment
+            // flavour chosen by an input, say).
+            diags.push(
+                place(Diagnostic::warning(
+                    codes::TOSCA_SUBSTITUTION,
+                    format!(
+                        "whether {} substitutes node template `{}` depends on values known only at deployment; it is left for the orchestrator",
+                        maybe.join(", "),
+                        node.name
+                    ),
+                ))
+                .hint("give the inputs those values depend on a value (--set, --inputs) to expand it here"),
+            );
+            return None;
+        }
+        match fitting.as_slice() {
+            [one] => Some(*one),
+            [] => {
+                if !mark.explicit {
+                    return None;
+                }
+                let why = if rejected.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", rejected.join("; "))
+                };
+                let message = format!(
+                    "node template `{}` is marked for substitution, but no service template substitutes its type `{}`{why}",
+                    node.name, node.type_name
+                );
+                let hint = format!(
+                    "give one with --substitute FILE, or import one, whose `substitution_mappings` has `node_type: {}` (or a type it derives from)",
+                    node.type_name
+                );
+                // Like an input without a value: the template is valid (an orchestrator may
+                // know a substituting template), but an output that realizes it cannot be made.
+                if mark.required && self.ctx.unbound_inputs_are_errors {
+                    diags.push(
+                        place(Diagnostic::error(codes::TOSCA_SUBSTITUTION, message)).hint(format!(
+                            "{hint}; or add `create` after `substitute` in its directives"
+                        )),
+                    );
+                } else {
+                    diags.push(
+                        place(Diagnostic::warning(
+                            codes::TOSCA_SUBSTITUTION,
+                            format!("{message}; it is left for the orchestrator"),
+                        ))
+                        .hint(hint),
+                    );
+                }
+                None
+            }
+            several => {
+                let names: Vec<String> = several
+                    .iter()
+                    .map(|&c| format!("`{}`", self.candidates[c].name))
+                    .collect();
+                diags.push(
+                    place(Diagnostic::error(
+                        codes::TOSCA_SUBSTITUTION,
+                        format!(
+                            "node template `{}` can be substituted by {} service templates: {}",
+                            node.name,
+                            several.len(),
+                            names.join(", ")
+                        ),
+                    ))
+                    .hint("keep one of them (drop a --substitute or an import), or tell them apart with a `substitution_filter` on the node's properties"),
+                );
+                None
+            }
+        }
+    }
+
+    fn report_cycle(
+        &self,
+        node: &Node,
+        chain: &[usize],
+        again: usize,
+        mark: Marked,
+        at: Option<Span>,
+        diags: &mut Diagnostics,
+    ) {
+        let cycle: Vec<&str> = chain
+            .iter()
+            .chain(std::iter::once(&again))
+            .map(|&c| self.candidates[c].name.as_str())
+            .collect();
+        let message = format!(
+            "substituting node template `{}` would recurse: {}",
+            node.name,
+            cycle.join(" → ")
+        );
+        let d = if mark.explicit {
+            Diagnostic::error(codes::TOSCA_SUBSTITUTION, message)
+        } else {
+            Diagnostic::warning(
+                codes::TOSCA_SUBSTITUTION,
+                format!("{message}; the abstract node is left for the orchestrator"),
+            )
+        };
+        let d = match at {
+            Some(s) => d.at(s),
+            None => d,
+        };
+        diags.push(d.hint("a template cannot substitute a node of its own expansion; give the inner node a type the template does not substitute"));
+    }
+
+    /// The candidate resolved with the node's properties as its inputs.
+    fn instantiate(
+        &mut self,
+        node: &Node,
+        c: usize,
+        at: Option<Span>,
+        diags: &mut Diagnostics,
+    ) -> Option<(Topology, Option<Diagnostics>)> {
+        let candidate = &self.candidates[c];
+        let b = self.boundaries[c].as_ref()?;
+        let template = candidate.model.topology.as_ref()?;
+        let mut bindings = Bindings::new();
+        let mut missing = Vec::new();
+        for (input, value) in input_values(candidate.model.dialect, node, b, template, &mut missing)
+        {
+            bindings.set_value(input, value);
+        }
+        let place = |d: Diagnostic| match at {
+            Some(s) => d.at(s),
+            None => d,
+        };
+        for (name, span) in missing {
+            diags.push(
+                place(Diagnostic::error(
+                    codes::TOSCA_SUBSTITUTION,
+                    format!(
+                        "substitution mapping of node template `{}` names `{name}`, which `{}` does not have",
+                        node.name, candidate.name
+                    ),
+                ))
+                .label(span, "named here")
+                .hint("map onto an input the substituting template declares, from a property the node type defines"),
+            );
+        }
+        let mut ok = true;
+        for input in &template.inputs {
+            let def = input.def.as_map();
+            let get = |k: &str| def.and_then(|d| d.get(k));
+            let optional = get("required")
+                .and_then(Yaml::as_scalar)
+                .is_some_and(|s| matches!(s.core, crate::yaml::Core::Bool(false)));
+            if optional
+                || get("default").is_some()
+                || get("value").is_some()
+                || bindings.has_value(&input.name)
+            {
+                continue;
+            }
+            ok = false;
+            let how = if b.mappings.contains_key("properties") {
+                format!(
+                    "map a property onto it under `substitution_mappings.properties` in `{}` and set that property on `{}`",
+                    candidate.name, node.name
+                )
+            } else {
+                format!("set property `{}` on `{}`", input.name, node.name)
+            };
+            diags.push(
+                place(Diagnostic::error(
+                    codes::TOSCA_SUBSTITUTION,
+                    format!(
+                        "node template `{}` is substituted by `{}`, whose required input `{}` gets no value",
+                        node.name, candidate.name, input.name
+                    ),
+                ))
+                .label(input.span, "this input has no default")
+                .hint(format!("{how}, or give the input a default")),
+            );
+        }
+        if !ok {
+            return None;
+        }
+        let ctx = Context {
+            sources: self.ctx.sources,
+            limits: self.ctx.limits,
+            bindings: &bindings,
+            csar: None,
+            artifact_root: candidate.artifact_root.clone(),
+            unbound_inputs_are_errors: false,
+            report_open_requirements: self.ctx.report_open_requirements,
+            artifact_files: self.ctx.artifact_files,
+        };
+        let mut own = Diagnostics::with_cap(0);
+        let inner = super::resolve(&candidate.model, &ctx, &mut own);
+        // A template's own problems are reported once, however many nodes it substitutes.
+        Some((inner, self.reported.insert(c).then_some(own)))
+    }
+}
+
+/// `diagnostics` without those about the open requirements of nodes that were substituted:
+/// "the orchestrator will first try to perform substitution ... and after that validate if all
+/// mandatory requirements of all nodes in the resulting graph are fulfilled" (Simple Profile
+/// L785), and the substituted node is no longer in that graph.
+pub fn settled(
+    diagnostics: Vec<Diagnostic>,
+    topology: &Topology,
+    sources: &crate::source::SourceMap,
+) -> Vec<Diagnostic> {
+    if topology.substituted.is_empty() {
+        return diagnostics;
+    }
+    let mut spans = SpanFinder::new(&topology.source.files, sources);
+    let place = |s: Span| (s.file, s.line, s.col);
+    let gone: HashSet<_> = topology
+        .substituted
+        .iter()
+        .filter_map(|s| s.location.and_then(|l| spans.span(l)))
+        .map(place)
+        .collect();
+    diagnostics
+        .into_iter()
+        .filter(|d| {
+            d.code != codes::TOSCA_UNFULFILLED || !d.span.is_some_and(|s| gone.contains(&place(s)))
+        })
+        .collect()
+}

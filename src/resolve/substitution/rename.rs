@@ -1,0 +1,174 @@
+//! Names and places in an expansion: inner names prefixed with the substituted node's name,
+//! inner calls renamed to match, and locations pointed at the merged file list.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use crate::ir::{Location, Node, Relationship, Topology, Value};
+
+/// What separates the substituted node's name from an inner name: `db.server`. It reads as
+/// a path (`server` inside `db`), as `toscana ir --expand` names relationship representations
+/// (`web[1].host[0]`), and the backends already turn node names into identifiers of their own
+/// (`db-server` for Kubernetes, `db_server` for Terraform).
+pub const SEPARATOR: &str = ".";
+
+pub(super) fn prefixed(prefix: &str, name: &str) -> String {
+    format!("{prefix}{SEPARATOR}{name}")
+}
+
+/// What an inner value names that changes in the expansion: inner node names (→ prefixed),
+/// and the inner inputs, whose `get_input` becomes the value the input got (null if none),
+/// since the inner template's inputs are not inputs of the whole topology.
+pub(super) struct Renames {
+    pub(super) nodes: HashMap<String, String>,
+    pub(super) inputs: HashMap<String, Value>,
+}
+
+pub(super) fn renames(prefix: &str, inner: &Topology) -> Renames {
+    Renames {
+        nodes: inner
+            .nodes
+            .iter()
+            .map(|n| (n.name.clone(), prefixed(prefix, &n.name)))
+            .collect(),
+        inputs: inner
+            .inputs
+            .iter()
+            .map(|i| {
+                let value = i.value.as_ref().or(i.default.as_ref());
+                (i.name.clone(), value.cloned().unwrap_or(Value::Null))
+            })
+            .collect(),
+    }
+}
+
+/// Function calls in `value` that start their path at an inner node, renamed.
+pub(super) fn rename_value(value: &mut Value, renames: &Renames) {
+    match value {
+        Value::List(items) => items.iter_mut().for_each(|v| rename_value(v, renames)),
+        Value::Map(map) => map.values_mut().for_each(|v| rename_value(v, renames)),
+        Value::Call(call)
+            if call.function == "get_input"
+                && let Some(Value::String(name)) = call.args.first()
+                && let Some(given) = renames.inputs.get(name.as_str()) =>
+        {
+            let mut given = given.clone();
+            if let [_, path @ ..] = call.args.as_slice() {
+                for step in path {
+                    given = match (given, step) {
+                        (Value::List(items), Value::Integer(i)) => usize::try_from(*i)
+                            .ok()
+                            .and_then(|i| items.into_iter().nth(i)),
+                        (Value::Map(mut map), Value::String(k)) => map.swap_remove(k.as_str()),
+                        _ => None,
+                    }
+                    .unwrap_or(Value::Null);
+                }
+            }
+            *value = given;
+        }
+        Value::Call(call) => {
+            if matches!(
+                call.function.as_str(),
+                "get_property"
+                    | "get_attribute"
+                    | "get_artifact"
+                    | "get_operation_output"
+                    | "available_allocation"
+            ) && let Some(Value::String(first)) = call.args.first_mut()
+                && let Some(new) = renames.nodes.get(first.as_str())
+            {
+                *first = new.clone();
+            }
+            call.args.iter_mut().for_each(|v| rename_value(v, renames));
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn rename_map(map: &mut IndexMap<String, Value>, renames: &Renames) {
+    map.values_mut().for_each(|v| rename_value(v, renames));
+}
+
+pub(super) fn rename_interfaces(
+    interfaces: &mut IndexMap<String, crate::ir::Interface>,
+    renames: &Renames,
+) {
+    for i in interfaces.values_mut() {
+        rename_map(&mut i.inputs, renames);
+        for op in i
+            .operations
+            .values_mut()
+            .chain(i.notifications.values_mut())
+        {
+            rename_map(&mut op.inputs, renames);
+            rename_map(&mut op.outputs, renames);
+        }
+    }
+}
+
+pub(super) fn node_values(node: &mut Node, renames: &Renames) {
+    rename_map(&mut node.properties, renames);
+    rename_map(&mut node.attributes, renames);
+    for c in node.capabilities.values_mut() {
+        rename_map(&mut c.properties, renames);
+        rename_map(&mut c.attributes, renames);
+    }
+    rename_interfaces(&mut node.interfaces, renames);
+    for r in &mut node.requirements {
+        if let Some(target) = r
+            .node
+            .as_mut()
+            .and_then(|t| renames.nodes.get(t.as_str()).map(|n| (t, n)))
+        {
+            *target.0 = target.1.clone();
+        }
+    }
+}
+
+pub(super) fn relationship_values(rel: &mut Relationship, renames: &Renames) {
+    rename_map(&mut rel.properties, renames);
+    rename_map(&mut rel.attributes, renames);
+    rename_interfaces(&mut rel.interfaces, renames);
+}
+
+pub(super) fn relocate(location: Option<Location>, files: &[usize]) -> Option<Location> {
+    location.map(|l| Location {
+        file: files.get(l.file).copied().unwrap_or(l.file),
+        ..l
+    })
+}
+
+/// Every location in `node` pointed at the merged file list.
+pub(super) fn relocate_node(node: &mut Node, files: &[usize]) {
+    node.location = relocate(node.location, files);
+    for c in node.capabilities.values_mut() {
+        c.location = relocate(c.location, files);
+    }
+    for r in &mut node.requirements {
+        r.location = relocate(r.location, files);
+    }
+    for a in node.artifacts.values_mut() {
+        a.location = relocate(a.location, files);
+    }
+    relocate_interfaces(&mut node.interfaces, files);
+}
+
+pub(super) fn relocate_interfaces(
+    interfaces: &mut IndexMap<String, crate::ir::Interface>,
+    files: &[usize],
+) {
+    let artifacts = interfaces
+        .values_mut()
+        .flat_map(|i| {
+            i.operations
+                .values_mut()
+                .chain(i.notifications.values_mut())
+        })
+        .filter_map(|op| op.implementation.as_mut())
+        .flat_map(|im| im.primary.iter_mut().chain(im.dependencies.iter_mut()));
+    for a in artifacts {
+        a.location = relocate(a.location, files);
+    }
+}
