@@ -235,3 +235,29 @@ fn counted_requirement_mappings_take_assignments_in_order() {
     );
     assert_eq!(ir["nodes"][0]["requirements"].as_array().unwrap().len(), 2);
 }
+
+/// Directives are tried in order (L2563): with `create` after `substitute`, a node no template
+/// substitutes is created, without a diagnostic.
+#[test]
+fn create_after_substitute_creates_the_node_when_no_template_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        "tosca_definitions_version: tosca_2_0\nimports:\n  - types.yaml\nservice_template:\n  node_templates:\n    orders:\n      type: Store\n      directives: [ substitute, create ]\n      properties:\n        engine: oracle\n        size: 3\n",
+    )
+    .unwrap();
+    std::fs::copy(format!("{DATA}/types.yaml"), dir.path().join("types.yaml")).unwrap();
+    let out = toscana()
+        .arg("ir")
+        .arg(&path)
+        .args(["--substitute", &format!("{DATA}/postgres.yaml")])
+        .output()
+        .unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("tosca::substitution"), "{stderr}");
+    let ir: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ir["nodes"][0]["name"], "orders");
+    assert!(ir.get("substituted").is_none());
+}

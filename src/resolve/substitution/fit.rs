@@ -46,7 +46,9 @@ pub(super) fn boundary(candidate: &Candidate) -> Option<Boundary<'_>> {
 /// How a node asks to be substituted.
 #[derive(Clone, Copy)]
 pub(super) struct Marked {
-    /// By a directive (else it is an abstract Simple Profile node).
+    /// By a directive that asks for a template (so finding none, or a cycle, is reported);
+    /// false for an abstract Simple Profile node and a TOSCA 2.0 node with a fallback
+    /// directive after `substitute`.
     pub(super) explicit: bool,
     /// Nothing else can realize it: no candidate is an error.
     pub(super) required: bool,
@@ -63,9 +65,12 @@ pub(super) fn marked(dialect: Dialect, node: &Node) -> Option<Marked> {
         .position(|d| d == "substitute" || (!tosca2 && d == "substitutable"));
     match at {
         Some(p) if tosca2 => {
+            // With a directive after `substitute` (`create`), the node falls back to it
+            // silently when no template fits.
+            let required = p + 1 == node.directives.len();
             (!node.directives[..p].iter().any(|d| d == "select")).then_some(Marked {
-                explicit: true,
-                required: p + 1 == node.directives.len(),
+                explicit: required,
+                required,
             })
         }
         None if tosca2 => None,

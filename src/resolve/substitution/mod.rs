@@ -356,7 +356,7 @@ impl Expander<'_> {
         } else {
             Diagnostic::warning(
                 codes::TOSCA_SUBSTITUTION,
-                format!("{message}; the abstract node is left for the orchestrator"),
+                format!("{message}; the node is not expanded"),
             )
         };
         let d = match at {
