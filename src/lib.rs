@@ -17,7 +17,8 @@
 //! - [`front`]: the grammar of each dialect, from trees to the [`model`]: definitions and
 //!   templates still by name.
 //! - [`resolve`]: meaning: type ancestry, defaults, values and functions, requirements into
-//!   relationships, groups, policies, outputs, substitution.
+//!   relationships, groups, policies, outputs, substitution boundaries, and the expansion of
+//!   nodes that another template substitutes (`--substitute`), named `<node>.<inner name>`.
 //! - [`ir`]: the one normalized [`ir::Topology`] that every backend reads, documented field by
 //!   field; `toscana ir` prints it as JSON.
 //! - [`back`]: backends as mapping rules plus Tera templates, and atomic output.
