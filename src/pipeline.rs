@@ -279,11 +279,9 @@ fn substitution_candidates(
             );
             continue;
         }
-        let artifact_root = resolve::topology_root(loader.sources(), read.entry, None);
         out.push(resolve::Candidate {
             model: read,
             name,
-            artifact_root,
             given: true,
         });
     }
@@ -309,11 +307,9 @@ fn substitution_candidates(
         }) else {
             continue;
         };
-        let artifact_root = resolve::topology_root(loader.sources(), read.entry, None);
         out.push(resolve::Candidate {
             name: loader.sources().get(file).name.clone(),
             model: read,
-            artifact_root,
             given: false,
         });
     }

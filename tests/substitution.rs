@@ -261,3 +261,42 @@ fn create_after_substitute_creates_the_node_when_no_template_fits() {
     assert_eq!(ir["nodes"][0]["name"], "orders");
     assert!(ir.get("substituted").is_none());
 }
+
+/// A substituting template's own abstract node is substituted in turn (`tier.db.database`),
+/// and a relationship to the outer node follows both capability mappings: `sql` of the tier
+/// is `database_endpoint` of its `db`, which is `database_endpoint` of the stack's `database`.
+#[test]
+fn nested_substitution_follows_the_boundaries_through() {
+    let ir = ir(&[
+        &format!("{DATA}/tier-app.yaml"),
+        "--substitute",
+        &format!("{DATA}/tier.yaml"),
+        "--substitute",
+        "golden/subst-database/db-stack.yaml",
+    ]);
+    let names: Vec<&str> = ir["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "client",
+            "tier.db.database",
+            "tier.db.dbms",
+            "tier.db.db_server"
+        ]
+    );
+    let rel = &ir["relationships"][0];
+    assert_eq!(name(&ir, &rel["target"]), "tier.db.database");
+    assert_eq!(rel["capability"], "database_endpoint");
+    let records: Vec<&str> = ir["substituted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(records, ["tier", "tier.db"]);
+}

@@ -68,8 +68,6 @@ pub struct Candidate {
     pub model: Model,
     /// The file as shown to users.
     pub name: String,
-    /// The folder its artifact paths are relative to.
-    pub artifact_root: Option<String>,
     /// Given with `--substitute` (a warning when it substitutes nothing).
     pub given: bool,
 }
@@ -443,7 +441,8 @@ impl Expander<'_> {
             limits: self.ctx.limits,
             bindings: &bindings,
             csar: None,
-            artifact_root: candidate.artifact_root.clone(),
+            // Artifact paths relative to the whole topology's root, where backends read them.
+            artifact_root: self.ctx.artifact_root.clone(),
             unbound_inputs_are_errors: false,
             report_open_requirements: self.ctx.report_open_requirements,
             artifact_files: self.ctx.artifact_files,

@@ -358,17 +358,40 @@ pub(super) fn splice(
             (Section::Capabilities, &mut s.capabilities),
             (Section::Requirements, &mut s.requirements),
         ] {
-            for m in list.iter_mut() {
-                match plan_of.get(&m.node.0) {
-                    None => m.node = new_id[m.node.0].unwrap_or(m.node),
-                    Some(&p) => {
-                        if let Some(inner) = boundary(p, section, &m.target) {
-                            m.node = NodeId(base[p] + inner.node.0);
-                            m.target = inner.target.clone();
-                        }
+            // A mapping onto a substituted node follows that node's own mapping of the same
+            // name into its expansion; one its template does not map has nowhere to point.
+            list.retain_mut(|m| match plan_of.get(&m.node.0) {
+                None => match new_id[m.node.0] {
+                    Some(id) => {
+                        m.node = id;
+                        true
                     }
-                }
-            }
+                    None => false,
+                },
+                Some(&p) => match boundary(p, section, &m.target) {
+                    Some(inner) => {
+                        m.node = NodeId(base[p] + inner.node.0);
+                        m.target = inner.target.clone();
+                        true
+                    }
+                    None => {
+                        let noun = match section {
+                            Section::Capabilities => "capability",
+                            Section::Requirements => "requirement",
+                        };
+                        problems.push((
+                            outer.substitution.as_ref().and_then(|s| s.location),
+                            false,
+                            format!(
+                                "the boundary maps {noun} `{}` onto `{}` of `{}`, which `{}` substitutes without mapping a {noun} `{}`; the mapping is dropped",
+                                m.name, m.target, outer.nodes[m.node.0].name, names[p], m.target
+                            ),
+                            format!("map `{}` under `substitution_mappings` of `{}`", m.target, names[p]),
+                        ));
+                        false
+                    }
+                },
+            });
         }
     }
     // `get_attribute: [ <substituted node>, <attribute> ]` elsewhere reads what its attribute
