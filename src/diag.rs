@@ -353,6 +353,22 @@ impl Diagnostics {
         }
     }
 
+    /// Adds the diagnostics not reported already (the same code, place and message): what a
+    /// second reading of shared files finds again, such as the imports a substituting template
+    /// shares with the template it substitutes into.
+    pub fn extend_unseen(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
+        let seen: std::collections::HashSet<(&str, Option<Span>, &str)> = self
+            .items
+            .iter()
+            .map(|d| (d.code, d.span, d.message.as_str()))
+            .collect();
+        let fresh: Vec<Diagnostic> = diagnostics
+            .into_iter()
+            .filter(|d| !seen.contains(&(d.code, d.span, d.message.as_str())))
+            .collect();
+        self.extend(fresh);
+    }
+
     pub fn has_errors(&self) -> bool {
         self.errors > 0
     }

@@ -259,8 +259,11 @@ fn substitution_candidates(
             continue;
         }
         loader.start_over();
+        // Its imports may be the template's own, already reported.
+        let mut own = Diagnostics::with_cap(0);
         let (read, _) =
-            crate::front::read_with(loader, opened.entry, &options.limits, &variable, diags);
+            crate::front::read_with(loader, opened.entry, &options.limits, &variable, &mut own);
+        diags.extend_unseen(own.finish());
         let Some(read) = read else { continue };
         let name = loader.sources().get(read.entry).name.clone();
         if read

@@ -300,3 +300,25 @@ fn nested_substitution_follows_the_boundaries_through() {
         .collect();
     assert_eq!(records, ["tier", "tier.db"]);
 }
+
+/// A substituting template that imports the same file as the template it substitutes into
+/// reads it again; what that finds is reported once.
+#[test]
+fn problems_of_a_shared_import_are_reported_once() {
+    let out = toscana()
+        .arg("check")
+        .arg(format!("{DATA}/tier-app.yaml"))
+        .args(["--substitute", &format!("{DATA}/tier.yaml")])
+        .args(["--substitute", "golden/subst-database/db-stack.yaml"])
+        .output()
+        .unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("warning[tosca::unknown-keyname]: unknown keyname `bogus_key`")
+            .count(),
+        1,
+        "{stderr}"
+    );
+}

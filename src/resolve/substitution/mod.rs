@@ -170,7 +170,8 @@ impl Expander<'_> {
             let inner = self.expand(&self.candidates[c].model, inner, stack, diags);
             stack.pop();
             if let Some(own) = own {
-                diags.extend(settled(own.finish(), &inner, self.ctx.sources));
+                // Type definitions it shares with the template were judged already.
+                diags.extend_unseen(settled(own.finish(), &inner, self.ctx.sources));
             }
             total += inner.nodes.len();
             if total > self.ctx.limits.max_node_templates {
