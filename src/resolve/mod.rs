@@ -26,6 +26,7 @@ mod paths;
 mod requirement_defs;
 mod requirements;
 mod scalar_types;
+mod select_filter;
 mod selection;
 mod tosca2_types;
 mod type_parts;
@@ -78,7 +79,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     if model.dialect != crate::ir::Dialect::Tosca2 {
         filters::check_definitions(model, diags);
     }
-    let functions = calls::Functions::new(model, diags);
+    let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, diags);
     requirement_defs::check(model, &mut ancestry, diags);
     let source = SourceInfo {
@@ -175,6 +176,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         patterns,
     };
     nodes.build(template, &mut topology, diags);
+    functions.read_implementations(|yaml| nodes.function_implementation(yaml, diags));
     let unfulfilled = requirements::connect(&mut nodes, template, &functions, &mut topology, diags);
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.

@@ -28,8 +28,8 @@ use indexmap::IndexMap;
 
 use super::allocation::number;
 use crate::ir::{
-    BoundaryMapping, Call, Instance, Node, NodeId, PolicyTarget, Relationship, RelationshipId,
-    RelationshipInstance, Requirement, Topology, Value,
+    BoundaryMapping, Call, Instance, Interface, Node, NodeId, PolicyTarget, Relationship,
+    RelationshipId, RelationshipInstance, Requirement, Topology, Value,
 };
 
 /// Something the pairing cannot do, with the element it is about.
@@ -105,22 +105,7 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
                         (k.clone(), c)
                     })
                     .collect(),
-                interfaces: node
-                    .interfaces
-                    .iter()
-                    .map(|(k, f)| {
-                        let mut f = f.clone();
-                        f.inputs = eval.map(&f.inputs);
-                        for op in f
-                            .operations
-                            .values_mut()
-                            .chain(f.notifications.values_mut())
-                        {
-                            op.inputs = eval.map(&op.inputs);
-                        }
-                        (k.clone(), f)
-                    })
-                    .collect(),
+                interfaces: eval.interfaces(&node.interfaces),
                 requirements: Vec::new(),
                 ..node.clone()
             });
@@ -193,6 +178,31 @@ pub fn check(topology: &Topology, limit: usize) -> Vec<Problem> {
         // Too many representations to check: the translators keep `count` symbolic.
         Err(_) => Vec::new(),
     }
+}
+
+/// The `$relationship_index` of relationship `id` in the topology of templates, where one
+/// value serves every representation of its source: the relationship is made once per source
+/// representation (`count` 1) and the relationships its source makes earlier for the same
+/// requirement have known counts. The numbering is the pairing's (see [`expand`]): the
+/// relationships of a requirement in the order of its assignments, those left for the
+/// orchestrator not counted, so `toscana ir` and `toscana ir --expand` agree.
+pub fn template_relationship_index(topology: &Topology, id: RelationshipId) -> Option<u64> {
+    let rel = topology.relationships.get(id.0)?;
+    if super::counts::known(&rel.count) != Some(1) {
+        return None;
+    }
+    let mut index = 0u64;
+    for req in &topology.nodes[rel.source.0].requirements {
+        if req.name != rel.requirement {
+            continue;
+        }
+        match req.relationship {
+            Some(r) if r == id => return Some(index),
+            Some(r) => index += super::counts::known(&topology.relationships[r.0].count)?,
+            None => {}
+        }
+    }
+    None
 }
 
 /// Every template's count, or the problem with the first that is not known.
@@ -271,6 +281,7 @@ impl Pairing<'_> {
                     target_index: None,
                     properties: eval.map(&rel.properties),
                     attributes: eval.map(&rel.attributes),
+                    interfaces: eval.interfaces(&rel.interfaces),
                     instance: Some(RelationshipInstance {
                         of: rel.name.clone(),
                         index: j,
@@ -444,6 +455,25 @@ impl<'a> Eval<'a> {
             .collect()
     }
 
+    /// Interface and operation inputs, evaluated.
+    fn interfaces(&self, interfaces: &IndexMap<String, Interface>) -> IndexMap<String, Interface> {
+        interfaces
+            .iter()
+            .map(|(k, f)| {
+                let mut f = f.clone();
+                f.inputs = self.map(&f.inputs);
+                for op in f
+                    .operations
+                    .values_mut()
+                    .chain(f.notifications.values_mut())
+                {
+                    op.inputs = self.map(&op.inputs);
+                }
+                (k.clone(), f)
+            })
+            .collect()
+    }
+
     fn value(&self, value: &Value) -> Value {
         match value {
             Value::List(items) => Value::List(items.iter().map(|v| self.value(v)).collect()),
@@ -492,6 +522,7 @@ impl<'a> Eval<'a> {
             Value::Call(Call {
                 function: call.function.clone(),
                 args,
+                implementation: call.implementation.clone(),
                 span: call.span,
             })
         })
