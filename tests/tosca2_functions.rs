@@ -462,3 +462,28 @@ fn a_select_filter_is_checked_against_the_type_and_kept_evaluated() {
         "and(greater_or_equal(get_property(SELF, CAPABILITY, endpoint, port), 8000), true)"
     );
 }
+
+#[test]
+fn a_select_filter_false_for_every_node_falls_through_to_the_next_directive() {
+    let template = r#"service_template:
+  inputs:
+    wanted: { type: string, default: linux }
+  node_templates:
+    found:
+      type: Server
+      directives: [ select, create ]
+      properties: { name: fallback }
+      node_filter: { $equal: [ { $get_input: wanted }, windows ] }
+"#;
+    let (read, diags) = common::read_text(&format!("{TYPES}{template}"));
+    assert!(!diags.iter().any(|d| d.is_error()), "{diags:#?}");
+    assert!(
+        diags.iter().any(|d| !d.is_error()
+            && d.message.contains("is false whatever the node")
+            && d.hint.as_deref().is_some_and(|h| h.contains("`create`"))),
+        "{diags:#?}"
+    );
+    let t = read.topology.unwrap();
+    let filter = t.nodes[0].selection.as_ref().unwrap().node_filter.as_ref();
+    assert_eq!(filter, Some(&Value::Boolean(false)));
+}

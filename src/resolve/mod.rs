@@ -176,7 +176,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         patterns,
     };
     nodes.build(template, &mut topology, diags);
-    functions.read_implementations(|yaml| nodes.function_implementation(yaml, diags));
+    functions.read_implementations(|yaml, notes| nodes.function_implementation(yaml, notes));
     let unfulfilled = requirements::connect(&mut nodes, template, &functions, &mut topology, diags);
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.

@@ -1034,7 +1034,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     /// Says, once per signature, that a custom function's `implementation` is not run at
-    /// translation time: its calls stay in the IR, carrying it (L5657-5661).
+    /// translation time: its calls stay in the IR, carrying it (L5657-5661); and what reading
+    /// the implementation found, now that a call uses it.
     fn not_run(&mut self, custom: &Custom<'m>, signature: usize, diags: &mut Diagnostics) {
         let signature = &custom.signatures[signature];
         let (Some(written), Some(implementation)) =
@@ -1042,6 +1043,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         else {
             return;
         };
+        for note in signature.implementation_notes.clone() {
+            self.report(note, diags);
+        }
         let by = implementation.primary.as_ref().map_or_else(
             || "its implementation".to_string(),
             |a| format!("`{}`", a.file),
@@ -1050,7 +1054,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             Diagnostic::warning(
                 codes::TOSCA_FUNCTION,
                 format!(
-                    "function `{}` {} is implemented by {by}, which toscana does not run: its calls stay in the IR with the implementation",
+                    "function `{}{}` is implemented by {by}, which toscana does not run: its calls stay in the IR with the implementation",
                     custom.name,
                     signature.shown()
                 ),

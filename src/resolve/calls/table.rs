@@ -32,6 +32,10 @@ pub struct Signature<'m> {
     /// `implementation` read as an operation's is ([`Functions::read_implementations`]):
     /// what the IR's calls of this signature carry.
     pub implemented_by: Option<Implementation>,
+    /// What reading `implementation` found (a missing file, say), reported where a call uses
+    /// the signature: a profile's functions are a library, most of which a template never
+    /// calls, as a type's operations are reported only for the templates that use the type.
+    pub implementation_notes: Vec<Diagnostic>,
 }
 
 impl<'m> Signature<'m> {
@@ -53,6 +57,7 @@ impl<'m> Signature<'m> {
             result: map.and_then(|m| m.get("result")),
             implementation: map.and_then(|m| m.get("implementation")),
             implemented_by: None,
+            implementation_notes: Vec::new(),
         }
     }
 
@@ -204,11 +209,20 @@ impl<'m> Functions<'m> {
 
     /// Reads every signature's `implementation` with `read`, which resolves it as an
     /// operation's implementation is resolved (L5590: "the same definition"), its artifact
-    /// files checked; done once, after the topology's artifacts are known.
-    pub fn read_implementations(&mut self, mut read: impl FnMut(&'m Yaml) -> Implementation) {
+    /// files checked, keeping what it reports for the calls that use the signature; done once,
+    /// after the topology's artifacts are known.
+    pub fn read_implementations(
+        &mut self,
+        mut read: impl FnMut(&'m Yaml, &mut Diagnostics) -> Implementation,
+    ) {
         for custom in self.custom.values_mut() {
             for signature in &mut custom.signatures {
-                signature.implemented_by = signature.implementation.map(&mut read);
+                let Some(written) = signature.implementation else {
+                    continue;
+                };
+                let mut notes = Diagnostics::with_cap(0);
+                signature.implemented_by = Some(read(written, &mut notes));
+                signature.implementation_notes = notes.finish();
             }
         }
     }
