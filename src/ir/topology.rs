@@ -283,7 +283,8 @@ pub struct Operation {
     pub description: Option<String>,
     pub implementation: Option<Implementation>,
     pub inputs: IndexMap<String, Value>,
-    /// Output mappings (TOSCA 2.0 `outputs`: attribute paths), carried as data.
+    /// Output mappings (TOSCA 2.0 `outputs`: attribute paths), carried as data; in a node
+    /// template their paths are checked as `$get_attribute`'s are.
     pub outputs: IndexMap<String, Value>,
 }
 
