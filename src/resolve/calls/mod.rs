@@ -32,7 +32,8 @@
 //! Calls in workflows and policy triggers observe a deployment's state when they run: they
 //! are kept as written, and only their names and argument counts are judged. A node
 //! template's operation output mappings are `$get_attribute` paths without the `$`, judged by
-//! the same walk ([`mappings`]).
+//! the same walk ([`mappings`]); so are the calls of relationship templates no requirement
+//! uses, which are not in the IR ([`unused`]).
 
 pub mod builtins;
 mod eval;
@@ -41,6 +42,7 @@ pub mod path;
 pub mod syntax;
 pub mod table;
 pub(crate) mod unknown;
+mod unused;
 
 use indexmap::IndexMap;
 
@@ -76,7 +78,8 @@ pub fn resolve<'m>(
         }
     }
     let output_mappings = mappings::any(model);
-    if !eval::has_calls(topology) && !output_mappings {
+    let unused = unused::read(model, typing, topology, diags);
+    if !eval::has_calls(topology) && !output_mappings && unused.is_empty() {
         return;
     }
     let calls = CallIndex::new(model);
@@ -87,6 +90,7 @@ pub fn resolve<'m>(
     if output_mappings {
         mappings::check(model, &mut evaluator, diags);
     }
+    unused::check(&unused, &mut evaluator, diags);
 }
 
 /// A template, requirement or capability named like a TOSCA path keyword could not be told from
