@@ -452,3 +452,32 @@ service_template:
     let indices: Vec<Value> = e.relationships.iter().map(input).collect();
     assert_eq!(indices, [Value::Integer(0), Value::Integer(1)]);
 }
+
+#[test]
+fn a_target_index_one_value_serves_is_evaluated_in_the_topology_of_templates() {
+    let (t, diags) = read(
+        r#"    s: { type: Server, count: 2 }
+    c:
+      type: Client
+      requirements:
+        - service: [ s, $relationship_index ]
+        - service: [ s, { $sum: [ $relationship_index, $node_index ] } ]
+    many:
+      type: Client
+      count: 2
+      requirements:
+        - service: [ s, $node_index ]
+"#,
+    );
+    assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+    let index = |i: usize| {
+        t.relationships[i]
+            .target_index
+            .as_ref()
+            .map(crate::ir::value_text)
+    };
+    assert_eq!(index(0).as_deref(), Some("0"));
+    assert_eq!(index(1).as_deref(), Some("1"));
+    // Two representations, two values: left to the pairing.
+    assert_eq!(index(2).as_deref(), Some("node_index()"));
+}

@@ -192,6 +192,9 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         &mut topology,
         diags,
     );
+    if model.dialect == crate::ir::Dialect::Tosca2 {
+        multiplicity::settle_target_indices(&mut topology);
+    }
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {

@@ -205,6 +205,38 @@ pub fn template_relationship_index(topology: &Topology, id: RelationshipId) -> O
     None
 }
 
+/// Evaluates in the topology of templates each `[template, index]` target index that one value
+/// serves for every relationship it stands for: `$node_index` where the source has one
+/// representation, `$relationship_index` where [`template_relationship_index`] knows it, and
+/// `$get_input` and arithmetic over them. An index that still depends on the representation
+/// stays an expression, which the pairing (and `--expand`) evaluates per representation.
+pub fn settle_target_indices(topology: &mut Topology) {
+    let inputs: HashMap<&str, &Value> = topology
+        .inputs
+        .iter()
+        .filter_map(|i| Some((i.name.as_str(), i.value.as_ref().or(i.default.as_ref())?)))
+        .collect();
+    let mut settled = Vec::new();
+    for (i, rel) in topology.relationships.iter().enumerate() {
+        let Some(index) = rel.target_index.as_ref().filter(|v| v.has_call()) else {
+            continue;
+        };
+        let one = super::counts::known(&topology.nodes[rel.source.0].count) == Some(1);
+        let eval = Eval {
+            inputs: &inputs,
+            node_index: one.then_some(0),
+            relationship_index: template_relationship_index(topology, RelationshipId(i)),
+        };
+        let value = eval.value(index);
+        if !value.has_call() {
+            settled.push((i, value));
+        }
+    }
+    for (i, value) in settled {
+        topology.relationships[i].target_index = Some(value);
+    }
+}
+
 /// Every template's count, or the problem with the first that is not known.
 fn counts(topology: &Topology) -> Result<Vec<u64>, Problem> {
     topology
