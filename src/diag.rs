@@ -68,6 +68,9 @@ pub mod codes {
     pub const TOSCA_TYPE_MISMATCH: &str = "tosca::type-mismatch";
     pub const TOSCA_CONSTRAINT: &str = "tosca::constraint-violated";
     pub const TOSCA_UNFULFILLED: &str = "tosca::unfulfilled-requirement";
+    /// A TOSCA 2.0 substitution that maps a requirement against the rules of §15.5.4: onto a
+    /// requirement already fulfilled inside, or more often than the `count_range` allows.
+    pub const TOSCA_REQUIREMENT_MAPPING: &str = "tosca::requirement-mapping";
     /// A TOSCA 2.0 requirement that several node templates fulfil, connected to the one toscana
     /// chose (the spec leaves the choice to the processor, L7036).
     pub const TOSCA_CHOSEN_TARGET: &str = "tosca::chosen-target";

@@ -539,3 +539,181 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
         below.join("\n")
     );
 }
+
+/// Issue #3's promise for the Simple Profile corpora: the IR of every accepted file is resolved.
+/// Every requirement is a relationship, or the reader said why not: a
+/// `tosca::unfulfilled-requirement` warning that names it, the substitution boundary
+/// exposing it, or its node being one an orchestrator selects. And every function whose value is
+/// known at translation time is evaluated: no `get_property` (but one that reads through a
+/// requirement left to the orchestrator) or `get_input` of a bound input is left, nor a
+/// `concat`, `join` or `token` of known values.
+#[test]
+fn the_ir_of_every_accepted_simple_profile_file_is_resolved() {
+    if !corpus_root().is_dir() {
+        assert!(
+            !common::in_ci(),
+            "../shared/corpus is missing under CI=true"
+        );
+        return;
+    }
+    // Every file of the corpora, whatever its expected verdict: the promise is about what
+    // toscana accepts.
+    let files: Vec<PathBuf> = corpus_files(&corpus_root().join("tosca-parser"))
+        .into_iter()
+        .chain(spec_example_cases().into_iter().map(|c| c.path))
+        .chain(oasis_example_cases().into_iter().map(|c| c.path))
+        .collect();
+    let mut read = 0;
+    let mut unresolved = Vec::new();
+    for path in &files {
+        // As `toscana check` reads it: open requirements reported.
+        let mut diags = toscana::diag::Diagnostics::with_cap(0);
+        let result = toscana::pipeline::read(
+            &toscana::pipeline::ReadOptions {
+                input: Some(toscana::source::InputArg::Path(path.clone())),
+                report_open_requirements: true,
+                ..Default::default()
+            },
+            &mut diags,
+        );
+        let diags = diags.finish();
+        let Some(topology) = result.topology else {
+            continue;
+        };
+        if diags
+            .iter()
+            .any(|d| d.severity == toscana::diag::Severity::Error)
+        {
+            continue;
+        }
+        read += 1;
+        let shown = path.strip_prefix(corpus_root()).unwrap_or(path).display();
+        for problem in unexplained_open_requirements(&topology, &diags)
+            .into_iter()
+            .chain(unevaluated_calls(&topology, &diags))
+        {
+            unresolved.push(format!("{shown}: {problem}"));
+        }
+    }
+    eprintln!("{read} accepted Simple Profile corpus files checked for a resolved IR");
+    assert!(read >= 110, "only {read} corpus files were accepted");
+    assert!(
+        unresolved.is_empty(),
+        "unresolved IR:\n{}",
+        unresolved.join("\n")
+    );
+}
+
+fn unexplained_open_requirements(
+    topology: &toscana::ir::Topology,
+    diags: &[toscana::diag::Diagnostic],
+) -> Vec<String> {
+    let warnings: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.code == toscana::diag::codes::TOSCA_UNFULFILLED)
+        .map(|d| d.message.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for (id, node) in topology.nodes.iter().enumerate() {
+        let selected = node
+            .directives
+            .iter()
+            .any(|d| d == "select" || d == "selectable");
+        for r in node
+            .requirements
+            .iter()
+            .filter(|r| r.relationship.is_none())
+        {
+            let exposed = topology.substitution.as_ref().is_some_and(|s| {
+                s.requirements
+                    .iter()
+                    .any(|m| m.node.0 == id && m.target == r.name)
+            });
+            let (requirement, of) = (format!("`{}`", r.name), format!("`{}`", node.name));
+            let said = warnings
+                .iter()
+                .any(|m| m.contains(&requirement) && m.contains(&of));
+            if !(exposed || selected || said) {
+                out.push(format!(
+                    "requirement `{}` of `{}` is open and nothing says why",
+                    r.name, node.name
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Calls left in the IR whose value was known when it was read.
+fn unevaluated_calls(
+    topology: &toscana::ir::Topology,
+    diags: &[toscana::diag::Diagnostic],
+) -> Vec<String> {
+    let json = serde_json::to_value(topology).expect("the IR serializes");
+    let bound: std::collections::HashSet<&str> = topology
+        .inputs
+        .iter()
+        .filter(|i| i.value.is_some())
+        .map(|i| i.name.as_str())
+        .collect();
+    // A property reached through a requirement an orchestrator fulfils (dangling, or not
+    // assigned at all) is known only then.
+    let open: std::collections::HashSet<String> = topology
+        .nodes
+        .iter()
+        .flat_map(|n| &n.requirements)
+        .filter(|r| r.relationship.is_none())
+        .map(|r| r.name.clone())
+        .chain(
+            diags
+                .iter()
+                .filter(|d| d.code == toscana::diag::codes::TOSCA_UNFULFILLED)
+                .filter_map(|d| d.message.split("requirement `").nth(1)?.split('`').next())
+                .map(str::to_string),
+        )
+        .collect();
+    let mut out = Vec::new();
+    walk_calls(&json, &mut |call| {
+        let function = call["function"].as_str().unwrap_or_default();
+        let args = call["args"].as_array().cloned().unwrap_or_default();
+        let known_args = args.iter().all(|a| !contains_call(a));
+        let unevaluated = match function {
+            "get_property" => !args
+                .get(1)
+                .and_then(|a| a["value"].as_str())
+                .is_some_and(|name| open.contains(name)),
+            "get_input" => args
+                .first()
+                .and_then(|a| a["value"].as_str())
+                .is_some_and(|name| bound.contains(name)),
+            "concat" | "join" | "token" => known_args,
+            _ => false,
+        };
+        if unevaluated {
+            out.push(format!("`{function}` left unevaluated: {call}"));
+        }
+    });
+    out
+}
+
+fn contains_call(value: &serde_json::Value) -> bool {
+    let mut found = false;
+    walk_calls(value, &mut |_| found = true);
+    found
+}
+
+/// Calls `visit` with the `value` of every `{"kind": "call", "value": ...}` inside `json`.
+fn walk_calls(json: &serde_json::Value, visit: &mut dyn FnMut(&serde_json::Value)) {
+    match json {
+        serde_json::Value::Object(map) => {
+            if map.get("kind").and_then(|k| k.as_str()) == Some("call")
+                && let Some(call) = map.get("value")
+            {
+                visit(call);
+            }
+            map.values().for_each(|v| walk_calls(v, visit));
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| walk_calls(v, visit)),
+        _ => {}
+    }
+}

@@ -5,6 +5,8 @@ use toscana::ir::Value;
 use toscana::pipeline::{ReadOptions, read};
 use toscana::source::InputArg;
 
+mod common;
+
 #[test]
 fn a_workflow_get_input_names_the_workflow_input_and_stays_a_call() {
     let dir = tempfile::tempdir().unwrap();
@@ -32,4 +34,119 @@ fn a_workflow_get_input_names_the_workflow_input_and_stays_a_call() {
         text.contains(r#""function":"get_input""#) && text.contains("location"),
         "{text}"
     );
+}
+
+/// A Simple Profile 1.3 template read with `common::read_text`'s options: the topology (which
+/// must read without error) and the diagnostics.
+fn simple(template: &str) -> (toscana::ir::Topology, Vec<toscana::diag::Diagnostic>) {
+    let (read, diags) = common::read_text(template);
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d.severity == toscana::diag::Severity::Error),
+        "{diags:?}"
+    );
+    (read.topology.expect("a topology"), diags)
+}
+
+fn node<'t>(topology: &'t toscana::ir::Topology, name: &str) -> &'t toscana::ir::Node {
+    topology.nodes.iter().find(|n| n.name == name).unwrap()
+}
+
+fn configure_input<'t>(topology: &'t toscana::ir::Topology, name: &str, input: &str) -> &'t Value {
+    &node(topology, name).interfaces["Standard"].operations["configure"].inputs[input]
+}
+
+const STACK: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  inputs:
+    db_port: { type: integer }
+  node_templates:
+    server:
+      type: Compute
+      capabilities:
+        host:
+          properties: { num_cpus: 4 }
+    dbms:
+      type: DBMS
+      properties: { port: 3306 }
+      requirements:
+        - host: server
+    db:
+      type: Database
+      properties: { name: shop, port: { get_input: db_port } }
+      requirements:
+        - host: dbms
+    app:
+      type: WebApplication
+      properties: { context_root: /shop }
+      requirements:
+        - host: web
+        - dependency: db
+      interfaces:
+        Standard:
+          configure:
+            inputs:
+              cpus: { get_property: [ HOST, host, num_cpus ] }
+              db_name: { get_property: [ SELF, dependency, name ] }
+              db_port: { get_property: [ db, port ] }
+              url: { concat: [ "http://", { get_attribute: [ server, public_address ] }, ":", 80 ] }
+              root: { concat: [ { get_property: [ SELF, context_root ] }, "/", 2 ] }
+              part: { token: [ { get_property: [ SELF, context_root ] }, "/", 1 ] }
+              path: { join: [ [ a, 1, true ], "." ] }
+    web:
+      type: WebServer
+      requirements:
+        - host: server
+  outputs:
+    name:
+      value: { get_property: [ db, name ] }
+"#;
+
+#[test]
+fn simple_profile_calls_known_at_translation_time_are_evaluated_where_they_are_written() {
+    let (topology, _) = simple(STACK);
+    let input = |name| configure_input(&topology, "app", name);
+    // HOST: the first node down the hosting chain (web, then server) with capability `host`.
+    assert_eq!(input("cpus"), &Value::Integer(4));
+    assert_eq!(input("db_name"), &Value::String("shop".into()));
+    assert_eq!(input("root"), &Value::String("/shop/2".into()));
+    assert_eq!(input("part"), &Value::String("shop".into()));
+    assert_eq!(input("path"), &Value::String("a.1.true".into()));
+    assert_eq!(
+        topology.outputs[0].value,
+        Value::String("shop".into()),
+        "outputs are evaluated too"
+    );
+    // An unbound input is the same wherever it is read: the call becomes it.
+    let Value::Call(port) = input("db_port") else {
+        panic!("a get_input call: {:?}", input("db_port"))
+    };
+    assert_eq!(port.function, "get_input");
+    // What only deployment knows stays a call, with the known arguments evaluated.
+    let Value::Call(url) = input("url") else {
+        panic!("a call")
+    };
+    assert_eq!(url.function, "concat");
+    assert_eq!(url.args[3], Value::Integer(80));
+}
+
+#[test]
+fn a_token_index_past_the_last_token_is_an_error_at_the_call() {
+    let template = STACK.replace(
+        "part: { token: [ { get_property: [ SELF, context_root ] }, \"/\", 1 ] }",
+        "part: { token: [ { get_property: [ SELF, context_root ] }, \"/\", 5 ] }",
+    );
+    let (_, diags) = common::read_text(&template);
+    let error = diags
+        .iter()
+        .find(|d| d.code == toscana::diag::codes::TOSCA_FUNCTION)
+        .expect("an error for the token index");
+    assert!(
+        error.message.contains("index 5 is past the last"),
+        "{}",
+        error.message
+    );
+    let span = error.span.expect("at the call");
+    assert_eq!((span.line, span.col), (36, 21));
 }

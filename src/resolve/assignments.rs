@@ -259,9 +259,9 @@ impl Definition<'_> {
     }
 }
 
-/// The definition of `requirement` for `node`, merged along its type chain.
-pub fn definition<'m>(model: &'m Model, node: &Node, requirement: &str) -> Definition<'m> {
-    let defs = definitions(model, TypeKind::Node, &node.types);
+/// The definition of `requirement` for a node of type chain `types`, merged along the chain.
+pub fn definition<'m>(model: &'m Model, types: &[String], requirement: &str) -> Definition<'m> {
+    let defs = definitions(model, TypeKind::Node, types);
     let layers: Vec<&Yaml> = defs
         .iter()
         .filter_map(|d| {
@@ -372,7 +372,7 @@ impl<'m> DefinitionCache<'m> {
         Rc::clone(
             self.merged
                 .entry(key)
-                .or_insert_with(|| Rc::new(definition(model, node, requirement))),
+                .or_insert_with(|| Rc::new(definition(model, &node.types, requirement))),
         )
     }
 }

@@ -246,6 +246,9 @@ pub fn substitution(
     );
     let nodes = index(topology);
     super::boundary::check_mapped_names(builder.model, map, &node_types, topology, &nodes, diags);
+    if builder.model.dialect == crate::ir::Dialect::Tosca2 {
+        super::requirement_mapping::check(builder.model, map, &node_types, topology, &nodes, diags);
+    }
     super::boundary::check_substitution_filter(map, diags);
     super::boundary::check_implicit_inputs(
         builder.model,

@@ -1,13 +1,12 @@
-//! `get_property` and `get_attribute` checked against the resolved topology, and `get_property`
-//! evaluated where its value is known at translation time.
+//! `get_property` and `get_attribute` checked against the resolved topology, and loops of
+//! `get_property` reported; [`super::simple_eval`] evaluates what is known.
 //!
 //! Runs after node templates and requirements are built, over the YAML of each node template
 //! and output (for spans), looking things up in the topology (for what resolution decided: the
 //! host of a node, the capabilities it has). A reference to a node template, capability or
-//! property that does not exist is an error at the argument that names it. A `get_property` of
-//! a node's property whose value is a literal (or another `get_property` that leads to one) is
-//! replaced by that value in the IR; a chain of `get_property` that comes back to itself is an
-//! error that shows the loop.
+//! property that does not exist is an error at the argument that names it. A chain of
+//! `get_property` through node properties that comes back to itself is an error that shows the
+//! loop.
 //!
 //! TOSCA 2.0 writes these as `$get_property` with TOSCA paths, checked and evaluated by
 //! [`super::calls`].
@@ -46,14 +45,8 @@ pub fn check(
     let mut checker = Checker {
         model,
         reader,
-        index: topology
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.name.clone(), NodeId(i)))
-            .collect(),
+        index: super::nodes::owned_index(topology),
         hosting: Hosting::new(topology),
-        evaluated: Vec::new(),
         loops: Default::default(),
     };
     for (i, named) in template.node_templates.iter().enumerate() {
@@ -93,9 +86,6 @@ pub fn check(
             checker.walk(value, Place { this: None }, topology, None, diags);
         }
     }
-    for ((node, property), value) in checker.evaluated {
-        topology.nodes[node.0].properties.insert(property, value);
-    }
 }
 
 struct Checker<'a> {
@@ -103,8 +93,6 @@ struct Checker<'a> {
     reader: &'a ValueReader<'a>,
     index: HashMap<String, NodeId>,
     hosting: Hosting,
-    /// Property values found by evaluating `get_property`, written into the IR at the end.
-    evaluated: Vec<(Target, Value)>,
     /// Loops already reported (their members, sorted), so each is reported once.
     loops: std::collections::HashSet<Vec<Target>>,
 }
@@ -131,8 +119,7 @@ impl Checker<'_> {
             {
                 let mut chain = vec![property.clone()];
                 match self.evaluate(&target, topology, &mut chain) {
-                    Ok(Some(value)) => self.evaluated.push((property, value)),
-                    Ok(None) => {}
+                    Ok(_) => {}
                     Err(()) => {
                         let mut members = chain.clone();
                         members.sort();

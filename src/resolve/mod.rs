@@ -24,10 +24,12 @@ mod occurrences;
 mod params;
 mod paths;
 mod requirement_defs;
+mod requirement_mapping;
 mod requirements;
 mod scalar_types;
 mod select_filter;
 mod selection;
+mod simple_eval;
 mod tosca2_types;
 mod type_parts;
 mod types;
@@ -194,6 +196,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     );
     if model.dialect == crate::ir::Dialect::Tosca2 {
         multiplicity::settle_target_indices(&mut topology);
+    } else {
+        simple_eval::evaluate(&mut topology, diags);
     }
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);

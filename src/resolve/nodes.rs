@@ -68,6 +68,14 @@ pub fn index(topology: &Topology) -> HashMap<&str, NodeId> {
         .collect()
 }
 
+/// [`index`] with names of its own, for a pass that changes the topology while it looks names up.
+pub fn owned_index(topology: &Topology) -> HashMap<String, NodeId> {
+    index(topology)
+        .into_iter()
+        .map(|(name, id)| (name.to_string(), id))
+        .collect()
+}
+
 impl<'a> NodeBuilder<'a> {
     pub fn build(
         &mut self,

@@ -13,7 +13,7 @@ use indexmap::IndexMap;
 
 use super::assignments::{self, Assignment, definition};
 use super::filters;
-use super::nodes::{NodeBuilder, index};
+use super::nodes::{NodeBuilder, owned_index};
 use super::selection;
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -73,10 +73,7 @@ pub fn connect<'m>(
     let mut unfulfilled = Vec::new();
     // Built on the first requirement that selects: most templates name their targets.
     let mut candidates: Option<selection::Candidates> = None;
-    let by_name: HashMap<String, NodeId> = index(topology)
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
+    let by_name = owned_index(topology);
     let mut templates = RelationshipTemplates::new(template);
     for (i, named) in template.node_templates.iter().enumerate() {
         let def = named.def.as_map();
@@ -314,7 +311,7 @@ fn select(
     if !super::nodes::defs_complete(model, &source_defs) {
         return None;
     }
-    let definition = definition(model, node, &a.name);
+    let definition = definition(model, &node.types, &a.name);
     let mut wanted = selection::Wanted::default();
     if let Some((n, at)) = &a.node {
         wanted.node_types.push(
@@ -481,7 +478,7 @@ pub(super) fn relationship(
     templates: &mut RelationshipTemplates,
     diags: &mut Diagnostics,
 ) -> Relationship {
-    let definition = definition(builder.model, &topology.nodes[source.0], &a.name);
+    let definition = definition(builder.model, &topology.nodes[source.0].types, &a.name);
     let mut name = label;
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;

@@ -8,7 +8,7 @@ output "host_and_zone" {
 }
 
 output "first_label_part" {
-  value = element(split("-", "app-01"), 0)
+  value = "app"
 }
 
 output "token_copy" {
