@@ -235,6 +235,54 @@ fn what_deployment_decides_stays_a_call_in_the_simple_profile_form() {
 }
 
 #[test]
+fn relationship_index_is_the_place_among_the_requirement_s_relationships() {
+    // Its relationships of one requirement are numbered in assignment order (L5101, L7243).
+    let t = topology(&format!(
+        r#"{SERVERS}    app:
+      type: App
+      requirements:
+        - server:
+            node: s1
+            relationship: {{ properties: {{ weight: $relationship_index }} }}
+        - backup:
+            node: s2
+            relationship: {{ properties: {{ weight: $relationship_index }} }}
+        - server:
+            node: s2
+            relationship: {{ properties: {{ weight: {{ $sum: [ $relationship_index, 10 ] }} }} }}
+    many:
+      type: App
+      requirements:
+        - server:
+            node: s1
+            count: 1
+        - server:
+            node: s2
+            count: {{ $get_input: n }}
+        - server:
+            node: s1
+            relationship: {{ properties: {{ weight: $relationship_index }} }}
+  inputs:
+    n: {{ type: integer }}
+"#
+    ));
+    let weight = |from: &str, i: usize| {
+        let rels: Vec<_> = t
+            .relationships
+            .iter()
+            .filter(|r| t.nodes[r.source.0].name == from)
+            .collect();
+        value_text(&rels[i].properties["weight"])
+    };
+    assert_eq!(weight("app", 0), "0");
+    // Another requirement counts from 0 again.
+    assert_eq!(weight("app", 1), "0");
+    assert_eq!(weight("app", 2), "11");
+    // After a relationship whose count only deployment knows, the index is not known.
+    assert_eq!(weight("many", 2), "relationship_index()");
+}
+
+#[test]
 fn get_input_binds_once_its_index_is_known() {
     let t = topology(
         r#"service_template:
@@ -331,4 +379,111 @@ fn custom_functions_live_in_the_namespaces_of_their_files() {
             .any(|d| d.is_error() && d.message == "unknown function `$to_text`"),
         "{diags:#?}"
     );
+}
+
+#[test]
+fn a_custom_call_carries_the_implementation_of_the_signature_it_fits() {
+    // The service template refines `to_string` (only an implementation may change, L5682) and
+    // adds a second signature with an implementation of its own.
+    let template = r#"service_template:
+  functions:
+    to_string:
+      signatures:
+        - implementation: scripts/to_string.py
+        - arguments: [ float ]
+          result: string
+          implementation:
+            primary: scripts/float.py
+            dependencies: [ scripts/lib.py ]
+  node_templates:
+    app:
+      type: App
+      properties:
+        text: { $to_string: [ 80 ] }
+        any:
+          f: { $to_string: [ 1.5 ] }
+"#;
+    let (read, diags) = common::read_text(&format!("{TYPES}{template}"));
+    let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let t = read.topology.expect("a topology");
+    let Value::Call(call) = property(&t, "app", "text") else {
+        panic!("a call")
+    };
+    let primary = |c: &toscana::ir::Call| {
+        let i = c.implementation.as_ref().expect("an implementation");
+        i.primary.as_ref().unwrap().file.clone()
+    };
+    assert_eq!(primary(call), "scripts/to_string.py");
+    let Value::Map(any) = property(&t, "app", "any") else {
+        panic!("a map")
+    };
+    let Value::Call(second) = &any["f"] else {
+        panic!("a call")
+    };
+    assert_eq!(primary(second), "scripts/float.py");
+    let implementation = second.implementation.as_ref().unwrap();
+    assert_eq!(implementation.dependencies[0].file, "scripts/lib.py");
+    // Said once per signature, not once per call.
+    let not_run: Vec<_> = diags
+        .iter()
+        .filter(|d| d.message.contains("which toscana does not run"))
+        .collect();
+    assert_eq!(not_run.len(), 2, "{not_run:#?}");
+    // The IR's JSON names it.
+    let json = serde_json::to_string(call).unwrap();
+    assert!(json.contains("scripts/to_string.py"), "{json}");
+}
+
+#[test]
+fn a_select_filter_is_checked_against_the_type_and_kept_evaluated() {
+    let t = topology(
+        r#"service_template:
+  inputs:
+    min_port: { type: integer, default: 8000 }
+  node_templates:
+    found:
+      type: Server
+      directives: [ select ]
+      node_filter:
+        $and:
+          - $greater_or_equal:
+              - $get_property: [ SELF, CAPABILITY, endpoint, port ]
+              - $get_input: min_port
+          - $equal: [ { $concat: [ a, b ] }, ab ]
+"#,
+    );
+    // Only selected: its required `name` is not asked for (L2548).
+    let selection = t.nodes[0].selection.as_ref().expect("selected");
+    let filter = selection.node_filter.as_ref().expect("a filter");
+    // The input is bound and the pure call computed; the candidate's port is the orchestrator's.
+    assert_eq!(
+        value_text(filter),
+        "and(greater_or_equal(get_property(SELF, CAPABILITY, endpoint, port), 8000), true)"
+    );
+}
+
+#[test]
+fn a_select_filter_false_for_every_node_falls_through_to_the_next_directive() {
+    let template = r#"service_template:
+  inputs:
+    wanted: { type: string, default: linux }
+  node_templates:
+    found:
+      type: Server
+      directives: [ select, create ]
+      properties: { name: fallback }
+      node_filter: { $equal: [ { $get_input: wanted }, windows ] }
+"#;
+    let (read, diags) = common::read_text(&format!("{TYPES}{template}"));
+    assert!(!diags.iter().any(|d| d.is_error()), "{diags:#?}");
+    assert!(
+        diags.iter().any(|d| !d.is_error()
+            && d.message.contains("is false whatever the node")
+            && d.hint.as_deref().is_some_and(|h| h.contains("`create`"))),
+        "{diags:#?}"
+    );
+    let t = read.topology.unwrap();
+    let filter = t.nodes[0].selection.as_ref().unwrap().node_filter.as_ref();
+    assert_eq!(filter, Some(&Value::Boolean(false)));
 }

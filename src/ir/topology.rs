@@ -161,9 +161,11 @@ impl Node {
 /// How a node with the `select` directive is selected.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct NodeSelection {
-    /// The condition the selected node must meet, as written: a TOSCA 2.0 condition clause in
-    /// which `SELF` is the candidate node (L3443-3445), or a Simple Profile filter of
-    /// `properties` and `capabilities`. `None` selects by the node's type alone.
+    /// The condition the selected node must meet: a TOSCA 2.0 condition clause in which `SELF`
+    /// is the candidate node (L3443-3445), checked against the node's type and evaluated as far
+    /// as translation knows (inputs bound, pure functions over known values computed; what
+    /// reads the candidate stays a call), or a Simple Profile filter of `properties` and
+    /// `capabilities`, as written. `None` selects by the node's type alone.
     pub node_filter: Option<Value>,
     /// The directives tried when nothing is found to select (`substitute`, `create`), in
     /// order; empty when the node must be selected.
@@ -305,7 +307,8 @@ pub struct Operation {
     pub description: Option<String>,
     pub implementation: Option<Implementation>,
     pub inputs: IndexMap<String, Value>,
-    /// Output mappings (TOSCA 2.0 `outputs`: attribute paths), carried as data.
+    /// Output mappings (TOSCA 2.0 `outputs`: attribute paths), carried as data; in a node
+    /// template their paths are checked as `$get_attribute`'s are.
     pub outputs: IndexMap<String, Value>,
 }
 

@@ -81,6 +81,13 @@ pub struct Version {
 pub struct Call {
     pub function: String,
     pub args: Vec<Value>,
+    /// For a call of a custom function (TOSCA 2.0 `functions`, L5590, L5657-5661): the
+    /// `implementation` of the signature the call fits, with its artifact paths resolved like
+    /// an operation's, for the orchestrator or a backend that runs it. toscana does not run it,
+    /// so the call stays. Absent where the signature names none (the processor is then assumed
+    /// to know the function, L5660) and for every other function.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub implementation: Option<Box<super::Implementation>>,
     /// Where the call is written, for the resolver's own messages; not part of the IR's JSON.
     #[serde(skip)]
     #[schemars(skip)]
@@ -93,6 +100,7 @@ impl Call {
         Call {
             function: function.into(),
             args,
+            implementation: None,
             span: None,
         }
     }
@@ -120,7 +128,9 @@ impl Call {
 /// Two calls are the same expression wherever they are written.
 impl PartialEq for Call {
     fn eq(&self, other: &Self) -> bool {
-        self.function == other.function && self.args == other.args
+        self.function == other.function
+            && self.args == other.args
+            && self.implementation == other.implementation
     }
 }
 

@@ -394,3 +394,90 @@ fn a_filter_wrong_whatever_the_candidate_is_one_error_and_not_judged() {
     // Not judged: the candidate is chosen as though there were no filter.
     assert_eq!(edges(&t), ["c -> s1 x1"]);
 }
+
+#[test]
+fn relationship_index_reaches_relationship_interfaces_when_expanded() {
+    let yaml = r#"
+tosca_definitions_version: tosca_2_0
+capability_types:
+  Service: {}
+interface_types:
+  Configure:
+    operations:
+      post_configure_source:
+        inputs:
+          index: { type: integer }
+relationship_types:
+  ServedBy:
+    interfaces:
+      configure: { type: Configure }
+node_types:
+  Server:
+    capabilities:
+      service: Service
+  Client:
+    requirements:
+      - service:
+          capability: Service
+          relationship: ServedBy
+          node: Server
+service_template:
+  node_templates:
+    s: { type: Server, count: 2 }
+    c:
+      type: Client
+      requirements:
+        - service:
+            node: s
+            count: 2
+            relationship:
+              interfaces:
+                configure:
+                  operations:
+                    post_configure_source:
+                      inputs:
+                        index: $relationship_index
+"#;
+    let (t, diags) = topology(yaml);
+    assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+    // Two relationships per representation: the topology of templates cannot say which.
+    let input = |r: &crate::ir::Relationship| {
+        r.interfaces["configure"].operations["post_configure_source"].inputs["index"].clone()
+    };
+    assert!(matches!(input(&t.relationships[0]), Value::Call(_)));
+    let mut diags = Diagnostics::with_cap(0);
+    let sources = crate::source::SourceMap::default();
+    let limits = crate::limits::Limits::default();
+    let e = crate::resolve::expand(&t, &sources, &limits, &mut diags).unwrap();
+    let indices: Vec<Value> = e.relationships.iter().map(input).collect();
+    assert_eq!(indices, [Value::Integer(0), Value::Integer(1)]);
+}
+
+#[test]
+fn a_target_index_one_value_serves_is_evaluated_in_the_topology_of_templates() {
+    let (t, diags) = read(
+        r#"    s: { type: Server, count: 2 }
+    c:
+      type: Client
+      requirements:
+        - service: [ s, $relationship_index ]
+        - service: [ s, { $sum: [ $relationship_index, $node_index ] } ]
+    many:
+      type: Client
+      count: 2
+      requirements:
+        - service: [ s, $node_index ]
+"#,
+    );
+    assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+    let index = |i: usize| {
+        t.relationships[i]
+            .target_index
+            .as_ref()
+            .map(crate::ir::value_text)
+    };
+    assert_eq!(index(0).as_deref(), Some("0"));
+    assert_eq!(index(1).as_deref(), Some("1"));
+    // Two representations, two values: left to the pairing.
+    assert_eq!(index(2).as_deref(), Some("node_index()"));
+}

@@ -27,6 +27,7 @@ mod requirement_defs;
 mod requirement_mapping;
 mod requirements;
 mod scalar_types;
+mod select_filter;
 mod selection;
 mod simple_eval;
 mod substitution;
@@ -82,7 +83,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     if model.dialect != crate::ir::Dialect::Tosca2 {
         filters::check_definitions(model, diags);
     }
-    let functions = calls::Functions::new(model, diags);
+    let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, diags);
     requirement_defs::check(model, &mut ancestry, diags);
     let source = SourceInfo {
@@ -180,6 +181,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         patterns,
     };
     nodes.build(template, &mut topology, diags);
+    functions.read_implementations(|yaml, notes| nodes.function_implementation(yaml, notes));
     let unfulfilled = requirements::connect(&mut nodes, template, &functions, &mut topology, diags);
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
@@ -195,7 +197,9 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         &mut topology,
         diags,
     );
-    if model.dialect != crate::ir::Dialect::Tosca2 {
+    if model.dialect == crate::ir::Dialect::Tosca2 {
+        multiplicity::settle_target_indices(&mut topology);
+    } else {
         simple_eval::evaluate(&mut topology, diags);
     }
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);

@@ -28,8 +28,8 @@ use indexmap::IndexMap;
 
 use super::allocation::number;
 use crate::ir::{
-    BoundaryMapping, Call, Instance, Node, NodeId, PolicyTarget, Relationship, RelationshipId,
-    RelationshipInstance, Requirement, Topology, Value,
+    BoundaryMapping, Call, Instance, Interface, Node, NodeId, PolicyTarget, Relationship,
+    RelationshipId, RelationshipInstance, Requirement, Topology, Value,
 };
 
 /// Something the pairing cannot do, with the element it is about.
@@ -106,22 +106,7 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
                         (k.clone(), c)
                     })
                     .collect(),
-                interfaces: node
-                    .interfaces
-                    .iter()
-                    .map(|(k, f)| {
-                        let mut f = f.clone();
-                        f.inputs = eval.map(&f.inputs);
-                        for op in f
-                            .operations
-                            .values_mut()
-                            .chain(f.notifications.values_mut())
-                        {
-                            op.inputs = eval.map(&op.inputs);
-                        }
-                        (k.clone(), f)
-                    })
-                    .collect(),
+                interfaces: eval.interfaces(&node.interfaces),
                 requirements: Vec::new(),
                 ..node.clone()
             });
@@ -196,6 +181,63 @@ pub fn check(topology: &Topology, limit: usize) -> Vec<Problem> {
         Ok((_, problems)) => problems,
         // Too many representations to check: the translators keep `count` symbolic.
         Err(_) => Vec::new(),
+    }
+}
+
+/// The `$relationship_index` of relationship `id` in the topology of templates, where one
+/// value serves every representation of its source: the relationship is made once per source
+/// representation (`count` 1) and the relationships its source makes earlier for the same
+/// requirement have known counts. The numbering is the pairing's (see [`expand`]): the
+/// relationships of a requirement in the order of its assignments, those left for the
+/// orchestrator not counted, so `toscana ir` and `toscana ir --expand` agree.
+pub fn template_relationship_index(topology: &Topology, id: RelationshipId) -> Option<u64> {
+    let rel = topology.relationships.get(id.0)?;
+    if super::counts::known(&rel.count) != Some(1) {
+        return None;
+    }
+    let mut index = 0u64;
+    for req in &topology.nodes[rel.source.0].requirements {
+        if req.name != rel.requirement {
+            continue;
+        }
+        match req.relationship {
+            Some(r) if r == id => return Some(index),
+            Some(r) => index += super::counts::known(&topology.relationships[r.0].count)?,
+            None => {}
+        }
+    }
+    None
+}
+
+/// Evaluates in the topology of templates each `[template, index]` target index that one value
+/// serves for every relationship it stands for: `$node_index` where the source has one
+/// representation, `$relationship_index` where [`template_relationship_index`] knows it, and
+/// `$get_input` and arithmetic over them. An index that still depends on the representation
+/// stays an expression, which the pairing (and `--expand`) evaluates per representation.
+pub fn settle_target_indices(topology: &mut Topology) {
+    let inputs: HashMap<&str, &Value> = topology
+        .inputs
+        .iter()
+        .filter_map(|i| Some((i.name.as_str(), i.value.as_ref().or(i.default.as_ref())?)))
+        .collect();
+    let mut settled = Vec::new();
+    for (i, rel) in topology.relationships.iter().enumerate() {
+        let Some(index) = rel.target_index.as_ref().filter(|v| v.has_call()) else {
+            continue;
+        };
+        let one = super::counts::known(&topology.nodes[rel.source.0].count) == Some(1);
+        let eval = Eval {
+            inputs: &inputs,
+            node_index: one.then_some(0),
+            relationship_index: template_relationship_index(topology, RelationshipId(i)),
+        };
+        let value = eval.value(index);
+        if !value.has_call() {
+            settled.push((i, value));
+        }
+    }
+    for (i, value) in settled {
+        topology.relationships[i].target_index = Some(value);
     }
 }
 
@@ -275,6 +317,7 @@ impl Pairing<'_> {
                     target_index: None,
                     properties: eval.map(&rel.properties),
                     attributes: eval.map(&rel.attributes),
+                    interfaces: eval.interfaces(&rel.interfaces),
                     instance: Some(RelationshipInstance {
                         of: rel.name.clone(),
                         index: j,
@@ -448,6 +491,25 @@ impl<'a> Eval<'a> {
             .collect()
     }
 
+    /// Interface and operation inputs, evaluated.
+    fn interfaces(&self, interfaces: &IndexMap<String, Interface>) -> IndexMap<String, Interface> {
+        interfaces
+            .iter()
+            .map(|(k, f)| {
+                let mut f = f.clone();
+                f.inputs = self.map(&f.inputs);
+                for op in f
+                    .operations
+                    .values_mut()
+                    .chain(f.notifications.values_mut())
+                {
+                    op.inputs = self.map(&op.inputs);
+                }
+                (k.clone(), f)
+            })
+            .collect()
+    }
+
     fn value(&self, value: &Value) -> Value {
         match value {
             Value::List(items) => Value::List(items.iter().map(|v| self.value(v)).collect()),
@@ -496,6 +558,7 @@ impl<'a> Eval<'a> {
             Value::Call(Call {
                 function: call.function.clone(),
                 args,
+                implementation: call.implementation.clone(),
                 span: call.span,
             })
         })

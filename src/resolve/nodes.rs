@@ -144,6 +144,10 @@ impl<'a> NodeBuilder<'a> {
             .get("directives")
             .map(|d| self.strings(d, "`directives`", diags))
             .unwrap_or_default();
+        // A TOSCA 2.0 node that can only be selected is not created: the resolver reads only
+        // its `node_filter` (L2548), so a required property it leaves unset is no error.
+        let only_selected = self.model.dialect == crate::ir::Dialect::Tosca2
+            && selection(&directives).is_some_and(|otherwise| otherwise.is_empty());
         let selection = selection(&directives).map(|otherwise| NodeSelection {
             node_filter: def.get("node_filter").map(|f| self.reader.value(f, diags)),
             otherwise,
@@ -164,12 +168,13 @@ impl<'a> NodeBuilder<'a> {
                 .map_or(Value::Integer(1), |c| self.reader.value(c, diags)),
             instance: None,
             instances,
-            properties: self.merged(
+            properties: self.merged_checked(
                 &owner,
                 &defs,
                 "properties",
                 def.get("properties"),
                 named.span,
+                !only_selected,
                 diags,
             ),
             assigned: def
@@ -220,6 +225,23 @@ impl<'a> NodeBuilder<'a> {
         at: Span,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Value> {
+        self.merged_checked(owner, defs, section, assigned, at, true, diags)
+    }
+
+    /// [`Self::merged`], where `required` says whether a required property left unset is an
+    /// error: not for a node that is only selected, whose property assignments the resolver
+    /// ignores (L2548).
+    #[allow(clippy::too_many_arguments)]
+    fn merged_checked(
+        &mut self,
+        owner: &str,
+        defs: &[&'a TypeDef],
+        section: &str,
+        assigned: Option<&Yaml>,
+        at: Span,
+        required: bool,
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Value> {
         if let Some(assigned) = assigned {
             // Only the shape is reported here; the entries are read below.
             crate::front::shape::map(assigned, &format!("`{section}`"), diags);
@@ -229,7 +251,7 @@ impl<'a> NodeBuilder<'a> {
         let mut values = self.defaults(&definitions, section);
         let mut typing = self.typing();
         values.extend(typing.assigned(owner, &definitions, section, assigned, check_names, diags));
-        if check_names {
+        if check_names && required {
             // `section` is `properties` here, whose definitions the required ones are among.
             typing.check_required(owner, &definitions, &values, at, diags);
         }
@@ -612,6 +634,20 @@ impl<'a> NodeBuilder<'a> {
             timeout: None,
             operation_host: None,
         }
+    }
+
+    /// The `implementation` of a custom function's signature (L5590): an operation's
+    /// implementation with no node around it, so `primary` and `dependencies` name files or
+    /// inline artifact definitions, never a node's artifacts.
+    pub fn function_implementation(
+        &mut self,
+        node: &Yaml,
+        diags: &mut Diagnostics,
+    ) -> Implementation {
+        let artifacts = std::mem::take(&mut self.artifacts);
+        let implementation = self.implementation(node, diags);
+        self.artifacts = artifacts;
+        implementation
     }
 
     fn implementation(&mut self, node: &Yaml, diags: &mut Diagnostics) -> Implementation {

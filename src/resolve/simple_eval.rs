@@ -210,6 +210,7 @@ impl Evaluator {
             Value::Call(Call {
                 function: call.function.clone(),
                 args: args.clone(),
+                implementation: None,
                 span: call.span,
             })
         };

@@ -213,6 +213,7 @@ impl ValueReader<'_> {
         Value::Call(Call {
             function: function.to_string(),
             args,
+            implementation: None,
             span: Some(at.span),
         })
     }
@@ -259,6 +260,7 @@ fn unbound(args: Vec<Value>, at: &Node) -> Value {
     Value::Call(Call {
         function: "get_input".to_string(),
         args,
+        implementation: None,
         span: Some(at.span),
     })
 }

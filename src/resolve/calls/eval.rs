@@ -35,6 +35,9 @@ pub fn has_calls(topology: &Topology) -> bool {
     let values = |m: &IndexMap<String, Value>| m.values().any(Value::has_call);
     topology.nodes.iter().any(|n| {
         n.count.has_call()
+            || n.selection
+                .as_ref()
+                .is_some_and(|s| s.node_filter.is_some())
             || values(&n.properties)
             || values(&n.attributes)
             || n.capabilities
@@ -266,6 +269,11 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 let evaluated = self.values(&artifact.properties, &scope, diags);
                 out.artifacts[name].properties = evaluated;
             }
+            if let Some(filter) = self.selection_filter(i, node, diags)
+                && let Some(selection) = &mut topology.nodes[i].selection
+            {
+                selection.node_filter = Some(filter);
+            }
         }
         for (i, rel) in snapshot.relationships.iter().enumerate() {
             let id = RelationshipId(i);
@@ -309,6 +317,50 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     self.settle(&output.value, &Scope::Template, expected, diags);
             }
         }
+    }
+
+    /// The `node_filter` of a `select` node template, checked and evaluated with `SELF` the node
+    /// to be selected: a node outside the topology known by the template's type (L3443-3445).
+    /// What is wrong whatever that node is an error, as in a requirement's filter; a filter
+    /// that is no condition, or false for every node, can select nothing (see
+    /// [`crate::resolve::select_filter`]). The result, with what only the selection can know
+    /// still calls, is what the IR carries for the orchestrator.
+    fn selection_filter(
+        &mut self,
+        i: usize,
+        node: &crate::ir::Node,
+        diags: &mut Diagnostics,
+    ) -> Option<Value> {
+        let selection = node.selection.as_ref()?;
+        let filter = selection.node_filter.as_ref()?;
+        // Node ids are the node templates' places.
+        let at = self
+            .model()
+            .topology
+            .as_ref()
+            .and_then(|t| t.node_templates.get(i))
+            .and_then(|named| named.def.as_map()?.get("node_filter"))
+            .map(|f| f.span);
+        let scope = Scope::Candidate(node.types.clone());
+        // `settle` reports each diagnostic once (see `commit`); `found` only tells whether the
+        // filter was wrong.
+        let mut found = Diagnostics::new();
+        let value = self.settle(filter, &scope, None, &mut found);
+        let wrong = found.has_errors();
+        diags.extend(found.finish().into_iter().map(|mut d| {
+            if d.is_error() {
+                let hint = d.hint.take().unwrap_or_default();
+                d.hint = Some(format!(
+                    "{hint}; in a `select` node template's node_filter `SELF` is the node to be selected, known here by its type `{}` (L3445)",
+                    node.type_name
+                ));
+            }
+            d
+        }));
+        if !wrong {
+            crate::resolve::select_filter::judge(node, at, &value, diags);
+        }
+        Some(value)
     }
 
     /// The attributes of a node, capability or relationship (`owner`: its kind and type chain)
@@ -668,6 +720,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             Value::Call(Call {
                 function: call.function.clone(),
                 args,
+                implementation: None,
                 span: call.span,
             })
         };
@@ -680,8 +733,19 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 keep(args)
             }
             Some(Function::Custom(custom)) => {
-                let typed = self.custom(custom, call, &args, &site, diags);
-                keep(typed.unwrap_or(args))
+                match self.custom(custom, call, &args, &site, diags) {
+                    Some((signature, typed)) => {
+                        let implementation = custom.signatures[signature].implementation();
+                        self.not_run(custom, signature, diags);
+                        Value::Call(Call {
+                            function: call.function.clone(),
+                            args: typed,
+                            implementation: implementation.map(Box::new),
+                            span: call.span,
+                        })
+                    }
+                    None => keep(args),
+                }
             }
             Some(Function::BuiltIn(b)) => {
                 if !self.arity(b, args.len(), &site, diags) {
@@ -920,7 +984,10 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         Ok(())
     }
 
-    /// `$node_index` and `$relationship_index`: known for a node with one representation.
+    /// `$node_index` and `$relationship_index`: known for a node with one representation, and
+    /// for a relationship made once per source representation whose place among its
+    /// requirement's relationships is known
+    /// ([`template_relationship_index`](crate::resolve::multiplicity::template_relationship_index)).
     fn context(
         &mut self,
         b: &BuiltIn,
@@ -930,7 +997,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     ) -> Option<Value> {
         let node = b.name == "node_index";
         let fits = match scope {
-            Scope::Node(_) => node,
+            Scope::Node(_) | Scope::Candidate(_) => node,
             Scope::Relationship(_) | Scope::Open(_) => !node,
             Scope::Template => false,
         };
@@ -958,12 +1025,48 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             Scope::Node(n) if self.graph.topology.nodes[n.0].count == Value::Integer(1) => {
                 Some(Value::Integer(0))
             }
+            Scope::Relationship(r) => {
+                crate::resolve::multiplicity::template_relationship_index(self.graph.topology, *r)
+                    .map(|i| Value::Integer(i as i64))
+            }
             _ => None,
         }
     }
 
+    /// Says, once per signature, that a custom function's `implementation` is not run at
+    /// translation time: its calls stay in the IR, carrying it (L5657-5661); and what reading
+    /// the implementation found, now that a call uses it.
+    fn not_run(&mut self, custom: &Custom<'m>, signature: usize, diags: &mut Diagnostics) {
+        let signature = &custom.signatures[signature];
+        let (Some(written), Some(implementation)) =
+            (signature.implementation, &signature.implemented_by)
+        else {
+            return;
+        };
+        for note in signature.implementation_notes.clone() {
+            self.report(note, diags);
+        }
+        let by = implementation.primary.as_ref().map_or_else(
+            || "its implementation".to_string(),
+            |a| format!("`{}`", a.file),
+        );
+        self.report(
+            Diagnostic::warning(
+                codes::TOSCA_FUNCTION,
+                format!(
+                    "function `{}{}` is implemented by {by}, which toscana does not run: its calls stay in the IR with the implementation",
+                    custom.name,
+                    signature.shown()
+                ),
+            )
+            .at(written.span)
+            .hint("the orchestrator (or a backend that knows the function) runs it at deployment; a value needed now must not depend on it"),
+            diags,
+        );
+    }
+
     /// A custom function's arguments against its signatures, the first that fits winning
-    /// (L5617); the arguments read as that signature's schemas.
+    /// (L5617): its index, and the arguments read as its schemas.
     fn custom(
         &mut self,
         custom: &Custom<'m>,
@@ -971,10 +1074,10 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         args: &[Value],
         site: &Site,
         diags: &mut Diagnostics,
-    ) -> Option<Vec<Value>> {
+    ) -> Option<(usize, Vec<Value>)> {
         let nodes = self.argument_nodes(call);
         let mut problems: Vec<(Option<usize>, String)> = Vec::new();
-        for signature in &custom.signatures {
+        for (index, signature) in custom.signatures.iter().enumerate() {
             if !signature.takes(args.len()) {
                 problems.push((
                     None,
@@ -998,7 +1101,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 }
             }
             match wrong {
-                None => return Some(typed),
+                None => return Some((index, typed)),
                 Some(problem) => problems.push(problem),
             }
         }
@@ -1094,6 +1197,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             Value::Call(Call {
                 function: call.function.clone(),
                 args,
+                implementation: None,
                 span: call.span,
             })
         };

@@ -30,14 +30,19 @@
 //! [`Evaluator::evaluate`] with the scope they mean (`Scope::Open` for a requirement's candidate
 //! relationship); this pass leaves requirements and input definitions as they were read.
 //! Calls in workflows and policy triggers observe a deployment's state when they run: they
-//! are kept as written, and only their names and argument counts are judged.
+//! are kept as written, and only their names and argument counts are judged. A node
+//! template's operation output mappings are `$get_attribute` paths without the `$`, judged by
+//! the same walk ([`mappings`]); so are the calls of relationship templates no requirement
+//! uses, which are not in the IR ([`unused`]).
 
 pub mod builtins;
 mod eval;
+mod mappings;
 pub mod path;
 pub mod syntax;
 pub mod table;
 pub(crate) mod unknown;
+mod unused;
 
 use indexmap::IndexMap;
 
@@ -72,7 +77,9 @@ pub fn resolve<'m>(
             reserved_name(&named.name, named.span, "template", diags);
         }
     }
-    if !eval::has_calls(topology) {
+    let output_mappings = mappings::any(model);
+    let unused = unused::read(model, typing, topology, diags);
+    if !eval::has_calls(topology) && !output_mappings && unused.is_empty() {
         return;
     }
     let calls = CallIndex::new(model);
@@ -80,6 +87,10 @@ pub fn resolve<'m>(
     let graph = Graph::new(model, &snapshot);
     let mut evaluator = Evaluator::new(typing, &graph, functions, &calls, inputs);
     evaluator.topology(topology, diags);
+    if output_mappings {
+        mappings::check(model, &mut evaluator, diags);
+    }
+    unused::check(&unused, &mut evaluator, diags);
 }
 
 /// A template, requirement or capability named like a TOSCA path keyword could not be told from

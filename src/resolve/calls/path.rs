@@ -63,6 +63,9 @@ pub enum Scope {
     /// A relationship not in the topology, such as the one a requirement's node filter judges
     /// a candidate for.
     Open(Box<OpenRelationship>),
+    /// A node outside the topology known only by its type chain (most specific first): the
+    /// node a `select` node template's `node_filter` judges, which is `SELF` there (L3445).
+    Candidate(Vec<String>),
 }
 
 /// Something a path leads to.
@@ -283,6 +286,11 @@ impl<'t> Walk<'_, 't, '_> {
                 Scope::Node(n) => Ok(vec![Entity::Node(*n)]),
                 Scope::Relationship(r) => Ok(vec![Entity::Relationship(*r)]),
                 Scope::Open(o) => Ok(vec![Entity::Open(o.clone())]),
+                Scope::Candidate(types) => {
+                    // Any node of the type: what the path reads is known at selection.
+                    self.exact = false;
+                    Ok(vec![Entity::Typed(TypeKind::Node, types.clone())])
+                }
             };
         }
         if let Some(&node) = self.graph.nodes.get(first) {

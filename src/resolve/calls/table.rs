@@ -6,13 +6,14 @@
 //! the `implementation` may change (an empty entry keeps it as it is), new signatures follow the
 //! refined ones, and `description` and `metadata` are replaced. A custom function named like a
 //! built-in is shadowed by the built-in (with a warning), since the built-in's meaning is fixed
-//! by the standard (T2-FNDEF-10). Implementations are kept opaque: toscana does not run them.
+//! by the standard (T2-FNDEF-10). Implementations are read as operations' are (L5590) and
+//! carried by the IR's calls; toscana does not run them.
 
 use indexmap::IndexMap;
 
 use super::builtins::{self, BuiltIn};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::Dialect;
+use crate::ir::{Dialect, Implementation};
 use crate::model::{Model, Named};
 use crate::source::FileId;
 use crate::source::Span;
@@ -26,6 +27,15 @@ pub struct Signature<'m> {
     pub optional: Vec<&'m Yaml>,
     pub variadic: bool,
     pub result: Option<&'m Yaml>,
+    /// The `implementation` as written (L5590), the service template's refinement applied.
+    pub implementation: Option<&'m Yaml>,
+    /// `implementation` read as an operation's is ([`Functions::read_implementations`]):
+    /// what the IR's calls of this signature carry.
+    pub implemented_by: Option<Implementation>,
+    /// What reading `implementation` found (a missing file, say), reported where a call uses
+    /// the signature: a profile's functions are a library, most of which a template never
+    /// calls, as a type's operations are reported only for the templates that use the type.
+    pub implementation_notes: Vec<Diagnostic>,
 }
 
 impl<'m> Signature<'m> {
@@ -45,7 +55,15 @@ impl<'m> Signature<'m> {
                 .and_then(Yaml::as_scalar)
                 .is_some_and(|s| s.core == crate::yaml::Core::Bool(true)),
             result: map.and_then(|m| m.get("result")),
+            implementation: map.and_then(|m| m.get("implementation")),
+            implemented_by: None,
+            implementation_notes: Vec::new(),
         }
+    }
+
+    /// What a call that fits this signature carries for whoever runs the function.
+    pub fn implementation(&self) -> Option<Implementation> {
+        self.implemented_by.clone()
     }
 
     /// Whether the signature takes `n` arguments (L5643-5656).
@@ -189,6 +207,26 @@ impl<'m> Functions<'m> {
         }
     }
 
+    /// Reads every signature's `implementation` with `read`, which resolves it as an
+    /// operation's implementation is resolved (L5590: "the same definition"), its artifact
+    /// files checked, keeping what it reports for the calls that use the signature; done once,
+    /// after the topology's artifacts are known.
+    pub fn read_implementations(
+        &mut self,
+        mut read: impl FnMut(&'m Yaml, &mut Diagnostics) -> Implementation,
+    ) {
+        for custom in self.custom.values_mut() {
+            for signature in &mut custom.signatures {
+                let Some(written) = signature.implementation else {
+                    continue;
+                };
+                let mut notes = Diagnostics::with_cap(0);
+                signature.implemented_by = Some(read(written, &mut notes));
+                signature.implementation_notes = notes.finish();
+            }
+        }
+    }
+
     /// Every name, for suggestions.
     pub fn names(&self) -> Vec<&str> {
         let mut names = builtins::names();
@@ -235,6 +273,8 @@ fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics)
         for entry in map.entries() {
             let key = entry.key.scalar_text().unwrap_or_default();
             if key == "implementation" {
+                // The one thing a refinement may change (L5682).
+                outer.signatures[i].implementation = Some(&entry.value);
                 continue;
             }
             diags.push(

@@ -1,0 +1,90 @@
+//! Operation and notification output mappings of node templates (§9.10, L4626-4647):
+//! `<parameter>: [ <tosca_path>, <attribute>, <nested>... ]` names the attribute an incoming
+//! value is stored into. It is the argument list of a `$get_attribute` without the `$` (the
+//! checklist's T2-PARAM-09), so it is judged by the same path walk: the path must lead where
+//! the types allow and end at an attribute (or property, L4386) the entity defines, with `SELF`
+//! the node. What a mapping names is written at deployment, so nothing is evaluated and the
+//! IR keeps the mapping as data.
+
+use super::eval::Evaluator;
+use super::path::Scope;
+use crate::diag::Diagnostics;
+use crate::ir::{Call, NodeId, Value};
+use crate::model::Model;
+use crate::yaml::{Core, Node as Yaml};
+
+/// Whether `model`'s node templates write any output mapping (so the pass has work).
+pub fn any(model: &Model) -> bool {
+    model.topology.as_ref().is_some_and(|t| {
+        t.node_templates
+            .iter()
+            .any(|named| mappings(&named.def).next().is_some())
+    })
+}
+
+/// Checks every output mapping of every node template (node ids are the templates' places).
+pub fn check(model: &Model, evaluator: &mut Evaluator<'_, '_, '_, '_>, diags: &mut Diagnostics) {
+    let Some(template) = &model.topology else {
+        return;
+    };
+    for (i, named) in template.node_templates.iter().enumerate() {
+        let scope = Scope::Node(NodeId(i));
+        for (parameter, list) in mappings(&named.def) {
+            let Some(args) = arguments(list) else {
+                continue;
+            };
+            let call = Value::Call(Call {
+                function: "get_attribute".to_string(),
+                args,
+                implementation: None,
+                span: Some(list.span),
+            });
+            let mut found = Diagnostics::new();
+            evaluator.evaluate(&call, &scope, &mut found);
+            diags.extend(found.finish().into_iter().map(|mut d| {
+                d.message = d.message.replacen(
+                    "`$get_attribute`",
+                    &format!("output mapping `{parameter}`"),
+                    1,
+                );
+                d
+            }));
+        }
+    }
+}
+
+/// `(parameter, mapping)` for every output of every operation and notification of a node
+/// template's interfaces that is written as a list (a mapping, not a definition).
+fn mappings(def: &Yaml) -> impl Iterator<Item = (&str, &Yaml)> {
+    let interfaces = def
+        .as_map()
+        .and_then(|m| m.get("interfaces"))
+        .and_then(Yaml::as_map);
+    interfaces
+        .into_iter()
+        .flat_map(|m| m.entries())
+        .filter_map(|interface| interface.value.as_map())
+        .flat_map(|interface| {
+            ["operations", "notifications"]
+                .into_iter()
+                .filter_map(|key| interface.get(key)?.as_map())
+        })
+        .flat_map(|operations| operations.entries())
+        .filter_map(|operation| operation.value.as_map()?.get("outputs")?.as_map())
+        .flat_map(|outputs| outputs.entries())
+        .filter(|output| output.value.as_seq().is_some())
+        .filter_map(|output| Some((output.key.as_str()?, &output.value)))
+}
+
+/// The mapping's entries as a call's arguments: strings and integers only (anything else is
+/// the grammar's to report).
+fn arguments(list: &Yaml) -> Option<Vec<Value>> {
+    list.as_seq()?
+        .iter()
+        .map(|item| match item.as_scalar()?.core {
+            Core::Str => Some(Value::string(item.as_str()?)),
+            Core::Int(n) => Some(Value::Integer(n)),
+            _ => None,
+        })
+        .collect()
+}
