@@ -80,11 +80,21 @@ pub fn read_accepted_with_profiles(
     path: &Path,
     profile_paths: &[PathBuf],
 ) -> Option<toscana::pipeline::Read> {
+    read_accepted_in(path, profile_paths, &[])
+}
+
+/// [`read_accepted_with_profiles`] with URL prefixes read from local folders (`--map-url`).
+pub fn read_accepted_in(
+    path: &Path,
+    profile_paths: &[PathBuf],
+    map_url: &[(String, PathBuf)],
+) -> Option<toscana::pipeline::Read> {
     let mut diags = toscana::diag::Diagnostics::with_cap(1);
     let read = toscana::pipeline::read(
         &toscana::pipeline::ReadOptions {
             input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
             profile_paths: profile_paths.to_vec(),
+            map_url: map_url.to_vec(),
             ..Default::default()
         },
         &mut diags,
