@@ -492,24 +492,8 @@ pub(super) fn attach(
             relationship: Some(id),
             ..assignment
                 .cloned()
-                .unwrap_or_else(|| empty_requirement(name))
+                .unwrap_or_else(|| super::super::requirements::entry(name, None, None))
         }),
-    }
-}
-
-pub(super) fn empty_requirement(name: &str) -> Requirement {
-    Requirement {
-        name: name.to_string(),
-        relationship: None,
-        count: Value::Integer(1),
-        optional: false,
-        implicit: false,
-        directives: Vec::new(),
-        allocation: IndexMap::new(),
-        node: None,
-        capability: None,
-        node_filter: None,
-        location: None,
     }
 }
 
