@@ -52,6 +52,7 @@ pub mod back;
 pub mod cli;
 pub mod diag;
 pub mod front;
+pub(crate) mod hash;
 pub mod ir;
 pub mod limits;
 pub mod model;
