@@ -428,3 +428,28 @@ fn report_cycle(model: &Model, kind: TypeKind, cycle: &[String], diags: &mut Dia
     }
     diags.push(d.hint("break the chain: one of these types must derive from another parent"));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use indexmap::IndexMap;
+
+    /// A borrowed key finds what the owned key stored, whichever hasher the map uses: the two
+    /// must hash alike, or lookups would silently miss.
+    #[test]
+    fn a_borrowed_type_key_finds_the_owned_one() {
+        let names = ["tosca.nodes.Compute", "", "a.very.long.type.name.Level5"];
+        let mut std_map: IndexMap<(TypeKind, String), usize> = IndexMap::new();
+        let mut fast_map: IndexMap<(TypeKind, String), usize, foldhash::fast::RandomState> =
+            IndexMap::default();
+        for (i, name) in names.iter().enumerate() {
+            std_map.insert((TypeKind::Node, name.to_string()), i);
+            fast_map.insert((TypeKind::Node, name.to_string()), i);
+        }
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(std_map.get(&TypeRef(TypeKind::Node, name)), Some(&i));
+            assert_eq!(fast_map.get(&TypeRef(TypeKind::Node, name)), Some(&i));
+            assert_eq!(fast_map.get(&TypeRef(TypeKind::Data, name)), None);
+        }
+    }
+}
