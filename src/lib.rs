@@ -53,6 +53,7 @@ pub mod back;
 pub mod cli;
 pub mod diag;
 pub mod front;
+pub(crate) mod hash;
 pub mod ir;
 pub mod limits;
 pub mod model;

@@ -274,7 +274,7 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         files: vec![entry],
         description: root.get("description").cloned(),
         metadata: root.get("metadata").cloned(),
-        types: IndexMap::new(),
+        types: IndexMap::default(),
         repositories: IndexMap::new(),
         topology: None,
         incomplete_types: false,

@@ -160,7 +160,8 @@ pub struct Model {
     pub metadata: Option<Node>,
     /// Types of every kind by identity (the name, qualified in TOSCA 2.0 by profile or
     /// namespace, see [`names`]), in the order they were read.
-    pub types: IndexMap<(TypeKind, String), TypeDef>,
+    /// Hashed with foldhash: it is asked for type definitions several times per node template.
+    pub types: IndexMap<(TypeKind, String), TypeDef, foldhash::fast::RandomState>,
     /// Repositories by identity (qualified like types in TOSCA 2.0; see [`Model::repository`]).
     pub repositories: IndexMap<String, Repository>,
     /// The entry's service template; imported files' templates are not merged (they describe

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::FastMap;
 use crate::ir::Dialect;
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::source::{FileId, Span};
@@ -35,12 +36,33 @@ const PRIMITIVES: &[&str] = &[
 /// Memoized ancestries. Every chain is walked once, so the whole catalogue costs time linear in
 /// the number of types, whatever order templates ask in.
 pub struct Ancestry {
-    /// Type identity → its ancestry (identities, most specific first).
-    cache: HashMap<(TypeKind, String), Vec<String>>,
+    /// Type identity → its ancestry (identities, most specific first), per kind (indexed by
+    /// [`kind_index`]). Keyed by name alone so a lookup borrows the name instead of building a
+    /// `(kind, String)` key: these maps are asked several times per node template.
+    cache: [FastMap<String, Vec<String>>; KINDS],
     /// Shorthand → full name of the normative types read, per kind; ambiguous ones left out.
     shorthands: HashMap<(TypeKind, String), String>,
-    /// TOSCA 2.0: (kind, name as written, file written in) → the identities it can mean.
-    lookups: HashMap<(TypeKind, String, FileId), Vec<String>>,
+    /// (kind, file written in) → name as written → the identities it can mean.
+    lookups: FastMap<(TypeKind, FileId), FastMap<String, Vec<String>>>,
+}
+
+const KINDS: usize = TypeKind::ALL.len();
+
+/// The position of `kind` in [`TypeKind::ALL`], for per-kind tables.
+fn kind_index(kind: TypeKind) -> usize {
+    kind as usize
+}
+
+/// `(kind, name)` as a key of [`Model::types`] without allocating the name: it hashes as the
+/// `(TypeKind, String)` key does (a derived `Hash` hashes the fields in order, and a `String`
+/// hashes as its `str`).
+#[derive(Hash)]
+pub(crate) struct TypeRef<'a>(pub TypeKind, pub &'a str);
+
+impl indexmap::Equivalent<(TypeKind, String)> for TypeRef<'_> {
+    fn equivalent(&self, key: &(TypeKind, String)) -> bool {
+        self.0 == key.0 && self.1 == key.1
+    }
 }
 
 impl Ancestry {
@@ -83,9 +105,9 @@ impl Ancestry {
             .filter_map(|(k, (_, v))| v.map(|v| (k, v)))
             .collect();
         Ancestry {
-            cache: HashMap::new(),
+            cache: Default::default(),
             shorthands,
-            lookups: HashMap::new(),
+            lookups: FastMap::default(),
         }
     }
 
@@ -95,21 +117,27 @@ impl Ancestry {
     /// Simple Profile has one namespace: the name itself, else the normative type it is a
     /// shorthand of, else `prefix:Name` read as `Name`.
     fn lookup(&mut self, model: &Model, kind: TypeKind, name: &str, from: FileId) -> &[String] {
-        let key = (kind, name.to_string(), from);
-        if !self.lookups.contains_key(&key) {
+        let known = self
+            .lookups
+            .get(&(kind, from))
+            .is_some_and(|names| names.contains_key(name));
+        if !known {
             let found = if model.dialect == Dialect::Tosca2 {
                 model.namespaces.lookup(kind, name, from)
             } else {
                 self.global_name(model, kind, name).into_iter().collect()
             };
-            self.lookups.insert(key.clone(), found);
+            self.lookups
+                .entry((kind, from))
+                .or_default()
+                .insert(name.to_string(), found);
         }
-        &self.lookups[&key]
+        &self.lookups[&(kind, from)][name]
     }
 
     /// A Simple Profile name: itself, a shorthand, or `prefix:Name` of a prefixed import.
     fn global_name(&self, model: &Model, kind: TypeKind, name: &str) -> Option<String> {
-        if model.types.contains_key(&(kind, name.to_string())) {
+        if model.types.contains_key(&TypeRef(kind, name)) {
             return Some(name.to_string());
         }
         if let Some(full) = self.shorthands.get(&(kind, name.to_string())) {
@@ -205,14 +233,14 @@ impl Ancestry {
         let mut chain: Vec<String> = Vec::new();
         let mut current = start.to_string();
         let tail: Vec<String> = loop {
-            if let Some(known) = self.cache.get(&(kind, current.clone())) {
+            if let Some(known) = self.cache[kind_index(kind)].get(current.as_str()) {
                 break known.clone();
             }
             if let Some(pos) = chain.iter().position(|c| *c == current) {
                 report_cycle(model, kind, &chain[pos..], diags);
                 break Vec::new();
             }
-            let Some(def) = model.types.get(&(kind, current.clone())) else {
+            let Some(def) = model.types.get(&TypeRef(kind, &current)) else {
                 break vec![current];
             };
             chain.push(current.clone());
@@ -254,7 +282,7 @@ impl Ancestry {
         let mut ancestry = tail;
         for name in chain.iter().rev() {
             ancestry.insert(0, name.clone());
-            self.cache.insert((kind, name.clone()), ancestry.clone());
+            self.cache[kind_index(kind)].insert(name.clone(), ancestry.clone());
         }
         ancestry
     }
@@ -265,7 +293,7 @@ impl Ancestry {
 pub fn definitions<'m>(model: &'m Model, kind: TypeKind, ancestry: &[String]) -> Vec<&'m TypeDef> {
     ancestry
         .iter()
-        .filter_map(|name| model.types.get(&(kind, name.clone())))
+        .filter_map(|name| model.types.get(&TypeRef(kind, name)))
         .collect()
 }
 
@@ -399,4 +427,29 @@ fn report_cycle(model: &Model, kind: TypeKind, cycle: &[String], diags: &mut Dia
         }
     }
     diags.push(d.hint("break the chain: one of these types must derive from another parent"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use indexmap::IndexMap;
+
+    /// A borrowed key finds what the owned key stored, whichever hasher the map uses: the two
+    /// must hash alike, or lookups would silently miss.
+    #[test]
+    fn a_borrowed_type_key_finds_the_owned_one() {
+        let names = ["tosca.nodes.Compute", "", "a.very.long.type.name.Level5"];
+        let mut std_map: IndexMap<(TypeKind, String), usize> = IndexMap::new();
+        let mut fast_map: IndexMap<(TypeKind, String), usize, foldhash::fast::RandomState> =
+            IndexMap::default();
+        for (i, name) in names.iter().enumerate() {
+            std_map.insert((TypeKind::Node, name.to_string()), i);
+            fast_map.insert((TypeKind::Node, name.to_string()), i);
+        }
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(std_map.get(&TypeRef(TypeKind::Node, name)), Some(&i));
+            assert_eq!(fast_map.get(&TypeRef(TypeKind::Node, name)), Some(&i));
+            assert_eq!(fast_map.get(&TypeRef(TypeKind::Data, name)), None);
+        }
+    }
 }

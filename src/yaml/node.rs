@@ -1,7 +1,6 @@
 //! The YAML tree toscana reads: every node keeps its span, tag, style and text.
 
-use std::collections::HashMap;
-
+use crate::hash::FastMap;
 use crate::source::Span;
 
 /// How a scalar was written. TOSCA 2.0 types quoted and plain scalars differently (`"0.1"` is a
@@ -62,8 +61,10 @@ pub struct Map {
     /// maps hold a handful of keys, where a scan is cheaper than hashing and copying each key.
     /// Boxed, so the many small maps (and every node, whose size is that of its largest kind)
     /// pay one pointer for it (a `HashMap` inline is six words), hence the lint's exception.
+    /// Hashed with foldhash ([`crate::hash`]): the map of node templates is indexed by every
+    /// template's name and asked for each name the resolver looks up.
     #[allow(clippy::box_collection)]
-    index: Option<Box<HashMap<String, usize>>>,
+    index: Option<Box<FastMap<String, usize>>>,
 }
 
 /// Maps with more entries than this get an index.
