@@ -66,7 +66,7 @@ topology_template:
       type: Compute
       capabilities:
         host:
-          properties: { num_cpus: 4 }
+          properties: { num_cpus: 4, mem_size: 4 GB }
     dbms:
       type: DBMS
       properties: { port: 3306 }
@@ -92,6 +92,7 @@ topology_template:
               db_port: { get_property: [ db, port ] }
               url: { concat: [ "http://", { get_attribute: [ server, public_address ] }, ":", 80 ] }
               root: { concat: [ { get_property: [ SELF, context_root ] }, "/", 2 ] }
+              memory: { concat: [ "mem=", { get_property: [ server, host, mem_size ] } ] }
               part: { token: [ { get_property: [ SELF, context_root ] }, "/", 1 ] }
               path: { join: [ [ a, 1, true ], "." ] }
     web:
@@ -111,6 +112,7 @@ fn simple_profile_calls_known_at_translation_time_are_evaluated_where_they_are_w
     assert_eq!(input("cpus"), &Value::Integer(4));
     assert_eq!(input("db_name"), &Value::String("shop".into()));
     assert_eq!(input("root"), &Value::String("/shop/2".into()));
+    assert_eq!(input("memory"), &Value::String("mem=4 GB".into()));
     assert_eq!(input("part"), &Value::String("shop".into()));
     assert_eq!(input("path"), &Value::String("a.1.true".into()));
     assert_eq!(
@@ -148,5 +150,5 @@ fn a_token_index_past_the_last_token_is_an_error_at_the_call() {
         error.message
     );
     let span = error.span.expect("at the call");
-    assert_eq!((span.line, span.col), (36, 21));
+    assert_eq!((span.line, span.col), (37, 21));
 }

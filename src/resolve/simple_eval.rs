@@ -13,8 +13,9 @@
 //!   deployment in its own place (a `get_attribute` of its own `SELF`) would mean something
 //!   else, so the call stays.
 //! - `concat`, `join` and `token` (B.3) of known values. The Simple Profile passes strings; as
-//!   tosca-parser and Puccini do, `concat` and `join` take the text of an integer, float or
-//!   boolean too, since YAML files of that era write `80` for a port. A `token` index past the last token
+//!   tosca-parser and Puccini do, `concat` and `join` take the text of an integer, float,
+//!   boolean, scalar-unit, version or timestamp too, since YAML files of that era write `80`
+//!   for a port and concatenate a `10 GB` size. A `token` index past the last token
 //!   is an error at the call.
 //!
 //! What stays a call: `get_attribute`, `get_operation_output`, `get_artifact` and
@@ -373,12 +374,17 @@ fn context_free(value: &Value) -> bool {
     }
 }
 
-/// A Simple Profile `concat` or `join` argument: the text of a number or boolean, else the value.
+/// A Simple Profile `concat` or `join` argument: the text of a number, boolean, scalar-unit,
+/// version or timestamp (a scalar-unit and a version as written: `10 GB`, `1.10`), else the
+/// value.
 fn as_text(value: &Value) -> Value {
     match value {
         Value::Integer(i) => Value::String(i.to_string()),
         Value::Float(f) => Value::String(f.to_string()),
         Value::Boolean(b) => Value::String(b.to_string()),
+        Value::Scalar(s) => Value::String(s.text.clone()),
+        Value::Version(v) => Value::String(v.text.clone()),
+        Value::Timestamp(t) => Value::String(t.clone()),
         other => other.clone(),
     }
 }
