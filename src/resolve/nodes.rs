@@ -38,6 +38,9 @@ pub struct NodeBuilder<'a> {
     pub patterns: Patterns,
     /// Each type chain's property and attribute definitions, merged once for all its templates.
     pub definitions: DefinitionsCache<'a>,
+    /// Each node type's requirement definitions, merged once for all the relationships of its
+    /// templates.
+    pub requirement_definitions: super::assignments::DefinitionCache<'a>,
     /// Each type chain's capabilities and each definition set's typed defaults, worked out once
     /// for all its templates.
     pub type_parts: TypeParts,

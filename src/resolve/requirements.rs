@@ -479,7 +479,10 @@ pub(super) fn relationship(
     templates: &mut RelationshipTemplates,
     diags: &mut Diagnostics,
 ) -> Relationship {
-    let definition = definition(builder.model, &topology.nodes[source.0].types, &a.name);
+    let definition =
+        builder
+            .requirement_definitions
+            .get(builder.model, &topology.nodes[source.0], &a.name);
     let mut name = label;
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
