@@ -49,7 +49,7 @@ pub struct TypeParts {
     pub defaults: HashMap<usize, IndexMap<String, Value>>,
     /// A relationship type chain (as for `capabilities`) → what every relationship of the type
     /// starts from.
-    pub relationships: HashMap<Vec<*const TypeDef>, RelationshipParts>,
+    pub relationships: crate::hash::FastMap<Vec<*const TypeDef>, RelationshipParts>,
 }
 
 /// What a relationship type chain gives each of its relationships, worked out once.
