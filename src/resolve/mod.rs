@@ -178,6 +178,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         missing_files_reported: Default::default(),
         definitions: Default::default(),
         type_parts: Default::default(),
+        requirement_definitions: Default::default(),
         patterns,
     };
     nodes.build(template, &mut topology, diags);

@@ -38,6 +38,9 @@ pub struct NodeBuilder<'a> {
     pub patterns: Patterns,
     /// Each type chain's property and attribute definitions, merged once for all its templates.
     pub definitions: DefinitionsCache<'a>,
+    /// Each node type's requirement definitions, merged once for all the relationships of its
+    /// templates.
+    pub requirement_definitions: super::assignments::DefinitionCache<'a>,
     /// Each type chain's capabilities and each definition set's typed defaults, worked out once
     /// for all its templates.
     pub type_parts: TypeParts,
@@ -474,48 +477,81 @@ impl<'a> NodeBuilder<'a> {
         assigned: Option<&Yaml>,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Interface> {
+        let mut out = self.type_interfaces(defs, diags);
+        self.assigned_interfaces(&mut out, defs, assigned, diags);
+        out
+    }
+
+    /// The interfaces a type chain defines, merged along the chain: what [`Self::interfaces`]
+    /// starts from before a template's assignments.
+    pub fn type_interfaces(
+        &mut self,
+        defs: &[&TypeDef],
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Interface> {
         let mut out: IndexMap<String, Interface> = IndexMap::new();
         let defined = defs
             .iter()
             .rev()
             .filter_map(|d| d.def.as_map().and_then(|m| m.get("interfaces")));
-        let sources = defined
-            .map(|section| (section, false))
-            .chain(assigned.map(|section| (section, true)));
-        for (section, is_assignment) in sources {
-            let Some(map) = crate::front::shape::map(section, "`interfaces`", diags) else {
-                continue;
-            };
-            for entry in map.entries() {
-                let Some(name) = entry.key.scalar_text() else {
-                    continue;
-                };
-                let Some(body) = entry.value.as_map() else {
-                    continue;
-                };
-                let name = if is_assignment && defs_complete(self.model, defs) {
-                    match super::interfaces::assigned_name(name, &entry.key, &out, diags) {
-                        Some(name) => {
-                            let interface = &out[name.as_str()];
-                            super::interfaces::check_operations(self.model, interface, body, diags);
-                            name
-                        }
-                        None => continue,
-                    }
-                } else {
-                    name.to_string()
-                };
-                let interface = out.entry(name).or_insert_with(|| Interface {
-                    type_name: None,
-                    types: Vec::new(),
-                    inputs: IndexMap::new(),
-                    operations: IndexMap::new(),
-                    notifications: IndexMap::new(),
-                });
-                self.interface_body(interface, body, diags);
-            }
+        for section in defined {
+            self.interface_section(&mut out, defs, section, false, diags);
         }
         out
+    }
+
+    /// A template's `interfaces` assignments merged into its type's `out`.
+    pub fn assigned_interfaces(
+        &mut self,
+        out: &mut IndexMap<String, Interface>,
+        defs: &[&TypeDef],
+        assigned: Option<&Yaml>,
+        diags: &mut Diagnostics,
+    ) {
+        if let Some(section) = assigned {
+            self.interface_section(out, defs, section, true, diags);
+        }
+    }
+
+    fn interface_section(
+        &mut self,
+        out: &mut IndexMap<String, Interface>,
+        defs: &[&TypeDef],
+        section: &Yaml,
+        is_assignment: bool,
+        diags: &mut Diagnostics,
+    ) {
+        let Some(map) = crate::front::shape::map(section, "`interfaces`", diags) else {
+            return;
+        };
+        for entry in map.entries() {
+            let Some(name) = entry.key.scalar_text() else {
+                continue;
+            };
+            let Some(body) = entry.value.as_map() else {
+                continue;
+            };
+            let name = if is_assignment && defs_complete(self.model, defs) {
+                match super::interfaces::assigned_name(name, &entry.key, out, diags) {
+                    Some(name) => {
+                        let interface = &out[name.as_str()];
+                        super::interfaces::check_operations(self.model, interface, body, diags);
+                        name
+                    }
+                    None => continue,
+                }
+            } else {
+                name.to_string()
+            };
+            let interface = out.entry(name).or_insert_with(|| Interface {
+                type_name: None,
+                types: Vec::new(),
+                inputs: IndexMap::new(),
+                operations: IndexMap::new(),
+                notifications: IndexMap::new(),
+            });
+            self.interface_body(interface, body, diags);
+        }
     }
 
     fn interface_body(&mut self, interface: &mut Interface, body: &Map, diags: &mut Diagnostics) {

@@ -15,6 +15,7 @@ use super::assignments::{self, Assignment, definition};
 use super::filters;
 use super::nodes::{NodeBuilder, owned_index};
 use super::selection;
+use super::type_parts::{RelationshipParts, chain_key};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
@@ -478,7 +479,10 @@ pub(super) fn relationship(
     templates: &mut RelationshipTemplates,
     diags: &mut Diagnostics,
 ) -> Relationship {
-    let definition = definition(builder.model, &topology.nodes[source.0].types, &a.name);
+    let definition =
+        builder
+            .requirement_definitions
+            .get(builder.model, &topology.nodes[source.0], &a.name);
     let mut name = label;
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
@@ -581,8 +585,12 @@ pub(super) fn relationship(
         a.span,
         diags,
     );
-    let interfaces: IndexMap<String, Interface> =
-        builder.interfaces(&defs, assigned.and_then(|m| m.get("interfaces")), diags);
+    let (interfaces, admitted) = type_parts(
+        builder,
+        &defs,
+        assigned.and_then(|m| m.get("interfaces")),
+        diags,
+    );
     // A capability name of the target, or a capability type (perhaps by shorthand).
     let wanted = match &a.capability {
         Some(c) => Some((c.clone(), a.capability_at.unwrap_or(a.span).file)),
@@ -602,7 +610,6 @@ pub(super) fn relationship(
         }
     });
     let target_node = &topology.nodes[target.0];
-    let admitted = admitted_capabilities(builder.model, builder.ancestry, &defs);
     let capability = wanted
         .as_ref()
         .and_then(|w| target_capability(&target_node.capabilities, w, &a.name, &admitted));
@@ -647,6 +654,50 @@ pub(super) fn relationship(
         interfaces,
         location: builder.locator.at(a.span),
     }
+}
+
+/// A relationship's interfaces (its type chain's, then its own `assigned` ones) and the
+/// capability types its type admits, the type chain's part worked out once per chain
+/// ([`RelationshipParts`]).
+fn type_parts<'a>(
+    builder: &mut NodeBuilder<'a>,
+    defs: &[&'a crate::model::TypeDef],
+    assigned: Option<&Yaml>,
+    diags: &mut Diagnostics,
+) -> (IndexMap<String, Interface>, Vec<String>) {
+    // An operation may name an artifact of the node being built; outside a node's build there
+    // is none, and only then does the chain alone decide its interfaces.
+    if !builder.artifacts.is_empty() {
+        let interfaces = builder.interfaces(defs, assigned, diags);
+        let admitted = admitted_capabilities(builder.model, builder.ancestry, defs);
+        return (interfaces, admitted);
+    }
+    let key = chain_key(defs);
+    let known = builder
+        .type_parts
+        .relationships
+        .get(&key)
+        .and_then(|p| Some((p.interfaces.clone()?, p.admitted.clone())));
+    let (mut interfaces, admitted) = match known {
+        Some(known) => known,
+        None => {
+            let mut local = Diagnostics::with_cap(0);
+            let interfaces = builder.type_interfaces(defs, &mut local);
+            let clean = local.iter().next().is_none();
+            diags.extend(local.iter().cloned());
+            let admitted = admitted_capabilities(builder.model, builder.ancestry, defs);
+            builder.type_parts.relationships.insert(
+                key,
+                RelationshipParts {
+                    interfaces: clean.then(|| interfaces.clone()),
+                    admitted: admitted.clone(),
+                },
+            );
+            (interfaces, admitted)
+        }
+    };
+    builder.assigned_interfaces(&mut interfaces, defs, assigned, diags);
+    (interfaces, admitted)
 }
 
 /// A capability of `capabilities` whose type has the local name of the type `wanted` (an

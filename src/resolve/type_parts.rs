@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::{Capability, Value};
+use crate::ir::{Capability, Interface, Value};
 use crate::model::TypeDef;
 
 /// A result with the diagnostics found while making it.
@@ -47,6 +47,19 @@ pub struct TypeParts {
     /// Merged definitions (by address in the run's `DefinitionsCache`, which keeps them for the
     /// whole run) → the typed values of their defaults.
     pub defaults: HashMap<usize, IndexMap<String, Value>>,
+    /// A relationship type chain (as for `capabilities`) → what every relationship of the type
+    /// starts from.
+    pub relationships: crate::hash::FastMap<Vec<*const TypeDef>, RelationshipParts>,
+}
+
+/// What a relationship type chain gives each of its relationships, worked out once.
+pub struct RelationshipParts {
+    /// The interfaces the chain defines, before a relationship's assignments. Kept only when
+    /// working them out reported nothing: a missing implementation file is reported once per
+    /// place, so a replay would report it again where working them out again does not.
+    pub interfaces: Option<IndexMap<String, Interface>>,
+    /// The capability types the chain admits as targets.
+    pub admitted: Vec<String>,
 }
 
 /// The key of a type chain in [`TypeParts::capabilities`].
