@@ -16,6 +16,16 @@ fn ir(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("the IR is JSON")
 }
 
+/// The names of the IR's nodes, in order.
+fn node_names(ir: &Value) -> Vec<&str> {
+    ir["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap())
+        .collect()
+}
+
 fn name(ir: &Value, id: &Value) -> String {
     ir["nodes"][id.as_u64().unwrap() as usize]["name"]
         .as_str()
@@ -35,12 +45,7 @@ fn tosca2_substitution_filters_choose_the_template_per_node() {
         "--substitute",
         &format!("{DATA}/redis.yaml"),
     ]);
-    let names: Vec<&str> = ir["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n["name"].as_str().unwrap())
-        .collect();
+    let names = node_names(&ir);
     assert_eq!(names, ["orders.postgres", "sessions.redis", "client"]);
     assert_eq!(ir["nodes"][0]["properties"]["disk"]["value"], 10);
     assert_eq!(ir["nodes"][1]["properties"]["disk"]["value"], 1);
@@ -274,12 +279,7 @@ fn nested_substitution_follows_the_boundaries_through() {
         "--substitute",
         "golden/subst-database/db-stack.yaml",
     ]);
-    let names: Vec<&str> = ir["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n["name"].as_str().unwrap())
-        .collect();
+    let names = node_names(&ir);
     assert_eq!(
         names,
         [
