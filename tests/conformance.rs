@@ -357,12 +357,7 @@ impl Tally {
 
 #[test]
 fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
-    if !corpus_root().is_dir() {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "../shared/corpus is missing under CI=true"
-        );
-        eprintln!("notice: ../shared/corpus not found; conformance skipped");
+    if !common::corpus_present("", "conformance") {
         return;
     }
     let stage = tempfile::tempdir().expect("a staging folder");
@@ -578,11 +573,7 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
 /// `concat`, `join` or `token` of known values.
 #[test]
 fn the_ir_of_every_accepted_simple_profile_file_is_resolved() {
-    if !corpus_root().is_dir() {
-        assert!(
-            !common::in_ci(),
-            "../shared/corpus is missing under CI=true"
-        );
+    if !common::corpus_present("", "the resolved-IR check") {
         return;
     }
     // Every file of the corpora, whatever its expected verdict: the promise is about what

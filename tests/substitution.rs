@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{corpus_root, in_ci, toscana};
+use common::{corpus_root, toscana};
 use serde_json::Value;
 
 const DATA: &str = "tests/data/substitution";
@@ -127,12 +127,7 @@ fn every_reading_command_takes_substitute() {
 }
 
 fn corpus_present() -> bool {
-    if corpus_root().join("tosca-parser").is_dir() {
-        return true;
-    }
-    assert!(!in_ci(), "../shared/corpus is missing under CI=true");
-    eprintln!("notice: ../shared/corpus not found; corpus substitution tests skipped");
-    false
+    common::corpus_present("tosca-parser", "corpus substitution tests")
 }
 
 /// tosca-parser's `system.yaml` imports the subsystem templates of the spec's chapter 13, each

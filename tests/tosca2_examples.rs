@@ -8,15 +8,10 @@
 
 mod common;
 
-use common::{corpus_root, in_ci, toscana};
+use common::{corpus_root, toscana};
 
 fn corpus_present() -> bool {
-    if corpus_root().join("oasis/profiles").is_dir() {
-        return true;
-    }
-    assert!(!in_ci(), "../shared/corpus is missing under CI=true");
-    eprintln!("notice: ../shared/corpus not found; TOSCA 2.0 examples skipped");
-    false
+    common::corpus_present("oasis/profiles", "TOSCA 2.0 examples")
 }
 
 /// `online_boutique`'s eleven microservices all have the `substitute` directive and nothing

@@ -10,19 +10,14 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use common::{corpus_root, in_ci, toscana};
+use common::{corpus_root, toscana};
 use toscana::front::quirk::{Quirk, Quirks};
 
 const TOSCA_NS: &str = "http://docs.oasis-open.org/tosca/ns/2011/12";
 
 fn real() -> Option<PathBuf> {
-    let dir = corpus_root().join("xml-real");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(!in_ci(), "../shared/corpus is missing under CI=true");
-    eprintln!("notice: ../shared/corpus not found; TOSCA 1.0 XML tests skipped");
-    None
+    common::corpus_present("xml-real", "TOSCA 1.0 XML tests")
+        .then(|| corpus_root().join("xml-real"))
 }
 
 /// The real Definitions files, sorted.

@@ -28,6 +28,17 @@ pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
+/// Whether `../shared/corpus/<subdir>` is there. Without it the test skips with a notice that
+/// names `what` is skipped, except under CI, where a missing corpus is a failure.
+pub fn corpus_present(subdir: &str, what: &str) -> bool {
+    if corpus_root().join(subdir).is_dir() {
+        return true;
+    }
+    assert!(!in_ci(), "../shared/corpus is missing under CI=true");
+    eprintln!("notice: ../shared/corpus not found; {what} skipped");
+    false
+}
+
 /// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
 pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
