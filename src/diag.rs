@@ -269,6 +269,11 @@ impl Diagnostic {
     }
 }
 
+/// The plural ending of a count's noun in a message: "1 relationship", "2 relationships".
+pub fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// The known word nearest to a misspelling, if one is close enough to be a likely typo.
 /// Several equally near candidates suggest nothing: a guess among them would mislead.
 pub fn closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {

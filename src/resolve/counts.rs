@@ -14,7 +14,7 @@
 
 use super::assignments::{Assignment, DefinitionCache};
 use super::occurrences::Bounds;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, codes, plural};
 use crate::ir::{Node, Value};
 use crate::model::{Model, Named};
 
@@ -123,8 +123,4 @@ pub fn check<'m, 'y>(
             ));
         }
     }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

@@ -46,7 +46,7 @@ use super::requirements::{
 use super::selection::{self, Candidates, Selection, TypeLists, Wanted};
 use super::types::definitions;
 use super::typing::Typing;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, codes, plural};
 use crate::ir::{NodeId, RelationshipId, Requirement, Topology, Value, type_matches};
 use crate::model::{TopologyTemplate, TypeKind};
 use crate::source::{FileId, Span};
@@ -1191,10 +1191,6 @@ impl<'b> Decider<'_, 'b, '_> {
             &mut extra,
         )
     }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The allocation as plain values, for the IR when no target reads it as typed.

@@ -18,7 +18,7 @@ use indexmap::IndexMap;
 
 use super::assignments::definition;
 use super::boundary::{Target, mapping_entries, mapping_targets};
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, codes, plural};
 use crate::ir::{NodeId, Topology};
 use crate::model::Model;
 use crate::source::Span;
@@ -84,11 +84,11 @@ pub fn check(
                 format!(
                     "substitution maps requirement `{name}` of node type `{node_type}` onto {} non-optional requirement{} of the substituting template, but its `count_range` {}{} guarantees {} `{name}` relationship{}",
                     mapped.mandatory.len(),
-                    plural(mapped.mandatory.len()),
+                    plural(mapped.mandatory.len() as u64),
                     bounds.show(),
                     if written { "" } else { " (implied: the type writes none)" },
                     match guaranteed { 0 => "no".to_string(), n => format!("only {n}") },
-                    plural(guaranteed),
+                    plural(bounds.min),
                 ),
                 excess.span,
                 range_at,
@@ -114,10 +114,6 @@ pub fn check(
             ));
         }
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// An error, or a warning when the `count_range` broken is not `written` but implied.
