@@ -112,7 +112,8 @@ pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
     );
 }
 
-/// Evaluates the values `select` picks out of the topology, one at a time.
+/// Evaluates the values `select` picks out of the topology against the topology as it stands,
+/// then writes back those that changed.
 fn for_each_value(
     topology: &mut Topology,
     select: impl Fn(&mut Topology) -> Vec<&mut Value>,
