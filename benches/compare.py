@@ -10,7 +10,14 @@ template (the README's example), where process start and the embedded profile do
 
 Only the part of docs/performance.md between the BEGIN and END markers is rewritten; what is
 written around it (the reading of the numbers, the profiles) stays. Standard library only.
+
+`--only toscana` or `--only peers` measures one side and takes the other from the last run that
+measured it (kept in `<work>/results.json`, each result with its date): the peers take minutes
+to reach the cap and do not change when toscana does, so a change to toscana can be measured
+without them, and the table says which cells come from an earlier run.
 """
+
+import json
 
 import argparse
 import os
@@ -86,7 +93,20 @@ def main():
     ap.add_argument("--cap", type=int, default=300, help="seconds before a peer is given up")
     ap.add_argument("--work", default=os.path.join(ROOT, "target", "bench-compare"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
+    ap.add_argument(
+        "--only",
+        choices=["all", "toscana", "peers"],
+        default="all",
+        help="measure one side; the other comes from the last run that measured it",
+    )
     args = ap.parse_args()
+    today = time.strftime("%Y-%m-%d")
+    cache_path = os.path.join(args.work, "results.json")
+    try:
+        with open(cache_path) as f:
+            cache = json.load(f)
+    except (OSError, ValueError):
+        cache = {}
 
     toscana = os.path.abspath(args.toscana)
     tools = {
@@ -98,7 +118,16 @@ def main():
     for name, script in PEER_SCRIPTS.items():
         tools[name] = lambda p, o, s=script: [args.python, "-c", s.format(path=p)]
 
-    tiny, tiny_rss, _, tiny_cpu = measure([toscana, "check", TINY], args.tiny_runs, args.cap)
+    ours = [t for t in tools if t not in PEER_SCRIPTS]
+    measured = {"all": list(tools), "toscana": ours, "peers": list(PEER_SCRIPTS)}[args.only]
+
+    if "toscana check" in measured:
+        tiny, tiny_rss, _, tiny_cpu = measure([toscana, "check", TINY], args.tiny_runs, args.cap)
+        cache["tiny"] = {"result": [tiny, tiny_rss, None, tiny_cpu], "date": today}
+    earlier = {}
+    tiny, tiny_rss, _, tiny_cpu = cache.get("tiny", {}).get("result", [None, None, None, None])
+    if "tiny" in cache and "toscana check" not in measured:
+        earlier["tiny template"] = cache["tiny"]["date"]
     print(f"tiny template: toscana check {ms(tiny)}  CPU {ms(tiny_cpu)}  {tiny_rss} MiB", flush=True)
 
     given_up = set()
@@ -113,6 +142,14 @@ def main():
         )
         path = os.path.join(folder, "service.yaml")
         for tool, make in tools.items():
+            if tool not in measured:
+                kept = cache.get(f"{tool}|{nodes}")
+                if kept:
+                    results[(tool, nodes)] = tuple(kept["result"])
+                    earlier.setdefault(tool, kept["date"])
+                else:
+                    results[(tool, nodes)] = (None, None, f"not run: --only {args.only}", None)
+                continue
             if tool in given_up:
                 results[(tool, nodes)] = (None, None, "not run: over the cap on a smaller size", None)
                 continue
@@ -120,7 +157,12 @@ def main():
             if why == "over the cap":
                 given_up.add(tool)
             results[(tool, nodes)] = (seconds, rss, why, cpu)
+            cache[f"{tool}|{nodes}"] = {"result": [seconds, rss, why, cpu], "date": today}
             print(f"{nodes:>7} nodes  {tool:<20} {fmt(seconds):>10}  CPU {fmt(cpu):>10}  {rss or '—'} MiB  {why or ''}", flush=True)
+
+    os.makedirs(args.work, exist_ok=True)
+    with open(cache_path, "w") as f:
+        json.dump(cache, f, indent=1, sort_keys=True)
 
     cpu = "unknown CPU"
     try:
@@ -170,7 +212,15 @@ def main():
         "templates per unit; the peers refuse 1.3's `Storage.BlockStorage`). Median wall time of\n"
         f"up to {args.runs} runs of a separate process, the median CPU time (user + system) of the\n"
         f"same runs, and the peak resident memory; a peer is given up after {args.cap} s of wall time.\n\n"
-        f"Machine: {machine}. Run on {time.strftime('%Y-%m-%d')}.\n\n"
+        f"Machine: {machine}. Run on {today}"
+        + (
+            " (from earlier runs on this machine: "
+            + ", ".join(f"{tool} {date}" for tool, date in earlier.items())
+            + ")"
+            if earlier
+            else ""
+        )
+        + ".\n\n"
         + table
         + "\n\n"
         + ("\n".join(ratios) + "\n" if ratios else "")

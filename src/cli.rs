@@ -614,19 +614,26 @@ fn run_with(
     }
     let mut sources = read.sources;
     let artifacts = read.artifacts;
-    let code = match (job, read.topology) {
+    let code = match (job, &read.topology) {
         (_, None) => EXIT_INVALID,
         (_, Some(_)) if diags.has_errors() => EXIT_INVALID,
         (Job::Check, Some(_)) => 0,
         (Job::Ir { expand }, Some(topology)) => {
+            let expanded;
             let topology = match expand {
                 true => {
-                    crate::resolve::expand(&topology, &sources, &args.limits.limits(), &mut diags)
+                    expanded = crate::resolve::expand(
+                        topology,
+                        &sources,
+                        &args.limits.limits(),
+                        &mut diags,
+                    );
+                    expanded.as_ref()
                 }
                 false => Some(topology),
             };
             match topology {
-                Some(topology) if !diags.has_errors() => ir_output(args, &topology, &mut diags),
+                Some(topology) if !diags.has_errors() => ir_output(args, topology, &mut diags),
                 _ => EXIT_INVALID,
             }
         }
@@ -637,9 +644,10 @@ fn run_with(
                 tf,
                 artifacts: &artifacts,
             };
-            translate(args, target, &extra, &topology, &mut sources, &mut diags)
+            translate(args, target, &extra, topology, &mut sources, &mut diags)
         }
     };
+    leave_to_the_exit(read.topology);
     report(args, &diags, &sources);
     if code == 0 && matches!(job, Job::Check) && !args.quiet {
         let n = diags.warning_count();
@@ -650,6 +658,13 @@ fn run_with(
         );
     }
     ExitCode::from(code)
+}
+
+/// Hands `value` to the end of the process instead of freeing it: the process exits right after
+/// the command, which returns its memory at once, while freeing the IR of a large topology
+/// allocation by allocation costs 2-4% of the run (a node owns about fifty maps).
+fn leave_to_the_exit<T>(value: T) {
+    std::mem::forget(value);
 }
 
 /// Writes the IR as JSON (`ir.json` with `-o`).
