@@ -30,8 +30,15 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-# Node templates per generated unit with --no-storage (the peers refuse 1.3's BlockStorage).
-NODES_PER_UNIT = 5
+# The generated variants: the peers' template (1.3 without block storage, which tosca-parser
+# refuses; five node templates per unit), the TOSCA 2.0 one (three per unit), and the 1.3 one
+# importing a tree of type files. Each gives gen.py's arguments for a number of node templates.
+VARIANTS = {
+    "1.3": lambda nodes: ["--units", str(max(1, nodes // 5)), "--no-storage"],
+    "2.0": lambda nodes: ["--units", str(max(1, nodes // 3)), "--dialect", "2.0"],
+    "imports": lambda nodes: ["--units", str(max(1, nodes // 5)), "--no-storage", "--type-files", str(IMPORTED_FILES)],
+}
+IMPORTED_FILES = 300
 
 BEGIN = "<!-- benches/compare.sh: BEGIN -->"
 END = "<!-- benches/compare.sh: END -->"
@@ -109,14 +116,17 @@ def main():
         cache = {}
 
     toscana = os.path.abspath(args.toscana)
+    # Each tool: the variant it reads and its command for that variant's file and output folder.
     tools = {
-        "toscana check": lambda p, o: [toscana, "check", p],
-        "tosca2k8s": lambda p, o: [toscana, "k8s", p, "-o", o + "-k8s"],
-        "tosca2tf": lambda p, o: [toscana, "tf", p, "-o", o + "-tf"],
-        "tosca2dot": lambda p, o: [toscana, "dot", p, "-o", o + "-dot"],
+        "toscana check": ("1.3", lambda p, o: [toscana, "check", p]),
+        "tosca2k8s": ("1.3", lambda p, o: [toscana, "k8s", p, "-o", o + "-k8s"]),
+        "tosca2tf": ("1.3", lambda p, o: [toscana, "tf", p, "-o", o + "-tf"]),
+        "tosca2dot": ("1.3", lambda p, o: [toscana, "dot", p, "-o", o + "-dot"]),
+        "toscana check, TOSCA 2.0": ("2.0", lambda p, o: [toscana, "check", p]),
+        f"toscana check, {IMPORTED_FILES} imported type files": ("imports", lambda p, o: [toscana, "check", p]),
     }
     for name, script in PEER_SCRIPTS.items():
-        tools[name] = lambda p, o, s=script: [args.python, "-c", s.format(path=p)]
+        tools[name] = ("1.3", lambda p, o, s=script: [args.python, "-c", s.format(path=p)])
 
     ours = [t for t in tools if t not in PEER_SCRIPTS]
     measured = {"all": list(tools), "toscana": ours, "peers": list(PEER_SCRIPTS)}[args.only]
@@ -134,14 +144,17 @@ def main():
     rows = []
     results = {}
     for nodes in args.nodes:
-        units = max(1, nodes // NODES_PER_UNIT)
-        folder = os.path.join(args.work, f"n{nodes}")
-        subprocess.run(
-            [sys.executable, os.path.join(HERE, "gen.py"), "--units", str(units), "--no-storage", "-o", folder],
-            check=True,
-        )
-        path = os.path.join(folder, "service.yaml")
-        for tool, make in tools.items():
+        folders = {}
+        for variant in sorted({v for v, _ in tools.values()}):
+            folder = os.path.join(args.work, f"n{nodes}" + ("" if variant == "1.3" else f"-{variant}"))
+            subprocess.run(
+                [sys.executable, os.path.join(HERE, "gen.py"), *VARIANTS[variant](nodes), "-o", folder],
+                check=True,
+            )
+            folders[variant] = folder
+        for tool, (variant, make) in tools.items():
+            folder = folders[variant]
+            path = os.path.join(folder, "service.yaml")
             if tool not in measured:
                 kept = cache.get(f"{tool}|{nodes}")
                 if kept:
@@ -209,7 +222,9 @@ def main():
         BEGIN
         + "\n"
         + "Made by `benches/compare.sh` (templates from `benches/gen.py --no-storage`, five node\n"
-        "templates per unit; the peers refuse 1.3's `Storage.BlockStorage`). Median wall time of\n"
+        "templates per unit; the peers refuse 1.3's `Storage.BlockStorage`; the TOSCA 2.0 row reads\n"
+        f"`gen.py --dialect 2.0`, the imports row the 1.3 template importing {IMPORTED_FILES} type files\n"
+        "through a tree of imports). Median wall time of\n"
         f"up to {args.runs} runs of a separate process, the median CPU time (user + system) of the\n"
         f"same runs, and the peak resident memory; a peer is given up after {args.cap} s of wall time.\n\n"
         f"Machine: {machine}. Run on {today}"
