@@ -460,8 +460,13 @@ impl<'a> ImportWalk<'a> {
             return id;
         }
         self.model.files.push(id);
-        let Some(root) = crate::yaml::load(self.loader.sources(), id, self.limits, self.diags)
-        else {
+        let Some(root) = crate::yaml::load_recorded(
+            self.loader.sources(),
+            id,
+            file.events,
+            self.limits,
+            self.diags,
+        ) else {
             return id;
         };
         if let Some(map) = root.as_map() {

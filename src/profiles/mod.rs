@@ -28,10 +28,29 @@
 //! `simple/tosca_simple_yaml_1_x.yaml` by the rules in its header). The non-normative Appendix D
 //! types are not part of them.
 
-/// One embedded profile file: its name (used as `<builtin>/NAME` in messages) and text.
+/// One embedded profile file: its name (used as `<builtin>/NAME` in messages), its text, and its
+/// YAML events recorded by `build.rs` (replayed instead of scanning the text again:
+/// [`crate::yaml::load_recorded`]).
 pub struct ProfileFile {
     pub name: &'static str,
     pub text: &'static str,
+    pub events: &'static [u8],
+}
+
+/// The embedded file `src/profiles/PATH`, with its recorded events.
+macro_rules! embedded {
+    ($path:expr) => {
+        ProfileFile {
+            name: $path,
+            text: include_str!($path),
+            events: include_bytes!(concat!(
+                env!("OUT_DIR"),
+                "/profile-events/",
+                $path,
+                ".events"
+            )),
+        }
+    };
 }
 
 /// The files of one Simple Profile version `1_x`: its normative types, then its non-normative
@@ -39,14 +58,8 @@ pub struct ProfileFile {
 macro_rules! simple_files {
     ($v:literal) => {
         &[
-            ProfileFile {
-                name: concat!("simple/tosca_simple_yaml_", $v, ".yaml"),
-                text: include_str!(concat!("simple/tosca_simple_yaml_", $v, ".yaml")),
-            },
-            ProfileFile {
-                name: concat!("simple/nonnormative_", $v, ".yaml"),
-                text: include_str!(concat!("simple/nonnormative_", $v, ".yaml")),
-            },
+            embedded!(concat!("simple/tosca_simple_yaml_", $v, ".yaml")),
+            embedded!(concat!("simple/nonnormative_", $v, ".yaml")),
         ]
     };
 }
@@ -66,20 +79,14 @@ pub fn is_non_normative(name: &str) -> bool {
 
 /// The TOSCA 2.0 simple profile (`tosca2/simple_2_0.yaml`; its header says where its
 /// definitions come from and how they were brought into line with TOSCA 2.0).
-const TOSCA2_SIMPLE: &[ProfileFile] = &[ProfileFile {
-    name: "tosca2/simple_2_0.yaml",
-    text: include_str!("tosca2/simple_2_0.yaml"),
-}];
+const TOSCA2_SIMPLE: &[ProfileFile] = &[embedded!("tosca2/simple_2_0.yaml")];
 
 /// The compatibility profile `org.oasis-open.simple:1.x` of one Simple Profile version: its
 /// normative types in TOSCA 2.0 grammar (`tosca2/simple_1_x.yaml`, whose header gives the rules
 /// by which it was written from `simple/tosca_simple_yaml_1_x.yaml`).
 macro_rules! compatibility_files {
     ($v:literal) => {
-        &[ProfileFile {
-            name: concat!("tosca2/simple_", $v, ".yaml"),
-            text: include_str!(concat!("tosca2/simple_", $v, ".yaml")),
-        }]
+        &[embedded!(concat!("tosca2/simple_", $v, ".yaml"))]
     };
 }
 
@@ -157,6 +164,33 @@ mod tests {
         let messages: Vec<String> = diags.iter().map(|d| format!("{d:?}")).collect();
         assert!(messages.is_empty(), "{}: {messages:#?}", file.name);
         root.unwrap_or_else(|| panic!("{}: no document", file.name))
+    }
+
+    /// Every embedded file, each once.
+    fn every_file() -> Vec<&'static ProfileFile> {
+        let mut files: Vec<&ProfileFile> = ALL.iter().flat_map(|(_, f)| f.iter()).collect();
+        for name in TOSCA2_PROFILE_NAMES {
+            files.extend(tosca2_profile(name).unwrap());
+        }
+        files
+    }
+
+    #[test]
+    fn recorded_events_give_the_tree_scanning_gives() {
+        for file in every_file() {
+            let mut sources = SourceMap::new();
+            let id = sources.add(file.name, Origin::Builtin(file.name.to_string()), file.text);
+            let mut diags = Diagnostics::new();
+            let replayed = crate::yaml::load_recorded(
+                &sources,
+                id,
+                file.events,
+                &Limits::default(),
+                &mut diags,
+            );
+            assert!(diags.is_empty(), "{}: {diags:?}", file.name);
+            assert_eq!(replayed.as_ref(), Some(&load(file)), "{}", file.name);
+        }
     }
 
     /// The normative types of a version.

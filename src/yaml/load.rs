@@ -66,6 +66,34 @@ pub fn load(
     }
 }
 
+/// [`load`] for an embedded profile, from the events `build.rs` recorded from its text
+/// ([`super::recorded_format`]): the same tree and spans, without scanning the text again.
+pub fn load_recorded(
+    sources: &SourceMap,
+    file: FileId,
+    events: &[u8],
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Option<Node> {
+    let text: &str = &sources.get(file).text;
+    let patch = Patch::default();
+    let mut loader = Loader::new(text, &patch, file, limits);
+    let mut fatal = false;
+    for (event, start, end) in super::recorded_format::Replay::new(events) {
+        match loader.event(event, start, end) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(Fatal) => {
+                fatal = true;
+                break;
+            }
+        }
+    }
+    let root = loader.finish(fatal);
+    diags.extend(std::mem::take(&mut loader.out));
+    root
+}
+
 /// How many times one file is re-read with an under-indented quoted-string continuation line
 /// fixed.
 const MAX_QUOTE_FIXES: usize = 32;
@@ -476,6 +504,12 @@ impl<'a> Loader<'a> {
         out.append(&mut late);
         self.out = out;
 
+        self.finish(fatal)
+    }
+
+    /// The tree read, once the events have run out (or a fatal problem stopped them): none
+    /// after a fatal problem or an unknown alias, and an error for a file without a document.
+    fn finish(&mut self, fatal: bool) -> Option<Node> {
         if fatal || self.broken {
             return None;
         }

@@ -40,7 +40,10 @@ impl Library {
             // The embedded files are checked by the profile tests; one that does not read is
             // left out rather than stopping the conversion.
             let mut quiet = Diagnostics::with_cap(0);
-            if let Some(root) = crate::yaml::load(&sources, id, &Limits::default(), &mut quiet) {
+            let limits = Limits::default();
+            if let Some(root) =
+                crate::yaml::load_recorded(&sources, id, file.events, &limits, &mut quiet)
+            {
                 files.push(root);
             }
         }
