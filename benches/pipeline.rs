@@ -1,7 +1,8 @@
 //! Per-stage benchmarks on generated templates of growing size: the YAML loader, the resolver
 //! alone (on a model the front end read once), the whole read side (sources, front end,
 //! resolver) and each backend alone (on a topology read once). Compare the times across sizes
-//! as ratios: 10× the nodes should cost about 10× the time, whatever the machine's noise.
+//! as ratios: 10× the nodes should cost about 10× the time, whatever the machine's noise. And
+//! the embedded profile every run reads, replayed against scanned.
 //!
 //! `cargo bench --bench pipeline` (one stage: `cargo bench --bench pipeline -- resolve`)
 
@@ -54,6 +55,35 @@ fn yaml_load(bencher: divan::Bencher, stacks: usize) {
         let node = toscana::yaml::load(&sources, file, &limits, &mut diags);
         assert!(node.is_some() && !diags.has_errors());
         node
+    });
+}
+
+/// What every run of a Simple Profile 1.3 file pays before its own text: the embedded profile
+/// read from the events `build.rs` recorded (what a run does), against scanning its text again
+/// (what it did before). The ratio is the startup saving.
+#[divan::bench(args = ["replay", "scan"])]
+fn profile_1_3(bencher: divan::Bencher, how: &str) {
+    let files = toscana::profiles::simple_profile("tosca_simple_yaml_1_3").expect("embedded");
+    let mut sources = SourceMap::new();
+    let ids: Vec<_> = files
+        .iter()
+        .map(|f| sources.add(f.name, Origin::Builtin(f.name.to_string()), f.text))
+        .collect();
+    let limits = Limits::default();
+    bencher.bench_local(|| {
+        let mut diags = Diagnostics::new();
+        let trees: Vec<_> = files
+            .iter()
+            .zip(&ids)
+            .map(|(f, &id)| match how {
+                "replay" => {
+                    toscana::yaml::load_recorded(&sources, id, f.events, &limits, &mut diags)
+                }
+                _ => toscana::yaml::load(&sources, id, &limits, &mut diags),
+            })
+            .collect();
+        assert!(trees.iter().all(Option::is_some) && diags.is_empty());
+        trees
     });
 }
 
