@@ -7,6 +7,7 @@
 //! is ever read on its behalf.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::csar::{Archive, EntryError};
@@ -15,9 +16,17 @@ use crate::ir::Artifact;
 use crate::limits::Limits;
 
 /// Where the artifact files of one run live.
+///
+/// A file is looked up and read once per run, however many nodes name it: a topology of many
+/// copies of one stack names the same install script thousands of times, and each lookup is a
+/// system call (each read three).
 #[derive(Debug)]
 pub struct ArtifactFiles {
     place: Place,
+    /// Whether each path looked up on disk is a file, by path.
+    found: RefCell<HashMap<String, bool>>,
+    /// What each path read gave, by path.
+    read: RefCell<HashMap<String, Result<Vec<u8>, String>>>,
 }
 
 #[derive(Debug)]
@@ -31,25 +40,27 @@ enum Place {
 }
 
 impl ArtifactFiles {
+    fn at(place: Place) -> Self {
+        ArtifactFiles {
+            place,
+            found: RefCell::default(),
+            read: RefCell::default(),
+        }
+    }
+
     /// No files: every read says why.
     pub fn nowhere() -> Self {
-        ArtifactFiles {
-            place: Place::Nowhere,
-        }
+        ArtifactFiles::at(Place::Nowhere)
     }
 
     /// Files under `root` on disk; `confined` refuses paths that leave it (an unpacked CSAR).
     pub(crate) fn disk(root: PathBuf, confined: bool) -> Self {
-        ArtifactFiles {
-            place: Place::Disk { root, confined },
-        }
+        ArtifactFiles::at(Place::Disk { root, confined })
     }
 
     /// Files inside an open zip CSAR.
     pub(crate) fn archive(archive: Archive) -> Self {
-        ArtifactFiles {
-            place: Place::Archive(RefCell::new(archive)),
-        }
+        ArtifactFiles::at(Place::Archive(RefCell::new(archive)))
     }
 
     /// Whether the file at `path` (relative to the topology root) is there, without reading it:
@@ -63,8 +74,12 @@ impl ArtifactFiles {
                 if *confined && escapes {
                     Some((format!("`{path}` leaves the CSAR"), true))
                 } else {
-                    let full = root.join(path);
-                    (!full.is_file()).then(|| (format!("`{path}` does not exist"), *confined))
+                    let is_file = *self
+                        .found
+                        .borrow_mut()
+                        .entry(path.to_string())
+                        .or_insert_with(|| root.join(path).is_file());
+                    (!is_file).then(|| (format!("`{path}` does not exist"), *confined))
                 }
             }
             Place::Archive(archive) => {
@@ -81,6 +96,21 @@ impl ArtifactFiles {
     /// The bytes of `artifact`'s file, bounded by `limits`. The error is a reason a backend puts
     /// in its own diagnostic ("cannot ship `install.sh`: it does not exist").
     pub fn read(&self, artifact: &Artifact, limits: &Limits) -> Result<Vec<u8>, String> {
+        if let Some(done) = artifact
+            .path
+            .as_deref()
+            .and_then(|p| self.read.borrow().get(p).cloned())
+        {
+            return done;
+        }
+        let result = self.read_uncached(artifact, limits);
+        if let Some(path) = &artifact.path {
+            self.read.borrow_mut().insert(path.clone(), result.clone());
+        }
+        result
+    }
+
+    fn read_uncached(&self, artifact: &Artifact, limits: &Limits) -> Result<Vec<u8>, String> {
         let Some(path) = artifact.path.as_deref() else {
             return Err(match &artifact.repository {
                 Some(repo) => {
@@ -127,5 +157,46 @@ fn reason(e: ReadError, path: &str) -> String {
             format!("`{path}` is {size} bytes, more than the limit of {limit} bytes")
         }
         ReadError::Io(e) => format!("`{path}` cannot be read: {}", os_reason(&e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn artifact(path: &str) -> Artifact {
+        Artifact {
+            name: "install".to_string(),
+            type_name: None,
+            types: Vec::new(),
+            file: path.to_string(),
+            path: Some(path.to_string()),
+            repository: None,
+            repository_url: None,
+            deploy_path: None,
+            description: None,
+            properties: Default::default(),
+            checksum: None,
+            checksum_algorithm: None,
+            location: None,
+        }
+    }
+
+    #[test]
+    fn a_file_named_many_times_is_looked_up_and_read_once_per_run() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("install.sh"), "echo one\n").unwrap();
+        let files = ArtifactFiles::disk(dir.path().to_path_buf(), false);
+        let limits = Limits::default();
+        assert_eq!(files.missing("install.sh"), None);
+        assert_eq!(files.read(&artifact("install.sh"), &limits).unwrap(), b"echo one\n");
+        // Changed or gone after the first use, the file still reads as it was: the run sees one
+        // version of it.
+        std::fs::remove_file(dir.path().join("install.sh")).unwrap();
+        assert_eq!(files.missing("install.sh"), None);
+        assert_eq!(files.read(&artifact("install.sh"), &limits).unwrap(), b"echo one\n");
+        // Other paths are still looked up.
+        assert!(files.missing("configure.sh").is_some());
+        assert!(files.read(&artifact("configure.sh"), &limits).is_err());
     }
 }
