@@ -134,6 +134,22 @@ fn simple_profile_calls_known_at_translation_time_are_evaluated_where_they_are_w
 }
 
 #[test]
+fn known_calls_in_attribute_assignments_are_evaluated_too() {
+    let template = STACK.replace(
+        "    web:\n      type: WebServer\n",
+        "    web:\n      type: WebServer\n      attributes:\n        tosca_name: { concat: [ web-, { get_property: [ server, host, num_cpus ] } ] }\n        state: { concat: [ { get_attribute: [ SELF, tosca_id ] }, -up ] }\n",
+    );
+    assert_ne!(template, STACK);
+    let (topology, _) = simple(&template);
+    let web = node(&topology, "web");
+    assert_eq!(web.attributes["tosca_name"], Value::String("web-4".into()));
+    let Value::Call(state) = &web.attributes["state"] else {
+        panic!("deployment-time values stay calls: {:?}", web.attributes["state"])
+    };
+    assert_eq!(state.function, "concat");
+}
+
+#[test]
 fn a_token_index_past_the_last_token_is_an_error_at_the_call() {
     let template = STACK.replace(
         "part: { token: [ { get_property: [ SELF, context_root ] }, \"/\", 1 ] }",

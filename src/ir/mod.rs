@@ -10,6 +10,7 @@
 mod family;
 mod topology;
 mod value;
+mod value_maps;
 
 pub use family::{canonical, type_matches};
 pub use topology::*;

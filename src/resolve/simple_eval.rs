@@ -73,7 +73,7 @@ pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
         let place = Place::Node(NodeId(n));
         for_each_value(
             topology,
-            |t| node_values(&mut t.nodes[n]),
+            |t| values_of(t.nodes[n].value_maps_mut()),
             place,
             &mut eval,
             diags,
@@ -83,12 +83,7 @@ pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
         let place = Place::Relationship(RelationshipId(r));
         for_each_value(
             topology,
-            |t| {
-                let rel = &mut t.relationships[r];
-                let mut out: Vec<&mut Value> = rel.properties.values_mut().collect();
-                out.extend(interface_values(&mut rel.interfaces));
-                out
-            },
+            |t| values_of(t.relationships[r].value_maps_mut()),
             place,
             &mut eval,
             diags,
@@ -143,31 +138,9 @@ fn for_each_value(
     }
 }
 
-fn node_values(node: &mut crate::ir::Node) -> Vec<&mut Value> {
-    let mut out: Vec<&mut Value> = node.properties.values_mut().collect();
-    for cap in node.capabilities.values_mut() {
-        out.extend(cap.properties.values_mut());
-    }
-    out.extend(interface_values(&mut node.interfaces));
-    for artifact in node.artifacts.values_mut() {
-        out.extend(artifact.properties.values_mut());
-    }
-    out
-}
-
-fn interface_values(interfaces: &mut IndexMap<String, crate::ir::Interface>) -> Vec<&mut Value> {
-    let mut out = Vec::new();
-    for interface in interfaces.values_mut() {
-        out.extend(interface.inputs.values_mut());
-        for op in interface
-            .operations
-            .values_mut()
-            .chain(interface.notifications.values_mut())
-        {
-            out.extend(op.inputs.values_mut());
-        }
-    }
-    out
+/// The values in `maps`, one by one.
+fn values_of(maps: Vec<&mut IndexMap<String, Value>>) -> Vec<&mut Value> {
+    maps.into_iter().flat_map(|m| m.values_mut()).collect()
 }
 
 impl Evaluator {

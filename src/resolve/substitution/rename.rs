@@ -91,31 +91,13 @@ pub(super) fn rename_map(map: &mut IndexMap<String, Value>, renames: &Renames) {
     map.values_mut().for_each(|v| rename_value(v, renames));
 }
 
-pub(super) fn rename_interfaces(
-    interfaces: &mut IndexMap<String, crate::ir::Interface>,
-    renames: &Renames,
-) {
-    for i in interfaces.values_mut() {
-        rename_map(&mut i.inputs, renames);
-        for op in i
-            .operations
-            .values_mut()
-            .chain(i.notifications.values_mut())
-        {
-            rename_map(&mut op.inputs, renames);
-            rename_map(&mut op.outputs, renames);
-        }
-    }
-}
-
+/// Every value of `node` renamed, and what names a node outside its values: the targets its
+/// requirements name and the attribute paths its operation outputs map to.
 pub(super) fn node_values(node: &mut Node, renames: &Renames) {
-    rename_map(&mut node.properties, renames);
-    rename_map(&mut node.attributes, renames);
-    for c in node.capabilities.values_mut() {
-        rename_map(&mut c.properties, renames);
-        rename_map(&mut c.attributes, renames);
+    for map in node.value_maps_mut() {
+        rename_map(map, renames);
     }
-    rename_interfaces(&mut node.interfaces, renames);
+    rename_operation_outputs(&mut node.interfaces, renames);
     for r in &mut node.requirements {
         if let Some(target) = r
             .node
@@ -127,10 +109,28 @@ pub(super) fn node_values(node: &mut Node, renames: &Renames) {
     }
 }
 
+/// Every value of `rel` renamed, and its operation outputs as for a node ([`node_values`]).
 pub(super) fn relationship_values(rel: &mut Relationship, renames: &Renames) {
-    rename_map(&mut rel.properties, renames);
-    rename_map(&mut rel.attributes, renames);
-    rename_interfaces(&mut rel.interfaces, renames);
+    for map in rel.value_maps_mut() {
+        rename_map(map, renames);
+    }
+    rename_operation_outputs(&mut rel.interfaces, renames);
+}
+
+/// The attribute paths operation outputs map to (`[ SELF, attribute ]` or a node's name) are
+/// not among a node's values ([`Node::value_maps_mut`]) but name nodes all the same.
+fn rename_operation_outputs(
+    interfaces: &mut IndexMap<String, crate::ir::Interface>,
+    renames: &Renames,
+) {
+    let operations = interfaces.values_mut().flat_map(|i| {
+        i.operations
+            .values_mut()
+            .chain(i.notifications.values_mut())
+    });
+    for operation in operations {
+        rename_map(&mut operation.outputs, renames);
+    }
 }
 
 pub(super) fn relocate(location: Option<Location>, files: &[usize]) -> Option<Location> {

@@ -12,7 +12,7 @@ use super::rename::{
     node_values, prefixed, relationship_values, relocate, relocate_interfaces, relocate_node,
     rename_value, renames,
 };
-use super::values::{attribute_values, node_maps, read_attributes};
+use super::values::{attribute_values, read_attributes};
 use crate::ir::{
     BoundaryMapping, Dialect, Location, Node, NodeId, PolicyTarget, Relationship, RelationshipId,
     Requirement, Substituted, Topology, Value,
@@ -401,18 +401,13 @@ pub(super) fn splice(
         .map(|s| (s.name.clone(), s.attributes.clone()))
         .collect();
     if !mapped.is_empty() {
-        for node in &mut out.nodes {
-            for map in node_maps(node) {
-                map.values_mut().for_each(|v| read_attributes(v, &mapped));
-            }
-        }
-        for rel in &mut out.relationships {
-            rel.properties
-                .values_mut()
-                .for_each(|v| read_attributes(v, &mapped));
-            rel.attributes
-                .values_mut()
-                .for_each(|v| read_attributes(v, &mapped));
+        let nodes = out.nodes.iter_mut().flat_map(Node::value_maps_mut);
+        let relationships = out
+            .relationships
+            .iter_mut()
+            .flat_map(Relationship::value_maps_mut);
+        for map in nodes.chain(relationships) {
+            map.values_mut().for_each(|v| read_attributes(v, &mapped));
         }
         for o in &mut out.outputs {
             read_attributes(&mut o.value, &mapped);

@@ -111,26 +111,6 @@ pub(super) fn attribute_values(inner: &Topology) -> IndexMap<String, Value> {
     }
 }
 
-/// The value maps of a node that function calls can be in.
-pub(super) fn node_maps(node: &mut Node) -> Vec<&mut IndexMap<String, Value>> {
-    let mut maps = vec![&mut node.properties, &mut node.attributes];
-    for c in node.capabilities.values_mut() {
-        maps.push(&mut c.properties);
-        maps.push(&mut c.attributes);
-    }
-    for i in node.interfaces.values_mut() {
-        maps.push(&mut i.inputs);
-        for op in i
-            .operations
-            .values_mut()
-            .chain(i.notifications.values_mut())
-        {
-            maps.push(&mut op.inputs);
-        }
-    }
-    maps
-}
-
 /// `get_attribute: [ S, attr ]` of a substituted node `S` replaced by the value its attribute
 /// mapping gives.
 pub(super) fn read_attributes(

@@ -1,0 +1,53 @@
+//! The maps of values a node or relationship holds, for the passes that rewrite the values in
+//! them: evaluating the calls whose value is known, renaming the nodes of a substituting
+//! template, reading a substituted node's mapped attributes. One list for all of them, so a
+//! pass cannot miss a place the others reach.
+
+use indexmap::IndexMap;
+
+use super::{Interface, Node, Relationship, Value};
+
+impl Node {
+    /// Every map of values of the node: its properties and attributes, each capability's
+    /// properties and attributes, each interface's inputs and its operations' and
+    /// notifications' inputs, and each artifact's properties. Operation outputs are not among
+    /// them: they map results to attributes, they hold no values.
+    pub fn value_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
+        let mut maps = vec![&mut self.properties, &mut self.attributes];
+        for capability in self.capabilities.values_mut() {
+            maps.push(&mut capability.properties);
+            maps.push(&mut capability.attributes);
+        }
+        interface_maps(&mut self.interfaces, &mut maps);
+        for artifact in self.artifacts.values_mut() {
+            maps.push(&mut artifact.properties);
+        }
+        maps
+    }
+}
+
+impl Relationship {
+    /// Every map of values of the relationship: its properties and attributes, and its
+    /// interfaces' inputs as for a node ([`Node::value_maps_mut`]).
+    pub fn value_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
+        let mut maps = vec![&mut self.properties, &mut self.attributes];
+        interface_maps(&mut self.interfaces, &mut maps);
+        maps
+    }
+}
+
+fn interface_maps<'a>(
+    interfaces: &'a mut IndexMap<String, Interface>,
+    maps: &mut Vec<&'a mut IndexMap<String, Value>>,
+) {
+    for interface in interfaces.values_mut() {
+        maps.push(&mut interface.inputs);
+        for operation in interface
+            .operations
+            .values_mut()
+            .chain(interface.notifications.values_mut())
+        {
+            maps.push(&mut operation.inputs);
+        }
+    }
+}
