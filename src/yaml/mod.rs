@@ -7,11 +7,13 @@
 //! kept, one document per file, and precise messages for tabs and non-breaking spaces.
 
 pub mod emit;
+mod json;
 mod load;
 mod node;
 mod overlay;
 mod schema;
 
+pub use json::plain_json;
 pub use load::load;
 pub use node::{Core, Entry, Kind, Map, Node, Scalar, Style};
 pub use overlay::{overlay, overlay_maps};

@@ -1,5 +1,5 @@
-//! What the templates wrote, checked: each YAML document is read with our own loader, turned into
-//! JSON, deserialized into its `k8s-openapi` type by `apiVersion` and `kind`, serialized back and
+//! What the templates wrote, checked: each YAML document is read into JSON (straight from the
+//! parser's events, or with our own loader when an error needs its spans), deserialized into its `k8s-openapi` type by `apiVersion` and `kind`, serialized back and
 //! compared. A field the type does not know, a value of the wrong shape or anything else lost on
 //! the way is a bug in the template that wrote it, reported as `k8s::internal` naming the
 //! template; the run fails. What survives is written with `serde-saphyr`, which quotes `on`,
@@ -74,7 +74,26 @@ pub fn to_json(node: &Node) -> Result<Json, String> {
 
 /// Reads one rendered document, checks it against its Kubernetes type, and writes it back.
 /// `who` says which template rendered it for which element, for the error.
+///
+/// Nearly every document is plain YAML that checks out, and needs no spans: it is read straight
+/// into JSON ([`crate::yaml::plain_json`]). Anything else, and any document that fails the
+/// check, is read again with the loader, whose spans and messages the error then carries.
 pub fn check_document(
+    text: &str,
+    who: &str,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Option<Object> {
+    if let Some(json) = crate::yaml::plain_json(text, &Limits::default())
+        && let Ok(object) = roundtrip(&json)
+    {
+        return Some(object);
+    }
+    check_with_spans(text, who, sources, diags)
+}
+
+/// [`check_document`] with the loader's tree, so an error can point into the document.
+fn check_with_spans(
     text: &str,
     who: &str,
     sources: &mut SourceMap,
