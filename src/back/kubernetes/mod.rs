@@ -21,6 +21,7 @@
 
 mod model;
 pub mod objects;
+mod survives;
 mod values;
 
 use std::collections::HashMap;
