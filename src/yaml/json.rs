@@ -153,11 +153,12 @@ impl Builder {
             Some(Open::Seq(items)) => items.push(value),
             Some(Open::Map(map, key)) => {
                 // A collection as a key was refused when it opened.
-                let key = key.take()?;
-                if map.contains_key(&key) {
-                    return None;
+                match map.entry(key.take()?) {
+                    serde_json::map::Entry::Vacant(slot) => {
+                        slot.insert(value);
+                    }
+                    serde_json::map::Entry::Occupied(_) => return None,
                 }
-                map.insert(key, value);
             }
         }
         Some(())
