@@ -24,24 +24,25 @@ pub struct Object {
     pub yaml: String,
 }
 
-/// Splits a rendered fragment into its YAML documents at `---` lines, dropping empty ones.
-pub fn split_documents(text: &str) -> Vec<String> {
+/// Splits a rendered fragment into its YAML documents at `---` lines, dropping empty ones. Each
+/// document is the text between two separator lines, so it is borrowed, not copied.
+pub fn split_documents(text: &str) -> Vec<&str> {
     let mut docs = Vec::new();
-    let mut current = String::new();
+    let mut start = 0;
+    let mut at = 0;
     for line in text.split_inclusive('\n') {
         if line.trim_end() == "---" {
-            docs.push(std::mem::take(&mut current));
-        } else {
-            current.push_str(line);
+            docs.push(&text[start..at]);
+            start = at + line.len();
         }
+        at += line.len();
     }
-    docs.push(current);
-    docs.into_iter()
-        .filter(|d| {
-            d.lines()
-                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        })
-        .collect()
+    docs.push(&text[start..]);
+    docs.retain(|d| {
+        d.lines()
+            .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+    });
+    docs
 }
 
 /// A YAML tree as JSON: the core schema's nulls, booleans, integers, floats and strings; maps
