@@ -10,6 +10,7 @@
 // caller unbox it.
 #![allow(clippy::result_large_err)]
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -216,17 +217,40 @@ fn write_error(path: &Path, what: &str, e: &io::Error) -> Diagnostic {
     .in_file(path.display().to_string())
 }
 
-/// Directories this run created, removed again (deepest first, only if empty) when it fails.
+/// The folders a run writes into: which it created (removed again, deepest first and only if
+/// empty, when it fails), which are known to exist, and which held nothing when first seen.
+///
+/// A file whose folder held nothing cannot have an old version to compare with, so it is staged
+/// without looking for one: thousands of new files then cost no `stat` each. Only this run adds
+/// anything to such a folder, its temporaries and the folders it creates, which are looked at as
+/// before.
 #[derive(Default)]
-struct CreatedDirs(Vec<PathBuf>);
+struct Folders {
+    /// Created by this run, in creation order.
+    created: Vec<PathBuf>,
+    /// Known to exist: created, or found when first asked for.
+    existing: HashSet<PathBuf>,
+    /// Held nothing when first seen (created by this run, or found empty).
+    empty: HashSet<PathBuf>,
+}
 
-impl CreatedDirs {
+impl Folders {
     /// Creates `dir` and its missing ancestors, remembering which ones were new.
     fn create(&mut self, dir: &Path) -> io::Result<()> {
+        if self.existing.contains(dir) {
+            return Ok(());
+        }
         let mut missing = Vec::new();
         let mut cur = Some(dir);
         while let Some(d) = cur {
-            if d.as_os_str().is_empty() || fs::symlink_metadata(d).is_ok() {
+            if d.as_os_str().is_empty() || self.existing.contains(d) {
+                break;
+            }
+            if fs::symlink_metadata(d).is_ok() {
+                if d == dir && fs::read_dir(d).is_ok_and(|mut entries| entries.next().is_none()) {
+                    self.empty.insert(d.to_path_buf());
+                }
+                self.existing.insert(d.to_path_buf());
                 break;
             }
             missing.push(d.to_path_buf());
@@ -234,26 +258,36 @@ impl CreatedDirs {
         }
         for d in missing.into_iter().rev() {
             match fs::create_dir(&d) {
-                Ok(()) => self.0.push(d),
+                Ok(()) => {
+                    self.created.push(d.clone());
+                    self.empty.insert(d.clone());
+                }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && d.is_dir() => {}
                 Err(e) => return Err(e),
             }
+            self.existing.insert(d);
         }
         Ok(())
     }
 
+    /// Whether `target` in the folder `parent` (made sure of with [`Self::create`]) is certainly
+    /// new: its folder held nothing, and it is not a folder this run created.
+    fn certainly_new(&self, parent: &Path, target: &Path) -> bool {
+        self.empty.contains(parent) && !self.existing.contains(target)
+    }
+
     fn undo(&mut self) {
-        for d in self.0.drain(..).rev() {
+        for d in self.created.drain(..).rev() {
             let _ = fs::remove_dir(d);
         }
     }
 }
 
 fn write_dir(dir: &Path, files: &[Blob]) -> Result<WriteReport, Diagnostic> {
-    let mut created = CreatedDirs::default();
-    let result = stage_and_commit(dir, files, &mut created);
+    let mut folders = Folders::default();
+    let result = stage_and_commit(dir, files, &mut folders);
     if result.is_err() {
-        created.undo();
+        folders.undo();
     }
     result
 }
@@ -261,7 +295,7 @@ fn write_dir(dir: &Path, files: &[Blob]) -> Result<WriteReport, Diagnostic> {
 fn stage_and_commit(
     dir: &Path,
     files: &[Blob],
-    created: &mut CreatedDirs,
+    folders: &mut Folders,
 ) -> Result<WriteReport, Diagnostic> {
     if let Ok(meta) = fs::metadata(dir)
         && !meta.is_dir()
@@ -275,7 +309,7 @@ fn stage_and_commit(
         )
         .in_file(dir.display().to_string()));
     }
-    created
+    folders
         .create(dir)
         .map_err(|e| write_error(dir, "create the output directory", &e))?;
     let mut report = WriteReport::default();
@@ -288,8 +322,17 @@ fn stage_and_commit(
             .path
             .split('/')
             .fold(dir.to_path_buf(), |p, part| p.join(part));
-        match fs::symlink_metadata(&target) {
-            Ok(meta) if meta.is_dir() => {
+        let parent = target.parent().unwrap_or(dir);
+        folders
+            .create(parent)
+            .map_err(|e| write_error(parent, "create the folder", &e))?;
+        let old = if folders.certainly_new(parent, &target) {
+            None
+        } else {
+            fs::symlink_metadata(&target).ok()
+        };
+        match old {
+            Some(meta) if meta.is_dir() => {
                 return Err(Diagnostic::error(
                     codes::OUTPUT_WRITE,
                     format!(
@@ -300,7 +343,7 @@ fn stage_and_commit(
                 .hint("nothing was changed in the output directory")
                 .in_file(target.display().to_string()));
             }
-            Ok(meta)
+            Some(meta)
                 if meta.is_file()
                     && meta.len() == file.bytes.len() as u64
                     && fs::read(&target).is_ok_and(|old| old == file.bytes) =>
@@ -310,10 +353,6 @@ fn stage_and_commit(
             }
             _ => {}
         }
-        let parent = target.parent().unwrap_or(dir);
-        created
-            .create(parent)
-            .map_err(|e| write_error(parent, "create the folder", &e))?;
         let mut builder = tempfile::Builder::new();
         builder.prefix(".toscana-").suffix(".tmp");
         #[cfg(unix)]
@@ -434,6 +473,53 @@ mod tests {
                 "readable by others like a normal file: {mode:o}"
             );
         }
+    }
+
+    #[test]
+    fn an_empty_folder_is_filled_and_a_second_run_changes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let files = [
+            file("a.yaml", "a\n"),
+            file("k8s/b.yaml", "b\n"),
+            file("k8s/deep/c.yaml", "c\n"),
+        ];
+        let report = write_outputs(Some(tmp.path()), &files, None, &mut io::sink()).unwrap();
+        assert_eq!(report.written, ["a.yaml", "k8s/b.yaml", "k8s/deep/c.yaml"]);
+        assert_eq!(
+            listing(tmp.path()),
+            [
+                "a.yaml",
+                "k8s/",
+                "k8s/b.yaml",
+                "k8s/deep/",
+                "k8s/deep/c.yaml"
+            ]
+        );
+        let report = write_outputs(Some(tmp.path()), &files, None, &mut io::sink()).unwrap();
+        assert!(report.written.is_empty(), "{:?}", report.written);
+        assert_eq!(report.unchanged.len(), 3);
+    }
+
+    #[test]
+    fn a_folder_this_run_made_is_not_taken_for_a_new_file() {
+        // Unsorted, as `write_binary` takes them: `d/x.png` makes the folder `d` first.
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let err = write_binary(
+            Some(&out),
+            &[
+                ("d/x.png".into(), b"x".to_vec()),
+                ("d".into(), b"d".to_vec()),
+            ],
+            &mut io::sink(),
+        )
+        .unwrap_err();
+        assert!(
+            err.message.contains("a directory of that name exists"),
+            "{}",
+            err.message
+        );
+        assert!(!out.exists(), "the folders made are removed again");
     }
 
     #[test]

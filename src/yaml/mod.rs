@@ -7,6 +7,7 @@
 //! kept, one document per file, and precise messages for tabs and non-breaking spaces.
 
 pub mod emit;
+mod json;
 mod load;
 mod node;
 mod overlay;
@@ -15,6 +16,7 @@ mod overlay;
 mod recorded_format;
 mod schema;
 
+pub use json::plain_json;
 pub use load::{load, load_recorded};
 pub use node::{Core, Entry, Kind, Map, Node, Scalar, Style};
 pub use overlay::{overlay, overlay_maps};

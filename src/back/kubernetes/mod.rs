@@ -21,6 +21,7 @@
 
 mod model;
 pub mod objects;
+mod survives;
 mod values;
 
 use std::collections::HashMap;
@@ -113,7 +114,7 @@ pub fn render(
             .cloned()
             .unwrap_or_else(|| format!("the template of `{}`", file.path));
         for doc in objects::split_documents(&file.contents) {
-            let Some(object) = objects::check_document(&doc, &origin, sources, diags) else {
+            let Some(object) = objects::check_document(doc, &origin, sources, diags) else {
                 continue;
             };
             let key = (object.kind.clone(), object.name.clone());

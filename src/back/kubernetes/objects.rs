@@ -1,6 +1,7 @@
-//! What the templates wrote, checked: each YAML document is read with our own loader, turned into
-//! JSON, deserialized into its `k8s-openapi` type by `apiVersion` and `kind`, serialized back and
-//! compared. A field the type does not know, a value of the wrong shape or anything else lost on
+//! What the templates wrote, checked: each YAML document is read into JSON (straight from the
+//! parser's events, or with our own loader when an error needs its spans), deserialized into its `k8s-openapi` type by `apiVersion` and `kind`, serialized back and
+//! compared ([`super::survives`] compares while serializing; the full comparison runs only to
+//! name a loss). A field the type does not know, a value of the wrong shape or anything else lost on
 //! the way is a bug in the template that wrote it, reported as `k8s::internal` naming the
 //! template; the run fails. What survives is written with `serde-saphyr`, which quotes `on`,
 //! `yes`, `no` and every other string a YAML 1.1 reader would take for something else.
@@ -23,24 +24,25 @@ pub struct Object {
     pub yaml: String,
 }
 
-/// Splits a rendered fragment into its YAML documents at `---` lines, dropping empty ones.
-pub fn split_documents(text: &str) -> Vec<String> {
+/// Splits a rendered fragment into its YAML documents at `---` lines, dropping empty ones. Each
+/// document is the text between two separator lines, so it is borrowed, not copied.
+pub fn split_documents(text: &str) -> Vec<&str> {
     let mut docs = Vec::new();
-    let mut current = String::new();
+    let mut start = 0;
+    let mut at = 0;
     for line in text.split_inclusive('\n') {
         if line.trim_end() == "---" {
-            docs.push(std::mem::take(&mut current));
-        } else {
-            current.push_str(line);
+            docs.push(&text[start..at]);
+            start = at + line.len();
         }
+        at += line.len();
     }
-    docs.push(current);
-    docs.into_iter()
-        .filter(|d| {
-            d.lines()
-                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        })
-        .collect()
+    docs.push(&text[start..]);
+    docs.retain(|d| {
+        d.lines()
+            .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+    });
+    docs
 }
 
 /// A YAML tree as JSON: the core schema's nulls, booleans, integers, floats and strings; maps
@@ -74,7 +76,26 @@ pub fn to_json(node: &Node) -> Result<Json, String> {
 
 /// Reads one rendered document, checks it against its Kubernetes type, and writes it back.
 /// `who` says which template rendered it for which element, for the error.
+///
+/// Nearly every document is plain YAML that checks out, and needs no spans: it is read straight
+/// into JSON ([`crate::yaml::plain_json`]). Anything else, and any document that fails the
+/// check, is read again with the loader, whose spans and messages the error then carries.
 pub fn check_document(
+    text: &str,
+    who: &str,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Option<Object> {
+    if let Some(json) = crate::yaml::plain_json(text, &Limits::default())
+        && let Ok(object) = roundtrip(&json)
+    {
+        return Some(object);
+    }
+    check_with_spans(text, who, sources, diags)
+}
+
+/// [`check_document`] with the loader's tree, so an error can point into the document.
+fn check_with_spans(
     text: &str,
     who: &str,
     sources: &mut SourceMap,
@@ -188,7 +209,35 @@ pub fn roundtrip(json: &Json) -> Result<Object, (String, Option<String>)> {
 fn typed<T: DeserializeOwned + Serialize>(json: &Json) -> Result<Object, (String, Option<String>)> {
     let plain = |e: String| (e, None);
     let value = T::deserialize(json).map_err(|e| plain(e.to_string()))?;
-    let back = serde_json::to_value(&value).map_err(|e| plain(e.to_string()))?;
+    // Nothing lost, so the typed object's kind and name are those `json` holds.
+    let checked = if super::survives::survives(json, &value) {
+        kind_and_name(json)
+    } else {
+        None
+    };
+    let (kind, name) = match checked {
+        Some(found) => found,
+        None => exact_check(json, &value)?,
+    };
+    let yaml = serde_saphyr::to_string(&value).map_err(|e| plain(e.to_string()))?;
+    Ok(Object { kind, name, yaml })
+}
+
+/// The `kind` and `metadata.name` of an object, when both are strings.
+fn kind_and_name(json: &Json) -> Option<(String, String)> {
+    let kind = json.get("kind")?.as_str()?;
+    let name = json.pointer("/metadata/name")?.as_str()?;
+    Some((kind.to_string(), name.to_string()))
+}
+
+/// The round trip compared in full: `value` serialized to JSON, the first loss named by its
+/// path, the kind and name read from what the type wrote.
+fn exact_check<T: Serialize>(
+    json: &Json,
+    value: &T,
+) -> Result<(String, String), (String, Option<String>)> {
+    let plain = |e: String| (e, None);
+    let back = serde_json::to_value(value).map_err(|e| plain(e.to_string()))?;
     if let Some(path) = first_difference(json, &back) {
         return Err((
             format!(
@@ -207,13 +256,12 @@ fn typed<T: DeserializeOwned + Serialize>(json: &Json) -> Result<Object, (String
         .and_then(Json::as_str)
         .ok_or_else(|| plain("it has no `metadata.name`".to_string()))?
         .to_string();
-    let yaml = serde_saphyr::to_string(&value).map_err(|e| plain(e.to_string()))?;
-    Ok(Object { kind, name, yaml })
+    Ok((kind, name))
 }
 
 /// The path of the first place where `a` holds something `b` does not, or a different value
 /// (`spec.ports[0].port`). The path is spelled out only once a difference is found.
-fn first_difference(a: &Json, b: &Json) -> Option<String> {
+pub(super) fn first_difference(a: &Json, b: &Json) -> Option<String> {
     let mut steps = Vec::new();
     if !differs(a, b, &mut steps) {
         return None;
