@@ -144,7 +144,10 @@ fn known_calls_in_attribute_assignments_are_evaluated_too() {
     let web = node(&topology, "web");
     assert_eq!(web.attributes["tosca_name"], Value::String("web-4".into()));
     let Value::Call(state) = &web.attributes["state"] else {
-        panic!("deployment-time values stay calls: {:?}", web.attributes["state"])
+        panic!(
+            "deployment-time values stay calls: {:?}",
+            web.attributes["state"]
+        )
     };
     assert_eq!(state.function, "concat");
 }

@@ -45,22 +45,7 @@ pub fn write_outputs(
 ) -> Result<WriteReport, Diagnostic> {
     let mut sorted: Vec<&OutputFile> = files.iter().collect();
     sorted.sort_by(|a, b| a.path.cmp(&b.path));
-    for pair in sorted.windows(2) {
-        if pair[0].path == pair[1].path {
-            return Err(Diagnostic::error(
-                codes::OUTPUT_WRITE,
-                format!("two outputs have the same path `{}`", pair[0].path),
-            ));
-        }
-    }
-    for file in &sorted {
-        check_path(&file.path).map_err(|why| {
-            Diagnostic::error(
-                codes::OUTPUT_WRITE,
-                format!("refusing to write `{}`: {why}", file.path),
-            )
-        })?;
-    }
+    check_layout(sorted.iter().map(|f| f.path.as_str()))?;
     match dir {
         None => write_stdout(&sorted, separator, stdout),
         Some(dir) => {
@@ -83,14 +68,7 @@ pub fn write_binary(
     files: &[(String, Vec<u8>)],
     stdout: &mut dyn Write,
 ) -> Result<(), Diagnostic> {
-    for (path, _) in files {
-        check_path(path).map_err(|why| {
-            Diagnostic::error(
-                codes::OUTPUT_WRITE,
-                format!("refusing to write `{path}`: {why}"),
-            )
-        })?;
-    }
+    check_layout(files.iter().map(|(path, _)| path.as_str()))?;
     match dir {
         None => {
             for (_, bytes) in files {
@@ -116,6 +94,40 @@ pub fn write_binary(
             write_dir(dir, &blobs).map(|_| ())
         }
     }
+}
+
+/// Whether `paths` can all be written before anything is: each a safe relative path
+/// ([`check_path`]), no two the same, and none the folder of another (`a` and `a/x.yaml`), which
+/// would otherwise fail halfway through committing, after other files were replaced.
+fn check_layout<'p>(paths: impl Iterator<Item = &'p str>) -> Result<(), Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    let paths: Vec<&str> = paths.collect();
+    for path in &paths {
+        check_path(path).map_err(|why| {
+            Diagnostic::error(
+                codes::OUTPUT_WRITE,
+                format!("refusing to write `{path}`: {why}"),
+            )
+        })?;
+        if !seen.insert(*path) {
+            return Err(Diagnostic::error(
+                codes::OUTPUT_WRITE,
+                format!("two outputs have the same path `{path}`"),
+            ));
+        }
+    }
+    for path in &paths {
+        for (slash, _) in path.match_indices('/') {
+            let folder = &path[..slash];
+            if seen.contains(folder) {
+                return Err(Diagnostic::error(
+                    codes::OUTPUT_WRITE,
+                    format!("`{folder}` is an output file and also the folder of output `{path}`"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One file to write: its relative path and its bytes.
@@ -502,7 +514,8 @@ mod tests {
 
     #[test]
     fn a_folder_this_run_made_is_not_taken_for_a_new_file() {
-        // Unsorted, as `write_binary` takes them: `d/x.png` makes the folder `d` first.
+        // Unsorted, as `write_binary` takes them: `d/x.png` would make the folder `d` first.
+        // Refused before anything is made.
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("out");
         let err = write_binary(
@@ -514,12 +527,33 @@ mod tests {
             &mut io::sink(),
         )
         .unwrap_err();
+        assert!(err.message.contains("also the folder"), "{}", err.message);
+        assert!(!out.exists(), "nothing is made");
+    }
+
+    #[test]
+    fn a_folder_already_there_is_not_taken_for_a_new_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        std::fs::create_dir_all(out.join("d")).unwrap();
+        let err = write_binary(
+            Some(&out),
+            &[
+                ("c/x.png".into(), b"x".to_vec()),
+                ("d".into(), b"d".to_vec()),
+            ],
+            &mut io::sink(),
+        )
+        .unwrap_err();
         assert!(
             err.message.contains("a directory of that name exists"),
             "{}",
             err.message
         );
-        assert!(!out.exists(), "the folders made are removed again");
+        assert!(
+            !out.join("c").exists(),
+            "the folders made are removed again"
+        );
     }
 
     #[test]
@@ -640,6 +674,21 @@ mod tests {
             check_path("..hidden").is_ok(),
             "only whole `..` components escape"
         );
+    }
+
+    #[test]
+    fn a_file_that_is_also_a_folder_is_refused_before_anything_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let err = write_outputs(
+            Some(&out),
+            &[file("a", "1"), file("a-b", "2"), file("a/x.yaml", "3")],
+            None,
+            &mut io::sink(),
+        )
+        .unwrap_err();
+        assert!(err.message.contains("also the folder"), "{}", err.message);
+        assert!(!out.exists(), "nothing is written");
     }
 
     #[test]

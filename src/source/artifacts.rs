@@ -189,12 +189,18 @@ mod tests {
         let files = ArtifactFiles::disk(dir.path().to_path_buf(), false);
         let limits = Limits::default();
         assert_eq!(files.missing("install.sh"), None);
-        assert_eq!(files.read(&artifact("install.sh"), &limits).unwrap(), b"echo one\n");
+        assert_eq!(
+            files.read(&artifact("install.sh"), &limits).unwrap(),
+            b"echo one\n"
+        );
         // Changed or gone after the first use, the file still reads as it was: the run sees one
         // version of it.
         std::fs::remove_file(dir.path().join("install.sh")).unwrap();
         assert_eq!(files.missing("install.sh"), None);
-        assert_eq!(files.read(&artifact("install.sh"), &limits).unwrap(), b"echo one\n");
+        assert_eq!(
+            files.read(&artifact("install.sh"), &limits).unwrap(),
+            b"echo one\n"
+        );
         // Other paths are still looked up.
         assert!(files.missing("configure.sh").is_some());
         assert!(files.read(&artifact("configure.sh"), &limits).is_err());
