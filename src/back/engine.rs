@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use tera::{Context, ErrorKind, Tera};
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::type_matches;
+use crate::ir::canonical;
 use crate::limits::Limits;
 use crate::source::{FileId, Origin, SourceFile, SourceMap, Span};
 
@@ -33,6 +33,9 @@ pub struct Backend {
     description: Option<String>,
     stdout_separator: Option<String>,
     rules: Vec<Rule>,
+    /// Each rule's `match.type` names in their canonical form ([`canonical`]), so matching an
+    /// element canonicalises its ancestry once rather than once per rule and name.
+    patterns: Vec<Vec<String>>,
     documents: Vec<Document>,
     /// Every section a rule names, in first-mention order, so documents can iterate over a
     /// section that received nothing.
@@ -270,11 +273,16 @@ impl Backend {
         if diags.error_count() > errors_before {
             return None;
         }
+        let patterns = rules
+            .iter()
+            .map(|r| r.types.iter().map(|t| canonical(t).to_string()).collect())
+            .collect();
         Some(Backend {
             name,
             description,
             stdout_separator,
             rules,
+            patterns,
             documents,
             sections,
             tera: tera?,
@@ -285,11 +293,20 @@ impl Backend {
     }
 
     /// The first rule that takes `element` (kind, and `type` in its ancestry), with its index.
+    /// A type matches as [`crate::ir::type_matches`] says: an ancestry entry with the same
+    /// canonical name.
     fn rule_for(&self, element: &Element) -> Option<(usize, &Rule)> {
-        self.rules.iter().enumerate().find(|(_, r)| {
-            r.kind == element.kind
-                && (r.types.is_empty() || r.types.iter().any(|t| type_matches(&element.types, t)))
-        })
+        let ancestry: Vec<&str> = element.types.iter().map(|t| canonical(t)).collect();
+        self.rules
+            .iter()
+            .zip(&self.patterns)
+            .enumerate()
+            .find(|(_, (r, patterns))| {
+                r.kind == element.kind
+                    && (patterns.is_empty()
+                        || patterns.iter().any(|p| ancestry.contains(&p.as_str())))
+            })
+            .map(|(i, (r, _))| (i, r))
     }
 
     /// The index (in match order) and `bind` map of the rule that takes `element`, or `None`
@@ -327,8 +344,8 @@ impl Backend {
     /// Renders a topology.
     ///
     /// Each element takes the first rule whose kind matches and whose `type` (if any) is in its
-    /// ancestry ([`type_matches`]); an element no rule takes is a `backend::skipped` warning at
-    /// its span. Then each document is rendered with every section. Template errors, unsafe or
+    /// ancestry ([`crate::ir::type_matches`]); an element no rule takes is a `backend::skipped`
+    /// warning at its span. Then each document is rendered with every section. Template errors, unsafe or
     /// duplicate output paths are errors in `diags`. Files whose content is only whitespace are
     /// left out (a template declines by rendering nothing). The result is sorted by path and is
     /// byte-for-byte the same for the same input.

@@ -29,6 +29,7 @@ use crate::diag::Diagnostics;
 use crate::ir::{NodeId, PolicyTarget, Topology, Value, canonical};
 use crate::source::SourceMap;
 
+use super::shared::{Builder, Part};
 use super::stack::Hosting;
 use super::{Backend, Element, ElementKind, OutputFile};
 
@@ -103,9 +104,8 @@ pub fn render(
     let graph = context(backend, topology, &elements, options);
     let extra = vec![
         ("options".to_string(), super::to_tera(options)),
-        ("graph".to_string(), super::json_to_tera(&graph)),
+        ("graph".to_string(), graph),
     ];
-    drop(graph);
     backend.render_with(value, &elements, extra, diags)
 }
 
@@ -195,7 +195,7 @@ fn cut(text: &str) -> String {
 }
 
 /// One entry of the flat layout: open a cluster, place a node, or close the last cluster.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 struct Event {
     /// `host` (a node and what it hosts), `group`, `frame` (the substitution boundary), `node`
     /// or `close`.
@@ -236,13 +236,13 @@ impl Ids {
     }
 }
 
-/// The `graph` context (see the module documentation).
+/// The `graph` context (see the module documentation), built as Tera values directly.
 fn context(
     backend: &Backend,
     topology: &Topology,
     elements: &[Element],
     options: &DotOptions,
-) -> Json {
+) -> tera::Value {
     let n = topology.nodes.len();
     let mut ids = Ids(HashSet::new());
     let node_ids: Vec<String> = topology
@@ -415,6 +415,7 @@ fn context(
         .iter()
         .filter(|e| e.kind == ElementKind::Node)
         .collect();
+    let mut b = Builder::default();
     let mut legend: Vec<(usize, Json)> = Vec::new();
     let mut families_seen = HashSet::new();
     let mut nodes = Vec::with_capacity(n);
@@ -422,7 +423,7 @@ fn context(
         let (rule, bind) = node_elements
             .get(i)
             .and_then(|e| backend.bind_for(e))
-            .map_or((usize::MAX, Json::Null), |(r, b)| (r, b.clone()));
+            .map_or((usize::MAX, &Json::Null), |(r, b)| (r, b));
         let family = bind.get("family").and_then(Json::as_str).unwrap_or("other");
         if bind.get("family").is_some() && families_seen.insert(family.to_string()) {
             legend.push((rule, bind.clone()));
@@ -432,211 +433,256 @@ fn context(
             .and_then(Json::as_array)
             .map(|a| a.iter().filter_map(Json::as_str).collect())
             .unwrap_or_default();
-        let properties: Vec<Json> = node
-            .properties
-            .iter()
-            .filter(|(name, value)| match options.properties {
-                PropertyMode::None => false,
-                PropertyMode::All => !matches!(value, Value::Null),
-                PropertyMode::Key => {
-                    node.assigned.iter().any(|a| a == *name)
-                        || (key.contains(&name.as_str()) && !matches!(value, Value::Null))
-                }
-            })
-            .map(|(name, value)| json!({ "name": name, "text": value_text(value) }))
-            .collect();
+        let mut properties = Vec::new();
+        for (name, value) in
+            node.properties
+                .iter()
+                .filter(|(name, value)| match options.properties {
+                    PropertyMode::None => false,
+                    PropertyMode::All => !matches!(value, Value::Null),
+                    PropertyMode::Key => {
+                        node.assigned.iter().any(|a| a == *name)
+                            || (key.contains(&name.as_str()) && !matches!(value, Value::Null))
+                    }
+                })
+        {
+            let row = [("name", b.str(name)), ("text", b.str(&value_text(value)))];
+            properties.push(b.map(row));
+        }
         let count = match &node.count {
             Value::Integer(c) if *c == 1 => None,
             Value::Integer(c) => Some(c.to_string()),
             other => Some(value_text(other)),
         };
         let full_type = node.types.first().unwrap_or(&node.type_name);
-        nodes.push(json!({
-            "id": node_ids[i],
-            "family": family,
-            "type_short": short_type(&node.type_name),
-            "type_full": full_type,
-            "properties": properties,
-            "count": count,
-            "host": host_ids[i],
-            "capabilities": node.capabilities.keys().enumerate()
-                .map(|(ci, name)| json!({ "port": format!("c{ci}"), "name": name }))
-                .collect::<Vec<_>>(),
-            "requirements": node.requirements.iter().enumerate()
-                .map(|(ri, r)| json!({ "port": format!("r{ri}"), "name": r.name }))
-                .collect::<Vec<_>>(),
-        }));
+        let mut capabilities = Vec::with_capacity(node.capabilities.len());
+        for (ci, name) in node.capabilities.keys().enumerate() {
+            let port = [("port", b.str(&format!("c{ci}"))), ("name", b.str(name))];
+            capabilities.push(b.map(port));
+        }
+        let mut requirements = Vec::with_capacity(node.requirements.len());
+        for (ri, r) in node.requirements.iter().enumerate() {
+            let port = [("port", b.str(&format!("r{ri}"))), ("name", b.str(&r.name))];
+            requirements.push(b.map(port));
+        }
+        let entry = [
+            ("id", b.str(&node_ids[i])),
+            ("family", b.str(family)),
+            ("type_short", b.str(short_type(&node.type_name))),
+            ("type_full", b.str(full_type)),
+            ("properties", b.list(properties)),
+            ("count", b.opt_str(count.as_deref())),
+            ("host", b.opt_str(host_ids[i].as_deref())),
+            ("capabilities", b.list(capabilities)),
+            ("requirements", b.list(requirements)),
+        ];
+        nodes.push(b.map(entry));
     }
     // The legend follows the rules' order, whatever order the nodes came in.
     legend.sort_by_key(|(rule, _)| *rule);
     let mut previous: Option<String> = None;
-    let legend: Vec<Json> = legend
+    let legend: Vec<Part> = legend
         .into_iter()
         .enumerate()
-        .map(|(li, (_, mut b))| {
-            let family = b.get("family").and_then(Json::as_str).unwrap_or("");
+        .map(|(li, (_, mut bind))| {
+            let family = bind.get("family").and_then(Json::as_str).unwrap_or("");
             let id = ids.make("legend:", family, li);
-            if let Json::Object(map) = &mut b {
+            if let Json::Object(map) = &mut bind {
                 map.insert("id".to_string(), json!(id));
                 // The entry before, for the invisible edge that keeps the legend in rule order.
                 map.insert("previous".to_string(), json!(previous));
             }
             previous = Some(id);
-            b
+            b.json(&bind)
         })
         .collect();
 
     // Relationships: endpoints, ports, whether hosting shows them, the type to name.
-    let relationships: Vec<Json> = topology
-        .relationships
-        .iter()
-        .enumerate()
-        .map(|(ri, r)| {
-            let (s, t) = (r.source.0, r.target.0);
-            let nested = s < n && host_link[s] == Some(ri);
-            let tailport = options.ports.then(|| {
+    let mut relationships = Vec::with_capacity(topology.relationships.len());
+    for (ri, r) in topology.relationships.iter().enumerate() {
+        let (s, t) = (r.source.0, r.target.0);
+        let nested = s < n && host_link[s] == Some(ri);
+        let tailport = options
+            .ports
+            .then(|| {
                 topology.nodes.get(s).and_then(|node| {
                     node.requirements
                         .iter()
                         .position(|q| q.relationship.map(|x| x.0) == Some(ri))
                         .map(|p| format!("r{p}"))
                 })
-            });
-            let headport = options.ports.then(|| {
+            })
+            .flatten();
+        let headport = options
+            .ports
+            .then(|| {
                 topology.nodes.get(t).and_then(|node| {
                     r.capability
                         .as_ref()
                         .and_then(|c| node.capabilities.get_index_of(c))
                         .map(|p| format!("c{p}"))
                 })
-            });
-            json!({
-                "tail": node_ids.get(s),
-                "head": node_ids.get(t),
-                "tailport": tailport.flatten(),
-                "headport": headport.flatten(),
-                "nested": nested,
-                "shown_type": shown_type(r),
-                "type_full": r.types.first().unwrap_or(&r.type_name),
-                // TOSCA 2.0 multiplicity: relationships per source representation, and the
-                // target representation an index names.
-                "count": match &r.count {
-                    Value::Integer(1) => None,
-                    other => Some(function_text(other)),
-                },
-                "index": r.target_index.as_ref().map(function_text),
             })
-        })
-        .collect();
+            .flatten();
+        // TOSCA 2.0 multiplicity: relationships per source representation, and the target
+        // representation an index names.
+        let count = match &r.count {
+            Value::Integer(1) => None,
+            other => Some(function_text(other)),
+        };
+        let entry = [
+            ("tail", b.opt_str(node_ids.get(s).map(String::as_str))),
+            ("head", b.opt_str(node_ids.get(t).map(String::as_str))),
+            ("tailport", b.opt_str(tailport.as_deref())),
+            ("headport", b.opt_str(headport.as_deref())),
+            ("nested", b.bool(nested)),
+            ("shown_type", b.opt_str(shown_type(r).as_deref())),
+            ("type_full", b.str(r.types.first().unwrap_or(&r.type_name))),
+            ("count", b.opt_str(count.as_deref())),
+            (
+                "index",
+                b.opt_str(r.target_index.as_ref().map(function_text).as_deref()),
+            ),
+        ];
+        relationships.push(b.map(entry));
+    }
 
     // Each cluster's first member node (in node order).
     let anchor: Vec<Option<usize>> = cluster_members.iter().map(|m| m.first().copied()).collect();
-    let groups: Vec<Json> = topology
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(gi, g)| {
-            json!({
-                "id": group_ids[gi],
-                "cluster": group_cluster[gi],
-                "type_short": short_type(&g.type_name),
-                "members": g.members.iter().filter_map(|m| node_ids.get(m.0)).collect::<Vec<_>>(),
-                // A node inside the cluster, for edges that point at the whole group.
-                "anchor": anchor[gi].map(|m| node_ids[m].clone()),
-            })
-        })
-        .collect();
+    let mut groups = Vec::with_capacity(topology.groups.len());
+    for (gi, g) in topology.groups.iter().enumerate() {
+        let members: Vec<Part> = g
+            .members
+            .iter()
+            .filter_map(|m| node_ids.get(m.0))
+            .map(|id| b.str(id))
+            .collect();
+        let entry = [
+            ("id", b.str(&group_ids[gi])),
+            ("cluster", b.bool(group_cluster[gi])),
+            ("type_short", b.str(short_type(&g.type_name))),
+            ("members", b.list(members)),
+            // A node inside the cluster, for edges that point at the whole group.
+            (
+                "anchor",
+                b.opt_str(anchor[gi].map(|m| node_ids[m].as_str())),
+            ),
+        ];
+        groups.push(b.map(entry));
+    }
 
-    let policies: Vec<Json> = topology
-        .policies
-        .iter()
-        .enumerate()
-        .map(|(pi, p)| {
-            let targets: Vec<Json> = p
-                .targets
-                .iter()
-                .filter_map(|t| match *t {
-                    PolicyTarget::Node(id) => node_ids
-                        .get(id.0)
-                        .map(|node| json!({ "id": node, "lhead": null })),
-                    PolicyTarget::Group(g) => {
-                        let gi = g.0;
-                        let cluster = *group_cluster.get(gi)?;
-                        if cluster {
-                            let anchor = (*anchor.get(gi)?)?;
-                            Some(json!({ "id": node_ids[anchor], "lhead": group_ids[gi] }))
-                        } else {
-                            Some(json!({ "id": group_ids[gi], "lhead": null }))
-                        }
+    let mut policies = Vec::with_capacity(topology.policies.len());
+    for (pi, p) in topology.policies.iter().enumerate() {
+        // Each target: the node an edge points at, and the cluster it ends at (`lhead`).
+        let ends: Vec<(&str, Option<&str>)> = p
+            .targets
+            .iter()
+            .filter_map(|t| match *t {
+                PolicyTarget::Node(id) => node_ids.get(id.0).map(|node| (node.as_str(), None)),
+                PolicyTarget::Group(g) => {
+                    let gi = g.0;
+                    let cluster = *group_cluster.get(gi)?;
+                    if cluster {
+                        let anchor = (*anchor.get(gi)?)?;
+                        Some((node_ids[anchor].as_str(), Some(group_ids[gi].as_str())))
+                    } else {
+                        Some((group_ids[gi].as_str(), None))
                     }
-                })
-                .collect();
-            json!({
-                "id": ids.make("p:", &p.name, pi),
-                "type_short": short_type(&p.type_name),
-                "targets": targets,
+                }
             })
-        })
-        .collect();
+            .collect();
+        let mut targets = Vec::with_capacity(ends.len());
+        for (id, lhead) in ends {
+            let target = [("id", b.str(id)), ("lhead", b.opt_str(lhead))];
+            targets.push(b.map(target));
+        }
+        let entry = [
+            ("id", b.str(&ids.make("p:", &p.name, pi))),
+            ("type_short", b.str(short_type(&p.type_name))),
+            ("targets", b.list(targets)),
+        ];
+        policies.push(b.map(entry));
+    }
 
-    let inputs: Vec<Json> = topology
-        .inputs
-        .iter()
-        .map(|i| {
-            let value = i.value.as_ref().or(i.default.as_ref());
-            let text = match value {
-                _ if i.sensitive => Some("(sensitive)".to_string()),
-                Some(v) => Some(value_text(v)),
-                None => None,
-            };
-            json!({ "text": text, "type": i.type_name.as_deref().map(short_type) })
-        })
-        .collect();
-    let outputs: Vec<Json> = topology
-        .outputs
-        .iter()
-        .map(|o| json!({ "text": value_text(&o.value) }))
-        .collect();
+    let mut inputs = Vec::with_capacity(topology.inputs.len());
+    for i in &topology.inputs {
+        let value = i.value.as_ref().or(i.default.as_ref());
+        let text = match value {
+            _ if i.sensitive => Some("(sensitive)".to_string()),
+            Some(v) => Some(value_text(v)),
+            None => None,
+        };
+        let entry = [
+            ("text", b.opt_str(text.as_deref())),
+            ("type", b.opt_str(i.type_name.as_deref().map(short_type))),
+        ];
+        inputs.push(b.map(entry));
+    }
+    let mut outputs = Vec::with_capacity(topology.outputs.len());
+    for o in &topology.outputs {
+        let entry = [("text", b.str(&value_text(&o.value)))];
+        outputs.push(b.map(entry));
+    }
 
-    let substitution = topology.substitution.as_ref().map(|s| {
-        let boundary = |list: &[crate::ir::BoundaryMapping], prefix: &str, capability: bool| {
-            list.iter()
-                .enumerate()
-                .filter_map(|(bi, b)| {
-                    let node = topology.nodes.get(b.node.0)?;
+    let substitution = match &topology.substitution {
+        None => b.none(),
+        Some(s) => {
+            let boundary = |b: &mut Builder,
+                            list: &[crate::ir::BoundaryMapping],
+                            prefix: &str,
+                            capability: bool| {
+                let mut out = Vec::new();
+                for (bi, m) in list.iter().enumerate() {
+                    let Some(node) = topology.nodes.get(m.node.0) else {
+                        continue;
+                    };
                     let port = if !options.ports {
                         None
                     } else if capability {
                         node.capabilities
-                            .get_index_of(&b.target)
+                            .get_index_of(&m.target)
                             .map(|p| format!("c{p}"))
                     } else {
                         node.requirements
                             .iter()
-                            .position(|q| q.name == b.target)
+                            .position(|q| q.name == m.target)
                             .map(|p| format!("r{p}"))
                     };
-                    Some(json!({
-                        "id": format!("sub:{prefix}{bi}"),
-                        "name": b.name,
-                        "node": node_ids[b.node.0],
-                        "target": b.target,
-                        "port": port,
-                    }))
-                })
-                .collect::<Vec<_>>()
-        };
-        json!({
-            "type_short": short_type(&s.node_type),
-            "type_full": s.node_type,
+                    let entry = [
+                        ("id", b.str(&format!("sub:{prefix}{bi}"))),
+                        ("name", b.str(&m.name)),
+                        ("node", b.str(&node_ids[m.node.0])),
+                        ("target", b.str(&m.target)),
+                        ("port", b.opt_str(port.as_deref())),
+                    ];
+                    out.push(b.map(entry));
+                }
+                b.list(out)
+            };
             // The outermost nodes: exposed capabilities are kept above them.
-            "top": (0..n).filter(|&i| host[i].is_none()).map(|i| &node_ids[i]).collect::<Vec<_>>(),
+            let top: Vec<Part> = (0..n)
+                .filter(|&i| host[i].is_none())
+                .map(|i| b.str(&node_ids[i]))
+                .collect();
             // The innermost nodes: exposed requirements are kept below them.
-            "bottom": (0..n).filter(|&i| children[i].is_empty()).map(|i| &node_ids[i]).collect::<Vec<_>>(),
-            "capabilities": boundary(&s.capabilities, "c", true),
-            "requirements": boundary(&s.requirements, "r", false),
-        })
-    });
+            let bottom: Vec<Part> = (0..n)
+                .filter(|&i| children[i].is_empty())
+                .map(|i| b.str(&node_ids[i]))
+                .collect();
+            let entry = [
+                ("type_short", b.str(short_type(&s.node_type))),
+                ("type_full", b.str(&s.node_type)),
+                ("top", b.list(top)),
+                ("bottom", b.list(bottom)),
+                ("capabilities", boundary(&mut b, &s.capabilities, "c", true)),
+                (
+                    "requirements",
+                    boundary(&mut b, &s.requirements, "r", false),
+                ),
+            ];
+            b.map(entry)
+        }
+    };
 
     let title = topology
         .metadata
@@ -649,23 +695,42 @@ fn context(
         });
 
     // Invisible edges from each host to what it hosts put the host at the top of its box.
-    let stacking: Vec<Json> = (0..n)
-        .filter_map(|i| host[i].map(|h| json!({ "host": node_ids[h], "hosted": node_ids[i] })))
-        .collect();
+    let mut stacking = Vec::new();
+    for i in 0..n {
+        if let Some(h) = host[i] {
+            let edge = [
+                ("host", b.str(&node_ids[h])),
+                ("hosted", b.str(&node_ids[i])),
+            ];
+            stacking.push(b.map(edge));
+        }
+    }
 
-    json!({
-        "title": title,
-        "stacking": stacking,
-        "nodes": nodes,
-        "relationships": relationships,
-        "groups": groups,
-        "policies": policies,
-        "inputs": inputs,
-        "outputs": outputs,
-        "layout": layout,
-        "legend": legend,
-        "substitution": substitution,
-    })
+    let mut events = Vec::with_capacity(layout.len());
+    for e in &layout {
+        let entry = [
+            ("event", b.str(e.event)),
+            ("indent", b.str(&e.indent)),
+            ("id", b.str(&e.id)),
+            ("index", b.unsigned(e.index as u64)),
+        ];
+        events.push(b.map(entry));
+    }
+
+    let graph = [
+        ("title", b.str(&title)),
+        ("stacking", b.list(stacking)),
+        ("nodes", b.list(nodes)),
+        ("relationships", b.list(relationships)),
+        ("groups", b.list(groups)),
+        ("policies", b.list(policies)),
+        ("inputs", b.list(inputs)),
+        ("outputs", b.list(outputs)),
+        ("layout", b.list(events)),
+        ("legend", b.list(legend)),
+        ("substitution", substitution),
+    ];
+    b.map(graph).into_value()
 }
 
 #[cfg(test)]

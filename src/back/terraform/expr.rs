@@ -16,12 +16,13 @@ const MAX_DEPTH: usize = 16;
 
 /// What a node is in Terraform, for references to it.
 #[derive(Debug, Clone, Default)]
-pub struct NodeRef {
+pub struct NodeRef<'b> {
     /// `aws_instance.web_vm`, or `None` when the node is no resource of its own.
     pub address: Option<String>,
     /// TOSCA attribute name (or `capability.attribute`) → the path after the address
-    /// (`public_ip`), from the rule's `bind.attributes`.
-    pub attributes: serde_json::Map<String, serde_json::Value>,
+    /// (`public_ip`): the rule's `bind.attributes`, borrowed from the rule (every node of a
+    /// rule has the same table).
+    pub attributes: Option<&'b serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Everything an expression may refer to.
@@ -30,7 +31,7 @@ pub struct Scope<'a> {
     /// TOSCA input name → Terraform variable name.
     pub vars: &'a HashMap<String, String>,
     /// By node index.
-    pub nodes: &'a [NodeRef],
+    pub nodes: &'a [NodeRef<'a>],
     /// The direct host of each node (for `HOST`).
     pub hosts: &'a [Option<NodeId>],
     /// Node name → index ([`node_ids`]): functions name nodes, and a scan of all nodes per
@@ -270,12 +271,12 @@ impl Scope<'_> {
         let lookup = |id: NodeId| -> Option<String> {
             let target = &self.nodes[id.0];
             let address = target.address.as_ref()?;
-            keys.iter()
-                .filter(|k| !k.is_empty())
-                .find_map(|k| match target.attributes.get(k) {
+            keys.iter().filter(|k| !k.is_empty()).find_map(|k| {
+                match target.attributes.and_then(|a| a.get(k)) {
                     Some(serde_json::Value::String(path)) => Some(format!("{address}.{path}")),
                     _ => None,
-                })
+                }
+            })
         };
         // `HOST` names the first node down the hosting chain that has the attribute.
         while *entity == "HOST"

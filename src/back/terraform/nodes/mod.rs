@@ -27,9 +27,9 @@ use super::{Provider, ReadArtifact, Spans, unexpressed, unique_names};
 const RESERVED: &[&str] = &["count", "for_each", "provider", "lifecycle", "depends_on"];
 
 /// The per-node context and what the whole configuration needs.
-pub struct Built {
+pub struct Built<'b> {
     pub nodes: Vec<Json>,
-    pub refs: Vec<NodeRef>,
+    pub refs: Vec<NodeRef<'b>>,
     pub hosts: Vec<Option<NodeId>>,
     /// Node name → its index, for functions that name a node (see [`Scope::node_ids`]).
     pub node_ids: HashMap<String, NodeId>,
@@ -40,7 +40,7 @@ pub struct Built {
     pub artifacts: Vec<(String, String)>,
 }
 
-impl Built {
+impl Built<'_> {
     pub fn scope<'a>(
         &'a self,
         topology: &'a Topology,
@@ -63,8 +63,8 @@ fn role(bind: Option<&Json>) -> &str {
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn build(
-    backend: &Backend,
+pub fn build<'b>(
+    backend: &'b Backend,
     topology: &Topology,
     elements: &[Element],
     spans: &Spans,
@@ -72,14 +72,16 @@ pub fn build(
     provider: Provider,
     read_artifact: ReadArtifact,
     diags: &mut Diagnostics,
-) -> Built {
+) -> Built<'b> {
     let node_elements: Vec<&Element> = elements
         .iter()
         .filter(|e| e.kind == ElementKind::Node)
         .collect();
-    let binds: Vec<Option<Json>> = node_elements
+    // Borrowed from the rules: a rule's tables (sizes, images, attributes) are the same for
+    // every node it takes.
+    let binds: Vec<Option<&Json>> = node_elements
         .iter()
-        .map(|e| backend.bind_for(e).map(|(_, b)| b.clone()))
+        .map(|e| backend.bind_for(e).map(|(_, b)| b))
         .collect();
     let names = unique_names(topology.nodes.iter().map(|n| n.name.as_str()), RESERVED);
     let hosting = Hosting::new(topology);
@@ -89,19 +91,14 @@ pub fn build(
     let refs: Vec<NodeRef> = binds
         .iter()
         .zip(&names)
-        .map(|(b, name)| {
-            let b = b.as_ref();
-            NodeRef {
-                address: b
-                    .and_then(|b| b.get("resource"))
-                    .and_then(Json::as_str)
-                    .map(|r| format!("{r}.{name}")),
-                attributes: b
-                    .and_then(|b| b.get("attributes"))
-                    .and_then(Json::as_object)
-                    .cloned()
-                    .unwrap_or_default(),
-            }
+        .map(|(&b, name)| NodeRef {
+            address: b
+                .and_then(|b| b.get("resource"))
+                .and_then(Json::as_str)
+                .map(|r| format!("{r}.{name}")),
+            attributes: b
+                .and_then(|b| b.get("attributes"))
+                .and_then(Json::as_object),
         })
         .collect();
     let node_ids = super::expr::node_ids(topology);
@@ -163,10 +160,10 @@ struct Builder<'a, 'd> {
     spans: &'a Spans,
     vars: &'a HashMap<String, String>,
     provider: Provider,
-    binds: &'a [Option<Json>],
+    binds: &'a [Option<&'a Json>],
     names: &'a [String],
     hosting: &'a Hosting,
-    refs: &'a [NodeRef],
+    refs: &'a [NodeRef<'a>],
     hosts: &'a [Option<NodeId>],
     node_ids: &'a HashMap<String, NodeId>,
     read_artifact: ReadArtifact<'a>,
@@ -182,7 +179,7 @@ struct Builder<'a, 'd> {
     incoming: Vec<Vec<usize>>,
 }
 
-impl Builder<'_, '_> {
+impl<'a> Builder<'a, '_> {
     fn scope(&self) -> Scope<'_> {
         Scope {
             topology: self.topology,
@@ -198,12 +195,14 @@ impl Builder<'_, '_> {
     }
 
     fn role_of(&self, id: NodeId) -> &str {
-        role(self.binds[id.0].as_ref())
+        role(self.binds[id.0])
     }
 
-    fn bind(&self, id: NodeId) -> &Json {
+    /// The node's rule's `bind` (borrowed from the rule, not from `self`, so a table in it can
+    /// be read while warnings are pushed).
+    fn bind(&self, id: NodeId) -> &'a Json {
         static EMPTY: Json = Json::Null;
-        self.binds[id.0].as_ref().unwrap_or(&EMPTY)
+        self.binds[id.0].unwrap_or(&EMPTY)
     }
 
     fn warn(&mut self, id: NodeId, message: String, hint: &str) {
@@ -313,7 +312,6 @@ impl Builder<'_, '_> {
             .bind(id)
             .get("ignored_properties")
             .and_then(Json::as_object)
-            .cloned()
         else {
             return;
         };
@@ -401,7 +399,7 @@ impl Builder<'_, '_> {
         mem_mib: Option<f64>,
         disk_gib: Option<f64>,
     ) -> Option<Json> {
-        let table = self.bind(id).get("sizes")?.as_array()?.clone();
+        let table = self.bind(id).get("sizes")?.as_array()?;
         let fits = |entry: &Json, key: &str, want: Option<f64>| match (want, entry.get(key)) {
             (Some(w), Some(have)) => have.as_f64().is_some_and(|h| h >= w),
             _ => true,
@@ -436,7 +434,7 @@ impl Builder<'_, '_> {
 
     /// The entry of `bind.images` for the `os` capability.
     fn image(&mut self, id: NodeId) -> Option<Json> {
-        let table = self.bind(id).get("images")?.as_array()?.clone();
+        let table = self.bind(id).get("images")?.as_array()?;
         let os = self.topology.nodes[id.0]
             .capabilities
             .get("os")

@@ -230,11 +230,7 @@ impl Builder<'_, '_> {
     pub(super) fn load_balancer(&mut self, id: NodeId) -> Json {
         let algorithm = match self.topology.nodes[id.0].properties.get("algorithm") {
             Some(Value::String(a)) => {
-                let table = self
-                    .bind(id)
-                    .get("algorithms")
-                    .cloned()
-                    .unwrap_or(Json::Null);
+                let table = self.bind(id).get("algorithms").unwrap_or(&Json::Null);
                 match table.get(a.to_lowercase()).and_then(Json::as_str) {
                     Some(v) => Some(hcl_str(v)),
                     None => {
