@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use super::constraints::Patterns;
-use super::type_parts::{Replayed, TypeParts, chain_key};
+use super::type_parts::{Chain, ChainRef, Replayed, TypeParts};
 use super::types::{Ancestry, definitions};
 use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
@@ -295,13 +295,12 @@ impl<'a> NodeBuilder<'a> {
         node: &str,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Capability> {
-        let key = chain_key(defs);
-        let mut out = match self.type_parts.capabilities.get(&key) {
+        let mut out = match self.type_parts.capabilities.get(&ChainRef(defs)) {
             Some(known) => known.replay(diags),
             None => {
                 let made = Replayed::make(|local| self.type_capabilities(defs, local));
                 let out = made.replay(diags);
-                self.type_parts.capabilities.insert(key, made);
+                self.type_parts.capabilities.insert(Chain::of(defs), made);
                 out
             }
         };

@@ -15,7 +15,7 @@ use super::assignments::{self, Assignment, definition};
 use super::filters;
 use super::nodes::{NodeBuilder, owned_index};
 use super::selection;
-use super::type_parts::{RelationshipParts, chain_key};
+use super::type_parts::{Chain, ChainRef, RelationshipParts};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{
@@ -672,11 +672,10 @@ fn type_parts<'a>(
         let admitted = admitted_capabilities(builder.model, builder.ancestry, defs);
         return (interfaces, admitted);
     }
-    let key = chain_key(defs);
     let known = builder
         .type_parts
         .relationships
-        .get(&key)
+        .get(&ChainRef(defs))
         .and_then(|p| Some((p.interfaces.clone()?, p.admitted.clone())));
     let (mut interfaces, admitted) = match known {
         Some(known) => known,
@@ -687,7 +686,7 @@ fn type_parts<'a>(
             diags.extend(local.iter().cloned());
             let admitted = admitted_capabilities(builder.model, builder.ancestry, defs);
             builder.type_parts.relationships.insert(
-                key,
+                Chain::of(defs),
                 RelationshipParts {
                     interfaces: clean.then(|| interfaces.clone()),
                     admitted: admitted.clone(),

@@ -11,13 +11,13 @@
 //! property (narrowing constraints, adding a default) overrides its parent keyname by keyname,
 //! and keeps what it does not restate (usually `type`).
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use indexmap::IndexMap;
 
 use super::constraints::{self, Patterns};
 use super::literals::{self, UnitTable};
+use super::type_parts::{ChainSection, SectionRef};
 use super::types::{Ancestry, definitions};
 use super::validation;
 use super::values::ValueReader;
@@ -116,21 +116,23 @@ pub struct DefinitionsCache<'m> {
 }
 
 type DefinitionsBySection<'m> =
-    HashMap<(Vec<*const TypeDef>, String), Rc<IndexMap<&'m str, Definition<'m>>>>;
+    IndexMap<ChainSection, Rc<IndexMap<&'m str, Definition<'m>>>, foldhash::fast::RandomState>;
 
 impl<'m> DefinitionsCache<'m> {
-    /// The definitions of `section` along `defs`, as [`definitions_of`] gives them.
+    /// The definitions of `section` along `defs`, as [`definitions_of`] gives them. Asked
+    /// several times per template: a hit allocates nothing.
     pub fn of(
         &mut self,
         defs: &[&'m TypeDef],
         section: &str,
     ) -> Rc<IndexMap<&'m str, Definition<'m>>> {
-        let chain = defs.iter().map(|&d| d as *const TypeDef).collect();
-        Rc::clone(
-            self.merged
-                .entry((chain, section.to_string()))
-                .or_insert_with(|| Rc::new(definitions_of(defs, section))),
-        )
+        if let Some(known) = self.merged.get(&SectionRef(defs, section)) {
+            return Rc::clone(known);
+        }
+        let made = Rc::new(definitions_of(defs, section));
+        self.merged
+            .insert(ChainSection::of(defs, section), Rc::clone(&made));
+        made
     }
 }
 
