@@ -18,8 +18,25 @@ pub struct UnitTable {
     pub case_insensitive: bool,
 }
 
-/// The Simple Profile's scalar-unit types (`scalar-unit.size`, ...) as unit tables.
-pub fn simple_profile_units(type_name: &str) -> Option<UnitTable> {
+/// The Simple Profile's scalar-unit types (`scalar-unit.size`, ...) as unit tables, each made
+/// once per run: every scalar-unit value read asks for its table.
+pub fn simple_profile_units(type_name: &str) -> Option<&'static UnitTable> {
+    use std::sync::OnceLock;
+    static TABLES: [OnceLock<Option<UnitTable>>; 4] = [const { OnceLock::new() }; 4];
+    let at = match type_name {
+        "scalar-unit.size" => 0,
+        "scalar-unit.time" => 1,
+        "scalar-unit.frequency" => 2,
+        "scalar-unit.bitrate" => 3,
+        _ => return None,
+    };
+    TABLES[at]
+        .get_or_init(|| make_simple_profile_units(type_name))
+        .as_ref()
+}
+
+/// [`simple_profile_units`]'s table for `type_name`, made.
+fn make_simple_profile_units(type_name: &str) -> Option<UnitTable> {
     let table: &[(&str, f64)] = match type_name {
         "scalar-unit.size" => &[
             ("B", 1.0),

@@ -1030,9 +1030,11 @@ pub fn defs_complete(model: &Model, defs: &[&TypeDef]) -> bool {
     !model.incomplete_types
         && !defs.iter().any(taken_on_trust)
         && defs.last().is_some_and(|root| {
-            root.derived_from
-                .as_ref()
-                .is_none_or(|(p, _)| model.types.contains_key(&(root.kind, p.clone())))
+            root.derived_from.as_ref().is_none_or(|(p, _)| {
+                model
+                    .types
+                    .contains_key(&super::types::TypeRef(root.kind, p))
+            })
         })
 }
 

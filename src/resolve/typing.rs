@@ -11,6 +11,7 @@
 //! property (narrowing constraints, adding a default) overrides its parent keyname by keyname,
 //! and keeps what it does not restate (usually `type`).
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use indexmap::IndexMap;
@@ -157,7 +158,8 @@ enum Shape<'m> {
     Bytes,
     List,
     Map,
-    Scalar(UnitTable),
+    /// Borrowed for the Simple Profile's scalar-unit types, whose tables are made once.
+    Scalar(Cow<'m, UnitTable>),
     /// A data type with properties (its definitions along its chain).
     Complex(Vec<&'m TypeDef>),
     /// A type this reader does not know (already reported where it was named): anything goes.
@@ -845,7 +847,7 @@ impl<'m> Typing<'_, 'm> {
         if !self
             .model
             .types
-            .contains_key(&(TypeKind::Data, type_name.to_string()))
+            .contains_key(&super::types::TypeRef(TypeKind::Data, type_name))
         {
             return (Shape::Unknown, Vec::new());
         }
@@ -858,7 +860,7 @@ impl<'m> Typing<'_, 'm> {
         if ancestry.iter().any(|t| t == "scalar")
             && let Some(table) = tosca2_units(&defs)
         {
-            return (Shape::Scalar(table), defs);
+            return (Shape::Scalar(Cow::Owned(table)), defs);
         }
         match ancestry
             .iter()
@@ -885,7 +887,7 @@ fn primitive_shape<'m>(name: &str, dialect: Dialect) -> Option<Shape<'m>> {
         "bytes" if dialect == Dialect::Tosca2 => Shape::Bytes,
         "list" => Shape::List,
         "map" => Shape::Map,
-        other => Shape::Scalar(literals::simple_profile_units(other)?),
+        other => Shape::Scalar(Cow::Borrowed(literals::simple_profile_units(other)?)),
     })
 }
 
