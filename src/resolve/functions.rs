@@ -11,8 +11,6 @@
 //! TOSCA 2.0 writes these as `$get_property` with TOSCA paths, checked and evaluated by
 //! [`super::calls`].
 
-use std::collections::HashMap;
-
 use super::types::definitions;
 use super::typing::definitions_of;
 use super::values::{ValueReader, nested};
@@ -91,7 +89,7 @@ pub fn check(
 struct Checker<'a> {
     model: &'a Model,
     reader: &'a ValueReader<'a>,
-    index: HashMap<String, NodeId>,
+    index: crate::hash::FastMap<String, NodeId>,
     hosting: Hosting,
     /// Loops already reported (their members, sorted), so each is reported once.
     loops: std::collections::HashSet<Vec<Target>>,

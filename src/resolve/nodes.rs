@@ -1,8 +1,8 @@
 //! Node templates with their types merged in: properties, attributes, capabilities, interfaces
 //! and artifacts.
 
+use crate::hash::FastMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
@@ -62,7 +62,7 @@ pub fn selection(directives: &[String]) -> Option<Vec<String>> {
 }
 
 /// Node template name → id, built once.
-pub fn index(topology: &Topology) -> HashMap<&str, NodeId> {
+pub fn index(topology: &Topology) -> FastMap<&str, NodeId> {
     topology
         .nodes
         .iter()
@@ -72,7 +72,7 @@ pub fn index(topology: &Topology) -> HashMap<&str, NodeId> {
 }
 
 /// [`index`] with names of its own, for a pass that changes the topology while it looks names up.
-pub fn owned_index(topology: &Topology) -> HashMap<String, NodeId> {
+pub fn owned_index(topology: &Topology) -> FastMap<String, NodeId> {
     index(topology)
         .into_iter()
         .map(|(name, id)| (name.to_string(), id))

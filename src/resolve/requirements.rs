@@ -7,7 +7,7 @@
 //! [`Unfulfilled`]). TOSCA 2.0 requirements without a template name stay dangling. The
 //! relationship's type is the assignment's, else the requirement definition's.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{FastMap, FastSet};
 
 use indexmap::IndexMap;
 
@@ -166,11 +166,11 @@ pub fn connect<'m>(
 /// The name of the relationship each assignment creates when it declares none:
 /// `<node>.<requirement>`, with `[<n>]` when the node assigns the name more than once.
 pub(super) fn labels(node: &str, assignments: &[Assignment]) -> Vec<String> {
-    let mut repeats: HashMap<&str, usize> = HashMap::new();
+    let mut repeats: FastMap<&str, usize> = FastMap::default();
     for a in assignments {
         *repeats.entry(a.name.as_str()).or_default() += 1;
     }
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: FastMap<&str, usize> = FastMap::default();
     assignments
         .iter()
         .map(|a| {
@@ -250,8 +250,8 @@ pub(super) fn check_node_type(
 
 /// The service template's relationship templates by name, and which ones a requirement uses.
 pub(super) struct RelationshipTemplates<'t> {
-    by_name: HashMap<&'t str, &'t Named>,
-    used: HashSet<&'t str>,
+    by_name: FastMap<&'t str, &'t Named>,
+    used: FastSet<&'t str>,
     all: &'t [Named],
 }
 
@@ -263,7 +263,7 @@ impl<'t> RelationshipTemplates<'t> {
                 .iter()
                 .map(|r| (r.name.as_str(), r))
                 .collect(),
-            used: HashSet::new(),
+            used: FastSet::default(),
             all: &template.relationship_templates,
         }
     }
