@@ -1,7 +1,6 @@
 //! Node templates with their types merged in: properties, attributes, capabilities, interfaces
 //! and artifacts.
 
-use crate::hash::FastMap;
 use std::borrow::Cow;
 
 use indexmap::IndexMap;
@@ -13,6 +12,7 @@ use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
 use super::{Context, Locator, map_values, metadata_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::FastMap;
 use crate::ir::{
     Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, NodeSelection,
     Operation, Topology, Value, type_matches,
@@ -47,6 +47,9 @@ pub struct NodeBuilder<'a> {
     /// Where a missing artifact file was reported: a type's artifact is built again for every
     /// template of the type, and reported once.
     pub missing_files_reported: std::cell::RefCell<std::collections::HashSet<Span>>,
+    /// How many implementations named a file so far ([`Self::file_artifact`]): interfaces
+    /// worked out without one depend on their type chain alone.
+    pub files_named: std::cell::Cell<usize>,
 }
 
 /// Whether directives make the resolver select the node rather than create it: `select`
@@ -476,9 +479,32 @@ impl<'a> NodeBuilder<'a> {
         assigned: Option<&Yaml>,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Interface> {
-        let mut out = self.type_interfaces(defs, diags);
+        let mut out = self.chain_interfaces(defs, diags);
         self.assigned_interfaces(&mut out, defs, assigned, diags);
         out
+    }
+
+    /// [`Self::type_interfaces`], worked out once per type chain when that reports nothing and
+    /// names no file (see [`TypeParts::interfaces`]); otherwise for every template, as before.
+    fn chain_interfaces(
+        &mut self,
+        defs: &[&TypeDef],
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Interface> {
+        if let Some(known) = self.type_parts.interfaces.get(&ChainRef(defs)) {
+            return known.clone();
+        }
+        let files_before = self.files_named.get();
+        let mut local = Diagnostics::with_cap(0);
+        let interfaces = self.type_interfaces(defs, &mut local);
+        let clean = local.iter().next().is_none() && self.files_named.get() == files_before;
+        diags.extend(local.iter().cloned());
+        if clean {
+            self.type_parts
+                .interfaces
+                .insert(Chain::of(defs), interfaces.clone());
+        }
+        interfaces
     }
 
     /// The interfaces a type chain defines, merged along the chain: what [`Self::interfaces`]
@@ -801,6 +827,7 @@ impl<'a> NodeBuilder<'a> {
         node: &Yaml,
         diags: &mut Diagnostics,
     ) -> Artifact {
+        self.files_named.set(self.files_named.get() + 1);
         if let Some(artifact) = self.artifacts.get(file) {
             return artifact.clone();
         }

@@ -7,8 +7,6 @@
 //! [`Unfulfilled`]). TOSCA 2.0 requirements without a template name stay dangling. The
 //! relationship's type is the assignment's, else the requirement definition's.
 
-use crate::hash::{FastMap, FastSet};
-
 use indexmap::IndexMap;
 
 use super::assignments::{self, Assignment, definition};
@@ -18,6 +16,7 @@ use super::selection;
 use super::type_parts::{Chain, ChainRef, RelationshipParts};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::{FastMap, FastSet};
 use crate::ir::{
     Capability, Interface, Node, NodeId, Relationship, RelationshipId, Requirement, Topology,
 };

@@ -24,14 +24,13 @@
 //! [`super::calls`]; references are checked, and `get_property` loops reported, by
 //! [`super::functions`].
 
-use crate::hash::{FastMap, FastSet};
-
 use indexmap::IndexMap;
 
 use super::calls::builtins::{Outcome, apply};
 use super::values::nested;
 use crate::back::stack::Hosting;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::{FastMap, FastSet};
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 
 /// Who `SELF` is where a value is written.

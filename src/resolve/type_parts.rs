@@ -49,6 +49,11 @@ pub struct TypeParts {
     pub defaults: FastMap<usize, IndexMap<String, Value>>,
     /// A relationship type chain → what every relationship of the type starts from.
     pub relationships: ChainMap<RelationshipParts>,
+    /// A type chain → the interfaces it defines, before a template's assignments. Kept only
+    /// when working them out reported nothing and named no file: an operation that names one
+    /// may mean an artifact of the template being built (`create: installer`), and a missing
+    /// file is reported once per place, so neither can be replayed.
+    pub interfaces: ChainMap<IndexMap<String, Interface>>,
 }
 
 /// What a relationship type chain gives each of its relationships, worked out once.
