@@ -337,7 +337,7 @@ mod tests {
     }
 
     fn size(text: &str) -> Result<ScalarUnit, String> {
-        scalar_unit(text, &simple_profile_units("scalar-unit.size").unwrap())
+        scalar_unit(text, simple_profile_units("scalar-unit.size").unwrap())
     }
 
     #[test]
@@ -352,13 +352,13 @@ mod tests {
             "units are case-insensitive"
         );
         let time = simple_profile_units("scalar-unit.time").unwrap();
-        assert_eq!(scalar_unit("10 ms", &time).unwrap().canonical, 0.01);
+        assert_eq!(scalar_unit("10 ms", time).unwrap().canonical, 0.01);
         let freq = simple_profile_units("scalar-unit.frequency").unwrap();
-        assert_eq!(scalar_unit("2.4 GHz", &freq).unwrap().canonical, 2.4e9);
+        assert_eq!(scalar_unit("2.4 GHz", freq).unwrap().canonical, 2.4e9);
         let rate = simple_profile_units("scalar-unit.bitrate").unwrap();
-        assert_eq!(scalar_unit("1 MBps", &rate).unwrap().canonical, 8e6);
+        assert_eq!(scalar_unit("1 MBps", rate).unwrap().canonical, 8e6);
         assert!(
-            scalar_unit("1 mbps", &rate).is_err(),
+            scalar_unit("1 mbps", rate).is_err(),
             "bitrate units are exact"
         );
     }
@@ -374,10 +374,10 @@ mod tests {
     #[test]
     fn a_number_may_have_an_exponent_before_its_unit() {
         let freq = simple_profile_units("scalar-unit.frequency").unwrap();
-        assert_eq!(scalar_unit("123e3 kHz", &freq).unwrap().canonical, 1.23e8);
-        assert_eq!(scalar_unit("1.5E-3GHz", &freq).unwrap().canonical, 1.5e6);
+        assert_eq!(scalar_unit("123e3 kHz", freq).unwrap().canonical, 1.23e8);
+        assert_eq!(scalar_unit("1.5E-3GHz", freq).unwrap().canonical, 1.5e6);
         let time = simple_profile_units("scalar-unit.time").unwrap();
-        assert_eq!(scalar_unit("2e1 s", &time).unwrap().canonical, 20.0);
+        assert_eq!(scalar_unit("2e1 s", time).unwrap().canonical, 20.0);
         assert!(size("2e GB").unwrap_err().contains("not a unit"));
     }
 
