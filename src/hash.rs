@@ -8,3 +8,6 @@
 
 /// A `HashMap` hashed with foldhash.
 pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// A `HashSet` hashed with foldhash.
+pub(crate) type FastSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;

@@ -7,19 +7,31 @@
 
 /// True when `pattern` names one of the types in `ancestry` (most specific first), directly or
 /// through an equivalent name.
+///
+/// Only a pattern with a normative form can match through another spelling: an entry's
+/// canonical name is the entry itself or a full normative name, and a full normative name is
+/// itself in the table. Every other pattern (a capability type, a type of the template's own)
+/// is compared by name alone, without looking each ancestry entry up in the table: backend
+/// rules and requirements match every node's ancestry many times.
 pub fn type_matches(ancestry: &[String], pattern: &str) -> bool {
-    let wanted = canonical(pattern);
+    let Some(&wanted) = equivalents().get(short_name(pattern)) else {
+        return ancestry.iter().any(|t| t == pattern);
+    };
     ancestry
         .iter()
         .any(|t| t == pattern || canonical(t) == wanted)
+}
+
+/// The name without its 2.0 profile qualifier: `Compute` of `org.oasis-open.simple:2.0:Compute`.
+fn short_name(name: &str) -> &str {
+    name.rsplit_once(':').map_or(name, |(_, n)| n)
 }
 
 /// The canonical name of a type for matching: the Simple Profile's full normative name when the
 /// type is a normative one under another spelling, else the name itself.
 pub fn canonical(name: &str) -> &str {
     // A 2.0 ancestry entry is `profile:Name`, e.g. `org.oasis-open.simple:2.0:Compute`.
-    let short = name.rsplit_once(':').map_or(name, |(_, n)| n);
-    equivalents().get(short).copied().unwrap_or(name)
+    equivalents().get(short_name(name)).copied().unwrap_or(name)
 }
 
 /// [`NORMATIVE_SHORT_NAMES`] as a map from each short and full name to the full name, built on

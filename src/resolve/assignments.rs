@@ -8,12 +8,12 @@
 //! the most specific type that writes it, and the `node_filter`s of every layer all apply
 //! (L3017-3031).
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::occurrences::{Bounds, bounds};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::FastMap;
 use crate::ir::{Dialect, Node};
 use crate::model::{Model, TypeKind};
 use crate::source::{FileId, Span};
@@ -335,44 +335,57 @@ pub fn definition<'m>(model: &'m Model, types: &[String], requirement: &str) -> 
 /// reads the same definitions.
 #[derive(Default)]
 pub struct DefinitionCache<'m> {
-    merged: HashMap<(String, String), Rc<Definition<'m>>>,
-    names: HashMap<String, Rc<Vec<&'m str>>>,
-    complete: HashMap<String, bool>,
+    /// Node type (the chain's first) → requirement name → its merged definition. Nested, so a
+    /// lookup (once per relationship) borrows both names instead of building a key.
+    merged: FastMap<String, FastMap<String, Rc<Definition<'m>>>>,
+    names: FastMap<String, Rc<Vec<&'m str>>>,
+    complete: FastMap<String, bool>,
 }
 
 impl<'m> DefinitionCache<'m> {
     /// Whether every type of the node's chain is known (not taken on trust), so that what it
     /// defines can be judged.
     pub fn complete(&mut self, model: &'m Model, node: &Node) -> bool {
-        let key = node.types.first().unwrap_or(&node.type_name).clone();
-        *self.complete.entry(key).or_insert_with(|| {
-            let defs = definitions(model, TypeKind::Node, &node.types);
-            !defs.is_empty() && super::nodes::defs_complete(model, &defs)
-        })
+        let key = node.types.first().unwrap_or(&node.type_name);
+        if let Some(&known) = self.complete.get(key.as_str()) {
+            return known;
+        }
+        let defs = definitions(model, TypeKind::Node, &node.types);
+        let complete = !defs.is_empty() && super::nodes::defs_complete(model, &defs);
+        self.complete.insert(key.clone(), complete);
+        complete
     }
 
     /// The requirement names a node's type chain defines.
     pub fn names(&mut self, model: &'m Model, node: &Node) -> Rc<Vec<&'m str>> {
-        let key = node.types.first().unwrap_or(&node.type_name).clone();
-        Rc::clone(self.names.entry(key).or_insert_with(|| {
-            let defs = definitions(model, TypeKind::Node, &node.types);
-            Rc::new(
-                super::occurrences::requirement_definitions(&defs)
-                    .into_keys()
-                    .collect(),
-            )
-        }))
+        let key = node.types.first().unwrap_or(&node.type_name);
+        if let Some(known) = self.names.get(key.as_str()) {
+            return Rc::clone(known);
+        }
+        let defs = definitions(model, TypeKind::Node, &node.types);
+        let names = Rc::new(
+            super::occurrences::requirement_definitions(&defs)
+                .into_keys()
+                .collect(),
+        );
+        self.names.insert(key.clone(), Rc::clone(&names));
+        names
     }
 
     pub fn get(&mut self, model: &'m Model, node: &Node, requirement: &str) -> Rc<Definition<'m>> {
-        let key = (
-            node.types.first().unwrap_or(&node.type_name).clone(),
-            requirement.to_string(),
-        );
-        Rc::clone(
-            self.merged
-                .entry(key)
-                .or_insert_with(|| Rc::new(definition(model, &node.types, requirement))),
-        )
+        let key = node.types.first().unwrap_or(&node.type_name);
+        if let Some(known) = self
+            .merged
+            .get(key.as_str())
+            .and_then(|m| m.get(requirement))
+        {
+            return Rc::clone(known);
+        }
+        let made = Rc::new(definition(model, &node.types, requirement));
+        self.merged
+            .entry(key.clone())
+            .or_default()
+            .insert(requirement.to_string(), Rc::clone(&made));
+        made
     }
 }

@@ -118,7 +118,7 @@ pub fn check_mapped_names(
     mappings: &Map,
     node_types: &[String],
     topology: &Topology,
-    nodes: &std::collections::HashMap<&str, NodeId>,
+    nodes: &crate::hash::FastMap<&str, NodeId>,
     diags: &mut Diagnostics,
 ) {
     let outer_defs = definitions(model, TypeKind::Node, node_types);

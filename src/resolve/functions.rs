@@ -11,10 +11,8 @@
 //! TOSCA 2.0 writes these as `$get_property` with TOSCA paths, checked and evaluated by
 //! [`super::calls`].
 
-use std::collections::HashMap;
-
 use super::types::definitions;
-use super::typing::definitions_of;
+use super::typing::DefinitionsCache;
 use super::values::{ValueReader, nested};
 use crate::back::stack::Hosting;
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -48,6 +46,7 @@ pub fn check(
         index: super::nodes::owned_index(topology),
         hosting: Hosting::new(topology),
         loops: Default::default(),
+        definitions: Default::default(),
     };
     for (i, named) in template.node_templates.iter().enumerate() {
         let Some(def) = named.def.as_map() else {
@@ -91,10 +90,13 @@ pub fn check(
 struct Checker<'a> {
     model: &'a Model,
     reader: &'a ValueReader<'a>,
-    index: HashMap<String, NodeId>,
+    index: crate::hash::FastMap<String, NodeId>,
     hosting: Hosting,
     /// Loops already reported (their members, sorted), so each is reported once.
     loops: std::collections::HashSet<Vec<Target>>,
+    /// The property and attribute definitions of each type chain a reference names, merged
+    /// once: every template's `get_property` asks its type's.
+    definitions: DefinitionsCache<'a>,
 }
 
 impl Checker<'_> {
@@ -151,7 +153,7 @@ impl Checker<'_> {
     /// Checks the arguments of one `get_property`/`get_attribute`; returns the node property it
     /// names (with the path inside it) when it names one of a node directly.
     fn reference(
-        &self,
+        &mut self,
         function: &str,
         args: &Yaml,
         place: Place,
@@ -257,18 +259,18 @@ impl Checker<'_> {
         } else {
             (names[0], &items[1], &items[2..])
         };
-        let mut known: Vec<String> = Vec::new();
+        let mut known: Vec<&str> = Vec::new();
         for &node in &nodes {
             let node_ir = &topology.nodes[node.0];
             let (kind, types) = if via_capability {
                 match node_ir.capabilities.get(names[0]) {
-                    Some(cap) => (TypeKind::Capability, cap.types.clone()),
+                    Some(cap) => (TypeKind::Capability, &cap.types),
                     None => continue,
                 }
             } else {
-                (TypeKind::Node, node_ir.types.clone())
+                (TypeKind::Node, &node_ir.types)
             };
-            let defs = definitions(self.model, kind, &types);
+            let defs = definitions(self.model, kind, types);
             if !super::nodes::defs_complete(self.model, &defs) {
                 return None;
             }
@@ -278,7 +280,7 @@ impl Checker<'_> {
                 sections.push("attributes");
             }
             for section in sections {
-                let defined = definitions_of(&defs, section);
+                let defined = self.definitions.of(&defs, section);
                 if defined.contains_key(name) {
                     if function == "get_property" && !via_capability && entity != "HOST" {
                         let path = rest
@@ -289,7 +291,7 @@ impl Checker<'_> {
                     }
                     return None;
                 }
-                known.extend(defined.keys().map(|k| k.to_string()));
+                known.extend(defined.keys().copied());
             }
         }
         let what = if function == "get_property" {
@@ -309,7 +311,6 @@ impl Checker<'_> {
         };
         known.sort();
         known.dedup();
-        let known_refs: Vec<&str> = known.iter().map(String::as_str).collect();
         diags.push(
             Diagnostic::error(
                 codes::TOSCA_UNKNOWN_NAME,
@@ -318,7 +319,7 @@ impl Checker<'_> {
             .at(name_at.span)
             .did_you_mean(
                 name,
-                &known_refs,
+                &known,
                 Some(if known.is_empty() {
                     format!("{owner} defines none")
                 } else {

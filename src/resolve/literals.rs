@@ -18,8 +18,25 @@ pub struct UnitTable {
     pub case_insensitive: bool,
 }
 
-/// The Simple Profile's scalar-unit types (`scalar-unit.size`, ...) as unit tables.
-pub fn simple_profile_units(type_name: &str) -> Option<UnitTable> {
+/// The Simple Profile's scalar-unit types (`scalar-unit.size`, ...) as unit tables, each made
+/// once per run: every scalar-unit value read asks for its table.
+pub fn simple_profile_units(type_name: &str) -> Option<&'static UnitTable> {
+    use std::sync::OnceLock;
+    static TABLES: [OnceLock<Option<UnitTable>>; 4] = [const { OnceLock::new() }; 4];
+    let at = match type_name {
+        "scalar-unit.size" => 0,
+        "scalar-unit.time" => 1,
+        "scalar-unit.frequency" => 2,
+        "scalar-unit.bitrate" => 3,
+        _ => return None,
+    };
+    TABLES[at]
+        .get_or_init(|| make_simple_profile_units(type_name))
+        .as_ref()
+}
+
+/// [`simple_profile_units`]'s table for `type_name`, made.
+fn make_simple_profile_units(type_name: &str) -> Option<UnitTable> {
     let table: &[(&str, f64)] = match type_name {
         "scalar-unit.size" => &[
             ("B", 1.0),
@@ -320,7 +337,7 @@ mod tests {
     }
 
     fn size(text: &str) -> Result<ScalarUnit, String> {
-        scalar_unit(text, &simple_profile_units("scalar-unit.size").unwrap())
+        scalar_unit(text, simple_profile_units("scalar-unit.size").unwrap())
     }
 
     #[test]
@@ -335,13 +352,13 @@ mod tests {
             "units are case-insensitive"
         );
         let time = simple_profile_units("scalar-unit.time").unwrap();
-        assert_eq!(scalar_unit("10 ms", &time).unwrap().canonical, 0.01);
+        assert_eq!(scalar_unit("10 ms", time).unwrap().canonical, 0.01);
         let freq = simple_profile_units("scalar-unit.frequency").unwrap();
-        assert_eq!(scalar_unit("2.4 GHz", &freq).unwrap().canonical, 2.4e9);
+        assert_eq!(scalar_unit("2.4 GHz", freq).unwrap().canonical, 2.4e9);
         let rate = simple_profile_units("scalar-unit.bitrate").unwrap();
-        assert_eq!(scalar_unit("1 MBps", &rate).unwrap().canonical, 8e6);
+        assert_eq!(scalar_unit("1 MBps", rate).unwrap().canonical, 8e6);
         assert!(
-            scalar_unit("1 mbps", &rate).is_err(),
+            scalar_unit("1 mbps", rate).is_err(),
             "bitrate units are exact"
         );
     }
@@ -357,10 +374,10 @@ mod tests {
     #[test]
     fn a_number_may_have_an_exponent_before_its_unit() {
         let freq = simple_profile_units("scalar-unit.frequency").unwrap();
-        assert_eq!(scalar_unit("123e3 kHz", &freq).unwrap().canonical, 1.23e8);
-        assert_eq!(scalar_unit("1.5E-3GHz", &freq).unwrap().canonical, 1.5e6);
+        assert_eq!(scalar_unit("123e3 kHz", freq).unwrap().canonical, 1.23e8);
+        assert_eq!(scalar_unit("1.5E-3GHz", freq).unwrap().canonical, 1.5e6);
         let time = simple_profile_units("scalar-unit.time").unwrap();
-        assert_eq!(scalar_unit("2e1 s", &time).unwrap().canonical, 20.0);
+        assert_eq!(scalar_unit("2e1 s", time).unwrap().canonical, 20.0);
         assert!(size("2e GB").unwrap_err().contains("not a unit"));
     }
 

@@ -2,17 +2,17 @@
 //! and artifacts.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
 use super::constraints::Patterns;
-use super::type_parts::{Replayed, TypeParts, chain_key};
+use super::type_parts::{Chain, ChainRef, Replayed, TypeParts};
 use super::types::{Ancestry, definitions};
 use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
 use super::{Context, Locator, map_values, metadata_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::FastMap;
 use crate::ir::{
     Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, NodeSelection,
     Operation, Topology, Value, type_matches,
@@ -47,6 +47,9 @@ pub struct NodeBuilder<'a> {
     /// Where a missing artifact file was reported: a type's artifact is built again for every
     /// template of the type, and reported once.
     pub missing_files_reported: std::cell::RefCell<std::collections::HashSet<Span>>,
+    /// How many implementations named a file so far ([`Self::file_artifact`]): interfaces
+    /// worked out without one depend on their type chain alone.
+    pub files_named: std::cell::Cell<usize>,
 }
 
 /// Whether directives make the resolver select the node rather than create it: `select`
@@ -62,7 +65,7 @@ pub fn selection(directives: &[String]) -> Option<Vec<String>> {
 }
 
 /// Node template name → id, built once.
-pub fn index(topology: &Topology) -> HashMap<&str, NodeId> {
+pub fn index(topology: &Topology) -> FastMap<&str, NodeId> {
     topology
         .nodes
         .iter()
@@ -72,7 +75,7 @@ pub fn index(topology: &Topology) -> HashMap<&str, NodeId> {
 }
 
 /// [`index`] with names of its own, for a pass that changes the topology while it looks names up.
-pub fn owned_index(topology: &Topology) -> HashMap<String, NodeId> {
+pub fn owned_index(topology: &Topology) -> FastMap<String, NodeId> {
     index(topology)
         .into_iter()
         .map(|(name, id)| (name.to_string(), id))
@@ -295,13 +298,12 @@ impl<'a> NodeBuilder<'a> {
         node: &str,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Capability> {
-        let key = chain_key(defs);
-        let mut out = match self.type_parts.capabilities.get(&key) {
+        let mut out = match self.type_parts.capabilities.get(&ChainRef(defs)) {
             Some(known) => known.replay(diags),
             None => {
                 let made = Replayed::make(|local| self.type_capabilities(defs, local));
                 let out = made.replay(diags);
-                self.type_parts.capabilities.insert(key, made);
+                self.type_parts.capabilities.insert(Chain::of(defs), made);
                 out
             }
         };
@@ -477,9 +479,32 @@ impl<'a> NodeBuilder<'a> {
         assigned: Option<&Yaml>,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Interface> {
-        let mut out = self.type_interfaces(defs, diags);
+        let mut out = self.chain_interfaces(defs, diags);
         self.assigned_interfaces(&mut out, defs, assigned, diags);
         out
+    }
+
+    /// [`Self::type_interfaces`], worked out once per type chain when that reports nothing and
+    /// names no file (see [`TypeParts::interfaces`]); otherwise for every template, as before.
+    fn chain_interfaces(
+        &mut self,
+        defs: &[&TypeDef],
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, Interface> {
+        if let Some(known) = self.type_parts.interfaces.get(&ChainRef(defs)) {
+            return known.clone();
+        }
+        let files_before = self.files_named.get();
+        let mut local = Diagnostics::with_cap(0);
+        let interfaces = self.type_interfaces(defs, &mut local);
+        let clean = local.iter().next().is_none() && self.files_named.get() == files_before;
+        diags.extend(local.iter().cloned());
+        if clean {
+            self.type_parts
+                .interfaces
+                .insert(Chain::of(defs), interfaces.clone());
+        }
+        interfaces
     }
 
     /// The interfaces a type chain defines, merged along the chain: what [`Self::interfaces`]
@@ -802,6 +827,7 @@ impl<'a> NodeBuilder<'a> {
         node: &Yaml,
         diags: &mut Diagnostics,
     ) -> Artifact {
+        self.files_named.set(self.files_named.get() + 1);
         if let Some(artifact) = self.artifacts.get(file) {
             return artifact.clone();
         }
@@ -1031,9 +1057,11 @@ pub fn defs_complete(model: &Model, defs: &[&TypeDef]) -> bool {
     !model.incomplete_types
         && !defs.iter().any(taken_on_trust)
         && defs.last().is_some_and(|root| {
-            root.derived_from
-                .as_ref()
-                .is_none_or(|(p, _)| model.types.contains_key(&(root.kind, p.clone())))
+            root.derived_from.as_ref().is_none_or(|(p, _)| {
+                model
+                    .types
+                    .contains_key(&super::types::TypeRef(root.kind, p))
+            })
         })
 }
 

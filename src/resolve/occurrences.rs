@@ -14,6 +14,7 @@
 
 use indexmap::IndexMap;
 
+use super::type_parts::{Chain, ChainMap, ChainRef};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{NodeId, Topology};
@@ -49,13 +50,20 @@ pub fn check(
     report_open: bool,
     diags: &mut Diagnostics,
 ) {
+    // Each type chain's requirement definitions, `None` when the chain cannot be judged: worked
+    // out once for all the templates of a type.
+    let mut by_chain: ChainMap<Option<IndexMap<&str, Bounds>>> = ChainMap::default();
     for (i, named) in template.node_templates.iter().enumerate() {
         let node = &topology.nodes[NodeId(i).0];
         let defs = definitions(model, TypeKind::Node, &node.types);
-        if defs.is_empty() || !super::nodes::defs_complete(model, &defs) {
-            continue;
+        if !by_chain.contains_key(&ChainRef(&defs)) {
+            let defined = (!defs.is_empty() && super::nodes::defs_complete(model, &defs))
+                .then(|| requirement_definitions(&defs));
+            by_chain.insert(Chain::of(&defs), defined);
         }
-        let defined = requirement_definitions(&defs);
+        let Some(Some(defined)) = by_chain.get(&ChainRef(&defs)) else {
+            continue;
+        };
         let assigned = named
             .def
             .as_map()
@@ -114,7 +122,7 @@ pub fn check(
                     .any(|m| m.node == NodeId(i) && m.target == name)
             })
         };
-        for (name, bounds) in &defined {
+        for (name, bounds) in defined {
             let count = counts.get(name).copied().unwrap_or(0);
             if !report_open || exposed(name) {
                 continue;

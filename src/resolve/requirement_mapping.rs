@@ -12,8 +12,6 @@
 //! `count_range` the type does not write (the implied `[0, UNBOUNDED]`) is a warning: the
 //! community profiles leave the range out on requirements they mean to be always there.
 
-use std::collections::HashMap;
-
 use indexmap::IndexMap;
 
 use super::assignments::definition;
@@ -40,7 +38,7 @@ pub fn check(
     mappings: &Map,
     node_types: &[String],
     topology: &Topology,
-    nodes: &HashMap<&str, NodeId>,
+    nodes: &crate::hash::FastMap<&str, NodeId>,
     diags: &mut Diagnostics,
 ) {
     let Some(section) = mappings.get("requirements") else {
@@ -137,7 +135,7 @@ fn onto_mandatory(
     node: &Yaml,
     inner: &Yaml,
     topology: &Topology,
-    nodes: &HashMap<&str, NodeId>,
+    nodes: &crate::hash::FastMap<&str, NodeId>,
     diags: &mut Diagnostics,
 ) -> bool {
     let (Some(node_name), Some(inner_name)) = (node.scalar_text(), inner.scalar_text()) else {

@@ -7,17 +7,16 @@
 //! [`Unfulfilled`]). TOSCA 2.0 requirements without a template name stay dangling. The
 //! relationship's type is the assignment's, else the requirement definition's.
 
-use std::collections::{HashMap, HashSet};
-
 use indexmap::IndexMap;
 
 use super::assignments::{self, Assignment, definition};
 use super::filters;
 use super::nodes::{NodeBuilder, owned_index};
 use super::selection;
-use super::type_parts::{RelationshipParts, chain_key};
+use super::type_parts::{Chain, ChainRef, RelationshipParts};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::{FastMap, FastSet};
 use crate::ir::{
     Capability, Interface, Node, NodeId, Relationship, RelationshipId, Requirement, Topology,
 };
@@ -166,11 +165,11 @@ pub fn connect<'m>(
 /// The name of the relationship each assignment creates when it declares none:
 /// `<node>.<requirement>`, with `[<n>]` when the node assigns the name more than once.
 pub(super) fn labels(node: &str, assignments: &[Assignment]) -> Vec<String> {
-    let mut repeats: HashMap<&str, usize> = HashMap::new();
+    let mut repeats: FastMap<&str, usize> = FastMap::default();
     for a in assignments {
         *repeats.entry(a.name.as_str()).or_default() += 1;
     }
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: FastMap<&str, usize> = FastMap::default();
     assignments
         .iter()
         .map(|a| {
@@ -250,8 +249,8 @@ pub(super) fn check_node_type(
 
 /// The service template's relationship templates by name, and which ones a requirement uses.
 pub(super) struct RelationshipTemplates<'t> {
-    by_name: HashMap<&'t str, &'t Named>,
-    used: HashSet<&'t str>,
+    by_name: FastMap<&'t str, &'t Named>,
+    used: FastSet<&'t str>,
     all: &'t [Named],
 }
 
@@ -263,7 +262,7 @@ impl<'t> RelationshipTemplates<'t> {
                 .iter()
                 .map(|r| (r.name.as_str(), r))
                 .collect(),
-            used: HashSet::new(),
+            used: FastSet::default(),
             all: &template.relationship_templates,
         }
     }
@@ -672,11 +671,10 @@ fn type_parts<'a>(
         let admitted = admitted_capabilities(builder.model, builder.ancestry, defs);
         return (interfaces, admitted);
     }
-    let key = chain_key(defs);
     let known = builder
         .type_parts
         .relationships
-        .get(&key)
+        .get(&ChainRef(defs))
         .and_then(|p| Some((p.interfaces.clone()?, p.admitted.clone())));
     let (mut interfaces, admitted) = match known {
         Some(known) => known,
@@ -687,7 +685,7 @@ fn type_parts<'a>(
             diags.extend(local.iter().cloned());
             let admitted = admitted_capabilities(builder.model, builder.ancestry, defs);
             builder.type_parts.relationships.insert(
-                key,
+                Chain::of(defs),
                 RelationshipParts {
                     interfaces: clean.then(|| interfaces.clone()),
                     admitted: admitted.clone(),

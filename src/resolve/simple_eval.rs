@@ -24,14 +24,13 @@
 //! [`super::calls`]; references are checked, and `get_property` loops reported, by
 //! [`super::functions`].
 
-use std::collections::{HashMap, HashSet};
-
 use indexmap::IndexMap;
 
 use super::calls::builtins::{Outcome, apply};
 use super::values::nested;
 use crate::back::stack::Hosting;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::{FastMap, FastSet};
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 
 /// Who `SELF` is where a value is written.
@@ -51,12 +50,12 @@ enum Slot {
 }
 
 struct Evaluator {
-    names: HashMap<String, NodeId>,
+    names: FastMap<String, NodeId>,
     hosting: Hosting,
     /// Properties already evaluated (`None`: not known before deployment).
-    known: HashMap<Slot, Option<Value>>,
+    known: FastMap<Slot, Option<Value>>,
     /// Properties being evaluated: reaching one again is a loop, reported elsewhere.
-    visiting: HashSet<Slot>,
+    visiting: FastSet<Slot>,
 }
 
 /// Evaluates every Simple Profile call whose value is known, in place.
@@ -64,8 +63,8 @@ pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
     let mut eval = Evaluator {
         names: super::nodes::owned_index(topology),
         hosting: Hosting::new(topology),
-        known: HashMap::new(),
-        visiting: HashSet::new(),
+        known: FastMap::default(),
+        visiting: FastSet::default(),
     };
     // Each slot is evaluated against the topology as it stands, then written back: a value read
     // later is then already evaluated, which is the same value.

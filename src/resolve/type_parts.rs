@@ -6,11 +6,12 @@
 //! copied. A problem found while working them out is reported again for every template that
 //! uses them, exactly as if each had worked them out itself, so caching changes no output.
 
-use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
-use indexmap::IndexMap;
+use indexmap::{Equivalent, IndexMap};
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::hash::FastMap;
 use crate::ir::{Capability, Interface, Value};
 use crate::model::TypeDef;
 
@@ -41,15 +42,18 @@ impl<T: Clone> Replayed<T> {
 /// The per-type results of one resolution.
 #[derive(Default)]
 pub struct TypeParts {
-    /// A node type chain (its definitions, by address in the model, most specific first) → the
-    /// capabilities it defines, before a template's assignments.
-    pub capabilities: HashMap<Vec<*const TypeDef>, Replayed<IndexMap<String, Capability>>>,
+    /// A node type chain → the capabilities it defines, before a template's assignments.
+    pub capabilities: ChainMap<Replayed<IndexMap<String, Capability>>>,
     /// Merged definitions (by address in the run's `DefinitionsCache`, which keeps them for the
     /// whole run) → the typed values of their defaults.
-    pub defaults: HashMap<usize, IndexMap<String, Value>>,
-    /// A relationship type chain (as for `capabilities`) → what every relationship of the type
-    /// starts from.
-    pub relationships: crate::hash::FastMap<Vec<*const TypeDef>, RelationshipParts>,
+    pub defaults: FastMap<usize, IndexMap<String, Value>>,
+    /// A relationship type chain → what every relationship of the type starts from.
+    pub relationships: ChainMap<RelationshipParts>,
+    /// A type chain → the interfaces it defines, before a template's assignments. Kept only
+    /// when working them out reported nothing and named no file: an operation that names one
+    /// may mean an artifact of the template being built (`create: installer`), and a missing
+    /// file is reported once per place, so neither can be replayed.
+    pub interfaces: ChainMap<IndexMap<String, Interface>>,
 }
 
 /// What a relationship type chain gives each of its relationships, worked out once.
@@ -62,7 +66,71 @@ pub struct RelationshipParts {
     pub admitted: Vec<String>,
 }
 
-/// The key of a type chain in [`TypeParts::capabilities`].
-pub fn chain_key(defs: &[&TypeDef]) -> Vec<*const TypeDef> {
-    defs.iter().map(|&d| d as *const TypeDef).collect()
+/// A map keyed by type chain, asked with the chain as the caller holds it ([`ChainRef`]), so a
+/// lookup (once per template, most of them hits) allocates no key.
+pub type ChainMap<V> = IndexMap<Chain, V, foldhash::fast::RandomState>;
+
+/// A type chain as a key: its definitions by address in the model, most specific first. The
+/// model outlives every resolution, so an address names one definition for the whole run.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Chain(Vec<*const TypeDef>);
+
+impl Chain {
+    pub fn of(defs: &[&TypeDef]) -> Self {
+        Chain(defs.iter().map(|&d| d as *const TypeDef).collect())
+    }
+}
+
+/// A type chain as the caller holds it, to look a [`Chain`] up with.
+pub struct ChainRef<'a, 'm>(pub &'a [&'m TypeDef]);
+
+/// Both forms hash the same: the length, then each address.
+impl Hash for Chain {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for &d in &self.0 {
+            state.write_usize(d as usize);
+        }
+    }
+}
+
+impl Hash for ChainRef<'_, '_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for &d in self.0 {
+            state.write_usize(d as *const TypeDef as usize);
+        }
+    }
+}
+
+impl Equivalent<Chain> for ChainRef<'_, '_> {
+    fn equivalent(&self, key: &Chain) -> bool {
+        self.0.len() == key.0.len() && self.0.iter().zip(&key.0).all(|(&d, &k)| std::ptr::eq(d, k))
+    }
+}
+
+/// A (type chain, section) key, asked as [`SectionRef`].
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ChainSection(Chain, String);
+
+impl ChainSection {
+    pub fn of(defs: &[&TypeDef], section: &str) -> Self {
+        ChainSection(Chain::of(defs), section.to_string())
+    }
+}
+
+/// A (type chain, section) as the caller holds it; hashes as [`ChainSection`] does.
+pub struct SectionRef<'a, 'm>(pub &'a [&'m TypeDef], pub &'a str);
+
+impl Hash for SectionRef<'_, '_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        ChainRef(self.0).hash(state);
+        self.1.hash(state);
+    }
+}
+
+impl Equivalent<ChainSection> for SectionRef<'_, '_> {
+    fn equivalent(&self, key: &ChainSection) -> bool {
+        self.1 == key.1 && ChainRef(self.0).equivalent(&key.0)
+    }
 }

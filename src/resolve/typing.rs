@@ -11,13 +11,14 @@
 //! property (narrowing constraints, adding a default) overrides its parent keyname by keyname,
 //! and keeps what it does not restate (usually `type`).
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use indexmap::IndexMap;
 
 use super::constraints::{self, Patterns};
 use super::literals::{self, UnitTable};
+use super::type_parts::{ChainSection, SectionRef};
 use super::types::{Ancestry, definitions};
 use super::validation;
 use super::values::ValueReader;
@@ -116,21 +117,23 @@ pub struct DefinitionsCache<'m> {
 }
 
 type DefinitionsBySection<'m> =
-    HashMap<(Vec<*const TypeDef>, String), Rc<IndexMap<&'m str, Definition<'m>>>>;
+    IndexMap<ChainSection, Rc<IndexMap<&'m str, Definition<'m>>>, foldhash::fast::RandomState>;
 
 impl<'m> DefinitionsCache<'m> {
-    /// The definitions of `section` along `defs`, as [`definitions_of`] gives them.
+    /// The definitions of `section` along `defs`, as [`definitions_of`] gives them. Asked
+    /// several times per template: a hit allocates nothing.
     pub fn of(
         &mut self,
         defs: &[&'m TypeDef],
         section: &str,
     ) -> Rc<IndexMap<&'m str, Definition<'m>>> {
-        let chain = defs.iter().map(|&d| d as *const TypeDef).collect();
-        Rc::clone(
-            self.merged
-                .entry((chain, section.to_string()))
-                .or_insert_with(|| Rc::new(definitions_of(defs, section))),
-        )
+        if let Some(known) = self.merged.get(&SectionRef(defs, section)) {
+            return Rc::clone(known);
+        }
+        let made = Rc::new(definitions_of(defs, section));
+        self.merged
+            .insert(ChainSection::of(defs, section), Rc::clone(&made));
+        made
     }
 }
 
@@ -155,7 +158,8 @@ enum Shape<'m> {
     Bytes,
     List,
     Map,
-    Scalar(UnitTable),
+    /// Borrowed for the Simple Profile's scalar-unit types, whose tables are made once.
+    Scalar(Cow<'m, UnitTable>),
     /// A data type with properties (its definitions along its chain).
     Complex(Vec<&'m TypeDef>),
     /// A type this reader does not know (already reported where it was named): anything goes.
@@ -843,7 +847,7 @@ impl<'m> Typing<'_, 'm> {
         if !self
             .model
             .types
-            .contains_key(&(TypeKind::Data, type_name.to_string()))
+            .contains_key(&super::types::TypeRef(TypeKind::Data, type_name))
         {
             return (Shape::Unknown, Vec::new());
         }
@@ -856,7 +860,7 @@ impl<'m> Typing<'_, 'm> {
         if ancestry.iter().any(|t| t == "scalar")
             && let Some(table) = tosca2_units(&defs)
         {
-            return (Shape::Scalar(table), defs);
+            return (Shape::Scalar(Cow::Owned(table)), defs);
         }
         match ancestry
             .iter()
@@ -883,7 +887,7 @@ fn primitive_shape<'m>(name: &str, dialect: Dialect) -> Option<Shape<'m>> {
         "bytes" if dialect == Dialect::Tosca2 => Shape::Bytes,
         "list" => Shape::List,
         "map" => Shape::Map,
-        other => Shape::Scalar(literals::simple_profile_units(other)?),
+        other => Shape::Scalar(Cow::Borrowed(literals::simple_profile_units(other)?)),
     })
 }
 

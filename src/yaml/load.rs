@@ -236,23 +236,34 @@ impl<'a> Locator<'a> {
         byte
     }
 
+    /// Line and column of `byte`. Events come in source order, so the line is usually the
+    /// current one or a few lines further: those are walked to, and only a step back (or a jump
+    /// past many lines) searches the line table.
     fn line_col(&mut self, byte: usize) -> (u32, u32) {
         let byte = self.floor_boundary(byte);
         let line_start = self.line_starts[self.last_line] as usize;
-        let line_end = self
-            .line_starts
-            .get(self.last_line + 1)
-            .map_or(usize::MAX, |&s| s as usize);
-        let col = if byte >= line_start && byte < line_end && byte >= self.last_byte {
-            self.last_col + to_u32(self.text[self.last_byte..byte].chars().count())
+        let next_line = |this: &Self| {
+            this.line_starts
+                .get(this.last_line + 1)
+                .map_or(usize::MAX, |&s| s as usize)
+        };
+        let col = if byte >= line_start && byte < next_line(self) && byte >= self.last_byte {
+            self.last_col + count_chars(&self.text[self.last_byte..byte])
         } else {
-            let b = to_u32(byte);
-            self.last_line = match self.line_starts.binary_search(&b) {
-                Ok(i) => i,
-                Err(i) => i.saturating_sub(1),
-            };
+            let mut steps = 0;
+            while byte >= line_start && byte >= next_line(self) && steps < LINE_WALK {
+                self.last_line += 1;
+                steps += 1;
+            }
+            if byte < self.line_starts[self.last_line] as usize || byte >= next_line(self) {
+                let b = to_u32(byte);
+                self.last_line = match self.line_starts.binary_search(&b) {
+                    Ok(i) => i,
+                    Err(i) => i.saturating_sub(1),
+                };
+            }
             let start = self.line_starts[self.last_line] as usize;
-            1 + to_u32(self.text[start..byte].chars().count())
+            1 + count_chars(&self.text[start..byte])
         };
         self.last_byte = byte;
         self.last_col = col;
@@ -261,14 +272,27 @@ impl<'a> Locator<'a> {
 
     fn span(&mut self, start: usize, end: usize) -> Span {
         let start = self.floor_boundary(start);
-        let end = self.floor_boundary(end.max(start));
         let (line, col) = self.line_col(start);
+        self.span_from(Mark { start, line, col }, end)
+    }
+
+    /// Where `byte` is, to make a span from later with [`Self::span_from`] without looking
+    /// its line up again (a collection's span is made when it closes, past its content).
+    fn mark(&mut self, byte: usize) -> Mark {
+        let start = self.floor_boundary(byte);
+        let (line, col) = self.line_col(start);
+        Mark { start, line, col }
+    }
+
+    /// The span from a [`Mark`] to `end`: what [`Self::span`] gives for the mark's byte.
+    fn span_from(&self, mark: Mark, end: usize) -> Span {
+        let end = self.floor_boundary(end.max(mark.start));
         Span {
             file: self.file,
-            start: to_u32(start),
+            start: to_u32(mark.start),
             end: to_u32(end),
-            line,
-            col,
+            line: mark.line,
+            col: mark.col,
         }
     }
 
@@ -281,6 +305,26 @@ impl<'a> Locator<'a> {
             .filter(|c| *c != '\n' && *c != '\r')
             .map_or(0, char::len_utf8);
         self.span(start, start + len)
+    }
+}
+
+/// How many lines [`Locator::line_col`] walks forward before it searches instead.
+const LINE_WALK: usize = 8;
+
+/// A located byte offset: see [`Locator::mark`].
+#[derive(Clone, Copy)]
+struct Mark {
+    start: usize,
+    line: u32,
+    col: u32,
+}
+
+/// Characters in `text`; most YAML is ASCII, where that is its length.
+fn count_chars(text: &str) -> u32 {
+    if text.is_ascii() {
+        to_u32(text.len())
+    } else {
+        to_u32(text.chars().count())
     }
 }
 
@@ -313,7 +357,8 @@ enum Collection {
 
 struct Frame {
     collection: Collection,
-    start: u32,
+    /// Where the collection starts, located when it opens: events come in source order then.
+    start: Mark,
     /// End of the last child seen, for block collections whose end event lies past trailing
     /// comments and blank lines.
     end: u32,
@@ -749,11 +794,11 @@ impl<'a> Loader<'a> {
                 .hint(format!("remove the `{shown}` tag")),
             );
         }
-        let start = to_u32(start);
+        let mark = self.loc.mark(start);
         self.stack.push(Frame {
             collection,
-            start,
-            end: start,
+            start: mark,
+            end: to_u32(start),
             anchor,
             tag,
             size: 1,
@@ -778,9 +823,7 @@ impl<'a> Loader<'a> {
         } else {
             frame.end
         };
-        let span = self
-            .loc
-            .span(frame.start as usize, end.max(frame.start) as usize);
+        let span = self.loc.span_from(frame.start, end as usize);
         // Collections are built by pushing; the tree keeps only what they hold.
         let kind = match frame.collection {
             Collection::Seq(mut items) => {
