@@ -161,10 +161,11 @@ def main():
                     results[(tool, nodes)] = tuple(kept["result"])
                     earlier.setdefault(tool, kept["date"])
                 else:
-                    results[(tool, nodes)] = (None, None, f"not run: --only {args.only}", None)
+                    results[(tool, nodes)] = (None, None, "not measured at this size", None)
                 continue
             if tool in given_up:
                 results[(tool, nodes)] = (None, None, "not run: over the cap on a smaller size", None)
+                cache[f"{tool}|{nodes}"] = {"result": list(results[(tool, nodes)]), "date": today}
                 continue
             seconds, rss, why, cpu = measure(make(path, os.path.join(folder, "out")), args.runs, args.cap)
             if why == "over the cap":

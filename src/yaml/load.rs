@@ -80,13 +80,8 @@ pub fn load_recorded(
     let mut loader = Loader::new(text, &patch, file, limits);
     let mut fatal = false;
     for (event, start, end) in super::recorded_format::Replay::new(events) {
-        match loader.event(event, start, end) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(Fatal) => {
-                fatal = true;
-                break;
-            }
+        if !loader.step(event, start, end, &mut fatal) {
+            break;
         }
     }
     let root = loader.finish(fatal);
@@ -499,13 +494,8 @@ impl<'a> Loader<'a> {
                     let raw_end = span.end.byte_offset().unwrap_or(raw_start);
                     let start = self.patch.original(raw_start);
                     let end = self.patch.original(raw_end).max(start);
-                    match self.event(event, start, end) {
-                        Ok(true) => {}
-                        Ok(false) => break,
-                        Err(Fatal) => {
-                            fatal = true;
-                            break;
-                        }
+                    if !self.step(event, start, end, &mut fatal) {
+                        break;
                     }
                 }
                 Err(e) => {
@@ -570,6 +560,15 @@ impl<'a> Loader<'a> {
                 None
             }
         }
+    }
+
+    /// Handles one event; false when reading stops there, with `fatal` set when it stops on a
+    /// fatal problem.
+    fn step(&mut self, event: Event<'_>, start: usize, end: usize, fatal: &mut bool) -> bool {
+        self.event(event, start, end).unwrap_or_else(|Fatal| {
+            *fatal = true;
+            false
+        })
     }
 
     /// Handles one event. `Ok(false)` stops reading without a fatal error.
