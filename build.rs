@@ -11,6 +11,10 @@ mod recorded_format;
 
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    // Naming files to watch replaces cargo's default of re-running on any change in the
+    // package, so the recording code is named too.
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/yaml/recorded_format.rs");
     for folder in ["simple", "tosca2"] {
         let source = Path::new("src/profiles").join(folder);
         println!("cargo::rerun-if-changed={}", source.display());

@@ -74,16 +74,12 @@ pub fn record(text: &str) -> Result<Vec<u8>, String> {
                 SCALAR
             }
             Event::SequenceStart(style, anchor, tag) => {
-                out.push(u8::from(style == StructureStyle::Flow));
-                number(&mut out, anchor);
-                tag_of(&mut out, tag.as_deref());
+                structure(&mut out, style, anchor, tag.as_deref());
                 SEQUENCE_START
             }
             Event::SequenceEnd => SEQUENCE_END,
             Event::MappingStart(style, anchor, tag) => {
-                out.push(u8::from(style == StructureStyle::Flow));
-                number(&mut out, anchor);
-                tag_of(&mut out, tag.as_deref());
+                structure(&mut out, style, anchor, tag.as_deref());
                 MAPPING_START
             }
             Event::MappingEnd => MAPPING_END,
@@ -101,6 +97,13 @@ fn number(out: &mut Vec<u8>, n: usize) {
 fn string(out: &mut Vec<u8>, s: &str) {
     number(out, s.len());
     out.extend_from_slice(s.as_bytes());
+}
+
+/// What a sequence or mapping start carries; read back by [`Replay::structure`].
+fn structure(out: &mut Vec<u8>, style: StructureStyle, anchor: usize, tag: Option<&Tag>) {
+    out.push(u8::from(style == StructureStyle::Flow));
+    number(out, anchor);
+    tag_of(out, tag);
 }
 
 fn tag_of(out: &mut Vec<u8>, tag: Option<&Tag>) {
