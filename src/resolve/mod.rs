@@ -177,6 +177,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         artifacts: IndexMap::new(),
         missing_files_reported: Default::default(),
         files_named: Default::default(),
+        artifact_paths: Default::default(),
         definitions: Default::default(),
         type_parts: Default::default(),
         requirement_definitions: Default::default(),

@@ -50,6 +50,9 @@ pub struct NodeBuilder<'a> {
     /// How many implementations named a file so far ([`Self::file_artifact`]): interfaces
     /// worked out without one depend on their type chain alone.
     pub files_named: std::cell::Cell<usize>,
+    /// Each artifact file's path by the file that names it and the name it is given there
+    /// ([`Self::artifact_path`]): every template of a type names its type's scripts again.
+    pub artifact_paths: std::cell::RefCell<FastMap<(FileId, String), Option<String>>>,
 }
 
 /// Whether directives make the resolver select the node rather than create it: `select`
@@ -759,6 +762,16 @@ impl<'a> NodeBuilder<'a> {
     /// for a file of a profile read from outside the template (`--profile-path`), its own
     /// location: it belongs to the profile, not to the template or its CSAR.
     fn artifact_path(&self, defined_in: FileId, file: &str) -> Option<String> {
+        let key = (defined_in, file.to_string());
+        if let Some(known) = self.artifact_paths.borrow().get(&key) {
+            return known.clone();
+        }
+        let path = self.find_artifact_path(defined_in, file);
+        self.artifact_paths.borrow_mut().insert(key, path.clone());
+        path
+    }
+
+    fn find_artifact_path(&self, defined_in: FileId, file: &str) -> Option<String> {
         let path = paths::artifact_path(self.ctx.sources, self.root.as_deref(), defined_in, file)?;
         if self.of_outside_profile(defined_in, &path) {
             return paths::artifact_path(self.ctx.sources, Some(""), defined_in, file);
