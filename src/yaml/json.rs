@@ -10,7 +10,7 @@
 //! finds with spans. Where it answers, the answer is the loader's tree as JSON: the same core
 //! schema ([`super::resolve_plain`]), the same empty values and the same keys.
 
-use granit_parser::{Event, Options, Parser, ScalarStyle};
+use granit_parser::{Event, Parser, ScalarStyle};
 use serde_json::{Map, Value as Json};
 
 use super::Core;
@@ -24,12 +24,7 @@ pub fn plain_json(text: &str, limits: &Limits) -> Option<Json> {
         return None;
     }
     // The loader's parser options, so that the same texts parse.
-    let depth_guard = limits.max_yaml_depth.saturating_add(1);
-    let mut options = Options::default();
-    options.emit_unresolved_aliases = true;
-    options.flow_nesting_limit = depth_guard;
-    options.block_nesting_limit = depth_guard;
-    options.set_emit_comments(false);
+    let options = super::load::parser_options(limits);
 
     let mut builder = Builder::default();
     let mut documents = 0;

@@ -89,6 +89,19 @@ pub fn load_recorded(
     root
 }
 
+/// The parser's options for reading with `limits`: unresolved aliases reported by the loader, no
+/// comments, and nesting bounded one past the depth limit (the loader reports the limit itself;
+/// the parser's bound keeps its own stack from growing past it first).
+pub(super) fn parser_options(limits: &Limits) -> Options {
+    let depth_guard = limits.max_yaml_depth.saturating_add(1);
+    let mut options = Options::default();
+    options.emit_unresolved_aliases = true;
+    options.flow_nesting_limit = depth_guard;
+    options.block_nesting_limit = depth_guard;
+    options.set_emit_comments(false);
+    options
+}
+
 /// How many times one file is re-read with an under-indented quoted-string continuation line
 /// fixed.
 const MAX_QUOTE_FIXES: usize = 32;
@@ -475,13 +488,7 @@ impl<'a> Loader<'a> {
             ));
         }
 
-        let depth_guard = self.limits.max_yaml_depth.saturating_add(1);
-        let mut options = Options::default();
-        options.emit_unresolved_aliases = true;
-        options.flow_nesting_limit = depth_guard;
-        options.block_nesting_limit = depth_guard;
-        options.set_emit_comments(false);
-
+        let options = parser_options(self.limits);
         let mut scan_error: Option<ScanError> = None;
         let mut fatal = false;
         for item in Parser::new_from_str_with_options(
