@@ -33,7 +33,7 @@ pub const SELECTED: &str = "toscana.Selected";
 /// a backend's Rust computed per element. Only the element's top-level map is new, made when it
 /// is rendered; everything under it is shared.
 pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
-    let mut spans = SpanFinder::new(&topology.source.files, sources);
+    let spans = SpanFinder::new(&topology.source.files, sources);
     let mut out = Vec::with_capacity(
         topology.inputs.len()
             + topology.nodes.len()
@@ -123,13 +123,12 @@ pub(super) fn part(topology: &tera::Value, list: &'static str, index: usize) -> 
     }
 }
 
-/// Turns IR locations (file index, line, column) back into spans, with one line index per file
-/// built on first use so 100,000 nodes cost one pass over each file.
+/// Turns IR locations (file index, line, column) back into spans, through each file's own line
+/// index ([`crate::source::SourceFile::line_starts`]).
 pub(crate) struct SpanFinder<'a> {
     sources: &'a SourceMap,
     /// IR file index → the SourceMap file of that name.
     files: Vec<Option<FileId>>,
-    lines: HashMap<FileId, Vec<usize>>,
 }
 
 impl<'a> SpanFinder<'a> {
@@ -143,23 +142,16 @@ impl<'a> SpanFinder<'a> {
             .iter()
             .map(|name| by_name.get(name.as_str()).copied())
             .collect();
-        SpanFinder {
-            sources,
-            files,
-            lines: HashMap::new(),
-        }
+        SpanFinder { sources, files }
     }
 
-    pub(crate) fn span(&mut self, location: Location) -> Option<Span> {
+    pub(crate) fn span(&self, location: Location) -> Option<Span> {
         let id = (*self.files.get(location.file)?)?;
         let file = self.sources.get(id);
         let text = &*file.text;
-        let starts = self.lines.entry(id).or_insert_with(|| {
-            std::iter::once(0)
-                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect()
-        });
-        let line_start = *starts.get((location.line as usize).checked_sub(1)?)?;
+        let line_start = *file
+            .line_starts()
+            .get((location.line as usize).checked_sub(1)?)? as usize;
         let line = &text[line_start..];
         let line = &line[..line.find('\n').unwrap_or(line.len())];
         let start = line_start

@@ -254,7 +254,7 @@ fn report_problems(
     if problems.is_empty() {
         return;
     }
-    let mut spans = crate::back::elements::SpanFinder::new(&topology.source.files, sources);
+    let spans = crate::back::elements::SpanFinder::new(&topology.source.files, sources);
     for p in problems {
         let d = if p.optional {
             Diagnostic::warning(

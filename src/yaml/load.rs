@@ -22,7 +22,7 @@ use super::node::{Core, Kind, Map, Node, Scalar, Style};
 use super::schema;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::limits::Limits;
-use crate::source::{FileId, SourceMap, Span};
+use crate::source::{FileId, SourceFile, SourceMap, Span};
 
 const CORE_PREFIX: &str = "tag:yaml.org,2002:";
 
@@ -45,12 +45,13 @@ pub fn load(
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Option<Node> {
-    let text: &str = &sources.get(file).text;
+    let source = sources.get(file);
+    let text: &str = &source.text;
     let mut patch = Patch::default();
     let mut attempts = 0;
     loop {
         attempts += 1;
-        let mut loader = Loader::new(text, &patch, file, limits);
+        let mut loader = Loader::new(source, &patch, file, limits);
         let root = loader.run();
         let retry_at = loader.retry_at;
         let out = std::mem::take(&mut loader.out);
@@ -75,9 +76,8 @@ pub fn load_recorded(
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Option<Node> {
-    let text: &str = &sources.get(file).text;
     let patch = Patch::default();
-    let mut loader = Loader::new(text, &patch, file, limits);
+    let mut loader = Loader::new(sources.get(file), &patch, file, limits);
     let mut fatal = false;
     for (event, start, end) in super::recorded_format::Replay::new(events) {
         if !loader.step(event, start, end, &mut fatal) {
@@ -211,25 +211,19 @@ impl Patch {
 struct Locator<'a> {
     text: &'a str,
     file: FileId,
-    line_starts: Vec<u32>,
+    /// The source file's own line index ([`crate::source::SourceFile::line_starts`]).
+    line_starts: &'a [u32],
     last_line: usize,
     last_byte: usize,
     last_col: u32,
 }
 
 impl<'a> Locator<'a> {
-    fn new(text: &'a str, file: FileId) -> Self {
-        let mut line_starts = vec![0u32];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| to_u32(i + 1)),
-        );
+    fn new(source: &'a SourceFile, file: FileId) -> Self {
         Locator {
-            text,
+            text: &source.text,
             file,
-            line_starts,
+            line_starts: source.line_starts(),
             last_line: 0,
             last_byte: 0,
             last_col: 1,
@@ -452,13 +446,13 @@ struct Loader<'a> {
 }
 
 impl<'a> Loader<'a> {
-    fn new(text: &'a str, patch: &'a Patch, file: FileId, limits: &'a Limits) -> Self {
+    fn new(source: &'a SourceFile, patch: &'a Patch, file: FileId, limits: &'a Limits) -> Self {
         Loader {
-            text,
+            text: &source.text,
             patch,
             retry_at: None,
             limits,
-            loc: Locator::new(text, file),
+            loc: Locator::new(source, file),
             stack: Vec::new(),
             anchors: HashMap::new(),
             expanded: 0,
@@ -1902,7 +1896,7 @@ inline:
         let mut sources = SourceMap::new();
         let id = sources.add("t.yaml", Origin::Stdin, text);
         let file = sources.get(id);
-        let mut loc = Locator::new(text, id);
+        let mut loc = Locator::new(file, id);
         // In order, out of order, and repeated.
         let mut offsets: Vec<usize> = (0..=text.len())
             .filter(|&i| text.is_char_boundary(i))

@@ -135,7 +135,7 @@ impl Expander<'_> {
         stack: &mut Vec<usize>,
         diags: &mut Diagnostics,
     ) -> Topology {
-        let mut spans = SpanFinder::new(&topology.source.files, self.ctx.sources);
+        let spans = SpanFinder::new(&topology.source.files, self.ctx.sources);
         let mut plans = Vec::new();
         let mut total = topology.nodes.len();
         let filtered = self
@@ -204,7 +204,7 @@ impl Expander<'_> {
             .collect();
         let mut problems = Vec::new();
         let out = splice(topology, plans, &names, &mut problems);
-        let mut spans = SpanFinder::new(&out.source.files, self.ctx.sources);
+        let spans = SpanFinder::new(&out.source.files, self.ctx.sources);
         for (at, error, message, hint) in problems {
             // An inner template spliced into several nodes has the same problem each time.
             if !self.spliced.insert(format!("{at:?} {message}")) {
@@ -467,7 +467,7 @@ pub fn settled(
     if topology.substituted.is_empty() {
         return diagnostics;
     }
-    let mut spans = SpanFinder::new(&topology.source.files, sources);
+    let spans = SpanFinder::new(&topology.source.files, sources);
     let place = |s: Span| (s.file, s.line, s.col);
     let gone: HashSet<_> = topology
         .substituted
