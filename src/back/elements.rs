@@ -184,8 +184,7 @@ mod tests {
             Origin::Stdin,
             "node_templates:\n  wéb:\n    type: x\n  db: {}\n",
         );
-        let mut finder =
-            SpanFinder::new(&["t.yaml".to_string(), "gone.yaml".to_string()], &sources);
+        let finder = SpanFinder::new(&["t.yaml".to_string(), "gone.yaml".to_string()], &sources);
         let at = |file, line, column| Location { file, line, column };
         let web = finder.span(at(0, 2, 3)).unwrap();
         assert_eq!((web.file, web.line, web.col), (id, 2, 3));
