@@ -48,7 +48,7 @@ fn shorthands_name_normative_types_of_every_kind() {
     );
     let hosting = &topology.relationships[0];
     assert_eq!(
-        hosting.types,
+        hosting.types[..],
         ["tosca.relationships.HostedOn", "tosca.relationships.Root"]
     );
     assert_eq!(
@@ -116,7 +116,7 @@ fn a_file_that_redefines_a_normative_type_is_warned_and_its_definition_used() {
         ("tosca::duplicate-name", Some(3))
     );
     let node = &topology.unwrap().nodes[0];
-    assert_eq!(node.types, ["tosca.nodes.Compute", "tosca.nodes.Root"]);
+    assert_eq!(node.types[..], ["tosca.nodes.Compute", "tosca.nodes.Root"]);
     assert!(node.properties.contains_key("flavor"));
 }
 
@@ -164,7 +164,7 @@ fn a_prefixed_name_resolves_through_the_import_that_declared_the_prefix() {
         ("tosca::unknown-type", Some(13))
     );
     assert_eq!(
-        read.topology.unwrap().nodes[0].types,
+        read.topology.unwrap().nodes[0].types[..],
         ["my.Service", "Resource", "tosca.nodes.Root"]
     );
 }
@@ -293,7 +293,7 @@ fn non_normative_types_resolve_with_their_relationships_in_every_version() {
         let topology = topology.unwrap();
         let node = |name: &str| topology.nodes.iter().find(|n| n.name == name).unwrap();
         assert_eq!(
-            node("mysql").types,
+            node("mysql").types[..],
             [
                 "tosca.nodes.DBMS.MySQL",
                 "tosca.nodes.DBMS",

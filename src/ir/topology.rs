@@ -6,6 +6,11 @@ use serde::Serialize;
 
 use super::value::Value;
 
+/// A type and its ancestors, most specific first. Shared: every element of a type carries the
+/// same list (a node's capabilities, relationships, interfaces), so each element holds a pointer
+/// to the list its type chain made once instead of its own copy of every name.
+pub type TypeNames = std::sync::Arc<[String]>;
+
 /// Index of a [`Node`] in [`Topology::nodes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(transparent)]
@@ -114,7 +119,7 @@ pub struct Node {
     /// (`tosca.nodes.Compute`; TOSCA 2.0 types by their identity: a profile's as
     /// `profile:Name`, e.g. `org.oasis-open.simple:2.0:Compute`, one imported under a namespace
     /// as `namespace:Name`). Backends match rules on this.
-    pub types: Vec<String>,
+    pub types: TypeNames,
     pub description: Option<String>,
     pub metadata: IndexMap<String, Value>,
     /// `select`, `substitute` and other directives, as written.
@@ -196,7 +201,7 @@ pub struct Capability {
     #[serde(rename = "type")]
     pub type_name: Option<String>,
     /// The capability type and its ancestors, most specific first.
-    pub types: Vec<String>,
+    pub types: TypeNames,
     pub properties: IndexMap<String, Value>,
     pub attributes: IndexMap<String, Value>,
     pub location: Option<Location>,
@@ -268,7 +273,7 @@ pub struct Relationship {
     #[serde(rename = "type")]
     pub type_name: String,
     /// The relationship type and its ancestors, most specific first.
-    pub types: Vec<String>,
+    pub types: TypeNames,
     /// True when the type is the one the requirement's definition names (or, with no
     /// definition read, when the assignment names none): what a reader expects, so diagrams
     /// need not label it.
@@ -294,7 +299,7 @@ pub struct RelationshipInstance {
 pub struct Interface {
     #[serde(rename = "type")]
     pub type_name: Option<String>,
-    pub types: Vec<String>,
+    pub types: TypeNames,
     /// Inputs shared by every operation of the interface.
     pub inputs: IndexMap<String, Value>,
     pub operations: IndexMap<String, Operation>,
@@ -330,7 +335,7 @@ pub struct Artifact {
     pub name: String,
     #[serde(rename = "type")]
     pub type_name: Option<String>,
-    pub types: Vec<String>,
+    pub types: TypeNames,
     /// The file as written in the template.
     pub file: String,
     /// The file resolved against where it was written, relative to the entry file's folder (or
@@ -353,7 +358,7 @@ pub struct Group {
     pub name: String,
     #[serde(rename = "type")]
     pub type_name: String,
-    pub types: Vec<String>,
+    pub types: TypeNames,
     pub description: Option<String>,
     pub metadata: IndexMap<String, Value>,
     pub members: Vec<NodeId>,
@@ -376,7 +381,7 @@ pub struct Policy {
     pub name: String,
     #[serde(rename = "type")]
     pub type_name: String,
-    pub types: Vec<String>,
+    pub types: TypeNames,
     pub description: Option<String>,
     pub metadata: IndexMap<String, Value>,
     pub targets: Vec<PolicyTarget>,

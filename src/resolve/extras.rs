@@ -9,6 +9,7 @@ use super::boundary::Target;
 use super::nodes::{NodeBuilder, index};
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::TypeNames;
 use crate::ir::{
     BoundaryMapping, Group, GroupId, NodeId, Policy, PolicyTarget, Substitution, Topology, Value,
     Workflow,
@@ -124,14 +125,14 @@ fn typed<'n>(
     kind: TypeKind,
     what: &str,
     diags: &mut Diagnostics,
-) -> (String, Vec<String>, Option<&'n Map>) {
+) -> (String, TypeNames, Option<&'n Map>) {
     let def = named.def.as_map();
     match builder.type_of(named, what, diags) {
         Some((t, span)) => {
             let types = builder.ancestry.of(builder.model, kind, &t, span, diags);
             (t, types, def)
         }
-        None => (String::new(), Vec::new(), def),
+        None => (String::new(), TypeNames::default(), def),
     }
 }
 

@@ -47,6 +47,7 @@ use super::selection::{self, Candidates, Selection, TypeLists, Wanted};
 use super::types::definitions;
 use super::typing::Typing;
 use crate::diag::{Diagnostic, Diagnostics, codes, plural};
+use crate::ir::TypeNames;
 use crate::ir::{NodeId, RelationshipId, Requirement, Topology, Value, type_matches};
 use crate::model::{TopologyTemplate, TypeKind};
 use crate::source::{FileId, Span};
@@ -330,7 +331,7 @@ fn build(
 /// What the relationship of an assignment is, before it exists: its type's ancestry, its
 /// properties, and what the type admits.
 struct RelationshipInfo {
-    types: Vec<String>,
+    types: TypeNames,
     properties: IndexMap<String, Value>,
     /// `valid_target_node_types`, `valid_capability_types`, `valid_source_node_types` (full
     /// names; empty when the type does not restrict).
@@ -502,7 +503,7 @@ impl<'b> Decider<'_, 'b, '_> {
                     .ancestry
                     .of(model, TypeKind::Relationship, n, *written, &mut quiet)
             }
-            None => Vec::new(),
+            None => TypeNames::default(),
         };
         let defs = definitions(model, TypeKind::Relationship, &types);
         let properties = self.builder.merged(

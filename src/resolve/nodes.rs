@@ -13,6 +13,7 @@ use super::values::ValueReader;
 use super::{Context, Locator, map_values, metadata_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::FastMap;
+use crate::ir::TypeNames;
 use crate::ir::{
     Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, NodeSelection,
     Operation, Topology, Value, type_matches,
@@ -130,7 +131,7 @@ impl<'a> NodeBuilder<'a> {
             .type_of(named, "node template", diags)
             .unwrap_or_else(|| (String::new(), named.span));
         let (types, defs) = if type_name.is_empty() {
-            (Vec::new(), Vec::new())
+            (TypeNames::default(), Vec::new())
         } else {
             let types = self
                 .ancestry
@@ -421,7 +422,7 @@ impl<'a> NodeBuilder<'a> {
             }
             let cap = out.entry(name.to_string()).or_insert_with(|| Capability {
                 type_name: None,
-                types: Vec::new(),
+                types: TypeNames::default(),
                 properties: IndexMap::new(),
                 attributes: IndexMap::new(),
                 location: None,
@@ -573,7 +574,7 @@ impl<'a> NodeBuilder<'a> {
             };
             let interface = out.entry(name).or_insert_with(|| Interface {
                 type_name: None,
-                types: Vec::new(),
+                types: TypeNames::default(),
                 inputs: IndexMap::new(),
                 operations: IndexMap::new(),
                 notifications: IndexMap::new(),
@@ -847,7 +848,7 @@ impl<'a> NodeBuilder<'a> {
         let artifact = Artifact {
             name: name.to_string(),
             type_name: None,
-            types: Vec::new(),
+            types: TypeNames::default(),
             file: file.to_string(),
             path: self.artifact_path(node.span.file, file),
             repository: None,
@@ -1026,7 +1027,7 @@ impl<'a> NodeBuilder<'a> {
                     .of(self.model, TypeKind::Artifact, &name, t.span, diags);
                 (Some(name), types)
             }
-            None => (None, Vec::new()),
+            None => (None, TypeNames::default()),
         };
         let path = match (&repository, file_node) {
             (None, Some(f)) => self.artifact_path(f.span.file, &file),

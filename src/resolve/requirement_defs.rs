@@ -15,6 +15,7 @@ use super::occurrences::{Bounds, bounds};
 use super::selection::admits;
 use super::types::{Ancestry, definitions};
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::TypeNames;
 use crate::ir::{Dialect, type_matches};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::source::Span;
@@ -83,9 +84,9 @@ struct Checker<'a, 'm> {
 impl<'m> Checker<'_, 'm> {
     /// The ancestry of the type `name` written at `at` (read in that file's namespaces);
     /// empty when it names no type (reported where types are read).
-    fn types(&mut self, kind: TypeKind, name: &str, at: Span) -> Vec<String> {
+    fn types(&mut self, kind: TypeKind, name: &str, at: Span) -> TypeNames {
         let Some(id) = self.ancestry.full_name(self.model, kind, name, at.file) else {
-            return Vec::new();
+            return TypeNames::default();
         };
         self.ancestry
             .chain(self.model, kind, &id, &mut Diagnostics::with_cap(0))
@@ -139,7 +140,7 @@ impl<'m> Checker<'_, 'm> {
     /// The ancestry of the capability type `capability` asks for: the type it names, or (with
     /// `node`) the type of the capability of that node type it names. Reports a name that is
     /// neither, and a node type without a capability of the named type.
-    fn capability(&mut self, w: &Written, requirement: &str) -> Option<Vec<String>> {
+    fn capability(&mut self, w: &Written, requirement: &str) -> Option<TypeNames> {
         let cap = w.capability?;
         let cap_name = cap.as_str()?;
         let node = w.node.and_then(|n| n.as_str().map(|s| (s, n.span)));
@@ -205,8 +206,8 @@ impl<'m> Checker<'_, 'm> {
     }
 
     /// Every capability of a node type chain with its type's ancestry.
-    fn capabilities_of(&mut self, defs: &[&'m TypeDef]) -> Vec<(String, Vec<String>)> {
-        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    fn capabilities_of(&mut self, defs: &[&'m TypeDef]) -> Vec<(String, TypeNames)> {
+        let mut out: Vec<(String, TypeNames)> = Vec::new();
         for def in defs {
             let Some(caps) = def
                 .def
@@ -242,7 +243,7 @@ impl<'m> Checker<'_, 'm> {
         declaring: &str,
         declaring_types: &[String],
         w: &Written,
-        capability: Option<&Vec<String>>,
+        capability: Option<&TypeNames>,
         requirement: &str,
     ) {
         let Some(rel) = w.relationship.and_then(|r| r.as_str().map(|s| (s, r.span))) else {
@@ -260,7 +261,7 @@ impl<'m> Checker<'_, 'm> {
         let node = w.node.and_then(|n| n.as_str().map(|s| (s, n.span)));
         let node_types = match node {
             Some((n, at)) => self.types(TypeKind::Node, n, at),
-            None => Vec::new(),
+            None => TypeNames::default(),
         };
         let mut problem = |what: &str, have: &str, valid: &[String], at: Span| {
             self.diags.push(

@@ -17,6 +17,7 @@ use super::type_parts::{Chain, ChainRef, RelationshipParts};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
+use crate::ir::TypeNames;
 use crate::ir::{
     Capability, Interface, Node, NodeId, Relationship, RelationshipId, Requirement, Topology,
 };
@@ -538,7 +539,7 @@ pub(super) fn relationship(
         }
     };
     let types = if type_name.is_empty() {
-        Vec::new()
+        TypeNames::default()
     } else {
         builder.ancestry.of(
             builder.model,

@@ -46,7 +46,7 @@ impl Candidates {
         let mut by_type: HashMap<String, Vec<NodeId>> = HashMap::new();
         let mut by_capability: HashMap<String, Vec<NodeId>> = HashMap::new();
         for (i, node) in topology.nodes.iter().enumerate() {
-            for t in &node.types {
+            for t in node.types.iter() {
                 by_type
                     .entry(canonical(t).to_string())
                     .or_default()

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::FastMap;
-use crate::ir::Dialect;
+use crate::ir::{Dialect, TypeNames};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::source::{FileId, Span};
 
@@ -39,7 +39,8 @@ pub struct Ancestry {
     /// Type identity → its ancestry (identities, most specific first), per kind (indexed by
     /// [`kind_index`]). Keyed by name alone so a lookup borrows the name instead of building a
     /// `(kind, String)` key: these maps are asked several times per node template.
-    cache: [FastMap<String, Vec<String>>; KINDS],
+    /// Shared: every element of a type points to its list ([`TypeNames`]).
+    cache: [FastMap<String, TypeNames>; KINDS],
     /// Shorthand → full name of the normative types read, per kind; ambiguous ones left out.
     shorthands: HashMap<(TypeKind, String), String>,
     /// (kind, file written in) → name as written → the identities it can mean.
@@ -191,14 +192,14 @@ impl Ancestry {
         name: &str,
         used_at: Span,
         diags: &mut Diagnostics,
-    ) -> Vec<String> {
+    ) -> TypeNames {
         match self.resolve(model, kind, name, used_at, diags) {
             Some(full) => self.walk(model, kind, &full, diags),
             None => {
                 if !tolerated(model, name, used_at) {
                     unknown_type(self, model, kind, name, used_at, diags);
                 }
-                vec![name.to_string()]
+                TypeNames::from([name.to_string()])
             }
         }
     }
@@ -211,7 +212,7 @@ impl Ancestry {
         kind: TypeKind,
         id: &str,
         diags: &mut Diagnostics,
-    ) -> Vec<String> {
+    ) -> TypeNames {
         self.walk(model, kind, id, diags)
     }
 
@@ -229,12 +230,15 @@ impl Ancestry {
         kind: TypeKind,
         start: &str,
         diags: &mut Diagnostics,
-    ) -> Vec<String> {
+    ) -> TypeNames {
         let mut chain: Vec<String> = Vec::new();
         let mut current = start.to_string();
         let tail: Vec<String> = loop {
             if let Some(known) = self.cache[kind_index(kind)].get(current.as_str()) {
-                break known.clone();
+                if chain.is_empty() {
+                    return known.clone();
+                }
+                break known.to_vec();
             }
             if let Some(pos) = chain.iter().position(|c| *c == current) {
                 report_cycle(model, kind, &chain[pos..], diags);
@@ -280,11 +284,13 @@ impl Ancestry {
         };
         // Cache every suffix of the chain: each type on it has the rest as its ancestry.
         let mut ancestry = tail;
+        let mut shared = TypeNames::from(ancestry.as_slice());
         for name in chain.iter().rev() {
             ancestry.insert(0, name.clone());
-            self.cache[kind_index(kind)].insert(name.clone(), ancestry.clone());
+            shared = TypeNames::from(ancestry.as_slice());
+            self.cache[kind_index(kind)].insert(name.clone(), shared.clone());
         }
-        ancestry
+        shared
     }
 }
 

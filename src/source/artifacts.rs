@@ -168,7 +168,7 @@ mod tests {
         Artifact {
             name: "install".to_string(),
             type_name: None,
-            types: Vec::new(),
+            types: Default::default(),
             file: path.to_string(),
             path: Some(path.to_string()),
             repository: None,

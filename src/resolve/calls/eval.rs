@@ -246,7 +246,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     out.properties.insert(name.clone(), v);
                 }
             }
-            let owner = (TypeKind::Node, node.types.as_slice());
+            let owner = (TypeKind::Node, &node.types[..]);
             self.attributes(owner, &node.attributes, &mut out.attributes, &scope, diags);
             if node.count.has_call() {
                 out.count = self.settle(&node.count, &scope, None, diags);
@@ -260,7 +260,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                             .insert(name.clone(), v);
                     }
                 }
-                let owner = (TypeKind::Capability, cap.types.as_slice());
+                let owner = (TypeKind::Capability, &cap.types[..]);
                 let attributes = &mut out.capabilities[cap_name].attributes;
                 self.attributes(owner, &cap.attributes, attributes, &scope, diags);
             }
@@ -284,7 +284,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     out.properties.insert(name.clone(), v);
                 }
             }
-            let owner = (TypeKind::Relationship, rel.types.as_slice());
+            let owner = (TypeKind::Relationship, &rel.types[..]);
             self.attributes(owner, &rel.attributes, &mut out.attributes, &scope, diags);
             self.interfaces(&rel.interfaces, &mut out.interfaces, &scope, diags);
         }

@@ -37,6 +37,7 @@ use indexmap::IndexMap;
 use std::collections::HashMap;
 
 use crate::diag::Diagnostics;
+use crate::ir::TypeNames;
 use crate::ir::{NodeId, RelationshipId, Topology, Value};
 use crate::model::{Model, Named, TypeKind};
 use crate::resolve::nodes::defs_complete;
@@ -65,7 +66,7 @@ pub enum Scope {
     Open(Box<OpenRelationship>),
     /// A node outside the topology known only by its type chain (most specific first): the
     /// node a `select` node template's `node_filter` judges, which is `SELF` there (L3445).
-    Candidate(Vec<String>),
+    Candidate(TypeNames),
 }
 
 /// Something a path leads to.
@@ -79,7 +80,7 @@ pub enum Entity {
     Open(Box<OpenRelationship>),
     /// A node or capability known only by its type chain (most specific first; empty when not
     /// even that is known).
-    Typed(TypeKind, Vec<String>),
+    Typed(TypeKind, TypeNames),
 }
 
 /// A relationship known by what its requirement says rather than by the topology.
@@ -90,11 +91,11 @@ pub struct OpenRelationship {
     /// The capability of the target it connects to, by name.
     pub capability: Option<String>,
     /// The relationship type chain.
-    pub types: Vec<String>,
+    pub types: TypeNames,
     /// The type chain of the node it would target.
-    pub target_types: Vec<String>,
+    pub target_types: TypeNames,
     /// The type chain of the capability it would target.
-    pub capability_types: Vec<String>,
+    pub capability_types: TypeNames,
     /// Its own property values, where known (those its requirement or template assigns).
     pub properties: IndexMap<String, Value>,
 }
@@ -421,7 +422,7 @@ impl<'t> Walk<'_, 't, '_> {
         }
     }
 
-    fn chain(&mut self, kind: TypeKind, name: &str) -> Vec<String> {
+    fn chain(&mut self, kind: TypeKind, name: &str) -> TypeNames {
         let mut quiet = Diagnostics::with_cap(0);
         self.ancestry
             .of(self.graph.model, kind, name, Default::default(), &mut quiet)
@@ -488,7 +489,9 @@ impl<'t> Walk<'_, 't, '_> {
                             }
                             Entity::Open(open) => match (source, open.source, open.target) {
                                 (true, Some(n), _) | (false, _, Some(n)) => Entity::Node(n),
-                                (true, None, _) => Entity::Typed(TypeKind::Node, Vec::new()),
+                                (true, None, _) => {
+                                    Entity::Typed(TypeKind::Node, TypeNames::default())
+                                }
                                 (false, _, None) => {
                                     Entity::Typed(TypeKind::Node, open.target_types.clone())
                                 }
@@ -508,7 +511,7 @@ impl<'t> Walk<'_, 't, '_> {
                             let rel = &topology.relationships[id.0];
                             match &rel.capability {
                                 Some(c) => Entity::Capability(rel.target, c.clone()),
-                                None => Entity::Typed(TypeKind::Capability, Vec::new()),
+                                None => Entity::Typed(TypeKind::Capability, TypeNames::default()),
                             }
                         }
                         Entity::Open(open) => match (open.target, &open.capability) {
@@ -640,7 +643,7 @@ impl<'t> Walk<'_, 't, '_> {
                     ));
                 }
                 self.exact = false;
-                Ok(Entity::Typed(TypeKind::Capability, Vec::new()))
+                Ok(Entity::Typed(TypeKind::Capability, TypeNames::default()))
             }
             Entity::Typed(_, types) => {
                 let types = types.clone();
@@ -649,7 +652,7 @@ impl<'t> Walk<'_, 't, '_> {
                         TypeKind::Capability,
                         self.chain(TypeKind::Capability, t),
                     )),
-                    Some(None) => Ok(Entity::Typed(TypeKind::Capability, Vec::new())),
+                    Some(None) => Ok(Entity::Typed(TypeKind::Capability, TypeNames::default())),
                     None => {
                         let defs = definitions(self.model(), TypeKind::Node, &types);
                         if !types.is_empty() && defs_complete(self.model(), &defs) {
@@ -660,7 +663,7 @@ impl<'t> Walk<'_, 't, '_> {
                                 suggest(name, &known, "capability"),
                             ));
                         }
-                        Ok(Entity::Typed(TypeKind::Capability, Vec::new()))
+                        Ok(Entity::Typed(TypeKind::Capability, TypeNames::default()))
                     }
                 }
             }
