@@ -667,7 +667,7 @@ impl<'a> NodeBuilder<'a> {
             outputs: IndexMap::new(),
         });
         if let Some(file) = node.as_str() {
-            op.implementation = Some(self.implementation_from_file(file, node, diags));
+            op.implementation = Some(Box::new(self.implementation_from_file(file, node, diags)));
             return op;
         }
         let Some(map) = node.as_map() else { return op };
@@ -682,7 +682,7 @@ impl<'a> NodeBuilder<'a> {
                 .extend(map_values(self.reader, outputs, "`outputs`", diags));
         }
         if let Some(implementation) = map.get("implementation") {
-            op.implementation = Some(self.implementation(implementation, diags));
+            op.implementation = Some(Box::new(self.implementation(implementation, diags)));
         }
         op
     }
