@@ -145,7 +145,10 @@ pub struct Node {
     /// entries of `properties` are defaults of its type. Diagrams always show these.
     pub assigned: Vec<String>,
     pub attributes: IndexMap<String, Value>,
-    pub capabilities: IndexMap<String, Capability>,
+    // Shared: a capability the template leaves as its type defines it is one value for every
+    // node of the type; writing to one (an assignment, a value evaluated into it) copies it
+    // first (`Arc::make_mut`).
+    pub capabilities: IndexMap<String, std::sync::Arc<Capability>>,
     /// Requirement assignments in source order; names may repeat.
     pub requirements: Vec<Requirement>,
     pub interfaces: IndexMap<String, Interface>,

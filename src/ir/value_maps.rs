@@ -1,20 +1,29 @@
-//! The maps of values a node or relationship holds, for the passes that rewrite the values in
-//! them: evaluating the calls whose value is known, renaming the nodes of a substituting
-//! template, reading a substituted node's mapped attributes. One list for all of them, so a
-//! pass cannot miss a place the others reach.
+//! The maps of values a node or relationship holds, for the passes that rewrite the function
+//! calls in them: evaluating the calls whose value is known, renaming the nodes of a
+//! substituting template, reading a substituted node's mapped attributes. One list for all of
+//! them, so a pass cannot miss a place the others reach.
 
 use indexmap::IndexMap;
 
 use super::{Interface, Node, Relationship, Value};
 
 impl Node {
-    /// Every map of values of the node: its properties and attributes, each capability's
-    /// properties and attributes, each interface's inputs and its operations' and
-    /// notifications' inputs, and each artifact's properties. Operation outputs are not among
-    /// them: they map results to attributes, they hold no values.
-    pub fn value_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
+    /// Every map of values of the node in which a call may be rewritten: its properties and
+    /// attributes, each capability's properties and attributes, each interface's inputs and its
+    /// operations' and notifications' inputs, and each artifact's properties. Operation outputs
+    /// are not among them: they map results to attributes, they hold no values.
+    ///
+    /// A capability none of whose values holds a call is left out: every pass rewrites calls
+    /// only, and so it stays shared with the other nodes of its type (see
+    /// [`Node::capabilities`]); a capability with a call is unshared first.
+    pub fn call_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
         let mut maps = vec![&mut self.properties, &mut self.attributes];
         for capability in self.capabilities.values_mut() {
+            let has_call = |m: &IndexMap<String, Value>| m.values().any(Value::has_call);
+            if !has_call(&capability.properties) && !has_call(&capability.attributes) {
+                continue;
+            }
+            let capability = std::sync::Arc::make_mut(capability);
             maps.push(&mut capability.properties);
             maps.push(&mut capability.attributes);
         }
@@ -28,8 +37,8 @@ impl Node {
 
 impl Relationship {
     /// Every map of values of the relationship: its properties and attributes, and its
-    /// interfaces' inputs as for a node ([`Node::value_maps_mut`]).
-    pub fn value_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
+    /// interfaces' inputs as for a node ([`Node::call_maps_mut`]).
+    pub fn call_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
         let mut maps = vec![&mut self.properties, &mut self.attributes];
         interface_maps(&mut self.interfaces, &mut maps);
         maps

@@ -393,7 +393,7 @@ pub fn judge(filter: &NodeFilter, typing: &mut Typing, node: &Node) -> Verdict {
 /// written at `at`).
 fn capability<'n>(
     typing: &mut Typing,
-    capabilities: &'n indexmap::IndexMap<String, Capability>,
+    capabilities: &'n indexmap::IndexMap<String, std::sync::Arc<Capability>>,
     name: &str,
     at: Span,
 ) -> Option<(&'n str, &'n Capability)> {
@@ -407,7 +407,7 @@ fn capability<'n>(
     capabilities
         .iter()
         .find(|(_, c)| type_matches(&c.types, &full))
-        .map(|(n, c)| (n.as_str(), c))
+        .map(|(n, c)| (n.as_str(), &**c))
 }
 
 fn judge_property(

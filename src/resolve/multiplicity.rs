@@ -100,10 +100,10 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
                     .capabilities
                     .iter()
                     .map(|(k, c)| {
-                        let mut c = c.clone();
+                        let mut c = crate::ir::Capability::clone(c);
                         c.properties = eval.map(&c.properties);
                         c.attributes = eval.map(&c.attributes);
-                        (k.clone(), c)
+                        (k.clone(), std::sync::Arc::new(c))
                     })
                     .collect(),
                 interfaces: eval.interfaces(&node.interfaces),

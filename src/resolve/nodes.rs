@@ -2,6 +2,7 @@
 //! and artifacts.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 
@@ -301,11 +302,14 @@ impl<'a> NodeBuilder<'a> {
         assigned: Option<&Yaml>,
         node: &str,
         diags: &mut Diagnostics,
-    ) -> IndexMap<String, Capability> {
+    ) -> IndexMap<String, Arc<Capability>> {
         let mut out = match self.type_parts.capabilities.get(&ChainRef(defs)) {
             Some(known) => known.replay(diags),
             None => {
-                let made = Replayed::make(|local| self.type_capabilities(defs, local));
+                let made = Replayed::make(|local| {
+                    let made = self.type_capabilities(defs, local);
+                    made.into_iter().map(|(k, c)| (k, Arc::new(c))).collect()
+                });
                 let out = made.replay(diags);
                 self.type_parts.capabilities.insert(Chain::of(defs), made);
                 out
@@ -396,7 +400,7 @@ impl<'a> NodeBuilder<'a> {
     /// A template's capability assignments, typed and merged into what its type defines.
     fn assigned_capabilities(
         &mut self,
-        out: &mut IndexMap<String, Capability>,
+        out: &mut IndexMap<String, Arc<Capability>>,
         defs: &[&TypeDef],
         assigned: Option<&Yaml>,
         node: &str,
@@ -420,13 +424,17 @@ impl<'a> NodeBuilder<'a> {
                 );
                 continue;
             }
-            let cap = out.entry(name.to_string()).or_insert_with(|| Capability {
-                type_name: None,
-                types: TypeNames::default(),
-                properties: IndexMap::new(),
-                attributes: IndexMap::new(),
-                location: None,
+            let cap = out.entry(name.to_string()).or_insert_with(|| {
+                Arc::new(Capability {
+                    type_name: None,
+                    types: TypeNames::default(),
+                    properties: IndexMap::new(),
+                    attributes: IndexMap::new(),
+                    location: None,
+                })
             });
+            // The template writes to this one: its own copy from here on.
+            let cap = Arc::make_mut(cap);
             cap.location = self.locator.at(entry.key.span);
             if let Some(m) = entry.value.as_map() {
                 // Typed against the capability type's definitions; names are judged when its
@@ -1093,7 +1101,7 @@ fn xml_instance_bounds(metadata: Option<&crate::yaml::Node>) -> Option<InstanceB
 }
 
 /// Instance bounds from a Scalable capability's `min_instances`/`max_instances`.
-fn instance_bounds(capabilities: &IndexMap<String, Capability>) -> Option<InstanceBounds> {
+fn instance_bounds(capabilities: &IndexMap<String, Arc<Capability>>) -> Option<InstanceBounds> {
     let scalable = capabilities
         .iter()
         .find(|(name, c)| {

@@ -262,7 +262,7 @@ pub fn judge<'m>(
     let chosen: Option<(&String, &Capability)> = match (&wanted.capability, &wanted.capability_type)
     {
         (Some((name, full)), _) => match node.capabilities.get_key_value(name) {
-            Some(found) => Some(found),
+            Some((name, found)) => Some((name, &**found)),
             None => match full {
                 Some(t) => match of_type(node, t, requirement, &wanted.admitted) {
                     Some(found) => Some(found),
@@ -309,7 +309,9 @@ fn of_type<'n>(
     admitted: &[String],
 ) -> Option<(&'n String, &'n Capability)> {
     let name = capability_of_type(&node.capabilities, t, requirement, admitted)?;
-    node.capabilities.get_key_value(name)
+    node.capabilities
+        .get_key_value(name)
+        .map(|(name, c)| (name, &**c))
 }
 
 /// The capability of type `t` a requirement connects to, `None` when the node has none of that
@@ -318,7 +320,7 @@ fn of_type<'n>(
 /// empty when it admits any), and when none of them is admitted, a capability of another type
 /// that is; then the one named like the requirement, else the first.
 pub(super) fn capability_of_type<'c>(
-    capabilities: &'c indexmap::IndexMap<String, Capability>,
+    capabilities: &'c indexmap::IndexMap<String, std::sync::Arc<Capability>>,
     t: &str,
     requirement: &str,
     admitted: &[String],

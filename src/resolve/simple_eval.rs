@@ -72,7 +72,7 @@ pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
         let place = Place::Node(NodeId(n));
         for_each_value(
             topology,
-            |t| values_of(t.nodes[n].value_maps_mut()),
+            |t| values_of(t.nodes[n].call_maps_mut()),
             place,
             &mut eval,
             diags,
@@ -82,7 +82,7 @@ pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
         let place = Place::Relationship(RelationshipId(r));
         for_each_value(
             topology,
-            |t| values_of(t.relationships[r].value_maps_mut()),
+            |t| values_of(t.relationships[r].call_maps_mut()),
             place,
             &mut eval,
             diags,

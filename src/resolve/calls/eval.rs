@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 
@@ -254,15 +255,21 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             for (cap_name, cap) in &node.capabilities {
                 for name in cap.properties.keys() {
                     let key = Key::Capability(id, cap_name.clone(), name.clone());
-                    if let Some(v) = self.property(key, diags) {
-                        out.capabilities[cap_name]
+                    if let Some(v) = self.property(key, diags)
+                        && out.capabilities[cap_name].properties.get(name) != Some(&v)
+                    {
+                        // Only a changed capability stops being shared with its type's others.
+                        Arc::make_mut(&mut out.capabilities[cap_name])
                             .properties
                             .insert(name.clone(), v);
                     }
                 }
                 let owner = (TypeKind::Capability, &cap.types[..]);
-                let attributes = &mut out.capabilities[cap_name].attributes;
-                self.attributes(owner, &cap.attributes, attributes, &scope, diags);
+                let mut attributes = out.capabilities[cap_name].attributes.clone();
+                self.attributes(owner, &cap.attributes, &mut attributes, &scope, diags);
+                if attributes != out.capabilities[cap_name].attributes {
+                    Arc::make_mut(&mut out.capabilities[cap_name]).attributes = attributes;
+                }
             }
             self.interfaces(&node.interfaces, &mut out.interfaces, &scope, diags);
             for (name, artifact) in &node.artifacts {

@@ -94,7 +94,7 @@ pub(super) fn rename_map(map: &mut IndexMap<String, Value>, renames: &Renames) {
 /// Every value of `node` renamed, and what names a node outside its values: the targets its
 /// requirements name and the attribute paths its operation outputs map to.
 pub(super) fn node_values(node: &mut Node, renames: &Renames) {
-    for map in node.value_maps_mut() {
+    for map in node.call_maps_mut() {
         rename_map(map, renames);
     }
     rename_operation_outputs(&mut node.interfaces, renames);
@@ -111,14 +111,14 @@ pub(super) fn node_values(node: &mut Node, renames: &Renames) {
 
 /// Every value of `rel` renamed, and its operation outputs as for a node ([`node_values`]).
 pub(super) fn relationship_values(rel: &mut Relationship, renames: &Renames) {
-    for map in rel.value_maps_mut() {
+    for map in rel.call_maps_mut() {
         rename_map(map, renames);
     }
     rename_operation_outputs(&mut rel.interfaces, renames);
 }
 
 /// The attribute paths operation outputs map to (`[ SELF, attribute ]` or a node's name) are
-/// not among a node's values ([`Node::value_maps_mut`]) but name nodes all the same.
+/// not among a node's values ([`Node::call_maps_mut`]) but name nodes all the same.
 fn rename_operation_outputs(
     interfaces: &mut IndexMap<String, crate::ir::Interface>,
     renames: &Renames,
@@ -144,7 +144,10 @@ pub(super) fn relocate(location: Option<Location>, files: &[usize]) -> Option<Lo
 pub(super) fn relocate_node(node: &mut Node, files: &[usize]) {
     node.location = relocate(node.location, files);
     for c in node.capabilities.values_mut() {
-        c.location = relocate(c.location, files);
+        let relocated = relocate(c.location, files);
+        if relocated != c.location {
+            std::sync::Arc::make_mut(c).location = relocated;
+        }
     }
     for r in &mut node.requirements {
         r.location = relocate(r.location, files);

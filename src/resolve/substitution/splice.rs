@@ -401,11 +401,11 @@ pub(super) fn splice(
         .map(|s| (s.name.clone(), s.attributes.clone()))
         .collect();
     if !mapped.is_empty() {
-        let nodes = out.nodes.iter_mut().flat_map(Node::value_maps_mut);
+        let nodes = out.nodes.iter_mut().flat_map(Node::call_maps_mut);
         let relationships = out
             .relationships
             .iter_mut()
-            .flat_map(Relationship::value_maps_mut);
+            .flat_map(Relationship::call_maps_mut);
         for map in nodes.chain(relationships) {
             map.values_mut().for_each(|v| read_attributes(v, &mapped));
         }

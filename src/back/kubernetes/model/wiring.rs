@@ -182,7 +182,7 @@ impl Ctx<'_> {
             let endpoint = type_matches(&r.types, "tosca.relationships.ConnectsTo")
                 || capability
                     .and_then(|c| self.node(t).capabilities.get(c))
-                    .is_some_and(is_endpoint)
+                    .is_some_and(|c| is_endpoint(c))
                 // Nothing read names the relationship or the capability (a TOSCA 2.0 profile
                 // that is not available): a target with ports is taken as an endpoint.
                 || (r.types.is_empty()
