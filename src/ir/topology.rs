@@ -11,6 +11,11 @@ use super::value::Value;
 /// to the list its type chain made once instead of its own copy of every name.
 pub type TypeNames = std::sync::Arc<[String]>;
 
+/// A node's or relationship's interfaces by name. Each is shared like a capability (see
+/// `Node::capabilities`): the interfaces a type defines are one value for every element of the
+/// type until a template assigns to one, or a call in one is evaluated.
+pub type Interfaces = IndexMap<String, std::sync::Arc<Interface>>;
+
 /// Index of a [`Node`] in [`Topology::nodes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(transparent)]
@@ -151,7 +156,7 @@ pub struct Node {
     pub capabilities: IndexMap<String, std::sync::Arc<Capability>>,
     /// Requirement assignments in source order; names may repeat.
     pub requirements: Vec<Requirement>,
-    pub interfaces: IndexMap<String, Interface>,
+    pub interfaces: Interfaces,
     pub artifacts: IndexMap<String, Artifact>,
     pub location: Option<Location>,
 }
@@ -283,7 +288,7 @@ pub struct Relationship {
     pub default_type: bool,
     pub properties: IndexMap<String, Value>,
     pub attributes: IndexMap<String, Value>,
-    pub interfaces: IndexMap<String, Interface>,
+    pub interfaces: Interfaces,
     pub location: Option<Location>,
 }
 

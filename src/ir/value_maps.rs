@@ -5,7 +5,7 @@
 
 use indexmap::IndexMap;
 
-use super::{Interface, Node, Relationship, Value};
+use super::{Interface, Interfaces, Node, Relationship, Value};
 
 impl Node {
     /// Every map of values of the node in which a call may be rewritten: its properties and
@@ -45,11 +45,17 @@ impl Relationship {
     }
 }
 
+/// The interfaces' maps of values, as [`Node::call_maps_mut`] gives them: a shared interface
+/// without a call in them is left out, one with a call unshared first.
 fn interface_maps<'a>(
-    interfaces: &'a mut IndexMap<String, Interface>,
+    interfaces: &'a mut Interfaces,
     maps: &mut Vec<&'a mut IndexMap<String, Value>>,
 ) {
     for interface in interfaces.values_mut() {
+        if !has_call(interface) {
+            continue;
+        }
+        let interface = std::sync::Arc::make_mut(interface);
         maps.push(&mut interface.inputs);
         for operation in interface
             .operations
@@ -59,4 +65,15 @@ fn interface_maps<'a>(
             maps.push(&mut operation.inputs);
         }
     }
+}
+
+/// Whether any of `interface`'s maps of values holds a call.
+fn has_call(interface: &Interface) -> bool {
+    let in_map = |m: &IndexMap<String, Value>| m.values().any(Value::has_call);
+    in_map(&interface.inputs)
+        || interface
+            .operations
+            .values()
+            .chain(interface.notifications.values())
+            .any(|op| in_map(&op.inputs))
 }

@@ -3,8 +3,6 @@
 //! defines, in its interface type or in the type's own interface definition (SP-OP-08). A
 //! template assigns implementations and inputs; it cannot add an interface or an operation.
 
-use indexmap::IndexMap;
-
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Interface;
@@ -29,7 +27,7 @@ const RESERVED: &[&str] = &[
 pub fn assigned_name(
     key: &str,
     key_node: &Node,
-    defined: &IndexMap<String, Interface>,
+    defined: &crate::ir::Interfaces,
     diags: &mut Diagnostics,
 ) -> Option<String> {
     if defined.contains_key(key) {

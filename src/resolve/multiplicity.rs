@@ -28,8 +28,8 @@ use indexmap::IndexMap;
 
 use super::allocation::number;
 use crate::ir::{
-    BoundaryMapping, Call, Instance, Interface, Node, NodeId, PolicyTarget, Relationship,
-    RelationshipId, RelationshipInstance, Requirement, Topology, Value,
+    BoundaryMapping, Call, Instance, Interface, Interfaces, Node, NodeId, PolicyTarget,
+    Relationship, RelationshipId, RelationshipInstance, Requirement, Topology, Value,
 };
 
 /// Something the pairing cannot do, with the element it is about.
@@ -492,11 +492,11 @@ impl<'a> Eval<'a> {
     }
 
     /// Interface and operation inputs, evaluated.
-    fn interfaces(&self, interfaces: &IndexMap<String, Interface>) -> IndexMap<String, Interface> {
+    fn interfaces(&self, interfaces: &Interfaces) -> Interfaces {
         interfaces
             .iter()
             .map(|(k, f)| {
-                let mut f = f.clone();
+                let mut f = Interface::clone(f);
                 f.inputs = self.map(&f.inputs);
                 for op in f
                     .operations
@@ -505,7 +505,7 @@ impl<'a> Eval<'a> {
                 {
                     op.inputs = self.map(&op.inputs);
                 }
-                (k.clone(), f)
+                (k.clone(), std::sync::Arc::new(f))
             })
             .collect()
     }

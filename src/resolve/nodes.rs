@@ -14,11 +14,11 @@ use super::values::ValueReader;
 use super::{Context, Locator, map_values, metadata_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::FastMap;
-use crate::ir::TypeNames;
 use crate::ir::{
     Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, NodeSelection,
     Operation, Topology, Value, type_matches,
 };
+use crate::ir::{Interfaces, TypeNames};
 use crate::model::{Model, Named, TopologyTemplate, TypeDef, TypeKind};
 use crate::source::{FileId, Span};
 use crate::yaml::{Kind, Map, Node as Yaml};
@@ -490,7 +490,7 @@ impl<'a> NodeBuilder<'a> {
         defs: &[&TypeDef],
         assigned: Option<&Yaml>,
         diags: &mut Diagnostics,
-    ) -> IndexMap<String, Interface> {
+    ) -> Interfaces {
         let mut out = self.chain_interfaces(defs, diags);
         self.assigned_interfaces(&mut out, defs, assigned, diags);
         out
@@ -498,11 +498,7 @@ impl<'a> NodeBuilder<'a> {
 
     /// [`Self::type_interfaces`], worked out once per type chain when that reports nothing and
     /// names no file (see [`TypeParts::interfaces`]); otherwise for every template, as before.
-    fn chain_interfaces(
-        &mut self,
-        defs: &[&TypeDef],
-        diags: &mut Diagnostics,
-    ) -> IndexMap<String, Interface> {
+    fn chain_interfaces(&mut self, defs: &[&TypeDef], diags: &mut Diagnostics) -> Interfaces {
         if let Some(known) = self.type_parts.interfaces.get(&ChainRef(defs)) {
             return known.clone();
         }
@@ -521,12 +517,8 @@ impl<'a> NodeBuilder<'a> {
 
     /// The interfaces a type chain defines, merged along the chain: what [`Self::interfaces`]
     /// starts from before a template's assignments.
-    pub fn type_interfaces(
-        &mut self,
-        defs: &[&TypeDef],
-        diags: &mut Diagnostics,
-    ) -> IndexMap<String, Interface> {
-        let mut out: IndexMap<String, Interface> = IndexMap::new();
+    pub fn type_interfaces(&mut self, defs: &[&TypeDef], diags: &mut Diagnostics) -> Interfaces {
+        let mut out = Interfaces::new();
         let defined = defs
             .iter()
             .rev()
@@ -540,7 +532,7 @@ impl<'a> NodeBuilder<'a> {
     /// A template's `interfaces` assignments merged into its type's `out`.
     pub fn assigned_interfaces(
         &mut self,
-        out: &mut IndexMap<String, Interface>,
+        out: &mut Interfaces,
         defs: &[&TypeDef],
         assigned: Option<&Yaml>,
         diags: &mut Diagnostics,
@@ -552,7 +544,7 @@ impl<'a> NodeBuilder<'a> {
 
     fn interface_section(
         &mut self,
-        out: &mut IndexMap<String, Interface>,
+        out: &mut Interfaces,
         defs: &[&TypeDef],
         section: &Yaml,
         is_assignment: bool,
@@ -580,14 +572,17 @@ impl<'a> NodeBuilder<'a> {
             } else {
                 name.to_string()
             };
-            let interface = out.entry(name).or_insert_with(|| Interface {
-                type_name: None,
-                types: TypeNames::default(),
-                inputs: IndexMap::new(),
-                operations: IndexMap::new(),
-                notifications: IndexMap::new(),
+            let interface = out.entry(name).or_insert_with(|| {
+                Arc::new(Interface {
+                    type_name: None,
+                    types: TypeNames::default(),
+                    inputs: IndexMap::new(),
+                    operations: IndexMap::new(),
+                    notifications: IndexMap::new(),
+                })
             });
-            self.interface_body(interface, body, diags);
+            // Copied first when it is the type's, shared with the type's other elements.
+            self.interface_body(Arc::make_mut(interface), body, diags);
         }
     }
 

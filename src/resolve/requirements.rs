@@ -17,10 +17,8 @@ use super::type_parts::{Chain, ChainRef, RelationshipParts};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
-use crate::ir::TypeNames;
-use crate::ir::{
-    Capability, Interface, Node, NodeId, Relationship, RelationshipId, Requirement, Topology,
-};
+use crate::ir::{Capability, Node, NodeId, Relationship, RelationshipId, Requirement, Topology};
+use crate::ir::{Interfaces, TypeNames};
 use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
 
@@ -664,7 +662,7 @@ fn type_parts<'a>(
     defs: &[&'a crate::model::TypeDef],
     assigned: Option<&Yaml>,
     diags: &mut Diagnostics,
-) -> (IndexMap<String, Interface>, Vec<String>) {
+) -> (Interfaces, Vec<String>) {
     // An operation may name an artifact of the node being built; outside a node's build there
     // is none, and only then does the chain alone decide its interfaces.
     if !builder.artifacts.is_empty() {

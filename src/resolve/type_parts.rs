@@ -12,7 +12,7 @@ use indexmap::{Equivalent, IndexMap};
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hash::FastMap;
-use crate::ir::{Capability, Interface, Value};
+use crate::ir::{Capability, Interfaces, Value};
 use crate::model::TypeDef;
 
 /// A result with the diagnostics found while making it.
@@ -53,7 +53,7 @@ pub struct TypeParts {
     /// when working them out reported nothing and named no file: an operation that names one
     /// may mean an artifact of the template being built (`create: installer`), and a missing
     /// file is reported once per place, so neither can be replayed.
-    pub interfaces: ChainMap<IndexMap<String, Interface>>,
+    pub interfaces: ChainMap<Interfaces>,
 }
 
 /// What a relationship type chain gives each of its relationships, worked out once.
@@ -61,7 +61,7 @@ pub struct RelationshipParts {
     /// The interfaces the chain defines, before a relationship's assignments. Kept only when
     /// working them out reported nothing: a missing implementation file is reported once per
     /// place, so a replay would report it again where working them out again does not.
-    pub interfaces: Option<IndexMap<String, Interface>>,
+    pub interfaces: Option<Interfaces>,
     /// The capability types the chain admits as targets.
     pub admitted: Vec<String>,
 }

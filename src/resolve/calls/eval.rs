@@ -24,7 +24,7 @@ use crate::yaml::Node as Yaml;
 
 /// Whether any value of the topology that this pass walks holds a call.
 pub fn has_calls(topology: &Topology) -> bool {
-    let interfaces = |i: &IndexMap<String, crate::ir::Interface>| {
+    let interfaces = |i: &crate::ir::Interfaces| {
         i.values().any(|i| {
             i.inputs.values().any(Value::has_call)
                 || i.operations
@@ -399,21 +399,27 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             .collect()
     }
 
+    /// Each interface's inputs evaluated into `out`; an interface whose values do not change
+    /// stays shared with its type's other elements.
     fn interfaces(
         &mut self,
-        interfaces: &IndexMap<String, crate::ir::Interface>,
-        out: &mut IndexMap<String, crate::ir::Interface>,
+        interfaces: &crate::ir::Interfaces,
+        out: &mut crate::ir::Interfaces,
         scope: &Scope,
         diags: &mut Diagnostics,
     ) {
         for (name, interface) in interfaces {
-            let target = &mut out[name];
-            target.inputs = self.values(&interface.inputs, scope, diags);
+            let mut evaluated = crate::ir::Interface::clone(&out[name]);
+            evaluated.inputs = self.values(&interface.inputs, scope, diags);
             for (op, operation) in &interface.operations {
-                target.operations[op].inputs = self.values(&operation.inputs, scope, diags);
+                evaluated.operations[op].inputs = self.values(&operation.inputs, scope, diags);
             }
             for (op, notification) in &interface.notifications {
-                target.notifications[op].inputs = self.values(&notification.inputs, scope, diags);
+                evaluated.notifications[op].inputs =
+                    self.values(&notification.inputs, scope, diags);
+            }
+            if evaluated != *out[name] {
+                out[name] = Arc::new(evaluated);
             }
         }
     }

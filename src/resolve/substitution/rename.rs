@@ -119,15 +119,16 @@ pub(super) fn relationship_values(rel: &mut Relationship, renames: &Renames) {
 
 /// The attribute paths operation outputs map to (`[ SELF, attribute ]` or a node's name) are
 /// not among a node's values ([`Node::call_maps_mut`]) but name nodes all the same.
-fn rename_operation_outputs(
-    interfaces: &mut IndexMap<String, crate::ir::Interface>,
-    renames: &Renames,
-) {
-    let operations = interfaces.values_mut().flat_map(|i| {
-        i.operations
-            .values_mut()
-            .chain(i.notifications.values_mut())
-    });
+fn rename_operation_outputs(interfaces: &mut crate::ir::Interfaces, renames: &Renames) {
+    // An inner template's elements, renamed as they are spliced in: no sharing to keep.
+    let operations = interfaces
+        .values_mut()
+        .map(std::sync::Arc::make_mut)
+        .flat_map(|i| {
+            i.operations
+                .values_mut()
+                .chain(i.notifications.values_mut())
+        });
     for operation in operations {
         rename_map(&mut operation.outputs, renames);
     }
@@ -158,12 +159,10 @@ pub(super) fn relocate_node(node: &mut Node, files: &[usize]) {
     relocate_interfaces(&mut node.interfaces, files);
 }
 
-pub(super) fn relocate_interfaces(
-    interfaces: &mut IndexMap<String, crate::ir::Interface>,
-    files: &[usize],
-) {
+pub(super) fn relocate_interfaces(interfaces: &mut crate::ir::Interfaces, files: &[usize]) {
     let artifacts = interfaces
         .values_mut()
+        .map(std::sync::Arc::make_mut)
         .flat_map(|i| {
             i.operations
                 .values_mut()
