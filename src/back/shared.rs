@@ -31,6 +31,8 @@ use serde::ser::{self, Impossible};
 use tera::Value;
 use tera::value::Key;
 
+use crate::ir::shared::{SHARED_PART, Serializing, take_serializing};
+
 /// `value` as a Tera value, distinct parts shared (see the module docs); `none` if `value`
 /// cannot be expressed in serde_json's data model (a map with keys that are not strings or
 /// numbers, an integer beyond 64 bits).
@@ -162,6 +164,10 @@ struct Sharer {
     keys: HashMap<u64, Arc<str>, BuildHasherDefault<Prehashed>>,
     /// Lists and maps.
     composites: HashMap<u64, Value, BuildHasherDefault<Prehashed>>,
+    /// The IR's shared parts ([`crate::ir::Shared`]) converted so far, by address: a type's
+    /// capabilities and interfaces, which most of its nodes share, are converted once, not once
+    /// per node. Each entry keeps its part alive, so no other part can take its address.
+    shared_parts: HashMap<usize, (Value, u64, Arc<dyn std::any::Any + Send + Sync>)>,
     /// The text of the map key being read, reused from key to key.
     key_text: String,
 }
@@ -218,6 +224,25 @@ const LIST: u64 = 7;
 const MAP: u64 = 8;
 
 impl Sharer {
+    /// A shared part of the IR, as the serializer meets it (`serialize_newtype_struct`): converted the
+    /// first time, the same value again every other time.
+    fn shared_part<T: Serialize + ?Sized>(
+        &mut self,
+        part: Serializing,
+        value: &T,
+    ) -> Result<Built> {
+        if let Some((value, hash, _)) = self.shared_parts.get(&part.address) {
+            return Ok(Built {
+                value: value.clone(),
+                hash: *hash,
+            });
+        }
+        let built = value.serialize(&mut *self)?;
+        self.shared_parts
+            .insert(part.address, (built.value.clone(), built.hash, part.keep));
+        Ok(built)
+    }
+
     fn none() -> Built {
         Built {
             value: Value::none(),
@@ -544,9 +569,14 @@ impl<'s> ser::Serializer for &'s mut Sharer {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<Built> {
+        if name == SHARED_PART
+            && let Some(part) = take_serializing()
+        {
+            return self.shared_part(part, value);
+        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(

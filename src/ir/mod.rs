@@ -8,11 +8,13 @@
 //! these types by [`json_schema`] and kept current by a test.
 
 mod family;
+pub(crate) mod shared;
 mod topology;
 mod value;
 mod value_maps;
 
 pub use family::{canonical, type_matches};
+pub use shared::Shared;
 pub use topology::*;
 pub use value::{Call, ScalarUnit, Value, Version, value_text};
 

@@ -4,6 +4,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::shared::Shared;
 use super::value::Value;
 
 /// A type and its ancestors, most specific first. Shared: every element of a type carries the
@@ -14,7 +15,7 @@ pub type TypeNames = std::sync::Arc<[String]>;
 /// A node's or relationship's interfaces by name. Each is shared like a capability (see
 /// `Node::capabilities`): the interfaces a type defines are one value for every element of the
 /// type until a template assigns to one, or a call in one is evaluated.
-pub type Interfaces = IndexMap<String, std::sync::Arc<Interface>>;
+pub type Interfaces = IndexMap<String, Shared<Interface>>;
 
 /// Index of a [`Node`] in [`Topology::nodes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
@@ -152,8 +153,8 @@ pub struct Node {
     pub attributes: IndexMap<String, Value>,
     // Shared: a capability the template leaves as its type defines it is one value for every
     // node of the type; writing to one (an assignment, a value evaluated into it) copies it
-    // first (`Arc::make_mut`).
-    pub capabilities: IndexMap<String, std::sync::Arc<Capability>>,
+    // first ([`Shared::make_mut`]).
+    pub capabilities: IndexMap<String, Shared<Capability>>,
     /// Requirement assignments in source order; names may repeat.
     pub requirements: Vec<Requirement>,
     pub interfaces: Interfaces,

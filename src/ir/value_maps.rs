@@ -23,7 +23,7 @@ impl Node {
             if !has_call(&capability.properties) && !has_call(&capability.attributes) {
                 continue;
             }
-            let capability = std::sync::Arc::make_mut(capability);
+            let capability = crate::ir::Shared::make_mut(capability);
             maps.push(&mut capability.properties);
             maps.push(&mut capability.attributes);
         }
@@ -55,7 +55,7 @@ fn interface_maps<'a>(
         if !has_call(interface) {
             continue;
         }
-        let interface = std::sync::Arc::make_mut(interface);
+        let interface = crate::ir::Shared::make_mut(interface);
         maps.push(&mut interface.inputs);
         for operation in interface
             .operations

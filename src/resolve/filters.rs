@@ -393,7 +393,7 @@ pub fn judge(filter: &NodeFilter, typing: &mut Typing, node: &Node) -> Verdict {
 /// written at `at`).
 fn capability<'n>(
     typing: &mut Typing,
-    capabilities: &'n indexmap::IndexMap<String, std::sync::Arc<Capability>>,
+    capabilities: &'n indexmap::IndexMap<String, crate::ir::Shared<Capability>>,
     name: &str,
     at: Span,
 ) -> Option<(&'n str, &'n Capability)> {

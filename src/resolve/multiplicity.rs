@@ -103,7 +103,7 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
                         let mut c = crate::ir::Capability::clone(c);
                         c.properties = eval.map(&c.properties);
                         c.attributes = eval.map(&c.attributes);
-                        (k.clone(), std::sync::Arc::new(c))
+                        (k.clone(), crate::ir::Shared::new(c))
                     })
                     .collect(),
                 interfaces: eval.interfaces(&node.interfaces),
@@ -505,7 +505,7 @@ impl<'a> Eval<'a> {
                 {
                     op.inputs = self.map(&op.inputs);
                 }
-                (k.clone(), std::sync::Arc::new(f))
+                (k.clone(), crate::ir::Shared::new(f))
             })
             .collect()
     }

@@ -2,7 +2,6 @@
 //! and artifacts.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use indexmap::IndexMap;
 
@@ -302,13 +301,15 @@ impl<'a> NodeBuilder<'a> {
         assigned: Option<&Yaml>,
         node: &str,
         diags: &mut Diagnostics,
-    ) -> IndexMap<String, Arc<Capability>> {
+    ) -> IndexMap<String, crate::ir::Shared<Capability>> {
         let mut out = match self.type_parts.capabilities.get(&ChainRef(defs)) {
             Some(known) => known.replay(diags),
             None => {
                 let made = Replayed::make(|local| {
                     let made = self.type_capabilities(defs, local);
-                    made.into_iter().map(|(k, c)| (k, Arc::new(c))).collect()
+                    made.into_iter()
+                        .map(|(k, c)| (k, crate::ir::Shared::new(c)))
+                        .collect()
                 });
                 let out = made.replay(diags);
                 self.type_parts.capabilities.insert(Chain::of(defs), made);
@@ -400,7 +401,7 @@ impl<'a> NodeBuilder<'a> {
     /// A template's capability assignments, typed and merged into what its type defines.
     fn assigned_capabilities(
         &mut self,
-        out: &mut IndexMap<String, Arc<Capability>>,
+        out: &mut IndexMap<String, crate::ir::Shared<Capability>>,
         defs: &[&TypeDef],
         assigned: Option<&Yaml>,
         node: &str,
@@ -425,7 +426,7 @@ impl<'a> NodeBuilder<'a> {
                 continue;
             }
             let cap = out.entry(name.to_string()).or_insert_with(|| {
-                Arc::new(Capability {
+                crate::ir::Shared::new(Capability {
                     type_name: None,
                     types: TypeNames::default(),
                     properties: IndexMap::new(),
@@ -434,7 +435,7 @@ impl<'a> NodeBuilder<'a> {
                 })
             });
             // The template writes to this one: its own copy from here on.
-            let cap = Arc::make_mut(cap);
+            let cap = crate::ir::Shared::make_mut(cap);
             cap.location = self.locator.at(entry.key.span);
             if let Some(m) = entry.value.as_map() {
                 // Typed against the capability type's definitions; names are judged when its
@@ -573,7 +574,7 @@ impl<'a> NodeBuilder<'a> {
                 name.to_string()
             };
             let interface = out.entry(name).or_insert_with(|| {
-                Arc::new(Interface {
+                crate::ir::Shared::new(Interface {
                     type_name: None,
                     types: TypeNames::default(),
                     inputs: IndexMap::new(),
@@ -582,7 +583,7 @@ impl<'a> NodeBuilder<'a> {
                 })
             });
             // Copied first when it is the type's, shared with the type's other elements.
-            self.interface_body(Arc::make_mut(interface), body, diags);
+            self.interface_body(crate::ir::Shared::make_mut(interface), body, diags);
         }
     }
 
@@ -1096,7 +1097,9 @@ fn xml_instance_bounds(metadata: Option<&crate::yaml::Node>) -> Option<InstanceB
 }
 
 /// Instance bounds from a Scalable capability's `min_instances`/`max_instances`.
-fn instance_bounds(capabilities: &IndexMap<String, Arc<Capability>>) -> Option<InstanceBounds> {
+fn instance_bounds(
+    capabilities: &IndexMap<String, crate::ir::Shared<Capability>>,
+) -> Option<InstanceBounds> {
     let scalable = capabilities
         .iter()
         .find(|(name, c)| {

@@ -700,7 +700,7 @@ fn type_parts<'a>(
 /// A capability of `capabilities` whose type has the local name of the type `wanted` (an
 /// identity) without being it: its name and type.
 fn namesake<'c>(
-    capabilities: &'c IndexMap<String, std::sync::Arc<Capability>>,
+    capabilities: &'c IndexMap<String, crate::ir::Shared<Capability>>,
     wanted: &str,
 ) -> Option<(&'c str, &'c str)> {
     let local = |id: &str| id.rsplit(':').next().unwrap_or(id).to_string();
@@ -768,7 +768,7 @@ fn missing_capability(
 /// The target's capability a requirement connects to: by name, else the one of the wanted type
 /// the relationship type admits ([`selection::capability_of_type`]).
 pub(super) fn target_capability(
-    capabilities: &IndexMap<String, std::sync::Arc<Capability>>,
+    capabilities: &IndexMap<String, crate::ir::Shared<Capability>>,
     wanted: &str,
     requirement: &str,
     admitted: &[String],

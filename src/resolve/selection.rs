@@ -320,7 +320,7 @@ fn of_type<'n>(
 /// empty when it admits any), and when none of them is admitted, a capability of another type
 /// that is; then the one named like the requirement, else the first.
 pub(super) fn capability_of_type<'c>(
-    capabilities: &'c indexmap::IndexMap<String, std::sync::Arc<Capability>>,
+    capabilities: &'c indexmap::IndexMap<String, crate::ir::Shared<Capability>>,
     t: &str,
     requirement: &str,
     admitted: &[String],

@@ -43,7 +43,7 @@ impl<T: Clone> Replayed<T> {
 #[derive(Default)]
 pub struct TypeParts {
     /// A node type chain → the capabilities it defines, before a template's assignments.
-    pub capabilities: ChainMap<Replayed<IndexMap<String, std::sync::Arc<Capability>>>>,
+    pub capabilities: ChainMap<Replayed<IndexMap<String, crate::ir::Shared<Capability>>>>,
     /// Merged definitions (by address in the run's `DefinitionsCache`, which keeps them for the
     /// whole run) → the typed values of their defaults.
     pub defaults: FastMap<usize, IndexMap<String, Value>>,

@@ -3,7 +3,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
-use std::sync::Arc;
 
 use indexmap::IndexMap;
 
@@ -259,7 +258,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                         && out.capabilities[cap_name].properties.get(name) != Some(&v)
                     {
                         // Only a changed capability stops being shared with its type's others.
-                        Arc::make_mut(&mut out.capabilities[cap_name])
+                        crate::ir::Shared::make_mut(&mut out.capabilities[cap_name])
                             .properties
                             .insert(name.clone(), v);
                     }
@@ -268,7 +267,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 let mut attributes = out.capabilities[cap_name].attributes.clone();
                 self.attributes(owner, &cap.attributes, &mut attributes, &scope, diags);
                 if attributes != out.capabilities[cap_name].attributes {
-                    Arc::make_mut(&mut out.capabilities[cap_name]).attributes = attributes;
+                    crate::ir::Shared::make_mut(&mut out.capabilities[cap_name]).attributes =
+                        attributes;
                 }
             }
             self.interfaces(&node.interfaces, &mut out.interfaces, &scope, diags);
@@ -419,7 +419,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     self.values(&notification.inputs, scope, diags);
             }
             if evaluated != *out[name] {
-                out[name] = Arc::new(evaluated);
+                out[name] = crate::ir::Shared::new(evaluated);
             }
         }
     }

@@ -123,7 +123,7 @@ fn rename_operation_outputs(interfaces: &mut crate::ir::Interfaces, renames: &Re
     // An inner template's elements, renamed as they are spliced in: no sharing to keep.
     let operations = interfaces
         .values_mut()
-        .map(std::sync::Arc::make_mut)
+        .map(crate::ir::Shared::make_mut)
         .flat_map(|i| {
             i.operations
                 .values_mut()
@@ -147,7 +147,7 @@ pub(super) fn relocate_node(node: &mut Node, files: &[usize]) {
     for c in node.capabilities.values_mut() {
         let relocated = relocate(c.location, files);
         if relocated != c.location {
-            std::sync::Arc::make_mut(c).location = relocated;
+            crate::ir::Shared::make_mut(c).location = relocated;
         }
     }
     for r in &mut node.requirements {
@@ -162,7 +162,7 @@ pub(super) fn relocate_node(node: &mut Node, files: &[usize]) {
 pub(super) fn relocate_interfaces(interfaces: &mut crate::ir::Interfaces, files: &[usize]) {
     let artifacts = interfaces
         .values_mut()
-        .map(std::sync::Arc::make_mut)
+        .map(crate::ir::Shared::make_mut)
         .flat_map(|i| {
             i.operations
                 .values_mut()

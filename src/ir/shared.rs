@@ -1,0 +1,91 @@
+//! Parts of the IR that many elements hold alike: the capabilities and interfaces a type
+//! defines, which every node of the type starts from and most leave as they are.
+//!
+//! [`Shared`] keeps one copy of such a part for all of them; an element that writes to its part
+//! (a template's assignment, a call evaluated into it) gets its own copy first
+//! ([`Shared::make_mut`]). Serialized, a shared part is the part itself, so the IR's JSON does
+//! not show the sharing; a serializer that converts many elements (the backends' conversion to
+//! Tera values) can still convert each shared part once, through [`take_serializing`].
+
+use std::any::Any;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Serialize, Serializer};
+
+/// A part shared between elements until one of them writes to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shared<T>(Arc<T>);
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Self {
+        Shared(Arc::new(value))
+    }
+}
+
+impl<T: Clone> Shared<T> {
+    /// The part to write to, copied first if other elements share it.
+    pub fn make_mut(this: &mut Self) -> &mut T {
+        Arc::make_mut(&mut this.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The name under which a shared part is handed to a serializer, as a newtype struct: every
+/// serializer but the one that looks for it sees the part alone.
+pub(crate) const SHARED_PART: &str = "toscana::ir::Shared";
+
+/// The identity of a part being serialized, with a handle that keeps it alive (so its address
+/// cannot be reused for another part while a serializer remembers it).
+pub(crate) struct Serializing {
+    pub address: usize,
+    pub keep: Arc<dyn Any + Send + Sync>,
+}
+
+thread_local! {
+    /// Set by [`Shared::serialize`] just before it hands its part to the serializer.
+    static SERIALIZING: RefCell<Option<Serializing>> = const { RefCell::new(None) };
+}
+
+/// For a serializer's `serialize_newtype_struct` called with [`SHARED_PART`]: which shared part
+/// this is. Taken before the part itself is serialized, which may serialize other shared parts.
+pub(crate) fn take_serializing() -> Option<Serializing> {
+    SERIALIZING.with(|s| s.borrow_mut().take())
+}
+
+impl<T: Serialize + Send + Sync + 'static> Serialize for Shared<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let keep: Arc<dyn Any + Send + Sync> = self.0.clone();
+        let address = Arc::as_ptr(&self.0) as *const () as usize;
+        SERIALIZING.with(|s| *s.borrow_mut() = Some(Serializing { address, keep }));
+        let result = serializer.serialize_newtype_struct(SHARED_PART, &*self.0);
+        // A serializer that does not look for shared parts leaves it set.
+        SERIALIZING.with(|s| s.borrow_mut().take());
+        result
+    }
+}
+
+/// The schema of the part itself: sharing is not part of the IR's format.
+impl<T: JsonSchema> JsonSchema for Shared<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
