@@ -120,18 +120,25 @@ pub(super) fn relationship_values(rel: &mut Relationship, renames: &Renames) {
 /// The attribute paths operation outputs map to (`[ SELF, attribute ]` or a node's name) are
 /// not among a node's values ([`Node::call_maps_mut`]) but name nodes all the same.
 fn rename_operation_outputs(interfaces: &mut crate::ir::Interfaces, renames: &Renames) {
-    // An inner template's elements, renamed as they are spliced in: no sharing to keep.
-    let operations = interfaces
+    for operation in operations_mut(interfaces) {
+        rename_map(&mut operation.outputs, renames);
+    }
+}
+
+/// Every operation and notification of `interfaces`, to write to. These are an inner template's
+/// elements, rewritten as they are spliced in: each interface is unshared, there is no sharing
+/// to keep.
+fn operations_mut(
+    interfaces: &mut crate::ir::Interfaces,
+) -> impl Iterator<Item = &mut crate::ir::Operation> {
+    interfaces
         .values_mut()
         .map(crate::ir::Shared::make_mut)
         .flat_map(|i| {
             i.operations
                 .values_mut()
                 .chain(i.notifications.values_mut())
-        });
-    for operation in operations {
-        rename_map(&mut operation.outputs, renames);
-    }
+        })
 }
 
 pub(super) fn relocate(location: Option<Location>, files: &[usize]) -> Option<Location> {
@@ -160,14 +167,7 @@ pub(super) fn relocate_node(node: &mut Node, files: &[usize]) {
 }
 
 pub(super) fn relocate_interfaces(interfaces: &mut crate::ir::Interfaces, files: &[usize]) {
-    let artifacts = interfaces
-        .values_mut()
-        .map(crate::ir::Shared::make_mut)
-        .flat_map(|i| {
-            i.operations
-                .values_mut()
-                .chain(i.notifications.values_mut())
-        })
+    let artifacts = operations_mut(interfaces)
         .filter_map(|op| op.implementation.as_mut())
         .flat_map(|im| im.primary.iter_mut().chain(im.dependencies.iter_mut()));
     for a in artifacts {
