@@ -224,8 +224,8 @@ const LIST: u64 = 7;
 const MAP: u64 = 8;
 
 impl Sharer {
-    /// A shared part of the IR, as the serializer meets it (`serialize_newtype_struct`): converted the
-    /// first time, the same value again every other time.
+    /// A shared part of the IR, as the serializer meets it (`serialize_newtype_struct`):
+    /// converted the first time, the same value again every other time.
     fn shared_part<T: Serialize + ?Sized>(
         &mut self,
         part: Serializing,

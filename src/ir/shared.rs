@@ -16,9 +16,16 @@ use std::sync::Arc;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
 
-/// A part shared between elements until one of them writes to it.
-#[derive(Debug, Clone, PartialEq)]
+/// A part shared between elements until one of them writes to it. Compared and printed as the
+/// part itself.
+#[derive(Clone, PartialEq)]
 pub struct Shared<T>(Arc<T>);
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 impl<T> Shared<T> {
     pub fn new(value: T) -> Self {

@@ -19,7 +19,6 @@ impl Node {
     pub fn call_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
         let mut maps = vec![&mut self.properties, &mut self.attributes];
         for capability in self.capabilities.values_mut() {
-            let has_call = |m: &IndexMap<String, Value>| m.values().any(Value::has_call);
             if !has_call(&capability.properties) && !has_call(&capability.attributes) {
                 continue;
             }
@@ -52,7 +51,7 @@ fn interface_maps<'a>(
     maps: &mut Vec<&'a mut IndexMap<String, Value>>,
 ) {
     for interface in interfaces.values_mut() {
-        if !has_call(interface) {
+        if !interface_has_call(interface) {
             continue;
         }
         let interface = crate::ir::Shared::make_mut(interface);
@@ -67,13 +66,17 @@ fn interface_maps<'a>(
     }
 }
 
+/// Whether any value of `map` holds a call.
+fn has_call(map: &IndexMap<String, Value>) -> bool {
+    map.values().any(Value::has_call)
+}
+
 /// Whether any of `interface`'s maps of values holds a call.
-fn has_call(interface: &Interface) -> bool {
-    let in_map = |m: &IndexMap<String, Value>| m.values().any(Value::has_call);
-    in_map(&interface.inputs)
+fn interface_has_call(interface: &Interface) -> bool {
+    has_call(&interface.inputs)
         || interface
             .operations
             .values()
             .chain(interface.notifications.values())
-            .any(|op| in_map(&op.inputs))
+            .any(|op| has_call(&op.inputs))
 }
