@@ -5,7 +5,7 @@
 
 use indexmap::IndexMap;
 
-use super::{Interface, Interfaces, Node, Relationship, Value};
+use super::{Interface, Interfaces, Node, Relationship, Shared, Value};
 
 impl Node {
     /// Every map of values of the node in which a call may be rewritten: its properties and
@@ -22,7 +22,7 @@ impl Node {
             if !has_call(&capability.properties) && !has_call(&capability.attributes) {
                 continue;
             }
-            let capability = crate::ir::Shared::make_mut(capability);
+            let capability = Shared::make_mut(capability);
             maps.push(&mut capability.properties);
             maps.push(&mut capability.attributes);
         }
@@ -54,7 +54,7 @@ fn interface_maps<'a>(
         if !interface_has_call(interface) {
             continue;
         }
-        let interface = crate::ir::Shared::make_mut(interface);
+        let interface = Shared::make_mut(interface);
         maps.push(&mut interface.inputs);
         for operation in interface
             .operations

@@ -9,10 +9,9 @@ use super::boundary::Target;
 use super::nodes::{NodeBuilder, index};
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::TypeNames;
 use crate::ir::{
-    BoundaryMapping, Group, GroupId, NodeId, Policy, PolicyTarget, Substitution, Topology, Value,
-    Workflow,
+    BoundaryMapping, Group, GroupId, NodeId, Policy, PolicyTarget, Substitution, Topology,
+    TypeNames, Value, Workflow,
 };
 use crate::model::{Named, TopologyTemplate, TypeKind};
 use crate::yaml::{Map, Node as Yaml};

@@ -22,7 +22,7 @@ use super::constraints;
 use super::types::definitions;
 use super::typing::{Definition, Typing, definitions_of};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Capability, Node, Value, type_matches};
+use crate::ir::{Capability, Node, Shared, Value, type_matches};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::source::Span;
 use crate::yaml::{Map, Node as Yaml};
@@ -393,7 +393,7 @@ pub fn judge(filter: &NodeFilter, typing: &mut Typing, node: &Node) -> Verdict {
 /// written at `at`).
 fn capability<'n>(
     typing: &mut Typing,
-    capabilities: &'n indexmap::IndexMap<String, crate::ir::Shared<Capability>>,
+    capabilities: &'n indexmap::IndexMap<String, Shared<Capability>>,
     name: &str,
     at: Span,
 ) -> Option<(&'n str, &'n Capability)> {

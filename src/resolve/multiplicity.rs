@@ -29,7 +29,7 @@ use indexmap::IndexMap;
 use super::allocation::number;
 use crate::ir::{
     BoundaryMapping, Call, Instance, Interface, Interfaces, Node, NodeId, PolicyTarget,
-    Relationship, RelationshipId, RelationshipInstance, Requirement, Topology, Value,
+    Relationship, RelationshipId, RelationshipInstance, Requirement, Shared, Topology, Value,
 };
 
 /// Something the pairing cannot do, with the element it is about.
@@ -103,7 +103,7 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
                         let mut c = crate::ir::Capability::clone(c);
                         c.properties = eval.map(&c.properties);
                         c.attributes = eval.map(&c.attributes);
-                        (k.clone(), crate::ir::Shared::new(c))
+                        (k.clone(), Shared::new(c))
                     })
                     .collect(),
                 interfaces: eval.interfaces(&node.interfaces),
@@ -505,7 +505,7 @@ impl<'a> Eval<'a> {
                 {
                     op.inputs = self.map(&op.inputs);
                 }
-                (k.clone(), crate::ir::Shared::new(f))
+                (k.clone(), Shared::new(f))
             })
             .collect()
     }

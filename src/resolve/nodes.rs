@@ -14,10 +14,9 @@ use super::{Context, Locator, map_values, metadata_values, paths};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::FastMap;
 use crate::ir::{
-    Artifact, Capability, Implementation, InstanceBounds, Interface, Node, NodeId, NodeSelection,
-    Operation, Topology, Value, type_matches,
+    Artifact, Capability, Implementation, InstanceBounds, Interface, Interfaces, Node, NodeId,
+    NodeSelection, Operation, Shared, Topology, TypeNames, Value, type_matches,
 };
-use crate::ir::{Interfaces, TypeNames};
 use crate::model::{Model, Named, TopologyTemplate, TypeDef, TypeKind};
 use crate::source::{FileId, Span};
 use crate::yaml::{Kind, Map, Node as Yaml};
@@ -301,15 +300,13 @@ impl<'a> NodeBuilder<'a> {
         assigned: Option<&Yaml>,
         node: &str,
         diags: &mut Diagnostics,
-    ) -> IndexMap<String, crate::ir::Shared<Capability>> {
+    ) -> IndexMap<String, Shared<Capability>> {
         let mut out = match self.type_parts.capabilities.get(&ChainRef(defs)) {
             Some(known) => known.replay(diags),
             None => {
                 let made = Replayed::make(|local| {
                     let made = self.type_capabilities(defs, local);
-                    made.into_iter()
-                        .map(|(k, c)| (k, crate::ir::Shared::new(c)))
-                        .collect()
+                    made.into_iter().map(|(k, c)| (k, Shared::new(c))).collect()
                 });
                 let out = made.replay(diags);
                 self.type_parts.capabilities.insert(Chain::of(defs), made);
@@ -401,7 +398,7 @@ impl<'a> NodeBuilder<'a> {
     /// A template's capability assignments, typed and merged into what its type defines.
     fn assigned_capabilities(
         &mut self,
-        out: &mut IndexMap<String, crate::ir::Shared<Capability>>,
+        out: &mut IndexMap<String, Shared<Capability>>,
         defs: &[&TypeDef],
         assigned: Option<&Yaml>,
         node: &str,
@@ -426,7 +423,7 @@ impl<'a> NodeBuilder<'a> {
                 continue;
             }
             let cap = out.entry(name.to_string()).or_insert_with(|| {
-                crate::ir::Shared::new(Capability {
+                Shared::new(Capability {
                     type_name: None,
                     types: TypeNames::default(),
                     properties: IndexMap::new(),
@@ -435,7 +432,7 @@ impl<'a> NodeBuilder<'a> {
                 })
             });
             // The template writes to this one: its own copy from here on.
-            let cap = crate::ir::Shared::make_mut(cap);
+            let cap = Shared::make_mut(cap);
             cap.location = self.locator.at(entry.key.span);
             if let Some(m) = entry.value.as_map() {
                 // Typed against the capability type's definitions; names are judged when its
@@ -574,7 +571,7 @@ impl<'a> NodeBuilder<'a> {
                 name.to_string()
             };
             let interface = out.entry(name).or_insert_with(|| {
-                crate::ir::Shared::new(Interface {
+                Shared::new(Interface {
                     type_name: None,
                     types: TypeNames::default(),
                     inputs: IndexMap::new(),
@@ -583,7 +580,7 @@ impl<'a> NodeBuilder<'a> {
                 })
             });
             // Copied first when it is the type's, shared with the type's other elements.
-            self.interface_body(crate::ir::Shared::make_mut(interface), body, diags);
+            self.interface_body(Shared::make_mut(interface), body, diags);
         }
     }
 
@@ -1097,9 +1094,7 @@ fn xml_instance_bounds(metadata: Option<&crate::yaml::Node>) -> Option<InstanceB
 }
 
 /// Instance bounds from a Scalable capability's `min_instances`/`max_instances`.
-fn instance_bounds(
-    capabilities: &IndexMap<String, crate::ir::Shared<Capability>>,
-) -> Option<InstanceBounds> {
+fn instance_bounds(capabilities: &IndexMap<String, Shared<Capability>>) -> Option<InstanceBounds> {
     let scalable = capabilities
         .iter()
         .find(|(name, c)| {

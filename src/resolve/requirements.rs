@@ -17,8 +17,10 @@ use super::type_parts::{Chain, ChainRef, RelationshipParts};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
-use crate::ir::{Capability, Node, NodeId, Relationship, RelationshipId, Requirement, Topology};
-use crate::ir::{Interfaces, TypeNames};
+use crate::ir::{
+    Capability, Interfaces, Node, NodeId, Relationship, RelationshipId, Requirement, Shared,
+    Topology, TypeNames,
+};
 use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
 
@@ -700,7 +702,7 @@ fn type_parts<'a>(
 /// A capability of `capabilities` whose type has the local name of the type `wanted` (an
 /// identity) without being it: its name and type.
 fn namesake<'c>(
-    capabilities: &'c IndexMap<String, crate::ir::Shared<Capability>>,
+    capabilities: &'c IndexMap<String, Shared<Capability>>,
     wanted: &str,
 ) -> Option<(&'c str, &'c str)> {
     let local = |id: &str| id.rsplit(':').next().unwrap_or(id).to_string();
@@ -768,7 +770,7 @@ fn missing_capability(
 /// The target's capability a requirement connects to: by name, else the one of the wanted type
 /// the relationship type admits ([`selection::capability_of_type`]).
 pub(super) fn target_capability(
-    capabilities: &IndexMap<String, crate::ir::Shared<Capability>>,
+    capabilities: &IndexMap<String, Shared<Capability>>,
     wanted: &str,
     requirement: &str,
     admitted: &[String],

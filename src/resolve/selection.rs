@@ -18,7 +18,7 @@ use std::rc::Rc;
 use super::filters::Verdict;
 use super::types::{Ancestry, definitions};
 use super::typing::Typing;
-use crate::ir::{Capability, Node, NodeId, Topology, canonical, type_matches};
+use crate::ir::{Capability, Node, NodeId, Shared, Topology, canonical, type_matches};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::Node as Yaml;
 
@@ -320,7 +320,7 @@ fn of_type<'n>(
 /// empty when it admits any), and when none of them is admitted, a capability of another type
 /// that is; then the one named like the requirement, else the first.
 pub(super) fn capability_of_type<'c>(
-    capabilities: &'c indexmap::IndexMap<String, crate::ir::Shared<Capability>>,
+    capabilities: &'c indexmap::IndexMap<String, Shared<Capability>>,
     t: &str,
     requirement: &str,
     admitted: &[String],

@@ -12,7 +12,7 @@ use indexmap::{Equivalent, IndexMap};
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hash::FastMap;
-use crate::ir::{Capability, Interfaces, Value};
+use crate::ir::{Capability, Interfaces, Shared, Value};
 use crate::model::TypeDef;
 
 /// A result with the diagnostics found while making it.
@@ -43,7 +43,7 @@ impl<T: Clone> Replayed<T> {
 #[derive(Default)]
 pub struct TypeParts {
     /// A node type chain → the capabilities it defines, before a template's assignments.
-    pub capabilities: ChainMap<Replayed<IndexMap<String, crate::ir::Shared<Capability>>>>,
+    pub capabilities: ChainMap<Replayed<IndexMap<String, Shared<Capability>>>>,
     /// Merged definitions (by address in the run's `DefinitionsCache`, which keeps them for the
     /// whole run) → the typed values of their defaults.
     pub defaults: FastMap<usize, IndexMap<String, Value>>,

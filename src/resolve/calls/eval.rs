@@ -12,7 +12,7 @@ use super::syntax;
 use super::table::{Custom, Function, Functions, schema_type};
 use super::unknown;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
+use crate::ir::{Call, NodeId, RelationshipId, Shared, Topology, Value};
 use crate::model::{Model, TypeKind};
 use crate::resolve::nodes::defs_complete;
 use crate::resolve::types::definitions;
@@ -258,7 +258,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                         && out.capabilities[cap_name].properties.get(name) != Some(&v)
                     {
                         // Only a changed capability stops being shared with its type's others.
-                        crate::ir::Shared::make_mut(&mut out.capabilities[cap_name])
+                        Shared::make_mut(&mut out.capabilities[cap_name])
                             .properties
                             .insert(name.clone(), v);
                     }
@@ -267,8 +267,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 let mut attributes = out.capabilities[cap_name].attributes.clone();
                 self.attributes(owner, &cap.attributes, &mut attributes, &scope, diags);
                 if attributes != out.capabilities[cap_name].attributes {
-                    crate::ir::Shared::make_mut(&mut out.capabilities[cap_name]).attributes =
-                        attributes;
+                    Shared::make_mut(&mut out.capabilities[cap_name]).attributes = attributes;
                 }
             }
             self.interfaces(&node.interfaces, &mut out.interfaces, &scope, diags);
@@ -419,7 +418,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     self.values(&notification.inputs, scope, diags);
             }
             if evaluated != *out[name] {
-                out[name] = crate::ir::Shared::new(evaluated);
+                out[name] = Shared::new(evaluated);
             }
         }
     }

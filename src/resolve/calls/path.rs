@@ -37,8 +37,7 @@ use indexmap::IndexMap;
 use std::collections::HashMap;
 
 use crate::diag::Diagnostics;
-use crate::ir::TypeNames;
-use crate::ir::{NodeId, RelationshipId, Topology, Value};
+use crate::ir::{NodeId, RelationshipId, Topology, TypeNames, Value};
 use crate::model::{Model, Named, TypeKind};
 use crate::resolve::nodes::defs_complete;
 use crate::resolve::types::{Ancestry, definitions};

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
-use crate::ir::{Location, Node, Relationship, Topology, Value};
+use crate::ir::{Location, Node, Relationship, Shared, Topology, Value};
 
 /// What separates the substituted node's name from an inner name: `db.server`. It reads as
 /// a path (`server` inside `db`), as `toscana ir --expand` names relationship representations
@@ -131,14 +131,11 @@ fn rename_operation_outputs(interfaces: &mut crate::ir::Interfaces, renames: &Re
 fn operations_mut(
     interfaces: &mut crate::ir::Interfaces,
 ) -> impl Iterator<Item = &mut crate::ir::Operation> {
-    interfaces
-        .values_mut()
-        .map(crate::ir::Shared::make_mut)
-        .flat_map(|i| {
-            i.operations
-                .values_mut()
-                .chain(i.notifications.values_mut())
-        })
+    interfaces.values_mut().map(Shared::make_mut).flat_map(|i| {
+        i.operations
+            .values_mut()
+            .chain(i.notifications.values_mut())
+    })
 }
 
 pub(super) fn relocate(location: Option<Location>, files: &[usize]) -> Option<Location> {
@@ -154,7 +151,7 @@ pub(super) fn relocate_node(node: &mut Node, files: &[usize]) {
     for c in node.capabilities.values_mut() {
         let relocated = relocate(c.location, files);
         if relocated != c.location {
-            crate::ir::Shared::make_mut(c).location = relocated;
+            Shared::make_mut(c).location = relocated;
         }
     }
     for r in &mut node.requirements {
