@@ -17,6 +17,7 @@ pub use family::{canonical, type_matches};
 pub use shared::Shared;
 pub use topology::*;
 pub use value::{Call, ScalarUnit, Value, Version, value_text};
+pub use value_maps::map_has_call;
 
 /// The JSON Schema of [`Topology`], pretty-printed with a trailing newline.
 pub fn json_schema() -> String {

@@ -5,7 +5,7 @@
 
 use indexmap::IndexMap;
 
-use super::{Interface, Interfaces, Node, Relationship, Shared, Value};
+use super::{Capability, Interface, Interfaces, Node, Relationship, Shared, Value};
 
 impl Node {
     /// Every map of values of the node in which a call may be rewritten: its properties and
@@ -19,7 +19,7 @@ impl Node {
     pub fn call_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
         let mut maps = vec![&mut self.properties, &mut self.attributes];
         for capability in self.capabilities.values_mut() {
-            if !has_call(&capability.properties) && !has_call(&capability.attributes) {
+            if !capability.has_call() {
                 continue;
             }
             let capability = Shared::make_mut(capability);
@@ -51,7 +51,7 @@ fn interface_maps<'a>(
     maps: &mut Vec<&'a mut IndexMap<String, Value>>,
 ) {
     for interface in interfaces.values_mut() {
-        if !interface_has_call(interface) {
+        if !interface.has_call() {
             continue;
         }
         let interface = Shared::make_mut(interface);
@@ -67,16 +67,25 @@ fn interface_maps<'a>(
 }
 
 /// Whether any value of `map` holds a call.
-fn has_call(map: &IndexMap<String, Value>) -> bool {
+pub fn map_has_call(map: &IndexMap<String, Value>) -> bool {
     map.values().any(Value::has_call)
 }
 
-/// Whether any of `interface`'s maps of values holds a call.
-fn interface_has_call(interface: &Interface) -> bool {
-    has_call(&interface.inputs)
-        || interface
-            .operations
-            .values()
-            .chain(interface.notifications.values())
-            .any(|op| has_call(&op.inputs))
+impl Capability {
+    /// Whether any of its properties or attributes holds a call.
+    pub fn has_call(&self) -> bool {
+        map_has_call(&self.properties) || map_has_call(&self.attributes)
+    }
+}
+
+impl Interface {
+    /// Whether its inputs, or any of its operations' or notifications' inputs, hold a call.
+    pub fn has_call(&self) -> bool {
+        map_has_call(&self.inputs)
+            || self
+                .operations
+                .values()
+                .chain(self.notifications.values())
+                .any(|op| map_has_call(&op.inputs))
+    }
 }

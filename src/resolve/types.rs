@@ -284,13 +284,14 @@ impl Ancestry {
         };
         // Cache every suffix of the chain: each type on it has the rest as its ancestry.
         let mut ancestry = tail;
-        let mut shared = TypeNames::from(ancestry.as_slice());
+        let mut start = None;
         for name in chain.iter().rev() {
             ancestry.insert(0, name.clone());
-            shared = TypeNames::from(ancestry.as_slice());
+            let shared = TypeNames::from(ancestry.as_slice());
             self.cache[kind_index(kind)].insert(name.clone(), shared.clone());
+            start = Some(shared);
         }
-        shared
+        start.unwrap_or_else(|| TypeNames::from(ancestry))
     }
 }
 

@@ -23,16 +23,8 @@ use crate::yaml::Node as Yaml;
 
 /// Whether any value of the topology that this pass walks holds a call.
 pub fn has_calls(topology: &Topology) -> bool {
-    let interfaces = |i: &crate::ir::Interfaces| {
-        i.values().any(|i| {
-            i.inputs.values().any(Value::has_call)
-                || i.operations
-                    .values()
-                    .chain(i.notifications.values())
-                    .any(|o| o.inputs.values().any(Value::has_call))
-        })
-    };
-    let values = |m: &IndexMap<String, Value>| m.values().any(Value::has_call);
+    let interfaces = |i: &crate::ir::Interfaces| i.values().any(|i| i.has_call());
+    let values = crate::ir::map_has_call;
     topology.nodes.iter().any(|n| {
         n.count.has_call()
             || n.selection
@@ -40,9 +32,7 @@ pub fn has_calls(topology: &Topology) -> bool {
                 .is_some_and(|s| s.node_filter.is_some())
             || values(&n.properties)
             || values(&n.attributes)
-            || n.capabilities
-                .values()
-                .any(|c| values(&c.properties) || values(&c.attributes))
+            || n.capabilities.values().any(|c| c.has_call())
             || interfaces(&n.interfaces)
             || n.artifacts.values().any(|a| values(&a.properties))
     }) || topology
