@@ -179,6 +179,11 @@ pub fn dot_html(s: &str) -> String {
             c => push_entity(c, &mut out),
         }
     }
+    if out.is_empty() {
+        // Graphviz's HTML-like label grammar rejects an element with no text in it
+        // (`<b></b>`, `<font ...></font>`), so text that escapes to nothing is one space.
+        out.push_str("&#32;");
+    }
     out
 }
 
@@ -340,6 +345,15 @@ mod tests {
                 !html.contains(['<', '>']) || html.contains("<br/>"),
                 "{html:?}"
             );
+        }
+    }
+
+    #[test]
+    fn dot_html_never_leaves_an_element_empty() {
+        // Graphviz rejects `<b></b>`: an empty name or type, or one of control characters only,
+        // must still put some text in the element it fills.
+        for s in ["", "\u{1}", "\u{7f}\u{1b}"] {
+            assert_eq!(dot_html(s), "&#32;", "{s:?}");
         }
     }
 

@@ -108,7 +108,17 @@ impl<'a> NodeBuilder<'a> {
     ) -> Option<(String, Span)> {
         let def = named.def.as_map()?;
         match def.get("type") {
-            Some(t) => t.scalar_text().map(|s| (s.to_string(), t.span)),
+            Some(t) => match t.scalar_text() {
+                Some(s) => Some((s.to_string(), t.span)),
+                None => {
+                    diags.push(crate::front::shape::wrong_shape(
+                        t,
+                        &format!("`type` of {what} `{}`", named.name),
+                        "a string",
+                    ));
+                    None
+                }
+            },
             None => {
                 diags.push(
                     Diagnostic::error(
