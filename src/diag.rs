@@ -8,8 +8,10 @@
 use std::fmt;
 use std::io::{self, Write};
 
+use clap::ValueEnum as _;
 use serde::Serialize;
 
+use crate::front::quirk::{Quirk, Quirks};
 use crate::source::{Snippet, SourceMap, Span};
 
 /// Stable diagnostic codes. A code never changes meaning; tools may match on it.
@@ -171,6 +173,8 @@ pub struct Diagnostic {
     /// For a problem with a whole file that could not be loaded (so has no span): the file, and
     /// the line and column when known (an invalid UTF-8 byte).
     pub file: Option<FilePlace>,
+    /// The lenient mode under which this error is only a warning (see [`Diagnostics::push`]).
+    pub excused_by: Option<Quirk>,
 }
 
 /// A file named by a diagnostic that has no span in it.
@@ -201,7 +205,15 @@ impl Diagnostic {
             labels: Vec::new(),
             hint: None,
             file: None,
+            excused_by: None,
         }
+    }
+
+    /// Marks an error that `--quirk <quirk>` turns into a warning: a deviation from the
+    /// specification that real files make and that the quirk documents.
+    pub fn excused_by(mut self, quirk: Quirk) -> Self {
+        self.excused_by = Some(quirk);
+        self
     }
 
     /// Names the file a span-less problem is about (a file that is missing, too large, not
@@ -317,6 +329,8 @@ pub struct Diagnostics {
     error_cap: usize,
     errors: usize,
     warnings: usize,
+    /// The lenient modes in force: an error they excuse is kept as a warning.
+    quirks: Quirks,
 }
 
 impl Default for Diagnostics {
@@ -337,10 +351,27 @@ impl Diagnostics {
             error_cap,
             errors: 0,
             warnings: 0,
+            quirks: Quirks::default(),
         }
     }
 
-    pub fn push(&mut self, diagnostic: Diagnostic) {
+    /// Keeps the errors that one of `quirks` excuses as warnings from now on.
+    pub fn excuse(&mut self, quirks: &Quirks) {
+        self.quirks = quirks.clone();
+    }
+
+    pub fn push(&mut self, mut diagnostic: Diagnostic) {
+        if diagnostic.is_error()
+            && let Some(quirk) = diagnostic.excused_by.filter(|q| self.quirks.has(*q))
+        {
+            diagnostic.severity = Severity::Warning;
+            diagnostic.message.push_str(&format!(
+                "; ignored (--quirk {})",
+                quirk
+                    .to_possible_value()
+                    .map_or_else(String::new, |v| v.get_name().to_string())
+            ));
+        }
         if diagnostic.is_error() {
             self.errors += 1;
             if self.error_cap != 0 && self.errors > self.error_cap {

@@ -52,6 +52,7 @@ pub struct Read {
 /// Reads and resolves the input. Problems go into `diags`; the topology is returned even when
 /// some were errors, so callers can decide (`check` reports, translators refuse).
 pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
+    diags.excuse(&options.quirks);
     let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let mut bindings = bindings(&mut loader, options, diags);

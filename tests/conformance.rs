@@ -616,7 +616,9 @@ fn the_ir_of_every_accepted_simple_profile_file_is_resolved() {
         }
     }
     eprintln!("{read} accepted Simple Profile corpus files checked for a resolved IR");
-    assert!(read >= 110, "only {read} corpus files were accepted");
+    // 107 since unknown keynames are errors: four files with one (three of them invalid by
+    // their corpus, one a documented disagreement) are no longer accepted.
+    assert!(read >= 107, "only {read} corpus files were accepted");
     assert!(
         unresolved.is_empty(),
         "unresolved IR:\n{}",

@@ -311,7 +311,7 @@ fn problems_of_a_shared_import_are_reported_once() {
     assert!(out.status.success(), "{stderr}");
     assert_eq!(
         stderr
-            .matches("warning[tosca::unknown-keyname]: unknown keyname `bogus_key`")
+            .matches("warning[tosca::unsupported]: the `topology_template` of an imported file")
             .count(),
         1,
         "{stderr}"

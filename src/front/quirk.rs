@@ -56,6 +56,14 @@ pub enum Quirk {
     /// `Service.spec`, `Deployment.spec` and the `metadata` of several types so (see
     /// [`super::nested_refinements`]).
     OasisProfiles,
+    /// Keynames that no grammar of the file's dialect defines, in any dialect: each is a
+    /// warning, and the keyname is ignored, instead of an error. Unknown keynames are errors by
+    /// default because a misspelt one (`propertes:`) would otherwise drop what it holds without
+    /// a word. For files written for a processor that reads extensions of its own, such as the
+    /// `short_name:` of the type files in the OASIS TMForum example, which copies the
+    /// "Shorthand Name" column of the Simple Profile's type tables into the YAML; the OASIS
+    /// authors' own examples comment it out as "not a valid TOSCA keyname".
+    UnknownKeynames,
 }
 
 /// The quirks in force for one run.

@@ -18,6 +18,7 @@
 //! resolver's; this module answers only "is this what the grammar allows here".
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::front::quirk::Quirk;
 use crate::source::SourceMap;
 use crate::yaml::{Core, Map, Node};
 
@@ -732,12 +733,13 @@ impl Walker<'_> {
                 && let Some((_, instead)) = LEGACY.iter().find(|(k, _)| *k == key)
             {
                 self.diags.push(
-                    Diagnostic::warning(
+                    Diagnostic::error(
                         codes::TOSCA_UNKNOWN_KEY,
                         format!(
                             "`{key}` in {what} is a TOSCA 1.3 keyname; TOSCA 2.0 does not read it"
                         ),
                     )
+                    .excused_by(Quirk::UnknownKeynames)
                     .at_with(entry.key.span, "ignored")
                     .hint(format!("in TOSCA 2.0 write {instead}")),
                 );
@@ -754,6 +756,7 @@ impl Walker<'_> {
                     codes::TOSCA_UNKNOWN_KEY,
                     format!("unknown keyname `{key}` in {what}"),
                 )
+                .excused_by(Quirk::UnknownKeynames)
                 .at_with(entry.key.span, "not a keyname of TOSCA 2.0 here");
                 let renamed = RENAMED_IMPORT_KEYS.iter().find(|(k, _)| *k == key);
                 self.diags.push(match renamed {
