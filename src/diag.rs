@@ -98,6 +98,9 @@ pub mod codes {
     /// A generated Terraform file that does not parse as HCL: a bug, and nothing is written.
     pub const TF_INTERNAL: &str = "terraform::internal";
     pub const OUTPUT_WRITE: &str = "output::write";
+    /// A translation that would write nothing at all: the topology has no node templates, or
+    /// none of them became anything of the target. It fails rather than leave an empty folder.
+    pub const OUTPUT_NOTHING: &str = "output::nothing-to-write";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";
     /// The Kubernetes backend cannot express something (a function, a node, an artifact); it
@@ -331,6 +334,10 @@ pub struct Diagnostics {
     warnings: usize,
     /// The lenient modes in force: an error they excuse is kept as a warning.
     quirks: Quirks,
+    /// `--deny-warnings`: every warning is kept as an error.
+    deny_warnings: bool,
+    /// How many errors are warnings that `deny_warnings` made errors.
+    denied: usize,
 }
 
 impl Default for Diagnostics {
@@ -352,7 +359,20 @@ impl Diagnostics {
             errors: 0,
             warnings: 0,
             quirks: Quirks::default(),
+            deny_warnings: false,
+            denied: 0,
         }
+    }
+
+    /// Keeps every warning pushed from now on as an error (`--deny-warnings`), so the run fails
+    /// and writes nothing, as rustc's `-D warnings` does.
+    pub fn deny_warnings(&mut self) {
+        self.deny_warnings = true;
+    }
+
+    /// How many of the errors are warnings denied by [`Diagnostics::deny_warnings`].
+    pub fn denied_count(&self) -> usize {
+        self.denied
     }
 
     /// Keeps the errors that one of `quirks` excuses as warnings from now on.
@@ -371,6 +391,10 @@ impl Diagnostics {
                     .to_possible_value()
                     .map_or_else(String::new, |v| v.get_name().to_string())
             ));
+        }
+        if self.deny_warnings && !diagnostic.is_error() {
+            diagnostic.severity = Severity::Error;
+            self.denied += 1;
         }
         if diagnostic.is_error() {
             self.errors += 1;
@@ -439,6 +463,32 @@ impl Diagnostics {
         }
     }
 
+    /// [`Diagnostics::finish`] in source order: by file (in the order the files were read),
+    /// then line and column; diagnostics about a whole file after those in it, and those with no
+    /// place at all (a summary of what went before, the count past the cap) last. Diagnostics
+    /// at one place keep the order they were found in.
+    pub fn in_order(&self, sources: &SourceMap) -> Vec<Diagnostic> {
+        let mut out = self.finish();
+        let files: std::collections::HashMap<&str, usize> = sources
+            .files()
+            .map(|(id, f)| (f.name.as_str(), id.0 as usize))
+            .collect();
+        out.sort_by_cached_key(|d| match (d.span, &d.file) {
+            (Some(span), _) => (0, span.file.0 as usize, span.line, span.col),
+            (None, Some(place)) => (
+                1,
+                files
+                    .get(place.path.as_str())
+                    .copied()
+                    .unwrap_or(usize::MAX),
+                place.line.unwrap_or(0),
+                place.column.unwrap_or(0),
+            ),
+            (None, None) => (2, 0, 0, 0),
+        });
+        out
+    }
+
     /// The kept diagnostics, plus one saying how many errors were dropped past the cap.
     pub fn finish(&self) -> Vec<Diagnostic> {
         let mut out = self.items.clone();
@@ -480,7 +530,7 @@ pub fn emit(
                 serde_json::to_writer(&mut *out, &JsonDiagnostic::new(d, sources))?;
                 writeln!(out)?;
             }
-            MessageFormat::Human => write!(out, "{}", human.render(d, sources))?,
+            MessageFormat::Human => writeln!(out, "{}", human.render(d, sources))?,
         }
     }
     Ok(())
@@ -588,6 +638,7 @@ const HINT_INDENT: usize = 8;
 struct Human {
     wrapping: miette::GraphicalReportHandler,
     unwrapped: miette::GraphicalReportHandler,
+    color: bool,
 }
 
 impl Human {
@@ -604,6 +655,7 @@ impl Human {
             unwrapped: miette::GraphicalReportHandler::new_themed(theme())
                 .with_context_lines(1)
                 .with_wrap_lines(false),
+            color,
         }
     }
 
@@ -614,7 +666,7 @@ impl Human {
         } else {
             &self.wrapping
         };
-        render_with(handler, d, &report, sources)
+        render_with(handler, d, &report, sources, self.color)
     }
 }
 
@@ -635,18 +687,26 @@ fn render_with(
     d: &Diagnostic,
     report: &MietteView<'_>,
     sources: &SourceMap,
+    color: bool,
 ) -> String {
     let mut out = String::new();
     let severity = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
+    // Coloured as rustc does: bold red errors, bold yellow warnings.
+    let (on, off) = match (color, d.severity) {
+        (false, _) => ("", ""),
+        (true, Severity::Error) => ("\u{1b}[1;31m", "\u{1b}[0m"),
+        (true, Severity::Warning) => ("\u{1b}[1;33m", "\u{1b}[0m"),
+    };
+    let severity = format!("{on}{severity}[{}]{off}", d.code);
     match d.span {
         Some(span) => {
             let file = sources.get(span.file);
             out.push_str(&format!(
-                "{}:{}:{}: {severity}[{}]: {}\n",
-                file.name, span.line, span.col, d.code, d.message
+                "{}:{}:{}: {severity}: {}\n",
+                file.name, span.line, span.col, d.message
             ));
         }
         None => {
@@ -657,7 +717,7 @@ fn render_with(
                 }
                 out.push_str(": ");
             }
-            out.push_str(&format!("{severity}[{}]: {}\n", d.code, d.message));
+            out.push_str(&format!("{severity}: {}\n", d.message));
         }
     }
     for label in &d.labels {
@@ -667,9 +727,15 @@ fn render_with(
             file.name, label.span.line, label.span.col, label.message
         ));
     }
-    if handler.render_report(&mut out, report).is_err() {
+    let mut rendered = String::new();
+    if handler.render_report(&mut rendered, report).is_err() {
         out.push_str("(could not render the source snippet)\n");
+        return out;
     }
+    // miette's first line is the severity icon before the (empty) message: the header line
+    // above says both.
+    let body = rendered.split_once('\n').map_or("", |(_, rest)| rest);
+    out.push_str(body);
     out
 }
 
@@ -690,9 +756,11 @@ impl<'a> MietteView<'a> {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
         };
+        // The message is the header line's (see `render_with`): miette is given none, so the
+        // report says it once.
         let Some(primary) = d.span else {
             return MietteView {
-                message: d.message.clone(),
+                message: String::new(),
                 severity,
                 hint: d.hint.clone(),
                 source: None,
@@ -717,7 +785,7 @@ impl<'a> MietteView<'a> {
             }
         }
         MietteView {
-            message: d.message.clone(),
+            message: String::new(),
             severity,
             hint: d.hint.clone(),
             source: Some(Snippet::new(sources.get(primary.file))),
@@ -731,7 +799,7 @@ impl MietteView<'_> {
     /// True when every text miette wraps (message and hint, and those of the related reports)
     /// [`fits_unwrapped`].
     fn fits_unwrapped(&self) -> bool {
-        fits_unwrapped(&self.message, MESSAGE_INDENT)
+        (self.message.is_empty() || fits_unwrapped(&self.message, MESSAGE_INDENT))
             && self
                 .hint
                 .as_deref()
@@ -871,8 +939,8 @@ mod tests {
                     let report = MietteView::new(&d, &map);
                     assert!(report.fits_unwrapped());
                     assert_eq!(
-                        render_with(&human.wrapping, &d, &report, &map),
-                        render_with(&human.unwrapped, &d, &report, &map),
+                        render_with(&human.wrapping, &d, &report, &map, color),
+                        render_with(&human.unwrapped, &d, &report, &map, color),
                         "{text:?}"
                     );
                     compared += 1;

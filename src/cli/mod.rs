@@ -1,20 +1,29 @@
 //! The command line: `toscana` and its three translator aliases.
 //!
-//! Exit codes: 0 success (warnings allowed), 1 the input is invalid, 2 the command line is
-//! wrong, 3 an output could not be written. Diagnostics always go to standard error, so standard
-//! output carries only the result.
+//! Exit codes: 0 success (warnings allowed, unless `--deny-warnings`), 1 the input is invalid,
+//! 2 the command line is wrong, 3 an output could not be written. Diagnostics always go to
+//! standard error, so standard output carries only the result.
 
-use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+mod args;
+mod completions;
+mod report;
+
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser};
+
+pub use args::{
+    BackendArgs, Cli, ColorChoice, Command, DotArgs, ExplainArgs, FormatArg, InputArgs, IrCommand,
+    K8sArgs, LenientArgs, LimitArgs, OutputArgs, ReadArgs, ReportArgs, TfArgs, TranslateArgs,
+    ValueArgs,
+};
+pub use report::{Closing, Report};
 
 use crate::back::{self, OutputFile};
-use crate::diag::{self, Diagnostic, Diagnostics, MessageFormat, codes};
-use crate::limits::Limits;
+use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::pipeline::{self, ReadOptions};
-use crate::source::{InputArg, SourceMap};
+use crate::source::SourceMap;
 
 /// Exit code: the input is invalid.
 pub const EXIT_INVALID: u8 = 1;
@@ -22,366 +31,6 @@ pub const EXIT_INVALID: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 /// Exit code: an output could not be written.
 pub const EXIT_OUTPUT: u8 = 3;
-
-#[derive(Debug, Parser)]
-#[command(
-    name = "toscana",
-    version,
-    about = "Reads TOSCA service templates and translates them into Kubernetes manifests, Terraform HCL and Graphviz diagrams",
-    after_help = "Examples:\n  toscana check examples/hello.yaml\n  toscana ir examples/hello.yaml --set db_password=s3cret\n  toscana ir app.csar --set replicas=3 -o out/"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Validate a template and report every problem found
-    #[command(after_help = "Example:\n  toscana check examples/hello.yaml --message-format json")]
-    Check(CommonArgs),
-    /// Print the resolved topology (the IR every backend reads) as JSON
-    #[command(
-        after_help = "Example:\n  toscana ir examples/hello.yaml --set cpus=4 --set db_password=s3cret > ir.json\n  toscana ir app.yaml --set sites=3 --expand"
-    )]
-    Ir(IrCommand),
-    /// Translate into Kubernetes manifests (same as `tosca2k8s`)
-    #[command(
-        after_help = "Example:\n  toscana k8s examples/webapp.yaml --set db_password=s3cret -o manifests/\n  toscana k8s examples/webapp.yaml --set db_password=s3cret --namespace shop --ingress | kubectl apply -f -"
-    )]
-    K8s(K8sCommand),
-    /// Translate into a Terraform configuration (same as `tosca2tf`)
-    #[command(
-        after_help = "Example:\n  toscana tf examples/webserver-vm.yaml -o terraform/\n  toscana tf examples/webserver-vm.yaml --provider openstack -o terraform/"
-    )]
-    Tf(TfCommand),
-    /// Draw the topology as a Graphviz diagram (same as `tosca2dot`)
-    #[command(
-        after_help = "Example:\n  toscana dot examples/hello.yaml > hello.dot\n  toscana dot examples/hello.yaml --format svg --legend --io -o docs/"
-    )]
-    Dot(DotCommand),
-    /// Translate with a backend of your own: a folder with mapping.yaml and templates
-    #[command(
-        after_help = "Example:\n  toscana render --backend-dir my-compose-backend/ examples/hello.yaml -o out/"
-    )]
-    Render(CommonArgs),
-    /// Resolve a variable template (Variability4TOSCA) into plain TOSCA 1.3 YAML
-    #[command(
-        after_help = "Inputs: `--inputs FILE` and `--set NAME=VALUE` give variability inputs (the names\ndeclared under `variability.inputs`) and topology inputs alike.\n\nExample:\n  toscana resolve examples/variable-shop.yaml --preset dev -o shop-dev.yaml\n  toscana resolve examples/variable-shop.yaml --set mode=prod --explain"
-    )]
-    Resolve(crate::front::variability::command::ResolveArgs),
-    /// Convert TOSCA 1.0 XML (a Definitions file or CSAR) into TOSCA YAML (Simple Profile 1.3 or TOSCA 2.0)
-    #[command(
-        after_help = "Targets:\n  tosca_simple_yaml_1_3  one Simple Profile 1.3 file; the normative types are implied\n  tosca_2_0              one TOSCA 2.0 file that defines the Simple Profile 1.3 types it uses\n                         (2.0 has no implicit types); XML type names are written with `:` as `%3A`\n\nBoth read back into the IR of the XML (in 2.0 a boundary property mapping becomes an\ninput; README: Converting to TOSCA 2.0). Constructs the target cannot express are\nreported as warnings (xml::no-counterpart) at the XML element they come from.\n\nExample:\n  toscana convert app.csar --to tosca_simple_yaml_1_3 -o app.yaml\n  toscana convert app.csar --to tosca_2_0 -o app-2.0.yaml\n  toscana convert ServiceTemplate.tosca --quirk winery"
-    )]
-    Convert(crate::front::xml::command::ConvertArgs),
-    /// Print a shell completion script
-    #[command(after_help = "Example:\n  toscana completions bash > /etc/bash_completion.d/toscana")]
-    Completions {
-        /// The shell to generate for
-        shell: clap_complete::Shell,
-    },
-}
-
-/// Flags every reading command shares.
-#[derive(Debug, Args, Clone)]
-pub struct CommonArgs {
-    /// The template: a YAML file, a directory, a CSAR (.zip/.csar), or `-` for standard input
-    pub file: String,
-    /// Write output files into DIR instead of printing them
-    #[arg(short, long, value_name = "DIR")]
-    pub output: Option<PathBuf>,
-    /// Read input values from a YAML file of `name: value` pairs (repeatable)
-    #[arg(long = "inputs", value_name = "FILE.yaml")]
-    pub inputs: Vec<PathBuf>,
-    /// Set an input value; VALUE is read as YAML, so `80` is an integer (repeatable)
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_pair)]
-    pub set: Vec<(String, String)>,
-    /// Read imports under URL PREFIX from local folder DIR instead of the network (repeatable)
-    #[arg(long = "map-url", value_name = "PREFIX=DIR", value_parser = parse_pair)]
-    pub map_url: Vec<(String, String)>,
-    /// Find TOSCA 2.0 profiles imported by name in DIR, laid out by name (repeatable)
-    #[arg(long = "profile-path", value_name = "DIR")]
-    pub profile_path: Vec<PathBuf>,
-    /// The entry file inside a directory or CSAR
-    #[arg(long, value_name = "PATH")]
-    pub entry: Option<PathBuf>,
-    /// A service template with `substitution_mappings` that may substitute node templates of
-    /// the template read (repeatable; imported templates with mappings are candidates too)
-    #[arg(long = "substitute", value_name = "FILE")]
-    pub substitute: Vec<PathBuf>,
-    /// How to print diagnostics
-    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
-    pub message_format: MessageFormat,
-    /// Print only errors
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Add or override backend rules and templates from DIR (mapping.yaml plus templates)
-    #[arg(long, value_name = "DIR")]
-    pub backend_dir: Option<PathBuf>,
-    /// Show at most N errors (0: all)
-    #[arg(long, value_name = "N", default_value_t = diag::DEFAULT_ERROR_CAP)]
-    pub max_errors: usize,
-    /// Accept what a tool's real files do that the specification forbids (repeatable)
-    #[arg(long, value_enum, value_name = "NAME")]
-    pub quirk: Vec<crate::front::quirk::Quirk>,
-    #[command(flatten)]
-    pub variability: crate::front::variability::VariabilityArgs,
-    #[command(flatten)]
-    pub limits: LimitArgs,
-}
-
-/// How diagnostics are shown, for the commands that write one file (`resolve`, `convert`).
-#[derive(Debug, Args, Clone)]
-pub struct ReportArgs {
-    /// How to print diagnostics
-    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
-    pub message_format: MessageFormat,
-    /// Print only errors
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Show at most N errors (0: all)
-    #[arg(long, value_name = "N", default_value_t = diag::DEFAULT_ERROR_CAP)]
-    pub max_errors: usize,
-}
-
-/// `toscana dot`: the common flags and the diagram's own.
-#[derive(Debug, Args, Clone)]
-pub struct DotCommand {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    #[command(flatten)]
-    pub dot: DotArgs,
-}
-
-/// `toscana ir`: the common flags and the IR's own.
-#[derive(Debug, Args, Clone)]
-pub struct IrCommand {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Print one node per representation (a template with `count: 3` becomes `web[0]`,
-    /// `web[1]`, `web[2]`) and one relationship per relationship representation, with
-    /// `$node_index` and `$relationship_index` evaluated
-    #[arg(long)]
-    pub expand: bool,
-}
-
-/// `toscana k8s`: the common flags and the manifests' own.
-#[derive(Debug, Args, Clone)]
-pub struct K8sCommand {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    #[command(flatten)]
-    pub k8s: K8sArgs,
-}
-
-/// Options of the Kubernetes manifests; only `toscana k8s` and `tosca2k8s` take these.
-#[derive(Debug, Args, Clone, Default)]
-#[command(next_help_heading = "Kubernetes")]
-pub struct K8sArgs {
-    /// Put every object into namespace NS (and name it in kustomization.yaml)
-    #[arg(long, value_name = "NS", value_parser = parse_namespace)]
-    pub namespace: Option<String>,
-    /// Route load balancers through an Ingress instead of Services of type LoadBalancer
-    #[arg(long)]
-    pub ingress: bool,
-}
-
-fn parse_namespace(s: &str) -> Result<String, String> {
-    if !s.is_empty()
-        && s.len() <= 63
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
-    {
-        Ok(s.to_string())
-    } else {
-        Err(format!(
-            "`{s}` is not a namespace name: use at most 63 lowercase letters, digits and `-`, not at either end"
-        ))
-    }
-}
-
-/// `toscana tf`: the common flags and the Terraform backend's own.
-#[derive(Debug, Args, Clone)]
-pub struct TfCommand {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    #[command(flatten)]
-    pub tf: TfArgs,
-}
-
-/// Which cloud the configuration is for; only `toscana tf` and `tosca2tf` take these.
-#[derive(Debug, Args, Clone, Default)]
-#[command(next_help_heading = "Terraform")]
-pub struct TfArgs {
-    /// The provider whose resources the configuration uses (rules in
-    /// backends/terraform/<provider>/)
-    #[arg(long, value_enum, default_value_t = ProviderArg::Aws)]
-    pub provider: ProviderArg,
-}
-
-/// `--provider`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ProviderArg {
-    #[default]
-    Aws,
-    Openstack,
-    Kubernetes,
-}
-
-impl TfArgs {
-    /// The provider the Terraform backend renders for.
-    pub fn provider(&self) -> back::terraform::Provider {
-        use back::terraform::Provider;
-        match self.provider {
-            ProviderArg::Aws => Provider::Aws,
-            ProviderArg::Openstack => Provider::Openstack,
-            ProviderArg::Kubernetes => Provider::Kubernetes,
-        }
-    }
-}
-
-/// What the diagram shows and how it is written; only `toscana dot` and `tosca2dot` take these.
-#[derive(Debug, Args, Clone, Default)]
-#[command(next_help_heading = "Diagram")]
-pub struct DotArgs {
-    /// Which properties node boxes list: none, key (the family's key properties and every
-    /// property the template sets), or all
-    #[arg(long, value_enum, default_value_t = PropertiesArg::Key)]
-    pub properties: PropertiesArg,
-    /// The direction of the graph: TB (top to bottom) or LR (left to right)
-    #[arg(long, value_enum, default_value_t = RankdirArg::TB, ignore_case = true)]
-    pub rankdir: RankdirArg,
-    /// dot (the Graphviz source), or svg / png (drawn by Graphviz's `dot`, which must be
-    /// installed); the file is graph.dot, graph.svg or graph.png
-    #[arg(long, value_enum, default_value_t = FormatArg::Dot)]
-    pub format: FormatArg,
-    /// Add a legend of the type families in the diagram
-    #[arg(long)]
-    pub legend: bool,
-    /// Draw hosting as edges instead of boxes inside their hosts
-    #[arg(long)]
-    pub no_nesting: bool,
-    /// Show capabilities and requirements as ports on the node boxes
-    #[arg(long)]
-    pub ports: bool,
-    /// Add a panel with the topology's inputs and outputs
-    #[arg(long)]
-    pub io: bool,
-}
-
-/// `--properties`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum PropertiesArg {
-    None,
-    #[default]
-    Key,
-    All,
-}
-
-/// `--rankdir`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-#[allow(clippy::upper_case_acronyms)]
-pub enum RankdirArg {
-    #[default]
-    #[value(name = "TB")]
-    TB,
-    #[value(name = "LR")]
-    LR,
-}
-
-/// `--format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum FormatArg {
-    #[default]
-    Dot,
-    Svg,
-    Png,
-}
-
-impl DotArgs {
-    /// The options the Graphviz templates see.
-    pub fn options(&self) -> back::graphviz::DotOptions {
-        use back::graphviz::{DotOptions, PropertyMode, RankDir};
-        DotOptions {
-            properties: match self.properties {
-                PropertiesArg::None => PropertyMode::None,
-                PropertiesArg::Key => PropertyMode::Key,
-                PropertiesArg::All => PropertyMode::All,
-            },
-            rankdir: match self.rankdir {
-                RankdirArg::TB => RankDir::TB,
-                RankdirArg::LR => RankDir::LR,
-            },
-            legend: self.legend,
-            nesting: !self.no_nesting,
-            ports: self.ports,
-            io: self.io,
-        }
-    }
-}
-
-/// Resource limits for hostile input; the defaults suit real estates of services.
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "Limits")]
-pub struct LimitArgs {
-    /// Largest input file, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_file_bytes)]
-    pub max_file_size: u64,
-    /// Deepest YAML nesting
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_yaml_depth)]
-    pub max_yaml_depth: usize,
-    /// Most YAML nodes alias expansion may create
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_alias_expansion)]
-    pub max_alias_nodes: usize,
-    /// Longest single scalar, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_scalar_bytes)]
-    pub max_scalar_size: usize,
-    /// Most files read through imports
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_imports)]
-    pub max_imports: usize,
-    /// Deepest chain of imports
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_import_depth)]
-    pub max_import_depth: usize,
-    /// Most entries in a CSAR
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_csar_entries)]
-    pub max_csar_entries: usize,
-    /// Most bytes a CSAR may expand to
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_csar_bytes)]
-    pub max_csar_size: u64,
-    /// Largest compression ratio of one CSAR entry
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_compression_ratio)]
-    pub max_compression_ratio: u64,
-    /// Most node templates in one topology
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_node_templates)]
-    pub max_node_templates: usize,
-}
-
-impl LimitArgs {
-    pub fn limits(&self) -> Limits {
-        Limits {
-            max_file_bytes: self.max_file_size,
-            max_yaml_depth: self.max_yaml_depth,
-            max_alias_expansion: self.max_alias_nodes,
-            max_scalar_bytes: self.max_scalar_size,
-            max_imports: self.max_imports,
-            max_import_depth: self.max_import_depth,
-            max_csar_entries: self.max_csar_entries,
-            max_csar_bytes: self.max_csar_size,
-            max_compression_ratio: self.max_compression_ratio,
-            max_node_templates: self.max_node_templates,
-        }
-    }
-}
-
-pub(crate) fn parse_pair(s: &str) -> Result<(String, String), String> {
-    match s.split_once('=') {
-        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
-        _ => Err(format!("expected NAME=VALUE, found `{s}`")),
-    }
-}
 
 /// The translators, which the three alias binaries run directly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -392,6 +41,15 @@ pub enum Target {
 }
 
 impl Target {
+    /// The binary that runs this target alone.
+    pub fn alias(self) -> &'static str {
+        match self {
+            Target::Kubernetes => "tosca2k8s",
+            Target::Terraform => "tosca2tf",
+            Target::Graphviz => "tosca2dot",
+        }
+    }
+
     /// The name of the built-in backend for this target (its folder under `backends/`).
     pub fn backend_name(self) -> &'static str {
         match self {
@@ -416,202 +74,194 @@ fn report_panics_as_bugs() {
 /// Runs `toscana` with the process's arguments.
 pub fn main() -> ExitCode {
     report_panics_as_bugs();
-    let cli = Cli::parse();
-    let args = match cli.command {
-        Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "toscana",
-                &mut std::io::stdout(),
-            );
-            return ExitCode::SUCCESS;
-        }
-        Command::Check(args) => return run(&args, Job::Check, None),
-        Command::Resolve(args) => return crate::front::variability::command::run(&args),
-        Command::Convert(args) => return crate::front::xml::command::run(&args),
-        Command::Ir(args) => {
-            return run(
-                &args.common,
-                Job::Ir {
-                    expand: args.expand,
-                },
-                None,
-            );
-        }
-        Command::K8s(args) => {
-            return run_with(
-                &args.common,
-                Job::Translate(Some(Target::Kubernetes)),
-                None,
-                Some(&args.k8s),
-                None,
-            );
-        }
-        Command::Tf(args) => {
-            return run_with(
-                &args.common,
-                Job::Translate(Some(Target::Terraform)),
-                None,
-                None,
-                Some(&args.tf),
-            );
-        }
-        Command::Dot(args) => {
-            return run(
-                &args.common,
-                Job::Translate(Some(Target::Graphviz)),
-                Some(&args.dot),
-            );
-        }
-        Command::Render(args) => (args, Job::Translate(None)),
-    };
-    run(&args.0, args.1, None)
+    match Cli::parse().command {
+        Command::Check(read) => run(&read, None, Job::Check),
+        Command::Ir(args) => run(
+            &args.read,
+            args.output.path(),
+            Job::Ir {
+                expand: args.expand,
+            },
+        ),
+        Command::K8s(args) => translate_with(&args.translate, Target::Kubernetes, &args.k8s),
+        Command::Tf(args) => translate_with(&args.translate, Target::Terraform, &args.tf),
+        Command::Dot(args) => translate_with(&args.translate, Target::Graphviz, &args.dot),
+        Command::Render(args) => run(
+            &args.read,
+            args.output.path(),
+            Job::Translate(Translation {
+                target: None,
+                backend_dir: Some(&args.backend_dir),
+                options: Options::None,
+            }),
+        ),
+        Command::Resolve(args) => crate::front::variability::command::run(&args),
+        Command::Convert(args) => crate::front::xml::command::run(&args),
+        Command::Explain(args) => crate::explain::run(&args),
+        Command::Completions(args) => completions::print(&args),
+    }
+}
+
+/// The options of one translator, as its command and its alias binary take them.
+trait TargetArgs: Args + FromArgMatches {
+    fn options(&self) -> Options<'_>;
+}
+
+impl TargetArgs for K8sArgs {
+    fn options(&self) -> Options<'_> {
+        Options::Kubernetes(self)
+    }
+}
+
+impl TargetArgs for TfArgs {
+    fn options(&self) -> Options<'_> {
+        Options::Terraform(self)
+    }
+}
+
+impl TargetArgs for DotArgs {
+    fn options(&self) -> Options<'_> {
+        Options::Graphviz(self)
+    }
+}
+
+fn translate_with<T: TargetArgs>(args: &TranslateArgs, target: Target, options: &T) -> ExitCode {
+    run(
+        &args.read,
+        args.output.path(),
+        Job::Translate(Translation {
+            target: Some(target),
+            backend_dir: args.backend.backend_dir.as_deref(),
+            options: options.options(),
+        }),
+    )
 }
 
 /// Runs one of the alias binaries (`tosca2k8s` is `toscana k8s`).
 pub fn alias_main(target: Target) -> ExitCode {
     report_panics_as_bugs();
-    let (name, about) = match target {
-        Target::Kubernetes => (
-            "tosca2k8s",
-            "Translates a TOSCA service template into Kubernetes manifests",
-        ),
-        Target::Terraform => (
-            "tosca2tf",
-            "Translates a TOSCA service template into a Terraform configuration",
-        ),
-        Target::Graphviz => (
-            "tosca2dot",
-            "Draws a TOSCA service template as a Graphviz diagram",
-        ),
-    };
-    let mut command = CommonArgs::augment_args(
-        clap::Command::new(name)
-            .version(env!("CARGO_PKG_VERSION"))
-            .about(about)
-            .after_help(format!(
-                "Example:\n  {name} {} -o out/\n\nThe same as `toscana {}`.",
-                match target {
-                    Target::Kubernetes => "examples/webapp.yaml --set db_password=s3cret",
-                    Target::Terraform => "examples/webserver-vm.yaml",
-                    Target::Graphviz => "examples/hello.yaml",
-                },
-                match target {
-                    Target::Kubernetes => "k8s",
-                    Target::Terraform => "tf",
-                    Target::Graphviz => "dot",
-                }
-            )),
-    );
-    if target == Target::Graphviz {
-        command = DotArgs::augment_args(command);
+    match target {
+        Target::Kubernetes => alias::<K8sArgs>(target),
+        Target::Terraform => alias::<TfArgs>(target),
+        Target::Graphviz => alias::<DotArgs>(target),
     }
-    if target == Target::Kubernetes {
-        command = K8sArgs::augment_args(command);
-    }
-    if target == Target::Terraform {
-        command = TfArgs::augment_args(command);
-    }
-    let matches = command.get_matches();
-    let dot = if target == Target::Graphviz {
-        match <DotArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
-            Ok(dot) => Some(dot),
-            Err(e) => e.exit(),
-        }
-    } else {
-        None
-    };
-    let k8s = if target == Target::Kubernetes {
-        match <K8sArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
-            Ok(k8s) => Some(k8s),
-            Err(e) => e.exit(),
-        }
-    } else {
-        None
-    };
-    let tf = if target == Target::Terraform {
-        match <TfArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
-            Ok(tf) => Some(tf),
-            Err(e) => e.exit(),
-        }
-    } else {
-        None
-    };
-    match <CommonArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
-        Ok(args) => run_with(
-            &args,
-            Job::Translate(Some(target)),
-            dot.as_ref(),
-            k8s.as_ref(),
-            tf.as_ref(),
-        ),
+}
+
+fn alias<T: TargetArgs>(target: Target) -> ExitCode {
+    let matches = alias_command(target).get_matches();
+    let parsed = TranslateArgs::from_arg_matches(&matches)
+        .and_then(|args| T::from_arg_matches(&matches).map(|options| (args, options)));
+    match parsed {
+        Ok((args, options)) => translate_with(&args, target, &options),
         Err(e) => e.exit(),
     }
 }
 
+/// The command line of an alias binary: `toscana <target>`'s flags under its own name.
+pub fn alias_command(target: Target) -> clap::Command {
+    let (about, example) = match target {
+        Target::Kubernetes => (
+            "Translates a TOSCA service template into Kubernetes manifests (the same as `toscana k8s`)",
+            args::K8S_EXAMPLE,
+        ),
+        Target::Terraform => (
+            "Translates a TOSCA service template into a Terraform configuration (the same as `toscana tf`)",
+            args::TF_EXAMPLE,
+        ),
+        Target::Graphviz => (
+            "Draws a TOSCA service template as a Graphviz diagram (the same as `toscana dot`)",
+            args::DOT_EXAMPLE,
+        ),
+    };
+    let name = target.alias();
+    let command = TranslateArgs::augment_args(clap::Command::new(name));
+    let command = match target {
+        Target::Kubernetes => K8sArgs::augment_args(command),
+        Target::Terraform => TfArgs::augment_args(command),
+        Target::Graphviz => DotArgs::augment_args(command),
+    };
+    // Set last: the flattened groups must not lend the command their descriptions.
+    command
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(about)
+        .long_about(None::<&str>)
+        .after_help(
+            example
+                .replace("toscana k8s", name)
+                .replace("toscana tf", name)
+                .replace("toscana dot", name),
+        )
+}
+
+/// The clap definition of `toscana`, for completions and help tests.
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
 #[derive(Debug, Clone, Copy)]
-enum Job {
+enum Job<'a> {
     Check,
     /// The IR, of templates or (`expand`) of representations.
     Ir {
         expand: bool,
     },
-    /// A built-in target, or `None` for a backend given only by `--backend-dir`.
-    Translate(Option<Target>),
+    Translate(Translation<'a>),
 }
 
-fn run(args: &CommonArgs, job: Job, dot: Option<&DotArgs>) -> ExitCode {
-    run_with(args, job, dot, None, None)
+/// What a translation needs besides the template: the target (`None` for a backend given only
+/// by `--backend-dir`), backend additions, and the target's own options.
+#[derive(Debug, Clone, Copy)]
+struct Translation<'a> {
+    target: Option<Target>,
+    backend_dir: Option<&'a Path>,
+    options: Options<'a>,
 }
 
-fn run_with(
-    args: &CommonArgs,
-    job: Job,
-    dot: Option<&DotArgs>,
-    k8s: Option<&K8sArgs>,
-    tf: Option<&TfArgs>,
-) -> ExitCode {
-    let mut diags = Diagnostics::with_cap(args.max_errors);
+#[derive(Debug, Clone, Copy)]
+enum Options<'a> {
+    None,
+    Kubernetes(&'a K8sArgs),
+    Terraform(&'a TfArgs),
+    Graphviz(&'a DotArgs),
+}
+
+fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
+    let mut diags = args.report.diagnostics();
+    let target = match job {
+        Job::Translate(t) => t.target,
+        _ => None,
+    };
     let options = ReadOptions {
-        input: Some(if args.file == "-" {
-            InputArg::Stdin
-        } else {
-            InputArg::Path(PathBuf::from(&args.file))
-        }),
-        entry: args.entry.clone(),
+        input: Some(args.input()),
+        entry: args.input.entry.clone(),
         map_url: args
+            .input
             .map_url
             .iter()
             .map(|(p, d)| (p.clone(), PathBuf::from(d)))
             .collect(),
-        profile_paths: args.profile_path.clone(),
-        substitutes: args.substitute.clone(),
-        inputs_files: args.inputs.clone(),
-        set: args.set.clone(),
+        profile_paths: args.input.profile_path.clone(),
+        substitutes: args.input.substitute.clone(),
+        inputs_files: args.values.inputs.clone(),
+        set: args.values.set.clone(),
         limits: args.limits.limits(),
         // `check` judges the template, Terraform declares unbound inputs as variables, and a
         // diagram shows `get_input(name)` where a value is missing; the IR and manifests need
         // every value.
-        unbound_inputs_are_errors: !matches!(
-            job,
-            Job::Check | Job::Translate(Some(Target::Terraform | Target::Graphviz))
-        ),
+        unbound_inputs_are_errors: !matches!(job, Job::Check)
+            && !matches!(target, Some(Target::Terraform | Target::Graphviz)),
         report_open_requirements: matches!(job, Job::Check),
         variability: args.variability.options(),
-        quirks: crate::front::quirk::Quirks::new(&args.quirk),
+        quirks: args.lenient.quirks(),
     };
     let read = pipeline::read(&options, &mut diags);
-    if let Some(resolved) = read
+    let explanation = read
         .variability
         .as_ref()
         .filter(|_| args.variability.explain)
-    {
-        eprint!(
-            "{}",
+        .map(|resolved| {
             crate::front::variability::render_explanation(&resolved.explanation, &read.sources)
-        );
-    }
+        });
     let mut sources = read.sources;
     let artifacts = read.artifacts;
     let code = match (job, &read.topology) {
@@ -633,31 +283,31 @@ fn run_with(
                 false => Some(topology),
             };
             match topology {
-                Some(topology) if !diags.has_errors() => ir_output(args, topology, &mut diags),
+                Some(topology) if !diags.has_errors() => ir_output(output, topology, &mut diags),
                 _ => EXIT_INVALID,
             }
         }
-        (Job::Translate(target), Some(topology)) => {
-            let extra = Extra {
-                dot,
-                k8s,
-                tf,
+        (Job::Translate(translation), Some(topology)) => {
+            let run = Run {
+                read: args,
+                output,
                 artifacts: &artifacts,
             };
-            translate(args, target, &extra, topology, &mut sources, &mut diags)
+            translate(&run, &translation, topology, &mut sources, &mut diags)
         }
     };
     leave_to_the_exit(read.topology);
-    report(args, &diags, &sources);
-    if code == 0 && matches!(job, Job::Check) && !args.quiet {
-        let n = diags.warning_count();
-        eprintln!(
-            "{}: valid ({n} warning{})",
-            args.file,
-            if n == 1 { "" } else { "s" }
-        );
+    Report {
+        args: &args.report,
+        sources: &sources,
+        input: &args.file,
+        explanation,
+        closing: match job {
+            Job::Check => Closing::Check,
+            _ => Closing::Run,
+        },
     }
-    ExitCode::from(code)
+    .print(&diags, code)
 }
 
 /// Hands `value` to the end of the process instead of freeing it: the process exits right after
@@ -668,11 +318,11 @@ fn leave_to_the_exit<T>(value: T) {
 }
 
 /// Writes the IR as JSON (`ir.json` with `-o`).
-fn ir_output(args: &CommonArgs, topology: &crate::ir::Topology, diags: &mut Diagnostics) -> u8 {
+fn ir_output(output: Option<&Path>, topology: &crate::ir::Topology, diags: &mut Diagnostics) -> u8 {
     let mut text = serde_json::to_string_pretty(topology).expect("the IR always serialises");
     text.push('\n');
     write(
-        args,
+        output,
         &[OutputFile {
             path: "ir.json".to_string(),
             contents: text,
@@ -682,29 +332,42 @@ fn ir_output(args: &CommonArgs, topology: &crate::ir::Topology, diags: &mut Diag
     )
 }
 
-/// What a translation needs besides the common flags: the target's own flags and the artifact
-/// files.
-struct Extra<'a> {
-    dot: Option<&'a DotArgs>,
-    k8s: Option<&'a K8sArgs>,
-    tf: Option<&'a TfArgs>,
+/// What a translation reads besides the topology: the flags, where to write, the artifact files.
+struct Run<'a> {
+    read: &'a ReadArgs,
+    output: Option<&'a Path>,
     artifacts: &'a crate::source::ArtifactFiles,
 }
 
 fn translate(
-    args: &CommonArgs,
-    target: Option<Target>,
-    extra: &Extra<'_>,
+    run: &Run<'_>,
+    translation: &Translation<'_>,
     topology: &crate::ir::Topology,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> u8 {
-    let provider = extra.tf.map(TfArgs::provider).unwrap_or_default();
+    if topology.nodes.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                codes::OUTPUT_NOTHING,
+                "the topology has no node templates, so there is nothing to translate",
+            )
+            .in_file(run.read.file.clone())
+            .hint("node templates go under `topology_template: node_templates:` (`service_template:` in TOSCA 2.0); `toscana check` reads a file of types alone"),
+        );
+        return EXIT_INVALID;
+    }
+    let limits = run.read.limits.limits();
+    let target = translation.target;
+    let provider = match translation.options {
+        Options::Terraform(tf) => tf.provider(),
+        _ => back::terraform::Provider::default(),
+    };
     let builtin = target.and_then(|t| match t {
         Target::Terraform => back::builtin(provider.backend_name()),
         _ => back::builtin(t.backend_name()),
     });
-    if builtin.is_none() && args.backend_dir.is_none() {
+    if builtin.is_none() && translation.backend_dir.is_none() {
         let message = match target {
             Some(t) => format!(
                 "the built-in {} backend is not available yet",
@@ -715,56 +378,69 @@ fn translate(
         diags.push(Diagnostic::error(codes::BACKEND_UNKNOWN, message).hint("a folder with mapping.yaml and templates works with --backend-dir DIR; see backends/README.md"));
         return EXIT_USAGE;
     }
-    let Some(backend) = back::Backend::load(
-        builtin,
-        args.backend_dir.as_deref(),
-        sources,
-        &args.limits.limits(),
-        diags,
-    ) else {
+    let Some(backend) =
+        back::Backend::load(builtin, translation.backend_dir, sources, &limits, diags)
+    else {
         return EXIT_USAGE;
     };
-    let dot = extra.dot;
-    let files = if target == Some(Target::Graphviz) {
-        let options = dot.map(DotArgs::options).unwrap_or_default();
-        back::graphviz::render(&backend, topology, sources, &options, diags)
-    } else if target == Some(Target::Kubernetes) {
-        let k8s = extra.k8s.cloned().unwrap_or_default();
-        let options = back::kubernetes::K8sOptions {
-            namespace: k8s.namespace,
-            ingress: k8s.ingress,
-            split: args.output.is_some(),
-        };
-        back::kubernetes::render(
-            &backend,
-            topology,
-            sources,
-            extra.artifacts,
-            &args.limits.limits(),
-            &options,
-            diags,
-        )
-    } else if target == Some(Target::Terraform) {
-        let limits = args.limits.limits();
-        let read_artifact = |a: &crate::ir::Artifact| extra.artifacts.read(a, &limits);
-        back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
-    } else {
-        let value = back::topology_value(topology);
-        let elements = back::elements(topology, sources);
-        backend.render(value, &elements, diags)
+    let files = match translation.options {
+        Options::Graphviz(dot) => {
+            back::graphviz::render(&backend, topology, sources, &dot.options(), diags)
+        }
+        Options::Kubernetes(k8s) => {
+            let options = back::kubernetes::K8sOptions {
+                namespace: k8s.namespace.clone(),
+                ingress: k8s.ingress,
+                split: run.output.is_some(),
+            };
+            back::kubernetes::render(
+                &backend,
+                topology,
+                sources,
+                run.artifacts,
+                &limits,
+                &options,
+                diags,
+            )
+        }
+        Options::Terraform(_) => {
+            let read_artifact = |a: &crate::ir::Artifact| run.artifacts.read(a, &limits);
+            back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
+        }
+        Options::None => {
+            let value = back::topology_value(topology);
+            let elements = back::elements(topology, sources);
+            backend.render(value, &elements, diags)
+        }
     };
+    if files.is_empty() && !diags.has_errors() {
+        diags.push(
+            Diagnostic::error(
+                codes::OUTPUT_NOTHING,
+                "the backend wrote no file for this topology",
+            )
+            .hint("its rules match none of the topology's nodes and its documents rendered empty; see the warnings above"),
+        );
+    }
     if diags.has_errors() {
         return EXIT_INVALID;
     }
-    match dot.map(|d| d.format) {
-        Some(format @ (FormatArg::Svg | FormatArg::Png)) => draw(args, &files, format, diags),
-        _ => write(args, &files, backend.stdout_separator(), diags),
+    match translation.options {
+        Options::Graphviz(dot) if dot.format != FormatArg::Dot => {
+            draw(run.output, &files, dot.format, diags)
+        }
+        _ => write(run.output, &files, backend.stdout_separator(), diags),
     }
 }
 
 /// `--format svg|png`: each `.dot` file drawn by Graphviz's `dot` into a file of the same name
 /// with the new extension.
-fn draw(args: &CommonArgs, files: &[OutputFile], format: FormatArg, diags: &mut Diagnostics) -> u8 {
+fn draw(
+    output: Option<&Path>,
+    files: &[OutputFile],
+    format: FormatArg,
+    diags: &mut Diagnostics,
+) -> u8 {
     let ext = if format == FormatArg::Png {
         "png"
     } else {
@@ -796,13 +472,9 @@ fn draw(args: &CommonArgs, files: &[OutputFile], format: FormatArg, diags: &mut 
                 contents: String::from_utf8_lossy(&bytes).into_owned(),
             })
             .collect();
-        return write(args, &text, None, diags);
+        return write(output, &text, None, diags);
     }
-    match back::write_binary(
-        args.output.as_deref(),
-        &drawn,
-        &mut std::io::stdout().lock(),
-    ) {
+    match back::write_binary(output, &drawn, &mut std::io::stdout().lock()) {
         Ok(()) => 0,
         Err(d) => {
             diags.push(d);
@@ -812,13 +484,13 @@ fn draw(args: &CommonArgs, files: &[OutputFile], format: FormatArg, diags: &mut 
 }
 
 fn write(
-    args: &CommonArgs,
+    output: Option<&Path>,
     files: &[OutputFile],
     separator: Option<&str>,
     diags: &mut Diagnostics,
 ) -> u8 {
     let mut stdout = std::io::stdout().lock();
-    match back::write_outputs(args.output.as_deref(), files, separator, &mut stdout) {
+    match back::write_outputs(output, files, separator, &mut stdout) {
         Ok(_) => 0,
         Err(d) => {
             diags.push(d);
@@ -827,41 +499,14 @@ fn write(
     }
 }
 
-fn report(args: &CommonArgs, diags: &Diagnostics, sources: &SourceMap) {
-    report_diagnostics(diags, sources, args.message_format, args.quiet);
-}
-
-/// Prints the diagnostics to standard error (errors only when `quiet`), in colour only on a
-/// terminal without `NO_COLOR`.
-pub fn report_diagnostics(
-    diags: &Diagnostics,
-    sources: &SourceMap,
-    format: MessageFormat,
-    quiet: bool,
-) {
-    let shown: Vec<Diagnostic> = diags
-        .finish()
-        .into_iter()
-        .filter(|d| !quiet || d.is_error())
-        .collect();
-    let stderr = std::io::stderr();
-    let color = format == MessageFormat::Human
-        && stderr.is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let mut err = stderr.lock();
-    let _ = diag::emit(&mut err, &shown, sources, format, color);
-    let _ = err.flush();
-}
-
 /// The end of a command that writes one YAML tree (`resolve`, `convert`): the tree written
 /// unless there were errors, every diagnostic reported, the exit code returned.
 pub fn finish_yaml_output(
     tree: Option<crate::yaml::Node>,
-    output: Option<&std::path::Path>,
+    output: Option<&Path>,
     default_name: &str,
     diags: &mut Diagnostics,
-    sources: &SourceMap,
-    report: &ReportArgs,
+    report: &Report<'_>,
 ) -> ExitCode {
     let code = match tree {
         Some(_) if diags.has_errors() => EXIT_INVALID,
@@ -877,14 +522,13 @@ pub fn finish_yaml_output(
             }
         },
     };
-    report_diagnostics(diags, sources, report.message_format, report.quiet);
-    ExitCode::from(code)
+    report.print(diags, code)
 }
 
 /// Writes one text file: to standard output, or to `output` through a temporary file renamed
 /// into place (`toscana resolve`, `toscana convert`). Returns the exit code.
 pub fn write_one_file(
-    output: Option<&std::path::Path>,
+    output: Option<&Path>,
     default_name: &str,
     text: String,
     diags: &mut Diagnostics,

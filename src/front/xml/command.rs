@@ -6,9 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::LimitArgs;
-use crate::diag::Diagnostics;
-use crate::front::quirk::{Quirk, Quirks};
+use crate::cli::{Closing, LimitArgs, Report};
 use crate::pipeline::{self, ReadOptions};
 use crate::source::InputArg;
 use crate::yaml::Node;
@@ -38,20 +36,24 @@ impl ConvertTarget {
 /// The flags of `toscana convert`.
 #[derive(Debug, Args, Clone)]
 pub struct ConvertArgs {
-    /// The TOSCA 1.0 XML input: a Definitions file, a directory or a CSAR
+    /// The TOSCA 1.0 XML input: a Definitions file, a folder or a CSAR
     pub file: String,
+    /// The entry file inside a folder or CSAR
+    #[arg(
+        long,
+        value_name = "PATH",
+        help_heading = "Input",
+        hide_short_help = true
+    )]
+    pub entry: Option<PathBuf>,
     /// The YAML dialect to write
-    #[arg(long, value_enum, default_value_t = ConvertTarget::tosca_simple_yaml_1_3)]
+    #[arg(long, value_enum, value_name = "DIALECT", default_value_t = ConvertTarget::tosca_simple_yaml_1_3, help_heading = "Output")]
     pub to: ConvertTarget,
     /// Write the YAML to FILE (atomically) instead of standard output
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
-    /// Accept what a tool's real files do that the specification forbids (repeatable)
-    #[arg(long, value_enum, value_name = "NAME")]
-    pub quirk: Vec<Quirk>,
-    /// The entry file inside a directory or CSAR
-    #[arg(long, value_name = "PATH")]
-    pub entry: Option<PathBuf>,
+    #[command(flatten)]
+    pub lenient: crate::cli::LenientArgs,
     #[command(flatten)]
     pub report: crate::cli::ReportArgs,
     #[command(flatten)]
@@ -59,12 +61,12 @@ pub struct ConvertArgs {
 }
 
 pub fn run(args: &ConvertArgs) -> ExitCode {
-    let mut diags = Diagnostics::with_cap(args.report.max_errors);
+    let mut diags = args.report.diagnostics();
     let options = ReadOptions {
         input: Some(InputArg::from_arg(args.file.as_ref())),
         entry: args.entry.clone(),
         limits: args.limits.limits(),
-        quirks: Quirks::new(&args.quirk),
+        quirks: args.lenient.quirks(),
         ..ReadOptions::default()
     };
     let converted = pipeline::convert_xml(&options, args.to, &mut diags);
@@ -73,8 +75,13 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
         args.output.as_deref(),
         "converted.yaml",
         &mut diags,
-        &converted.sources,
-        &args.report,
+        &Report {
+            args: &args.report,
+            sources: &converted.sources,
+            input: &args.file,
+            explanation: None,
+            closing: Closing::Run,
+        },
     )
 }
 
