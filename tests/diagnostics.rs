@@ -242,13 +242,29 @@ fn the_json_stream_holds_nothing_but_json() {
     }
 }
 
+/// A diagram of two web servers, written with toscana's `count` extension in a Simple Profile
+/// file: a warning.
+const COUNTED: &str = "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    web:
+      type: tosca.nodes.WebServer
+      count: 2
+";
+
 #[test]
 fn deny_warnings_fails_a_run_with_warnings_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("web.yaml");
+    std::fs::write(&template, COUNTED).unwrap();
+    let warned = toscana().arg("dot").arg(&template).output().unwrap();
+    assert!(warned.status.success(), "{}", stderr(&warned));
+    assert!(stderr(&warned).contains("warning[tosca::keyname-not-in-version]"));
     for deny in [["--deny-warnings", ""], ["-D", "warnings"]] {
         let out_dir = dir.path().join(format!("out{}", deny[0]));
         let out = toscana()
-            .args(["tf", "examples/hello.yaml"])
+            .arg("dot")
+            .arg(&template)
             .args(deny.iter().filter(|a| !a.is_empty()))
             .arg("-o")
             .arg(&out_dir)
@@ -256,7 +272,10 @@ fn deny_warnings_fails_a_run_with_warnings_and_writes_nothing() {
             .unwrap();
         let text = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{text}");
-        assert!(text.contains("error[tosca::unbound-input]"), "{text}");
+        assert!(
+            text.contains("error[tosca::keyname-not-in-version]"),
+            "{text}"
+        );
         assert!(
             text.contains("(warnings denied by --deny-warnings)"),
             "{text}"
@@ -266,7 +285,6 @@ fn deny_warnings_fails_a_run_with_warnings_and_writes_nothing() {
     // Without warnings there is nothing to deny.
     let out = toscana()
         .args(["check", "examples/hello.yaml", "-D", "warnings"])
-        .args(["--set", "db_password=x"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -274,15 +292,22 @@ fn deny_warnings_fails_a_run_with_warnings_and_writes_nothing() {
 
 #[test]
 fn color_follows_the_flag_and_no_color() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("web.yaml");
+    std::fs::write(&template, COUNTED).unwrap();
     let run = |color: &str, no_color: bool| {
         let mut cmd = toscana();
-        cmd.args(["check", "examples/hello.yaml", "--color", color]);
+        cmd.arg("check").arg(&template).args(["--color", color]);
         if !no_color {
             cmd.env_remove("NO_COLOR");
         }
         stderr(&cmd.output().unwrap())
     };
-    assert!(run("always", true).contains("\u{1b}["));
+    let colored = run("always", true);
+    assert!(
+        colored.contains("\u{1b}[1;33mwarning[tosca::keyname-not-in-version]\u{1b}[0m"),
+        "{colored}"
+    );
     assert!(!run("never", false).contains("\u{1b}["));
     // auto: standard error is a pipe here, so no colour.
     assert!(!run("auto", false).contains("\u{1b}["));

@@ -311,7 +311,7 @@ pub const PAGES: &[Page] = &[
     Page {
         code: "tosca::unbound-input",
         summary: "a required input has no value",
-        meaning: "An input without `default` and without `required: false` needs a value. `check`, `tf` and `dot` keep it as a `get_input` (a warning: Terraform declares it as a variable, the diagram shows it); `ir` and `k8s` need the value (an error).",
+        meaning: "An input without `default` and without `required: false` needs a value where the output needs every value: `ir` and `k8s` (an error). `check` judges the template, whose values may come at deployment; `tf` declares the input as a Terraform variable; `dot` shows `get_input(name)`: none of them reports it.",
         example: "inputs:\n  db_password:\n    type: string",
         fix: "Give it with `--set db_password=...` or an `--inputs FILE.yaml`, or add a `default`.",
     },
@@ -332,8 +332,8 @@ pub const PAGES: &[Page] = &[
     Page {
         code: "tosca::unfulfilled-requirement",
         summary: "a requirement that no node template fulfils",
-        meaning: "A requirement whose lower bound (occurrences, count_range) asks for a relationship, left unassigned or without a fitting target. When the specification lets the orchestrator fulfil it at deployment (a container's host, storage and network; a requirement with a node filter or an abstract target type), toscana does not warn; otherwise it is a warning, or an error where a translator cannot proceed.",
-        example: "node_templates:\n  app:\n    type: tosca.nodes.SoftwareComponent   # needs a host, and names none",
+        meaning: "A requirement whose lower bound (occurrences, count_range) asks for a relationship that the template does not give. In the Simple Profile an unassigned requirement is left for the orchestrator to fulfil at deployment, so `check` warns only where that looks like a slip: a node template of the topology has the node type the requirement names, and is not assigned (a web server beside the Compute it forgot to name as its host). Where nothing in the topology fits (a container's host runtime, storage and network; a database the platform runs), there is no warning. It is an error where a TOSCA 2.0 requirement cannot be fulfilled or a translator needs the target.",
+        example: "node_templates:\n  app:\n    type: tosca.nodes.SoftwareComponent   # needs a host, and names none\n  server:\n    type: tosca.nodes.Compute",
         fix: "Assign the requirement (`- host: server`), or make it optional in the type if it is.",
     },
     Page {
