@@ -394,6 +394,15 @@ fn unknown_type(
             other.noun(),
             kind.noun()
         ));
+    } else if let Some(profile) = (model.dialect == Dialect::Tosca2)
+        .then(|| crate::profiles::tosca2_profile_defining(kind.section(), name))
+        .flatten()
+    {
+        // TOSCA 2.0 imports no types implicitly (§6.7.2 TOSCA Simple Profile): `Compute` needs
+        // the profile that defines it.
+        d = d.hint(format!(
+            "`{name}` is a type of the profile `{profile}`, which a TOSCA 2.0 file must import: `imports: [ {{ profile: {profile} }} ]`; imported with `namespace: p`, write `p:{name}`"
+        ));
     } else {
         let mut known: Vec<&str> = Vec::new();
         for ((k, id), def) in &model.types {
@@ -404,6 +413,16 @@ fn unknown_type(
                 }
             }
         }
+        // The Simple Profile's shorthands (`WebApplication`) are names too.
+        known.extend(
+            ancestry
+                .shorthands
+                .keys()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, form)| form.as_str()),
+        );
+        known.sort_unstable();
+        known.dedup();
         d = d.did_you_mean(
             name,
             &known,
