@@ -101,6 +101,9 @@ pub mod codes {
     /// A translation that would write nothing at all: the topology has no node templates, or
     /// none of them became anything of the target. It fails rather than leave an empty folder.
     pub const OUTPUT_NOTHING: &str = "output::nothing-to-write";
+    /// `toscana convert`: artifact files the converted file cannot name from where it is
+    /// written (outside its folder, or inside a zip CSAR); named relative to the input's root.
+    pub const OUTPUT_ARTIFACT_PATH: &str = "output::artifact-path";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";
     /// The Kubernetes backend cannot express something (a function, a node, an artifact); it

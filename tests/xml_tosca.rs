@@ -743,3 +743,74 @@ fn facets_dollars_bounds_and_node_type_ends_convert_to_tosca_2_0() {
         "{warnings}"
     );
 }
+
+/// `convert` writes artifact paths relative to the file it writes: a converted file saved beside
+/// the CSAR folder names `shop/scripts/install.sh` and finds it; one saved where the artifacts
+/// cannot be named from (a template reads only inside its folder) names them relative to the
+/// CSAR's root, with a warning that says where to put it.
+#[test]
+fn convert_rebases_artifact_paths_onto_the_output_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csar = tmp.path().join("shop");
+    copy_dir(Path::new("golden/xml-csar/input"), &csar);
+    for target in ["tosca_simple_yaml_1_3", "tosca_2_0"] {
+        let beside = tmp.path().join(format!("{target}.yaml"));
+        let out = toscana()
+            .arg("convert")
+            .arg(&csar)
+            .args(["--to", target, "-o"])
+            .arg(&beside)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        assert!(!common::stderr(&out).contains("output::artifact-path"));
+        let text = std::fs::read_to_string(&beside).unwrap();
+        assert!(text.contains("file: shop/scripts/install.sh\n"), "{text}");
+        // Read back, every artifact is found: no warning at all.
+        let check = toscana().arg("check").arg(&beside).output().unwrap();
+        assert!(check.status.success(), "{}", common::stderr(&check));
+        assert_eq!(
+            common::stderr(&check),
+            format!("{}: valid (0 warnings)\n", beside.display())
+        );
+    }
+    // Written elsewhere: relative to the CSAR root, and a warning.
+    let elsewhere = tmp.path().join("out/converted.yaml");
+    let out = toscana()
+        .arg("convert")
+        .arg(&csar)
+        .arg("-o")
+        .arg(&elsewhere)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let err = common::stderr(&out);
+    assert!(
+        err.contains(
+            "warning[output::artifact-path]: 3 artifact files (`scripts/install.sh`, ...)"
+        ),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&elsewhere).unwrap();
+    assert!(text.contains("file: scripts/install.sh\n"), "{text}");
+    // To standard output, relative to the current folder.
+    let out = toscana()
+        .args(["convert", "shop"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("file: shop/scripts/install.sh\n"), "{text}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}

@@ -444,6 +444,13 @@ pub const PAGES: &[Page] = &[
         fix: "Check the node templates and the warnings about them; add rules for types the backend does not know with `--backend-dir`.",
     },
     Page {
+        code: "output::artifact-path",
+        summary: "`toscana convert`: artifact files the converted file cannot name from where it is written",
+        meaning: "`convert` writes each artifact's path relative to the converted file, so it still finds the scripts and packages the XML names. A template reads only inside its own folder, so artifacts outside the folder the converted file is written to (or inside a zip CSAR) cannot be named from it; they are written relative to the input's root, as the CSAR names them, and the converted file finds them once it is put there.",
+        example: "toscana convert shop-csar/ -o /tmp/shop.yaml   # the scripts stay in shop-csar/scripts/",
+        fix: "Write the converted file into the input's folder (`-o shop-csar/shop.yaml`), or copy the artifact files next to it; for a zip CSAR, unpack it first.",
+    },
+    Page {
         code: "output::graphviz",
         summary: "Graphviz's `dot` is missing or failed while drawing SVG or PNG",
         meaning: "`--format svg` and `--format png` run the `dot` program of Graphviz; it must be installed and on `PATH`.",

@@ -1,7 +1,7 @@
 //! `toscana convert`: TOSCA 1.0 XML in, the TOSCA YAML service template that means the same
 //! out, with a warning for every construct YAML cannot say.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -69,7 +69,23 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
         quirks: args.lenient.quirks(),
         ..ReadOptions::default()
     };
-    let converted = pipeline::convert_xml(&options, args.to, &mut diags);
+    // Artifact paths are written relative to where the file goes: the folder `-o` names (a
+    // trailing `/` or an existing folder), the folder of the file it names, or, for standard
+    // output, the current folder.
+    let output_dir = match args.output.as_deref() {
+        Some(o) if o.is_dir() || o.as_os_str().to_string_lossy().ends_with('/') => o,
+        Some(o) => o
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new(".")),
+        None => Path::new("."),
+    };
+    let output_dir = std::path::absolute(output_dir).unwrap_or_else(|_| output_dir.to_path_buf());
+    let places = super::rebase::Places {
+        output_dir: &output_dir,
+        input: Path::new(&args.file),
+    };
+    let converted = pipeline::convert_xml(&options, args.to, &places, &mut diags);
     crate::cli::finish_yaml_output(
         converted.tree,
         args.output.as_deref(),
