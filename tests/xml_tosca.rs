@@ -434,8 +434,8 @@ fn converting_each_accepted_file_to_yaml_gives_the_same_ir() {
     each_conversion_gives_the_same_ir("tosca_simple_yaml_1_3", &|xml, yaml| (xml, yaml));
 }
 
-/// TOSCA 2.0 output means the same as the XML, with three differences that the README's
-/// "Converting to TOSCA 2.0" documents and nothing else:
+/// TOSCA 2.0 output means the same as the XML, with the differences that "Converting to TOSCA
+/// 2.0" in docs/dialects/tosca-xml.md documents and nothing else:
 /// - type names: `:` is reserved in 2.0, so the XML's names are written with `%3A` (and `%`
 ///   as `%25`); decoded here in the fields that hold type names (`type`, `types`, `node_type`);
 /// - a property of the substituted node mapped onto a node template's property `[node, q]` is
