@@ -45,6 +45,20 @@ fn project(dir: &Path) -> std::path::PathBuf {
     dir.join("app.yaml")
 }
 
+/// The diagnostics of `toscana check FILE --message-format json`.
+fn json_check(file: &Path) -> Vec<serde_json::Value> {
+    let out = toscana()
+        .arg("check")
+        .arg(file)
+        .args(["--message-format", "json"])
+        .output()
+        .unwrap();
+    stderr(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// `(file, line, column)` of each diagnostic header of human output.
 fn places(text: &str) -> Vec<(String, u32, u32)> {
     text.lines()
@@ -84,15 +98,8 @@ fn diagnostics_are_sorted_by_file_and_position() {
     );
 
     // The JSON stream is in the same order.
-    let out = toscana()
-        .arg("check")
-        .arg(&entry)
-        .args(["--message-format", "json"])
-        .output()
-        .unwrap();
-    let json: Vec<(String, u32, u32)> = stderr(&out)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    let json: Vec<(String, u32, u32)> = json_check(&entry)
+        .into_iter()
         .map(|d| {
             (
                 d["file"].as_str().unwrap().to_string(),
@@ -110,15 +117,8 @@ fn each_message_is_said_once() {
     let entry = project(dir.path());
     let out = toscana().arg("check").arg(&entry).output().unwrap();
     let text = stderr(&out);
-    let json = toscana()
-        .arg("check")
-        .arg(&entry)
-        .args(["--message-format", "json"])
-        .output()
-        .unwrap();
-    let messages: Vec<String> = stderr(&json)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    let messages: Vec<String> = json_check(&entry)
+        .iter()
         .map(|d| d["message"].as_str().unwrap().to_string())
         .collect();
     assert!(!messages.is_empty());
@@ -136,15 +136,8 @@ fn each_message_is_said_once() {
 fn a_failed_run_ends_with_the_counts() {
     let dir = tempfile::tempdir().unwrap();
     let entry = project(dir.path());
-    let json = toscana()
-        .arg("check")
-        .arg(&entry)
-        .args(["--message-format", "json"])
-        .output()
-        .unwrap();
-    let severities: Vec<String> = stderr(&json)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    let severities: Vec<String> = json_check(&entry)
+        .iter()
         .map(|d| d["severity"].as_str().unwrap().to_string())
         .collect();
     let errors = severities.iter().filter(|s| *s == "error").count();

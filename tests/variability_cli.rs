@@ -200,6 +200,15 @@ fn variability_flags_on_a_plain_template_are_a_warning() {
     );
 }
 
+/// `toscana resolve -` of `template`.
+fn resolve_stdin(template: &str) -> std::process::Output {
+    toscana()
+        .args(["resolve", "-"])
+        .write_stdin(template)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn an_unused_expression_is_a_warning() {
     let template = "tosca_definitions_version: tosca_variability_1_0
@@ -211,11 +220,7 @@ topology_template:
     a:
       type: tosca.nodes.Compute
 ";
-    let out = toscana()
-        .args(["resolve", "-"])
-        .write_stdin(template)
-        .output()
-        .unwrap();
+    let out = resolve_stdin(template);
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
@@ -236,11 +241,7 @@ topology_template:
     a:
       type: tosca.nodes.Compute
 ";
-    let out = toscana()
-        .args(["resolve", "-"])
-        .write_stdin(template)
-        .output()
-        .unwrap();
+    let out = resolve_stdin(template);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(

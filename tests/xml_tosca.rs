@@ -752,7 +752,7 @@ fn facets_dollars_bounds_and_node_type_ends_convert_to_tosca_2_0() {
 fn convert_rebases_artifact_paths_onto_the_output_file() {
     let tmp = tempfile::tempdir().unwrap();
     let csar = tmp.path().join("shop");
-    copy_dir(Path::new("golden/xml-csar/input"), &csar);
+    common::copy_dir(Path::new("golden/xml-csar/input"), &csar);
     for target in ["tosca_simple_yaml_1_3", "tosca_2_0"] {
         let beside = tmp.path().join(format!("{target}.yaml"));
         let out = toscana()
@@ -801,16 +801,4 @@ fn convert_rebases_artifact_paths_onto_the_output_file() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("file: shop/scripts/install.sh\n"), "{text}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }

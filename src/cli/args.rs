@@ -110,12 +110,8 @@ pub struct ReadArgs {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Input")]
 pub struct InputArgs {
-    /// The entry file inside a folder or CSAR
-    ///
-    /// Needed only when the folder or CSAR has no `TOSCA-Metadata/TOSCA.meta` and more than one
-    /// service template at its root.
-    #[arg(long, value_name = "PATH", hide_short_help = true)]
-    pub entry: Option<PathBuf>,
+    #[command(flatten)]
+    pub entry: EntryArgs,
     /// Read imports under URL PREFIX from folder DIR (repeatable)
     ///
     /// toscana never reaches the network: an `http(s)` import without a mapping is an error that
@@ -134,6 +130,18 @@ pub struct InputArgs {
     /// too. Substituted nodes are expanded, named `<node>.<inner name>`.
     #[arg(long = "substitute", value_name = "FILE", hide_short_help = true)]
     pub substitute: Vec<PathBuf>,
+}
+
+/// The entry file of a folder or CSAR, for every command that reads one.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Input")]
+pub struct EntryArgs {
+    /// The entry file inside a folder or CSAR
+    ///
+    /// Needed only when the folder or CSAR has no `TOSCA-Metadata/TOSCA.meta` and more than one
+    /// service template at its root.
+    #[arg(long, value_name = "PATH", hide_short_help = true)]
+    pub entry: Option<PathBuf>,
 }
 
 impl ReadArgs {

@@ -14,9 +14,9 @@ use std::process::ExitCode;
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
 
 pub use args::{
-    BackendArgs, Cli, ColorChoice, Command, DotArgs, ExplainArgs, FormatArg, InputArgs, IrCommand,
-    K8sArgs, LenientArgs, LimitArgs, OutputArgs, ReadArgs, ReportArgs, TfArgs, TranslateArgs,
-    ValueArgs,
+    BackendArgs, Cli, ColorChoice, Command, DotArgs, EntryArgs, ExplainArgs, FormatArg, InputArgs,
+    IrCommand, K8sArgs, LenientArgs, LimitArgs, OutputArgs, ReadArgs, ReportArgs, TfArgs,
+    TranslateArgs, ValueArgs,
 };
 pub use report::{Closing, Report};
 
@@ -233,7 +233,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
     };
     let options = ReadOptions {
         input: Some(args.input()),
-        entry: args.input.entry.clone(),
+        entry: args.input.entry.entry.clone(),
         map_url: args
             .input
             .map_url

@@ -16,14 +16,8 @@ pub struct ResolveArgs {
     /// The variable template: a YAML file, a folder, a CSAR (.csar, .zip, .tar, .tar.gz), or `-`
     /// for standard input
     pub file: String,
-    /// The entry file inside a folder or CSAR
-    #[arg(
-        long,
-        value_name = "PATH",
-        help_heading = "Input",
-        hide_short_help = true
-    )]
-    pub entry: Option<PathBuf>,
+    #[command(flatten)]
+    pub entry: crate::cli::EntryArgs,
     #[command(flatten)]
     pub values: crate::cli::ValueArgs,
     #[command(flatten)]
@@ -41,7 +35,7 @@ pub fn run(args: &ResolveArgs) -> ExitCode {
     let mut diags = args.report.diagnostics();
     let options = ReadOptions {
         input: Some(InputArg::from_arg(args.file.as_ref())),
-        entry: args.entry.clone(),
+        entry: args.entry.entry.clone(),
         map_url: Vec::new(),
         inputs_files: args.values.inputs.clone(),
         set: args.values.set.clone(),

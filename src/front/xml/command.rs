@@ -38,14 +38,8 @@ impl ConvertTarget {
 pub struct ConvertArgs {
     /// The TOSCA 1.0 XML input: a Definitions file, a folder or a CSAR
     pub file: String,
-    /// The entry file inside a folder or CSAR
-    #[arg(
-        long,
-        value_name = "PATH",
-        help_heading = "Input",
-        hide_short_help = true
-    )]
-    pub entry: Option<PathBuf>,
+    #[command(flatten)]
+    pub entry: crate::cli::EntryArgs,
     /// The YAML dialect to write
     #[arg(long, value_enum, value_name = "DIALECT", default_value_t = ConvertTarget::tosca_simple_yaml_1_3, help_heading = "Output")]
     pub to: ConvertTarget,
@@ -64,7 +58,7 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
     let mut diags = args.report.diagnostics();
     let options = ReadOptions {
         input: Some(InputArg::from_arg(args.file.as_ref())),
-        entry: args.entry.clone(),
+        entry: args.entry.entry.clone(),
         limits: args.limits.limits(),
         quirks: args.lenient.quirks(),
         ..ReadOptions::default()
