@@ -26,6 +26,9 @@ pub mod codes {
     pub const INPUT_TOO_LARGE: &str = "input::too-large";
     pub const INPUT_NO_ENTRY: &str = "input::no-entry";
     pub const INPUT_AMBIGUOUS_ENTRY: &str = "input::ambiguous-entry";
+    /// A template names a file outside its root (its folder, its CSAR, or a folder the user
+    /// named): `..`, an absolute path, a `file:` URL or a symbolic link that leaves it.
+    pub const INPUT_OUTSIDE_ROOT: &str = "input::outside-root";
     pub const CSAR_INVALID: &str = "csar::invalid";
     pub const CSAR_UNSAFE_PATH: &str = "csar::unsafe-path";
     pub const CSAR_LIMIT: &str = "csar::limit";

@@ -11,6 +11,7 @@
 #![allow(clippy::result_large_err)]
 
 mod artifacts;
+mod confine;
 mod csar;
 mod imports;
 mod loader;
@@ -21,9 +22,9 @@ mod snippet;
 mod tar;
 mod text;
 
-pub use artifacts::ArtifactFiles;
+pub use artifacts::{ArtifactFiles, Missing};
 pub use imports::ImportRef;
-pub use loader::{Input, InputArg, Loader, SourceOptions};
+pub use loader::{Input, InputArg, Loader, ProfileLookup, SourceOptions};
 pub use map::{FileId, Origin, SourceFile, SourceMap, Span};
 pub use meta::CsarMeta;
 pub(crate) use snippet::Snippet;

@@ -100,17 +100,49 @@ pub fn read_accepted_in(
     profile_paths: &[PathBuf],
     map_url: &[(String, PathBuf)],
 ) -> Option<toscana::pipeline::Read> {
+    read_accepted_under(None, path, profile_paths, map_url)
+}
+
+/// [`read_accepted_in`], with the YAML file at `path` read as the entry of the folder `root`
+/// (`toscana check ROOT --entry PATH`) when one is given: the template then reads files anywhere
+/// under `root`, as a corpus whose tests import `../custom_types/` needs (a file given alone
+/// reads only inside its own folder). Archives are read as given.
+pub fn read_accepted_under(
+    root: Option<&Path>,
+    path: &Path,
+    profile_paths: &[PathBuf],
+    map_url: &[(String, PathBuf)],
+) -> Option<toscana::pipeline::Read> {
     let mut diags = toscana::diag::Diagnostics::with_cap(1);
     let read = toscana::pipeline::read(
         &toscana::pipeline::ReadOptions {
-            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
             profile_paths: profile_paths.to_vec(),
             map_url: map_url.to_vec(),
-            ..Default::default()
+            ..options_under(root, path)
         },
         &mut diags,
     );
     (read.topology.is_some() && !diags.has_errors()).then_some(read)
+}
+
+/// The input and `--entry` that read `path` inside the folder `root` (see
+/// [`read_accepted_under`]).
+pub fn options_under(root: Option<&Path>, path: &Path) -> toscana::pipeline::ReadOptions {
+    let yaml = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    );
+    match root.and_then(|r| Some((r, path.strip_prefix(r).ok()?))) {
+        Some((root, entry)) if yaml => toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(root.to_path_buf())),
+            entry: Some(entry.to_path_buf()),
+            ..Default::default()
+        },
+        _ => toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
+            ..Default::default()
+        },
+    }
 }
 
 /// `yaml`, written to a file of its own, read as `toscana check` reads it: what was read, and
