@@ -99,6 +99,11 @@ pub mod codes {
     /// A generated Terraform file that does not parse as HCL: a bug, and nothing is written.
     pub const TF_INTERNAL: &str = "terraform::internal";
     pub const OUTPUT_WRITE: &str = "output::write";
+    /// Another toscana run is writing the same output folder; this one changes nothing.
+    pub const OUTPUT_LOCKED: &str = "output::locked";
+    /// `-o` and what the command writes do not fit (several files into one file, an image to
+    /// a terminal).
+    pub const OUTPUT_DESTINATION: &str = "output::destination";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";
     /// The Kubernetes backend cannot express something (a function, a node, an artifact); it
