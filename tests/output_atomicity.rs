@@ -135,25 +135,8 @@ fn listing(dir: &Path) -> BTreeMap<String, String> {
 }
 
 /// Waits for `child` (with a hang guard) and gives its exit code and standard error.
-fn finish(mut child: Child) -> (Option<i32>, String) {
-    let mut stderr = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stderr, &mut text).ok();
-        text
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > HANG_GUARD {
-            child.kill().ok();
-            panic!("toscana hangs");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    (status.code(), reader.join().unwrap())
+fn finish(child: Child) -> (Option<i32>, String) {
+    common::finish_within(child, HANG_GUARD)
 }
 
 /// Waits until `marker` exists in the output folder or `child` has exited; whether it appeared.

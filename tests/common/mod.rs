@@ -18,6 +18,33 @@ pub fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Waits for `child`, whose standard error is piped, and gives its exit code and standard error
+/// (drained on a thread, so a chatty child cannot block on a full pipe). A child still running
+/// after `bound` is killed and the test fails: it hangs.
+pub fn finish_within(
+    mut child: std::process::Child,
+    bound: std::time::Duration,
+) -> (Option<i32>, String) {
+    let mut pipe = child.stderr.take().expect("standard error is piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut pipe, &mut text).ok();
+        text
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > bound {
+            child.kill().ok();
+            panic!("still running after {bound:?}: it hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    (status.code(), reader.join().unwrap())
+}
+
 /// Where the corpora are: beside the repository, read-only.
 pub fn corpus_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
