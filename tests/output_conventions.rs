@@ -1,6 +1,7 @@
 //! What `-o` names (docs/security.md, "What toscana writes"): a file when the command writes
 //! one file, a folder when it ends in `/` or is one (or when the command writes several), `-`
-//! for standard output; an image is not written to a terminal.
+//! for standard output; an image is not written to a terminal; and nothing is written outside
+//! it, through a link planted in it.
 
 use std::fs;
 use std::path::Path;
@@ -215,4 +216,37 @@ fn has_dot() -> bool {
         .arg("-V")
         .output()
         .is_ok_and(|o| o.status.success())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_planted_in_the_output_folder_is_not_written_through() {
+    let tmp = tempfile::tempdir().unwrap();
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    let out = tmp.path().join("out");
+    fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("artifacts")).unwrap();
+    let run = toscana()
+        .args([
+            "tf",
+            "examples/webserver-vm.yaml",
+            "--message-format",
+            "json",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
+    let err = stderr(&run);
+    assert!(
+        err.contains("output::write") && err.contains("symbolic link"),
+        "{err}"
+    );
+    assert!(
+        names(&elsewhere).is_empty(),
+        "the scripts went through the link"
+    );
+    assert_eq!(names(&out), ["artifacts"], "nothing was written");
 }

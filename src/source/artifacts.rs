@@ -25,8 +25,8 @@ use crate::limits::Limits;
 #[derive(Debug)]
 pub struct ArtifactFiles {
     place: Place,
-    /// Whether each path looked up on disk is a file, by path.
-    found: RefCell<HashMap<String, bool>>,
+    /// What looking each path up on disk found, by path.
+    found: RefCell<HashMap<String, Option<Missing>>>,
     /// What each path read gave, by path.
     read: RefCell<HashMap<String, Result<Vec<u8>, String>>>,
 }
@@ -71,22 +71,19 @@ impl ArtifactFiles {
     pub fn missing(&self, path: &str) -> Option<Missing> {
         match &self.place {
             Place::Nowhere => None,
-            Place::Disk { base, root } => {
-                let full = match locate(base, root, path) {
-                    Ok(full) => full,
-                    Err(why) => return Some(outside(path, &why, root)),
-                };
-                let is_file = *self
-                    .found
-                    .borrow_mut()
-                    .entry(path.to_string())
-                    .or_insert_with(|| full.is_file());
-                (!is_file).then(|| Missing {
-                    reason: format!("`{path}` does not exist"),
-                    in_csar: root.kind == RootKind::CsarDir,
-                    outside: false,
+            Place::Disk { base, root } => self
+                .found
+                .borrow_mut()
+                .entry(path.to_string())
+                .or_insert_with(|| match locate(base, root, path) {
+                    Err(why) => Some(outside(path, &why, root)),
+                    Ok(full) => (!full.is_file()).then(|| Missing {
+                        reason: format!("`{path}` does not exist"),
+                        in_csar: root.kind == RootKind::CsarDir,
+                        outside: false,
+                    }),
                 })
-            }
+                .clone(),
             Place::Archive(archive) => {
                 let archive = archive.borrow();
                 match join_inside("", path, Slash::Outside) {
