@@ -3,8 +3,10 @@
 //! Two runs writing the same folder at once would each commit their own files and leave a mix,
 //! both exiting 0. The writer takes an exclusive lock on `.toscana.lock` in the folder before it
 //! looks at anything there; a second writer fails at once with a message that names the first
-//! (its process id and command line, which the holder writes into the file), rather than
-//! waiting: a CI job that runs two translations into one folder has a bug worth seeing.
+//! (its process id and command, which the holder writes into the file), rather than
+//! waiting: a CI job that runs two translations into one folder has a bug worth seeing. Only the
+//! program and its command are written, not the rest of the command line, which may hold secrets
+//! (`--set db_password=…`).
 //!
 //! The lock is the operating system's (`flock` on Unix, `LockFileEx` on Windows), so it ends
 //! with the process however it ends: a run killed with SIGKILL leaves the file but no lock, and
@@ -57,11 +59,7 @@ impl FolderLock {
             if !still_named(&file, &path) {
                 continue;
             }
-            let holder = format!(
-                "process {}: {}",
-                std::process::id(),
-                std::env::args().collect::<Vec<_>>().join(" ")
-            );
+            let holder = format!("process {}: {}", std::process::id(), command());
             file.set_len(0)
                 .and_then(|()| file.write_all(holder.as_bytes()))
                 .and_then(|()| file.flush())
@@ -78,6 +76,23 @@ impl Drop for FolderLock {
         // the folder; the lock itself ends when `file` is closed right after.
         let _ = fs::remove_file(&self.path);
         let _ = self.file.unlock();
+    }
+}
+
+/// The program and its subcommand (`toscana k8s`, `tosca2tf`), as the holder's name.
+fn command() -> String {
+    let mut args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+    let program = args.next().unwrap_or_default();
+    let program = Path::new(&program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or(program);
+    match args
+        .next()
+        .filter(|a| !a.starts_with('-') && program == "toscana")
+    {
+        Some(sub) => format!("{program} {sub}"),
+        None => program,
     }
 }
 
