@@ -81,7 +81,7 @@ pub const K8S_EXAMPLE: &str =
 pub const TF_EXAMPLE: &str =
     "Example:\n  toscana tf examples/webserver-vm.yaml --provider openstack -o terraform/";
 pub const DOT_EXAMPLE: &str =
-    "Example:\n  toscana dot examples/webapp.yaml --format svg -o diagrams/";
+    "Example:\n  toscana dot examples/webapp.yaml --format svg -o webapp.svg";
 
 /// What every command that reads a template takes: the template, its values, how strictly it
 /// is read, how problems are reported, and the limits.
@@ -245,8 +245,11 @@ pub enum ColorChoice {
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
-    /// Write output files into DIR instead of printing them
-    #[arg(short, long, value_name = "DIR")]
+    /// Write the output to PATH instead of standard output
+    ///
+    /// A folder when PATH ends in `/` or is one (made if missing; required for several files),
+    /// else the one file the command writes; `-` is standard output.
+    #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
 }
 
@@ -305,6 +308,12 @@ pub struct K8sArgs {
     /// Route load balancers through an Ingress instead of Services of type LoadBalancer
     #[arg(long)]
     pub ingress: bool,
+    /// Write one multi-document YAML stream instead of a file per object
+    ///
+    /// To -o FILE, or FILE/manifests.yaml for a folder, instead of a file per object and
+    /// kustomization.yaml; `-o NAME.yaml` implies it.
+    #[arg(long, hide_short_help = true)]
+    pub single_file: bool,
 }
 
 fn parse_namespace(s: &str) -> Result<String, String> {

@@ -8,6 +8,7 @@ mod args;
 mod completions;
 mod report;
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,7 +21,7 @@ pub use args::{
 };
 pub use report::{Closing, Report};
 
-use crate::back::{self, OutputFile};
+use crate::back::{self, Destination, OutputFile, Shape};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::pipeline::{self, ReadOptions};
 use crate::source::SourceMap;
@@ -231,6 +232,18 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         Job::Translate(t) => t.target,
         _ => None,
     };
+    let destination = destination(output, &job);
+    let binary = matches!(job, Job::Translate(Translation { options: Options::Graphviz(dot), .. }) if dot.format == FormatArg::Png);
+    if let Err(code) = prepare(&destination, binary, &mut diags) {
+        return Report {
+            args: &args.report,
+            sources: &SourceMap::new(),
+            input: &args.file,
+            explanation: None,
+            closing: Closing::Run,
+        }
+        .print(&diags, code);
+    }
     let options = ReadOptions {
         input: Some(args.input()),
         entry: args.input.entry.entry.clone(),
@@ -283,14 +296,16 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
                 false => Some(topology),
             };
             match topology {
-                Some(topology) if !diags.has_errors() => ir_output(output, topology, &mut diags),
+                Some(topology) if !diags.has_errors() => {
+                    ir_output(&destination, topology, &mut diags)
+                }
                 _ => EXIT_INVALID,
             }
         }
         (Job::Translate(translation), Some(topology)) => {
             let run = Run {
                 read: args,
-                output,
+                destination: &destination,
                 artifacts: &artifacts,
             };
             translate(&run, &translation, topology, &mut sources, &mut diags)
@@ -317,12 +332,16 @@ fn leave_to_the_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
-/// Writes the IR as JSON (`ir.json` with `-o`).
-fn ir_output(output: Option<&Path>, topology: &crate::ir::Topology, diags: &mut Diagnostics) -> u8 {
+/// Writes the IR as JSON (`ir.json` in a folder).
+fn ir_output(
+    destination: &Destination,
+    topology: &crate::ir::Topology,
+    diags: &mut Diagnostics,
+) -> u8 {
     let mut text = serde_json::to_string_pretty(topology).expect("the IR always serialises");
     text.push('\n');
     write(
-        output,
+        destination,
         &[OutputFile {
             path: "ir.json".to_string(),
             contents: text,
@@ -335,7 +354,7 @@ fn ir_output(output: Option<&Path>, topology: &crate::ir::Topology, diags: &mut 
 /// What a translation reads besides the topology: the flags, where to write, the artifact files.
 struct Run<'a> {
     read: &'a ReadArgs,
-    output: Option<&'a Path>,
+    destination: &'a Destination,
     artifacts: &'a crate::source::ArtifactFiles,
 }
 
@@ -391,7 +410,7 @@ fn translate(
             let options = back::kubernetes::K8sOptions {
                 namespace: k8s.namespace.clone(),
                 ingress: k8s.ingress,
-                split: run.output.is_some(),
+                split: run.destination.folder().is_some() && !k8s.single_file,
             };
             back::kubernetes::render(
                 &backend,
@@ -427,16 +446,16 @@ fn translate(
     }
     match translation.options {
         Options::Graphviz(dot) if dot.format != FormatArg::Dot => {
-            draw(run.output, &files, dot.format, diags)
+            draw(run.destination, &files, dot.format, diags)
         }
-        _ => write(run.output, &files, backend.stdout_separator(), diags),
+        _ => write(run.destination, &files, backend.stdout_separator(), diags),
     }
 }
 
 /// `--format svg|png`: each `.dot` file drawn by Graphviz's `dot` into a file of the same name
 /// with the new extension.
 fn draw(
-    output: Option<&Path>,
+    destination: &Destination,
     files: &[OutputFile],
     format: FormatArg,
     diags: &mut Diagnostics,
@@ -472,9 +491,9 @@ fn draw(
                 contents: String::from_utf8_lossy(&bytes).into_owned(),
             })
             .collect();
-        return write(output, &text, None, diags);
+        return write(destination, &text, None, diags);
     }
-    match back::write_binary(output, &drawn, &mut std::io::stdout().lock()) {
+    match back::write_binary(destination, &drawn, &mut std::io::stdout().lock()) {
         Ok(()) => 0,
         Err(d) => {
             diags.push(d);
@@ -483,14 +502,69 @@ fn draw(
     }
 }
 
+/// Where the output of `job` goes (see [`Destination::from_arg`]): a diagram and the IR are
+/// one file; Kubernetes manifests one file with `--single-file` or `-o NAME.yaml`, else a
+/// folder; a Terraform configuration and a backend of one's own a folder. `check` writes
+/// nothing.
+fn destination(output: Option<&Path>, job: &Job<'_>) -> Destination {
+    let shape = match job {
+        Job::Check => return Destination::Stdout,
+        Job::Ir { .. } => Shape::One,
+        Job::Translate(t) => match t.options {
+            Options::Graphviz(_) => Shape::One,
+            Options::Kubernetes(k8s) => {
+                let yaml_name = output.is_some_and(|p| {
+                    !back::names_folder(p)
+                        && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+                });
+                match k8s.single_file || yaml_name {
+                    true => Shape::One,
+                    false => Shape::Several,
+                }
+            }
+            Options::Terraform(_) | Options::None => Shape::Several,
+        },
+    };
+    Destination::from_arg(output, shape)
+}
+
+/// Checks `destination` before any work: binary output is not sent to a terminal (exit 2), and
+/// an output folder that a killed run left half-written is finished first (exit 3 if it cannot
+/// be), so that even a run that fails later leaves the folder whole.
+pub(crate) fn prepare(
+    destination: &Destination,
+    binary: bool,
+    diags: &mut Diagnostics,
+) -> Result<(), u8> {
+    if binary && *destination == Destination::Stdout && std::io::stdout().is_terminal() {
+        diags.push(
+            Diagnostic::error(
+                codes::OUTPUT_DESTINATION,
+                "refusing to write a binary image to the terminal",
+            )
+            .hint(
+                "write it to a file with -o FILE.png, or redirect standard output (`> FILE.png`)",
+            ),
+        );
+        return Err(EXIT_USAGE);
+    }
+    if let Some(dir) = destination.folder().filter(|d| d.is_dir())
+        && let Err(d) = back::recover(dir)
+    {
+        diags.push(d);
+        return Err(EXIT_OUTPUT);
+    }
+    Ok(())
+}
+
 fn write(
-    output: Option<&Path>,
+    destination: &Destination,
     files: &[OutputFile],
     separator: Option<&str>,
     diags: &mut Diagnostics,
 ) -> u8 {
     let mut stdout = std::io::stdout().lock();
-    match back::write_outputs(output, files, separator, &mut stdout) {
+    match back::write_outputs(destination, files, separator, &mut stdout) {
         Ok(_) => 0,
         Err(d) => {
             diags.push(d);
@@ -500,7 +574,8 @@ fn write(
 }
 
 /// The end of a command that writes one YAML tree (`resolve`, `convert`): the tree written
-/// unless there were errors, every diagnostic reported, the exit code returned.
+/// unless there were errors, every diagnostic reported, the exit code returned. `output` is the
+/// command's `-o` (a file, a folder to hold `default_name`, or `-`).
 pub fn finish_yaml_output(
     tree: Option<crate::yaml::Node>,
     output: Option<&Path>,
@@ -508,11 +583,19 @@ pub fn finish_yaml_output(
     diags: &mut Diagnostics,
     report: &Report<'_>,
 ) -> ExitCode {
+    let destination = Destination::from_arg(output, Shape::One);
     let code = match tree {
+        _ if prepare(&destination, false, diags).is_err() => EXIT_OUTPUT,
         Some(_) if diags.has_errors() => EXIT_INVALID,
         None => EXIT_INVALID,
         Some(tree) => match crate::yaml::emit::to_yaml(&tree) {
-            Ok(text) => write_one_file(output, default_name, text, diags),
+            Ok(text) => {
+                let file = OutputFile {
+                    path: default_name.to_string(),
+                    contents: text,
+                };
+                write(&destination, &[file], None, diags)
+            }
             Err(e) => {
                 diags.push(Diagnostic::error(
                     codes::OUTPUT_WRITE,
@@ -523,43 +606,4 @@ pub fn finish_yaml_output(
         },
     };
     report.print(diags, code)
-}
-
-/// Writes one text file: to standard output, or to `output` through a temporary file renamed
-/// into place (`toscana resolve`, `toscana convert`). Returns the exit code.
-pub fn write_one_file(
-    output: Option<&Path>,
-    default_name: &str,
-    text: String,
-    diags: &mut Diagnostics,
-) -> u8 {
-    let mut stdout = std::io::stdout().lock();
-    let (dir, name) = match output {
-        None => (None, default_name.to_string()),
-        Some(path) => {
-            let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-                diags.push(Diagnostic::error(
-                    codes::OUTPUT_WRITE,
-                    format!("`{}` is not a file name", path.display()),
-                ));
-                return EXIT_OUTPUT;
-            };
-            let dir = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            (Some(dir), name)
-        }
-    };
-    let file = OutputFile {
-        path: name,
-        contents: text,
-    };
-    match crate::back::write_outputs(dir.as_deref(), &[file], None, &mut stdout) {
-        Ok(_) => 0,
-        Err(d) => {
-            diags.push(d);
-            EXIT_OUTPUT
-        }
-    }
 }

@@ -68,6 +68,13 @@ pub const PAGES: &[Page] = &[
         fix: "Name the entry with `--entry PATH`, or add `TOSCA-Metadata/TOSCA.meta`.",
     },
     Page {
+        code: "input::outside-root",
+        summary: "a template names a file outside its root",
+        meaning: "A template reads only inside its root: its CSAR, the folder given, or the folder of the file given (plus the embedded profiles and the `--profile-path` and `--map-url` folders). An import or artifact whose path climbs out with `..`, a `file:` URL, an absolute or drive-letter path, or a link that points out of the root is refused before anything is read, so the diagnostic never quotes the file it points to. Inside a CSAR it is an error; an artifact of a plain file is a warning (its author may mean a file on the target machine), and no backend ships it.",
+        example: "imports:\n  - ../../etc/passwd",
+        fix: "Keep what the template names inside its folder or CSAR; map a shared folder of types with `--map-url` or `--profile-path` ([Security](security.md)).",
+    },
+    Page {
         code: "csar::invalid",
         summary: "a CSAR is not a readable zip or tar archive",
         meaning: "The file has a CSAR extension or looks like an archive but does not open as one: it is truncated, corrupt, or another format under a CSAR name.",
@@ -449,6 +456,20 @@ pub const PAGES: &[Page] = &[
         meaning: "`convert` writes each artifact's path relative to the converted file, so it still finds the scripts and packages the XML names. A template reads only inside its own folder, so artifacts outside the folder the converted file is written to (or inside a zip CSAR) cannot be named from it; they are written relative to the input's root, as the CSAR names them, and the converted file finds them once it is put there.",
         example: "toscana convert shop-csar/ -o /tmp/shop.yaml   # the scripts stay in shop-csar/scripts/",
         fix: "Write the converted file into the input's folder (`-o shop-csar/shop.yaml`), or copy the artifact files next to it; for a zip CSAR, unpack it first.",
+    },
+    Page {
+        code: "output::locked",
+        summary: "another toscana run is writing the same output folder",
+        meaning: "A folder is written by one run at a time: each run locks it while it writes, so two runs cannot leave a mix of their outputs. This run changed nothing.",
+        example: "toscana k8s a.yaml -o out/ & toscana k8s b.yaml -o out/",
+        fix: "Wait for the other run to finish, or write somewhere else with `-o`.",
+    },
+    Page {
+        code: "output::destination",
+        summary: "`-o` does not fit what the command writes",
+        meaning: "`-o` names a file when the command writes one file and a folder when it writes several: several files cannot go into one file, `-o` must name a file (not `..` or a root), and a binary diagram (`--format png`) is not written to a terminal.",
+        example: "toscana dot app.yaml --format png   # with standard output a terminal",
+        fix: "Give `-o` a file name (`-o app.png`) or a folder ending in `/`, or redirect standard output ([Security](security.md) lists what `-o` names for each command).",
     },
     Page {
         code: "output::graphviz",

@@ -22,7 +22,10 @@ pub struct ResolveArgs {
     pub values: crate::cli::ValueArgs,
     #[command(flatten)]
     pub variability: VariabilityArgs,
-    /// Write the resolved template to FILE (atomically) instead of standard output
+    /// Write the YAML to FILE (replaced in one step) instead of standard output
+    ///
+    /// A folder (ending in `/`, or one that exists) gets `resolved.yaml`; `-` is standard
+    /// output.
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
     #[command(flatten)]

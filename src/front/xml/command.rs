@@ -43,7 +43,10 @@ pub struct ConvertArgs {
     /// The YAML dialect to write
     #[arg(long, value_enum, value_name = "DIALECT", default_value_t = ConvertTarget::tosca_simple_yaml_1_3, help_heading = "Output")]
     pub to: ConvertTarget,
-    /// Write the YAML to FILE (atomically) instead of standard output
+    /// Write the YAML to FILE (replaced in one step) instead of standard output
+    ///
+    /// A folder (ending in `/`, or one that exists) gets `converted.yaml`; `-` is standard
+    /// output.
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
