@@ -72,17 +72,39 @@ pub fn run(args: &crate::cli::ExplainArgs) -> ExitCode {
 /// A page as `toscana explain` prints it.
 pub fn text(p: &Page) -> String {
     let mut out = format!("{}: {}\n", p.code, p.summary);
-    for (heading, body) in [
-        ("What it means", p.meaning),
-        ("Example", p.example),
-        ("How to fix it", p.fix),
+    for (heading, body, wrap) in [
+        ("What it means", p.meaning, true),
+        ("Example", p.example, false),
+        ("How to fix it", p.fix, true),
     ] {
         let _ = write!(out, "\n{heading}\n");
         for line in body.lines() {
-            let _ = writeln!(out, "    {line}");
+            match wrap {
+                true => wrapped(&mut out, line),
+                false => {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
         }
     }
     out
+}
+
+/// Prose of a page as terminal lines: indented by four, broken between words before column 96.
+fn wrapped(out: &mut String, text: &str) {
+    const WIDTH: usize = 92;
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            let _ = writeln!(out, "    {line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    let _ = writeln!(out, "    {line}");
 }
 
 /// `docs/diagnostics.md`: every page, in the order of the codes.

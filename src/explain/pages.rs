@@ -447,7 +447,7 @@ pub const PAGES: &[Page] = &[
         code: "output::nothing-to-write",
         summary: "a translation would write nothing at all",
         meaning: "The topology has no node templates, or none of its nodes became an object, resource or file of the target. The run fails rather than leave an empty folder and exit 0; the warnings before it say why each node was skipped.",
-        example: "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_template:   # the typo leaves no node templates\n    web: { type: tosca.nodes.WebServer }",
+        example: "toscana k8s types.yaml -o out/   # a file of types alone: no node templates\ntoscana k8s app.yaml -o out/     # every node of a type no Kubernetes rule matches",
         fix: "Check the node templates and the warnings about them; add rules for types the backend does not know with `--backend-dir`.",
     },
     Page {
