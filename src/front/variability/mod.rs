@@ -13,8 +13,10 @@
 
 pub mod check;
 pub mod command;
+pub mod current;
 pub mod eval;
 pub mod graph;
+pub mod language;
 pub mod options;
 pub mod transform;
 
@@ -75,8 +77,9 @@ pub fn render_explanation(lines: &[Explained], sources: &SourceMap) -> String {
 /// Input values given on the command line, by name, with where they were given.
 pub type Given<'a> = Vec<(&'a str, &'a Node, Option<Span>)>;
 
-/// Resolves the variable template `root`. Returns `None` when an error was found (all of them
-/// are in `diags`).
+/// Resolves the variable template `root`, by the current text's rules when it uses the current
+/// language ([`language::current`]) and by the release candidate's otherwise. Returns `None`
+/// when an error was found (all of them are in `diags`).
 pub fn resolve(
     root: &Node,
     options: &Options,
@@ -92,11 +95,13 @@ pub fn resolve(
         std::thread::Builder::new()
             .name("variability".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || resolve_here(root, options, given, &mut found))
+            .spawn_scoped(scope, || {
+                resolve_in_its_language(root, options, given, &mut found)
+            })
             .ok()
             .map(|handle| handle.join())
     })
-    .unwrap_or_else(|| Ok(resolve_here(root, options, given, &mut found)))
+    .unwrap_or_else(|| Ok(resolve_in_its_language(root, options, given, &mut found)))
     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     let mut seen = std::collections::HashSet::new();
     for d in found.iter() {
@@ -105,6 +110,18 @@ pub fn resolve(
         }
     }
     resolved
+}
+
+fn resolve_in_its_language(
+    root: &Node,
+    options: &Options,
+    given: &Given<'_>,
+    diags: &mut Diagnostics,
+) -> Option<Resolved> {
+    match language::current(root) {
+        Some(_) => current::resolve(root, options, given, diags),
+        None => resolve_here(root, options, given, diags),
+    }
 }
 
 /// The stack of the resolver's thread: room for [`eval::MAX_DEPTH`] nested evaluations in a
@@ -164,7 +181,7 @@ fn resolve_here(
             add_value(&mut values, &e.key, default, diags);
         }
     }
-    if let Some(name) = &options.preset {
+    for name in &options.presets {
         let preset = presets.and_then(Node::as_map).and_then(|m| m.get(name));
         match preset {
             Some(p) => {
