@@ -77,6 +77,17 @@ const CURRENT_KEYNAMES: &[&str] = &[
     "default_condition_mode",
 ];
 
+/// Keynames of variability inputs only the current text defines (§ Variability Input).
+const CURRENT_INPUT_KEYNAMES: &[&str] = &[
+    "default_expression",
+    "mandatory",
+    "optional",
+    "choices",
+    "alternatives",
+    "requires",
+    "excludes",
+];
+
 fn found(reason: impl Into<String>, span: Span) -> Option<Current> {
     Some(Current {
         reason: reason.into(),
@@ -113,8 +124,10 @@ pub fn current(root: &Node) -> Option<Current> {
         }
         if let Some(inputs) = var.get("inputs").and_then(Node::as_map) {
             for e in inputs.entries() {
-                if let Some(d) = e.value.as_map().and_then(|m| m.entry("default_expression")) {
-                    return found("a variability input has a `default_expression`", d.key.span);
+                for key in CURRENT_INPUT_KEYNAMES {
+                    if let Some(d) = e.value.as_map().and_then(|m| m.entry(key)) {
+                        return found(format!("a variability input has `{key}`"), d.key.span);
+                    }
                 }
             }
         }

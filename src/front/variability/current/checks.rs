@@ -248,6 +248,18 @@ pub fn run(m: &Model<'_>, o: &Options<'_>, present: &[bool], diags: &mut Diagnos
             }
         }
     }
+    // The resolved template needs one type per present node: one that had technologies takes
+    // the type its present technology assigns.
+    for n in &nodes {
+        let technologies = &m.node_data(*n).technologies;
+        if !technologies.is_empty() && !technologies.iter().any(|t| is(*t)) {
+            fail(
+                *n,
+                format!("{} has no present technology", m.display_upper(*n)),
+                "give one of its technologies a condition that holds, or switch technology pruning off",
+            );
+        }
+    }
     if c("ambiguous_relation_check") {
         unique_names(
             nodes

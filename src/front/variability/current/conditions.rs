@@ -185,6 +185,30 @@ impl<'t> Enricher<'_, 't> {
         }
     }
 
+    /// The `default` word of a default condition mode applies to the one element of its scope
+    /// that has no conditions while its alternatives have some (and none is declared the
+    /// default alternative): it is then the default alternative automatically
+    /// (§ Normalizer Options, `automatic_default_alternatives`).
+    fn automatic_default(&self, id: Id) -> bool {
+        let scope = self.scope(id);
+        if scope.len() < 2 {
+            return false;
+        }
+        let m = self.model;
+        if scope.iter().any(|o| m.get(*o).default_alternative) {
+            return false;
+        }
+        let unconditioned: Vec<Id> = scope
+            .iter()
+            .copied()
+            .filter(|o| {
+                let e = m.get(*o);
+                e.written.is_empty() && e.made.is_empty() && !e.alternative_written
+            })
+            .collect();
+        unconditioned == [id]
+    }
+
     fn switch(&self, id: Id, own: &[&str], option: &dyn Fn(&str) -> bool) -> bool {
         let e = self.model.get(id);
         for key in own {
@@ -348,7 +372,7 @@ impl<'t> Enricher<'_, 't> {
                     );
                     return Vec::new();
                 }
-                let manual_default = word == "default" && e.written.is_empty();
+                let manual_default = word == "default" && self.automatic_default(id);
                 match (e.kind, word) {
                     (Kind::Node, w) => {
                         if let Some(f) = self.node_word(id, w) {
@@ -370,10 +394,19 @@ impl<'t> Enricher<'_, 't> {
                         if let Data::Property(p) = &e.data
                             && !p.consuming.is_empty()
                         {
-                            consistency.push((
-                                Formula::and(p.consuming.iter().map(|c| v.present(*c)).collect()),
-                                "what it reads is present".into(),
-                            ));
+                            // An input is read through its manual conditions: its own default
+                            // condition (being consumed) would otherwise make the input and
+                            // its consumers decide each other.
+                            let read = p
+                                .consuming
+                                .iter()
+                                .map(|c| match m.get(*c).kind {
+                                    Kind::Input => v.manual(*c),
+                                    _ => v.present(*c),
+                                })
+                                .collect();
+                            consistency
+                                .push((Formula::and(read), "what it reads is present".into()));
                         }
                     }
                     (Kind::Artifact, "managed") => semantic.push((

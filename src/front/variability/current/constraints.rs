@@ -148,9 +148,9 @@ pub fn constraints(m: &Model<'_>, o: &Options<'_>, v: &Vars) -> Vec<Formula> {
 
 /// An implied element is present whenever its container (or, for a relation implied by its
 /// target, its target) is present and its manual conditions hold. With the enhanced mode
-/// (`relation_enhanced_implication_mode`, on by default) a relation is implied only when its
-/// target is present too, so an absent target never forces the relation (and with it the
-/// template) into a contradiction.
+/// (`relation_enhanced_implication_mode`, on by default) a relation is implied only when the
+/// manual conditions of its target hold too, so a target its own conditions remove never
+/// forces the relation (and with it the template) into a contradiction.
 fn implications(m: &Model<'_>, o: &Options<'_>, v: &Vars) -> Vec<Formula> {
     let mut out = Vec::new();
     for (id, e) in m.elements.iter().enumerate() {
@@ -166,7 +166,7 @@ fn implications(m: &Model<'_>, o: &Options<'_>, v: &Vars) -> Vec<Formula> {
             (_, Data::Relation(r)) => {
                 left.push(v.present(r.source));
                 if o.relation_enhanced_implication() {
-                    left.push(v.present(r.target));
+                    left.push(v.manual(r.target));
                 }
             }
             _ if e.kind == Kind::Node => {}

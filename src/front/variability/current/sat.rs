@@ -216,9 +216,59 @@ impl Sat {
         Ok(found)
     }
 
+    /// Among the solutions equal to the last one in everything already decided, moves to the
+    /// one that keeps the variables of `order` false wherever it can, earliest first (what a
+    /// solver deciding false first, in this order, finds), and keeps that choice.
+    pub fn prefer_false(&mut self, order: &[u32]) -> Result<(), Exhausted> {
+        let mut fixed: Vec<Lit> = Vec::new();
+        for v in order {
+            let lit = Var::new(*v).pos_lit();
+            if self.value(*v) {
+                let mut trial = fixed.clone();
+                trial.push(!lit);
+                if self.solve(&trial)? {
+                    fixed.push(!lit);
+                } else {
+                    fixed.push(lit);
+                }
+            } else {
+                fixed.push(!lit);
+            }
+        }
+        for l in &fixed {
+            self.clause(&[*l]);
+        }
+        self.solve(&[])?;
+        Ok(())
+    }
+
     /// Moves the last solution to one that minimises (or maximises) the weighted sum of
     /// `terms`, and keeps that optimum as a constraint. Must follow a successful [`Sat::solve`].
     pub fn optimize(&mut self, terms: &[(Formula, u64)], minimize: bool) -> Result<u64, Exhausted> {
+        self.search(terms, minimize, true)
+    }
+
+    /// [`Sat::optimize`] without keeping the optimum: the last solution is an optimal one, but
+    /// later searches may leave it.
+    pub fn optimum(&mut self, terms: &[(Formula, u64)], minimize: bool) -> Result<u64, Exhausted> {
+        self.search(terms, minimize, false)
+    }
+
+    /// Fixes the named variables `vars` to their values in the last solution.
+    pub fn fix(&mut self, vars: &[u32]) {
+        for v in vars {
+            let lit = Var::new(*v).pos_lit();
+            let l = if self.value(*v) { lit } else { !lit };
+            self.clause(&[l]);
+        }
+    }
+
+    fn search(
+        &mut self,
+        terms: &[(Formula, u64)],
+        minimize: bool,
+        keep: bool,
+    ) -> Result<u64, Exhausted> {
         let mut lits = Vec::new();
         for (f, w) in terms {
             if *w == 0 {
@@ -250,6 +300,7 @@ impl Sat {
         {
             return Ok(0);
         }
+        let mut best_model = self.model.clone();
         while best > 0 {
             let Ok(assumptions) = encoding.enforce_ub(best - 1) else {
                 break;
@@ -258,13 +309,18 @@ impl Sat {
                 break;
             }
             best = cost(self);
+            best_model = self.model.clone();
         }
-        if let Ok(units) = encoding.enforce_ub(best) {
-            for u in units {
-                self.clause(&[u]);
+        if keep {
+            if let Ok(units) = encoding.enforce_ub(best) {
+                for u in units {
+                    self.clause(&[u]);
+                }
             }
+            self.solve(&[])?;
+        } else {
+            self.model = best_model;
         }
-        self.solve(&[])?;
         Ok(best as u64)
     }
 }

@@ -218,10 +218,11 @@ fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Result<Result<(), S
             sat.optimize(&weights, minimize)?;
         }
         None => {
-            // Without an optimisation the result is the smallest topology; the uniqueness
-            // check below tells whether it is the only one.
+            // Without an optimisation the result is the smallest topology (what a solver that
+            // decides "absent" first finds); the uniqueness check below tells whether it is
+            // the only one.
             let counts: Vec<(Formula, u64)> = nodes.iter().map(|n| (vars.present(*n), 1)).collect();
-            sat.optimize(&counts, true)?;
+            sat.optimum(&counts, true)?;
         }
     }
     if o.topology_unique() {
@@ -252,6 +253,13 @@ fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Result<Result<(), S
             return Ok(Err(format!(
                 "The result is ambiguous considering nodes ({mode} optimization)"
             )));
+        }
+    }
+    if optimize.is_none() {
+        let node_vars: Vec<u32> = nodes.iter().map(|n| *n as u32).collect();
+        sat.fix(&node_vars);
+        if !sat.solve(&[])? {
+            return Ok(Err("Could not solve".into()));
         }
     }
     let technologies: Vec<Id> = m.of(Kind::Technology).collect();
@@ -339,5 +347,9 @@ fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Result<Result<(), S
             )));
         }
     }
+    // What the options leave open is decided as a solver deciding "absent" first, element by
+    // element in the reference resolver's order, would.
+    let order: Vec<u32> = m.ordered().into_iter().map(|i| i as u32).collect();
+    sat.prefer_false(&order)?;
     Ok(Ok(()))
 }
