@@ -172,10 +172,10 @@ fn elements(section: &str, node: &Node) -> Option<Current> {
         if let Some(c) = element(def, conditional_properties) {
             return Some(c);
         }
-        if section == "node_templates" {
-            if let Some(c) = node_parts(def) {
-                return Some(c);
-            }
+        if section == "node_templates"
+            && let Some(c) = node_parts(def)
+        {
+            return Some(c);
         }
     }
     None
@@ -269,11 +269,7 @@ mod tests {
 
     fn load(text: &str) -> Node {
         let mut sources = crate::source::SourceMap::new();
-        let id = sources.add(
-            "t.yaml",
-            crate::source::Origin::Builtin("t".into()),
-            text.into(),
-        );
+        let id = sources.add("t.yaml", crate::source::Origin::Builtin("t".into()), text);
         crate::yaml::load(
             &sources,
             id,

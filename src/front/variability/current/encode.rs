@@ -125,8 +125,6 @@ impl<'a, 't> Encoder<'a, 't> {
             };
         }
         let (op, arg) = operator(expr)?;
-        let m = self.model;
-        let v = self.vars;
         match op {
             "and" | "or" | "xor" | "exo" | "amo" => {
                 let items = arg.as_seq().ok_or_else(|| takes(op, "a list", arg.span))?;
@@ -148,6 +146,31 @@ impl<'a, 't> Encoder<'a, 't> {
                 _ => Err(takes(op, "a list of two conditions", arg.span)),
             },
             "logic_expression" => self.named(arg, ctx),
+            _ => match self.presence(op, arg, ctx)? {
+                Some(f) => Ok(f),
+                None => self.value_condition(expr),
+            },
+        }
+    }
+
+    /// Any other operator: a value expression that must evaluate to a boolean.
+    fn value_condition(&mut self, expr: &'t Node) -> VR<Formula> {
+        match self.values.eval(expr)? {
+            crate::front::variability::eval::Value::Bool(b) => Ok(Formula::Const(b)),
+            other => Err(fail(
+                codes::VAR_TYPE,
+                format!("Element \"{}\" is not a boolean", other.text()),
+                expr.span,
+                "a condition evaluates to true or false",
+            )),
+        }
+    }
+
+    /// The presence operators (§ Presence Operators); `None` for any other operator.
+    fn presence(&mut self, op: &str, arg: &'t Node, ctx: Option<Id>) -> VR<Option<Formula>> {
+        let m = self.model;
+        let v = self.vars;
+        let f: VR<Formula> = match op {
             "node_presence" => Ok(v.present(self.node(arg, ctx)?)),
             "host_presence" => Ok(host_presence(m, &v, self.node(arg, ctx)?)),
             "has_source" => {
@@ -258,18 +281,10 @@ impl<'a, 't> Encoder<'a, 't> {
             | "group_property_presence"
             | "policy_property_presence"
             | "artifact_property_presence" => Ok(v.present(self.typed(op, arg, ctx, false)?)),
-            _ => match self.values.eval(expr)? {
-                crate::front::variability::eval::Value::Bool(b) => Ok(Formula::Const(b)),
-                other => Err(fail(
-                    codes::VAR_TYPE,
-                    format!("Element \"{}\" is not a boolean", other.text()),
-                    expr.span,
-                    "a condition evaluates to true or false",
-                )),
-            },
-        }
+            _ => return Ok(None),
+        };
+        f.map(Some)
     }
-
     /// A string condition names an element by its identifier (`node.a`).
     fn identifier(&mut self, text: &str, span: Span) -> VR<Formula> {
         let found = (0..self.model.elements.len()).find(|i| self.model.id(*i) == text);

@@ -5,14 +5,17 @@
 //!
 //! The steps: read the options ([`options`]) and the input values ([`inputs`]), build the
 //! element model ([`build`], [`links`], [`technologies`]), give every element its conditions
-//! ([`conditions`]) and add the constraints ([`constraints`]), solve ([`solve`]), check the
+//! ([`conditions`], [`defaults`]) and add the constraints ([`constraints`]), solve ([`solve`]), check the
 //! result ([`checks`]) and build the resolved template ([`transform`]).
 
 pub mod build;
+mod build_parts;
+mod build_sections;
 pub mod checks;
 pub mod conditions;
 pub mod constraints;
 pub mod dates;
+mod defaults;
 pub mod encode;
 pub mod explain;
 pub mod formula;
@@ -173,7 +176,7 @@ fn anchor_check(
     diags: &mut Diagnostics,
 ) {
     let mode = options.default_condition_mode("node");
-    if !options.anchor_check() || !(mode.contains("incoming") && mode.contains("host")) {
+    if !(options.anchor_check() && mode.contains("incoming") && mode.contains("host")) {
         return;
     }
     let anchored = model.of(Kind::Node).any(|n| {

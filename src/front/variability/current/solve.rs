@@ -193,13 +193,39 @@ fn implies(enc: &mut Encoder<'_, '_>, id: Id, vars: Vars, diags: &mut Diagnostic
     }
 }
 
-/// Solves and optimises as the options say. The inner error is the message of a failure.
-fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Result<Result<(), String>, Exhausted> {
-    let m = p.model;
-    let o = p.options;
+/// The outcome of one step of the choice: `Err` holds the message of a failure.
+type Step = Result<Result<(), String>, Exhausted>;
+
+/// Solves and optimises as the options say.
+fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Step {
     if !sat.solve(&[])? {
         return Ok(Err("Could not solve".into()));
     }
+    for step in [topology, scenarios, technologies] {
+        if let Err(message) = step(p, sat, vars)? {
+            return Ok(Err(message));
+        }
+    }
+    // What the options leave open is decided as a solver deciding "absent" first, element by
+    // element in the reference resolver's order, would.
+    let order: Vec<u32> = p.model.ordered().into_iter().map(|i| i as u32).collect();
+    sat.prefer_false(&order)?;
+    Ok(Ok(()))
+}
+
+/// The formulas of the elements of `ids` present (`true`) or absent in the last solution.
+fn split(sat: &Sat, vars: Vars, ids: &[Id], present: bool) -> Vec<Formula> {
+    ids.iter()
+        .filter(|i| sat.value(**i as u32) == present)
+        .map(|i| vars.present(*i))
+        .collect()
+}
+
+/// § Solver Options, topology: the smallest (or largest) topology by node weight or count;
+/// without optimisation the smallest by count, not kept as a constraint. Then the uniqueness
+/// check: no other solution without one of these nodes (backward: with other nodes at all).
+fn topology(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Step {
+    let (m, o) = (p.model, p.options);
     let nodes: Vec<Id> = m.of(Kind::Node).collect();
     let optimize = o.optimize_topology();
     match optimize {
@@ -218,31 +244,20 @@ fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Result<Result<(), S
             sat.optimize(&weights, minimize)?;
         }
         None => {
-            // Without an optimisation the result is the smallest topology (what a solver that
-            // decides "absent" first finds); the uniqueness check below tells whether it is
-            // the only one.
+            // What a solver that decides "absent" first finds.
             let counts: Vec<(Formula, u64)> = nodes.iter().map(|n| (vars.present(*n), 1)).collect();
             sat.optimum(&counts, true)?;
         }
     }
     if o.topology_unique() {
-        let present: Vec<Formula> = nodes
-            .iter()
-            .filter(|n| sat.value(**n as u32))
-            .map(|n| vars.present(*n))
-            .collect();
-        let absent: Vec<Formula> = nodes
-            .iter()
-            .filter(|n| !sat.value(**n as u32))
-            .map(|n| vars.present(*n))
-            .collect();
+        let present = Formula::and(split(sat, vars, &nodes, true));
         let same = if o.topology_unique_backward() {
             Formula::and(vec![
-                Formula::and(present),
-                Formula::not(Formula::or(absent)),
+                present,
+                Formula::not(Formula::or(split(sat, vars, &nodes, false))),
             ])
         } else {
-            Formula::and(present)
+            present
         };
         if sat.possible(&Formula::not(same))? {
             let mode = if optimize.is_some() {
@@ -262,40 +277,61 @@ fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Result<Result<(), S
             return Ok(Err("Could not solve".into()));
         }
     }
-    let technologies: Vec<Id> = m.of(Kind::Technology).collect();
-    let tech = |id: Id| match &m.get(id).data {
+    Ok(Ok(()))
+}
+
+fn technology(m: &Model<'_>, id: Id) -> super::model::TechnologyData {
+    match &m.get(id).data {
         Data::Technology(t) => t.clone(),
-        _ => unreachable!(),
-    };
-    if o.optimize_scenarios() {
+        _ => unreachable!("element {id} is not a technology"),
+    }
+}
+
+/// § Solver Options, scenarios: the deployment scenarios of highest priority.
+fn scenarios(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Step {
+    let m = p.model;
+    let technologies: Vec<Id> = m.of(Kind::Technology).collect();
+    if p.options.optimize_scenarios() {
         let prios: Vec<(Formula, u64)> = technologies
             .iter()
-            .map(|t| (vars.present(*t), tech(*t).prio.round() as u64))
+            .map(|t| (vars.present(*t), technology(m, *t).prio.round() as u64))
             .collect();
         sat.optimize(&prios, true)?;
     }
-    if o.scenarios_unique() {
-        let present: Vec<Formula> = technologies
-            .iter()
-            .filter(|t| sat.value(**t as u32))
-            .map(|t| vars.present(*t))
-            .collect();
-        if sat.possible(&Formula::not(Formula::and(present)))? {
-            return Ok(Err(
-                "There are multiple scenarios of the same priority for one node template possible"
-                    .into(),
-            ));
-        }
+    if p.options.scenarios_unique()
+        && sat.possible(&Formula::not(Formula::and(split(
+            sat,
+            vars,
+            &technologies,
+            true,
+        ))))?
+    {
+        return Ok(Err(
+            "There are multiple scenarios of the same priority for one node template possible"
+                .into(),
+        ));
     }
-    let tech_optimize = o.optimize_technologies();
-    if let Some(minimize) = tech_optimize {
+    Ok(Ok(()))
+}
+
+/// § Solver Options, technologies: by weight (`weight-count` maximises it), then by the count
+/// of distinct technologies (`weight-count` minimises it); then the uniqueness check.
+fn technologies(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Step {
+    let (m, o) = (p.model, p.options);
+    let technologies: Vec<Id> = m.of(Kind::Technology).collect();
+    let optimize = o.optimize_technologies();
+    if let Some(minimize) = optimize {
         let mode = o.technologies_mode();
         if mode.contains("weight") {
             let weights: Vec<(Formula, u64)> = technologies
                 .iter()
-                .map(|t| (vars.present(*t), (tech(*t).weight * 100.0).round() as u64))
+                .map(|t| {
+                    (
+                        vars.present(*t),
+                        (technology(m, *t).weight * 100.0).round() as u64,
+                    )
+                })
                 .collect();
-            // weight-count always maximises the weight and then minimises the count.
             let min = if mode.contains("count") {
                 false
             } else {
@@ -322,22 +358,12 @@ fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Result<Result<(), S
         }
     }
     if o.technologies_unique() {
-        let present: Vec<Formula> = technologies
-            .iter()
-            .filter(|t| sat.value(**t as u32))
-            .map(|t| vars.present(*t))
-            .collect();
-        let absent: Vec<Formula> = technologies
-            .iter()
-            .filter(|t| !sat.value(**t as u32))
-            .map(|t| vars.present(*t))
-            .collect();
         let same = Formula::and(vec![
-            Formula::and(present),
-            Formula::not(Formula::or(absent)),
+            Formula::and(split(sat, vars, &technologies, true)),
+            Formula::not(Formula::or(split(sat, vars, &technologies, false))),
         ]);
         if sat.possible(&Formula::not(same))? {
-            let mode = if tech_optimize.is_some() {
+            let mode = if optimize.is_some() {
                 "besides"
             } else {
                 "without"
@@ -347,9 +373,5 @@ fn choose(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Result<Result<(), S
             )));
         }
     }
-    // What the options leave open is decided as a solver deciding "absent" first, element by
-    // element in the reference resolver's order, would.
-    let order: Vec<u32> = m.ordered().into_iter().map(|i| i as u32).collect();
-    sat.prefer_false(&order)?;
     Ok(Ok(()))
 }

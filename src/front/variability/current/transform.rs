@@ -192,7 +192,6 @@ impl Transform<'_, '_> {
         let Some(map) = topo.as_map() else {
             return topo.clone();
         };
-        let m = self.model;
         let mut out = Map::new();
         for e in map.entries() {
             let key = e.key.scalar_text().unwrap_or_default();
@@ -200,31 +199,10 @@ impl Transform<'_, '_> {
                 "variability" => None,
                 "inputs" => Some(self.named_elements(Kind::Input, e.value.span)),
                 "outputs" => Some(self.named_elements(Kind::Output, e.value.span)),
-                "node_templates" => {
-                    let mut nodes = Map::new();
-                    for n in m.of(Kind::Node).filter(|n| self.is(*n)) {
-                        let _ =
-                            nodes.insert(Node::string(&m.get(n).name, m.get(n).span), self.node(n));
-                    }
-                    Some(map_node(e.value.span, nodes))
-                }
+                "node_templates" => Some(self.nodes(e.value.span)),
                 "relationship_templates" => Some(self.relationships(&e.value)),
                 "groups" => Some(self.groups(&e.value)),
-                "policies" => {
-                    let items: Vec<Node> = m
-                        .of(Kind::Policy)
-                        .filter(|p| self.is(*p))
-                        .map(|p| {
-                            let mut item = Map::new();
-                            let _ = item.insert(
-                                Node::string(&m.get(p).name, m.get(p).span),
-                                self.policy(p),
-                            );
-                            map_node(m.get(p).span, item)
-                        })
-                        .collect();
-                    Some(seq_node(e.value.span, items))
-                }
+                "policies" => Some(self.policies(e.value.span)),
                 _ => Some(e.value.clone()),
             };
             if let Some(v) = value {
@@ -246,6 +224,30 @@ impl Transform<'_, '_> {
             }
         }
         map_node(topo.span, out)
+    }
+
+    fn nodes(&self, span: Span) -> Node {
+        let m = self.model;
+        let mut nodes = Map::new();
+        for n in m.of(Kind::Node).filter(|n| self.is(*n)) {
+            let _ = nodes.insert(Node::string(&m.get(n).name, m.get(n).span), self.node(n));
+        }
+        map_node(span, nodes)
+    }
+
+    /// The present policies, as the list of single-entry maps TOSCA writes.
+    fn policies(&self, span: Span) -> Node {
+        let m = self.model;
+        let items: Vec<Node> = m
+            .of(Kind::Policy)
+            .filter(|p| self.is(*p))
+            .map(|p| {
+                let mut item = Map::new();
+                let _ = item.insert(Node::string(&m.get(p).name, m.get(p).span), self.policy(p));
+                map_node(m.get(p).span, item)
+            })
+            .collect();
+        seq_node(span, items)
     }
 
     /// Inputs or outputs, present ones by name.

@@ -194,7 +194,31 @@ impl<'t> Values<'t> {
         }
         let (op, arg) = operator(expr)?;
         let span = expr.span;
-        match op {
+        type Operators<'t> = fn(&mut Values<'t>, &str, &Node, Span) -> VR<Option<Value>>;
+        let kinds: [Operators<'t>; 6] = [
+            Self::arithmetic,
+            Self::references,
+            Self::strings,
+            Self::constraints,
+            Self::analytical,
+            Self::dates,
+        ];
+        for kind in kinds {
+            if let Some(v) = kind(self, op, arg, span)? {
+                return Ok(v);
+            }
+        }
+        Err(fail(
+            codes::VAR_EXPRESSION,
+            format!("Unknown value expression \"{op}\""),
+            span,
+            "a value expression uses one of the operators of § Intrinsic Functions",
+        ))
+    }
+
+    /// § Arithmetic Operators.
+    fn arithmetic(&mut self, op: &str, arg: &Node, span: Span) -> VR<Option<Value>> {
+        let value: VR<Value> = match op {
             "add" => Ok(Value::Num(self.numbers(arg)?.iter().sum())),
             "mul" => Ok(Value::Num(self.numbers(arg)?.iter().product())),
             "sub" | "div" => {
@@ -213,6 +237,14 @@ impl<'t> Values<'t> {
                     _ => Err(arity(op, "two operands", span)),
                 }
             }
+            _ => return Ok(None),
+        };
+        value.map(Some)
+    }
+
+    /// Variability inputs and named value expressions (§ Presence Operators).
+    fn references(&mut self, op: &str, arg: &Node, _span: Span) -> VR<Option<Value>> {
+        let value: VR<Value> = match op {
             "variability_input" => {
                 let name = name_of(op, arg)?;
                 self.input(name, arg.span)
@@ -229,6 +261,14 @@ impl<'t> Values<'t> {
                 };
                 self.eval(found)
             }
+            _ => return Ok(None),
+        };
+        value.map(Some)
+    }
+
+    /// § String Operators.
+    fn strings(&mut self, op: &str, arg: &Node, _span: Span) -> VR<Option<Value>> {
+        let value: VR<Value> = match op {
             "concat" => {
                 let items = self.list(op, arg)?;
                 Ok(Value::Str(items.iter().map(Value::text).collect()))
@@ -252,6 +292,14 @@ impl<'t> Values<'t> {
                     .map(|s| Value::Str(s.to_string()))
                     .unwrap_or(Value::Null))
             }
+            _ => return Ok(None),
+        };
+        value.map(Some)
+    }
+
+    /// § Constraint Operators.
+    fn constraints(&mut self, op: &str, arg: &Node, _span: Span) -> VR<Option<Value>> {
+        let value: VR<Value> = match op {
             "equal" => {
                 let items = self.list(op, arg)?;
                 Ok(Value::Bool(items.windows(2).all(|w| w[0] == w[1])))
@@ -297,6 +345,14 @@ impl<'t> Values<'t> {
                     _ => len <= n,
                 }))
             }
+            _ => return Ok(None),
+        };
+        value.map(Some)
+    }
+
+    /// § Analytical Operators.
+    fn analytical(&mut self, op: &str, arg: &Node, span: Span) -> VR<Option<Value>> {
+        let value: VR<Value> = match op {
             "sum" => Ok(Value::Num(stats::round2(stats::sum(&self.numbers(arg)?)))),
             "count" => Ok(Value::Num(self.numbers(arg)?.len() as f64)),
             "min" | "max" => {
@@ -341,6 +397,14 @@ impl<'t> Values<'t> {
                 let x = self.number(&parts[2])?;
                 Ok(Value::Num(stats::polynomial(&points, order.min(16), x)))
             }
+            _ => return Ok(None),
+        };
+        value.map(Some)
+    }
+
+    /// § Date Operators.
+    fn dates(&mut self, op: &str, arg: &Node, _span: Span) -> VR<Option<Value>> {
+        let value: VR<Value> = match op {
             "weekday" => Ok(Value::Str(
                 self.weekday.get_or_insert_with(dates::weekday).clone(),
             )),
@@ -364,13 +428,9 @@ impl<'t> Values<'t> {
                 let high = self.date(&bounds[1])?;
                 Ok(Value::Bool(low < d && d < high))
             }
-            other => Err(fail(
-                codes::VAR_EXPRESSION,
-                format!("Unknown value expression \"{other}\""),
-                span,
-                "a value expression uses one of the operators of § Intrinsic Functions",
-            )),
-        }
+            _ => return Ok(None),
+        };
+        value.map(Some)
     }
 
     fn list(&mut self, op: &str, arg: &Node) -> VR<Vec<Value>> {
