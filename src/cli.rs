@@ -357,6 +357,33 @@ pub struct LimitArgs {
     /// Most node templates in one topology
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_node_templates)]
     pub max_node_templates: usize,
+    /// Most bytes of scalar text alias expansion may copy into one document
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_alias_bytes)]
+    pub max_alias_size: u64,
+    /// Most YAML nodes in one file
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_yaml_nodes)]
+    pub max_yaml_nodes: usize,
+    /// Longest chain of `derived_from` from a type to its root
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_type_depth)]
+    pub max_type_depth: usize,
+    /// Deepest nesting of substitutions
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_substitution_depth)]
+    pub max_substitution_depth: usize,
+    /// Most node templates substitution may add to the topology
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_substituted_nodes)]
+    pub max_substituted_nodes: usize,
+    /// Most node and relationship representations (TOSCA 2.0 `count`) a topology expands to
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_representations)]
+    pub max_representations: u64,
+    /// Most bytes of values evaluating functions may create
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_computed_bytes)]
+    pub max_computed_size: u64,
+    /// Most memory compiled `pattern` and `$matches` expressions may take, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_regex_bytes)]
+    pub max_regex_size: u64,
+    /// Most bytes of diagnostics printed
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_diagnostic_bytes)]
+    pub max_diagnostics_size: u64,
 }
 
 impl LimitArgs {
@@ -372,6 +399,15 @@ impl LimitArgs {
             max_csar_bytes: self.max_csar_size,
             max_compression_ratio: self.max_compression_ratio,
             max_node_templates: self.max_node_templates,
+            max_alias_bytes: self.max_alias_size,
+            max_yaml_nodes: self.max_yaml_nodes,
+            max_type_depth: self.max_type_depth,
+            max_substitution_depth: self.max_substitution_depth,
+            max_substituted_nodes: self.max_substituted_nodes,
+            max_representations: self.max_representations,
+            max_computed_bytes: self.max_computed_size,
+            max_regex_bytes: self.max_regex_size,
+            max_diagnostic_bytes: self.max_diagnostics_size,
         }
     }
 }
@@ -402,15 +438,32 @@ impl Target {
     }
 }
 
-/// A panic is a bug whatever the input: say so plainly, and ask for the input.
+/// A panic is a bug whatever the input: say so plainly, and ask for the input. The message is
+/// written without `eprintln!`, which would panic again (and abort) when standard error is
+/// closed or full.
 fn report_panics_as_bugs() {
     std::panic::set_hook(Box::new(|info| {
-        eprintln!(
+        let _ = crate::stdio::to_stderr(&format!(
             "internal error: {info}\n\
              This is a bug in toscana, whatever the input was. Please report it with the input \
-             that caused it and the command line you ran (exit code 101)."
-        );
+             that caused it and the command line you ran (exit code 101).\n"
+        ));
     }));
+}
+
+/// The exit code of a run that ended with `code`, once its report went to standard error as
+/// `stderr` says: a reader that closed the pipe changes nothing; a report that could not be
+/// written (a full disk) is exit 3, with a last try at saying so.
+fn exit_after(code: u8, stderr: crate::stdio::Outcome) -> ExitCode {
+    match stderr {
+        crate::stdio::Outcome::Failed(e) => {
+            let _ = crate::stdio::to_stderr(&format!(
+                "error[output::write]: cannot write diagnostics to standard error: {e}\n"
+            ));
+            ExitCode::from(EXIT_OUTPUT)
+        }
+        _ => ExitCode::from(code),
+    }
 }
 
 /// Runs `toscana` with the process's arguments.
@@ -419,13 +472,21 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let args = match cli.command {
         Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "toscana",
-                &mut std::io::stdout(),
-            );
-            return ExitCode::SUCCESS;
+            // clap_complete panics when its writer fails: it writes into memory, and the
+            // script goes out through a pipe that a closed reader ends quietly.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "toscana", &mut script);
+            let mut out = crate::stdio::Pipe::new(std::io::stdout().lock());
+            let _ = out.write_all(&script);
+            return match out.finish() {
+                crate::stdio::Outcome::Failed(e) => {
+                    let _ = crate::stdio::to_stderr(&format!(
+                        "error[output::write]: cannot write to standard output: {e}\n"
+                    ));
+                    ExitCode::from(EXIT_OUTPUT)
+                }
+                _ => ExitCode::SUCCESS,
+            };
         }
         Command::Check(args) => return run(&args, Job::Check, None),
         Command::Resolve(args) => return crate::front::variability::command::run(&args),
@@ -602,15 +663,16 @@ fn run_with(
         quirks: crate::front::quirk::Quirks::new(&args.quirk),
     };
     let read = pipeline::read(&options, &mut diags);
+    let mut stderr = crate::stdio::Outcome::Written;
     if let Some(resolved) = read
         .variability
         .as_ref()
         .filter(|_| args.variability.explain)
     {
-        eprint!(
-            "{}",
-            crate::front::variability::render_explanation(&resolved.explanation, &read.sources)
-        );
+        stderr = crate::stdio::to_stderr(&crate::front::variability::render_explanation(
+            &resolved.explanation,
+            &read.sources,
+        ));
     }
     let mut sources = read.sources;
     let artifacts = read.artifacts;
@@ -648,16 +710,17 @@ fn run_with(
         }
     };
     leave_to_the_exit(read.topology);
-    report(args, &diags, &sources);
+    stderr = crate::stdio::worse(stderr, report(args, &diags, &sources));
     if code == 0 && matches!(job, Job::Check) && !args.quiet {
         let n = diags.warning_count();
-        eprintln!(
-            "{}: valid ({n} warning{})",
+        let line = format!(
+            "{}: valid ({n} warning{})\n",
             args.file,
             if n == 1 { "" } else { "s" }
         );
+        stderr = crate::stdio::worse(stderr, crate::stdio::to_stderr(&line));
     }
-    ExitCode::from(code)
+    exit_after(code, stderr)
 }
 
 /// Hands `value` to the end of the process instead of freeing it: the process exits right after
@@ -798,11 +861,8 @@ fn draw(args: &CommonArgs, files: &[OutputFile], format: FormatArg, diags: &mut 
             .collect();
         return write(args, &text, None, diags);
     }
-    match back::write_binary(
-        args.output.as_deref(),
-        &drawn,
-        &mut std::io::stdout().lock(),
-    ) {
+    let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
+    match back::write_binary(args.output.as_deref(), &drawn, &mut stdout) {
         Ok(()) => 0,
         Err(d) => {
             diags.push(d);
@@ -817,7 +877,7 @@ fn write(
     separator: Option<&str>,
     diags: &mut Diagnostics,
 ) -> u8 {
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
     match back::write_outputs(args.output.as_deref(), files, separator, &mut stdout) {
         Ok(_) => 0,
         Err(d) => {
@@ -827,18 +887,25 @@ fn write(
     }
 }
 
-fn report(args: &CommonArgs, diags: &Diagnostics, sources: &SourceMap) {
-    report_diagnostics(diags, sources, args.message_format, args.quiet);
+fn report(args: &CommonArgs, diags: &Diagnostics, sources: &SourceMap) -> crate::stdio::Outcome {
+    report_diagnostics(
+        diags,
+        sources,
+        args.message_format,
+        args.quiet,
+        args.limits.max_diagnostics_size,
+    )
 }
 
 /// Prints the diagnostics to standard error (errors only when `quiet`), in colour only on a
-/// terminal without `NO_COLOR`.
+/// terminal without `NO_COLOR`, at most `max_bytes` of them (`--max-diagnostics-size`).
 pub fn report_diagnostics(
     diags: &Diagnostics,
     sources: &SourceMap,
     format: MessageFormat,
     quiet: bool,
-) {
+    max_bytes: u64,
+) -> crate::stdio::Outcome {
     let shown: Vec<Diagnostic> = diags
         .finish()
         .into_iter()
@@ -848,13 +915,15 @@ pub fn report_diagnostics(
     let color = format == MessageFormat::Human
         && stderr.is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let mut err = stderr.lock();
-    let _ = diag::emit(&mut err, &shown, sources, format, color);
-    let _ = err.flush();
+    let mut err = crate::stdio::Pipe::new(stderr.lock());
+    let _ = diag::emit(&mut err, &shown, sources, format, color, max_bytes);
+    err.finish()
 }
 
 /// The end of a command that writes one YAML tree (`resolve`, `convert`): the tree written
-/// unless there were errors, every diagnostic reported, the exit code returned.
+/// unless there were errors, every diagnostic reported (at most `max_report_bytes` of them),
+/// the exit code returned. `stderr` is what became of what the command wrote there before.
+#[allow(clippy::too_many_arguments)]
 pub fn finish_yaml_output(
     tree: Option<crate::yaml::Node>,
     output: Option<&std::path::Path>,
@@ -862,6 +931,8 @@ pub fn finish_yaml_output(
     diags: &mut Diagnostics,
     sources: &SourceMap,
     report: &ReportArgs,
+    max_report_bytes: u64,
+    stderr: crate::stdio::Outcome,
 ) -> ExitCode {
     let code = match tree {
         Some(_) if diags.has_errors() => EXIT_INVALID,
@@ -877,8 +948,14 @@ pub fn finish_yaml_output(
             }
         },
     };
-    report_diagnostics(diags, sources, report.message_format, report.quiet);
-    ExitCode::from(code)
+    let reported = report_diagnostics(
+        diags,
+        sources,
+        report.message_format,
+        report.quiet,
+        max_report_bytes,
+    );
+    exit_after(code, crate::stdio::worse(stderr, reported))
 }
 
 /// Writes one text file: to standard output, or to `output` through a temporary file renamed
@@ -889,7 +966,7 @@ pub fn write_one_file(
     text: String,
     diags: &mut Diagnostics,
 ) -> u8 {
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
     let (dir, name) = match output {
         None => (None, default_name.to_string()),
         Some(path) => {

@@ -61,4 +61,5 @@ pub mod pipeline;
 pub mod profiles;
 pub mod resolve;
 pub mod source;
+pub mod stdio;
 pub mod yaml;

@@ -140,3 +140,154 @@ fn a_tar_gz_bomb_is_refused_while_it_is_expanded() {
     gz.finish().unwrap();
     assert_refused(dir.path(), &["bomb.tar.gz"], "csar::limit");
 }
+
+/// Runs `toscana <args>` in `dir` with standard output and error as given; returns the exit
+/// code (`None` when a signal ended it) and what went to standard error when it was piped.
+fn run_with(dir: &Path, args: &[&str], stdout: Stdio, stderr: Stdio) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toscana"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()
+        .expect("toscana starts");
+    let reader = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut pipe, &mut text).ok();
+            text
+        })
+    });
+    let status = wait(&mut child, args);
+    let text = reader.map(|r| r.join().unwrap()).unwrap_or_default();
+    (status.code(), text)
+}
+
+/// Waits for `child` within the time bound.
+fn wait(child: &mut std::process::Child, args: &[&str]) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > TIME_BOUND {
+            child.kill().ok();
+            panic!("toscana {args:?} still runs after {TIME_BOUND:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A pipe whose reading end is already closed: the first write to it fails with `EPIPE`.
+fn closed_pipe() -> Stdio {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Stdio::from(writer)
+}
+
+fn examples() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+}
+
+#[test]
+fn a_diagnostic_past_column_65535_is_rendered_with_its_line_clipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(70_000);
+    let head = "tosca_definitions_version: tosca_simple_yaml_1_3\n";
+    // A syntax error at the end of a 70,000-character line.
+    std::fs::write(
+        dir.path().join("syntax.yaml"),
+        format!("{head}description: {long} : [\n"),
+    )
+    .unwrap();
+    // A type error after a long description on the same line.
+    std::fs::write(
+        dir.path().join("type.yaml"),
+        format!(
+            "{head}topology_template:\n  node_templates:\n    n: {{ type: tosca.nodes.Compute, description: \"{long}\", properties: {{ nope: 1 }} }}\n"
+        ),
+    )
+    .unwrap();
+    for (file, at, code) in [
+        ("syntax.yaml", "syntax.yaml:2:70015", "yaml::syntax"),
+        ("type.yaml", "type.yaml:4:70", "tosca::"),
+    ] {
+        let (exit, stderr) = run_with(dir.path(), &["check", file], Stdio::null(), Stdio::piped());
+        assert_eq!(
+            exit,
+            Some(1),
+            "{file}: {}",
+            &stderr[..stderr.len().min(2000)]
+        );
+        assert!(
+            stderr.contains(at) && stderr.contains(code),
+            "{file}: {stderr}"
+        );
+        assert!(stderr.contains('…'), "the line is clipped: {stderr}");
+        assert!(
+            stderr.lines().all(|l| l.chars().count() < 400),
+            "{file}: a line of {} characters",
+            stderr.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+        );
+    }
+}
+
+#[test]
+fn a_standard_error_that_cannot_be_written_is_exit_3_not_an_abort() {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    for (args, expected) in [
+        (&["check", "hello.yaml"][..], 3),
+        (&["check", "webapp.yaml"][..], 3),
+        (&["ir", "webapp.yaml"][..], 3),
+    ] {
+        let (exit, _) = run_with(&examples(), args, Stdio::null(), Stdio::from(full()));
+        assert_eq!(exit, Some(expected), "{args:?}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    // Standard error closed before the report: the run's own exit code, no abort.
+    for (args, expected) in [
+        (&["check", "webapp.yaml"][..], 0),
+        (&["check", "hello.yaml"][..], 0),
+        (&["ir", "webapp.yaml"][..], 1),
+    ] {
+        let (exit, _) = run_with(&examples(), args, Stdio::null(), closed_pipe());
+        assert_eq!(exit, Some(expected), "{args:?}");
+    }
+    // Standard output closed before the result: no error about it.
+    for args in [
+        &["k8s", "webapp.yaml", "--set", "db_password=x"][..],
+        &["dot", "shop.yaml"][..],
+        &["completions", "bash"][..],
+    ] {
+        let (exit, stderr) = run_with(&examples(), args, closed_pipe(), Stdio::piped());
+        assert_eq!(exit, Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("output::write"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_standard_output_that_cannot_be_written_is_exit_3_with_a_message() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let (exit, stderr) = run_with(
+        &examples(),
+        &["k8s", "webapp.yaml", "--set", "db_password=x"],
+        Stdio::from(full),
+        Stdio::piped(),
+    );
+    assert_eq!(exit, Some(3), "{stderr}");
+    assert!(
+        stderr.contains("cannot write to standard output"),
+        "{stderr}"
+    );
+}

@@ -11,6 +11,7 @@
 #![allow(clippy::result_large_err)]
 
 mod artifacts;
+mod clipped;
 mod csar;
 mod imports;
 mod loader;
@@ -22,6 +23,7 @@ mod tar;
 mod text;
 
 pub use artifacts::ArtifactFiles;
+pub(crate) use clipped::{Clipped, shows_whole, visible};
 pub use imports::ImportRef;
 pub use loader::{Input, InputArg, Loader, SourceOptions};
 pub use map::{FileId, Origin, SourceFile, SourceMap, Span};

@@ -54,12 +54,11 @@ pub fn run(args: &ResolveArgs) -> ExitCode {
         ..ReadOptions::default()
     };
     let read = pipeline::resolve_variability(&options, &mut diags);
-    if args.variability.explain {
-        eprint!(
-            "{}",
-            super::render_explanation(&read.explanation, &read.sources)
-        );
-    }
+    let stderr = if args.variability.explain {
+        crate::stdio::to_stderr(&super::render_explanation(&read.explanation, &read.sources))
+    } else {
+        crate::stdio::Outcome::Written
+    };
     crate::cli::finish_yaml_output(
         read.tree,
         args.output.as_deref(),
@@ -67,5 +66,7 @@ pub fn run(args: &ResolveArgs) -> ExitCode {
         &mut diags,
         &read.sources,
         &args.report,
+        args.limits.max_diagnostics_size,
+        stderr,
     )
 }

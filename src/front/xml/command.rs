@@ -75,6 +75,8 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
         &mut diags,
         &converted.sources,
         &args.report,
+        args.limits.max_diagnostics_size,
+        crate::stdio::Outcome::Written,
     )
 }
 
