@@ -42,6 +42,8 @@ pub mod codes {
     pub const YAML_NBSP: &str = "yaml::non-breaking-space";
     pub const YAML_DUPLICATE_KEY: &str = "yaml::duplicate-key";
     pub const YAML_ALIAS_BUDGET: &str = "yaml::alias-budget";
+    /// A file with more YAML nodes than `--max-yaml-nodes`.
+    pub const YAML_NODE_LIMIT: &str = "yaml::too-many-nodes";
     pub const YAML_DEPTH: &str = "yaml::too-deep";
     pub const YAML_SCALAR_TOO_LONG: &str = "yaml::scalar-too-long";
     pub const YAML_MULTI_DOCUMENT: &str = "yaml::multiple-documents";

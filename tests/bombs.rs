@@ -291,3 +291,39 @@ fn a_standard_output_that_cannot_be_written_is_exit_3_with_a_message() {
         "{stderr}"
     );
 }
+
+#[test]
+fn one_long_scalar_behind_ten_thousand_aliases_stops_at_the_alias_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("tosca_definitions_version: tosca_simple_yaml_1_3\nmetadata:\n");
+    text.push_str(&format!(
+        "  big: &big \"{}\"\n  copies: [",
+        "x".repeat(256 * 1024)
+    ));
+    text.push_str(&vec!["*big"; 10_000].join(", "));
+    text.push_str("]\n");
+    std::fs::write(dir.path().join("copies.yaml"), text).unwrap();
+    // 10,000 nodes pass the node budget; 2.5 GB of copies do not pass the byte budget.
+    assert_refused(dir.path(), &["copies.yaml"], "yaml::alias-budget");
+}
+
+#[test]
+fn a_plain_sequence_of_64_megabytes_stops_at_the_node_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut file = std::fs::File::create(dir.path().join("seq.yaml")).unwrap();
+    file.write_all(b"tosca_definitions_version: tosca_simple_yaml_1_3\nmetadata:\n  x: [1")
+        .unwrap();
+    let chunk = ",1".repeat(1 << 19);
+    for _ in 0..64 {
+        file.write_all(chunk.as_bytes()).unwrap();
+    }
+    file.write_all(b"]\n").unwrap();
+    drop(file);
+    // 32 million nodes, about 7 GB read whole; a limit a fifth of the default keeps the debug
+    // build quick.
+    assert_refused(
+        dir.path(),
+        &["seq.yaml", "--max-yaml-nodes", "1000000"],
+        "yaml::too-many-nodes",
+    );
+}
