@@ -327,3 +327,16 @@ fn a_plain_sequence_of_64_megabytes_stops_at_the_node_limit() {
         "yaml::too-many-nodes",
     );
 }
+
+#[test]
+fn a_twenty_thousand_long_derivation_chain_stops_at_the_type_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    // Most derived first, so the whole chain is walked at once.
+    let mut text = String::from("tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n");
+    for i in (1..20_000).rev() {
+        text.push_str(&format!("  T{i}:\n    derived_from: T{}\n", i - 1));
+    }
+    text.push_str("  T0:\n    derived_from: tosca.nodes.Root\n");
+    std::fs::write(dir.path().join("chain.yaml"), text).unwrap();
+    assert_refused(dir.path(), &["chain.yaml"], "tosca::limit");
+}
