@@ -340,3 +340,57 @@ fn a_twenty_thousand_long_derivation_chain_stops_at_the_type_depth() {
     std::fs::write(dir.path().join("chain.yaml"), text).unwrap();
     assert_refused(dir.path(), &["chain.yaml"], "tosca::limit");
 }
+
+#[test]
+fn concat_chains_that_double_stop_at_the_computed_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 45;
+    // Simple Profile, TOSCA 2.0 and Variability4TOSCA: 2^45 characters from 45 lines each.
+    let mut v13 = String::from(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  T:\n    derived_from: tosca.nodes.Root\n    properties:\n",
+    );
+    let mut v20 =
+        String::from("tosca_definitions_version: tosca_2_0\nnode_types:\n  T:\n    properties:\n");
+    for i in 0..n {
+        v13.push_str(&format!("      p{i}: {{ type: string }}\n"));
+        v20.push_str(&format!("      p{i}: {{ type: string }}\n"));
+    }
+    v13.push_str("topology_template:\n  node_templates:\n    a:\n      type: T\n      properties:\n        p0: xx\n");
+    v20.push_str("service_template:\n  node_templates:\n    a:\n      type: T\n      properties:\n        p0: xx\n");
+    let mut var = String::from(
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    expressions:\n      e0: xx\n",
+    );
+    for i in 1..n {
+        let p = i - 1;
+        v13.push_str(&format!("        p{i}: {{ concat: [ {{ get_property: [SELF, p{p}] }}, {{ get_property: [SELF, p{p}] }} ] }}\n"));
+        v20.push_str(&format!("        p{i}: {{ $concat: [ {{ $get_property: [SELF, p{p}] }}, {{ $get_property: [SELF, p{p}] }} ] }}\n"));
+        var.push_str(&format!("      e{i}: {{ concat: [ {{ get_variability_expression: e{p} }}, {{ get_variability_expression: e{p} }} ] }}\n"));
+    }
+    var.push_str(&format!("  node_templates:\n    a:\n      type: tosca.nodes.Root\n      conditions: {{ equal: [ {{ get_variability_expression: e{} }}, x ] }}\n", n - 1));
+    for (name, text, code) in [
+        ("v13.yaml", v13, "tosca::limit"),
+        ("v20.yaml", v20, "tosca::limit"),
+        ("var.yaml", var, "variability::limit"),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        assert_refused(dir.path(), &[name], code);
+    }
+}
+
+#[test]
+fn a_thousand_patterns_past_the_regex_size_limit_stop_at_the_regex_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each pattern is distinct, and each compiles past the 10 MiB one pattern may take: 27 s
+    // of compilation when each was compiled in full.
+    let mut text = String::from(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  inputs:\n",
+    );
+    for i in 0..1_000 {
+        text.push_str(&format!(
+            "    i{i}:\n      type: string\n      default: a\n      constraints:\n        - pattern: '(?:a{{1000}}){{{}}}'\n",
+            1_000 + i
+        ));
+    }
+    std::fs::write(dir.path().join("patterns.yaml"), text).unwrap();
+    assert_refused(dir.path(), &["patterns.yaml"], "tosca::limit");
+}

@@ -89,7 +89,7 @@ fn read_entry(
     };
     let (dialect, mut version) = detect(root_map, &root, true, diags)?;
     let root = if dialect == Dialect::Variability {
-        let r = variability::resolve(&root, &variable.options, &variable.given, diags)?;
+        let r = variability::resolve(&root, &variable.options, &variable.given, limits, diags)?;
         version = variability::transform::RESOLVED_VERSION.to_string();
         let tree = r.tree.clone();
         *resolved = Some(r);

@@ -27,7 +27,8 @@
 use indexmap::IndexMap;
 
 use super::calls::builtins::{Outcome, apply};
-use super::values::nested;
+use super::patterns::Patterns;
+use super::values::{computed_too_much, nested};
 use crate::back::stack::Hosting;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
@@ -49,7 +50,10 @@ enum Slot {
     Relationship(RelationshipId, String),
 }
 
-struct Evaluator {
+struct Evaluator<'p> {
+    /// Compiles nothing here; holds the run's budget, which every value `get_property` copies
+    /// and `concat` and `join` make spends.
+    patterns: &'p Patterns,
     names: FastMap<String, NodeId>,
     hosting: Hosting,
     /// Properties already evaluated (`None`: not known before deployment).
@@ -59,8 +63,9 @@ struct Evaluator {
 }
 
 /// Evaluates every Simple Profile call whose value is known, in place.
-pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
+pub fn evaluate(topology: &mut Topology, patterns: &Patterns, diags: &mut Diagnostics) {
     let mut eval = Evaluator {
+        patterns,
         names: super::nodes::owned_index(topology),
         hosting: Hosting::new(topology),
         known: FastMap::default(),
@@ -112,7 +117,7 @@ fn for_each_value(
     topology: &mut Topology,
     select: impl Fn(&mut Topology) -> Vec<&mut Value>,
     place: Place,
-    eval: &mut Evaluator,
+    eval: &mut Evaluator<'_>,
     diags: &mut Diagnostics,
 ) {
     let pending: Vec<(usize, Value)> = select(topology)
@@ -142,7 +147,7 @@ fn values_of(maps: Vec<&mut IndexMap<String, Value>>) -> Vec<&mut Value> {
     maps.into_iter().flat_map(|m| m.values_mut()).collect()
 }
 
-impl Evaluator {
+impl Evaluator<'_> {
     /// `value` with every call inside it that is known evaluated.
     fn value(
         &mut self,
@@ -189,9 +194,23 @@ impl Evaluator {
             })
         };
         match call.function.as_str() {
-            "get_property" => self
-                .property(&args, place, topology, diags)
-                .unwrap_or_else(kept),
+            "get_property" => match self.property(&args, place, topology, diags) {
+                Some(copy) => match self.patterns.budget().compute(copy.weight()) {
+                    Ok(()) => copy,
+                    Err(exceeded) => {
+                        if let Some(span) = call.span {
+                            diags.push(computed_too_much(
+                                "get_property",
+                                copy.weight(),
+                                exceeded,
+                                span,
+                            ));
+                        }
+                        kept()
+                    }
+                },
+                None => kept(),
+            },
             "concat" | "join" | "token" => {
                 let texts: Vec<Value> = match (call.function.as_str(), args.split_first()) {
                     ("concat", _) => args.iter().map(as_text).collect(),
@@ -201,9 +220,19 @@ impl Evaluator {
                     }
                     _ => args.clone(),
                 };
-                match apply(&call.function, &texts) {
+                match apply(&call.function, &texts, self.patterns) {
                     Outcome::Value(v) => v,
                     Outcome::Later => kept(),
+                    Outcome::Limit { message, limit } => {
+                        if let Some(span) = call.span {
+                            diags.push(
+                                Diagnostic::error(codes::TOSCA_LIMIT, message.replace('$', ""))
+                                    .at(span)
+                                    .hint(limit.hint()),
+                            );
+                        }
+                        kept()
+                    }
                     Outcome::Wrong { message, .. } => {
                         if let Some(span) = call.span {
                             diags.push(

@@ -25,8 +25,10 @@
 use std::cmp::Ordering;
 
 use crate::ir::{ScalarUnit, Value};
+use crate::limits::{Exceeded, Limit};
 use crate::resolve::constraints::compare;
 use crate::resolve::literals;
+use crate::resolve::patterns::{Patterns, Refused};
 
 /// When a built-in can be evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -509,6 +511,11 @@ pub enum Outcome {
         arg: Option<usize>,
         message: String,
     },
+    /// A limit of the run stops the call (it is kept, unevaluated): what passed it, and which.
+    Limit {
+        message: String,
+        limit: Limit,
+    },
 }
 
 fn wrong(arg: usize, message: impl Into<String>) -> Outcome {
@@ -542,8 +549,24 @@ fn known(args: &[Value], i: usize) -> Option<&Value> {
 }
 
 /// Applies the pure built-in `name` (one of [`Group::Pure`]) to `args`, whose count is already
-/// checked against the table.
-pub fn apply(name: &str, args: &[Value]) -> Outcome {
+/// checked against the table. `patterns` compiles `$matches` expressions, once a run, and holds
+/// the run's budget for computed values, which the functions that build a value as large as
+/// their arguments together (`$concat`, `$join`, `$union`) spend: a chain of `$concat`s that
+/// doubles its value at each step stops at the budget, not at the machine's memory.
+pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
+    if matches!(name, "concat" | "join" | "union") {
+        let weight = args
+            .iter()
+            .fold(0u64, |sum, a| sum.saturating_add(a.weight()));
+        if let Err(Exceeded(limit)) = patterns.budget().compute(weight) {
+            return Outcome::Limit {
+                message: format!(
+                    "`${name}` would make a value of about {weight} bytes, which with the values computed before passes the limit of {limit} bytes functions may compute in one run"
+                ),
+                limit: Limit::ComputedBytes,
+            };
+        }
+    }
     match name {
         "and" | "or" => logic(name == "and", args),
         "not" => match known(args, 0) {
@@ -586,7 +609,7 @@ pub fn apply(name: &str, args: &[Value]) -> Outcome {
             _ => Outcome::Later,
         },
         "in_range" => in_range(args),
-        "matches" => matches(args),
+        "matches" => matches(args, patterns),
         "has_suffix" | "has_prefix" | "contains" => affix(name, args),
         "has_entry" | "has_all_entries" | "has_any_entry" => entries(name, args),
         "has_key" | "has_all_keys" | "has_any_key" => keys(name, args),
@@ -863,29 +886,29 @@ fn in_range(args: &[Value]) -> Outcome {
     }
 }
 
-fn matches(args: &[Value]) -> Outcome {
+fn matches(args: &[Value], patterns: &Patterns) -> Outcome {
     for i in 0..2 {
         if let Some(v) = known(args, i).filter(|v| !matches!(v, Value::String(_))) {
             return wrong(i, format!("`$matches` takes strings, not {}", describe(v)));
         }
     }
-    if let Some(Value::String(pattern)) = known(args, 1)
-        && let Err(e) = regex::Regex::new(pattern)
-    {
-        // The regex crate's message draws the pattern over several lines; its last says why.
-        let why = e.to_string();
-        let why = why
-            .lines()
-            .last()
-            .unwrap_or_default()
-            .trim_start_matches("error: ");
-        return wrong(1, format!("`{pattern}` is not a regular expression: {why}"));
-    }
-    match (known(args, 0), known(args, 1)) {
-        (Some(Value::String(s)), Some(Value::String(pattern))) => {
-            let found = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(s));
-            Outcome::Value(Value::Boolean(found))
-        }
+    let regex = match known(args, 1) {
+        Some(Value::String(pattern)) => match patterns.get(pattern) {
+            Ok(regex) => Some(regex),
+            Err(Refused::Invalid(why)) => {
+                return wrong(1, format!("`{pattern}` is not a regular expression: {why}"));
+            }
+            Err(refused @ Refused::Budget(_)) => {
+                return Outcome::Limit {
+                    message: format!("`{pattern}` is not compiled: {}", refused.why()),
+                    limit: Limit::RegexBytes,
+                };
+            }
+        },
+        _ => None,
+    };
+    match (known(args, 0), regex) {
+        (Some(Value::String(s)), Some(regex)) => Outcome::Value(Value::Boolean(regex.is_match(s))),
         _ => Outcome::Later,
     }
 }
@@ -1489,13 +1512,13 @@ mod tests {
         Value::Call(Call::new("get_attribute", vec![s("x"), s("y")]))
     }
     fn value(name: &str, args: Vec<Value>) -> Value {
-        match apply(name, &args) {
+        match apply(name, &args, &Patterns::default()) {
             Outcome::Value(v) => v,
             other => panic!("{name}: {other:?}"),
         }
     }
     fn wrong_arg(name: &str, args: Vec<Value>) -> Option<usize> {
-        match apply(name, &args) {
+        match apply(name, &args, &Patterns::default()) {
             Outcome::Wrong { arg, .. } => arg,
             other => panic!("{name} should be wrong: {other:?}"),
         }
@@ -1514,7 +1537,10 @@ mod tests {
     fn logic_short_circuits_over_unknown_arguments() {
         assert_eq!(value("and", vec![b(true), b(true)]), b(true));
         assert_eq!(value("and", vec![later(), b(false)]), b(false));
-        assert_eq!(apply("and", &[later(), b(true)]), Outcome::Later);
+        assert_eq!(
+            apply("and", &[later(), b(true)], &Patterns::default()),
+            Outcome::Later
+        );
         assert_eq!(value("or", vec![later(), b(true)]), b(true));
         assert_eq!(value("xor", vec![b(true), b(false)]), b(true));
         assert_eq!(value("not", vec![b(true)]), b(false));
@@ -1537,7 +1563,10 @@ mod tests {
             b(true)
         );
         // A unit only the scalar type knows cannot be read here: left for later.
-        assert_eq!(apply("less_than", &[gb(1.0), s("3 TB")]), Outcome::Later);
+        assert_eq!(
+            apply("less_than", &[gb(1.0), s("3 TB")], &Patterns::default()),
+            Outcome::Later
+        );
         // Different types are not ordered: false (L5194).
         assert_eq!(value("greater_than", vec![s("3"), i(2)]), b(false));
         assert_eq!(wrong_arg("greater_than", vec![l(vec![]), i(2)]), Some(0));
@@ -1577,7 +1606,11 @@ mod tests {
             b(false)
         );
         assert_eq!(
-            apply("in_range", &[later(), range(i(0), i(10))]),
+            apply(
+                "in_range",
+                &[later(), range(i(0), i(10))],
+                &Patterns::default()
+            ),
             Outcome::Later
         );
         // The bounds are judged even when the value is known only later.
@@ -1656,7 +1689,10 @@ mod tests {
             value("concat", vec![l(vec![i(1)]), l(vec![l(vec![i(2)])])]),
             l(vec![i(1), l(vec![i(2)])])
         );
-        assert_eq!(apply("concat", &[s("a"), later()]), Outcome::Later);
+        assert_eq!(
+            apply("concat", &[s("a"), later()], &Patterns::default()),
+            Outcome::Later
+        );
         assert_eq!(
             wrong_arg("concat", vec![s("port "), later(), i(80)]),
             Some(2)
@@ -1707,7 +1743,7 @@ mod tests {
         }
         assert_eq!(wrong_arg("sum", vec![gb(1.0), i(2)]), Some(1));
         assert!(matches!(
-            apply("sum", &[i(i64::MAX), i(1)]),
+            apply("sum", &[i(i64::MAX), i(1)], &Patterns::default()),
             Outcome::Wrong { arg: None, .. }
         ));
         assert_eq!(value("product", vec![i(2), i(3), i(4)]), i(24));

@@ -144,7 +144,7 @@ impl Expander<'_> {
             .flatten()
             .any(|b| b.mappings.contains_key("substitution_filter"));
         let conditions = (model.dialect == Dialect::Tosca2 && filtered)
-            .then(|| Conditions::new(model, &topology));
+            .then(|| Conditions::new(model, &topology, self.ctx.patterns.clone()));
         for (i, node) in topology.nodes.iter().enumerate() {
             let Some(mark) = marked(model.dialect, node) else {
                 continue;
@@ -155,6 +155,7 @@ impl Expander<'_> {
                 node,
                 id: NodeId(i),
                 conditions: conditions.as_ref(),
+                patterns: &self.ctx.patterns,
             };
             let Some(c) = self.select(&judged, mark, at, diags) else {
                 continue;
@@ -447,6 +448,7 @@ impl Expander<'_> {
             unbound_inputs_are_errors: false,
             report_open_requirements: self.ctx.report_open_requirements,
             artifact_files: self.ctx.artifact_files,
+            patterns: self.ctx.patterns.clone(),
         };
         let mut own = Diagnostics::with_cap(0);
         let inner = super::resolve(&candidate.model, &ctx, &mut own);
