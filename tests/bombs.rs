@@ -394,3 +394,50 @@ fn a_thousand_patterns_past_the_regex_size_limit_stop_at_the_regex_budget() {
     std::fs::write(dir.path().join("patterns.yaml"), text).unwrap();
     assert_refused(dir.path(), &["patterns.yaml"], "tosca::limit");
 }
+
+/// A TOSCA 2.0 template of two node templates with `count` `n`, each web node connected to a
+/// database node.
+fn counted(n: u64) -> String {
+    format!(
+        "tosca_definitions_version: tosca_2_0
+node_types:
+  Server:
+    requirements:
+      - peer: {{ capability: Feature, relationship: Link, count_range: [0, UNBOUNDED] }}
+  Db:
+    capabilities:
+      feature: {{ type: Feature }}
+capability_types:
+  Feature: {{}}
+relationship_types:
+  Link: {{}}
+service_template:
+  node_templates:
+    web:
+      type: Server
+      count: {n}
+      requirements:
+        - peer: db
+    db:
+      type: Db
+      count: {n}
+"
+    )
+}
+
+#[test]
+fn check_pairs_a_million_representations_without_making_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("million.yaml"), counted(1_000_000)).unwrap();
+    // Three million representations allowed, so the pairing is checked in full: each node
+    // was copied a million times to check it.
+    let (exit, stderr) = check(
+        dir.path(),
+        &["million.yaml", "--max-representations", "3000000"],
+    );
+    assert_eq!(exit, Some(0), "{stderr}");
+    // Under the default limit the check is left undone, and a warning says so.
+    let (exit, stderr) = check(dir.path(), &["million.yaml"]);
+    assert_eq!(exit, Some(0), "{stderr}");
+    assert!(stderr.contains("\"code\":\"tosca::limit\"") && stderr.contains("not checked"));
+}

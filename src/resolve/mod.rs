@@ -215,7 +215,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
-        let problems = multiplicity::check(&topology, ctx.limits.max_node_templates);
+        let problems = multiplicity::check(&topology, ctx.limits.max_representations);
         report_problems(problems, &topology, ctx.sources, diags);
     }
     if model.dialect != crate::ir::Dialect::Tosca2 {
@@ -239,7 +239,7 @@ pub fn expand(
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Option<Topology> {
-    match multiplicity::expand(topology, limits.max_node_templates) {
+    match multiplicity::expand(topology, limits.max_representations) {
         Ok((expanded, problems)) => {
             report_problems(problems, topology, sources, diags);
             Some(expanded)
@@ -263,7 +263,14 @@ fn report_problems(
     }
     let spans = crate::back::elements::SpanFinder::new(&topology.source.files, sources);
     for p in problems {
-        let d = if p.optional {
+        let d = if p.limit {
+            let severity = if p.optional {
+                Diagnostic::warning
+            } else {
+                Diagnostic::error
+            };
+            severity(codes::TOSCA_LIMIT, p.message)
+        } else if p.optional {
             Diagnostic::warning(
                 codes::TOSCA_UNFULFILLED,
                 format!(
