@@ -441,3 +441,44 @@ fn check_pairs_a_million_representations_without_making_them() {
     assert_eq!(exit, Some(0), "{stderr}");
     assert!(stderr.contains("\"code\":\"tosca::limit\"") && stderr.contains("not checked"));
 }
+
+#[test]
+fn five_levels_of_fifteen_node_substitutions_stop_at_the_substituted_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (levels, fan) = (5, 15);
+    let mut types = String::from("tosca_definitions_version: tosca_2_0\nnode_types:\n");
+    for k in 1..=levels + 1 {
+        types.push_str(&format!("  L{k}: {{}}\n"));
+    }
+    std::fs::write(dir.path().join("types.yaml"), types).unwrap();
+    let mut top = String::from("tosca_definitions_version: tosca_2_0\nimports:\n  - types.yaml\n");
+    for k in 1..=levels {
+        top.push_str(&format!("  - l{k}.yaml\n"));
+        let mut level = format!(
+            "tosca_definitions_version: tosca_2_0\nimports:\n  - types.yaml\nservice_template:\n  substitution_mappings:\n    node_type: L{k}\n  node_templates:\n"
+        );
+        let directive = if k < levels {
+            ", directives: [ substitute ]"
+        } else {
+            ""
+        };
+        for i in 0..fan {
+            level.push_str(&format!("    n{i}: {{ type: L{}{directive} }}\n", k + 1));
+        }
+        std::fs::write(dir.path().join(format!("l{k}.yaml")), level).unwrap();
+    }
+    top.push_str("service_template:\n  node_templates:\n");
+    for i in 0..fan {
+        top.push_str(&format!(
+            "    top{i}: {{ type: L1, directives: [ substitute ] }}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("top.yaml"), top).unwrap();
+    // 759,375 nodes from 5.7 KB, stopped at a tenth of the default so the debug build is
+    // quick (at the default, 100,000, a debug build peaks at about 340 MB).
+    assert_refused(
+        dir.path(),
+        &["top.yaml", "--max-substituted-nodes", "10000"],
+        "tosca::limit",
+    );
+}
