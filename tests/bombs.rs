@@ -482,3 +482,48 @@ fn five_levels_of_fifteen_node_substitutions_stop_at_the_substituted_nodes() {
         "tosca::limit",
     );
 }
+
+/// A Compute whose host capability asks for 2^53 + 1 of everything: through `f64` each became
+/// 2^53 (and the memory in MiB one less than asked).
+const EXACT: &str = "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    vm:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties:
+            num_cpus: 9007199254740993
+            mem_size: 9007199254740993 B
+            disk_size: 9007199254740993 KiB
+";
+
+#[test]
+fn sixty_four_bit_integers_reach_the_outputs_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("exact.yaml"), EXACT).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_toscana"))
+        .args(["k8s", "exact.yaml"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let manifests = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "cpu: \"9007199254740993\"",
+        "memory: \"9007199254740993\"",
+        "ephemeral-storage: 9007199254740993Ki",
+    ] {
+        assert!(manifests.contains(line), "{line}:\n{manifests}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_toscana"))
+        .args(["tf", "exact.yaml", "--provider", "kubernetes", "-o", "tf"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let main = std::fs::read_to_string(dir.path().join("tf/main.tf")).unwrap();
+    // 9007199254740993 bytes are 8589934592 MiB and a little: rounded up.
+    for line in ["\"9007199254740993\"", "\"8589934593Mi\""] {
+        assert!(main.contains(line), "{line}:\n{main}");
+    }
+}

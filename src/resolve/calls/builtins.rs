@@ -631,9 +631,9 @@ pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
         "join" => join(args),
         "token" => token(args),
         "union" | "intersection" => sets(name == "union", args),
-        "sum" | "difference" => sum(name, args),
-        "product" => product(args),
-        "quotient" | "remainder" => divide(name, args),
+        "sum" | "difference" => finite(name, sum(name, args)),
+        "product" => finite(name, product(args)),
+        "quotient" | "remainder" => finite(name, divide(name, args)),
         "round" | "floor" | "ceil" => rounding(name, args),
         _ => Outcome::Later,
     }
@@ -1236,6 +1236,25 @@ fn number<'v>(
             ),
         )),
         None => Ok(None),
+    }
+}
+
+/// `outcome`, unless it is a float or scalar past what a 64-bit float holds (`1e300 * 1e300`),
+/// which no output could write: the overflow is an error, as it is for integers.
+fn finite(name: &str, outcome: Outcome) -> Outcome {
+    match &outcome {
+        Outcome::Value(Value::Float(f)) if !f.is_finite() => float_overflow(name),
+        Outcome::Value(Value::Scalar(s)) if !(s.number.is_finite() && s.canonical.is_finite()) => {
+            float_overflow(name)
+        }
+        _ => outcome,
+    }
+}
+
+fn float_overflow(name: &str) -> Outcome {
+    Outcome::Wrong {
+        arg: None,
+        message: format!("`${name}` overflows a 64-bit float: its result is not a finite number"),
     }
 }
 
