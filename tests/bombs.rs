@@ -593,7 +593,10 @@ fn long_chains_read_and_draw_without_overflowing_the_stack_or_the_output() {
             i + 1
         ));
     }
-    onward.push_str(&format!("    n{}: {{ type: T, properties: {{ v: x }} }}\n", n - 1));
+    onward.push_str(&format!(
+        "    n{}: {{ type: T, properties: {{ v: x }} }}\n",
+        n - 1
+    ));
     std::fs::write(dir.path().join("onward.yaml"), onward).unwrap();
     let (exit, stderr) = check(dir.path(), &["onward.yaml"]);
     assert_eq!(exit, Some(0), "{stderr}");
@@ -611,6 +614,8 @@ fn long_chains_read_and_draw_without_overflowing_the_stack_or_the_output() {
     std::fs::write(dir.path().join("hosted.yaml"), hosted).unwrap();
     let (exit, stderr) = capped(dir.path(), &["dot", "hosted.yaml", "-o", "out", "-q"]);
     assert_eq!(exit, Some(0), "{stderr}");
-    let diagram = std::fs::metadata(dir.path().join("out/graph.dot")).unwrap().len();
+    let diagram = std::fs::metadata(dir.path().join("out/graph.dot"))
+        .unwrap()
+        .len();
     assert!(diagram < 64 << 20, "{diagram} bytes of diagram");
 }

@@ -245,6 +245,20 @@ fn hosting_chain(n: usize) -> String {
     t
 }
 
+fn union_of_lists(n: usize) -> String {
+    let items = |prefix: &str| {
+        (0..n)
+            .map(|i| format!("{prefix}{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "{TOSCA2}node_types:\n  T:\n    properties:\n      l: {{ type: list, entry_schema: string }}\nservice_template:\n  node_templates:\n    a:\n      type: T\n      properties:\n        l: {{ $union: [ [ {} ], [ {} ] ] }}\n",
+        items("a"),
+        items("b")
+    )
+}
+
 fn derivation_chain(n: usize) -> String {
     // Most derived first: the whole chain is walked at once.
     let mut t = format!("{SIMPLE}node_types:\n");
@@ -342,6 +356,13 @@ const LINEAR_SHAPES: &[Shape] = &[
         file: "t.yaml",
         template: Template::Text(property_chain_2_0),
         base: 200,
+        diagram: false,
+    },
+    Shape {
+        name: "a $union of two lists",
+        file: "t.yaml",
+        template: Template::Text(union_of_lists),
+        base: 2_000,
         diagram: false,
     },
     Shape {
