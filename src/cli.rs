@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::back::{self, OutputFile};
+use crate::back::{self, Destination, OutputFile, Shape};
 use crate::diag::{self, Diagnostic, Diagnostics, MessageFormat, codes};
 use crate::limits::Limits;
 use crate::pipeline::{self, ReadOptions};
@@ -88,8 +88,10 @@ enum Command {
 pub struct CommonArgs {
     /// The template: a YAML file, a directory, a CSAR (.zip/.csar), or `-` for standard input
     pub file: String,
-    /// Write output files into DIR instead of printing them
-    #[arg(short, long, value_name = "DIR")]
+    /// Write the output to PATH instead of standard output: a folder when it ends in `/` or is
+    /// one (made if missing; required for several files), else the one file the command writes;
+    /// `-` is standard output
+    #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// Read input values from a YAML file of `name: value` pairs (repeatable)
     #[arg(long = "inputs", value_name = "FILE.yaml")]
@@ -185,6 +187,10 @@ pub struct K8sArgs {
     /// Route load balancers through an Ingress instead of Services of type LoadBalancer
     #[arg(long)]
     pub ingress: bool,
+    /// Write one multi-document YAML stream (to -o FILE, or FILE/manifests.yaml for a folder)
+    /// instead of a file per object and kustomization.yaml; `-o NAME.yaml` implies it
+    #[arg(long)]
+    pub single_file: bool,
 }
 
 fn parse_namespace(s: &str) -> Result<String, String> {
@@ -634,6 +640,11 @@ fn run_with(
     tf: Option<&TfArgs>,
 ) -> ExitCode {
     let mut diags = Diagnostics::with_cap(args.max_errors);
+    let destination = destination(args, job, k8s);
+    if let Err(code) = prepare(&destination, binary_format(dot), &mut diags) {
+        report(args, &diags, &SourceMap::new());
+        return ExitCode::from(code);
+    }
     let options = ReadOptions {
         input: Some(if args.file == "-" {
             InputArg::Stdin
@@ -695,7 +706,9 @@ fn run_with(
                 false => Some(topology),
             };
             match topology {
-                Some(topology) if !diags.has_errors() => ir_output(args, topology, &mut diags),
+                Some(topology) if !diags.has_errors() => {
+                    ir_output(&destination, topology, &mut diags)
+                }
                 _ => EXIT_INVALID,
             }
         }
@@ -705,6 +718,7 @@ fn run_with(
                 k8s,
                 tf,
                 artifacts: &artifacts,
+                destination: &destination,
             };
             translate(args, target, &extra, topology, &mut sources, &mut diags)
         }
@@ -730,12 +744,16 @@ fn leave_to_the_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
-/// Writes the IR as JSON (`ir.json` with `-o`).
-fn ir_output(args: &CommonArgs, topology: &crate::ir::Topology, diags: &mut Diagnostics) -> u8 {
+/// Writes the IR as JSON (`ir.json` in a folder).
+fn ir_output(
+    destination: &Destination,
+    topology: &crate::ir::Topology,
+    diags: &mut Diagnostics,
+) -> u8 {
     let mut text = serde_json::to_string_pretty(topology).expect("the IR always serialises");
     text.push('\n');
     write(
-        args,
+        destination,
         &[OutputFile {
             path: "ir.json".to_string(),
             contents: text,
@@ -752,6 +770,7 @@ struct Extra<'a> {
     k8s: Option<&'a K8sArgs>,
     tf: Option<&'a TfArgs>,
     artifacts: &'a crate::source::ArtifactFiles,
+    destination: &'a Destination,
 }
 
 fn translate(
@@ -796,7 +815,7 @@ fn translate(
         let options = back::kubernetes::K8sOptions {
             namespace: k8s.namespace,
             ingress: k8s.ingress,
-            split: args.output.is_some(),
+            split: extra.destination.folder().is_some() && !k8s.single_file,
         };
         back::kubernetes::render(
             &backend,
@@ -820,14 +839,21 @@ fn translate(
         return EXIT_INVALID;
     }
     match dot.map(|d| d.format) {
-        Some(format @ (FormatArg::Svg | FormatArg::Png)) => draw(args, &files, format, diags),
-        _ => write(args, &files, backend.stdout_separator(), diags),
+        Some(format @ (FormatArg::Svg | FormatArg::Png)) => {
+            draw(extra.destination, &files, format, diags)
+        }
+        _ => write(extra.destination, &files, backend.stdout_separator(), diags),
     }
 }
 
 /// `--format svg|png`: each `.dot` file drawn by Graphviz's `dot` into a file of the same name
 /// with the new extension.
-fn draw(args: &CommonArgs, files: &[OutputFile], format: FormatArg, diags: &mut Diagnostics) -> u8 {
+fn draw(
+    destination: &Destination,
+    files: &[OutputFile],
+    format: FormatArg,
+    diags: &mut Diagnostics,
+) -> u8 {
     let ext = if format == FormatArg::Png {
         "png"
     } else {
@@ -859,10 +885,10 @@ fn draw(args: &CommonArgs, files: &[OutputFile], format: FormatArg, diags: &mut 
                 contents: String::from_utf8_lossy(&bytes).into_owned(),
             })
             .collect();
-        return write(args, &text, None, diags);
+        return write(destination, &text, None, diags);
     }
     let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
-    match back::write_binary(args.output.as_deref(), &drawn, &mut stdout) {
+    match back::write_binary(destination, &drawn, &mut stdout) {
         Ok(()) => 0,
         Err(d) => {
             diags.push(d);
@@ -871,14 +897,72 @@ fn draw(args: &CommonArgs, files: &[OutputFile], format: FormatArg, diags: &mut 
     }
 }
 
+/// Where the output of `job` goes (see [`Destination::from_arg`]): a diagram and the IR are
+/// one file; Kubernetes manifests one file with `--single-file` or `-o NAME.yaml`, else a
+/// folder; a Terraform configuration and a backend of one's own a folder. `check` writes
+/// nothing.
+fn destination(args: &CommonArgs, job: Job, k8s: Option<&K8sArgs>) -> Destination {
+    let output = args.output.as_deref();
+    let shape = match job {
+        Job::Check => return Destination::Stdout,
+        Job::Ir { .. } | Job::Translate(Some(Target::Graphviz)) => Shape::One,
+        Job::Translate(Some(Target::Kubernetes)) => {
+            let yaml_name = output.is_some_and(|p| {
+                !back::names_folder(p)
+                    && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+            });
+            match k8s.is_some_and(|k| k.single_file) || yaml_name {
+                true => Shape::One,
+                false => Shape::Several,
+            }
+        }
+        Job::Translate(_) => Shape::Several,
+    };
+    Destination::from_arg(output, shape)
+}
+
+/// `--format png`: output that is not text.
+fn binary_format(dot: Option<&DotArgs>) -> bool {
+    dot.is_some_and(|d| d.format == FormatArg::Png)
+}
+
+/// Checks `destination` before any work: binary output is not sent to a terminal (exit 2), and
+/// an output folder that a killed run left half-written is finished first (exit 3 if it cannot
+/// be), so that even a run that fails later leaves the folder whole.
+pub(crate) fn prepare(
+    destination: &Destination,
+    binary: bool,
+    diags: &mut Diagnostics,
+) -> Result<(), u8> {
+    if binary && *destination == Destination::Stdout && std::io::stdout().is_terminal() {
+        diags.push(
+            Diagnostic::error(
+                codes::OUTPUT_DESTINATION,
+                "refusing to write a binary image to the terminal",
+            )
+            .hint(
+                "write it to a file with -o FILE.png, or redirect standard output (`> FILE.png`)",
+            ),
+        );
+        return Err(EXIT_USAGE);
+    }
+    if let Some(dir) = destination.folder().filter(|d| d.is_dir())
+        && let Err(d) = back::recover(dir)
+    {
+        diags.push(d);
+        return Err(EXIT_OUTPUT);
+    }
+    Ok(())
+}
+
 fn write(
-    args: &CommonArgs,
+    destination: &Destination,
     files: &[OutputFile],
     separator: Option<&str>,
     diags: &mut Diagnostics,
 ) -> u8 {
     let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
-    match back::write_outputs(args.output.as_deref(), files, separator, &mut stdout) {
+    match back::write_outputs(destination, files, separator, &mut stdout) {
         Ok(_) => 0,
         Err(d) => {
             diags.push(d);
@@ -922,7 +1006,8 @@ pub fn report_diagnostics(
 
 /// The end of a command that writes one YAML tree (`resolve`, `convert`): the tree written
 /// unless there were errors, every diagnostic reported (at most `max_report_bytes` of them),
-/// the exit code returned. `stderr` is what became of what the command wrote there before.
+/// the exit code returned. `output` is the command's `-o` (a file, a folder to hold
+/// `default_name`, or `-`); `stderr` is what became of what the command wrote there before.
 #[allow(clippy::too_many_arguments)]
 pub fn finish_yaml_output(
     tree: Option<crate::yaml::Node>,
@@ -934,11 +1019,19 @@ pub fn finish_yaml_output(
     max_report_bytes: u64,
     stderr: crate::stdio::Outcome,
 ) -> ExitCode {
+    let destination = Destination::from_arg(output, Shape::One);
     let code = match tree {
+        _ if prepare(&destination, false, diags).is_err() => EXIT_OUTPUT,
         Some(_) if diags.has_errors() => EXIT_INVALID,
         None => EXIT_INVALID,
         Some(tree) => match crate::yaml::emit::to_yaml(&tree) {
-            Ok(text) => write_one_file(output, default_name, text, diags),
+            Ok(text) => {
+                let file = OutputFile {
+                    path: default_name.to_string(),
+                    contents: text,
+                };
+                write(&destination, &[file], None, diags)
+            }
             Err(e) => {
                 diags.push(Diagnostic::error(
                     codes::OUTPUT_WRITE,
@@ -956,43 +1049,4 @@ pub fn finish_yaml_output(
         max_report_bytes,
     );
     exit_after(code, crate::stdio::worse(stderr, reported))
-}
-
-/// Writes one text file: to standard output, or to `output` through a temporary file renamed
-/// into place (`toscana resolve`, `toscana convert`). Returns the exit code.
-pub fn write_one_file(
-    output: Option<&std::path::Path>,
-    default_name: &str,
-    text: String,
-    diags: &mut Diagnostics,
-) -> u8 {
-    let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
-    let (dir, name) = match output {
-        None => (None, default_name.to_string()),
-        Some(path) => {
-            let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-                diags.push(Diagnostic::error(
-                    codes::OUTPUT_WRITE,
-                    format!("`{}` is not a file name", path.display()),
-                ));
-                return EXIT_OUTPUT;
-            };
-            let dir = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            (Some(dir), name)
-        }
-    };
-    let file = OutputFile {
-        path: name,
-        contents: text,
-    };
-    match crate::back::write_outputs(dir.as_deref(), &[file], None, &mut stdout) {
-        Ok(_) => 0,
-        Err(d) => {
-            diags.push(d);
-            EXIT_OUTPUT
-        }
-    }
 }

@@ -26,6 +26,9 @@ pub mod codes {
     pub const INPUT_TOO_LARGE: &str = "input::too-large";
     pub const INPUT_NO_ENTRY: &str = "input::no-entry";
     pub const INPUT_AMBIGUOUS_ENTRY: &str = "input::ambiguous-entry";
+    /// A template names a file outside its root (its folder, its CSAR, or a folder the user
+    /// named): `..`, an absolute path, a `file:` URL or a symbolic link that leaves it.
+    pub const INPUT_OUTSIDE_ROOT: &str = "input::outside-root";
     pub const CSAR_INVALID: &str = "csar::invalid";
     pub const CSAR_UNSAFE_PATH: &str = "csar::unsafe-path";
     pub const CSAR_LIMIT: &str = "csar::limit";
@@ -98,6 +101,11 @@ pub mod codes {
     /// A generated Terraform file that does not parse as HCL: a bug, and nothing is written.
     pub const TF_INTERNAL: &str = "terraform::internal";
     pub const OUTPUT_WRITE: &str = "output::write";
+    /// Another toscana run is writing the same output folder; this one changes nothing.
+    pub const OUTPUT_LOCKED: &str = "output::locked";
+    /// `-o` and what the command writes do not fit (several files into one file, an image to
+    /// a terminal).
+    pub const OUTPUT_DESTINATION: &str = "output::destination";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";
     /// The Kubernetes backend cannot express something (a function, a node, an artifact); it

@@ -39,7 +39,7 @@ mod common;
 #[path = "conformance/variability.rs"]
 mod variability;
 
-use common::{corpus_files, corpus_root, read_accepted_in, read_accepted_with};
+use common::{corpus_files, corpus_root, options_under, read_accepted_under, read_accepted_with};
 
 const XML_EXPECTED: &str = "tests/conformance/xml-expected.tsv";
 
@@ -277,17 +277,25 @@ fn oasis_example_cases() -> Vec<Case> {
         .collect()
 }
 
-/// Where a corpus's tests find what its files refer to: TOSCA 2.0 profiles (`--profile-path`)
-/// and URLs served from local folders (`--map-url`).
+/// Where a corpus's tests find what its files refer to: TOSCA 2.0 profiles (`--profile-path`),
+/// URLs served from local folders (`--map-url`), and the folder a file may read inside of
+/// (`toscana check ROOT --entry FILE`; a file given alone reads only inside its own folder).
 #[derive(Default)]
 struct Environment {
     profile_paths: Vec<PathBuf>,
     map_url: Vec<(String, PathBuf)>,
+    root: Option<PathBuf>,
 }
 
 /// toscana's verdict: the input reads into a topology with no error in `environment`.
 fn accepts(path: &Path, environment: &Environment) -> bool {
-    read_accepted_in(path, &environment.profile_paths, &environment.map_url).is_some()
+    read_accepted_under(
+        environment.root.as_deref(),
+        path,
+        &environment.profile_paths,
+        &environment.map_url,
+    )
+    .is_some()
 }
 
 /// The TOSCA 2.0 profiles a corpus defines itself (complete files with `profile: NAME` and no
@@ -393,12 +401,14 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
             // tosca-parser's tests that import `https://example.com/custom_types/...` serve
             // the files of their own data folder there (the tests that use those URLs list
             // `custom_types/wordpress.yaml` and `compute_with_prop.yaml` too); toscana reads
-            // them through `--map-url`, never the network.
+            // them through `--map-url`, never the network. The data folder is the tests'
+            // repository: their files import `../custom_types/` from their own folders.
             Environment {
                 map_url: vec![(
                     "https://example.com/".to_string(),
                     corpus_root().join("tosca-parser"),
                 )],
+                root: Some(corpus_root().join("tosca-parser")),
                 ..Environment::default()
             },
         ),
@@ -585,14 +595,15 @@ fn the_ir_of_every_accepted_simple_profile_file_is_resolved() {
         .collect();
     let mut read = 0;
     let mut unresolved = Vec::new();
+    let tosca_parser = corpus_root().join("tosca-parser");
     for path in &files {
-        // As `toscana check` reads it: open requirements reported.
+        // As `toscana check` reads it: open requirements reported; a tosca-parser test inside
+        // its data folder, whose files import each other across folders.
         let mut diags = toscana::diag::Diagnostics::with_cap(0);
         let result = toscana::pipeline::read(
             &toscana::pipeline::ReadOptions {
-                input: Some(toscana::source::InputArg::Path(path.clone())),
                 report_open_requirements: true,
-                ..Default::default()
+                ..options_under(Some(&tosca_parser), path)
             },
             &mut diags,
         );

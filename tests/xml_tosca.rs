@@ -194,7 +194,8 @@ fn a_csar_of_the_real_files_translates_with_every_backend() {
         ("tf", vec![]),
         ("dot", vec!["--format", "dot"]),
     ] {
-        let target = tmp.path().join(command);
+        // A trailing `/`: a folder, whether the command writes one file or several.
+        let target = tmp.path().join(format!("{command}/"));
         let out = toscana()
             .args([command, "-q", "--quirk", "winery"])
             .args(&extra)

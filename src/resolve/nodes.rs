@@ -816,24 +816,40 @@ impl<'a> NodeBuilder<'a> {
             return;
         }
         let missing = if self.of_outside_profile(at.file, path) {
-            (!std::path::Path::new(path).is_file())
-                .then(|| (format!("`{path}` does not exist"), false))
+            (!std::path::Path::new(path).is_file()).then(|| crate::source::Missing {
+                reason: format!("`{path}` does not exist"),
+                in_csar: false,
+                outside: false,
+            })
         } else {
             self.ctx.artifact_files.missing(path)
         };
-        let Some((reason, in_csar)) = missing else {
+        let Some(missing) = missing else {
             return;
         };
         if !self.missing_files_reported.borrow_mut().insert(at) {
             return;
         }
         // An inline definition under `primary` or `dependencies` has no name of its own.
+        let reason = &missing.reason;
         let message = if artifact.name.is_empty() || artifact.name == artifact.file {
             format!("implementation file `{}`: {reason}", artifact.file)
         } else {
             format!("artifact `{}`: {reason}", artifact.name)
         };
-        diags.push(if in_csar {
+        if missing.outside {
+            let hint = "an artifact is a file of the template: put it inside the template's folder (or its CSAR) and name it by a relative path";
+            diags.push(
+                match missing.in_csar {
+                    true => Diagnostic::error(codes::INPUT_OUTSIDE_ROOT, message),
+                    false => Diagnostic::warning(codes::INPUT_OUTSIDE_ROOT, message),
+                }
+                .at(at)
+                .hint(hint),
+            );
+            return;
+        }
+        diags.push(if missing.in_csar {
             Diagnostic::error(codes::TOSCA_MISSING_FILE, message)
                 .at(at)
                 .hint("add the file to the CSAR, or correct the path (it is relative to the file that names it)")

@@ -4,7 +4,7 @@
 //! The [`Loader`] is the only part of toscana that opens template files. It reads each location
 //! once into the [`SourceMap`], checks that what it read is UTF-8 text of a sane size, checks a
 //! CSAR whole before using any of it, and turns every import into a local file or a diagnostic
-//! that says how to make it one.
+//! that says how to make it one. Nothing is read outside the template's root ([`confine`]).
 
 // Failures are the cold path here and each becomes exactly one `Diagnostic`; boxing them would
 // only add noise.
@@ -12,6 +12,7 @@
 
 mod artifacts;
 mod clipped;
+mod confine;
 mod csar;
 mod imports;
 mod loader;
@@ -22,10 +23,10 @@ mod snippet;
 mod tar;
 mod text;
 
-pub use artifacts::ArtifactFiles;
+pub use artifacts::{ArtifactFiles, Missing};
 pub(crate) use clipped::{Clipped, shows_whole, visible};
 pub use imports::ImportRef;
-pub use loader::{Input, InputArg, Loader, SourceOptions};
+pub use loader::{Input, InputArg, Loader, ProfileLookup, SourceOptions};
 pub use map::{FileId, Origin, SourceFile, SourceMap, Span};
 pub use meta::CsarMeta;
 pub(crate) use snippet::Snippet;

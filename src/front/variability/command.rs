@@ -16,7 +16,8 @@ use crate::source::InputArg;
 pub struct ResolveArgs {
     /// The variable template: a YAML file, a directory, a CSAR (.zip/.csar), or `-` for standard input
     pub file: String,
-    /// Write the resolved template to FILE (atomically) instead of standard output
+    /// Write the YAML to FILE (replaced in one step) instead of standard output; a folder
+    /// (ending in `/`, or one that exists) gets `resolved.yaml`; `-` is standard output
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Read input values from a YAML file of `name: value` pairs (repeatable)

@@ -43,7 +43,8 @@ pub struct ConvertArgs {
     /// The YAML dialect to write
     #[arg(long, value_enum, default_value_t = ConvertTarget::tosca_simple_yaml_1_3)]
     pub to: ConvertTarget,
-    /// Write the YAML to FILE (atomically) instead of standard output
+    /// Write the YAML to FILE (replaced in one step) instead of standard output; a folder
+    /// (ending in `/`, or one that exists) gets `converted.yaml`; `-` is standard output
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Accept what a tool's real files do that the specification forbids (repeatable)
