@@ -121,14 +121,13 @@ impl Checker<'_> {
                 && let Some(target) = self.reference(function, &entry.value, place, topology, diags)
                 && function == "get_property"
                 && let Some(property) = property
+                && let Some(chain) = self.follow(property, target, topology)
             {
-                if let Some(chain) = self.follow(property, target, topology) {
-                    let mut members = chain.clone();
-                    members.sort();
-                    members.dedup();
-                    if self.loops.insert(members) {
-                        diags.push(loop_error(&chain, topology, node));
-                    }
+                let mut members = chain.clone();
+                members.sort();
+                members.dedup();
+                if self.loops.insert(members) {
+                    diags.push(loop_error(&chain, topology, node));
                 }
             }
             self.walk(&entry.value, place, topology, None, diags);

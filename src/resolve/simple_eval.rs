@@ -194,10 +194,10 @@ impl Evaluator<'_> {
             let before = self.deferrals;
             self.depth = 0;
             self.reached(slot.clone(), &[], topology, &mut Diagnostics::with_cap(1));
-            if self.deferrals == before || self.known.contains_key(&slot) {
-                if let Some(i) = self.deferred.iter().rposition(|s| *s == slot) {
-                    self.deferred.remove(i);
-                }
+            if (self.deferrals == before || self.known.contains_key(&slot))
+                && let Some(i) = self.deferred.iter().rposition(|s| *s == slot)
+            {
+                self.deferred.remove(i);
             }
         }
     }
