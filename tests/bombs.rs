@@ -1,13 +1,21 @@
-//! Inputs built to exhaust a reader: an oversized file, a billion-laughs alias bomb, 100,000
-//! levels of nesting and a zip bomb. Each must end with its diagnostic (exit 1) under the
-//! default limits (or one lowered to keep the test small), inside a memory cap imposed on the
-//! process (`ulimit -v`), so "bounded memory" is enforced, not hoped for; and within a generous
-//! time bound, which only tells a hang from an answer.
+//! Inputs built to exhaust or crash toscana (issue 22 and the first round before it): an
+//! oversized file, alias bombs by nodes and by bytes, 100,000 levels of nesting, zip and tar
+//! bombs, a 64 MB plain list, a 20,000-long derivation chain, doubling `concat` chains in every
+//! dialect, a thousand patterns past the regex size limit, a million representations, nested
+//! substitutions, long chains of `get_property` and hosting; and the run's own streams: a
+//! diagnostic past column 65,535, standard output and error closed or full. Each must end with
+//! its diagnostic (or its plain result) under the default limits (or one lowered to keep the
+//! test small), inside a memory cap imposed on the process (`ulimit -v`), so "bounded memory"
+//! is enforced, not hoped for; and within a generous time bound, which only tells a hang from
+//! an answer. Outputs that say what the template says (exact 64-bit integers, a diagram of
+//! empty names) are checked here too. The shapes are made by `tests/shapes/`.
 
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod shapes;
 
 /// Address space the process may use, in KiB (`ulimit -v`).
 const MEMORY_CAP_KIB: u64 = 1024 * 1024;
@@ -337,46 +345,26 @@ fn a_plain_sequence_of_64_megabytes_stops_at_the_node_limit() {
 #[test]
 fn a_twenty_thousand_long_derivation_chain_stops_at_the_type_depth() {
     let dir = tempfile::tempdir().unwrap();
-    // Most derived first, so the whole chain is walked at once.
-    let mut text = String::from("tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n");
-    for i in (1..20_000).rev() {
-        text.push_str(&format!("  T{i}:\n    derived_from: T{}\n", i - 1));
-    }
-    text.push_str("  T0:\n    derived_from: tosca.nodes.Root\n");
-    std::fs::write(dir.path().join("chain.yaml"), text).unwrap();
+    std::fs::write(
+        dir.path().join("chain.yaml"),
+        shapes::derivation_chain(20_000),
+    )
+    .unwrap();
     assert_refused(dir.path(), &["chain.yaml"], "tosca::limit");
 }
 
 #[test]
 fn concat_chains_that_double_stop_at_the_computed_size() {
     let dir = tempfile::tempdir().unwrap();
-    let n = 45;
     // Simple Profile, TOSCA 2.0 and Variability4TOSCA: 2^45 characters from 45 lines each.
-    let mut v13 = String::from(
-        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  T:\n    derived_from: tosca.nodes.Root\n    properties:\n",
-    );
-    let mut v20 =
-        String::from("tosca_definitions_version: tosca_2_0\nnode_types:\n  T:\n    properties:\n");
-    for i in 0..n {
-        v13.push_str(&format!("      p{i}: {{ type: string }}\n"));
-        v20.push_str(&format!("      p{i}: {{ type: string }}\n"));
-    }
-    v13.push_str("topology_template:\n  node_templates:\n    a:\n      type: T\n      properties:\n        p0: xx\n");
-    v20.push_str("service_template:\n  node_templates:\n    a:\n      type: T\n      properties:\n        p0: xx\n");
-    let mut var = String::from(
-        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    expressions:\n      e0: xx\n",
-    );
-    for i in 1..n {
-        let p = i - 1;
-        v13.push_str(&format!("        p{i}: {{ concat: [ {{ get_property: [SELF, p{p}] }}, {{ get_property: [SELF, p{p}] }} ] }}\n"));
-        v20.push_str(&format!("        p{i}: {{ $concat: [ {{ $get_property: [SELF, p{p}] }}, {{ $get_property: [SELF, p{p}] }} ] }}\n"));
-        var.push_str(&format!("      e{i}: {{ concat: [ {{ get_variability_expression: e{p} }}, {{ get_variability_expression: e{p} }} ] }}\n"));
-    }
-    var.push_str(&format!("  node_templates:\n    a:\n      type: tosca.nodes.Root\n      conditions: {{ equal: [ {{ get_variability_expression: e{} }}, x ] }}\n", n - 1));
     for (name, text, code) in [
-        ("v13.yaml", v13, "tosca::limit"),
-        ("v20.yaml", v20, "tosca::limit"),
-        ("var.yaml", var, "variability::limit"),
+        ("v13.yaml", shapes::doubling_concat(45), "tosca::limit"),
+        ("v20.yaml", shapes::doubling_concat_2_0(45), "tosca::limit"),
+        (
+            "var.yaml",
+            shapes::doubling_expressions(45),
+            "variability::limit",
+        ),
     ] {
         std::fs::write(dir.path().join(name), text).unwrap();
         assert_refused(dir.path(), &[name], code);
@@ -388,53 +376,18 @@ fn a_thousand_patterns_past_the_regex_size_limit_stop_at_the_regex_budget() {
     let dir = tempfile::tempdir().unwrap();
     // Each pattern is distinct, and each compiles past the 10 MiB one pattern may take: 27 s
     // of compilation when each was compiled in full.
-    let mut text = String::from(
-        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  inputs:\n",
-    );
-    for i in 0..1_000 {
-        text.push_str(&format!(
-            "    i{i}:\n      type: string\n      default: a\n      constraints:\n        - pattern: '(?:a{{1000}}){{{}}}'\n",
-            1_000 + i
-        ));
-    }
-    std::fs::write(dir.path().join("patterns.yaml"), text).unwrap();
-    assert_refused(dir.path(), &["patterns.yaml"], "tosca::limit");
-}
-
-/// A TOSCA 2.0 template of two node templates with `count` `n`, each web node connected to a
-/// database node.
-fn counted(n: u64) -> String {
-    format!(
-        "tosca_definitions_version: tosca_2_0
-node_types:
-  Server:
-    requirements:
-      - peer: {{ capability: Feature, relationship: Link, count_range: [0, UNBOUNDED] }}
-  Db:
-    capabilities:
-      feature: {{ type: Feature }}
-capability_types:
-  Feature: {{}}
-relationship_types:
-  Link: {{}}
-service_template:
-  node_templates:
-    web:
-      type: Server
-      count: {n}
-      requirements:
-        - peer: db
-    db:
-      type: Db
-      count: {n}
-"
+    std::fs::write(
+        dir.path().join("patterns.yaml"),
+        shapes::expensive_patterns(1_000),
     )
+    .unwrap();
+    assert_refused(dir.path(), &["patterns.yaml"], "tosca::limit");
 }
 
 #[test]
 fn check_pairs_a_million_representations_without_making_them() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("million.yaml"), counted(1_000_000)).unwrap();
+    std::fs::write(dir.path().join("million.yaml"), shapes::counted(1_000_000)).unwrap();
     // Three million representations allowed, so the pairing is checked in full: each node
     // was copied a million times to check it.
     let (exit, stderr) = check(
@@ -451,34 +404,7 @@ fn check_pairs_a_million_representations_without_making_them() {
 #[test]
 fn five_levels_of_fifteen_node_substitutions_stop_at_the_substituted_nodes() {
     let dir = tempfile::tempdir().unwrap();
-    let (levels, fan) = (5, 15);
-    let mut types = String::from("tosca_definitions_version: tosca_2_0\nnode_types:\n");
-    for k in 1..=levels + 1 {
-        types.push_str(&format!("  L{k}: {{}}\n"));
-    }
-    std::fs::write(dir.path().join("types.yaml"), types).unwrap();
-    let mut top = String::from("tosca_definitions_version: tosca_2_0\nimports:\n  - types.yaml\n");
-    for k in 1..=levels {
-        top.push_str(&format!("  - l{k}.yaml\n"));
-        let mut level = format!(
-            "tosca_definitions_version: tosca_2_0\nimports:\n  - types.yaml\nservice_template:\n  substitution_mappings:\n    node_type: L{k}\n  node_templates:\n"
-        );
-        let directive = if k < levels {
-            ", directives: [ substitute ]"
-        } else {
-            ""
-        };
-        for i in 0..fan {
-            level.push_str(&format!("    n{i}: {{ type: L{}{directive} }}\n", k + 1));
-        }
-        std::fs::write(dir.path().join(format!("l{k}.yaml")), level).unwrap();
-    }
-    top.push_str("service_template:\n  node_templates:\n");
-    for i in 0..fan {
-        top.push_str(&format!(
-            "    top{i}: {{ type: L1, directives: [ substitute ] }}\n"
-        ));
-    }
+    let top = shapes::nested_substitutions(dir.path(), 5, 15);
     std::fs::write(dir.path().join("top.yaml"), top).unwrap();
     // 759,375 nodes from 5.7 KB, stopped at a tenth of the default so the debug build is
     // quick (at the default, 100,000, a debug build peaks at about 340 MB).
@@ -581,40 +507,25 @@ fn a_diagram_of_empty_names_is_one_graphviz_accepts() {
 #[test]
 fn long_chains_read_and_draw_without_overflowing_the_stack_or_the_output() {
     let dir = tempfile::tempdir().unwrap();
-    let n = 20_000;
     // Each node reads the next: the first evaluation followed the whole chain by recursion,
     // and 5,000 overflowed the stack.
-    let mut onward = String::from(
-        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  T:\n    derived_from: tosca.nodes.Root\n    properties:\n      v: { type: string }\ntopology_template:\n  node_templates:\n",
-    );
-    for i in 0..n - 1 {
-        onward.push_str(&format!(
-            "    n{i}: {{ type: T, properties: {{ v: {{ get_property: [ n{}, v ] }} }} }}\n",
-            i + 1
-        ));
-    }
-    onward.push_str(&format!(
-        "    n{}: {{ type: T, properties: {{ v: x }} }}\n",
-        n - 1
-    ));
-    std::fs::write(dir.path().join("onward.yaml"), onward).unwrap();
+    std::fs::write(
+        dir.path().join("onward.yaml"),
+        shapes::reversed_property_chain(20_000),
+    )
+    .unwrap();
     let (exit, stderr) = check(dir.path(), &["onward.yaml"]);
     assert_eq!(exit, Some(0), "{stderr}");
     // Each node hosted on the one before: the diagram indented each level further, n² spaces
     // (1.6 GB at 20,000 nodes).
-    let mut hosted = String::from(
-        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    n0: { type: tosca.nodes.Compute }\n",
-    );
-    for i in 1..n / 2 {
-        hosted.push_str(&format!(
-            "    n{i}: {{ type: tosca.nodes.SoftwareComponent, requirements: [ {{ host: n{} }} ] }}\n",
-            i - 1
-        ));
-    }
-    std::fs::write(dir.path().join("hosted.yaml"), hosted).unwrap();
-    let (exit, stderr) = capped(dir.path(), &["dot", "hosted.yaml", "-o", "out", "-q"]);
+    std::fs::write(
+        dir.path().join("hosted.yaml"),
+        shapes::hosting_chain(10_000),
+    )
+    .unwrap();
+    let (exit, stderr) = capped(dir.path(), &["dot", "hosted.yaml", "-o", "graph.dot", "-q"]);
     assert_eq!(exit, Some(0), "{stderr}");
-    let diagram = std::fs::metadata(dir.path().join("out/graph.dot"))
+    let diagram = std::fs::metadata(dir.path().join("graph.dot"))
         .unwrap()
         .len();
     assert!(diagram < 64 << 20, "{diagram} bytes of diagram");

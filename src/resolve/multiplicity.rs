@@ -104,18 +104,8 @@ pub fn expand(topology: &Topology, limit: u64) -> Result<(Topology, Vec<Problem>
             });
         }
     }
-    let mut pairing = Pairing {
-        topology,
-        counts: &counts,
-        first: &first,
-        inputs: &inputs,
-        out: Some(&mut out),
-        limit,
-        left: limit - nodes,
-        allocated: HashMap::new(),
-        load: HashMap::new(),
-        problems: Vec::new(),
-    };
+    let mut pairing = Pairing::new(topology, &counts, &first, &inputs, Some(&mut out));
+    pairing.limit(limit, nodes);
     pairing.all()?;
     let problems = pairing.problems;
     // Every representation of a member or target is one.
@@ -172,18 +162,8 @@ pub fn check(topology: &Topology, limit: u64) -> Vec<Problem> {
         let nodes = nodes_within(topology, &counts, limit)?;
         let first = firsts(&counts);
         let inputs = input_values(topology);
-        let mut pairing = Pairing {
-            topology,
-            counts: &counts,
-            first: &first,
-            inputs: &inputs,
-            out: None,
-            limit,
-            left: limit - nodes,
-            allocated: HashMap::new(),
-            load: HashMap::new(),
-            problems: Vec::new(),
-        };
+        let mut pairing = Pairing::new(topology, &counts, &first, &inputs, None);
+        pairing.limit(limit, nodes);
         pairing.all()?;
         Ok(pairing.problems)
     });
@@ -346,7 +326,36 @@ struct Pairing<'a> {
     problems: Vec<Problem>,
 }
 
-impl Pairing<'_> {
+impl<'a> Pairing<'a> {
+    /// A pairing of the templates of `topology`, whose counts are `counts`, into `out` (or
+    /// only checked, with `None`), with no limit yet.
+    fn new(
+        topology: &'a Topology,
+        counts: &'a [u64],
+        first: &'a [usize],
+        inputs: &'a HashMap<&'a str, &'a Value>,
+        out: Option<&'a mut Topology>,
+    ) -> Self {
+        Pairing {
+            topology,
+            counts,
+            first,
+            inputs,
+            out,
+            limit: u64::MAX,
+            left: u64::MAX,
+            allocated: HashMap::new(),
+            load: HashMap::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// At most `limit` representations, `nodes` of which are the nodes.
+    fn limit(&mut self, limit: u64, nodes: u64) {
+        self.limit = limit;
+        self.left = limit.saturating_sub(nodes);
+    }
+
     /// Every representation of every template, in order; stops at the limit.
     fn all(&mut self) -> Result<(), Problem> {
         let topology = self.topology;

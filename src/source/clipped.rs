@@ -11,7 +11,7 @@
 //! Lines far apart are kept as separate chunks, each read with its own line numbers, so a label
 //! on line 2 and one on line 90,000 cost two windows, not the lines between.
 
-use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+use miette::{MietteError, SourceCode, SourceSpan, SpanContents};
 
 use super::SourceFile;
 
@@ -300,26 +300,21 @@ impl SourceCode for Clipped<'_> {
             context_lines_before,
             context_lines_after,
         )?;
-        let contents = MietteSpanContents::new_named(
+        // miette gives, for a span read without context, the bytes before it on its line (its
+        // header's column): those of the file, not of the clipped line.
+        let column = if context_lines_before == 0 {
+            let at = self.unmap(chunk, span.offset());
+            at - self.file.line_start(self.file.line_index(at as u32))
+        } else {
+            inner.column()
+        };
+        Ok(super::snippet::shifted(
             self.name.clone(),
-            inner.data(),
-            SourceSpan::new(
-                (inner.span().offset() + chunk.start).into(),
-                inner.span().len(),
-            ),
-            inner.line() + chunk.first_line,
-            // miette gives, for a span read without context, the bytes before it on its line
-            // (its header's column): those of the file, not of the clipped line.
-            if context_lines_before == 0 {
-                let at = self.unmap(chunk, span.offset());
-                at - self.file.line_start(self.file.line_index(at as u32))
-            } else {
-                inner.column()
-            },
-            inner.line_count() + chunk.first_line,
-        )
-        .with_language("yaml");
-        Ok(Box::new(contents))
+            &*inner,
+            chunk.start,
+            chunk.first_line,
+            column,
+        ))
     }
 }
 
