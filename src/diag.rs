@@ -8,8 +8,10 @@
 use std::fmt;
 use std::io::{self, Write};
 
+use clap::ValueEnum as _;
 use serde::Serialize;
 
+use crate::front::quirk::{Quirk, Quirks};
 use crate::source::{Clipped, Snippet, SourceFile, SourceMap, Span, shows_whole, visible};
 
 /// Stable diagnostic codes. A code never changes meaning; tools may match on it.
@@ -101,6 +103,12 @@ pub mod codes {
     /// A generated Terraform file that does not parse as HCL: a bug, and nothing is written.
     pub const TF_INTERNAL: &str = "terraform::internal";
     pub const OUTPUT_WRITE: &str = "output::write";
+    /// A translation that would write nothing at all: the topology has no node templates, or
+    /// none of them became anything of the target. It fails rather than leave an empty folder.
+    pub const OUTPUT_NOTHING: &str = "output::nothing-to-write";
+    /// `toscana convert`: artifact files the converted file cannot name from where it is
+    /// written (outside its folder, or inside a zip CSAR); named relative to the input's root.
+    pub const OUTPUT_ARTIFACT_PATH: &str = "output::artifact-path";
     /// Another toscana run is writing the same output folder; this one changes nothing.
     pub const OUTPUT_LOCKED: &str = "output::locked";
     /// `-o` and what the command writes do not fit (several files into one file, an image to
@@ -183,6 +191,8 @@ pub struct Diagnostic {
     /// For a problem with a whole file that could not be loaded (so has no span): the file, and
     /// the line and column when known (an invalid UTF-8 byte).
     pub file: Option<FilePlace>,
+    /// The lenient mode under which this error is only a warning (see [`Diagnostics::push`]).
+    pub excused_by: Option<Quirk>,
 }
 
 /// A file named by a diagnostic that has no span in it.
@@ -213,7 +223,15 @@ impl Diagnostic {
             labels: Vec::new(),
             hint: None,
             file: None,
+            excused_by: None,
         }
+    }
+
+    /// Marks an error that `--quirk <quirk>` turns into a warning: a deviation from the
+    /// specification that real files make and that the quirk documents.
+    pub fn excused_by(mut self, quirk: Quirk) -> Self {
+        self.excused_by = Some(quirk);
+        self
     }
 
     /// Names the file a span-less problem is about (a file that is missing, too large, not
@@ -329,6 +347,12 @@ pub struct Diagnostics {
     error_cap: usize,
     errors: usize,
     warnings: usize,
+    /// The lenient modes in force: an error they excuse is kept as a warning.
+    quirks: Quirks,
+    /// `--deny-warnings`: every warning is kept as an error.
+    deny_warnings: bool,
+    /// How many errors are warnings that `deny_warnings` made errors.
+    denied: usize,
 }
 
 impl Default for Diagnostics {
@@ -349,10 +373,44 @@ impl Diagnostics {
             error_cap,
             errors: 0,
             warnings: 0,
+            quirks: Quirks::default(),
+            deny_warnings: false,
+            denied: 0,
         }
     }
 
-    pub fn push(&mut self, diagnostic: Diagnostic) {
+    /// Keeps every warning pushed from now on as an error (`--deny-warnings`), so the run fails
+    /// and writes nothing, as rustc's `-D warnings` does.
+    pub fn deny_warnings(&mut self) {
+        self.deny_warnings = true;
+    }
+
+    /// How many of the errors are warnings denied by [`Diagnostics::deny_warnings`].
+    pub fn denied_count(&self) -> usize {
+        self.denied
+    }
+
+    /// Keeps the errors that one of `quirks` excuses as warnings from now on.
+    pub fn excuse(&mut self, quirks: &Quirks) {
+        self.quirks = quirks.clone();
+    }
+
+    pub fn push(&mut self, mut diagnostic: Diagnostic) {
+        if diagnostic.is_error()
+            && let Some(quirk) = diagnostic.excused_by.filter(|q| self.quirks.has(*q))
+        {
+            diagnostic.severity = Severity::Warning;
+            diagnostic.message.push_str(&format!(
+                "; ignored (--quirk {})",
+                quirk
+                    .to_possible_value()
+                    .map_or_else(String::new, |v| v.get_name().to_string())
+            ));
+        }
+        if self.deny_warnings && !diagnostic.is_error() {
+            diagnostic.severity = Severity::Error;
+            self.denied += 1;
+        }
         if diagnostic.is_error() {
             self.errors += 1;
             if self.error_cap != 0 && self.errors > self.error_cap {
@@ -420,6 +478,32 @@ impl Diagnostics {
         }
     }
 
+    /// [`Diagnostics::finish`] in source order: by file (in the order the files were read),
+    /// then line and column; diagnostics about a whole file after those in it, and those with no
+    /// place at all (a summary of what went before, the count past the cap) last. Diagnostics
+    /// at one place keep the order they were found in.
+    pub fn in_order(&self, sources: &SourceMap) -> Vec<Diagnostic> {
+        let mut out = self.finish();
+        let files: std::collections::HashMap<&str, usize> = sources
+            .files()
+            .map(|(id, f)| (f.name.as_str(), id.0 as usize))
+            .collect();
+        out.sort_by_cached_key(|d| match (d.span, &d.file) {
+            (Some(span), _) => (0, span.file.0 as usize, span.line, span.col),
+            (None, Some(place)) => (
+                1,
+                files
+                    .get(place.path.as_str())
+                    .copied()
+                    .unwrap_or(usize::MAX),
+                place.line.unwrap_or(0),
+                place.column.unwrap_or(0),
+            ),
+            (None, None) => (2, 0, 0, 0),
+        });
+        out
+    }
+
     /// The kept diagnostics, plus one saying how many errors were dropped past the cap.
     pub fn finish(&self) -> Vec<Diagnostic> {
         let mut out = self.items.clone();
@@ -470,7 +554,11 @@ pub fn emit(
                 line.push('\n');
                 line
             }
-            MessageFormat::Human => human.render(&d, sources),
+            MessageFormat::Human => {
+                let mut text = human.render(&d, sources);
+                text.push('\n');
+                text
+            }
         }
     };
     let mut written: u64 = 0;
@@ -668,6 +756,7 @@ const HINT_INDENT: usize = 8;
 struct Human {
     wrapping: miette::GraphicalReportHandler,
     unwrapped: miette::GraphicalReportHandler,
+    color: bool,
 }
 
 impl Human {
@@ -684,6 +773,7 @@ impl Human {
             unwrapped: miette::GraphicalReportHandler::new_themed(theme())
                 .with_context_lines(1)
                 .with_wrap_lines(false),
+            color,
         }
     }
 
@@ -694,7 +784,7 @@ impl Human {
         } else {
             &self.wrapping
         };
-        render_with(handler, d, &report, sources)
+        render_with(handler, d, &report, sources, self.color)
     }
 }
 
@@ -715,21 +805,28 @@ fn render_with(
     d: &Diagnostic,
     report: &MietteView<'_>,
     sources: &SourceMap,
+    color: bool,
 ) -> String {
     let mut out = String::new();
     let severity = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
+    // Coloured as rustc does: bold red errors, bold yellow warnings.
+    let (on, off) = match (color, d.severity) {
+        (false, _) => ("", ""),
+        (true, Severity::Error) => ("\u{1b}[1;31m", "\u{1b}[0m"),
+        (true, Severity::Warning) => ("\u{1b}[1;33m", "\u{1b}[0m"),
+    };
+    let severity = format!("{on}{severity}[{}]{off}", d.code);
     match d.span {
         Some(span) => {
             let file = sources.get(span.file);
             out.push_str(&format!(
-                "{}:{}:{}: {severity}[{}]: {}\n",
+                "{}:{}:{}: {severity}: {}\n",
                 visible(&file.name),
                 span.line,
                 span.col,
-                d.code,
                 d.message
             ));
         }
@@ -741,7 +838,7 @@ fn render_with(
                 }
                 out.push_str(": ");
             }
-            out.push_str(&format!("{severity}[{}]: {}\n", d.code, d.message));
+            out.push_str(&format!("{severity}: {}\n", d.message));
         }
     }
     for label in &d.labels {
@@ -754,9 +851,15 @@ fn render_with(
             label.message
         ));
     }
-    if handler.render_report(&mut out, report).is_err() {
+    let mut rendered = String::new();
+    if handler.render_report(&mut rendered, report).is_err() {
         out.push_str("(could not render the source snippet)\n");
+        return out;
     }
+    // miette's first line is the severity icon before the (empty) message: the header line
+    // above says both.
+    let body = rendered.split_once('\n').map_or("", |(_, rest)| rest);
+    out.push_str(body);
     out
 }
 
@@ -820,9 +923,11 @@ impl<'a> MietteView<'a> {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
         };
+        // The message is the header line's (see `render_with`): miette is given none, so the
+        // report says it once.
         let Some(primary) = d.span else {
             return MietteView {
-                message: d.message.clone(),
+                message: String::new(),
                 severity,
                 hint: d.hint.clone(),
                 source: None,
@@ -856,7 +961,7 @@ impl<'a> MietteView<'a> {
             .map(|(i, ((_, text), place))| labeled(place, text, i == 0))
             .collect();
         MietteView {
-            message: d.message.clone(),
+            message: String::new(),
             severity,
             hint: d.hint.clone(),
             source: Some(source),
@@ -870,7 +975,7 @@ impl MietteView<'_> {
     /// True when every text miette wraps (message and hint, and those of the related reports)
     /// [`fits_unwrapped`].
     fn fits_unwrapped(&self) -> bool {
-        fits_unwrapped(&self.message, MESSAGE_INDENT)
+        (self.message.is_empty() || fits_unwrapped(&self.message, MESSAGE_INDENT))
             && self
                 .hint
                 .as_deref()
@@ -1015,8 +1120,8 @@ mod tests {
                     let report = MietteView::new(&d, &map);
                     assert!(report.fits_unwrapped());
                     assert_eq!(
-                        render_with(&human.wrapping, &d, &report, &map),
-                        render_with(&human.unwrapped, &d, &report, &map),
+                        render_with(&human.wrapping, &d, &report, &map, color),
+                        render_with(&human.unwrapped, &d, &report, &map, color),
                         "{text:?}"
                     );
                     compared += 1;

@@ -93,6 +93,23 @@ pub fn to_stderr(text: &str) -> Outcome {
     err.finish()
 }
 
+/// Writes `text` to standard output, for a command whose result is one text (`explain`); the
+/// exit code `code`, or 3 (said on standard error when it can be) when the text cannot be
+/// written.
+pub fn print(text: &str, code: u8) -> std::process::ExitCode {
+    let mut out = Pipe::new(io::stdout().lock());
+    let _ = out.write_all(text.as_bytes());
+    match out.finish() {
+        Outcome::Failed(e) => {
+            let _ = to_stderr(&format!(
+                "error[output::write]: cannot write to standard output: {e}\n"
+            ));
+            std::process::ExitCode::from(crate::cli::EXIT_OUTPUT)
+        }
+        _ => std::process::ExitCode::from(code),
+    }
+}
+
 /// The outcome of two streams' writes, or of two writes to one: the worse of the two.
 pub fn worse(a: Outcome, b: Outcome) -> Outcome {
     match (a, b) {

@@ -16,7 +16,7 @@
 //! ```
 //!
 //! `-o out` (a folder holding one file that must stay untouched) and `--message-format json` are
-//! added unless `args` names its own `-o`.
+//! added unless `args` names its own `-o` (or is a `check`, which writes nothing).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -121,7 +121,9 @@ fn run(case: &Case) -> Result<(), String> {
         .split_whitespace()
         .map(str::to_string)
         .collect();
-    if !args.iter().any(|a| a == "-o") {
+    // `check` writes nothing, so it takes no `-o`.
+    let writes = args.first().is_some_and(|command| command != "check");
+    if writes && !args.iter().any(|a| a == "-o") {
         std::fs::create_dir(work.join("out")).unwrap();
         std::fs::write(work.join("out/keep.txt"), "left alone\n").unwrap();
         args.extend(["-o".to_string(), "out".to_string()]);

@@ -627,7 +627,9 @@ fn the_ir_of_every_accepted_simple_profile_file_is_resolved() {
         }
     }
     eprintln!("{read} accepted Simple Profile corpus files checked for a resolved IR");
-    assert!(read >= 110, "only {read} corpus files were accepted");
+    // 107 since unknown keynames are errors: four files with one (three of them invalid by
+    // their corpus, one a documented disagreement) are no longer accepted.
+    assert!(read >= 107, "only {read} corpus files were accepted");
     assert!(
         unresolved.is_empty(),
         "unresolved IR:\n{}",
@@ -688,7 +690,18 @@ fn unevaluated_calls(
         .map(|i| i.name.as_str())
         .collect();
     // A property reached through a requirement an orchestrator fulfils (dangling, or not
-    // assigned at all) is known only then.
+    // assigned at all) is known only then. `check` warns about an unassigned requirement only
+    // where the topology has a template that would fit it, so a call that reads through a
+    // requirement of the node it names (not a capability of it) is not judged here: whether its
+    // value is known depends on fulfilment, and on B.4.2's reading of such a path (the
+    // relationship's property, as Puccini reads it, or the target's, as toscana does).
+    // `capabilities[i]`: the capability names of node `i`.
+    let capabilities: Vec<std::collections::HashSet<&str>> = topology
+        .nodes
+        .iter()
+        .map(|n| n.capabilities.keys().map(String::as_str).collect())
+        .collect();
+    let node_index = |name: &str| topology.nodes.iter().position(|n| n.name == name);
     let open: std::collections::HashSet<String> = topology
         .nodes
         .iter()
@@ -704,26 +717,47 @@ fn unevaluated_calls(
         )
         .collect();
     let mut out = Vec::new();
-    walk_calls(&json, &mut |call| {
-        let function = call["function"].as_str().unwrap_or_default();
-        let args = call["args"].as_array().cloned().unwrap_or_default();
-        let known_args = args.iter().all(|a| !contains_call(a));
-        let unevaluated = match function {
-            "get_property" => !args
-                .get(1)
-                .and_then(|a| a["value"].as_str())
-                .is_some_and(|name| open.contains(name)),
-            "get_input" => args
-                .first()
-                .and_then(|a| a["value"].as_str())
-                .is_some_and(|name| bound.contains(name)),
-            "concat" | "join" | "token" => known_args,
-            _ => false,
-        };
-        if unevaluated {
-            out.push(format!("`{function}` left unevaluated: {call}"));
-        }
-    });
+    // Each node's own calls know which node SELF is; the rest of the IR has none.
+    let mut parts: Vec<(Option<usize>, &serde_json::Value)> = json["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, n)| (Some(i), n))
+        .collect();
+    let mut rest = json.clone();
+    rest["nodes"] = serde_json::Value::Null;
+    parts.push((None, &rest));
+    for (own, part) in parts {
+        walk_calls(part, &mut |call| {
+            let function = call["function"].as_str().unwrap_or_default();
+            let args = call["args"].as_array().cloned().unwrap_or_default();
+            let known_args = args.iter().all(|a| !contains_call(a));
+            let through_requirement = |name: &str| {
+                let from = match args.first().and_then(|a| a["value"].as_str()) {
+                    Some("SELF") => own,
+                    Some(node) => node_index(node),
+                    None => None,
+                };
+                args.len() >= 3 && from.is_some_and(|i| !capabilities[i].contains(name))
+            };
+            let unevaluated = match function {
+                "get_property" => !args
+                    .get(1)
+                    .and_then(|a| a["value"].as_str())
+                    .is_some_and(|name| open.contains(name) || through_requirement(name)),
+                "get_input" => args
+                    .first()
+                    .and_then(|a| a["value"].as_str())
+                    .is_some_and(|name| bound.contains(name)),
+                "concat" | "join" | "token" => known_args,
+                _ => false,
+            };
+            if unevaluated {
+                out.push(format!("`{function}` left unevaluated: {call}"));
+            }
+        });
+    }
     out
 }
 

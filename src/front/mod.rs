@@ -188,9 +188,9 @@ fn report_root_collisions(
                     .hint(if namespaces.would_shadow(def.span.file, earlier.file)
                         || namespaces.would_shadow(earlier.file, def.span.file)
                     {
-                        "names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them; `--quirk oasis-profiles` reads the definition of the importing file as shadowing the imported one"
+                        "names are unique in a namespace (§6.8.4 Namespaces): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them; `--quirk oasis-profiles` reads the definition of the importing file as shadowing the imported one"
                     } else {
-                        "names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them"
+                        "names are unique in a namespace (§6.8.4 Namespaces): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them"
                     }),
                 );
             }
@@ -243,7 +243,7 @@ fn report_shadowing(model: &Model, diags: &mut Diagnostics) {
                 )
                 .at_with(own, format!("`{}` in this file means this definition", shadowing.name))
                 .label(hidden, "shadowed: not reachable by this name from this file")
-                .hint("names are unique in a namespace (L1991-2002): import the other file with `namespace: N` to name its type `N:Name`, or rename this one"),
+                .hint("names are unique in a namespace (§6.8.4 Namespaces): import the other file with `namespace: N` to name its type `N:Name`, or rename this one"),
             );
         }
     }

@@ -806,13 +806,14 @@ impl<'a> NodeBuilder<'a> {
 
     /// Reports an artifact whose file is not where its path says: an error inside a CSAR,
     /// which must carry what it names; a warning next to a plain file, whose artifacts may be
-    /// put in place before deployment, or in a profile outside the template. URLs and
-    /// repository artifacts are not looked up.
+    /// put in place before deployment, or in a profile outside the template. URLs, repository
+    /// artifacts and images are not looked up: an image artifact's `file` names an image that a
+    /// registry or cloud holds (`redis:7`), which no translator reads as a file.
     fn check_file(&self, artifact: &Artifact, at: Span, diags: &mut Diagnostics) {
         let Some(path) = artifact.path.as_deref() else {
             return;
         };
-        if artifact.repository.is_some() || artifact.file.contains("://") {
+        if artifact.repository.is_some() || artifact.file.contains("://") || is_image(artifact) {
             return;
         }
         let missing = if self.of_outside_profile(at.file, path) {
@@ -1137,4 +1138,17 @@ fn instance_bounds(capabilities: &IndexMap<String, Shared<Capability>>) -> Optio
         min,
         max: int("max_instances"),
     })
+}
+
+/// Whether an artifact is an image: its type is, or derives from, the Simple Profile's
+/// `tosca.artifacts.Deployment.Image` (C.8.3.2: "an opaque packaging of a TOSCA Node's
+/// deployment ... prepared to be run on a known target container") or the 2.0 simple profile's
+/// `Deployment.Image`, under any namespace prefix.
+fn is_image(artifact: &Artifact) -> bool {
+    artifact
+        .types
+        .iter()
+        .chain(artifact.type_name.as_ref())
+        .map(|t| t.rsplit_once(':').map_or(t.as_str(), |(_, local)| local))
+        .any(|t| t == "tosca.artifacts.Deployment.Image" || t == "Deployment.Image")
 }

@@ -193,3 +193,16 @@ pub fn read_path(path: &Path) -> (toscana::pipeline::Read, Vec<toscana::diag::Di
     );
     (read, diags.finish())
 }
+
+/// Copies the folder `from` to `to`, recursively (a test's private copy of a case or CSAR).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
