@@ -1193,7 +1193,7 @@ mod tests {
                     .label(map.get(other).span(other, 3, 4), "in another file");
                 for color in [false, true] {
                     let shown = render_human(&d, &map, color);
-                    let header = format!("t.yaml:2:{}: error", file.line_col(bang).1);
+                    let header = format!("t.yaml:2:{}: ", file.line_col(bang).1);
                     assert!(shown.starts_with(&header), "{filler:?} {len}");
                     assert!(!shown.contains('\u{1b}') || color, "{filler:?} {len}");
                     assert!(
