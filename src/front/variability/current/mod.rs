@@ -58,6 +58,7 @@ pub fn resolve(
     root: &Node,
     cli: &super::Options,
     given: &Given<'_>,
+    budget: &crate::limits::Budget,
     diags: &mut Diagnostics,
 ) -> Option<Resolved> {
     let errors = diags.error_count();
@@ -108,7 +109,8 @@ pub fn resolve(
         anchor,
         diags,
     );
-    let mut values = values::Values::new(assigned, definitions, named("expressions"));
+    let mut values =
+        values::Values::new(assigned, definitions, named("expressions")).with_budget(budget);
     inputs::validate(&mut values, diags);
     let mut model = build::build(root, topo, options.relation_default_implied(), diags);
     anchor_check(&model, &options, anchor, diags);

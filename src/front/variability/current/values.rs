@@ -105,6 +105,14 @@ pub struct Values<'t> {
     weekday: Option<String>,
     /// Input names read, for the explanation.
     pub read: Vec<String>,
+    /// The values of named value expressions computed so far: an expression is computed once
+    /// however often it is named (a chain of expressions each naming the one before twice
+    /// would otherwise take time exponential in its length).
+    computed: IndexMap<String, Value>,
+    /// What `concat` and `join` make and the copies of named expressions spend
+    /// ([`crate::limits::Limits::max_computed_bytes`]), as in the release candidate's
+    /// evaluator; `None` in tests of single expressions.
+    budget: Option<&'t crate::limits::Budget>,
 }
 
 impl<'t> Values<'t> {
@@ -121,6 +129,31 @@ impl<'t> Values<'t> {
             depth: 0,
             weekday: None,
             read: Vec::new(),
+            computed: IndexMap::new(),
+            budget: None,
+        }
+    }
+
+    /// The values, with what expressions compute counted against `budget`.
+    pub fn with_budget(mut self, budget: &'t crate::limits::Budget) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// `value`, which `what` made or copied, once the budget has paid for it; an error at
+    /// `span` when it would pass the limit.
+    fn charged(&self, what: &str, value: Value, span: Span) -> VR<Value> {
+        let weight = value.weight();
+        match self.budget.map(|b| b.compute(weight)) {
+            Some(Err(crate::limits::Exceeded(limit))) => Err(Fail {
+                code: codes::VAR_LIMIT,
+                message: format!(
+                    "{what} would make a value of about {weight} bytes, which with the values computed before passes the limit of {limit} bytes expressions may compute"
+                ),
+                span,
+                hint: Some(crate::limits::Limit::ComputedBytes.hint()),
+            }),
+            _ => Ok(value),
         }
     }
 
@@ -259,7 +292,13 @@ impl<'t> Values<'t> {
                         "name an expression of `variability.expressions`",
                     ));
                 };
-                self.eval(found)
+                let what = format!("expression `{name}`");
+                if let Some(v) = self.computed.get(name) {
+                    return self.charged(&what, v.clone(), arg.span).map(Some);
+                }
+                let v = self.eval(found)?;
+                self.computed.insert(name.to_string(), v.clone());
+                Ok(v)
             }
             _ => return Ok(None),
         };
@@ -271,15 +310,15 @@ impl<'t> Values<'t> {
         let value: VR<Value> = match op {
             "concat" => {
                 let items = self.list(op, arg)?;
-                Ok(Value::Str(items.iter().map(Value::text).collect()))
+                let text = Value::Str(items.iter().map(Value::text).collect());
+                self.charged("`concat`", text, arg.span)
             }
             "join" => {
                 let parts = tuple(op, arg, 2)?;
                 let items = self.list("join", &parts[0])?;
                 let sep = self.eval(&parts[1])?.text();
-                Ok(Value::Str(
-                    items.iter().map(Value::text).collect::<Vec<_>>().join(&sep),
-                ))
+                let text = Value::Str(items.iter().map(Value::text).collect::<Vec<_>>().join(&sep));
+                self.charged("`join`", text, arg.span)
             }
             "token" => {
                 let parts = tuple(op, arg, 3)?;
