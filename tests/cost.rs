@@ -344,6 +344,17 @@ fn stopped_shapes() -> Vec<Stopped> {
         },
         Stopped {
             shape: Shape {
+                name: "Variability4TOSCA value expressions (current language) that double",
+                file: "t.yaml",
+                template: Template::Text(doubling_value_expressions),
+                base: 6,
+                diagram: false,
+            },
+            code: "variability::limit",
+            peak: 16 * MIB,
+        },
+        Stopped {
+            shape: Shape {
                 name: "counts whose sum overflows",
                 file: "t.yaml",
                 template: Template::Text(overflowing_counts),
