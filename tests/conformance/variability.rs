@@ -707,36 +707,20 @@ fn with_placeholders(output: &str) -> String {
             found[i].3.record(template);
         };
         let topo = &doc["topology_template"];
-        for node in topo["node_templates"]
-            .as_object()
-            .into_iter()
-            .flat_map(|m| m.values())
-        {
+        for node in values(&topo["node_templates"]) {
             add("node_types", "tosca.nodes.Root", node);
-            for art in node["artifacts"]
-                .as_object()
-                .into_iter()
-                .flat_map(|m| m.values())
-            {
+            for art in values(&node["artifacts"]) {
                 add("artifact_types", "tosca.artifacts.Root", art);
             }
         }
-        for rt in topo["relationship_templates"]
-            .as_object()
-            .into_iter()
-            .flat_map(|m| m.values())
-        {
+        for rt in values(&topo["relationship_templates"]) {
             add("relationship_types", "tosca.relationships.Root", rt);
         }
-        for g in topo["groups"]
-            .as_object()
-            .into_iter()
-            .flat_map(|m| m.values())
-        {
+        for g in values(&topo["groups"]) {
             add("group_types", "tosca.groups.Root", g);
         }
         for p in topo["policies"].as_array().into_iter().flatten() {
-            for def in p.as_object().into_iter().flat_map(|m| m.values()) {
+            for def in values(p) {
                 add("policy_types", "tosca.policies.Root", def);
             }
         }
@@ -751,6 +735,11 @@ fn with_placeholders(output: &str) -> String {
     }
     doc.as_object_mut().unwrap().remove("imports");
     serde_json::to_string_pretty(&doc).unwrap()
+}
+
+/// The values of a JSON object; none for anything else.
+fn values(v: &Json) -> impl Iterator<Item = &Json> {
+    v.as_object().into_iter().flat_map(|m| m.values())
 }
 
 /// Whether a `check` diagnostic is one the corpus's own expected templates have: artifacts

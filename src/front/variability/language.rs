@@ -23,43 +23,11 @@ pub struct Current {
     pub span: Span,
 }
 
-/// The functions and operators of the seed (§ Intrinsic Functions of the release candidate).
-const SEED_FUNCTIONS: &[&str] = &[
-    "and",
-    "or",
-    "not",
-    "xor",
-    "implies",
-    "add",
-    "sub",
-    "mul",
-    "div",
-    "mod",
-    "get_variability_input",
-    "get_variability_expression",
-    "get_variability_condition",
-    "get_element_presence",
-    "get_source_presence",
-    "get_target_presence",
-    "has_present_targets",
-    "has_present_members",
-    "concat",
-    "join",
-    "token",
-    "equal",
-    "greater_than",
-    "greater_or_equal",
-    "less_than",
-    "less_or_equal",
-    "in_range",
-    "length",
-    "min_length",
-    "max_length",
-    "valid_values",
-];
+/// The functions and operators of the seed.
+use super::eval::OPERATORS as SEED_FUNCTIONS;
 
 /// Element keynames only the current text defines.
-const CURRENT_KEYNAMES: &[&str] = &[
+pub const CURRENT_KEYNAMES: &[&str] = &[
     "default_alternative",
     "implies",
     "implied",

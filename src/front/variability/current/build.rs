@@ -40,16 +40,7 @@ pub fn entries(node: &Node) -> Vec<(&Node, &Node, usize)> {
     }
 }
 
-/// `conditions`: one condition, or a list meaning all of them.
-pub fn conditions(def: &Node) -> Vec<&Node> {
-    match def.as_map().and_then(|m| m.get("conditions")) {
-        None => Vec::new(),
-        Some(c) => match c.as_seq() {
-            Some(list) => list.iter().collect(),
-            None => vec![c],
-        },
-    }
-}
+pub use crate::front::variability::graph::conditions;
 
 pub(super) fn text(node: &Node) -> String {
     node.scalar_text().unwrap_or_default().to_string()

@@ -221,6 +221,18 @@ fn split(sat: &Sat, vars: Vars, ids: &[Id], present: bool) -> Vec<Formula> {
         .collect()
 }
 
+/// A uniqueness check (§ Solver Options, `optimization_*_unique`): an error when a solution
+/// exists that is not `same`, in the reference resolver's words.
+fn ambiguous(sat: &mut Sat, same: Formula, what: &str, optimized: bool) -> Step {
+    if sat.possible(&Formula::not(same))? {
+        let mode = if optimized { "besides" } else { "without" };
+        return Ok(Err(format!(
+            "The result is ambiguous considering {what} ({mode} optimization)"
+        )));
+    }
+    Ok(Ok(()))
+}
+
 /// § Solver Options, topology: the smallest (or largest) topology by node weight or count;
 /// without optimisation the smallest by count, not kept as a constraint. Then the uniqueness
 /// check: no other solution without one of these nodes (backward: with other nodes at all).
@@ -259,15 +271,9 @@ fn topology(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Step {
         } else {
             present
         };
-        if sat.possible(&Formula::not(same))? {
-            let mode = if optimize.is_some() {
-                "besides"
-            } else {
-                "without"
-            };
-            return Ok(Err(format!(
-                "The result is ambiguous considering nodes ({mode} optimization)"
-            )));
+        let verdict = ambiguous(sat, same, "nodes", optimize.is_some())?;
+        if verdict.is_err() {
+            return Ok(verdict);
         }
     }
     if optimize.is_none() {
@@ -362,16 +368,7 @@ fn technologies(p: &Problem<'_, '_>, sat: &mut Sat, vars: Vars) -> Step {
             Formula::and(split(sat, vars, &technologies, true)),
             Formula::not(Formula::or(split(sat, vars, &technologies, false))),
         ]);
-        if sat.possible(&Formula::not(same))? {
-            let mode = if optimize.is_some() {
-                "besides"
-            } else {
-                "without"
-            };
-            return Ok(Err(format!(
-                "The result is ambiguous considering technologies ({mode} optimization)"
-            )));
-        }
+        return ambiguous(sat, same, "technologies", optimize.is_some());
     }
     Ok(Ok(()))
 }

@@ -7,6 +7,7 @@
 use indexmap::IndexMap;
 
 use crate::front::variability::eval::Value;
+use crate::front::variability::language::CURRENT_KEYNAMES;
 use crate::source::Span;
 use crate::yaml::{Core, Kind as YKind, Map, Node, Scalar, Style};
 
@@ -14,27 +15,6 @@ use super::build::entries;
 use super::model::{Data, Id, Kind, Model};
 
 pub const RESOLVED_VERSION: &str = "tosca_simple_yaml_1_3";
-
-/// The keynames Variability4TOSCA adds to elements (§ Node Template and the other element
-/// tables), removed from the resolved template.
-const VARIABILITY_KEYNAMES: &[&str] = &[
-    "conditions",
-    "weight",
-    "implies",
-    "implied",
-    "technology",
-    "default_alternative",
-    "default_condition",
-    "default_consistency_condition",
-    "default_semantic_condition",
-    "default_condition_mode",
-    "pruning",
-    "consistency_pruning",
-    "semantic_pruning",
-    "anchor",
-    "persistent",
-    "managed",
-];
 
 /// The roots type definitions derive from when they name no parent.
 const TYPE_ROOTS: &[(&str, &str)] = &[
@@ -82,10 +62,17 @@ fn rebuild(map: Map, mut edit: impl FnMut(&str, Node) -> Option<Node>) -> Map {
 }
 
 /// `def` without the keynames of `drop`.
-fn without(def: &Node, drop: &[&str]) -> Map {
+/// An element's definition without the keynames Variability4TOSCA adds to elements (§ Node
+/// Template and the other element tables): its `conditions` and the keynames only the current
+/// language defines (`weight`, `pruning`, ...).
+fn without_variability(def: &Node) -> Map {
     let mut out = Map::new();
     for e in def.as_map().map(Map::entries).unwrap_or_default() {
-        if !e.key.scalar_text().is_some_and(|k| drop.contains(&k)) {
+        let variability = e
+            .key
+            .scalar_text()
+            .is_some_and(|k| k == "conditions" || CURRENT_KEYNAMES.contains(&k));
+        if !variability {
             let _ = out.insert(e.key.clone(), e.value.clone());
         }
     }
@@ -177,7 +164,7 @@ impl Transform<'_, '_> {
                 if def.as_map().is_none() {
                     return Some(def.clone());
                 }
-                let map = without(def, VARIABILITY_KEYNAMES);
+                let map = without_variability(def);
                 if map.len() == 1
                     && let Some(file) = map.get("file")
                 {
@@ -258,7 +245,7 @@ impl Transform<'_, '_> {
             let e = m.get(i);
             let def = e.def.map_or_else(
                 || map_node(e.span, Map::new()),
-                |d| map_node(d.span, without(d, VARIABILITY_KEYNAMES)),
+                |d| map_node(d.span, without_variability(d)),
             );
             let _ = out.insert(Node::string(&e.name, e.span), def);
         }
@@ -292,9 +279,7 @@ impl Transform<'_, '_> {
     fn element(&self, id: Id, def: Option<&Node>, extra_drop: &[&str]) -> Map {
         let m = self.model;
         let e = m.get(id);
-        let map = def
-            .map(|d| without(d, VARIABILITY_KEYNAMES))
-            .unwrap_or_default();
+        let map = def.map(without_variability).unwrap_or_default();
         let type_name = (!e.types.is_empty()).then(|| self.type_name(id).unwrap_or_default());
         let mut map = rebuild(map, |k, v| match k {
             k if extra_drop.contains(&k) => None,
@@ -423,7 +408,7 @@ impl Transform<'_, '_> {
         let e = self.model.get(r);
         let value = match e.def {
             Some(def) => {
-                let map = without(def, VARIABILITY_KEYNAMES);
+                let map = without_variability(def);
                 match (map.len(), map.get("node")) {
                     (1, Some(node)) => node.clone(),
                     _ => map_node(def.span, map),
