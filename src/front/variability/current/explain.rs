@@ -83,6 +83,8 @@ pub fn explain(
                     listed.join(" and "),
                     if listed.len() == 1 { "s" } else { "" }
                 )
+            } else if listed.len() == 1 {
+                format!("{} does not hold", listed[0])
             } else {
                 format!("{} do not all hold", listed.join(" and "))
             };

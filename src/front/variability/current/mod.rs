@@ -76,6 +76,7 @@ pub fn resolve(
             "the variability definition (Variability4TOSCA)",
             diags,
         );
+        unread_sections(map, diags);
     }
     let options = Options::read(version, section("options"), diags);
     if !cli.pruning_is_default() {
@@ -88,17 +89,7 @@ pub fn resolve(
             .hint("set `node_pruning`, `relation_default_condition`, `relation_source_check`, ... under `topology_template.variability.options`"),
         );
     }
-    let named = |key: &str| -> IndexMap<&str, &Node> {
-        section(key)
-            .and_then(Node::as_map)
-            .map(|m| {
-                m.entries()
-                    .iter()
-                    .filter_map(|e| Some((e.key.scalar_text()?, &e.value)))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let named = |key: &str| super::by_name(section(key));
     let definitions = named("inputs");
     let declared: Vec<&str> = definitions.keys().copied().collect();
     let (assigned, consumed) = inputs::assigned(
@@ -167,6 +158,31 @@ pub fn resolve(
         consumed,
         explanation,
     })
+}
+
+/// The parts of a variability definition that name code or files toscana does not read
+/// (§ Variability Definition, § Plugin Definition): a template relying on them resolves
+/// differently than under the reference resolver, so each is a warning, never silence.
+/// (`qualities` given as a file is reported where technologies are enriched.)
+fn unread_sections(map: &crate::yaml::Map, diags: &mut Diagnostics) {
+    for e in map.entries() {
+        let what = match e.key.scalar_text() {
+            Some("plugins") => {
+                "`variability.plugins` names technology plugins, TypeScript modules of the reference resolver: they are not run"
+            }
+            Some("type_specific_conditions") if e.value.scalar_text().is_some() => {
+                "`variability.type_specific_conditions` given as a file is not read: its conditions are ignored"
+            }
+            _ => continue,
+        };
+        diags.push(
+            Diagnostic::warning(codes::VAR_IGNORED, what)
+                .at(e.key.span)
+                .hint(
+                    "write the type-specific conditions or technology rules inline in the template",
+                ),
+        );
+    }
 }
 
 /// § Node Template `anchor`: the default condition mode that combines incoming relations

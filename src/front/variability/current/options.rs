@@ -132,6 +132,128 @@ fn mode_v3(name: &str) -> Option<Vec<(String, bool)>> {
     Some(out)
 }
 
+/// The options of one element kind (`node_pruning`, `artifact_default_condition_mode`), by
+/// suffix (§ Default Condition Options, § Pruning Options).
+const KIND_OPTIONS: [&str; 7] = [
+    "default_condition",
+    "default_consistency_condition",
+    "default_semantic_condition",
+    "default_condition_mode",
+    "pruning",
+    "consistency_pruning",
+    "semantic_pruning",
+];
+
+/// Every other option of § Variability Options, with those the defaults of § RC v2 and § RC v3
+/// set.
+const OTHER_OPTIONS: &[&str] = &[
+    // § General Options, and the wide switches of § Default Condition and § Pruning Options
+    "mode",
+    "default_condition",
+    "pruning",
+    "relation_default_implied",
+    // § Checks Options
+    "checks",
+    "consistency_checks",
+    "semantic_checks",
+    "relation_source_check",
+    "relation_target_check",
+    "ambiguous_hosting_check",
+    "expected_hosting_check",
+    "missing_artifact_container_check",
+    "ambiguous_artifact_check",
+    "missing_property_container_check",
+    "ambiguous_property_check",
+    "missing_type_container_check",
+    "ambiguous_type_check",
+    "expected_incoming_relation_check",
+    "expected_artifact_check",
+    "missing_technology_container_check",
+    "required_technology_check",
+    "ambiguous_technology_check",
+    "expected_technology_check",
+    "ambiguous_input_check",
+    "ambiguous_output_check",
+    "ambiguous_relation_check",
+    "unconsumed_input_check",
+    "unproduced_output_check",
+    "anchor_check",
+    // § Solver Options
+    "optimization_topology",
+    "optimization_topology_unique",
+    "optimization_topology_unique_backward",
+    "optimization_topology_mode",
+    "optimization_technologies",
+    "optimization_technologies_unique",
+    "optimization_technologies_mode",
+    "optimization_scenarios",
+    "optimization_scenarios_unique",
+    // § Enricher Options
+    "enrich_input_condition",
+    "enrich_technologies",
+    "enrich_technologies_best_only",
+    "enrich_implementations",
+    // § Normalizer Options
+    "automatic_default_alternatives",
+    "fallback_property_default_alternative",
+    // § Constraints Options
+    "constraints",
+    "relation_source_constraint",
+    "relation_target_constraint",
+    "artifact_container_constraint",
+    "property_container_constraint",
+    "type_container_constraint",
+    "required_hosting_constraint",
+    "single_hosting_constraint",
+    "required_technology_constraint",
+    "required_artifact_constraint",
+    "required_incoming_relation_constraint",
+    "unique_property_constraint",
+    "unique_artifact_constraint",
+    "unique_input_constraint",
+    "unique_output_constraint",
+    "unique_relation_constraint",
+    "unique_technology_constraint",
+    "unique_scenario_constraint",
+    "relation_enhanced_implication_mode",
+];
+
+/// Reports the options § Variability Options does not define: a misspelt option read as absent
+/// would silently give another variant.
+fn unknown_options(map: &crate::yaml::Map, diags: &mut Diagnostics) {
+    let known = known_options();
+    let known: Vec<&str> = known.iter().map(String::as_str).collect();
+    for e in map.entries() {
+        let Some(key) = e.key.scalar_text() else {
+            continue;
+        };
+        if known.contains(&key) {
+            continue;
+        }
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNKNOWN_KEY,
+                format!("unknown option `{key}` in `variability.options`"),
+            )
+            .excused_by(crate::front::quirk::Quirk::UnknownKeynames)
+            .at_with(e.key.span, "not an option of Variability4TOSCA")
+            .did_you_mean(
+                key,
+                &known,
+                Some("the options are those of § Variability Options (docs/dialects/variability4tosca.md lists them)".into()),
+            ),
+        );
+    }
+}
+
+/// Every option name § Variability Options defines.
+fn known_options() -> Vec<String> {
+    ALL.iter()
+        .flat_map(|kind| KIND_OPTIONS.iter().map(move |o| format!("{kind}_{o}")))
+        .chain(OTHER_OPTIONS.iter().map(|o| o.to_string()))
+        .collect()
+}
+
 fn default_triple(kind: &str, consistency: bool, semantic: bool) -> [(String, bool); 3] {
     [
         (format!("{kind}_default_condition"), true),
@@ -172,6 +294,7 @@ impl<'t> Options<'t> {
                             raw.insert(k.to_string(), &e.value);
                         }
                     }
+                    unknown_options(map, diags);
                 }
                 None if node.is_null() => {}
                 None => diags.push(crate::front::shape::wrong_shape(
@@ -219,7 +342,12 @@ impl<'t> Options<'t> {
     }
 
     fn validate(&self, diags: &mut Diagnostics) {
+        let known = known_options();
         for (key, node) in &self.raw {
+            // Unknown options are reported as such ([`unknown_options`]).
+            if !known.contains(key) {
+                continue;
+            }
             let expects_bool = !key.ends_with("_mode")
                 && key != "mode"
                 && !matches!(
