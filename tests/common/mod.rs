@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+pub mod verdicts;
+
 /// `toscana` as built for this test run, without colour.
 pub fn toscana() -> Command {
     let mut cmd = Command::cargo_bin("toscana").unwrap();
