@@ -742,3 +742,16 @@ fn walk_calls(json: &serde_json::Value, visit: &mut dyn FnMut(&serde_json::Value
         _ => {}
     }
 }
+
+/// Each test above that reads the corpus fails under `CI=true` when the corpus folder is gone.
+#[test]
+fn the_corpus_tests_fail_in_ci_without_the_corpus() {
+    for test in [
+        "verdicts_agree_with_the_corpora_or_the_tables_say_why",
+        "the_ir_of_every_accepted_simple_profile_file_is_resolved",
+        "variability::every_rc_case_passes",
+        "variability::resolved_outputs_pass_check",
+    ] {
+        common::assert_fails_in_ci_without_the_corpus(test);
+    }
+}

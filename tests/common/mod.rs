@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+pub mod batches;
 pub mod verdicts;
 
 /// `toscana` as built for this test run, without colour.
@@ -20,9 +21,14 @@ pub fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Where the corpora are: beside the repository, read-only.
+/// Where the corpora are: beside the repository, read-only. `TOSCANA_TEST_CORPUS` points the
+/// tests elsewhere; the tests of the tests set it to a folder that does not exist, to check that
+/// a missing corpus fails a CI run.
 pub fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+    match std::env::var_os("TOSCANA_TEST_CORPUS") {
+        Some(root) => PathBuf::from(root),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    }
 }
 
 /// Whether this run is CI's, where a missing corpus or checker is a failure.
@@ -30,15 +36,162 @@ pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
-/// Whether `../shared/corpus/<subdir>` is there. Without it the test skips with a notice that
-/// names `what` is skipped, except under CI, where a missing corpus is a failure.
+/// Prints `text` on standard error where `cargo test` shows it even for a passing test: the
+/// test harness captures what `eprintln!` prints, not what is written to the stream itself.
+pub fn notice(text: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "notice: {text}");
+}
+
+/// A test that cannot run here: under CI a failure (a green CI run must have run everything),
+/// elsewhere a visible notice naming `what` is skipped and `why`. The caller returns after it.
+pub fn skip(what: &str, why: &str) {
+    assert!(!in_ci(), "{what} cannot run under CI=true: {why}");
+    notice(&format!("SKIPPED {what}: {why}"));
+}
+
+/// Whether this run rewrites committed expected files (the goldens, the IR schema), from the
+/// value of `UPDATE_GOLDEN` and whether the run is CI's. Only `UPDATE_GOLDEN=1` rewrites, and
+/// never under `CI=true`, where expected files are compared, not made; any other value is
+/// refused rather than guessed at (`UPDATE_GOLDEN=0` once rewrote everything).
+pub fn update_policy(value: Option<&str>, ci: bool) -> Result<bool, String> {
+    match (value, ci) {
+        (None, _) => Ok(false),
+        (Some(value), true) => Err(format!(
+            "UPDATE_GOLDEN={value} is refused under CI=true: CI compares the expected files, it never rewrites them"
+        )),
+        (Some("1"), false) => Ok(true),
+        (Some(value), false) => Err(format!(
+            "UPDATE_GOLDEN={value}: only UPDATE_GOLDEN=1 rewrites the expected files; unset it to compare them"
+        )),
+    }
+}
+
+/// [`update_policy`] for this process; a refused value fails the test that asks.
+pub fn update_golden() -> bool {
+    let value = std::env::var("UPDATE_GOLDEN").ok();
+    update_policy(value.as_deref(), in_ci()).unwrap_or_else(|refused| panic!("{refused}"))
+}
+
+/// Whether `../shared/corpus/<subdir>` is there. Without it the test [`skip`]s (a failure under
+/// CI) and names `what` is skipped.
 pub fn corpus_present(subdir: &str, what: &str) -> bool {
-    if corpus_root().join(subdir).is_dir() {
+    let dir = corpus_root().join(subdir);
+    if dir.is_dir() {
         return true;
     }
-    assert!(!in_ci(), "../shared/corpus is missing under CI=true");
-    eprintln!("notice: ../shared/corpus not found; {what} skipped");
+    skip(what, &format!("{} is missing", dir.display()));
     false
+}
+
+/// Whether `tool` can be started (its answer to `--version` does not matter). Without it the
+/// test [`skip`]s (a failure under CI) and names `what` is skipped.
+pub fn tool_present(tool: &str, what: &str) -> bool {
+    if std::process::Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        return true;
+    }
+    skip(what, &format!("`{tool}` is not installed"));
+    false
+}
+
+/// Where `tool` is on `PATH`, if it is.
+pub fn find_on_path(tool: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(tool))
+        .find(|path| path.is_file())
+}
+
+/// Runs one test of this very test binary again, alone, with `env` set: how the tests of the
+/// tests inject a fault (a missing corpus, a refused `UPDATE_GOLDEN`) into a real test and see
+/// it fail. The child's output is returned, its standard output and error joined.
+pub fn rerun_this_test(test: &str, env: &[(&str, &std::ffi::OsStr)]) -> (bool, String) {
+    let mut command = std::process::Command::new(std::env::current_exe().expect("the test binary"));
+    command
+        .args([test, "--exact", "--nocapture", "--test-threads", "1"])
+        .env_remove("CI")
+        .env_remove("UPDATE_GOLDEN")
+        .env_remove("TOSCANA_TEST_CORPUS");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let out = command.output().expect("the test binary runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(&format!("test {test} ")),
+        "the rerun did not run `{test}`:\n{text}"
+    );
+    (out.status.success(), text)
+}
+
+/// Asserts that `test`, run under `CI=true` with the corpus folder gone, fails and says the
+/// corpus is missing: the fault "delete a corpus folder under CI" injected into a real test.
+pub fn assert_fails_in_ci_without_the_corpus(test: &str) {
+    let gone = tempfile::tempdir().expect("a temporary folder");
+    let missing = gone.path().join("no-corpus");
+    let (passed, text) = rerun_this_test(
+        test,
+        &[
+            ("CI", "true".as_ref()),
+            ("TOSCANA_TEST_CORPUS", missing.as_os_str()),
+        ],
+    );
+    assert!(
+        !passed,
+        "`{test}` passed under CI=true without its corpus:\n{text}"
+    );
+    assert!(
+        text.contains("cannot run under CI=true") && text.contains("is missing"),
+        "`{test}` failed, but not for the missing corpus:\n{text}"
+    );
+}
+
+/// The floors of the corpus output tests, `tests/output-floors.tsv`.
+const OUTPUT_FLOORS: &str = "tests/output-floors.tsv";
+
+/// Checks what the corpus output test `test` measured against its floors: each measure must be
+/// at least its floor, and every floor of `test` must have been measured. A measure above its
+/// floor gets a visible notice to raise it.
+pub fn assert_output_floors(test: &str, measured: &[(&str, usize)]) {
+    let text = std::fs::read_to_string(OUTPUT_FLOORS).expect("the output floors are committed");
+    let mut problems = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [name, measure, floor] = fields[..] else {
+            panic!("bad line `{line}` in {OUTPUT_FLOORS}");
+        };
+        if name != test {
+            continue;
+        }
+        let floor: usize = floor
+            .parse()
+            .unwrap_or_else(|_| panic!("bad floor in `{line}` of {OUTPUT_FLOORS}"));
+        match measured.iter().find(|(m, _)| *m == measure) {
+            None => problems.push(format!("{test} does not measure `{measure}`")),
+            Some((_, value)) if *value < floor => problems.push(format!(
+                "{test} {measure}: {value} is below its floor of {floor}"
+            )),
+            Some((_, value)) if *value > floor => notice(&format!(
+                "{test} {measure}: {value} is above its floor of {floor}; raise it in {OUTPUT_FLOORS}"
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}\n(floors in {OUTPUT_FLOORS})",
+        problems.join("\n")
+    );
 }
 
 /// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
