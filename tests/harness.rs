@@ -388,3 +388,16 @@ fn a_skip() {
         common::skip("a deliberately skipped test", "the test of the skip itself");
     }
 }
+
+/// The corpus output tests need more than "something came out": a count below its floor fails.
+#[test]
+#[should_panic(expected = "dot_corpus rendered: 1 is below its floor")]
+fn an_output_test_that_produces_less_than_its_floor_fails() {
+    common::assert_output_floors("dot_corpus", &[("rendered", 1)]);
+}
+
+#[test]
+#[should_panic(expected = "does not measure `clean`")]
+fn an_output_test_that_stops_measuring_a_floor_fails() {
+    common::assert_output_floors("tf_corpus", &[("configurations", usize::MAX)]);
+}
