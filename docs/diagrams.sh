@@ -5,14 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --bin toscana
 toscana=target/debug/toscana
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 
 draw() { # draw EXAMPLE NAME [FLAGS...]
     local example=$1 name=$2
     shift 2
-    "$toscana" dot "examples/$example" --format svg -o "$out/$name" "$@"
-    mv "$out/$name/graph.svg" "docs/$name.svg"
+    "$toscana" dot "examples/$example" --format svg -o "docs/$name.svg" "$@"
     echo "docs/$name.svg"
 }
 

@@ -8,8 +8,10 @@
 use std::fmt;
 use std::io::{self, Write};
 
+use clap::ValueEnum as _;
 use serde::Serialize;
 
+use crate::front::quirk::{Quirk, Quirks};
 use crate::source::{Snippet, SourceMap, Span};
 
 /// Stable diagnostic codes. A code never changes meaning; tools may match on it.
@@ -26,6 +28,9 @@ pub mod codes {
     pub const INPUT_TOO_LARGE: &str = "input::too-large";
     pub const INPUT_NO_ENTRY: &str = "input::no-entry";
     pub const INPUT_AMBIGUOUS_ENTRY: &str = "input::ambiguous-entry";
+    /// A template names a file outside its root (its folder, its CSAR, or a folder the user
+    /// named): `..`, an absolute path, a `file:` URL or a symbolic link that leaves it.
+    pub const INPUT_OUTSIDE_ROOT: &str = "input::outside-root";
     pub const CSAR_INVALID: &str = "csar::invalid";
     pub const CSAR_UNSAFE_PATH: &str = "csar::unsafe-path";
     pub const CSAR_LIMIT: &str = "csar::limit";
@@ -96,6 +101,17 @@ pub mod codes {
     /// A generated Terraform file that does not parse as HCL: a bug, and nothing is written.
     pub const TF_INTERNAL: &str = "terraform::internal";
     pub const OUTPUT_WRITE: &str = "output::write";
+    /// A translation that would write nothing at all: the topology has no node templates, or
+    /// none of them became anything of the target. It fails rather than leave an empty folder.
+    pub const OUTPUT_NOTHING: &str = "output::nothing-to-write";
+    /// `toscana convert`: artifact files the converted file cannot name from where it is
+    /// written (outside its folder, or inside a zip CSAR); named relative to the input's root.
+    pub const OUTPUT_ARTIFACT_PATH: &str = "output::artifact-path";
+    /// Another toscana run is writing the same output folder; this one changes nothing.
+    pub const OUTPUT_LOCKED: &str = "output::locked";
+    /// `-o` and what the command writes do not fit (several files into one file, an image to
+    /// a terminal).
+    pub const OUTPUT_DESTINATION: &str = "output::destination";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";
     /// The Kubernetes backend cannot express something (a function, a node, an artifact); it
@@ -171,6 +187,8 @@ pub struct Diagnostic {
     /// For a problem with a whole file that could not be loaded (so has no span): the file, and
     /// the line and column when known (an invalid UTF-8 byte).
     pub file: Option<FilePlace>,
+    /// The lenient mode under which this error is only a warning (see [`Diagnostics::push`]).
+    pub excused_by: Option<Quirk>,
 }
 
 /// A file named by a diagnostic that has no span in it.
@@ -201,7 +219,15 @@ impl Diagnostic {
             labels: Vec::new(),
             hint: None,
             file: None,
+            excused_by: None,
         }
+    }
+
+    /// Marks an error that `--quirk <quirk>` turns into a warning: a deviation from the
+    /// specification that real files make and that the quirk documents.
+    pub fn excused_by(mut self, quirk: Quirk) -> Self {
+        self.excused_by = Some(quirk);
+        self
     }
 
     /// Names the file a span-less problem is about (a file that is missing, too large, not
@@ -317,6 +343,12 @@ pub struct Diagnostics {
     error_cap: usize,
     errors: usize,
     warnings: usize,
+    /// The lenient modes in force: an error they excuse is kept as a warning.
+    quirks: Quirks,
+    /// `--deny-warnings`: every warning is kept as an error.
+    deny_warnings: bool,
+    /// How many errors are warnings that `deny_warnings` made errors.
+    denied: usize,
 }
 
 impl Default for Diagnostics {
@@ -337,10 +369,44 @@ impl Diagnostics {
             error_cap,
             errors: 0,
             warnings: 0,
+            quirks: Quirks::default(),
+            deny_warnings: false,
+            denied: 0,
         }
     }
 
-    pub fn push(&mut self, diagnostic: Diagnostic) {
+    /// Keeps every warning pushed from now on as an error (`--deny-warnings`), so the run fails
+    /// and writes nothing, as rustc's `-D warnings` does.
+    pub fn deny_warnings(&mut self) {
+        self.deny_warnings = true;
+    }
+
+    /// How many of the errors are warnings denied by [`Diagnostics::deny_warnings`].
+    pub fn denied_count(&self) -> usize {
+        self.denied
+    }
+
+    /// Keeps the errors that one of `quirks` excuses as warnings from now on.
+    pub fn excuse(&mut self, quirks: &Quirks) {
+        self.quirks = quirks.clone();
+    }
+
+    pub fn push(&mut self, mut diagnostic: Diagnostic) {
+        if diagnostic.is_error()
+            && let Some(quirk) = diagnostic.excused_by.filter(|q| self.quirks.has(*q))
+        {
+            diagnostic.severity = Severity::Warning;
+            diagnostic.message.push_str(&format!(
+                "; ignored (--quirk {})",
+                quirk
+                    .to_possible_value()
+                    .map_or_else(String::new, |v| v.get_name().to_string())
+            ));
+        }
+        if self.deny_warnings && !diagnostic.is_error() {
+            diagnostic.severity = Severity::Error;
+            self.denied += 1;
+        }
         if diagnostic.is_error() {
             self.errors += 1;
             if self.error_cap != 0 && self.errors > self.error_cap {
@@ -408,6 +474,32 @@ impl Diagnostics {
         }
     }
 
+    /// [`Diagnostics::finish`] in source order: by file (in the order the files were read),
+    /// then line and column; diagnostics about a whole file after those in it, and those with no
+    /// place at all (a summary of what went before, the count past the cap) last. Diagnostics
+    /// at one place keep the order they were found in.
+    pub fn in_order(&self, sources: &SourceMap) -> Vec<Diagnostic> {
+        let mut out = self.finish();
+        let files: std::collections::HashMap<&str, usize> = sources
+            .files()
+            .map(|(id, f)| (f.name.as_str(), id.0 as usize))
+            .collect();
+        out.sort_by_cached_key(|d| match (d.span, &d.file) {
+            (Some(span), _) => (0, span.file.0 as usize, span.line, span.col),
+            (None, Some(place)) => (
+                1,
+                files
+                    .get(place.path.as_str())
+                    .copied()
+                    .unwrap_or(usize::MAX),
+                place.line.unwrap_or(0),
+                place.column.unwrap_or(0),
+            ),
+            (None, None) => (2, 0, 0, 0),
+        });
+        out
+    }
+
     /// The kept diagnostics, plus one saying how many errors were dropped past the cap.
     pub fn finish(&self) -> Vec<Diagnostic> {
         let mut out = self.items.clone();
@@ -449,7 +541,7 @@ pub fn emit(
                 serde_json::to_writer(&mut *out, &JsonDiagnostic::new(d, sources))?;
                 writeln!(out)?;
             }
-            MessageFormat::Human => write!(out, "{}", human.render(d, sources))?,
+            MessageFormat::Human => writeln!(out, "{}", human.render(d, sources))?,
         }
     }
     Ok(())
@@ -557,6 +649,7 @@ const HINT_INDENT: usize = 8;
 struct Human {
     wrapping: miette::GraphicalReportHandler,
     unwrapped: miette::GraphicalReportHandler,
+    color: bool,
 }
 
 impl Human {
@@ -573,6 +666,7 @@ impl Human {
             unwrapped: miette::GraphicalReportHandler::new_themed(theme())
                 .with_context_lines(1)
                 .with_wrap_lines(false),
+            color,
         }
     }
 
@@ -583,7 +677,7 @@ impl Human {
         } else {
             &self.wrapping
         };
-        render_with(handler, d, &report, sources)
+        render_with(handler, d, &report, sources, self.color)
     }
 }
 
@@ -604,18 +698,26 @@ fn render_with(
     d: &Diagnostic,
     report: &MietteView<'_>,
     sources: &SourceMap,
+    color: bool,
 ) -> String {
     let mut out = String::new();
     let severity = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
+    // Coloured as rustc does: bold red errors, bold yellow warnings.
+    let (on, off) = match (color, d.severity) {
+        (false, _) => ("", ""),
+        (true, Severity::Error) => ("\u{1b}[1;31m", "\u{1b}[0m"),
+        (true, Severity::Warning) => ("\u{1b}[1;33m", "\u{1b}[0m"),
+    };
+    let severity = format!("{on}{severity}[{}]{off}", d.code);
     match d.span {
         Some(span) => {
             let file = sources.get(span.file);
             out.push_str(&format!(
-                "{}:{}:{}: {severity}[{}]: {}\n",
-                file.name, span.line, span.col, d.code, d.message
+                "{}:{}:{}: {severity}: {}\n",
+                file.name, span.line, span.col, d.message
             ));
         }
         None => {
@@ -626,7 +728,7 @@ fn render_with(
                 }
                 out.push_str(": ");
             }
-            out.push_str(&format!("{severity}[{}]: {}\n", d.code, d.message));
+            out.push_str(&format!("{severity}: {}\n", d.message));
         }
     }
     for label in &d.labels {
@@ -636,9 +738,15 @@ fn render_with(
             file.name, label.span.line, label.span.col, label.message
         ));
     }
-    if handler.render_report(&mut out, report).is_err() {
+    let mut rendered = String::new();
+    if handler.render_report(&mut rendered, report).is_err() {
         out.push_str("(could not render the source snippet)\n");
+        return out;
     }
+    // miette's first line is the severity icon before the (empty) message: the header line
+    // above says both.
+    let body = rendered.split_once('\n').map_or("", |(_, rest)| rest);
+    out.push_str(body);
     out
 }
 
@@ -659,9 +767,11 @@ impl<'a> MietteView<'a> {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
         };
+        // The message is the header line's (see `render_with`): miette is given none, so the
+        // report says it once.
         let Some(primary) = d.span else {
             return MietteView {
-                message: d.message.clone(),
+                message: String::new(),
                 severity,
                 hint: d.hint.clone(),
                 source: None,
@@ -686,7 +796,7 @@ impl<'a> MietteView<'a> {
             }
         }
         MietteView {
-            message: d.message.clone(),
+            message: String::new(),
             severity,
             hint: d.hint.clone(),
             source: Some(Snippet::new(sources.get(primary.file))),
@@ -700,7 +810,7 @@ impl MietteView<'_> {
     /// True when every text miette wraps (message and hint, and those of the related reports)
     /// [`fits_unwrapped`].
     fn fits_unwrapped(&self) -> bool {
-        fits_unwrapped(&self.message, MESSAGE_INDENT)
+        (self.message.is_empty() || fits_unwrapped(&self.message, MESSAGE_INDENT))
             && self
                 .hint
                 .as_deref()
@@ -840,8 +950,8 @@ mod tests {
                     let report = MietteView::new(&d, &map);
                     assert!(report.fits_unwrapped());
                     assert_eq!(
-                        render_with(&human.wrapping, &d, &report, &map),
-                        render_with(&human.unwrapped, &d, &report, &map),
+                        render_with(&human.wrapping, &d, &report, &map, color),
+                        render_with(&human.unwrapped, &d, &report, &map, color),
                         "{text:?}"
                     );
                     compared += 1;

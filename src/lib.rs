@@ -52,6 +52,7 @@
 pub mod back;
 pub mod cli;
 pub mod diag;
+pub mod explain;
 pub mod front;
 pub(crate) mod hash;
 pub mod ir;

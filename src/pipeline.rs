@@ -52,6 +52,7 @@ pub struct Read {
 /// Reads and resolves the input. Problems go into `diags`; the topology is returned even when
 /// some were errors, so callers can decide (`check` reports, translators refuse).
 pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
+    diags.excuse(&options.quirks);
     let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let mut bindings = bindings(&mut loader, options, diags);
@@ -167,6 +168,7 @@ pub struct Converted {
 pub fn convert_xml(
     options: &ReadOptions,
     target: crate::front::xml::command::ConvertTarget,
+    places: &crate::front::xml::rebase::Places<'_>,
     diags: &mut Diagnostics,
 ) -> Converted {
     use crate::front::xml::command::ConvertTarget;
@@ -201,7 +203,9 @@ pub fn convert_xml(
                 csar_entry.as_deref(),
                 &mut check,
             ) {
-                tree = crate::front::xml::command::merge(&t.trees);
+                tree = crate::front::xml::command::merge(&t.trees).map(|merged| {
+                    crate::front::xml::rebase::rebase(merged, loader.sources(), places, diags)
+                });
                 let in_2_0 = target == ConvertTarget::tosca_2_0;
                 diags.extend(
                     t.lost

@@ -10,7 +10,7 @@
 //! args: ir input.yaml                         the command line (run in a copy of the folder)
 //! exit: 1                                     the exit code
 //! code: yaml::duplicate-key                   the diagnostic code (`-` for none: clap errors)
-//! severity: error                             its severity: `error` or `warning` (`-` with code `-`)
+//! severity: error                             its severity: `error` or `warning`
 //! at: input.yaml:6:5                          where the first diagnostic of that code points:
 //!                                             `file:line:col`; `file` alone only for a problem
 //!                                             with a whole file, which has no line (an archive
@@ -25,7 +25,7 @@
 //! end can feed it doctored output and see it fail.
 //!
 //! `-o out` (a folder holding one file that must stay untouched) and `--message-format json` are
-//! added unless `args` names its own `-o`.
+//! added unless `args` names its own `-o` (or is a `check`, which writes nothing).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -61,16 +61,23 @@ fn cases() -> Vec<Case> {
         .filter(|p| p.join("case").is_file())
         .map(|dir| {
             let text = std::fs::read_to_string(dir.join("case")).unwrap();
-            let fields = text
+            let mut fields = BTreeMap::new();
+            for l in text
                 .lines()
                 .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-                .map(|l| {
-                    let (k, v) = l
-                        .split_once(':')
-                        .unwrap_or_else(|| panic!("{}: bad line `{l}`", dir.display()));
-                    (k.trim().to_string(), v.trim().to_string())
-                })
-                .collect();
+            {
+                let (k, v) = l
+                    .split_once(':')
+                    .unwrap_or_else(|| panic!("{}: bad line `{l}`", dir.display()));
+                // A key written twice would let the later line silently win.
+                let old = fields.insert(k.trim().to_string(), v.trim().to_string());
+                assert!(
+                    old.is_none(),
+                    "{}/case: `{}:` is written twice",
+                    dir.display(),
+                    k.trim()
+                );
+            }
             Case {
                 name: dir.file_name().unwrap().to_string_lossy().into_owned(),
                 dir,
@@ -167,8 +174,10 @@ fn judge(fields: &BTreeMap<String, String>, exit: Option<i32>, stderr: &str) -> 
     let diagnostics = printed(stderr);
     let code = field("code");
     if code == "-" {
-        if field("severity") != "-" || field("at") != "-" {
-            problems.push("a case without a code has `severity: -` and `at: -`".to_string());
+        if field("severity") != "error" || field("at") != "-" {
+            problems.push(
+                "a command-line error without a code has `severity: error` and `at: -`".to_string(),
+            );
         }
     } else {
         if !fields.contains_key("message") {
@@ -236,7 +245,9 @@ fn run(case: &Case) -> Result<(), String> {
         .split_whitespace()
         .map(str::to_string)
         .collect();
-    if !args.iter().any(|a| a == "-o") {
+    // `check` writes nothing, so it takes no `-o`.
+    let writes = args.first().is_some_and(|command| command != "check");
+    if writes && !args.iter().any(|a| a == "-o") {
         std::fs::create_dir(work.join("out")).unwrap();
         std::fs::write(work.join("out/keep.txt"), "left alone\n").unwrap();
         args.extend(["-o".to_string(), "out".to_string()]);

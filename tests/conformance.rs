@@ -39,7 +39,7 @@ mod common;
 mod variability;
 
 use common::verdicts::{self, Found, Observed, Reason, RowKind};
-use common::{corpus_files, corpus_root};
+use common::{corpus_files, corpus_root, options_under};
 use toscana::diag::Diagnostics;
 use toscana::front::quirk::Quirk;
 
@@ -283,12 +283,15 @@ fn oasis_example_cases() -> Vec<Case> {
         .collect()
 }
 
-/// Where a corpus's tests find what its files refer to: TOSCA 2.0 profiles (`--profile-path`)
-/// and URLs served from local folders (`--map-url`), and the `--quirk` modes in force.
+/// Where a corpus's tests find what its files refer to: TOSCA 2.0 profiles (`--profile-path`),
+/// URLs served from local folders (`--map-url`), the folder a file may read inside of
+/// (`toscana check ROOT --entry FILE`; a file given alone reads only inside its own folder),
+/// and the `--quirk` modes in force.
 #[derive(Default)]
 struct Environment {
     profile_paths: Vec<PathBuf>,
     map_url: Vec<(String, PathBuf)>,
+    root: Option<PathBuf>,
     quirks: Vec<Quirk>,
 }
 
@@ -298,11 +301,10 @@ fn observe(path: &Path, environment: &Environment) -> Observed {
     let mut diags = Diagnostics::with_cap(0);
     let read = toscana::pipeline::read(
         &toscana::pipeline::ReadOptions {
-            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
             profile_paths: environment.profile_paths.clone(),
             map_url: environment.map_url.clone(),
             quirks: toscana::front::quirk::Quirks::new(&environment.quirks),
-            ..Default::default()
+            ..options_under(environment.root.as_deref(), path)
         },
         &mut diags,
     );
@@ -407,7 +409,13 @@ fn verdicts_agree_with_the_corpora_or_the_tables_say_why() {
                 "invalid" => Some(false),
                 _ => None,
             }),
-            profiles(oasis_profiles),
+            // The suite's tests are one repository: a test may import across its folders
+            // (`../types/...`), as §6.8.2.2 lets a relative import reach anywhere in the
+            // repository of the importing file.
+            Environment {
+                root: Some(corpus_root().join("oasis/tests/tosca_2_0")),
+                ..profiles(oasis_profiles)
+            },
         ),
         (
             "tosca-parser",
@@ -419,12 +427,14 @@ fn verdicts_agree_with_the_corpora_or_the_tables_say_why() {
             // tosca-parser's tests that import `https://example.com/custom_types/...` serve
             // the files of their own data folder there (the tests that use those URLs list
             // `custom_types/wordpress.yaml` and `compute_with_prop.yaml` too); toscana reads
-            // them through `--map-url`, never the network.
+            // them through `--map-url`, never the network. The data folder is the tests'
+            // repository: their files import `../custom_types/` from their own folders.
             Environment {
                 map_url: vec![(
                     "https://example.com/".to_string(),
                     corpus_root().join("tosca-parser"),
                 )],
+                root: Some(corpus_root().join("tosca-parser")),
                 ..Environment::default()
             },
         ),
@@ -590,14 +600,15 @@ fn the_ir_of_every_accepted_simple_profile_file_is_resolved() {
         .collect();
     let mut read = 0;
     let mut unresolved = Vec::new();
+    let tosca_parser = corpus_root().join("tosca-parser");
     for path in &files {
-        // As `toscana check` reads it: open requirements reported.
+        // As `toscana check` reads it: open requirements reported; a tosca-parser test inside
+        // its data folder, whose files import each other across folders.
         let mut diags = toscana::diag::Diagnostics::with_cap(0);
         let result = toscana::pipeline::read(
             &toscana::pipeline::ReadOptions {
-                input: Some(toscana::source::InputArg::Path(path.clone())),
                 report_open_requirements: true,
-                ..Default::default()
+                ..options_under(Some(&tosca_parser), path)
             },
             &mut diags,
         );
@@ -621,7 +632,9 @@ fn the_ir_of_every_accepted_simple_profile_file_is_resolved() {
         }
     }
     eprintln!("{read} accepted Simple Profile corpus files checked for a resolved IR");
-    assert!(read >= 110, "only {read} corpus files were accepted");
+    // 107 since unknown keynames are errors: four files with one (three of them invalid by
+    // their corpus, one a documented disagreement) are no longer accepted.
+    assert!(read >= 107, "only {read} corpus files were accepted");
     assert!(
         unresolved.is_empty(),
         "unresolved IR:\n{}",
@@ -682,7 +695,18 @@ fn unevaluated_calls(
         .map(|i| i.name.as_str())
         .collect();
     // A property reached through a requirement an orchestrator fulfils (dangling, or not
-    // assigned at all) is known only then.
+    // assigned at all) is known only then. `check` warns about an unassigned requirement only
+    // where the topology has a template that would fit it, so a call that reads through a
+    // requirement of the node it names (not a capability of it) is not judged here: whether its
+    // value is known depends on fulfilment, and on B.4.2's reading of such a path (the
+    // relationship's property, as Puccini reads it, or the target's, as toscana does).
+    // `capabilities[i]`: the capability names of node `i`.
+    let capabilities: Vec<std::collections::HashSet<&str>> = topology
+        .nodes
+        .iter()
+        .map(|n| n.capabilities.keys().map(String::as_str).collect())
+        .collect();
+    let node_index = |name: &str| topology.nodes.iter().position(|n| n.name == name);
     let open: std::collections::HashSet<String> = topology
         .nodes
         .iter()
@@ -698,26 +722,47 @@ fn unevaluated_calls(
         )
         .collect();
     let mut out = Vec::new();
-    walk_calls(&json, &mut |call| {
-        let function = call["function"].as_str().unwrap_or_default();
-        let args = call["args"].as_array().cloned().unwrap_or_default();
-        let known_args = args.iter().all(|a| !contains_call(a));
-        let unevaluated = match function {
-            "get_property" => !args
-                .get(1)
-                .and_then(|a| a["value"].as_str())
-                .is_some_and(|name| open.contains(name)),
-            "get_input" => args
-                .first()
-                .and_then(|a| a["value"].as_str())
-                .is_some_and(|name| bound.contains(name)),
-            "concat" | "join" | "token" => known_args,
-            _ => false,
-        };
-        if unevaluated {
-            out.push(format!("`{function}` left unevaluated: {call}"));
-        }
-    });
+    // Each node's own calls know which node SELF is; the rest of the IR has none.
+    let mut parts: Vec<(Option<usize>, &serde_json::Value)> = json["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, n)| (Some(i), n))
+        .collect();
+    let mut rest = json.clone();
+    rest["nodes"] = serde_json::Value::Null;
+    parts.push((None, &rest));
+    for (own, part) in parts {
+        walk_calls(part, &mut |call| {
+            let function = call["function"].as_str().unwrap_or_default();
+            let args = call["args"].as_array().cloned().unwrap_or_default();
+            let known_args = args.iter().all(|a| !contains_call(a));
+            let through_requirement = |name: &str| {
+                let from = match args.first().and_then(|a| a["value"].as_str()) {
+                    Some("SELF") => own,
+                    Some(node) => node_index(node),
+                    None => None,
+                };
+                args.len() >= 3 && from.is_some_and(|i| !capabilities[i].contains(name))
+            };
+            let unevaluated = match function {
+                "get_property" => !args
+                    .get(1)
+                    .and_then(|a| a["value"].as_str())
+                    .is_some_and(|name| open.contains(name) || through_requirement(name)),
+                "get_input" => args
+                    .first()
+                    .and_then(|a| a["value"].as_str())
+                    .is_some_and(|name| bound.contains(name)),
+                "concat" | "join" | "token" => known_args,
+                _ => false,
+            };
+            if unevaluated {
+                out.push(format!("`{function}` left unevaluated: {call}"));
+            }
+        });
+    }
     out
 }
 

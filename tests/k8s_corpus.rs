@@ -81,6 +81,11 @@ fn translate(path: &Path, options: &kubernetes::K8sOptions) -> Option<Outcome> {
     );
     let all = bdiags.finish();
     let errors: Vec<_> = all.iter().filter(|d| d.is_error()).collect();
+    // Nothing to deploy is an error that says so (output::nothing-to-write), after the warnings
+    // that say why for each node.
+    if !errors.is_empty() && errors.iter().all(|d| d.code == codes::OUTPUT_NOTHING) {
+        return Some(Outcome::Nothing);
+    }
     if !errors.is_empty() {
         let messages: Vec<String> = errors
             .iter()

@@ -529,7 +529,7 @@ fn a_user_dir_alone_is_a_whole_backend() {
     );
     let mut out = Vec::new();
     write_outputs(
-        None,
+        &crate::back::Destination::Stdout,
         &files,
         l.backend.as_ref().unwrap().stdout_separator(),
         &mut out,

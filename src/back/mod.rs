@@ -10,7 +10,7 @@
 //!
 //! The flow is: [`Backend::load`] (mapping and templates, every mistake a diagnostic with its
 //! span) → [`Backend::render`] (one rule per [`Element`], then the documents; deterministic) →
-//! [`write_outputs`] (stdout, or a directory written atomically).
+//! [`write_outputs`] (stdout, one file, or a folder written all-or-nothing).
 
 pub(crate) mod elements;
 mod engine;
@@ -25,7 +25,9 @@ pub mod terraform;
 
 pub use elements::{elements, topology_value};
 pub use engine::Backend;
-pub use output::{WriteReport, write_binary, write_outputs};
+pub use output::{
+    Destination, Shape, WriteReport, names_folder, recover, write_binary, write_outputs,
+};
 pub use shared::{json_to_tera, to_tera};
 
 use std::fmt;

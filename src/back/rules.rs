@@ -144,7 +144,7 @@ fn parse_document(node: &Node, diags: &mut Diagnostics) -> Option<Document> {
 
 fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
     let map = expect_map(node, "a rule", diags)?;
-    check_keys(map, RULE_KEYS, "a rule", diags);
+    let keys_known = check_keys(map, RULE_KEYS, "a rule", diags);
     let _ = opt_string(map, "description", diags);
     let matcher = match map.get("match") {
         Some(m) => parse_match(m, diags),
@@ -193,11 +193,14 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
         skip.map(|()| Action::Skip)
     } else {
         let Some(template) = template else {
-            diags.push(
-                Diagnostic::error(codes::BACKEND_RULES, "this rule has neither `template` nor `skip`")
-                    .at(node.span)
-                    .hint("name the template that renders the element, or say why it is skipped with `skip: reason`"),
-            );
+            // A misspelt `template:` is reported as such; saying it is missing too would be noise.
+            if keys_known {
+                diags.push(
+                    Diagnostic::error(codes::BACKEND_RULES, "this rule has neither `template` nor `skip`")
+                        .at(node.span)
+                        .hint("name the template that renders the element, or say why it is skipped with `skip: reason`"),
+                );
+            }
             return None;
         };
         let target = match (output, section) {
@@ -365,25 +368,38 @@ pub(crate) fn to_json(node: &Node, diags: &mut Diagnostics) -> Option<serde_json
     })
 }
 
-fn check_keys(map: &Map, allowed: &[&str], what: &str, diags: &mut Diagnostics) {
+/// Reports every key of `map` that `allowed` does not list; false if there was one.
+fn check_keys(map: &Map, allowed: &[&str], what: &str, diags: &mut Diagnostics) -> bool {
+    let mut known = true;
     for entry in map.entries() {
         match entry.key.as_str() {
             Some(key) if allowed.contains(&key) => {}
-            Some(key) => diags.push(
-                Diagnostic::error(
-                    codes::BACKEND_RULES,
-                    format!("unknown key `{key}` in {what}"),
-                )
-                .at(entry.key.span)
-                .hint(format!("expected one of: {}", allowed.join(", "))),
-            ),
-            None => diags.push(shape(
-                &entry.key,
-                &format!("a key in {what}"),
-                "one of: ".to_string() + &allowed.join(", "),
-            )),
+            Some(key) => {
+                known = false;
+                diags.push(
+                    Diagnostic::error(
+                        codes::BACKEND_RULES,
+                        format!("unknown key `{key}` in {what}"),
+                    )
+                    .at(entry.key.span)
+                    .did_you_mean(
+                        key,
+                        allowed,
+                        Some(format!("expected one of: {}", allowed.join(", "))),
+                    ),
+                );
+            }
+            None => {
+                known = false;
+                diags.push(shape(
+                    &entry.key,
+                    &format!("a key in {what}"),
+                    "one of: ".to_string() + &allowed.join(", "),
+                ));
+            }
         }
     }
+    known
 }
 
 fn opt_string(map: &Map, key: &str, diags: &mut Diagnostics) -> Option<Located> {

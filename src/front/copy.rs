@@ -70,7 +70,7 @@ pub fn expand(templates: &mut [Named], what: &str, diags: &mut Diagnostics) {
                 .at_with(copy.span, "the source of a copy")
                 .label(chained.span, "uses `copy` itself")
                 .hint(format!(
-                    "the source of `copy` must be a complete {what} (L4531); copy from the template that `{source_name}` copies, or write `{source_name}` out in full"
+                    "the source of `copy` must be a complete {what} (§9.8 Parameter Definition); copy from the template that `{source_name}` copies, or write `{source_name}` out in full"
                 )),
             );
         }

@@ -23,7 +23,7 @@ use crate::ir::Dialect;
 use crate::limits::Limits;
 use crate::model::Model;
 use crate::model::names::{Qualifier, Space};
-use crate::source::{FileId, ImportRef, Loader, Span};
+use crate::source::{FileId, ImportRef, Loader, ProfileLookup, Span};
 use crate::yaml::{Map, Node};
 use quirk::Quirk;
 
@@ -187,9 +187,9 @@ fn report_root_collisions(
                     .hint(if namespaces.would_shadow(def.span.file, earlier.file)
                         || namespaces.would_shadow(earlier.file, def.span.file)
                     {
-                        "names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them; `--quirk oasis-profiles` reads the definition of the importing file as shadowing the imported one"
+                        "names are unique in a namespace (§6.8.4 Namespaces): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them; `--quirk oasis-profiles` reads the definition of the importing file as shadowing the imported one"
                     } else {
-                        "names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them"
+                        "names are unique in a namespace (§6.8.4 Namespaces): import one of the files with `namespace: N` and name its type `N:Name`, or rename one of them"
                     }),
                 );
             }
@@ -242,7 +242,7 @@ fn report_shadowing(model: &Model, diags: &mut Diagnostics) {
                 )
                 .at_with(own, format!("`{}` in this file means this definition", shadowing.name))
                 .label(hidden, "shadowed: not reachable by this name from this file")
-                .hint("names are unique in a namespace (L1991-2002): import the other file with `namespace: N` to name its type `N:Name`, or rename this one"),
+                .hint("names are unique in a namespace (§6.8.4 Namespaces): import the other file with `namespace: N` to name its type `N:Name`, or rename this one"),
             );
         }
     }
@@ -483,35 +483,13 @@ impl<'a> ImportWalk<'a> {
         }
     }
 
-    /// Follows one import; false when what it names could not be read (reported), so names
-    /// that may be defined there are not reported as unknown as well.
-    fn follow(&mut self, importer: FileId, import: &yaml::ImportDecl) -> bool {
-        let profile_url;
-        let namespace = import.namespace.as_deref();
-        if let Some(files) = import
-            .profile
-            .as_deref()
-            .and_then(crate::profiles::tosca2_profile)
-        {
-            for file in files {
-                let id = self.profile(file);
-                self.model.namespaces.import(importer, id, namespace);
-            }
-            return true;
-        }
-        let url = match &import.profile {
-            Some(name) => match self.loader.profile_file(name) {
-                Some(path) => {
-                    profile_url = format!("file://{}", absolute(&path).display());
-                    &profile_url
-                }
-                None => {
-                    self.diags.push(unknown_profile(name, import.node.span));
-                    return false;
-                }
-            },
-            None => &import.url,
-        };
+    /// The file an import names by `url` (in its repository, when it names one), read through
+    /// the loader; `None` when it cannot be read (reported).
+    fn import_by_url(
+        &mut self,
+        importer: FileId,
+        import: &yaml::ImportDecl,
+    ) -> Option<(FileId, bool)> {
         let repository_url = match &import.repository {
             Some(name) => match self.model.repository(name, importer) {
                 Some(repo) => Some(repo.url.clone()),
@@ -524,20 +502,50 @@ impl<'a> ImportWalk<'a> {
                         .at(import.node.span)
                         .hint("define it under `repositories`"),
                     );
-                    return false;
+                    return None;
                 }
             },
             None => None,
         };
         let reference = ImportRef {
-            url,
+            url: &import.url,
             repository_url: repository_url.as_deref(),
         };
-        let Some((file, first_time)) =
-            self.loader
-                .resolve_import(importer, &reference, import.node.span, self.diags)
-        else {
-            return false;
+        self.loader
+            .resolve_import(importer, &reference, import.node.span, self.diags)
+    }
+
+    /// Follows one import; false when what it names could not be read (reported), so names
+    /// that may be defined there are not reported as unknown as well.
+    fn follow(&mut self, importer: FileId, import: &yaml::ImportDecl) -> bool {
+        let namespace = import.namespace.as_deref();
+        if let Some(files) = import
+            .profile
+            .as_deref()
+            .and_then(crate::profiles::tosca2_profile)
+        {
+            for file in files {
+                let id = self.profile(file);
+                self.model.namespaces.import(importer, id, namespace);
+            }
+            return true;
+        }
+        let (file, first_time) = match &import.profile {
+            Some(name) => match self
+                .loader
+                .resolve_profile(name, import.node.span, self.diags)
+            {
+                ProfileLookup::Found(file, first_time) => (file, first_time),
+                ProfileLookup::Unreadable => return false,
+                ProfileLookup::Unknown => {
+                    self.diags.push(unknown_profile(name, import.node.span));
+                    return false;
+                }
+            },
+            None => match self.import_by_url(importer, import) {
+                Some(found) => found,
+                None => return false,
+            },
         };
         if let Some(pos) = self.stack.iter().position(|(f, _)| *f == file) {
             self.report_cycle(pos, import.node.span);
@@ -641,9 +649,4 @@ fn unknown_profile(name: &str, at: Span) -> Diagnostic {
     .hint(format!(
         "toscana embeds {embedded}; for another profile, pass --profile-path DIR where DIR lays profiles out by name (io/kubernetes/1.35/profile.yaml declares `profile: io.kubernetes:1.35`)"
     ))
-}
-
-/// `path` made absolute against the current directory, for a `file://` URL.
-fn absolute(path: &std::path::Path) -> std::path::PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }

@@ -252,7 +252,7 @@ fn rewrite_property(
         )
         .at(block.key.span)
         .hint(format!(
-            "TOSCA 2.0 says this with a data type derived from `{parent}` whose `properties` refine these (L4129-4142), named as this property's `type`"
+            "TOSCA 2.0 says this with a data type derived from `{parent}` whose `properties` refine these (§9.2 Data Type), named as this property's `type`"
         )),
     );
     let type_node = |span| Node::string(&refined, span);

@@ -7,6 +7,8 @@ use clap::ValueEnum;
 /// One lenient mode, chosen with `--quirk NAME` (repeatable).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
 pub enum Quirk {
+    /// TOSCA 1.0 XML as Eclipse Winery and OpenTOSCA write it
+    ///
     /// TOSCA 1.0 XML as Eclipse Winery and the OpenTOSCA ecosystem write it: the Winery
     /// key/value properties extension (`winery:PropertiesDefinition`), `name` on
     /// `ImplementationArtifact`, property elements in no namespace, imports without
@@ -14,14 +16,20 @@ pub enum Quirk {
     /// namespace (skipped), documents holding only imports, and QNames defined elsewhere in the
     /// Winery repository rather than imported (taken on trust, with a warning each).
     Winery,
+    /// A Simple Profile keyname of a later version than the file declares
+    ///
     /// Simple Profile files that use a keyname of a later Simple Profile version than the one
     /// they declare (`key_schema` in a `tosca_simple_yaml_1_2` file): the keyname is read, with a
     /// warning, instead of being an error. For files whose authors bumped the grammar but not
     /// the version line.
     NewerKeynames,
+    /// `tosca_simple_yaml_1_1_0` and the like, read as the version it means
+    ///
     /// `tosca_definitions_version: tosca_simple_yaml_1_1_0` (and `_1_2_0`, `_1_3_0`), as some
     /// tools of the 1.1 era write it: read as the two-part version it means, with a warning.
     ThreePartVersions,
+    /// Newer keynames within ETSI NFV SOL001 definitions
+    ///
     /// ETSI NFV SOL001 type files and the descriptors built on them. Within a SOL001
     /// definition (a type named `tosca.<kind>.nfv.…`, or any entity of a file whose `metadata`
     /// says `template_author: ETSI_NFV`), a keyname of a later Simple Profile version than the
@@ -37,12 +45,16 @@ pub enum Quirk {
     /// `range` properties are valid TOSCA. Descriptors that break SOL001's own constraints
     /// (`vnfm_info: [Tacker]` against its pattern) stay errors.
     EtsiNfv,
+    /// TOSCA 2.0 `$in_range`, as the draft's examples and the community profiles call it
+    ///
     /// `$in_range: [ <value>, [ <lower>, <upper> ] ]` in TOSCA 2.0, as the examples of the
     /// TOSCA 2.0 draft (L3463, L3557) and the OASIS community profiles call it: read as a
     /// built-in with both bounds included, checked and evaluated like the comparisons. csd07
     /// defines no such function and OASIS's own conformance test says it must be rejected, so
     /// without the quirk it is an error whose hint gives the `$and` to write.
     InRange,
+    /// What the OASIS TOSCA community's 2.0 profiles do: shadowed names, nested refinements
+    ///
     /// The TOSCA 2.0 profiles of the OASIS TOSCA community (`io.kubernetes:1.35`,
     /// `community.tosca.*`): a type defined in a file shadows a same-named type the file imports
     /// into its root namespace (instead of making the name ambiguous, L1991-2002), and a
@@ -56,6 +68,16 @@ pub enum Quirk {
     /// `Service.spec`, `Deployment.spec` and the `metadata` of several types so (see
     /// [`super::nested_refinements`]).
     OasisProfiles,
+    /// Unknown keynames as warnings (ignored) instead of errors
+    ///
+    /// Keynames that no grammar of the file's dialect defines, in any dialect: each is a
+    /// warning, and the keyname is ignored, instead of an error. Unknown keynames are errors by
+    /// default because a misspelt one (`propertes:`) would otherwise drop what it holds without
+    /// a word. For files written for a processor that reads extensions of its own, such as the
+    /// `short_name:` of the type files in the OASIS TMForum example, which copies the
+    /// "Shorthand Name" column of the Simple Profile's type tables into the YAML; the OASIS
+    /// authors' own examples comment it out as "not a valid TOSCA keyname".
+    UnknownKeynames,
 }
 
 /// The quirks in force for one run.

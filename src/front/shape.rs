@@ -1,6 +1,7 @@
 //! Reading YAML nodes as the shapes a grammar expects, with a diagnostic when they are not.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::front::quirk::Quirk;
 use crate::model::Named;
 use crate::yaml::{Map, Node};
 
@@ -110,8 +111,8 @@ pub fn wrong_shape(node: &Node, what: &str, expected: &str) -> Diagnostic {
     .at_with(node.span, format!("expected {expected}"))
 }
 
-/// Warns about every key of `map` that `known` does not list: toscana reads only what it
-/// understands and says so about the rest.
+/// Reports every key of `map` that `known` does not list as an unknown keyname: an error, since
+/// a misspelt keyname would drop what it holds (a warning under `--quirk unknown-keynames`).
 pub fn check_keys(map: &Map, known: &[&str], what: &str, diags: &mut Diagnostics) {
     for entry in map.entries() {
         let Some(key) = entry.key.scalar_text() else {
@@ -124,11 +125,12 @@ pub fn check_keys(map: &Map, known: &[&str], what: &str, diags: &mut Diagnostics
         };
         if !known.contains(&key) {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::error(
                     codes::TOSCA_UNKNOWN_KEY,
-                    format!("unknown keyname `{key}` in {what}; ignored"),
+                    format!("unknown keyname `{key}` in {what}"),
                 )
-                .at_with(entry.key.span, "not read")
+                .excused_by(Quirk::UnknownKeynames)
+                .at_with(entry.key.span, "not a keyname here")
                 .did_you_mean(
                     key,
                     known,

@@ -23,6 +23,7 @@
 //! 1.0) reads them and its test files use them.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::front::quirk::Quirk;
 use crate::yaml::{Map, Node};
 
 /// A Simple Profile version, ordered, plus TOSCA 2.0 for keynames only 2.0 has.
@@ -734,11 +735,12 @@ impl Walker<'_> {
             .map(|(name, _, _)| *name)
             .collect();
         self.diags.push(
-            Diagnostic::warning(
+            Diagnostic::error(
                 codes::TOSCA_UNKNOWN_KEY,
-                format!("unknown keyname `{key}` in {what}; ignored"),
+                format!("unknown keyname `{key}` in {what}"),
             )
-            .at_with(key_node.span, "not read")
+            .excused_by(Quirk::UnknownKeynames)
+            .at_with(key_node.span, "not a keyname here")
             .did_you_mean(
                 key,
                 &known,
@@ -878,19 +880,41 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
     }
 
+    const TYPO: &str = "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  N:\n    derived_form: tosca.nodes.Root\n";
+
     #[test]
-    fn a_typo_in_a_type_is_a_warning_with_the_nearest_keyname() {
-        let found = check(
-            "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  N:\n    derived_form: tosca.nodes.Root\n",
-            false,
-        );
+    fn a_typo_in_a_type_is_an_error_with_the_nearest_keyname() {
+        let found = check(TYPO, false);
         assert_eq!(
             found,
             vec![(
-                false,
-                "unknown keyname `derived_form` in node type `N`; ignored".to_string()
+                true,
+                "unknown keyname `derived_form` in node type `N`".to_string()
             )]
         );
+    }
+
+    #[test]
+    fn the_unknown_keynames_quirk_keeps_a_typo_a_warning() {
+        let mut sources = SourceMap::default();
+        let mut diags = Diagnostics::default();
+        diags.excuse(&crate::front::quirk::Quirks::new(&[Quirk::UnknownKeynames]));
+        let id = sources.add("t.yaml", Origin::Stdin, TYPO.to_string());
+        let root = crate::yaml::load(&sources, id, &Limits::default(), &mut diags).unwrap();
+        check_file(root.as_map().unwrap(), Lenience::default(), &mut diags);
+        let found: Vec<(bool, &str, Option<&str>)> = diags
+            .iter()
+            .map(|d| (d.is_error(), d.message.as_str(), d.hint.as_deref()))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                false,
+                "unknown keyname `derived_form` in node type `N`; ignored (--quirk unknown-keynames)",
+                Some("did you mean `derived_from`?")
+            )]
+        );
+        assert!(!diags.has_errors());
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //! resolver's; this module answers only "is this what the grammar allows here".
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::front::quirk::Quirk;
 use crate::source::SourceMap;
 use crate::yaml::{Core, Map, Node};
 
@@ -574,27 +575,33 @@ impl D {
 const LEGACY: &[(&str, &str)] = &[
     (
         "constraints",
-        "a `validation` clause, such as `validation: { $greater_or_equal: [ $value, 1 ] }` (L4661)",
+        "a `validation` clause, such as `validation: { $greater_or_equal: [ $value, 1 ] }` (§9.11 Validation Clause)",
     ),
     (
         "occurrences",
-        "`count_range` on a requirement definition (L2932); capabilities have no occurrences",
+        "`count_range` on a requirement definition (§8.4 Requirement Definition); capabilities have no occurrences",
     ),
     (
         "valid_target_types",
-        "`valid_capability_types` or `valid_target_node_types` (L2571)",
+        "`valid_capability_types` or `valid_target_node_types` (§7.3 Relationship Type)",
     ),
-    ("valid_source_types", "`valid_source_node_types` (L2722)"),
+    (
+        "valid_source_types",
+        "`valid_source_node_types` (§8.1 Capability Type)",
+    ),
 ];
 
 /// Import keynames of TOSCA 1.3 that 2.0 renamed or dropped (T2-IMPORT-14): still errors in a
 /// 2.0 import (it would not be read as meant), with what to write instead.
 const RENAMED_IMPORT_KEYS: &[(&str, &str)] = &[
-    ("file", "`url: <file>` (L1720)"),
-    ("namespace_prefix", "`namespace: <prefix>` (L1723)"),
+    ("file", "`url: <file>` (§6.8.1 Import Definitions)"),
+    (
+        "namespace_prefix",
+        "`namespace: <prefix>` (§6.8.1 Import Definitions)",
+    ),
     (
         "namespace_uri",
-        "nothing: a 2.0 namespace is only its prefix, `namespace: <prefix>` (L1723)",
+        "nothing: a 2.0 namespace is only its prefix, `namespace: <prefix>` (§6.8.1 Import Definitions)",
     ),
 ];
 
@@ -637,7 +644,7 @@ pub fn check_file(root: &Map, entry: bool, diags: &mut Diagnostics) {
             )
             .at_with(template.key.span, "not allowed with `profile`")
             .label(profile.key.span, "this file is a profile")
-            .hint("a profile holds only types, repositories and functions (L1038, L1525); move the service template into a file that imports the profile"),
+            .hint("a profile holds only types, repositories and functions (§6.1 Keynames, §6.7.1 Grammar); move the service template into a file that imports the profile"),
         );
     }
     if entry && let Some(template) = root.get("service_template") {
@@ -675,7 +682,7 @@ pub fn check_dsl_anchors(sources: &SourceMap, root: &Map, diags: &mut Diagnostic
                 )
                 .at_with(entry.key.span, "no `&anchor` on its value")
                 .hint(format!(
-                    "a DSL definition is `<name>: &<anchor> <definitions>` (L1080-1089), e.g. `{name}: &{name}`; aliases (`*{name}`) elsewhere in the file then reuse it"
+                    "a DSL definition is `<name>: &<anchor> <definitions>` (§6.3 DSL Definitions), e.g. `{name}: &{name}`; aliases (`*{name}`) elsewhere in the file then reuse it"
                 )),
             );
         }
@@ -732,12 +739,13 @@ impl Walker<'_> {
                 && let Some((_, instead)) = LEGACY.iter().find(|(k, _)| *k == key)
             {
                 self.diags.push(
-                    Diagnostic::warning(
+                    Diagnostic::error(
                         codes::TOSCA_UNKNOWN_KEY,
                         format!(
                             "`{key}` in {what} is a TOSCA 1.3 keyname; TOSCA 2.0 does not read it"
                         ),
                     )
+                    .excused_by(Quirk::UnknownKeynames)
                     .at_with(entry.key.span, "ignored")
                     .hint(format!("in TOSCA 2.0 write {instead}")),
                 );
@@ -754,6 +762,7 @@ impl Walker<'_> {
                     codes::TOSCA_UNKNOWN_KEY,
                     format!("unknown keyname `{key}` in {what}"),
                 )
+                .excused_by(Quirk::UnknownKeynames)
                 .at_with(entry.key.span, "not a keyname of TOSCA 2.0 here");
                 let renamed = RENAMED_IMPORT_KEYS.iter().find(|(k, _)| *k == key);
                 self.diags.push(match renamed {
@@ -763,7 +772,7 @@ impl Walker<'_> {
                     // How the OASIS community profiles refine a property's data type.
                     None if key == "properties" && what.starts_with("property definition") => d
                         .hint(
-                            "a property definition cannot refine the properties of its data type (L4243): define a data type derived from its type that refines them, and name it as the `type`; `--quirk oasis-profiles` reads this block so",
+                            "a property definition cannot refine the properties of its data type (§9.4 Property Definition): define a data type derived from its type that refines them, and name it as the `type`; `--quirk oasis-profiles` reads this block so",
                         ),
                     _ => d.did_you_mean(
                         key,
@@ -837,7 +846,7 @@ impl Walker<'_> {
                                     d,
                                     known,
                                     Some(format!(
-                                        "the directives are {} (L2511, L3182)",
+                                        "the directives are {} (§7.2 Node Template, §8.5.2 Requirement Assignment Grammar)",
                                         known.join(", ")
                                     )),
                                 ),
@@ -1124,7 +1133,7 @@ impl Walker<'_> {
                     format!("{what} has a `default` but `required: false`"),
                 )
                 .at_with(default.key.span, "a default is allowed only on a required property")
-                .hint("TOSCA 2.0 (L4250) allows `default` only when `required` is true: remove `default`, or `required: false`"),
+                .hint("TOSCA 2.0 (§9.4 Property Definition) allows `default` only when `required` is true: remove `default`, or `required: false`"),
             );
         }
     }
@@ -1208,7 +1217,7 @@ impl Walker<'_> {
             self.diags.push(
                 Diagnostic::error(codes::TOSCA_MISSING_KEY, problem)
                     .at(node.span)
-                    .hint("write `url: <file>` to import a file, or `profile: <name>` to import a profile (L1720-1721)"),
+                    .hint("write `url: <file>` to import a file, or `profile: <name>` to import a profile (§6.8.1 Import Definitions)"),
             );
         }
         if profile && let Some(repo) = map.entry("repository") {
@@ -1218,7 +1227,7 @@ impl Walker<'_> {
                     "an import by `profile` cannot name a `repository`",
                 )
                 .at(repo.key.span)
-                .hint("`repository` locates a `url` (L1722); remove it or import by `url`"),
+                .hint("`repository` locates a `url` (§6.8.1 Import Definitions); remove it or import by `url`"),
             );
         }
     }
@@ -1240,7 +1249,7 @@ impl Walker<'_> {
                 )
                 .at(node.span)
                 .hint(
-                    "write <major>.<minor>[.<fix>[.<qualifier>[-<build>]]], such as 1.0.2 (L3915)",
+                    "write <major>.<minor>[.<fix>[.<qualifier>[-<build>]]], such as 1.0.2 (§9.1.2.3 version)",
                 ),
             );
         }

@@ -119,6 +119,31 @@ pub fn tosca2_profile(name: &str) -> Option<&'static [ProfileFile]> {
     }
 }
 
+/// The first embedded TOSCA 2.0 profile (in [`TOSCA2_PROFILE_NAMES`] order) that defines a type
+/// `name` under `section` (`node_types`), for the hint of a 2.0 file that names the type without
+/// importing the profile. The files are read as text: a section is a line `section:` and its
+/// types are the keys indented by two spaces under it, as every embedded profile is written.
+pub fn tosca2_profile_defining(section: &str, name: &str) -> Option<&'static str> {
+    let header = format!("{section}:");
+    TOSCA2_PROFILE_NAMES.iter().copied().find(|profile| {
+        tosca2_profile(profile).into_iter().flatten().any(|file| {
+            let mut in_section = false;
+            file.text.lines().any(|line| {
+                if !line.starts_with(' ') && !line.starts_with('#') && !line.is_empty() {
+                    in_section = line.trim_end() == header;
+                    return false;
+                }
+                in_section
+                    && line
+                        .strip_prefix("  ")
+                        .filter(|rest| !rest.starts_with(' '))
+                        .and_then(|rest| rest.trim_end().strip_suffix(':'))
+                        == Some(name)
+            })
+        })
+    })
+}
+
 /// The types a Simple Profile file of this `tosca_definitions_version` gets implicitly, normative
 /// first, then non-normative; or None if the version is not a Simple Profile one.
 pub fn simple_profile(version: &str) -> Option<&'static [ProfileFile]> {
@@ -138,6 +163,25 @@ pub fn simple_profile(version: &str) -> Option<&'static [ProfileFile]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_profile_defining_a_type_is_found_by_section_and_name() {
+        assert_eq!(
+            tosca2_profile_defining("node_types", "Compute"),
+            Some("org.oasis-open.simple:2.0")
+        );
+        assert_eq!(
+            tosca2_profile_defining("node_types", "tosca.nodes.Compute"),
+            Some("org.oasis-open.simple:1.3")
+        );
+        assert_eq!(
+            tosca2_profile_defining("capability_types", "Compute"),
+            Some("org.oasis-open.simple:2.0")
+        );
+        assert_eq!(tosca2_profile_defining("node_types", "Banana"), None);
+        // A property named like a type is no type.
+        assert_eq!(tosca2_profile_defining("node_types", "num_cpus"), None);
+    }
     use crate::diag::Diagnostics;
     use crate::limits::Limits;
     use crate::source::{Origin, SourceMap};

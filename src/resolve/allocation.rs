@@ -76,8 +76,8 @@ pub fn read(
                     format!("capability `{name}` has no property `{property}` to allocate from"),
                     match crate::diag::closest(property, &known) {
                         Some(near) => format!("did you mean `{near}`?"),
-                        None if known.is_empty() => format!("capability `{name}` defines no properties; an allocation names a property of the target capability (L3406)"),
-                        None => format!("its properties are {} (L3406)", known.join(", ")),
+                        None if known.is_empty() => format!("capability `{name}` defines no properties; an allocation names a property of the target capability (§8.5.5 Capability Allocation)"),
+                        None => format!("its properties are {} (§8.5.5 Capability Allocation)", known.join(", ")),
                     },
                 ));
             }
@@ -104,7 +104,7 @@ pub fn read(
                 format!(
                     "`{property}` of capability `{name}` is a {type_name}; only integer, float and scalar properties can be allocated from, by amounts of their type"
                 ),
-                "allocate from an integer, float or scalar property (L3408)".to_string(),
+                "allocate from an integer, float or scalar property (§8.5.5 Capability Allocation)".to_string(),
             )),
         }
     }

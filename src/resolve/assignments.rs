@@ -166,7 +166,7 @@ pub fn read<'y>(
                 "remove `allocations`",
             ),
             None => (
-                "`allocations` is read as `allocation`, the keyname of L3051 (the spec's §14 examples write `allocations`)",
+                "`allocations` is read as `allocation`, the keyname of §8.5.1 Supported Keynames (the spec's §14 examples write `allocations`)",
                 "write `allocation`",
             ),
         };
@@ -208,7 +208,7 @@ fn node<'y>(a: &mut Assignment<'y>, node: &'y Yaml, diags: &mut Diagnostics) {
                 ),
             )
             .at(node.span)
-            .hint("write `node: <template>`, `node: <node type>`, or `node: [<template>, <index>]` with a non-negative integer index or an expression such as $node_index (L3044)"),
+            .hint("write `node: <template>`, `node: <node type>`, or `node: [<template>, <index>]` with a non-negative integer index or an expression such as $node_index (§8.5.1 Supported Keynames)"),
         ),
     }
 }

@@ -225,7 +225,7 @@ pub fn check_implicit_inputs(
                 )
                 .at_with(mappings_span, format!("substitutes `{node_type}`"))
                 .hint(format!(
-                    "add an input `{name}`: in {} a substituting template's inputs stand for the node type's properties (L913)",
+                    "add an input `{name}`: in {} a substituting template's inputs stand for the node type's properties (Simple Profile §12.3 Definition of the database stack in a service template)",
                     model.version
                 )),
             );
@@ -246,7 +246,7 @@ pub fn check_implicit_inputs(
                     ),
                 )
                 .at_with(input.span, "no value can reach it through a substitution")
-                .hint("give it a `default` (L913), or add the property to the node type"),
+                .hint("give it a `default` (Simple Profile §12.3 Definition of the database stack in a service template), or add the property to the node type"),
             );
         }
     }

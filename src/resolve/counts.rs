@@ -105,7 +105,7 @@ pub fn check<'m, 'y>(
                 )
                 .at_with(last, "the assignment that goes over")
                 .label(first, "counted from here")
-                .hint("the `count`s of all assignments of a requirement add up, optional ones included (L3247); remove assignments or lower their `count`"),
+                .hint("the `count`s of all assignments of a requirement add up, optional ones included (§8.5.4 Requirement Count); remove assignments or lower their `count`"),
             ));
         } else if required < bounds.min {
             diags.push(range_note(
@@ -119,7 +119,7 @@ pub fn check<'m, 'y>(
                     ),
                 )
                 .at(first)
-                .hint("the `count`s of the non-optional assignments must reach the lower bound (L3248): add assignments, raise a `count`, or drop `optional: true`"),
+                .hint("the `count`s of the non-optional assignments must reach the lower bound (§8.5.4 Requirement Count): add assignments, raise a `count`, or drop `optional: true`"),
             ));
         }
     }

@@ -137,7 +137,7 @@ pub fn connect<'m>(
                     ),
                 )
                 .at(filter.key.span)
-                .hint("a node filter on a node template selects the node from outside the topology (L2549): add `directives: [ select ]`, or move the filter into the requirement that should choose by it"),
+                .hint("a node filter on a node template selects the node from outside the topology (§7.2.1 Node Template Directives): add `directives: [ select ]`, or move the filter into the requirement that should choose by it"),
             );
         }
         let list = def.and_then(|d| d.entry("requirements"));
@@ -162,7 +162,7 @@ pub fn connect<'m>(
                         ),
                     )
                     .at(list.key.span)
-                    .hint("a selected node's outgoing relationships cannot be changed (L2547); add `create` after `select` to create the node when none is found"),
+                    .hint("a selected node's outgoing relationships cannot be changed (§7.2.1 Node Template Directives); add `create` after `select` to create the node when none is found"),
                 );
             }
             continue;
@@ -576,7 +576,7 @@ impl<'b> Decider<'_, 'b, '_> {
                         ),
                     )
                     .at(*at)
-                    .hint(format!("name `{wanted}` or a type derived from it (L3162)")),
+                    .hint(format!("name `{wanted}` or a type derived from it (§8.5.2 Requirement Assignment Grammar)")),
                 );
             }
         }
@@ -593,7 +593,7 @@ impl<'b> Decider<'_, 'b, '_> {
                         ),
                     )
                     .at(at)
-                    .hint(format!("write `capability: {name}`, or leave it out (L3166-3168)")),
+                    .hint(format!("write `capability: {name}`, or leave it out (§8.5.2 Requirement Assignment Grammar)")),
                 ),
                 (Some(name), None, _) if name != cap => self.diags.push(
                     Diagnostic::error(
@@ -604,7 +604,7 @@ impl<'b> Decider<'_, 'b, '_> {
                         ),
                     )
                     .at(at)
-                    .hint(format!("write `capability: {name}`, or leave it out (L3166)")),
+                    .hint(format!("write `capability: {name}`, or leave it out (§8.5.2 Requirement Assignment Grammar)")),
                 ),
                 (None, Some(cap_full), Some(wanted)) => {
                     if let Some(wanted_full) = full(
@@ -633,7 +633,7 @@ impl<'b> Decider<'_, 'b, '_> {
                                     ),
                                 )
                                 .at(at)
-                                .hint(format!("name `{wanted}` or a type derived from it, or a capability of the target by name (L3169-3170)")),
+                                .hint(format!("name `{wanted}` or a type derived from it, or a capability of the target by name (§8.5.2 Requirement Assignment Grammar)")),
                             );
                         }
                     }
@@ -659,7 +659,7 @@ impl<'b> Decider<'_, 'b, '_> {
                     ),
                 )
                 .at(at)
-                .hint(format!("use `{declared}` or a type derived from it (L3172-3178)")),
+                .hint(format!("use `{declared}` or a type derived from it (§8.5.2 Requirement Assignment Grammar)")),
             );
         }
         if !selection::admits(&relationship.valid_sources, &source.types)
@@ -678,7 +678,7 @@ impl<'b> Decider<'_, 'b, '_> {
                     ),
                 )
                 .at(a.span)
-                .hint("use a relationship type whose `valid_source_node_types` admit this node (L2609)"),
+                .hint("use a relationship type whose `valid_source_node_types` admit this node (§7.3 Relationship Type)"),
             );
         }
     }
@@ -1055,7 +1055,7 @@ impl<'b> Decider<'_, 'b, '_> {
                 ),
             )
             .at(plan.a.span)
-            .hint("the choice is the processor's (L7036): toscana takes the templates this node does not target yet for the requirement first, then document order; name the template meant with `node: <template>`, or narrow the choice with a `node_filter`"),
+            .hint("the choice is the processor's (§14.3.3 Full Mesh): toscana takes the templates this node does not target yet for the requirement first, then document order; name the template meant with `node: <template>`, or narrow the choice with a `node_filter`"),
         );
     }
 
@@ -1449,7 +1449,7 @@ fn unjudged(mut d: Diagnostic) -> Diagnostic {
     if d.is_error() {
         let hint = d.hint.take().unwrap_or_default();
         d.hint = Some(format!(
-            "{hint}; in a requirement's node filter `SELF` is the relationship to the candidate (L3449). This filter is not judged"
+            "{hint}; in a requirement's node filter `SELF` is the relationship to the candidate (§8.6 Node Filter Definition). This filter is not judged"
         ));
     }
     d

@@ -372,7 +372,7 @@ impl Pairing<'_> {
                         target.name,
                         have.saturating_sub(1)
                     ),
-                    hint: "give the templates counts that pair up, or compute the index so it stays below the target's count (L7222-7240)".to_string(),
+                    hint: "give the templates counts that pair up, or compute the index so it stays below the target's count (§14.3.6 Many-to-Many Relationships)".to_string(),
                     optional,
                 });
             }

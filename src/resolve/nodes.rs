@@ -806,34 +806,51 @@ impl<'a> NodeBuilder<'a> {
 
     /// Reports an artifact whose file is not where its path says: an error inside a CSAR,
     /// which must carry what it names; a warning next to a plain file, whose artifacts may be
-    /// put in place before deployment, or in a profile outside the template. URLs and
-    /// repository artifacts are not looked up.
+    /// put in place before deployment, or in a profile outside the template. URLs, repository
+    /// artifacts and images are not looked up: an image artifact's `file` names an image that a
+    /// registry or cloud holds (`redis:7`), which no translator reads as a file.
     fn check_file(&self, artifact: &Artifact, at: Span, diags: &mut Diagnostics) {
         let Some(path) = artifact.path.as_deref() else {
             return;
         };
-        if artifact.repository.is_some() || artifact.file.contains("://") {
+        if artifact.repository.is_some() || artifact.file.contains("://") || is_image(artifact) {
             return;
         }
         let missing = if self.of_outside_profile(at.file, path) {
-            (!std::path::Path::new(path).is_file())
-                .then(|| (format!("`{path}` does not exist"), false))
+            (!std::path::Path::new(path).is_file()).then(|| crate::source::Missing {
+                reason: format!("`{path}` does not exist"),
+                in_csar: false,
+                outside: false,
+            })
         } else {
             self.ctx.artifact_files.missing(path)
         };
-        let Some((reason, in_csar)) = missing else {
+        let Some(missing) = missing else {
             return;
         };
         if !self.missing_files_reported.borrow_mut().insert(at) {
             return;
         }
         // An inline definition under `primary` or `dependencies` has no name of its own.
+        let reason = &missing.reason;
         let message = if artifact.name.is_empty() || artifact.name == artifact.file {
             format!("implementation file `{}`: {reason}", artifact.file)
         } else {
             format!("artifact `{}`: {reason}", artifact.name)
         };
-        diags.push(if in_csar {
+        if missing.outside {
+            let hint = "an artifact is a file of the template: put it inside the template's folder (or its CSAR) and name it by a relative path";
+            diags.push(
+                match missing.in_csar {
+                    true => Diagnostic::error(codes::INPUT_OUTSIDE_ROOT, message),
+                    false => Diagnostic::warning(codes::INPUT_OUTSIDE_ROOT, message),
+                }
+                .at(at)
+                .hint(hint),
+            );
+            return;
+        }
+        diags.push(if missing.in_csar {
             Diagnostic::error(codes::TOSCA_MISSING_FILE, message)
                 .at(at)
                 .hint("add the file to the CSAR, or correct the path (it is relative to the file that names it)")
@@ -1121,4 +1138,17 @@ fn instance_bounds(capabilities: &IndexMap<String, Shared<Capability>>) -> Optio
         min,
         max: int("max_instances"),
     })
+}
+
+/// Whether an artifact is an image: its type is, or derives from, the Simple Profile's
+/// `tosca.artifacts.Deployment.Image` (C.8.3.2: "an opaque packaging of a TOSCA Node's
+/// deployment ... prepared to be run on a known target container") or the 2.0 simple profile's
+/// `Deployment.Image`, under any namespace prefix.
+fn is_image(artifact: &Artifact) -> bool {
+    artifact
+        .types
+        .iter()
+        .chain(artifact.type_name.as_ref())
+        .map(|t| t.rsplit_once(':').map_or(t.as_str(), |(_, local)| local))
+        .any(|t| t == "tosca.artifacts.Deployment.Image" || t == "Deployment.Image")
 }

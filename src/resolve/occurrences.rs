@@ -2,11 +2,18 @@
 //! definitions: every assigned name is defined (SP-NTPL-06), and no name is assigned more
 //! often than its `occurrences` allow (SP-REQD-04, SP-REQA-08; default `[1, 1]`).
 //!
-//! Fewer assignments than the lower bound is a warning, not an error: in the Simple Profile an
+//! Fewer assignments than the lower bound is never an error: in the Simple Profile an
 //! unassigned requirement stays open for the orchestrator to fulfil at deployment
-//! (SP-REQA-08), so the template is valid, but nothing in it says what the target will be.
-//! `toscana check` reports it; the translators do not, because there the backend's platform is
-//! the orchestrator (a Kubernetes cluster hosts a container that names no host).
+//! (A.6.2 Requirement definition: "provide an abstract type ... that a TOSCA orchestrator can use
+//! to fulfil the capability at runtime (implicitly)"; SP-REQA-08), so the template is valid.
+//! `toscana check` warns only where that is likely a slip: a requirement left unassigned
+//! although a node template of the topology has the type its definition names (a web server
+//! beside a `Compute` it names as no host). Where nothing in the topology could fulfil it (a
+//! `Container.Application`'s `host` runtime, `storage` and `network`, which name a capability
+//! only; a database's host where the platform runs it), the orchestrator provides the target,
+//! and a warning would be nothing to act on. The translators do not report open requirements:
+//! there the backend's platform is the orchestrator (a Kubernetes cluster hosts a container
+//! that names no host).
 //! A requirement that `substitution_mappings` exposes on the boundary is fulfilled outside
 //! and not counted as missing.
 //!
@@ -33,7 +40,30 @@ impl Bounds {
         min: 1,
         max: Some(1),
     };
+}
 
+/// What a requirement definition asks for: its bounds and the node type of its target, if it
+/// names one.
+#[derive(Clone, Copy)]
+pub(super) struct Defined<'m> {
+    pub(super) bounds: Bounds,
+    pub(super) node: Option<&'m str>,
+}
+
+/// The other node templates whose type is, or derives from, `node_type` (a full name, or a
+/// normative type's shorthand: `Compute` for `tosca.nodes.Compute`).
+fn fitting_templates<'t>(topology: &'t Topology, own: NodeId, node_type: &str) -> Vec<&'t str> {
+    let shorthand = |t: &str| t.strip_prefix("tosca.nodes.") == Some(node_type);
+    topology
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(j, n)| *j != own.0 && n.types.iter().any(|t| t == node_type || shorthand(t)))
+        .map(|(_, n)| n.name.as_str())
+        .collect()
+}
+
+impl Bounds {
     pub(super) fn show(self) -> String {
         match self.max {
             Some(max) => format!("[{}, {max}]", self.min),
@@ -52,7 +82,7 @@ pub fn check(
 ) {
     // Each type chain's requirement definitions, `None` when the chain cannot be judged: worked
     // out once for all the templates of a type.
-    let mut by_chain: ChainMap<Option<IndexMap<&str, Bounds>>> = ChainMap::default();
+    let mut by_chain: ChainMap<Option<IndexMap<&str, Defined>>> = ChainMap::default();
     for (i, named) in template.node_templates.iter().enumerate() {
         let node = &topology.nodes[NodeId(i).0];
         let defs = definitions(model, TypeKind::Node, &node.types);
@@ -78,7 +108,7 @@ pub fn check(
             let Some(name) = entry.key.scalar_text() else {
                 continue;
             };
-            let Some(bounds) = defined.get(name) else {
+            let Some(Defined { bounds, .. }) = defined.get(name) else {
                 let known: Vec<&str> = defined.keys().copied().collect();
                 diags.push(
                     Diagnostic::error(
@@ -122,31 +152,41 @@ pub fn check(
                     .any(|m| m.node == NodeId(i) && m.target == name)
             })
         };
-        for (name, bounds) in defined {
+        for (name, &Defined { bounds, node }) in defined {
             let count = counts.get(name).copied().unwrap_or(0);
-            if !report_open || exposed(name) {
+            if !report_open || exposed(name) || count >= bounds.min {
                 continue;
             }
-            if count < bounds.min {
+            let candidates = node
+                .map(|node_type| fitting_templates(topology, NodeId(i), node_type))
+                .unwrap_or_default();
+            if count > 0 {
                 diags.push(
                     Diagnostic::warning(
                         codes::TOSCA_UNFULFILLED,
-                        if count == 0 {
-                            format!(
-                                "node template `{}` does not assign requirement `{name}`, which its type needs (occurrences {}); an orchestrator would have to find the target",
-                                named.name,
-                                bounds.show()
-                            )
-                        } else {
-                            format!(
-                                "node template `{}` assigns requirement `{name}` {count} time(s), fewer than its occurrences {} ask for; an orchestrator would have to find the rest",
-                                named.name,
-                                bounds.show()
-                            )
-                        },
+                        format!(
+                            "node template `{}` assigns requirement `{name}` {count} time(s), fewer than its occurrences {} ask for; an orchestrator would have to find the rest",
+                            named.name,
+                            bounds.show()
+                        ),
                     )
                     .at(named.span)
-                    .hint(format!("assign it: `- {name}: <node template>`")),
+                    .hint(format!("assign it again: `- {name}: <node template>`")),
+                );
+            } else if let Some(first) = candidates.first() {
+                let listed: Vec<String> = candidates.iter().map(|c| format!("`{c}`")).collect();
+                diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_UNFULFILLED,
+                        format!(
+                            "node template `{}` does not assign requirement `{name}` (occurrences {}), though {} of the topology could fulfil it",
+                            named.name,
+                            bounds.show(),
+                            listed.join(", ")
+                        ),
+                    )
+                    .at(named.span)
+                    .hint(format!("assign it: `- {name}: {first}`")),
                 );
             }
         }
@@ -156,8 +196,8 @@ pub fn check(
 /// Requirement name → bounds, from the most specific definition of each name.
 pub(super) fn requirement_definitions<'m>(
     defs: &[&'m crate::model::TypeDef],
-) -> IndexMap<&'m str, Bounds> {
-    let mut out: IndexMap<&str, Bounds> = IndexMap::new();
+) -> IndexMap<&'m str, Defined<'m>> {
+    let mut out: IndexMap<&str, Defined<'m>> = IndexMap::new();
     for def in defs {
         let list = def
             .def
@@ -175,13 +215,13 @@ pub(super) fn requirement_definitions<'m>(
             if out.contains_key(name) {
                 continue;
             }
-            let bounds = entry
-                .value
-                .as_map()
+            let map = entry.value.as_map();
+            let bounds = map
                 .and_then(|m| m.get("occurrences"))
                 .and_then(bounds)
                 .unwrap_or(Bounds::DEFAULT);
-            out.insert(name, bounds);
+            let node = map.and_then(|m| m.get("node")).and_then(Yaml::scalar_text);
+            out.insert(name, Defined { bounds, node });
         }
     }
     out

@@ -116,8 +116,8 @@ pub fn inputs<'m>(
             get("required").and_then(|n| n.as_scalar()).map(|s| s.core),
             Some(crate::yaml::Core::Bool(false))
         );
-        if required && bound.is_none() && default.is_none() {
-            diags.push(unbound_input(&named.name, named.span, unbound_is_error));
+        if required && bound.is_none() && default.is_none() && unbound_is_error {
+            diags.push(unbound_input(&named.name, named.span));
         }
         values.insert(
             named.name.clone(),
@@ -143,29 +143,18 @@ pub fn inputs<'m>(
     (out, values)
 }
 
-/// A required input with no value: an error where the output needs every value, a warning for
-/// `check` (the template itself is valid) and for Terraform (which declares it as a variable).
-fn unbound_input(name: &str, span: Span, is_error: bool) -> Diagnostic {
-    let hint = format!(
+/// A required input with no value, where the output needs every value (`ir`, `k8s`). Elsewhere
+/// it is no problem of the template: `check` judges a template whose values come at deployment,
+/// Terraform declares the input as a variable, and a diagram shows `get_input(name)`.
+fn unbound_input(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOSCA_UNBOUND_INPUT,
+        format!("required input `{name}` has no value"),
+    )
+    .at(span)
+    .hint(format!(
         "give it a value with --set {name}=VALUE or in an --inputs FILE.yaml, or add a `default` to its definition"
-    );
-    if is_error {
-        Diagnostic::error(
-            codes::TOSCA_UNBOUND_INPUT,
-            format!("required input `{name}` has no value"),
-        )
-        .at(span)
-        .hint(hint)
-    } else {
-        Diagnostic::warning(
-            codes::TOSCA_UNBOUND_INPUT,
-            format!(
-                "required input `{name}` has no value; it stays a get_input here, and `ir` and `k8s` need one"
-            ),
-        )
-        .at(span)
-        .hint(hint)
-    }
+    ))
 }
 
 /// Types whose values need no schema.

@@ -24,14 +24,18 @@ pub fn topology_root(
 }
 
 /// The path of `file`, written in `defined_in`, relative to `root` (see [`topology_root`]),
-/// `/`-separated. `None` for URLs: those are not files of this template.
+/// `/`-separated. `None` for URLs (`file:` ones included, however spelled): those are not files
+/// of this template.
 pub fn artifact_path(
     sources: &SourceMap,
     root: Option<&str>,
     defined_in: FileId,
     file: &str,
 ) -> Option<String> {
-    if file.contains("://") {
+    let is_file_url = file
+        .get(..5)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:"));
+    if file.contains("://") || is_file_url {
         return None;
     }
     let base = folder(&sources.get(defined_in).origin)?;
@@ -133,6 +137,7 @@ mod tests {
             Some("../up.sh")
         );
         assert_eq!(artifact_path(&map, root, entry, "https://x/y.sh"), None);
+        assert_eq!(artifact_path(&map, root, entry, "FILE:/etc/passwd"), None);
     }
 
     #[test]

@@ -170,13 +170,13 @@ impl<'m> Checker<'_, 'm> {
                     format!(
                         "requirement `{requirement}` names capability `{cap_name}`, which is neither a capability type nor a capability of node type `{n}`"
                     ),
-                    "name a capability type, or a capability the `node` type defines (L3001)".to_string(),
+                    "name a capability type, or a capability the `node` type defines (§8.4 Requirement Definition)".to_string(),
                 ),
                 None => (
                     format!(
                         "requirement `{requirement}` names capability `{cap_name}`, which is not a capability type"
                     ),
-                    "name a capability type; a capability's symbolic name needs `node`, the node type that defines it (L3001)".to_string(),
+                    "name a capability type; a capability's symbolic name needs `node`, the node type that defines it (§8.4 Requirement Definition)".to_string(),
                 ),
             };
             self.diags.push(
@@ -197,7 +197,7 @@ impl<'m> Checker<'_, 'm> {
                         ),
                     )
                     .at(at)
-                    .hint("name a node type that has a capability of that type, or a capability it has (L3025)"),
+                    .hint("name a node type that has a capability of that type, or a capability it has (§8.4.1 Requirement Refinement)"),
                 );
             }
         }
@@ -273,7 +273,7 @@ impl<'m> Checker<'_, 'm> {
                     ),
                 )
                 .at(at)
-                .hint("use a relationship type that admits it, or change what the requirement connects (L2575-2577)"),
+                .hint("use a relationship type that admits it, or change what the requirement connects (§7.3 Relationship Type)"),
             );
         };
         if !cap_types.is_empty()
@@ -325,7 +325,7 @@ impl<'m> Checker<'_, 'm> {
                         ),
                     )
                     .at(mine.span)
-                    .hint(format!("a refinement may only narrow: name `{t}` or a type derived from it (L3017-3031)")),
+                    .hint(format!("a refinement may only narrow: name `{t}` or a type derived from it (§8.4.1 Requirement Refinement)")),
                 );
             }
         };
@@ -358,7 +358,7 @@ impl<'m> Checker<'_, 'm> {
                             ),
                         )
                         .at(mine.span)
-                        .hint("a capability named symbolically stays unchanged in every refinement (L3023)"),
+                        .hint("a capability named symbolically stays unchanged in every refinement (§8.4.1 Requirement Refinement)"),
                     );
                 }
             } else {
@@ -395,7 +395,7 @@ impl<'m> Checker<'_, 'm> {
                         ),
                     )
                     .at(w.count_range.map_or(at, |c| c.span))
-                    .hint("a refined count_range must lie within the inherited one (L3031)"),
+                    .hint("a refined count_range must lie within the inherited one (§8.4.1 Requirement Refinement)"),
                 );
             }
         }

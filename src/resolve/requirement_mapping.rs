@@ -91,9 +91,9 @@ pub fn check(
                 excess.span,
                 range_at,
                 if written {
-                    "make the other inner requirements optional (`optional: true`, or a `count_range` lower bound of 0 in their type) or map fewer of them (§15.5.4 rule 2, L8334)"
+                    "make the other inner requirements optional (`optional: true`, or a `count_range` lower bound of 0 in their type) or map fewer of them (§15.5.4 rule 2)"
                 } else {
-                    "write the `count_range` the substituted node's type means (e.g. `[1, 1]`), or make the inner requirements optional (`optional: true`) (L2939; §15.5.4 rule 2, L8334)"
+                    "write the `count_range` the substituted node's type means (e.g. `[1, 1]`), or make the inner requirements optional (`optional: true`) (§8.4 Requirement Definition; §15.5.4 rule 2)"
                 },
             ));
         }
@@ -108,7 +108,7 @@ pub fn check(
                 ),
                 excess.span,
                 range_at,
-                "remove the mappings beyond the upper bound (§15.5.4 rule 3, L8338)",
+                "remove the mappings beyond the upper bound (§15.5.4 rule 3)",
             ));
         }
     }
@@ -173,7 +173,7 @@ fn onto_mandatory(
             )
             .at_with(inner.span, "not a dangling requirement")
             .hint(format!(
-                "only a requirement the substituting template leaves unfulfilled can be mapped (§15.5.4 rule 1, L8331): drop the target of `{inner_name}` in `{node_name}` or map another requirement"
+                "only a requirement the substituting template leaves unfulfilled can be mapped (§15.5.4 rule 1): drop the target of `{inner_name}` in `{node_name}` or map another requirement"
             )),
         );
         return false;

@@ -630,7 +630,7 @@ pub(super) fn relationship(
             );
             diags.push(match namesake(&target_node.capabilities, wanted) {
                 Some((name, other)) => d.hint(format!(
-                    "its capability `{name}` is of type `{other}`: a type of the same name from another profile or namespace is another type (L1696-1698)"
+                    "its capability `{name}` is of type `{other}`: a type of the same name from another profile or namespace is another type (§6.7.3 Profile Versions)"
                 )),
                 None => d,
             });

@@ -25,7 +25,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                 format!("scalar type `{name}` has no `units`"),
             )
             .at(defs[0].span)
-            .hint("a scalar type lists its units with their multipliers, at least one of them 1, such as `units: { B: 1 }` (L3674)"),
+            .hint("a scalar type lists its units with their multipliers, at least one of them 1, such as `units: { B: 1 }` (§9.1.2.2 scalar)"),
         );
     }
 
@@ -43,7 +43,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                     format!("the `data_type` of scalar type `{name}` is `{data_type}`, not a number type"),
                 )
                 .at(entry.value.span)
-                .hint("write `integer`, `float`, or a data type derived from one of them (L3704)"),
+                .hint("write `integer`, `float`, or a data type derived from one of them (§9.1.2.2 scalar)"),
             ),
             Some(base) => integer = base == "integer",
         }
@@ -56,7 +56,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                     ),
                 )
                 .at_with(entry.key.span, "the data_type of a scalar type cannot be changed by derivation")
-                .hint("remove `data_type` here, or derive from `scalar` itself (L3793)"),
+                .hint("remove `data_type` here, or derive from `scalar` itself (§9.1.2.2 scalar)"),
             );
         }
     } else if checker.number_base(
@@ -81,7 +81,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                     format!("scalar type `{name}` adds or changes `canonical_unit` by derivation"),
                 )
                 .at(entry.key.span)
-                .hint("a derived scalar type keeps the canonical unit of its parent (L3795)"),
+                .hint("a derived scalar type keeps the canonical unit of its parent (§9.1.2.2 scalar)"),
             );
         }
     }
@@ -114,7 +114,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                         format!("{what} in scalar type `{name}` is not a number"),
                     )
                     .at(entry.value.span)
-                    .hint("a multiplier is an integer or a float (L3674)"),
+                    .hint("a multiplier is an integer or a float (§9.1.2.2 scalar)"),
                 ),
                 Some(m) if m <= 0.0 || !m.is_finite() => checker.report(
                     Diagnostic::error(
@@ -133,7 +133,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                                 format!("{what} in scalar type `{name}` must be an integer, since its data_type is integer"),
                             )
                             .at(entry.value.span)
-                            .hint("L3674: if the data_type is integer then the multiplier MUST be an integer"),
+                            .hint("§9.1.2.2 scalar: if the data_type is integer then the multiplier MUST be an integer"),
                         );
                     }
                 }
@@ -181,7 +181,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                 format!("scalar type `{name}` has `prefixes`, so its `units` must be a single unit with multiplier 1"),
             )
             .at(map.entry("prefixes").map_or(at, |e| e.key.span))
-            .hint("L3674: if prefixes is used then units MUST only contain one entry, with multiplier 1; list other units without prefixes"),
+            .hint("§9.1.2.2 scalar: if prefixes is used then units MUST only contain one entry, with multiplier 1; list other units without prefixes"),
         );
         return;
     }
@@ -210,9 +210,9 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
             )
             .at(at)
             .hint(if prefixes.is_empty() {
-                "L3674: at least one unit MUST have the multiplier 1".to_string()
+                "§9.1.2.2 scalar: at least one unit MUST have the multiplier 1".to_string()
             } else {
-                "with prefixes, the unit strings are prefix + unit: add the prefix \"\" with multiplier 1 to make the base unit one (L3677)".to_string()
+                "with prefixes, the unit strings are prefix + unit: add the prefix \"\" with multiplier 1 to make the base unit one (§9.1.2.2 scalar)".to_string()
             }),
         );
     } else if ones.len() > 1 && canonical.is_none() {
@@ -225,7 +225,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                 ),
             )
             .at(at)
-            .hint("name one of them with `canonical_unit` (L3676)"),
+            .hint("name one of them with `canonical_unit` (§9.1.2.2 scalar)"),
         );
     }
     if let Some((unit, span)) = canonical {
@@ -249,7 +249,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                 )
                 .at(span)
                 .hint(format!(
-                    "multipliers convert values into the canonical unit (L3708), so the canonical unit's own is 1: choose one of {}",
+                    "multipliers convert values into the canonical unit (§9.1.2.2 scalar), so the canonical unit's own is 1: choose one of {}",
                     ones.join(", ")
                 )),
             ),

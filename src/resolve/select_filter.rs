@@ -30,7 +30,7 @@ pub fn judge(node: &Node, at: Option<Span>, value: &Value, diags: &mut Diagnosti
             "is false whatever the node, so no node can be selected".to_string()
         }
         other => format!(
-            "is {}, not a condition: a node filter is a boolean expression (L3439)",
+            "is {}, not a condition: a node filter is a boolean expression (§8.6 Node Filter Definition)",
             value_text(other)
         ),
     };
@@ -40,11 +40,11 @@ pub fn judge(node: &Node, at: Option<Span>, value: &Value, diags: &mut Diagnosti
     );
     let d = if selection.otherwise.is_empty() {
         Diagnostic::error(codes::TOSCA_CONSTRAINT, message).hint(
-            "write a condition on the node to select, with SELF that node, e.g. `$greater_or_equal: [ { $get_property: [ SELF, CAPABILITY, host, num_cpus ] }, 2 ]` (L3443-3445)",
+            "write a condition on the node to select, with SELF that node, e.g. `$greater_or_equal: [ { $get_property: [ SELF, CAPABILITY, host, num_cpus ] }, 2 ]` (§8.6 Node Filter Definition)",
         )
     } else {
         Diagnostic::warning(codes::TOSCA_CONSTRAINT, message).hint(format!(
-            "selection will always fail over to `{}`; write a condition on the node to select (L2563, L3443-3445)",
+            "selection will always fail over to `{}`; write a condition on the node to select (§7.2.1 Node Template Directives, §8.6 Node Filter Definition)",
             selection.otherwise.join("`, then `")
         ))
     };

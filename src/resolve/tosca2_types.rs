@@ -62,7 +62,7 @@ pub fn check(
                     format!("`{}` is a built-in type; it cannot name a data type", def.name),
                 )
                 .at_with(def.span, "a reserved name")
-                .hint("the built-in type names are reserved (L3483, T2-NS-09): give the type another name, and derive it from the built-in type if it narrows it"),
+                .hint("the built-in type names are reserved (§9.1 TOSCA Built-In Types, T2-NS-09): give the type another name, and derive it from the built-in type if it narrows it"),
             );
         }
         let Some(map) = def.def.as_map() else {
@@ -227,7 +227,7 @@ impl Checker<'_, '_> {
                     "`scalar` is abstract and cannot type a value",
                 )
                 .at(node.span)
-                .hint("define a scalar type with `derived_from: scalar` and its `units` (L3666), and use that"),
+                .hint("define a scalar type with `derived_from: scalar` and its `units` (§9.1.2.2 scalar), and use that"),
             );
             return;
         }
@@ -277,7 +277,7 @@ impl Checker<'_, '_> {
                     format!("data type `{name}` derives from the built-in type `{base}` and cannot have properties"),
                 )
                 .at_with(props.key.span, "only complex data types have properties")
-                .hint("TOSCA 2.0 (L4130): derive from no type (a complex type) or from another complex type to define properties; a type on a built-in type narrows it with `validation`"),
+                .hint("TOSCA 2.0 (§9.2 Data Type): derive from no type (a complex type) or from another complex type to define properties; a type on a built-in type narrows it with `validation`"),
             );
         }
         if !is_scalar {
@@ -289,7 +289,7 @@ impl Checker<'_, '_> {
                             format!("`{key}` on data type `{name}`, which is not a scalar type"),
                         )
                         .at(entry.key.span)
-                        .hint("units and their keynames belong to scalar types: add `derived_from: scalar` (L3672)"),
+                        .hint("units and their keynames belong to scalar types: add `derived_from: scalar` (§9.1.2.2 scalar)"),
                     );
                 }
             }
@@ -362,7 +362,7 @@ impl Checker<'_, '_> {
             self.diags.push(
                 Diagnostic::error(codes::TOSCA_FUNCTION, message)
                     .at(at)
-                    .hint(format!("`${}` takes {} ({})", b.name, b.grammar, b.lines)),
+                    .hint(format!("`${}` takes {} ({})", b.name, b.grammar, b.section)),
             );
         }
     }

@@ -356,7 +356,7 @@ fn ambiguous(model: &Model, kind: TypeKind, name: &str, ids: &[String], at: Span
         .iter()
         .any(|&by| files.iter().any(|&f| model.namespaces.would_shadow(by, f)));
     d.hint(if shadowing {
-        "names are unique in a namespace (L1991-2002): import one of the files with `namespace: N` and write `N:Name` for its type, or rename one of the types; one file defines the name and also imports the other definition into its root namespace, which `--quirk oasis-profiles` reads as its own definition shadowing the imported one"
+        "names are unique in a namespace (§6.8.4 Namespaces): import one of the files with `namespace: N` and write `N:Name` for its type, or rename one of the types; one file defines the name and also imports the other definition into its root namespace, which `--quirk oasis-profiles` reads as its own definition shadowing the imported one"
     } else {
         "import one of the files with `namespace: N` and write `N:Name` for its type, or rename one of the types"
     })
@@ -379,7 +379,7 @@ fn unknown_type(
                 format!("unknown namespace `{prefix}` in {} `{name}`", kind.noun()),
             )
             .at_with(at, format!("no import of this file has `namespace: {prefix}`"))
-            .hint("a prefix names the `namespace` of an import of the file the name is written in (L1899); import the file that defines the type with that namespace, or drop the prefix"),
+            .hint("a prefix names the `namespace` of an import of the file the name is written in (§6.8.4 Namespaces); import the file that defines the type with that namespace, or drop the prefix"),
         );
         return;
     }
@@ -394,6 +394,15 @@ fn unknown_type(
             other.noun(),
             kind.noun()
         ));
+    } else if let Some(profile) = (model.dialect == Dialect::Tosca2)
+        .then(|| crate::profiles::tosca2_profile_defining(kind.section(), name))
+        .flatten()
+    {
+        // TOSCA 2.0 imports no types implicitly (§6.7.2 TOSCA Simple Profile): `Compute` needs
+        // the profile that defines it.
+        d = d.hint(format!(
+            "`{name}` is a type of the profile `{profile}`, which a TOSCA 2.0 file must import: `imports: [ {{ profile: {profile} }} ]`; imported with `namespace: p`, write `p:{name}`"
+        ));
     } else {
         let mut known: Vec<&str> = Vec::new();
         for ((k, id), def) in &model.types {
@@ -404,6 +413,16 @@ fn unknown_type(
                 }
             }
         }
+        // The Simple Profile's shorthands (`WebApplication`) are names too.
+        known.extend(
+            ancestry
+                .shorthands
+                .keys()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, form)| form.as_str()),
+        );
+        known.sort_unstable();
+        known.dedup();
         d = d.did_you_mean(
             name,
             &known,

@@ -459,7 +459,7 @@ impl<'m> Typing<'_, 'm> {
                             ),
                         )
                         .at(node.span)
-                        .hint("write a whole number, or a smaller unit (L3704: the number is of the data_type)"),
+                        .hint("write a whole number, or a smaller unit (§9.1.2.2 scalar: the number is of the data_type)"),
                     );
                     return;
                 }
@@ -998,7 +998,7 @@ fn fixed_assigned(owner: &str, name: &str, at: crate::source::Span) -> Diagnosti
         format!("{owner} assigns property `{name}`, whose definition fixes its `value`"),
     )
     .at_with(at, "a fixed value cannot be changed")
-    .hint("remove the assignment: a property defined with `value` has that value wherever it is used (L4251)")
+    .hint("remove the assignment: a property defined with `value` has that value wherever it is used (§9.4 Property Definition)")
 }
 
 /// "`owner` assigns property `x`, which its type does not define", with the closest name.

@@ -42,7 +42,7 @@ pub fn check(
             )
             .at_with(node.span, "this value")
             .label(clause.span, "the validation clause it fails")
-            .hint("give a value for which the clause is true (L4661)"),
+            .hint("give a value for which the clause is true (§9.11 Validation Clause)"),
         );
     }
 }

@@ -149,7 +149,7 @@ impl CallCheck<'_> {
                     format!("`call_operation` names `{interface}.{operation}`, which the interface `{interface}` of its target does not define"),
                 )
                 .at(operation_node.span)
-                .hint("name an operation of the target node's interface as <interface>.<operation> (L6670)"),
+                .hint("name an operation of the target node's interface as <interface>.<operation> (§13.2.3.3 Call Operation Activity Definition)"),
             );
             return;
         }
@@ -275,7 +275,7 @@ impl CallCheck<'_> {
                     format!("input `{name}` of the operation has type `{expected}`, but it is passed the workflow input `{input}`, of type `{declared}`"),
                 )
                 .at(value.span)
-                .hint(format!("pass a value of type `{expected}` (TOSCA 2.0 converts no type but integer to float, L3502)")),
+                .hint(format!("pass a value of type `{expected}` (TOSCA 2.0 converts no type but integer to float, §9.1.1 Primitive Types)")),
             );
         }
     }

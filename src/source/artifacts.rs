@@ -3,13 +3,15 @@
 //! Artifact paths in the IR ([`Artifact::path`]) are relative to the topology root: the folder of
 //! the entry file, or the CSAR root. The backends that carry scripts along (a Kubernetes
 //! ConfigMap, Terraform's `artifacts/` folder) read them through [`ArtifactFiles`], so the
-//! loader's rules hold for artifacts as for templates: bounded sizes, and nothing outside a CSAR
-//! is ever read on its behalf.
+//! loader's rules hold for artifacts as for templates: bounded sizes, and nothing outside the
+//! template's root (its CSAR, the directory given, or the entry file's folder; see
+//! [`super::confine`]) is ever read on its behalf, whether by `..`, an absolute path or a link.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use super::confine::{Escape, Root, RootKind, Slash, join_inside};
 use super::csar::{Archive, EntryError};
 use super::text::{ReadError, os_reason, read_disk};
 use crate::ir::Artifact;
@@ -23,8 +25,8 @@ use crate::limits::Limits;
 #[derive(Debug)]
 pub struct ArtifactFiles {
     place: Place,
-    /// Whether each path looked up on disk is a file, by path.
-    found: RefCell<HashMap<String, bool>>,
+    /// What looking each path up on disk found, by path.
+    found: RefCell<HashMap<String, Option<Missing>>>,
     /// What each path read gave, by path.
     read: RefCell<HashMap<String, Result<Vec<u8>, String>>>,
 }
@@ -33,8 +35,9 @@ pub struct ArtifactFiles {
 enum Place {
     /// The template has no folder of its own (it was built in memory); no artifact can be read.
     Nowhere,
-    /// A folder on disk. `confined` for an unpacked CSAR: paths may not leave it.
-    Disk { root: PathBuf, confined: bool },
+    /// A folder on disk: paths are relative to `base` (the topology root, absolute), and read
+    /// only inside `root`, the root of the template.
+    Disk { base: PathBuf, root: Root },
     /// A zip CSAR; reading needs `&mut` for the zip reader and the running size total.
     Archive(RefCell<Archive>),
 }
@@ -53,9 +56,9 @@ impl ArtifactFiles {
         ArtifactFiles::at(Place::Nowhere)
     }
 
-    /// Files under `root` on disk; `confined` refuses paths that leave it (an unpacked CSAR).
-    pub(crate) fn disk(root: PathBuf, confined: bool) -> Self {
-        ArtifactFiles::at(Place::Disk { root, confined })
+    /// Files on disk at paths relative to `base`, read only inside `root`.
+    pub(crate) fn disk(base: PathBuf, root: Root) -> Self {
+        ArtifactFiles::at(Place::Disk { base, root })
     }
 
     /// Files inside an open zip CSAR.
@@ -64,30 +67,32 @@ impl ArtifactFiles {
     }
 
     /// Whether the file at `path` (relative to the topology root) is there, without reading it:
-    /// `None` when it is, or when there is no folder to look in; else the reason, and whether
-    /// the files are a CSAR's, which must hold every artifact it names.
-    pub fn missing(&self, path: &str) -> Option<(String, bool)> {
-        let escapes = path.starts_with('/') || path.split('/').any(|p| p == "..");
+    /// `None` when it is, or when there is no folder to look in; else why not.
+    pub fn missing(&self, path: &str) -> Option<Missing> {
         match &self.place {
             Place::Nowhere => None,
-            Place::Disk { root, confined } => {
-                if *confined && escapes {
-                    Some((format!("`{path}` leaves the CSAR"), true))
-                } else {
-                    let is_file = *self
-                        .found
-                        .borrow_mut()
-                        .entry(path.to_string())
-                        .or_insert_with(|| root.join(path).is_file());
-                    (!is_file).then(|| (format!("`{path}` does not exist"), *confined))
-                }
-            }
+            Place::Disk { base, root } => self
+                .found
+                .borrow_mut()
+                .entry(path.to_string())
+                .or_insert_with(|| match locate(base, root, path) {
+                    Err(why) => Some(outside(path, &why, root)),
+                    Ok(full) => (!full.is_file()).then(|| Missing {
+                        reason: format!("`{path}` does not exist"),
+                        in_csar: root.kind == RootKind::CsarDir,
+                        outside: false,
+                    }),
+                })
+                .clone(),
             Place::Archive(archive) => {
-                if escapes {
-                    Some((format!("`{path}` leaves the CSAR"), true))
-                } else {
-                    (!archive.borrow().has_file(path))
-                        .then(|| (format!("`{path}` is not in the CSAR"), true))
+                let archive = archive.borrow();
+                match join_inside("", path, Slash::Outside) {
+                    Err(why) => Some(outside(path, &why, &archive_root(&archive))),
+                    Ok(name) => (!archive.has_file(&name)).then(|| Missing {
+                        reason: format!("`{path}` is not in the CSAR"),
+                        in_csar: true,
+                        outside: false,
+                    }),
                 }
             }
         }
@@ -119,25 +124,22 @@ impl ArtifactFiles {
                 None => "it is a URL, not a file of the template".to_string(),
             });
         };
-        let escapes = path.starts_with('/') || path.split('/').any(|p| p == "..");
         match &self.place {
             Place::Nowhere => Err(
                 "the template was not read from a file, so it has no folder to read artifacts from"
                     .to_string(),
             ),
-            Place::Disk { root, confined } => {
-                if *confined && escapes {
-                    return Err(format!("`{path}` leaves the CSAR"));
-                }
-                read_disk(&root.join(path), limits.max_file_bytes).map_err(|e| reason(e, path))
+            Place::Disk { base, root } => {
+                let full =
+                    locate(base, root, path).map_err(|why| outside(path, &why, root).reason)?;
+                read_disk(&full, limits.max_file_bytes).map_err(|e| reason(e, path))
             }
             Place::Archive(archive) => {
-                if escapes {
-                    return Err(format!("`{path}` leaves the CSAR"));
-                }
+                let name = join_inside("", path, Slash::Outside)
+                    .map_err(|why| outside(path, &why, &archive_root(&archive.borrow())).reason)?;
                 archive
                     .borrow_mut()
-                    .read(path, limits)
+                    .read(&name, limits)
                     .map_err(|e| match e {
                         EntryError::Read(e) => reason(e, path),
                         EntryError::Invalid(why) | EntryError::Limit(why) => {
@@ -147,6 +149,47 @@ impl ArtifactFiles {
             }
         }
     }
+}
+
+/// Why an artifact's file is not there to ship.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Missing {
+    /// What is wrong, naming the path ("`x.sh` does not exist").
+    pub reason: String,
+    /// The template is a CSAR, which must hold every file it names: an error, not a warning.
+    pub in_csar: bool,
+    /// The path leaves the template's root: toscana does not read it (see
+    /// [`super::confine`]).
+    pub outside: bool,
+}
+
+/// Where the file at `path` (relative to `base`) is, when it is inside `root`.
+fn locate(base: &std::path::Path, root: &Root, path: &str) -> Result<PathBuf, Escape> {
+    let dir = root.name_of(base).unwrap_or_default();
+    let full = root.locate(&join_inside(&dir, path, Slash::Outside)?);
+    root.admits(&full)?;
+    Ok(full)
+}
+
+/// The refusal of `path`, which `why` takes out of `root`.
+fn outside(path: &str, why: &Escape, root: &Root) -> Missing {
+    Missing {
+        reason: format!(
+            "`{path}` {why}, outside {}; toscana does not read it",
+            root.describe()
+        ),
+        in_csar: matches!(root.kind, RootKind::CsarDir | RootKind::Archive),
+        outside: true,
+    }
+}
+
+/// The archive as a root, for the words of a refusal.
+fn archive_root(archive: &Archive) -> Root {
+    Root::new(
+        std::path::Path::new(""),
+        std::path::Path::new(&archive.shown),
+        RootKind::Archive,
+    )
 }
 
 fn reason(e: ReadError, path: &str) -> String {
@@ -186,7 +229,8 @@ mod tests {
     fn a_file_named_many_times_is_looked_up_and_read_once_per_run() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("install.sh"), "echo one\n").unwrap();
-        let files = ArtifactFiles::disk(dir.path().to_path_buf(), false);
+        let root = Root::new(dir.path(), std::path::Path::new(""), RootKind::Folder);
+        let files = ArtifactFiles::disk(dir.path().to_path_buf(), root);
         let limits = Limits::default();
         assert_eq!(files.missing("install.sh"), None);
         assert_eq!(

@@ -509,31 +509,6 @@ impl EntryError {
     }
 }
 
-/// Joins `rel` to the archive directory `dir` and normalizes; `None` when `..` climbs above the
-/// archive root.
-pub(crate) fn join_entry(dir: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = if rel.starts_with('/') {
-        Vec::new()
-    } else {
-        dir.split('/').filter(|c| !c.is_empty()).collect()
-    };
-    for c in rel.split('/') {
-        match c {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            c => parts.push(c),
-        }
-    }
-    Some(parts.join("/"))
-}
-
-/// The directory part of an entry name (`a/b/c.yaml` → `a/b`).
-pub(crate) fn entry_dir(entry: &str) -> &str {
-    entry.rfind('/').map_or("", |i| &entry[..i])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,24 +522,5 @@ mod tests {
         assert!(unsafe_reason("/etc/passwd").unwrap().contains("absolute"));
         assert!(unsafe_reason("C:/x").unwrap().contains("drive"));
         assert!(unsafe_reason("a\\b").unwrap().contains("separator"));
-    }
-
-    #[test]
-    fn joins_stay_inside_the_root() {
-        assert_eq!(
-            join_entry("Definitions", "types.yaml").unwrap(),
-            "Definitions/types.yaml"
-        );
-        assert_eq!(
-            join_entry("Definitions", "../x/./y.yaml").unwrap(),
-            "x/y.yaml"
-        );
-        assert_eq!(
-            join_entry("Definitions", "/root.yaml").unwrap(),
-            "root.yaml"
-        );
-        assert_eq!(join_entry("Definitions", "../../x.yaml"), None);
-        assert_eq!(entry_dir("a/b/c.yaml"), "a/b");
-        assert_eq!(entry_dir("c.yaml"), "");
     }
 }

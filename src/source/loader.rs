@@ -6,7 +6,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::artifacts::ArtifactFiles;
-use super::csar::{Archive, EntryError, entry_dir, join_entry};
+use super::confine::{Escape, Root, RootKind, Slash, folder, join_inside};
+use super::csar::{Archive, EntryError};
 use super::imports::{
     ImportRef, Target, classify, join_repository, join_web, map_web, normalize_path, suggested_map,
 };
@@ -62,23 +63,35 @@ pub struct Input {
     pub csar: Option<CsarMeta>,
 }
 
+/// What [`Loader::resolve_profile`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileLookup {
+    /// The profile's file, and whether this is the first time it is handed out.
+    Found(FileId, bool),
+    /// A `--profile-path` folder has it, but it could not be read (reported).
+    Unreadable,
+    /// No `--profile-path` folder has it.
+    Unknown,
+}
+
 /// Where a loaded file lives, which decides how its relative imports resolve.
 #[derive(Debug, Clone)]
 enum Place {
     /// On disk. `shown` is the user-facing path (relative stays relative), `abs` the normalized
-    /// absolute one. `root` is set for files of an unpacked CSAR directory: their imports may not
-    /// leave it, and `/` means it. `url` is set for files read through `--map-url`: their
+    /// absolute one. `root` (index into `Loader::roots`) is the folder its imports may not leave,
+    /// and what a leading `/` means. `url` is set for files read through `--map-url`: their
     /// relative imports are URLs again.
     Disk {
         shown: PathBuf,
         abs: PathBuf,
-        root: Option<(PathBuf, PathBuf)>,
+        root: usize,
         url: Option<String>,
     },
     /// An entry of an open archive (index into `Loader::archives`).
     Entry { archive: usize, entry: String },
-    /// Standard input: relative imports resolve against the current directory.
-    Stdin,
+    /// Standard input: relative imports resolve against the current directory, its root
+    /// (index into `Loader::roots`).
+    Stdin { root: usize },
     /// An embedded profile file: relative imports resolve among the other embedded files.
     Builtin(String),
     /// A TOSCA.meta file: never imports anything.
@@ -93,11 +106,23 @@ enum Key {
     Builtin(String),
 }
 
-/// Why a load failed: "not found" is worded by the caller (input or import), everything else
-/// is already a diagnostic.
+/// Why a load failed: "not found" and "outside the root" are worded by the caller (input or
+/// import), everything else is already a diagnostic.
 enum Fail {
     NotFound,
+    /// The file is inside its root by name, but a symbolic link takes it outside.
+    Outside(usize, Escape),
     Other(Diagnostic),
+}
+
+/// Whether a file on disk is read as named or only inside its root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Trust {
+    /// Named on the command line (the template file, an `--inputs` file): the user's choice,
+    /// read even through a link.
+    Named,
+    /// Named by a template or found in a folder: read only inside its root.
+    Confined,
 }
 
 /// Reads every file of a run, once each, into one [`SourceMap`].
@@ -110,6 +135,8 @@ pub struct Loader {
     sources: SourceMap,
     options: SourceOptions,
     archives: Vec<Archive>,
+    /// The folders files on disk may read inside of, indexed by `Place::Disk::root`.
+    roots: Vec<Root>,
     /// Per file, indexed by `FileId`.
     places: Vec<Place>,
     /// Per file: has it been handed to the caller yet (decides `first_time`)?
@@ -121,9 +148,62 @@ pub struct Loader {
 }
 
 impl Loader {
-    /// The file of the TOSCA 2.0 profile `name` in the `--profile-path` folders, if any.
-    pub fn profile_file(&self, name: &str) -> Option<PathBuf> {
-        super::profile_path::find(&self.options.profile_paths, name)
+    /// Reads the TOSCA 2.0 profile `name` from the first `--profile-path` folder that has it
+    /// (see [`super::profile_path`]); its own imports stay inside that folder. An error is
+    /// pushed at `at` only when a folder has it but it cannot be read.
+    pub fn resolve_profile(
+        &mut self,
+        name: &str,
+        at: Span,
+        diags: &mut Diagnostics,
+    ) -> ProfileLookup {
+        let cwd = self.cwd.clone();
+        let folders: Vec<Root> = self
+            .options
+            .profile_paths
+            .iter()
+            .map(|p| Root::new(&cwd, p, RootKind::ProfilePath))
+            .collect();
+        let Some((folder, name_in)) = super::profile_path::find(&folders, name) else {
+            return ProfileLookup::Unknown;
+        };
+        let root = self.add_root(folders[folder].clone());
+        let shown = self.roots[root].show(&name_in);
+        let tried = shown.display().to_string();
+        let place = self.disk_place(shown, root, None);
+        match self.load(place, true, Trust::Confined) {
+            Ok((id, first_time)) => ProfileLookup::Found(id, first_time),
+            Err(fail) => {
+                diags.push(
+                    self.failed(fail, &format!("profile `{name}`"), &tried)
+                        .at(at),
+                );
+                ProfileLookup::Unreadable
+            }
+        }
+    }
+
+    /// Registers a root, or finds the same folder registered before.
+    fn add_root(&mut self, root: Root) -> usize {
+        if let Some(i) = self
+            .roots
+            .iter()
+            .position(|r| r.abs == root.abs && r.kind == root.kind)
+        {
+            return i;
+        }
+        self.roots.push(root);
+        self.roots.len() - 1
+    }
+
+    /// The diagnostic for a failed load of `what`: `tried` names where a missing file was
+    /// looked for.
+    fn failed(&self, fail: Fail, what: &str, tried: &str) -> Diagnostic {
+        match fail {
+            Fail::NotFound => not_found(tried),
+            Fail::Outside(root, why) => self.roots[root].refusal(what, &why),
+            Fail::Other(d) => d,
+        }
     }
 
     /// A loader with nothing read yet. The current directory is captured once, so relative
@@ -133,6 +213,7 @@ impl Loader {
             sources: SourceMap::new(),
             options,
             archives: Vec::new(),
+            roots: Vec::new(),
             places: Vec::new(),
             handed_out: Vec::new(),
             cache: BTreeMap::new(),
@@ -154,17 +235,23 @@ impl Loader {
     /// Gives up the loader for the stages after loading: its files, and the reader of the
     /// artifact files of the template whose entry is `entry`. `root` is the topology root the
     /// resolver resolves artifact paths against (relative to the current directory for files on
-    /// disk; ignored for a zip CSAR, whose root is the archive's).
+    /// disk; ignored for a zip CSAR, whose root is the archive's); the files are read only
+    /// inside the root of the entry (see [`super::confine`]).
     pub fn into_parts(mut self, entry: FileId, root: Option<&str>) -> (SourceMap, ArtifactFiles) {
         let files = match self.places.get(entry.0 as usize) {
             Some(&Place::Entry { archive, .. }) => {
                 ArtifactFiles::archive(self.archives.swap_remove(archive))
             }
-            Some(Place::Disk { root: csar, .. }) => match root {
-                Some(root) => ArtifactFiles::disk(self.cwd.join(root), csar.is_some()),
+            Some(&Place::Disk { root: of_entry, .. }) => match root {
+                Some(base) => ArtifactFiles::disk(
+                    normalize_path(&self.cwd.join(base)),
+                    self.roots[of_entry].clone(),
+                ),
                 None => ArtifactFiles::nowhere(),
             },
-            Some(Place::Stdin) => ArtifactFiles::disk(self.cwd.clone(), false),
+            Some(&Place::Stdin { root }) => {
+                ArtifactFiles::disk(self.cwd.clone(), self.roots[root].clone())
+            }
             _ => ArtifactFiles::nowhere(),
         };
         (self.sources, files)
@@ -190,17 +277,22 @@ impl Loader {
 
     /// Reads one file from disk: a template given as a file, or an `--inputs` file, so its
     /// problems can be shown with line and column like any other.
+    ///
+    /// The file is the user's choice, so it is read as named; its root, for its imports, is its
+    /// folder.
     pub fn read_file(&mut self, path: &Path, diags: &mut Diagnostics) -> Option<FileId> {
         let shown = path.display().to_string();
-        let place = self.disk_place(path.to_path_buf(), None, None);
-        match self.load(place, false) {
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let root = self.add_root(Root::new(&self.cwd, folder, RootKind::Folder));
+        let place = self.disk_place(path.to_path_buf(), root, None);
+        match self.load(place, false, Trust::Named) {
             Ok((id, _)) => Some(id),
             Err(Fail::NotFound) => {
                 diags.push(ReadError::NotFound.into_input_diagnostic(&shown));
                 None
             }
-            Err(Fail::Other(d)) => {
-                diags.push(d);
+            Err(fail) => {
+                diags.push(self.failed(fail, &format!("`{shown}`"), &shown));
                 None
             }
         }
@@ -277,7 +369,13 @@ impl Loader {
                 return None;
             }
         };
-        let id = self.add(shown.to_string(), Origin::Stdin, text, Place::Stdin);
+        let root = self.add_root(Root::new(&self.cwd, Path::new(""), RootKind::CurrentDir));
+        let id = self.add(
+            shown.to_string(),
+            Origin::Stdin,
+            text,
+            Place::Stdin { root },
+        );
         self.hand_out(id);
         Some(Input {
             entry: id,
@@ -325,12 +423,7 @@ impl Loader {
             .map(|entry| Input { entry, csar: None })
     }
 
-    fn disk_place(
-        &self,
-        shown: PathBuf,
-        root: Option<(PathBuf, PathBuf)>,
-        url: Option<String>,
-    ) -> Place {
+    fn disk_place(&self, shown: PathBuf, root: usize, url: Option<String>) -> Place {
         let abs = normalize_path(&self.cwd.join(&shown));
         Place::Disk {
             shown: normalize_path(&shown),
@@ -341,7 +434,8 @@ impl Loader {
     }
 
     /// A directory: an unpacked CSAR when it has a TOSCA.meta, otherwise `--entry` or its one
-    /// service template.
+    /// service template. Either way the directory is the root: nothing of it is read through a
+    /// link that leaves it.
     fn open_dir(&mut self, dir: &Path, diags: &mut Diagnostics) -> Option<Input> {
         let shown_dir = dir.display().to_string();
         let nested = dir.join("TOSCA-Metadata").join("TOSCA.meta");
@@ -354,10 +448,21 @@ impl Loader {
             diags.push(two_metas(&shown_dir));
             return None;
         }
-        let abs_dir = normalize_path(&self.cwd.join(dir));
-        let root = Some((abs_dir, normalize_path(dir)));
+        let kind = match metas.is_empty() {
+            true => RootKind::Folder,
+            false => RootKind::CsarDir,
+        };
+        let root = self.add_root(Root::new(&self.cwd, dir, kind));
         if let Some(meta_path) = metas.first() {
             let meta_shown = meta_path.display().to_string();
+            if let Err(why) = self.roots[root].admits(meta_path) {
+                diags.push(
+                    self.roots[root]
+                        .refusal(&format!("`{meta_shown}`"), &why)
+                        .in_file(meta_shown),
+                );
+                return None;
+            }
             let text = match read_disk(meta_path, self.options.limits.max_file_bytes) {
                 Ok(b) => match decode(b, &meta_shown) {
                     Ok(t) => t,
@@ -380,18 +485,29 @@ impl Loader {
             let meta = self.parse_meta_file(meta_id, diags)?;
             let entry = self.meta_entry(&meta, meta_id, &shown_dir, diags)?;
             for (name, span) in self.other_definitions(&meta) {
-                let exists = join_entry("", &name).is_some_and(|n| dir.join(&n).is_file());
+                let exists = join_inside("", &name, Slash::Root).is_ok_and(|n| {
+                    let path = self.roots[root].locate(&n);
+                    path.is_file() && self.roots[root].admits(&path).is_ok()
+                });
                 if !exists {
                     diags.push(missing_other_definition(&name, &shown_dir, span));
                 }
             }
-            let place = self.disk_place(dir.join(&entry), root, None);
+            let place = self.disk_place(self.roots[root].show(&entry), root, None);
             return self.finish_entry(place, meta, &entry, &shown_dir, diags);
         }
         if let Some(entry) = self.options.entry.clone() {
-            let place = self.disk_place(dir.join(&entry), None, None);
-            let shown = dir.join(&entry).display().to_string();
-            return match self.load(place, false) {
+            let written = entry.to_string_lossy();
+            let name = match join_inside("", &written, Slash::Root) {
+                Ok(name) => name,
+                Err(_) => {
+                    diags.push(entry_escapes(&written, &shown_dir));
+                    return None;
+                }
+            };
+            let shown = self.roots[root].show(&name).display().to_string();
+            let place = self.disk_place(self.roots[root].show(&name), root, None);
+            return match self.load(place, false, Trust::Confined) {
                 Ok((id, _)) => Some(Input {
                     entry: id,
                     csar: None,
@@ -406,13 +522,13 @@ impl Loader {
                     );
                     None
                 }
-                Err(Fail::Other(d)) => {
-                    diags.push(d);
+                Err(fail) => {
+                    diags.push(self.failed(fail, &format!("--entry `{written}`"), &shown));
                     None
                 }
             };
         }
-        let candidates = self.service_templates_in(dir, diags)?;
+        let candidates = self.service_templates_in(root, diags)?;
         match candidates.as_slice() {
             [] => {
                 diags.push(
@@ -427,21 +543,22 @@ impl Loader {
                 None
             }
             [one] => {
-                let place = self.disk_place(dir.join(one), None, None);
-                match self.load(place, false) {
+                let shown = self.roots[root].show(one);
+                let place = self.disk_place(shown.clone(), root, None);
+                match self.load(place, false, Trust::Confined) {
                     Ok((id, _)) => Some(Input {
                         entry: id,
                         csar: None,
                     }),
                     Err(Fail::NotFound) => {
                         diags.push(
-                            ReadError::NotFound
-                                .into_input_diagnostic(&dir.join(one).display().to_string()),
+                            ReadError::NotFound.into_input_diagnostic(&shown.display().to_string()),
                         );
                         None
                     }
-                    Err(Fail::Other(d)) => {
-                        diags.push(d);
+                    Err(fail) => {
+                        let shown = shown.display().to_string();
+                        diags.push(self.failed(fail, &format!("`{shown}`"), &shown));
                         None
                     }
                 }
@@ -454,14 +571,17 @@ impl Loader {
     }
 
     /// Top-level YAML files of a directory that look like service templates, sorted by name.
-    fn service_templates_in(&self, dir: &Path, diags: &mut Diagnostics) -> Option<Vec<String>> {
+    /// Links that leave the folder are not candidates: they are not the template's files.
+    fn service_templates_in(&self, root: usize, diags: &mut Diagnostics) -> Option<Vec<String>> {
+        let root = &self.roots[root];
+        let dir = &root.abs;
         let read = match std::fs::read_dir(dir) {
             Ok(r) => r,
             Err(e) => {
                 diags.push(
                     Diagnostic::error(
                         codes::INPUT_UNREADABLE,
-                        format!("cannot list `{}`: {}", dir.display(), os_reason(&e)),
+                        format!("cannot list `{}`: {}", root.shown.display(), os_reason(&e)),
                     )
                     .hint("check that you may read the directory"),
                 );
@@ -480,8 +600,11 @@ impl Loader {
             names
                 .into_iter()
                 .filter(|n| {
-                    read_disk(&dir.join(n), limit)
-                        .is_ok_and(|b| looks_like_service_template(&String::from_utf8_lossy(&b)))
+                    let path = dir.join(n);
+                    root.admits(&path).is_ok()
+                        && read_disk(&path, limit).is_ok_and(|b| {
+                            looks_like_service_template(&String::from_utf8_lossy(&b))
+                        })
                 })
                 .collect(),
         )
@@ -565,15 +688,16 @@ impl Loader {
             let meta = self.parse_meta_file(meta_id, diags)?;
             let entry = self.meta_entry(&meta, meta_id, &shown, diags)?;
             for (name, span) in self.other_definitions(&meta) {
-                let exists =
-                    join_entry("", &name).is_some_and(|n| self.archives[index].has_file(&n));
+                let exists = join_inside("", &name, Slash::Root)
+                    .ok()
+                    .is_some_and(|n| self.archives[index].has_file(&n));
                 if !exists {
                     diags.push(missing_other_definition(&name, &shown, span));
                 }
             }
             (meta, entry)
         } else if let Some(entry) = self.options.entry.clone() {
-            let Some(entry) = join_entry("", &entry.to_string_lossy()) else {
+            let Some(entry) = join_inside("", &entry.to_string_lossy(), Slash::Root).ok() else {
                 diags.push(entry_escapes(&entry.display().to_string(), &shown));
                 return None;
             };
@@ -631,7 +755,7 @@ impl Loader {
     ) -> Option<String> {
         if let Some(entry) = &self.options.entry {
             let text = entry.to_string_lossy();
-            let Some(norm) = join_entry("", &text) else {
+            let Some(norm) = join_inside("", &text, Slash::Root).ok() else {
                 diags.push(entry_escapes(&text, shown));
                 return None;
             };
@@ -660,7 +784,7 @@ impl Loader {
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case("Entry-Definitions"))
             .map(|(_, s)| *s);
-        let Some(norm) = join_entry("", value) else {
+        let Some(norm) = join_inside("", value, Slash::Root).ok() else {
             let mut d = Diagnostic::error(
                 codes::CSAR_META,
                 format!("`Entry-Definitions: {value}` leaves `{shown}`"),
@@ -698,18 +822,30 @@ impl Loader {
         shown: &str,
         diags: &mut Diagnostics,
     ) -> Option<Input> {
-        match self.load(place, false) {
+        let from_flag = self.options.entry.is_some();
+        let span = meta
+            .spans
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("Entry-Definitions"))
+            .map(|(_, s)| *s);
+        match self.load(place, false, Trust::Confined) {
             Ok((id, _)) => Some(Input {
                 entry: id,
                 csar: Some(meta),
             }),
+            Err(Fail::Outside(root, why)) => {
+                let what = match from_flag {
+                    true => format!("--entry `{entry}`"),
+                    false => format!("`Entry-Definitions: {entry}`"),
+                };
+                let mut d = self.roots[root].refusal(&what, &why);
+                if let (false, Some(span)) = (from_flag, span) {
+                    d = d.at(span);
+                }
+                diags.push(d);
+                None
+            }
             Err(Fail::NotFound) => {
-                let from_flag = self.options.entry.is_some();
-                let span = meta
-                    .spans
-                    .iter()
-                    .find(|(k, _)| k.eq_ignore_ascii_case("Entry-Definitions"))
-                    .map(|(_, s)| *s);
                 let mut d = if from_flag {
                     Diagnostic::error(
                         codes::INPUT_NOT_FOUND,
@@ -739,15 +875,26 @@ impl Loader {
     // ----- loading ----------------------------------------------------------------------
 
     /// Reads the file at `place` unless it was read before. Returns its id and whether this is
-    /// the first time it is handed out. `is_import` counts it against `max_imports`.
-    fn load(&mut self, place: Place, is_import: bool) -> Result<(FileId, bool), Fail> {
+    /// the first time it is handed out. `is_import` counts it against `max_imports`; a
+    /// `Confined` file on disk is read only if no link takes it outside its root.
+    fn load(
+        &mut self,
+        place: Place,
+        is_import: bool,
+        trust: Trust,
+    ) -> Result<(FileId, bool), Fail> {
         let key = match &place {
-            Place::Disk { abs, .. } => {
+            Place::Disk { abs, root, .. } => {
+                if trust == Trust::Confined {
+                    self.roots[*root]
+                        .admits(abs)
+                        .map_err(|why| Fail::Outside(*root, why))?;
+                }
                 Key::Disk(std::fs::canonicalize(abs).unwrap_or_else(|_| abs.clone()))
             }
             Place::Entry { archive, entry } => Key::Entry(*archive, entry.clone()),
             Place::Builtin(name) => Key::Builtin(name.clone()),
-            Place::Stdin | Place::Meta => return Err(Fail::NotFound),
+            Place::Stdin { .. } | Place::Meta => return Err(Fail::NotFound),
         };
         if let Some(&id) = self.cache.get(&key) {
             return Ok((id, self.hand_out(id)));
@@ -792,7 +939,7 @@ impl Loader {
                 };
                 (name, origin, bytes)
             }
-            Place::Stdin | Place::Meta | Place::Builtin(_) => return Err(Fail::NotFound),
+            Place::Stdin { .. } | Place::Meta | Place::Builtin(_) => return Err(Fail::NotFound),
         };
         let text = decode(bytes, &name).map_err(Fail::Other)?;
         let id = self.add(name, origin, text, place);
@@ -840,7 +987,7 @@ impl Loader {
                     .hint("write the path of the file to import"),
             );
         }
-        let target = match import.repository_url {
+        let (target, what) = match import.repository_url {
             Some(repo) => {
                 if !matches!(classify(written), Target::Path(_)) {
                     return Err(Diagnostic::error(
@@ -849,48 +996,107 @@ impl Loader {
                     )
                     .hint("with `repository`, `url` is a path inside the repository; drop one of them"));
                 }
-                join_repository(repo, written)
+                (
+                    join_repository(repo, written),
+                    format!("import `{written}` of the repository at `{}`", repo.trim()),
+                )
             }
-            None => written.to_string(),
+            None => (written.to_string(), format!("import `{written}`")),
         };
         let place = self
             .places
             .get(importer.0 as usize)
             .cloned()
-            .unwrap_or(Place::Stdin);
+            .unwrap_or(Place::Meta);
         match classify(&target) {
             Target::Web(url) => self.load_web(&url),
+            Target::OtherScheme(scheme) if scheme.starts_with("file://") => Err(Diagnostic::error(
+                codes::INPUT_OUTSIDE_ROOT,
+                format!("{what} names a file on the host `{}`; toscana reads only local files", &scheme["file://".len()..]),
+            )
+            .hint("copy the file into the template's folder and import it by a relative path")),
             Target::OtherScheme(scheme) => Err(Diagnostic::error(
                 codes::IMPORT_INVALID,
                 format!("cannot import `{target}`: the `{scheme}` scheme is not supported"),
             )
             .hint("toscana reads local paths, `file:` URLs and http(s) URLs mapped to folders with --map-url")),
-            Target::File(path) if path.starts_with('/') => {
-                let place = self.disk_place(PathBuf::from(&path), None, None);
-                self.load_import(place, &target)
-            }
-            Target::File(path) | Target::Path(path) => self.resolve_path(&place, &path, &target),
+            Target::File(path) => self.load_file_url(&place, &path, &what),
+            Target::Path(path) => self.resolve_path(&place, &path, &what),
         }
     }
 
-    /// A scheme-less path, resolved the way its importer's location says.
+    /// A `file:` URL: through `--map-url` when a prefix covers it, else only inside the
+    /// importer's root (an absolute URL naming the template's own folder; a relative `file:x`
+    /// is a relative path).
+    fn load_file_url(
+        &mut self,
+        importer: &Place,
+        path: &str,
+        what: &str,
+    ) -> Result<(FileId, bool), Diagnostic> {
+        if !path.starts_with('/') {
+            return self.resolve_path(importer, path, what);
+        }
+        if path.contains('\0') {
+            return Err(self.refusal(importer, what, Escape::Nul));
+        }
+        let url = format!("file://{path}");
+        if map_web(&url, &self.options.map_url).is_some() {
+            return self.load_web(&url);
+        }
+        let root = match importer {
+            Place::Disk { root, .. } | Place::Stdin { root } => *root,
+            _ => return Err(self.refusal(importer, what, Escape::HostFile(path.to_string()))),
+        };
+        match self.roots[root].name_of(Path::new(path)) {
+            Some(name) => self.load_inside(root, &name, what, false),
+            None => Err(self.roots[root]
+                .refusal(
+                    what,
+                    &Escape::HostFile(normalize_path(Path::new(path)).display().to_string()),
+                )
+                .hint(format!(
+                    "{}; to read files of a folder you trust, map it: --map-url file://DIR/=DIR",
+                    self.roots[root].hint()
+                ))),
+        }
+    }
+
+    /// The refusal of `what`, which `why` takes out of the root of `importer`.
+    fn refusal(&self, importer: &Place, what: &str, why: Escape) -> Diagnostic {
+        match importer {
+            Place::Disk { root, .. } | Place::Stdin { root } => {
+                self.roots[*root].refusal(what, &why)
+            }
+            Place::Entry { archive, .. } => Root::new(
+                &self.cwd,
+                Path::new(&self.archives[*archive].shown),
+                RootKind::Archive,
+            )
+            .refusal(what, &why),
+            Place::Builtin(_) | Place::Meta => super::confine::refusal(
+                what,
+                &why,
+                "the built-in profiles",
+                "a built-in profile imports only other built-in files",
+            ),
+        }
+    }
+
+    /// A scheme-less path, resolved the way its importer's location says: relative to the
+    /// importer's folder, a leading `/` at the root, never out of the root.
     fn resolve_path(
         &mut self,
         importer: &Place,
         path: &str,
-        written: &str,
+        what: &str,
     ) -> Result<(FileId, bool), Diagnostic> {
         match importer {
             Place::Entry { archive, entry } => {
                 let shown = self.archives[*archive].shown.clone();
-                // T2-IMPORT-07: a leading `/` is the root of the CSAR (its "repository").
-                let Some(name) = join_entry(entry_dir(entry), path) else {
-                    return Err(Diagnostic::error(
-                        codes::IMPORT_NOT_FOUND,
-                        format!("import `{written}` leaves the archive `{shown}`"),
-                    )
-                    .hint("imports inside a CSAR are paths inside it; `..` may not climb above its root"));
-                };
+                // TOSCA 2.0 §6.8.2.2: a leading `/` is the root of the CSAR (its "repository").
+                let name = join_inside(folder(entry), path, Slash::Root)
+                    .map_err(|why| self.refusal(importer, what, why))?;
                 let place = Place::Entry {
                     archive: *archive,
                     entry: name.clone(),
@@ -898,66 +1104,33 @@ impl Loader {
                 self.load_import(place, &format!("{shown}!/{name}"))
             }
             Place::Disk {
-                shown,
-                abs,
-                root,
-                url,
+                url: Some(base), ..
             } => {
-                if let Some(base) = url {
-                    let Some(joined) = join_web(base, path) else {
-                        return Err(Diagnostic::error(
-                            codes::IMPORT_NOT_FOUND,
-                            format!("import `{written}` of `{base}` climbs above the server root"),
-                        ));
-                    };
-                    return self.load_web(&joined);
-                }
-                if let Some((root_abs, root_shown)) = root {
-                    // An unpacked CSAR: same rules as inside an archive.
-                    let rel_dir = abs
-                        .parent()
-                        .and_then(|p| p.strip_prefix(root_abs).ok())
-                        .map(|p| p.to_string_lossy().replace('\\', "/"))
-                        .unwrap_or_default();
-                    let Some(name) = join_entry(&rel_dir, path) else {
-                        return Err(Diagnostic::error(
-                            codes::IMPORT_NOT_FOUND,
-                            format!(
-                                "import `{written}` leaves the CSAR directory `{}`",
-                                root_shown.display()
-                            ),
-                        )
-                        .hint("imports inside a CSAR are paths inside it; `..` may not climb above its root"));
-                    };
-                    let place = self.disk_place(
-                        root_shown.join(&name),
-                        Some((root_abs.clone(), root_shown.clone())),
-                        None,
-                    );
-                    let tried = root_shown.join(&name).display().to_string();
-                    return self.load_import(place, &tried);
-                }
-                let target = if Path::new(path).is_absolute() {
-                    PathBuf::from(path)
-                } else {
-                    shown.parent().unwrap_or(Path::new("")).join(path)
+                let Some(joined) = join_web(base, path) else {
+                    return Err(Diagnostic::error(
+                        codes::INPUT_OUTSIDE_ROOT,
+                        format!("{what} of `{base}` climbs above the server root"),
+                    ));
                 };
-                let place = self.disk_place(target.clone(), None, None);
-                self.load_import(place, &normalize_path(&target).display().to_string())
+                self.load_web(&joined)
             }
-            Place::Stdin => {
-                let place = self.disk_place(PathBuf::from(path), None, None);
-                self.load_import(
-                    place,
-                    &normalize_path(Path::new(path)).display().to_string(),
-                )
+            Place::Disk { abs, root, .. } => {
+                let dir = self.roots[*root].folder_of(abs);
+                let name = join_inside(&dir, path, Slash::Root)
+                    .map_err(|why| self.refusal(importer, what, why))?;
+                self.load_inside(*root, &name, what, path.starts_with('/'))
+            }
+            Place::Stdin { root } => {
+                let name = join_inside("", path, Slash::Root)
+                    .map_err(|why| self.refusal(importer, what, why))?;
+                self.load_inside(*root, &name, what, path.starts_with('/'))
             }
             Place::Builtin(name) => {
-                let Some(joined) = join_entry(entry_dir(name), path) else {
+                let Ok(joined) = join_inside(folder(name), path, Slash::Root) else {
                     return Err(Diagnostic::error(
                         codes::IMPORT_NOT_FOUND,
                         format!(
-                            "built-in file `{name}` imports `{written}`, which leaves the built-in profiles"
+                            "built-in file `{name}` imports `{path}`, which leaves the built-in profiles"
                         ),
                     ));
                 };
@@ -973,7 +1146,30 @@ impl Loader {
         }
     }
 
-    /// An `http(s)` URL: only through `--map-url`.
+    /// Reads the root-relative `name` under `root` for `what`. `from_slash`: it was written
+    /// with a leading `/`, which a missing file's hint explains.
+    fn load_inside(
+        &mut self,
+        root: usize,
+        name: &str,
+        what: &str,
+        from_slash: bool,
+    ) -> Result<(FileId, bool), Diagnostic> {
+        let shown = self.roots[root].show(name);
+        let tried = shown.display().to_string();
+        let place = self.disk_place(shown, root, None);
+        match self.load(place, true, Trust::Confined) {
+            Ok(found) => Ok(found),
+            Err(Fail::NotFound) if from_slash => Err(not_found(&tried).hint(format!(
+                "a leading `/` starts at the root of the template, {}, not at the root of the file system",
+                self.roots[root].describe()
+            ))),
+            Err(fail) => Err(self.failed(fail, what, &tried)),
+        }
+    }
+
+    /// An `http(s)` URL (or a `file:` URL a prefix covers): only through `--map-url`, and only
+    /// inside the folder it maps to.
     fn load_web(&mut self, url: &str) -> Result<(FileId, bool), Diagnostic> {
         match map_web(url, &self.options.map_url) {
             None => Err(Diagnostic::error(
@@ -985,37 +1181,49 @@ impl Loader {
                 suggested_map(url)
             ))),
             Some(Err(())) => Err(Diagnostic::error(
-                codes::IMPORT_NOT_FOUND,
+                codes::INPUT_OUTSIDE_ROOT,
                 format!("import `{url}` climbs out of its --map-url folder with `..`"),
-            )),
+            )
+            .hint("a file read through --map-url reads only inside the mapped folder; map a wider folder")),
             Some(Ok((prefix, path))) => {
-                let place = self.disk_place(path.clone(), None, Some(url.to_string()));
+                let dir = self
+                    .options
+                    .map_url
+                    .iter()
+                    .find(|(p, _)| *p == prefix)
+                    .map(|(_, d)| d.clone())
+                    .unwrap_or_default();
+                let root = self.add_root(Root::new(&self.cwd, &dir, RootKind::MapUrl));
+                let place = self.disk_place(path.clone(), root, Some(url.to_string()));
                 let tried = format!(
                     "{} (`{url}` through --map-url {prefix}={})",
                     path.display(),
-                    self.options
-                        .map_url
-                        .iter()
-                        .find(|(p, _)| *p == prefix)
-                        .map(|(_, d)| d.display().to_string())
-                        .unwrap_or_default()
+                    dir.display()
                 );
-                self.load_import(place, &tried)
+                match self.load(place, true, Trust::Confined) {
+                    Ok(found) => Ok(found),
+                    Err(fail) => Err(self.failed(fail, &format!("import `{url}`"), &tried)),
+                }
             }
         }
     }
 
     fn load_import(&mut self, place: Place, tried: &str) -> Result<(FileId, bool), Diagnostic> {
-        match self.load(place, true) {
+        match self.load(place, true, Trust::Confined) {
             Ok(found) => Ok(found),
-            Err(Fail::NotFound) => Err(Diagnostic::error(
-                codes::IMPORT_NOT_FOUND,
-                format!("imported file not found: tried `{tried}`"),
-            )
-            .hint("relative imports are resolved against the directory of the importing file")),
-            Err(Fail::Other(d)) => Err(d),
+            Err(Fail::NotFound) => Err(not_found(tried)),
+            Err(fail) => Err(self.failed(fail, "import", tried)),
         }
     }
+}
+
+/// An import whose file is not there.
+fn not_found(tried: &str) -> Diagnostic {
+    Diagnostic::error(
+        codes::IMPORT_NOT_FOUND,
+        format!("imported file not found: tried `{tried}`"),
+    )
+    .hint("relative imports are resolved against the directory of the importing file")
 }
 
 /// Whether a file name has a YAML extension (any case).

@@ -4,13 +4,14 @@
 //! The [`Loader`] is the only part of toscana that opens template files. It reads each location
 //! once into the [`SourceMap`], checks that what it read is UTF-8 text of a sane size, checks a
 //! CSAR whole before using any of it, and turns every import into a local file or a diagnostic
-//! that says how to make it one.
+//! that says how to make it one. Nothing is read outside the template's root ([`confine`]).
 
 // Failures are the cold path here and each becomes exactly one `Diagnostic`; boxing them would
 // only add noise.
 #![allow(clippy::result_large_err)]
 
 mod artifacts;
+mod confine;
 mod csar;
 mod imports;
 mod loader;
@@ -21,9 +22,9 @@ mod snippet;
 mod tar;
 mod text;
 
-pub use artifacts::ArtifactFiles;
+pub use artifacts::{ArtifactFiles, Missing};
 pub use imports::ImportRef;
-pub use loader::{Input, InputArg, Loader, SourceOptions};
+pub use loader::{Input, InputArg, Loader, ProfileLookup, SourceOptions};
 pub use map::{FileId, Origin, SourceFile, SourceMap, Span};
 pub use meta::CsarMeta;
 pub(crate) use snippet::Snippet;

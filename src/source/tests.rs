@@ -285,8 +285,12 @@ fn an_unpacked_csar_directory_follows_its_meta_and_keeps_imports_inside() {
     assert!(found.is_some(), "{}", messages(&d));
     let (found, d) = import(&mut l, input.entry, "../../outside.yaml");
     assert!(found.is_none());
-    assert_eq!(codes_of(&d), [codes::IMPORT_NOT_FOUND]);
-    assert!(messages(&d).contains("leaves the CSAR directory"));
+    assert_eq!(codes_of(&d), [codes::INPUT_OUTSIDE_ROOT]);
+    assert!(
+        messages(&d).contains("outside the CSAR directory"),
+        "{}",
+        messages(&d)
+    );
 }
 
 // ----- CSAR archives ---------------------------------------------------------------------
@@ -341,8 +345,16 @@ fn a_csar_with_meta_opens_its_entry_and_resolves_imports_inside() {
 
     let (found, d) = import(&mut l, input.entry, "../../escape.yaml");
     assert!(found.is_none());
-    assert_eq!(codes_of(&d), [codes::IMPORT_NOT_FOUND]);
-    assert!(messages(&d).contains("leaves the archive"));
+    assert_eq!(codes_of(&d), [codes::INPUT_OUTSIDE_ROOT]);
+    assert!(
+        messages(&d).contains("outside the CSAR"),
+        "{}",
+        messages(&d)
+    );
+    // So is a file URL: an archive has no place on the host.
+    let (found, d) = import(&mut l, input.entry, "file:///etc/passwd");
+    assert!(found.is_none());
+    assert_eq!(codes_of(&d), [codes::INPUT_OUTSIDE_ROOT]);
     let (found, d) = import(&mut l, input.entry, "missing.yaml");
     assert!(found.is_none());
     assert!(
@@ -601,7 +613,7 @@ fn tar_csars_plain_and_gzipped_open_like_zips() {
         assert!(found.is_some(), "{name}: {}", messages(&d));
         let (found, d) = import(&mut l, input.entry, "../../escape.yaml");
         assert!(found.is_none());
-        assert!(messages(&d).contains("leaves the archive"));
+        assert_eq!(codes_of(&d), [codes::INPUT_OUTSIDE_ROOT]);
     }
     // A link refuses the whole archive, as in a zip.
     let path = tmp.path().join("linked.tar");
@@ -653,7 +665,7 @@ fn non_zips_and_tars_are_invalid_and_pk_magic_means_zip() {
 // ----- imports on disk and URLs ----------------------------------------------------------
 
 #[test]
-fn disk_imports_relative_absolute_and_file_urls_are_read_once() {
+fn disk_imports_relative_rooted_and_file_urls_are_read_once() {
     let tmp = tempfile::tempdir().unwrap();
     let main = write(tmp.path(), "app/main.yaml", ST);
     let types = write(tmp.path(), "app/lib/types.yaml", TYPES);
@@ -666,25 +678,117 @@ fn disk_imports_relative_absolute_and_file_urls_are_read_once() {
     let (id, first) = found.unwrap_or_else(|| panic!("{}", messages(&d)));
     assert!(first);
     for spelling in [
-        types.display().to_string(),
+        "/lib/types.yaml".to_string(),
         format!("file://{}", types.display()),
+        format!("FILE://localhost{}", types.display()),
+        format!("file:{}", types.display()),
         "./lib/../lib/types.yaml".to_string(),
+        "lib\\types.yaml".to_string(),
         "file:lib/types.yaml".to_string(),
     ] {
         let (found, d) = import(&mut l, entry, &spelling);
         assert_eq!(found, Some((id, false)), "{spelling}: {}", messages(&d));
     }
+    // The folder of the file given is the root: nothing above it is read.
     let (found, d) = import(&mut l, id, "../../shared.yaml");
-    let (shared, _) = found.unwrap_or_else(|| panic!("{}", messages(&d)));
-    assert_eq!(
-        l.sources().get(shared).name,
-        tmp.path().join("shared.yaml").display().to_string()
-    );
+    assert!(found.is_none());
+    assert_eq!(codes_of(&d), [codes::INPUT_OUTSIDE_ROOT]);
+    // A leading `/` is the root, never the host's.
+    let (found, d) = import(&mut l, entry, &types.display().to_string());
+    assert!(found.is_none());
+    assert_eq!(codes_of(&d), [codes::IMPORT_NOT_FOUND]);
+    assert!(messages(&d).contains("not at the root of the file system"));
 
     let (found, d) = import(&mut l, entry, "nope.yaml");
     assert!(found.is_none());
     assert_eq!(codes_of(&d), [codes::IMPORT_NOT_FOUND]);
     assert!(messages(&d).contains(&tmp.path().join("app/nope.yaml").display().to_string()));
+}
+
+/// Asserts that importing `spelling` from `entry` is refused as leaving the root, without the
+/// secret file's content anywhere in what is said; returns what is said.
+fn refused(l: &mut Loader, entry: FileId, spelling: &str) -> String {
+    let (found, d) = import(l, entry, spelling);
+    assert!(found.is_none(), "{spelling} was read");
+    let said = messages(&d);
+    assert_eq!(
+        codes_of(&d),
+        [codes::INPUT_OUTSIDE_ROOT],
+        "{spelling}: {said}"
+    );
+    assert!(!said.contains("hunter2"), "{spelling}: {said}");
+    said
+}
+
+#[test]
+fn every_spelling_of_a_file_outside_the_root_is_refused_without_reading_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let main = write(tmp.path(), "app/main.yaml", ST);
+    let secret = write(tmp.path(), "secret.yaml", "password: hunter2\n");
+    let secret_text = secret.display().to_string();
+    let encoded = secret_text.replace('/', "%2F").replacen("%2F", "/", 1);
+    let mut l = loader();
+    let (input, _) = open(&mut l, &main);
+    let entry = input.unwrap().entry;
+    for spelling in [
+        format!("file://{secret_text}"),
+        format!("file:{secret_text}"),
+        format!("file://localhost{secret_text}"),
+        format!("FILE://LOCALHOST{secret_text}"),
+        format!("file://{encoded}"),
+        format!("file://{}/app/%2e%2e/secret.yaml", tmp.path().display()),
+        format!("file://{}/app/%2E%2E/secret.yaml", tmp.path().display()),
+        format!("file://{}/app/..%2fsecret.yaml", tmp.path().display()),
+        "file:../secret.yaml".to_string(),
+        "../secret.yaml".to_string(),
+        "..\\secret.yaml".to_string(),
+        "lib/../../secret.yaml".to_string(),
+        "/../secret.yaml".to_string(),
+        "C:/Windows/win.ini".to_string(),
+        "c:\\secret.yaml".to_string(),
+        "file:///C:/secret.yaml".to_string(),
+        "file://evil.example/secret.yaml".to_string(),
+        "file:///etc/passwd".to_string(),
+        format!("file://{secret_text}%00.yaml"),
+        "a\0/../../secret.yaml".to_string(),
+    ] {
+        refused(&mut l, entry, &spelling);
+    }
+    assert_eq!(l.sources().len(), 1, "nothing but the entry was read");
+}
+
+#[cfg(unix)]
+#[test]
+fn links_that_leave_the_root_are_not_followed() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = write(tmp.path(), "secret.yaml", "password: hunter2\n");
+    let main = write(tmp.path(), "app/main.yaml", ST);
+    write(tmp.path(), "app/lib/types.yaml", TYPES);
+    symlink(&secret, tmp.path().join("app/link.yaml")).unwrap();
+    symlink(tmp.path(), tmp.path().join("app/up")).unwrap();
+    symlink("lib/types.yaml", tmp.path().join("app/inside.yaml")).unwrap();
+    let mut l = loader();
+    let (input, _) = open(&mut l, &main);
+    let entry = input.unwrap().entry;
+    for spelling in [
+        "link.yaml",
+        "up/secret.yaml",
+        "up/missing.yaml",
+        "/link.yaml",
+    ] {
+        let said = refused(&mut l, entry, spelling);
+        assert!(said.contains("symbolic link"), "{spelling}: {said}");
+    }
+    // A link that stays inside is an ordinary file.
+    let (found, d) = import(&mut l, entry, "inside.yaml");
+    assert!(found.is_some(), "{}", messages(&d));
+    // The file the user names is read as named, even through a link.
+    let named = tmp.path().join("named.yaml");
+    symlink(&main, &named).unwrap();
+    let mut l = loader();
+    let (input, d) = open(&mut l, &named);
+    assert!(input.is_some(), "{}", messages(&d));
 }
 
 #[test]
@@ -722,7 +826,7 @@ fn urls_are_read_only_through_map_url_with_the_longest_prefix() {
 
     let (found, d) = import(&mut l, entry, "https://example.org/../secret.yaml");
     assert!(found.is_none());
-    assert_eq!(codes_of(&d), [codes::IMPORT_NOT_FOUND]);
+    assert_eq!(codes_of(&d), [codes::INPUT_OUTSIDE_ROOT]);
 
     // A repository URL is joined with the import path, then mapped like any URL.
     let mut diags = Diagnostics::new();

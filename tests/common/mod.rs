@@ -21,6 +21,33 @@ pub fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Waits for `child`, whose standard error is piped, and gives its exit code and standard error
+/// (drained on a thread, so a chatty child cannot block on a full pipe). A child still running
+/// after `bound` is killed and the test fails: it hangs.
+pub fn finish_within(
+    mut child: std::process::Child,
+    bound: std::time::Duration,
+) -> (Option<i32>, String) {
+    let mut pipe = child.stderr.take().expect("standard error is piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut pipe, &mut text).ok();
+        text
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > bound {
+            child.kill().ok();
+            panic!("still running after {bound:?}: it hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    (status.code(), reader.join().unwrap())
+}
+
 /// Where the corpora are: beside the repository, read-only. `TOSCANA_TEST_CORPUS` points the
 /// tests elsewhere; the tests of the tests set it to a folder that does not exist, to check that
 /// a missing corpus fails a CI run.
@@ -255,17 +282,49 @@ pub fn read_accepted_in(
     profile_paths: &[PathBuf],
     map_url: &[(String, PathBuf)],
 ) -> Option<toscana::pipeline::Read> {
+    read_accepted_under(None, path, profile_paths, map_url)
+}
+
+/// [`read_accepted_in`], with the YAML file at `path` read as the entry of the folder `root`
+/// (`toscana check ROOT --entry PATH`) when one is given: the template then reads files anywhere
+/// under `root`, as a corpus whose tests import `../custom_types/` needs (a file given alone
+/// reads only inside its own folder). Archives are read as given.
+pub fn read_accepted_under(
+    root: Option<&Path>,
+    path: &Path,
+    profile_paths: &[PathBuf],
+    map_url: &[(String, PathBuf)],
+) -> Option<toscana::pipeline::Read> {
     let mut diags = toscana::diag::Diagnostics::with_cap(1);
     let read = toscana::pipeline::read(
         &toscana::pipeline::ReadOptions {
-            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
             profile_paths: profile_paths.to_vec(),
             map_url: map_url.to_vec(),
-            ..Default::default()
+            ..options_under(root, path)
         },
         &mut diags,
     );
     (read.topology.is_some() && !diags.has_errors()).then_some(read)
+}
+
+/// The input and `--entry` that read `path` inside the folder `root` (see
+/// [`read_accepted_under`]).
+pub fn options_under(root: Option<&Path>, path: &Path) -> toscana::pipeline::ReadOptions {
+    let yaml = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    );
+    match root.and_then(|r| Some((r, path.strip_prefix(r).ok()?))) {
+        Some((root, entry)) if yaml => toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(root.to_path_buf())),
+            entry: Some(entry.to_path_buf()),
+            ..Default::default()
+        },
+        _ => toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
+            ..Default::default()
+        },
+    }
 }
 
 /// `yaml`, written to a file of its own, read as `toscana check` reads it: what was read, and
@@ -288,4 +347,17 @@ pub fn read_path(path: &Path) -> (toscana::pipeline::Read, Vec<toscana::diag::Di
         &mut diags,
     );
     (read, diags.finish())
+}
+
+/// Copies the folder `from` to `to`, recursively (a test's private copy of a case or CSAR).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }

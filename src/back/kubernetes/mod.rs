@@ -142,9 +142,10 @@ pub fn render(
             "no node of the topology became a Kubernetes object; the warnings above say why for each"
         };
         diags.push(
-            Diagnostic::warning(codes::K8S_UNSUPPORTED, message)
+            Diagnostic::error(codes::OUTPUT_NOTHING, message)
                 .hint("Kubernetes objects come from container applications, Compute nodes and the software on them, databases, storage, load balancers and networks"),
         );
+        return Vec::new();
     }
     objects.sort_by(|a, b| {
         let rank = |k: &str| {

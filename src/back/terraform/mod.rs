@@ -121,6 +121,21 @@ pub fn render(
             );
         }
     }
+    // `main.tf` holds the resources and is left out when it would be empty: the rest
+    // (providers, versions) is no configuration of the topology.
+    if !topology.nodes.is_empty() && !files.iter().any(|f| f.path == "main.tf") {
+        diags.push(
+            Diagnostic::error(
+                codes::OUTPUT_NOTHING,
+                format!(
+                    "no node of the topology became a Terraform resource (provider `{}`); the warnings above say why for each",
+                    provider.as_str()
+                ),
+            )
+            .hint("Terraform resources come from Compute nodes and the software hosted on them, storage, networks, load balancers and (with --provider kubernetes) container applications"),
+        );
+        return Vec::new();
+    }
     let mut seen: HashSet<String> = files.iter().map(|f| f.path.clone()).collect();
     for (path, contents) in built.artifacts {
         if seen.insert(path.clone()) {

@@ -9,7 +9,7 @@
 //! variable template's own nodes, so every span still points into the file the user wrote.
 //!
 //! Where the RC's reference code and the spec differ, this follows the code the conformance
-//! suite was written against (see `README.md`, "Variability4TOSCA").
+//! suite was written against (see `docs/dialects/variability4tosca.md`).
 
 pub mod check;
 pub mod command;

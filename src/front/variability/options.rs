@@ -114,20 +114,22 @@ impl Options {
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Variability4TOSCA")]
 pub struct VariabilityArgs {
-    /// Apply the inputs of this preset of `variability.presets` (explicit values win)
-    #[arg(long, value_name = "NAME")]
+    /// Apply the inputs of a preset of `variability.presets`
+    ///
+    /// Values given with --inputs and --set win over the preset's.
+    #[arg(long, value_name = "NAME", help_heading = "Values")]
     pub preset: Option<String>,
     /// Give elements of KIND without conditions a pruning default condition (repeatable)
-    #[arg(long, value_enum, value_name = "KIND")]
+    #[arg(long, value_enum, value_name = "KIND", hide_short_help = true)]
     pub prune: Vec<PruneKind>,
     /// Replace the conditions of elements of KIND by the pruning condition (repeatable)
-    #[arg(long, value_enum, value_name = "KIND")]
+    #[arg(long, value_enum, value_name = "KIND", hide_short_help = true)]
     pub force_prune: Vec<PruneKind>,
     /// Switch off one consistency check, or `all` (repeatable)
-    #[arg(long, value_enum, value_name = "CHECK")]
+    #[arg(long, value_enum, value_name = "CHECK", hide_short_help = true)]
     pub skip_check: Vec<Check>,
     /// Print, for each element, whether it is present and which condition decided it
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     pub explain: bool,
 }
 

@@ -1,14 +1,12 @@
 //! `toscana convert`: TOSCA 1.0 XML in, the TOSCA YAML service template that means the same
 //! out, with a warning for every construct YAML cannot say.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::LimitArgs;
-use crate::diag::Diagnostics;
-use crate::front::quirk::{Quirk, Quirks};
+use crate::cli::{Closing, LimitArgs, Report};
 use crate::pipeline::{self, ReadOptions};
 use crate::source::InputArg;
 use crate::yaml::Node;
@@ -38,20 +36,21 @@ impl ConvertTarget {
 /// The flags of `toscana convert`.
 #[derive(Debug, Args, Clone)]
 pub struct ConvertArgs {
-    /// The TOSCA 1.0 XML input: a Definitions file, a directory or a CSAR
+    /// The TOSCA 1.0 XML input: a Definitions file, a folder or a CSAR
     pub file: String,
+    #[command(flatten)]
+    pub entry: crate::cli::EntryArgs,
     /// The YAML dialect to write
-    #[arg(long, value_enum, default_value_t = ConvertTarget::tosca_simple_yaml_1_3)]
+    #[arg(long, value_enum, value_name = "DIALECT", default_value_t = ConvertTarget::tosca_simple_yaml_1_3, help_heading = "Output")]
     pub to: ConvertTarget,
-    /// Write the YAML to FILE (atomically) instead of standard output
-    #[arg(short, long, value_name = "FILE")]
+    /// Write the YAML to FILE (replaced in one step) instead of standard output
+    ///
+    /// A folder (ending in `/`, or one that exists) gets `converted.yaml`; `-` is standard
+    /// output.
+    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
-    /// Accept what a tool's real files do that the specification forbids (repeatable)
-    #[arg(long, value_enum, value_name = "NAME")]
-    pub quirk: Vec<Quirk>,
-    /// The entry file inside a directory or CSAR
-    #[arg(long, value_name = "PATH")]
-    pub entry: Option<PathBuf>,
+    #[command(flatten)]
+    pub lenient: crate::cli::LenientArgs,
     #[command(flatten)]
     pub report: crate::cli::ReportArgs,
     #[command(flatten)]
@@ -59,22 +58,43 @@ pub struct ConvertArgs {
 }
 
 pub fn run(args: &ConvertArgs) -> ExitCode {
-    let mut diags = Diagnostics::with_cap(args.report.max_errors);
+    let mut diags = args.report.diagnostics();
     let options = ReadOptions {
         input: Some(InputArg::from_arg(args.file.as_ref())),
-        entry: args.entry.clone(),
+        entry: args.entry.entry.clone(),
         limits: args.limits.limits(),
-        quirks: Quirks::new(&args.quirk),
+        quirks: args.lenient.quirks(),
         ..ReadOptions::default()
     };
-    let converted = pipeline::convert_xml(&options, args.to, &mut diags);
+    // Artifact paths are written relative to where the file goes: the folder `-o` names (a
+    // trailing `/` or an existing folder), the folder of the file it names, or, for standard
+    // output, the current folder.
+    let output_dir = match args.output.as_deref() {
+        Some(o) if o.is_dir() || o.as_os_str().to_string_lossy().ends_with('/') => o,
+        Some(o) => o
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new(".")),
+        None => Path::new("."),
+    };
+    let output_dir = std::path::absolute(output_dir).unwrap_or_else(|_| output_dir.to_path_buf());
+    let places = super::rebase::Places {
+        output_dir: &output_dir,
+        input: Path::new(&args.file),
+    };
+    let converted = pipeline::convert_xml(&options, args.to, &places, &mut diags);
     crate::cli::finish_yaml_output(
         converted.tree,
         args.output.as_deref(),
         "converted.yaml",
         &mut diags,
-        &converted.sources,
-        &args.report,
+        &Report {
+            args: &args.report,
+            sources: &converted.sources,
+            input: &args.file,
+            explanation: None,
+            closing: Closing::Run,
+        },
     )
 }
 

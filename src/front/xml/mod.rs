@@ -14,7 +14,8 @@
 //! - [`props`]: property definitions (XSD element/type, Winery key/value) and values;
 //! - [`types`]: types and their implementations;
 //! - [`topology`]: service templates: topology, boundary, plans;
-//! - [`to_tosca2`]: the 1.3 tree rewritten as TOSCA 2.0, for `convert --to tosca_2_0`.
+//! - [`to_tosca2`]: the 1.3 tree rewritten as TOSCA 2.0, for `convert --to tosca_2_0`;
+//! - [`rebase`]: artifact paths rewritten relative to the file `convert` writes.
 
 mod build;
 pub mod command;
@@ -23,6 +24,7 @@ mod load;
 mod meta;
 mod names;
 mod props;
+pub mod rebase;
 mod symbols;
 pub mod to_tosca2;
 mod topology;

@@ -145,7 +145,7 @@ fn defined_twice(what: &str, at: Span, earlier: Span, dialect: Dialect) -> Diagn
     .at_with(at, "defined again here")
     .label(earlier, "first defined here")
     .hint(if dialect == Dialect::Tosca2 {
-        "both are in one namespace (L1991-2002): rename one of them, or import one file with `namespace: N` and name what it defines `N:Name`"
+        "both are in one namespace (§6.8.4 Namespaces): rename one of them, or import one file with `namespace: N` and name what it defines `N:Name`"
     } else {
         "rename one of them, or import the definition from one place"
     })

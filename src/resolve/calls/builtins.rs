@@ -52,8 +52,8 @@ pub struct BuiltIn {
     pub group: Group,
     /// The arguments as the spec writes them, for messages.
     pub grammar: &'static str,
-    /// The spec lines that define it.
-    pub lines: &'static str,
+    /// The section of the specification that defines it, for messages.
+    pub section: &'static str,
     /// The TOSCA type of every result, where it is always the same.
     pub result: Option<&'static str>,
 }
@@ -64,7 +64,7 @@ const fn f(
     max: Option<usize>,
     group: Group,
     grammar: &'static str,
-    lines: &'static str,
+    section: &'static str,
     result: Option<&'static str>,
 ) -> BuiltIn {
     BuiltIn {
@@ -73,7 +73,7 @@ const fn f(
         max,
         group,
         grammar,
-        lines,
+        section,
         result,
     }
 }
@@ -91,7 +91,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Input,
         "<input name> or [ <input name>, <key or index>, ... ]",
-        "L4805-4833",
+        "§10.2.1.1 $get_input",
         None,
     ),
     f(
@@ -100,7 +100,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Query,
         "[ <tosca_path>, <property name>, <key or index>, ... ]",
-        "L4882-4905",
+        "§10.2.1.1 $get_input",
         None,
     ),
     f(
@@ -109,7 +109,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Query,
         "[ <tosca_path>, <attribute name>, <key or index>, ... ]",
-        "L5011-5030",
+        "§10.2.1.2 $get_property",
         None,
     ),
     f(
@@ -118,7 +118,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Query,
         "[ <tosca_path>, <artifact name> ]",
-        "L5034-5050",
+        "§10.2.1.4 `$get_artifact`",
         Some("string"),
     ),
     f(
@@ -127,7 +127,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Validation,
         "$value or [ <key or index>, ... ]",
-        "L5075-5086",
+        "§10.2.1.5 $value",
         None,
     ),
     f(
@@ -136,7 +136,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(0),
         Context,
         "$node_index (no arguments)",
-        "L5088-5094",
+        "§10.2.1.6 $node_index",
         Some("integer"),
     ),
     f(
@@ -145,7 +145,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(0),
         Context,
         "$relationship_index (no arguments)",
-        "L5096-5102",
+        "§10.2.1.7 $relationship_index",
         Some("integer"),
     ),
     f(
@@ -154,7 +154,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Query,
         "[ <tosca_path to a capability>, <property name> ]",
-        "L5104-5133",
+        "§10.2.1.8 $available_allocation",
         None,
     ),
     f(
@@ -163,7 +163,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Pure,
         "[ <boolean>, <boolean>, ... ]",
-        "L5141-5150",
+        "§10.2.2.1.1 $and",
         BOOL,
     ),
     f(
@@ -172,17 +172,25 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Pure,
         "[ <boolean>, <boolean>, ... ]",
-        "L5152-5160",
+        "§10.2.2.1.2 $or",
         BOOL,
     ),
-    f("not", 1, Some(1), Pure, "[ <boolean> ]", "L5162-5168", BOOL),
+    f(
+        "not",
+        1,
+        Some(1),
+        Pure,
+        "[ <boolean> ]",
+        "§10.2.2.1.3 `$not`",
+        BOOL,
+    ),
     f(
         "xor",
         2,
         Some(2),
         Pure,
         "[ <boolean>, <boolean> ]",
-        "L5170-5176",
+        "§10.2.2.1.4 `$xor`",
         BOOL,
     ),
     f(
@@ -191,7 +199,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <value>, <value of the same type> ]",
-        "L5186-5190",
+        "§10.2.2.2.1 `$equal`",
         BOOL,
     ),
     f(
@@ -200,7 +208,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <comparable>, <comparable> ]",
-        "L5192-5198",
+        "§10.2.2.2.2 `$greater_than`",
         BOOL,
     ),
     f(
@@ -209,7 +217,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <comparable>, <comparable> ]",
-        "L5200-5206",
+        "§10.2.2.2.3 `$greater_or_equal`",
         BOOL,
     ),
     f(
@@ -218,7 +226,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <comparable>, <comparable> ]",
-        "L5208-5216",
+        "§10.2.2.2.4 `$less_than`",
         BOOL,
     ),
     f(
@@ -227,7 +235,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <comparable>, <comparable> ]",
-        "L5218-5224",
+        "§10.2.2.2.5 `$less_or_equal`",
         BOOL,
     ),
     f(
@@ -236,7 +244,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <value>, [ <value>, ... ] ]",
-        "L5226-5234",
+        "§10.2.2.2.6 `$valid_values`",
         BOOL,
     ),
     f(
@@ -245,7 +253,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <string>, <regular expression> ]",
-        "L5236-5246",
+        "§10.2.2.2.7 `$matches`",
         BOOL,
     ),
     f(
@@ -254,7 +262,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <string or list>, <string or list> ]",
-        "L5250-5256",
+        "§10.2.2.3.1 `$has_suffix`",
         BOOL,
     ),
     f(
@@ -263,7 +271,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <string or list>, <string or list> ]",
-        "L5258-5264",
+        "§10.2.2.3.2 `$has_prefix`",
         BOOL,
     ),
     f(
@@ -272,7 +280,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <string or list>, <string or list> ]",
-        "L5266-5272",
+        "§10.2.2.3.3 `$contains`",
         BOOL,
     ),
     f(
@@ -281,7 +289,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <list or map>, <value> ]",
-        "L5274-5280",
+        "§10.2.2.3.4 `$has_entry`",
         BOOL,
     ),
     f(
@@ -290,7 +298,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <map>, <key> ]",
-        "L5282-5288",
+        "§10.2.2.3.5 `$has_key`",
         BOOL,
     ),
     f(
@@ -299,7 +307,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <list or map>, <list> ]",
-        "L5290-5296",
+        "§10.2.2.3.6 `$has_all_entries`",
         BOOL,
     ),
     f(
@@ -308,7 +316,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <map>, <list> ]",
-        "L5298-5304",
+        "§10.2.2.3.7 `$has_all_keys`",
         BOOL,
     ),
     f(
@@ -317,7 +325,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <list or map>, <list> ]",
-        "L5306-5312",
+        "§10.2.2.3.8 `$has_any_entry`",
         BOOL,
     ),
     f(
@@ -326,7 +334,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <map>, <list> ]",
-        "L5314-5320",
+        "§10.2.2.3.9 `$has_any_key`",
         BOOL,
     ),
     f(
@@ -335,7 +343,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(1),
         Pure,
         "[ <string, list or map> ]",
-        "L5324-5330",
+        "§10.2.3.1 $length",
         Some("integer"),
     ),
     f(
@@ -344,7 +352,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Pure,
         "[ <string or list>, ... ]",
-        "L5332-5350",
+        "§10.2.3.2 $concat",
         None,
     ),
     f(
@@ -353,7 +361,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ [ <string>, ... ] ] or [ [ <string>, ... ], <delimiter> ]",
-        "L5352-5379",
+        "§10.2.3.3 $join",
         Some("string"),
     ),
     f(
@@ -362,7 +370,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(3),
         Pure,
         "[ <string>, <separator characters>, <index> ]",
-        "L5381-5405",
+        "§10.2.3.4 $token",
         Some("string"),
     ),
     f(
@@ -371,7 +379,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Pure,
         "[ <list>, ... ]",
-        "L5409-5417",
+        "§10.2.4.1 $union",
         Some("list"),
     ),
     f(
@@ -380,7 +388,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Pure,
         "[ <list>, ... ]",
-        "L5419-5427",
+        "§10.2.4.2 $intersection",
         Some("list"),
     ),
     f(
@@ -389,7 +397,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Pure,
         "[ <integer, float or scalar>, ... ]",
-        "L5431-5437",
+        "§10.2.5.1 $sum",
         None,
     ),
     f(
@@ -398,7 +406,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <integer, float or scalar>, <the same kind> ]",
-        "L5439-5445",
+        "§10.2.5.2 $difference",
         None,
     ),
     f(
@@ -407,7 +415,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         ANY,
         Pure,
         "[ <scalar>, <integer or float> ] or [ <integer or float>, ... ]",
-        "L5447-5459",
+        "§10.2.5.3 $product",
         None,
     ),
     f(
@@ -416,7 +424,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <integer, float or scalar>, <integer or float> ]",
-        "L5461-5472",
+        "§10.2.5.4 $quotient",
         None,
     ),
     f(
@@ -425,7 +433,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(2),
         Pure,
         "[ <integer or scalar>, <integer> ]",
-        "L5474-5482",
+        "§10.2.5.5 $remainder",
         None,
     ),
     f(
@@ -434,7 +442,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(1),
         Pure,
         "[ <float> ]",
-        "L5484-5490",
+        "§10.2.5.6 $round",
         Some("integer"),
     ),
     f(
@@ -443,7 +451,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(1),
         Pure,
         "[ <float> ]",
-        "L5492-5498",
+        "§10.2.5.7 $floor",
         Some("integer"),
     ),
     f(
@@ -452,7 +460,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
         Some(1),
         Pure,
         "[ <float> ]",
-        "L5500-5506",
+        "§10.2.5.8 $ceil",
         Some("integer"),
     ),
 ];
@@ -465,7 +473,7 @@ pub const IN_RANGE: BuiltIn = f(
     Some(2),
     Pure,
     "[ <comparable>, [ <lower bound>, <upper bound> ] ]",
-    "--quirk in-range; the examples at L3463 and L3557 call it",
+    "--quirk in-range; the examples at §8.6 Node Filter Definition and §9.1.1.2 integer call it",
     BOOL,
 );
 
@@ -488,7 +496,10 @@ impl BuiltIn {
         };
         Err((
             format!("`${}` takes {takes}, and this call gives {n}", self.name),
-            format!("write `${}: {}` ({})", self.name, self.grammar, self.lines),
+            format!(
+                "write `${}: {}` ({})",
+                self.name, self.grammar, self.section
+            ),
         ))
     }
 }
@@ -736,7 +747,7 @@ fn equal(args: &[Value]) -> Outcome {
             wrong(
                 1,
                 format!(
-                    "`$equal` compares {} with {}; its arguments must have the same type (L5186)",
+                    "`$equal` compares {} with {}; its arguments must have the same type (§10.2.2.2.1 `$equal`)",
                     describe(a),
                     describe(b)
                 ),
@@ -1362,7 +1373,7 @@ fn product(args: &[Value]) -> Outcome {
     if scalar_first && args.len() != 2 {
         return Outcome::Wrong {
             arg: None,
-            message: "`$product` of a scalar takes exactly one more argument, an integer or float (L5450)".into(),
+            message: "`$product` of a scalar takes exactly one more argument, an integer or float (§10.2.5.3 $product)".into(),
         };
     }
     let mut rest = Vec::with_capacity(args.len());

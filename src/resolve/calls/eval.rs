@@ -347,7 +347,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             if d.is_error() {
                 let hint = d.hint.take().unwrap_or_default();
                 d.hint = Some(format!(
-                    "{hint}; in a `select` node template's node_filter `SELF` is the node to be selected, known here by its type `{}` (L3445)",
+                    "{hint}; in a `select` node template's node_filter `SELF` is the node to be selected, known here by its type `{}` (§8.6 Node Filter Definition)",
                     node.type_name
                 ));
             }
@@ -762,7 +762,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                             self.error(
                                 at,
                                 message,
-                                format!("`${}` takes {} ({})", b.name, b.grammar, b.lines),
+                                format!("`${}` takes {} ({})", b.name, b.grammar, b.section),
                                 diags,
                             );
                             keep(args)
@@ -777,7 +777,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                         self.error(
                             site.name,
                             "`$value` is the value a validation clause judges, and this is no validation clause".into(),
-                            "use `$value` only inside `validation` (and node filters) (L5075)".into(),
+                            "use `$value` only inside `validation` (and node filters) (§10.2.1.5 $value)".into(),
                             diags,
                         );
                         keep(args)
@@ -853,7 +853,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 self.error(
                     site.arg(0),
                     "`$get_input` names an input first".into(),
-                    "write `$get_input: <input name>` or `$get_input: [ <input name>, <key or index>, ... ]` (L4805)".into(),
+                    "write `$get_input: <input name>` or `$get_input: [ <input name>, <key or index>, ... ]` (§10.2.1.1 $get_input)".into(),
                     diags,
                 );
             }
@@ -873,7 +873,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                         self.error(
                             site.arg(i + 1),
                             message,
-                            "select a field its type defines, or an index within the list (L4820)"
+                            "select a field its type defines, or an index within the list (§10.2.1.1 $get_input)"
                                 .into(),
                             diags,
                         );
@@ -908,7 +908,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 "`{}` cannot select inside {what}",
                 crate::ir::value_text(step)
             ),
-            "a key is a string and an index a non-negative integer (L4820)".into(),
+            "a key is a string and an index a non-negative integer (§10.2.1.1 $get_input)".into(),
             diags,
         );
         false
@@ -1018,7 +1018,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             self.error(
                 site.name,
                 format!("`${}` is {what}, and means nothing here", b.name),
-                format!("use it only within {place} ({})", b.lines),
+                format!("use it only within {place} ({})", b.section),
                 diags,
             );
             return None;
@@ -1236,7 +1236,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     "`${}` needs the name of {a_what} after its TOSCA path, and finds {found}",
                     b.name
                 ),
-                format!("write `${}: {}` ({})", b.name, b.grammar, b.lines),
+                format!("write `${}: {}` ({})", b.name, b.grammar, b.section),
                 diags,
             );
             return keep(args);
@@ -1247,7 +1247,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             self.error(
                 site.arg(end + 1),
                 format!("`${}` takes nothing after the {what} name", b.name),
-                format!("write `${}: {}` ({})", b.name, b.grammar, b.lines),
+                format!("write `${}: {}` ({})", b.name, b.grammar, b.section),
                 diags,
             );
             return keep(args);
@@ -1359,7 +1359,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 if kind != TypeKind::Node {
                     return Err((
                         format!("the path leads to {owner}, and artifacts belong to nodes"),
-                        "end the path at a node (L5044)".into(),
+                        "end the path at a node (§10.2.1.4 `$get_artifact`)".into(),
                     ));
                 }
                 if let Entity::Node(n) = entity {
@@ -1377,7 +1377,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             "available_allocation" if kind != TypeKind::Capability => {
                 return Err((
                     format!("the path leads to {owner}, and allocations are made against capabilities"),
-                    "end the path at a capability: `[ SELF, CAPABILITY, <capability> ]` or `[ SELF, CAPABILITY ]` in a relationship (L5114)".into(),
+                    "end the path at a capability: `[ SELF, CAPABILITY, <capability> ]` or `[ SELF, CAPABILITY ]` in a relationship (§10.2.1.8 $available_allocation)".into(),
                 ));
             }
             _ => {}
@@ -1407,7 +1407,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                             format!(
                                 "property `{name}` of {owner} is a `{type_name}`, and only integer, float and scalar properties are allocated"
                             ),
-                            "name a property of type integer, float or a scalar type (L5120)"
+                            "name a property of type integer, float or a scalar type (§10.2.1.8 $available_allocation)"
                                 .into(),
                         ));
                     }

@@ -264,14 +264,14 @@ impl<'t> Walk<'_, 't, '_> {
                 return Err(error(
                     0,
                     "a TOSCA path cannot start with a function call",
-                    "start it with SELF or the name of a node or relationship template (L5513)",
+                    "start it with SELF or the name of a node or relationship template (§10.3 TOSCA Path)",
                 ));
             }
             _ => {
                 return Err(error(
                     0,
                     "a TOSCA path starts with SELF or the name of a node or relationship template",
-                    "e.g. `[ SELF, <property> ]` or `[ <node template>, <property> ]` (L5513)",
+                    "e.g. `[ SELF, <property> ]` or `[ <node template>, <property> ]` (§10.3 TOSCA Path)",
                 ));
             }
         };
@@ -343,7 +343,7 @@ impl<'t> Walk<'_, 't, '_> {
         }
         let hint = match first {
             "SOURCE" | "TARGET" => format!(
-                "TOSCA 2.0 starts a path at the relationship: write `[ SELF, {first}, ... ]` (L5566)"
+                "TOSCA 2.0 starts a path at the relationship: write `[ SELF, {first}, ... ]` (§10.3 TOSCA Path)"
             ),
             "HOST" => "TOSCA 2.0 has no HOST: follow the hosting requirement, e.g. `[ SELF, RELATIONSHIP, host, TARGET, ... ]`".to_string(),
             _ => String::new(),
@@ -461,7 +461,7 @@ impl<'t> Walk<'_, 't, '_> {
             "SOURCE" | "TARGET" => Err(error(
                 self.at,
                 format!("{token} follows a relationship, and the path is at a node here"),
-                "reach a relationship first: `RELATIONSHIP, <requirement>` (L5526)",
+                "reach a relationship first: `RELATIONSHIP, <requirement>` (§10.3 TOSCA Path)",
             )),
             _ => Ok(None),
         }
@@ -529,7 +529,7 @@ impl<'t> Walk<'_, 't, '_> {
             "RELATIONSHIP" => Err(error(
                 self.at,
                 "RELATIONSHIP follows a node, and the path is at a relationship here",
-                "go to a node first: `SOURCE` or `TARGET` (L5540)",
+                "go to a node first: `SOURCE` or `TARGET` (§10.3 TOSCA Path)",
             )),
             _ => Ok(None),
         }

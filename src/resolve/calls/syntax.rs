@@ -87,7 +87,7 @@ pub fn malformed(map: &Map) -> Option<Diagnostic> {
         )
         .at_with(entry.key.span, "a function call must be the only key of its map")
         .hint(format!(
-            "write the call as a map of its own (`{{ {key}: [ ... ] }}`), or `${key}` for a key that is literal text (L4788-4797)"
+            "write the call as a map of its own (`{{ {key}: [ ... ] }}`), or `${key}` for a key that is literal text (§10.1 Function Syntax)"
         )),
     )
 }
@@ -96,7 +96,7 @@ pub fn malformed(map: &Map) -> Option<Diagnostic> {
 pub fn nameless(at: &Node) -> Diagnostic {
     Diagnostic::error(codes::TOSCA_FUNCTION, "`$` names no function")
         .at(at.span)
-        .hint("write `$$` for a literal `$`, or the function's name after the `$` (L4739)")
+        .hint("write `$$` for a literal `$`, or the function's name after the `$` (§10.1 Function Syntax)")
 }
 
 #[cfg(test)]

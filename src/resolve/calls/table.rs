@@ -288,7 +288,7 @@ fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics)
                 )
                 .at_with(entry.key.span, format!("`{key}` cannot be refined"))
                 .label(outer.span, "the function is defined here")
-                .hint("add a new signature after the refined ones instead, and leave an empty entry (`{}`) for a signature kept as it is (L5682-5684)"),
+                .hint("add a new signature after the refined ones instead, and leave an empty entry (`{}`) for a signature kept as it is (§10.4 Function Definitions)"),
             );
         }
     }

@@ -35,7 +35,7 @@ pub fn report(model: &Model, functions: &Functions, name: &str, at: Option<Span>
             codes::TOSCA_UNKNOWN_NAME,
             "TOSCA 2.0 has no function `$in_range`".to_string(),
         )
-        .hint("write `$and: [ { $greater_or_equal: [ $value, <min> ] }, { $less_or_equal: [ $value, <max> ] } ]`, or use `--quirk in-range` to read it as the draft's examples do (L3463)");
+        .hint("write `$and: [ { $greater_or_equal: [ $value, <min> ] }, { $less_or_equal: [ $value, <max> ] } ]`, or use `--quirk in-range` to read it as the draft's examples do (§8.6 Node Filter Definition)");
         return here(d, None);
     }
     if let Some(near) = closest(name, &functions.names()) {
@@ -44,7 +44,7 @@ pub fn report(model: &Model, functions: &Functions, name: &str, at: Option<Span>
             format!("unknown function `${name}`"),
         )
         .hint(format!(
-            "did you mean `${near}`? A function of your orchestrator with this name must be defined under `functions` (L5571)"
+            "did you mean `${near}`? A function of your orchestrator with this name must be defined under `functions` (§10.4 Function Definitions)"
         ));
         return here(
             d,
@@ -57,6 +57,6 @@ pub fn report(model: &Model, functions: &Functions, name: &str, at: Option<Span>
             "function `${name}` is neither built in nor defined under `functions`; it is left for the orchestrator to evaluate"
         ),
     )
-    .hint("define it under `functions` (L5571) to have its arguments checked, or write `$$` to start a string with `$`");
+    .hint("define it under `functions` (§10.4 Function Definitions) to have its arguments checked, or write `$$` to start a string with `$`");
     here(d, None)
 }

@@ -172,7 +172,7 @@ pub(super) fn splice(
                                 "requirement `{}` of substituted node `{}` is fulfilled here and also inside `{}`, by `{}`'s requirement `{}`",
                                 m.name, outer_source.name, names[p], inner.name, m.target
                             ),
-                            "fulfil it in one place: drop the assignment here, or leave the inner requirement open (Simple Profile L911)".to_string(),
+                            "fulfil it in one place: drop the assignment here, or leave the inner requirement open (Simple Profile §12.3 Definition of the database stack in a service template)".to_string(),
                         ));
                         dropped.insert(r);
                         continue;

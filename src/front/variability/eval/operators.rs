@@ -1,5 +1,5 @@
 //! The operators and intrinsic functions of the expression language, one arm each, with the
-//! RC's semantics (see `README.md`, "Variability4TOSCA", for where toscana is stricter).
+//! RC's semantics (see `docs/dialects/variability4tosca.md` for where toscana is stricter).
 
 use super::{Ctx, Evaluator, Failed, Frame, MAX_DEPTH, OPERATORS, R, Value};
 use crate::diag::{Diagnostic, codes};

@@ -235,6 +235,15 @@ fn replaced(map: &Node, key: &str, text: &str) -> Node {
     m.done()
 }
 
+/// The warning that `what` has no counterpart in 2.0.
+fn lost(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::warning(
+        codes::XML_NO_COUNTERPART,
+        format!("{what} has no counterpart in {DIALECT}"),
+    )
+    .at(span)
+}
+
 /// The state of one rewrite.
 pub(super) struct Rw<'t> {
     names: names::Names,
@@ -251,13 +260,14 @@ impl Rw<'_> {
     /// Reports a construct 2.0 has no counterpart for (it is left out).
     fn lose(&mut self, span: Span, what: String) {
         if self.report {
-            self.lost.push(
-                Diagnostic::warning(
-                    codes::XML_NO_COUNTERPART,
-                    format!("{what} has no counterpart in {DIALECT}"),
-                )
-                .at(span),
-            );
+            self.lost.push(lost(span, &what));
+        }
+    }
+
+    /// [`Rw::lose`] with a hint saying why.
+    fn lose_because(&mut self, span: Span, what: String, why: String) {
+        if self.report {
+            self.lost.push(lost(span, &what).hint(why));
         }
     }
 

@@ -257,18 +257,29 @@ fn substitution_mappings<'t>(
             "capabilities" | "interfaces" => {
                 To::Value(types::each(v, |_, target| mapping_target(target).clone()))
             }
-            // 2.0 lists requirement mappings (§15.5).
+            // 2.0 lists requirement mappings (§15.5), and maps only onto requirements the
+            // substituting template leaves dangling (§15.5.4 Requirement Mapping Rules, rule 1).
             "requirements" => {
-                let items = entries(v)
-                    .iter()
-                    .map(|r| {
-                        let mut m = M::new(r.key.span);
-                        let target = mapping_target(&r.value).clone();
-                        m.put(r.key.scalar_text().unwrap_or_default(), r.key.span, target);
-                        m.done()
-                    })
-                    .collect();
-                To::Value(build::seq(items, v.span))
+                let mut items = Vec::new();
+                for r in entries(v) {
+                    let name = r.key.scalar_text().unwrap_or_default();
+                    let target = mapping_target(&r.value);
+                    if let Some((node, inner, fulfiller)) = fulfilled_inside(target, templates) {
+                        rw.lose_because(
+                            r.key.span,
+                            format!("the mapping of requirement `{name}` onto `{inner}` of node template `{node}`"),
+                            format!("the topology already connects `{inner}` of `{node}` to `{fulfiller}`, and TOSCA 2.0 maps a requirement only onto one the substituting template leaves dangling (§15.5.4 Requirement Mapping Rules); the mapping is left out"),
+                        );
+                        continue;
+                    }
+                    let mut m = M::new(r.key.span);
+                    m.put(name, r.key.span, target.clone());
+                    items.push(m.done());
+                }
+                match items.is_empty() {
+                    true => To::Dropped,
+                    false => To::Value(build::seq(items, v.span)),
+                }
             }
             "properties" => {
                 let mut props = M::new(v.span);
@@ -285,6 +296,38 @@ fn substitution_mappings<'t>(
             _ => To::Lost,
         },
     )
+}
+
+/// For a requirement mapping `[node, requirement]` onto a requirement that node template
+/// `node` assigns a target node every time it assigns it: the node, the requirement and the
+/// (first) target. XML's boundary requirements may expose a requirement that a relationship
+/// template of the topology connects; 2.0 cannot map those (§15.5.4 rule 1), and `check`
+/// reports it as `tosca::requirement-mapping`.
+fn fulfilled_inside<'t>(
+    target: &'t Node,
+    templates: Option<&'t Map>,
+) -> Option<(&'t str, &'t str, &'t str)> {
+    let [node, inner] = target.as_seq()? else {
+        return None;
+    };
+    let (node, inner) = (node.scalar_text()?, inner.scalar_text()?);
+    let assignments = templates?
+        .get(node)?
+        .as_map()?
+        .get("requirements")?
+        .as_seq()?
+        .iter()
+        .filter_map(|item| item.as_map()?.get(inner));
+    let mut first = None;
+    for assignment in assignments {
+        // The short form names the target node; the long form may leave it out (dangling).
+        let target = match assignment.as_map() {
+            Some(long) => long.get("node")?.scalar_text()?,
+            None => assignment.scalar_text()?,
+        };
+        first.get_or_insert(target);
+    }
+    first.map(|target| (node, inner, target))
 }
 
 /// 1.3's `{ mapping: [node, name] }` or `[node, name]`: the list.

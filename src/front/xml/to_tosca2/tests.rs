@@ -195,6 +195,32 @@ fn a_property_mapped_onto_a_node_template_becomes_an_input() {
 }
 
 #[test]
+fn a_requirement_mapped_onto_one_the_topology_connects_is_left_out() {
+    let (out, lost) = rewrite_text(&format!(
+        "{HEAD}node_types:\n  App:\n    derived_from: tosca.nodes.Root\ntopology_template:\n  node_templates:\n    app:\n      type: App\n      requirements:\n      - dependency: db\n      - dependency: {{ node: cache }}\n      - host: {{ capability: tosca.capabilities.Compute }}\n    db:\n      type: tosca.nodes.Root\n    cache:\n      type: tosca.nodes.Root\n  substitution_mappings:\n    node_type: App\n    requirements:\n      dependency: [ app, dependency ]\n      host: [ app, host ]\n"
+    ));
+    // `dependency` is connected by both its assignments; `host` is left dangling.
+    assert!(
+        section(&out, "  substitution_mappings:")
+            .ends_with("    requirements:\n    - host:\n      - app\n      - host\n"),
+        "{out}"
+    );
+    let messages: Vec<(&str, Option<&str>)> = lost
+        .iter()
+        .map(|d| (d.message.as_str(), d.hint.as_deref()))
+        .collect();
+    assert_eq!(
+        messages,
+        [(
+            "the mapping of requirement `dependency` onto `dependency` of node template `app` has no counterpart in TOSCA 2.0",
+            Some(
+                "the topology already connects `dependency` of `app` to `db`, and TOSCA 2.0 maps a requirement only onto one the substituting template leaves dangling (§15.5.4 Requirement Mapping Rules); the mapping is left out"
+            )
+        )]
+    );
+}
+
+#[test]
 fn normative_types_the_file_uses_are_written_in_2_0_form() {
     let (out, lost) = rewrite_text(&format!(
         "{HEAD}node_types:\n  Disk:\n    derived_from: tosca.nodes.Storage.BlockStorage\n"

@@ -1,21 +1,33 @@
-//! The output writer: standard output, or a directory written all-or-nothing.
+//! The output writer: standard output, one file, or a folder written all-or-nothing.
 //!
-//! Into a directory, every file is first written to a temporary file next to its target; only
-//! when all of them were written are they renamed into place, so a failed run (disk full, a path
-//! that is a directory, no permission) leaves the old files as they were and no half-written or
-//! temporary file behind. A file whose content did not change is not touched, so its mtime stays
-//! and tools like `make` or `kubectl diff` see no change.
+//! Where the output goes is the command line's `-o` ([`Destination`], the convention in
+//! `docs/security.md`, "What toscana writes"): nothing or `-` is standard output; a path ending
+//! in `/`, or naming a folder that exists, is a folder; otherwise a command that writes one file
+//! writes that file, and one that writes several makes the folder.
+//!
+//! - One file ([`file`]): a temporary file renamed over it.
+//! - A folder ([`folder`]): locked against a second writer ([`lock`]), every file staged and
+//!   then committed with a journal ([`journal`]), so that a failed run changes nothing and a
+//!   killed one is finished by the next; never through a symbolic link, never outside it.
+//!
+//! A file whose content did not change is not touched, so its mtime stays and tools like
+//! `make` or `kubectl diff` see no change.
 
 // The error is one `Diagnostic`, returned at most once per run; boxing it would only make every
 // caller unbox it.
 #![allow(clippy::result_large_err)]
 
-use std::collections::HashSet;
-use std::fs;
-use std::io::{self, Write};
+mod file;
+mod folder;
+mod journal;
+mod lock;
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, codes};
+
+pub use folder::recover;
 
 use super::OutputFile;
 
@@ -28,17 +40,70 @@ pub struct WriteReport {
     pub unchanged: Vec<String>,
 }
 
-/// Writes `files` into `dir`, or to `stdout` when `dir` is `None`.
+/// Where a command's output goes: what its `-o` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output (no `-o`, or `-o -`).
+    Stdout,
+    /// One file at this path.
+    File(PathBuf),
+    /// A folder, made if missing.
+    Folder(PathBuf),
+}
+
+/// How many files a command writes, which decides what a plain `-o PATH` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// One file (a diagram, the IR, a resolved or converted template, `k8s --single-file`).
+    One,
+    /// Several files (Kubernetes objects, a Terraform configuration, a backend of one's own).
+    Several,
+}
+
+impl Destination {
+    /// The destination `-o output` names for a command of `shape`: `-` is standard output; a
+    /// path ending in `/` or naming an existing folder (a link to one included: the user named
+    /// it) is a folder; otherwise one file for [`Shape::One`], a folder for [`Shape::Several`].
+    pub fn from_arg(output: Option<&Path>, shape: Shape) -> Destination {
+        let Some(path) = output else {
+            return Destination::Stdout;
+        };
+        if path.as_os_str() == "-" {
+            return Destination::Stdout;
+        }
+        if names_folder(path) || shape == Shape::Several {
+            Destination::Folder(path.to_path_buf())
+        } else {
+            Destination::File(path.to_path_buf())
+        }
+    }
+
+    /// The folder, if the output goes to one.
+    pub fn folder(&self) -> Option<&Path> {
+        match self {
+            Destination::Folder(dir) => Some(dir),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `path` is written as a folder: it ends in a separator, or it is one.
+pub fn names_folder(path: &Path) -> bool {
+    let text = path.as_os_str().to_string_lossy();
+    text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir()
+}
+
+/// Writes `files` to `destination`.
 ///
 /// On standard output, files come in path order: one file is printed as is; several are joined
 /// with `separator` (the backend's `stdout_separator`, e.g. `---\n` for YAML streams) when there
 /// is one, else each is preceded by a `# ==> path <==` line and separated by a blank line (a
-/// comment in YAML, HCL and DOT alike).
+/// comment in YAML, HCL and DOT alike). Into one file, there must be exactly one.
 ///
-/// Errors are `output::write` diagnostics naming the path and the OS reason; into a directory,
-/// nothing has changed when one is returned (see the module docs for the one exception).
+/// Errors are `output::write` diagnostics naming the path and the OS reason (or
+/// `output::locked`, `output::destination`); when one is returned, nothing has changed.
 pub fn write_outputs(
-    dir: Option<&Path>,
+    destination: &Destination,
     files: &[OutputFile],
     separator: Option<&str>,
     stdout: &mut dyn Write,
@@ -46,9 +111,9 @@ pub fn write_outputs(
     let mut sorted: Vec<&OutputFile> = files.iter().collect();
     sorted.sort_by(|a, b| a.path.cmp(&b.path));
     check_layout(sorted.iter().map(|f| f.path.as_str()))?;
-    match dir {
-        None => write_stdout(&sorted, separator, stdout),
-        Some(dir) => {
+    match destination {
+        Destination::Stdout => write_stdout(&sorted, separator, stdout),
+        _ => {
             let blobs: Vec<Blob> = sorted
                 .iter()
                 .map(|f| Blob {
@@ -56,21 +121,21 @@ pub fn write_outputs(
                     bytes: f.contents.as_bytes(),
                 })
                 .collect();
-            write_dir(dir, &blobs)
+            write_blobs(destination, &blobs)
         }
     }
 }
 
-/// Writes binary files (a PNG diagram) into `dir` like [`write_outputs`], atomically, or their
-/// bytes to `stdout` one after the other when `dir` is `None`.
+/// Writes binary files (a PNG diagram) to `destination` like [`write_outputs`], or their bytes
+/// to `stdout` one after the other.
 pub fn write_binary(
-    dir: Option<&Path>,
+    destination: &Destination,
     files: &[(String, Vec<u8>)],
     stdout: &mut dyn Write,
 ) -> Result<(), Diagnostic> {
     check_layout(files.iter().map(|(path, _)| path.as_str()))?;
-    match dir {
-        None => {
+    match destination {
+        Destination::Stdout => {
             for (_, bytes) in files {
                 stdout.write_all(bytes).map_err(|e| {
                     Diagnostic::error(
@@ -86,13 +151,50 @@ pub fn write_binary(
                 )
             })
         }
-        Some(dir) => {
+        _ => {
             let blobs: Vec<Blob> = files
                 .iter()
                 .map(|(path, bytes)| Blob { path, bytes })
                 .collect();
-            write_dir(dir, &blobs).map(|_| ())
+            write_blobs(destination, &blobs).map(|_| ())
         }
+    }
+}
+
+/// Writes `blobs` into a folder or one file.
+fn write_blobs(destination: &Destination, blobs: &[Blob]) -> Result<WriteReport, Diagnostic> {
+    match (destination, blobs) {
+        (Destination::Folder(dir), _) => folder::write_folder(dir, blobs),
+        (Destination::File(path), [one]) => {
+            let path_shown = one.path.to_string();
+            Ok(match file::write_file(path, one.bytes)? {
+                true => WriteReport {
+                    written: vec![path_shown],
+                    unchanged: Vec::new(),
+                },
+                false => WriteReport {
+                    written: Vec::new(),
+                    unchanged: vec![path_shown],
+                },
+            })
+        }
+        (Destination::File(path), several) => Err(Diagnostic::error(
+            codes::OUTPUT_DESTINATION,
+            format!(
+                "the output is {} files ({}), which the file `{}` cannot hold",
+                several.len(),
+                several
+                    .iter()
+                    .take(3)
+                    .map(|b| format!("`{}`", b.path))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+                    + if several.len() > 3 { ", ..." } else { "" },
+                path.display()
+            ),
+        )
+        .hint("end -o with `/` to write them into a folder")),
+        (Destination::Stdout, _) => Ok(WriteReport::default()),
     }
 }
 
@@ -139,7 +241,8 @@ struct Blob<'a> {
 /// Why `path` is not a safe relative output path, if it is not.
 ///
 /// Accepted: `/`-separated, relative, no empty, `.` or `..` component, no backslash or NUL (a
-/// backslash is a separator on Windows, so `..\x` would escape there).
+/// backslash is a separator on Windows, so `..\x` would escape there), and no name that toscana
+/// keeps for its own bookkeeping in the folder (`.toscana…`: the lock, journal and staging).
 pub(crate) fn check_path(path: &str) -> Result<(), String> {
     if path.is_empty() {
         return Err("the path is empty".into());
@@ -164,6 +267,11 @@ pub(crate) fn check_path(path: &str) -> Result<(), String> {
             "." | ".." => {
                 return Err(format!(
                     "the path contains `{part}`; it must stay inside the output directory"
+                ));
+            }
+            reserved if reserved.starts_with(".toscana") => {
+                return Err(format!(
+                    "`{reserved}`: names starting with `.toscana` are toscana's own in an output folder"
                 ));
             }
             _ => {}
@@ -220,191 +328,14 @@ fn write_stdout(
     })
 }
 
-fn write_error(path: &Path, what: &str, e: &io::Error) -> Diagnostic {
-    Diagnostic::error(
-        codes::OUTPUT_WRITE,
-        format!("cannot {what} `{}`: {e}", path.display()),
-    )
-    .hint("nothing was changed in the output directory")
-    .in_file(path.display().to_string())
-}
-
-/// The folders a run writes into: which it created (removed again, deepest first and only if
-/// empty, when it fails), which are known to exist, and which held nothing when first seen.
-///
-/// A file whose folder held nothing cannot have an old version to compare with, so it is staged
-/// without looking for one: thousands of new files then cost no `stat` each. Only this run adds
-/// anything to such a folder, its temporaries and the folders it creates, which are looked at as
-/// before.
-#[derive(Default)]
-struct Folders {
-    /// Created by this run, in creation order.
-    created: Vec<PathBuf>,
-    /// Known to exist: created, or found when first asked for.
-    existing: HashSet<PathBuf>,
-    /// Held nothing when first seen (created by this run, or found empty).
-    empty: HashSet<PathBuf>,
-}
-
-impl Folders {
-    /// Creates `dir` and its missing ancestors, remembering which ones were new.
-    fn create(&mut self, dir: &Path) -> io::Result<()> {
-        if self.existing.contains(dir) {
-            return Ok(());
-        }
-        let mut missing = Vec::new();
-        let mut cur = Some(dir);
-        while let Some(d) = cur {
-            if d.as_os_str().is_empty() || self.existing.contains(d) {
-                break;
-            }
-            if fs::symlink_metadata(d).is_ok() {
-                if d == dir && fs::read_dir(d).is_ok_and(|mut entries| entries.next().is_none()) {
-                    self.empty.insert(d.to_path_buf());
-                }
-                self.existing.insert(d.to_path_buf());
-                break;
-            }
-            missing.push(d.to_path_buf());
-            cur = d.parent();
-        }
-        for d in missing.into_iter().rev() {
-            match fs::create_dir(&d) {
-                Ok(()) => {
-                    self.created.push(d.clone());
-                    self.empty.insert(d.clone());
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && d.is_dir() => {}
-                Err(e) => return Err(e),
-            }
-            self.existing.insert(d);
-        }
-        Ok(())
-    }
-
-    /// Whether `target` in the folder `parent` (made sure of with [`Self::create`]) is certainly
-    /// new: its folder held nothing, and it is not a folder this run created.
-    fn certainly_new(&self, parent: &Path, target: &Path) -> bool {
-        self.empty.contains(parent) && !self.existing.contains(target)
-    }
-
-    fn undo(&mut self) {
-        for d in self.created.drain(..).rev() {
-            let _ = fs::remove_dir(d);
-        }
-    }
-}
-
-fn write_dir(dir: &Path, files: &[Blob]) -> Result<WriteReport, Diagnostic> {
-    let mut folders = Folders::default();
-    let result = stage_and_commit(dir, files, &mut folders);
-    if result.is_err() {
-        folders.undo();
-    }
-    result
-}
-
-fn stage_and_commit(
-    dir: &Path,
-    files: &[Blob],
-    folders: &mut Folders,
-) -> Result<WriteReport, Diagnostic> {
-    if let Ok(meta) = fs::metadata(dir)
-        && !meta.is_dir()
-    {
-        return Err(Diagnostic::error(
-            codes::OUTPUT_WRITE,
-            format!(
-                "cannot write into `{}`: it is not a directory",
-                dir.display()
-            ),
-        )
-        .in_file(dir.display().to_string()));
-    }
-    folders
-        .create(dir)
-        .map_err(|e| write_error(dir, "create the output directory", &e))?;
-    let mut report = WriteReport::default();
-    // Phase 1: every changed file to a temporary next to its target, closed once written (a
-    // backend may write thousands of files, more than a process may hold open). Dropping a
-    // TempPath deletes its file, so an early return cleans up after itself.
-    let mut staged: Vec<(tempfile::TempPath, PathBuf, &str)> = Vec::new();
-    for file in files {
-        let target = file
-            .path
-            .split('/')
-            .fold(dir.to_path_buf(), |p, part| p.join(part));
-        let parent = target.parent().unwrap_or(dir);
-        folders
-            .create(parent)
-            .map_err(|e| write_error(parent, "create the folder", &e))?;
-        let old = if folders.certainly_new(parent, &target) {
-            None
-        } else {
-            fs::symlink_metadata(&target).ok()
-        };
-        match old {
-            Some(meta) if meta.is_dir() => {
-                return Err(Diagnostic::error(
-                    codes::OUTPUT_WRITE,
-                    format!(
-                        "cannot write `{}`: a directory of that name exists",
-                        target.display()
-                    ),
-                )
-                .hint("nothing was changed in the output directory")
-                .in_file(target.display().to_string()));
-            }
-            Some(meta)
-                if meta.is_file()
-                    && meta.len() == file.bytes.len() as u64
-                    && fs::read(&target).is_ok_and(|old| old == file.bytes) =>
-            {
-                report.unchanged.push(file.path.to_string());
-                continue;
-            }
-            _ => {}
-        }
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".toscana-").suffix(".tmp");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // Like a plain `File::create`: 0666 less the umask, not tempfile's private 0600.
-            builder.permissions(fs::Permissions::from_mode(0o666));
-        }
-        let mut temp = builder
-            .tempfile_in(parent)
-            .map_err(|e| write_error(&target, "create a temporary file for", &e))?;
-        temp.write_all(file.bytes)
-            .and_then(|()| temp.flush())
-            .map_err(|e| write_error(&target, "write", &e))?;
-        staged.push((temp.into_temp_path(), target, file.path));
-    }
-    // Phase 2: rename into place. Renaming within one folder does not fail for the reasons
-    // phase 1 checks; should it fail anyway, the files renamed so far are named in the error.
-    let mut remaining = staged.into_iter();
-    for (temp, target, path) in remaining.by_ref() {
-        if let Err(e) = temp.persist(&target) {
-            let mut d = Diagnostic::error(
-                codes::OUTPUT_WRITE,
-                format!("cannot replace `{}`: {}", target.display(), e.error),
-            );
-            d = if report.written.is_empty() {
-                d.hint("nothing was changed in the output directory")
-            } else {
-                d.hint(format!("already replaced: {}", report.written.join(", ")))
-            };
-            return Err(d);
-        }
-        report.written.push(path.to_string());
-    }
-    Ok(report)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::{fs, io};
+
+    fn in_folder(dir: &Path) -> Destination {
+        Destination::Folder(dir.to_path_buf())
+    }
 
     fn file(path: &str, contents: &str) -> OutputFile {
         OutputFile {
@@ -440,7 +371,13 @@ mod tests {
     #[test]
     fn stdout_single_file_is_printed_as_is() {
         let mut out = Vec::new();
-        write_outputs(None, &[file("a.yaml", "a: 1\n")], Some("---\n"), &mut out).unwrap();
+        write_outputs(
+            &Destination::Stdout,
+            &[file("a.yaml", "a: 1\n")],
+            Some("---\n"),
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out, b"a: 1\n");
     }
 
@@ -448,10 +385,10 @@ mod tests {
     fn stdout_joins_in_path_order_with_separator_or_headers() {
         let files = [file("b.yaml", "b: 2\n"), file("a.yaml", "a: 1")];
         let mut out = Vec::new();
-        write_outputs(None, &files, Some("---\n"), &mut out).unwrap();
+        write_outputs(&Destination::Stdout, &files, Some("---\n"), &mut out).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "a: 1\n---\nb: 2\n");
         let mut out = Vec::new();
-        write_outputs(None, &files, None, &mut out).unwrap();
+        write_outputs(&Destination::Stdout, &files, None, &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "# ==> a.yaml <==\na: 1\n\n# ==> b.yaml <==\nb: 2\n"
@@ -463,7 +400,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("out");
         let report = write_outputs(
-            Some(&out),
+            &in_folder(&out),
             &[file("k8s/web.yaml", "w\n"), file("graph.dot", "g\n")],
             None,
             &mut io::sink(),
@@ -495,7 +432,7 @@ mod tests {
             file("k8s/b.yaml", "b\n"),
             file("k8s/deep/c.yaml", "c\n"),
         ];
-        let report = write_outputs(Some(tmp.path()), &files, None, &mut io::sink()).unwrap();
+        let report = write_outputs(&in_folder(tmp.path()), &files, None, &mut io::sink()).unwrap();
         assert_eq!(report.written, ["a.yaml", "k8s/b.yaml", "k8s/deep/c.yaml"]);
         assert_eq!(
             listing(tmp.path()),
@@ -507,7 +444,7 @@ mod tests {
                 "k8s/deep/c.yaml"
             ]
         );
-        let report = write_outputs(Some(tmp.path()), &files, None, &mut io::sink()).unwrap();
+        let report = write_outputs(&in_folder(tmp.path()), &files, None, &mut io::sink()).unwrap();
         assert!(report.written.is_empty(), "{:?}", report.written);
         assert_eq!(report.unchanged.len(), 3);
     }
@@ -519,7 +456,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("out");
         let err = write_binary(
-            Some(&out),
+            &in_folder(&out),
             &[
                 ("d/x.png".into(), b"x".to_vec()),
                 ("d".into(), b"d".to_vec()),
@@ -537,7 +474,7 @@ mod tests {
         let out = tmp.path().join("out");
         std::fs::create_dir_all(out.join("d")).unwrap();
         let err = write_binary(
-            Some(&out),
+            &in_folder(&out),
             &[
                 ("c/x.png".into(), b"x".to_vec()),
                 ("d".into(), b"d".to_vec()),
@@ -569,7 +506,7 @@ mod tests {
             .set_modified(old)
             .unwrap();
         let report = write_outputs(
-            Some(tmp.path()),
+            &in_folder(tmp.path()),
             &[file("a.txt", "same\n"), file("b.txt", "new\n")],
             None,
             &mut io::sink(),
@@ -580,7 +517,7 @@ mod tests {
         assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), old);
         // A changed file is replaced.
         let report = write_outputs(
-            Some(tmp.path()),
+            &in_folder(tmp.path()),
             &[file("a.txt", "changed\n")],
             None,
             &mut io::sink(),
@@ -599,7 +536,7 @@ mod tests {
         fs::create_dir(out.join("z.yaml")).unwrap();
         let before = listing(out);
         let err = write_outputs(
-            Some(out),
+            &in_folder(out),
             &[
                 file("a.yaml", "new a\n"),
                 file("m/new.yaml", "new\n"),
@@ -619,7 +556,7 @@ mod tests {
         fs::write(out.join("p"), "a file\n").unwrap();
         let before = listing(out);
         let err = write_outputs(
-            Some(out),
+            &in_folder(out),
             &[
                 file("a.yaml", "new a\n"),
                 file("m/new.yaml", "n\n"),
@@ -639,7 +576,8 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let f = tmp.path().join("f");
         fs::write(&f, "x").unwrap();
-        let err = write_outputs(Some(&f), &[file("a", "a")], None, &mut io::sink()).unwrap_err();
+        let err =
+            write_outputs(&in_folder(&f), &[file("a", "a")], None, &mut io::sink()).unwrap_err();
         assert_eq!(err.code, codes::OUTPUT_WRITE);
     }
 
@@ -660,7 +598,7 @@ mod tests {
             "a\nb",
         ] {
             let err = write_outputs(
-                Some(tmp.path()),
+                &in_folder(tmp.path()),
                 &[file("ok.txt", "ok"), file(bad, "x")],
                 None,
                 &mut io::sink(),
@@ -668,6 +606,9 @@ mod tests {
             .unwrap_err();
             assert_eq!(err.code, codes::OUTPUT_WRITE, "{bad:?}");
             assert!(listing(tmp.path()).is_empty(), "{bad:?}");
+        }
+        for reserved in [".toscana.lock", ".toscana-journal", "a/.toscana-staging/x"] {
+            assert!(check_path(reserved).is_err(), "{reserved}");
         }
         assert!(check_path("k8s/web-deployment.yaml").is_ok());
         assert!(
@@ -681,7 +622,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
         let err = write_outputs(
-            Some(&out),
+            &in_folder(&out),
             &[file("a", "1"), file("a-b", "2"), file("a/x.yaml", "3")],
             None,
             &mut io::sink(),
@@ -692,9 +633,53 @@ mod tests {
     }
 
     #[test]
+    fn o_names_a_file_for_one_a_folder_for_several_or_with_a_slash() {
+        let tmp = tempfile::tempdir().unwrap();
+        let existing = tmp.path().join("existing");
+        fs::create_dir(&existing).unwrap();
+        let new = tmp.path().join("new");
+        let slash = PathBuf::from(format!("{}/", new.display()));
+        let from = |p: Option<&Path>, shape| Destination::from_arg(p, shape);
+        assert_eq!(from(None, Shape::One), Destination::Stdout);
+        assert_eq!(
+            from(Some(Path::new("-")), Shape::Several),
+            Destination::Stdout
+        );
+        assert_eq!(from(Some(&new), Shape::One), Destination::File(new.clone()));
+        assert_eq!(
+            from(Some(&new), Shape::Several),
+            Destination::Folder(new.clone())
+        );
+        assert_eq!(
+            from(Some(&slash), Shape::One),
+            Destination::Folder(slash.clone())
+        );
+        assert_eq!(
+            from(Some(&existing), Shape::One),
+            Destination::Folder(existing.clone())
+        );
+    }
+
+    #[test]
+    fn several_files_do_not_fit_in_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("one.yaml");
+        let err = write_outputs(
+            &Destination::File(path.clone()),
+            &[file("a.yaml", "a"), file("b.txt", "b")],
+            None,
+            &mut io::sink(),
+        )
+        .unwrap_err();
+        assert_eq!(err.code, codes::OUTPUT_DESTINATION);
+        assert!(err.message.contains("`a.yaml`, `b.txt`"), "{}", err.message);
+        assert!(!path.exists());
+    }
+
+    #[test]
     fn duplicate_paths_are_refused() {
         let err = write_outputs(
-            None,
+            &Destination::Stdout,
             &[file("a", "1"), file("a", "2")],
             None,
             &mut io::sink(),
