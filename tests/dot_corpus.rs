@@ -18,7 +18,7 @@ use std::process::{Command, Stdio};
 mod common;
 
 use common::batches::check_in_batches;
-use common::{corpus_files, corpus_root, read_accepted};
+use common::{corpus_files, corpus_root, read_accepted_corpus_file};
 use toscana::back::{self, Backend, graphviz};
 use toscana::diag::Diagnostics;
 use toscana::limits::Limits;
@@ -73,7 +73,7 @@ fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
     let (mut files_seen, mut accepted) = (0, 0);
     for path in corpus_files(&root) {
         files_seen += 1;
-        let Some(mut read) = read_accepted(&path) else {
+        let Some(mut read) = read_accepted_corpus_file(&path) else {
             continue;
         };
         let topology = read

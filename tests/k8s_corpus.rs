@@ -27,7 +27,6 @@ use toscana::back::{self, Backend, kubernetes};
 use toscana::diag::{Diagnostics, codes};
 use toscana::limits::Limits;
 use toscana::pipeline::{ReadOptions, read};
-use toscana::source::InputArg;
 
 /// Files per validator run.
 const BATCH: usize = 150;
@@ -43,10 +42,9 @@ fn translate(path: &Path, options: &kubernetes::K8sOptions) -> Option<Outcome> {
     let mut diags = Diagnostics::with_cap(0);
     let read = read(
         &ReadOptions {
-            input: Some(InputArg::Path(path.to_path_buf())),
-            // as `toscana k8s` reads: manifests need every input value
+            // as `toscana k8s` reads: manifests need every input value; inside the file's suite
             unbound_inputs_are_errors: true,
-            ..ReadOptions::default()
+            ..common::options_under(common::corpus_repository(path).as_deref(), path)
         },
         &mut diags,
     );

@@ -21,7 +21,7 @@ use std::process::Command;
 mod common;
 
 use common::batches::check_in_batches;
-use common::{corpus_files, corpus_root, read_accepted};
+use common::{corpus_files, corpus_root, read_accepted_corpus_file};
 use toscana::back::{self, Backend, terraform};
 use toscana::diag::{Diagnostics, codes};
 use toscana::limits::Limits;
@@ -107,7 +107,7 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
     let (mut files_seen, mut accepted, mut clean, mut warned) = (0, 0, 0, 0);
     for (n, path) in corpus_files(&root).into_iter().enumerate() {
         files_seen += 1;
-        let Some(mut read) = read_accepted(&path) else {
+        let Some(mut read) = read_accepted_corpus_file(&path) else {
             continue;
         };
         let topology = read

@@ -183,42 +183,59 @@ pub fn assert_fails_in_ci_without_the_corpus(test: &str) {
 /// The floors of the corpus output tests, `tests/output-floors.tsv`.
 const OUTPUT_FLOORS: &str = "tests/output-floors.tsv";
 
-/// Checks what the corpus output test `test` measured against its floors: each measure must be
-/// at least its floor, and every floor of `test` must have been measured. A measure above its
-/// floor gets a visible notice to raise it.
+/// Checks what the corpus output test `test` measured against its floors in
+/// `tests/output-floors.tsv` (see [`output_floor_problems`]); a measure above its floor gets a
+/// visible notice to raise it.
 pub fn assert_output_floors(test: &str, measured: &[(&str, usize)]) {
     let text = std::fs::read_to_string(OUTPUT_FLOORS).expect("the output floors are committed");
-    let mut problems = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [name, measure, floor] = fields[..] else {
-            panic!("bad line `{line}` in {OUTPUT_FLOORS}");
-        };
-        if name != test {
-            continue;
-        }
-        let floor: usize = floor
-            .parse()
-            .unwrap_or_else(|_| panic!("bad floor in `{line}` of {OUTPUT_FLOORS}"));
-        match measured.iter().find(|(m, _)| *m == measure) {
-            None => problems.push(format!("{test} does not measure `{measure}`")),
-            Some((_, value)) if *value < floor => problems.push(format!(
-                "{test} {measure}: {value} is below its floor of {floor}"
-            )),
-            Some((_, value)) if *value > floor => notice(&format!(
-                "{test} {measure}: {value} is above its floor of {floor}; raise it in {OUTPUT_FLOORS}"
-            )),
-            Some(_) => {}
-        }
+    let (problems, raise) = output_floor_problems(&text, test, measured);
+    for line in raise {
+        notice(&format!("{line}; raise it in {OUTPUT_FLOORS}"));
     }
     assert!(
         problems.is_empty(),
         "{}\n(floors in {OUTPUT_FLOORS})",
         problems.join("\n")
     );
+}
+
+/// What is wrong with `measured` against the floors of `test` in `floors` (`test`, `measure`,
+/// `floor` lines): a measure below its floor, or a floor not measured. Second, the measures
+/// above their floors.
+pub fn output_floor_problems(
+    floors: &str,
+    test: &str,
+    measured: &[(&str, usize)],
+) -> (Vec<String>, Vec<String>) {
+    let (mut problems, mut raise) = (Vec::new(), Vec::new());
+    for line in floors
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [name, measure, floor] = fields[..] else {
+            problems.push(format!("bad floor line `{line}`"));
+            continue;
+        };
+        if name != test {
+            continue;
+        }
+        let Ok(floor) = floor.parse::<usize>() else {
+            problems.push(format!("bad floor in `{line}`"));
+            continue;
+        };
+        match measured.iter().find(|(m, _)| *m == measure) {
+            None => problems.push(format!("{test} does not measure `{measure}`")),
+            Some((_, value)) if *value < floor => problems.push(format!(
+                "{test} {measure}: {value} is below its floor of {floor}"
+            )),
+            Some((_, value)) if *value > floor => raise.push(format!(
+                "{test} {measure}: {value} is above its floor of {floor}"
+            )),
+            Some(_) => {}
+        }
+    }
+    (problems, raise)
 }
 
 /// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.
@@ -305,6 +322,22 @@ pub fn read_accepted_under(
         &mut diags,
     );
     (read.topology.is_some() && !diags.has_errors()).then_some(read)
+}
+
+/// The folder a corpus file is read inside of: the test suite it belongs to, whose tests import
+/// each other across its folders (tosca-parser's data folder, the OASIS TOSCA 2.0 tests), as
+/// the conformance run reads them; `None` (the file's own folder) for the other corpora.
+pub fn corpus_repository(path: &Path) -> Option<PathBuf> {
+    ["tosca-parser", "oasis/tests/tosca_2_0"]
+        .into_iter()
+        .map(|suite| corpus_root().join(suite))
+        .find(|suite| path.starts_with(suite))
+}
+
+/// A corpus file read with no error inside its suite ([`corpus_repository`]): the files the
+/// corpus output tests translate.
+pub fn read_accepted_corpus_file(path: &Path) -> Option<toscana::pipeline::Read> {
+    read_accepted_under(corpus_repository(path).as_deref(), path, &[], &[])
 }
 
 /// The input and `--entry` that read `path` inside the folder `root` (see
