@@ -62,4 +62,6 @@ pub mod pipeline;
 pub mod profiles;
 pub mod resolve;
 pub mod source;
+#[cfg(test)]
+mod test_skip;
 pub mod yaml;

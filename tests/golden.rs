@@ -53,32 +53,33 @@ fn cases() -> Vec<PathBuf> {
 fn commands_of(case: &Path, update: bool, problems: &mut Vec<String>) -> Vec<&'static str> {
     let mut listed = std::collections::BTreeSet::new();
     let expected = case.join("expected");
-    for entry in fs::read_dir(&expected).into_iter().flatten().flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        match COMMANDS.iter().find(|c| **c == name) {
-            Some(command) => {
-                listed.insert(*command);
-            }
-            None => problems.push(format!(
-                "{}: `{name}` is not a command ({})",
-                expected.display(),
-                COMMANDS.join(", ")
-            )),
+    let mut list = |name: &str, folder: &Path, problems: &mut Vec<String>| match COMMANDS
+        .iter()
+        .find(|c| **c == name)
+    {
+        Some(command) => {
+            listed.insert(*command);
         }
+        None => problems.push(format!(
+            "{}: `{name}` is not a command ({})",
+            folder.display(),
+            COMMANDS.join(", ")
+        )),
+    };
+    let names = |folder: &Path| -> Vec<String> {
+        fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    for name in names(&expected) {
+        list(&name, &expected, problems);
     }
-    for entry in fs::read_dir(case).into_iter().flatten().flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
+    for name in names(case) {
         if let Some(command) = name.strip_prefix("args.") {
-            match COMMANDS.iter().find(|c| **c == command) {
-                Some(command) => {
-                    listed.insert(*command);
-                }
-                None => problems.push(format!(
-                    "{}: `{name}` names no command ({})",
-                    case.display(),
-                    COMMANDS.join(", ")
-                )),
-            }
+            list(command, case, problems);
         }
     }
     if listed.is_empty() {
@@ -346,6 +347,19 @@ fn rerun(dir: &Path, env: &[(&str, &str)]) -> (bool, String) {
     common::rerun_this_test(GOLDEN_TEST, &all)
 }
 
+/// A sandbox whose expected `graph.dot` is doctored: the sandbox, the file, and its right bytes.
+fn sandbox_with_a_doctored_graph() -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let dir = sandbox(SANDBOXED);
+    let graph = dir
+        .path()
+        .join("golden")
+        .join(SANDBOXED)
+        .join("expected/dot/graph.dot");
+    let right = fs::read(&graph).expect("the case has a graph.dot");
+    fs::write(&graph, b"digraph doctored {}\n").expect("a doctored golden");
+    (dir, graph, right)
+}
+
 #[test]
 fn update_golden_is_refused_under_ci_whatever_its_value() {
     for value in ["0", "1", "yes"] {
@@ -369,14 +383,7 @@ fn only_update_golden_1_rewrites() {
 
 #[test]
 fn a_rewriting_run_writes_the_outputs_and_fails() {
-    let dir = sandbox(SANDBOXED);
-    let graph = dir
-        .path()
-        .join("golden")
-        .join(SANDBOXED)
-        .join("expected/dot/graph.dot");
-    let right = fs::read(&graph).expect("the case has a graph.dot");
-    fs::write(&graph, b"digraph doctored {}\n").expect("a doctored golden");
+    let (dir, graph, right) = sandbox_with_a_doctored_graph();
     let (passed, text) = rerun(dir.path(), &[("UPDATE_GOLDEN", "1")]);
     assert!(!passed, "a rewriting run passed:\n{text}");
     assert!(
@@ -401,13 +408,7 @@ fn an_untouched_sandboxed_case_passes() {
 
 #[test]
 fn a_doctored_golden_fails() {
-    let dir = sandbox(SANDBOXED);
-    let graph = dir
-        .path()
-        .join("golden")
-        .join(SANDBOXED)
-        .join("expected/dot/graph.dot");
-    fs::write(&graph, b"digraph doctored {}\n").expect("a doctored golden");
+    let (dir, _, _) = sandbox_with_a_doctored_graph();
     let (passed, text) = rerun(dir.path(), &[]);
     assert!(!passed, "a doctored golden passed:\n{text}");
     assert!(text.contains("graph.dot differs"), "{text}");

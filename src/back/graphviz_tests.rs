@@ -50,17 +50,10 @@ fn assert_graphviz_accepts(text: &str) {
         .stderr(Stdio::piped())
         .spawn();
     let Ok(mut child) = child else {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "dot is required under CI=true"
+        return crate::test_skip::skip(
+            "the Graphviz check of the dot output",
+            "`dot` is not installed",
         );
-        // Written to the stream itself, which the test harness does not capture, so the skip
-        // shows in `cargo test`'s output.
-        let _ = writeln!(
-            std::io::stderr(),
-            "notice: SKIPPED the Graphviz check of the dot output: `dot` is not installed"
-        );
-        return;
     };
     child
         .stdin
