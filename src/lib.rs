@@ -62,6 +62,7 @@ pub mod pipeline;
 pub mod profiles;
 pub mod resolve;
 pub mod source;
+pub mod stdio;
 #[cfg(test)]
 mod test_skip;
 pub mod yaml;
