@@ -360,6 +360,14 @@ fn diagnostic(code: &str, severity: &str, line: u32) -> String {
     )
 }
 
+/// Asserts that one of the judge's `problems` says `text`.
+fn assert_says(problems: &[String], text: &str) {
+    assert!(
+        problems.iter().any(|p| p.contains(text)),
+        "no problem says `{text}`: {problems:?}"
+    );
+}
+
 #[test]
 fn the_judge_accepts_a_run_as_the_case_says() {
     let stderr = [
@@ -392,24 +400,14 @@ fn the_judge_rejects_a_wrong_severity_place_or_first_error() {
         Some(1),
         &diagnostic("yaml::duplicate-key", "warning", 6),
     );
-    assert!(
-        problems
-            .iter()
-            .any(|p| p.contains("is a warning, expected an error")),
-        "{problems:?}"
-    );
+    assert_says(&problems, "is a warning, expected an error");
     // At another line.
     let problems = judge(
         &doctored_case(),
         Some(1),
         &diagnostic("yaml::duplicate-key", "error", 7),
     );
-    assert!(
-        problems
-            .iter()
-            .any(|p| p.contains("at input.yaml:7:5, expected input.yaml:6:5")),
-        "{problems:?}"
-    );
+    assert_says(&problems, "at input.yaml:7:5, expected input.yaml:6:5");
     // Another error first: the case is not about what fails first.
     let stderr = [
         diagnostic("yaml::syntax", "error", 2),
@@ -417,22 +415,14 @@ fn the_judge_rejects_a_wrong_severity_place_or_first_error() {
     ]
     .join("\n");
     let problems = judge(&doctored_case(), Some(1), &stderr);
-    assert!(
-        problems
-            .iter()
-            .any(|p| p.contains("the first error is yaml::syntax")),
-        "{problems:?}"
-    );
+    assert_says(&problems, "the first error is yaml::syntax");
     // Another exit code.
     let problems = judge(
         &doctored_case(),
         Some(0),
         &diagnostic("yaml::duplicate-key", "error", 6),
     );
-    assert!(
-        problems.iter().any(|p| p.contains("exit code Some(0)")),
-        "{problems:?}"
-    );
+    assert_says(&problems, "exit code Some(0)");
 }
 
 #[test]
@@ -457,8 +447,5 @@ fn the_judge_requires_every_field() {
     ]
     .join("\n");
     let problems = judge(&fields, Some(0), &stderr);
-    assert!(
-        problems.iter().any(|p| p.contains("reports no error")),
-        "{problems:?}"
-    );
+    assert_says(&problems, "reports no error");
 }

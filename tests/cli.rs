@@ -433,12 +433,12 @@ fn dot_formats_svg_and_png_go_through_graphviz() {
 /// Without Graphviz the svg/png test skips visibly, and under `CI=true` it fails instead.
 #[test]
 fn the_graphviz_test_fails_in_ci_without_dot() {
-    let (passed, text) = common::rerun_this_test(
+    common::assert_rerun_fails(
         "dot_formats_svg_and_png_go_through_graphviz",
         &[("CI", "true".as_ref()), ("PATH", "/nonexistent".as_ref())],
+        "under CI=true without dot",
+        "`dot` is not installed",
     );
-    assert!(!passed, "passed under CI=true without dot:\n{text}");
-    assert!(text.contains("`dot` is not installed"), "{text}");
 }
 
 #[test]

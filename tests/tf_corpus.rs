@@ -230,10 +230,10 @@ fn the_tf_corpus_test_fails_in_ci_without_terraform() {
     };
     let bin = tempfile::tempdir().expect("a temporary folder");
     std::os::unix::fs::symlink(&hcl2tojson, bin.path().join("hcl2tojson")).expect("a symlink");
-    let (passed, text) = common::rerun_this_test(
+    common::assert_rerun_fails(
         "every_accepted_corpus_file_translates_to_hcl_the_checkers_accept",
         &[("CI", "true".as_ref()), ("PATH", bin.path().as_os_str())],
+        "under CI=true without terraform",
+        "`terraform` is not installed",
     );
-    assert!(!passed, "passed under CI=true without terraform:\n{text}");
-    assert!(text.contains("`terraform` is not installed"), "{text}");
 }

@@ -158,6 +158,18 @@ pub fn rerun_this_test(test: &str, env: &[(&str, &std::ffi::OsStr)]) -> (bool, S
     (out.status.success(), text)
 }
 
+/// Asserts that `test`, run again with `env` (the fault, described by `fault`), fails and its
+/// output `says` why: how a test of the tests checks that a fault injected into a real test is
+/// caught, and caught for its reason.
+pub fn assert_rerun_fails(test: &str, env: &[(&str, &std::ffi::OsStr)], fault: &str, says: &str) {
+    let (passed, text) = rerun_this_test(test, env);
+    assert!(!passed, "`{test}` passed {fault}:\n{text}");
+    assert!(
+        text.contains(says),
+        "`{test}` failed {fault}, but its output does not say `{says}`:\n{text}"
+    );
+}
+
 /// Asserts that `test`, run under `CI=true` with the corpus folder gone, fails and says the
 /// corpus is missing: the fault "delete a corpus folder under CI" injected into a real test.
 pub fn assert_fails_in_ci_without_the_corpus(test: &str) {
@@ -207,23 +219,18 @@ pub fn output_floor_problems(
     test: &str,
     measured: &[(&str, usize)],
 ) -> (Vec<String>, Vec<String>) {
-    let (mut problems, mut raise) = (Vec::new(), Vec::new());
-    for line in floors
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    let (rows, mut problems) = floor_rows(floors);
+    let mut raise = Vec::new();
+    for FloorRow {
+        name,
+        measure,
+        value: floor,
+        ..
+    } in rows
     {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [name, measure, floor] = fields[..] else {
-            problems.push(format!("bad floor line `{line}`"));
-            continue;
-        };
         if name != test {
             continue;
         }
-        let Ok(floor) = floor.parse::<usize>() else {
-            problems.push(format!("bad floor in `{line}`"));
-            continue;
-        };
         match measured.iter().find(|(m, _)| *m == measure) {
             None => problems.push(format!("{test} does not measure `{measure}`")),
             Some((_, value)) if *value < floor => problems.push(format!(
@@ -236,6 +243,42 @@ pub fn output_floor_problems(
         }
     }
     (problems, raise)
+}
+
+/// One line of a floors table (`tests/output-floors.tsv`, `tests/conformance-floors.tsv`): what
+/// is measured (a test or a corpus), the measure, and its committed value.
+pub struct FloorRow<'a> {
+    pub line: &'a str,
+    pub name: &'a str,
+    pub measure: &'a str,
+    pub value: usize,
+}
+
+/// The rows of a floors table (tab-separated `name`, `measure`, `value`; `#` comments and blank
+/// lines skipped), and a problem for each line that is not one.
+pub fn floor_rows(text: &str) -> (Vec<FloorRow<'_>>, Vec<String>) {
+    let (mut rows, mut problems) = (Vec::new(), Vec::new());
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [name, measure, value] = fields[..] else {
+            problems.push(format!("bad floor line `{line}` (name, measure, value)"));
+            continue;
+        };
+        let Ok(value) = value.parse::<usize>() else {
+            problems.push(format!("bad floor line `{line}`: `{value}` is not a count"));
+            continue;
+        };
+        rows.push(FloorRow {
+            line,
+            name,
+            measure,
+            value,
+        });
+    }
+    (rows, problems)
 }
 
 /// Every `.yaml`, `.yml`, `.csar` and `.zip` file under `dir`, sorted.

@@ -434,21 +434,15 @@ pub fn check_floors(
     disagreement_rows: usize,
     floors: &str,
 ) -> Vec<String> {
-    let mut problems = Vec::new();
+    let (rows, mut problems) = super::floor_rows(floors);
     let mut seen = BTreeSet::new();
-    for line in floors
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    for super::FloorRow {
+        line,
+        name: corpus,
+        measure,
+        value,
+    } in rows
     {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [corpus, measure, value] = fields[..] else {
-            problems.push(format!("bad floor line `{line}` (corpus, measure, value)"));
-            continue;
-        };
-        let Ok(value) = value.parse::<usize>() else {
-            problems.push(format!("bad floor line `{line}`: `{value}` is not a count"));
-            continue;
-        };
         seen.insert((corpus, measure));
         let today = match (corpus, measure) {
             ("DISAGREEMENTS.md", "rows") => {
