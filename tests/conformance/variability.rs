@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::{corpus_root, toscana};
+use super::common::{corpus_root, toscana, verdicts};
 use serde_json::Value as Json;
 use toscana::yaml::{Core, Kind, Node};
 
@@ -503,9 +503,12 @@ fn runnable(case: &Case) -> bool {
         && (case.error.is_some() || case.expected.as_ref().is_some_and(|p| p.is_file()))
 }
 
-/// The listed exceptions: case name to kind.
+/// The listed exceptions: case name to kind. A `disagrees` row must quote the specification
+/// (a "..." of 20 characters or more found word for word in ../shared/specs/), as the rows of
+/// DISAGREEMENTS.md must.
 fn head_exceptions() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(HEAD_EXCEPTIONS).expect("the exceptions list exists");
+    let specs = verdicts::normalized_specs(&super::spec_texts());
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -515,6 +518,11 @@ fn head_exceptions() -> Vec<(String, String)> {
                     && matches!(f[1], "disagrees" | "unrunnable")
                     && !f[2].trim().is_empty(),
                 "bad row `{l}` in {HEAD_EXCEPTIONS}: case, kind (disagrees or unrunnable), reason"
+            );
+            assert!(
+                f[1] != "disagrees" || verdicts::quotes_the_spec(f[2], &specs),
+                "{HEAD_EXCEPTIONS}: `{}` quotes no passage of the specification (a \"...\" of 20 characters or more found word for word in ../shared/specs/)",
+                f[0]
             );
             (f[0].to_string(), f[1].to_string())
         })
