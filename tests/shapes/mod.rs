@@ -212,6 +212,17 @@ pub fn doubling_expressions(levels: usize) -> String {
     t
 }
 
+/// [`hosting_chain`] as a variable template in Variability4TOSCA's current language
+/// (`_rc_1`: no pruning, so every node stays and the solver decides each of them, and the
+/// topology is minimised without keeping the optimum).
+pub fn variable_hosting_chain(n: usize) -> String {
+    hosting_chain(n).replacen(
+        SIMPLE.trim_end(),
+        "tosca_definitions_version: tosca_variability_1_0_rc_1",
+        1,
+    )
+}
+
 /// [`doubling_expressions`] in Variability4TOSCA's current language (`value_expression`, the
 /// `_rc_3` definitions version), which has a resolver of its own.
 pub fn doubling_value_expressions(levels: usize) -> String {

@@ -220,26 +220,28 @@ impl Sat {
     /// one that keeps the variables of `order` false wherever it can, earliest first (what a
     /// solver deciding false first, in this order, finds), and keeps that choice.
     pub fn prefer_false(&mut self, order: &[u32]) -> Result<(), Exhausted> {
-        let mut fixed: Vec<Lit> = Vec::new();
+        // Each decision is kept as a unit clause at once: the solver propagates it once, where
+        // assumptions would be propagated again by every later call (quadratic in `order`).
         for v in order {
             let lit = Var::new(*v).pos_lit();
-            if self.value(*v) {
-                let mut trial = fixed.clone();
-                trial.push(!lit);
-                if self.solve(&trial)? {
-                    fixed.push(!lit);
-                } else {
-                    fixed.push(lit);
-                }
+            if self.value(*v) && (self.forced_true(*v) || !self.solve(&[!lit])?) {
+                self.clause(&[lit]);
             } else {
-                fixed.push(!lit);
+                self.clause(&[!lit]);
             }
-        }
-        for l in &fixed {
-            self.clause(&[*l]);
         }
         self.solve(&[])?;
         Ok(())
+    }
+
+    /// Whether named variable `v` is true in every solution by propagation alone (the solver
+    /// assigned it at level 0): then no search can make it false, and none is tried.
+    fn forced_true(&self, v: u32) -> bool {
+        use batsat::{SolverInterface, intmap::AsIndex};
+        let solver = self.solver.batsat_ref();
+        v < solver.num_vars()
+            && solver.value_lvl_0(batsat::Lit::new(batsat::Var::from_index(v as usize), true))
+                == batsat::lbool::TRUE
     }
 
     /// Moves the last solution to one that minimises (or maximises) the weighted sum of
@@ -277,6 +279,12 @@ impl Sat {
             let l = self.lit(f);
             lits.push((if minimize { l } else { !l }, *w as usize));
         }
+        // Only the ratios of the weights matter: equal weights (100 per node of weight 1) are
+        // counted as 1 each, which keeps the encoding as small as the sums it must tell apart.
+        let divisor = lits.iter().fold(0, |g, (_, w)| gcd(g, *w)).max(1);
+        for (_, w) in &mut lits {
+            *w /= divisor;
+        }
         let total: usize = lits.iter().map(|(_, w)| *w).sum();
         if lits.is_empty() || total > MAX_ENCODED_SUM {
             return Ok(0);
@@ -294,14 +302,16 @@ impl Sat {
         };
         let mut best = cost(self);
         let mut encoding: GeneralizedTotalizer = lits.iter().copied().collect();
-        if encoding
-            .encode_ub(.., &mut self.solver, &mut self.vars)
-            .is_err()
-        {
-            return Ok(0);
-        }
         let mut best_model = self.model.clone();
         while best > 0 {
+            // Each bound is encoded when it is asked for, so only the sums up to the first
+            // solution's cost are ever built.
+            if encoding
+                .encode_ub(best - 1..best, &mut self.solver, &mut self.vars)
+                .is_err()
+            {
+                break;
+            }
             let Ok(assumptions) = encoding.enforce_ub(best - 1) else {
                 break;
             };
@@ -312,7 +322,10 @@ impl Sat {
             best_model = self.model.clone();
         }
         if keep {
-            if let Ok(units) = encoding.enforce_ub(best) {
+            let encoded = encoding
+                .encode_ub(best..best + 1, &mut self.solver, &mut self.vars)
+                .is_ok();
+            if encoded && let Ok(units) = encoding.enforce_ub(best) {
                 for u in units {
                     self.clause(&[u]);
                 }
@@ -321,8 +334,12 @@ impl Sat {
         } else {
             self.model = best_model;
         }
-        Ok(best as u64)
+        Ok((best * divisor) as u64)
     }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 #[cfg(test)]
