@@ -441,8 +441,8 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
             case.relative
         );
         let path = staged(&path, stage.path());
-        let quirks: &[toscana::front::quirk::Quirk] = if case.winery {
-            &[toscana::front::quirk::Quirk::Winery]
+        let quirks: &[toscana::quirk::Quirk] = if case.winery {
+            &[toscana::quirk::Quirk::Winery]
         } else {
             &[]
         };

@@ -18,7 +18,7 @@
 //! resolver's; this module answers only "is this what the grammar allows here".
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::front::quirk::Quirk;
+use crate::quirk::Quirk;
 use crate::source::SourceMap;
 use crate::yaml::{Core, Map, Node};
 
@@ -1241,7 +1241,7 @@ impl Walker<'_> {
             self.wrong(node, what, "a version");
             return;
         }
-        if let Err(why) = crate::resolve::literals::version(&scalar.text) {
+        if let Err(why) = crate::model::literals::version(&scalar.text) {
             self.diags.push(
                 Diagnostic::error(
                     codes::TOSCA_TYPE_MISMATCH,

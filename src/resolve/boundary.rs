@@ -15,8 +15,8 @@ use super::nodes::defs_complete;
 use super::types::definitions;
 use super::typing::definitions_of;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::front::simple_grammar::Revision;
 use crate::ir::{Dialect, NodeId, Topology};
+use crate::model::Revision;
 use crate::model::{Model, TopologyTemplate, TypeDef, TypeKind};
 use crate::yaml::{Entry, Kind, Map, Node as Yaml};
 
@@ -45,7 +45,7 @@ pub fn mapping_entries<'y>(
             .filter_map(|item| match item.as_map().map(Map::entries) {
                 Some([entry]) => Some(entry),
                 _ => {
-                    diags.push(crate::front::shape::wrong_shape(
+                    diags.push(crate::model::shape::wrong_shape(
                         item,
                         "a requirement mapping",
                         "a single-entry map `<requirement>: [<node template>, <requirement>]`",

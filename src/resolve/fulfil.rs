@@ -142,7 +142,7 @@ pub fn connect<'m>(
         }
         let list = def.and_then(|d| d.entry("requirements"));
         let items = list
-            .and_then(|l| crate::front::shape::seq(&l.value, "`requirements`", diags))
+            .and_then(|l| crate::model::shape::seq(&l.value, "`requirements`", diags))
             .unwrap_or(&[]);
         let mut read: Vec<Assignment> = items
             .iter()

@@ -84,7 +84,7 @@ pub fn connect<'m>(
         let Some(list) = def.and_then(|d| d.get("requirements")) else {
             continue;
         };
-        let Some(items) = crate::front::shape::seq(list, "`requirements`", diags) else {
+        let Some(items) = crate::model::shape::seq(list, "`requirements`", diags) else {
             continue;
         };
         let assignments: Vec<Assignment> = items

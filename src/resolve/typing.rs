@@ -17,7 +17,6 @@ use std::rc::Rc;
 use indexmap::IndexMap;
 
 use super::constraints;
-use super::literals::{self, UnitTable};
 use super::patterns::Patterns;
 use super::type_parts::{ChainSection, SectionRef};
 use super::types::{Ancestry, definitions};
@@ -25,6 +24,7 @@ use super::validation;
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
+use crate::model::literals::{self, UnitTable};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
 

@@ -11,7 +11,7 @@ use crate::model::{Model, Named, Repository, TopologyTemplate, TypeDef, TypeKind
 use crate::source::{FileId, SourceMap, Span};
 use crate::yaml::{Map, Node};
 
-use super::shape;
+use crate::model::shape;
 
 /// One import as written: where, and through which repository.
 #[derive(Debug, Clone)]
@@ -33,7 +33,7 @@ pub fn read_definitions(
     file: FileId,
     root: &Map,
     model: &mut Model,
-    quirks: &super::quirk::Quirks,
+    quirks: &crate::quirk::Quirks,
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
     let dialect = model.dialect;
@@ -48,8 +48,8 @@ pub fn read_definitions(
         super::simple_grammar::check_file(
             root,
             super::simple_grammar::Lenience {
-                newer_keynames: quirks.has(super::quirk::Quirk::NewerKeynames),
-                etsi_nfv: quirks.has(super::quirk::Quirk::EtsiNfv),
+                newer_keynames: quirks.has(crate::quirk::Quirk::NewerKeynames),
+                etsi_nfv: quirks.has(crate::quirk::Quirk::EtsiNfv),
             },
             diags,
         );
