@@ -131,7 +131,7 @@ fn read_entry(
     let mut root = root;
     let template = root
         .as_map_mut()
-        .and_then(|m| m.take(yaml::grammar::topology_key(dialect)));
+        .and_then(|m| m.take(yaml::topology_key(dialect)));
     model.topology = read_topology(template, dialect, diags);
     Some(model)
 }
@@ -322,9 +322,7 @@ fn read_xml(
             walk.file(*id, map, None, Qualifier::default());
         }
     }
-    let template = entry_map
-        .get(yaml::grammar::topology_key(Dialect::Xml))
-        .cloned();
+    let template = entry_map.get(yaml::topology_key(Dialect::Xml)).cloned();
     model.topology = read_topology(template, Dialect::Xml, diags);
     Some(model)
 }
