@@ -258,7 +258,7 @@ pub fn check_against_type<'m>(
         };
         let types = typing
             .ancestry
-            .chain(typing.model, TypeKind::Capability, &cap_type, diags);
+            .chain(typing.model, TypeKind::Capability, &cap_type);
         let cap_defs = definitions(typing.model, TypeKind::Capability, &types);
         if !super::nodes::defs_complete(typing.model, &cap_defs) {
             continue;

@@ -707,12 +707,7 @@ impl<'b> Decider<'_, 'b, '_> {
         else {
             return false;
         };
-        let types = self.builder.ancestry.chain(
-            model,
-            TypeKind::Node,
-            &full,
-            &mut Diagnostics::with_cap(0),
-        );
+        let types = self.builder.ancestry.chain(model, TypeKind::Node, &full);
         let defs = definitions(model, TypeKind::Node, &types);
         super::filters::capability_names(&defs).contains(&cap)
     }

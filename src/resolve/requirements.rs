@@ -351,7 +351,7 @@ fn select(
         return None;
     }
     if let (Some(f), Some(t)) = (&filter, wanted.node_types.first()) {
-        let types = builder.ancestry.chain(model, TypeKind::Node, t, diags);
+        let types = builder.ancestry.chain(model, TypeKind::Node, t);
         let defs = definitions(model, TypeKind::Node, &types);
         if super::nodes::defs_complete(model, &defs) {
             filters::check_against_type(f, &mut builder.typing(), t, &defs, diags);

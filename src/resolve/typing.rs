@@ -359,12 +359,7 @@ impl<'m> Typing<'_, 'm> {
             (Shape::Float, Shape::Integer) => true,
             (Shape::Complex(_), Shape::Complex(_)) => self
                 .ancestry
-                .chain(
-                    self.model,
-                    TypeKind::Data,
-                    actual,
-                    &mut Diagnostics::with_cap(0),
-                )
+                .chain(self.model, TypeKind::Data, actual)
                 .iter()
                 .any(|t| t == expected),
             (Shape::Scalar(a), Shape::Scalar(b)) => a.canonical == b.canonical,
@@ -852,10 +847,7 @@ impl<'m> Typing<'_, 'm> {
         {
             return (Shape::Unknown, Vec::new());
         }
-        let mut ignored = Diagnostics::with_cap(0);
-        let ancestry = self
-            .ancestry
-            .chain(self.model, TypeKind::Data, type_name, &mut ignored);
+        let ancestry = self.ancestry.chain(self.model, TypeKind::Data, type_name);
         let defs = definitions(self.model, TypeKind::Data, &ancestry);
         // TOSCA 2.0 scalar types: a data type on `scalar` with its own units.
         if ancestry.iter().any(|t| t == "scalar")
