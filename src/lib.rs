@@ -65,4 +65,6 @@ pub mod quirk;
 pub mod resolve;
 pub mod source;
 pub mod span;
+#[cfg(test)]
+mod test_skip;
 pub mod yaml;
