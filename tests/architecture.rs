@@ -17,7 +17,7 @@ mod rust_text;
 mod size;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rust_text::{code_only, is_ident_byte, item_end, line_of, words};
 
@@ -99,17 +99,19 @@ struct Edge {
     to: String,
 }
 
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+/// Each `.rs` file of `src/`, sorted, as `src/...` with its text.
+fn sources(root: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
+    let mut stack = vec![root.join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
+                let file = path.strip_prefix(root).unwrap().to_string_lossy();
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((file.replace('\\', "/"), text));
             }
         }
     }
@@ -248,13 +250,7 @@ fn group_heads(group: &str) -> Vec<String> {
 fn edges(root: &Path) -> Vec<Edge> {
     let mut texts = Vec::new();
     let mut test_files = BTreeSet::new();
-    for path in rust_files(&root.join("src")) {
-        let file = path
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let original = std::fs::read_to_string(&path).unwrap();
+    for (file, original) in sources(root) {
         let code = code_only(&original);
         let (code, tests) = without_tests(&file, &original, &code);
         test_files.extend(tests);
