@@ -31,7 +31,7 @@ impl Model {
     }
 }
 
-/// The dialect a model (and so the topology made of it) was read from.
+/// The dialect a topology was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Dialect {
