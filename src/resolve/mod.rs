@@ -17,7 +17,6 @@ mod filters;
 mod fulfil;
 mod functions;
 mod interfaces;
-pub(crate) mod literals;
 mod multiplicity;
 mod nodes;
 mod occurrences;
@@ -54,7 +53,6 @@ use crate::yaml::Node;
 pub use params::{Bindings, check_unused_bindings};
 pub use paths::topology_root;
 pub use substitution::{Candidate, SEPARATOR, settled, substitute};
-pub(crate) use values::FUNCTIONS_1X;
 
 /// What the resolver needs besides the model.
 pub struct Context<'a> {
@@ -261,7 +259,7 @@ fn report_problems(
     if problems.is_empty() {
         return;
     }
-    let spans = crate::back::elements::SpanFinder::new(&topology.source.files, sources);
+    let spans = crate::ir::spans::SpanFinder::new(&topology.source.files, sources);
     for p in problems {
         let d = if p.limit {
             let severity = if p.optional {
@@ -341,7 +339,7 @@ fn as_map(
         Value::Map(map) => map,
         Value::Null => IndexMap::new(),
         _ => {
-            diags.push(crate::front::shape::wrong_shape(node, what, "a map"));
+            diags.push(crate::model::shape::wrong_shape(node, what, "a map"));
             IndexMap::new()
         }
     }
