@@ -12,6 +12,7 @@ mod call_shapes;
 pub mod calls;
 mod constraints;
 mod counts;
+mod defaults;
 mod extras;
 mod filters;
 mod fulfil;
@@ -90,6 +91,19 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
     requirement_defs::check(model, &mut ancestry, diags);
+    defaults::check(
+        &mut typing::Typing {
+            model,
+            reader: &values::ValueReader {
+                dialect: model.dialect,
+                inputs: None,
+                budget: None,
+            },
+            ancestry: &mut ancestry,
+            patterns: &ctx.patterns,
+        },
+        diags,
+    );
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),

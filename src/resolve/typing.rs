@@ -182,7 +182,7 @@ impl<'m> Typing<'_, 'm> {
             let fixed = self.fixed_value(section, def);
             if let Some(default) = fixed.or_else(|| def.get("default")) {
                 // A default that does not fit its type is the type's mistake, reported once
-                // where types are checked, not at every template.
+                // where types are checked (`defaults::check`), not at every template.
                 let mut quiet = Diagnostics::with_cap(0);
                 out.insert(name.to_string(), self.value(default, def, name, &mut quiet));
             }
