@@ -25,6 +25,7 @@ mod occurrences;
 mod params;
 mod paths;
 pub mod patterns;
+mod refinement;
 mod requirement_defs;
 mod requirement_mapping;
 mod requirements;
@@ -91,8 +92,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
     requirement_defs::check(model, &mut ancestry, diags);
-    defaults::check(
-        &mut typing::Typing {
+    {
+        let mut types = typing::Typing {
             model,
             reader: &values::ValueReader {
                 dialect: model.dialect,
@@ -101,9 +102,10 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
             },
             ancestry: &mut ancestry,
             patterns: &ctx.patterns,
-        },
-        diags,
-    );
+        };
+        refinement::check(&mut types, diags);
+        defaults::check(&mut types, diags);
+    }
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),
