@@ -15,7 +15,10 @@ fn accepted(text: &str) {
     let out = toscana().arg("check").arg(&path).output().unwrap();
     let stderr = common::stderr(&out);
     assert!(out.status.success(), "{stderr}");
-    assert!(!stderr.contains("error") && !stderr.contains("warning"), "{stderr}");
+    assert!(
+        !stderr.contains("error") && !stderr.contains("warning"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -17,6 +17,7 @@ mod extras;
 mod filters;
 mod fulfil;
 mod functions;
+mod interface_types;
 mod interfaces;
 pub(crate) mod literals;
 mod multiplicity;
@@ -92,6 +93,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
     requirement_defs::check(model, &mut ancestry, diags);
+    interface_types::check(model, diags);
     {
         let mut types = typing::Typing {
             model,
