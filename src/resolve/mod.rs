@@ -40,6 +40,7 @@ mod type_parts;
 mod types;
 mod typing;
 mod validation;
+mod value_types;
 mod values;
 mod workflow_calls;
 
@@ -94,6 +95,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
     requirement_defs::check(model, &mut ancestry, diags);
     interface_types::check(model, diags);
+    value_types::check(model, &mut ancestry, diags);
     {
         let mut types = typing::Typing {
             model,

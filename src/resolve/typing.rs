@@ -874,6 +874,12 @@ impl<'m> Typing<'_, 'm> {
 }
 
 /// The primitive types by name (with the Simple Profile's `tosca:` prefixed spellings).
+/// Whether `name` is a built-in type of `dialect` (a primitive, a collection, or one of the
+/// Simple Profile's scalar-unit types), which no type definition needs to define.
+pub fn is_built_in(name: &str, dialect: Dialect) -> bool {
+    primitive_shape(name, dialect).is_some()
+}
+
 fn primitive_shape<'m>(name: &str, dialect: Dialect) -> Option<Shape<'m>> {
     let name = name.strip_prefix("tosca:").unwrap_or(name);
     Some(match name {
