@@ -10,22 +10,11 @@
 //! every key that is not one of the interface type's own keynames. A short-form operation (a
 //! string) is not judged: in an interface type the Simple Profile reads it as a description.
 
+use super::interfaces::RESERVED;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, TypeKind};
 use crate::yaml::{Map, Node};
-
-/// The keynames of an interface type that are not operations (Simple Profile A.6.4.1 Keynames,
-/// with the later versions' additions).
-const KEYNAMES: &[&str] = &[
-    "derived_from",
-    "version",
-    "metadata",
-    "description",
-    "inputs",
-    "operations",
-    "notifications",
-];
 
 /// Reports every `implementation` written in an interface type.
 pub fn check(model: &Model, diags: &mut Diagnostics) {
@@ -45,7 +34,7 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
             let operations = map.entries().iter().filter(|e| {
                 e.key
                     .scalar_text()
-                    .is_some_and(|key| !KEYNAMES.contains(&key))
+                    .is_some_and(|key| !RESERVED.contains(&key))
             });
             implementations(operations.map(|e| &e.value), diags);
         }
