@@ -219,3 +219,23 @@ fn under_oasis_profiles_a_property_definition_may_refine_its_data_type() {
     assert_eq!(spec(1)["selector"]["value"], "some");
     assert_eq!(spec(1)["replicas"]["value"], 3);
 }
+
+/// §6.8.3 Examples imports the 2.0 simple profile as `org.oasis-open.tosca.simple:2.0`; that
+/// name is the embedded profile itself, so importing it under both names defines nothing twice
+/// and the types keep the profile's declared name.
+#[test]
+fn the_specifications_name_of_the_simple_profile_is_the_embedded_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[(
+            "main.yaml",
+            "tosca_definitions_version: tosca_2_0\nimports:\n  - profile: org.oasis-open.tosca.simple:2.0\n  - profile: org.oasis-open.simple:2.0\nservice_template:\n  node_templates:\n    vm:\n      type: Compute\n      capabilities:\n        host:\n          properties: { num_cpus: 2 }\n",
+        )],
+    );
+    let ir = ir(dir.path(), "main.yaml");
+    assert_eq!(
+        ir["nodes"][0]["types"][0],
+        "org.oasis-open.simple:2.0:Compute"
+    );
+}

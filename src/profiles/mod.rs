@@ -104,13 +104,21 @@ pub const TOSCA2_PROFILE_NAMES: &[&str] = &[
     "org.oasis-open.simple:1.0",
 ];
 
+/// The second name of the 2.0 simple profile: `profile: org.oasis-open.tosca.simple:2.0` is how
+/// §6.8.3 Examples imports it, while the profile itself declares `org.oasis-open.simple:2.0`.
+pub const TOSCA2_SIMPLE_ALIAS: &str = "org.oasis-open.tosca.simple:2.0";
+
 /// The embedded TOSCA 2.0 profile a 2.0 file imports by this name, if toscana ships it. Unlike
 /// the Simple Profile's types for 1.x files, a 2.0 file gets it only by importing it (L1532).
 /// Besides the 2.0 simple profile, the 1.x normative types are there as the compatibility
 /// profiles `org.oasis-open.simple:1.0` to `1.3`, under their 1.x names.
+///
+/// The 2.0 simple profile also answers to [`TOSCA2_SIMPLE_ALIAS`], the name the specification's
+/// own example imports it by (§6.8.3 Examples): a file written from the specification must not
+/// fail on the name its text teaches.
 pub fn tosca2_profile(name: &str) -> Option<&'static [ProfileFile]> {
     match name {
-        "org.oasis-open.simple:2.0" => Some(TOSCA2_SIMPLE),
+        "org.oasis-open.simple:2.0" | TOSCA2_SIMPLE_ALIAS => Some(TOSCA2_SIMPLE),
         "org.oasis-open.simple:1.3" => Some(TOSCA2_SIMPLE_1_3),
         "org.oasis-open.simple:1.2" => Some(TOSCA2_SIMPLE_1_2),
         "org.oasis-open.simple:1.1" => Some(TOSCA2_SIMPLE_1_1),

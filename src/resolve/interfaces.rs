@@ -10,7 +10,7 @@ use crate::model::{Model, TypeKind};
 use crate::yaml::{Map, Node};
 
 /// Keynames of an interface (type or definition) that are not operations.
-const RESERVED: &[&str] = &[
+pub(super) const RESERVED: &[&str] = &[
     "type",
     "derived_from",
     "version",

@@ -12,10 +12,12 @@ mod call_shapes;
 pub mod calls;
 mod constraints;
 mod counts;
+mod defaults;
 mod extras;
 mod filters;
 mod fulfil;
 mod functions;
+mod interface_types;
 mod interfaces;
 mod multiplicity;
 mod nodes;
@@ -23,6 +25,7 @@ mod occurrences;
 mod params;
 mod paths;
 pub mod patterns;
+mod refinement;
 mod requirement_defs;
 mod requirement_mapping;
 mod requirements;
@@ -36,6 +39,7 @@ mod type_parts;
 mod types;
 mod typing;
 mod validation;
+mod value_types;
 mod values;
 mod workflow_calls;
 
@@ -88,6 +92,22 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
     requirement_defs::check(model, &mut ancestry, diags);
+    interface_types::check(model, diags);
+    value_types::check(model, &mut ancestry, diags);
+    {
+        let mut types = typing::Typing {
+            model,
+            reader: &values::ValueReader {
+                dialect: model.dialect,
+                inputs: None,
+                budget: None,
+            },
+            ancestry: &mut ancestry,
+            patterns: &ctx.patterns,
+        };
+        refinement::check(&mut types, diags);
+        defaults::check(&mut types, diags);
+    }
     let source = SourceInfo {
         dialect: model.dialect,
         version: model.version.clone(),

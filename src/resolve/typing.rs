@@ -182,7 +182,7 @@ impl<'m> Typing<'_, 'm> {
             let fixed = self.fixed_value(section, def);
             if let Some(default) = fixed.or_else(|| def.get("default")) {
                 // A default that does not fit its type is the type's mistake, reported once
-                // where types are checked, not at every template.
+                // where types are checked (`defaults::check`), not at every template.
                 let mut quiet = Diagnostics::with_cap(0);
                 out.insert(name.to_string(), self.value(default, def, name, &mut quiet));
             }
@@ -866,6 +866,12 @@ impl<'m> Typing<'_, 'm> {
 }
 
 /// The primitive types by name (with the Simple Profile's `tosca:` prefixed spellings).
+/// Whether `name` is a built-in type of `dialect` (a primitive, a collection, or one of the
+/// Simple Profile's scalar-unit types), which no type definition needs to define.
+pub fn is_built_in(name: &str, dialect: Dialect) -> bool {
+    primitive_shape(name, dialect).is_some()
+}
+
 fn primitive_shape<'m>(name: &str, dialect: Dialect) -> Option<Shape<'m>> {
     let name = name.strip_prefix("tosca:").unwrap_or(name);
     Some(match name {

@@ -1,0 +1,68 @@
+//! The types of Simple Profile value definitions name data types: a property or attribute
+//! definition's `type`, and its `entry_schema` (and `key_schema`), written in any type, used or
+//! not. "The required data type for the property" (A.5.7.2 Keynames) and "The optional key that
+//! is used to declare the name of the Datatype definition for entries of set types such as the
+//! TOSCA list or map" (A.5.7.2, `entry_schema`) name a built-in type or a data type, never a
+//! node or capability type, nor a name defined nowhere.
+//!
+//! TOSCA 2.0 files get the same rule from [`super::tosca2_types`]; this is its Simple Profile
+//! counterpart, which runs over every type read because a profile is mostly types no template
+//! uses.
+
+use super::types::Ancestry;
+use super::typing::is_built_in;
+use crate::diag::Diagnostics;
+use crate::ir::Dialect;
+use crate::model::{Model, TypeKind};
+use crate::yaml::{Map, Node};
+
+/// Checks the `type`, `entry_schema` and `key_schema` of every property and attribute
+/// definition in a Simple Profile type.
+pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
+    if model.dialect == Dialect::Tosca2 || model.incomplete_types {
+        return;
+    }
+    for def in model.types.values() {
+        let Some(map) = def.def.as_map() else {
+            continue;
+        };
+        for section in ["properties", "attributes"] {
+            let Some(defs) = map.get(section).and_then(Node::as_map) else {
+                continue;
+            };
+            for entry in defs.entries() {
+                if let Some(body) = entry.value.as_map() {
+                    definition(model, ancestry, body, diags);
+                }
+            }
+        }
+    }
+}
+
+/// One definition or schema: its `type`, then its schemas.
+fn definition(model: &Model, ancestry: &mut Ancestry, body: &Map, diags: &mut Diagnostics) {
+    if let Some(type_node) = body.get("type") {
+        data_type(model, ancestry, type_node, diags);
+    }
+    for schema in ["entry_schema", "key_schema"] {
+        match body.get(schema) {
+            Some(node) if node.as_str().is_some() => data_type(model, ancestry, node, diags),
+            Some(node) => {
+                if let Some(inner) = node.as_map() {
+                    definition(model, ancestry, inner, diags);
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// A name where a data type is expected: a built-in one, or a defined data type (reported as
+/// unknown otherwise, with the kind of type it names if it names one).
+fn data_type(model: &Model, ancestry: &mut Ancestry, node: &Node, diags: &mut Diagnostics) {
+    let Some(name) = node.as_str() else { return };
+    if is_built_in(name, model.dialect) {
+        return;
+    }
+    ancestry.of(model, TypeKind::Data, name, node.span, diags);
+}

@@ -1,0 +1,95 @@
+//! Defaults are values of their definitions: the valid counterparts of the `default-*` bad-input
+//! cases. Defaults that fit their type, constraints, `validation` and `valid_values` (also when
+//! a subtype only adds a default to an inherited property, and when the default is `null`, read
+//! as no default) check with no diagnostic, and land in the IR of a template that leaves the
+//! property unset.
+
+mod common;
+
+use common::toscana;
+
+/// `toscana ir` of `text`, which must read without any diagnostic.
+fn ir(text: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, text).unwrap();
+    let out = toscana().arg("ir").arg(&path).output().unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn simple_profile_defaults_that_fit_their_definitions_are_taken() {
+    let ir = ir("tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Vnf:
+    derived_from: tosca.nodes.Root
+    properties:
+      provider:
+        type: string
+        default: Company
+        constraints:
+          - valid_values: [ Company, Other ]
+      size:
+        type: integer
+        default: 3
+        constraints:
+          - in_range: [ 1, 4 ]
+    attributes:
+      public_ip:
+        type: string
+        default: null
+  BigVnf:
+    derived_from: Vnf
+    properties:
+      size:
+        default: 4
+topology_template:
+  node_templates:
+    vnf:
+      type: BigVnf
+");
+    let properties = &ir["nodes"][0]["properties"];
+    assert_eq!(properties["provider"]["value"], "Company", "{properties}");
+    assert_eq!(properties["size"]["value"], 4, "{properties}");
+}
+
+#[test]
+fn tosca2_defaults_and_fixed_values_that_fit_their_definitions_are_taken() {
+    let ir = ir("tosca_definitions_version: tosca_2_0
+data_types:
+  Endpoint:
+    properties:
+      port:
+        type: integer
+        default: 80
+        validation: { $less_or_equal: [ $value, 65535 ] }
+node_types:
+  Server:
+    properties:
+      cpus:
+        type: integer
+        default: 1
+        validation: { $greater_than: [ $value, 0 ] }
+      arch:
+        type: string
+        value: amd64
+        validation: { $valid_values: [ $value, [ arm64, amd64 ] ] }
+      endpoint:
+        type: Endpoint
+        default: { port: 443 }
+  BigServer:
+    derived_from: Server
+    properties:
+      cpus:
+        default: 8
+service_template:
+  node_templates:
+    server:
+      type: BigServer
+");
+    let properties = &ir["nodes"][0]["properties"];
+    assert_eq!(properties["cpus"]["value"], 8, "{properties}");
+    assert_eq!(properties["arch"]["value"], "amd64", "{properties}");
+}

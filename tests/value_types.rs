@@ -1,0 +1,49 @@
+//! Value definitions name data types: the valid counterparts of the `value-type-*` bad-input
+//! cases. Built-in types, scalar-unit types, normative and own data types, as a definition's
+//! `type` and as its `entry_schema` and `key_schema`, check with no error in types no template
+//! uses.
+
+mod common;
+
+use common::toscana;
+
+#[test]
+fn simple_profile_definitions_naming_data_types_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+data_types:
+  example.Member:
+    derived_from: tosca.datatypes.Root
+    properties:
+      name: { type: string }
+node_types:
+  example.Cluster:
+    derived_from: tosca.nodes.Root
+    properties:
+      members:
+        type: map
+        key_schema: string
+        entry_schema:
+          type: example.Member
+      sizes:
+        type: list
+        entry_schema: scalar-unit.size
+      credential:
+        type: tosca.datatypes.Credential
+        required: false
+      window:
+        type: range
+        required: false
+",
+    )
+    .unwrap();
+    let out = toscana().arg("check").arg(&path).output().unwrap();
+    let stderr = common::stderr(&out);
+    assert!(
+        out.status.success() && !stderr.contains("error"),
+        "{stderr}"
+    );
+}
