@@ -26,12 +26,12 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
-use crate::ir::{NodeId, PolicyTarget, Topology, Value, canonical};
+use crate::ir::{PolicyTarget, Topology, Value, canonical};
 use crate::source::SourceMap;
 
 use super::shared::{Builder, Part};
-use super::stack::Hosting;
 use super::{Backend, Element, ElementKind, OutputFile};
+use crate::ir::Hosting;
 
 /// Pseudo-type of nodes an orchestrator must select (`select` directive, or an abstract
 /// normative type with no implementation).
@@ -254,26 +254,24 @@ fn context(
 
     // Hosting: each node's host (cycles cut), drawn as nesting only when asked to.
     let hosting = options.nesting.then(|| Hosting::new(topology));
-    let host: Vec<Option<usize>> = (0..n)
-        .map(|i| {
+    let host: Vec<Option<usize>> = topology
+        .node_ids()
+        .map(|id| hosting.as_ref().and_then(|h| h.host(id)).map(|h| h.index()))
+        .collect();
+    let host_link: Vec<Option<usize>> = topology
+        .node_ids()
+        .map(|id| {
             hosting
                 .as_ref()
-                .and_then(|h| h.host(NodeId(i)))
-                .map(|h| h.0)
+                .and_then(|h| h.host_link(id))
+                .map(|r| r.index())
         })
         .collect();
-    let host_link: Vec<Option<usize>> = (0..n)
-        .map(|i| {
-            hosting
-                .as_ref()
-                .and_then(|h| h.host_link(NodeId(i)))
-                .map(|r| r.0)
-        })
-        .collect();
-    let children: Vec<Vec<usize>> = (0..n)
-        .map(|i| {
+    let children: Vec<Vec<usize>> = topology
+        .node_ids()
+        .map(|id| {
             hosting.as_ref().map_or_else(Vec::new, |h| {
-                h.hosted(NodeId(i)).iter().map(|c| c.0).collect()
+                h.hosted(id).iter().map(|c| c.index()).collect()
             })
         })
         .collect();
@@ -284,7 +282,12 @@ fn context(
     let mut group_cluster: Vec<bool> = Vec::new();
     let mut group_ids: Vec<String> = Vec::new();
     for (gi, g) in topology.groups.iter().enumerate() {
-        let mut members: Vec<usize> = g.members.iter().map(|m| m.0).filter(|&m| m < n).collect();
+        let mut members: Vec<usize> = g
+            .members
+            .iter()
+            .map(|m| m.index())
+            .filter(|&m| m < n)
+            .collect();
         members.sort_unstable();
         members.dedup();
         let parent = members.first().map(|&m| host[m]);
@@ -500,7 +503,7 @@ fn context(
     // Relationships: endpoints, ports, whether hosting shows them, the type to name.
     let mut relationships = Vec::with_capacity(topology.relationships.len());
     for (ri, r) in topology.relationships.iter().enumerate() {
-        let (s, t) = (r.source.0, r.target.0);
+        let (s, t) = (r.source.index(), r.target.index());
         let nested = s < n && host_link[s] == Some(ri);
         let tailport = options
             .ports
@@ -508,7 +511,7 @@ fn context(
                 topology.nodes.get(s).and_then(|node| {
                     node.requirements
                         .iter()
-                        .position(|q| q.relationship.map(|x| x.0) == Some(ri))
+                        .position(|q| q.relationship.map(|x| x.index()) == Some(ri))
                         .map(|p| format!("r{p}"))
                 })
             })
@@ -554,7 +557,7 @@ fn context(
         let members: Vec<Part> = g
             .members
             .iter()
-            .filter_map(|m| node_ids.get(m.0))
+            .filter_map(|m| node_ids.get(m.index()))
             .map(|id| b.str(id))
             .collect();
         let entry = [
@@ -578,9 +581,11 @@ fn context(
             .targets
             .iter()
             .filter_map(|t| match *t {
-                PolicyTarget::Node(id) => node_ids.get(id.0).map(|node| (node.as_str(), None)),
+                PolicyTarget::Node(id) => {
+                    node_ids.get(id.index()).map(|node| (node.as_str(), None))
+                }
                 PolicyTarget::Group(g) => {
-                    let gi = g.0;
+                    let gi = g.index();
                     let cluster = *group_cluster.get(gi)?;
                     if cluster {
                         let anchor = (*anchor.get(gi)?)?;
@@ -633,7 +638,7 @@ fn context(
                             capability: bool| {
                 let mut out = Vec::new();
                 for (bi, m) in list.iter().enumerate() {
-                    let Some(node) = topology.nodes.get(m.node.0) else {
+                    let Some(node) = topology.nodes.get(m.node.index()) else {
                         continue;
                     };
                     let port = if !options.ports {
@@ -651,7 +656,7 @@ fn context(
                     let entry = [
                         ("id", b.str(&format!("sub:{prefix}{bi}"))),
                         ("name", b.str(&m.name)),
-                        ("node", b.str(&node_ids[m.node.0])),
+                        ("node", b.str(&node_ids[m.node.index()])),
                         ("target", b.str(&m.target)),
                         ("port", b.opt_str(port.as_deref())),
                     ];

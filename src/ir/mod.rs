@@ -8,12 +8,16 @@
 //! these types by [`json_schema`] and kept current by a test.
 
 mod family;
+mod handles;
+mod hosting;
 pub(crate) mod shared;
 mod topology;
 mod value;
 mod value_maps;
 
 pub use family::{canonical, type_matches};
+pub use handles::{GroupId, NodeId, RelationshipId};
+pub use hosting::{Hosting, is_hosting};
 pub use shared::Shared;
 pub use topology::*;
 pub use value::{Call, ScalarUnit, Value, Version, value_text};

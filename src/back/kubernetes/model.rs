@@ -14,9 +14,9 @@ use crate::source::Span;
 
 use super::super::elements::SpanFinder;
 use super::super::filters::dns_label;
-use super::super::stack::Hosting;
 use super::super::{Backend, Element, ElementKind};
 use super::K8sOptions;
+use crate::ir::Hosting;
 
 mod wiring;
 mod workloads;
@@ -377,7 +377,7 @@ pub fn context(
         out_rels: {
             let mut out = vec![Vec::new(); topology.nodes.len()];
             for (ri, r) in topology.relationships.iter().enumerate() {
-                if let Some(list) = out.get_mut(r.source.0) {
+                if let Some(list) = out.get_mut(r.source.index()) {
                     list.push(ri);
                 }
             }

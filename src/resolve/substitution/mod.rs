@@ -153,7 +153,7 @@ impl Expander<'_> {
             let judged = Judged {
                 model,
                 node,
-                id: NodeId(i),
+                id: NodeId::from_index(i),
                 conditions: conditions.as_ref(),
             };
             let Some(c) = self.select(&judged, mark, at, diags) else {
