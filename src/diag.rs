@@ -154,6 +154,9 @@ pub mod codes {
     /// `toscana convert`: an XML construct with no counterpart in the YAML written.
     pub const XML_NO_COUNTERPART: &str = "xml::no-counterpart";
     pub const TOO_MANY_ERRORS: &str = "diag::too-many-errors";
+    /// The resolved topology refers to an element that does not exist (the IR's validator): a
+    /// bug, and nothing is written.
+    pub const INTERNAL_IR: &str = "internal::inconsistent-ir";
 }
 
 /// How bad a problem is. Errors make the run fail (exit 1); warnings never do.

@@ -277,27 +277,34 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         });
     let mut sources = read.sources;
     let artifacts = read.artifacts;
-    let code = match (job, &read.topology) {
+    let valid = read
+        .topology
+        .as_ref()
+        .filter(|_| !diags.has_errors())
+        .and_then(|topology| validated(topology, &mut diags));
+    let code = match (job, valid) {
         (_, None) => EXIT_INVALID,
-        (_, Some(_)) if diags.has_errors() => EXIT_INVALID,
         (Job::Check, Some(_)) => 0,
         (Job::Ir { expand }, Some(topology)) => {
             let expanded;
             let topology = match expand {
                 true => {
                     expanded = crate::resolve::expand(
-                        topology,
+                        &topology,
                         &sources,
                         &args.limits.limits(),
                         &mut diags,
                     );
-                    expanded.as_ref()
+                    expanded
+                        .as_ref()
+                        .filter(|_| !diags.has_errors())
+                        .and_then(|expanded| validated(expanded, &mut diags))
                 }
                 false => Some(topology),
             };
             match topology {
                 Some(topology) if !diags.has_errors() => {
-                    ir_output(&destination, topology, &mut diags)
+                    ir_output(&destination, &topology, &mut diags)
                 }
                 _ => EXIT_INVALID,
             }
@@ -323,6 +330,30 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         },
     }
     .print(&diags, code)
+}
+
+/// The topology the IR's validator found whole ([`crate::ir::validate`]); an internal error
+/// naming every broken reference when it is not, which is a bug whatever the input.
+fn validated<'t>(
+    topology: &'t crate::ir::Topology,
+    diags: &mut Diagnostics,
+) -> Option<crate::ir::Valid<'t>> {
+    match crate::ir::validate(topology) {
+        Ok(valid) => Some(valid),
+        Err(problems) => {
+            diags.push(
+                Diagnostic::error(
+                    codes::INTERNAL_IR,
+                    format!(
+                        "internal error: the resolved topology is inconsistent: {}",
+                        problems.join("; ")
+                    ),
+                )
+                .hint("this is a bug in toscana, whatever the input; nothing was written. Please report it with the input and the command line"),
+            );
+            None
+        }
+    }
 }
 
 /// Hands `value` to the end of the process instead of freeing it: the process exits right after
@@ -361,7 +392,7 @@ struct Run<'a> {
 fn translate(
     run: &Run<'_>,
     translation: &Translation<'_>,
-    topology: &crate::ir::Topology,
+    topology: crate::ir::Valid<'_>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> u8 {
@@ -404,7 +435,7 @@ fn translate(
     };
     let files = match translation.options {
         Options::Graphviz(dot) => {
-            back::graphviz::render(&backend, topology, sources, &dot.options(), diags)
+            back::graphviz::render(&backend, &topology, sources, &dot.options(), diags)
         }
         Options::Kubernetes(k8s) => {
             let options = back::kubernetes::K8sOptions {
@@ -414,7 +445,7 @@ fn translate(
             };
             back::kubernetes::render(
                 &backend,
-                topology,
+                &topology,
                 sources,
                 run.artifacts,
                 &limits,
@@ -424,11 +455,18 @@ fn translate(
         }
         Options::Terraform(_) => {
             let read_artifact = |a: &crate::ir::Artifact| run.artifacts.read(a, &limits);
-            back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
+            back::terraform::render(
+                &backend,
+                &topology,
+                sources,
+                provider,
+                &read_artifact,
+                diags,
+            )
         }
         Options::None => {
-            let value = back::topology_value(topology);
-            let elements = back::elements(topology, sources);
+            let value = back::topology_value(&topology);
+            let elements = back::elements(&topology, sources);
             backend.render(value, &elements, diags)
         }
     };

@@ -621,4 +621,11 @@ pub const PAGES: &[Page] = &[
         example: "a file with 500 misspelt keynames",
         fix: "Fix the first errors and run again, or show all with `--max-errors 0`.",
     },
+    Page {
+        code: "internal::inconsistent-ir",
+        summary: "the resolved topology refers to an element that does not exist: a bug",
+        meaning: "Before a topology is written as IR or handed to a backend, every reference in it (a relationship's ends, a requirement's relationship, a group's members, a policy's targets) is checked; one that leads nowhere is a bug in toscana, whatever the input, and nothing is written.",
+        example: "(none: this is not caused by the input)",
+        fix: "Report it with the input and the command line.",
+    },
 ];

@@ -12,6 +12,7 @@ mod handles;
 mod hosting;
 pub(crate) mod shared;
 mod topology;
+mod validate;
 mod value;
 mod value_maps;
 
@@ -20,6 +21,7 @@ pub use handles::{GroupId, NodeId, RelationshipId};
 pub use hosting::{Hosting, is_hosting};
 pub use shared::Shared;
 pub use topology::*;
+pub use validate::{Valid, validate};
 pub use value::{Call, ScalarUnit, Value, Version, value_text};
 pub use value_maps::map_has_call;
 
