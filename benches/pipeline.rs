@@ -122,17 +122,21 @@ fn resolve(bencher: divan::Bencher, stacks: usize) {
     let sources = loader.into_sources();
     let bindings = Bindings::new();
     let artifacts = ArtifactFiles::nowhere();
-    let ctx = resolve::Context {
-        sources: &sources,
-        limits: &limits,
-        bindings: &bindings,
-        csar: None,
-        artifact_root: None,
-        unbound_inputs_are_errors: false,
-        report_open_requirements: false,
-        artifact_files: &artifacts,
-    };
     bencher.bench_local(|| {
+        // A run's own budget and pattern cache, as each run of `toscana` has.
+        let ctx = resolve::Context {
+            sources: &sources,
+            limits: &limits,
+            bindings: &bindings,
+            csar: None,
+            artifact_root: None,
+            unbound_inputs_are_errors: false,
+            report_open_requirements: false,
+            artifact_files: &artifacts,
+            patterns: resolve::patterns::Patterns::new(std::sync::Arc::new(
+                toscana::limits::Budget::new(&limits),
+            )),
+        };
         let mut diags = Diagnostics::new();
         let topology = resolve::resolve(&model, &ctx, &mut diags);
         assert!(!diags.has_errors());

@@ -12,7 +12,7 @@ use clap::ValueEnum as _;
 use serde::Serialize;
 
 use crate::front::quirk::{Quirk, Quirks};
-use crate::source::{Snippet, SourceMap, Span};
+use crate::source::{Clipped, Snippet, SourceFile, SourceMap, Span, shows_whole, visible};
 
 /// Stable diagnostic codes. A code never changes meaning; tools may match on it.
 ///
@@ -47,6 +47,8 @@ pub mod codes {
     pub const YAML_NBSP: &str = "yaml::non-breaking-space";
     pub const YAML_DUPLICATE_KEY: &str = "yaml::duplicate-key";
     pub const YAML_ALIAS_BUDGET: &str = "yaml::alias-budget";
+    /// A file with more YAML nodes than `--max-yaml-nodes`.
+    pub const YAML_NODE_LIMIT: &str = "yaml::too-many-nodes";
     pub const YAML_DEPTH: &str = "yaml::too-deep";
     pub const YAML_SCALAR_TOO_LONG: &str = "yaml::scalar-too-long";
     pub const YAML_MULTI_DOCUMENT: &str = "yaml::multiple-documents";
@@ -154,6 +156,8 @@ pub mod codes {
     /// `toscana convert`: an XML construct with no counterpart in the YAML written.
     pub const XML_NO_COUNTERPART: &str = "xml::no-counterpart";
     pub const TOO_MANY_ERRORS: &str = "diag::too-many-errors";
+    /// The diagnostics printed reached `--max-diagnostics-size`; the rest are only counted.
+    pub const TOO_MUCH_OUTPUT: &str = "diag::too-much-output";
     /// The resolved topology refers to an element that does not exist (the IR's validator): a
     /// bug, and nothing is written.
     pub const INTERNAL_IR: &str = "internal::inconsistent-ir";
@@ -530,24 +534,127 @@ pub enum MessageFormat {
 }
 
 /// Prints diagnostics to `out` in the chosen format. `color` applies to the human format only.
+///
+/// At most `max_bytes` are printed (`--max-diagnostics-size`): the diagnostic that would pass
+/// them is left out with all after it, and one last diagnostic says how many. Each message,
+/// hint and label is at most [`MAX_TEXT`] bytes (see [`shortened`]), so one diagnostic that
+/// quotes a megabyte value does not fill the output alone.
 pub fn emit(
     out: &mut dyn Write,
     diagnostics: &[Diagnostic],
     sources: &SourceMap,
     format: MessageFormat,
     color: bool,
+    max_bytes: u64,
 ) -> io::Result<()> {
     let human = Human::new(color);
-    for d in diagnostics {
+    let render = |d: &Diagnostic| -> String {
+        let d = printable(d, format);
         match format {
             MessageFormat::Json => {
-                serde_json::to_writer(&mut *out, &JsonDiagnostic::new(d, sources))?;
-                writeln!(out)?;
+                let mut line = serde_json::to_string(&JsonDiagnostic::new(&d, sources))
+                    .expect("a diagnostic always serialises");
+                line.push('\n');
+                line
             }
-            MessageFormat::Human => writeln!(out, "{}", human.render(d, sources))?,
+            MessageFormat::Human => {
+                let mut text = human.render(&d, sources);
+                text.push('\n');
+                text
+            }
         }
+    };
+    let mut written: u64 = 0;
+    for (i, d) in diagnostics.iter().enumerate() {
+        let text = render(d);
+        if written.saturating_add(text.len() as u64) > max_bytes {
+            let left = &diagnostics[i..];
+            let errors = left.iter().filter(|d| d.is_error()).count();
+            let note = Diagnostic::warning(
+                codes::TOO_MUCH_OUTPUT,
+                format!(
+                    "{} more diagnostic{} not shown ({errors} error{}): the diagnostics printed reached the limit of {max_bytes} bytes",
+                    left.len(),
+                    plural(left.len() as u64),
+                    plural(errors as u64),
+                ),
+            )
+            .hint(crate::limits::Limit::DiagnosticBytes.hint());
+            out.write_all(render(&note).as_bytes())?;
+            return Ok(());
+        }
+        out.write_all(text.as_bytes())?;
+        written += text.len() as u64;
     }
     Ok(())
+}
+
+/// Longest message, hint or label text printed, in bytes.
+pub const MAX_TEXT: usize = 4096;
+
+/// `d` as it is printed: every text at most [`MAX_TEXT`] bytes, and, for people, with the
+/// characters a terminal would obey (escape sequences, bidirectional overrides) shown by
+/// their pictures. JSON escapes control characters itself.
+fn printable(d: &Diagnostic, format: MessageFormat) -> std::borrow::Cow<'_, Diagnostic> {
+    let human = format == MessageFormat::Human;
+    let fix = |text: &str| -> Option<String> {
+        let short = shortened(text);
+        let shown = if human {
+            match visible(&short) {
+                std::borrow::Cow::Borrowed(_) => short,
+                std::borrow::Cow::Owned(o) => o.into(),
+            }
+        } else {
+            short
+        };
+        match shown {
+            std::borrow::Cow::Borrowed(_) => None,
+            std::borrow::Cow::Owned(o) => Some(o),
+        }
+    };
+    let texts = std::iter::once(&d.message)
+        .chain(&d.hint)
+        .chain(&d.span_label)
+        .chain(d.labels.iter().map(|l| &l.message))
+        .chain(d.file.iter().map(|f| &f.path));
+    if texts.into_iter().all(|t| fix(t).is_none()) {
+        return std::borrow::Cow::Borrowed(d);
+    }
+    let mut d = d.clone();
+    let texts = std::iter::once(&mut d.message)
+        .chain(&mut d.hint)
+        .chain(&mut d.span_label)
+        .chain(d.labels.iter_mut().map(|l| &mut l.message))
+        .chain(d.file.iter_mut().map(|f| &mut f.path));
+    for text in texts {
+        if let Some(fixed) = fix(text) {
+            *text = fixed;
+        }
+    }
+    std::borrow::Cow::Owned(d)
+}
+
+/// `text` cut to at most [`MAX_TEXT`] bytes when it is longer: its start and end kept (at
+/// character boundaries), the middle said to be left out.
+pub fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_TEXT {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let floor = |mut i: usize| {
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let head = floor(MAX_TEXT * 3 / 4);
+    let tail = floor(text.len() - MAX_TEXT / 8);
+    format!(
+        "{}… ({} bytes left out) …{}",
+        &text[..head],
+        tail - head,
+        &text[tail..]
+    )
+    .into()
 }
 
 /// A location as tools read it: file name and 1-based line and column.
@@ -720,7 +827,10 @@ fn render_with(
             let file = sources.get(span.file);
             out.push_str(&format!(
                 "{}:{}:{}: {severity}: {}\n",
-                file.name, span.line, span.col, d.message
+                visible(&file.name),
+                span.line,
+                span.col,
+                d.message
             ));
         }
         None => {
@@ -738,7 +848,10 @@ fn render_with(
         let file = sources.get(label.span.file);
         out.push_str(&format!(
             "  {}:{}:{}: {}\n",
-            file.name, label.span.line, label.span.col, label.message
+            visible(&file.name),
+            label.span.line,
+            label.span.col,
+            label.message
         ));
     }
     let mut rendered = String::new();
@@ -754,14 +867,57 @@ fn render_with(
 }
 
 /// Adapts a [`Diagnostic`] to `miette`. Labels in other files than the primary become related
-/// reports, each with its own snippet. The source text is borrowed, never copied.
+/// reports, each with its own snippet. The source text is borrowed, never copied, unless a line
+/// around a label cannot be shown as it is (see [`View`]).
 struct MietteView<'a> {
     message: String,
     severity: miette::Severity,
     hint: Option<String>,
-    source: Option<Snippet<'a>>,
+    source: Option<View<'a>>,
     labels: Vec<miette::LabeledSpan>,
     related: Vec<MietteView<'a>>,
+}
+
+/// The source miette reads a snippet from: the file itself, or, where a line around a label is
+/// too long for a terminal (miette's formatting panics past column 65,535) or holds control
+/// characters a terminal would obey, those lines clipped and made visible, with the labels
+/// moved onto the clipped text.
+enum View<'a> {
+    Whole(Snippet<'a>),
+    Clipped(Clipped<'a>),
+}
+
+impl<'a> View<'a> {
+    /// The view of `file` for labels at `spans`, and the labels' places in it.
+    fn new(file: &'a SourceFile, spans: &[Span]) -> (Self, Vec<(usize, usize)>) {
+        let ranges: Vec<(usize, usize)> = spans
+            .iter()
+            .map(|s| (s.start as usize, s.end.max(s.start) as usize))
+            .collect();
+        if shows_whole(file, &ranges) {
+            return (View::Whole(Snippet::new(file)), ranges);
+        }
+        let clipped = Clipped::new(file, &ranges);
+        let mapped = ranges
+            .iter()
+            .map(|&(start, end)| (clipped.map(start, false), clipped.map(end, true)))
+            .collect();
+        (View::Clipped(clipped), mapped)
+    }
+}
+
+impl miette::SourceCode for View<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
+        match self {
+            View::Whole(s) => s.read_span(span, context_lines_before, context_lines_after),
+            View::Clipped(c) => c.read_span(span, context_lines_before, context_lines_after),
+        }
+    }
 }
 
 impl<'a> MietteView<'a> {
@@ -782,27 +938,36 @@ impl<'a> MietteView<'a> {
                 related: Vec::new(),
             };
         };
-        let mut labels = vec![labeled(primary, d.span_label.clone(), true)];
+        let mut here = vec![(primary, d.span_label.clone())];
         let mut related = Vec::new();
         for label in &d.labels {
             if label.span.file == primary.file {
-                labels.push(labeled(label.span, Some(label.message.clone()), false));
+                here.push((label.span, Some(label.message.clone())));
             } else {
+                let (source, places) = View::new(sources.get(label.span.file), &[label.span]);
                 related.push(MietteView {
                     message: label.message.clone(),
                     severity: miette::Severity::Advice,
                     hint: None,
-                    source: Some(Snippet::new(sources.get(label.span.file))),
-                    labels: vec![labeled(label.span, Some(label.message.clone()), true)],
+                    source: Some(source),
+                    labels: vec![labeled(places[0], Some(label.message.clone()), true)],
                     related: Vec::new(),
                 });
             }
         }
+        let spans: Vec<Span> = here.iter().map(|(s, _)| *s).collect();
+        let (source, places) = View::new(sources.get(primary.file), &spans);
+        let labels = here
+            .into_iter()
+            .zip(places)
+            .enumerate()
+            .map(|(i, ((_, text), place))| labeled(place, text, i == 0))
+            .collect();
         MietteView {
             message: String::new(),
             severity,
             hint: d.hint.clone(),
-            source: Some(Snippet::new(sources.get(primary.file))),
+            source: Some(source),
             labels,
             related,
         }
@@ -822,9 +987,14 @@ impl MietteView<'_> {
     }
 }
 
-fn labeled(span: Span, text: Option<String>, primary: bool) -> miette::LabeledSpan {
-    let len = (span.end - span.start).max(1) as usize;
-    let source_span = miette::SourceSpan::new((span.start as usize).into(), len);
+/// A miette label over `(start, end)` of its view's text.
+fn labeled(
+    (start, end): (usize, usize),
+    text: Option<String>,
+    primary: bool,
+) -> miette::LabeledSpan {
+    let len = end.saturating_sub(start).max(1);
+    let source_span = miette::SourceSpan::new(start.into(), len);
     if primary {
         miette::LabeledSpan::new_primary_with_span(text, source_span)
     } else {
@@ -981,7 +1151,15 @@ mod tests {
     fn json_rendering_is_one_object_per_line_with_locations() {
         let (map, d) = sample();
         let mut out = Vec::new();
-        emit(&mut out, &[d.clone(), d], &map, MessageFormat::Json, false).unwrap();
+        emit(
+            &mut out,
+            &[d.clone(), d],
+            &map,
+            MessageFormat::Json,
+            false,
+            u64::MAX,
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<_> = text.lines().collect();
         assert_eq!(lines.len(), 2);
@@ -993,6 +1171,67 @@ mod tests {
         assert_eq!(v["column"], 1);
         assert_eq!(v["labels"][1]["line"], 1);
         assert_eq!(v["labels"][1]["message"], "first defined here");
+    }
+
+    #[test]
+    fn any_column_of_any_line_renders_without_panicking() {
+        // miette's formatting panics past column 65,535; the snippet is clipped instead.
+        let fillers = ["x", "\t", "漢", "é", "\u{1b}", " "];
+        for filler in fillers {
+            for len in [0, 239, 240, 241, 70_000, 140_000] {
+                let line = format!("k: {}!{}", filler.repeat(len), filler.repeat(len / 2));
+                let text = format!("a: 1\n{line}\nb: 2\n{line}\n");
+                let mut map = SourceMap::new();
+                let id = map.add("t.yaml", Origin::Stdin, text.clone());
+                let other = map.add("u.yaml", Origin::Stdin, line.clone());
+                let bang = text.find('!').unwrap() as u32;
+                let last = text.rfind('!').unwrap() as u32;
+                let file = map.get(id);
+                let d = Diagnostic::error(codes::YAML_SYNTAX, "here")
+                    .at_with(file.span(id, bang, bang + 1), "the bang")
+                    .label(
+                        file.span(id, 0, last + 1),
+                        "from the start to the last bang",
+                    )
+                    .label(map.get(other).span(other, 3, 4), "in another file");
+                for color in [false, true] {
+                    let shown = render_human(&d, &map, color);
+                    let header = format!("t.yaml:2:{}: ", file.line_col(bang).1);
+                    assert!(shown.starts_with(&header), "{filler:?} {len}");
+                    assert!(!shown.contains('\u{1b}') || color, "{filler:?} {len}");
+                    assert!(
+                        shown.lines().all(|l| l.chars().count() < 1_000),
+                        "{filler:?} {len}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_texts_are_shortened_and_the_output_stops_at_its_limit() {
+        let (map, _) = sample();
+        let value = "v".repeat(1 << 20);
+        let many: Vec<Diagnostic> = (0..500)
+            .map(|i| {
+                Diagnostic::error(codes::TOSCA_SHAPE, format!("`{value}` is wrong ({i})"))
+                    .hint(value.clone())
+            })
+            .collect();
+        for format in [MessageFormat::Human, MessageFormat::Json] {
+            let mut out = Vec::new();
+            emit(&mut out, &many, &map, format, false, 1 << 20).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(text.len() < (1 << 20) + 4096, "{}", text.len());
+            assert!(text.contains("(0)") && text.contains("bytes left out"));
+            assert!(text.contains("diag::too-much-output"), "{format:?}");
+            assert!(text.contains("--max-diagnostics-size"), "{format:?}");
+            let shown = (0..500)
+                .filter(|i| text.contains(&format!("is wrong ({i})")))
+                .count();
+            assert!(shown > 50 && shown < 500, "{shown}");
+            assert!(text.contains(&format!("{} more diagnostics not shown", 500 - shown)));
+        }
     }
 
     #[test]

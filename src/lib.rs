@@ -62,4 +62,5 @@ pub mod pipeline;
 pub mod profiles;
 pub mod resolve;
 pub mod source;
+pub mod stdio;
 pub mod yaml;

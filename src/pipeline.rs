@@ -139,6 +139,9 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         unbound_inputs_are_errors: options.unbound_inputs_are_errors,
         report_open_requirements: options.report_open_requirements,
         artifact_files: &artifacts,
+        patterns: resolve::patterns::Patterns::new(std::sync::Arc::new(
+            crate::limits::Budget::new(&options.limits),
+        )),
     };
     // Open requirements of the nodes substitution replaces are no problem (L785): their
     // diagnostics are settled once the expansion is known.
@@ -391,9 +394,13 @@ pub fn resolve_variability(options: &ReadOptions, diags: &mut Diagnostics) -> Re
                 // As the RC does, a Simple Profile 1.3 template is resolved the same way: it may
                 // carry conditions too (the RC's own examples do).
                 let given = bindings.iter().collect();
-                if let Some(resolved) =
-                    crate::front::variability::resolve(&root, &options.variability, &given, diags)
-                {
+                if let Some(resolved) = crate::front::variability::resolve(
+                    &root,
+                    &options.variability,
+                    &given,
+                    &options.limits,
+                    diags,
+                ) {
                     let mut rest = bindings.clone();
                     for name in &resolved.consumed {
                         rest.remove(name);

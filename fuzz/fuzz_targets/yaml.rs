@@ -3,8 +3,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use toscana::diag::Diagnostics;
-use toscana::limits::Limits;
 use toscana::source::{Origin, SourceMap};
+
+#[path = "common.rs"]
+mod common;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -13,13 +15,18 @@ fuzz_target!(|data: &[u8]| {
     let mut sources = SourceMap::new();
     let file = sources.add("fuzz.yaml", Origin::Stdin, text);
     let mut diags = Diagnostics::with_cap(0);
-    let _ = toscana::yaml::load(&sources, file, &fuzz_limits(), &mut diags);
+    let limits = common::fuzz_limits();
+    let _ = toscana::yaml::load(&sources, file, &limits, &mut diags);
+    // Every diagnostic rendered, whatever line and column it points at.
+    let mut out = Vec::new();
+    let shown = diags.finish();
+    toscana::diag::emit(
+        &mut out,
+        &shown,
+        &sources,
+        toscana::diag::MessageFormat::Human,
+        true,
+        limits.max_diagnostic_bytes,
+    )
+    .expect("writing to memory cannot fail");
 });
-
-/// Small budgets, so an input that grows without bound is stopped quickly by the limits.
-fn fuzz_limits() -> Limits {
-    Limits {
-        max_alias_expansion: 10_000,
-        ..Limits::default()
-    }
-}

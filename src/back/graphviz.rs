@@ -208,6 +208,15 @@ struct Event {
     index: usize,
 }
 
+/// Nesting deeper than this is not indented further: the diagram of a hosting chain of n nodes
+/// would otherwise hold n² spaces (1.6 GB of them for 20,000 nodes).
+const MAX_INDENT_DEPTH: usize = 16;
+
+/// The indentation of a line `depth` clusters deep.
+fn indent(depth: usize) -> String {
+    "  ".repeat(depth.min(MAX_INDENT_DEPTH))
+}
+
 /// Work for the layout walk, which uses its own stack so a hosting chain of any length cannot
 /// overflow the thread's stack.
 enum Work {
@@ -355,18 +364,18 @@ fn context(
     while let Some(work) = stack.pop() {
         match work {
             Work::Subtree(i, depth) => {
-                let indent = "  ".repeat(depth);
+                let here = indent(depth);
                 match &host_ids[i] {
                     Some(cluster) => {
                         layout.push(Event {
                             event: "host",
-                            indent: indent.clone(),
+                            indent: here,
                             id: cluster.clone(),
                             index: i,
                         });
                         layout.push(Event {
                             event: "node",
-                            indent: "  ".repeat(depth + 1),
+                            indent: indent(depth + 1),
                             id: node_ids[i].clone(),
                             index: i,
                         });
@@ -375,7 +384,7 @@ fn context(
                     }
                     None => layout.push(Event {
                         event: "node",
-                        indent,
+                        indent: here,
                         id: node_ids[i].clone(),
                         index: i,
                     }),
@@ -384,7 +393,7 @@ fn context(
             Work::Group(g, depth) => {
                 layout.push(Event {
                     event: "group",
-                    indent: "  ".repeat(depth),
+                    indent: indent(depth),
                     id: group_ids[g].clone(),
                     index: g,
                 });
@@ -398,7 +407,7 @@ fn context(
             }
             Work::Close(depth) => layout.push(Event {
                 event: "close",
-                indent: "  ".repeat(depth),
+                indent: indent(depth),
                 id: String::new(),
                 index: 0,
             }),

@@ -536,6 +536,33 @@ pub struct LimitArgs {
     /// Most node templates in one topology
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_node_templates, hide_short_help = true)]
     pub max_node_templates: usize,
+    /// Most bytes of scalar text alias expansion may copy into one document
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_alias_bytes, hide_short_help = true)]
+    pub max_alias_size: u64,
+    /// Most YAML nodes in one file
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_yaml_nodes, hide_short_help = true)]
+    pub max_yaml_nodes: usize,
+    /// Longest chain of `derived_from` from a type to its root
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_type_depth, hide_short_help = true)]
+    pub max_type_depth: usize,
+    /// Deepest nesting of substitutions
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_substitution_depth, hide_short_help = true)]
+    pub max_substitution_depth: usize,
+    /// Most node templates substitution may add to the topology
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_substituted_nodes, hide_short_help = true)]
+    pub max_substituted_nodes: usize,
+    /// Most node and relationship representations (TOSCA 2.0 `count`) a topology expands to
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_representations, hide_short_help = true)]
+    pub max_representations: u64,
+    /// Most bytes of values evaluating functions may create
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_computed_bytes, hide_short_help = true)]
+    pub max_computed_size: u64,
+    /// Most memory compiled `pattern` and `$matches` expressions may take, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_regex_bytes, hide_short_help = true)]
+    pub max_regex_size: u64,
+    /// Most bytes of diagnostics printed
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_diagnostic_bytes, hide_short_help = true)]
+    pub max_diagnostics_size: u64,
 }
 
 impl LimitArgs {
@@ -551,6 +578,15 @@ impl LimitArgs {
             max_csar_bytes: self.max_csar_size,
             max_compression_ratio: self.max_compression_ratio,
             max_node_templates: self.max_node_templates,
+            max_alias_bytes: self.max_alias_size,
+            max_yaml_nodes: self.max_yaml_nodes,
+            max_type_depth: self.max_type_depth,
+            max_substitution_depth: self.max_substitution_depth,
+            max_substituted_nodes: self.max_substituted_nodes,
+            max_representations: self.max_representations,
+            max_computed_bytes: self.max_computed_size,
+            max_regex_bytes: self.max_regex_size,
+            max_diagnostic_bytes: self.max_diagnostics_size,
         }
     }
 }

@@ -18,7 +18,9 @@ pub fn print(args: &CompletionArgs) -> ExitCode {
             Installed::Tosca2dot,
         ],
     };
-    let mut out = std::io::stdout().lock();
+    // clap_complete panics when its writer fails: it writes into memory, and the scripts go
+    // out through a pipe that a closed reader ends quietly.
+    let mut scripts = Vec::new();
     for name in names {
         let (mut command, bin) = match name {
             Installed::Toscana => (super::command(), "toscana"),
@@ -26,7 +28,7 @@ pub fn print(args: &CompletionArgs) -> ExitCode {
             Installed::Tosca2tf => (super::alias_command(Target::Terraform), "tosca2tf"),
             Installed::Tosca2dot => (super::alias_command(Target::Graphviz), "tosca2dot"),
         };
-        clap_complete::generate(args.shell, &mut command, bin, &mut out);
+        clap_complete::generate(args.shell, &mut command, bin, &mut scripts);
     }
-    ExitCode::SUCCESS
+    crate::stdio::print(&String::from_utf8_lossy(&scripts), 0)
 }

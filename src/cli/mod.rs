@@ -61,14 +61,16 @@ impl Target {
     }
 }
 
-/// A panic is a bug whatever the input: say so plainly, and ask for the input.
+/// A panic is a bug whatever the input: say so plainly, and ask for the input. The message is
+/// written without `eprintln!`, which would panic again (and abort) when standard error is
+/// closed or full.
 fn report_panics_as_bugs() {
     std::panic::set_hook(Box::new(|info| {
-        eprintln!(
+        let _ = crate::stdio::to_stderr(&format!(
             "internal error: {info}\n\
              This is a bug in toscana, whatever the input was. Please report it with the input \
-             that caused it and the command line you ran (exit code 101)."
-        );
+             that caused it and the command line you ran (exit code 101).\n"
+        ));
     }));
 }
 
@@ -241,6 +243,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
             input: &args.file,
             explanation: None,
             closing: Closing::Run,
+            max_bytes: args.limits.max_diagnostics_size,
         }
         .print(&diags, code);
     }
@@ -328,6 +331,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
             Job::Check => Closing::Check,
             _ => Closing::Run,
         },
+        max_bytes: args.limits.max_diagnostics_size,
     }
     .print(&diags, code)
 }
@@ -531,7 +535,8 @@ fn draw(
             .collect();
         return write(destination, &text, None, diags);
     }
-    match back::write_binary(destination, &drawn, &mut std::io::stdout().lock()) {
+    let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
+    match back::write_binary(destination, &drawn, &mut stdout) {
         Ok(()) => 0,
         Err(d) => {
             diags.push(d);
@@ -601,7 +606,7 @@ fn write(
     separator: Option<&str>,
     diags: &mut Diagnostics,
 ) -> u8 {
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
     match back::write_outputs(destination, files, separator, &mut stdout) {
         Ok(_) => 0,
         Err(d) => {

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use super::{ColorChoice, EXIT_INVALID, ReportArgs};
 use crate::diag::{self, Diagnostics, MessageFormat, plural};
 use crate::source::SourceMap;
+use crate::stdio::{Outcome, Pipe};
 
 /// Which closing line a run ends with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,11 +30,15 @@ pub struct Report<'a> {
     /// What `--explain` says about a variability resolution.
     pub explanation: Option<String>,
     pub closing: Closing,
+    /// At most this many bytes of diagnostics are printed (`--max-diagnostics-size`).
+    pub max_bytes: u64,
 }
 
 impl Report<'_> {
     /// Prints the diagnostics (errors only with `--quiet`) and the closing line to standard
-    /// error, and turns `code` into the process's exit code.
+    /// error, and turns `code` into the process's exit code: a reader that closed standard
+    /// error changes nothing, a standard error that cannot be written (a full disk) is exit 3,
+    /// never a panic or an abort ([`crate::stdio`]).
     pub fn print(&self, diags: &Diagnostics, code: u8) -> ExitCode {
         let args = self.args;
         let human = args.message_format == MessageFormat::Human;
@@ -44,16 +49,22 @@ impl Report<'_> {
             .collect();
         let stderr = std::io::stderr();
         let color = human && colors(args.color, stderr.is_terminal());
-        let mut err = stderr.lock();
+        let mut err = Pipe::new(stderr.lock());
         if human && let Some(text) = &self.explanation {
             let _ = err.write_all(text.as_bytes());
         }
-        let _ = diag::emit(&mut err, &shown, self.sources, args.message_format, color);
+        let _ = diag::emit(
+            &mut err,
+            &shown,
+            self.sources,
+            args.message_format,
+            color,
+            self.max_bytes,
+        );
         if human && let Some(line) = self.closing_line(diags, code) {
             let _ = writeln!(err, "{}", paint(&line, color));
         }
-        let _ = err.flush();
-        ExitCode::from(code)
+        exit_after(code, err.finish())
     }
 
     /// `hello.yaml: valid (1 warning)`, `hello.yaml: invalid (2 errors, 1 warning)`,
@@ -71,6 +82,21 @@ impl Report<'_> {
             (Closing::Run, 0) => Some(format!("{input}: {counts}")),
             (Closing::Run, _) => Some(format!("{input}: {counts}; nothing written")),
         }
+    }
+}
+
+/// The exit code of a run that ended with `code`, once its report went to standard error as
+/// `stderr` says: a reader that closed the pipe changes nothing; a report that could not be
+/// written (a full disk) is exit 3, with a last try at saying so.
+pub fn exit_after(code: u8, stderr: Outcome) -> ExitCode {
+    match stderr {
+        Outcome::Failed(e) => {
+            let _ = crate::stdio::to_stderr(&format!(
+                "error[output::write]: cannot write diagnostics to standard error: {e}\n"
+            ));
+            ExitCode::from(super::EXIT_OUTPUT)
+        }
+        _ => ExitCode::from(code),
     }
 }
 

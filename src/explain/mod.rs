@@ -42,8 +42,7 @@ pub fn run(args: &crate::cli::ExplainArgs) -> ExitCode {
         for p in PAGES {
             let _ = writeln!(out, "{:width$}  {}", p.code, p.summary);
         }
-        print!("{out}");
-        return ExitCode::SUCCESS;
+        return crate::stdio::print(&out, 0);
     }
     let code = args.code.as_deref().unwrap_or_default();
     // `error[tosca::unknown-keyname]` pasted whole works too.
@@ -53,17 +52,16 @@ pub fn run(args: &crate::cli::ExplainArgs) -> ExitCode {
         .trim_start_matches("warning")
         .trim_matches(|c| c == '[' || c == ']');
     match page(code) {
-        Some(p) => {
-            print!("{}", text(p));
-            ExitCode::SUCCESS
-        }
+        Some(p) => crate::stdio::print(&text(p), 0),
         None => {
             let codes: Vec<&str> = PAGES.iter().map(|p| p.code).collect();
             let hint = match closest(code, &codes) {
                 Some(near) => format!("did you mean `{near}`?"),
                 None => "`toscana explain --list` lists every code".to_string(),
             };
-            eprintln!("error: `{code}` is not a diagnostic code of toscana\n  help: {hint}");
+            let _ = crate::stdio::to_stderr(&format!(
+                "error: `{code}` is not a diagnostic code of toscana\n  help: {hint}\n"
+            ));
             ExitCode::from(EXIT_USAGE)
         }
     }

@@ -176,10 +176,17 @@ pub const PAGES: &[Page] = &[
     },
     Page {
         code: "yaml::alias-budget",
-        summary: "aliases expand the document past `--max-alias-nodes`",
-        meaning: "Aliases (`*name`) repeat what an anchor names; nested aliases can grow a small file into billions of nodes (a billion laughs). Expansion is counted and stopped at the limit.",
+        summary: "aliases expand the document past `--max-alias-nodes` or `--max-alias-size`",
+        meaning: "Aliases (`*name`) repeat what an anchor names; nested aliases can grow a small file into billions of nodes (a billion laughs), and one long scalar behind many aliases into gigabytes. Expansion is counted in nodes and in bytes of text, and stopped at either limit.",
         example: "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b]",
-        fix: "Write the repeated parts out, or raise `--max-alias-nodes N` for a genuine template.",
+        fix: "Write the repeated parts out, or raise `--max-alias-nodes N` (or `--max-alias-size BYTES`) for a genuine template.",
+    },
+    Page {
+        code: "yaml::too-many-nodes",
+        summary: "a file holds more YAML nodes than `--max-yaml-nodes`",
+        meaning: "Each scalar, list and map takes about 220 bytes once read, a hundred times what `1,` takes in the file, so a plain list of tens of megabytes would take gigabytes. Nodes are counted as they are read, aliases expanded, and reading stops at the limit (5 million, twice the 100,000-node benchmark).",
+        example: "x: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1, ... 32 million more ]",
+        fix: "Keep bulk data in an artifact file, or raise `--max-yaml-nodes N` for a genuine template.",
     },
     Page {
         code: "yaml::too-deep",
@@ -310,10 +317,10 @@ pub const PAGES: &[Page] = &[
     },
     Page {
         code: "tosca::limit",
-        summary: "the topology grows past a limit: node templates, nesting, computed values",
-        meaning: "`count`, substitution and expansion multiply node templates; computed values can grow too. `--max-node-templates` and the built-in bounds keep a small template from asking for unbounded work.",
+        summary: "the template asks for more work than a limit allows: node templates, representations, substitutions, derivation depth, computed values, compiled patterns",
+        meaning: "`count`, substitution and expansion multiply node templates, `concat` chains double values, a derivation chain is kept whole by every type on it, and a regular expression can compile to gigabytes. The message names the limit that stopped it (`--max-node-templates`, `--max-representations`, `--max-substitution-depth`, `--max-substituted-nodes`, `--max-type-depth`, `--max-computed-size`, `--max-regex-size`), so a small template cannot ask for unbounded work.",
         example: "node_templates:\n  web:\n    type: tosca.nodes.Compute\n    count: 100000000",
-        fix: "Check the counts; raise `--max-node-templates N` if the topology is genuine.",
+        fix: "Check what the message points at; raise the limit it names if the template is genuine and trusted.",
     },
     Page {
         code: "tosca::unbound-input",
@@ -552,8 +559,8 @@ pub const PAGES: &[Page] = &[
     },
     Page {
         code: "variability::limit",
-        summary: "variability evaluation nests deeper than the resolver allows",
-        meaning: "Expressions that nest (or refer to each other) very deeply are stopped to bound the work.",
+        summary: "variability evaluation nests deeper than the resolver allows, or computes more than `--max-computed-size`",
+        meaning: "Expressions that nest (or refer to each other) very deeply are stopped to bound the work, and so are `concat`s that double a text at each step.",
         example: "an expression generated with thousands of nested `and`s",
         fix: "Simplify the expression with named `expressions`.",
     },
@@ -620,6 +627,13 @@ pub const PAGES: &[Page] = &[
         meaning: "A file with a systematic mistake can produce thousands of errors; the first ones are usually the useful ones. The count of those not shown is given.",
         example: "a file with 500 misspelt keynames",
         fix: "Fix the first errors and run again, or show all with `--max-errors 0`.",
+    },
+    Page {
+        code: "diag::too-much-output",
+        summary: "the diagnostics printed reached `--max-diagnostics-size`; the rest are counted, not shown",
+        meaning: "`--max-errors` caps how many errors are shown, not how long they are: diagnostics that quote a megabyte value, or a warning for each of 100,000 nodes, could print gigabytes. Each message, hint and label is cut to 4 KiB, and printing stops at the limit (16 MiB) with the count of those not shown.",
+        example: "500 errors that each quote the same 1 MB value",
+        fix: "Fix the first problems and run again, or raise `--max-diagnostics-size BYTES`.",
     },
     Page {
         code: "internal::inconsistent-ir",

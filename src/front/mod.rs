@@ -89,7 +89,7 @@ fn read_entry(
     };
     let (dialect, mut version) = detect(root_map, &root, true, diags)?;
     let root = if dialect == Dialect::Variability {
-        let r = variability::resolve(&root, &variable.options, &variable.given, diags)?;
+        let r = variability::resolve(&root, &variable.options, &variable.given, limits, diags)?;
         version = variability::transform::RESOLVED_VERSION.to_string();
         let tree = r.tree.clone();
         *resolved = Some(r);
@@ -112,6 +112,7 @@ fn read_entry(
     let root_map = root.as_map()?;
     let mut model = new_model(dialect, version, entry, root_map);
     model.in_range_function = variable.quirks.has(Quirk::InRange);
+    model.max_type_depth = limits.max_type_depth;
     if dialect == Dialect::Tosca2 && variable.quirks.has(Quirk::OasisProfiles) {
         model.namespaces.allow_shadowing();
     }
@@ -282,6 +283,7 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         namespaces: Default::default(),
         functions: Default::default(),
         in_range_function: false,
+        max_type_depth: Limits::default().max_type_depth,
     }
 }
 
@@ -304,6 +306,7 @@ fn read_xml(
     let (_, entry_tree) = translated.trees.first()?;
     let entry_map = entry_tree.as_map()?;
     let mut model = new_model(Dialect::Xml, xml::TOSCA_NS.to_string(), entry, entry_map);
+    model.max_type_depth = limits.max_type_depth;
     model.incomplete_types = translated.incomplete;
     let mut walk = ImportWalk::with_profile(
         loader,

@@ -148,6 +148,32 @@ impl Value {
         }
     }
 
+    /// About how many bytes the value holds: the text of its strings, keys and scalars, and a
+    /// word for each item, entry and argument. What the run's budget for computed values
+    /// counts ([`crate::limits::Limits::max_computed_bytes`]).
+    pub fn weight(&self) -> u64 {
+        const WORD: u64 = 8;
+        let text = |s: &str| s.len() as u64;
+        match self {
+            Value::Null | Value::Boolean(_) | Value::Integer(_) | Value::Float(_) => WORD,
+            Value::String(s) | Value::Timestamp(s) | Value::Bytes(s) => WORD + text(s),
+            Value::Scalar(s) => WORD + text(&s.text),
+            Value::Version(v) => WORD + text(&v.text),
+            Value::List(items) => items
+                .iter()
+                .fold(WORD, |sum, v| sum.saturating_add(v.weight())),
+            Value::Map(map) => map.iter().fold(WORD, |sum, (k, v)| {
+                sum.saturating_add(text(k)).saturating_add(v.weight())
+            }),
+            Value::Call(call) => call
+                .args
+                .iter()
+                .fold(WORD + text(&call.function), |sum, v| {
+                    sum.saturating_add(v.weight())
+                }),
+        }
+    }
+
     /// True when the value, or anything inside it, is a [`Call`].
     pub fn has_call(&self) -> bool {
         match self {

@@ -181,4 +181,7 @@ pub struct Model {
     pub functions: IndexMap<String, Named>,
     /// Whether `$in_range` is read as a built-in (`--quirk in-range`).
     pub in_range_function: bool,
+    /// The longest derivation chain followed ([`crate::limits::Limits::max_type_depth`]), for
+    /// every [`crate::resolve::types::Ancestry`] built on this model.
+    pub max_type_depth: usize,
 }

@@ -6,11 +6,9 @@
 //! and tosca-parser read it. Values that are functions are judged at deployment, not here.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
-
-use regex::Regex;
 
 use super::literals::{self, compare_versions};
+use super::patterns::Refused;
 use super::typing::Typing;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Value;
@@ -31,24 +29,6 @@ const OPERATORS: &[&str] = &[
     "pattern",
     "schema",
 ];
-
-/// Compiled `pattern` operands, so a pattern used by a thousand templates compiles once.
-#[derive(Debug, Default)]
-pub struct Patterns(HashMap<String, Result<Regex, String>>);
-
-impl Patterns {
-    fn get(&mut self, pattern: &str) -> &Result<Regex, String> {
-        self.0.entry(pattern.to_string()).or_insert_with(|| {
-            // The error's last line says what is wrong; the lines above quote the anchored
-            // pattern, which is not what the user wrote.
-            Regex::new(&format!("^(?:{pattern})$")).map_err(|e| {
-                let text = e.to_string();
-                let last = text.lines().last().unwrap_or_default();
-                last.strip_prefix("error: ").unwrap_or(last).to_string()
-            })
-        })
-    }
-}
 
 /// Checks `value` (read from `node`, of type `type_name`, named `path`) against one clause.
 pub fn check(
@@ -201,14 +181,28 @@ pub fn holds(
             let Value::String(text) = value else {
                 return None;
             };
-            match typing.patterns.get(pattern) {
+            match typing.patterns.whole(pattern) {
                 Ok(regex) => regex.is_match(text),
-                Err(why) => {
+                Err(Refused::Invalid(why)) => {
                     diags.push(bad_operand(
                         operand,
                         operator,
                         &format!("a valid regular expression ({why})"),
                     ));
+                    return None;
+                }
+                Err(refused @ Refused::Budget(_)) => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_LIMIT,
+                            format!(
+                                "`{pattern}` is not compiled, so no value is checked against it: {}",
+                                refused.why()
+                            ),
+                        )
+                        .at(operand.span)
+                        .hint(refused.hint().unwrap_or_default()),
+                    );
                     return None;
                 }
             }

@@ -152,11 +152,20 @@ pub fn scalar_unit(text: &str, table: &UnitTable) -> Result<ScalarUnit, String> 
             known.join(", ")
         ));
     };
+    let canonical = number * factor;
+    if !canonical.is_finite() {
+        // `1e300 TB` is a finite number of terabytes and infinitely many bytes: it would reach
+        // the outputs as `inf`, which no tool reads as a size.
+        return Err(format!(
+            "`{text}` is out of range: in {} it is more than a 64-bit float holds (about 1.8e308)",
+            table.canonical
+        ));
+    }
     Ok(ScalarUnit {
         text: text.to_string(),
         number,
         unit: unit.clone(),
-        canonical: number * factor,
+        canonical,
         canonical_unit: table.canonical.clone(),
     })
 }
@@ -369,6 +378,10 @@ mod tests {
         assert!(size("GB").unwrap_err().contains("no number"));
         assert!(size("10 parsecs").unwrap_err().contains("not a unit"));
         assert!(size("1.2.3 GB").unwrap_err().contains("not a number"));
+        // Finite in its unit, infinite in bytes.
+        assert!(size("1e300 TB").unwrap_err().contains("out of range"));
+        assert!(size("1e400 B").unwrap_err().contains("not a number"));
+        assert_eq!(size("1e290 TB").unwrap().canonical, 1e302);
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod nodes;
 mod occurrences;
 mod params;
 mod paths;
+pub mod patterns;
 mod requirement_defs;
 mod requirement_mapping;
 mod requirements;
@@ -72,6 +73,9 @@ pub struct Context<'a> {
     pub report_open_requirements: bool,
     /// Where artifact files are, to report the ones that are missing.
     pub artifact_files: &'a crate::source::ArtifactFiles,
+    /// The run's compiled patterns and its budget for what functions compute, shared by every
+    /// template the run resolves.
+    pub patterns: patterns::Patterns,
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
@@ -84,7 +88,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         filters::check_definitions(model, diags);
     }
     let mut functions = calls::Functions::new(model, diags);
-    tosca2_types::check(model, &mut ancestry, &functions, diags);
+    tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
     requirement_defs::check(model, &mut ancestry, diags);
     let source = SourceInfo {
         dialect: model.dialect,
@@ -114,6 +118,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let plain = values::ValueReader {
         dialect: model.dialect,
         inputs: None,
+        budget: None,
     };
     topology.description = model
         .description
@@ -146,14 +151,15 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let unbound_reader = values::ValueReader {
         dialect: model.dialect,
         inputs: None,
+        budget: None,
     };
-    let mut patterns = constraints::Patterns::default();
+    let patterns = ctx.patterns.clone();
     let (inputs, input_values) = params::inputs(
         &mut typing::Typing {
             model,
             reader: &unbound_reader,
             ancestry: &mut ancestry,
-            patterns: &mut patterns,
+            patterns: &patterns,
         },
         template,
         ctx.bindings,
@@ -165,6 +171,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let reader = values::ValueReader {
         dialect: model.dialect,
         inputs: Some(&input_values),
+        budget: Some(ctx.patterns.budget()),
     };
     let root = ctx.artifact_root.clone();
     let mut nodes = nodes::NodeBuilder {
@@ -203,12 +210,12 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     if model.dialect == crate::ir::Dialect::Tosca2 {
         multiplicity::settle_target_indices(&mut topology);
     } else {
-        simple_eval::evaluate(&mut topology, diags);
+        simple_eval::evaluate(&mut topology, &ctx.patterns, diags);
     }
     topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
-        let problems = multiplicity::check(&topology, ctx.limits.max_node_templates);
+        let problems = multiplicity::check(&topology, ctx.limits.max_representations);
         report_problems(problems, &topology, ctx.sources, diags);
     }
     if model.dialect != crate::ir::Dialect::Tosca2 {
@@ -232,7 +239,7 @@ pub fn expand(
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Option<Topology> {
-    match multiplicity::expand(topology, limits.max_node_templates) {
+    match multiplicity::expand(topology, limits.max_representations) {
         Ok((expanded, problems)) => {
             report_problems(problems, topology, sources, diags);
             Some(expanded)
@@ -256,7 +263,14 @@ fn report_problems(
     }
     let spans = crate::back::elements::SpanFinder::new(&topology.source.files, sources);
     for p in problems {
-        let d = if p.optional {
+        let d = if p.limit {
+            let severity = if p.optional {
+                Diagnostic::warning
+            } else {
+                Diagnostic::error
+            };
+            severity(codes::TOSCA_LIMIT, p.message)
+        } else if p.optional {
             Diagnostic::warning(
                 codes::TOSCA_UNFULFILLED,
                 format!(

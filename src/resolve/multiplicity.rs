@@ -21,6 +21,13 @@
 //! (L3399-3426). Values are evaluated per representation: `$node_index`,
 //! `$relationship_index`, and `$get_input` and arithmetic over them (`$get_input: [ list,
 //! $node_index ]`, L6937-6964).
+//!
+//! Bounds: counts are added with checked arithmetic, and neither the expansion nor the check
+//! goes past [`Limits::max_representations`] node and relationship representations together.
+//! [`check`] pairs without making the representations (no node or relationship is copied), so
+//! `count: 1000000` costs `check` a million small steps, not a million copies of the node.
+//!
+//! [`Limits::max_representations`]: crate::limits::Limits::max_representations
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -39,33 +46,18 @@ pub struct Problem {
     pub hint: String,
     /// An optional requirement that is left short is a warning, not an error.
     pub optional: bool,
+    /// The problem is the limit on representations, not the pairing.
+    pub limit: bool,
 }
 
-/// The expanded topology, or why there is none (a count not known, too many
-/// representations).
-pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Problem>), Problem> {
+/// The expanded topology, or why there is none (a count not known, more than `limit` node and
+/// relationship representations).
+pub fn expand(topology: &Topology, limit: u64) -> Result<(Topology, Vec<Problem>), Problem> {
     let counts = counts(topology)?;
-    let total: u64 = counts.iter().sum();
-    if total > limit as u64 {
-        return Err(Problem {
-            at: None,
-            message: format!("the topology has {total} node representations, more than {limit}"),
-            hint: "raise the limit with --max-node-templates N if this is intended".to_string(),
-            optional: false,
-        });
-    }
-    let inputs: HashMap<&str, &Value> = topology
-        .inputs
-        .iter()
-        .filter_map(|i| Some((i.name.as_str(), i.value.as_ref().or(i.default.as_ref())?)))
-        .collect();
-    // The first expanded id of each template.
-    let mut first = Vec::with_capacity(counts.len());
-    let mut next = 0usize;
-    for &c in &counts {
-        first.push(next);
-        next += c as usize;
-    }
+    let nodes = nodes_within(topology, &counts, limit)?;
+    let inputs = input_values(topology);
+    let first = firsts(&counts);
+    let next = nodes as usize;
     let mut out = Topology {
         source: topology.source.clone(),
         description: topology.description.clone(),
@@ -112,21 +104,9 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
             });
         }
     }
-    let mut pairing = Pairing {
-        topology,
-        counts: &counts,
-        first: &first,
-        inputs: &inputs,
-        out: &mut out,
-        allocated: HashMap::new(),
-        load: HashMap::new(),
-        problems: Vec::new(),
-    };
-    for (s, node) in topology.nodes.iter().enumerate() {
-        for i in 0..counts[s] {
-            pairing.representation(node, s, i);
-        }
-    }
+    let mut pairing = Pairing::new(topology, &counts, &first, &inputs, Some(&mut out));
+    pairing.limit(limit, nodes);
+    pairing.all()?;
     let problems = pairing.problems;
     // Every representation of a member or target is one.
     let first = &first;
@@ -162,8 +142,9 @@ pub fn expand(topology: &Topology, limit: usize) -> Result<(Topology, Vec<Proble
 }
 
 /// Checks that every relationship of the topology can be made between representations, when
-/// every count is known.
-pub fn check(topology: &Topology, limit: usize) -> Vec<Problem> {
+/// every count is known, without making them. Past `limit` representations the pairing is not
+/// checked, which a warning says.
+pub fn check(topology: &Topology, limit: u64) -> Vec<Problem> {
     let one = |v: &Value| matches!(v, Value::Integer(1));
     let trivial = topology.nodes.iter().all(|n| one(&n.count))
         && topology
@@ -179,11 +160,74 @@ pub fn check(topology: &Topology, limit: usize) -> Vec<Problem> {
         // One representation each: the fulfilment already judged every relationship.
         return Vec::new();
     }
-    match expand(topology, limit) {
-        Ok((_, problems)) => problems,
-        // Too many representations to check: the translators keep `count` symbolic.
-        Err(_) => Vec::new(),
+    let paired = counts(topology).and_then(|counts| {
+        let nodes = nodes_within(topology, &counts, limit)?;
+        let first = firsts(&counts);
+        let inputs = input_values(topology);
+        let mut pairing = Pairing::new(topology, &counts, &first, &inputs, None);
+        pairing.limit(limit, nodes);
+        pairing.all()?;
+        Ok(pairing.problems)
+    });
+    match paired {
+        Ok(problems) => problems,
+        // The translators keep `count` symbolic: only the check is left undone.
+        Err(problem) => vec![Problem {
+            message: format!(
+                "the relationships between node representations are not checked: {}",
+                problem.message
+            ),
+            optional: true,
+            ..problem
+        }],
     }
+}
+
+/// The node representations the templates' counts add up to, when at most `limit`; else the
+/// problem, at the template whose count passes it.
+fn nodes_within(topology: &Topology, counts: &[u64], limit: u64) -> Result<u64, Problem> {
+    let mut total = 0u64;
+    for (node, &c) in topology.nodes.iter().zip(counts) {
+        total = total
+            .checked_add(c)
+            .filter(|total| *total <= limit)
+            .ok_or_else(|| too_many(limit, node.location, &node.name))?;
+    }
+    Ok(total)
+}
+
+/// The problem of a topology with more than `limit` node and relationship representations,
+/// found at the element `at` (named `name`).
+fn too_many(limit: u64, at: Option<crate::ir::Location>, name: &str) -> Problem {
+    Problem {
+        at,
+        message: format!(
+            "with `{name}` the topology has more than {limit} node and relationship representations, the limit"
+        ),
+        hint: crate::limits::Limit::Representations.hint(),
+        optional: false,
+        limit: true,
+    }
+}
+
+/// The first expanded id of each template, whose counts are `counts` (within the limit).
+fn firsts(counts: &[u64]) -> Vec<usize> {
+    let mut first = Vec::with_capacity(counts.len());
+    let mut next = 0usize;
+    for &c in counts {
+        first.push(next);
+        next += c as usize;
+    }
+    first
+}
+
+/// The value of each input that has one (given, or its default).
+fn input_values(topology: &Topology) -> HashMap<&str, &Value> {
+    topology
+        .inputs
+        .iter()
+        .filter_map(|i| Some((i.name.as_str(), i.value.as_ref().or(i.default.as_ref())?)))
+        .collect()
 }
 
 /// The `$relationship_index` of relationship `id` in the topology of templates, where one
@@ -261,6 +305,7 @@ fn counts(topology: &Topology) -> Result<Vec<u64>, Problem> {
                 ),
                 hint: "give the input it reads a value with --set or --inputs".to_string(),
                 optional: false,
+                limit: false,
             })
         })
         .collect()
@@ -271,7 +316,13 @@ struct Pairing<'a> {
     counts: &'a [u64],
     first: &'a [usize],
     inputs: &'a HashMap<&'a str, &'a Value>,
-    out: &'a mut Topology,
+    /// The expanded topology, whose relationships and requirements the pairing makes; `None`
+    /// when it only checks that they can be made.
+    out: Option<&'a mut Topology>,
+    /// The most node and relationship representations, and how many more relationships it
+    /// allows.
+    limit: u64,
+    left: u64,
     /// Allocated so far from (target representation, capability, property).
     allocated: HashMap<(usize, String, String), f64>,
     /// For each relationship of templates: its target's representations by how many of its
@@ -280,18 +331,60 @@ struct Pairing<'a> {
     problems: Vec<Problem>,
 }
 
-impl Pairing<'_> {
+impl<'a> Pairing<'a> {
+    /// A pairing of the templates of `topology`, whose counts are `counts`, into `out` (or
+    /// only checked, with `None`), with no limit yet.
+    fn new(
+        topology: &'a Topology,
+        counts: &'a [u64],
+        first: &'a [usize],
+        inputs: &'a HashMap<&'a str, &'a Value>,
+        out: Option<&'a mut Topology>,
+    ) -> Self {
+        Pairing {
+            topology,
+            counts,
+            first,
+            inputs,
+            out,
+            limit: u64::MAX,
+            left: u64::MAX,
+            allocated: HashMap::new(),
+            load: HashMap::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// At most `limit` representations, `nodes` of which are the nodes.
+    fn limit(&mut self, limit: u64, nodes: u64) {
+        self.limit = limit;
+        self.left = limit.saturating_sub(nodes);
+    }
+
+    /// Every representation of every template, in order; stops at the limit.
+    fn all(&mut self) -> Result<(), Problem> {
+        let topology = self.topology;
+        for (s, node) in topology.nodes.iter().enumerate() {
+            for i in 0..self.counts[s] {
+                self.representation(node, s, i)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The relationships of representation `i` of template `s`, in the order of its
     /// requirement assignments.
-    fn representation(&mut self, node: &Node, s: usize, i: u64) {
+    fn representation(&mut self, node: &Node, s: usize, i: u64) -> Result<(), Problem> {
         let source = self.first[s] + i as usize;
         let mut indices: HashMap<&str, u64> = HashMap::new();
         for req in &node.requirements {
             let Some(rid) = req.relationship else {
-                self.out.nodes[source].requirements.push(Requirement {
-                    count: Eval::node(self.inputs, i).value(&req.count),
-                    ..req.clone()
-                });
+                if let Some(out) = self.out.as_deref_mut() {
+                    out.nodes[source].requirements.push(Requirement {
+                        count: Eval::node(self.inputs, i).value(&req.count),
+                        ..req.clone()
+                    });
+                }
                 continue;
             };
             let rel = &self.topology.relationships[rid.index()];
@@ -299,6 +392,12 @@ impl Pairing<'_> {
                 Some(k) => k,
                 None => continue,
             };
+            // Each relationship is a representation: a count past what the limit leaves is
+            // refused before it is paired one by one.
+            self.left = self
+                .left
+                .checked_sub(k)
+                .ok_or_else(|| too_many(self.limit, rel.location, &rel.name))?;
             let next = indices.entry(req.name.as_str()).or_default();
             let mut taken: Vec<u64> = Vec::new();
             for _ in 0..k {
@@ -314,8 +413,11 @@ impl Pairing<'_> {
                 taken.push(t);
                 *next += 1;
                 let target = self.first[rel.target.index()] + t as usize;
-                self.out.relationships.push(Relationship {
-                    name: format!("{}.{}[{j}]", self.out.nodes[source].name, req.name),
+                let Some(out) = self.out.as_deref_mut() else {
+                    continue;
+                };
+                out.relationships.push(Relationship {
+                    name: format!("{}.{}[{j}]", out.nodes[source].name, req.name),
                     source: NodeId::from_index(source),
                     target: NodeId::from_index(target),
                     count: Value::Integer(1),
@@ -329,22 +431,25 @@ impl Pairing<'_> {
                     }),
                     ..rel.clone()
                 });
-                let id = RelationshipId::from_index(self.out.relationships.len() - 1);
-                self.out.nodes[source].requirements.push(Requirement {
+                let id = RelationshipId::from_index(out.relationships.len() - 1);
+                out.nodes[source].requirements.push(Requirement {
                     relationship: Some(id),
                     count: Value::Integer(1),
                     ..req.clone()
                 });
             }
             let made = taken.len() as u64;
-            if made < k {
-                self.out.nodes[source].requirements.push(Requirement {
+            if made < k
+                && let Some(out) = self.out.as_deref_mut()
+            {
+                out.nodes[source].requirements.push(Requirement {
                     relationship: None,
                     count: Value::Integer((k - made) as i64),
                     ..req.clone()
                 });
             }
         }
+        Ok(())
     }
 
     /// The representation of `rel`'s target for the next relationship of source
@@ -379,6 +484,7 @@ impl Pairing<'_> {
                     ),
                     hint: "give the templates counts that pair up, or compute the index so it stays below the target's count (§14.3.6 Many-to-Many Relationships)".to_string(),
                     optional,
+                    limit: false,
                 });
             }
             if let Some(t) = found {
@@ -418,6 +524,7 @@ impl Pairing<'_> {
                 ),
                 hint: "lower the requirement's `count`, or give the target more representations or capacity".to_string(),
                 optional,
+                limit: false,
             });
             return None;
         };

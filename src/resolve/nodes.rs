@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use indexmap::IndexMap;
 
-use super::constraints::Patterns;
+use super::patterns::Patterns;
 use super::type_parts::{Chain, ChainRef, Replayed, TypeParts};
 use super::types::{Ancestry, definitions};
 use super::typing::{DefinitionsCache, Typing};
@@ -300,7 +300,7 @@ impl<'a> NodeBuilder<'a> {
             model: self.model,
             reader: self.reader,
             ancestry: self.ancestry,
-            patterns: &mut self.patterns,
+            patterns: &self.patterns,
         }
     }
 

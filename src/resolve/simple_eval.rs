@@ -27,7 +27,8 @@
 use indexmap::IndexMap;
 
 use super::calls::builtins::{Outcome, apply};
-use super::values::nested;
+use super::patterns::Patterns;
+use super::values::{computed_too_much, nested};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
 use crate::ir::Hosting;
@@ -49,22 +50,41 @@ enum Slot {
     Relationship(RelationshipId, String),
 }
 
-struct Evaluator {
+struct Evaluator<'p> {
+    /// Compiles nothing here; holds the run's budget, which every value `get_property` copies
+    /// and `concat` and `join` make spends.
+    patterns: &'p Patterns,
     names: FastMap<String, NodeId>,
     hosting: Hosting,
     /// Properties already evaluated (`None`: not known before deployment).
     known: FastMap<Slot, Option<Value>>,
     /// Properties being evaluated: reaching one again is a loop, reported elsewhere.
     visiting: FastSet<Slot>,
+    /// How many properties deep the evaluation in progress reads (see [`MAX_DEPTH`]).
+    depth: usize,
+    /// Properties whose evaluation was put off at the depth limit, to be evaluated first.
+    deferred: Vec<Slot>,
+    /// How many evaluations were put off so far: a value computed while one was is not final.
+    deferrals: usize,
 }
 
+/// How many properties deep one evaluation reads before it stops and leaves the deepest to be
+/// evaluated on its own: a chain of `get_property` is followed by recursion, and a chain of
+/// 5,000 properties, each reading the next, overflowed the stack. Evaluated deepest first, with
+/// each result kept, a chain of any length costs each of its properties two evaluations.
+const MAX_DEPTH: usize = 64;
+
 /// Evaluates every Simple Profile call whose value is known, in place.
-pub fn evaluate(topology: &mut Topology, diags: &mut Diagnostics) {
+pub fn evaluate(topology: &mut Topology, patterns: &Patterns, diags: &mut Diagnostics) {
     let mut eval = Evaluator {
+        patterns,
         names: super::nodes::owned_index(topology),
         hosting: Hosting::new(topology),
         known: FastMap::default(),
         visiting: FastSet::default(),
+        depth: 0,
+        deferred: Vec::new(),
+        deferrals: 0,
     };
     // Each slot is evaluated against the topology as it stands, then written back: a value read
     // later is then already evaluated, which is the same value.
@@ -112,7 +132,7 @@ fn for_each_value(
     topology: &mut Topology,
     select: impl Fn(&mut Topology) -> Vec<&mut Value>,
     place: Place,
-    eval: &mut Evaluator,
+    eval: &mut Evaluator<'_>,
     diags: &mut Diagnostics,
 ) {
     let pending: Vec<(usize, Value)> = select(topology)
@@ -127,7 +147,7 @@ fn for_each_value(
     let updates: Vec<(usize, Value)> = pending
         .into_iter()
         .filter_map(|(i, value)| {
-            let evaluated = eval.value(&value, place, topology, diags);
+            let evaluated = eval.settled_value(&value, place, topology, diags);
             (evaluated != value).then_some((i, evaluated))
         })
         .collect();
@@ -142,7 +162,46 @@ fn values_of(maps: Vec<&mut IndexMap<String, Value>>) -> Vec<&mut Value> {
     maps.into_iter().flat_map(|m| m.values_mut()).collect()
 }
 
-impl Evaluator {
+impl Evaluator<'_> {
+    /// `value` evaluated in full: when a chain of properties it reads is deeper than
+    /// [`MAX_DEPTH`], the properties put off are evaluated first and `value` again, and only the
+    /// diagnostics of that last evaluation are kept (those of the properties themselves come
+    /// where each is evaluated as a value of its own).
+    fn settled_value(
+        &mut self,
+        value: &Value,
+        place: Place,
+        topology: &Topology,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        loop {
+            let before = self.deferrals;
+            let mut attempt = Diagnostics::with_cap(0);
+            self.depth = 0;
+            let evaluated = self.value(value, place, topology, &mut attempt);
+            if self.deferrals == before {
+                diags.extend(attempt.finish());
+                return evaluated;
+            }
+            self.settle_deferred(topology);
+        }
+    }
+
+    /// Evaluates the properties put off, the most recently put off (the deepest) first; one
+    /// that puts off another stays until that one is known, and is evaluated again then.
+    fn settle_deferred(&mut self, topology: &Topology) {
+        while let Some(slot) = self.deferred.last().cloned() {
+            let before = self.deferrals;
+            self.depth = 0;
+            self.reached(slot.clone(), &[], topology, &mut Diagnostics::with_cap(1));
+            if (self.deferrals == before || self.known.contains_key(&slot))
+                && let Some(i) = self.deferred.iter().rposition(|s| *s == slot)
+            {
+                self.deferred.remove(i);
+            }
+        }
+    }
+
     /// `value` with every call inside it that is known evaluated.
     fn value(
         &mut self,
@@ -189,9 +248,23 @@ impl Evaluator {
             })
         };
         match call.function.as_str() {
-            "get_property" => self
-                .property(&args, place, topology, diags)
-                .unwrap_or_else(kept),
+            "get_property" => match self.property(&args, place, topology, diags) {
+                Some(copy) => match self.patterns.budget().compute(copy.weight()) {
+                    Ok(()) => copy,
+                    Err(exceeded) => {
+                        if let Some(span) = call.span {
+                            diags.push(computed_too_much(
+                                "get_property",
+                                copy.weight(),
+                                exceeded,
+                                span,
+                            ));
+                        }
+                        kept()
+                    }
+                },
+                None => kept(),
+            },
             "concat" | "join" | "token" => {
                 let texts: Vec<Value> = match (call.function.as_str(), args.split_first()) {
                     ("concat", _) => args.iter().map(as_text).collect(),
@@ -201,9 +274,19 @@ impl Evaluator {
                     }
                     _ => args.clone(),
                 };
-                match apply(&call.function, &texts) {
+                match apply(&call.function, &texts, self.patterns) {
                     Outcome::Value(v) => v,
                     Outcome::Later => kept(),
+                    Outcome::Limit { message, limit } => {
+                        if let Some(span) = call.span {
+                            diags.push(
+                                Diagnostic::error(codes::TOSCA_LIMIT, message.replace('$', ""))
+                                    .at(span)
+                                    .hint(limit.hint()),
+                            );
+                        }
+                        kept()
+                    }
                     Outcome::Wrong { message, .. } => {
                         if let Some(span) = call.span {
                             diags.push(
@@ -317,6 +400,17 @@ impl Evaluator {
         if let Some(known) = self.known.get(&slot) {
             return known.as_ref().and_then(|v| nested(v, path));
         }
+        if self.depth >= MAX_DEPTH {
+            if self.deferred.contains(&slot) {
+                // Put off already, and read again while it waits: a loop longer than the depth
+                // (reported by `functions`).
+                return None;
+            }
+            // Put off, not settled: it is evaluated on its own (and its reader again) later.
+            self.deferrals += 1;
+            self.deferred.push(slot);
+            return None;
+        }
         if !self.visiting.insert(slot.clone()) {
             return None; // a loop, reported by `functions`
         }
@@ -324,13 +418,18 @@ impl Evaluator {
             Slot::Node(n, ..) => Place::Node(*n),
             Slot::Relationship(r, _) => Place::Relationship(*r),
         };
+        let before = self.deferrals;
+        self.depth += 1;
         let value = self
             .raw(&slot, topology)
             .map(|v| self.value(v, place, topology, diags))
             .filter(context_free);
+        self.depth -= 1;
         self.visiting.remove(&slot);
         let out = value.as_ref().and_then(|v| nested(v, path));
-        self.known.insert(slot, value);
+        if self.deferrals == before {
+            self.known.insert(slot, value);
+        }
         out.filter(context_free)
     }
 }

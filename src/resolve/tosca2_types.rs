@@ -7,6 +7,7 @@
 //! judged by the 1.x rules where templates use them. Line numbers are those of
 //! `tosca-2.0-csd07.md`; IDs those of the TOSCA 2.0 checklist.
 
+use super::patterns::Patterns;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Dialect, Value};
 use crate::model::{Model, TypeDef, TypeKind};
@@ -41,6 +42,7 @@ pub fn check(
     model: &Model,
     ancestry: &mut Ancestry,
     functions: &Functions,
+    patterns: &Patterns,
     diags: &mut Diagnostics,
 ) {
     if model.dialect != Dialect::Tosca2 {
@@ -50,6 +52,7 @@ pub fn check(
         model,
         ancestry,
         functions,
+        patterns,
         diags,
     };
     for ((kind, id), def) in &model.types {
@@ -80,6 +83,7 @@ pub(super) struct Checker<'a, 'm> {
     model: &'m Model,
     ancestry: &'a mut Ancestry,
     functions: &'a Functions<'m>,
+    patterns: &'a Patterns,
     diags: &'a mut Diagnostics,
 }
 
@@ -347,6 +351,7 @@ impl Checker<'_, '_> {
         let reader = ValueReader {
             dialect: Dialect::Tosca2,
             inputs: None,
+            budget: None,
         };
         let mut quiet = Diagnostics::with_cap(0);
         let values: Vec<Value> = args
@@ -357,7 +362,7 @@ impl Checker<'_, '_> {
                 None => reader.value(arg, &mut quiet),
             })
             .collect();
-        if let Outcome::Wrong { arg, message } = builtins::apply(b.name, &values) {
+        if let Outcome::Wrong { arg, message } = builtins::apply(b.name, &values, self.patterns) {
             let at = arg.map_or(call.name_node.span, |i| args[i].span);
             self.diags.push(
                 Diagnostic::error(codes::TOSCA_FUNCTION, message)

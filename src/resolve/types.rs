@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::hash::FastMap;
+use crate::hash::{FastMap, FastSet};
 use crate::ir::{Dialect, TypeNames};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::source::{FileId, Span};
@@ -45,6 +45,9 @@ pub struct Ancestry {
     shorthands: HashMap<(TypeKind, String), String>,
     /// (kind, file written in) → name as written → the identities it can mean.
     lookups: FastMap<(TypeKind, FileId), FastMap<String, Vec<String>>>,
+    /// Types whose chain passes [`Model::max_type_depth`], per kind: their ancestries are cut
+    /// at the limit, and the chain is reported once, at the first of them.
+    too_deep: [FastSet<String>; KINDS],
 }
 
 const KINDS: usize = TypeKind::ALL.len();
@@ -109,6 +112,7 @@ impl Ancestry {
             cache: Default::default(),
             shorthands,
             lookups: FastMap::default(),
+            too_deep: Default::default(),
         }
     }
 
@@ -232,29 +236,33 @@ impl Ancestry {
         diags: &mut Diagnostics,
     ) -> TypeNames {
         let mut chain: Vec<String> = Vec::new();
+        let mut on_chain: FastMap<String, usize> = FastMap::default();
         let mut current = start.to_string();
-        let tail: Vec<String> = loop {
+        // The ancestry the chain ends in, and whether it was cut at the depth limit.
+        let (tail, cut): (Vec<String>, bool) = loop {
             if let Some(known) = self.cache[kind_index(kind)].get(current.as_str()) {
                 if chain.is_empty() {
                     return known.clone();
                 }
-                break known.to_vec();
+                let cut = self.too_deep[kind_index(kind)].contains(current.as_str());
+                break (known.to_vec(), cut);
             }
-            if let Some(pos) = chain.iter().position(|c| *c == current) {
+            if let Some(&pos) = on_chain.get(current.as_str()) {
                 report_cycle(model, kind, &chain[pos..], diags);
-                break Vec::new();
+                break (Vec::new(), false);
             }
             let Some(def) = model.types.get(&TypeRef(kind, &current)) else {
-                break vec![current];
+                break (vec![current], false);
             };
+            on_chain.insert(current.clone(), chain.len());
             chain.push(current.clone());
             let Some((parent, span)) = &def.derived_from else {
-                break Vec::new();
+                break (Vec::new(), false);
             };
             match self.resolve(model, kind, parent, *span, diags) {
                 Some(full) => current = full,
                 None if kind == TypeKind::Data && PRIMITIVES.contains(&parent.as_str()) => {
-                    break vec![parent.clone()];
+                    break (vec![parent.clone()], false);
                 }
                 None => {
                     if let Some(other) = self.defined_as_other_kind(model, kind, parent, *span) {
@@ -278,21 +286,64 @@ impl Ancestry {
                     } else if !tolerated(model, parent, *span) {
                         unknown_type(self, model, kind, parent, *span, diags);
                     }
-                    break vec![parent.clone()];
+                    break (vec![parent.clone()], false);
                 }
             }
         };
-        // Cache every suffix of the chain: each type on it has the rest as its ancestry.
-        let mut ancestry = tail;
-        let mut start = None;
-        for name in chain.iter().rev() {
-            ancestry.insert(0, name.clone());
-            let shared = TypeNames::from(ancestry.as_slice());
-            self.cache[kind_index(kind)].insert(name.clone(), shared.clone());
-            start = Some(shared);
+        if chain.is_empty() {
+            return TypeNames::from(tail);
         }
-        start.unwrap_or_else(|| TypeNames::from(ancestry))
+        // Cache every suffix of the chain: each type on it has the rest as its ancestry, cut
+        // at the depth limit (a chain of n types would otherwise keep n² names).
+        let limit = model.max_type_depth.max(1);
+        let mut full = chain;
+        let own = full.len();
+        full.extend(tail);
+        let mut reported = cut;
+        let mut first = None;
+        for i in (0..own).rev() {
+            let too_deep = full.len() - i > limit;
+            if too_deep {
+                if !reported {
+                    reported = true;
+                    report_too_deep(model, kind, &full[i], limit, diags);
+                }
+                self.too_deep[kind_index(kind)].insert(full[i].clone());
+            }
+            let end = full.len().min(i + limit);
+            let shared = TypeNames::from(&full[i..end]);
+            self.cache[kind_index(kind)].insert(full[i].clone(), shared.clone());
+            first = Some(shared);
+        }
+        first.unwrap_or_default()
     }
+}
+
+/// A type whose chain of `derived_from` is longer than the limit, at its `derived_from`.
+fn report_too_deep(
+    model: &Model,
+    kind: TypeKind,
+    name: &str,
+    limit: usize,
+    diags: &mut Diagnostics,
+) {
+    let def = &model.types[&TypeRef(kind, name)];
+    let at = def.derived_from.as_ref().map_or(def.span, |(_, s)| *s);
+    diags.push(
+        Diagnostic::error(
+            codes::TOSCA_LIMIT,
+            format!(
+                "the chain of `derived_from` from {} `{}` to its root holds more than {limit} types, the limit",
+                kind.noun(),
+                def.name
+            ),
+        )
+        .at(at)
+        .hint(format!(
+            "types derived from it are cut at the limit too; {}",
+            crate::limits::Limit::TypeDepth.hint()
+        )),
+    );
 }
 
 /// The definitions along an ancestry (most specific first), for the types on it that were read.

@@ -16,8 +16,9 @@ use std::rc::Rc;
 
 use indexmap::IndexMap;
 
-use super::constraints::{self, Patterns};
+use super::constraints;
 use super::literals::{self, UnitTable};
+use super::patterns::Patterns;
 use super::type_parts::{ChainSection, SectionRef};
 use super::types::{Ancestry, definitions};
 use super::validation;
@@ -142,7 +143,7 @@ pub struct Typing<'a, 'm> {
     pub model: &'m Model,
     pub reader: &'a ValueReader<'a>,
     pub ancestry: &'a mut Ancestry,
-    pub patterns: &'a mut Patterns,
+    pub patterns: &'a Patterns,
 }
 
 /// What a type name stands for when reading a value.

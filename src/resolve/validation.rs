@@ -73,7 +73,7 @@ impl Eval<'_, '_, '_> {
             "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
                 let [a, b] = args[..] else { return None };
                 let (a, b) = self.operands(a, b)?;
-                outcome(builtins::apply(function, &[a, b]))
+                outcome(builtins::apply(function, &[a, b], self.typing.patterns))
             }
             "valid_values" => {
                 let [a, list] = args[..] else { return None };
@@ -83,7 +83,11 @@ impl Eval<'_, '_, '_> {
                 for item in list.as_seq()? {
                     items.push(self.operand(item, is_value)?);
                 }
-                outcome(builtins::apply(function, &[subject, Value::List(items)]))
+                outcome(builtins::apply(
+                    function,
+                    &[subject, Value::List(items)],
+                    self.typing.patterns,
+                ))
             }
             "in_range" if self.typing.model.in_range_function => {
                 let [a, bounds] = args[..] else { return None };
@@ -98,6 +102,7 @@ impl Eval<'_, '_, '_> {
                 outcome(builtins::apply(
                     function,
                     &[subject, Value::List(vec![lower, upper])],
+                    self.typing.patterns,
                 ))
             }
             _ if builtins::built_in(function).is_some_and(|b| b.group == Group::Pure) => {
@@ -109,7 +114,7 @@ impl Eval<'_, '_, '_> {
                 if values.len() < b.min || b.max.is_some_and(|max| values.len() > max) {
                     return None;
                 }
-                outcome(builtins::apply(function, &values))
+                outcome(builtins::apply(function, &values, self.typing.patterns))
             }
             // Queries of the topology and custom functions: judged at deployment.
             _ => None,
@@ -146,6 +151,6 @@ fn is_value(node: &Yaml) -> bool {
 fn outcome(outcome: Outcome) -> Option<Value> {
     match outcome {
         Outcome::Value(v) => Some(v),
-        Outcome::Later | Outcome::Wrong { .. } => None,
+        Outcome::Later | Outcome::Wrong { .. } | Outcome::Limit { .. } => None,
     }
 }

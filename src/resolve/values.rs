@@ -33,6 +33,9 @@ pub struct ValueReader<'a> {
     /// `None` where `get_input` is not about topology inputs (a workflow's `get_input` names
     /// the workflow's own inputs), so it is kept as a call and not checked.
     pub inputs: Option<&'a IndexMap<String, Option<Value>>>,
+    /// The run's budget for computed values, which every bound `get_input` spends with the
+    /// copy of the input's value it makes; `None` where no input is bound.
+    pub budget: Option<&'a crate::limits::Budget>,
 }
 
 impl ValueReader<'_> {
@@ -249,8 +252,19 @@ impl ValueReader<'_> {
                 );
                 Value::Null
             }
-            Some(Some(value)) if args.len() == 1 => value.clone(),
-            Some(Some(value)) => nested(value, &args[1..]).unwrap_or_else(|| unbound(args, at)),
+            Some(Some(value)) => {
+                let Some(copy) = nested(value, &args[1..]) else {
+                    return unbound(args, at);
+                };
+                let weight = copy.weight();
+                match self.budget.map(|b| b.compute(weight)) {
+                    Some(Err(exceeded)) => {
+                        diags.push(computed_too_much("get_input", weight, exceeded, at.span));
+                        unbound(args, at)
+                    }
+                    _ => copy,
+                }
+            }
             Some(None) => unbound(args, at),
         }
     }
@@ -263,6 +277,24 @@ fn unbound(args: Vec<Value>, at: &Node) -> Value {
         implementation: None,
         span: Some(at.span),
     })
+}
+
+/// The error of a function whose result would pass the run's budget for computed values
+/// ([`crate::limits::Limits::max_computed_bytes`]): the call is kept, unevaluated.
+pub(super) fn computed_too_much(
+    function: &str,
+    weight: u64,
+    crate::limits::Exceeded(limit): crate::limits::Exceeded,
+    at: crate::source::Span,
+) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOSCA_LIMIT,
+        format!(
+            "`{function}` would copy a value of about {weight} bytes, which with the values computed before passes the limit of {limit} bytes functions may compute in one run"
+        ),
+    )
+    .at(at)
+    .hint(crate::limits::Limit::ComputedBytes.hint())
 }
 
 /// `get_input: [name, key, 0]` selects inside a structured input.

@@ -11,6 +11,7 @@
 #![allow(clippy::result_large_err)]
 
 mod artifacts;
+mod clipped;
 mod confine;
 mod csar;
 mod imports;
@@ -23,6 +24,7 @@ mod tar;
 mod text;
 
 pub use artifacts::{ArtifactFiles, Missing};
+pub(crate) use clipped::{Clipped, shows_whole, visible};
 pub use imports::ImportRef;
 pub use loader::{Input, InputArg, Loader, ProfileLookup, SourceOptions};
 pub use map::{FileId, Origin, SourceFile, SourceMap, Span};

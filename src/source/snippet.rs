@@ -63,20 +63,37 @@ impl SourceCode for Snippet<'_> {
             context_lines_before,
             context_lines_after,
         )?;
-        let contents = MietteSpanContents::new_named(
+        let column = inner.column();
+        Ok(shifted(
             self.file.name.clone(),
-            inner.data(),
-            SourceSpan::new(
-                (inner.span().offset() + window_start).into(),
-                inner.span().len(),
-            ),
-            inner.line() + first_line,
-            inner.column(),
-            inner.line_count() + first_line,
-        )
-        .with_language("yaml");
-        Ok(Box::new(contents))
+            &*inner,
+            window_start,
+            first_line,
+            column,
+        ))
     }
+}
+
+/// What miette read from a window of a file (starting at byte `start` and line `first_line` of
+/// the file) as if it had read the whole file: offsets and lines shifted back, the file's name
+/// and YAML as its language, and `column` as miette's column of the span.
+pub(super) fn shifted<'b>(
+    name: String,
+    inner: &dyn SpanContents<'b>,
+    start: usize,
+    first_line: usize,
+    column: usize,
+) -> Box<dyn SpanContents<'b> + 'b> {
+    let contents = MietteSpanContents::new_named(
+        name,
+        inner.data(),
+        SourceSpan::new((inner.span().offset() + start).into(), inner.span().len()),
+        inner.line() + first_line,
+        column,
+        inner.line_count() + first_line,
+    )
+    .with_language("yaml");
+    Box::new(contents)
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@
 //!   core tags (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`) checked against the text;
 //! - duplicate keys as errors, all of them reported, compared on the decoded key (see
 //!   [`MapBuilder`]);
-//! - aliases expanded by cloning the anchored subtree, under [`Limits::max_alias_expansion`];
+//! - aliases expanded by cloning the anchored subtree, under [`Limits::max_alias_expansion`]
+//!   nodes and [`Limits::max_alias_bytes`] bytes of scalar text;
+//! - at most [`Limits::max_yaml_nodes`] nodes in a file, aliases expanded: a plain list of
+//!   numbers costs about forty times its text in memory;
 //! - `<<` merge keys;
 //! - exactly one document per file;
 //! - nesting and scalar-size limits;
@@ -366,8 +369,34 @@ struct Frame {
     end: u32,
     anchor: usize,
     tag: Option<String>,
-    /// Nodes in this subtree so far (this node included), for the alias budget.
-    size: usize,
+    /// This subtree so far (this node included), for the alias budget.
+    size: Cost,
+}
+
+/// What an alias of a subtree copies: its nodes, and the bytes of its scalars' text (one long
+/// scalar referenced by many aliases costs little in nodes and much in memory).
+#[derive(Debug, Clone, Copy, Default)]
+struct Cost {
+    nodes: usize,
+    bytes: u64,
+}
+
+impl Cost {
+    const ONE: Cost = Cost { nodes: 1, bytes: 0 };
+
+    fn scalar(text: &str) -> Cost {
+        Cost {
+            nodes: 1,
+            bytes: text.len() as u64,
+        }
+    }
+
+    fn plus(self, other: Cost) -> Cost {
+        Cost {
+            nodes: self.nodes.saturating_add(other.nodes),
+            bytes: self.bytes.saturating_add(other.bytes),
+        }
+    }
 }
 
 /// Why the event loop stopped early.
@@ -436,8 +465,11 @@ struct Loader<'a> {
     limits: &'a Limits,
     loc: Locator<'a>,
     stack: Vec<Frame>,
-    anchors: HashMap<usize, (Node, usize)>,
-    expanded: usize,
+    anchors: HashMap<usize, (Node, Cost)>,
+    /// What aliases have copied so far.
+    expanded: Cost,
+    /// Nodes made so far, aliases expanded ([`Limits::max_yaml_nodes`]).
+    nodes: usize,
     documents: usize,
     root: Option<Node>,
     /// A non-fatal error that still makes the tree unusable (an unknown alias).
@@ -455,7 +487,8 @@ impl<'a> Loader<'a> {
             loc: Locator::new(source, file),
             stack: Vec::new(),
             anchors: HashMap::new(),
-            expanded: 0,
+            expanded: Cost::default(),
+            nodes: 0,
             documents: 0,
             root: None,
             broken: false,
@@ -608,12 +641,14 @@ impl<'a> Loader<'a> {
                     );
                     return Err(Fatal);
                 }
+                self.count(1, start)?;
+                let cost = Cost::scalar(&value);
                 let tag = tag.as_deref().map(tag_text);
                 let node = self.scalar(value.into_owned(), style, tag, span);
                 if anchor != 0 {
-                    self.anchors.insert(anchor, (node.clone(), 1));
+                    self.anchors.insert(anchor, (node.clone(), cost));
                 }
-                self.attach(node, 1);
+                self.attach(node, cost);
             }
             Event::SequenceStart(_, anchor, tag) => {
                 self.open(Collection::Seq(Vec::new()), start, anchor, tag.as_deref())?;
@@ -647,7 +682,7 @@ impl<'a> Loader<'a> {
                 );
                 self.broken = true;
                 let placeholder = null_node(span);
-                self.attach(placeholder, 1);
+                self.attach(placeholder, Cost::ONE);
             }
             _ => {}
         }
@@ -771,6 +806,7 @@ impl<'a> Loader<'a> {
             );
             return Err(Fatal);
         }
+        self.count(1, start)?;
         let tag = tag.map(tag_text);
         let wrong = !matches!(
             (&collection, TagRule::of(tag.as_deref())),
@@ -801,9 +837,31 @@ impl<'a> Loader<'a> {
             end: to_u32(start),
             anchor,
             tag,
-            size: 1,
+            size: Cost::ONE,
         });
         Ok(())
+    }
+
+    /// Counts `nodes` more nodes made at `start`; past [`Limits::max_yaml_nodes`], reports the
+    /// limit there and stops reading.
+    fn count(&mut self, nodes: usize, start: usize) -> Result<(), Fatal> {
+        self.nodes = self.nodes.saturating_add(nodes);
+        if self.nodes <= self.limits.max_yaml_nodes {
+            return Ok(());
+        }
+        let span = self.loc.char_span(start);
+        self.out.push(
+            Diagnostic::error(
+                codes::YAML_NODE_LIMIT,
+                format!(
+                    "the file holds more than {} YAML nodes (scalars, lists and maps, aliases expanded)",
+                    self.limits.max_yaml_nodes
+                ),
+            )
+            .at_with(span, "the limit is passed here")
+            .hint(crate::limits::Limit::YamlNodes.hint()),
+        );
+        Err(Fatal)
     }
 
     fn close(&mut self, start: usize, end: usize) {
@@ -863,8 +921,25 @@ impl<'a> Loader<'a> {
             return Err(Fatal);
         };
         let size = *size;
-        let total = self.expanded.saturating_add(size);
-        if total > self.limits.max_alias_expansion {
+        let total = self.expanded.plus(size);
+        if total.bytes > self.limits.max_alias_bytes {
+            self.out.push(
+                Diagnostic::error(
+                    codes::YAML_ALIAS_BUDGET,
+                    format!(
+                        "alias `{name}` expands the document past the limit of {} bytes of text copied by aliases",
+                        self.limits.max_alias_bytes
+                    ),
+                )
+                .at_with(span, format!("this alias copies {} bytes", size.bytes))
+                .hint(format!(
+                    "every alias of a long scalar is a copy of it; write it once, or keep it in an artifact file; {}",
+                    crate::limits::Limit::AliasBytes.hint()
+                )),
+            );
+            return Err(Fatal);
+        }
+        if total.nodes > self.limits.max_alias_expansion {
             self.out.push(
                 Diagnostic::error(
                     codes::YAML_ALIAS_BUDGET,
@@ -873,7 +948,7 @@ impl<'a> Loader<'a> {
                         self.limits.max_alias_expansion
                     ),
                 )
-                .at_with(span, format!("this alias adds {size} nodes"))
+                .at_with(span, format!("this alias adds {} nodes", size.nodes))
                 .hint(
                     "aliases that refer to aliases multiply (a \"billion laughs\" document); \
                      write the content out or reduce the nesting of aliases",
@@ -881,21 +956,22 @@ impl<'a> Loader<'a> {
             );
             return Err(Fatal);
         }
-        self.expanded = total;
         let mut copy = node.clone();
         copy.span = span;
+        self.count(size.nodes, start)?;
+        self.expanded = total;
         self.attach(copy, size);
         Ok(())
     }
 
-    fn attach(&mut self, node: Node, size: usize) {
+    fn attach(&mut self, node: Node, size: Cost) {
         let Some(frame) = self.stack.last_mut() else {
             if self.root.is_none() {
                 self.root = Some(node);
             }
             return;
         };
-        frame.size = frame.size.saturating_add(size);
+        frame.size = frame.size.plus(size);
         frame.end = frame.end.max(node.span.end);
         match &mut frame.collection {
             Collection::Seq(items) => items.push(node),
@@ -1654,6 +1730,60 @@ inline:
         assert!(diags[0].message.contains("found an integer"));
         assert_eq!(diags[0].span.unwrap().line, 2);
         assert!(diags[1].message.contains("list"));
+    }
+
+    #[test]
+    fn aliases_are_charged_the_bytes_they_copy() {
+        let text = format!("a: &a \"{}\"\nb: [*a, *a, *a]\n", "x".repeat(100));
+        let limits = |bytes| Limits {
+            max_alias_bytes: bytes,
+            ..Limits::default()
+        };
+        let (node, diags, _) = load_with(&text, &limits(300));
+        assert!(node.is_some() && diags.is_empty(), "{diags:?}");
+        let (node, diags, _) = load_with(&text, &limits(299));
+        assert!(node.is_none());
+        assert_eq!(codes_of(&diags), [codes::YAML_ALIAS_BUDGET]);
+        assert!(
+            diags[0].message.contains("299 bytes"),
+            "{}",
+            diags[0].message
+        );
+        assert_eq!(
+            diags[0].span.unwrap().col,
+            13,
+            "at the alias that passes it"
+        );
+        // A collection's alias copies the text of every scalar in it.
+        let text = "a: &a [xx, {yy: zz}]\nb: *a\n";
+        assert!(load_with(text, &limits(6)).0.is_some());
+        assert!(load_with(text, &limits(5)).0.is_none());
+    }
+
+    #[test]
+    fn a_file_stops_at_the_node_limit_aliases_counted() {
+        let limits = |nodes| Limits {
+            max_yaml_nodes: nodes,
+            ..Limits::default()
+        };
+        // The root map, two keys, a list and its three items.
+        let text = "a: [1, 2, 3]\nb: x\n";
+        assert!(load_with(text, &limits(8)).0.is_some());
+        let (node, diags, _) = load_with(text, &limits(7));
+        assert!(node.is_none());
+        assert_eq!(codes_of(&diags), [codes::YAML_NODE_LIMIT]);
+        assert_eq!(diags[0].span.unwrap().line, 2);
+        assert!(
+            diags[0]
+                .hint
+                .as_deref()
+                .unwrap()
+                .contains("--max-yaml-nodes")
+        );
+        // An alias adds the nodes it copies.
+        let text = "a: &a [1, 2, 3]\nb: *a\n";
+        assert!(load_with(text, &limits(11)).0.is_some());
+        assert!(load_with(text, &limits(10)).0.is_none());
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Topology;
 use crate::limits::Limits;
 use crate::source::ArtifactFiles;
-use crate::source::SourceMap;
+use crate::source::{SourceMap, Span};
 
 use super::{Backend, ElementKind, OutputFile};
 
@@ -90,14 +90,17 @@ pub fn render(
     }
     // Which element (and template) each rule output came from: rule outputs are named
     // `<kind>-<index>.yaml` by the built-in rules.
-    let mut who: HashMap<String, String> = HashMap::new();
+    let mut who: HashMap<String, (String, Option<Span>)> = HashMap::new();
     let mut counters: HashMap<ElementKind, usize> = HashMap::new();
     for e in &elements {
         let c = counters.entry(e.kind).or_default();
         let template = backend.template_for(e).unwrap_or("?");
         who.insert(
             format!("{}-{c}.yaml", e.kind),
-            format!("template `{template}` (for {} `{}`)", e.kind, e.name),
+            (
+                format!("template `{template}` (for {} `{}`)", e.kind, e.name),
+                e.span,
+            ),
         );
         *c += 1;
     }
@@ -109,12 +112,13 @@ pub fn render(
             others.push(file);
             continue;
         }
-        let origin = who
+        let (origin, element) = who
             .get(&file.path)
             .cloned()
-            .unwrap_or_else(|| format!("the template of `{}`", file.path));
+            .unwrap_or_else(|| (format!("the template of `{}`", file.path), None));
         for doc in objects::split_documents(&file.contents) {
-            let Some(object) = objects::check_document(doc, &origin, sources, diags) else {
+            let Some(object) = objects::check_document(doc, &origin, element, sources, diags)
+            else {
                 continue;
             };
             let key = (object.kind.clone(), object.name.clone());

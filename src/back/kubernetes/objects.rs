@@ -75,7 +75,8 @@ pub fn to_json(node: &Node) -> Result<Json, String> {
 }
 
 /// Reads one rendered document, checks it against its Kubernetes type, and writes it back.
-/// `who` says which template rendered it for which element, for the error.
+/// `who` says which template rendered it for which element, for the error; `element` is where
+/// that element is written, where a value of it that Kubernetes cannot take is reported.
 ///
 /// Nearly every document is plain YAML that checks out, and needs no spans: it is read straight
 /// into JSON ([`crate::yaml::plain_json`]). Anything else, and any document that fails the
@@ -83,6 +84,7 @@ pub fn to_json(node: &Node) -> Result<Json, String> {
 pub fn check_document(
     text: &str,
     who: &str,
+    element: Option<Span>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> Option<Object> {
@@ -91,13 +93,14 @@ pub fn check_document(
     {
         return Some(object);
     }
-    check_with_spans(text, who, sources, diags)
+    check_with_spans(text, who, element, sources, diags)
 }
 
 /// [`check_document`] with the loader's tree, so an error can point into the document.
 fn check_with_spans(
     text: &str,
     who: &str,
+    element: Option<Span>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> Option<Object> {
@@ -138,6 +141,10 @@ fn check_with_spans(
     match roundtrip(&json) {
         Ok(object) => Some(object),
         Err((e, path)) => {
+            if let Some(d) = out_of_range(&e, &root, who, element) {
+                diags.push(d);
+                return None;
+            }
             let mut d = bug(e);
             if let Some(node) = path.as_deref().and_then(|p| find(&root, p)) {
                 let file = scratch.get(id);
@@ -151,6 +158,53 @@ fn check_with_spans(
             None
         }
     }
+}
+
+/// The error of an integer the template wrote faithfully that the Kubernetes field cannot hold
+/// (a replica count past 2^31): a value of the element out of range, reported where the
+/// element is written, not a bug of the template. `None` for any other error.
+fn out_of_range(error: &str, root: &Node, who: &str, element: Option<Span>) -> Option<Diagnostic> {
+    // serde's words for an integer that does not fit the field's type: "invalid value:
+    // integer `9007199254740993`, expected i32" (deserializing JSON gives no path).
+    let (value, expected) = error
+        .strip_prefix("invalid value: integer `")?
+        .split_once("`, expected ")?;
+    let value: i64 = value.parse().ok()?;
+    let path = int_path(root, value)?;
+    let range = match expected {
+        "i32" => "a 32-bit integer (-2147483648 to 2147483647)",
+        "u32" => "an unsigned 32-bit integer (0 to 4294967295)",
+        "i64" => "a 64-bit integer",
+        "u64" => "an unsigned 64-bit integer (0 or more)",
+        _ => return None,
+    };
+    let d = Diagnostic::error(
+        codes::K8S_UNSUPPORTED,
+        format!("{who} writes {value} at `{path}`, which Kubernetes holds as {range}"),
+    )
+    .hint("give the element a value Kubernetes can hold there");
+    Some(match element {
+        Some(span) => d.at(span),
+        None => d,
+    })
+}
+
+/// The dotted path (`spec.maxReplicas`) of the first integer `value` in a YAML tree.
+fn int_path(root: &Node, value: i64) -> Option<String> {
+    fn steps(node: &Node, value: i64) -> Option<String> {
+        match &node.kind {
+            Kind::Scalar(s) => (s.core == Core::Int(value)).then(String::new),
+            Kind::Seq(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| steps(item, value).map(|rest| format!("[{i}]{rest}"))),
+            Kind::Map(map) => map.entries().iter().find_map(|e| {
+                let key = e.key.scalar_text()?;
+                steps(&e.value, value).map(|rest| format!(".{key}{rest}"))
+            }),
+        }
+    }
+    steps(root, value).map(|p| p.trim_start_matches('.').to_string())
 }
 
 /// The node at a dotted path (`spec.ports[0].port`) of a YAML tree.
@@ -314,7 +368,10 @@ fn differs<'a>(a: &'a Json, b: &Json, steps: &mut Vec<Step<'a>>) -> bool {
             }
             x.len() != y.len()
         }
-        (Json::Number(x), Json::Number(y)) => x.as_f64() != y.as_f64(),
+        (Json::Number(x), Json::Number(y)) => {
+            use super::survives::{Num, same_number};
+            !same_number(Num::of(x), Num::of(y))
+        }
         _ => a != b,
     }
 }

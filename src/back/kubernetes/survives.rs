@@ -7,7 +7,8 @@
 //!
 //! It answers `true` only where the exact comparison finds nothing lost: every key of a JSON map
 //! written with an equal value (extra keys are fine, as long as they serialize), lists of the
-//! same length with equal items, numbers equal as `f64`, everything else equal. Shapes the
+//! same length with equal items, numbers equal as numbers ([`same_number`]: exactly, so an
+//! integer past 2^53 that went through `f64` is a loss), everything else equal. Shapes the
 //! Kubernetes types do not use (enum variants with content, byte strings, 128-bit or `f32`
 //! numbers, keys that are not strings) answer `false`, and so does any loss: the caller then runs
 //! the exact comparison, which finds the path of the loss for the message.
@@ -46,9 +47,37 @@ fn check(same: bool) -> Result<(), Lost> {
     if same { Ok(()) } else { Err(Lost) }
 }
 
-/// Numbers compare as `f64`, as the exact comparison does.
-fn number(expected: &Json, value: f64) -> Result<(), Lost> {
-    check(matches!(expected, Json::Number(n) if n.as_f64() == Some(value)))
+/// A number as serde gives it: an integer of either sign, or a float.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+impl Num {
+    pub(super) fn of(n: &serde_json::Number) -> Num {
+        match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => Num::Int(i128::from(i)),
+            (None, Some(u), _) => Num::Int(i128::from(u)),
+            (None, None, f) => Num::Float(f.unwrap_or(f64::NAN)),
+        }
+    }
+}
+
+/// Whether two numbers are the same number: integers exactly, an integer and a float only when
+/// the float is that very integer (a 64-bit integer past 2^53 rounded through `f64` is not).
+pub(super) fn same_number(a: Num, b: Num) -> bool {
+    let whole = |f: f64| f.fract() == 0.0 && f.abs() < 1.7e38;
+    match (a, b) {
+        (Num::Int(x), Num::Int(y)) => x == y,
+        (Num::Float(x), Num::Float(y)) => x == y,
+        (Num::Int(i), Num::Float(f)) | (Num::Float(f), Num::Int(i)) => whole(f) && f as i128 == i,
+    }
+}
+
+/// The number written where the original holds `expected`, compared as [`same_number`] does.
+fn number(expected: &Json, value: Num) -> Result<(), Lost> {
+    check(matches!(expected, Json::Number(n) if same_number(Num::of(n), value)))
 }
 
 /// A value serialized where the original JSON holds `.0`.
@@ -78,7 +107,7 @@ impl<'a> ser::Serializer for Against<'a> {
         self.serialize_i64(i64::from(v))
     }
     fn serialize_i64(self, v: i64) -> Result<(), Lost> {
-        number(self.0, v as f64)
+        number(self.0, Num::Int(i128::from(v)))
     }
     fn serialize_u8(self, v: u8) -> Result<(), Lost> {
         self.serialize_u64(u64::from(v))
@@ -90,7 +119,7 @@ impl<'a> ser::Serializer for Against<'a> {
         self.serialize_u64(u64::from(v))
     }
     fn serialize_u64(self, v: u64) -> Result<(), Lost> {
-        number(self.0, v as f64)
+        number(self.0, Num::Int(i128::from(v)))
     }
     fn serialize_f32(self, _: f32) -> Result<(), Lost> {
         Err(Lost)
@@ -98,7 +127,7 @@ impl<'a> ser::Serializer for Against<'a> {
     fn serialize_f64(self, v: f64) -> Result<(), Lost> {
         // serde_json writes a number that is not finite as null.
         if v.is_finite() {
-            number(self.0, v)
+            number(self.0, Num::Float(v))
         } else {
             check(self.0.is_null())
         }
@@ -441,6 +470,24 @@ mod tests {
 
     fn typed<T: serde::de::DeserializeOwned>(json: &Json) -> T {
         T::deserialize(json).unwrap()
+    }
+
+    #[test]
+    fn numbers_are_the_same_only_when_they_are_equal_exactly() {
+        let big = 9_007_199_254_740_993_i64;
+        assert!(same_number(Num::Int(big.into()), Num::Int(big.into())));
+        assert!(!same_number(
+            Num::Int(big.into()),
+            Num::Int((big - 1).into())
+        ));
+        // The f64 nearest 2^53 + 1 is 2^53: equal as f64, not the same number.
+        assert!(!same_number(Num::Int(big.into()), Num::Float(big as f64)));
+        assert!(same_number(Num::Int(4), Num::Float(4.0)));
+        assert!(!same_number(Num::Int(4), Num::Float(4.5)));
+        assert!(same_number(Num::Float(0.25), Num::Float(0.25)));
+        let original = json!({ "n": big });
+        assert!(!survives(&original, &json!({ "n": big as f64 })));
+        assert!(survives(&original, &json!({ "n": big })));
     }
 
     #[test]

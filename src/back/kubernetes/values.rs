@@ -56,24 +56,34 @@ pub fn integer(value: &Value) -> Option<i64> {
 }
 
 /// A size (`4 GB`, `512 MiB`, or the same written as a string) as a Kubernetes quantity in the
-/// unit it was written in: `4G`, `512Mi`. `None` when it is not a size.
+/// unit it was written in: `4G`, `512Mi`. `None` when it is not a size. A whole number too
+/// large for `f64` to hold exactly is written as the template wrote it (`9007199254740993 B`
+/// stays exact), an integer as its bytes.
 pub fn size_quantity(value: &Value) -> Option<String> {
-    let (number, unit) = match value {
-        Value::Scalar(ScalarUnit { number, unit, .. }) => (*number, unit.clone()),
+    let (written, number, unit) = match value {
+        Value::Scalar(ScalarUnit {
+            text, number, unit, ..
+        }) => (decimal_prefix(text), *number, unit.clone()),
         Value::String(s) => {
             let s = s.trim();
             let split = s
                 .find(|c: char| !(c.is_ascii_digit() || c == '.'))
                 .unwrap_or(s.len());
             let number: f64 = s[..split].trim().parse().ok()?;
-            (number, s[split..].trim().to_string())
+            (decimal_prefix(s), number, s[split..].trim().to_string())
         }
-        Value::Integer(i) => (*i as f64, "B".to_string()),
+        Value::Integer(i) if *i > 0 => return Some(i.to_string()),
         _ => return None,
     };
     if !(number.is_finite() && number > 0.0) {
         return None;
     }
+    let whole = !written.is_empty() && written.bytes().all(|b| b.is_ascii_digit());
+    let shown = if whole && number >= 1e15 {
+        written.trim_start_matches('0').to_string()
+    } else {
+        number_text(number)
+    };
     let suffix = match unit.to_ascii_lowercase().as_str() {
         "b" | "" => "",
         "kb" => "k",
@@ -86,13 +96,31 @@ pub fn size_quantity(value: &Value) -> Option<String> {
         "tib" => "Ti",
         _ => return None,
     };
-    Some(format!("{}{suffix}", number_text(number)))
+    Some(format!("{shown}{suffix}"))
+}
+
+/// The number a size starts with when it is written as plain decimal digits (`512`, `1.5`);
+/// empty otherwise (`1e3 MB`, `.5 GB`).
+fn decimal_prefix(text: &str) -> &str {
+    let text = text.trim();
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let number = &text[..end];
+    let plain = !number.is_empty()
+        && number.bytes().next().is_some_and(|b| b.is_ascii_digit())
+        && !number.ends_with('.')
+        && number.matches('.').count() <= 1;
+    let exponent = text[end..].starts_with(['e', 'E'])
+        && text[end + 1..].starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
+    if plain && !exponent { number } else { "" }
 }
 
 /// A CPU count as a quantity: `2`, `0.5`.
 pub fn cpu_quantity(value: &Value) -> Option<String> {
     let n = match value {
-        Value::Integer(i) => *i as f64,
+        Value::Integer(i) if *i > 0 => return Some(i.to_string()),
+        Value::Integer(_) => return None,
         Value::Float(f) => *f,
         Value::String(s) => s.trim().parse().ok()?,
         _ => return None,
@@ -210,6 +238,30 @@ mod tests {
         );
         assert_eq!(size_quantity(&Value::string("2 parsecs")), None);
         assert_eq!(size_quantity(&Value::string("-2 GB")), None);
+        assert_eq!(
+            size_quantity(&Value::string(".5 GB")).as_deref(),
+            Some("0.5G")
+        );
+    }
+
+    #[test]
+    fn sixty_four_bit_integers_stay_exact() {
+        // 2^53 + 1: through f64 it became ...992.
+        let big = 9_007_199_254_740_993_i64;
+        assert_eq!(
+            size_quantity(&Value::Integer(big)).as_deref(),
+            Some("9007199254740993")
+        );
+        assert_eq!(
+            size_quantity(&Value::string("9007199254740993 KiB")).as_deref(),
+            Some("9007199254740993Ki")
+        );
+        assert_eq!(
+            cpu_quantity(&Value::Integer(big)).as_deref(),
+            Some("9007199254740993")
+        );
+        assert_eq!(size_quantity(&Value::Integer(0)), None);
+        assert_eq!(cpu_quantity(&Value::Integer(-1)), None);
     }
 
     #[test]

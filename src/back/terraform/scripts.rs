@@ -65,7 +65,39 @@ pub fn size_bytes(text: &str) -> Option<f64> {
         "tib" => GIB * 1024.0,
         _ => return None,
     };
-    Some(number * factor)
+    Some(number * factor).filter(|bytes| bytes.is_finite())
+}
+
+/// The bytes of a size that is a whole number of its unit, exactly (a 64-bit integer does not
+/// go through `f64`): an integer (bytes), a `scalar-unit.size` or a size written as text whose
+/// number is written as digits alone. `None` for anything else, which [`size_bytes`] and the
+/// scalar's canonical value read approximately.
+pub fn exact_bytes(value: &crate::ir::Value) -> Option<u128> {
+    use crate::ir::Value;
+    let (text, factor) = match value {
+        Value::Integer(i) => return u128::try_from(*i).ok(),
+        Value::Scalar(s) if s.number != 0.0 => (s.text.as_str(), s.canonical / s.number),
+        Value::String(s) => (s.as_str(), size_bytes(&format!("1 {}", unit_of(s)))?),
+        _ => return None,
+    };
+    let digits = text.trim();
+    let digits = &digits[..digits
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(digits.len())];
+    let rest = text.trim()[digits.len()..].trim_start();
+    if digits.is_empty() || rest.starts_with(['.', 'e', 'E']) || factor.fract() != 0.0 {
+        return None;
+    }
+    digits.parse::<u128>().ok()?.checked_mul(factor as u128)
+}
+
+/// The unit of a size written as text (`GB` of `4 GB`).
+fn unit_of(text: &str) -> &str {
+    let text = text.trim();
+    text[text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len())..]
+        .trim()
 }
 
 pub fn is_shell_name(name: &str) -> bool {
@@ -91,5 +123,25 @@ pub fn export_line(name: &str, value: &Value, expr: &str) -> String {
     match literal {
         Some(text) => hcl_str(&format!("export {name}='{}'", text.replace('\'', "'\\''"))),
         None => format!("\"export {name}='${{replace({expr}, \"'\", \"'\\\\''\")}}'\""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Value;
+
+    #[test]
+    fn whole_sizes_are_read_exactly_and_others_not_at_all() {
+        let big = 9_007_199_254_740_993_u128;
+        assert_eq!(exact_bytes(&Value::Integer(big as i64)), Some(big));
+        assert_eq!(
+            exact_bytes(&Value::string("9007199254740993 KiB")),
+            Some(big * 1024)
+        );
+        assert_eq!(exact_bytes(&Value::string("2 GB")), Some(2_000_000_000));
+        assert_eq!(exact_bytes(&Value::string("1.5 GB")), None);
+        assert_eq!(exact_bytes(&Value::Integer(-1)), None);
+        assert_eq!(size_bytes(&format!("{} TB", "9".repeat(400))), None);
     }
 }

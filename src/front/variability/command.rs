@@ -63,6 +63,7 @@ pub fn run(args: &ResolveArgs) -> ExitCode {
             input: &args.file,
             explanation,
             closing: Closing::Run,
+            max_bytes: args.limits.max_diagnostics_size,
         },
     )
 }

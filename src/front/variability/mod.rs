@@ -81,8 +81,11 @@ pub fn resolve(
     root: &Node,
     options: &Options,
     given: &Given<'_>,
+    limits: &crate::limits::Limits,
     diags: &mut Diagnostics,
 ) -> Option<Resolved> {
+    // What expressions compute is bounded (`concat`s that double a text at each step).
+    let budget = crate::limits::Budget::new(limits);
     // An expression is evaluated wherever a condition names it, so one mistake in it would be
     // reported once per use; each problem is passed on once.
     let mut found = Diagnostics::with_cap(0);
@@ -92,11 +95,13 @@ pub fn resolve(
         std::thread::Builder::new()
             .name("variability".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || resolve_here(root, options, given, &mut found))
+            .spawn_scoped(scope, || {
+                resolve_here(root, options, given, &budget, &mut found)
+            })
             .ok()
             .map(|handle| handle.join())
     })
-    .unwrap_or_else(|| Ok(resolve_here(root, options, given, &mut found)))
+    .unwrap_or_else(|| Ok(resolve_here(root, options, given, &budget, &mut found)))
     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     let mut seen = std::collections::HashSet::new();
     for d in found.iter() {
@@ -115,6 +120,7 @@ fn resolve_here(
     root: &Node,
     options: &Options,
     given: &Given<'_>,
+    budget: &crate::limits::Budget,
     diags: &mut Diagnostics,
 ) -> Option<Resolved> {
     let errors_before = diags.error_count();
@@ -233,7 +239,8 @@ fn resolve_here(
     if diags.error_count() > errors_before {
         return None;
     }
-    let mut ev = Evaluator::new(&g, options, values, declared, expressions, diags);
+    let mut ev =
+        Evaluator::new(&g, options, values, declared, expressions, diags).with_budget(budget);
     // The RC's order, which decides which error comes first.
     fn ids<T>(items: &[T], id: fn(usize) -> Id, span: fn(&T) -> Span) -> Vec<(Id, Span)> {
         items

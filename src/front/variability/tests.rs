@@ -277,7 +277,13 @@ topology_template:
 ",
     );
     let mut diags = Diagnostics::new();
-    let resolved = super::resolve(&root, &Options::default(), &Vec::new(), &mut diags);
+    let resolved = super::resolve(
+        &root,
+        &Options::default(),
+        &Vec::new(),
+        &crate::limits::Limits::default(),
+        &mut diags,
+    );
     assert!(resolved.is_none());
     let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(messages, ["Did not find variability input \"mode\""]);

@@ -94,6 +94,7 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
             input: &args.file,
             explanation: None,
             closing: Closing::Run,
+            max_bytes: args.limits.max_diagnostics_size,
         },
     )
 }

@@ -25,8 +25,10 @@
 use std::cmp::Ordering;
 
 use crate::ir::{ScalarUnit, Value};
+use crate::limits::{Exceeded, Limit};
 use crate::resolve::constraints::compare;
 use crate::resolve::literals;
+use crate::resolve::patterns::{Patterns, Refused};
 
 /// When a built-in can be evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -520,6 +522,11 @@ pub enum Outcome {
         arg: Option<usize>,
         message: String,
     },
+    /// A limit of the run stops the call (it is kept, unevaluated): what passed it, and which.
+    Limit {
+        message: String,
+        limit: Limit,
+    },
 }
 
 fn wrong(arg: usize, message: impl Into<String>) -> Outcome {
@@ -553,8 +560,24 @@ fn known(args: &[Value], i: usize) -> Option<&Value> {
 }
 
 /// Applies the pure built-in `name` (one of [`Group::Pure`]) to `args`, whose count is already
-/// checked against the table.
-pub fn apply(name: &str, args: &[Value]) -> Outcome {
+/// checked against the table. `patterns` compiles `$matches` expressions, once a run, and holds
+/// the run's budget for computed values, which the functions that build a value as large as
+/// their arguments together (`$concat`, `$join`, `$union`) spend: a chain of `$concat`s that
+/// doubles its value at each step stops at the budget, not at the machine's memory.
+pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
+    if matches!(name, "concat" | "join" | "union") {
+        let weight = args
+            .iter()
+            .fold(0u64, |sum, a| sum.saturating_add(a.weight()));
+        if let Err(Exceeded(limit)) = patterns.budget().compute(weight) {
+            return Outcome::Limit {
+                message: format!(
+                    "`${name}` would make a value of about {weight} bytes, which with the values computed before passes the limit of {limit} bytes functions may compute in one run"
+                ),
+                limit: Limit::ComputedBytes,
+            };
+        }
+    }
     match name {
         "and" | "or" => logic(name == "and", args),
         "not" => match known(args, 0) {
@@ -597,7 +620,7 @@ pub fn apply(name: &str, args: &[Value]) -> Outcome {
             _ => Outcome::Later,
         },
         "in_range" => in_range(args),
-        "matches" => matches(args),
+        "matches" => matches(args, patterns),
         "has_suffix" | "has_prefix" | "contains" => affix(name, args),
         "has_entry" | "has_all_entries" | "has_any_entry" => entries(name, args),
         "has_key" | "has_all_keys" | "has_any_key" => keys(name, args),
@@ -619,9 +642,9 @@ pub fn apply(name: &str, args: &[Value]) -> Outcome {
         "join" => join(args),
         "token" => token(args),
         "union" | "intersection" => sets(name == "union", args),
-        "sum" | "difference" => sum(name, args),
-        "product" => product(args),
-        "quotient" | "remainder" => divide(name, args),
+        "sum" | "difference" => finite(name, sum(name, args)),
+        "product" => finite(name, product(args)),
+        "quotient" | "remainder" => finite(name, divide(name, args)),
         "round" | "floor" | "ceil" => rounding(name, args),
         _ => Outcome::Later,
     }
@@ -874,29 +897,29 @@ fn in_range(args: &[Value]) -> Outcome {
     }
 }
 
-fn matches(args: &[Value]) -> Outcome {
+fn matches(args: &[Value], patterns: &Patterns) -> Outcome {
     for i in 0..2 {
         if let Some(v) = known(args, i).filter(|v| !matches!(v, Value::String(_))) {
             return wrong(i, format!("`$matches` takes strings, not {}", describe(v)));
         }
     }
-    if let Some(Value::String(pattern)) = known(args, 1)
-        && let Err(e) = regex::Regex::new(pattern)
-    {
-        // The regex crate's message draws the pattern over several lines; its last says why.
-        let why = e.to_string();
-        let why = why
-            .lines()
-            .last()
-            .unwrap_or_default()
-            .trim_start_matches("error: ");
-        return wrong(1, format!("`{pattern}` is not a regular expression: {why}"));
-    }
-    match (known(args, 0), known(args, 1)) {
-        (Some(Value::String(s)), Some(Value::String(pattern))) => {
-            let found = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(s));
-            Outcome::Value(Value::Boolean(found))
-        }
+    let regex = match known(args, 1) {
+        Some(Value::String(pattern)) => match patterns.get(pattern) {
+            Ok(regex) => Some(regex),
+            Err(Refused::Invalid(why)) => {
+                return wrong(1, format!("`{pattern}` is not a regular expression: {why}"));
+            }
+            Err(refused @ Refused::Budget(_)) => {
+                return Outcome::Limit {
+                    message: format!("`{pattern}` is not compiled: {}", refused.why()),
+                    limit: Limit::RegexBytes,
+                };
+            }
+        },
+        _ => None,
+    };
+    match (known(args, 0), regex) {
+        (Some(Value::String(s)), Some(regex)) => Outcome::Value(Value::Boolean(regex.is_match(s))),
         _ => Outcome::Later,
     }
 }
@@ -1176,12 +1199,15 @@ fn sets(union: bool, args: &[Value]) -> Outcome {
     if lists.len() < args.len() {
         return Outcome::Later;
     }
-    let mut out: Vec<Value> = Vec::new();
     let candidates = if union {
         lists.iter().flat_map(|l| l.iter()).collect::<Vec<_>>()
     } else {
         lists[0].iter().collect()
     };
+    if let Some(out) = plain_sets(union, &lists, &candidates) {
+        return Outcome::Value(Value::List(out));
+    }
+    let mut out: Vec<Value> = Vec::new();
     for item in candidates {
         if out.iter().any(|o| same(o, item)) {
             continue;
@@ -1191,6 +1217,64 @@ fn sets(union: bool, args: &[Value]) -> Outcome {
         }
     }
     Outcome::Value(Value::List(out))
+}
+
+/// What [`same`] compares a plain value by, when no other value in sight could read it
+/// otherwise: numbers by value, strings by text (a string equals only a string, unless a
+/// scalar, version or timestamp reads it), booleans, null.
+#[derive(PartialEq, Eq, Hash)]
+enum PlainKey<'v> {
+    Null,
+    Bool(bool),
+    Number(u64),
+    Text(&'v str),
+}
+
+fn plain_key(v: &Value) -> Option<PlainKey<'_>> {
+    // -0.0 and 0.0 are the same number; NaN is no number equal to itself, so it has no key.
+    let number = |f: f64| (!f.is_nan()).then(|| PlainKey::Number((f + 0.0).to_bits()));
+    match v {
+        Value::Null => Some(PlainKey::Null),
+        Value::Boolean(b) => Some(PlainKey::Bool(*b)),
+        Value::Integer(i) => number(*i as f64),
+        Value::Float(f) => number(*f),
+        Value::String(s) => Some(PlainKey::Text(s)),
+        _ => None,
+    }
+}
+
+/// `$union` or `$intersection` of lists whose every entry has a [`plain_key`], in time linear
+/// in their length (comparing each entry with every other took the product of the lengths:
+/// minutes for two lists of 100,000); `None` for lists that hold anything else.
+fn plain_sets(union: bool, lists: &[&Vec<Value>], candidates: &[&Value]) -> Option<Vec<Value>> {
+    use std::collections::HashSet;
+    let keyed: Vec<Vec<PlainKey>> = lists
+        .iter()
+        .map(|l| l.iter().map(plain_key).collect::<Option<Vec<_>>>())
+        .collect::<Option<_>>()?;
+    // An integer past 2^53 and the float it rounds to have one key; `same` tells them apart
+    // as `compare` does, so such lists take the general way.
+    let exact = lists
+        .iter()
+        .flat_map(|l| l.iter())
+        .all(|v| !matches!(v, Value::Integer(i) if i.unsigned_abs() > 1 << 53));
+    if !exact {
+        return None;
+    }
+    let others: Vec<HashSet<&PlainKey>> = keyed[1..].iter().map(|k| k.iter().collect()).collect();
+    let mut seen: HashSet<PlainKey> = HashSet::new();
+    let mut out = Vec::new();
+    for item in candidates {
+        let key = plain_key(item)?;
+        if seen.contains(&key) {
+            continue;
+        }
+        if union || others.iter().all(|o| o.contains(&key)) {
+            out.push((*item).clone());
+        }
+        seen.insert(key);
+    }
+    Some(out)
 }
 
 /// A number or scalar operand of the arithmetic functions.
@@ -1224,6 +1308,25 @@ fn number<'v>(
             ),
         )),
         None => Ok(None),
+    }
+}
+
+/// `outcome`, unless it is a float or scalar past what a 64-bit float holds (`1e300 * 1e300`),
+/// which no output could write: the overflow is an error, as it is for integers.
+fn finite(name: &str, outcome: Outcome) -> Outcome {
+    match &outcome {
+        Outcome::Value(Value::Float(f)) if !f.is_finite() => float_overflow(name),
+        Outcome::Value(Value::Scalar(s)) if !(s.number.is_finite() && s.canonical.is_finite()) => {
+            float_overflow(name)
+        }
+        _ => outcome,
+    }
+}
+
+fn float_overflow(name: &str) -> Outcome {
+    Outcome::Wrong {
+        arg: None,
+        message: format!("`${name}` overflows a 64-bit float: its result is not a finite number"),
     }
 }
 
@@ -1500,13 +1603,13 @@ mod tests {
         Value::Call(Call::new("get_attribute", vec![s("x"), s("y")]))
     }
     fn value(name: &str, args: Vec<Value>) -> Value {
-        match apply(name, &args) {
+        match apply(name, &args, &Patterns::default()) {
             Outcome::Value(v) => v,
             other => panic!("{name}: {other:?}"),
         }
     }
     fn wrong_arg(name: &str, args: Vec<Value>) -> Option<usize> {
-        match apply(name, &args) {
+        match apply(name, &args, &Patterns::default()) {
             Outcome::Wrong { arg, .. } => arg,
             other => panic!("{name} should be wrong: {other:?}"),
         }
@@ -1525,7 +1628,10 @@ mod tests {
     fn logic_short_circuits_over_unknown_arguments() {
         assert_eq!(value("and", vec![b(true), b(true)]), b(true));
         assert_eq!(value("and", vec![later(), b(false)]), b(false));
-        assert_eq!(apply("and", &[later(), b(true)]), Outcome::Later);
+        assert_eq!(
+            apply("and", &[later(), b(true)], &Patterns::default()),
+            Outcome::Later
+        );
         assert_eq!(value("or", vec![later(), b(true)]), b(true));
         assert_eq!(value("xor", vec![b(true), b(false)]), b(true));
         assert_eq!(value("not", vec![b(true)]), b(false));
@@ -1548,7 +1654,10 @@ mod tests {
             b(true)
         );
         // A unit only the scalar type knows cannot be read here: left for later.
-        assert_eq!(apply("less_than", &[gb(1.0), s("3 TB")]), Outcome::Later);
+        assert_eq!(
+            apply("less_than", &[gb(1.0), s("3 TB")], &Patterns::default()),
+            Outcome::Later
+        );
         // Different types are not ordered: false (L5194).
         assert_eq!(value("greater_than", vec![s("3"), i(2)]), b(false));
         assert_eq!(wrong_arg("greater_than", vec![l(vec![]), i(2)]), Some(0));
@@ -1588,7 +1697,11 @@ mod tests {
             b(false)
         );
         assert_eq!(
-            apply("in_range", &[later(), range(i(0), i(10))]),
+            apply(
+                "in_range",
+                &[later(), range(i(0), i(10))],
+                &Patterns::default()
+            ),
             Outcome::Later
         );
         // The bounds are judged even when the value is known only later.
@@ -1667,7 +1780,10 @@ mod tests {
             value("concat", vec![l(vec![i(1)]), l(vec![l(vec![i(2)])])]),
             l(vec![i(1), l(vec![i(2)])])
         );
-        assert_eq!(apply("concat", &[s("a"), later()]), Outcome::Later);
+        assert_eq!(
+            apply("concat", &[s("a"), later()], &Patterns::default()),
+            Outcome::Later
+        );
         assert_eq!(
             wrong_arg("concat", vec![s("port "), later(), i(80)]),
             Some(2)
@@ -1685,6 +1801,63 @@ mod tests {
         assert_eq!(value("token", vec![s("a:b;c"), s(":;"), i(2)]), s("c"));
         assert_eq!(wrong_arg("token", vec![s("a:b"), s(":"), i(2)]), Some(2));
         assert_eq!(wrong_arg("token", vec![s("a:b"), s(":"), i(-1)]), Some(2));
+    }
+
+    #[test]
+    fn sets_of_plain_values_agree_with_comparing_each_pair() {
+        let values = [
+            Value::Null,
+            b(true),
+            b(false),
+            i(1),
+            i(-0),
+            Value::Float(1.0),
+            Value::Float(-0.0),
+            Value::Float(0.5),
+            Value::Float(f64::NAN),
+            s("1"),
+            s(""),
+            s("true"),
+            s("a"),
+        ];
+        // Every pair of lists of up to three of them, in every order.
+        let lists: Vec<Vec<Value>> = (0..values.len() * values.len() * values.len())
+            .map(|n| {
+                let k = values.len();
+                vec![
+                    values[n % k].clone(),
+                    values[n / k % k].clone(),
+                    values[n / k / k % k].clone(),
+                ]
+            })
+            .collect();
+        for (x, y) in lists.iter().zip(lists.iter().rev()).step_by(7) {
+            for union in [true, false] {
+                let lists = [x, y];
+                let candidates: Vec<&Value> = if union {
+                    x.iter().chain(y.iter()).collect()
+                } else {
+                    x.iter().collect()
+                };
+                let nan =
+                    |l: &Vec<Value>| l.iter().any(|v| matches!(v, Value::Float(f) if f.is_nan()));
+                let Some(fast) = plain_sets(union, &lists, &candidates) else {
+                    assert!(nan(x) || nan(y), "{x:?} {y:?}");
+                    continue;
+                };
+                let mut slow: Vec<Value> = Vec::new();
+                for item in candidates {
+                    if slow.iter().any(|o| same(o, item)) {
+                        continue;
+                    }
+                    if union || y.iter().any(|v| same(v, item)) {
+                        slow.push(item.clone());
+                    }
+                }
+                let text = |l: &[Value]| format!("{l:?}");
+                assert_eq!(text(&fast), text(&slow), "{x:?} {y:?} union {union}");
+            }
+        }
     }
 
     #[test]
@@ -1718,7 +1891,7 @@ mod tests {
         }
         assert_eq!(wrong_arg("sum", vec![gb(1.0), i(2)]), Some(1));
         assert!(matches!(
-            apply("sum", &[i(i64::MAX), i(1)]),
+            apply("sum", &[i(i64::MAX), i(1)], &Patterns::default()),
             Outcome::Wrong { arg: None, .. }
         ));
         assert_eq!(value("product", vec![i(2), i(3), i(4)]), i(24));

@@ -703,6 +703,35 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             .unwrap_or_default()
     }
 
+    /// `value`, a copy a query or `$get_input` made, once the run's budget for computed values
+    /// has paid for it; `None` (reported) when it would pass the budget.
+    fn charged(
+        &mut self,
+        function: &str,
+        value: Value,
+        site: &Site,
+        diags: &mut Diagnostics,
+    ) -> Option<Value> {
+        let weight = value.weight();
+        match self.typing.patterns.budget().compute(weight) {
+            Ok(()) => Some(value),
+            Err(crate::limits::Exceeded(limit)) => {
+                let mut d = Diagnostic::error(
+                    codes::TOSCA_LIMIT,
+                    format!(
+                        "`${function}` would copy a value of about {weight} bytes, which with the values computed before passes the limit of {limit} bytes functions may compute in one run"
+                    ),
+                )
+                .hint(crate::limits::Limit::ComputedBytes.hint());
+                if let Some(at) = site.name {
+                    d = d.at(at);
+                }
+                self.report(d, diags);
+                None
+            }
+        }
+    }
+
     fn error(&mut self, at: Option<Span>, message: String, hint: String, diags: &mut Diagnostics) {
         let mut d = Diagnostic::error(codes::TOSCA_FUNCTION, message).hint(hint);
         if let Some(at) = at {
@@ -754,9 +783,18 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     return keep(args);
                 }
                 match b.group {
-                    Group::Pure => match builtins::apply(b.name, &args) {
+                    Group::Pure => match builtins::apply(b.name, &args, self.typing.patterns) {
                         Outcome::Value(v) => v,
                         Outcome::Later => keep(args),
+                        Outcome::Limit { message, limit } => {
+                            let mut d =
+                                Diagnostic::error(codes::TOSCA_LIMIT, message).hint(limit.hint());
+                            if let Some(at) = site.name {
+                                d = d.at(at);
+                            }
+                            self.report(d, diags);
+                            keep(args)
+                        }
                         Outcome::Wrong { arg, message } => {
                             let at = arg.and_then(|i| site.arg(i)).or(site.name);
                             self.error(
@@ -768,8 +806,17 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                             keep(args)
                         }
                     },
-                    Group::Query => self.query(b, call, args, &site, scope, diags),
-                    Group::Input => self.input(args, &site, diags).unwrap_or_else(&keep),
+                    Group::Query => {
+                        let reached = self.query(b, call, args.clone(), &site, scope, diags);
+                        self.charged(b.name, reached, &site, diags)
+                            .unwrap_or_else(|| keep(args))
+                    }
+                    Group::Input => match self.input(args.clone(), &site, diags) {
+                        Ok(value) => self
+                            .charged(b.name, value, &site, diags)
+                            .unwrap_or_else(|| keep(args)),
+                        Err(args) => keep(args),
+                    },
                     Group::Context => self
                         .context(b, scope, &site, diags)
                         .unwrap_or_else(|| keep(args)),

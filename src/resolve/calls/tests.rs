@@ -8,7 +8,7 @@ use super::{CallIndex, Evaluator, Functions, Graph, OpenRelationship, Scope};
 use crate::diag::Diagnostics;
 use crate::ir::{NodeId, Value};
 use crate::limits::Limits;
-use crate::resolve::constraints::Patterns;
+use crate::resolve::patterns::Patterns;
 use crate::resolve::types::Ancestry;
 use crate::resolve::typing::Typing;
 use crate::resolve::values::ValueReader;
@@ -73,6 +73,7 @@ fn a_node_filter_is_judged_against_each_candidate() {
         unbound_inputs_are_errors: false,
         report_open_requirements: false,
         artifact_files: &ArtifactFiles::nowhere(),
+        patterns: Patterns::default(),
     };
     let topology = resolve(&model, &ctx, &mut diags);
     assert!(!diags.has_errors(), "{:#?}", diags.finish());
@@ -80,14 +81,15 @@ fn a_node_filter_is_judged_against_each_candidate() {
     let reader = ValueReader {
         dialect: model.dialect,
         inputs: None,
+        budget: None,
     };
     let mut ancestry = Ancestry::new(&model);
-    let mut patterns = Patterns::default();
+    let patterns = Patterns::default();
     let mut typing = Typing {
         model: &model,
         reader: &reader,
         ancestry: &mut ancestry,
-        patterns: &mut patterns,
+        patterns: &patterns,
     };
     let functions = Functions::new(&model, &mut diags);
     let calls = CallIndex::new(&model);

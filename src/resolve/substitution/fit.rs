@@ -124,6 +124,7 @@ pub(super) fn fits(
     let reader = crate::resolve::values::ValueReader {
         dialect: model.dialect,
         inputs: None,
+        budget: None,
     };
     let mut quiet = Diagnostics::new();
     let mut maybe = None;
@@ -165,12 +166,11 @@ pub(super) fn fits(
             .unwrap_or(filter);
         let read = crate::resolve::filters::read(filter, &mut quiet);
         let mut ancestry = crate::resolve::types::Ancestry::new(model);
-        let mut patterns = crate::resolve::constraints::Patterns::default();
         let mut typing = crate::resolve::typing::Typing {
             model,
             reader: &reader,
             ancestry: &mut ancestry,
-            patterns: &mut patterns,
+            patterns: judged.patterns,
         };
         match crate::resolve::filters::judge(&read, &mut typing, node) {
             crate::resolve::filters::Verdict::Fails(why) => return Fit::No(why),
@@ -187,6 +187,8 @@ pub(super) struct Judged<'j> {
     pub(super) node: &'j Node,
     pub(super) id: NodeId,
     pub(super) conditions: Option<&'j Conditions<'j>>,
+    /// The run's compiled patterns.
+    pub(super) patterns: &'j crate::resolve::patterns::Patterns,
 }
 
 /// What TOSCA 2.0 substitution filters are evaluated with: the calls of the topology being
@@ -198,12 +200,18 @@ pub(super) struct Conditions<'t> {
     functions: Functions<'t>,
     calls: CallIndex<'t>,
     inputs: IndexMap<String, Option<Value>>,
+    patterns: crate::resolve::patterns::Patterns,
 }
 
 impl<'t> Conditions<'t> {
-    pub(super) fn new(model: &'t Model, topology: &'t Topology) -> Self {
+    pub(super) fn new(
+        model: &'t Model,
+        topology: &'t Topology,
+        patterns: crate::resolve::patterns::Patterns,
+    ) -> Self {
         Conditions {
             model,
+            patterns,
             graph: Graph::new(model, topology),
             // Its own resolution reported the functions' problems.
             functions: Functions::new(model, &mut Diagnostics::new()),
@@ -227,6 +235,7 @@ impl<'t> Conditions<'t> {
         let reader = crate::resolve::values::ValueReader {
             dialect: Dialect::Tosca2,
             inputs: None,
+            budget: None,
         };
         let mut quiet = Diagnostics::new();
         let clauses = match reader.value(filter, &mut quiet) {
@@ -234,12 +243,11 @@ impl<'t> Conditions<'t> {
             one => vec![one],
         };
         let mut ancestry = crate::resolve::types::Ancestry::new(self.model);
-        let mut patterns = crate::resolve::constraints::Patterns::default();
         let mut typing = crate::resolve::typing::Typing {
             model: self.model,
             reader: &reader,
             ancestry: &mut ancestry,
-            patterns: &mut patterns,
+            patterns: &self.patterns,
         };
         let mut evaluator = Evaluator::new(
             &mut typing,

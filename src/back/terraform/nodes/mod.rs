@@ -19,7 +19,9 @@ use crate::ir::{NodeId, Topology, Value, type_matches};
 
 use super::expr::{NodeRef, Scope, number};
 use super::graph::{addresses_in, strongly_connected};
-use super::scripts::{GIB, MIB, artifact_path, export_line, is_shell_name, size_bytes};
+use super::scripts::{
+    GIB, MIB, artifact_path, exact_bytes, export_line, is_shell_name, size_bytes,
+};
 
 mod resources;
 use super::{Provider, ReadArtifact, Spans, unexpressed, unique_names};
@@ -342,7 +344,7 @@ impl<'a> Builder<'a, '_> {
             .get(prop)?;
         match value {
             Value::Integer(i) => Some(*i as f64),
-            Value::Float(f) => Some(*f),
+            Value::Float(f) if f.is_finite() => Some(*f),
             Value::Scalar(s) => Some(s.canonical),
             Value::String(s) if size_bytes(s).is_some() => size_bytes(s),
             Value::Null => None,
@@ -361,6 +363,19 @@ impl<'a> Builder<'a, '_> {
         }
     }
 
+    /// The CPU count as HCL writes it: an integer exactly as the template wrote it (a 64-bit
+    /// integer does not go through `f64`), a float as a number.
+    fn cpus_text(&self, id: NodeId, cpus: Option<f64>) -> Option<String> {
+        let written = self.topology.nodes[id.index()]
+            .capabilities
+            .get("host")
+            .and_then(|c| c.properties.get("num_cpus"));
+        match written {
+            Some(Value::Integer(i)) => Some(i.to_string()),
+            _ => cpus.map(number),
+        }
+    }
+
     fn compute(&mut self, id: NodeId) -> Json {
         let cpus = self.capability_number(id, "host", "num_cpus");
         let mem_mib = self
@@ -375,12 +390,23 @@ impl<'a> Builder<'a, '_> {
         if !scripts.is_empty() && self.provider != Provider::Kubernetes {
             self.needs.insert("cloudinit".to_string(), json!(true));
         }
+        // Whole sizes in whole units, exactly where the template's number is exact.
+        let exact = |prop: &str, unit: f64| {
+            let value = self.topology.nodes[id.index()]
+                .capabilities
+                .get("host")?
+                .properties
+                .get(prop)?;
+            exact_bytes(value).map(|b| b.div_ceil(unit as u128).to_string())
+        };
+        let mem_text = exact("mem_size", MIB).or_else(|| mem_mib.map(|m| number(m.ceil())));
+        let disk_text = exact("disk_size", GIB).or_else(|| disk_gib.map(|d| number(d.ceil())));
         json!({
             "size": size,
             "image": image,
-            "num_cpus": cpus.map(number),
-            "mem_mib": mem_mib.map(|m| number(m.ceil())),
-            "disk_gib": disk_gib.map(|d| number(d.ceil())),
+            "num_cpus": self.cpus_text(id, cpus),
+            "mem_mib": mem_text,
+            "disk_gib": disk_text,
             "scripts": scripts,
             "ports": self.ports_of(id),
             "volumes": self.volumes_of(id),

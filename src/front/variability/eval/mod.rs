@@ -46,6 +46,17 @@ impl Value {
     }
 
     /// JavaScript's `String(value)`.
+    /// About how many bytes the value holds: its text, and a word for each item.
+    pub fn weight(&self) -> u64 {
+        match self {
+            Value::Str(s) => 8 + s.len() as u64,
+            Value::List(items) => items
+                .iter()
+                .fold(8, |sum, v| sum.saturating_add(v.weight())),
+            _ => 8,
+        }
+    }
+
     pub fn text(&self) -> String {
         match self {
             Value::Null => "null".into(),
@@ -111,6 +122,10 @@ pub struct Evaluator<'t, 'd> {
     depth: usize,
     /// Policies by name, `None` for a name two policies share.
     policy_names: IndexMap<&'t str, Option<usize>>,
+    /// What the texts `concat` and `join` make and the copies of named expressions spend
+    /// ([`crate::limits::Limits::max_computed_bytes`]); `None` in tests of single
+    /// expressions.
+    budget: Option<&'t crate::limits::Budget>,
     pub diags: &'d mut Diagnostics,
 }
 
@@ -184,7 +199,35 @@ impl<'t, 'd> Evaluator<'t, 'd> {
             used_context: false,
             depth: 0,
             policy_names,
+            budget: None,
             diags,
+        }
+    }
+
+    /// The evaluator, with what it computes counted against `budget`.
+    pub fn with_budget(mut self, budget: &'t crate::limits::Budget) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// `value`, which `what` made or copied, once the budget has paid for it; an error at
+    /// `span` when it would pass the limit.
+    fn charged(&mut self, what: &str, value: Value, span: Span) -> R<Value> {
+        let weight = value.weight();
+        match self.budget.map(|b| b.compute(weight)) {
+            Some(Err(crate::limits::Exceeded(limit))) => {
+                let d = Diagnostic::error(
+                    codes::VAR_LIMIT,
+                    format!(
+                        "{what} would make a value of about {weight} bytes, which with the values computed before passes the limit of {limit} bytes expressions may compute"
+                    ),
+                )
+                .at(span)
+                .hint(crate::limits::Limit::ComputedBytes.hint());
+                self.diags.push(d);
+                Err(Failed)
+            }
+            _ => Ok(value),
         }
     }
 

@@ -125,7 +125,7 @@ impl<'t> Evaluator<'t, '_> {
                 for item in self.list(op, arg, None)? {
                     out.push_str(&self.eval(item, ctx)?.text());
                 }
-                Ok(Value::Str(out))
+                self.charged("`concat`", Value::Str(out), arg.span)
             }
             "join" => {
                 let items = self.list(op, arg, Some(2))?;
@@ -136,7 +136,7 @@ impl<'t> Evaluator<'t, '_> {
                 }
                 let delimiter = self.eval(&items[1], ctx)?;
                 let delimiter = self.string(delimiter, items[1].span)?;
-                Ok(Value::Str(texts.join(&delimiter)))
+                self.charged("`join`", Value::Str(texts.join(&delimiter)), arg.span)
             }
             "token" => {
                 let items = self.list(op, arg, Some(3))?;
@@ -363,7 +363,8 @@ impl<'t> Evaluator<'t, '_> {
     /// The value of a named expression of `variability.expressions`.
     fn named(&mut self, name: &str, span: Span, ctx: Ctx) -> R<Value> {
         if let Some(v) = self.memo.get(name) {
-            return Ok(v.clone());
+            let copy = v.clone();
+            return self.charged(&format!("expression `{name}`"), copy, span);
         }
         let frame = Frame::Expression(name.to_string());
         if self.stack.contains(&frame) {
