@@ -1,4 +1,4 @@
-//! The generic backend engine: loads a mapping and its templates, renders a topology.
+//! The generic backend engine ([`Engine`]): loads a mapping and its templates, renders a topology.
 
 use std::collections::HashMap;
 use std::fs;
@@ -23,12 +23,13 @@ pub const MAPPING_FILE: &str = "mapping.yaml";
 /// How deep `--backend-dir` is searched for templates; also stops symlink loops.
 const MAX_TEMPLATE_DEPTH: usize = 16;
 
-/// A loaded backend: its rules in match order, its documents and its compiled templates.
+/// A loaded backend: its rules in match order, its documents and its compiled templates; what
+/// every [`super::Backend`] renders with.
 ///
-/// Built by [`Backend::load`], which reports every mistake in the mapping file or the templates;
-/// a `Backend` that exists is consistent (every rule names a template that compiled), so
-/// [`Backend::render`] only meets errors that depend on the topology.
-pub struct Backend {
+/// Built by [`Engine::load`], which reports every mistake in the mapping file or the templates;
+/// an `Engine` that exists is consistent (every rule names a template that compiled), so
+/// [`Engine::render`] only meets errors that depend on the topology.
+pub struct Engine {
     name: String,
     description: Option<String>,
     stdout_separator: Option<String>,
@@ -50,9 +51,9 @@ pub struct Backend {
     path_spans: HashMap<String, Span>,
 }
 
-impl std::fmt::Debug for Backend {
+impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Backend")
+        f.debug_struct("Engine")
             .field("name", &self.name)
             .field("rules", &self.rules.len())
             .field("documents", &self.documents.len())
@@ -66,7 +67,7 @@ struct Origin2 {
     span: Span,
 }
 
-impl Backend {
+impl Engine {
     /// Builds a backend from an embedded one and/or a user folder (`--backend-dir DIR`).
     ///
     /// `DIR/mapping.yaml` rules come *before* the built-in rules (first match wins), its
@@ -84,7 +85,7 @@ impl Backend {
         sources: &mut SourceMap,
         limits: &Limits,
         diags: &mut Diagnostics,
-    ) -> Option<Backend> {
+    ) -> Option<Engine> {
         let errors_before = diags.error_count();
         let mut templates: IndexMap<String, FileId> = IndexMap::new();
         let mut base: Option<Mapping> = None;
@@ -277,7 +278,7 @@ impl Backend {
             .iter()
             .map(|r| r.types.iter().map(|t| canonical(t).to_string()).collect())
             .collect();
-        Some(Backend {
+        Some(Engine {
             name,
             description,
             stdout_separator,
@@ -358,7 +359,7 @@ impl Backend {
         self.render_with(topology, elements, Vec::new(), diags)
     }
 
-    /// [`Backend::render`] with extra values in every template's context (rules, documents and
+    /// [`Engine::render`] with extra values in every template's context (rules, documents and
     /// output paths): each key of `extra` becomes a variable. A built-in backend uses this for
     /// what its own Rust computes from the topology and its command-line options (Graphviz:
     /// `options` and `graph`); `element`, `kind`, `topology`, `bind` and `sections` win over a

@@ -31,7 +31,7 @@ fn builtin(name: &'static str, mapping: &str, templates: &[(&str, &str)]) -> Bui
 }
 
 struct Loaded {
-    backend: Option<Backend>,
+    backend: Option<Engine>,
     sources: SourceMap,
     diags: Diagnostics,
 }
@@ -39,7 +39,7 @@ struct Loaded {
 fn load(b: Option<&BuiltinBackend>, dir: Option<&Path>) -> Loaded {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::new();
-    let backend = Backend::load(b, dir, &mut sources, &Limits::default(), &mut diags);
+    let backend = Engine::load(b, dir, &mut sources, &Limits::default(), &mut diags);
     Loaded {
         backend,
         sources,

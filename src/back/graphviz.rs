@@ -26,11 +26,11 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
-use crate::ir::{PolicyTarget, Topology, Value, canonical};
+use crate::ir::{PolicyTarget, Topology, Valid, Value, canonical};
 use crate::source::SourceMap;
 
 use super::shared::{Builder, Part};
-use super::{Backend, Element, ElementKind, OutputFile};
+use super::{Element, ElementKind, Engine, OutputFile};
 use crate::ir::Hosting;
 
 /// Pseudo-type of nodes an orchestrator must select (`select` directive, or an abstract
@@ -93,12 +93,14 @@ impl Default for DotOptions {
 /// `--backend-dir`): the elements with their pseudo-types and indexes, and the `graph` and
 /// `options` context.
 pub fn render(
-    backend: &Backend,
-    topology: &Topology,
+    backend: &Engine,
+    topology: Valid<'_>,
     sources: &SourceMap,
     options: &DotOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
+    // Valid: every handle resolves, so what follows indexes the topology unguarded.
+    let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
     let elements = elements(topology, sources);
     let graph = context(backend, topology, &elements, options);
@@ -247,7 +249,7 @@ impl Ids {
 
 /// The `graph` context (see the module documentation), built as Tera values directly.
 fn context(
-    backend: &Backend,
+    backend: &Engine,
     topology: &Topology,
     elements: &[Element],
     options: &DotOptions,
@@ -291,12 +293,7 @@ fn context(
     let mut group_cluster: Vec<bool> = Vec::new();
     let mut group_ids: Vec<String> = Vec::new();
     for (gi, g) in topology.groups.iter().enumerate() {
-        let mut members: Vec<usize> = g
-            .members
-            .iter()
-            .map(|m| m.index())
-            .filter(|&m| m < n)
-            .collect();
+        let mut members: Vec<usize> = g.members.iter().map(|m| m.index()).collect();
         members.sort_unstable();
         members.dedup();
         let parent = members.first().map(|&m| host[m]);
@@ -513,16 +510,15 @@ fn context(
     let mut relationships = Vec::with_capacity(topology.relationships.len());
     for (ri, r) in topology.relationships.iter().enumerate() {
         let (s, t) = (r.source.index(), r.target.index());
-        let nested = s < n && host_link[s] == Some(ri);
+        let nested = host_link[s] == Some(ri);
         let tailport = options
             .ports
             .then(|| {
-                topology.nodes.get(s).and_then(|node| {
-                    node.requirements
-                        .iter()
-                        .position(|q| q.relationship.map(|x| x.index()) == Some(ri))
-                        .map(|p| format!("r{p}"))
-                })
+                topology.nodes[s]
+                    .requirements
+                    .iter()
+                    .position(|q| q.relationship.map(|x| x.index()) == Some(ri))
+                    .map(|p| format!("r{p}"))
             })
             .flatten();
         let headport = options
@@ -566,8 +562,7 @@ fn context(
         let members: Vec<Part> = g
             .members
             .iter()
-            .filter_map(|m| node_ids.get(m.index()))
-            .map(|id| b.str(id))
+            .map(|m| b.str(&node_ids[m.index()]))
             .collect();
         let entry = [
             ("id", b.str(&group_ids[gi])),
@@ -590,14 +585,11 @@ fn context(
             .targets
             .iter()
             .filter_map(|t| match *t {
-                PolicyTarget::Node(id) => {
-                    node_ids.get(id.index()).map(|node| (node.as_str(), None))
-                }
+                PolicyTarget::Node(id) => Some((node_ids[id.index()].as_str(), None)),
                 PolicyTarget::Group(g) => {
                     let gi = g.index();
-                    let cluster = *group_cluster.get(gi)?;
-                    if cluster {
-                        let anchor = (*anchor.get(gi)?)?;
+                    if group_cluster[gi] {
+                        let anchor = anchor[gi]?;
                         Some((node_ids[anchor].as_str(), Some(group_ids[gi].as_str())))
                     } else {
                         Some((group_ids[gi].as_str(), None))
@@ -647,9 +639,7 @@ fn context(
                             capability: bool| {
                 let mut out = Vec::new();
                 for (bi, m) in list.iter().enumerate() {
-                    let Some(node) = topology.nodes.get(m.node.index()) else {
-                        continue;
-                    };
+                    let node = &topology[m.node];
                     let port = if !options.ports {
                         None
                     } else if capability {

@@ -14,7 +14,7 @@ use crate::source::Span;
 
 use super::super::elements::SpanFinder;
 use super::super::filters::dns_label;
-use super::super::{Backend, Element, ElementKind};
+use super::super::{Element, ElementKind, Engine};
 use super::K8sOptions;
 use crate::ir::Hosting;
 
@@ -302,7 +302,7 @@ struct Ctx<'a> {
 /// Builds the `k8s` context, as templates see it. Problems are warnings (what was skipped, and why) in `diags`.
 #[allow(clippy::too_many_arguments)]
 pub fn context(
-    backend: &Backend,
+    backend: &Engine,
     topology: &Topology,
     elements: &[Element],
     sources: &crate::source::SourceMap,
@@ -377,9 +377,7 @@ pub fn context(
         out_rels: {
             let mut out = vec![Vec::new(); topology.nodes.len()];
             for (ri, r) in topology.relationships.iter().enumerate() {
-                if let Some(list) = out.get_mut(r.source.index()) {
-                    list.push(ri);
-                }
+                out[r.source.index()].push(ri);
             }
             out
         },

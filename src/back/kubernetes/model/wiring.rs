@@ -9,7 +9,7 @@ use crate::ir::{Value, type_matches};
 use super::super::values::{integer, literal_text, shouty, size_quantity};
 use super::*;
 use crate::back::filters::dns_label;
-use crate::back::{Backend, Element, ElementKind};
+use crate::back::{Element, ElementKind, Engine};
 use crate::ir::is_hosting;
 
 impl Ctx<'_> {
@@ -480,7 +480,7 @@ impl Ctx<'_> {
     pub(super) fn apply_placement(
         &mut self,
         elements: &[Element],
-        backend: &Backend,
+        backend: &Engine,
         diags: &mut Diagnostics,
     ) {
         let policy_elements: Vec<&Element> = elements
@@ -539,7 +539,7 @@ impl Ctx<'_> {
     pub(super) fn scaling(
         &mut self,
         elements: &[Element],
-        backend: &Backend,
+        backend: &Engine,
         diags: &mut Diagnostics,
     ) -> Vec<Json> {
         let policy_elements: Vec<&Element> = elements

@@ -810,9 +810,7 @@ pub(super) fn policy_nodes(topology: &Topology, targets: &[PolicyTarget]) -> Vec
         match *t {
             PolicyTarget::Node(n) => out.push(n.index()),
             PolicyTarget::Group(g) => {
-                if let Some(group) = topology.groups.get(g.index()) {
-                    out.extend(group.members.iter().map(|m| m.index()));
-                }
+                out.extend(topology[g].members.iter().map(|m| m.index()));
             }
         }
     }

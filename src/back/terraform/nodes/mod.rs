@@ -12,7 +12,7 @@ use serde_json::{Value as Json, json};
 
 use crate::back::filters::hcl_str;
 use crate::back::stack;
-use crate::back::{Backend, Element, ElementKind};
+use crate::back::{Element, ElementKind, Engine};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Hosting, is_hosting};
 use crate::ir::{NodeId, Topology, Value, type_matches};
@@ -67,7 +67,7 @@ fn role(bind: Option<&Json>) -> &str {
 
 #[allow(clippy::too_many_arguments)]
 pub fn build<'b>(
-    backend: &'b Backend,
+    backend: &'b Engine,
     topology: &Topology,
     elements: &[Element],
     spans: &Spans,
@@ -124,12 +124,8 @@ pub fn build<'b>(
         incoming: vec![Vec::new(); topology.nodes.len()],
     };
     for (i, r) in topology.relationships.iter().enumerate() {
-        if let Some(list) = b.outgoing.get_mut(r.source.index()) {
-            list.push(i);
-        }
-        if let Some(list) = b.incoming.get_mut(r.target.index()) {
-            list.push(i);
-        }
+        b.outgoing[r.source.index()].push(i);
+        b.incoming[r.target.index()].push(i);
     }
     let mut nodes: Vec<Json> = topology.node_ids().map(|id| b.node(id)).collect();
     b.relationships(&mut nodes);
