@@ -206,3 +206,69 @@ fn software_with_no_place_in_a_workload_is_a_warning_not_silence() {
     assert!(err.contains("\"code\":\"backend::skipped\""), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("image: mysql:8.4"));
 }
+
+#[test]
+fn what_a_relationship_means_is_data_a_backend_dir_can_change() {
+    let lifted = toscana()
+        .args(["k8s", "golden/k8s-lift-and-shift/input/wiki.yaml"])
+        .output()
+        .unwrap();
+    assert!(lifted.status.success(), "{}", stderr(&lifted));
+    assert!(!stderr(&lifted).contains("warning"), "{}", stderr(&lifted));
+    // No relationship means hosting any more: the web server and the wiki are no longer
+    // lifted into their machine's Deployment but are stacks of their own, and say that they
+    // have no Compute host.
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("mapping.yaml"),
+        "relationships:\n  hosting: { types: [] }\n",
+    )
+    .unwrap();
+    let unhosted = toscana()
+        .args([
+            "k8s",
+            "golden/k8s-lift-and-shift/input/wiki.yaml",
+            "--backend-dir",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(unhosted.status.success(), "{}", stderr(&unhosted));
+    let deployments = |out: &std::process::Output| {
+        String::from_utf8_lossy(&out.stdout)
+            .matches("kind: Deployment")
+            .count()
+    };
+    assert_eq!(deployments(&lifted), 1);
+    assert_eq!(deployments(&unhosted), 3);
+    let warnings = stderr(&unhosted);
+    assert!(
+        warnings.contains("`wiki` has no Compute host"),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn an_unknown_relationship_meaning_is_an_error_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("mapping.yaml"),
+        "relationships:\n  hosting: { typs: [tosca.relationships.HostedOn] }\n  wiring: { types: [tosca.relationships.ConnectsTo] }\n",
+    )
+    .unwrap();
+    let out = toscana()
+        .args([
+            "k8s",
+            "golden/k8s-lift-and-shift/input/wiki.yaml",
+            "--backend-dir",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("mapping.yaml:2:14"), "{err}");
+    assert!(err.contains("typs"), "{err}");
+    assert!(err.contains("mapping.yaml:3:3"), "{err}");
+    assert!(err.contains("wiring"), "{err}");
+}

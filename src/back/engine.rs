@@ -13,6 +13,7 @@ use crate::ir::canonical;
 use crate::limits::Limits;
 use crate::source::{FileId, Origin, SourceFile, SourceMap, Span};
 
+use super::meanings::Meanings;
 use super::rules::{self, Action, Document, Located, Mapping, Rule, Target};
 use super::shared::{json_to_tera, to_tera};
 use super::{BuiltinBackend, Element, ElementContext, OutputFile, filters};
@@ -49,6 +50,8 @@ pub struct Engine {
     /// with template files: `rules[i]` / `documents[i]` → the output's span in the mapping.
     paths: Tera,
     path_spans: HashMap<String, Span>,
+    /// What each relationship means to the backend's Rust (`relationships:`).
+    meanings: Meanings,
 }
 
 impl std::fmt::Debug for Engine {
@@ -163,6 +166,11 @@ impl Engine {
                 .or_else(|| base.as_ref().and_then(f))
         };
         let description = pick(|m| m.description.clone());
+        let base_meanings = base.as_ref().map(|m| m.relationships.clone());
+        let meanings = match &overlay {
+            Some(o) => base_meanings.unwrap_or_default().overlaid(&o.relationships),
+            None => base_meanings.unwrap_or_default(),
+        };
         let stdout_separator = pick(|m| m.stdout_separator.clone());
         let mut rules: Vec<Rule> = Vec::new();
         let mut documents: Vec<Document> = Vec::new();
@@ -290,7 +298,13 @@ impl Engine {
             template_files,
             paths: paths?,
             path_spans,
+            meanings,
         })
+    }
+
+    /// What each relationship means to this backend (its mapping's `relationships:`).
+    pub fn meanings(&self) -> &Meanings {
+        &self.meanings
     }
 
     /// The first rule that takes `element` (kind, and `type` in its ancestry), with its index.

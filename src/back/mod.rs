@@ -19,6 +19,7 @@ mod engine;
 pub mod filters;
 pub mod graphviz;
 pub mod kubernetes;
+pub mod meanings;
 mod output;
 pub mod registry;
 mod rules;

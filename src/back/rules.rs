@@ -9,6 +9,7 @@ use crate::source::Span;
 use crate::yaml::{Core, Kind, Map, Node};
 
 use super::ElementKind;
+use super::meanings::Meanings;
 
 /// A parsed mapping file.
 #[derive(Debug, Clone)]
@@ -20,6 +21,8 @@ pub(crate) struct Mapping {
     pub stdout_separator: Option<String>,
     pub documents: Vec<Document>,
     pub rules: Vec<Rule>,
+    /// `relationships:`, what each relationship means to the backend's Rust.
+    pub relationships: Meanings,
 }
 
 /// A name with the span it was written at.
@@ -72,6 +75,7 @@ const TOP_KEYS: &[&str] = &[
     "stdout_separator",
     "documents",
     "rules",
+    "relationships",
 ];
 const RULE_KEYS: &[&str] = &[
     "match",
@@ -95,6 +99,7 @@ pub(crate) fn parse(root: &Node, diags: &mut Diagnostics) -> Option<Mapping> {
         stdout_separator: None,
         documents: Vec::new(),
         rules: Vec::new(),
+        relationships: Meanings::default(),
     };
     let map = expect_map(root, "a mapping file", diags)?;
     check_keys(map, TOP_KEYS, "the mapping file", diags);
@@ -123,6 +128,11 @@ pub(crate) fn parse(root: &Node, diags: &mut Diagnostics) -> Option<Mapping> {
                 mapping.rules.push(rule);
             }
         }
+    }
+    if let Some(node) = map.get("relationships")
+        && let Some(meanings) = Meanings::parse(node, diags)
+    {
+        mapping.relationships = meanings;
     }
     warn_unreachable(&mapping.rules, diags);
     (diags.error_count() == before).then_some(mapping)
@@ -369,7 +379,7 @@ pub(crate) fn to_json(node: &Node, diags: &mut Diagnostics) -> Option<serde_json
 }
 
 /// Reports every key of `map` that `allowed` does not list; false if there was one.
-fn check_keys(map: &Map, allowed: &[&str], what: &str, diags: &mut Diagnostics) -> bool {
+pub(super) fn check_keys(map: &Map, allowed: &[&str], what: &str, diags: &mut Diagnostics) -> bool {
     let mut known = true;
     for entry in map.entries() {
         match entry.key.as_str() {
@@ -433,7 +443,11 @@ fn required_string(
     opt_string(map, key, diags)
 }
 
-fn expect_map<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'a Map> {
+pub(super) fn expect_map<'a>(
+    node: &'a Node,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<&'a Map> {
     let map = node.as_map();
     if map.is_none() {
         diags.push(shape(node, what, "a map"));
@@ -449,7 +463,7 @@ fn expect_seq<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option
     seq
 }
 
-fn shape(node: &Node, what: &str, expected: impl Into<String>) -> Diagnostic {
+pub(super) fn shape(node: &Node, what: &str, expected: impl Into<String>) -> Diagnostic {
     let expected = expected.into();
     Diagnostic::error(
         codes::BACKEND_RULES,

@@ -86,7 +86,8 @@ handle!(
 #[cfg(test)]
 mod tests {
     /// Backends read handles; only the resolver makes them. A backend that needed to make one
-    /// would be guarding against a topology the validator already checked.
+    /// would be guarding against a topology the validator already checked. (Their unit tests,
+    /// after `#[cfg(test)]`, may build topologies by hand.)
     #[test]
     fn backends_never_make_handles() {
         let mut stack = vec![std::path::PathBuf::from(concat!(
@@ -101,7 +102,9 @@ mod tests {
                     stack.push(path);
                 } else if std::fs::read_to_string(&path)
                     .unwrap_or_default()
-                    .contains("::from_index(")
+                    .split("#[cfg(test)]")
+                    .next()
+                    .is_some_and(|code| code.contains("::from_index("))
                 {
                     makers.push(path.display().to_string());
                 }

@@ -4,13 +4,13 @@
 use serde_json::{Value as Json, json};
 
 use crate::diag::{Diagnostics, codes};
-use crate::ir::{Value, type_matches};
+use crate::ir::Value;
 
 use super::super::values::{integer, literal_text, shouty, size_quantity};
 use super::*;
 use crate::back::filters::dns_label;
+use crate::back::meanings::Meaning;
 use crate::back::{Element, ElementKind, Engine};
-use crate::ir::is_hosting;
 
 impl Ctx<'_> {
     /// The DNS name of the Service in front of `target`, seen from workload `from`.
@@ -174,16 +174,19 @@ impl Ctx<'_> {
 
     /// `<TARGET>_HOST` and `<TARGET>_PORT` for requirements to nodes that expose an endpoint.
     pub(super) fn connect(&mut self, diags: &mut Diagnostics) {
-        for r in &self.topology.relationships {
+        for id in self.topology.relationship_ids() {
+            let r = &self.topology[id];
             let (s, t) = (r.source.index(), r.target.index());
-            if is_hosting(r) || type_matches(&r.types, "tosca.relationships.AttachesTo") {
+            if self.meanings.means(id, Meaning::Hosting)
+                || self.meanings.means(id, Meaning::Attachment)
+            {
                 continue;
             }
             let Some(w) = self.workload_of.get(s).copied().flatten() else {
                 continue;
             };
             let capability = r.capability.as_deref();
-            let endpoint = type_matches(&r.types, "tosca.relationships.ConnectsTo")
+            let endpoint = self.meanings.means(id, Meaning::Connection)
                 || capability
                     .and_then(|c| self.node(t).capabilities.get(c))
                     .is_some_and(|c| is_endpoint(c))
@@ -257,9 +260,10 @@ impl Ctx<'_> {
     /// BlockStorage attached with AttachesTo: a claim template of a StatefulSet, or a
     /// PersistentVolumeClaim (rendered by the storage node) mounted by a Deployment.
     pub(super) fn attach_storage(&mut self, diags: &mut Diagnostics) {
-        for r in &self.topology.relationships {
+        for id in self.topology.relationship_ids() {
+            let r = &self.topology[id];
             let (s, t) = (r.source.index(), r.target.index());
-            if !type_matches(&r.types, "tosca.relationships.AttachesTo")
+            if !self.meanings.means(id, Meaning::Attachment)
                 || self.roles.get(t) != Some(&Role::Storage)
             {
                 continue;
@@ -410,18 +414,12 @@ impl Ctx<'_> {
             }
             let mut bound = None;
             let mut linked = None;
-            for r in self.out_rels[p]
-                .iter()
-                .map(|&ri| &self.topology.relationships[ri])
-            {
-                if type_matches(&r.types, "tosca.relationships.network.BindsTo")
-                    || r.requirement == "binding"
-                {
-                    bound = Some(r.target.index());
-                } else if type_matches(&r.types, "tosca.relationships.network.LinksTo")
-                    || r.requirement == "link"
-                {
-                    linked = Some(r.target.index());
+            for &ri in &self.out_rels[p] {
+                let target = self.topology.relationships[ri].target.index();
+                if self.meanings.means_at(ri, Meaning::Binding) {
+                    bound = Some(target);
+                } else if self.meanings.means_at(ri, Meaning::Link) {
+                    linked = Some(target);
                 }
             }
             match (bound.and_then(|b| self.workload_of[b]), linked) {

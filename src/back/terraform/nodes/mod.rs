@@ -11,11 +11,12 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Value as Json, json};
 
 use crate::back::filters::hcl_str;
+use crate::back::meanings::{Meaning, RelationshipMeanings};
 use crate::back::stack;
 use crate::back::{Element, ElementKind, Engine};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Hosting, is_hosting};
-use crate::ir::{NodeId, Topology, Value, type_matches};
+use crate::ir::Hosting;
+use crate::ir::{NodeId, Topology, Value};
 
 use super::expr::{NodeRef, Scope, number};
 use super::graph::{addresses_in, strongly_connected};
@@ -87,7 +88,8 @@ pub fn build<'b>(
         .map(|e| backend.bind_for(e).map(|(_, b)| b))
         .collect();
     let names = unique_names(topology.nodes.iter().map(|n| n.name.as_str()), RESERVED);
-    let hosting = Hosting::new(topology);
+    let meanings = backend.meanings().of(topology);
+    let hosting = Hosting::by(topology, |id| meanings.means(id, Meaning::Hosting));
     let hosts: Vec<Option<NodeId>> = topology.node_ids().map(|id| hosting.host(id)).collect();
     let refs: Vec<NodeRef> = binds
         .iter()
@@ -111,6 +113,7 @@ pub fn build<'b>(
         binds: &binds,
         names: &names,
         hosting: &hosting,
+        meanings: &meanings,
         refs: &refs,
         hosts: &hosts,
         node_ids: &node_ids,
@@ -157,7 +160,10 @@ struct Builder<'a, 'd> {
     provider: Provider,
     binds: &'a [Option<&'a Json>],
     names: &'a [String],
+    /// The backend's hosting tree: relationships that mean `hosting` in its mapping.
     hosting: &'a Hosting,
+    /// What each relationship means to this backend (its mapping's `relationships:`).
+    meanings: &'a RelationshipMeanings,
     refs: &'a [NodeRef<'a>],
     hosts: &'a [Option<NodeId>],
     node_ids: &'a HashMap<String, NodeId>,
@@ -729,11 +735,14 @@ impl<'a> Builder<'a, '_> {
     /// values make) is left out with a warning; machines that read each other's attributes are
     /// a warning too, since Terraform cannot create them.
     fn relationships(&mut self, nodes: &mut [Json]) {
+        // What these mean is a resource argument already (a volume attachment, a target
+        // group, a port's network and machine), so no `depends_on` is added for them.
         let structural = [
-            "tosca.relationships.AttachesTo",
-            "tosca.relationships.RoutesTo",
-            "tosca.relationships.network.LinksTo",
-            "tosca.relationships.network.BindsTo",
+            Meaning::Hosting,
+            Meaning::Attachment,
+            Meaning::Routing,
+            Meaning::Link,
+            Meaning::Binding,
         ];
         let count = self.topology.nodes.len();
         // The references each resource's values make, found by address in its context.
@@ -759,7 +768,7 @@ impl<'a> Builder<'a, '_> {
         let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
         let mut candidate_ends: HashSet<(usize, usize)> = HashSet::new();
         for (ri, r) in self.topology.relationships.iter().enumerate() {
-            if is_hosting(r) || structural.iter().any(|t| type_matches(&r.types, t)) {
+            if structural.iter().any(|&m| self.meanings.means_at(ri, m)) {
                 continue;
             }
             // A node stands for itself when it is a resource, else its machine does.

@@ -6,6 +6,7 @@ use serde_json::{Value as Json, json};
 
 use crate::back::ElementKind;
 use crate::back::filters::{dns_label, hcl_str};
+use crate::back::meanings::Meaning;
 use crate::ir::{NodeId, Value, type_matches};
 
 use super::super::expr::number;
@@ -50,7 +51,7 @@ impl Builder<'_, '_> {
             .unwrap_or_default();
         for ri in self.incoming[id.index()].clone() {
             let r = &self.topology.relationships[ri];
-            if !type_matches(&r.types, "tosca.relationships.AttachesTo") {
+            if !self.meanings.means_at(ri, Meaning::Attachment) {
                 continue;
             }
             let compute = self.hosting.root(r.source);
@@ -120,11 +121,9 @@ impl Builder<'_, '_> {
         let mut compute_id = None;
         for &ri in &self.outgoing[id.index()] {
             let r = &self.topology.relationships[ri];
-            if type_matches(&r.types, "tosca.relationships.network.LinksTo")
-                && self.role_of(r.target) == "network"
-            {
+            if self.meanings.means_at(ri, Meaning::Link) && self.role_of(r.target) == "network" {
                 network = Some(self.names[r.target.index()].clone());
-            } else if type_matches(&r.types, "tosca.relationships.network.BindsTo")
+            } else if self.meanings.means_at(ri, Meaning::Binding)
                 && self.role_of(r.target) == "compute"
             {
                 compute = Some(self.names[r.target.index()].clone());
@@ -154,12 +153,9 @@ impl Builder<'_, '_> {
     pub(super) fn port_ids(&self, compute: NodeId) -> Vec<NodeId> {
         let mut ports: Vec<(i64, usize, NodeId)> = self.incoming[compute.index()]
             .iter()
+            .filter(|&&ri| self.meanings.means_at(ri, Meaning::Binding))
             .map(|&ri| &self.topology.relationships[ri])
-            .filter(|r| {
-                type_matches(&r.types, "tosca.relationships.network.BindsTo")
-                    && self.role_of(r.source) == "port"
-                    && self.network_of(r.source).is_some()
-            })
+            .filter(|r| self.role_of(r.source) == "port" && self.network_of(r.source).is_some())
             .map(|r| {
                 let order = match self.topology.nodes[r.source.index()]
                     .properties
@@ -188,12 +184,9 @@ impl Builder<'_, '_> {
         let volumes: Vec<Json> = members
             .iter()
             .flat_map(|m| self.outgoing[m.index()].iter())
+            .filter(|&&ri| self.meanings.means_at(ri, Meaning::Attachment))
             .map(|&ri| &self.topology.relationships[ri])
-            .filter(|r| {
-                type_matches(&r.types, "tosca.relationships.AttachesTo")
-                    && self.role_of(r.target) == "block_storage"
-                    && seen.insert(r.target)
-            })
+            .filter(|r| self.role_of(r.target) == "block_storage" && seen.insert(r.target))
             .map(|r| {
                 let location = match r.properties.get("location") {
                     Some(Value::String(l)) => Some(hcl_str(l)),
@@ -213,11 +206,9 @@ impl Builder<'_, '_> {
     pub(super) fn network_of(&self, port: NodeId) -> Option<NodeId> {
         self.outgoing[port.index()]
             .iter()
+            .filter(|&&ri| self.meanings.means_at(ri, Meaning::Link))
             .map(|&ri| &self.topology.relationships[ri])
-            .find(|l| {
-                type_matches(&l.types, "tosca.relationships.network.LinksTo")
-                    && self.role_of(l.target) == "network"
-            })
+            .find(|l| self.role_of(l.target) == "network")
             .map(|l| l.target)
     }
 
@@ -264,7 +255,7 @@ impl Builder<'_, '_> {
         let mut targeted: Vec<NodeId> = Vec::new();
         for ri in self.outgoing[id.index()].clone() {
             let r = &self.topology.relationships[ri];
-            if !type_matches(&r.types, "tosca.relationships.RoutesTo") {
+            if !self.meanings.means_at(ri, Meaning::Routing) {
                 continue;
             }
             let app = r.target;
