@@ -272,3 +272,36 @@ fn an_unknown_relationship_meaning_is_an_error_at_its_place() {
     assert!(err.contains("mapping.yaml:3:3"), "{err}");
     assert!(err.contains("wiring"), "{err}");
 }
+
+#[test]
+fn a_misspelt_role_or_bind_key_is_an_error_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("mapping.yaml"),
+        "rules:\n  - match: { kind: node, type: tosca.nodes.WebServer }\n    template: workload.yaml.tera\n    output: web.yaml\n    bind: { role: sofware, secret_name: [password], extra: { mine: 1 } }\n",
+    )
+    .unwrap();
+    let out = toscana()
+        .args([
+            "k8s",
+            "golden/k8s-lift-and-shift/input/wiki.yaml",
+            "--backend-dir",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`sofware` is not a role of the kubernetes backend"),
+        "{err}"
+    );
+    assert!(err.contains("mapping.yaml:5:19"), "{err}");
+    assert!(err.contains("software"), "{err}");
+    assert!(
+        err.contains("the kubernetes backend reads no `secret_name` in a rule's `bind`"),
+        "{err}"
+    );
+    assert!(err.contains("mapping.yaml:5:28"), "{err}");
+    assert!(!err.contains("`extra`"), "{err}");
+}

@@ -13,6 +13,7 @@ use crate::ir::canonical;
 use crate::limits::Limits;
 use crate::source::{FileId, Origin, SourceFile, SourceMap, Span};
 
+use super::binds::BindSchema;
 use super::meanings::Meanings;
 use super::rules::{self, Action, Document, Located, Mapping, Rule, Target};
 use super::shared::{json_to_tera, to_tera};
@@ -300,6 +301,19 @@ impl Engine {
             path_spans,
             meanings,
         })
+    }
+
+    /// Checks the `bind` of every rule and document against what the backend's Rust reads
+    /// ([`BindSchema`]); false when a key or role is unknown (each reported at its place).
+    pub fn check_binds(&self, schema: &BindSchema, diags: &mut Diagnostics) -> bool {
+        let rules = self.rules.iter().map(|r| &r.bind_keys);
+        let documents = self.documents.iter().map(|d| &d.bind_keys);
+        // Every bind is checked, so all unknown keys are reported at once.
+        let failed = rules
+            .chain(documents)
+            .filter(|keys| !schema.check(keys, diags))
+            .count();
+        failed == 0
     }
 
     /// What each relationship means to this backend (its mapping's `relationships:`).

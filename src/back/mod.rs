@@ -14,6 +14,7 @@
 //! [`write_outputs`] (stdout, one file, or a folder written all-or-nothing). The CLI finds the
 //! [`Backend`] in the [`registry`].
 
+pub mod binds;
 pub(crate) mod elements;
 mod engine;
 pub mod filters;

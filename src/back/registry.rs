@@ -14,11 +14,14 @@
 //! (`toscana render --backend-dir DIR`: a mapping file and templates alone, with no Rust of
 //! their own). A new backend is a new entry here and a command that chooses it.
 
+use std::path::Path;
+
 use crate::diag::Diagnostics;
 use crate::ir::{Artifact, Valid};
 use crate::limits::Limits;
 use crate::source::{ArtifactFiles, SourceMap};
 
+use super::binds::{self, BindSchema};
 use super::graphviz::DotOptions;
 use super::kubernetes::K8sOptions;
 use super::terraform::Provider;
@@ -50,6 +53,29 @@ pub trait Backend {
         false
     }
 
+    /// What the backend's Rust reads from a rule's `bind`, checked when the mapping loads;
+    /// `None` when nothing reads `bind` but the templates.
+    fn binds(&self) -> Option<&'static BindSchema> {
+        None
+    }
+
+    /// The backend's engine: its built-in mapping and templates ([`Backend::builtin`]) with
+    /// `backend_dir`'s additions, every `bind` checked against [`Backend::binds`]. `None`
+    /// when there was an error, each reported at its place.
+    fn load(
+        &self,
+        backend_dir: Option<&Path>,
+        sources: &mut SourceMap,
+        limits: &Limits,
+        diags: &mut Diagnostics,
+    ) -> Option<Engine> {
+        let engine = Engine::load(self.builtin(), backend_dir, sources, limits, diags)?;
+        match self.binds() {
+            Some(schema) if !engine.check_binds(schema, diags) => None,
+            _ => Some(engine),
+        }
+    }
+
     /// The files of `topology`, rendered with `engine` (loaded from [`Backend::builtin`] and
     /// `--backend-dir`). Problems go to `diags`; files are written only when there is none.
     fn render(
@@ -72,6 +98,10 @@ impl Backend for Kubernetes {
 
     fn builtin(&self) -> Option<&'static BuiltinBackend> {
         builtin("kubernetes")
+    }
+
+    fn binds(&self) -> Option<&'static BindSchema> {
+        Some(&binds::KUBERNETES)
     }
 
     fn render(
@@ -105,6 +135,10 @@ impl Backend for Terraform {
 
     fn builtin(&self) -> Option<&'static BuiltinBackend> {
         builtin(self.0.backend_name())
+    }
+
+    fn binds(&self) -> Option<&'static BindSchema> {
+        Some(&binds::TERRAFORM)
     }
 
     fn keeps_unbound_inputs(&self) -> bool {
@@ -142,6 +176,10 @@ impl Backend for Graphviz {
 
     fn builtin(&self) -> Option<&'static BuiltinBackend> {
         builtin("graphviz")
+    }
+
+    fn binds(&self) -> Option<&'static BindSchema> {
+        Some(&binds::GRAPHVIZ)
     }
 
     fn keeps_unbound_inputs(&self) -> bool {
@@ -203,6 +241,10 @@ mod tests {
         ];
         for backend in targets {
             assert!(backend.builtin().is_some(), "{}", backend.name());
+            let mut sources = SourceMap::new();
+            let mut diags = Diagnostics::new();
+            let engine = backend.load(None, &mut sources, &Limits::default(), &mut diags);
+            assert!(engine.is_some(), "{}: {:?}", backend.name(), diags);
         }
         assert!(Rules.builtin().is_none());
     }

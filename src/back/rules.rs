@@ -43,6 +43,8 @@ pub(crate) struct Rule {
     pub action: Action,
     /// `bind:`, constants handed to the template.
     pub bind: serde_json::Value,
+    /// Where `bind`'s keys were written, for [`super::binds`] to check them.
+    pub bind_keys: BindKeys,
 }
 
 #[derive(Debug, Clone)]
@@ -67,6 +69,39 @@ pub(crate) struct Document {
     pub template: Located,
     pub output: Located,
     pub bind: serde_json::Value,
+    /// Where `bind`'s keys were written, for [`super::binds`] to check them.
+    pub bind_keys: BindKeys,
+}
+
+/// The top-level keys of a `bind` map with their spans, and its `role` when that is text.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BindKeys {
+    pub keys: Vec<Located>,
+    /// `bind.role`: its text (`None` when it is not a string) and where it was written.
+    pub role: Option<(Option<String>, Span)>,
+}
+
+impl BindKeys {
+    fn of(map: &Map) -> BindKeys {
+        let Some(bind) = map.get("bind").and_then(Node::as_map) else {
+            return BindKeys::default();
+        };
+        BindKeys {
+            keys: bind
+                .entries()
+                .iter()
+                .filter_map(|e| {
+                    Some(Located {
+                        text: e.key.as_str()?.to_string(),
+                        span: e.key.span,
+                    })
+                })
+                .collect(),
+            role: bind
+                .get("role")
+                .map(|r| (r.as_str().map(str::to_string), r.span)),
+        }
+    }
 }
 
 const TOP_KEYS: &[&str] = &[
@@ -149,6 +184,7 @@ fn parse_document(node: &Node, diags: &mut Diagnostics) -> Option<Document> {
         template: template?,
         output: output?,
         bind: bind?,
+        bind_keys: BindKeys::of(map),
     })
 }
 
@@ -242,6 +278,7 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
         types,
         action: action?,
         bind: bind?,
+        bind_keys: BindKeys::of(map),
     })
 }
 

@@ -438,13 +438,7 @@ fn translate(
         diags.push(Diagnostic::error(codes::BACKEND_UNKNOWN, message).hint("a folder with mapping.yaml and templates works with --backend-dir DIR; see backends/README.md"));
         return EXIT_USAGE;
     }
-    let Some(engine) = back::Engine::load(
-        backend.builtin(),
-        translation.backend_dir,
-        sources,
-        &limits,
-        diags,
-    ) else {
+    let Some(engine) = backend.load(translation.backend_dir, sources, &limits, diags) else {
         return EXIT_USAGE;
     };
     let mut inputs = back::Inputs {
