@@ -207,32 +207,28 @@ fn software_with_no_place_in_a_workload_is_a_warning_not_silence() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("image: mysql:8.4"));
 }
 
+/// The wiki of the lift-and-shift golden case, translated with a `--backend-dir` holding
+/// only `mapping` (or without one).
+fn wiki_with_mapping(mapping: Option<&str>) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = toscana();
+    command.args(["k8s", "golden/k8s-lift-and-shift/input/wiki.yaml"]);
+    if let Some(mapping) = mapping {
+        fs::write(dir.path().join("mapping.yaml"), mapping).unwrap();
+        command.arg("--backend-dir").arg(dir.path());
+    }
+    command.output().unwrap()
+}
+
 #[test]
 fn what_a_relationship_means_is_data_a_backend_dir_can_change() {
-    let lifted = toscana()
-        .args(["k8s", "golden/k8s-lift-and-shift/input/wiki.yaml"])
-        .output()
-        .unwrap();
+    let lifted = wiki_with_mapping(None);
     assert!(lifted.status.success(), "{}", stderr(&lifted));
     assert!(!stderr(&lifted).contains("warning"), "{}", stderr(&lifted));
     // No relationship means hosting any more: the web server and the wiki are no longer
     // lifted into their machine's Deployment but are stacks of their own, and say that they
     // have no Compute host.
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("mapping.yaml"),
-        "relationships:\n  hosting: { types: [] }\n",
-    )
-    .unwrap();
-    let unhosted = toscana()
-        .args([
-            "k8s",
-            "golden/k8s-lift-and-shift/input/wiki.yaml",
-            "--backend-dir",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let unhosted = wiki_with_mapping(Some("relationships:\n  hosting: { types: [] }\n"));
     assert!(unhosted.status.success(), "{}", stderr(&unhosted));
     let deployments = |out: &std::process::Output| {
         String::from_utf8_lossy(&out.stdout)
@@ -250,21 +246,9 @@ fn what_a_relationship_means_is_data_a_backend_dir_can_change() {
 
 #[test]
 fn an_unknown_relationship_meaning_is_an_error_at_its_place() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("mapping.yaml"),
+    let out = wiki_with_mapping(Some(
         "relationships:\n  hosting: { typs: [tosca.relationships.HostedOn] }\n  wiring: { types: [tosca.relationships.ConnectsTo] }\n",
-    )
-    .unwrap();
-    let out = toscana()
-        .args([
-            "k8s",
-            "golden/k8s-lift-and-shift/input/wiki.yaml",
-            "--backend-dir",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    ));
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("mapping.yaml:2:14"), "{err}");
@@ -275,21 +259,9 @@ fn an_unknown_relationship_meaning_is_an_error_at_its_place() {
 
 #[test]
 fn a_misspelt_role_or_bind_key_is_an_error_at_its_place() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("mapping.yaml"),
+    let out = wiki_with_mapping(Some(
         "rules:\n  - match: { kind: node, type: tosca.nodes.WebServer }\n    template: workload.yaml.tera\n    output: web.yaml\n    bind: { role: sofware, secret_name: [password], extra: { mine: 1 } }\n",
-    )
-    .unwrap();
-    let out = toscana()
-        .args([
-            "k8s",
-            "golden/k8s-lift-and-shift/input/wiki.yaml",
-            "--backend-dir",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    ));
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
