@@ -6,8 +6,11 @@ use std::path::Path;
 use serde_json::json;
 
 use super::*;
+use crate::back::BuiltinBackend;
 use crate::back::{ElementKind, write_outputs};
 use crate::diag::Severity;
+use crate::limits::Limits;
+use crate::source::{Origin, SourceMap};
 
 fn leak<T: ?Sized>(b: Box<T>) -> &'static T {
     Box::leak(b)
