@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use toscana::back::{self, Backend};
+use toscana::back::{self, Engine};
 use toscana::diag::Diagnostics;
 use toscana::ir::Topology;
 use toscana::limits::Limits;
@@ -146,7 +146,7 @@ fn resolve(bencher: divan::Bencher, stacks: usize) {
 
 /// The template read to its topology once, and a built-in backend loaded, for the backend
 /// benchmarks.
-fn read_for_backend(stacks: usize, backend: &str) -> (Topology, SourceMap, Backend) {
+fn read_for_backend(stacks: usize, backend: &str) -> (Topology, SourceMap, Engine) {
     let limits = Limits::default();
     let mut diags = Diagnostics::new();
     let (_dir, options) = read_options(stacks);
@@ -156,7 +156,7 @@ fn read_for_backend(stacks: usize, backend: &str) -> (Topology, SourceMap, Backe
         ..
     } = read(&options, &mut diags);
     let builtin = back::builtin(backend).expect("a built-in backend");
-    let backend = Backend::load(Some(builtin), None, &mut sources, &limits, &mut diags)
+    let backend = Engine::load(Some(builtin), None, &mut sources, &limits, &mut diags)
         .expect("the backend loads");
     assert!(!diags.has_errors());
     (topology.expect("a topology"), sources, backend)
@@ -175,7 +175,7 @@ fn backend_k8s(bencher: divan::Bencher, stacks: usize) {
         let mut diags = Diagnostics::new();
         back::kubernetes::render(
             &backend,
-            &topology,
+            toscana::ir::validate(&topology).expect("a resolved topology is valid"),
             &mut sources,
             &ArtifactFiles::nowhere(),
             &limits,
@@ -193,7 +193,12 @@ fn backend_tf(bencher: divan::Bencher, stacks: usize) {
     bencher.bench_local(|| {
         let mut diags = Diagnostics::new();
         back::terraform::render(
-            &backend, &topology, &sources, provider, &no_files, &mut diags,
+            &backend,
+            toscana::ir::validate(&topology).expect("a resolved topology is valid"),
+            &sources,
+            provider,
+            &no_files,
+            &mut diags,
         )
     });
 }
@@ -204,6 +209,12 @@ fn backend_dot(bencher: divan::Bencher, stacks: usize) {
     let options = back::graphviz::DotOptions::default();
     bencher.bench_local(|| {
         let mut diags = Diagnostics::new();
-        back::graphviz::render(&backend, &topology, &sources, &options, &mut diags)
+        back::graphviz::render(
+            &backend,
+            toscana::ir::validate(&topology).expect("a resolved topology is valid"),
+            &sources,
+            &options,
+            &mut diags,
+        )
     });
 }

@@ -158,6 +158,9 @@ pub mod codes {
     pub const TOO_MANY_ERRORS: &str = "diag::too-many-errors";
     /// The diagnostics printed reached `--max-diagnostics-size`; the rest are only counted.
     pub const TOO_MUCH_OUTPUT: &str = "diag::too-much-output";
+    /// The resolved topology refers to an element that does not exist (the IR's validator): a
+    /// bug, and nothing is written.
+    pub const INTERNAL_IR: &str = "internal::inconsistent-ir";
 }
 
 /// How bad a problem is. Errors make the run fail (exit 1); warnings never do.

@@ -43,10 +43,10 @@
 //! let topology = read(&options, &mut diags).topology.expect("the example reads");
 //! assert!(!diags.has_errors());
 //!
-//! // Nodes and relationships refer to each other by index.
+//! // Nodes and relationships refer to each other by handles, which index the topology.
 //! let app = topology.nodes.iter().find(|n| n.name == "app").unwrap();
-//! let database = &topology.relationships[app.requirements[1].relationship.unwrap().0];
-//! assert_eq!(topology.nodes[database.target.0].name, "db");
+//! let database = &topology[app.requirements[1].relationship.unwrap()];
+//! assert_eq!(topology[database.target].name, "db");
 //! assert_eq!(database.type_name, "tosca.relationships.ConnectsTo");
 //! ```
 

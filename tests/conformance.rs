@@ -665,7 +665,7 @@ fn unexplained_open_requirements(
             let exposed = topology.substitution.as_ref().is_some_and(|s| {
                 s.requirements
                     .iter()
-                    .any(|m| m.node.0 == id && m.target == r.name)
+                    .any(|m| m.node.index() == id && m.target == r.name)
             });
             let (requirement, of) = (format!("`{}`", r.name), format!("`{}`", node.name));
             let said = warnings

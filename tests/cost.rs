@@ -19,7 +19,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
-use toscana::back::{Backend, builtin, graphviz};
+use toscana::back::{Engine, builtin, graphviz};
 use toscana::diag::{Diagnostics, MessageFormat};
 use toscana::limits::Limits;
 use toscana::pipeline::{ReadOptions, read};
@@ -104,7 +104,7 @@ fn measure(
         let mut diags = Diagnostics::new();
         let mut read = read(&options, &mut diags);
         if let (true, Some(topology)) = (diagram, &read.topology) {
-            let backend = Backend::load(
+            let backend = Engine::load(
                 builtin("graphviz"),
                 None,
                 &mut read.sources,
@@ -114,7 +114,7 @@ fn measure(
             .expect("the built-in backend loads");
             let files = graphviz::render(
                 &backend,
-                topology,
+                toscana::ir::validate(topology).expect("a resolved topology is valid"),
                 &read.sources,
                 &graphviz::DotOptions::default(),
                 &mut diags,

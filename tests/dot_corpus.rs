@@ -19,7 +19,7 @@ mod common;
 
 use common::batches::check_in_batches;
 use common::{corpus_files, corpus_root, read_accepted_corpus_file};
-use toscana::back::{self, Backend, graphviz};
+use toscana::back::{self, Engine, graphviz};
 use toscana::diag::Diagnostics;
 use toscana::limits::Limits;
 
@@ -83,7 +83,7 @@ fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
         accepted += 1;
         let mut sources = read.sources;
         let mut bdiags = Diagnostics::with_cap(0);
-        let Some(backend) = Backend::load(
+        let Some(backend) = Engine::load(
             back::builtin("graphviz"),
             None,
             &mut sources,
@@ -92,7 +92,13 @@ fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
         ) else {
             panic!("the built-in graphviz backend does not load");
         };
-        let files = graphviz::render(&backend, &topology, &sources, &options, &mut bdiags);
+        let files = graphviz::render(
+            &backend,
+            toscana::ir::validate(&topology).expect("a resolved topology is valid"),
+            &sources,
+            &options,
+            &mut bdiags,
+        );
         if bdiags.has_errors() {
             let messages: Vec<String> = bdiags
                 .finish()

@@ -206,3 +206,74 @@ fn software_with_no_place_in_a_workload_is_a_warning_not_silence() {
     assert!(err.contains("\"code\":\"backend::skipped\""), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("image: mysql:8.4"));
 }
+
+/// The wiki of the lift-and-shift golden case, translated with a `--backend-dir` holding
+/// only `mapping` (or without one).
+fn wiki_with_mapping(mapping: Option<&str>) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = toscana();
+    command.args(["k8s", "golden/k8s-lift-and-shift/input/wiki.yaml"]);
+    if let Some(mapping) = mapping {
+        fs::write(dir.path().join("mapping.yaml"), mapping).unwrap();
+        command.arg("--backend-dir").arg(dir.path());
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn what_a_relationship_means_is_data_a_backend_dir_can_change() {
+    let lifted = wiki_with_mapping(None);
+    assert!(lifted.status.success(), "{}", stderr(&lifted));
+    assert!(!stderr(&lifted).contains("warning"), "{}", stderr(&lifted));
+    // No relationship means hosting any more: the web server and the wiki are no longer
+    // lifted into their machine's Deployment but are stacks of their own, and say that they
+    // have no Compute host.
+    let unhosted = wiki_with_mapping(Some("relationships:\n  hosting: { types: [] }\n"));
+    assert!(unhosted.status.success(), "{}", stderr(&unhosted));
+    let deployments = |out: &std::process::Output| {
+        String::from_utf8_lossy(&out.stdout)
+            .matches("kind: Deployment")
+            .count()
+    };
+    assert_eq!(deployments(&lifted), 1);
+    assert_eq!(deployments(&unhosted), 3);
+    let warnings = stderr(&unhosted);
+    assert!(
+        warnings.contains("`wiki` has no Compute host"),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn an_unknown_relationship_meaning_is_an_error_at_its_place() {
+    let out = wiki_with_mapping(Some(
+        "relationships:\n  hosting: { typs: [tosca.relationships.HostedOn] }\n  wiring: { types: [tosca.relationships.ConnectsTo] }\n",
+    ));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("mapping.yaml:2:14"), "{err}");
+    assert!(err.contains("typs"), "{err}");
+    assert!(err.contains("mapping.yaml:3:3"), "{err}");
+    assert!(err.contains("wiring"), "{err}");
+}
+
+#[test]
+fn a_misspelt_role_or_bind_key_is_an_error_at_its_place() {
+    let out = wiki_with_mapping(Some(
+        "rules:\n  - match: { kind: node, type: tosca.nodes.WebServer }\n    template: workload.yaml.tera\n    output: web.yaml\n    bind: { role: sofware, secret_name: [password], extra: { mine: 1 } }\n",
+    ));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`sofware` is not a role of the kubernetes backend"),
+        "{err}"
+    );
+    assert!(err.contains("mapping.yaml:5:19"), "{err}");
+    assert!(err.contains("software"), "{err}");
+    assert!(
+        err.contains("the kubernetes backend reads no `secret_name` in a rule's `bind`"),
+        "{err}"
+    );
+    assert!(err.contains("mapping.yaml:5:28"), "{err}");
+    assert!(!err.contains("`extra`"), "{err}");
+}

@@ -23,7 +23,7 @@ use std::process::Command;
 mod common;
 
 use common::{corpus_files, corpus_root};
-use toscana::back::{self, Backend, kubernetes};
+use toscana::back::{self, Engine, kubernetes};
 use toscana::diag::{Diagnostics, codes};
 use toscana::limits::Limits;
 use toscana::pipeline::{ReadOptions, read};
@@ -60,7 +60,7 @@ fn translate(path: &Path, options: &kubernetes::K8sOptions) -> Option<Outcome> {
     }
     let mut sources = read.sources;
     let mut bdiags = Diagnostics::with_cap(0);
-    let backend = Backend::load(
+    let backend = Engine::load(
         back::builtin("kubernetes"),
         None,
         &mut sources,
@@ -70,7 +70,7 @@ fn translate(path: &Path, options: &kubernetes::K8sOptions) -> Option<Outcome> {
     .expect("the built-in kubernetes backend loads");
     let files = kubernetes::render(
         &backend,
-        &topology,
+        toscana::ir::validate(&topology).expect("a resolved topology is valid"),
         &mut sources,
         &read.artifacts,
         &Limits::default(),

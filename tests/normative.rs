@@ -317,7 +317,7 @@ fn non_normative_types_resolve_with_their_relationships_in_every_version() {
             topology
                 .relationships
                 .iter()
-                .find(|r| r.source.0 == id && r.requirement == requirement)
+                .find(|r| r.source.index() == id && r.requirement == requirement)
                 .unwrap()
         };
         let db = rel("wordpress", "database_endpoint");

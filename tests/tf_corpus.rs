@@ -22,7 +22,7 @@ mod common;
 
 use common::batches::check_in_batches;
 use common::{corpus_files, corpus_root, read_accepted_corpus_file};
-use toscana::back::{self, Backend, terraform};
+use toscana::back::{self, Engine, terraform};
 use toscana::diag::{Diagnostics, codes};
 use toscana::limits::Limits;
 
@@ -123,7 +123,7 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
         };
         for provider in PROVIDERS {
             let mut bdiags = Diagnostics::with_cap(0);
-            let Some(backend) = Backend::load(
+            let Some(backend) = Engine::load(
                 back::builtin(provider.backend_name()),
                 None,
                 &mut sources,
@@ -134,7 +134,7 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
             };
             let files = terraform::render(
                 &backend,
-                &topology,
+                toscana::ir::validate(&topology).expect("a resolved topology is valid"),
                 &sources,
                 provider,
                 &read_artifact,

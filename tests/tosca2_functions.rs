@@ -270,7 +270,7 @@ fn relationship_index_is_the_place_among_the_requirement_s_relationships() {
         let rels: Vec<_> = t
             .relationships
             .iter()
-            .filter(|r| t.nodes[r.source.0].name == from)
+            .filter(|r| t.nodes[r.source.index()].name == from)
             .collect();
         value_text(&rels[i].properties["weight"])
     };

@@ -579,7 +579,7 @@ fn requirement_mappings_are_a_list_of_single_entry_maps() {
         .unwrap()
         .requirements
         .iter()
-        .map(|m| (topology.nodes[m.node.0].name.as_str(), m.target.as_str()))
+        .map(|m| (topology[m.node].name.as_str(), m.target.as_str()))
         .collect();
     assert_eq!(mapped, [("inner", "uses"), ("spare", "uses")]);
     // A selectable node template: valid, but the IR has no place for it, which is said.
@@ -600,13 +600,13 @@ fn requirement_mappings_are_a_list_of_single_entry_maps() {
         .0
         .topology
         .unwrap();
-    let mapped = &topology.substitution.unwrap().requirements;
+    let mapped = &topology.substitution.as_ref().unwrap().requirements;
     assert_eq!(mapped.len(), 1, "{mapped:?}");
     assert_eq!(
         (mapped[0].name.as_str(), mapped[0].target.as_str()),
         ("needs", "uses")
     );
-    assert_eq!(topology.nodes[mapped[0].node.0].name, "inner");
+    assert_eq!(topology[mapped[0].node].name, "inner");
 }
 
 /// The node filter of a `select` node template that holds whatever the node (here `true`, a

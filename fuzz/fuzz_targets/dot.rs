@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toscana::back::{Backend, builtin, graphviz};
+use toscana::back::{Engine, builtin, graphviz};
 use toscana::limits::Limits;
 
 #[path = "common.rs"]
@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let mut sources = read.sources;
-    let backend = Backend::load(
+    let backend = Engine::load(
         builtin("graphviz"),
         None,
         &mut sources,
@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     .expect("the built-in backend loads");
     let _ = graphviz::render(
         &backend,
-        &topology,
+        toscana::ir::validate(&topology).expect("a resolved topology is valid"),
         &sources,
         &graphviz::DotOptions::default(),
         &mut diags,

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toscana::back::{Backend, builtin, kubernetes};
+use toscana::back::{Engine, builtin, kubernetes};
 use toscana::limits::Limits;
 
 #[path = "common.rs"]
@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let mut sources = read.sources;
-    let backend = Backend::load(
+    let backend = Engine::load(
         builtin("kubernetes"),
         None,
         &mut sources,
@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
         };
         let _ = kubernetes::render(
             &backend,
-            &topology,
+            toscana::ir::validate(&topology).expect("a resolved topology is valid"),
             &mut sources,
             &read.artifacts,
             &Limits::default(),

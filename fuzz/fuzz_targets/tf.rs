@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use toscana::back::terraform::{self, Provider};
-use toscana::back::{Backend, builtin};
+use toscana::back::{Engine, builtin};
 use toscana::limits::Limits;
 
 #[path = "common.rs"]
@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
     let mut sources = read.sources;
     let limits = Limits::default();
     for provider in [Provider::Aws, Provider::Openstack, Provider::Kubernetes] {
-        let backend = Backend::load(
+        let backend = Engine::load(
             builtin(provider.backend_name()),
             None,
             &mut sources,
@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
         let read_artifact = |a: &toscana::ir::Artifact| read.artifacts.read(a.path.as_deref(), a.repository.as_deref(), &limits);
         let _ = terraform::render(
             &backend,
-            &topology,
+            toscana::ir::validate(&topology).expect("a resolved topology is valid"),
             &sources,
             provider,
             &read_artifact,

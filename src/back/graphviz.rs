@@ -26,12 +26,12 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
-use crate::ir::{NodeId, PolicyTarget, Topology, Value, canonical};
+use crate::ir::{PolicyTarget, Topology, Valid, Value, canonical};
 use crate::source::SourceMap;
 
 use super::shared::{Builder, Part};
-use super::stack::Hosting;
-use super::{Backend, Element, ElementKind, OutputFile};
+use super::{Element, ElementKind, Engine, OutputFile};
+use crate::ir::Hosting;
 
 /// Pseudo-type of nodes an orchestrator must select (`select` directive, or an abstract
 /// normative type with no implementation).
@@ -93,12 +93,14 @@ impl Default for DotOptions {
 /// `--backend-dir`): the elements with their pseudo-types and indexes, and the `graph` and
 /// `options` context.
 pub fn render(
-    backend: &Backend,
-    topology: &Topology,
+    backend: &Engine,
+    topology: Valid<'_>,
     sources: &SourceMap,
     options: &DotOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
+    // Valid: every handle resolves, so what follows indexes the topology unguarded.
+    let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
     let elements = elements(topology, sources);
     let graph = context(backend, topology, &elements, options);
@@ -247,7 +249,7 @@ impl Ids {
 
 /// The `graph` context (see the module documentation), built as Tera values directly.
 fn context(
-    backend: &Backend,
+    backend: &Engine,
     topology: &Topology,
     elements: &[Element],
     options: &DotOptions,
@@ -263,26 +265,24 @@ fn context(
 
     // Hosting: each node's host (cycles cut), drawn as nesting only when asked to.
     let hosting = options.nesting.then(|| Hosting::new(topology));
-    let host: Vec<Option<usize>> = (0..n)
-        .map(|i| {
+    let host: Vec<Option<usize>> = topology
+        .node_ids()
+        .map(|id| hosting.as_ref().and_then(|h| h.host(id)).map(|h| h.index()))
+        .collect();
+    let host_link: Vec<Option<usize>> = topology
+        .node_ids()
+        .map(|id| {
             hosting
                 .as_ref()
-                .and_then(|h| h.host(NodeId(i)))
-                .map(|h| h.0)
+                .and_then(|h| h.host_link(id))
+                .map(|r| r.index())
         })
         .collect();
-    let host_link: Vec<Option<usize>> = (0..n)
-        .map(|i| {
-            hosting
-                .as_ref()
-                .and_then(|h| h.host_link(NodeId(i)))
-                .map(|r| r.0)
-        })
-        .collect();
-    let children: Vec<Vec<usize>> = (0..n)
-        .map(|i| {
+    let children: Vec<Vec<usize>> = topology
+        .node_ids()
+        .map(|id| {
             hosting.as_ref().map_or_else(Vec::new, |h| {
-                h.hosted(NodeId(i)).iter().map(|c| c.0).collect()
+                h.hosted(id).iter().map(|c| c.index()).collect()
             })
         })
         .collect();
@@ -293,7 +293,7 @@ fn context(
     let mut group_cluster: Vec<bool> = Vec::new();
     let mut group_ids: Vec<String> = Vec::new();
     for (gi, g) in topology.groups.iter().enumerate() {
-        let mut members: Vec<usize> = g.members.iter().map(|m| m.0).filter(|&m| m < n).collect();
+        let mut members: Vec<usize> = g.members.iter().map(|m| m.index()).collect();
         members.sort_unstable();
         members.dedup();
         let parent = members.first().map(|&m| host[m]);
@@ -509,17 +509,16 @@ fn context(
     // Relationships: endpoints, ports, whether hosting shows them, the type to name.
     let mut relationships = Vec::with_capacity(topology.relationships.len());
     for (ri, r) in topology.relationships.iter().enumerate() {
-        let (s, t) = (r.source.0, r.target.0);
-        let nested = s < n && host_link[s] == Some(ri);
+        let (s, t) = (r.source.index(), r.target.index());
+        let nested = host_link[s] == Some(ri);
         let tailport = options
             .ports
             .then(|| {
-                topology.nodes.get(s).and_then(|node| {
-                    node.requirements
-                        .iter()
-                        .position(|q| q.relationship.map(|x| x.0) == Some(ri))
-                        .map(|p| format!("r{p}"))
-                })
+                topology.nodes[s]
+                    .requirements
+                    .iter()
+                    .position(|q| q.relationship.map(|x| x.index()) == Some(ri))
+                    .map(|p| format!("r{p}"))
             })
             .flatten();
         let headport = options
@@ -563,8 +562,7 @@ fn context(
         let members: Vec<Part> = g
             .members
             .iter()
-            .filter_map(|m| node_ids.get(m.0))
-            .map(|id| b.str(id))
+            .map(|m| b.str(&node_ids[m.index()]))
             .collect();
         let entry = [
             ("id", b.str(&group_ids[gi])),
@@ -587,12 +585,11 @@ fn context(
             .targets
             .iter()
             .filter_map(|t| match *t {
-                PolicyTarget::Node(id) => node_ids.get(id.0).map(|node| (node.as_str(), None)),
+                PolicyTarget::Node(id) => Some((node_ids[id.index()].as_str(), None)),
                 PolicyTarget::Group(g) => {
-                    let gi = g.0;
-                    let cluster = *group_cluster.get(gi)?;
-                    if cluster {
-                        let anchor = (*anchor.get(gi)?)?;
+                    let gi = g.index();
+                    if group_cluster[gi] {
+                        let anchor = anchor[gi]?;
                         Some((node_ids[anchor].as_str(), Some(group_ids[gi].as_str())))
                     } else {
                         Some((group_ids[gi].as_str(), None))
@@ -642,9 +639,7 @@ fn context(
                             capability: bool| {
                 let mut out = Vec::new();
                 for (bi, m) in list.iter().enumerate() {
-                    let Some(node) = topology.nodes.get(m.node.0) else {
-                        continue;
-                    };
+                    let node = &topology[m.node];
                     let port = if !options.ports {
                         None
                     } else if capability {
@@ -660,7 +655,7 @@ fn context(
                     let entry = [
                         ("id", b.str(&format!("sub:{prefix}{bi}"))),
                         ("name", b.str(&m.name)),
-                        ("node", b.str(&node_ids[m.node.0])),
+                        ("node", b.str(&node_ids[m.node.index()])),
                         ("target", b.str(&m.target)),
                         ("port", b.opt_str(port.as_deref())),
                     ];

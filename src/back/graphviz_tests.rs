@@ -26,7 +26,7 @@ fn render_yaml(yaml: &str, options: &DotOptions) -> String {
     let topology = read.topology.expect("a topology");
     assert!(!diags.has_errors(), "{:?}", diags.finish());
     let mut sources = read.sources;
-    let backend = Backend::load(
+    let backend = Engine::load(
         builtin("graphviz"),
         None,
         &mut sources,
@@ -34,7 +34,13 @@ fn render_yaml(yaml: &str, options: &DotOptions) -> String {
         &mut diags,
     )
     .expect("the built-in backend loads");
-    let files = render(&backend, &topology, &sources, options, &mut diags);
+    let files = render(
+        &backend,
+        crate::ir::validate(&topology).unwrap(),
+        &sources,
+        options,
+        &mut diags,
+    );
     assert!(!diags.has_errors(), "{:?}", diags.finish());
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].path, "graph.dot");

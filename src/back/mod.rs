@@ -8,26 +8,32 @@
 //! the binary ([`BuiltinBackend`]); `--backend-dir DIR` prepends rules and replaces templates, or
 //! is a whole new backend by itself.
 //!
-//! The flow is: [`Backend::load`] (mapping and templates, every mistake a diagnostic with its
-//! span) → [`Backend::render`] (one rule per [`Element`], then the documents; deterministic) →
-//! [`write_outputs`] (stdout, one file, or a folder written all-or-nothing).
+//! The flow is: [`Engine::load`] (mapping and templates, every mistake a diagnostic with its
+//! span) → [`Backend::render`] (the backend's own work over the whole topology, then
+//! [`Engine::render`]: one rule per [`Element`], then the documents; deterministic) →
+//! [`write_outputs`] (stdout, one file, or a folder written all-or-nothing). The CLI finds the
+//! [`Backend`] in the [`registry`].
 
+pub mod binds;
 pub(crate) mod elements;
 mod engine;
 pub mod filters;
 pub mod graphviz;
 pub mod kubernetes;
+pub mod meanings;
 mod output;
+pub mod registry;
 mod rules;
 pub mod shared;
 pub mod stack;
 pub mod terraform;
 
 pub use elements::{elements, topology_value};
-pub use engine::Backend;
+pub use engine::Engine;
 pub use output::{
     Destination, Shape, WriteReport, names_folder, recover, write_binary, write_outputs,
 };
+pub use registry::{Backend, Inputs};
 pub use shared::{json_to_tera, to_tera};
 
 use std::fmt;

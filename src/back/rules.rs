@@ -9,6 +9,7 @@ use crate::source::Span;
 use crate::yaml::{Core, Kind, Map, Node};
 
 use super::ElementKind;
+use super::meanings::Meanings;
 
 /// A parsed mapping file.
 #[derive(Debug, Clone)]
@@ -20,6 +21,8 @@ pub(crate) struct Mapping {
     pub stdout_separator: Option<String>,
     pub documents: Vec<Document>,
     pub rules: Vec<Rule>,
+    /// `relationships:`, what each relationship means to the backend's Rust.
+    pub relationships: Meanings,
 }
 
 /// A name with the span it was written at.
@@ -40,6 +43,8 @@ pub(crate) struct Rule {
     pub action: Action,
     /// `bind:`, constants handed to the template.
     pub bind: serde_json::Value,
+    /// Where `bind`'s keys were written, for [`super::binds`] to check them.
+    pub bind_keys: BindKeys,
 }
 
 #[derive(Debug, Clone)]
@@ -64,6 +69,39 @@ pub(crate) struct Document {
     pub template: Located,
     pub output: Located,
     pub bind: serde_json::Value,
+    /// Where `bind`'s keys were written, for [`super::binds`] to check them.
+    pub bind_keys: BindKeys,
+}
+
+/// The top-level keys of a `bind` map with their spans, and its `role` when that is text.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BindKeys {
+    pub keys: Vec<Located>,
+    /// `bind.role`: its text (`None` when it is not a string) and where it was written.
+    pub role: Option<(Option<String>, Span)>,
+}
+
+impl BindKeys {
+    fn of(map: &Map) -> BindKeys {
+        let Some(bind) = map.get("bind").and_then(Node::as_map) else {
+            return BindKeys::default();
+        };
+        BindKeys {
+            keys: bind
+                .entries()
+                .iter()
+                .filter_map(|e| {
+                    Some(Located {
+                        text: e.key.as_str()?.to_string(),
+                        span: e.key.span,
+                    })
+                })
+                .collect(),
+            role: bind
+                .get("role")
+                .map(|r| (r.as_str().map(str::to_string), r.span)),
+        }
+    }
 }
 
 const TOP_KEYS: &[&str] = &[
@@ -72,6 +110,7 @@ const TOP_KEYS: &[&str] = &[
     "stdout_separator",
     "documents",
     "rules",
+    "relationships",
 ];
 const RULE_KEYS: &[&str] = &[
     "match",
@@ -95,6 +134,7 @@ pub(crate) fn parse(root: &Node, diags: &mut Diagnostics) -> Option<Mapping> {
         stdout_separator: None,
         documents: Vec::new(),
         rules: Vec::new(),
+        relationships: Meanings::default(),
     };
     let map = expect_map(root, "a mapping file", diags)?;
     check_keys(map, TOP_KEYS, "the mapping file", diags);
@@ -124,6 +164,11 @@ pub(crate) fn parse(root: &Node, diags: &mut Diagnostics) -> Option<Mapping> {
             }
         }
     }
+    if let Some(node) = map.get("relationships")
+        && let Some(meanings) = Meanings::parse(node, diags)
+    {
+        mapping.relationships = meanings;
+    }
     warn_unreachable(&mapping.rules, diags);
     (diags.error_count() == before).then_some(mapping)
 }
@@ -139,6 +184,7 @@ fn parse_document(node: &Node, diags: &mut Diagnostics) -> Option<Document> {
         template: template?,
         output: output?,
         bind: bind?,
+        bind_keys: BindKeys::of(map),
     })
 }
 
@@ -232,6 +278,7 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
         types,
         action: action?,
         bind: bind?,
+        bind_keys: BindKeys::of(map),
     })
 }
 
@@ -369,7 +416,7 @@ pub(crate) fn to_json(node: &Node, diags: &mut Diagnostics) -> Option<serde_json
 }
 
 /// Reports every key of `map` that `allowed` does not list; false if there was one.
-fn check_keys(map: &Map, allowed: &[&str], what: &str, diags: &mut Diagnostics) -> bool {
+pub(super) fn check_keys(map: &Map, allowed: &[&str], what: &str, diags: &mut Diagnostics) -> bool {
     let mut known = true;
     for entry in map.entries() {
         match entry.key.as_str() {
@@ -433,7 +480,11 @@ fn required_string(
     opt_string(map, key, diags)
 }
 
-fn expect_map<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'a Map> {
+pub(super) fn expect_map<'a>(
+    node: &'a Node,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<&'a Map> {
     let map = node.as_map();
     if map.is_none() {
         diags.push(shape(node, what, "a map"));
@@ -449,7 +500,7 @@ fn expect_seq<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option
     seq
 }
 
-fn shape(node: &Node, what: &str, expected: impl Into<String>) -> Diagnostic {
+pub(super) fn shape(node: &Node, what: &str, expected: impl Into<String>) -> Diagnostic {
     let expected = expected.into();
     Diagnostic::error(
         codes::BACKEND_RULES,

@@ -1,19 +1,13 @@
-//! Software stacks: what is hosted on what, and in which order a stack's lifecycle scripts run.
+//! The lifecycle scripts of a software stack, in the order they run.
 //!
 //! The Kubernetes and Terraform backends both "lift and shift" a Compute node and the software
-//! hosted on it into one unit (a container, a VM's cloud-init), and the Graphviz backend draws
-//! the same hosting tree as nested clusters. This module answers the two questions they share:
-//!
-//! - [`Hosting`]: each node's host, the bottom of its hosting chain, and the whole stack on a
-//!   host in deployment order. It lives in [`crate::ir::hosting`], because the resolver asks
-//!   it too (`HOST` in `get_property`), and is re-exported here for the backends.
-//! - [`lifecycle_steps`]: the `create`, `configure` and `start` operations of the Standard
-//!   lifecycle interface of each node in that order, the way TOSCA's declarative deployment
-//!   workflow runs them.
+//! hosted on it into one unit (a container, a VM's cloud-init). [`crate::ir::Hosting::stack`]
+//! orders the stack; [`lifecycle_steps`] gives the `create`, `configure` and `start` operations
+//! of the Standard lifecycle interface of each node in that order, the way TOSCA's declarative
+//! deployment workflow runs them.
 
 use indexmap::IndexMap;
 
-pub use crate::ir::hosting::{Hosting, is_hosting};
 use crate::ir::{Implementation, NodeId, Topology, Value};
 
 /// One lifecycle operation to run: which node, which operation, its implementation and inputs.
@@ -34,7 +28,7 @@ pub const DEPLOY_OPERATIONS: [&str; 3] = ["create", "configure", "start"];
 pub fn lifecycle_steps<'a>(topology: &'a Topology, order: &[NodeId]) -> Vec<LifecycleStep<'a>> {
     let mut steps = Vec::new();
     for &node in order {
-        let Some(interface) = topology.nodes[node.0]
+        let Some(interface) = topology.nodes[node.index()]
             .interfaces
             .iter()
             .find(|(name, i)| is_standard_lifecycle(name, &i.types))

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::diag::Diagnostics;
+use crate::ir::Hosting;
 use crate::limits::Limits;
 use crate::pipeline::{Read, ReadOptions, read};
 use crate::source::InputArg;
@@ -33,12 +34,15 @@ fn read_files(files: &[(&str, &str)], dir: bool) -> (tempfile::TempDir, Read) {
 }
 
 fn id(topology: &Topology, name: &str) -> NodeId {
-    NodeId(topology.nodes.iter().position(|n| n.name == name).unwrap())
+    topology
+        .node_ids()
+        .find(|&id| topology[id].name == name)
+        .unwrap()
 }
 
 fn names(topology: &Topology, ids: &[NodeId]) -> Vec<String> {
     ids.iter()
-        .map(|i| topology.nodes[i.0].name.clone())
+        .map(|i| topology.nodes[i.index()].name.clone())
         .collect()
 }
 
@@ -125,7 +129,7 @@ fn lifecycle_steps_follow_the_stack_and_the_standard_order() {
         .iter()
         .map(|s| {
             (
-                topology.nodes[s.node.0].name.clone(),
+                topology.nodes[s.node.index()].name.clone(),
                 s.operation,
                 s.implementation.primary.as_ref().unwrap().file.clone(),
             )
@@ -177,7 +181,7 @@ fn scripts_are_read_from_the_template_folder() {
         false,
     );
     let topology = read.topology.unwrap();
-    let web = &topology.nodes[id(&topology, "web").0];
+    let web = &topology.nodes[id(&topology, "web").index()];
     let start = web.interfaces["Standard"].operations["start"]
         .implementation
         .as_ref()
@@ -192,7 +196,7 @@ fn scripts_are_read_from_the_template_folder() {
             .unwrap(),
         b"#!/bin/sh\nexec nginx\n"
     );
-    let db = &topology.nodes[id(&topology, "db").0];
+    let db = &topology.nodes[id(&topology, "db").index()];
     let create = db.interfaces["Standard"].operations["create"]
         .implementation
         .as_ref()

@@ -54,15 +54,6 @@ impl Target {
             Target::Graphviz => "tosca2dot",
         }
     }
-
-    /// The name of the built-in backend for this target (its folder under `backends/`).
-    pub fn backend_name(self) -> &'static str {
-        match self {
-            Target::Kubernetes => "kubernetes",
-            Target::Terraform => "terraform",
-            Target::Graphviz => "graphviz",
-        }
-    }
 }
 
 /// A panic is a bug whatever the input: say so plainly, and ask for the input. The message is
@@ -90,14 +81,13 @@ pub fn main() -> ExitCode {
                 expand: args.expand,
             },
         ),
-        Command::K8s(args) => translate_with(&args.translate, Target::Kubernetes, &args.k8s),
-        Command::Tf(args) => translate_with(&args.translate, Target::Terraform, &args.tf),
-        Command::Dot(args) => translate_with(&args.translate, Target::Graphviz, &args.dot),
+        Command::K8s(args) => translate_with(&args.translate, &args.k8s),
+        Command::Tf(args) => translate_with(&args.translate, &args.tf),
+        Command::Dot(args) => translate_with(&args.translate, &args.dot),
         Command::Render(args) => run(
             &args.read,
             args.output.path(),
             Job::Translate(Translation {
-                target: None,
                 backend_dir: Some(&args.backend_dir),
                 options: Options::None,
             }),
@@ -132,12 +122,11 @@ impl TargetArgs for DotArgs {
     }
 }
 
-fn translate_with<T: TargetArgs>(args: &TranslateArgs, target: Target, options: &T) -> ExitCode {
+fn translate_with<T: TargetArgs>(args: &TranslateArgs, options: &T) -> ExitCode {
     run(
         &args.read,
         args.output.path(),
         Job::Translate(Translation {
-            target: Some(target),
             backend_dir: args.backend.backend_dir.as_deref(),
             options: options.options(),
         }),
@@ -159,7 +148,7 @@ fn alias<T: TargetArgs>(target: Target) -> ExitCode {
     let parsed = TranslateArgs::from_arg_matches(&matches)
         .and_then(|args| T::from_arg_matches(&matches).map(|options| (args, options)));
     match parsed {
-        Ok((args, options)) => translate_with(&args, target, &options),
+        Ok((args, options)) => translate_with(&args, &options),
         Err(e) => e.exit(),
     }
 }
@@ -215,30 +204,50 @@ enum Job<'a> {
     Translate(Translation<'a>),
 }
 
-/// What a translation needs besides the template: the target (`None` for a backend given only
-/// by `--backend-dir`), backend additions, and the target's own options.
+/// What a translation needs besides the template: backend additions (`--backend-dir`), and
+/// the flags that choose the backend and its options.
 #[derive(Debug, Clone, Copy)]
 struct Translation<'a> {
-    target: Option<Target>,
     backend_dir: Option<&'a Path>,
     options: Options<'a>,
 }
 
+/// The command that chose the backend, with its flags.
 #[derive(Debug, Clone, Copy)]
 enum Options<'a> {
+    /// `render`: the rules of `--backend-dir` alone.
     None,
     Kubernetes(&'a K8sArgs),
     Terraform(&'a TfArgs),
     Graphviz(&'a DotArgs),
 }
 
+impl Options<'_> {
+    /// The backend of the registry ([`back::registry`]) these flags choose, with its typed
+    /// options; `folder` when the output goes to a folder (`-o DIR`).
+    fn backend(&self, folder: bool) -> Box<dyn back::Backend> {
+        match *self {
+            Options::None => Box::new(back::registry::Rules),
+            Options::Kubernetes(k8s) => {
+                Box::new(back::registry::Kubernetes(back::kubernetes::K8sOptions {
+                    namespace: k8s.namespace.clone(),
+                    ingress: k8s.ingress,
+                    split: folder && !k8s.single_file,
+                }))
+            }
+            Options::Terraform(tf) => Box::new(back::registry::Terraform(tf.provider())),
+            Options::Graphviz(dot) => Box::new(back::registry::Graphviz(dot.options())),
+        }
+    }
+}
+
 fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
     let mut diags = args.report.diagnostics();
-    let target = match job {
-        Job::Translate(t) => t.target,
+    let destination = destination(output, &job);
+    let backend = match job {
+        Job::Translate(t) => Some(t.options.backend(destination.folder().is_some())),
         _ => None,
     };
-    let destination = destination(output, &job);
     let binary = matches!(job, Job::Translate(Translation { options: Options::Graphviz(dot), .. }) if dot.format == FormatArg::Png);
     if let Err(code) = prepare(&destination, binary, &mut diags) {
         return Report {
@@ -265,11 +274,11 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         inputs_files: args.values.inputs.clone(),
         set: args.values.set.clone(),
         limits: args.limits.limits(),
-        // `check` judges the template, Terraform declares unbound inputs as variables, and a
-        // diagram shows `get_input(name)` where a value is missing; the IR and manifests need
-        // every value.
+        // `check` judges the template, and some backends keep a missing value as a
+        // `get_input` call (Terraform declares it as a variable, a diagram shows it); the IR
+        // and the other backends need every value.
         unbound_inputs_are_errors: !matches!(job, Job::Check)
-            && !matches!(target, Some(Target::Terraform | Target::Graphviz)),
+            && !backend.as_ref().is_some_and(|b| b.keeps_unbound_inputs()),
         report_open_requirements: matches!(job, Job::Check),
         variability: args.variability.options(),
         quirks: args.lenient.quirks(),
@@ -284,27 +293,34 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         });
     let mut sources = read.sources;
     let artifacts = read.artifacts;
-    let code = match (job, &read.topology) {
+    let valid = read
+        .topology
+        .as_ref()
+        .filter(|_| !diags.has_errors())
+        .and_then(|topology| validated(topology, &mut diags));
+    let code = match (job, valid) {
         (_, None) => EXIT_INVALID,
-        (_, Some(_)) if diags.has_errors() => EXIT_INVALID,
         (Job::Check, Some(_)) => 0,
         (Job::Ir { expand }, Some(topology)) => {
             let expanded;
             let topology = match expand {
                 true => {
                     expanded = crate::resolve::expand(
-                        topology,
+                        &topology,
                         &sources,
                         &args.limits.limits(),
                         &mut diags,
                     );
-                    expanded.as_ref()
+                    expanded
+                        .as_ref()
+                        .filter(|_| !diags.has_errors())
+                        .and_then(|expanded| validated(expanded, &mut diags))
                 }
                 false => Some(topology),
             };
             match topology {
                 Some(topology) if !diags.has_errors() => {
-                    ir_output(&destination, topology, &mut diags)
+                    ir_output(&destination, &topology, &mut diags)
                 }
                 _ => EXIT_INVALID,
             }
@@ -315,7 +331,15 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
                 destination: &destination,
                 artifacts: &artifacts,
             };
-            translate(&run, &translation, topology, &mut sources, &mut diags)
+            let backend = backend.expect("a translation chooses a backend");
+            translate(
+                &run,
+                &translation,
+                &*backend,
+                topology,
+                &mut sources,
+                &mut diags,
+            )
         }
     };
     leave_to_the_exit(read.topology);
@@ -331,6 +355,30 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         max_bytes: args.limits.max_diagnostics_size,
     }
     .print(&diags, code)
+}
+
+/// The topology the IR's validator found whole ([`crate::ir::validate`]); an internal error
+/// naming every broken reference when it is not, which is a bug whatever the input.
+fn validated<'t>(
+    topology: &'t crate::ir::Topology,
+    diags: &mut Diagnostics,
+) -> Option<crate::ir::Valid<'t>> {
+    match crate::ir::validate(topology) {
+        Ok(valid) => Some(valid),
+        Err(problems) => {
+            diags.push(
+                Diagnostic::error(
+                    codes::INTERNAL_IR,
+                    format!(
+                        "internal error: the resolved topology is inconsistent: {}",
+                        problems.join("; ")
+                    ),
+                )
+                .hint("this is a bug in toscana, whatever the input; nothing was written. Please report it with the input and the command line"),
+            );
+            None
+        }
+    }
 }
 
 /// Hands `value` to the end of the process instead of freeing it: the process exits right after
@@ -369,7 +417,8 @@ struct Run<'a> {
 fn translate(
     run: &Run<'_>,
     translation: &Translation<'_>,
-    topology: &crate::ir::Topology,
+    backend: &dyn back::Backend,
+    topology: crate::ir::Valid<'_>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> u8 {
@@ -385,64 +434,23 @@ fn translate(
         return EXIT_INVALID;
     }
     let limits = run.read.limits.limits();
-    let target = translation.target;
-    let provider = match translation.options {
-        Options::Terraform(tf) => tf.provider(),
-        _ => back::terraform::Provider::default(),
-    };
-    let builtin = target.and_then(|t| match t {
-        Target::Terraform => back::builtin(provider.backend_name()),
-        _ => back::builtin(t.backend_name()),
-    });
-    if builtin.is_none() && translation.backend_dir.is_none() {
-        let message = match target {
-            Some(t) => format!(
-                "the built-in {} backend is not available yet",
-                t.backend_name()
-            ),
-            None => "`render` needs a backend: give its folder with --backend-dir DIR".to_string(),
-        };
+    if backend.builtin().is_none() && translation.backend_dir.is_none() {
+        let message = format!(
+            "`{}` needs a backend: give its folder with --backend-dir DIR",
+            backend.name()
+        );
         diags.push(Diagnostic::error(codes::BACKEND_UNKNOWN, message).hint("a folder with mapping.yaml and templates works with --backend-dir DIR; see backends/README.md"));
         return EXIT_USAGE;
     }
-    let Some(backend) =
-        back::Backend::load(builtin, translation.backend_dir, sources, &limits, diags)
-    else {
+    let Some(engine) = backend.load(translation.backend_dir, sources, &limits, diags) else {
         return EXIT_USAGE;
     };
-    let files = match translation.options {
-        Options::Graphviz(dot) => {
-            back::graphviz::render(&backend, topology, sources, &dot.options(), diags)
-        }
-        Options::Kubernetes(k8s) => {
-            let options = back::kubernetes::K8sOptions {
-                namespace: k8s.namespace.clone(),
-                ingress: k8s.ingress,
-                split: run.destination.folder().is_some() && !k8s.single_file,
-            };
-            back::kubernetes::render(
-                &backend,
-                topology,
-                sources,
-                run.artifacts,
-                &limits,
-                &options,
-                diags,
-            )
-        }
-        Options::Terraform(_) => {
-            let read_artifact = |a: &crate::ir::Artifact| {
-                run.artifacts
-                    .read(a.path.as_deref(), a.repository.as_deref(), &limits)
-            };
-            back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
-        }
-        Options::None => {
-            let value = back::topology_value(topology);
-            let elements = back::elements(topology, sources);
-            backend.render(value, &elements, diags)
-        }
+    let mut inputs = back::Inputs {
+        sources,
+        artifacts: run.artifacts,
+        limits: &limits,
     };
+    let files = backend.render(&engine, topology, &mut inputs, diags);
     if files.is_empty() && !diags.has_errors() {
         diags.push(
             Diagnostic::error(
@@ -459,7 +467,7 @@ fn translate(
         Options::Graphviz(dot) if dot.format != FormatArg::Dot => {
             draw(run.destination, &files, dot.format, diags)
         }
-        _ => write(run.destination, &files, backend.stdout_separator(), diags),
+        _ => write(run.destination, &files, engine.stdout_separator(), diags),
     }
 }
 

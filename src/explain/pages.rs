@@ -635,4 +635,11 @@ pub const PAGES: &[Page] = &[
         example: "500 errors that each quote the same 1 MB value",
         fix: "Fix the first problems and run again, or raise `--max-diagnostics-size BYTES`.",
     },
+    Page {
+        code: "internal::inconsistent-ir",
+        summary: "the resolved topology refers to an element that does not exist: a bug",
+        meaning: "Before a topology is written as IR or handed to a backend, every reference in it (a relationship's ends, a requirement's relationship, a group's members, a policy's targets) is checked; one that leads nowhere is a bug in toscana, whatever the input, and nothing is written.",
+        example: "(none: this is not caused by the input)",
+        fix: "Report it with the input and the command line.",
+    },
 ];

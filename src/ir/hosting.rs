@@ -1,13 +1,13 @@
-//! The hosting tree of a topology: what is hosted on what.
+//! The hosting tree: what each node is hosted on, down to the bottom of its chain, and the
+//! order in which a stack on one host deploys.
 //!
-//! [`Hosting`] gives each node's host, the bottom of its hosting chain, and the whole stack on a
-//! host in deployment order (a host before what it hosts, a requirement's target before the node
-//! that requires it, otherwise source order). A hosting cycle, which the resolver reports, is cut
-//! at its first node in source order so every chain ends.
-//!
-//! The resolver asks it (the `HOST` keyword of `get_property` and `get_attribute` walks the
-//! chain) and so do the backends (a Compute node and what it hosts become one container or VM;
-//! the Graphviz backend draws the tree as nested clusters), so it lives with the IR it reads.
+//! TOSCA's `HOST` keyword (§4.4.1 Reserved Function Keywords of the Simple Profile, the TOSCA
+//! 2.0 path keyword of §10.1 TOSCA Path) follows `HostedOn` relationships: [`Hosting::new`] is
+//! that tree, which the resolver and the backends use; it lives in the IR so that both read
+//! it from the one place the stages share. [`Hosting::by`] builds the tree of any other
+//! choice of hosting relationships. Either way each node has at
+//! most one host (the first hosting relationship in source order), and a hosting cycle, which
+//! the resolver reports, is cut at its first node in source order so every chain ends.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -35,16 +35,24 @@ pub struct Hosting {
 }
 
 impl Hosting {
-    /// The hosting tree, in time linear in nodes and relationships.
+    /// TOSCA's hosting tree: `HostedOn` relationships ([`is_hosting`]), in time linear in
+    /// nodes and relationships.
     pub fn new(topology: &Topology) -> Hosting {
+        Hosting::by(topology, |id| is_hosting(&topology[id]))
+    }
+
+    /// The tree of the relationships `hosts` says host their source on their target, in time
+    /// linear in nodes and relationships.
+    pub fn by(topology: &Topology, hosts: impl Fn(RelationshipId) -> bool) -> Hosting {
         let n = topology.nodes.len();
         let mut host: Vec<Option<NodeId>> = vec![None; n];
         let mut link: Vec<Option<RelationshipId>> = vec![None; n];
-        for (i, r) in topology.relationships.iter().enumerate() {
-            let (s, t) = (r.source.0, r.target.0);
-            if s < n && t < n && s != t && host[s].is_none() && is_hosting(r) {
+        for id in topology.relationship_ids() {
+            let r = &topology[id];
+            let s = r.source.index();
+            if r.source != r.target && host[s].is_none() && hosts(id) {
                 host[s] = Some(r.target);
-                link[s] = Some(RelationshipId(i));
+                link[s] = Some(id);
             }
         }
         cut_cycles(&mut host);
@@ -56,7 +64,7 @@ impl Hosting {
         let mut hosted = vec![Vec::new(); n];
         for (i, h) in host.iter().enumerate() {
             if let Some(h) = h {
-                hosted[h.0].push(NodeId(i));
+                hosted[h.index()].push(NodeId::from_index(i));
             }
         }
         let root = roots(&host);
@@ -70,22 +78,22 @@ impl Hosting {
 
     /// The node `node` is directly hosted on.
     pub fn host(&self, node: NodeId) -> Option<NodeId> {
-        self.host.get(node.0).copied().flatten()
+        self.host.get(node.index()).copied().flatten()
     }
 
     /// The relationship that hosts `node` on [`Hosting::host`].
     pub fn host_link(&self, node: NodeId) -> Option<RelationshipId> {
-        self.link.get(node.0).copied().flatten()
+        self.link.get(node.index()).copied().flatten()
     }
 
     /// The bottom of `node`'s hosting chain: `node` itself when nothing hosts it.
     pub fn root(&self, node: NodeId) -> NodeId {
-        self.root.get(node.0).copied().unwrap_or(node)
+        self.root.get(node.index()).copied().unwrap_or(node)
     }
 
     /// The nodes directly hosted on `node`, in source order.
     pub fn hosted(&self, node: NodeId) -> &[NodeId] {
-        self.hosted.get(node.0).map_or(&[], Vec::as_slice)
+        self.hosted.get(node.index()).map_or(&[], Vec::as_slice)
     }
 
     /// `root` and everything hosted on it at any depth, in deployment order: a host before what
@@ -109,8 +117,8 @@ impl Hosting {
                 .and_then(|h| index.get(&h).copied())
                 .into_iter()
                 .collect();
-            for req in &topology.nodes[m.0].requirements {
-                let target = req.relationship.map(|r| topology.relationships[r.0].target);
+            for req in &topology[m].requirements {
+                let target = req.relationship.map(|r| topology[r].target);
                 if let Some(&t) = target.as_ref().and_then(|t| index.get(t))
                     && t != i
                     && !needs.contains(&t)
@@ -168,18 +176,18 @@ fn cut_cycles(host: &mut [Option<NodeId>]) {
     let mut state = vec![0u8; host.len()];
     for start in 0..host.len() {
         let mut walk = Vec::new();
-        let mut at = Some(NodeId(start));
+        let mut at = Some(NodeId::from_index(start));
         while let Some(n) = at {
-            match state[n.0] {
+            match state[n.index()] {
                 0 => {
-                    state[n.0] = 1;
+                    state[n.index()] = 1;
                     walk.push(n);
-                    at = host[n.0];
+                    at = host[n.index()];
                 }
                 1 => {
                     let from = walk.iter().position(|&w| w == n).unwrap_or(0);
                     if let Some(&first) = walk[from..].iter().min() {
-                        host[first.0] = None;
+                        host[first.index()] = None;
                     }
                     break;
                 }
@@ -187,7 +195,7 @@ fn cut_cycles(host: &mut [Option<NodeId>]) {
             }
         }
         for n in walk {
-            state[n.0] = 2;
+            state[n.index()] = 2;
         }
     }
 }
@@ -197,23 +205,23 @@ fn roots(host: &[Option<NodeId>]) -> Vec<NodeId> {
     let mut root: Vec<Option<NodeId>> = vec![None; host.len()];
     for start in 0..host.len() {
         let mut walk = Vec::new();
-        let mut at = NodeId(start);
+        let mut at = NodeId::from_index(start);
         let bottom = loop {
-            if let Some(r) = root[at.0] {
+            if let Some(r) = root[at.index()] {
                 break r;
             }
             walk.push(at);
-            match host[at.0] {
+            match host[at.index()] {
                 Some(h) => at = h,
                 None => break at,
             }
         };
         for n in walk {
-            root[n.0] = Some(bottom);
+            root[n.index()] = Some(bottom);
         }
     }
     root.into_iter()
         .enumerate()
-        .map(|(i, r)| r.unwrap_or(NodeId(i)))
+        .map(|(i, r)| r.unwrap_or(NodeId::from_index(i)))
         .collect()
 }

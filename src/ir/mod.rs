@@ -8,16 +8,21 @@
 //! these types by [`json_schema`] and kept current by a test.
 
 mod family;
+mod handles;
 pub mod hosting;
 pub(crate) mod shared;
 pub(crate) mod spans;
 mod topology;
+mod validate;
 mod value;
 mod value_maps;
 
 pub use family::{canonical, type_matches};
+pub use handles::{GroupId, NodeId, RelationshipId};
+pub use hosting::{Hosting, is_hosting};
 pub use shared::Shared;
 pub use topology::*;
+pub use validate::{Valid, validate};
 pub use value::{Call, ScalarUnit, Value, Version, value_text};
 pub use value_maps::map_has_call;
 

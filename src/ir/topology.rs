@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::shared::Shared;
 use super::value::Value;
+use super::{GroupId, NodeId, RelationshipId};
 
 pub use crate::model::Dialect;
 
@@ -18,21 +19,6 @@ pub type TypeNames = std::sync::Arc<[String]>;
 /// `Node::capabilities`): the interfaces a type defines are one value for every element of the
 /// type until a template assigns to one, or a call in one is evaluated.
 pub type Interfaces = IndexMap<String, Shared<Interface>>;
-
-/// Index of a [`Node`] in [`Topology::nodes`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
-#[serde(transparent)]
-pub struct NodeId(pub usize);
-
-/// Index of a [`Relationship`] in [`Topology::relationships`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
-#[serde(transparent)]
-pub struct RelationshipId(pub usize);
-
-/// Index of a [`Group`] in [`Topology::groups`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
-#[serde(transparent)]
-pub struct GroupId(pub usize);
 
 /// Where something was written: an index into [`SourceInfo::files`] and a 1-based line and
 /// column. Kept so backends can point their warnings at the template.

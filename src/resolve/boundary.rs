@@ -189,7 +189,7 @@ pub fn check_mapped_names(
                 let Some(&id) = nodes.get(node_name) else {
                     continue; // reported where the mapping is read
                 };
-                let node = &topology.nodes[id.0];
+                let node = &topology.nodes[id.index()];
                 let inner_defs = definitions(model, TypeKind::Node, &node.types);
                 if !defs_complete(model, &inner_defs) {
                     continue;

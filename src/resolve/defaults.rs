@@ -38,7 +38,7 @@ pub fn check(typing: &mut Typing, diags: &mut Diagnostics) {
         if !SECTIONS.iter().any(|s| map.get(s).is_some()) {
             continue;
         }
-        let chain = typing.ancestry.chain(model, *kind, id, diags);
+        let chain = typing.ancestry.chain(model, *kind, id);
         let defs = definitions(model, *kind, &chain);
         for section in SECTIONS {
             let Some(own) = map.get(section).and_then(Node::as_map) else {

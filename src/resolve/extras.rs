@@ -70,7 +70,7 @@ pub fn groups_and_policies(
         .groups
         .iter()
         .enumerate()
-        .map(|(i, g)| (g.name.clone(), GroupId(i)))
+        .map(|(i, g)| (g.name.clone(), GroupId::from_index(i)))
         .collect();
     for named in &template.policies {
         let (type_name, types, def) = typed(builder, named, TypeKind::Policy, "policy", diags);

@@ -185,7 +185,7 @@ pub fn connect<'m>(
             let def = definitions.get(model, &topology.nodes[i], &a.name);
             let target_index = a.target_index.map(|t| builder.reader.value(t, diags));
             plans.push(Plan {
-                source: NodeId(i),
+                source: NodeId::from_index(i),
                 a,
                 label,
                 def,
@@ -253,7 +253,9 @@ pub fn connect<'m>(
 
     for plan in &plans {
         let entries = build(builder, topology, plan, &mut templates, diags);
-        topology.nodes[plan.source.0].requirements.extend(entries);
+        topology.nodes[plan.source.index()]
+            .requirements
+            .extend(entries);
     }
     templates.report_unused(diags);
     unfulfilled
@@ -293,7 +295,7 @@ fn build(
     for (target, share) in &plan.targets {
         let name = match plan.targets.len() {
             1 => plan.label.clone(),
-            _ => format!("{}/{}", plan.label, topology.nodes[target.0].name),
+            _ => format!("{}/{}", plan.label, topology.nodes[target.index()].name),
         };
         let mut rel = relationship(
             builder,
@@ -310,7 +312,7 @@ fn build(
         rel.allocation = plan.allocation.clone();
         topology.relationships.push(rel);
         out.push(Requirement {
-            relationship: Some(RelationshipId(topology.relationships.len() - 1)),
+            relationship: Some(RelationshipId::from_index(topology.relationships.len() - 1)),
             count: share.clone(),
             ..base.clone()
         });
@@ -404,7 +406,7 @@ impl<'b> Decider<'_, 'b, '_> {
 
     fn decide(&mut self, plan: &mut Plan, target: Option<NodeId>) {
         let model = self.builder.model;
-        let source = &self.topology.nodes[plan.source.0];
+        let source = &self.topology.nodes[plan.source.index()];
         let complete = self.state.definitions.complete(model, source);
         plan.allocation = plain_allocation(self.builder, plan.a.allocation);
         let k = known(&plan.count);
@@ -550,7 +552,7 @@ impl<'b> Decider<'_, 'b, '_> {
     /// as it is, and the relationship type must admit this node as its source.
     fn compatible(&mut self, plan: &Plan, relationship: &RelationshipInfo, at: Span) {
         let model = self.builder.model;
-        let source = &self.topology.nodes[plan.source.0];
+        let source = &self.topology.nodes[plan.source.index()];
         let a = &plan.a;
         let full =
             |b: &mut NodeBuilder, kind, n: &str, file| b.ancestry.full_name(model, kind, n, file);
@@ -768,7 +770,7 @@ impl<'b> Decider<'_, 'b, '_> {
     /// An assignment that names its target template: the target is checked, not chosen.
     fn named(&mut self, plan: &mut Plan, target: NodeId, relationship: &RelationshipInfo) {
         let wanted = self.wanted(plan, true, relationship);
-        let node = &self.topology.nodes[target.0];
+        let node = &self.topology.nodes[target.index()];
         let asks_capability = wanted.capability.is_some() || wanted.capability_type.is_some();
         if asks_capability
             && chosen_capability(self.topology, target, &wanted, &plan.a.name).is_none()
@@ -783,13 +785,13 @@ impl<'b> Decider<'_, 'b, '_> {
             return;
         }
         let verdict = self.judge(plan, &wanted, relationship, target);
-        let name = self.topology.nodes[target.0].name.clone();
+        let name = self.topology.nodes[target.index()].name.clone();
         let why = match verdict {
             Verdict::Fails(why) => Some(format!("`{name}` {why}")),
             _ => self.room(plan, target, plan.target_index.is_none()),
         };
         if let Some(why) = why {
-            let source = &self.topology.nodes[plan.source.0].name;
+            let source = &self.topology.nodes[plan.source.index()].name;
             self.fail(
                 plan,
                 format!(
@@ -807,8 +809,8 @@ impl<'b> Decider<'_, 'b, '_> {
     /// Whether `target` has the representations a share of `count` needs: different ones for
     /// each relationship (`distinct`), and the one a literal `[template, index]` names.
     fn room(&self, plan: &Plan, target: NodeId, distinct: bool) -> Option<String> {
-        let name = &self.topology.nodes[target.0].name;
-        let have = self.state.counts[target.0]?;
+        let name = &self.topology.nodes[target.index()].name;
+        let have = self.state.counts[target.index()]?;
         if let Some(Value::Integer(i)) = plan.target_index
             && (i < 0 || i as u64 >= have)
         {
@@ -846,7 +848,7 @@ impl<'b> Decider<'_, 'b, '_> {
             .iter()
             .map(|a| (a.property.clone(), a.value.clone()))
             .collect();
-        let units = self.state.counts[plan.source.0].unwrap_or(1) * share;
+        let units = self.state.counts[plan.source.index()].unwrap_or(1) * share;
         self.state.ledger.take(target, &cap, &amounts, units);
     }
 
@@ -860,7 +862,7 @@ impl<'b> Decider<'_, 'b, '_> {
         let allocation = plan.a.allocation?;
         let wanted = self.wanted(plan, true, relationship);
         let cap = chosen_capability(self.topology, target, &wanted, &plan.a.name)?;
-        let capability = &self.topology.nodes[target.0].capabilities[cap.as_str()];
+        let capability = &self.topology.nodes[target.index()].capabilities[cap.as_str()];
         let amounts = allocation::read(
             &mut self.builder.typing(),
             allocation,
@@ -885,7 +887,7 @@ impl<'b> Decider<'_, 'b, '_> {
             plan.open = Some(plan.count.clone());
             return;
         }
-        let source_name = self.topology.nodes[plan.source.0].name.clone();
+        let source_name = self.topology.nodes[plan.source.index()].name.clone();
         let asks = wanted.describe(filters > 0);
         let directives = &plan.a.directives;
         if directives.first().map(String::as_str) == Some("external") {
@@ -955,7 +957,7 @@ impl<'b> Decider<'_, 'b, '_> {
             }
             return;
         };
-        let units = self.state.counts[plan.source.0].unwrap_or(1).max(1);
+        let units = self.state.counts[plan.source.index()].unwrap_or(1).max(1);
         let mut chosen = Vec::new();
         // What limits each template's share, for the message when the count is not reached.
         let mut limits: Vec<String> = Vec::new();
@@ -963,13 +965,13 @@ impl<'b> Decider<'_, 'b, '_> {
             if remaining == 0 {
                 break;
             }
-            let target = &self.topology.nodes[t.0].name;
-            let have = self.state.counts[t.0].unwrap_or(remaining);
+            let target = &self.topology.nodes[t.index()].name;
+            let have = self.state.counts[t.index()].unwrap_or(remaining);
             let mut share = remaining.min(have);
             let mut limit = format!("`{target}` has {have} representation{}", plural(have));
             if let Some((cap, amounts)) = self.amounts(plan, t, relationship) {
-                let capability = &self.topology.nodes[t.0].capabilities[cap.as_str()];
-                let count = self.state.counts[t.0];
+                let capability = &self.topology.nodes[t.index()].capabilities[cap.as_str()];
+                let count = self.state.counts[t.index()];
                 if let Some(fit) = self.state.ledger.fits(capability, t, &cap, &amounts, count)
                     && fit / units < share
                 {
@@ -1005,7 +1007,7 @@ impl<'b> Decider<'_, 'b, '_> {
                 self.unfulfilled(plan, missing, &asks, &lines, outside);
             } else {
                 let k = known(&plan.count).unwrap_or(remaining);
-                let (each, apiece) = match self.state.counts[plan.source.0] {
+                let (each, apiece) = match self.state.counts[plan.source.index()] {
                     Some(n) if n > 1 => (
                         format!("each of the {n} representations of `{source_name}` asks"),
                         " each",
@@ -1035,9 +1037,9 @@ impl<'b> Decider<'_, 'b, '_> {
         }
         let names: Vec<String> = chosen
             .iter()
-            .map(|t| format!("`{}`", self.topology.nodes[t.0].name))
+            .map(|t| format!("`{}`", self.topology.nodes[t.index()].name))
             .collect();
-        let source = &self.topology.nodes[plan.source.0].name;
+        let source = &self.topology.nodes[plan.source.index()].name;
         self.diags.push(
             Diagnostic::warning(
                 codes::TOSCA_CHOSEN_TARGET,
@@ -1065,7 +1067,7 @@ impl<'b> Decider<'_, 'b, '_> {
         outside: bool,
     ) {
         plan.open = Some(missing);
-        let source = self.topology.nodes[plan.source.0].name.clone();
+        let source = self.topology.nodes[plan.source.index()].name.clone();
         let external =
             plan.a.directives.is_empty() || plan.a.directives.iter().any(|d| d == "external");
         let listed = lines.join("; ");
@@ -1150,7 +1152,7 @@ impl<'b> Decider<'_, 'b, '_> {
             plan.a.allocation,
             chosen_capability(self.topology, target, wanted, &plan.a.name),
         ) {
-            let capability = &self.topology.nodes[target.0].capabilities[cap.as_str()];
+            let capability = &self.topology.nodes[target.index()].capabilities[cap.as_str()];
             if allocation::read(
                 &mut self.builder.typing(),
                 allocation,
@@ -1204,7 +1206,7 @@ fn chosen_capability(
     wanted: &Wanted,
     requirement: &str,
 ) -> Option<String> {
-    let capabilities = &topology.nodes[target.0].capabilities;
+    let capabilities = &topology.nodes[target.index()].capabilities;
     let asked = match &wanted.capability {
         Some((name, _)) if capabilities.contains_key(name) => name,
         Some((_, full)) => full.as_ref()?,
@@ -1252,7 +1254,7 @@ impl<'a, 'm> Judge2<'a, 'm> {
     }
 
     fn judge(&mut self, typing: &mut Typing<'_, 'm>, id: NodeId, cap: Option<&str>) -> Verdict {
-        let node = &self.topology.nodes[id.0];
+        let node = &self.topology.nodes[id.index()];
         let rel = self.relationship;
         let rel_type = rel.types.first().map_or("", String::as_str);
         if !selection::admits(&rel.valid_targets, &node.types) {
@@ -1300,11 +1302,14 @@ impl<'a, 'm> Judge2<'a, 'm> {
                 match allocation::read(typing, allocation, capability, cap_name, None) {
                     Err(why) => return Verdict::Fails(why),
                     Ok(amounts) => {
-                        let units = self.counts[self.source.0].unwrap_or(1);
-                        if let Some(fit) =
-                            self.ledger
-                                .fits(capability, id, cap_name, &amounts, self.counts[id.0])
-                            && fit < units
+                        let units = self.counts[self.source.index()].unwrap_or(1);
+                        if let Some(fit) = self.ledger.fits(
+                            capability,
+                            id,
+                            cap_name,
+                            &amounts,
+                            self.counts[id.index()],
+                        ) && fit < units
                         {
                             let left: Vec<String> = amounts
                                 .iter()
@@ -1314,7 +1319,7 @@ impl<'a, 'm> Judge2<'a, 'm> {
                                         id,
                                         cap_name,
                                         &a.property,
-                                        self.counts[id.0],
+                                        self.counts[id.index()],
                                     )?;
                                     Some(format!(
                                         "{} of `{}` left, {} asked",
@@ -1355,18 +1360,18 @@ impl<'a, 'm> Judge2<'a, 'm> {
     ) -> Verdict {
         let (ledger, topology, counts) = (self.ledger, self.topology, self.counts);
         let available = move |n: NodeId, cap: &str, prop: &str| {
-            if counts.get(n.0).copied().flatten() != Some(1) {
+            if counts.get(n.index()).copied().flatten() != Some(1) {
                 return None;
             }
             ledger.left(
-                topology.nodes[n.0].capabilities.get(cap)?,
+                topology.nodes[n.index()].capabilities.get(cap)?,
                 n,
                 cap,
                 prop,
-                counts[n.0],
+                counts[n.index()],
             )
         };
-        let node = &topology.nodes[id.0];
+        let node = &topology.nodes[id.index()];
         let scope = Scope::Open(Box::new(OpenRelationship {
             source: Some(self.source),
             target: Some(id),
@@ -1417,7 +1422,7 @@ impl<'a, 'm> Judge2<'a, 'm> {
 
     /// The `directives` of a capability assignment in the target's template.
     fn capability_directives(&self, id: NodeId, cap: &str) -> Option<Vec<String>> {
-        let list = self.template.node_templates[id.0]
+        let list = self.template.node_templates[id.index()]
             .def
             .as_map()?
             .get("capabilities")?

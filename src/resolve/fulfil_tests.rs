@@ -45,7 +45,8 @@ fn edges(t: &Topology) -> Vec<String> {
             };
             format!(
                 "{} -> {} x{count}",
-                t.nodes[r.source.0].name, t.nodes[r.target.0].name
+                t.nodes[r.source.index()].name,
+                t.nodes[r.target.index()].name
             )
         })
         .collect()

@@ -15,7 +15,7 @@ use super::types::definitions;
 use super::typing::DefinitionsCache;
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::hosting::Hosting;
+use crate::ir::Hosting;
 use crate::ir::{Dialect, NodeId, Topology, Value};
 use crate::model::{Model, TopologyTemplate, TypeKind};
 use crate::yaml::Node as Yaml;
@@ -54,7 +54,7 @@ pub fn check(
             continue;
         };
         let place = Place {
-            this: Some(NodeId(i)),
+            this: Some(NodeId::from_index(i)),
         };
         for (key, value) in def
             .entries()
@@ -69,7 +69,7 @@ pub fn check(
                             &entry.value,
                             place,
                             topology,
-                            Some((NodeId(i), name.to_string())),
+                            Some((NodeId::from_index(i), name.to_string())),
                             diags,
                         );
                     }
@@ -208,7 +208,7 @@ impl Checker<'_> {
                             codes::TOSCA_UNKNOWN_NAME,
                             format!(
                                 "{function}: HOST means the node `{}` is hosted on, and it is hosted on nothing",
-                                topology.nodes[this.0].name
+                                topology.nodes[this.index()].name
                             ),
                         )
                         .at(items[0].span)
@@ -247,7 +247,7 @@ impl Checker<'_> {
             .map(|i| i.scalar_text().unwrap_or_default())
             .collect();
         // [entity, capability or requirement, name, ...] or [entity, name, ...].
-        let first = &topology.nodes[nodes[0].0];
+        let first = &topology.nodes[nodes[0].index()];
         if names.len() >= 2 && first.requirements.iter().any(|r| r.name == names[0]) {
             return None;
         }
@@ -259,7 +259,7 @@ impl Checker<'_> {
         };
         let mut known: Vec<&str> = Vec::new();
         for &node in &nodes {
-            let node_ir = &topology.nodes[node.0];
+            let node_ir = &topology.nodes[node.index()];
             let (kind, types) = if via_capability {
                 match node_ir.capabilities.get(names[0]) {
                     Some(cap) => (TypeKind::Capability, &cap.types),
@@ -299,7 +299,10 @@ impl Checker<'_> {
                 names[0], first.name
             )
         } else if entity == "HOST" {
-            format!("the hosts of `{}`", topology.nodes[place.this?.0].name)
+            format!(
+                "the hosts of `{}`",
+                topology.nodes[place.this?.index()].name
+            )
         } else {
             format!("node template `{}`", first.name)
         };
@@ -353,7 +356,7 @@ impl Checker<'_> {
                 looped = true;
                 break;
             }
-            next = match topology.nodes[target.0.0].properties.get(&target.1) {
+            next = match topology.nodes[target.0.index()].properties.get(&target.1) {
                 Some(Value::Call(call)) if call.function == "get_property" => {
                     self.call_target(call, target.0, topology)
                 }
@@ -379,7 +382,7 @@ impl Checker<'_> {
             name => *self.index.get(name)?,
         };
         let name = call.args.get(1)?.as_str()?;
-        if topology.nodes[node.0].capabilities.contains_key(name) && call.args.len() > 2 {
+        if topology.nodes[node.index()].capabilities.contains_key(name) && call.args.len() > 2 {
             return None;
         }
         Some((node, name.to_string()))
@@ -389,7 +392,7 @@ impl Checker<'_> {
 fn loop_error(chain: &[Target], topology: &Topology, at: &Yaml) -> Diagnostic {
     let shown: Vec<String> = chain
         .iter()
-        .map(|(node, name)| format!("{}.{name}", topology.nodes[node.0].name))
+        .map(|(node, name)| format!("{}.{name}", topology.nodes[node.index()].name))
         .collect();
     Diagnostic::error(
         codes::TOSCA_CYCLE,

@@ -110,7 +110,9 @@ pub fn expand(topology: &Topology, limit: u64) -> Result<(Topology, Vec<Problem>
     let problems = pairing.problems;
     // Every representation of a member or target is one.
     let first = &first;
-    let spread = |id: NodeId| (0..counts[id.0]).map(move |i| NodeId(first[id.0] + i as usize));
+    let spread = |id: NodeId| {
+        (0..counts[id.index()]).map(move |i| NodeId::from_index(first[id.index()] + i as usize))
+    };
     for g in &mut out.groups {
         g.members = g.members.iter().flat_map(|&id| spread(id)).collect();
     }
@@ -130,7 +132,7 @@ pub fn expand(topology: &Topology, limit: u64) -> Result<(Topology, Vec<Problem>
     if let Some(s) = &mut out.substitution {
         // A boundary maps onto the template's first representation.
         let remap = |m: &BoundaryMapping| BoundaryMapping {
-            node: NodeId(first[m.node.0]),
+            node: NodeId::from_index(first[m.node.index()]),
             ..m.clone()
         };
         s.capabilities = s.capabilities.iter().map(remap).collect();
@@ -235,18 +237,18 @@ fn input_values(topology: &Topology) -> HashMap<&str, &Value> {
 /// relationships of a requirement in the order of its assignments, those left for the
 /// orchestrator not counted, so `toscana ir` and `toscana ir --expand` agree.
 pub fn template_relationship_index(topology: &Topology, id: RelationshipId) -> Option<u64> {
-    let rel = topology.relationships.get(id.0)?;
+    let rel = topology.relationships.get(id.index())?;
     if super::counts::known(&rel.count) != Some(1) {
         return None;
     }
     let mut index = 0u64;
-    for req in &topology.nodes[rel.source.0].requirements {
+    for req in &topology.nodes[rel.source.index()].requirements {
         if req.name != rel.requirement {
             continue;
         }
         match req.relationship {
             Some(r) if r == id => return Some(index),
-            Some(r) => index += super::counts::known(&topology.relationships[r.0].count)?,
+            Some(r) => index += super::counts::known(&topology.relationships[r.index()].count)?,
             None => {}
         }
     }
@@ -269,11 +271,14 @@ pub fn settle_target_indices(topology: &mut Topology) {
         let Some(index) = rel.target_index.as_ref().filter(|v| v.has_call()) else {
             continue;
         };
-        let one = super::counts::known(&topology.nodes[rel.source.0].count) == Some(1);
+        let one = super::counts::known(&topology.nodes[rel.source.index()].count) == Some(1);
         let eval = Eval {
             inputs: &inputs,
             node_index: one.then_some(0),
-            relationship_index: template_relationship_index(topology, RelationshipId(i)),
+            relationship_index: template_relationship_index(
+                topology,
+                RelationshipId::from_index(i),
+            ),
         };
         let value = eval.value(index);
         if !value.has_call() {
@@ -382,7 +387,7 @@ impl<'a> Pairing<'a> {
                 }
                 continue;
             };
-            let rel = &self.topology.relationships[rid.0];
+            let rel = &self.topology.relationships[rid.index()];
             let k = match super::counts::known(&Eval::node(self.inputs, i).value(&rel.count)) {
                 Some(k) => k,
                 None => continue,
@@ -407,14 +412,14 @@ impl<'a> Pairing<'a> {
                 };
                 taken.push(t);
                 *next += 1;
-                let target = self.first[rel.target.0] + t as usize;
+                let target = self.first[rel.target.index()] + t as usize;
                 let Some(out) = self.out.as_deref_mut() else {
                     continue;
                 };
                 out.relationships.push(Relationship {
                     name: format!("{}.{}[{j}]", out.nodes[source].name, req.name),
-                    source: NodeId(source),
-                    target: NodeId(target),
+                    source: NodeId::from_index(source),
+                    target: NodeId::from_index(target),
                     count: Value::Integer(1),
                     target_index: None,
                     properties: eval.map(&rel.properties),
@@ -426,7 +431,7 @@ impl<'a> Pairing<'a> {
                     }),
                     ..rel.clone()
                 });
-                let id = RelationshipId(out.relationships.len() - 1);
+                let id = RelationshipId::from_index(out.relationships.len() - 1);
                 out.nodes[source].requirements.push(Requirement {
                     relationship: Some(id),
                     count: Value::Integer(1),
@@ -458,9 +463,9 @@ impl<'a> Pairing<'a> {
         i: u64,
         optional: bool,
     ) -> Option<u64> {
-        let target = &self.topology.nodes[rel.target.0];
-        let have = self.counts[rel.target.0];
-        let source_name = format!("{}[{i}]", self.topology.nodes[rel.source.0].name);
+        let target = &self.topology.nodes[rel.target.index()];
+        let have = self.counts[rel.target.index()];
+        let source_name = format!("{}[{i}]", self.topology.nodes[rel.source.index()].name);
         if let Some(index) = &rel.target_index {
             let value = eval.value(index);
             let found = match value {
@@ -489,7 +494,7 @@ impl<'a> Pairing<'a> {
         }
         let mut set = self
             .load
-            .remove(&rid.0)
+            .remove(&rid.index())
             .unwrap_or_else(|| (0..have).map(|t| (0, t)).collect());
         let mut passed: Vec<(u64, u64)> = Vec::new();
         let mut found = None;
@@ -509,7 +514,7 @@ impl<'a> Pairing<'a> {
         if let Some((load, t)) = found {
             set.insert((load + 1, t));
         }
-        self.load.insert(rid.0, set);
+        self.load.insert(rid.index(), set);
         let Some((_, t)) = found else {
             self.problems.push(Problem {
                 at: rel.location,
@@ -532,7 +537,7 @@ impl<'a> Pairing<'a> {
         let Some(cap) = &rel.capability else {
             return true;
         };
-        let target = &self.topology.nodes[rel.target.0];
+        let target = &self.topology.nodes[rel.target.index()];
         let Some(capability) = target.capabilities.get(cap) else {
             return true;
         };
@@ -550,7 +555,7 @@ impl<'a> Pairing<'a> {
             let used = self
                 .allocated
                 .get(&(
-                    self.first[rel.target.0] + t as usize,
+                    self.first[rel.target.index()] + t as usize,
                     cap.clone(),
                     property.clone(),
                 ))
@@ -562,7 +567,7 @@ impl<'a> Pairing<'a> {
 
     fn allocate(&mut self, rel: &Relationship, t: u64, eval: &Eval) {
         let Some(cap) = &rel.capability else { return };
-        let target = self.first[rel.target.0] + t as usize;
+        let target = self.first[rel.target.index()] + t as usize;
         for (property, amount) in &rel.allocation {
             if let Some(n) = number(&eval.value(amount)) {
                 *self

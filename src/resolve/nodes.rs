@@ -73,7 +73,7 @@ pub fn index(topology: &Topology) -> FastMap<&str, NodeId> {
         .nodes
         .iter()
         .enumerate()
-        .map(|(i, n)| (n.name.as_str(), NodeId(i)))
+        .map(|(i, n)| (n.name.as_str(), NodeId::from_index(i)))
         .collect()
 }
 

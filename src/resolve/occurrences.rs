@@ -58,7 +58,9 @@ fn fitting_templates<'t>(topology: &'t Topology, own: NodeId, node_type: &str) -
         .nodes
         .iter()
         .enumerate()
-        .filter(|(j, n)| *j != own.0 && n.types.iter().any(|t| t == node_type || shorthand(t)))
+        .filter(|(j, n)| {
+            *j != own.index() && n.types.iter().any(|t| t == node_type || shorthand(t))
+        })
         .map(|(_, n)| n.name.as_str())
         .collect()
 }
@@ -84,7 +86,7 @@ pub fn check(
     // out once for all the templates of a type.
     let mut by_chain: ChainMap<Option<IndexMap<&str, Defined>>> = ChainMap::default();
     for (i, named) in template.node_templates.iter().enumerate() {
-        let node = &topology.nodes[NodeId(i).0];
+        let node = &topology.nodes[NodeId::from_index(i).index()];
         let defs = definitions(model, TypeKind::Node, &node.types);
         if !by_chain.contains_key(&ChainRef(&defs)) {
             let defined = (!defs.is_empty() && super::nodes::defs_complete(model, &defs))
@@ -149,7 +151,7 @@ pub fn check(
             topology.substitution.as_ref().is_some_and(|s| {
                 s.requirements
                     .iter()
-                    .any(|m| m.node == NodeId(i) && m.target == name)
+                    .any(|m| m.node == NodeId::from_index(i) && m.target == name)
             })
         };
         for (name, &Defined { bounds, node }) in defined {
@@ -158,7 +160,7 @@ pub fn check(
                 continue;
             }
             let candidates = node
-                .map(|node_type| fitting_templates(topology, NodeId(i), node_type))
+                .map(|node_type| fitting_templates(topology, NodeId::from_index(i), node_type))
                 .unwrap_or_default();
             if count > 0 {
                 diags.push(

@@ -39,7 +39,7 @@ pub fn check(typing: &mut Typing, diags: &mut Diagnostics) {
         {
             continue;
         }
-        let chain = typing.ancestry.chain(model, *kind, id, diags);
+        let chain = typing.ancestry.chain(model, *kind, id);
         let defs = definitions(model, *kind, &chain);
         let Some(parents) = defs.get(1..) else {
             continue;

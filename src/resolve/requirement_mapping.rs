@@ -143,7 +143,7 @@ fn onto_mandatory(
     let Some(&id) = nodes.get(node_name) else {
         return false; // reported where the mapping is read
     };
-    let assigned: Vec<_> = topology.nodes[id.0]
+    let assigned: Vec<_> = topology.nodes[id.index()]
         .requirements
         .iter()
         .filter(|r| r.name == inner_name)
@@ -157,7 +157,7 @@ fn onto_mandatory(
             .iter()
             .filter_map(|r| r.relationship)
             .map(|r| {
-                topology.nodes[topology.relationships[r.0].target.0]
+                topology.nodes[topology.relationships[r.index()].target.index()]
                     .name
                     .as_str()
             })

@@ -112,7 +112,14 @@ pub fn connect<'m>(
                 None => {
                     let candidates =
                         candidates.get_or_insert_with(|| selection::Candidates::new(topology));
-                    select(builder, topology, candidates, NodeId(i), a, diags)
+                    select(
+                        builder,
+                        topology,
+                        candidates,
+                        NodeId::from_index(i),
+                        a,
+                        diags,
+                    )
                 }
                 Some(_) => None,
             };
@@ -125,7 +132,7 @@ pub fn connect<'m>(
                     let rel = relationship(
                         builder,
                         topology,
-                        NodeId(i),
+                        NodeId::from_index(i),
                         target,
                         a,
                         label,
@@ -135,19 +142,19 @@ pub fn connect<'m>(
                     topology.relationships.push(rel);
                     entry(
                         &a.name,
-                        Some(RelationshipId(topology.relationships.len() - 1)),
+                        Some(RelationshipId::from_index(topology.relationships.len() - 1)),
                         builder.locator.at(a.span),
                     )
                 }
                 None => {
                     if let Some(Err(diagnostic)) = selected {
                         unfulfilled.push(Unfulfilled {
-                            node: NodeId(i),
+                            node: NodeId::from_index(i),
                             requirement: a.name.clone(),
                             diagnostic,
                         });
                     }
-                    check_node_type(builder, topology, NodeId(i), a, diags);
+                    check_node_type(builder, topology, NodeId::from_index(i), a, diags);
                     Requirement {
                         node: a.node.as_ref().map(|(n, _)| n.clone()),
                         capability: a.capability.clone(),
@@ -236,7 +243,7 @@ pub(super) fn check_node_type(
             codes::TOSCA_UNKNOWN_NAME,
             format!(
                 "requirement `{}` of node template `{}` names `{node}`, which is neither a node template nor a node type",
-                a.name, topology.nodes[source.0].name
+                a.name, topology.nodes[source.index()].name
             ),
         )
         .at(*span)
@@ -305,7 +312,7 @@ fn select(
     diags: &mut Diagnostics,
 ) -> Option<Result<NodeId, Diagnostic>> {
     let model = builder.model;
-    let node = &topology.nodes[source.0];
+    let node = &topology.nodes[source.index()];
     // Its shape is checked whatever else is known.
     let filter = a.node_filter.map(|f| filters::read(f, diags));
     let source_defs = definitions(model, TypeKind::Node, &node.types);
@@ -359,7 +366,7 @@ fn select(
     }
     let mut judge_filter =
         |typing: &mut super::typing::Typing, id: NodeId, _: Option<&str>| match &filter {
-            Some(f) => filters::judge(f, typing, &topology.nodes[id.0]),
+            Some(f) => filters::judge(f, typing, &topology.nodes[id.index()]),
             None => filters::Verdict::Fits,
         };
     let selection = selection::select(
@@ -479,10 +486,11 @@ pub(super) fn relationship(
     templates: &mut RelationshipTemplates,
     diags: &mut Diagnostics,
 ) -> Relationship {
-    let definition =
-        builder
-            .requirement_definitions
-            .get(builder.model, &topology.nodes[source.0], &a.name);
+    let definition = builder.requirement_definitions.get(
+        builder.model,
+        &topology.nodes[source.index()],
+        &a.name,
+    );
     let mut name = label;
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
@@ -567,7 +575,8 @@ pub(super) fn relationship(
     let defs = definitions(builder.model, TypeKind::Relationship, &types);
     let owner = format!(
         "the relationship of requirement `{}` of `{}`",
-        a.name, topology.nodes[source.0].name
+        a.name,
+        topology.nodes[source.index()].name
     );
     let properties = builder.merged(
         &owner,
@@ -600,7 +609,7 @@ pub(super) fn relationship(
             .map(|c| (c, definition.capability_in())),
     };
     let wanted = wanted.map(|(w, written_in)| {
-        let capabilities = &topology.nodes[target.0].capabilities;
+        let capabilities = &topology.nodes[target.index()].capabilities;
         match builder
             .ancestry
             .full_name(builder.model, TypeKind::Capability, &w, written_in)
@@ -609,7 +618,7 @@ pub(super) fn relationship(
             _ => w,
         }
     });
-    let target_node = &topology.nodes[target.0];
+    let target_node = &topology.nodes[target.index()];
     let capability = wanted
         .as_ref()
         .and_then(|w| target_capability(&target_node.capabilities, w, &a.name, &admitted));
@@ -617,7 +626,7 @@ pub(super) fn relationship(
         let target_defs = definitions(builder.model, TypeKind::Node, &target_node.types);
         if super::nodes::defs_complete(builder.model, &target_defs) {
             let d = missing_capability(
-                &topology.nodes[source.0].name,
+                &topology.nodes[source.index()].name,
                 a,
                 wanted,
                 &target_node.name,

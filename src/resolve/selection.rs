@@ -50,7 +50,7 @@ impl Candidates {
                 by_type
                     .entry(canonical(t).to_string())
                     .or_default()
-                    .push(NodeId(i));
+                    .push(NodeId::from_index(i));
             }
             let mut offered: Vec<&str> = node
                 .capabilities
@@ -63,7 +63,7 @@ impl Candidates {
                 by_capability
                     .entry(t.to_string())
                     .or_default()
-                    .push(NodeId(i));
+                    .push(NodeId::from_index(i));
             }
         }
         Candidates {
@@ -172,7 +172,7 @@ pub fn select<'m>(
     let pool = match pool {
         Some(p) => p,
         None => {
-            all = (0..candidates.count).map(NodeId).collect();
+            all = (0..candidates.count).map(NodeId::from_index).collect();
             &all
         }
     };
@@ -183,7 +183,7 @@ pub fn select<'m>(
         if id == source {
             continue;
         }
-        let node = &topology.nodes[id.0];
+        let node = &topology.nodes[id.index()];
         match judge(
             typing,
             topology,
@@ -214,7 +214,7 @@ pub fn select<'m>(
             .nodes
             .iter()
             .enumerate()
-            .filter(|(i, n)| NodeId(*i) != source && !type_matches(&n.types, t));
+            .filter(|(i, n)| NodeId::from_index(*i) != source && !type_matches(&n.types, t));
         let count = others.clone().count();
         for (_, n) in others.take(SHOWN) {
             lines.push(format!("`{}` is a {}, not a {t}", n.name, n.type_name));
@@ -253,7 +253,7 @@ pub fn judge<'m>(
     wanted: &Wanted,
     extra: &mut Judge<'_, 'm>,
 ) -> Verdict {
-    let node = &topology.nodes[id.0];
+    let node = &topology.nodes[id.index()];
     for t in &wanted.node_types {
         if !type_matches(&node.types, t) {
             return Verdict::Fails(format!("is a {}, not a {t}", node.type_name));
@@ -290,7 +290,7 @@ pub fn judge<'m>(
             _ => "valid_source_types",
         };
         let sources = lists.valid_types(typing, node, name, cap, keyname, TypeKind::Node);
-        let from = &topology.nodes[source.0];
+        let from = &topology.nodes[source.index()];
         if !admits(&sources, &from.types) {
             return Verdict::Fails(format!(
                 "its capability `{name}` accepts only sources of type {}",

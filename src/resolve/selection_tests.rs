@@ -40,8 +40,8 @@ topology_template:
 fn target<'t>(t: &'t Topology, node: &str, requirement: &str) -> Option<&'t str> {
     let n = t.nodes.iter().find(|n| n.name == node)?;
     let r = n.requirements.iter().find(|r| r.name == requirement)?;
-    let rel = &t.relationships[r.relationship?.0];
-    Some(t.nodes[rel.target.0].name.as_str())
+    let rel = &t.relationships[r.relationship?.index()];
+    Some(t.nodes[rel.target.index()].name.as_str())
 }
 
 #[test]

@@ -31,7 +31,7 @@ use super::patterns::Patterns;
 use super::values::{computed_too_much, nested};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
-use crate::ir::hosting::Hosting;
+use crate::ir::Hosting;
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 
 /// Who `SELF` is where a value is written.
@@ -89,7 +89,7 @@ pub fn evaluate(topology: &mut Topology, patterns: &Patterns, diags: &mut Diagno
     // Each slot is evaluated against the topology as it stands, then written back: a value read
     // later is then already evaluated, which is the same value.
     for n in 0..topology.nodes.len() {
-        let place = Place::Node(NodeId(n));
+        let place = Place::Node(NodeId::from_index(n));
         for_each_value(
             topology,
             |t| values_of(t.nodes[n].call_maps_mut()),
@@ -99,7 +99,7 @@ pub fn evaluate(topology: &mut Topology, patterns: &Patterns, diags: &mut Diagno
         );
     }
     for r in 0..topology.relationships.len() {
-        let place = Place::Relationship(RelationshipId(r));
+        let place = Place::Relationship(RelationshipId::from_index(r));
         for_each_value(
             topology,
             |t| values_of(t.relationships[r].call_maps_mut()),
@@ -319,15 +319,15 @@ impl Evaluator<'_> {
                 let slot = Slot::Relationship(r, first.to_string());
                 return self.reached(slot, &args[2..], topology, diags);
             }
-            ("SOURCE", Place::Relationship(r)) => vec![topology.relationships[r.0].source],
-            ("TARGET", Place::Relationship(r)) => vec![topology.relationships[r.0].target],
+            ("SOURCE", Place::Relationship(r)) => vec![topology.relationships[r.index()].source],
+            ("TARGET", Place::Relationship(r)) => vec![topology.relationships[r.index()].target],
             ("HOST", Place::Node(n)) => self.hosts(n),
             ("SELF" | "SOURCE" | "TARGET" | "HOST", _) => return None,
             (name, _) => vec![*self.names.get(name)?],
         };
         // HOST: the first host that has what is asked for.
         for node in nodes {
-            let ir = &topology.nodes[node.0];
+            let ir = &topology.nodes[node.index()];
             let (slot, rest) = match second {
                 Some(name) if ir.capabilities.contains_key(first) => (
                     Slot::Node(node, Some(first.to_string()), name.to_string()),
@@ -339,8 +339,8 @@ impl Evaluator<'_> {
                         .iter()
                         .filter(|r| r.name == first)
                         .find_map(|r| r.relationship)?;
-                    let rel = &topology.relationships[rel.0];
-                    let target = &topology.nodes[rel.target.0];
+                    let rel = &topology.relationships[rel.index()];
+                    let target = &topology.nodes[rel.target.index()];
                     let in_capability = rel.capability.as_ref().filter(|c| {
                         target
                             .capabilities
@@ -379,13 +379,13 @@ impl Evaluator<'_> {
     /// The value of `slot` as the IR holds it.
     fn raw<'t>(&self, slot: &Slot, topology: &'t Topology) -> Option<&'t Value> {
         match slot {
-            Slot::Node(n, None, name) => topology.nodes[n.0].properties.get(name),
-            Slot::Node(n, Some(cap), name) => topology.nodes[n.0]
+            Slot::Node(n, None, name) => topology.nodes[n.index()].properties.get(name),
+            Slot::Node(n, Some(cap), name) => topology.nodes[n.index()]
                 .capabilities
                 .get(cap)?
                 .properties
                 .get(name),
-            Slot::Relationship(r, name) => topology.relationships[r.0].properties.get(name),
+            Slot::Relationship(r, name) => topology.relationships[r.index()].properties.get(name),
         }
     }
 

@@ -27,12 +27,12 @@ mod values;
 use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::Topology;
+use crate::ir::{Topology, Valid};
 use crate::limits::Limits;
 use crate::source::ArtifactFiles;
 use crate::source::{SourceMap, Span};
 
-use super::{Backend, ElementKind, OutputFile};
+use super::{ElementKind, Engine, OutputFile};
 
 /// The options of `toscana k8s`, given to templates as `options`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -67,14 +67,16 @@ const KIND_ORDER: &[&str] = &[
 /// Renders `topology` with a loaded Kubernetes backend and checks every object.
 #[allow(clippy::too_many_arguments)]
 pub fn render(
-    backend: &Backend,
-    topology: &Topology,
+    backend: &Engine,
+    topology: Valid<'_>,
     sources: &mut SourceMap,
     artifacts: &ArtifactFiles,
     limits: &Limits,
     options: &K8sOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
+    // Valid: every handle resolves, so what follows indexes the topology unguarded.
+    let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
     let k8s = model::context(

@@ -14,9 +14,10 @@ use crate::source::Span;
 
 use super::super::elements::SpanFinder;
 use super::super::filters::dns_label;
-use super::super::stack::Hosting;
-use super::super::{Backend, Element, ElementKind};
+use super::super::meanings::{Meaning, RelationshipMeanings};
+use super::super::{Element, ElementKind, Engine};
 use super::K8sOptions;
+use crate::ir::Hosting;
 
 mod wiring;
 mod workloads;
@@ -276,7 +277,10 @@ struct Ctx<'a> {
     node_index: HashMap<&'a str, usize>,
     /// Node → the `default_instances` a scaling policy gives it.
     scaled_instances: HashMap<usize, i64>,
+    /// The backend's hosting tree: relationships that mean `hosting` in its mapping.
     hosting: Hosting,
+    /// What each relationship means to this backend (its mapping's `relationships:`).
+    meanings: RelationshipMeanings,
     roles: Vec<Role>,
     binds: Vec<Json>,
     spans: SpanFinder<'a>,
@@ -302,7 +306,7 @@ struct Ctx<'a> {
 /// Builds the `k8s` context, as templates see it. Problems are warnings (what was skipped, and why) in `diags`.
 #[allow(clippy::too_many_arguments)]
 pub fn context(
-    backend: &Backend,
+    backend: &Engine,
     topology: &Topology,
     elements: &[Element],
     sources: &crate::source::SourceMap,
@@ -352,6 +356,7 @@ pub fn context(
             let file = entry.rsplit('/').next().unwrap_or(&entry).to_string();
             file.split('.').next().unwrap_or(&file).to_string()
         });
+    let meanings = backend.meanings().of(topology);
     let mut ctx = Ctx {
         topology,
         node_index: {
@@ -363,7 +368,8 @@ pub fn context(
             index
         },
         scaled_instances: workloads::scaled_instances(topology),
-        hosting: Hosting::new(topology),
+        hosting: Hosting::by(topology, |id| meanings.means(id, Meaning::Hosting)),
+        meanings,
         roles,
         binds,
         spans: SpanFinder::new(&topology.source.files, sources),
@@ -377,9 +383,7 @@ pub fn context(
         out_rels: {
             let mut out = vec![Vec::new(); topology.nodes.len()];
             for (ri, r) in topology.relationships.iter().enumerate() {
-                if let Some(list) = out.get_mut(r.source.0) {
-                    list.push(ri);
-                }
+                out[r.source.index()].push(ri);
             }
             out
         },

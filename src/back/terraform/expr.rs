@@ -42,8 +42,8 @@ pub struct Scope<'a> {
 /// Each node's index by its name, the first node of a name winning (as a scan would find it).
 pub fn node_ids(topology: &Topology) -> HashMap<String, NodeId> {
     let mut ids = HashMap::with_capacity(topology.nodes.len());
-    for (i, node) in topology.nodes.iter().enumerate() {
-        ids.entry(node.name.clone()).or_insert(NodeId(i));
+    for id in topology.node_ids() {
+        ids.entry(topology[id].name.clone()).or_insert(id);
     }
     ids
 }
@@ -53,7 +53,7 @@ impl Scope<'_> {
         match name {
             "SELF" => this.ok_or_else(|| "`SELF` means nothing outside a node".to_string()),
             "HOST" => this
-                .and_then(|n| self.hosts.get(n.0).copied().flatten())
+                .and_then(|n| self.hosts.get(n.index()).copied().flatten())
                 .ok_or_else(|| "`HOST` names no host here".to_string()),
             "SOURCE" | "TARGET" => Err(format!("`{name}` is only known inside a relationship")),
             _ => self
@@ -215,12 +215,12 @@ impl Scope<'_> {
         let mut id = self.node_named(entity, this)?;
         // `HOST` names the first node down the hosting chain that has the property.
         while *entity == "HOST"
-            && !has_property(&self.topology.nodes[id.0], rest)
-            && let Some(host) = self.hosts.get(id.0).copied().flatten()
+            && !has_property(&self.topology.nodes[id.index()], rest)
+            && let Some(host) = self.hosts.get(id.index()).copied().flatten()
         {
             id = host;
         }
-        let node = &self.topology.nodes[id.0];
+        let node = &self.topology.nodes[id.index()];
         let (value, tail) = match rest {
             [cap, prop, tail @ ..]
                 if node
@@ -269,7 +269,7 @@ impl Scope<'_> {
         let mut id = self.node_named(entity, this)?;
         let keys = [rest.join("."), rest[1..].join("."), rest[0].to_string()];
         let lookup = |id: NodeId| -> Option<String> {
-            let target = &self.nodes[id.0];
+            let target = &self.nodes[id.index()];
             let address = target.address.as_ref()?;
             keys.iter().filter(|k| !k.is_empty()).find_map(|k| {
                 match target.attributes.and_then(|a| a.get(k)) {
@@ -281,15 +281,15 @@ impl Scope<'_> {
         // `HOST` names the first node down the hosting chain that has the attribute.
         while *entity == "HOST"
             && lookup(id).is_none()
-            && let Some(host) = self.hosts.get(id.0).copied().flatten()
+            && let Some(host) = self.hosts.get(id.index()).copied().flatten()
         {
             id = host;
         }
         if let Some(found) = lookup(id) {
             return Ok(found);
         }
-        let node = &self.topology.nodes[id.0];
-        let target = &self.nodes[id.0];
+        let node = &self.topology.nodes[id.index()];
+        let target = &self.nodes[id.index()];
         // An attribute that only reflects a property the template set is that value.
         if rest.len() == 1
             && let Some(v) = node.properties.get(rest[0])

@@ -32,10 +32,10 @@ use std::collections::{HashMap, HashSet};
 use serde_json::json;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Artifact, Topology};
+use crate::ir::{Artifact, Topology, Valid};
 use crate::source::{SourceMap, Span};
 
-use super::{Backend, ElementKind, OutputFile};
+use super::{ElementKind, Engine, OutputFile};
 
 /// The cloud a configuration is for (`--provider`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -71,13 +71,15 @@ pub type ReadArtifact<'a> = &'a dyn Fn(&Artifact) -> Result<Vec<u8>, String>;
 /// Renders `topology` with a loaded Terraform backend (built-in for `provider`, or overlaid
 /// with `--backend-dir`), then formats and parses every HCL file and adds the artifacts.
 pub fn render(
-    backend: &Backend,
-    topology: &Topology,
+    backend: &Engine,
+    topology: Valid<'_>,
     sources: &SourceMap,
     provider: Provider,
     read_artifact: ReadArtifact,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
+    // Valid: every handle resolves, so what follows indexes the topology unguarded.
+    let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
     let mut spans = Spans::default();

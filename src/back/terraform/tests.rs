@@ -178,8 +178,8 @@ fn host_in_get_property_walks_down_to_the_node_that_has_the_property() {
     let ids = super::expr::node_ids(&topology);
     let (vm, web, app) = (ids["vm"], ids["web"], ids["app"]);
     let mut hosts = vec![None; topology.nodes.len()];
-    hosts[app.0] = Some(web);
-    hosts[web.0] = Some(vm);
+    hosts[app.index()] = Some(web);
+    hosts[web.index()] = Some(vm);
     let vars: HashMap<String, String> = [("flavor".to_string(), "flavor".to_string())].into();
     let nodes = vec![NodeRef::default(); topology.nodes.len()];
     let scope = Scope {

@@ -228,7 +228,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     pub fn topology(&mut self, topology: &mut Topology, diags: &mut Diagnostics) {
         let snapshot = self.graph.topology;
         for (i, node) in snapshot.nodes.iter().enumerate() {
-            let id = NodeId(i);
+            let id = NodeId::from_index(i);
             let scope = Scope::Node(id);
             let out = &mut topology.nodes[i];
             for name in node.properties.keys() {
@@ -272,7 +272,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             }
         }
         for (i, rel) in snapshot.relationships.iter().enumerate() {
-            let id = RelationshipId(i);
+            let id = RelationshipId::from_index(i);
             let scope = Scope::Relationship(id);
             let out = &mut topology.relationships[i];
             for name in rel.properties.keys() {
@@ -469,12 +469,12 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     fn raw_property(&self, key: &Key) -> Option<&'t Value> {
         let snapshot = self.graph.topology;
         match key {
-            Key::Node(n, name) => snapshot.nodes[n.0].properties.get(name),
-            Key::Capability(n, cap, name) => snapshot.nodes[n.0]
+            Key::Node(n, name) => snapshot.nodes[n.index()].properties.get(name),
+            Key::Capability(n, cap, name) => snapshot.nodes[n.index()]
                 .capabilities
                 .get(cap)
                 .and_then(|c| c.properties.get(name)),
-            Key::Relationship(r, name) => snapshot.relationships[r.0].properties.get(name),
+            Key::Relationship(r, name) => snapshot.relationships[r.index()].properties.get(name),
         }
     }
 
@@ -540,19 +540,19 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             Key::Node(n, name) => (
                 Scope::Node(*n),
                 TypeKind::Node,
-                &snapshot.nodes[n.0].types,
+                &snapshot.nodes[n.index()].types,
                 name,
             ),
             Key::Capability(n, cap, name) => (
                 Scope::Node(*n),
                 TypeKind::Capability,
-                &snapshot.nodes[n.0].capabilities[cap].types,
+                &snapshot.nodes[n.index()].capabilities[cap].types,
                 name,
             ),
             Key::Relationship(r, name) => (
                 Scope::Relationship(*r),
                 TypeKind::Relationship,
-                &snapshot.relationships[r.0].types,
+                &snapshot.relationships[r.index()].types,
                 name,
             ),
         };
@@ -1071,7 +1071,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             return None;
         }
         match scope {
-            Scope::Node(n) if self.graph.topology.nodes[n.0].count == Value::Integer(1) => {
+            Scope::Node(n) if self.graph.topology.nodes[n.index()].count == Value::Integer(1) => {
                 Some(Value::Integer(0))
             }
             Scope::Relationship(r) => {
@@ -1355,7 +1355,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         let topology = self.graph.topology;
         let (kind, types, owner) = match entity {
             Entity::Node(n) => {
-                let node = &topology.nodes[n.0];
+                let node = &topology.nodes[n.index()];
                 (
                     TypeKind::Node,
                     node.types.clone(),
@@ -1363,7 +1363,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 )
             }
             Entity::Capability(n, c) => {
-                let node = &topology.nodes[n.0];
+                let node = &topology.nodes[n.index()];
                 let types = node
                     .capabilities
                     .get(c)
@@ -1376,7 +1376,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 )
             }
             Entity::Relationship(r) => {
-                let rel = &topology.relationships[r.0];
+                let rel = &topology.relationships[r.index()];
                 (
                     TypeKind::Relationship,
                     rel.types.clone(),
@@ -1410,7 +1410,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     ));
                 }
                 if let Entity::Node(n) = entity {
-                    let node = &topology.nodes[n.0];
+                    let node = &topology.nodes[n.index()];
                     if !node.artifacts.contains_key(name) {
                         let known: Vec<&str> = node.artifacts.keys().map(String::as_str).collect();
                         return Err((
@@ -1508,9 +1508,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     fn label(&self, key: &Key) -> String {
         let topology = self.graph.topology;
         match key {
-            Key::Node(n, p) => format!("{}.{p}", topology.nodes[n.0].name),
-            Key::Capability(n, c, p) => format!("{}.{c}.{p}", topology.nodes[n.0].name),
-            Key::Relationship(r, p) => format!("{}.{p}", topology.relationships[r.0].name),
+            Key::Node(n, p) => format!("{}.{p}", topology.nodes[n.index()].name),
+            Key::Capability(n, c, p) => format!("{}.{c}.{p}", topology.nodes[n.index()].name),
+            Key::Relationship(r, p) => format!("{}.{p}", topology.relationships[r.index()].name),
         }
     }
 }
@@ -1563,9 +1563,9 @@ fn normalized(graph: &Graph, reached: &Reached, args: Vec<Value>) -> Vec<Value> 
     }
     let rest = &args[reached.end..];
     let head = match &reached.entities[..] {
-        [Entity::Node(n)] => vec![Value::string(&graph.topology.nodes[n.0].name)],
+        [Entity::Node(n)] => vec![Value::string(&graph.topology.nodes[n.index()].name)],
         [Entity::Capability(n, c)] => vec![
-            Value::string(&graph.topology.nodes[n.0].name),
+            Value::string(&graph.topology.nodes[n.index()].name),
             Value::string(c),
         ],
         _ => return args,

@@ -28,7 +28,7 @@ pub fn check(model: &Model, evaluator: &mut Evaluator<'_, '_, '_, '_>, diags: &m
         return;
     };
     for (i, named) in template.node_templates.iter().enumerate() {
-        let scope = Scope::Node(NodeId(i));
+        let scope = Scope::Node(NodeId::from_index(i));
         for (parameter, list) in mappings(&named.def) {
             let Some(args) = arguments(list) else {
                 continue;

@@ -157,12 +157,12 @@ impl<'t> Graph<'t> {
             relationships
                 .entry(&r.name)
                 .or_default()
-                .push(RelationshipId(i));
+                .push(RelationshipId::from_index(i));
             if let Some(cap) = &r.capability {
                 incoming
                     .entry((r.target, cap.as_str()))
                     .or_default()
-                    .push(RelationshipId(i));
+                    .push(RelationshipId::from_index(i));
             }
         }
         Graph {
@@ -172,7 +172,7 @@ impl<'t> Graph<'t> {
                 .nodes
                 .iter()
                 .enumerate()
-                .map(|(i, n)| (n.name.as_str(), NodeId(i)))
+                .map(|(i, n)| (n.name.as_str(), NodeId::from_index(i)))
                 .collect(),
             relationships,
             incoming,
@@ -294,7 +294,7 @@ impl<'t> Walk<'_, 't, '_> {
             };
         }
         if let Some(&node) = self.graph.nodes.get(first) {
-            let count = match &self.graph.topology.nodes[node.0].count {
+            let count = match &self.graph.topology.nodes[node.index()].count {
                 Value::Integer(c) => usize::try_from(*c).ok(),
                 _ => None,
             };
@@ -483,7 +483,7 @@ impl<'t> Walk<'_, 't, '_> {
                         .iter()
                         .map(|r| match r {
                             Entity::Relationship(id) => {
-                                let rel = &topology.relationships[id.0];
+                                let rel = &topology.relationships[id.index()];
                                 Entity::Node(if source { rel.source } else { rel.target })
                             }
                             Entity::Open(open) => match (source, open.source, open.target) {
@@ -507,7 +507,7 @@ impl<'t> Walk<'_, 't, '_> {
                 for r in relationships {
                     let cap = match r {
                         Entity::Relationship(id) => {
-                            let rel = &topology.relationships[id.0];
+                            let rel = &topology.relationships[id.index()];
                             match &rel.capability {
                                 Some(c) => Entity::Capability(rel.target, c.clone()),
                                 None => Entity::Typed(TypeKind::Capability, TypeNames::default()),
@@ -544,14 +544,14 @@ impl<'t> Walk<'_, 't, '_> {
         index: &Index,
     ) -> Result<Vec<Entity>, PathError> {
         let (source, types) = match node {
-            Entity::Node(n) => (Some(*n), self.graph.topology.nodes[n.0].types.clone()),
+            Entity::Node(n) => (Some(*n), self.graph.topology.nodes[n.index()].types.clone()),
             Entity::Typed(_, types) => (None, types.clone()),
             _ => return Ok(Vec::new()),
         };
         let definition = requirement_definition(self.model(), &types, name);
         let assigned: Vec<&crate::ir::Requirement> = source
             .map(|n| {
-                self.graph.topology.nodes[n.0]
+                self.graph.topology.nodes[n.index()]
                     .requirements
                     .iter()
                     .filter(|r| r.name == name)
@@ -625,7 +625,7 @@ impl<'t> Walk<'_, 't, '_> {
     ) -> Result<Entity, PathError> {
         match node {
             Entity::Node(n) => {
-                let ir = &self.graph.topology.nodes[n.0];
+                let ir = &self.graph.topology.nodes[n.index()];
                 if ir.capabilities.contains_key(name) {
                     return Ok(Entity::Capability(*n, name.to_string()));
                 }
@@ -702,7 +702,7 @@ impl<'t> Walk<'_, 't, '_> {
 fn describe_node(graph: &Graph, node: &Entity, types: &[String]) -> String {
     match node {
         Entity::Node(n) => {
-            let ir = &graph.topology.nodes[n.0];
+            let ir = &graph.topology.nodes[n.index()];
             format!("node template `{}` ({})", ir.name, ir.type_name)
         }
         _ => format!("node type `{}`", types.first().map_or("?", String::as_str)),

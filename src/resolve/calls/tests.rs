@@ -100,7 +100,10 @@ fn a_node_filter_is_judged_against_each_candidate() {
     // Fulfilment judged the candidates with this evaluator: the big one was chosen.
     let app = &topology.nodes[2];
     let chosen = app.requirements[0].relationship.expect("fulfilled");
-    assert_eq!(topology.relationships[chosen.0].target, NodeId(1));
+    assert_eq!(
+        topology.relationships[chosen.index()].target,
+        NodeId::from_index(1)
+    );
     let written = model.topology.as_ref().unwrap().node_templates[2]
         .def
         .as_map()
@@ -111,8 +114,8 @@ fn a_node_filter_is_judged_against_each_candidate() {
     let filter = reader.value(written, &mut diags);
     let judge = |evaluator: &mut Evaluator, target: usize, diags: &mut Diagnostics| {
         let scope = Scope::Open(Box::new(OpenRelationship {
-            source: Some(NodeId(2)),
-            target: Some(NodeId(target)),
+            source: Some(NodeId::from_index(2)),
+            target: Some(NodeId::from_index(target)),
             capability: Some("host".to_string()),
             ..Default::default()
         }));

@@ -168,7 +168,7 @@ impl Expander<'_> {
             let judged = Judged {
                 model,
                 node,
-                id: NodeId(i),
+                id: NodeId::from_index(i),
                 conditions: conditions.as_ref(),
                 patterns: &self.ctx.patterns,
             };

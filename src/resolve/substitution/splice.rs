@@ -68,7 +68,7 @@ pub(super) fn splice(
     }
     for (i, node) in outer.nodes.iter().enumerate() {
         let Some(&p) = plan_of.get(&i) else {
-            new_id[i] = Some(NodeId(out.nodes.len()));
+            new_id[i] = Some(NodeId::from_index(out.nodes.len()));
             out.nodes.push(node.clone());
             continue;
         };
@@ -79,7 +79,9 @@ pub(super) fn splice(
             let mut n = inner.clone();
             n.name = prefixed(&node.name, &n.name);
             for r in &mut n.requirements {
-                r.relationship = r.relationship.map(|id| RelationshipId(id.0 + rel_base[p]));
+                r.relationship = r
+                    .relationship
+                    .map(|id| RelationshipId::from_index(id.index() + rel_base[p]));
             }
             node_values(&mut n, &renames);
             relocate_node(&mut n, &files[p]);
@@ -91,7 +93,7 @@ pub(super) fn splice(
             type_name: node.type_name.clone(),
             template: names[p].clone(),
             nodes: (base[p]..base[p] + plan.inner.nodes.len())
-                .map(NodeId)
+                .map(NodeId::from_index)
                 .collect(),
             attributes: attributes
                 .into_iter()
@@ -103,7 +105,8 @@ pub(super) fn splice(
             location: node.location,
         });
     }
-    let expansion = |p: usize| (base[p]..base[p] + plans[p].inner.nodes.len()).map(NodeId);
+    let expansion =
+        |p: usize| (base[p]..base[p] + plans[p].inner.nodes.len()).map(NodeId::from_index);
     let boundary = |p: usize, section: Section, name: &str| -> Option<&BoundaryMapping> {
         let s = plans[p].inner.substitution.as_ref()?;
         let list = match section {
@@ -120,16 +123,16 @@ pub(super) fn splice(
     let mut assigned: HashMap<(usize, String), usize> = HashMap::new();
     for (r, rel) in outer.relationships.iter().enumerate() {
         let mut rel = rel.clone();
-        let outer_source = &outer.nodes[rel.source.0];
-        let outer_target = &outer.nodes[rel.target.0];
+        let outer_source = &outer.nodes[rel.source.index()];
+        let outer_target = &outer.nodes[rel.target.index()];
         // Inner requirements a relationship from outside connects: the first is this one,
         // each further one (a TOSCA 2.0 mapping onto a list, §15.5) gets a copy of it.
         let mut sources: Vec<(NodeId, String)> = Vec::new();
-        match plan_of.get(&rel.source.0) {
-            None => rel.source = new_id[rel.source.0].unwrap_or(rel.source),
+        match plan_of.get(&rel.source.index()) {
+            None => rel.source = new_id[rel.source.index()].unwrap_or(rel.source),
             Some(&p) => {
                 let k = assigned
-                    .entry((rel.source.0, rel.requirement.clone()))
+                    .entry((rel.source.index(), rel.requirement.clone()))
                     .or_insert(0);
                 let mapped = assignment_targets(&plans[p].inner, &rel.requirement, *k);
                 *k += 1;
@@ -158,11 +161,12 @@ pub(super) fn splice(
                     dropped.insert(r);
                 }
                 for m in mapped {
-                    let id = NodeId(base[p] + m.node.0);
-                    let inner = &out.nodes[id.0];
+                    let id = NodeId::from_index(base[p] + m.node.index());
+                    let inner = &out.nodes[id.index()];
                     let inside = inner.requirements.iter().any(|q| {
                         q.name == m.target
-                            && q.relationship.is_some_and(|i| inner_rels.contains(&i.0))
+                            && q.relationship
+                                .is_some_and(|i| inner_rels.contains(&i.index()))
                     });
                     if inside {
                         problems.push((
@@ -181,8 +185,8 @@ pub(super) fn splice(
                 }
             }
         }
-        match plan_of.get(&rel.target.0) {
-            None => rel.target = new_id[rel.target.0].unwrap_or(rel.target),
+        match plan_of.get(&rel.target.index()) {
+            None => rel.target = new_id[rel.target.index()].unwrap_or(rel.target),
             // Dropped already (its requirement is not mapped): nothing to re-point.
             Some(_) if dropped.contains(&r) => {}
             Some(&p) => {
@@ -197,7 +201,7 @@ pub(super) fn splice(
                 };
                 match found {
                     Some(m) => {
-                        rel.target = NodeId(base[p] + m.node.0);
+                        rel.target = NodeId::from_index(base[p] + m.node.index());
                         rel.capability = Some(m.target.clone());
                     }
                     None => {
@@ -235,7 +239,7 @@ pub(super) fn splice(
             let assignment = outer_source
                 .requirements
                 .iter()
-                .find(|q| q.relationship == Some(RelationshipId(r)));
+                .find(|q| q.relationship == Some(RelationshipId::from_index(r)));
             for (k, (id, requirement)) in sources.into_iter().enumerate() {
                 let mut copy = rel.clone();
                 copy.source = id;
@@ -243,9 +247,9 @@ pub(super) fn splice(
                 if k == 0 {
                     rel = copy;
                     attach(
-                        &mut out.nodes[id.0],
+                        &mut out.nodes[id.index()],
                         &requirement,
-                        RelationshipId(r),
+                        RelationshipId::from_index(r),
                         assignment,
                     );
                 } else {
@@ -262,8 +266,8 @@ pub(super) fn splice(
         for rel in &plan.inner.relationships {
             let mut rel = rel.clone();
             rel.name = prefixed(prefix, &rel.name);
-            rel.source = NodeId(base[p] + rel.source.0);
-            rel.target = NodeId(base[p] + rel.target.0);
+            rel.source = NodeId::from_index(base[p] + rel.source.index());
+            rel.target = NodeId::from_index(base[p] + rel.target.index());
             relationship_values(&mut rel, &renames);
             rel.location = relocate(rel.location, &files[p]);
             relocate_interfaces(&mut rel.interfaces, &files[p]);
@@ -271,10 +275,10 @@ pub(super) fn splice(
         }
     }
     for (rel, assignment) in fan_out {
-        let id = RelationshipId(out.relationships.len());
+        let id = RelationshipId::from_index(out.relationships.len());
         let requirement = rel.requirement.clone();
         attach(
-            &mut out.nodes[rel.source.0],
+            &mut out.nodes[rel.source.index()],
             &requirement,
             id,
             assignment.as_ref(),
@@ -283,9 +287,9 @@ pub(super) fn splice(
     }
     // Groups and policies: a substituted member or target is its whole expansion.
     let spread = |id: NodeId| -> Vec<NodeId> {
-        match plan_of.get(&id.0) {
+        match plan_of.get(&id.index()) {
             Some(&p) => expansion(p).collect(),
-            None => new_id[id.0].into_iter().collect(),
+            None => new_id[id.index()].into_iter().collect(),
         }
     };
     for g in &outer.groups {
@@ -300,7 +304,11 @@ pub(super) fn splice(
         for g in &plan.inner.groups {
             let mut g = g.clone();
             g.name = prefixed(prefix, &g.name);
-            g.members = g.members.iter().map(|m| NodeId(base[p] + m.0)).collect();
+            g.members = g
+                .members
+                .iter()
+                .map(|m| NodeId::from_index(base[p] + m.index()))
+                .collect();
             g.location = relocate(g.location, &files[p]);
             out.groups.push(g);
         }
@@ -326,10 +334,12 @@ pub(super) fn splice(
                 .targets
                 .iter()
                 .map(|t| match t {
-                    PolicyTarget::Node(id) => PolicyTarget::Node(NodeId(base[p] + id.0)),
-                    PolicyTarget::Group(g) => {
-                        PolicyTarget::Group(crate::ir::GroupId(group_base[p] + g.0))
+                    PolicyTarget::Node(id) => {
+                        PolicyTarget::Node(NodeId::from_index(base[p] + id.index()))
                     }
+                    PolicyTarget::Group(g) => PolicyTarget::Group(crate::ir::GroupId::from_index(
+                        group_base[p] + g.index(),
+                    )),
                 })
                 .collect();
             policy.location = relocate(policy.location, &files[p]);
@@ -347,7 +357,11 @@ pub(super) fn splice(
         for s in &plan.inner.substituted {
             let mut s = s.clone();
             s.name = prefixed(prefix, &s.name);
-            s.nodes = s.nodes.iter().map(|m| NodeId(base[p] + m.0)).collect();
+            s.nodes = s
+                .nodes
+                .iter()
+                .map(|m| NodeId::from_index(base[p] + m.index()))
+                .collect();
             s.location = relocate(s.location, &files[p]);
             out.substituted.push(s);
         }
@@ -360,8 +374,8 @@ pub(super) fn splice(
         ] {
             // A mapping onto a substituted node follows that node's own mapping of the same
             // name into its expansion; one its template does not map has nowhere to point.
-            list.retain_mut(|m| match plan_of.get(&m.node.0) {
-                None => match new_id[m.node.0] {
+            list.retain_mut(|m| match plan_of.get(&m.node.index()) {
+                None => match new_id[m.node.index()] {
                     Some(id) => {
                         m.node = id;
                         true
@@ -370,7 +384,7 @@ pub(super) fn splice(
                 },
                 Some(&p) => match boundary(p, section, &m.target) {
                     Some(inner) => {
-                        m.node = NodeId(base[p] + inner.node.0);
+                        m.node = NodeId::from_index(base[p] + inner.node.index());
                         m.target = inner.target.clone();
                         true
                     }
@@ -384,7 +398,7 @@ pub(super) fn splice(
                             false,
                             format!(
                                 "the boundary maps {noun} `{}` onto `{}` of `{}`, which `{}` substitutes without mapping a {noun} `{}`; the mapping is dropped",
-                                m.name, m.target, outer.nodes[m.node.0].name, names[p], m.target
+                                m.name, m.target, outer.nodes[m.node.index()].name, names[p], m.target
                             ),
                             format!("map `{}` under `substitution_mappings` of `{}`", m.target, names[p]),
                         ));
@@ -500,7 +514,7 @@ pub(super) fn drop_relationships(out: &mut Topology, dropped: &HashSet<usize>) {
         if dropped.contains(&i) {
             map.push(None);
         } else {
-            map.push(Some(RelationshipId(kept)));
+            map.push(Some(RelationshipId::from_index(kept)));
             kept += 1;
         }
     }
@@ -513,7 +527,7 @@ pub(super) fn drop_relationships(out: &mut Topology, dropped: &HashSet<usize>) {
         for r in &mut node.requirements {
             r.relationship = r
                 .relationship
-                .and_then(|id| map.get(id.0).copied().flatten());
+                .and_then(|id| map.get(id.index()).copied().flatten());
         }
     }
 }

@@ -4,13 +4,13 @@
 use serde_json::{Value as Json, json};
 
 use crate::diag::{Diagnostics, codes};
-use crate::ir::{NodeId, Value, type_matches};
+use crate::ir::Value;
 
 use super::super::values::{integer, literal_text, shouty, size_quantity};
 use super::*;
 use crate::back::filters::dns_label;
-use crate::back::stack::is_hosting;
-use crate::back::{Backend, Element, ElementKind};
+use crate::back::meanings::Meaning;
+use crate::back::{Element, ElementKind, Engine};
 
 impl Ctx<'_> {
     /// The DNS name of the Service in front of `target`, seen from workload `from`.
@@ -81,7 +81,11 @@ impl Ctx<'_> {
                         let entity = args[0].as_str();
                         let target = match entity {
                             "SELF" => Some(node),
-                            "HOST" => self.hosting.host(NodeId(node)).map(|h| h.0),
+                            "HOST" => self
+                                .topology
+                                .node_at(node)
+                                .and_then(|id| self.hosting.host(id))
+                                .map(|h| h.index()),
                             _ => self.node_index.get(entity).copied(),
                         };
                         let Some(target) = target else {
@@ -170,16 +174,19 @@ impl Ctx<'_> {
 
     /// `<TARGET>_HOST` and `<TARGET>_PORT` for requirements to nodes that expose an endpoint.
     pub(super) fn connect(&mut self, diags: &mut Diagnostics) {
-        for r in &self.topology.relationships {
-            let (s, t) = (r.source.0, r.target.0);
-            if is_hosting(r) || type_matches(&r.types, "tosca.relationships.AttachesTo") {
+        for id in self.topology.relationship_ids() {
+            let r = &self.topology[id];
+            let (s, t) = (r.source.index(), r.target.index());
+            if self.meanings.means(id, Meaning::Hosting)
+                || self.meanings.means(id, Meaning::Attachment)
+            {
                 continue;
             }
             let Some(w) = self.workload_of.get(s).copied().flatten() else {
                 continue;
             };
             let capability = r.capability.as_deref();
-            let endpoint = type_matches(&r.types, "tosca.relationships.ConnectsTo")
+            let endpoint = self.meanings.means(id, Meaning::Connection)
                 || capability
                     .and_then(|c| self.node(t).capabilities.get(c))
                     .is_some_and(|c| is_endpoint(c))
@@ -253,9 +260,10 @@ impl Ctx<'_> {
     /// BlockStorage attached with AttachesTo: a claim template of a StatefulSet, or a
     /// PersistentVolumeClaim (rendered by the storage node) mounted by a Deployment.
     pub(super) fn attach_storage(&mut self, diags: &mut Diagnostics) {
-        for r in &self.topology.relationships {
-            let (s, t) = (r.source.0, r.target.0);
-            if !type_matches(&r.types, "tosca.relationships.AttachesTo")
+        for id in self.topology.relationship_ids() {
+            let r = &self.topology[id];
+            let (s, t) = (r.source.index(), r.target.index());
+            if !self.meanings.means(id, Meaning::Attachment)
                 || self.roles.get(t) != Some(&Role::Storage)
             {
                 continue;
@@ -374,7 +382,7 @@ impl Ctx<'_> {
         for g in &self.topology.groups {
             let label = dns_label(&g.name);
             for m in &g.members {
-                let Some(w) = self.workload_of.get(m.0).copied().flatten() else {
+                let Some(w) = self.workload_of.get(m.index()).copied().flatten() else {
                     continue;
                 };
                 match &self.plans[w].part_of {
@@ -383,7 +391,7 @@ impl Ctx<'_> {
                     Some(existing) => {
                         let message = format!(
                             "`{}` is in groups `{existing}` and `{}`; its app.kubernetes.io/part-of label names only the first",
-                            self.node(m.0).name,
+                            self.node(m.index()).name,
                             g.name
                         );
                         let d = self.warn(codes::K8S_UNSUPPORTED, g.location, message, "");
@@ -406,18 +414,12 @@ impl Ctx<'_> {
             }
             let mut bound = None;
             let mut linked = None;
-            for r in self.out_rels[p]
-                .iter()
-                .map(|&ri| &self.topology.relationships[ri])
-            {
-                if type_matches(&r.types, "tosca.relationships.network.BindsTo")
-                    || r.requirement == "binding"
-                {
-                    bound = Some(r.target.0);
-                } else if type_matches(&r.types, "tosca.relationships.network.LinksTo")
-                    || r.requirement == "link"
-                {
-                    linked = Some(r.target.0);
+            for &ri in &self.out_rels[p] {
+                let target = self.topology.relationships[ri].target.index();
+                if self.meanings.means_at(ri, Meaning::Binding) {
+                    bound = Some(target);
+                } else if self.meanings.means_at(ri, Meaning::Link) {
+                    linked = Some(target);
                 }
             }
             match (bound.and_then(|b| self.workload_of[b]), linked) {
@@ -476,7 +478,7 @@ impl Ctx<'_> {
     pub(super) fn apply_placement(
         &mut self,
         elements: &[Element],
-        backend: &Backend,
+        backend: &Engine,
         diags: &mut Diagnostics,
     ) {
         let policy_elements: Vec<&Element> = elements
@@ -535,7 +537,7 @@ impl Ctx<'_> {
     pub(super) fn scaling(
         &mut self,
         elements: &[Element],
-        backend: &Backend,
+        backend: &Engine,
         diags: &mut Diagnostics,
     ) -> Vec<Json> {
         let policy_elements: Vec<&Element> = elements
@@ -634,7 +636,7 @@ impl Ctx<'_> {
                 .into_iter()
                 .map(|ri| &topology.relationships[ri])
             {
-                match self.workload_of.get(r.target.0).copied().flatten() {
+                match self.workload_of.get(r.target.index()).copied().flatten() {
                     Some(w) if !self.plans[w].ports.is_empty() => {
                         if seen.insert(w) {
                             targets.push(w);
@@ -647,7 +649,7 @@ impl Ctx<'_> {
                             format!(
                                 "load balancer `{}` routes to `{}`, which exposes no port; skipped",
                                 self.node(l).name,
-                                self.node(r.target.0).name
+                                self.node(r.target.index()).name
                             ),
                             "give the application an endpoint capability with a `port`",
                         );

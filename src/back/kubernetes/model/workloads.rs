@@ -28,22 +28,23 @@ impl Ctx<'_> {
         let n = self.topology.nodes.len();
         // Databases with a known product first: they take their DBMS and hosted databases.
         let mut taken = vec![false; n];
-        for i in 0..n {
+        for id in self.topology.node_ids() {
+            let i = id.index();
             if taken[i] || !matches!(self.roles[i], Role::Dbms | Role::Database) {
                 continue;
             }
             // A database hosted on a DBMS belongs to the DBMS's decision.
             if self.roles[i] == Role::Database
-                && let Some(h) = self.hosting.host(NodeId(i))
-                && self.roles[h.0] == Role::Dbms
+                && let Some(h) = self.hosting.host(id)
+                && self.roles[h.index()] == Role::Dbms
             {
                 continue;
             }
             let hosted: Vec<usize> = self
                 .hosting
-                .hosted(NodeId(i))
+                .hosted(id)
                 .iter()
-                .map(|h| h.0)
+                .map(|h| h.index())
                 .filter(|&h| self.roles[h] == Role::Database)
                 .collect();
             let product = self
@@ -65,7 +66,8 @@ impl Ctx<'_> {
             }
             self.plans.push(plan);
         }
-        for i in 0..n {
+        for id in self.topology.node_ids() {
+            let i = id.index();
             if taken[i] {
                 continue;
             }
@@ -79,23 +81,24 @@ impl Ctx<'_> {
                     }
                 }
                 Role::Compute | Role::Software | Role::Dbms | Role::Database
-                    if self.hosting.root(NodeId(i)) == NodeId(i) =>
+                    if self.hosting.root(id) == id =>
                 {
-                    self.stack_workload(i, &taken, artifacts, limits, diags);
+                    self.stack_workload(id, &taken, artifacts, limits, diags);
                 }
                 _ => {}
             }
         }
         // Software that ended up in no workload says why: its chain does not end on a
         // Compute, or it sits on a database product, whose image has no place for it.
-        for i in 0..n {
+        for id in self.topology.node_ids() {
+            let i = id.index();
             if self.workload_of[i].is_some()
                 || !matches!(self.roles[i], Role::Software | Role::Dbms | Role::Database)
             {
                 continue;
             }
-            let host = self.hosting.host(NodeId(i)).map_or(i, |h| h.0);
-            let root = self.hosting.root(NodeId(i)).0;
+            let host = self.hosting.host(id).map_or(i, |h| h.index());
+            let root = self.hosting.root(id).index();
             let (message, hint) = if self.workload_of[host].is_some()
                 && self.plans[self.workload_of[host].unwrap_or(0)]
                     .product
@@ -505,23 +508,24 @@ impl Ctx<'_> {
     /// A lifted stack: a Compute (or a software node that is not hosted) and what it hosts.
     pub(super) fn stack_workload(
         &mut self,
-        root: usize,
+        root_id: NodeId,
         taken: &[bool],
         artifacts: &ArtifactFiles,
         limits: &Limits,
         diags: &mut Diagnostics,
     ) {
+        let root = root_id.index();
         let order: Vec<NodeId> = self
             .hosting
-            .stack(self.topology, NodeId(root))
+            .stack(self.topology, root_id)
             .into_iter()
             .filter(|m| {
-                !taken[m.0]
+                !taken[m.index()]
                     && matches!(
-                        self.roles[m.0],
+                        self.roles[m.index()],
                         Role::Compute | Role::Software | Role::Dbms | Role::Database
                     )
-                    && !self.under_taken(m.0, taken)
+                    && !self.under_taken(*m, taken)
             })
             .collect();
         let steps = lifecycle_steps(self.topology, &order);
@@ -529,9 +533,9 @@ impl Ctx<'_> {
             // A server that only hosts a database product: its resources go to that database.
             if let Some(w) = self
                 .hosting
-                .hosted(NodeId(root))
+                .hosted(root_id)
                 .iter()
-                .find_map(|h| self.workload_of[h.0])
+                .find_map(|h| self.workload_of[h.index()])
             {
                 self.workload_of[root] = Some(w);
                 let requests = self.requests(root);
@@ -548,10 +552,10 @@ impl Ctx<'_> {
                 "software"
             },
         );
-        plan.members = order.iter().map(|m| m.0).collect();
+        plan.members = order.iter().map(|m| m.index()).collect();
         plan.stateful = order
             .iter()
-            .any(|m| matches!(self.roles[m.0], Role::Dbms | Role::Database));
+            .any(|m| matches!(self.roles[m.index()], Role::Dbms | Role::Database));
         // The base image.
         let bind = self.binds[root].clone();
         plan.image = Some(self.base_image(root, &bind, diags));
@@ -566,7 +570,7 @@ impl Ctx<'_> {
         script.push_str("/files\n");
         let mut shipped: Vec<String> = Vec::new();
         for step in &steps {
-            let node = step.node.0;
+            let node = step.node.index();
             let node_name = self.node(node).name.clone();
             for (name, value) in step.inputs {
                 let secret = self.is_secret_name(name);
@@ -717,11 +721,11 @@ impl Ctx<'_> {
     }
 
     /// True when a node of the stack sits on a node a database product took.
-    pub(super) fn under_taken(&self, i: usize, taken: &[bool]) -> bool {
-        let mut at = self.hosting.host(NodeId(i));
+    pub(super) fn under_taken(&self, node: NodeId, taken: &[bool]) -> bool {
+        let mut at = self.hosting.host(node);
         let mut steps = 0;
         while let Some(h) = at {
-            if taken[h.0] {
+            if taken[h.index()] {
                 return true;
             }
             steps += 1;
@@ -811,11 +815,9 @@ pub(super) fn policy_nodes(topology: &Topology, targets: &[PolicyTarget]) -> Vec
     let mut out = Vec::new();
     for t in targets {
         match *t {
-            PolicyTarget::Node(n) => out.push(n.0),
+            PolicyTarget::Node(n) => out.push(n.index()),
             PolicyTarget::Group(g) => {
-                if let Some(group) = topology.groups.get(g.0) {
-                    out.extend(group.members.iter().map(|m| m.0));
-                }
+                out.extend(topology[g].members.iter().map(|m| m.index()));
             }
         }
     }

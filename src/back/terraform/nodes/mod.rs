@@ -11,10 +11,12 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Value as Json, json};
 
 use crate::back::filters::hcl_str;
-use crate::back::stack::{self, Hosting};
-use crate::back::{Backend, Element, ElementKind};
+use crate::back::meanings::{Meaning, RelationshipMeanings};
+use crate::back::stack;
+use crate::back::{Element, ElementKind, Engine};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{NodeId, Topology, Value, type_matches};
+use crate::ir::Hosting;
+use crate::ir::{NodeId, Topology, Value};
 
 use super::expr::{NodeRef, Scope, number};
 use super::graph::{addresses_in, strongly_connected};
@@ -66,7 +68,7 @@ fn role(bind: Option<&Json>) -> &str {
 
 #[allow(clippy::too_many_arguments)]
 pub fn build<'b>(
-    backend: &'b Backend,
+    backend: &'b Engine,
     topology: &Topology,
     elements: &[Element],
     spans: &Spans,
@@ -86,10 +88,9 @@ pub fn build<'b>(
         .map(|e| backend.bind_for(e).map(|(_, b)| b))
         .collect();
     let names = unique_names(topology.nodes.iter().map(|n| n.name.as_str()), RESERVED);
-    let hosting = Hosting::new(topology);
-    let hosts: Vec<Option<NodeId>> = (0..topology.nodes.len())
-        .map(|i| hosting.host(NodeId(i)))
-        .collect();
+    let meanings = backend.meanings().of(topology);
+    let hosting = Hosting::by(topology, |id| meanings.means(id, Meaning::Hosting));
+    let hosts: Vec<Option<NodeId>> = topology.node_ids().map(|id| hosting.host(id)).collect();
     let refs: Vec<NodeRef> = binds
         .iter()
         .zip(&names)
@@ -112,6 +113,7 @@ pub fn build<'b>(
         binds: &binds,
         names: &names,
         hosting: &hosting,
+        meanings: &meanings,
         refs: &refs,
         hosts: &hosts,
         node_ids: &node_ids,
@@ -125,16 +127,10 @@ pub fn build<'b>(
         incoming: vec![Vec::new(); topology.nodes.len()],
     };
     for (i, r) in topology.relationships.iter().enumerate() {
-        if let Some(list) = b.outgoing.get_mut(r.source.0) {
-            list.push(i);
-        }
-        if let Some(list) = b.incoming.get_mut(r.target.0) {
-            list.push(i);
-        }
+        b.outgoing[r.source.index()].push(i);
+        b.incoming[r.target.index()].push(i);
     }
-    let mut nodes: Vec<Json> = (0..topology.nodes.len())
-        .map(|i| b.node(NodeId(i)))
-        .collect();
+    let mut nodes: Vec<Json> = topology.node_ids().map(|id| b.node(id)).collect();
     b.relationships(&mut nodes);
     for (i, node) in nodes.iter_mut().enumerate() {
         let mut deps: Vec<String> = Vec::new();
@@ -164,7 +160,10 @@ struct Builder<'a, 'd> {
     provider: Provider,
     binds: &'a [Option<&'a Json>],
     names: &'a [String],
+    /// The backend's hosting tree: relationships that mean `hosting` in its mapping.
     hosting: &'a Hosting,
+    /// What each relationship means to this backend (its mapping's `relationships:`).
+    meanings: &'a RelationshipMeanings,
     refs: &'a [NodeRef<'a>],
     hosts: &'a [Option<NodeId>],
     node_ids: &'a HashMap<String, NodeId>,
@@ -193,18 +192,18 @@ impl<'a> Builder<'a, '_> {
     }
 
     fn span(&self, id: NodeId) -> Option<crate::source::Span> {
-        self.spans.of(ElementKind::Node, id.0)
+        self.spans.of(ElementKind::Node, id.index())
     }
 
     fn role_of(&self, id: NodeId) -> &str {
-        role(self.binds[id.0])
+        role(self.binds[id.index()])
     }
 
     /// The node's rule's `bind` (borrowed from the rule, not from `self`, so a table in it can
     /// be read while warnings are pushed).
     fn bind(&self, id: NodeId) -> &'a Json {
         static EMPTY: Json = Json::Null;
-        self.binds[id.0].unwrap_or(&EMPTY)
+        self.binds[id.index()].unwrap_or(&EMPTY)
     }
 
     fn warn(&mut self, id: NodeId, message: String, hint: &str) {
@@ -214,11 +213,11 @@ impl<'a> Builder<'a, '_> {
 
     /// A property of node `id` as HCL, or `None` (absent, null, or not expressible: warned).
     fn prop(&mut self, id: NodeId, name: &str) -> Option<String> {
-        let value = self.topology.nodes[id.0].properties.get(name)?;
+        let value = self.topology.nodes[id.index()].properties.get(name)?;
         if matches!(value, Value::Null) {
             return None;
         }
-        let node = &self.topology.nodes[id.0].name;
+        let node = &self.topology.nodes[id.index()].name;
         self.value(id, value, &format!("property `{name}` of node `{node}`"))
     }
 
@@ -240,17 +239,17 @@ impl<'a> Builder<'a, '_> {
 
     fn node(&mut self, id: NodeId) -> Json {
         let mut ctx = json!({
-            "name": self.names[id.0],
+            "name": self.names[id.index()],
             "role": self.role_of(id),
-            "address": self.refs[id.0].address,
+            "address": self.refs[id.index()].address,
         });
         self.ignored_properties(id);
         let role = self.role_of(id).to_string();
         let replicated =
             role == "container" || (role == "compute" && self.provider == Provider::Kubernetes);
-        let count = self.topology.nodes[id.0].count.clone();
+        let count = self.topology.nodes[id.index()].count.clone();
         if !replicated && !matches!(count, Value::Null | Value::Integer(1)) {
-            let node = self.topology.nodes[id.0].name.clone();
+            let node = self.topology.nodes[id.index()].name.clone();
             let shown = crate::back::graphviz::value_text(&count);
             let hint = if role == "compute" {
                 "describe each machine as a node template of its own, or use --provider kubernetes, where count becomes replicas"
@@ -282,7 +281,7 @@ impl<'a> Builder<'a, '_> {
                     .and_then(Json::as_str)
                     .unwrap_or("it has no equivalent with this provider")
                     .to_string();
-                let node = &self.topology.nodes[id.0];
+                let node = &self.topology.nodes[id.index()];
                 let mut d = Diagnostic::warning(
                     codes::TF_UNSUPPORTED,
                     format!(
@@ -317,7 +316,7 @@ impl<'a> Builder<'a, '_> {
         else {
             return;
         };
-        let node = &self.topology.nodes[id.0];
+        let node = &self.topology.nodes[id.index()];
         let set: Vec<(String, String)> = table
             .iter()
             .filter(|(name, _)| {
@@ -340,7 +339,7 @@ impl<'a> Builder<'a, '_> {
     }
 
     fn capability_number(&mut self, id: NodeId, cap: &str, prop: &str) -> Option<f64> {
-        let value = self.topology.nodes[id.0]
+        let value = self.topology.nodes[id.index()]
             .capabilities
             .get(cap)?
             .properties
@@ -357,7 +356,7 @@ impl<'a> Builder<'a, '_> {
                     id,
                     format!(
                         "`{cap}.{prop}` of node `{}` is {what}, not a number known before deployment; the size is chosen without it",
-                        self.topology.nodes[id.0].name
+                        self.topology.nodes[id.index()].name
                     ),
                     "give the value with --set so the size can be chosen",
                 );
@@ -369,7 +368,7 @@ impl<'a> Builder<'a, '_> {
     /// The CPU count as HCL writes it: an integer exactly as the template wrote it (a 64-bit
     /// integer does not go through `f64`), a float as a number.
     fn cpus_text(&self, id: NodeId, cpus: Option<f64>) -> Option<String> {
-        let written = self.topology.nodes[id.0]
+        let written = self.topology.nodes[id.index()]
             .capabilities
             .get("host")
             .and_then(|c| c.properties.get("num_cpus"));
@@ -395,7 +394,7 @@ impl<'a> Builder<'a, '_> {
         }
         // Whole sizes in whole units, exactly where the template's number is exact.
         let exact = |prop: &str, unit: f64| {
-            let value = self.topology.nodes[id.0]
+            let value = self.topology.nodes[id.index()]
                 .capabilities
                 .get("host")?
                 .properties
@@ -449,7 +448,7 @@ impl<'a> Builder<'a, '_> {
                     id,
                     format!(
                         "no size in the rule's table fits the host capability of node `{}`; the largest, {name}, is used",
-                        self.topology.nodes[id.0].name
+                        self.topology.nodes[id.index()].name
                     ),
                     "add a larger entry to `bind.sizes` in a mapping.yaml given with --backend-dir",
                 );
@@ -461,7 +460,7 @@ impl<'a> Builder<'a, '_> {
     /// The entry of `bind.images` for the `os` capability.
     fn image(&mut self, id: NodeId) -> Option<Json> {
         let table = self.bind(id).get("images")?.as_array()?;
-        let os = self.topology.nodes[id.0]
+        let os = self.topology.nodes[id.index()]
             .capabilities
             .get("os")
             .map(|c| c.properties.clone())
@@ -519,7 +518,7 @@ impl<'a> Builder<'a, '_> {
                 id,
                 format!(
                     "the rule's table has no image of version {version} for node `{}`; version {has} of the same system is used",
-                    self.topology.nodes[id.0].name
+                    self.topology.nodes[id.index()].name
                 ),
                 "add the version to `bind.images` in a mapping.yaml given with --backend-dir",
             );
@@ -531,7 +530,7 @@ impl<'a> Builder<'a, '_> {
             id,
             format!(
                 "no image in the rule's table matches the os of node `{}` ({}); the first one is used",
-                self.topology.nodes[id.0].name,
+                self.topology.nodes[id.index()].name,
                 shown.join(", ")
             ),
             "add the image to `bind.images` in a mapping.yaml given with --backend-dir",
@@ -544,10 +543,10 @@ impl<'a> Builder<'a, '_> {
     fn scripts(&mut self, root: NodeId) -> Vec<Json> {
         let order = self.hosting.stack(self.topology, root);
         let steps = stack::lifecycle_steps(self.topology, &order);
-        let root_address = self.refs[root.0].address.clone().unwrap_or_default();
+        let root_address = self.refs[root.index()].address.clone().unwrap_or_default();
         let mut out = Vec::new();
         for step in steps {
-            let node = &self.topology.nodes[step.node.0];
+            let node = &self.topology.nodes[step.node.index()];
             let Some(primary) = &step.implementation.primary else {
                 continue;
             };
@@ -606,7 +605,7 @@ impl<'a> Builder<'a, '_> {
                     "fetch it from the script itself (curl, git), or bundle it into the script",
                 );
             }
-            let path = artifact_path(&primary.file, &self.names[step.node.0]);
+            let path = artifact_path(&primary.file, &self.names[step.node.index()]);
             let mut lines: Vec<String> = Vec::new();
             for (name, value) in step.inputs {
                 if !is_shell_name(name) {
@@ -656,7 +655,7 @@ impl<'a> Builder<'a, '_> {
             let filename = format!(
                 "{:02}-{}-{}.{ext}",
                 out.len() + 1,
-                self.names[step.node.0].replace('_', "-"),
+                self.names[step.node.index()].replace('_', "-"),
                 step.operation
             );
             self.artifacts.push((path.clone(), text));
@@ -674,7 +673,7 @@ impl<'a> Builder<'a, '_> {
 
     fn hosted(&mut self, id: NodeId) {
         let root = self.hosting.root(id);
-        let node = &self.topology.nodes[id.0];
+        let node = &self.topology.nodes[id.index()];
         if root == id || self.role_of(root) != "compute" {
             let name = node.name.clone();
             let on = if root == id {
@@ -682,7 +681,7 @@ impl<'a> Builder<'a, '_> {
             } else {
                 format!(
                     "its hosting chain ends at `{}`, which is no Compute",
-                    self.topology.nodes[root.0].name
+                    self.topology.nodes[root.index()].name
                 )
             };
             self.warn(
@@ -695,7 +694,7 @@ impl<'a> Builder<'a, '_> {
         let has_steps = !stack::lifecycle_steps(self.topology, &[id]).is_empty();
         if !has_steps {
             let name = node.name.clone();
-            let host = self.topology.nodes[root.0].name.clone();
+            let host = self.topology.nodes[root.index()].name.clone();
             self.warn(
                 id,
                 format!(
@@ -719,12 +718,12 @@ impl<'a> Builder<'a, '_> {
 
     /// The node's `count` as HCL (for replicas), `None` when it has none.
     fn replicas(&mut self, id: NodeId) -> Option<String> {
-        match &self.topology.nodes[id.0].count {
+        match &self.topology.nodes[id.index()].count {
             Value::Integer(n) => Some(n.to_string()),
             Value::Null => None,
             other => {
                 let other = other.clone();
-                let node = &self.topology.nodes[id.0].name;
+                let node = &self.topology.nodes[id.index()].name;
                 self.value(id, &other, &format!("the count of node `{node}`"))
             }
         }
@@ -736,11 +735,14 @@ impl<'a> Builder<'a, '_> {
     /// values make) is left out with a warning; machines that read each other's attributes are
     /// a warning too, since Terraform cannot create them.
     fn relationships(&mut self, nodes: &mut [Json]) {
+        // What these mean is a resource argument already (a volume attachment, a target
+        // group, a port's network and machine), so no `depends_on` is added for them.
         let structural = [
-            "tosca.relationships.AttachesTo",
-            "tosca.relationships.RoutesTo",
-            "tosca.relationships.network.LinksTo",
-            "tosca.relationships.network.BindsTo",
+            Meaning::Hosting,
+            Meaning::Attachment,
+            Meaning::Routing,
+            Meaning::Link,
+            Meaning::Binding,
         ];
         let count = self.topology.nodes.len();
         // The references each resource's values make, found by address in its context.
@@ -766,12 +768,12 @@ impl<'a> Builder<'a, '_> {
         let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
         let mut candidate_ends: HashSet<(usize, usize)> = HashSet::new();
         for (ri, r) in self.topology.relationships.iter().enumerate() {
-            if stack::is_hosting(r) || structural.iter().any(|t| type_matches(&r.types, t)) {
+            if structural.iter().any(|&m| self.meanings.means_at(ri, m)) {
                 continue;
             }
             // A node stands for itself when it is a resource, else its machine does.
             let stand = |n: NodeId| {
-                if self.refs[n.0].address.is_some() {
+                if self.refs[n.index()].address.is_some() {
                     n
                 } else {
                     self.hosting.root(n)
@@ -779,15 +781,15 @@ impl<'a> Builder<'a, '_> {
             };
             let (from, to) = (stand(r.source), stand(r.target));
             if from == to
-                || self.refs[from.0].address.is_none()
-                || self.refs[to.0].address.is_none()
+                || self.refs[from.index()].address.is_none()
+                || self.refs[to.index()].address.is_none()
                 // A value that flows already orders the two resources.
-                || references[from.0].contains(&to.0)
-                || !candidate_ends.insert((from.0, to.0))
+                || references[from.index()].contains(&to.index())
+                || !candidate_ends.insert((from.index(), to.index()))
             {
                 continue;
             }
-            candidates.push((from.0, to.0, ri));
+            candidates.push((from.index(), to.index(), ri));
         }
         let mut graph = references.clone();
         for &(from, to, _) in &candidates {
@@ -814,14 +816,15 @@ impl<'a> Builder<'a, '_> {
                         .flatten()
                         .map(|&n| format!("`{}`", self.topology.nodes[n].name))
                         .collect();
-                    self.warn(
-                        NodeId(from),
+                    let span = self.spans.of(ElementKind::Node, from);
+                    self.diags.push(unexpressed(
+                        span,
                         format!(
                             "{} read each other's attributes, which Terraform cannot create: one must exist before the other",
                             names.join(", ")
                         ),
                         "pass one of the values some other way (a fixed address, DNS, or a script that looks it up)",
-                    );
+                    ));
                 }
             }
         }
@@ -833,8 +836,8 @@ impl<'a> Builder<'a, '_> {
                     span,
                     format!(
                         "the dependency of `{}` on `{}` is left out: it would close a cycle of resources waiting for each other",
-                        self.topology.nodes[r.source.0].name,
-                        self.topology.nodes[r.target.0].name
+                        self.topology.nodes[r.source.index()].name,
+                        self.topology.nodes[r.target.index()].name
                     ),
                     "Terraform cannot create resources that wait for each other",
                 ));

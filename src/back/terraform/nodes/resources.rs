@@ -6,6 +6,7 @@ use serde_json::{Value as Json, json};
 
 use crate::back::ElementKind;
 use crate::back::filters::{dns_label, hcl_str};
+use crate::back::meanings::Meaning;
 use crate::ir::{NodeId, Value, type_matches};
 
 use super::super::expr::number;
@@ -15,7 +16,10 @@ use super::{Builder, Provider};
 
 impl Builder<'_, '_> {
     pub(super) fn block_storage(&mut self, id: NodeId) -> Json {
-        let size = self.topology.nodes[id.0].properties.get("size").cloned();
+        let size = self.topology.nodes[id.index()]
+            .properties
+            .get("size")
+            .cloned();
         let size_gib = match size {
             Some(Value::Scalar(s)) => Some(number((s.canonical / GIB).ceil())),
             Some(Value::String(s)) if size_bytes(&s).is_some() => {
@@ -23,7 +27,7 @@ impl Builder<'_, '_> {
             }
             Some(Value::Null) | None => None,
             Some(other) => {
-                let node = &self.topology.nodes[id.0].name;
+                let node = &self.topology.nodes[id.index()].name;
                 self.value(id, &other, &format!("property `size` of node `{node}`"))
             }
         };
@@ -45,9 +49,9 @@ impl Builder<'_, '_> {
                     .collect()
             })
             .unwrap_or_default();
-        for ri in self.incoming[id.0].clone() {
+        for ri in self.incoming[id.index()].clone() {
             let r = &self.topology.relationships[ri];
-            if !type_matches(&r.types, "tosca.relationships.AttachesTo") {
+            if !self.meanings.means_at(ri, Meaning::Attachment) {
                 continue;
             }
             let compute = self.hosting.root(r.source);
@@ -68,15 +72,15 @@ impl Builder<'_, '_> {
                     span,
                     format!(
                         "volume `{}` is attached to `{}` but not mounted at {location}: Terraform attaches the disk, it does not format or mount it",
-                        self.topology.nodes[id.0].name,
-                        self.topology.nodes[compute.0].name
+                        self.topology.nodes[id.index()].name,
+                        self.topology.nodes[compute.index()].name
                     ),
                     "format and mount the device in a configure script of a node hosted on the machine",
                 ));
             }
             attachments.push(json!({
-                "name": self.derived_name(format!("{}_{}", self.names[id.0], self.names[compute.0])),
-                "compute": self.names[compute.0],
+                "name": self.derived_name(format!("{}_{}", self.names[id.index()], self.names[compute.index()])),
+                "compute": self.names[compute.index()],
                 "device": device,
             }));
         }
@@ -115,20 +119,18 @@ impl Builder<'_, '_> {
         let mut network = None;
         let mut compute = None;
         let mut compute_id = None;
-        for &ri in &self.outgoing[id.0] {
+        for &ri in &self.outgoing[id.index()] {
             let r = &self.topology.relationships[ri];
-            if type_matches(&r.types, "tosca.relationships.network.LinksTo")
-                && self.role_of(r.target) == "network"
-            {
-                network = Some(self.names[r.target.0].clone());
-            } else if type_matches(&r.types, "tosca.relationships.network.BindsTo")
+            if self.meanings.means_at(ri, Meaning::Link) && self.role_of(r.target) == "network" {
+                network = Some(self.names[r.target.index()].clone());
+            } else if self.meanings.means_at(ri, Meaning::Binding)
                 && self.role_of(r.target) == "compute"
             {
-                compute = Some(self.names[r.target.0].clone());
+                compute = Some(self.names[r.target.index()].clone());
                 compute_id = Some(r.target);
             }
         }
-        let name = self.topology.nodes[id.0].name.clone();
+        let name = self.topology.nodes[id.index()].name.clone();
         if network.is_none() {
             self.warn(
                 id,
@@ -149,20 +151,20 @@ impl Builder<'_, '_> {
 
     /// The ports bound to a machine, ordered by their `order` property, then source order.
     pub(super) fn port_ids(&self, compute: NodeId) -> Vec<NodeId> {
-        let mut ports: Vec<(i64, usize, NodeId)> = self.incoming[compute.0]
+        let mut ports: Vec<(i64, usize, NodeId)> = self.incoming[compute.index()]
             .iter()
+            .filter(|&&ri| self.meanings.means_at(ri, Meaning::Binding))
             .map(|&ri| &self.topology.relationships[ri])
-            .filter(|r| {
-                type_matches(&r.types, "tosca.relationships.network.BindsTo")
-                    && self.role_of(r.source) == "port"
-                    && self.network_of(r.source).is_some()
-            })
+            .filter(|r| self.role_of(r.source) == "port" && self.network_of(r.source).is_some())
             .map(|r| {
-                let order = match self.topology.nodes[r.source.0].properties.get("order") {
+                let order = match self.topology.nodes[r.source.index()]
+                    .properties
+                    .get("order")
+                {
                     Some(Value::Integer(i)) => *i,
                     _ => 0,
                 };
-                (order, r.source.0, r.source)
+                (order, r.source.index(), r.source)
             })
             .collect();
         ports.sort();
@@ -181,21 +183,18 @@ impl Builder<'_, '_> {
         let mut seen: HashSet<NodeId> = HashSet::new();
         let volumes: Vec<Json> = members
             .iter()
-            .flat_map(|m| self.outgoing[m.0].iter())
+            .flat_map(|m| self.outgoing[m.index()].iter())
+            .filter(|&&ri| self.meanings.means_at(ri, Meaning::Attachment))
             .map(|&ri| &self.topology.relationships[ri])
-            .filter(|r| {
-                type_matches(&r.types, "tosca.relationships.AttachesTo")
-                    && self.role_of(r.target) == "block_storage"
-                    && seen.insert(r.target)
-            })
+            .filter(|r| self.role_of(r.target) == "block_storage" && seen.insert(r.target))
             .map(|r| {
                 let location = match r.properties.get("location") {
                     Some(Value::String(l)) => Some(hcl_str(l)),
                     _ => None,
                 };
                 json!({
-                    "name": self.names[r.target.0],
-                    "label": dns_label(&self.names[r.target.0]),
+                    "name": self.names[r.target.index()],
+                    "label": dns_label(&self.names[r.target.index()]),
                     "location": location,
                 })
             })
@@ -205,13 +204,11 @@ impl Builder<'_, '_> {
 
     /// The network a port links to, when this backend creates it.
     pub(super) fn network_of(&self, port: NodeId) -> Option<NodeId> {
-        self.outgoing[port.0]
+        self.outgoing[port.index()]
             .iter()
+            .filter(|&&ri| self.meanings.means_at(ri, Meaning::Link))
             .map(|&ri| &self.topology.relationships[ri])
-            .find(|l| {
-                type_matches(&l.types, "tosca.relationships.network.LinksTo")
-                    && self.role_of(l.target) == "network"
-            })
+            .find(|l| self.role_of(l.target) == "network")
             .map(|l| l.target)
     }
 
@@ -220,15 +217,15 @@ impl Builder<'_, '_> {
             .port_ids(compute)
             .into_iter()
             .map(|p| {
-                let network = self.network_of(p).map(|n| self.names[n.0].clone());
-                json!({ "name": self.names[p.0], "network": network })
+                let network = self.network_of(p).map(|n| self.names[n.index()].clone());
+                json!({ "name": self.names[p.index()], "network": network })
             })
             .collect();
         json!(ports)
     }
 
     pub(super) fn load_balancer(&mut self, id: NodeId) -> Json {
-        let algorithm = match self.topology.nodes[id.0].properties.get("algorithm") {
+        let algorithm = match self.topology.nodes[id.index()].properties.get("algorithm") {
             Some(Value::String(a)) => {
                 let table = self.bind(id).get("algorithms").unwrap_or(&Json::Null);
                 match table.get(a.to_lowercase()).and_then(Json::as_str) {
@@ -238,7 +235,7 @@ impl Builder<'_, '_> {
                             id,
                             format!(
                                 "algorithm `{a}` of load balancer `{}` has no equivalent; the provider's default is used",
-                                self.topology.nodes[id.0].name
+                                self.topology.nodes[id.index()].name
                             ),
                             "use an algorithm the rule's `bind.algorithms` lists",
                         );
@@ -256,9 +253,9 @@ impl Builder<'_, '_> {
         let client_port = self.port_number(id, "client").unwrap_or(default_port);
         let mut targets: Vec<Json> = Vec::new();
         let mut targeted: Vec<NodeId> = Vec::new();
-        for ri in self.outgoing[id.0].clone() {
+        for ri in self.outgoing[id.index()].clone() {
             let r = &self.topology.relationships[ri];
-            if !type_matches(&r.types, "tosca.relationships.RoutesTo") {
+            if !self.meanings.means_at(ri, Meaning::Routing) {
                 continue;
             }
             let app = r.target;
@@ -267,17 +264,19 @@ impl Builder<'_, '_> {
                 .capability
                 .as_deref()
                 .and_then(|c| self.port_number(app, c))
-                .or_else(|| match self.topology.nodes[app.0].properties.get("port") {
-                    Some(Value::Integer(p)) => Some(*p),
-                    _ => None,
-                })
+                .or_else(
+                    || match self.topology.nodes[app.index()].properties.get("port") {
+                        Some(Value::Integer(p)) => Some(*p),
+                        _ => None,
+                    },
+                )
                 .unwrap_or(default_port);
             let kind = match self.role_of(root) {
                 "compute" => "compute",
                 _ if self.role_of(app) == "container" => "container",
                 _ => {
-                    let name = self.topology.nodes[app.0].name.clone();
-                    let lb = self.topology.nodes[id.0].name.clone();
+                    let name = self.topology.nodes[app.index()].name.clone();
+                    let lb = self.topology.nodes[id.index()].name.clone();
                     self.warn(
                         id,
                         format!("load balancer `{lb}` does not route to `{name}`: it runs on no machine or container this backend creates"),
@@ -292,14 +291,14 @@ impl Builder<'_, '_> {
             }
             targeted.push(target);
             targets.push(json!({
-                "name": self.derived_name(format!("{}_{}", self.names[id.0], self.names[target.0])),
-                "node": self.names[target.0],
+                "name": self.derived_name(format!("{}_{}", self.names[id.index()], self.names[target.index()])),
+                "node": self.names[target.index()],
                 "kind": kind,
                 "port": port,
             }));
         }
         if self.provider == Provider::Kubernetes && targets.len() > 1 {
-            let lb = self.topology.nodes[id.0].name.clone();
+            let lb = self.topology.nodes[id.index()].name.clone();
             self.warn(
                 id,
                 format!("load balancer `{lb}` routes to several applications; a Kubernetes service selects only the first"),
@@ -319,7 +318,7 @@ impl Builder<'_, '_> {
 
     /// The literal `port` of a capability of node `id`.
     pub(super) fn port_number(&self, id: NodeId, cap: &str) -> Option<i64> {
-        match self.topology.nodes[id.0]
+        match self.topology.nodes[id.index()]
             .capabilities
             .get(cap)?
             .properties
@@ -331,7 +330,7 @@ impl Builder<'_, '_> {
     }
 
     pub(super) fn container(&mut self, id: NodeId) -> Json {
-        let node = &self.topology.nodes[id.0];
+        let node = &self.topology.nodes[id.index()];
         let name = node.name.clone();
         let image_artifact = node
             .artifacts
@@ -365,7 +364,7 @@ impl Builder<'_, '_> {
             "image": image,
             "ports": ports,
             "replicas": replicas,
-            "label": dns_label(&self.names[id.0]),
+            "label": dns_label(&self.names[id.index()]),
         })
     }
 }

@@ -6,8 +6,11 @@ use std::path::Path;
 use serde_json::json;
 
 use super::*;
+use crate::back::BuiltinBackend;
 use crate::back::{ElementKind, write_outputs};
 use crate::diag::Severity;
+use crate::limits::Limits;
+use crate::source::{Origin, SourceMap};
 
 fn leak<T: ?Sized>(b: Box<T>) -> &'static T {
     Box::leak(b)
@@ -31,7 +34,7 @@ fn builtin(name: &'static str, mapping: &str, templates: &[(&str, &str)]) -> Bui
 }
 
 struct Loaded {
-    backend: Option<Backend>,
+    backend: Option<Engine>,
     sources: SourceMap,
     diags: Diagnostics,
 }
@@ -39,7 +42,7 @@ struct Loaded {
 fn load(b: Option<&BuiltinBackend>, dir: Option<&Path>) -> Loaded {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::new();
-    let backend = Backend::load(b, dir, &mut sources, &Limits::default(), &mut diags);
+    let backend = Engine::load(b, dir, &mut sources, &Limits::default(), &mut diags);
     Loaded {
         backend,
         sources,
