@@ -16,7 +16,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser};
 
 pub use args::{
     BackendArgs, Cli, ColorChoice, Command, DotArgs, EntryArgs, ExplainArgs, FormatArg, InputArgs,
-    IrCommand, K8sArgs, LenientArgs, LimitArgs, OutputArgs, ReadArgs, ReportArgs, TfArgs,
+    IrCommand, K8sArgs, LenientArgs, LimitArgs, LspArgs, OutputArgs, ReadArgs, ReportArgs, TfArgs,
     TranslateArgs, ValueArgs,
 };
 pub use report::{Closing, Report};
@@ -102,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => crate::front::xml::command::run(&args),
         Command::Explain(args) => crate::explain::run(&args),
         Command::Completions(args) => completions::print(&args),
+        Command::Lsp(args) => crate::lsp::serve(&args),
     }
 }
 
@@ -269,6 +270,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         report_open_requirements: matches!(job, Job::Check),
         variability: args.variability.options(),
         quirks: args.lenient.quirks(),
+        overlay: Default::default(),
     };
     let read = pipeline::read(&options, &mut diags);
     let explanation = read
@@ -315,6 +317,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         }
     };
     leave_to_the_exit(read.topology);
+    leave_to_the_exit(read.model);
     Report {
         args: &args.report,
         sources: &sources,
