@@ -74,22 +74,33 @@ fn quoted<'h>(hint: &'h str, after: &str) -> Option<&'h str> {
     Some(&rest[start..end])
 }
 
+/// Replaces the word of the diagnostic's range that the hint's suggestion is a likely typo of
+/// (the range may hold more: `{ get_input: prot }`).
 fn did_you_mean(lines: &Lines, text: &str, range: Range, hint: &str) -> Option<(String, TextEdit)> {
     let suggestion = quoted(hint, "did you mean")?;
     let (start, end) = (lines.offset(range.start), lines.offset(range.end));
     let written = text.get(start..end)?;
-    let written = written.trim_matches(['"', '\'']);
-    if written.is_empty() || written.contains(char::is_whitespace) {
+    let is_name = |c: char| c.is_alphanumeric() || "_-.:$".contains(c);
+    let mut words = written
+        .match_indices(|c: char| !is_name(c))
+        .map(|(i, _)| i)
+        .chain([written.len()])
+        .scan(0, |from, to| {
+            let word = (*from, &written[*from..to]);
+            *from = to + 1;
+            Some(word)
+        })
+        .filter(|(_, w)| !w.is_empty() && *w != suggestion && closest(w, &[suggestion]).is_some());
+    let (at, word) = words.next()?;
+    if words.next().is_some() {
         return None;
     }
-    closest(written, &[suggestion])?;
-    let quote = text[start..].starts_with(['"', '\'']) as usize;
     let range = Range::new(
-        lines.position(start + quote),
-        lines.position(start + quote + written.len()),
+        lines.position(start + at),
+        lines.position(start + at + word.len()),
     );
     Some((
-        format!("Replace `{written}` with `{suggestion}`"),
+        format!("Replace `{word}` with `{suggestion}`"),
         TextEdit {
             range,
             new_text: suggestion.to_string(),

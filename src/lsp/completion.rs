@@ -74,7 +74,9 @@ fn is_topology(key: &str) -> bool {
 
 /// `get_input` arguments and TOSCA 2.0 `$` functions, wherever the cursor's line has them.
 fn calls(context: &Context, dialect: Dialect, model: Option<&Model>) -> Vec<CompletionItem> {
-    let before = context.before.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_' || c == '-');
+    let before = context
+        .before
+        .trim_end_matches(|c: char| c.is_alphanumeric() || c == '_' || c == '-');
     let before = before.trim_end_matches([' ', '[', '"', '\'']);
     if before.ends_with("get_input:") {
         let inputs = model
@@ -126,15 +128,18 @@ fn keys(
         [t, "groups", _] if is_topology(t) => grammar::GROUP,
         [t, "policies", _] if is_topology(t) => grammar::POLICY,
         [t, "inputs" | "outputs", _] if is_topology(t) => grammar::PARAMETER,
-        [t, "node_templates", name, section @ ("properties" | "attributes" | "capabilities" | "requirements")]
-            if is_topology(t) =>
-        {
+        [
+            t,
+            "node_templates",
+            name,
+            section @ ("properties" | "attributes" | "capabilities" | "requirements"),
+        ] if is_topology(t) => {
             if let Some(model) = model {
                 for (member, declared_by) in members(model, name, section) {
                     items.push(item(
                         &member,
                         CompletionItemKind::FIELD,
-                        Some(format!("{} of {declared_by}", section.trim_end_matches('s'))),
+                        Some(format!("{section} of {declared_by}")),
                     ));
                 }
             }
@@ -170,7 +175,11 @@ fn values(context: &Context, key: &str, model: Option<&Model>, items: &mut Vec<C
     if let Some(kind) = kind {
         for (k, id) in model.types.keys() {
             if *k == kind {
-                items.push(item(id, CompletionItemKind::CLASS, Some(kind.noun().into())));
+                items.push(item(
+                    id,
+                    CompletionItemKind::CLASS,
+                    Some(kind.noun().into()),
+                ));
             }
         }
         return;
@@ -178,7 +187,9 @@ fn values(context: &Context, key: &str, model: Option<&Model>, items: &mut Vec<C
     // A requirement's target: `- host: <cursor>` or `node: <cursor>` under it.
     let requirement = match path.as_slice() {
         [t, "node_templates", node, "requirements"] if is_topology(t) => Some((*node, key)),
-        [t, "node_templates", node, "requirements", requirement] if is_topology(t) && key == "node" => {
+        [t, "node_templates", node, "requirements", requirement]
+            if is_topology(t) && key == "node" =>
+        {
             Some((*node, *requirement))
         }
         _ => None,
@@ -309,7 +320,12 @@ fn fitting_targets(model: &Model, node: &str, requirement: &str) -> Vec<(String,
                         };
                         written
                             .and_then(|w| {
-                                ancestry.full_name(model, TypeKind::Capability, w.as_str()?, w.span.file)
+                                ancestry.full_name(
+                                    model,
+                                    TypeKind::Capability,
+                                    w.as_str()?,
+                                    w.span.file,
+                                )
                             })
                             .is_some_and(|id| {
                                 ancestors(&mut ancestry, model, TypeKind::Capability, &id)

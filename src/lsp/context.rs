@@ -31,7 +31,10 @@ fn split(line: &str) -> (usize, bool, &str) {
     let mut rest = line.trim_start_matches(' ');
     let mut column = line.len() - rest.len();
     let mut in_list = false;
-    while let Some(after) = rest.strip_prefix("- ").or_else(|| (rest == "-").then_some("")) {
+    while let Some(after) = rest
+        .strip_prefix("- ")
+        .or_else(|| (rest == "-").then_some(""))
+    {
         let trimmed = after.trim_start_matches(' ');
         column += rest.len() - trimmed.len();
         rest = trimmed;
@@ -113,8 +116,14 @@ mod tests {
         assert_eq!(c.path, ["topology_template", "node_templates", "web"]);
         assert_eq!((c.key.as_deref(), c.word.as_str()), (Some("type"), "Web"));
         let c = at(TEMPLATE, Position::new(5, 20));
-        assert_eq!(c.path, ["topology_template", "node_templates", "web", "requirements"]);
+        assert_eq!(
+            c.path,
+            ["topology_template", "node_templates", "web", "requirements"]
+        );
         assert!(c.in_list);
-        assert_eq!((c.key.as_deref(), c.word.as_str()), (Some("host"), "server"));
+        assert_eq!(
+            (c.key.as_deref(), c.word.as_str()),
+            (Some("host"), "server")
+        );
     }
 }

@@ -68,7 +68,9 @@ pub fn by_file(
                 })
             })
             .collect();
-        out.entry(path).or_default().push(convert(d, range, related));
+        out.entry(path)
+            .or_default()
+            .push(convert(d, range, related));
     }
     out
 }

@@ -93,7 +93,10 @@ mod tests {
             "port: 80\n".into(),
         );
         let edit = |line, from, to, text: &str| TextDocumentContentChangeEvent {
-            range: Some(Range::new(Position::new(line, from), Position::new(line, to))),
+            range: Some(Range::new(
+                Position::new(line, from),
+                Position::new(line, to),
+            )),
             range_length: None,
             text: text.into(),
         };

@@ -25,15 +25,25 @@ use crate::yaml::Node;
 /// At most this many lines of a definition are shown.
 const MAX_LINES: usize = 30;
 
-pub fn hover(workspace: &super::workspace::Workspace, path: &Path, position: Position) -> Option<Hover> {
+pub fn hover(
+    workspace: &super::workspace::Workspace,
+    path: &Path,
+    position: Position,
+) -> Option<Hover> {
     let at = workspace.at(path, position)?;
     let checked = at.checked;
     let model = checked.model.as_ref()?;
     let index = &checked.index;
     let (text, span) = if let Some(occurrence) = index.occurrence_at(at.file, at.offset) {
-        (describe(checked, model, &occurrence.target)?, occurrence.span)
+        (
+            describe(checked, model, &occurrence.target)?,
+            occurrence.span,
+        )
     } else if let Some(member) = index.member_at(at.file, at.offset) {
-        (describe_member(&checked.sources, model, member)?, member.span)
+        (
+            describe_member(&checked.sources, model, member)?,
+            member.span,
+        )
     } else {
         super::keynames::hover(checked, model, at.file, at.offset)?
     };
@@ -54,10 +64,7 @@ fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String>
             let named = template(model, *section, name)?;
             Some(describe_template(&checked.sources, *section, named))
         }
-        Target::File(file) => Some(format!(
-            "imports `{}`",
-            checked.sources.get(*file).name
-        )),
+        Target::File(file) => Some(format!("imports `{}`", checked.sources.get(*file).name)),
     }
 }
 
@@ -155,10 +162,19 @@ fn describe_member(sources: &SourceMap, model: &Model, member: &Member) -> Optio
     let declaring = model
         .types
         .values()
-        .find(|t| t.def.span.file == key.file && t.def.span.start <= key.start && key.end <= t.def.span.end)
+        .find(|t| {
+            t.def.span.file == key.file
+                && t.def.span.start <= key.start
+                && key.end <= t.def.span.end
+        })
         .map(|t| t.name.as_str())
         .unwrap_or(member.owner.1.as_str());
-    let noun = member.section.trim_end_matches('s');
+    let noun = match member.section {
+        "properties" => "property",
+        "attributes" => "attribute",
+        "requirements" => "requirement",
+        _ => "capability",
+    };
     let mut out = format!(
         "**{noun}** `{}` of `{declaring}`\n\n```yaml\n{}\n```",
         member.name,
@@ -177,7 +193,9 @@ fn excerpt(sources: &SourceMap, key: Span, value: &Node) -> String {
     let start = file.text[..key.start as usize]
         .rfind('\n')
         .map_or(0, |i| i + 1);
-    let end = (value.span.end as usize).max(key.end as usize).min(file.text.len());
+    let end = (value.span.end as usize)
+        .max(key.end as usize)
+        .min(file.text.len());
     let indent = key.start as usize - start;
     let lines: Vec<&str> = file.text[start..end].lines().collect();
     let mut out: Vec<String> = lines

@@ -146,7 +146,10 @@ impl Index {
     }
 
     /// Every occurrence of `target`, its definition included.
-    pub fn occurrences_of<'a>(&'a self, target: &'a Target) -> impl Iterator<Item = &'a Occurrence> {
+    pub fn occurrences_of<'a>(
+        &'a self,
+        target: &'a Target,
+    ) -> impl Iterator<Item = &'a Occurrence> {
         self.occurrences.iter().filter(move |o| &o.target == target)
     }
 
@@ -225,7 +228,10 @@ impl Walk<'_> {
     /// The template of `section` called `name`, if the service template has one.
     fn template(&self, section: Section, name: &str) -> Option<Target> {
         let target = Target::Template(section, name.to_string());
-        self.index.definitions.contains_key(&target).then_some(target)
+        self.index
+            .definitions
+            .contains_key(&target)
+            .then_some(target)
     }
 
     /// A name written where a node template (or else a node type) is expected.
@@ -426,7 +432,10 @@ impl Walk<'_> {
             self.template_body(TypeKind::Policy, &named.def);
             if let Some(targets) = named.def.as_map().and_then(|m| m.get("targets")) {
                 for target in targets.as_seq().unwrap_or_default() {
-                    match target.as_str().and_then(|n| self.template(Section::Group, n)) {
+                    match target
+                        .as_str()
+                        .and_then(|n| self.template(Section::Group, n))
+                    {
                         Some(group) => self.add(target, group, false),
                         None => self.node_ref(target),
                     }
@@ -448,8 +457,7 @@ impl Walk<'_> {
         let owner = map.get("type").and_then(|t| {
             self.type_ref(kind, t);
             let name = t.as_str()?;
-            self.ancestry
-                .full_name(self.model, kind, name, t.span.file)
+            self.ancestry.full_name(self.model, kind, name, t.span.file)
         });
         if let Some(owner) = &owner {
             let owner = (kind, owner.clone());
@@ -483,7 +491,9 @@ impl Walk<'_> {
             }
         }
         if let Some(artifacts) = map.get("artifacts") {
-            self.each_value(artifacts, |w, artifact| w.keyed_type(TypeKind::Artifact, artifact));
+            self.each_value(artifacts, |w, artifact| {
+                w.keyed_type(TypeKind::Artifact, artifact)
+            });
         }
     }
 
@@ -540,7 +550,9 @@ impl Walk<'_> {
                 .unwrap_or_default()
             {
                 if let Some(first) = entry.value.as_seq().and_then(<[Node]>::first)
-                    && let Some(input) = first.as_str().and_then(|n| self.template(Section::Input, n))
+                    && let Some(input) = first
+                        .as_str()
+                        .and_then(|n| self.template(Section::Input, n))
                 {
                     self.add(first, input, false);
                 }
@@ -600,8 +612,7 @@ impl Walk<'_> {
             let Origin::Path(path) = &source.origin else {
                 continue;
             };
-            if !source.text.contains("imports") || crate::front::xml::looks_like_xml(&source.text)
-            {
+            if !source.text.contains("imports") || crate::front::xml::looks_like_xml(&source.text) {
                 continue;
             }
             let Some(root) = crate::yaml::load(self.sources, file, &limits, &mut quiet) else {
@@ -624,10 +635,9 @@ impl Walk<'_> {
                     .files()
                     .find(|(_, f)| matches!(&f.origin, Origin::Path(p) if crate::source::normalized(p) == wanted));
                 if let Some((id, _)) = found {
-                    self.index.definitions.insert(
-                        Target::File(id),
-                        self.sources.get(id).span(id, 0, 0),
-                    );
+                    self.index
+                        .definitions
+                        .insert(Target::File(id), self.sources.get(id).span(id, 0, 0));
                     self.add(written, Target::File(id), false);
                 }
             }

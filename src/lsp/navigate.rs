@@ -45,11 +45,18 @@ pub fn definition(workspace: &Workspace, path: &Path, position: Position) -> Opt
 }
 
 /// The place, comparable across checks, where the name at `position` is defined.
-fn defined_place(workspace: &Workspace, path: &Path, position: Position) -> Option<(Place, Target)> {
+fn defined_place(
+    workspace: &Workspace,
+    path: &Path,
+    position: Position,
+) -> Option<(Place, Target)> {
     let at = workspace.at(path, position)?;
     let occurrence = at.checked.index.occurrence_at(at.file, at.offset)?;
     let span = at.checked.index.definition(&occurrence.target)?;
-    Some((Workspace::place(at.checked, span), occurrence.target.clone()))
+    Some((
+        Workspace::place(at.checked, span),
+        occurrence.target.clone(),
+    ))
 }
 
 /// Every occurrence, in every check, of the name whose definition is at `place`, each once.
@@ -110,7 +117,11 @@ fn renamable(checked: &Checked, target: &Target) -> Option<()> {
         Target::Template(..) => Some(()),
         Target::Type(..) => {
             let span = checked.index.definition(target)?;
-            checked.paths.get(span.file.0 as usize)?.as_ref().map(|_| ())
+            checked
+                .paths
+                .get(span.file.0 as usize)?
+                .as_ref()
+                .map(|_| ())
         }
         Target::File(_) => None,
     }
@@ -143,9 +154,7 @@ pub fn rename(
         return Err("only templates, inputs, outputs, groups, policies and the workspace's own types can be renamed".into());
     }
     let taken = match &occurrence.target {
-        Target::Template(section, _) => {
-            Target::Template(*section, new_name.to_string())
-        }
+        Target::Template(section, _) => Target::Template(*section, new_name.to_string()),
         Target::Type(kind, _) => Target::Type(*kind, new_name.to_string()),
         Target::File(_) => return Err("an import is renamed by renaming its file".into()),
     };
@@ -167,4 +176,3 @@ pub fn rename(
         ..Default::default()
     }))
 }
-

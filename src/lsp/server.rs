@@ -73,7 +73,9 @@ pub fn run(settings: Settings) -> Result<(), Box<dyn std::error::Error + Sync + 
             version: Some(env!("CARGO_PKG_VERSION").into()),
         },
     });
-    let params: InitializeParams = serde_json::from_value(connection.initialize(initialize)?)?;
+    let (id, params) = connection.initialize_start()?;
+    connection.initialize_finish(id, initialize)?;
+    let params: InitializeParams = serde_json::from_value(params)?;
     let mut workspace = Workspace::new(settings, folders(&params));
     workspace.discover();
     serve(&connection, &mut workspace)?;
@@ -143,10 +145,12 @@ fn publish(
             diagnostics: workspace.diagnostics(&path),
             version: None,
         };
-        connection.sender.send(Message::Notification(Notification::new(
-            PublishDiagnostics::METHOD.into(),
-            params,
-        )))?;
+        connection
+            .sender
+            .send(Message::Notification(Notification::new(
+                PublishDiagnostics::METHOD.into(),
+                params,
+            )))?;
     }
     Ok(())
 }
@@ -157,9 +161,11 @@ fn notify(workspace: &mut Workspace, notification: Notification) {
             if let Some(params) = params::<lsp_types::DidOpenTextDocumentParams>(notification)
                 && let Some(path) = path_of(&params.text_document.uri)
             {
-                workspace
-                    .documents
-                    .open(path.clone(), params.text_document.uri, params.text_document.text);
+                workspace.documents.open(
+                    path.clone(),
+                    params.text_document.uri,
+                    params.text_document.text,
+                );
                 workspace.touched(&path);
             }
         }
@@ -209,7 +215,8 @@ fn respond(workspace: &Workspace, request: Request) -> Response {
     match request.method.as_str() {
         HoverRequest::METHOD => answer(id, request, |p: lsp_types::HoverParams| {
             let at = p.text_document_position_params;
-            path_of(&at.text_document.uri).and_then(|path| hover::hover(workspace, &path, at.position))
+            path_of(&at.text_document.uri)
+                .and_then(|path| hover::hover(workspace, &path, at.position))
         }),
         GotoDefinition::METHOD => answer(id, request, |p: lsp_types::GotoDefinitionParams| {
             let at = p.text_document_position_params;
@@ -220,12 +227,7 @@ fn respond(workspace: &Workspace, request: Request) -> Response {
         References::METHOD => answer(id, request, |p: lsp_types::ReferenceParams| {
             let at = p.text_document_position;
             path_of(&at.text_document.uri).map(|path| {
-                navigate::references(
-                    workspace,
-                    &path,
-                    at.position,
-                    p.context.include_declaration,
-                )
+                navigate::references(workspace, &path, at.position, p.context.include_declaration)
             })
         }),
         PrepareRenameRequest::METHOD => {
@@ -257,15 +259,16 @@ fn respond(workspace: &Workspace, request: Request) -> Response {
         }
         DocumentSymbolRequest::METHOD => {
             answer(id, request, |p: lsp_types::DocumentSymbolParams| {
-                path_of(&p.text_document.uri)
-                    .map(|path| lsp_types::DocumentSymbolResponse::Nested(symbols::document(workspace, &path)))
+                path_of(&p.text_document.uri).map(|path| {
+                    lsp_types::DocumentSymbolResponse::Nested(symbols::document(workspace, &path))
+                })
             })
         }
         WorkspaceSymbolRequest::METHOD => {
             answer(id, request, |p: lsp_types::WorkspaceSymbolParams| {
-                Some(lsp_types::WorkspaceSymbolResponse::Flat(symbols::workspace(
-                    workspace, &p.query,
-                )))
+                Some(lsp_types::WorkspaceSymbolResponse::Flat(
+                    symbols::workspace(workspace, &p.query),
+                ))
             })
         }
         Completion::METHOD => answer(id, request, |p: lsp_types::CompletionParams| {

@@ -37,9 +37,13 @@ fn heading(target: &Target) -> Option<(&'static str, SymbolKind)> {
     })
 }
 
+/// A definition's name as shown: a TOSCA 1.0 XML type's local name without its `{namespace}`.
 fn name(target: &Target) -> &str {
     match target {
-        Target::Type(_, name) | Target::Template(_, name) => name,
+        Target::Type(_, name) => name
+            .rsplit_once('}')
+            .map_or(name.as_str(), |(_, local)| local),
+        Target::Template(_, name) => name,
         Target::File(_) => "",
     }
 }
@@ -137,7 +141,13 @@ pub fn workspace(workspace: &Workspace, query: &str) -> Vec<SymbolInformation> {
                 continue;
             };
             // Embedded profiles are not the workspace's.
-            if checked.paths.get(span.file.0 as usize).cloned().flatten().is_none() {
+            if checked
+                .paths
+                .get(span.file.0 as usize)
+                .cloned()
+                .flatten()
+                .is_none()
+            {
                 continue;
             }
             let name = name(target);
@@ -160,6 +170,10 @@ pub fn workspace(workspace: &Workspace, query: &str) -> Vec<SymbolInformation> {
             }
         }
     }
-    out.sort_by(|a, b| a.name.cmp(&b.name).then(a.location.uri.cmp(&b.location.uri)));
+    out.sort_by(|a, b| {
+        a.name
+            .cmp(&b.name)
+            .then(a.location.uri.cmp(&b.location.uri))
+    });
     out
 }

@@ -151,7 +151,12 @@ impl Workspace {
         let mut out = Vec::new();
         for checked in self.checks.values() {
             for d in checked.diagnostics.get(path).into_iter().flatten() {
-                let key = (d.range.start, d.range.end, d.code.clone(), d.message.clone());
+                let key = (
+                    d.range.start,
+                    d.range.end,
+                    d.code.clone(),
+                    d.message.clone(),
+                );
                 if seen.insert(key) {
                     out.push(d.clone());
                 }
@@ -240,5 +245,6 @@ fn is_template(path: &Path) -> bool {
         .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
         .unwrap_or(0);
     let head = String::from_utf8_lossy(&head[..read]);
-    head.contains("tosca_definitions_version") || head.contains("docs.oasis-open.org/tosca/ns/2011/12")
+    head.contains("tosca_definitions_version")
+        || head.contains("docs.oasis-open.org/tosca/ns/2011/12")
 }
