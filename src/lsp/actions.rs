@@ -59,6 +59,8 @@ pub fn actions(
     out
 }
 
+/// (`lsp_types::Uri` as a key: see [`super::navigate::rename`].)
+#[allow(clippy::mutable_key_type)]
 fn one_edit(uri: &Uri, edit: TextEdit) -> WorkspaceEdit {
     WorkspaceEdit {
         changes: Some(HashMap::from([(uri.clone(), vec![edit])])),

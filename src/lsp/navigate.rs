@@ -127,6 +127,9 @@ fn renamable(checked: &Checked, target: &Target) -> Option<()> {
     }
 }
 
+/// `lsp_types::Uri` caches its parse in a cell, which clippy takes for a mutable key; the
+/// protocol's `WorkspaceEdit` is keyed by it all the same, and nothing mutates a key here.
+#[allow(clippy::mutable_key_type)]
 /// Renames the name at `position` everywhere it occurs. Refused, with the reason, for a name
 /// that cannot be renamed, a new name that is not a plain name, or one already taken.
 pub fn rename(
