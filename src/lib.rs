@@ -64,4 +64,6 @@ pub mod profiles;
 pub mod resolve;
 pub mod source;
 pub mod stdio;
+#[cfg(test)]
+mod test_skip;
 pub mod yaml;

@@ -1,6 +1,7 @@
 //! Crafted bad inputs, one per failure kind (`tests/bad_input/<case>/`): each must end with its
-//! documented exit code and diagnostic code at its `file:line:col`, within a time bound, and
-//! must leave every file as it was: nothing created, nothing changed, no half-written output.
+//! documented exit code and diagnostic (code, severity, `file:line:col`, message), within a
+//! time bound, and must leave every file as it was: nothing created, nothing changed, no
+//! half-written output.
 //!
 //! A case is a folder holding its input files and a `case` file of `key: value` lines:
 //!
@@ -9,11 +10,20 @@
 //! args: ir input.yaml                         the command line (run in a copy of the folder)
 //! exit: 1                                     the exit code
 //! code: yaml::duplicate-key                   the diagnostic code (`-` for none: clap errors)
-//! at: input.yaml:6:5                          where the first diagnostic of that code points
-//!                                             (`file`, `file:line:col`, or `-` for nowhere)
-//! message: duplicate key `a`                  optional: text that diagnostic's message contains
+//! severity: error                             its severity: `error` or `warning`
+//! at: input.yaml:6:5                          where the first diagnostic of that code and
+//!                                             severity points:
+//!                                             `file:line:col`; `file` alone only for a problem
+//!                                             with a whole file, which has no line (an archive
+//!                                             that is not one, a missing file); `-` for none
+//! message: duplicate key `a`                  text that diagnostic's message contains
 //! stderr: unexpected argument                 optional: text standard error must contain
 //! ```
+//!
+//! A case that fails (exit not 0) is about its first error: its code must be an error, and the
+//! first error reported. A case that succeeds (exit 0) is about a warning, and no error may be
+//! reported. The judgement is [`judge`], a function of what toscana printed, so the tests at the
+//! end can feed it doctored output and see it fail.
 //!
 //! `-o out` (a folder holding one file that must stay untouched) and `--message-format json` are
 //! added unless `args` names its own `-o` (or is a `check`, which writes nothing).
@@ -27,7 +37,7 @@ use std::time::{Duration, Instant};
 const TIME_BOUND: Duration = Duration::from_secs(60);
 
 /// At least this many cases must exist, so a lost folder is noticed.
-const MIN_CASES: usize = 60;
+const MIN_CASES: usize = 278;
 
 struct Case {
     name: String,
@@ -52,16 +62,23 @@ fn cases() -> Vec<Case> {
         .filter(|p| p.join("case").is_file())
         .map(|dir| {
             let text = std::fs::read_to_string(dir.join("case")).unwrap();
-            let fields = text
+            let mut fields = BTreeMap::new();
+            for l in text
                 .lines()
                 .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-                .map(|l| {
-                    let (k, v) = l
-                        .split_once(':')
-                        .unwrap_or_else(|| panic!("{}: bad line `{l}`", dir.display()));
-                    (k.trim().to_string(), v.trim().to_string())
-                })
-                .collect();
+            {
+                let (k, v) = l
+                    .split_once(':')
+                    .unwrap_or_else(|| panic!("{}: bad line `{l}`", dir.display()));
+                // A key written twice would let the later line silently win.
+                let old = fields.insert(k.trim().to_string(), v.trim().to_string());
+                assert!(
+                    old.is_none(),
+                    "{}/case: `{}:` is written twice",
+                    dir.display(),
+                    k.trim()
+                );
+            }
             Case {
                 name: dir.file_name().unwrap().to_string_lossy().into_owned(),
                 dir,
@@ -108,6 +125,121 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+/// One diagnostic as `--message-format json` prints it.
+struct Printed {
+    code: String,
+    severity: String,
+    /// `file:line:col`, `file` when it has no line, `-` when it has no place.
+    at: String,
+    message: String,
+}
+
+fn printed(stderr: &str) -> Vec<Printed> {
+    stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|d| d["code"].is_string())
+        .map(|d| {
+            let mut at = d["file"].as_str().unwrap_or("-").to_string();
+            for key in ["line", "column"] {
+                if let Some(n) = d[key].as_u64() {
+                    at.push_str(&format!(":{n}"));
+                }
+            }
+            Printed {
+                code: d["code"].as_str().unwrap_or_default().to_string(),
+                severity: d["severity"].as_str().unwrap_or_default().to_string(),
+                at,
+                message: d["message"].as_str().unwrap_or_default().to_string(),
+            }
+        })
+        .collect()
+}
+
+/// What is wrong with a run of a case whose `case` file says `fields`, given its exit code and
+/// standard error; empty when the run is as the case says. (Files written are checked apart.)
+fn judge(fields: &BTreeMap<String, String>, exit: Option<i32>, stderr: &str) -> Vec<String> {
+    let field = |key: &str| fields.get(key).map_or("", String::as_str);
+    let mut problems = Vec::new();
+    for key in ["about", "args", "exit", "code", "severity", "at"] {
+        if !fields.contains_key(key) {
+            problems.push(format!("`case` has no `{key}:` line"));
+        }
+    }
+    let want_exit: Option<i32> = field("exit").parse().ok();
+    if exit != want_exit {
+        problems.push(format!("exit code {exit:?}, expected {}", field("exit")));
+    }
+    let diagnostics = printed(stderr);
+    let code = field("code");
+    if code == "-" {
+        if field("severity") != "error" || field("at") != "-" {
+            problems.push(
+                "a command-line error without a code has `severity: error` and `at: -`".to_string(),
+            );
+        }
+    } else {
+        if !fields.contains_key("message") {
+            problems.push("`case` has no `message:` line".to_string());
+        }
+        match field("severity") {
+            "error" | "warning" => {}
+            other => problems.push(format!("severity `{other}` is neither error nor warning")),
+        }
+        // The diagnostic the case is about is the first of its code and severity: one fact may
+        // be reported twice, as a warning by one stage and an error by a later one (a count past
+        // the limit is a warning while reading and an error under `ir --expand`).
+        let judged = diagnostics
+            .iter()
+            .find(|d| d.code == code && d.severity == field("severity"))
+            .or_else(|| diagnostics.iter().find(|d| d.code == code));
+        match judged {
+            None => problems.push(format!("no diagnostic with code {code}")),
+            Some(d) => {
+                if d.severity != field("severity") {
+                    problems.push(format!(
+                        "{code} is a{} {}, expected a{} {}",
+                        if d.severity == "error" { "n" } else { "" },
+                        d.severity,
+                        if field("severity") == "error" {
+                            "n"
+                        } else {
+                            ""
+                        },
+                        field("severity")
+                    ));
+                }
+                if d.at != field("at") {
+                    problems.push(format!("{code} at {}, expected {}", d.at, field("at")));
+                }
+                let want = field("message");
+                if !d.message.contains(want) {
+                    problems.push(format!("{code} says `{}`, not `{want}`", d.message));
+                }
+            }
+        }
+        let first_error = diagnostics.iter().find(|d| d.severity == "error");
+        match (want_exit, first_error) {
+            (Some(0), Some(e)) => problems.push(format!(
+                "a case that succeeds reports no error, and {} `{}` is one",
+                e.code, e.message
+            )),
+            (Some(0), None) => {}
+            (_, Some(e)) if e.code != code => problems.push(format!(
+                "the first error is {} at {} (`{}`), not the case's {code}: a failing case is about its first error",
+                e.code, e.at, e.message
+            )),
+            _ => {}
+        }
+    }
+    if let Some(text) = fields.get("stderr")
+        && !stderr.contains(text.as_str())
+    {
+        problems.push(format!("standard error does not contain `{text}`"));
+    }
+    problems
 }
 
 /// Runs the case; `Err` says what was wrong.
@@ -160,43 +292,7 @@ fn run(case: &Case) -> Result<(), String> {
     };
     let stderr = reader.join().unwrap();
 
-    let mut problems = Vec::new();
-    let exit: i32 = case.field("exit").parse().expect("exit is a number");
-    if status.code() != Some(exit) {
-        problems.push(format!("exit code {:?}, expected {exit}", status.code()));
-    }
-    let code = case.field("code");
-    if code != "-" {
-        let found = stderr
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .find(|d| d["code"] == code);
-        match found {
-            None => problems.push(format!("no diagnostic with code {code}")),
-            Some(d) => {
-                let mut at = d["file"].as_str().unwrap_or("-").to_string();
-                for key in ["line", "column"] {
-                    if let Some(n) = d[key].as_u64() {
-                        at.push_str(&format!(":{n}"));
-                    }
-                }
-                if at != case.field("at") {
-                    problems.push(format!("{code} at {at}, expected {}", case.field("at")));
-                }
-                let message = d["message"].as_str().unwrap_or_default();
-                if let Some(want) = case.fields.get("message")
-                    && !message.contains(want.as_str())
-                {
-                    problems.push(format!("{code} says `{message}`, not `{want}`"));
-                }
-            }
-        }
-    }
-    if let Some(text) = case.fields.get("stderr")
-        && !stderr.contains(text.as_str())
-    {
-        problems.push(format!("standard error does not contain `{text}`"));
-    }
+    let mut problems = judge(&case.fields, status.code(), &stderr);
     let after = snapshot(&work);
     if before != after {
         let changed: Vec<&String> = before
@@ -240,4 +336,116 @@ fn every_bad_input_fails_cleanly_where_it_says() {
         cases.len(),
         failures.join("\n\n")
     );
+}
+
+/// The `case` fields of a doctored case: a duplicate key, an error at input.yaml:6:5.
+fn doctored_case() -> BTreeMap<String, String> {
+    [
+        ("about", "a mapping key written twice"),
+        ("args", "ir input.yaml"),
+        ("exit", "1"),
+        ("code", "yaml::duplicate-key"),
+        ("severity", "error"),
+        ("at", "input.yaml:6:5"),
+        ("message", "duplicate key `a`"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
+fn diagnostic(code: &str, severity: &str, line: u32) -> String {
+    format!(
+        r#"{{"code":"{code}","severity":"{severity}","message":"duplicate key `a` in this mapping","file":"input.yaml","line":{line},"column":5,"labels":[]}}"#
+    )
+}
+
+/// Asserts that one of the judge's `problems` says `text`.
+fn assert_says(problems: &[String], text: &str) {
+    assert!(
+        problems.iter().any(|p| p.contains(text)),
+        "no problem says `{text}`: {problems:?}"
+    );
+}
+
+#[test]
+fn the_judge_accepts_a_run_as_the_case_says() {
+    let stderr = [
+        diagnostic("tosca::unknown-keyname", "warning", 2),
+        diagnostic("yaml::duplicate-key", "error", 6),
+        diagnostic("tosca::wrong-shape", "error", 9),
+    ]
+    .join("\n");
+    assert_eq!(
+        judge(&doctored_case(), Some(1), &stderr),
+        Vec::<String>::new()
+    );
+    // The same code as a warning elsewhere first: the error is the one judged.
+    let stderr = [
+        diagnostic("yaml::duplicate-key", "warning", 2),
+        diagnostic("yaml::duplicate-key", "error", 6),
+    ]
+    .join("\n");
+    assert_eq!(
+        judge(&doctored_case(), Some(1), &stderr),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn the_judge_rejects_a_wrong_severity_place_or_first_error() {
+    // The code printed as a warning.
+    let problems = judge(
+        &doctored_case(),
+        Some(1),
+        &diagnostic("yaml::duplicate-key", "warning", 6),
+    );
+    assert_says(&problems, "is a warning, expected an error");
+    // At another line.
+    let problems = judge(
+        &doctored_case(),
+        Some(1),
+        &diagnostic("yaml::duplicate-key", "error", 7),
+    );
+    assert_says(&problems, "at input.yaml:7:5, expected input.yaml:6:5");
+    // Another error first: the case is not about what fails first.
+    let stderr = [
+        diagnostic("yaml::syntax", "error", 2),
+        diagnostic("yaml::duplicate-key", "error", 6),
+    ]
+    .join("\n");
+    let problems = judge(&doctored_case(), Some(1), &stderr);
+    assert_says(&problems, "the first error is yaml::syntax");
+    // Another exit code.
+    let problems = judge(
+        &doctored_case(),
+        Some(0),
+        &diagnostic("yaml::duplicate-key", "error", 6),
+    );
+    assert_says(&problems, "exit code Some(0)");
+}
+
+#[test]
+fn the_judge_requires_every_field() {
+    for key in ["severity", "at", "message"] {
+        let mut fields = doctored_case();
+        fields.remove(key);
+        let problems = judge(
+            &fields,
+            Some(1),
+            &diagnostic("yaml::duplicate-key", "error", 6),
+        );
+        assert!(!problems.is_empty(), "a case without `{key}` passed");
+    }
+    // A warning case that succeeds must not print an error.
+    let mut fields = doctored_case();
+    fields.insert("exit".into(), "0".into());
+    fields.insert("severity".into(), "warning".into());
+    let stderr = [
+        diagnostic("yaml::duplicate-key", "warning", 6),
+        diagnostic("tosca::wrong-shape", "error", 9),
+    ]
+    .join("\n");
+    let problems = judge(&fields, Some(0), &stderr);
+    assert_says(&problems, "reports no error");
 }

@@ -384,10 +384,6 @@ fn every_problem_is_reported_once_and_all_at_once() {
     );
 }
 
-fn has_dot() -> bool {
-    std::process::Command::new("dot").arg("-V").output().is_ok()
-}
-
 #[test]
 fn dot_draws_the_example_and_tosca2dot_takes_the_same_flags() {
     let out = toscana()
@@ -415,8 +411,7 @@ fn dot_draws_the_example_and_tosca2dot_takes_the_same_flags() {
 
 #[test]
 fn dot_formats_svg_and_png_go_through_graphviz() {
-    if !has_dot() {
-        eprintln!("notice: Graphviz `dot` not installed; svg/png not tested");
+    if !common::tool_present("dot", "svg and png output through Graphviz") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -433,6 +428,17 @@ fn dot_formats_svg_and_png_go_through_graphviz() {
     let png = fs::read(dir.path().join("graph.png")).unwrap();
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
     assert!(!dir.path().join("graph.dot").exists());
+}
+
+/// Without Graphviz the svg/png test skips visibly, and under `CI=true` it fails instead.
+#[test]
+fn the_graphviz_test_fails_in_ci_without_dot() {
+    common::assert_rerun_fails(
+        "dot_formats_svg_and_png_go_through_graphviz",
+        &[("CI", "true".as_ref()), ("PATH", "/nonexistent".as_ref())],
+        "under CI=true without dot",
+        "`dot` is not installed",
+    );
 }
 
 #[test]

@@ -1,8 +1,12 @@
-//! Conformance: every corpus under `../shared/corpus/` that has an EXPECTED file is run, each
-//! verdict (valid: read with no error; invalid: at least one error) is compared with what the
-//! corpus expects, a table of the agreement is printed, and the run fails if any count drops below
-//! its floor in `tests/conformance-floors.tsv`. Raise floors as things get better; never lower one
-//! to make a run pass.
+//! Conformance: every corpus under `../shared/corpus/` that has an EXPECTED file is run, and each
+//! file's verdict is compared with what the corpus expects: a valid file must read with no
+//! error; an invalid one must be rejected *for its reason*, the diagnostic code (and line) that
+//! `tests/conformance/expected-errors.tsv` (or the XML table) records for it, among toscana's
+//! errors. The judgement itself is [`common::verdicts`]: a disagreement fails the run unless a
+//! row of `tests/conformance/DISAGREEMENTS.md` (the spec's words, quoted) or
+//! `tests/conformance/KNOWN-FAILURES.md` (toscana's to fix) says what toscana does with the file;
+//! floors in `tests/conformance-floors.tsv` count real agreement only, and the disagreement rows
+//! have a ceiling.
 //!
 //! Corpora and how their EXPECTED files are read:
 //! - `oasis`: `expected` `valid` / `invalid` (the OASIS TOSCA 2.0 tests and the 1.x profile tests);
@@ -24,14 +28,9 @@
 //!   verdicts are ours, one row per file and mode (strict, or `--quirk winery`) with the
 //!   checklist rule behind it, in `tests/conformance/xml-expected.tsv`. Every row is asserted.
 //!
-//! Files where toscana deliberately gives the other verdict, because the specification says so,
-//! are listed with the reason in `tests/conformance/DISAGREEMENTS.md`; they must keep
-//! disagreeing (a stale row fails the run) and count towards the floors.
-//!
 //! Locally a missing `../shared/corpus` skips with a notice; under `CI=true` it is a failure.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 mod common;
@@ -39,24 +38,43 @@ mod common;
 #[path = "conformance/variability.rs"]
 mod variability;
 
-use common::{corpus_files, corpus_root, options_under, read_accepted_under, read_accepted_with};
+use common::verdicts::{self, Found, Observed, Reason, RowKind};
+use common::{corpus_files, corpus_root, options_under};
+use toscana::diag::Diagnostics;
+use toscana::front::quirk::Quirk;
 
 const XML_EXPECTED: &str = "tests/conformance/xml-expected.tsv";
 
-/// One XML expectation: the file, whether `--quirk winery` is on, and the verdict.
+/// One XML expectation: the file, whether `--quirk winery` is on, the verdict, and for an
+/// invalid file the error that must be among toscana's.
 struct XmlCase {
     relative: String,
     winery: bool,
     valid: bool,
+    reason: Option<Reason>,
 }
 
+/// The rows of the XML table: `file`, `mode`, `verdict`, `code` (`-` for a valid file; the
+/// error an invalid one must be rejected with), `why`.
 fn xml_cases() -> Vec<XmlCase> {
     let text = std::fs::read_to_string(XML_EXPECTED).expect("the XML expectations exist");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            assert!(f.len() >= 4, "bad row `{l}` in {XML_EXPECTED}");
+            assert!(f.len() == 5, "bad row `{l}` in {XML_EXPECTED}: five fields");
+            let valid = match f[2] {
+                "valid" => true,
+                "invalid" => false,
+                other => panic!("unknown verdict `{other}`"),
+            };
+            let reason = match (valid, f[3]) {
+                (true, "-") => None,
+                (false, code) if code != "-" => Some(
+                    Reason::parse(code, "").unwrap_or_else(|e| panic!("{XML_EXPECTED}: {e}")),
+                ),
+                _ => panic!("`{l}` in {XML_EXPECTED}: an invalid row names its error code, a valid one has `-`"),
+            };
             XmlCase {
                 relative: f[0].to_string(),
                 winery: match f[1] {
@@ -64,11 +82,8 @@ fn xml_cases() -> Vec<XmlCase> {
                     "strict" => false,
                     other => panic!("unknown mode `{other}`"),
                 },
-                valid: match f[2] {
-                    "valid" => true,
-                    "invalid" => false,
-                    other => panic!("unknown verdict `{other}`"),
-                },
+                valid,
+                reason,
             }
         })
         .collect()
@@ -107,16 +122,7 @@ fn staged(path: &Path, dir: &Path) -> PathBuf {
 }
 
 const FLOORS: &str = "tests/conformance-floors.tsv";
-const DISAGREEMENTS: &str = "tests/conformance/DISAGREEMENTS.md";
-
-/// The files of the disagreements table (its first column, `corpus/path` in backticks).
-fn documented_disagreements() -> std::collections::BTreeSet<String> {
-    let text = std::fs::read_to_string(DISAGREEMENTS).expect("the disagreements table exists");
-    text.lines()
-        .filter_map(|l| l.strip_prefix("| `"))
-        .filter_map(|l| l.split_once('`').map(|(file, _)| file.to_string()))
-        .collect()
-}
+const EXPECTED_ERRORS: &str = "tests/conformance/expected-errors.tsv";
 
 /// One expectation: a file and whether it must be accepted.
 struct Case {
@@ -278,24 +284,52 @@ fn oasis_example_cases() -> Vec<Case> {
 }
 
 /// Where a corpus's tests find what its files refer to: TOSCA 2.0 profiles (`--profile-path`),
-/// URLs served from local folders (`--map-url`), and the folder a file may read inside of
-/// (`toscana check ROOT --entry FILE`; a file given alone reads only inside its own folder).
+/// URLs served from local folders (`--map-url`), the folder a file may read inside of
+/// (`toscana check ROOT --entry FILE`; a file given alone reads only inside its own folder),
+/// and the `--quirk` modes in force.
 #[derive(Default)]
 struct Environment {
     profile_paths: Vec<PathBuf>,
     map_url: Vec<(String, PathBuf)>,
     root: Option<PathBuf>,
+    quirks: Vec<Quirk>,
 }
 
-/// toscana's verdict: the input reads into a topology with no error in `environment`.
-fn accepts(path: &Path, environment: &Environment) -> bool {
-    read_accepted_under(
-        environment.root.as_deref(),
-        path,
-        &environment.profile_paths,
-        &environment.map_url,
-    )
-    .is_some()
+/// What toscana does with `path` in `environment`, as `toscana check` reads it: accepted when
+/// it reads into a topology with no error, else every error with its place.
+fn observe(path: &Path, environment: &Environment) -> Observed {
+    let mut diags = Diagnostics::with_cap(0);
+    let read = toscana::pipeline::read(
+        &toscana::pipeline::ReadOptions {
+            profile_paths: environment.profile_paths.clone(),
+            map_url: environment.map_url.clone(),
+            quirks: toscana::front::quirk::Quirks::new(&environment.quirks),
+            ..options_under(environment.root.as_deref(), path)
+        },
+        &mut diags,
+    );
+    if read.topology.is_some() && !diags.has_errors() {
+        return Observed::Accepted;
+    }
+    let errors = diags
+        .finish()
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let (file, line) = match (d.span, &d.file) {
+                (Some(span), _) => (read.sources.get(span.file).name.clone(), span.line),
+                (None, Some(place)) => (place.path.clone(), place.line.unwrap_or(0)),
+                (None, None) => (String::new(), 0),
+            };
+            Found {
+                code: d.code.to_string(),
+                file,
+                line,
+                message: d.message,
+            }
+        })
+        .collect();
+    Observed::Rejected(errors)
 }
 
 /// The TOSCA 2.0 profiles a corpus defines itself (complete files with `profile: NAME` and no
@@ -339,32 +373,18 @@ fn profile_catalog(dir: &Path, stage: &Path) -> PathBuf {
     catalog
 }
 
-#[derive(Default)]
-struct Tally {
-    valid_accepted: usize,
-    valid: usize,
-    invalid_rejected: usize,
-    invalid: usize,
-    /// Valid (invalid) files toscana rejects (accepts) for a documented reason.
-    valid_documented: usize,
-    invalid_documented: usize,
-}
-
-impl Tally {
-    /// Counts one file: whether it is valid and whether toscana accepted it.
-    fn count(&mut self, valid: bool, accepted: bool) {
-        if valid {
-            self.valid += 1;
-            self.valid_accepted += usize::from(accepted);
-        } else {
-            self.invalid += 1;
-            self.invalid_rejected += usize::from(!accepted);
-        }
-    }
+/// Every file the verdict run reads: the corpus it counts towards, how the tables name it,
+/// where it is read from, whether it is valid, and the environment it is read in.
+struct Planned<'e> {
+    corpus: &'static str,
+    name: String,
+    path: PathBuf,
+    valid: bool,
+    environment: &'e Environment,
 }
 
 #[test]
-fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
+fn verdicts_agree_with_the_corpora_or_the_tables_say_why() {
     if !common::corpus_present("", "conformance") {
         return;
     }
@@ -389,7 +409,13 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
                 "invalid" => Some(false),
                 _ => None,
             }),
-            profiles(oasis_profiles),
+            // The suite's tests are one repository: a test may import across its folders
+            // (`../types/...`), as §6.8.2.2 lets a relative import reach anywhere in the
+            // repository of the importing file.
+            Environment {
+                root: Some(corpus_root().join("oasis/tests/tosca_2_0")),
+                ..profiles(oasis_profiles)
+            },
         ),
         (
             "tosca-parser",
@@ -428,11 +454,13 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
             profiles(spec_profiles),
         ),
     ];
-    let mut xml_tallies: Vec<(&str, Tally)> = vec![
-        ("xml-real", Tally::default()),
-        ("xml-spec", Tally::default()),
-    ];
-    let mut xml_wrong = Vec::new();
+    let strict = Environment::default();
+    let winery = Environment {
+        quirks: vec![Quirk::Winery],
+        ..Environment::default()
+    };
+    let mut reasons = expected_reasons();
+    let mut planned: Vec<Planned> = Vec::new();
     for case in xml_cases() {
         let path = corpus_root().join(&case.relative);
         assert!(
@@ -440,138 +468,115 @@ fn verdicts_agree_with_the_corpora_at_least_as_often_as_the_floors_say() {
             "{} is listed in {XML_EXPECTED} but missing",
             case.relative
         );
-        let path = staged(&path, stage.path());
-        let quirks: &[toscana::front::quirk::Quirk] = if case.winery {
-            &[toscana::front::quirk::Quirk::Winery]
+        let name = if case.winery {
+            format!("{} (--quirk winery)", case.relative)
         } else {
-            &[]
+            case.relative.clone()
         };
-        let accepted = read_accepted_with(&path, quirks).is_some();
-        let name = if case.relative.starts_with("xml-real/") {
-            "xml-real"
-        } else {
-            "xml-spec"
-        };
-        let tally = &mut xml_tallies
-            .iter_mut()
-            .find(|(n, _)| *n == name)
-            .expect("a tally")
-            .1;
-        tally.count(case.valid, accepted);
-        if accepted != case.valid {
-            xml_wrong.push(format!(
-                "{} ({}): expected {}, toscana {}",
-                case.relative,
-                if case.winery {
-                    "--quirk winery"
-                } else {
-                    "strict"
-                },
-                if case.valid { "valid" } else { "invalid" },
-                if accepted { "accepts it" } else { "rejects it" }
-            ));
+        if let Some(reason) = case.reason {
+            reasons.insert(name.clone(), reason);
         }
+        planned.push(Planned {
+            corpus: if case.relative.starts_with("xml-real/") {
+                "xml-real"
+            } else {
+                "xml-spec"
+            },
+            name,
+            path: staged(&path, stage.path()),
+            valid: case.valid,
+            environment: if case.winery { &winery } else { &strict },
+        });
     }
-    let documented = documented_disagreements();
-    let mut stale = Vec::new();
-    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
-    let mut undocumented = Vec::new();
-    for (name, cases, environment) in &corpora {
-        let tally = tallies.entry(name).or_default();
+    for (corpus, cases, environment) in &corpora {
         for case in cases {
-            let accepted = accepts(case.staged.as_ref().unwrap_or(&case.path), environment);
-            let relative = case
+            planned.push(Planned {
+                corpus,
+                name: relative_name(&case.path),
+                path: case.staged.clone().unwrap_or_else(|| case.path.clone()),
+                valid: case.valid,
+                environment,
+            });
+        }
+    }
+    let judged: Vec<verdicts::Case> = planned
+        .iter()
+        .map(|p| verdicts::Case {
+            corpus: p.corpus.to_string(),
+            name: p.name.clone(),
+            entry: p
                 .path
-                .strip_prefix(corpus_root())
-                .unwrap_or(&case.path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            let agrees = accepted == case.valid;
-            if !agrees && !documented.contains(&relative) {
-                undocumented.push(format!(
-                    "{relative}: expected {}, toscana {}",
-                    if case.valid { "valid" } else { "invalid" },
-                    if accepted { "accepts it" } else { "rejects it" }
-                ));
-            }
-            if documented.contains(&relative) {
-                if agrees {
-                    stale.push(relative);
-                } else if case.valid {
-                    tally.valid_documented += 1;
-                } else {
-                    tally.invalid_documented += 1;
-                }
-            }
-            tally.count(case.valid, accepted);
-        }
-    }
-    tallies.extend(xml_tallies);
-    let mut table = String::from(
-        "corpus               files   agreed   disagreed (documented)   valid accepted   invalid rejected   agreement (with documented)\n",
-    );
-    for (name, t) in &tallies {
-        let files = t.valid + t.invalid;
-        let agreed = t.valid_accepted + t.invalid_rejected;
-        let documented = t.valid_documented + t.invalid_documented;
-        let _ = writeln!(
-            table,
-            "{name:<20} {files:>5}   {agreed:>6}   {:>9} ({documented:>3})         {:>5} / {:<6}   {:>5} / {:<6}   {:>5.1}% ({:>5.1}%)",
-            files - agreed,
-            t.valid_accepted,
-            t.valid,
-            t.invalid_rejected,
-            t.invalid,
-            100.0 * agreed as f64 / files.max(1) as f64,
-            100.0 * (agreed + documented) as f64 / files.max(1) as f64,
-        );
-    }
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            valid: p.valid,
+            observed: observe(&p.path, p.environment),
+        })
+        .collect();
+    let rows = table_rows();
+    let judgement = verdicts::judge(&judged, &reasons, &rows);
+    let table = verdicts::table(&judgement.tallies);
     eprintln!("{table}");
-    if !undocumented.is_empty() {
-        eprintln!(
-            "disagreements not (yet) explained in {DISAGREEMENTS}:\n  {}",
-            undocumented.join("\n  ")
+    let disagreement_rows = rows
+        .iter()
+        .filter(|r| r.kind == RowKind::Disagreement)
+        .count();
+    let floors = std::fs::read_to_string(FLOORS).expect("the floors are committed");
+    let mut failures = judgement.failures;
+    failures.extend(verdicts::unquoted_rows(&rows, &spec_texts()));
+    failures.extend(verdicts::check_floors(
+        &judgement.tallies,
+        disagreement_rows,
+        &floors,
+    ));
+    assert!(
+        failures.is_empty(),
+        "{} conformance problems:\n{}\n\n{table}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// `path` relative to the corpus root, `/`-separated: how the tables name a file.
+fn relative_name(path: &Path) -> String {
+    path.strip_prefix(corpus_root())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// The expected errors of the invalid files of the YAML corpora.
+fn expected_reasons() -> BTreeMap<String, Reason> {
+    let text = std::fs::read_to_string(EXPECTED_ERRORS).expect("the expected errors are committed");
+    verdicts::parse_reasons(EXPECTED_ERRORS, &text)
+        .unwrap_or_else(|problems| panic!("{}", problems.join("\n")))
+}
+
+/// The rows of both tables.
+fn table_rows() -> Vec<verdicts::Row> {
+    let mut rows = Vec::new();
+    for kind in [RowKind::Disagreement, RowKind::KnownFailure] {
+        let text = std::fs::read_to_string(kind.table()).expect("the table is committed");
+        rows.extend(
+            verdicts::parse_rows(kind, &text)
+                .unwrap_or_else(|problems| panic!("{}", problems.join("\n"))),
         );
     }
-    assert!(
-        stale.is_empty(),
-        "rows of {DISAGREEMENTS} that toscana now agrees with; remove them:\n{}",
-        stale.join("\n")
-    );
-    assert!(
-        xml_wrong.is_empty(),
-        "TOSCA 1.0 XML verdicts differ from {XML_EXPECTED}:\n{}",
-        xml_wrong.join("\n")
-    );
-    let floors =
-        std::fs::read_to_string(FLOORS).expect("tests/conformance-floors.tsv is committed");
-    let mut below = Vec::new();
-    for line in floors
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [corpus, measure, floor] = fields[..] else {
-            panic!("bad floor line `{line}`")
-        };
-        let floor: usize = floor.parse().expect("a floor is a count");
-        let tally = tallies
-            .get(corpus)
-            .unwrap_or_else(|| panic!("no corpus `{corpus}`"));
-        let value = match measure {
-            "valid_accepted" => tally.valid_accepted + tally.valid_documented,
-            "invalid_rejected" => tally.invalid_rejected + tally.invalid_documented,
-            other => panic!("unknown measure `{other}`"),
-        };
-        if value < floor {
-            below.push(format!("{corpus} {measure}: {value} < floor {floor}"));
-        }
-    }
-    assert!(
-        below.is_empty(),
-        "conformance dropped below its floors:\n{}\n{table}",
-        below.join("\n")
-    );
+    rows
+}
+
+/// The specifications the disagreement rows quote.
+fn spec_texts() -> Vec<String> {
+    let dir = corpus_root().join("../specs");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("../shared/specs is there when the corpus is")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("a readable spec"))
+        .collect()
 }
 
 /// Issue #3's promise for the Simple Profile corpora: the IR of every accepted file is resolved.
@@ -780,5 +785,18 @@ fn walk_calls(json: &serde_json::Value, visit: &mut dyn FnMut(&serde_json::Value
         }
         serde_json::Value::Array(items) => items.iter().for_each(|v| walk_calls(v, visit)),
         _ => {}
+    }
+}
+
+/// Each test above that reads the corpus fails under `CI=true` when the corpus folder is gone.
+#[test]
+fn the_corpus_tests_fail_in_ci_without_the_corpus() {
+    for test in [
+        "verdicts_agree_with_the_corpora_or_the_tables_say_why",
+        "the_ir_of_every_accepted_simple_profile_file_is_resolved",
+        "variability::every_rc_case_passes",
+        "variability::resolved_outputs_pass_check",
+    ] {
+        common::assert_fails_in_ci_without_the_corpus(test);
     }
 }

@@ -5,11 +5,11 @@
 //! read with no error are rendered by the built-in Graphviz backend (with every diagram option on,
 //! so ports, groups, the inputs panel and the legend are all exercised), and the dot texts are
 //! piped to `dot -Tsvg` in batches (one `dot` run checks many graphs; a batch that fails is
-//! re-run file by file to name the culprit). The test prints how many files it rendered and fails
+//! re-run file by file to name the culprit; see [`check_in_batches`]). The test prints how many files it rendered and fails
 //! if any did not pass.
 //!
-//! Locally, a missing corpus or a missing `dot` skips with a notice; under `CI=true` both are
-//! required.
+//! Locally, a missing corpus or a missing `dot` skips with a visible notice; under `CI=true` both
+//! are required, and a batch that `dot` rejects when no file of it fails alone is a failure too.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -17,7 +17,8 @@ use std::process::{Command, Stdio};
 
 mod common;
 
-use common::{corpus_files, corpus_root, in_ci, read_accepted};
+use common::batches::check_in_batches;
+use common::{corpus_files, corpus_root, read_accepted_corpus_file};
 use toscana::back::{self, Backend, graphviz};
 use toscana::diag::Diagnostics;
 use toscana::limits::Limits;
@@ -54,17 +55,12 @@ fn dot_accepts(text: &str) -> Result<(), String> {
 
 #[test]
 fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
+    if !common::corpus_present("", "the dot corpus test")
+        || !common::tool_present("dot", "the dot corpus test")
+    {
+        return;
+    }
     let root = corpus_root();
-    if !root.is_dir() {
-        assert!(!in_ci(), "../shared/corpus is missing under CI=true");
-        eprintln!("notice: ../shared/corpus not found; the dot corpus test is skipped");
-        return;
-    }
-    if Command::new("dot").arg("-V").output().is_err() {
-        assert!(!in_ci(), "Graphviz `dot` is missing under CI=true");
-        eprintln!("notice: Graphviz `dot` not installed; the dot corpus test is skipped");
-        return;
-    }
     let options = graphviz::DotOptions {
         legend: true,
         ports: true,
@@ -77,7 +73,7 @@ fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
     let (mut files_seen, mut accepted) = (0, 0);
     for path in corpus_files(&root) {
         files_seen += 1;
-        let Some(mut read) = read_accepted(&path) else {
+        let Some(mut read) = read_accepted_corpus_file(&path) else {
             continue;
         };
         let topology = read
@@ -120,28 +116,36 @@ fn every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts() {
             )),
         }
     }
-    let mut checked = 0;
-    for batch in rendered.chunks(BATCH) {
-        let all: String = batch.iter().map(|(_, text)| text.as_str()).collect();
-        checked += batch.len();
-        if dot_accepts(&all).is_ok() {
-            continue;
-        }
-        for (path, text) in batch {
-            if let Err(e) = dot_accepts(text) {
-                failures.push(format!("{}: dot -Tsvg: {e}", path.display()));
-            }
-        }
-    }
+    let checked = rendered.len();
+    failures.extend(check_in_batches(
+        &rendered,
+        BATCH,
+        |batch| {
+            dot_accepts(
+                &batch
+                    .iter()
+                    .map(|(_, text)| text.as_str())
+                    .collect::<String>(),
+            )
+        },
+        |(path, text)| dot_accepts(text).map_err(|e| format!("{}: dot -Tsvg: {e}", path.display())),
+    ));
     eprintln!(
         "dot corpus: {files_seen} files, {accepted} accepted, {checked} rendered and checked by dot, {} failed",
         failures.len()
     );
-    assert!(checked > 0, "no corpus file was rendered");
+    common::assert_output_floors("dot_corpus", &[("rendered", checked)]);
     assert!(
         failures.is_empty(),
         "{} of {accepted} accepted corpus files did not render to valid dot:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+#[test]
+fn the_dot_corpus_test_fails_in_ci_without_the_corpus() {
+    common::assert_fails_in_ci_without_the_corpus(
+        "every_accepted_corpus_file_renders_to_dot_that_graphviz_accepts",
     );
 }

@@ -1,18 +1,27 @@
 //! Golden tests: every `golden/<case>/` pairs an input with the exact expected output of each
-//! command that has an `expected/<command>/` folder, compared byte for byte.
+//! command it lists, compared byte for byte.
 //!
 //! A case holds `input.yaml`, `input.csar`, `input.zip` or an `input/` folder, and optionally an
 //! `args` file with extra command-line arguments for every command (one per line, e.g. `--set`
 //! values) and `args.<command>` files with arguments for one command (`args.dot`: `--legend`). Commands:
 //! `ir` (the IR as `ir.json`), `k8s`, `tf`, `dot`, and `convert` (TOSCA 1.0 XML as YAML,
-//! `converted.yaml`). `UPDATE_GOLDEN=1 cargo test` rewrites the
-//! expected files; read every rewritten file in the diff before committing it, because a golden
-//! is a claim that the output is right.
+//! `converted.yaml`). A case lists a command by its `expected/<command>/` folder or its
+//! `args.<command>` file; a listed command without expected files fails, and so does a folder
+//! under `expected/` that names no command.
+//!
+//! `UPDATE_GOLDEN=1 cargo test` rewrites the expected files and then fails, so that a rewriting
+//! run never passes by itself: read every rewritten file in the diff, because a golden is a claim
+//! that the output is right, then run again without it. Any other value of `UPDATE_GOLDEN` is
+//! refused, and under `CI=true` every value is (see `common::update_policy`).
 //!
 //! Every golden output also goes through the external checker of its format (Graphviz `dot`,
 //! `kubernetes-validate`, `yamllint`, `hcl2tojson`, `terraform fmt`), see `checkers`.
+//!
+//! `TOSCANA_GOLDEN_DIR` reads the cases from another folder; the tests of the tests below run
+//! this test again on a doctored copy of a case.
 
 mod checkers;
+mod common;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -22,14 +31,81 @@ use assert_cmd::Command;
 
 const COMMANDS: &[&str] = &["ir", "k8s", "tf", "dot", "convert"];
 
+/// Where the cases are: `golden/`, or `TOSCANA_GOLDEN_DIR` (a folder also named `golden`, since
+/// the cases are run from its parent).
+fn golden_root() -> PathBuf {
+    std::env::var_os("TOSCANA_GOLDEN_DIR").map_or_else(|| PathBuf::from("golden"), PathBuf::from)
+}
+
 fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = fs::read_dir("golden")
+    let mut cases: Vec<PathBuf> = fs::read_dir(golden_root())
         .expect("golden/ exists")
         .map(|e| e.expect("readable golden/").path())
         .filter(|p| p.is_dir())
         .collect();
     cases.sort();
     cases
+}
+
+/// The commands a case lists: its `expected/<command>/` folders and `args.<command>` files, in
+/// [`COMMANDS`] order. Problems with the listing (an unknown command, a listed command without
+/// expected files, a case that lists none) go to `problems`.
+fn commands_of(case: &Path, update: bool, problems: &mut Vec<String>) -> Vec<&'static str> {
+    let mut listed = std::collections::BTreeSet::new();
+    let expected = case.join("expected");
+    let mut list = |name: &str, folder: &Path, problems: &mut Vec<String>| match COMMANDS
+        .iter()
+        .find(|c| **c == name)
+    {
+        Some(command) => {
+            listed.insert(*command);
+        }
+        None => problems.push(format!(
+            "{}: `{name}` is not a command ({})",
+            folder.display(),
+            COMMANDS.join(", ")
+        )),
+    };
+    let names = |folder: &Path| -> Vec<String> {
+        fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    for name in names(&expected) {
+        list(&name, &expected, problems);
+    }
+    for name in names(case) {
+        if let Some(command) = name.strip_prefix("args.") {
+            list(command, case, problems);
+        }
+    }
+    if listed.is_empty() {
+        problems.push(format!(
+            "{} lists no command: add expected/<command>/ (or args.<command> and UPDATE_GOLDEN=1)",
+            case.display()
+        ));
+    }
+    let commands: Vec<&'static str> = COMMANDS
+        .iter()
+        .copied()
+        .filter(|c| listed.contains(c))
+        .collect();
+    if !update {
+        for command in &commands {
+            let dir = expected.join(command);
+            if files_under(&dir).is_empty() {
+                problems.push(format!(
+                    "{} lists `{command}` but has no expected output in {}: write it with UPDATE_GOLDEN=1 and read it",
+                    case.display(),
+                    dir.display()
+                ));
+            }
+        }
+    }
+    commands
 }
 
 fn input_of(case: &Path) -> PathBuf {
@@ -94,10 +170,18 @@ fn render(case: &Path, command: &str, out: &Path) {
         "convert" => out.join("converted.yaml"),
         _ => out.to_path_buf(),
     };
+    // Run from the folder that holds `golden/`, with the input named `golden/<case>/...`, as the
+    // outputs (which name their input) and the `args` files (`--substitute=golden/...`) expect.
+    let base = golden_root()
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let input = input_of(case);
     let output = Command::cargo_bin("toscana")
         .expect("the toscana binary is built")
+        .current_dir(&base)
         .arg(command)
-        .arg(input_of(case))
+        .arg(input.strip_prefix(&base).unwrap_or(&input))
         .args(extra_args(case, command))
         .arg("-o")
         .arg(target)
@@ -115,19 +199,17 @@ fn render(case: &Path, command: &str, out: &Path) {
 
 #[test]
 fn golden_outputs_match_byte_for_byte() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let update = common::update_golden();
     let mut failures = Vec::new();
+    let mut rewritten = Vec::new();
     let mut compared = 0;
     for case in cases() {
-        for command in COMMANDS {
+        for command in commands_of(&case, update, &mut failures) {
             let expected_dir = case.join("expected").join(command);
-            if !expected_dir.is_dir() {
-                continue;
-            }
             let scratch = tempfile::tempdir().expect("a temporary folder");
             render(&case, command, scratch.path());
             let actual = files_under(scratch.path());
-            if update {
+            if update && files_under(&expected_dir) != actual {
                 let _ = fs::remove_dir_all(&expected_dir);
                 for (rel, bytes) in &actual {
                     let path = expected_dir.join(rel);
@@ -135,6 +217,7 @@ fn golden_outputs_match_byte_for_byte() {
                         .expect("writable golden/");
                     fs::write(&path, bytes).expect("writable golden/");
                 }
+                rewritten.push(expected_dir.display().to_string());
             }
             let expected = files_under(&expected_dir);
             compared += 1;
@@ -173,25 +256,26 @@ fn golden_outputs_match_byte_for_byte() {
             }
         }
     }
-    assert!(
-        compared > 0,
-        "no golden case has an expected/<command>/ folder"
-    );
+    assert!(compared > 0, "no golden case lists a command");
     assert!(
         failures.is_empty(),
-        "{} golden mismatches (UPDATE_GOLDEN=1 rewrites them):\n\n{}",
+        "{} golden problems (UPDATE_GOLDEN=1 rewrites the outputs; read them before committing):\n\n{}",
         failures.len(),
         failures.join("\n\n")
+    );
+    assert!(
+        !update,
+        "UPDATE_GOLDEN=1 rewrote {} expected folder(s){}{}\nA rewriting run never passes: read the diff, then run cargo test without UPDATE_GOLDEN.",
+        rewritten.len(),
+        if rewritten.is_empty() { "" } else { ":\n  " },
+        rewritten.join("\n  ")
     );
 }
 
 #[test]
 fn rendering_twice_gives_identical_bytes() {
     for case in cases() {
-        for command in COMMANDS {
-            if !case.join("expected").join(command).is_dir() {
-                continue;
-            }
+        for command in commands_of(&case, false, &mut Vec::new()) {
             let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
             render(&case, command, a.path());
             render(&case, command, b.path());
@@ -209,16 +293,160 @@ fn rendering_twice_gives_identical_bytes() {
 /// every golden output (a missing tool would otherwise make those checks vacuous).
 #[test]
 fn every_checker_is_installed_in_ci() {
-    if !checkers::required() {
-        eprintln!("notice: not in CI; checker installation not enforced");
+    let missing: Vec<&str> = [
+        "dot",
+        "kubernetes-validate",
+        "yamllint",
+        "hcl2tojson",
+        "terraform",
+    ]
+    .into_iter()
+    .filter(|t| !checkers::available(t))
+    .collect();
+    if missing.is_empty() {
         return;
     }
-    let missing: Vec<&str> = ["dot", "kubernetes-validate", "yamllint", "hcl2tojson"]
-        .into_iter()
-        .filter(|t| !checkers::available(t))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "checkers missing under CI=true: {missing:?}; .ci/run must install them"
+    common::skip(
+        "the golden outputs' external checks",
+        &format!(
+            "checkers missing: {missing:?} (.ci/run installs all but terraform, which the CI machine image carries)"
+        ),
     );
+}
+
+/// A copy of the case `name` in `golden/` of a folder of its own, for `TOSCANA_GOLDEN_DIR`.
+fn sandbox(name: &str) -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path) {
+        fs::create_dir_all(to).expect("a sandbox folder");
+        for entry in fs::read_dir(from).expect("a readable case").flatten() {
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                fs::copy(entry.path(), &target).expect("a copied file");
+            }
+        }
+    }
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    copy(
+        &Path::new("golden").join(name),
+        &dir.path().join("golden").join(name),
+    );
+    dir
+}
+
+/// The case the tests of the tests doctor: small, one command, no external checker but `dot`.
+const SANDBOXED: &str = "dot-io";
+const GOLDEN_TEST: &str = "golden_outputs_match_byte_for_byte";
+
+/// Runs the golden test again on the cases of the sandbox `dir`, with `env`.
+fn rerun(dir: &Path, env: &[(&str, &str)]) -> (bool, String) {
+    let golden = dir.join("golden");
+    let mut all: Vec<(&str, &std::ffi::OsStr)> = vec![("TOSCANA_GOLDEN_DIR", golden.as_os_str())];
+    all.extend(env.iter().map(|(k, v)| (*k, v.as_ref())));
+    common::rerun_this_test(GOLDEN_TEST, &all)
+}
+
+/// A sandbox whose expected `graph.dot` is doctored: the sandbox, the file, and its right bytes.
+fn sandbox_with_a_doctored_graph() -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let dir = sandbox(SANDBOXED);
+    let graph = dir
+        .path()
+        .join("golden")
+        .join(SANDBOXED)
+        .join("expected/dot/graph.dot");
+    let right = fs::read(&graph).expect("the case has a graph.dot");
+    fs::write(&graph, b"digraph doctored {}\n").expect("a doctored golden");
+    (dir, graph, right)
+}
+
+#[test]
+fn update_golden_is_refused_under_ci_whatever_its_value() {
+    for value in ["0", "1", "yes"] {
+        let dir = sandbox(SANDBOXED);
+        let (passed, text) = rerun(dir.path(), &[("CI", "true"), ("UPDATE_GOLDEN", value)]);
+        assert!(
+            !passed,
+            "UPDATE_GOLDEN={value} passed under CI=true:\n{text}"
+        );
+        assert!(text.contains("is refused under CI=true"), "{text}");
+    }
+}
+
+#[test]
+fn only_update_golden_1_rewrites() {
+    let dir = sandbox(SANDBOXED);
+    let (passed, text) = rerun(dir.path(), &[("UPDATE_GOLDEN", "0")]);
+    assert!(!passed, "UPDATE_GOLDEN=0 passed:\n{text}");
+    assert!(text.contains("only UPDATE_GOLDEN=1 rewrites"), "{text}");
+}
+
+#[test]
+fn a_rewriting_run_writes_the_outputs_and_fails() {
+    let (dir, graph, right) = sandbox_with_a_doctored_graph();
+    let (passed, text) = rerun(dir.path(), &[("UPDATE_GOLDEN", "1")]);
+    assert!(!passed, "a rewriting run passed:\n{text}");
+    assert!(
+        text.contains("UPDATE_GOLDEN=1 rewrote 1 expected folder(s)"),
+        "{text}"
+    );
+    assert_eq!(
+        fs::read(&graph).unwrap(),
+        right,
+        "the golden was not rewritten"
+    );
+}
+
+/// The sandbox itself is sound: the untouched copy of the case passes, so the failures below
+/// come from the faults they inject.
+#[test]
+fn an_untouched_sandboxed_case_passes() {
+    let dir = sandbox(SANDBOXED);
+    let (passed, text) = rerun(dir.path(), &[]);
+    assert!(passed, "the untouched sandboxed case failed:\n{text}");
+}
+
+#[test]
+fn a_doctored_golden_fails() {
+    let (dir, _, _) = sandbox_with_a_doctored_graph();
+    let (passed, text) = rerun(dir.path(), &[]);
+    assert!(!passed, "a doctored golden passed:\n{text}");
+    assert!(text.contains("graph.dot differs"), "{text}");
+}
+
+#[test]
+fn a_listed_command_without_expected_output_fails() {
+    let dir = sandbox(SANDBOXED);
+    fs::remove_dir_all(
+        dir.path()
+            .join("golden")
+            .join(SANDBOXED)
+            .join("expected/dot"),
+    )
+    .unwrap();
+    let (passed, text) = rerun(dir.path(), &[]);
+    assert!(
+        !passed,
+        "a case without its expected output passed:\n{text}"
+    );
+    assert!(
+        text.contains("lists `dot` but has no expected output"),
+        "{text}"
+    );
+    // An unknown command under expected/ is not silently ignored either.
+    let dir = sandbox(SANDBOXED);
+    fs::rename(
+        dir.path()
+            .join("golden")
+            .join(SANDBOXED)
+            .join("expected/dot"),
+        dir.path()
+            .join("golden")
+            .join(SANDBOXED)
+            .join("expected/graphviz"),
+    )
+    .unwrap();
+    let (passed, text) = rerun(dir.path(), &[]);
+    assert!(!passed, "an unknown command passed:\n{text}");
+    assert!(text.contains("`graphviz` is not a command"), "{text}");
 }

@@ -6,19 +6,43 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
+mod common;
+
 const SCHEMA: &str = "docs/ir.schema.json";
 
+/// `UPDATE_GOLDEN=1` rewrites the committed schema and then fails, like the goldens (see
+/// `common::update_policy`): a rewriting run never passes by itself.
 #[test]
 fn committed_schema_matches_the_ir_types() {
     let generated = toscana::ir::json_schema();
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        fs::create_dir_all("docs").unwrap();
-        fs::write(SCHEMA, &generated).unwrap();
+    let committed = fs::read_to_string(SCHEMA).unwrap_or_default();
+    if common::update_golden() {
+        if committed != generated {
+            fs::create_dir_all("docs").unwrap();
+            fs::write(SCHEMA, &generated).unwrap();
+        }
+        panic!(
+            "UPDATE_GOLDEN=1 {} {SCHEMA}; a rewriting run never passes: read the diff, then run cargo test without UPDATE_GOLDEN",
+            if committed == generated {
+                "left unchanged"
+            } else {
+                "rewrote"
+            }
+        );
     }
-    let committed = fs::read_to_string(SCHEMA).expect("docs/ir.schema.json is committed");
     assert!(
         committed == generated,
-        "docs/ir.schema.json is stale; run UPDATE_GOLDEN=1 cargo test and commit it"
+        "{SCHEMA} is stale; run UPDATE_GOLDEN=1 cargo test, read the diff and commit it"
+    );
+}
+
+#[test]
+fn update_golden_is_refused_under_ci() {
+    common::assert_rerun_fails(
+        "committed_schema_matches_the_ir_types",
+        &[("CI", "true".as_ref()), ("UPDATE_GOLDEN", "0".as_ref())],
+        "with UPDATE_GOLDEN=0 under CI=true",
+        "is refused under CI=true",
     );
 }
 

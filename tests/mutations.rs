@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 use toscana::diag::Diagnostics;
 use toscana::pipeline::{ReadOptions, read};
 use toscana::source::InputArg;
@@ -146,8 +147,33 @@ fn check(text: &str, dir: &Path) {
     }
 }
 
+/// Where proptest keeps the seeds of failing cases (run from the crate root, as `cargo test`
+/// does): committed, so that a failure found once is tried by every run after.
+const REGRESSIONS: &str = "tests/proptest-regressions/mutations.txt";
+
+#[test]
+fn failure_seeds_are_kept_in_the_repository() {
+    let text = std::fs::read_to_string(REGRESSIONS).expect("the seed file is committed");
+    // Every line is a comment or a seed (`cc <hex>`), as proptest writes them.
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        assert!(
+            line.starts_with("cc "),
+            "`{line}` in {REGRESSIONS} is not a seed"
+        );
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    // A failing case's seed is written to REGRESSIONS, which is committed: every later run tries
+    // the seeds that failed before, first.
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(REGRESSIONS))),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn broken_templates_never_panic_and_errors_point_into_a_file(

@@ -318,3 +318,14 @@ fn problems_of_a_shared_import_are_reported_once() {
         "{stderr}"
     );
 }
+
+/// Each test above that reads the corpus fails under `CI=true` when the corpus folder is gone.
+#[test]
+fn the_corpus_tests_fail_in_ci_without_the_corpus() {
+    for test in [
+        "imported_templates_substitute_abstract_nodes_of_the_spec_chapter_13_system",
+        "a_constant_property_mapping_chooses_the_deployment_flavour",
+    ] {
+        common::assert_fails_in_ci_without_the_corpus(test);
+    }
+}

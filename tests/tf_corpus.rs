@@ -10,15 +10,18 @@
 //! to name the culprits. The test prints how many configurations were clean and how many ended
 //! with warnings, and fails if any render had an error or any checker rejected a file.
 //!
-//! Locally, a missing corpus or a missing `hcl2tojson` skips with a notice, and `terraform` is
-//! used when installed; under `CI=true` the corpus and `hcl2tojson` are required.
+//! Locally, a missing corpus or a missing `hcl2tojson` skips with a visible notice, and
+//! `terraform` is used when installed; under `CI=true` the corpus, `hcl2tojson` and `terraform`
+//! are all required. A checker that rejects the whole folder while every configuration passes
+//! alone fails the test too (see [`check_in_batches`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
 
-use common::{corpus_files, corpus_root, in_ci, read_accepted};
+use common::batches::check_in_batches;
+use common::{corpus_files, corpus_root, read_accepted_corpus_file};
 use toscana::back::{self, Backend, terraform};
 use toscana::diag::{Diagnostics, codes};
 use toscana::limits::Limits;
@@ -88,29 +91,23 @@ type Check<'a> = Box<dyn Fn(&Path) -> Result<(), String> + 'a>;
 
 #[test]
 fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
-    let root = corpus_root();
-    if !root.is_dir() {
-        assert!(!in_ci(), "../shared/corpus is missing under CI=true");
-        eprintln!("notice: ../shared/corpus not found; the tf corpus test is skipped");
-        return;
-    }
-    if Command::new("hcl2tojson")
-        .arg("--version")
-        .output()
-        .is_err()
+    if !common::corpus_present("", "the tf corpus test")
+        || !common::tool_present("hcl2tojson", "the tf corpus test")
     {
-        assert!(!in_ci(), "hcl2tojson is missing under CI=true");
-        eprintln!("notice: hcl2tojson not installed; the tf corpus test is skipped");
         return;
     }
-    let terraform_installed = Command::new("terraform").arg("version").output().is_ok();
+    // Wherever terraform is installed its formatter checks every configuration; under CI it is
+    // required (the CI machine image carries it; see docs/testing.md).
+    let terraform_installed =
+        common::tool_present("terraform", "`terraform fmt -check` of the tf corpus");
+    let root = corpus_root();
     let out = tempfile::tempdir().expect("a temporary folder");
     let mut failures: Vec<String> = Vec::new();
     let mut configs: Vec<(String, PathBuf)> = Vec::new();
     let (mut files_seen, mut accepted, mut clean, mut warned) = (0, 0, 0, 0);
     for (n, path) in corpus_files(&root).into_iter().enumerate() {
         files_seen += 1;
-        let Some(mut read) = read_accepted(&path) else {
+        let Some(mut read) = read_accepted_corpus_file(&path) else {
             continue;
         };
         let topology = read
@@ -183,18 +180,16 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
             "terraform fmt",
             Box::new(|d: &Path| run("terraform", &["fmt", "-check", "-recursive"], d)),
         ));
-    } else {
-        eprintln!("notice: terraform not installed; terraform fmt -check is skipped");
     }
+    // One batch: every configuration lies under `out`, so the checker runs once over the folder;
+    // when it fails, each configuration is checked alone to name the culprits.
     for (tool, check) in &checks {
-        if check(out.path()).is_ok() {
-            continue;
-        }
-        for (name, dir) in &configs {
-            if let Err(e) = check(dir) {
-                failures.push(format!("{name}: {tool}: {e}"));
-            }
-        }
+        failures.extend(check_in_batches(
+            &configs,
+            configs.len(),
+            |_| check(out.path()),
+            |(name, dir)| check(dir).map_err(|e| format!("{name}: {tool}: {e}")),
+        ));
     }
     eprintln!(
         "tf corpus: {files_seen} files, {accepted} accepted, {} configurations ({} providers): {clean} clean, {warned} with warnings naming what was skipped, {} failed",
@@ -202,11 +197,43 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
         PROVIDERS.len(),
         failures.len()
     );
-    assert!(!configs.is_empty(), "no corpus file was translated");
+    common::assert_output_floors(
+        "tf_corpus",
+        &[("configurations", configs.len()), ("clean", clean)],
+    );
     assert!(
         failures.is_empty(),
         "{} corpus translations failed:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+#[test]
+fn the_tf_corpus_test_fails_in_ci_without_the_corpus() {
+    common::assert_fails_in_ci_without_the_corpus(
+        "every_accepted_corpus_file_translates_to_hcl_the_checkers_accept",
+    );
+}
+
+/// Under `CI=true`, `terraform` is required as much as `hcl2tojson`: run with a `PATH` that has
+/// `hcl2tojson` and no `terraform`, the test fails.
+#[cfg(unix)]
+#[test]
+fn the_tf_corpus_test_fails_in_ci_without_terraform() {
+    let Some(hcl2tojson) = common::find_on_path("hcl2tojson") else {
+        common::skip(
+            "the test that terraform is required in CI",
+            "`hcl2tojson` is not installed",
+        );
+        return;
+    };
+    let bin = tempfile::tempdir().expect("a temporary folder");
+    std::os::unix::fs::symlink(&hcl2tojson, bin.path().join("hcl2tojson")).expect("a symlink");
+    common::assert_rerun_fails(
+        "every_accepted_corpus_file_translates_to_hcl_the_checkers_accept",
+        &[("CI", "true".as_ref()), ("PATH", bin.path().as_os_str())],
+        "under CI=true without terraform",
+        "`terraform` is not installed",
     );
 }

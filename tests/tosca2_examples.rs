@@ -312,3 +312,19 @@ fn substitutions_resolves_under_the_oasis_profiles_and_in_range_quirks() {
     assert_eq!(substitution["capabilities"][0]["name"], "endpoint");
     assert_eq!(substitution["capabilities"][0]["node"], 3);
 }
+
+/// Each test above that reads the corpus fails under `CI=true` when the corpus folder is gone.
+#[test]
+fn the_corpus_tests_fail_in_ci_without_the_corpus() {
+    for test in [
+        "online_boutique_needs_a_substituting_template_for_its_output",
+        "online_boutique_expands_with_the_microservice_substitution",
+        "kubernetes_clusters_resolves_with_its_profiles",
+        "a_profile_not_on_the_profile_path_is_reported",
+        "substitutions_is_refused_strictly_for_the_defects_of_its_profiles",
+        "under_the_oasis_profiles_quirk_only_in_range_is_left_of_the_substitutions_errors",
+        "substitutions_resolves_under_the_oasis_profiles_and_in_range_quirks",
+    ] {
+        common::assert_fails_in_ci_without_the_corpus(test);
+    }
+}

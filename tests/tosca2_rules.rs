@@ -608,3 +608,49 @@ fn requirement_mappings_are_a_list_of_single_entry_maps() {
     );
     assert_eq!(topology.nodes[mapped[0].node.0].name, "inner");
 }
+
+/// The node filter of a `select` node template that holds whatever the node (here `true`, a
+/// call evaluated at translation time) selects any node of the type: no diagnostic. (A filter
+/// that is `false`, or no condition at all, is an error: `select2-filter-not-a-condition`.)
+#[test]
+fn a_select_filter_that_always_holds_is_fine() {
+    let select = |filter: &str| {
+        t(&format!(
+            "node_types:\n  Compute:\n    properties:\n      os:\n        type: string\nservice_template:\n  node_templates:\n    server:\n      type: Compute\n      directives: [ select ]\n      node_filter: {filter}\n"
+        ))
+    };
+    for filter in ["true", "{ $equal: [ 1, 1 ] }"] {
+        let found = diagnostics(&select(filter));
+        assert!(
+            !found.iter().any(|d| d.code == "tosca::constraint-violated"),
+            "{filter}: {found:#?}"
+        );
+    }
+    let never = errors(&select("{ $equal: [ 1, 2 ] }"));
+    assert!(
+        never
+            .iter()
+            .any(|d| d.code == "tosca::constraint-violated" && d.message.contains("is false")),
+        "{never:#?}"
+    );
+}
+
+/// A requirement's node filter is checked once for what is wrong whatever the candidate, with
+/// `SELF` the relationship (L3449) and its `SOURCE` the requiring node: a misspelt property of
+/// the source is reported there, and the right one reads cleanly.
+#[test]
+fn a_requirement_filter_reading_a_wrong_property_of_its_source_is_an_error() {
+    let template = |property: &str| {
+        t(&format!(
+            "capability_types:\n  Service: {{}}\nrelationship_types:\n  ServedBy: {{}}\nnode_types:\n  Server:\n    capabilities:\n      service: Service\n  Client:\n    properties:\n      tier:\n        type: string\n    requirements:\n      - service:\n          capability: Service\n          relationship: ServedBy\n          node: Server\nservice_template:\n  node_templates:\n    s: {{ type: Server }}\n    client:\n      type: Client\n      properties: {{ tier: gold }}\n      requirements:\n        - service:\n            node_filter:\n              $equal: [ {{ $get_property: [ SELF, SOURCE, {property} ] }}, gold ]\n"
+        ))
+    };
+    rule(
+        &template("teir"),
+        &template("tier"),
+        "tosca::function",
+        28,
+        58,
+        "node template `client` (Client) has no property `teir`",
+    );
+}

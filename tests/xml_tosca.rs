@@ -803,3 +803,16 @@ fn convert_rebases_artifact_paths_onto_the_output_file() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("file: shop/scripts/install.sh\n"), "{text}");
 }
+
+/// Each test above that reads the corpus fails under `CI=true` when the corpus folder is gone.
+#[test]
+fn the_corpus_tests_fail_in_ci_without_the_corpus() {
+    for test in [
+        "a_csar_of_the_real_files_translates_with_every_backend",
+        "converting_each_accepted_file_to_yaml_gives_the_same_ir",
+        "converting_each_accepted_file_to_tosca_2_0_gives_the_same_ir",
+        "conversion_is_byte_identical_across_runs",
+    ] {
+        common::assert_fails_in_ci_without_the_corpus(test);
+    }
+}

@@ -141,6 +141,25 @@ mod tests {
     }
 
     #[test]
+    fn climbs_above_the_start_are_kept() {
+        assert_eq!(normalize("../../a"), "../../a");
+        assert_eq!(normalize("x/../../a"), "../a");
+        assert_eq!(normalize("/../a"), "/a");
+        // An artifact three folders up from a template one folder deep stays three up.
+        let mut map = SourceMap::new();
+        let entry = map.add(
+            "t/main.yaml",
+            Origin::Path(PathBuf::from("t/main.yaml")),
+            "",
+        );
+        let root = topology_root(&map, entry, None);
+        assert_eq!(
+            artifact_path(&map, root.as_deref(), entry, "../../../up.sh").as_deref(),
+            Some("../../../up.sh")
+        );
+    }
+
+    #[test]
     fn an_unpacked_csar_resolves_against_its_root() {
         let mut map = SourceMap::new();
         let entry = map.add(

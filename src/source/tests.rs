@@ -123,6 +123,11 @@ fn oversized_binary_and_empty_files_are_refused() {
     assert_eq!(codes_of(&diags), [codes::INPUT_EMPTY]);
 }
 
+/// A file the process may not read is `input::unreadable`, with the OS's reason. A privileged
+/// process (root, as CI runs) reads any file, so there the test runs itself again without the
+/// capabilities that override file permissions (`setpriv` with an empty bounding set: still uid
+/// 0, as the test binary must stay reachable wherever the checkout is, but unable to read a file
+/// whose owner bits forbid it). Without `setpriv` it skips visibly, and fails under `CI=true`.
 #[cfg(unix)]
 #[test]
 fn permission_denied_is_unreadable_with_the_os_reason() {
@@ -131,7 +136,13 @@ fn permission_denied_is_unreadable_with_the_os_reason() {
     let path = write(tmp.path(), "locked.yaml", ST);
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
     if std::fs::read(&path).is_ok() {
-        return; // running as root: permissions are not enforced
+        assert!(
+            std::env::var_os("TOSCANA_UNPRIVILEGED").is_none(),
+            "dropping privileges did not stop this process from reading a file mode 000"
+        );
+        return rerun_without_privileges(
+            "source::tests::permission_denied_is_unreadable_with_the_os_reason",
+        );
     }
     let (input, diags) = open(&mut loader(), &path);
     assert!(input.is_none());
@@ -140,6 +151,39 @@ fn permission_denied_is_unreadable_with_the_os_reason() {
         messages(&diags).contains("ermission denied"),
         "{}",
         messages(&diags)
+    );
+}
+
+/// Runs `test` of this test binary again with every capability dropped (see
+/// [`permission_denied_is_unreadable_with_the_os_reason`]), and fails when it fails.
+#[cfg(unix)]
+fn rerun_without_privileges(test: &str) {
+    let exe = std::env::current_exe().unwrap();
+    let run = std::process::Command::new("setpriv")
+        .args(["--bounding-set=-all", "--inh-caps=-all", "--"])
+        .arg(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads", "1"])
+        .env("TOSCANA_UNPRIVILEGED", "1")
+        .output();
+    let out = match run {
+        Ok(out) => out,
+        Err(e) => {
+            return crate::test_skip::skip(
+                test,
+                &format!(
+                    "running privileged, and `setpriv` (util-linux) cannot drop privileges: {e}"
+                ),
+            );
+        }
+    };
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains(&format!("test {test} ... ok")),
+        "{test} failed without privileges:\n{text}"
     );
 }
 

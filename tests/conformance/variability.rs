@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::{corpus_root, in_ci, toscana};
+use super::common::{corpus_root, toscana};
 use serde_json::Value as Json;
 use toscana::yaml::{Core, Kind, Node};
 
@@ -238,12 +238,7 @@ fn run(case: &Case) -> Result<Option<String>, String> {
 }
 
 fn corpus_present() -> bool {
-    if rc_root().is_dir() {
-        return true;
-    }
-    assert!(!in_ci(), "the Vintner corpus is missing under CI");
-    eprintln!("skipping: {} is not present", rc_root().display());
-    false
+    super::common::corpus_present("vintner/rc-1.0", "the Variability4TOSCA RC suite")
 }
 
 #[test]

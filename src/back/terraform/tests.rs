@@ -168,22 +168,56 @@ fn functions_become_references_and_string_templates() {
     );
 }
 
-/// A topology with nothing in it, read from a minimal template.
-fn empty_topology() -> crate::ir::Topology {
-    let yaml = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates: {}\n";
+/// `get_property: [ HOST, ... ]` names the first node down the hosting chain that has the
+/// property: here the Compute two hosts down, past a web server that has no `flavor`.
+#[test]
+fn host_in_get_property_walks_down_to_the_node_that_has_the_property() {
+    let topology = topology_of(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  my.VM:\n    derived_from: tosca.nodes.Compute\n    properties:\n      flavor:\n        type: string\ntopology_template:\n  inputs:\n    flavor:\n      type: string\n  node_templates:\n    vm:\n      type: my.VM\n      properties:\n        flavor: { get_input: flavor }\n    web:\n      type: tosca.nodes.WebServer\n      requirements:\n        - host: vm\n    app:\n      type: tosca.nodes.WebApplication\n      requirements:\n        - host: web\n",
+    );
+    let ids = super::expr::node_ids(&topology);
+    let (vm, web, app) = (ids["vm"], ids["web"], ids["app"]);
+    let mut hosts = vec![None; topology.nodes.len()];
+    hosts[app.0] = Some(web);
+    hosts[web.0] = Some(vm);
+    let vars: HashMap<String, String> = [("flavor".to_string(), "flavor".to_string())].into();
+    let nodes = vec![NodeRef::default(); topology.nodes.len()];
+    let scope = Scope {
+        topology: &topology,
+        vars: &vars,
+        nodes: &nodes,
+        hosts: &hosts,
+        node_ids: &ids,
+    };
+    let flavor = call("get_property", vec![s("HOST"), s("flavor")]);
+    assert_eq!(scope.expr(&flavor, Some(app)).unwrap(), "var.flavor");
+    // A property no node down the chain has is an error, not the first host's nothing.
+    let missing = call("get_property", vec![s("HOST"), s("colour")]);
+    assert!(scope.expr(&missing, Some(app)).is_err());
+}
+
+/// The topology `yaml` reads into (required inputs left without a value stay calls).
+fn topology_of(yaml: &str) -> crate::ir::Topology {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.yaml");
     std::fs::write(&path, yaml).unwrap();
     let mut diags = crate::diag::Diagnostics::new();
-    crate::pipeline::read(
+    let read = crate::pipeline::read(
         &crate::pipeline::ReadOptions {
             input: Some(crate::source::InputArg::Path(path)),
             ..Default::default()
         },
         &mut diags,
+    );
+    assert!(!diags.has_errors(), "{:?}", diags.finish());
+    read.topology.expect("the template reads")
+}
+
+/// A topology with nothing in it, read from a minimal template.
+fn empty_topology() -> crate::ir::Topology {
+    topology_of(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates: {}\n",
     )
-    .topology
-    .expect("an empty topology reads")
 }
 
 #[test]
