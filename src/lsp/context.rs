@@ -114,7 +114,7 @@ mod tests {
     fn a_value_after_a_key_and_list_items_are_told_apart() {
         let c = at(TEMPLATE, Position::new(3, 16));
         assert_eq!(c.path, ["topology_template", "node_templates", "web"]);
-        assert_eq!((c.key.as_deref(), c.word.as_str()), (Some("type"), "Web"));
+        assert_eq!((c.key.as_deref(), c.word.as_str()), (Some("type"), "WebS"));
         let c = at(TEMPLATE, Position::new(5, 20));
         assert_eq!(
             c.path,
