@@ -123,7 +123,7 @@ mod tests {
         assert!(c.in_list);
         assert_eq!(
             (c.key.as_deref(), c.word.as_str()),
-            (Some("host"), "server")
+            (Some("host"), "serv")
         );
     }
 }
