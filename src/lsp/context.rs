@@ -121,9 +121,6 @@ mod tests {
             ["topology_template", "node_templates", "web", "requirements"]
         );
         assert!(c.in_list);
-        assert_eq!(
-            (c.key.as_deref(), c.word.as_str()),
-            (Some("host"), "serv")
-        );
+        assert_eq!((c.key.as_deref(), c.word.as_str()), (Some("host"), "serv"));
     }
 }

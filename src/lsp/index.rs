@@ -116,9 +116,16 @@ impl Index {
         walk.types();
         walk.topology();
         walk.imports();
+        index.occurrences.sort_by(|a, b| {
+            (a.span.file, a.span.start, a.span.end, &a.target)
+                .cmp(&(b.span.file, b.span.start, b.span.end, &b.target))
+                .then(b.definition.cmp(&a.definition))
+        });
+        // A name both defined and read at one place (an XML template the front end files twice)
+        // is one occurrence, its definition.
         index
             .occurrences
-            .sort_by_key(|o| (o.span.file, o.span.start, o.span.end));
+            .dedup_by(|later, first| later.span == first.span && later.target == first.target);
         index
     }
 
@@ -214,9 +221,15 @@ impl Walk<'_> {
         }
     }
 
-    /// A name written where a type of `kind` is expected.
+    /// A name written where a type of `kind` is expected. A name the front end made up rather
+    /// than read (TOSCA 1.0 XML's implicit `tosca.nodes.Root` parent, placed at the element)
+    /// is no reference: its local name is not in the text its span covers.
     fn type_ref(&mut self, kind: TypeKind, node: &Node) {
         let Some(name) = node.as_str() else { return };
+        let local = name.rsplit(['.', ':', '}', '/']).next().unwrap_or(name);
+        if !self.sources.slice(node.span).contains(local) {
+            return;
+        }
         if let Some(id) = self
             .ancestry
             .full_name(self.model, kind, name, node.span.file)
@@ -380,6 +393,11 @@ impl Walk<'_> {
 
     fn member(&mut self, owner: &(TypeKind, String), section: &'static str, key: &Node) {
         let Some(name) = key.as_str() else { return };
+        // Only a name as written: the XML front end files a relationship template's source as
+        // a requirement whose name is nowhere in the text.
+        if !self.sources.slice(key.span).contains(name) {
+            return;
+        }
         let span = self.text_span(key);
         self.index.members.push(Member {
             span,

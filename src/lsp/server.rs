@@ -127,7 +127,10 @@ fn serve(
                 let response = respond(workspace, request);
                 connection.sender.send(Message::Response(response))?;
             }
-            Message::Notification(notification) => notify(workspace, notification),
+            Message::Notification(notification) => {
+                let cleared = notify(workspace, notification);
+                publish(connection, workspace, cleared)?;
+            }
             Message::Response(_) => {}
         }
     }
@@ -155,7 +158,9 @@ fn publish(
     Ok(())
 }
 
-fn notify(workspace: &mut Workspace, notification: Notification) {
+/// Handles a notification; returns the files whose diagnostics must be published at once (a
+/// closed document's, when it is no longer checked).
+fn notify(workspace: &mut Workspace, notification: Notification) -> BTreeSet<PathBuf> {
     match notification.method.as_str() {
         DidOpenTextDocument::METHOD => {
             if let Some(params) = params::<lsp_types::DidOpenTextDocumentParams>(notification)
@@ -188,7 +193,7 @@ fn notify(workspace: &mut Workspace, notification: Notification) {
             if let Some(params) = params::<lsp_types::DidCloseTextDocumentParams>(notification)
                 && let Some(path) = path_of(&params.text_document.uri)
             {
-                workspace.closed(&path);
+                return workspace.closed(&path);
             }
         }
         DidChangeWatchedFiles::METHOD => {
@@ -202,6 +207,7 @@ fn notify(workspace: &mut Workspace, notification: Notification) {
         }
         _ => {}
     }
+    BTreeSet::new()
 }
 
 fn params<P: DeserializeOwned>(notification: Notification) -> Option<P> {

@@ -72,8 +72,16 @@ impl Workspace {
 
     /// A document was opened, changed or saved (or a file changed on disk): check it, and every
     /// template that reads it, before the next answer.
+    ///
+    /// An open document is checked on its own only when it is TOSCA: an editor that starts the
+    /// server for every YAML file (a CI workflow, a Helm chart) gets no diagnostics for those,
+    /// unless a template imports them.
     pub fn touched(&mut self, path: &Path) {
-        if self.documents.get(path).is_some() {
+        if self
+            .documents
+            .get(path)
+            .is_some_and(|d| looks_like_tosca(&d.text))
+        {
             self.urgent.insert(path.to_path_buf());
         }
         let readers: Vec<PathBuf> = self
@@ -87,13 +95,21 @@ impl Workspace {
 
     /// A document was closed: the file on disk is what its readers read now; a file outside
     /// the workspace folders is no longer checked on its own.
-    pub fn closed(&mut self, path: &Path) {
+    /// Returns the files whose diagnostics went with it.
+    pub fn closed(&mut self, path: &Path) -> BTreeSet<PathBuf> {
         self.documents.close(path);
         self.touched(path);
-        if !self.folders.iter().any(|f| path.starts_with(f)) {
-            self.urgent.remove(path);
-            self.checks.remove(path);
+        if self.folders.iter().any(|f| path.starts_with(f)) {
+            if self.checks.contains_key(path) {
+                self.urgent.insert(path.to_path_buf());
+            }
+            return BTreeSet::new();
         }
+        self.urgent.remove(path);
+        self.checks
+            .remove(path)
+            .map(|c| c.diagnostics.into_keys().collect())
+            .unwrap_or_default()
     }
 
     pub fn has_urgent_work(&self) -> bool {
@@ -244,7 +260,12 @@ fn is_template(path: &Path) -> bool {
     let read = std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
         .unwrap_or(0);
-    let head = String::from_utf8_lossy(&head[..read]);
-    head.contains("tosca_definitions_version")
-        || head.contains("docs.oasis-open.org/tosca/ns/2011/12")
+    looks_like_tosca(&String::from_utf8_lossy(&head[..read]))
+}
+
+/// Whether a text declares itself TOSCA: a `tosca_definitions_version` (YAML) or the TOSCA
+/// 1.0 namespace (XML).
+fn looks_like_tosca(text: &str) -> bool {
+    text.contains("tosca_definitions_version")
+        || text.contains("docs.oasis-open.org/tosca/ns/2011/12")
 }

@@ -367,3 +367,28 @@ async def test_code_action_adds_a_required_property(client):
     assert edit.new_text == "        admin_email: \n"
     assert edit.range.start.line == 21
     replace_all(client, APP, original, 31)
+
+
+# ----- what is not TOSCA --------------------------------------------------------------------
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_yaml_file_that_is_not_tosca_gets_no_diagnostics(client):
+    other = WORKSPACE / "other" / "workflow.yaml"
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri(other), language_id="yaml", version=1, text=other.read_text()
+            )
+        )
+    )
+    assert await hover(client, other, 0, 1) is None
+    assert list(client.diagnostics.get(uri(other), [])) == []
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_name_the_xml_front_end_made_up_leads_nowhere(client):
+    # `<SourceElement ref="front"/>` is filed as a requirement of `front`, whose name is not
+    # written there; and an XML type without DerivedFrom has no written parent.
+    assert await definition(client, XML, 13, 30) is None
+    assert await definition(client, XML, 4, 4) is None
