@@ -392,3 +392,26 @@ async def test_a_name_the_xml_front_end_made_up_leads_nowhere(client):
     # written there; and an XML type without DerivedFrom has no written parent.
     assert await definition(client, XML, 13, 30) is None
     assert await definition(client, XML, 4, 4) is None
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_imports_the_profile_a_type_comes_from(client):
+    original = SERVICE.read_text()
+    text = original.replace(
+        "imports:\n  - profile: org.oasis-open.simple:2.0\n    namespace: simple\n", ""
+    ).replace("simple:Compute", "Compute")
+    replace_all(client, SERVICE, text, 40)
+    await hover(client, SERVICE, 0, 0)
+    found = [d for d in client.diagnostics[uri(SERVICE)] if d.code == "tosca::unknown-type"]
+    assert found, client.diagnostics[uri(SERVICE)]
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(SERVICE)),
+            range=found[0].range,
+            context=types.CodeActionContext(diagnostics=found),
+        )
+    )
+    assert [a.title for a in result] == ["Import the profile `org.oasis-open.simple:2.0`"]
+    (edit,) = result[0].edit.changes[uri(SERVICE)]
+    assert (edit.range.start.line, edit.new_text) == (1, "imports:\n  - profile: org.oasis-open.simple:2.0\n")
+    replace_all(client, SERVICE, original, 41)
