@@ -29,6 +29,8 @@ pub struct Checked {
     /// The diagnostics `toscana check` reports, by the file they are in.
     pub diagnostics: BTreeMap<PathBuf, Vec<lsp_types::Diagnostic>>,
     pub model: Option<Model>,
+    /// The resolved topology, for what function calls evaluate to.
+    pub topology: Option<crate::ir::Topology>,
     pub index: Index,
     /// The model of the last check of this entry that had one, while the text does not read
     /// (a document mid-edit): completion still knows the types and names.
@@ -76,14 +78,14 @@ pub fn check(entry: &Path, overlay: Overlay, settings: &Settings) -> Checked {
     let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         pipeline::read(&options, &mut diags)
     }));
-    let (sources, model) = match read {
-        Ok(read) => (read.sources, read.model),
+    let (sources, model, topology) = match read {
+        Ok(read) => (read.sources, read.model, read.topology),
         Err(_) => {
             diags.push(Diagnostic::error(
                 codes::TOSCA_UNSUPPORTED,
                 "internal error: toscana failed while checking this file; this is a bug, please report it with the file",
             ));
-            (SourceMap::new(), None)
+            (SourceMap::new(), None, None)
         }
     };
     let paths = paths_of(&sources);
@@ -95,6 +97,7 @@ pub fn check(entry: &Path, overlay: Overlay, settings: &Settings) -> Checked {
         paths,
         diagnostics,
         model,
+        topology,
         index,
         fallback: None,
     }

@@ -6,6 +6,8 @@
 //! - a template, input or output (also as the argument of `get_input`, `get_property`, ...):
 //!   what it is, its type and description; an input also its default, which is what
 //!   `get_input` evaluates to when no value is given;
+//! - a function call that is a node template's property value: what it evaluates to, as the
+//!   resolved topology has it (or that it is known only at deployment);
 //! - an import: the file it reads;
 //! - a keyname: its meaning in the specification of the file's dialect ([`super::keynames`]).
 
@@ -34,18 +36,22 @@ pub fn hover(
     let checked = at.checked;
     let model = checked.model.as_ref()?;
     let index = &checked.index;
-    let (text, span) = if let Some(occurrence) = index.occurrence_at(at.file, at.offset) {
-        (
-            describe(checked, model, &occurrence.target)?,
-            occurrence.span,
-        )
+    let call = index.call_at(at.file, at.offset);
+    let found = if let Some(occurrence) = index.occurrence_at(at.file, at.offset) {
+        describe(checked, model, &occurrence.target).map(|text| (text, occurrence.span))
     } else if let Some(member) = index.member_at(at.file, at.offset) {
-        (
-            describe_member(&checked.sources, model, member)?,
-            member.span,
-        )
+        describe_member(&checked.sources, model, member).map(|text| (text, member.span))
+    } else if call.is_none() {
+        super::keynames::hover(checked, model, at.file, at.offset)
     } else {
-        super::keynames::hover(checked, model, at.file, at.offset)?
+        None
+    };
+    let value = call.and_then(|c| evaluated(checked, c).map(|text| (text, c.span)));
+    let (text, span) = match (found, value) {
+        (Some((text, span)), Some((value, _))) => (format!("{text}\n\n---\n\n{value}"), span),
+        (Some(found), None) => found,
+        (None, Some(value)) => value,
+        (None, None) => return None,
     };
     let lines = Lines::new(&checked.sources.get(at.file).text);
     Some(Hover {
@@ -55,6 +61,56 @@ pub fn hover(
         }),
         range: Some(lines.range(span.start as usize, span.end as usize)),
     })
+}
+
+/// What a property's function call evaluates to, as the resolved topology has it.
+fn evaluated(checked: &Checked, call: &super::index::CallSite) -> Option<String> {
+    let node = checked
+        .topology
+        .as_ref()?
+        .nodes
+        .iter()
+        .find(|n| n.name == call.node)?;
+    let value = node.properties.get(&call.property)?;
+    Some(match value {
+        crate::ir::Value::Call(_) => format!(
+            "`{}` of `{}` is known only at deployment",
+            call.property, call.node
+        ),
+        value => format!(
+            "`{}` of `{}` evaluates to `{}`",
+            call.property,
+            call.node,
+            show(value)
+        ),
+    })
+}
+
+/// A value as a template would write it, in YAML's flow style.
+fn show(value: &crate::ir::Value) -> String {
+    use crate::ir::Value;
+    match value {
+        Value::Null => "null".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::List(items) => format!(
+            "[{}]",
+            items.iter().map(show).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Map(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{k}: {}", show(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Scalar(scalar) => scalar.text.clone(),
+        Value::Version(version) => version.text.clone(),
+        Value::Timestamp(text) | Value::Bytes(text) => text.clone(),
+        Value::Call(_) => "(known at deployment)".into(),
+    }
 }
 
 fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String> {

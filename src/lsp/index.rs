@@ -77,12 +77,22 @@ pub struct Member {
     pub name: String,
 }
 
+/// A node template's property whose value is a function call: hover says what it evaluates to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallSite {
+    /// The whole value.
+    pub span: Span,
+    pub node: String,
+    pub property: String,
+}
+
 /// The names of one check.
 #[derive(Debug, Default)]
 pub struct Index {
     /// Sorted by file, then start.
     occurrences: Vec<Occurrence>,
     members: Vec<Member>,
+    calls: Vec<CallSite>,
     definitions: HashMap<Target, Span>,
 }
 
@@ -145,6 +155,13 @@ impl Index {
         self.members
             .iter()
             .find(|m| m.span.file == file && m.span.start <= at && at <= m.span.end)
+    }
+
+    /// The property value with a function call that holds byte `at` of `file`.
+    pub fn call_at(&self, file: FileId, at: u32) -> Option<&CallSite> {
+        self.calls
+            .iter()
+            .find(|c| c.span.file == file && c.span.start <= at && at <= c.span.end)
     }
 
     /// Where `target` is defined.
@@ -434,6 +451,7 @@ impl Walk<'_> {
         }
         for named in &topology.node_templates {
             self.node_template(&named.def);
+            self.call_sites(named);
         }
         for named in &topology.relationship_templates {
             self.template_body(TypeKind::Relationship, &named.def);
@@ -512,6 +530,31 @@ impl Walk<'_> {
             self.each_value(artifacts, |w, artifact| {
                 w.keyed_type(TypeKind::Artifact, artifact)
             });
+        }
+    }
+
+    /// The properties of a node template whose values are function calls.
+    fn call_sites(&mut self, named: &Named) {
+        let properties = named.def.as_map().and_then(|m| m.get("properties"));
+        for entry in properties
+            .and_then(Node::as_map)
+            .map(|m| m.entries())
+            .unwrap_or_default()
+        {
+            let (Some(property), Some(call)) = (entry.key.as_str(), entry.value.as_map()) else {
+                continue;
+            };
+            let is_call = call.len() == 1
+                && call.names().next().is_some_and(|name| {
+                    name.starts_with('$') || crate::resolve::FUNCTIONS_1X.contains(&name)
+                });
+            if is_call {
+                self.index.calls.push(CallSite {
+                    span: entry.value.span,
+                    node: named.name.clone(),
+                    property: property.to_string(),
+                });
+            }
         }
     }
 

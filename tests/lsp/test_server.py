@@ -415,3 +415,14 @@ async def test_code_action_imports_the_profile_a_type_comes_from(client):
     (edit,) = result[0].edit.changes[uri(SERVICE)]
     assert (edit.range.start.line, edit.new_text) == (1, "imports:\n  - profile: org.oasis-open.simple:2.0\n")
     replace_all(client, SERVICE, original, 41)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_a_function_call_says_what_it_evaluates_to(client):
+    original = APP.read_text()
+    replace_all(client, APP, original.replace("get_input: prot", "get_input: port"), 50)
+    text = await hover(client, APP, 21, 18)  # get_input
+    assert text == "`port` of `shop` evaluates to `80`"
+    text = await hover(client, APP, 21, 29)  # port (the input)
+    assert "**input** `port`: `integer`" in text and "evaluates to `80`" in text
+    replace_all(client, APP, original, 51)
