@@ -24,17 +24,6 @@ fn python_with_pytest_lsp() -> Option<&'static str> {
     ok.then_some("python3")
 }
 
-fn present(what: &str, found: bool) -> bool {
-    if !found {
-        assert!(
-            !common::in_ci(),
-            "{what} is missing under CI=true (.ci/run installs it)"
-        );
-        eprintln!("notice: {what} not found; its test is skipped");
-    }
-    found
-}
-
 #[test]
 fn pytest_lsp_drives_every_feature() {
     let python = python_with_pytest_lsp();
