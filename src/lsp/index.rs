@@ -535,12 +535,7 @@ impl Walk<'_> {
 
     /// The properties of a node template whose values are function calls.
     fn call_sites(&mut self, named: &Named) {
-        let properties = named.def.as_map().and_then(|m| m.get("properties"));
-        for entry in properties
-            .and_then(Node::as_map)
-            .map(|m| m.entries())
-            .unwrap_or_default()
-        {
+        for entry in entries_under(&named.def, "properties") {
             let (Some(property), Some(call)) = (entry.key.as_str(), entry.value.as_map()) else {
                 continue;
             };
@@ -592,24 +587,14 @@ impl Walk<'_> {
             self.type_ref(TypeKind::Node, t);
         }
         for section in ["capabilities", "requirements"] {
-            for entry in map
-                .get(section)
-                .and_then(Node::as_map)
-                .map(|m| m.entries())
-                .unwrap_or_default()
-            {
+            for entry in entries_under(mappings, section) {
                 if let Some(first) = entry.value.as_seq().and_then(<[Node]>::first) {
                     self.node_ref(first);
                 }
             }
         }
         for section in ["properties", "attributes"] {
-            for entry in map
-                .get(section)
-                .and_then(Node::as_map)
-                .map(|m| m.entries())
-                .unwrap_or_default()
-            {
+            for entry in entries_under(mappings, section) {
                 if let Some(first) = entry.value.as_seq().and_then(<[Node]>::first)
                     && let Some(input) = first
                         .as_str()
@@ -704,6 +689,15 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+/// The entries of the map under `key` of the map `node` (none when either is no map).
+fn entries_under<'n>(node: &'n Node, key: &str) -> &'n [crate::yaml::Entry] {
+    node.as_map()
+        .and_then(|m| m.get(key))
+        .and_then(Node::as_map)
+        .map(|m| m.entries())
+        .unwrap_or_default()
 }
 
 /// The entries of a requirements section: a list of one-entry maps (Simple Profile, TOSCA 2.0

@@ -331,19 +331,25 @@ async def test_completion_of_tosca2_functions(client):
 # ----- code actions -----------------------------------------------------------------------
 
 
-@pytest.mark.asyncio(loop_scope="module")
-async def test_code_action_fixes_the_typo_the_hint_names(client):
-    await hover(client, APP, 0, 0)
-    found = client.diagnostics[uri(APP)]
+async def fixes(client, path, code):
+    """The code actions offered for the diagnostics of `code` in `path`."""
+    await hover(client, path, 0, 0)
+    found = [d for d in client.diagnostics[uri(path)] if d.code == code]
+    assert found, client.diagnostics[uri(path)]
     result = await client.text_document_code_action_async(
         types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri(APP)),
+            text_document=types.TextDocumentIdentifier(uri=uri(path)),
             range=found[0].range,
             context=types.CodeActionContext(diagnostics=found),
         )
     )
-    assert [a.title for a in result] == ["Replace `prot` with `port`"]
-    (edit,) = result[0].edit.changes[uri(APP)]
+    return [(a.title, a.edit.changes[uri(path)]) for a in result]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_fixes_the_typo_the_hint_names(client):
+    ((title, (edit,)),) = await fixes(client, APP, "tosca::unknown-name")
+    assert title == "Replace `prot` with `port`"
     assert (edit.range.start.line, edit.range.start.character, edit.range.end.character) == (21, 27, 31)
     assert edit.new_text == "port"
 
@@ -352,18 +358,8 @@ async def test_code_action_fixes_the_typo_the_hint_names(client):
 async def test_code_action_adds_a_required_property(client):
     original = APP.read_text()
     replace_all(client, APP, original.replace("        admin_email: ops@example.com\n", ""), 30)
-    await hover(client, APP, 0, 0)
-    found = [d for d in client.diagnostics[uri(APP)] if d.code == "tosca::missing-keyname"]
-    assert found, client.diagnostics[uri(APP)]
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri(APP)),
-            range=found[0].range,
-            context=types.CodeActionContext(diagnostics=found),
-        )
-    )
-    assert [a.title for a in result] == ["Add the required property `admin_email`"]
-    (edit,) = result[0].edit.changes[uri(APP)]
+    ((title, (edit,)),) = await fixes(client, APP, "tosca::missing-keyname")
+    assert title == "Add the required property `admin_email`"
     assert edit.new_text == "        admin_email: \n"
     assert edit.range.start.line == 21
     replace_all(client, APP, original, 31)
@@ -401,18 +397,8 @@ async def test_code_action_imports_the_profile_a_type_comes_from(client):
         "imports:\n  - profile: org.oasis-open.simple:2.0\n    namespace: simple\n", ""
     ).replace("simple:Compute", "Compute")
     replace_all(client, SERVICE, text, 40)
-    await hover(client, SERVICE, 0, 0)
-    found = [d for d in client.diagnostics[uri(SERVICE)] if d.code == "tosca::unknown-type"]
-    assert found, client.diagnostics[uri(SERVICE)]
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri(SERVICE)),
-            range=found[0].range,
-            context=types.CodeActionContext(diagnostics=found),
-        )
-    )
-    assert [a.title for a in result] == ["Import the profile `org.oasis-open.simple:2.0`"]
-    (edit,) = result[0].edit.changes[uri(SERVICE)]
+    ((title, (edit,)),) = await fixes(client, SERVICE, "tosca::unknown-type")
+    assert title == "Import the profile `org.oasis-open.simple:2.0`"
     assert (edit.range.start.line, edit.new_text) == (1, "imports:\n  - profile: org.oasis-open.simple:2.0\n")
     replace_all(client, SERVICE, original, 41)
 
