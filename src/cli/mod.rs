@@ -102,7 +102,15 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => crate::front::xml::command::run(&args),
         Command::Explain(args) => crate::explain::run(&args),
         Command::Completions(args) => completions::print(&args),
-        Command::Lsp(args) => crate::lsp::serve(&args),
+        Command::Lsp(args) => crate::lsp::serve(crate::lsp::Settings {
+            map_url: args
+                .map_url
+                .iter()
+                .map(|(prefix, dir)| (prefix.clone(), PathBuf::from(dir)))
+                .collect(),
+            profile_paths: args.profile_path.clone(),
+            quirks: args.lenient.quirks(),
+        }),
     }
 }
 

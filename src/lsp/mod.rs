@@ -45,25 +45,20 @@ pub mod symbols;
 pub mod uri;
 pub mod workspace;
 
-use std::path::PathBuf;
+#[cfg(test)]
+mod tests;
+
 use std::process::ExitCode;
 
-use crate::cli::LspArgs;
+pub use check::Settings;
 
-/// Runs the server until the editor says `exit` (exit code 0 after a `shutdown`, 1 without one,
-/// as the protocol asks) or closes the connection.
-pub fn serve(args: &LspArgs) -> ExitCode {
-    let settings = check::Settings {
-        map_url: args
-            .map_url
-            .iter()
-            .map(|(prefix, dir)| (prefix.clone(), PathBuf::from(dir)))
-            .collect(),
-        profile_paths: args.profile_path.clone(),
-        quirks: args.lenient.quirks(),
-    };
+/// Runs the server until the editor shuts it down (exit code 0) or closes the connection
+/// without a `shutdown` (exit code 1, as the protocol asks). `settings` are the flags every
+/// check takes (`toscana lsp --map-url ... --profile-path ... --quirk ...`).
+pub fn serve(settings: Settings) -> ExitCode {
     match server::run(settings) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
         Err(error) => {
             let _ = crate::stdio::to_stderr(&format!("toscana lsp: {error}\n"));
             ExitCode::FAILURE

@@ -12,11 +12,11 @@ use crossbeam_channel::TryRecvError;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
-    DidSaveTextDocument, Notification as _, PublishDiagnostics,
+    DidSaveTextDocument, Exit, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _, WorkspaceSymbolRequest,
+    PrepareRenameRequest, References, Rename, Request as _, Shutdown, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     CodeActionProviderCapability, CompletionOptions, HoverProviderCapability, InitializeParams,
@@ -63,8 +63,9 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
-/// Serves one editor over standard input and output.
-pub fn run(settings: Settings) -> Result<(), Box<dyn std::error::Error + Sync + Send>> {
+/// Serves one editor over standard input and output; returns whether it ended with a
+/// `shutdown` request.
+pub fn run(settings: Settings) -> Result<bool, Box<dyn std::error::Error + Sync + Send>> {
     let (connection, threads) = Connection::stdio();
     let initialize = serde_json::json!({
         "capabilities": capabilities(),
@@ -78,10 +79,10 @@ pub fn run(settings: Settings) -> Result<(), Box<dyn std::error::Error + Sync + 
     let params: InitializeParams = serde_json::from_value(params)?;
     let mut workspace = Workspace::new(settings, folders(&params));
     workspace.discover();
-    serve(&connection, &mut workspace)?;
+    let shut_down = serve(&connection, &mut workspace)?;
     drop(connection);
     threads.join()?;
-    Ok(())
+    Ok(shut_down)
 }
 
 /// The workspace folders the editor names (or its root).
@@ -99,33 +100,51 @@ fn folders(params: &InitializeParams) -> Vec<PathBuf> {
     folders
 }
 
+/// The loop; returns whether the editor asked for a `shutdown` before it left (with the `exit`
+/// notification or by closing the connection). After `shutdown`, requests are refused as the
+/// protocol says and nothing more is checked; a second `shutdown` (Neovim sends one when it
+/// stops a client and another when it quits) is answered again rather than taken for an error.
 fn serve(
     connection: &Connection,
     workspace: &mut Workspace,
-) -> Result<(), Box<dyn std::error::Error + Sync + Send>> {
+) -> Result<bool, Box<dyn std::error::Error + Sync + Send>> {
+    let mut shut_down = false;
     loop {
         let message = match connection.receiver.try_recv() {
             Ok(message) => message,
-            Err(TryRecvError::Disconnected) => return Ok(()),
-            Err(TryRecvError::Empty) if workspace.has_work() => {
+            Err(TryRecvError::Disconnected) => return Ok(shut_down),
+            Err(TryRecvError::Empty) if workspace.has_work() && !shut_down => {
                 let changed = workspace.work();
                 publish(connection, workspace, changed)?;
                 continue;
             }
             Err(TryRecvError::Empty) => match connection.receiver.recv() {
                 Ok(message) => message,
-                Err(_) => return Ok(()),
+                Err(_) => return Ok(shut_down),
             },
         };
         match message {
+            Message::Request(request) if request.method == Shutdown::METHOD => {
+                shut_down = true;
+                let response = Response::new_ok(request.id, ());
+                connection.sender.send(Message::Response(response))?;
+            }
+            Message::Request(request) if shut_down => {
+                let response = Response::new_err(
+                    request.id,
+                    ErrorCode::InvalidRequest as i32,
+                    "the server is shutting down".into(),
+                );
+                connection.sender.send(Message::Response(response))?;
+            }
             Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
                 let changed = workspace.work_urgent();
                 publish(connection, workspace, changed)?;
                 let response = respond(workspace, request);
                 connection.sender.send(Message::Response(response))?;
+            }
+            Message::Notification(notification) if notification.method == Exit::METHOD => {
+                return Ok(shut_down);
             }
             Message::Notification(notification) => {
                 let cleared = notify(workspace, notification);
