@@ -395,7 +395,13 @@ pub fn resolve_variability(options: &ReadOptions, diags: &mut Diagnostics) -> Re
                 if version.is_some_and(|e| {
                     matches!(
                         e.value.scalar_text(),
-                        Some("tosca_variability_1_0" | "tosca_simple_yaml_1_3")
+                        Some(
+                            "tosca_variability_1_0"
+                                | "tosca_variability_1_0_rc_1"
+                                | "tosca_variability_1_0_rc_2"
+                                | "tosca_variability_1_0_rc_3"
+                                | "tosca_simple_yaml_1_3"
+                        )
                     )
                 }) =>
             {
@@ -430,7 +436,7 @@ pub fn resolve_variability(options: &ReadOptions, diags: &mut Diagnostics) -> Re
                         "Unsupported TOSCA definitions version",
                     )
                     .at(span)
-                    .hint("`toscana resolve` reads `tosca_definitions_version: tosca_variability_1_0` or `tosca_simple_yaml_1_3`"),
+                    .hint("`toscana resolve` reads `tosca_definitions_version: tosca_variability_1_0` (or its release candidates `_rc_1`, `_rc_2`, `_rc_3`) or `tosca_simple_yaml_1_3`"),
                 );
             }
         }

@@ -357,13 +357,19 @@ fn a_twenty_thousand_long_derivation_chain_stops_at_the_type_depth() {
 #[test]
 fn concat_chains_that_double_stop_at_the_computed_size() {
     let dir = tempfile::tempdir().unwrap();
-    // Simple Profile, TOSCA 2.0 and Variability4TOSCA: 2^45 characters from 45 lines each.
+    // Simple Profile, TOSCA 2.0 and Variability4TOSCA (the release candidate and the current
+    // language): 2^45 characters from 45 lines each.
     for (name, text, code) in [
         ("v13.yaml", shapes::doubling_concat(45), "tosca::limit"),
         ("v20.yaml", shapes::doubling_concat_2_0(45), "tosca::limit"),
         (
             "var.yaml",
             shapes::doubling_expressions(45),
+            "variability::limit",
+        ),
+        (
+            "var-current.yaml",
+            shapes::doubling_value_expressions(45),
             "variability::limit",
         ),
     ] {

@@ -206,6 +206,15 @@ const LINEAR_SHAPES: &[Shape] = &[
         diagram: true,
     },
     Shape {
+        // From 1,000 nodes on: below that the solver's and the model's fixed costs (about 5 MB)
+        // hide the per-node cost, and the first steps look cheaper than they are.
+        name: "a Variability4TOSCA hosting chain (current language), resolved by the solver",
+        file: "t.yaml",
+        template: Template::Text(variable_hosting_chain),
+        base: 1_000,
+        diagram: false,
+    },
+    Shape {
         name: "a TOSCA 2.0 $get_property chain",
         file: "t.yaml",
         template: Template::Text(property_chain_2_0),
@@ -336,6 +345,17 @@ fn stopped_shapes() -> Vec<Stopped> {
                 name: "Variability4TOSCA expressions that double",
                 file: "t.yaml",
                 template: Template::Text(doubling_expressions),
+                base: 6,
+                diagram: false,
+            },
+            code: "variability::limit",
+            peak: 16 * MIB,
+        },
+        Stopped {
+            shape: Shape {
+                name: "Variability4TOSCA value expressions (current language) that double",
+                file: "t.yaml",
+                template: Template::Text(doubling_value_expressions),
                 base: 6,
                 diagram: false,
             },

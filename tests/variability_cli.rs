@@ -229,14 +229,14 @@ topology_template:
     );
 }
 
-/// `options` is a keyname of a later Variability4TOSCA draft than the 1.0 toscana reads; read
-/// as nothing, `pruning: true` would silently give another variant.
+/// A keyname no Variability4TOSCA revision defines is an error: read as nothing, it would
+/// silently give another variant.
 #[test]
 fn an_unknown_keyname_is_an_error() {
     let template = "tosca_definitions_version: tosca_variability_1_0
 topology_template:
   variability:
-    options: { pruning: true }
+    optoins: { pruning: true }
   node_templates:
     a:
       type: tosca.nodes.Compute
@@ -245,7 +245,106 @@ topology_template:
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
-        err.contains("<stdin>:4:5: error[tosca::unknown-keyname]: unknown keyname `options`"),
+        err.contains("<stdin>:4:5: error[tosca::unknown-keyname]: unknown keyname `optoins`"),
         "{err}"
+    );
+    assert!(err.contains("did you mean `options`?"), "{err}");
+}
+
+/// The current language (`variability.options` and the renamed functions): a template written
+/// in it resolves, and `--explain` names, for each element, the conditions that decided it
+/// (its own, the default or pruning condition and what that checks) and the presence of the
+/// elements they read.
+const CURRENT: &str = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      mode: { type: string }
+    options:
+      pruning: true
+  node_templates:
+    web:
+      type: tosca.nodes.WebServer
+      conditions: { equal: [{ variability_input: mode }, dev] }
+      requirements:
+        - host: vm
+    vm:
+      type: tosca.nodes.Compute
+      conditions: { node_presence: web }
+";
+
+#[test]
+fn the_current_language_resolves_and_explains() {
+    let resolve = |mode: &str| {
+        toscana()
+            .args(["resolve", "-", "--set", mode, "--explain"])
+            .write_stdin(CURRENT)
+            .output()
+            .unwrap()
+    };
+    let dev = resolve("mode=dev");
+    assert!(dev.status.success(), "{}", stderr(&dev));
+    let text = String::from_utf8_lossy(&dev.stdout);
+    assert!(text.contains("web:") && text.contains("vm:"), "{text}");
+    assert!(
+        !text.contains("variability") && !text.contains("conditions"),
+        "{text}"
+    );
+    let err = stderr(&dev);
+    assert!(
+        err.contains("<stdin>:9:5: node \"web\": present (pruning (its default condition (incoming-artifact) has nothing to check) and its condition hold, decided at <stdin>:11:19)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:14:5: node \"vm\": present (pruning (its incoming condition) and its condition hold; node \"web\" is present, decided at <stdin>:16:19)"),
+        "{err}"
+    );
+    let prod = resolve("mode=prod");
+    assert!(prod.status.success(), "{}", stderr(&prod));
+    let text = String::from_utf8_lossy(&prod.stdout);
+    assert!(!text.contains("web:") && !text.contains("vm:"), "{text}");
+    let err = stderr(&prod);
+    assert!(
+        err.contains("<stdin>:13:11: relation \"host@0\" of node \"web\": absent (pruning (its source is present, its target is present) does not hold; node \"web\" is absent, node \"vm\" is absent)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:14:5: node \"vm\": absent (pruning (its incoming condition) and its condition do not all hold; node \"web\" is absent, decided at <stdin>:16:19)"),
+        "{err}"
+    );
+}
+
+/// An option § Variability Options does not define is an error, with the nearest option.
+#[test]
+fn a_misspelt_option_is_an_error() {
+    let template = CURRENT.replace("pruning: true", "prunning: true");
+    let out = resolve_stdin(&template);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("<stdin>:7:7: error[tosca::unknown-keyname]: unknown option `prunning` in `variability.options`"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `pruning`?"), "{err}");
+}
+
+/// Plugins are TypeScript modules of the reference resolver: toscana says it does not run
+/// them rather than resolve as if they were not there.
+#[test]
+fn plugins_are_a_warning() {
+    let template = CURRENT.replace(
+        "    options:\n",
+        "    plugins: { technology: [./my-plugin] }\n    options:\n",
+    );
+    let out = toscana()
+        .args(["resolve", "-", "--set", "mode=dev"])
+        .write_stdin(template)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("<stdin>:6:5: warning[variability::ignored]: `variability.plugins` names technology plugins"),
+        "{}",
+        stderr(&out)
     );
 }

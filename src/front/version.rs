@@ -22,6 +22,10 @@ pub const KNOWN_VERSIONS: &[(&str, Dialect)] = &[
     ("tosca_simple_yaml_1_3", Dialect::SimpleProfile),
     ("tosca_2_0", Dialect::Tosca2),
     ("tosca_variability_1_0", Dialect::Variability),
+    // Variability4TOSCA's later release candidates (§ RC v2, § RC v3 of the current text).
+    ("tosca_variability_1_0_rc_1", Dialect::Variability),
+    ("tosca_variability_1_0_rc_2", Dialect::Variability),
+    ("tosca_variability_1_0_rc_3", Dialect::Variability),
 ];
 
 /// The dialect a `tosca_definitions_version` value names.

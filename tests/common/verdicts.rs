@@ -249,14 +249,10 @@ pub fn parse_rows(kind: RowKind, text: &str) -> Result<Vec<Row>, Vec<String>> {
 /// (straight or curly) of 20 characters or more that appears, word for word, in one of
 /// `specs` (whitespace and Markdown emphasis ignored). Returns the rows that do not.
 pub fn unquoted_rows(rows: &[Row], specs: &[String]) -> Vec<String> {
-    let specs: Vec<String> = specs.iter().map(|s| normalized(s)).collect();
+    let specs = normalized_specs(specs);
     rows.iter()
         .filter(|r| r.kind == RowKind::Disagreement)
-        .filter(|r| {
-            !quotes(&r.why)
-                .iter()
-                .any(|q| q.chars().count() >= 20 && specs.iter().any(|s| s.contains(q.as_str())))
-        })
+        .filter(|r| !quotes_the_spec(&r.why, &specs))
         .map(|r| {
             format!(
                 "{}:{}: `{}` quotes no passage of the specification (a \"...\" of 20 characters or more found word for word in ../shared/specs/)",
@@ -266,6 +262,19 @@ pub fn unquoted_rows(rows: &[Row], specs: &[String]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// The specifications as [`quotes_the_spec`] compares them.
+pub fn normalized_specs(specs: &[String]) -> Vec<String> {
+    specs.iter().map(|s| normalized(s)).collect()
+}
+
+/// Whether `why` quotes a passage of one of the `specs` ([`normalized_specs`]): a "..." of 20
+/// characters or more found there word for word.
+pub fn quotes_the_spec(why: &str, specs: &[String]) -> bool {
+    quotes(why)
+        .iter()
+        .any(|q| q.chars().count() >= 20 && specs.iter().any(|s| s.contains(q.as_str())))
 }
 
 /// The double-quoted passages of `text`, normalized.

@@ -212,6 +212,31 @@ pub fn doubling_expressions(levels: usize) -> String {
     t
 }
 
+/// [`hosting_chain`] as a variable template in Variability4TOSCA's current language
+/// (`_rc_1`: no pruning, so every node stays and the solver decides each of them, and the
+/// topology is minimised without keeping the optimum).
+pub fn variable_hosting_chain(n: usize) -> String {
+    hosting_chain(n).replacen(
+        SIMPLE.trim_end(),
+        "tosca_definitions_version: tosca_variability_1_0_rc_1",
+        1,
+    )
+}
+
+/// [`doubling_expressions`] in Variability4TOSCA's current language (`value_expression`, the
+/// `_rc_3` definitions version), which has a resolver of its own.
+pub fn doubling_value_expressions(levels: usize) -> String {
+    let mut t = String::from(
+        "tosca_definitions_version: tosca_variability_1_0_rc_3\ntopology_template:\n  variability:\n    expressions:\n      e0: xx\n",
+    );
+    for i in 1..levels {
+        let p = i - 1;
+        t.push_str(&format!("      e{i}: {{ concat: [ {{ value_expression: e{p} }}, {{ value_expression: e{p} }} ] }}\n"));
+    }
+    t.push_str(&format!("  node_templates:\n    a:\n      type: tosca.nodes.Root\n      conditions: {{ equal: [ {{ value_expression: e{} }}, x ] }}\n", levels - 1));
+    t
+}
+
 pub fn overflowing_counts(n: usize) -> String {
     let mut t =
         format!("{TOSCA2}node_types:\n  Server: {{}}\nservice_template:\n  node_templates:\n");

@@ -23,6 +23,14 @@ fn fail(ev: &mut Evaluator<'_, '_>, message: String, span: Span, hint: &str) {
 }
 
 pub fn run(ev: &mut Evaluator<'_, '_>, options: &Options) {
+    relation_ends(ev, options);
+    hosting(ev, options);
+    artifacts(ev, options);
+    properties(ev, options);
+}
+
+/// A present relation's source and target are present.
+fn relation_ends(ev: &mut Evaluator<'_, '_>, options: &Options) {
     let g = ev.g;
     let relations = (0..g.relations.len()).filter(|r| present(ev, Id::Relation(*r)));
     let relations: Vec<usize> = relations.collect();
@@ -64,6 +72,11 @@ pub fn run(ev: &mut Evaluator<'_, '_>, options: &Options) {
             }
         }
     }
+}
+
+/// A present node has at most one hosting relation, and one if it had any.
+fn hosting(ev: &mut Evaluator<'_, '_>, options: &Options) {
+    let g = ev.g;
     let nodes: Vec<usize> = (0..g.nodes.len())
         .filter(|n| present(ev, Id::Node(*n)))
         .collect();
@@ -107,6 +120,11 @@ pub fn run(ev: &mut Evaluator<'_, '_>, options: &Options) {
             }
         }
     }
+}
+
+/// A present artifact's node is present, and its name is unique among the node's artifacts.
+fn artifacts(ev: &mut Evaluator<'_, '_>, options: &Options) {
+    let g = ev.g;
     if options.checks(Check::MissingArtifactParent) {
         for (a, art) in g.artifacts.iter().enumerate() {
             if present(ev, Id::Artifact(a)) && !present(ev, Id::Node(art.node)) {
@@ -145,6 +163,12 @@ pub fn run(ev: &mut Evaluator<'_, '_>, options: &Options) {
             }
         }
     }
+}
+
+/// A present property's node or relation is present, and its name is unique among the node's
+/// properties.
+fn properties(ev: &mut Evaluator<'_, '_>, options: &Options) {
+    let g = ev.g;
     if options.checks(Check::MissingPropertyParent) {
         for (p, prop) in g.properties.iter().enumerate() {
             if !present(ev, Id::Property(p)) {

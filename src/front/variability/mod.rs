@@ -13,8 +13,10 @@
 
 pub mod check;
 pub mod command;
+pub mod current;
 pub mod eval;
 pub mod graph;
+pub mod language;
 pub mod options;
 pub mod transform;
 
@@ -75,8 +77,9 @@ pub fn render_explanation(lines: &[Explained], sources: &SourceMap) -> String {
 /// Input values given on the command line, by name, with where they were given.
 pub type Given<'a> = Vec<(&'a str, &'a Node, Option<Span>)>;
 
-/// Resolves the variable template `root`. Returns `None` when an error was found (all of them
-/// are in `diags`).
+/// Resolves the variable template `root`, by the current text's rules when it uses the current
+/// language ([`language::current`]) and by the release candidate's otherwise. Returns `None`
+/// when an error was found (all of them are in `diags`).
 pub fn resolve(
     root: &Node,
     options: &Options,
@@ -96,12 +99,16 @@ pub fn resolve(
             .name("variability".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, || {
-                resolve_here(root, options, given, &budget, &mut found)
+                resolve_in_its_language(root, options, given, &budget, &mut found)
             })
             .ok()
             .map(|handle| handle.join())
     })
-    .unwrap_or_else(|| Ok(resolve_here(root, options, given, &budget, &mut found)))
+    .unwrap_or_else(|| {
+        Ok(resolve_in_its_language(
+            root, options, given, &budget, &mut found,
+        ))
+    })
     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     let mut seen = std::collections::HashSet::new();
     for d in found.iter() {
@@ -110,6 +117,19 @@ pub fn resolve(
         }
     }
     resolved
+}
+
+fn resolve_in_its_language(
+    root: &Node,
+    options: &Options,
+    given: &Given<'_>,
+    budget: &crate::limits::Budget,
+    diags: &mut Diagnostics,
+) -> Option<Resolved> {
+    match language::current(root) {
+        Some(_) => current::resolve(root, options, given, budget, diags),
+        None => resolve_here(root, options, given, budget, diags),
+    }
 }
 
 /// The stack of the resolver's thread: room for [`eval::MAX_DEPTH`] nested evaluations in a
@@ -170,53 +190,12 @@ fn resolve_here(
             add_value(&mut values, &e.key, default, diags);
         }
     }
-    if let Some(name) = &options.preset {
-        let preset = presets.and_then(Node::as_map).and_then(|m| m.get(name));
-        match preset {
-            Some(p) => {
-                if let Some(map) = p.as_map() {
-                    crate::front::shape::check_keys(
-                        map,
-                        &["name", "description", "inputs"],
-                        "a variability preset",
-                        diags,
-                    );
-                }
-                let inputs = p.as_map().and_then(|m| m.get("inputs"));
-                for e in inputs
-                    .and_then(Node::as_map)
-                    .map(|m| m.entries())
-                    .unwrap_or_default()
-                {
-                    add_value(&mut values, &e.key, &e.value, diags);
-                }
-            }
-            None => {
-                let known: Vec<&str> = presets
-                    .and_then(Node::as_map)
-                    .map(|m| m.names().collect())
-                    .unwrap_or_default();
-                let mut d = Diagnostic::error(
-                    codes::VAR_UNKNOWN,
-                    format!("Did not find variability set \"{name}\""),
-                );
-                let place = presets.or(variability).map(|n| n.span).or_else(|| {
-                    root_map
-                        .entry("tosca_definitions_version")
-                        .map(|e| e.key.span)
-                });
-                if let Some(span) = place {
-                    d = d.at_with(span, "the presets are here");
-                }
-                let otherwise = if known.is_empty() {
-                    "this template defines no presets".to_string()
-                } else {
-                    format!("presets: {}", known.join(", "))
-                };
-                diags.push(d.did_you_mean(name, &known, Some(otherwise)));
-            }
-        }
-    }
+    let place = presets.or(variability).map(|n| n.span).or_else(|| {
+        root_map
+            .entry("tosca_definitions_version")
+            .map(|e| e.key.span)
+    });
+    apply_presets(&mut values, &options.presets, presets, place, diags);
     let mut consumed = Vec::new();
     for (name, node, span) in given {
         if declared.contains(name) {
@@ -225,15 +204,7 @@ fn resolve_here(
             consumed.push(name.to_string());
         }
     }
-    let expressions: IndexMap<&str, &Node> = expressions_node
-        .and_then(Node::as_map)
-        .map(|m| {
-            m.entries()
-                .iter()
-                .filter_map(|e| Some((e.key.scalar_text()?, &e.value)))
-                .collect()
-        })
-        .unwrap_or_default();
+    let expressions = by_name(expressions_node);
 
     let g = graph::build(root, topo, diags);
     if diags.error_count() > errors_before {
@@ -241,38 +212,11 @@ fn resolve_here(
     }
     let mut ev =
         Evaluator::new(&g, options, values, declared, expressions, diags).with_budget(budget);
-    // The RC's order, which decides which error comes first.
-    fn ids<T>(items: &[T], id: fn(usize) -> Id, span: fn(&T) -> Span) -> Vec<(Id, Span)> {
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| (id(i), span(item)))
-            .collect()
-    }
-    let all = [
-        ids(&g.nodes, Id::Node, |n| n.key.span),
-        ids(&g.relations, Id::Relation, |r| r.item.span),
-        ids(&g.inputs, Id::Input, |n| n.key.span),
-        ids(&g.groups, Id::Group, |n| n.key.span),
-        ids(&g.policies, Id::Policy, |n| n.key.span),
-        ids(&g.artifacts, Id::Artifact, |n| n.key.span),
-        ids(&g.properties, Id::Property, |n| n.key.span),
-    ]
-    .concat();
+    let all = rc_order(&g);
     for (id, span) in &all {
         let _ = ev.presence(*id, *span);
     }
-    // A named expression no condition reads is never evaluated, so nothing checks it: say so.
-    for (name, expr) in &ev.unused_expressions() {
-        ev.diags.push(
-            Diagnostic::warning(
-                codes::VAR_IGNORED,
-                format!("variability expression `{name}` is not used by any condition, so it is not evaluated"),
-            )
-            .at(*expr)
-            .hint("read it with `get_variability_expression` or `get_variability_condition`, or remove it"),
-        );
-    }
+    warn_unused_expressions(&mut ev);
     if ev.diags.error_count() > errors_before {
         return None;
     }
@@ -304,6 +248,107 @@ fn resolve_here(
         consumed,
         explanation,
     })
+}
+
+/// Applies the inputs of the presets `names`, in order, to `values`; an unknown preset is
+/// reported at `place` (the presets, else the variability definition, else the version).
+fn apply_presets(
+    values: &mut IndexMap<String, (Value, Span)>,
+    names: &[String],
+    presets: Option<&Node>,
+    place: Option<Span>,
+    diags: &mut Diagnostics,
+) {
+    for name in names {
+        let preset = presets.and_then(Node::as_map).and_then(|m| m.get(name));
+        match preset {
+            Some(p) => {
+                if let Some(map) = p.as_map() {
+                    crate::front::shape::check_keys(
+                        map,
+                        &["name", "description", "inputs"],
+                        "a variability preset",
+                        diags,
+                    );
+                }
+                let inputs = p.as_map().and_then(|m| m.get("inputs"));
+                for e in inputs
+                    .and_then(Node::as_map)
+                    .map(|m| m.entries())
+                    .unwrap_or_default()
+                {
+                    add_value(values, &e.key, &e.value, diags);
+                }
+            }
+            None => {
+                let known: Vec<&str> = presets
+                    .and_then(Node::as_map)
+                    .map(|m| m.names().collect())
+                    .unwrap_or_default();
+                let mut d = Diagnostic::error(
+                    codes::VAR_UNKNOWN,
+                    format!("Did not find variability set \"{name}\""),
+                );
+                if let Some(span) = place {
+                    d = d.at_with(span, "the presets are here");
+                }
+                let otherwise = if known.is_empty() {
+                    "this template defines no presets".to_string()
+                } else {
+                    format!("presets: {}", known.join(", "))
+                };
+                diags.push(d.did_you_mean(name, &known, Some(otherwise)));
+            }
+        }
+    }
+}
+
+/// Every element of the graph with its span, in the RC's order, which decides which error
+/// comes first.
+fn rc_order(g: &graph::Graph<'_>) -> Vec<(Id, Span)> {
+    fn ids<T>(items: &[T], id: fn(usize) -> Id, span: fn(&T) -> Span) -> Vec<(Id, Span)> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (id(i), span(item)))
+            .collect()
+    }
+    [
+        ids(&g.nodes, Id::Node, |n| n.key.span),
+        ids(&g.relations, Id::Relation, |r| r.item.span),
+        ids(&g.inputs, Id::Input, |n| n.key.span),
+        ids(&g.groups, Id::Group, |n| n.key.span),
+        ids(&g.policies, Id::Policy, |n| n.key.span),
+        ids(&g.artifacts, Id::Artifact, |n| n.key.span),
+        ids(&g.properties, Id::Property, |n| n.key.span),
+    ]
+    .concat()
+}
+
+/// A named expression no condition reads is never evaluated, so nothing checks it: say so.
+fn warn_unused_expressions(ev: &mut Evaluator<'_, '_>) {
+    for (name, expr) in &ev.unused_expressions() {
+        ev.diags.push(
+            Diagnostic::warning(
+                codes::VAR_IGNORED,
+                format!("variability expression `{name}` is not used by any condition, so it is not evaluated"),
+            )
+            .at(*expr)
+            .hint("read it with `get_variability_expression` or `get_variability_condition`, or remove it"),
+        );
+    }
+}
+
+/// The entries of a map by their names; empty for anything else.
+pub(crate) fn by_name(node: Option<&Node>) -> IndexMap<&str, &Node> {
+    node.and_then(Node::as_map)
+        .map(|m| {
+            m.entries()
+                .iter()
+                .filter_map(|e| Some((e.key.scalar_text()?, &e.value)))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `variability.<key>`, which must be a map when present.

@@ -83,8 +83,9 @@ impl Pruning {
 /// Everything that decides how a variable template resolves, besides the input values.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The preset whose inputs are applied before the explicit values.
-    pub preset: Option<String>,
+    /// The presets whose inputs are applied, in this order, before the explicit values
+    /// (§ Retrieve Variability Inputs Assignments: later ones override earlier ones).
+    pub presets: Vec<String>,
     pub pruning: Pruning,
     /// Consistency checks switched off.
     pub disabled_checks: Vec<Check>,
@@ -103,9 +104,13 @@ impl Options {
 
     /// Whether any variability option was given (they mean nothing for a plain template).
     pub fn is_default(&self) -> bool {
-        self.preset.is_none()
-            && self.pruning == Pruning::default()
-            && self.disabled_checks.is_empty()
+        self.presets.is_empty() && self.pruning_is_default()
+    }
+
+    /// Whether no pruning or check flag was given (the seed's resolver switches, which the
+    /// current language writes in the template instead).
+    pub fn pruning_is_default(&self) -> bool {
+        self.pruning == Pruning::default() && self.disabled_checks.is_empty()
     }
 }
 
@@ -114,11 +119,12 @@ impl Options {
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Variability4TOSCA")]
 pub struct VariabilityArgs {
-    /// Apply the inputs of a preset of `variability.presets`
+    /// Apply the inputs of a preset of `variability.presets` (repeatable)
     ///
-    /// Values given with --inputs and --set win over the preset's.
+    /// Presets apply in the order given, a later one overriding an earlier one; values given
+    /// with --inputs and --set win over all of them.
     #[arg(long, value_name = "NAME", help_heading = "Values")]
-    pub preset: Option<String>,
+    pub preset: Vec<String>,
     /// Give elements of KIND without conditions a pruning default condition (repeatable)
     #[arg(long, value_enum, value_name = "KIND", hide_short_help = true)]
     pub prune: Vec<PruneKind>,
@@ -143,7 +149,7 @@ impl VariabilityArgs {
             pruning.set(*kind, Prune::Default);
         }
         Options {
-            preset: self.preset.clone(),
+            presets: self.preset.clone(),
             pruning,
             disabled_checks: self.skip_check.clone(),
             explain: self.explain,

@@ -81,133 +81,149 @@ fn topology(topo: &Node, ev: &mut Evaluator<'_, '_>) -> Node {
     let Some(map) = topo.as_map() else {
         return topo.clone();
     };
-    let g = ev.g;
     let mut out = Map::new();
     for e in map.entries() {
         let value = &e.value;
-        match e.key.scalar_text() {
-            Some("variability") => {}
-            Some("inputs") => {
-                let mut inputs = Map::new();
-                for (i, (key, def, _)) in named_items(value).into_iter().enumerate() {
-                    if present(ev, Id::Input(i)) {
-                        put(&mut inputs, key, strip(def));
-                    }
-                }
-                // An emptied `inputs` is kept, as the RC does.
-                put(&mut out, &e.key, map_node(value.span, inputs));
-            }
-            Some("node_templates") if value.as_map().is_some() => {
-                let mut nodes = Map::new();
-                for n in 0..g.nodes.len() {
-                    if present(ev, Id::Node(n)) {
-                        let def = node(n, ev);
-                        put(&mut nodes, g.nodes[n].key, def);
-                    }
-                }
-                if !nodes.is_empty() {
-                    put(&mut out, &e.key, map_node(value.span, nodes));
-                }
-            }
+        let kept = match e.key.scalar_text() {
+            Some("variability") => None,
+            // An emptied `inputs` is kept, as the RC does.
+            Some("inputs") => Some(inputs(value, ev)),
+            Some("node_templates") if value.as_map().is_some() => node_templates(value, ev),
             Some("relationship_templates") if value.as_map().is_some() => {
-                let mut templates = Map::new();
-                for (rt, entry) in value
-                    .as_map()
-                    .into_iter()
-                    .flat_map(Map::entries)
-                    .enumerate()
-                {
-                    let used = g.rtemplates[rt]
-                        .used_by
-                        .is_some_and(|r| present(ev, Id::Relation(r)));
-                    if used {
-                        let def = with_properties(
-                            &entry.value,
-                            &g.rtemplates[rt].properties,
-                            Owner::RTemplate(rt),
-                            ev,
-                        );
-                        put(&mut templates, &entry.key, def);
-                    }
-                }
-                if !templates.is_empty() {
-                    put(&mut out, &e.key, map_node(value.span, templates));
-                }
+                relationship_templates(value, ev)
             }
-            Some("groups") => {
-                let mut groups = Map::new();
-                for (gr, (key, def, _)) in named_items(value).into_iter().enumerate() {
-                    if g.groups[gr].variability || !present(ev, Id::Group(gr)) {
-                        continue;
-                    }
-                    let members: Vec<Node> = def
-                        .as_map()
-                        .and_then(|m| m.get("members"))
-                        .and_then(Node::as_seq)
-                        .unwrap_or_default()
-                        .iter()
-                        .filter(|m| member_present(ev, m))
-                        .cloned()
-                        .collect();
-                    put(
-                        &mut groups,
-                        key,
-                        replace_list(&strip(def), "members", members),
-                    );
-                }
-                if !groups.is_empty() {
-                    put(&mut out, &e.key, map_node(value.span, groups));
-                }
-            }
-            Some("policies") => {
-                let items = named_items(value);
-                let mut kept = Vec::new();
-                for (p, (key, def, _)) in items.into_iter().enumerate() {
-                    if !present(ev, Id::Policy(p)) {
-                        continue;
-                    }
-                    let targets: Vec<Node> = def
-                        .as_map()
-                        .and_then(|m| m.get("targets"))
-                        .and_then(Node::as_seq)
-                        .unwrap_or_default()
-                        .iter()
-                        .filter(|t| target_present(ev, p, t))
-                        .cloned()
-                        .collect();
-                    kept.push((key, replace_list(&strip(def), "targets", targets)));
-                }
-                if kept.is_empty() {
-                    continue;
-                }
-                let policies = if value.as_map().is_some() {
-                    let mut m = Map::new();
-                    for (key, def) in kept {
-                        put(&mut m, key, def);
-                    }
-                    map_node(value.span, m)
-                } else {
-                    let list = kept
-                        .into_iter()
-                        .map(|(key, def)| {
-                            let mut m = Map::new();
-                            let span = key.span;
-                            put(&mut m, key, def);
-                            map_node(span, m)
-                        })
-                        .collect();
-                    Node {
-                        span: value.span,
-                        tag: None,
-                        kind: Kind::Seq(list),
-                    }
-                };
-                put(&mut out, &e.key, policies);
-            }
-            _ => put(&mut out, &e.key, value.clone()),
+            Some("groups") => groups(value, ev),
+            Some("policies") => policies(value, ev),
+            _ => Some(value.clone()),
+        };
+        if let Some(v) = kept {
+            put(&mut out, &e.key, v);
         }
     }
     map_node(topo.span, out)
+}
+
+/// The present topology inputs.
+fn inputs(value: &Node, ev: &mut Evaluator<'_, '_>) -> Node {
+    let mut inputs = Map::new();
+    for (i, (key, def, _)) in named_items(value).into_iter().enumerate() {
+        if present(ev, Id::Input(i)) {
+            put(&mut inputs, key, strip(def));
+        }
+    }
+    map_node(value.span, inputs)
+}
+
+/// The present node templates; `None` when none is.
+fn node_templates(value: &Node, ev: &mut Evaluator<'_, '_>) -> Option<Node> {
+    let g = ev.g;
+    let mut nodes = Map::new();
+    for n in 0..g.nodes.len() {
+        if present(ev, Id::Node(n)) {
+            let def = node(n, ev);
+            put(&mut nodes, g.nodes[n].key, def);
+        }
+    }
+    (!nodes.is_empty()).then(|| map_node(value.span, nodes))
+}
+
+/// The relationship templates a present relation uses; `None` when none is.
+fn relationship_templates(value: &Node, ev: &mut Evaluator<'_, '_>) -> Option<Node> {
+    let g = ev.g;
+    let mut templates = Map::new();
+    for (rt, entry) in value
+        .as_map()
+        .into_iter()
+        .flat_map(Map::entries)
+        .enumerate()
+    {
+        let used = g.rtemplates[rt]
+            .used_by
+            .is_some_and(|r| present(ev, Id::Relation(r)));
+        if used {
+            let def = with_properties(
+                &entry.value,
+                &g.rtemplates[rt].properties,
+                Owner::RTemplate(rt),
+                ev,
+            );
+            put(&mut templates, &entry.key, def);
+        }
+    }
+    (!templates.is_empty()).then(|| map_node(value.span, templates))
+}
+
+/// The present groups that are not variability groups, with their present members; `None`
+/// when none is.
+fn groups(value: &Node, ev: &mut Evaluator<'_, '_>) -> Option<Node> {
+    let g = ev.g;
+    let mut groups = Map::new();
+    for (gr, (key, def, _)) in named_items(value).into_iter().enumerate() {
+        if g.groups[gr].variability || !present(ev, Id::Group(gr)) {
+            continue;
+        }
+        let members: Vec<Node> = def
+            .as_map()
+            .and_then(|m| m.get("members"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter(|m| member_present(ev, m))
+            .cloned()
+            .collect();
+        put(
+            &mut groups,
+            key,
+            replace_list(&strip(def), "members", members),
+        );
+    }
+    (!groups.is_empty()).then(|| map_node(value.span, groups))
+}
+
+/// The present policies with their present targets, in the form (map or list) they were
+/// written in; `None` when none is.
+fn policies(value: &Node, ev: &mut Evaluator<'_, '_>) -> Option<Node> {
+    let items = named_items(value);
+    let mut kept = Vec::new();
+    for (p, (key, def, _)) in items.into_iter().enumerate() {
+        if !present(ev, Id::Policy(p)) {
+            continue;
+        }
+        let targets: Vec<Node> = def
+            .as_map()
+            .and_then(|m| m.get("targets"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter(|t| target_present(ev, p, t))
+            .cloned()
+            .collect();
+        kept.push((key, replace_list(&strip(def), "targets", targets)));
+    }
+    if kept.is_empty() {
+        return None;
+    }
+    if value.as_map().is_some() {
+        let mut m = Map::new();
+        for (key, def) in kept {
+            put(&mut m, key, def);
+        }
+        return Some(map_node(value.span, m));
+    }
+    let list = kept
+        .into_iter()
+        .map(|(key, def)| {
+            let mut m = Map::new();
+            let span = key.span;
+            put(&mut m, key, def);
+            map_node(span, m)
+        })
+        .collect();
+    Some(Node {
+        span: value.span,
+        tag: None,
+        kind: Kind::Seq(list),
+    })
 }
 
 /// `def` with the list under `key` replaced (only when it had one).

@@ -135,7 +135,9 @@ pub struct Ctx {
     relation: Option<usize>,
 }
 
-const OPERATORS: &[&str] = &[
+/// The functions and operators of the release candidate (its § Intrinsic Functions); a template
+/// using any other is read in the current language ([`super::language`]).
+pub const OPERATORS: &[&str] = &[
     "and",
     "or",
     "not",

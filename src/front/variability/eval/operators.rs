@@ -56,38 +56,7 @@ impl<'t> Evaluator<'t, '_> {
         let arg = &entry.value;
         let span = expr.span;
         match op {
-            "and" | "or" => {
-                let is_and = op == "and";
-                for item in self.list(op, arg, None)? {
-                    let v = self.eval(item, ctx)?;
-                    if self.boolean(v, item.span)? != is_and {
-                        return Ok(Value::Bool(!is_and));
-                    }
-                }
-                Ok(Value::Bool(is_and))
-            }
-            "not" => {
-                let v = self.eval(arg, ctx)?;
-                Ok(Value::Bool(!self.boolean(v, arg.span)?))
-            }
-            "xor" => {
-                let mut trues = 0;
-                for item in self.list(op, arg, None)? {
-                    let v = self.eval(item, ctx)?;
-                    if self.boolean(v, item.span)? {
-                        trues += 1;
-                    }
-                }
-                Ok(Value::Bool(trues == 1))
-            }
-            "implies" => {
-                let items = self.list(op, arg, Some(2))?;
-                let a = self.eval(&items[0], ctx)?;
-                let a = self.boolean(a, items[0].span)?;
-                let b = self.eval(&items[1], ctx)?;
-                let b = self.boolean(b, items[1].span)?;
-                Ok(Value::Bool(!a || b))
-            }
+            "and" | "or" | "not" | "xor" | "implies" => self.logical(op, arg, ctx),
             "add" | "sub" | "mul" | "div" | "mod" => self.arithmetic(op, arg, ctx),
             "get_variability_input" => {
                 let name = self.literal_name(op, arg)?;
@@ -120,6 +89,72 @@ impl<'t> Evaluator<'t, '_> {
                 };
                 self.present_members(gr).map(Value::Bool)
             }
+            "concat" | "join" | "token" => self.strings(op, arg, ctx),
+            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
+            | "in_range" | "length" | "min_length" | "max_length" | "valid_values" => {
+                self.comparison(op, arg, span, ctx)
+            }
+            _ => {
+                let d = Diagnostic::error(
+                    codes::VAR_EXPRESSION,
+                    format!("Unknown variability condition \"{op}\""),
+                )
+                .at_with(
+                    entry.key.span,
+                    "not an operator or function of Variability4TOSCA",
+                );
+                self.diags.push(d.did_you_mean(op, OPERATORS, None));
+                Err(Failed)
+            }
+        }
+    }
+
+    /// § Boolean operators: `and`, `or`, `not`, `xor`, `implies`.
+    fn logical(&mut self, op: &str, arg: &'t Node, ctx: Ctx) -> R<Value> {
+        match op {
+            "and" | "or" => {
+                let is_and = op == "and";
+                for item in self.list(op, arg, None)? {
+                    let v = self.eval(item, ctx)?;
+                    if self.boolean(v, item.span)? != is_and {
+                        return Ok(Value::Bool(!is_and));
+                    }
+                }
+                Ok(Value::Bool(is_and))
+            }
+            "not" => {
+                let v = self.eval(arg, ctx)?;
+                Ok(Value::Bool(!self.boolean(v, arg.span)?))
+            }
+            "xor" => {
+                let mut trues = 0;
+                for item in self.list(op, arg, None)? {
+                    let v = self.eval(item, ctx)?;
+                    if self.boolean(v, item.span)? {
+                        trues += 1;
+                    }
+                }
+                Ok(Value::Bool(trues == 1))
+            }
+            "implies" => {
+                let items = self.list(op, arg, Some(2))?;
+                let a = self.eval(&items[0], ctx)?;
+                let a = self.boolean(a, items[0].span)?;
+                let b = self.eval(&items[1], ctx)?;
+                let b = self.boolean(b, items[1].span)?;
+                Ok(Value::Bool(!a || b))
+            }
+            _ => Err(self.error(
+                codes::VAR_EXPRESSION,
+                format!("Unknown variability condition \"{op}\""),
+                arg.span,
+            )),
+        }
+    }
+
+    /// The string functions: `concat`, `join`, `token`.
+    fn strings(&mut self, op: &str, arg: &'t Node, ctx: Ctx) -> R<Value> {
+        match op {
             "concat" => {
                 let mut out = String::new();
                 for item in self.list(op, arg, None)? {
@@ -159,6 +194,17 @@ impl<'t> Evaluator<'t, '_> {
                 }
                 Ok(Value::Str(pieces[i as usize].to_string()))
             }
+            _ => Err(self.error(
+                codes::VAR_EXPRESSION,
+                format!("Unknown variability condition \"{op}\""),
+                arg.span,
+            )),
+        }
+    }
+
+    /// Comparisons and constraint operators.
+    fn comparison(&mut self, op: &str, arg: &'t Node, span: Span, ctx: Ctx) -> R<Value> {
+        match op {
             "equal" => {
                 let items = self.list(op, arg, None)?;
                 let mut first = None;
@@ -211,15 +257,15 @@ impl<'t> Evaluator<'t, '_> {
                     (Value::Str(v), Value::Str(lo), Value::Str(hi)) => lo <= v && v <= hi,
                     _ => {
                         return Err(self.error(
-                            codes::VAR_TYPE,
-                            format!(
-                                "`in_range` needs a value and bounds of one type (numbers or strings), not {}, {} and {}",
-                                v.show(),
-                                lo.show(),
-                                hi.show()
-                            ),
-                            span,
-                        ));
+                        codes::VAR_TYPE,
+                        format!(
+                            "`in_range` needs a value and bounds of one type (numbers or strings), not {}, {} and {}",
+                            v.show(),
+                            lo.show(),
+                            hi.show()
+                        ),
+                        span,
+                    ));
                     }
                 }))
             }
@@ -245,18 +291,11 @@ impl<'t> Evaluator<'t, '_> {
                 }
                 Ok(Value::Bool(found))
             }
-            _ => {
-                let d = Diagnostic::error(
-                    codes::VAR_EXPRESSION,
-                    format!("Unknown variability condition \"{op}\""),
-                )
-                .at_with(
-                    entry.key.span,
-                    "not an operator or function of Variability4TOSCA",
-                );
-                self.diags.push(d.did_you_mean(op, OPERATORS, None));
-                Err(Failed)
-            }
+            _ => Err(self.error(
+                codes::VAR_EXPRESSION,
+                format!("Unknown variability condition \"{op}\""),
+                arg.span,
+            )),
         }
     }
 
