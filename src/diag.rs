@@ -11,8 +11,8 @@ use std::io::{self, Write};
 use clap::ValueEnum as _;
 use serde::Serialize;
 
-use crate::front::quirk::{Quirk, Quirks};
-use crate::source::{Clipped, Snippet, SourceFile, SourceMap, Span, shows_whole, visible};
+use crate::quirk::{Quirk, Quirks};
+use crate::span::{Clipped, Snippet, SourceFile, SourceMap, Span, shows_whole, visible};
 
 /// Stable diagnostic codes. A code never changes meaning; tools may match on it.
 ///

@@ -4,10 +4,11 @@
 //! # The pipeline
 //!
 //! ```text
-//!  inputs ─► source ─► yaml ─► front ─► resolve ─► ir::Topology ─► back ─► files
+//!  inputs ─► source ─► yaml ─► front ─► model ─► resolve ─► ir::Topology ─► back ─► files
 //! ```
 //!
-//! Data flows one way, and each stage owns one question:
+//! Data flows one way, and each stage owns one question; each module uses only the stages
+//! before it (`docs/architecture.md` draws them, `tests/architecture.rs` enforces it):
 //!
 //! - [`source`]: where bytes come from: files, directories, CSARs, standard input, and imports
 //!   mapped to local files (never the network). Every file read lands in a
@@ -61,9 +62,10 @@ pub mod lsp;
 pub mod model;
 pub mod pipeline;
 pub mod profiles;
+pub mod quirk;
 pub mod resolve;
 pub mod source;
-pub mod stdio;
+pub mod span;
 #[cfg(test)]
 mod test_skip;
 pub mod yaml;

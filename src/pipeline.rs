@@ -35,7 +35,7 @@ pub struct ReadOptions {
     /// How a variable template (Variability4TOSCA) is resolved first.
     pub variability: crate::front::variability::Options,
     /// Lenient modes for real-world files (`--quirk`).
-    pub quirks: crate::front::quirk::Quirks,
+    pub quirks: crate::quirk::Quirks,
     /// Unsaved editor buffers read in place of their files (`toscana lsp`).
     pub overlay: crate::source::Overlay,
 }
@@ -177,11 +177,11 @@ pub struct Converted {
 /// judge.
 pub fn convert_xml(
     options: &ReadOptions,
-    target: crate::front::xml::command::ConvertTarget,
+    target: crate::front::xml::ConvertTarget,
     places: &crate::front::xml::rebase::Places<'_>,
     diags: &mut Diagnostics,
 ) -> Converted {
-    use crate::front::xml::command::ConvertTarget;
+    use crate::front::xml::ConvertTarget;
     let mut loader = new_loader(options);
     let input = options.input.clone().unwrap_or(InputArg::Stdin);
     let mark = diags.mark();
@@ -213,7 +213,7 @@ pub fn convert_xml(
                 csar_entry.as_deref(),
                 &mut check,
             ) {
-                tree = crate::front::xml::command::merge(&t.trees).map(|merged| {
+                tree = crate::front::xml::merge(&t.trees).map(|merged| {
                     crate::front::xml::rebase::rebase(merged, loader.sources(), places, diags)
                 });
                 let in_2_0 = target == ConvertTarget::tosca_2_0;
@@ -457,7 +457,7 @@ fn bindings(loader: &mut Loader, options: &ReadOptions, diags: &mut Diagnostics)
             continue;
         };
         let Some(map) = root.as_map() else {
-            diags.push(crate::front::shape::wrong_shape(
+            diags.push(crate::model::shape::wrong_shape(
                 &root,
                 "an inputs file",
                 "a map of input names to values",
@@ -469,7 +469,7 @@ fn bindings(loader: &mut Loader, options: &ReadOptions, diags: &mut Diagnostics)
                 Some(name) => {
                     bindings.set(name.to_string(), entry.value.clone(), Some(entry.key.span))
                 }
-                None => diags.push(crate::front::shape::wrong_shape(
+                None => diags.push(crate::model::shape::wrong_shape(
                     &entry.key,
                     "an input name",
                     "a string",

@@ -41,7 +41,7 @@ mod variability;
 use common::verdicts::{self, Found, Observed, Reason, RowKind};
 use common::{corpus_files, corpus_root, options_under};
 use toscana::diag::Diagnostics;
-use toscana::front::quirk::Quirk;
+use toscana::quirk::Quirk;
 
 const XML_EXPECTED: &str = "tests/conformance/xml-expected.tsv";
 
@@ -303,7 +303,7 @@ fn observe(path: &Path, environment: &Environment) -> Observed {
         &toscana::pipeline::ReadOptions {
             profile_paths: environment.profile_paths.clone(),
             map_url: environment.map_url.clone(),
-            quirks: toscana::front::quirk::Quirks::new(&environment.quirks),
+            quirks: toscana::quirk::Quirks::new(&environment.quirks),
             ..options_under(environment.root.as_deref(), path)
         },
         &mut diags,

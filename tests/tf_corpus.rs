@@ -117,7 +117,10 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
         accepted += 1;
         let mut sources = read.sources;
         let limits = Limits::default();
-        let read_artifact = |a: &toscana::ir::Artifact| read.artifacts.read(a, &limits);
+        let read_artifact = |a: &toscana::ir::Artifact| {
+            read.artifacts
+                .read(a.path.as_deref(), a.repository.as_deref(), &limits)
+        };
         for provider in PROVIDERS {
             let mut bdiags = Diagnostics::with_cap(0);
             let Some(backend) = Backend::load(

@@ -1,7 +1,7 @@
 //! The OASIS TOSCA 2.0 examples that import community profiles by name resolve into IR when
 //! `--profile-path` points at the corpus's profile collection (laid out by profile name).
 //! `substitutions` needs `--quirk oasis-profiles` for two defects of the profiles it imports
-//! (see `src/front/quirk.rs`) and `--quirk in-range` for a third (their calls of `$in_range`,
+//! (see `src/quirk.rs`) and `--quirk in-range` for a third (their calls of `$in_range`,
 //! which csd07 does not define), and strictly stays an error.
 //!
 //! Locally a missing `../shared/corpus` skips with a notice; under `CI=true` it is a failure.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 mod common;
 
 use common::{corpus_root, toscana};
-use toscana::front::quirk::{Quirk, Quirks};
+use toscana::quirk::{Quirk, Quirks};
 
 const TOSCA_NS: &str = "http://docs.oasis-open.org/tosca/ns/2011/12";
 

@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
             &mut diags,
         )
         .expect("the built-in backend loads");
-        let read_artifact = |a: &toscana::ir::Artifact| read.artifacts.read(a, &limits);
+        let read_artifact = |a: &toscana::ir::Artifact| read.artifacts.read(a.path.as_deref(), a.repository.as_deref(), &limits);
         let _ = terraform::render(
             &backend,
             &topology,

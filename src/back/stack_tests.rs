@@ -187,7 +187,9 @@ fn scripts_are_read_from_the_template_folder() {
         .unwrap();
     let limits = Limits::default();
     assert_eq!(
-        read.artifacts.read(start, &limits).unwrap(),
+        read.artifacts
+            .read(start.path.as_deref(), None, &limits)
+            .unwrap(),
         b"#!/bin/sh\nexec nginx\n"
     );
     let db = &topology.nodes[id(&topology, "db").0];
@@ -198,7 +200,10 @@ fn scripts_are_read_from_the_template_folder() {
         .primary
         .as_ref()
         .unwrap();
-    let missing = read.artifacts.read(create, &limits).unwrap_err();
+    let missing = read
+        .artifacts
+        .read(create.path.as_deref(), None, &limits)
+        .unwrap_err();
     assert!(missing.contains("scripts/db-install.sh") && missing.contains("does not exist"));
 }
 
@@ -237,12 +242,14 @@ topology_template:
     let artifacts = &topology.nodes[0].artifacts;
     let limits = Limits::default();
     assert_eq!(
-        read.artifacts.read(&artifacts["inside"], &limits).unwrap(),
+        read.artifacts
+            .read(artifacts["inside"].path.as_deref(), None, &limits)
+            .unwrap(),
         b"ok"
     );
     let refused = read
         .artifacts
-        .read(&artifacts["outside"], &limits)
+        .read(artifacts["outside"].path.as_deref(), None, &limits)
         .unwrap_err();
     assert!(
         refused.contains("outside the CSAR directory") && !refused.contains("secret\""),

@@ -12,8 +12,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::back;
 use crate::diag::{self, MessageFormat};
-use crate::front::quirk::{Quirk, Quirks};
 use crate::limits::Limits;
+use crate::quirk::{Quirk, Quirks};
 use crate::source::InputArg;
 
 /// `toscana`: the commands.
@@ -57,12 +57,12 @@ pub enum Command {
     #[command(
         after_help = "Example:\n  toscana resolve examples/variable-shop.yaml --preset dev -o shop-dev.yaml"
     )]
-    Resolve(crate::front::variability::command::ResolveArgs),
+    Resolve(super::variability::ResolveArgs),
     /// Convert TOSCA 1.0 XML (a Definitions file or CSAR) into TOSCA YAML (Simple Profile 1.3 or TOSCA 2.0)
     #[command(
         after_help = "Constructs the target cannot express are warnings (xml::no-counterpart) at the XML element\nthey come from; see docs/dialects/tosca-xml.md.\n\nExample:\n  toscana convert app.csar --to tosca_2_0 -o app.yaml"
     )]
-    Convert(crate::front::xml::command::ConvertArgs),
+    Convert(super::convert::ConvertArgs),
     /// Explain a diagnostic code: what it means, an example, and the fix
     #[command(
         after_help = "Example:\n  toscana explain tosca::unknown-keyname\n  toscana explain --list"

@@ -30,5 +30,5 @@ pub fn print(args: &CompletionArgs) -> ExitCode {
         };
         clap_complete::generate(args.shell, &mut command, bin, &mut scripts);
     }
-    crate::stdio::print(&String::from_utf8_lossy(&scripts), 0)
+    crate::cli::stdio::print(&String::from_utf8_lossy(&scripts), 0)
 }

@@ -6,7 +6,11 @@
 
 mod args;
 mod completions;
+mod convert;
+mod explain;
 mod report;
+pub mod stdio;
+mod variability;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -66,7 +70,7 @@ impl Target {
 /// closed or full.
 fn report_panics_as_bugs() {
     std::panic::set_hook(Box::new(|info| {
-        let _ = crate::stdio::to_stderr(&format!(
+        let _ = crate::cli::stdio::to_stderr(&format!(
             "internal error: {info}\n\
              This is a bug in toscana, whatever the input was. Please report it with the input \
              that caused it and the command line you ran (exit code 101).\n"
@@ -98,19 +102,33 @@ pub fn main() -> ExitCode {
                 options: Options::None,
             }),
         ),
-        Command::Resolve(args) => crate::front::variability::command::run(&args),
-        Command::Convert(args) => crate::front::xml::command::run(&args),
-        Command::Explain(args) => crate::explain::run(&args),
+        Command::Resolve(args) => variability::run(&args),
+        Command::Convert(args) => convert::run(&args),
+        Command::Explain(args) => explain::run(&args),
         Command::Completions(args) => completions::print(&args),
-        Command::Lsp(args) => crate::lsp::serve(crate::lsp::Settings {
-            map_url: args
-                .map_url
-                .iter()
-                .map(|(prefix, dir)| (prefix.clone(), PathBuf::from(dir)))
-                .collect(),
-            profile_paths: args.profile_path.clone(),
-            quirks: args.lenient.quirks(),
-        }),
+        Command::Lsp(args) => lsp(&args),
+    }
+}
+
+/// `toscana lsp`: serves an editor until it shuts the server down (exit 0) or goes away
+/// without doing so (exit 1, as the protocol asks).
+fn lsp(args: &LspArgs) -> ExitCode {
+    let settings = crate::lsp::Settings {
+        map_url: args
+            .map_url
+            .iter()
+            .map(|(prefix, dir)| (prefix.clone(), PathBuf::from(dir)))
+            .collect(),
+        profile_paths: args.profile_path.clone(),
+        quirks: args.lenient.quirks(),
+    };
+    match crate::lsp::serve(settings) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(error) => {
+            let _ = stdio::to_stderr(&format!("toscana lsp: {error}\n"));
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -438,7 +456,10 @@ fn translate(
             )
         }
         Options::Terraform(_) => {
-            let read_artifact = |a: &crate::ir::Artifact| run.artifacts.read(a, &limits);
+            let read_artifact = |a: &crate::ir::Artifact| {
+                run.artifacts
+                    .read(a.path.as_deref(), a.repository.as_deref(), &limits)
+            };
             back::terraform::render(&backend, topology, sources, provider, &read_artifact, diags)
         }
         Options::None => {
@@ -508,7 +529,7 @@ fn draw(
             .collect();
         return write(destination, &text, None, diags);
     }
-    let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
+    let mut stdout = crate::cli::stdio::Pipe::new(std::io::stdout().lock());
     match back::write_binary(destination, &drawn, &mut stdout) {
         Ok(()) => 0,
         Err(d) => {
@@ -579,7 +600,7 @@ fn write(
     separator: Option<&str>,
     diags: &mut Diagnostics,
 ) -> u8 {
-    let mut stdout = crate::stdio::Pipe::new(std::io::stdout().lock());
+    let mut stdout = crate::cli::stdio::Pipe::new(std::io::stdout().lock());
     match back::write_outputs(destination, files, separator, &mut stdout) {
         Ok(_) => 0,
         Err(d) => {

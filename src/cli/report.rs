@@ -8,9 +8,9 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use super::{ColorChoice, EXIT_INVALID, ReportArgs};
+use crate::cli::stdio::{Outcome, Pipe};
 use crate::diag::{self, Diagnostics, MessageFormat, plural};
 use crate::source::SourceMap;
-use crate::stdio::{Outcome, Pipe};
 
 /// Which closing line a run ends with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +38,7 @@ impl Report<'_> {
     /// Prints the diagnostics (errors only with `--quiet`) and the closing line to standard
     /// error, and turns `code` into the process's exit code: a reader that closed standard
     /// error changes nothing, a standard error that cannot be written (a full disk) is exit 3,
-    /// never a panic or an abort ([`crate::stdio`]).
+    /// never a panic or an abort ([`crate::cli::stdio`]).
     pub fn print(&self, diags: &Diagnostics, code: u8) -> ExitCode {
         let args = self.args;
         let human = args.message_format == MessageFormat::Human;
@@ -91,7 +91,7 @@ impl Report<'_> {
 pub fn exit_after(code: u8, stderr: Outcome) -> ExitCode {
     match stderr {
         Outcome::Failed(e) => {
-            let _ = crate::stdio::to_stderr(&format!(
+            let _ = crate::cli::stdio::to_stderr(&format!(
                 "error[output::write]: cannot write diagnostics to standard error: {e}\n"
             ));
             ExitCode::from(super::EXIT_OUTPUT)

@@ -8,12 +8,8 @@
 mod pages;
 
 use std::fmt::Write as _;
-use std::process::ExitCode;
 
 pub use pages::PAGES;
-
-use crate::cli::EXIT_USAGE;
-use crate::diag::closest;
 
 /// One diagnostic code, explained.
 #[derive(Debug, Clone, Copy)]
@@ -32,39 +28,6 @@ pub struct Page {
 /// The page of `code`.
 pub fn page(code: &str) -> Option<&'static Page> {
     PAGES.iter().find(|p| p.code == code)
-}
-
-/// Runs `toscana explain`.
-pub fn run(args: &crate::cli::ExplainArgs) -> ExitCode {
-    if args.list {
-        let width = PAGES.iter().map(|p| p.code.len()).max().unwrap_or(0);
-        let mut out = String::new();
-        for p in PAGES {
-            let _ = writeln!(out, "{:width$}  {}", p.code, p.summary);
-        }
-        return crate::stdio::print(&out, 0);
-    }
-    let code = args.code.as_deref().unwrap_or_default();
-    // `error[tosca::unknown-keyname]` pasted whole works too.
-    let code = code
-        .trim()
-        .trim_start_matches("error")
-        .trim_start_matches("warning")
-        .trim_matches(|c| c == '[' || c == ']');
-    match page(code) {
-        Some(p) => crate::stdio::print(&text(p), 0),
-        None => {
-            let codes: Vec<&str> = PAGES.iter().map(|p| p.code).collect();
-            let hint = match closest(code, &codes) {
-                Some(near) => format!("did you mean `{near}`?"),
-                None => "`toscana explain --list` lists every code".to_string(),
-            };
-            let _ = crate::stdio::to_stderr(&format!(
-                "error: `{code}` is not a diagnostic code of toscana\n  help: {hint}\n"
-            ));
-            ExitCode::from(EXIT_USAGE)
-        }
-    }
 }
 
 /// A page as `toscana explain` prints it.

@@ -7,8 +7,6 @@
 pub mod copy;
 pub mod csar_entry;
 pub mod nested_refinements;
-pub mod quirk;
-pub mod shape;
 pub mod simple_grammar;
 pub mod tosca2;
 pub mod variability;
@@ -21,11 +19,11 @@ use indexmap::IndexMap;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::limits::Limits;
-use crate::model::Model;
 use crate::model::names::{Qualifier, Space};
+use crate::model::{Model, shape};
+use crate::quirk::Quirk;
 use crate::source::{FileId, ImportRef, Loader, ProfileLookup, Span};
 use crate::yaml::{Map, Node};
-use quirk::Quirk;
 
 /// Reads the entry file and everything it imports into a [`Model`]. Returns `None` when the
 /// entry cannot be read as TOSCA at all; every problem goes into `diags`.
@@ -45,7 +43,7 @@ pub fn read(
 pub struct Variability<'a> {
     pub options: variability::Options,
     pub given: variability::Given<'a>,
-    pub quirks: quirk::Quirks,
+    pub quirks: crate::quirk::Quirks,
     /// The CSAR's `Entry-Definitions`, when the input is a CSAR (zipped or unpacked): TOSCA
     /// 1.0 XML artifact references are relative to the CSAR root it locates.
     pub csar_entry: Option<String>,
@@ -133,7 +131,7 @@ fn read_entry(
     let mut root = root;
     let template = root
         .as_map_mut()
-        .and_then(|m| m.take(yaml::grammar::topology_key(dialect)));
+        .and_then(|m| m.take(yaml::topology_key(dialect)));
     model.topology = read_topology(template, dialect, diags);
     Some(model)
 }
@@ -324,9 +322,7 @@ fn read_xml(
             walk.file(*id, map, None, Qualifier::default());
         }
     }
-    let template = entry_map
-        .get(yaml::grammar::topology_key(Dialect::Xml))
-        .cloned();
+    let template = entry_map.get(yaml::topology_key(Dialect::Xml)).cloned();
     model.topology = read_topology(template, Dialect::Xml, diags);
     Some(model)
 }
@@ -396,7 +392,7 @@ fn detect(
 struct ImportWalk<'a> {
     loader: &'a mut Loader,
     limits: &'a Limits,
-    quirks: &'a quirk::Quirks,
+    quirks: &'a crate::quirk::Quirks,
     diags: &'a mut Diagnostics,
     model: &'a mut Model,
     stack: Vec<(FileId, Option<Span>)>,
@@ -407,7 +403,7 @@ impl<'a> ImportWalk<'a> {
     fn with_profile(
         loader: &'a mut Loader,
         limits: &'a Limits,
-        quirks: &'a quirk::Quirks,
+        quirks: &'a crate::quirk::Quirks,
         diags: &'a mut Diagnostics,
         model: &'a mut Model,
         version: &str,

@@ -8,7 +8,9 @@
 //! these types by [`json_schema`] and kept current by a test.
 
 mod family;
+pub mod hosting;
 pub(crate) mod shared;
+pub(crate) mod spans;
 mod topology;
 mod value;
 mod value_maps;

@@ -7,6 +7,8 @@ use serde::Serialize;
 use super::shared::Shared;
 use super::value::Value;
 
+pub use crate::model::Dialect;
+
 /// A type and its ancestors, most specific first. Shared: every element of a type carries the
 /// same list (a node's capabilities, relationships, interfaces), so each element holds a pointer
 /// to the list its type chain made once instead of its own copy of every name.
@@ -39,20 +41,6 @@ pub struct Location {
     pub file: usize,
     pub line: u32,
     pub column: u32,
-}
-
-/// The dialect a topology was read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Dialect {
-    /// TOSCA Simple Profile in YAML 1.0–1.3 (and the NFV profile string).
-    SimpleProfile,
-    /// TOSCA 2.0.
-    Tosca2,
-    /// TOSCA 1.0 XML.
-    Xml,
-    /// Variability4TOSCA, resolved to a Simple Profile 1.3 template before reading.
-    Variability,
 }
 
 /// What was read to make this topology.

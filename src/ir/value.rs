@@ -4,6 +4,8 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+pub use crate::model::{ScalarUnit, Version};
+
 /// A TOSCA value, tagged so that no reader has to guess: `{"kind": "string", "value": "x"}`.
 ///
 /// Literals are already typed by their TOSCA definitions where the front end knows them; a
@@ -34,34 +36,6 @@ pub enum Value {
     Bytes(String),
     /// A function whose result is known only at deployment, or an input left unbound.
     Call(Call),
-}
-
-/// A scalar-unit value: both forms, because diagrams show what was written and backends need a
-/// number in a known unit.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ScalarUnit {
-    /// As written: `4 GB`.
-    pub text: String,
-    /// The number as written: `4`.
-    pub number: f64,
-    /// The unit as written: `GB`.
-    pub unit: String,
-    /// The number in the canonical unit of its type: `4000000000`.
-    pub canonical: f64,
-    /// The canonical unit: `B`.
-    pub canonical_unit: String,
-}
-
-/// A TOSCA version with its parts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Version {
-    /// As written: `1.10`, `2.0.1.alpha-3`.
-    pub text: String,
-    pub major: u64,
-    pub minor: u64,
-    pub fix: Option<u64>,
-    pub qualifier: Option<String>,
-    pub build: Option<u64>,
 }
 
 /// A function call kept for deployment time: the IR's expression.

@@ -16,7 +16,7 @@ use crate::source::{FileId, InputArg, Origin, Overlay, SourceMap};
 pub struct Settings {
     pub map_url: Vec<(String, PathBuf)>,
     pub profile_paths: Vec<PathBuf>,
-    pub quirks: crate::front::quirk::Quirks,
+    pub quirks: crate::quirk::Quirks,
 }
 
 /// The result of checking one entry file.

@@ -18,7 +18,6 @@ use lsp_types::{CompletionItem, CompletionItemKind, Position};
 use super::context::{self, Context};
 use super::hover::chain;
 use super::workspace::Workspace;
-use crate::front::yaml::grammar;
 use crate::ir::Dialect;
 use crate::model::{Model, TypeKind};
 use crate::resolve::Ancestry;
@@ -119,15 +118,27 @@ fn keys(
     items: &mut Vec<CompletionItem>,
 ) {
     let path: Vec<&str> = context.path.iter().map(String::as_str).collect();
-    let keynames: &[&str] = match path.as_slice() {
-        [] => grammar::top_level(dialect),
-        ["imports"] => grammar::import(dialect),
-        [t] if is_topology(t) => grammar::topology(dialect),
-        [t, "node_templates", _] if is_topology(t) => grammar::NODE_TEMPLATE,
-        [t, "relationship_templates", _] if is_topology(t) => grammar::RELATIONSHIP_TEMPLATE,
-        [t, "groups", _] if is_topology(t) => grammar::GROUP,
-        [t, "policies", _] if is_topology(t) => grammar::POLICY,
-        [t, "inputs" | "outputs", _] if is_topology(t) => grammar::PARAMETER,
+    use crate::front::simple_grammar::E as E1;
+    use crate::front::tosca2::Entity as E2;
+    let tosca2 = dialect == Dialect::Tosca2;
+    let pick = |one: E1, two: E2| match tosca2 {
+        true => crate::front::tosca2::keynames(Some(two)),
+        false => crate::front::simple_grammar::keynames(one).to_vec(),
+    };
+    let keynames: Vec<&str> = match path.as_slice() {
+        [] if tosca2 => crate::front::tosca2::keynames(None),
+        [] => crate::front::simple_grammar::keynames(E1::File).to_vec(),
+        ["imports"] => pick(E1::Import, E2::Import),
+        [t] if is_topology(t) => pick(E1::Topology, E2::ServiceTemplate),
+        [t, "node_templates", _] if is_topology(t) => pick(E1::NodeTemplate, E2::NodeTemplate),
+        [t, "relationship_templates", _] if is_topology(t) => {
+            pick(E1::RelationshipTemplate, E2::RelationshipTemplate)
+        }
+        [t, "groups", _] if is_topology(t) => pick(E1::Group, E2::Group),
+        [t, "policies", _] if is_topology(t) => pick(E1::Policy, E2::Policy),
+        [t, "inputs" | "outputs", _] if is_topology(t) => {
+            pick(E1::TopologyParameter, E2::Parameter)
+        }
         [
             t,
             "node_templates",
@@ -344,6 +355,5 @@ fn fitting_targets(model: &Model, node: &str, requirement: &str) -> Vec<(String,
 /// The ancestry of a type, through one [`Ancestry`] for a whole completion (building one
 /// indexes every type).
 fn ancestors(ancestry: &mut Ancestry, model: &Model, kind: TypeKind, id: &str) -> Vec<String> {
-    let mut quiet = crate::diag::Diagnostics::with_cap(0);
-    ancestry.chain(model, kind, id, &mut quiet).to_vec()
+    ancestry.chain(model, kind, id).to_vec()
 }

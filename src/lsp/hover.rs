@@ -18,7 +18,6 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 use super::check::Checked;
 use super::index::{Member, Section, Target};
 use super::lines::Lines;
-use crate::diag::Diagnostics;
 use crate::model::{Model, Named, TypeKind};
 use crate::resolve::Ancestry;
 use crate::source::{SourceMap, Span};
@@ -126,10 +125,7 @@ fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String>
 
 /// The ancestry of a type, most specific first.
 pub fn chain(model: &Model, kind: TypeKind, id: &str) -> Vec<String> {
-    let mut quiet = Diagnostics::with_cap(0);
-    Ancestry::new(model)
-        .chain(model, kind, id, &mut quiet)
-        .to_vec()
+    Ancestry::new(model).chain(model, kind, id).to_vec()
 }
 
 fn describe_type(model: &Model, kind: TypeKind, id: &str) -> String {

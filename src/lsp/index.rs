@@ -541,7 +541,7 @@ impl Walk<'_> {
             };
             let is_call = call.len() == 1
                 && call.names().next().is_some_and(|name| {
-                    name.starts_with('$') || crate::resolve::FUNCTIONS_1X.contains(&name)
+                    name.starts_with('$') || crate::model::FUNCTIONS_1X.contains(&name)
                 });
             if is_call {
                 self.index.calls.push(CallSite {

@@ -48,20 +48,16 @@ pub mod workspace;
 #[cfg(test)]
 mod tests;
 
-use std::process::ExitCode;
-
 pub use check::Settings;
 
-/// Runs the server until the editor shuts it down (exit code 0) or closes the connection
-/// without a `shutdown` (exit code 1, as the protocol asks). `settings` are the flags every
-/// check takes (`toscana lsp --map-url ... --profile-path ... --quirk ...`).
-pub fn serve(settings: Settings) -> ExitCode {
-    match server::run(settings) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(error) => {
-            let _ = crate::stdio::to_stderr(&format!("toscana lsp: {error}\n"));
-            ExitCode::FAILURE
-        }
-    }
+/// The error that ended a server: the connection failed (the editor's end of the pipe is
+/// gone) or a message did not parse.
+pub type Error = Box<dyn std::error::Error + Sync + Send>;
+
+/// Runs the server until the editor shuts it down or closes the connection; returns whether
+/// it asked for a `shutdown` first (the process then exits 0, else 1, as the protocol asks).
+/// `settings` are the flags every check takes (`toscana lsp --map-url ... --profile-path ...
+/// --quirk ...`).
+pub fn serve(settings: Settings) -> Result<bool, Error> {
+    server::run(settings)
 }

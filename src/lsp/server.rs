@@ -65,7 +65,7 @@ fn capabilities() -> ServerCapabilities {
 
 /// Serves one editor over standard input and output; returns whether it ended with a
 /// `shutdown` request.
-pub fn run(settings: Settings) -> Result<bool, Box<dyn std::error::Error + Sync + Send>> {
+pub fn run(settings: Settings) -> Result<bool, super::Error> {
     let (connection, threads) = Connection::stdio();
     let initialize = serde_json::json!({
         "capabilities": capabilities(),
@@ -104,10 +104,7 @@ fn folders(params: &InitializeParams) -> Vec<PathBuf> {
 /// notification or by closing the connection). After `shutdown`, requests are refused as the
 /// protocol says and nothing more is checked; a second `shutdown` (Neovim sends one when it
 /// stops a client and another when it quits) is answered again rather than taken for an error.
-fn serve(
-    connection: &Connection,
-    workspace: &mut Workspace,
-) -> Result<bool, Box<dyn std::error::Error + Sync + Send>> {
+fn serve(connection: &Connection, workspace: &mut Workspace) -> Result<bool, super::Error> {
     let mut shut_down = false;
     loop {
         let message = match connection.receiver.try_recv() {
@@ -160,7 +157,7 @@ fn publish(
     connection: &Connection,
     workspace: &mut Workspace,
     changed: BTreeSet<PathBuf>,
-) -> Result<(), Box<dyn std::error::Error + Sync + Send>> {
+) -> Result<(), super::Error> {
     for path in changed {
         let params = PublishDiagnosticsParams {
             uri: uri_of(&path),

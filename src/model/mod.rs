@@ -4,13 +4,20 @@
 //! exist where) and files what it read here; the resolver gives it meaning. Definitions keep
 //! their YAML nodes, so the resolver can point every error at the text that caused it.
 
+pub mod literals;
 pub mod names;
+mod revision;
+pub mod shape;
+
+pub use literals::{ScalarUnit, Version};
+pub use revision::Revision;
 
 use indexmap::IndexMap;
 
-use crate::ir::Dialect;
 use crate::source::{FileId, Span};
 use crate::yaml::Node;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 impl Model {
     /// The repository `name` means where it is written (in file `from`): in TOSCA 2.0 through
@@ -23,6 +30,39 @@ impl Model {
         self.repositories.get(name)
     }
 }
+
+/// The dialect a topology was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    /// TOSCA Simple Profile in YAML 1.0–1.3 (and the NFV profile string).
+    SimpleProfile,
+    /// TOSCA 2.0.
+    Tosca2,
+    /// TOSCA 1.0 XML.
+    Xml,
+    /// Variability4TOSCA, resolved to a Simple Profile 1.3 template before reading.
+    Variability,
+}
+
+/// The metadata key that marks a type a front end wrote for a name taken on trust (TOSCA 1.0
+/// XML under `--quirk winery`): its definition was never read, so what it lacks is unknown
+/// rather than absent, and the resolver does not call the types it spans complete.
+pub const TAKEN_ON_TRUST: &str = "xml_taken_on_trust";
+
+/// The built-in functions of the Simple Profile (1.0 Appendix B Functions and its later revisions),
+/// recognised as single-key maps wherever a value is read.
+pub const FUNCTIONS_1X: &[&str] = &[
+    "get_input",
+    "get_property",
+    "get_attribute",
+    "get_operation_output",
+    "get_nodes_of_type",
+    "get_artifact",
+    "concat",
+    "join",
+    "token",
+];
 
 /// The kinds of TOSCA types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

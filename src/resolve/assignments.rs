@@ -132,7 +132,7 @@ pub fn read<'y>(
         return Some(a);
     }
     let map: &Map = entry.value.as_map()?;
-    crate::front::shape::check_keys(map, KEYNAMES, &format!("requirement `{}`", a.name), diags);
+    crate::model::shape::check_keys(map, KEYNAMES, &format!("requirement `{}`", a.name), diags);
     if let Some(n) = map.get("node") {
         node(&mut a, n, diags);
     }

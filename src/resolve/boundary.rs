@@ -15,8 +15,8 @@ use super::nodes::defs_complete;
 use super::types::definitions;
 use super::typing::definitions_of;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::front::simple_grammar::Revision;
 use crate::ir::{Dialect, NodeId, Topology};
+use crate::model::Revision;
 use crate::model::{Model, TopologyTemplate, TypeDef, TypeKind};
 use crate::yaml::{Entry, Kind, Map, Node as Yaml};
 
@@ -32,29 +32,51 @@ fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> Vec<&'m str> {
 
 /// The mappings of a `capabilities` or `requirements` section (`key`): a map of names to
 /// targets, or TOSCA 2.0's list of requirement mappings (§15.5, L7404), each a single-entry
-/// map. A list item of another shape is reported.
+/// map. A list item of another shape is reported; this is where the mappings are read
+/// (`resolve::extras`), and the later passes over them take [`well_formed_entries`].
 pub fn mapping_entries<'y>(
     key: &str,
     section: &'y Yaml,
     diags: &mut Diagnostics,
 ) -> Vec<&'y Entry> {
-    match &section.kind {
-        Kind::Map(map) => map.entries().iter().collect(),
-        Kind::Seq(items) if key == "requirements" => items
-            .iter()
-            .filter_map(|item| match item.as_map().map(Map::entries) {
-                Some([entry]) => Some(entry),
-                _ => {
-                    diags.push(crate::front::shape::wrong_shape(
+    entries(key, section)
+        .filter_map(|entry| {
+            entry
+                .map_err(|item| {
+                    diags.push(crate::model::shape::wrong_shape(
                         item,
                         "a requirement mapping",
                         "a single-entry map `<requirement>: [<node template>, <requirement>]`",
-                    ));
-                    None
-                }
-            })
-            .collect(),
-        _ => Vec::new(),
+                    ))
+                })
+                .ok()
+        })
+        .collect()
+}
+
+/// [`mapping_entries`] without the items of another shape, which it has reported.
+pub fn well_formed_entries<'y>(key: &str, section: &'y Yaml) -> Vec<&'y Entry> {
+    entries(key, section).filter_map(Result::ok).collect()
+}
+
+/// Each mapping of a section, or the list item that is not one.
+fn entries<'y>(
+    key: &str,
+    section: &'y Yaml,
+) -> Box<dyn Iterator<Item = Result<&'y Entry, &'y Yaml>> + 'y> {
+    match &section.kind {
+        Kind::Map(map) => Box::new(map.entries().iter().map(Ok)),
+        Kind::Seq(items) if key == "requirements" => {
+            Box::new(
+                items
+                    .iter()
+                    .map(|item| match item.as_map().map(Map::entries) {
+                        Some([entry]) => Ok(entry),
+                        _ => Err(item),
+                    }),
+            )
+        }
+        _ => Box::new(std::iter::empty()),
     }
 }
 
@@ -132,8 +154,7 @@ pub fn check_mapped_names(
             continue;
         };
         let outer = defined_names(&outer_defs, section);
-        // Shapes are reported where the mappings are read.
-        for entry in mapping_entries(section, entries, &mut Diagnostics::with_cap(0)) {
+        for entry in well_formed_entries(section, entries) {
             let Some(name) = mapped_name(&entry.key) else {
                 continue;
             };

@@ -7,11 +7,11 @@
 
 use std::cmp::Ordering;
 
-use super::literals::{self, compare_versions};
 use super::patterns::Refused;
 use super::typing::Typing;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Value;
+use crate::model::literals::{self, compare_versions};
 use crate::yaml::Node as Yaml;
 
 /// The operators of the Simple Profile.

@@ -235,8 +235,8 @@ pub fn substitution(
     diags: &mut Diagnostics,
 ) -> Option<Substitution> {
     let node = template.substitution_mappings.as_ref()?;
-    let map = crate::front::shape::map(node, "`substitution_mappings`", diags)?;
-    crate::front::shape::check_keys(
+    let map = crate::model::shape::map(node, "`substitution_mappings`", diags)?;
+    crate::model::shape::check_keys(
         map,
         &[
             "node_type",

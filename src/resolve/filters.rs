@@ -57,10 +57,10 @@ pub struct NodeFilter<'y> {
 /// Reads a `node_filter`, reporting every wrong shape (SP-ERR-32) and unknown operator.
 pub fn read<'y>(node: &'y Yaml, diags: &mut Diagnostics) -> NodeFilter<'y> {
     let mut out = NodeFilter::default();
-    let Some(map) = crate::front::shape::map(node, "`node_filter`", diags) else {
+    let Some(map) = crate::model::shape::map(node, "`node_filter`", diags) else {
         return out;
     };
-    crate::front::shape::check_keys(map, &["properties", "capabilities"], "`node_filter`", diags);
+    crate::model::shape::check_keys(map, &["properties", "capabilities"], "`node_filter`", diags);
     if let Some(properties) = map.get("properties") {
         out.properties = property_filters(properties, "`node_filter.properties`", diags);
     }
@@ -98,8 +98,8 @@ pub fn read<'y>(node: &'y Yaml, diags: &mut Diagnostics) -> NodeFilter<'y> {
         };
         if !value.is_null() {
             let what = format!("capability filter `{name}`");
-            if let Some(body) = crate::front::shape::map(value, &what, diags) {
-                crate::front::shape::check_keys(body, &["properties"], &what, diags);
+            if let Some(body) = crate::model::shape::map(value, &what, diags) {
+                crate::model::shape::check_keys(body, &["properties"], &what, diags);
                 if let Some(properties) = body.get("properties") {
                     filter.properties = property_filters(
                         properties,
@@ -119,12 +119,12 @@ fn list<'y>(node: &'y Yaml, what: &str, diags: &mut Diagnostics) -> Option<&'y [
     match node.as_map() {
         Some(_) => {
             diags.push(
-                crate::front::shape::wrong_shape(node, what, "a list of single-entry maps")
+                crate::model::shape::wrong_shape(node, what, "a list of single-entry maps")
                     .hint("write each filter as a list item: `- <name>: ...`"),
             );
             None
         }
-        None => crate::front::shape::seq(node, what, diags),
+        None => crate::model::shape::seq(node, what, diags),
     }
 }
 
@@ -187,7 +187,7 @@ fn property_filters<'y>(
             }],
             _ => {
                 diags.push(
-                    crate::front::shape::wrong_shape(
+                    crate::model::shape::wrong_shape(
                         value,
                         &format!("property filter `{name}`"),
                         "a constraint clause, a list of clauses or a value",
@@ -258,7 +258,7 @@ pub fn check_against_type<'m>(
         };
         let types = typing
             .ancestry
-            .chain(typing.model, TypeKind::Capability, &cap_type, diags);
+            .chain(typing.model, TypeKind::Capability, &cap_type);
         let cap_defs = definitions(typing.model, TypeKind::Capability, &types);
         if !super::nodes::defs_complete(typing.model, &cap_defs) {
             continue;

@@ -142,7 +142,7 @@ pub fn connect<'m>(
         }
         let list = def.and_then(|d| d.entry("requirements"));
         let items = list
-            .and_then(|l| crate::front::shape::seq(&l.value, "`requirements`", diags))
+            .and_then(|l| crate::model::shape::seq(&l.value, "`requirements`", diags))
             .unwrap_or(&[]);
         let mut read: Vec<Assignment> = items
             .iter()
@@ -707,12 +707,7 @@ impl<'b> Decider<'_, 'b, '_> {
         else {
             return false;
         };
-        let types = self.builder.ancestry.chain(
-            model,
-            TypeKind::Node,
-            &full,
-            &mut Diagnostics::with_cap(0),
-        );
+        let types = self.builder.ancestry.chain(model, TypeKind::Node, &full);
         let defs = definitions(model, TypeKind::Node, &types);
         super::filters::capability_names(&defs).contains(&cap)
     }

@@ -14,8 +14,8 @@
 use super::types::definitions;
 use super::typing::DefinitionsCache;
 use super::values::ValueReader;
-use crate::back::stack::Hosting;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::hosting::Hosting;
 use crate::ir::{Dialect, NodeId, Topology, Value};
 use crate::model::{Model, TopologyTemplate, TypeKind};
 use crate::yaml::Node as Yaml;

@@ -17,7 +17,6 @@ mod filters;
 mod fulfil;
 mod functions;
 mod interfaces;
-pub(crate) mod literals;
 mod multiplicity;
 mod nodes;
 mod occurrences;
@@ -57,7 +56,6 @@ pub use substitution::{Candidate, SEPARATOR, settled, substitute};
 /// How type names are read (shorthands, namespaces) and their ancestries: what the language
 /// server's index reads types through, so an editor resolves a name as a check does.
 pub use types::Ancestry;
-pub(crate) use values::FUNCTIONS_1X;
 
 /// What the resolver needs besides the model.
 pub struct Context<'a> {
@@ -264,7 +262,7 @@ fn report_problems(
     if problems.is_empty() {
         return;
     }
-    let spans = crate::back::elements::SpanFinder::new(&topology.source.files, sources);
+    let spans = crate::ir::spans::SpanFinder::new(&topology.source.files, sources);
     for p in problems {
         let d = if p.limit {
             let severity = if p.optional {
@@ -344,7 +342,7 @@ fn as_map(
         Value::Map(map) => map,
         Value::Null => IndexMap::new(),
         _ => {
-            diags.push(crate::front::shape::wrong_shape(node, what, "a map"));
+            diags.push(crate::model::shape::wrong_shape(node, what, "a map"));
             IndexMap::new()
         }
     }

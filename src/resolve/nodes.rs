@@ -111,7 +111,7 @@ impl<'a> NodeBuilder<'a> {
             Some(t) => match t.scalar_text() {
                 Some(s) => Some((s.to_string(), t.span)),
                 None => {
-                    diags.push(crate::front::shape::wrong_shape(
+                    diags.push(crate::model::shape::wrong_shape(
                         t,
                         &format!("`type` of {what} `{}`", named.name),
                         "a string",
@@ -223,12 +223,12 @@ impl<'a> NodeBuilder<'a> {
     }
 
     pub fn strings(&self, node: &Yaml, what: &str, diags: &mut Diagnostics) -> Vec<String> {
-        let Some(items) = crate::front::shape::seq(node, what, diags) else {
+        let Some(items) = crate::model::shape::seq(node, what, diags) else {
             return Vec::new();
         };
         items
             .iter()
-            .filter_map(|i| crate::front::shape::text(i, what, diags))
+            .filter_map(|i| crate::model::shape::text(i, what, diags))
             .collect()
     }
 
@@ -263,7 +263,7 @@ impl<'a> NodeBuilder<'a> {
     ) -> IndexMap<String, Value> {
         if let Some(assigned) = assigned {
             // Only the shape is reported here; the entries are read below.
-            crate::front::shape::map(assigned, &format!("`{section}`"), diags);
+            crate::model::shape::map(assigned, &format!("`{section}`"), diags);
         }
         let check_names = section == "properties" && defs_complete(self.model, defs);
         let definitions = self.definitions.of(defs, section);
@@ -415,7 +415,7 @@ impl<'a> NodeBuilder<'a> {
         diags: &mut Diagnostics,
     ) {
         let Some(assigned) =
-            assigned.and_then(|a| crate::front::shape::map(a, "`capabilities`", diags))
+            assigned.and_then(|a| crate::model::shape::map(a, "`capabilities`", diags))
         else {
             return;
         };
@@ -455,7 +455,7 @@ impl<'a> NodeBuilder<'a> {
                     ("attributes", &mut cap.attributes),
                 ] {
                     if let Some(values) = m.get(key) {
-                        crate::front::shape::map(values, &format!("`{key}`"), diags);
+                        crate::model::shape::map(values, &format!("`{key}`"), diags);
                         let definitions = self.definitions.of(&type_defs, key);
                         target.extend(self.typing().assigned(
                             &owner,
@@ -558,7 +558,7 @@ impl<'a> NodeBuilder<'a> {
         is_assignment: bool,
         diags: &mut Diagnostics,
     ) {
-        let Some(map) = crate::front::shape::map(section, "`interfaces`", diags) else {
+        let Some(map) = crate::model::shape::map(section, "`interfaces`", diags) else {
             return;
         };
         for entry in map.entries() {
@@ -917,7 +917,7 @@ impl<'a> NodeBuilder<'a> {
                     .flat_map(|m| m.entries())
                     .collect(),
                 _ => {
-                    diags.push(crate::front::shape::wrong_shape(
+                    diags.push(crate::model::shape::wrong_shape(
                         section,
                         "`artifacts`",
                         "a map",
@@ -1094,7 +1094,7 @@ pub fn defs_complete(model: &Model, defs: &[&TypeDef]) -> bool {
             .as_map()
             .and_then(|m| m.get("metadata"))
             .and_then(Yaml::as_map)
-            .is_some_and(|m| m.contains_key(crate::front::xml::TAKEN_ON_TRUST))
+            .is_some_and(|m| m.contains_key(crate::model::TAKEN_ON_TRUST))
     };
     !model.incomplete_types
         && !defs.iter().any(taken_on_trust)

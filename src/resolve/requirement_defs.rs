@@ -87,18 +87,12 @@ impl<'m> Checker<'_, 'm> {
         let Some(id) = self.ancestry.full_name(self.model, kind, name, at.file) else {
             return TypeNames::default();
         };
-        self.ancestry
-            .chain(self.model, kind, &id, &mut Diagnostics::with_cap(0))
+        self.ancestry.chain(self.model, kind, &id)
     }
 
     /// The requirement definitions of the node type whose identity is `name`.
     fn node_type(&mut self, name: &str, def: &'m TypeDef) {
-        let chain = self.ancestry.chain(
-            self.model,
-            TypeKind::Node,
-            name,
-            &mut Diagnostics::with_cap(0),
-        );
+        let chain = self.ancestry.chain(self.model, TypeKind::Node, name);
         let defs = definitions(self.model, TypeKind::Node, &chain);
         if !super::nodes::defs_complete(self.model, &defs) {
             return;

@@ -15,7 +15,7 @@
 use indexmap::IndexMap;
 
 use super::assignments::definition;
-use super::boundary::{Target, mapping_entries, mapping_targets};
+use super::boundary::{Target, mapping_targets, well_formed_entries};
 use crate::diag::{Diagnostic, Diagnostics, codes, plural};
 use crate::ir::{NodeId, Topology};
 use crate::model::Model;
@@ -45,8 +45,7 @@ pub fn check(
         return;
     };
     let mut by_name: IndexMap<&str, Mapped> = IndexMap::new();
-    // Shapes are reported where the mappings are read.
-    for entry in mapping_entries("requirements", section, &mut Diagnostics::with_cap(0)) {
+    for entry in well_formed_entries("requirements", section) {
         let Some(name) = entry.key.scalar_text() else {
             continue;
         };

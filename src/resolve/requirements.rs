@@ -84,7 +84,7 @@ pub fn connect<'m>(
         let Some(list) = def.and_then(|d| d.get("requirements")) else {
             continue;
         };
-        let Some(items) = crate::front::shape::seq(list, "`requirements`", diags) else {
+        let Some(items) = crate::model::shape::seq(list, "`requirements`", diags) else {
             continue;
         };
         let assignments: Vec<Assignment> = items
@@ -351,7 +351,7 @@ fn select(
         return None;
     }
     if let (Some(f), Some(t)) = (&filter, wanted.node_types.first()) {
-        let types = builder.ancestry.chain(model, TypeKind::Node, t, diags);
+        let types = builder.ancestry.chain(model, TypeKind::Node, t);
         let defs = definitions(model, TypeKind::Node, &types);
         if super::nodes::defs_complete(model, &defs) {
             filters::check_against_type(f, &mut builder.typing(), t, &defs, diags);

@@ -29,9 +29,9 @@ use indexmap::IndexMap;
 use super::calls::builtins::{Outcome, apply};
 use super::patterns::Patterns;
 use super::values::{computed_too_much, nested};
-use crate::back::stack::Hosting;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
+use crate::ir::hosting::Hosting;
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 
 /// Who `SELF` is where a value is written.

@@ -256,12 +256,7 @@ impl Checker<'_, '_> {
     /// only on scalar types (L3672), and the scalar rules.
     fn data_type(&mut self, id: &str, def: &TypeDef, map: &Map) {
         let name = def.name.as_str();
-        let chain = self.ancestry.chain(
-            self.model,
-            TypeKind::Data,
-            id,
-            &mut Diagnostics::with_cap(0),
-        );
+        let chain = self.ancestry.chain(self.model, TypeKind::Data, id);
         let base = chain
             .last()
             .filter(|last| {

@@ -198,7 +198,7 @@ impl Ancestry {
         diags: &mut Diagnostics,
     ) -> TypeNames {
         match self.resolve(model, kind, name, used_at, diags) {
-            Some(full) => self.walk(model, kind, &full, diags),
+            Some(full) => self.walk(model, kind, &full, Some(diags)),
             None => {
                 if !tolerated(model, name, used_at) {
                     unknown_type(self, model, kind, name, used_at, diags);
@@ -209,31 +209,28 @@ impl Ancestry {
     }
 
     /// The ancestry of the type whose identity is `id` (a key of [`Model::types`], or a name
-    /// that is none, which is its own ancestry).
-    pub fn chain(
-        &mut self,
-        model: &Model,
-        kind: TypeKind,
-        id: &str,
-        diags: &mut Diagnostics,
-    ) -> TypeNames {
-        self.walk(model, kind, id, diags)
+    /// that is none, which is its own ancestry). Reports nothing: what is wrong with a type's
+    /// derivation is [`Ancestry::check_all`]'s to report, once, however often its ancestry is
+    /// asked. After `check_all` every type's ancestry is known, so this only reads it.
+    pub fn chain(&mut self, model: &Model, kind: TypeKind, id: &str) -> TypeNames {
+        self.walk(model, kind, id, None)
     }
 
     /// Walks every type defined in the files read, so a bad derivation is reported even in a
     /// type no template uses. Memoized: linear in the number of types.
     pub fn check_all(&mut self, model: &Model, diags: &mut Diagnostics) {
         for (kind, id) in model.types.keys() {
-            self.walk(model, *kind, id, diags);
+            self.walk(model, *kind, id, Some(diags));
         }
     }
 
+    /// The ancestry of `start`, reporting what is wrong with it into `diags` when given.
     fn walk(
         &mut self,
         model: &Model,
         kind: TypeKind,
         start: &str,
-        diags: &mut Diagnostics,
+        mut diags: Option<&mut Diagnostics>,
     ) -> TypeNames {
         let mut chain: Vec<String> = Vec::new();
         let mut on_chain: FastMap<String, usize> = FastMap::default();
@@ -248,7 +245,9 @@ impl Ancestry {
                 break (known.to_vec(), cut);
             }
             if let Some(&pos) = on_chain.get(current.as_str()) {
-                report_cycle(model, kind, &chain[pos..], diags);
+                if let Some(diags) = diags.as_deref_mut() {
+                    report_cycle(model, kind, &chain[pos..], diags);
+                }
                 break (Vec::new(), false);
             }
             let Some(def) = model.types.get(&TypeRef(kind, &current)) else {
@@ -259,12 +258,21 @@ impl Ancestry {
             let Some((parent, span)) = &def.derived_from else {
                 break (Vec::new(), false);
             };
-            match self.resolve(model, kind, parent, *span, diags) {
+            let found = self.lookup(model, kind, parent, span.file);
+            if found.len() > 1
+                && let Some(diags) = diags.as_deref_mut()
+            {
+                diags.push(ambiguous(model, kind, parent, found, *span));
+            }
+            match found.first().cloned() {
                 Some(full) => current = full,
                 None if kind == TypeKind::Data && PRIMITIVES.contains(&parent.as_str()) => {
                     break (vec![parent.clone()], false);
                 }
                 None => {
+                    let Some(diags) = diags.as_deref_mut() else {
+                        break (vec![parent.clone()], false);
+                    };
                     if let Some(other) = self.defined_as_other_kind(model, kind, parent, *span) {
                         diags.push(
                             Diagnostic::error(
@@ -304,7 +312,7 @@ impl Ancestry {
         for i in (0..own).rev() {
             let too_deep = full.len() - i > limit;
             if too_deep {
-                if !reported {
+                if !reported && let Some(diags) = diags.as_deref_mut() {
                     reported = true;
                     report_too_deep(model, kind, &full[i], limit, diags);
                 }

@@ -17,7 +17,6 @@ use std::rc::Rc;
 use indexmap::IndexMap;
 
 use super::constraints;
-use super::literals::{self, UnitTable};
 use super::patterns::Patterns;
 use super::type_parts::{ChainSection, SectionRef};
 use super::types::{Ancestry, definitions};
@@ -25,6 +24,7 @@ use super::validation;
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
+use crate::model::literals::{self, UnitTable};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
 
@@ -359,12 +359,7 @@ impl<'m> Typing<'_, 'm> {
             (Shape::Float, Shape::Integer) => true,
             (Shape::Complex(_), Shape::Complex(_)) => self
                 .ancestry
-                .chain(
-                    self.model,
-                    TypeKind::Data,
-                    actual,
-                    &mut Diagnostics::with_cap(0),
-                )
+                .chain(self.model, TypeKind::Data, actual)
                 .iter()
                 .any(|t| t == expected),
             (Shape::Scalar(a), Shape::Scalar(b)) => a.canonical == b.canonical,
@@ -852,10 +847,7 @@ impl<'m> Typing<'_, 'm> {
         {
             return (Shape::Unknown, Vec::new());
         }
-        let mut ignored = Diagnostics::with_cap(0);
-        let ancestry = self
-            .ancestry
-            .chain(self.model, TypeKind::Data, type_name, &mut ignored);
+        let ancestry = self.ancestry.chain(self.model, TypeKind::Data, type_name);
         let defs = definitions(self.model, TypeKind::Data, &ancestry);
         // TOSCA 2.0 scalar types: a data type on `scalar` with its own units.
         if ancestry.iter().any(|t| t == "scalar")

@@ -5,20 +5,8 @@ use indexmap::IndexMap;
 use super::calls::syntax;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Dialect, Value};
+use crate::model::FUNCTIONS_1X;
 use crate::yaml::{Core, Kind, Node};
-
-/// The built-in functions of the Simple Profile, recognised as single-key maps.
-pub(crate) const FUNCTIONS_1X: &[&str] = &[
-    "get_input",
-    "get_property",
-    "get_attribute",
-    "get_operation_output",
-    "get_nodes_of_type",
-    "get_artifact",
-    "concat",
-    "join",
-    "token",
-];
 
 /// A single-key map whose key reads like a function name (`get_propery`, `concatenate`) is a
 /// typo far more often than data, and the Simple Profile has no escape for it (SP-FUNC-11).

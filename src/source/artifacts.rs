@@ -1,6 +1,6 @@
 //! Reading the files artifacts name (scripts, configuration files), for backends that ship them.
 //!
-//! Artifact paths in the IR ([`Artifact::path`]) are relative to the topology root: the folder of
+//! Artifact paths in the IR ([`crate::ir::Artifact::path`]) are relative to the topology root: the folder of
 //! the entry file, or the CSAR root. The backends that carry scripts along (a Kubernetes
 //! ConfigMap, Terraform's `artifacts/` folder) read them through [`ArtifactFiles`], so the
 //! loader's rules hold for artifacts as for templates: bounded sizes, and nothing outside the
@@ -14,7 +14,6 @@ use std::path::PathBuf;
 use super::confine::{Escape, Root, RootKind, Slash, join_inside};
 use super::csar::{Archive, EntryError};
 use super::text::{ReadError, os_reason, read_disk};
-use crate::ir::Artifact;
 use crate::limits::Limits;
 
 /// Where the artifact files of one run live.
@@ -98,26 +97,36 @@ impl ArtifactFiles {
         }
     }
 
-    /// The bytes of `artifact`'s file, bounded by `limits`. The error is a reason a backend puts
-    /// in its own diagnostic ("cannot ship `install.sh`: it does not exist").
-    pub fn read(&self, artifact: &Artifact, limits: &Limits) -> Result<Vec<u8>, String> {
-        if let Some(done) = artifact
-            .path
-            .as_deref()
-            .and_then(|p| self.read.borrow().get(p).cloned())
-        {
+    /// The bytes of an artifact's file, bounded by `limits`: `path` and `repository` are the
+    /// IR artifact's ([`crate::ir::Artifact::path`], which is `None` for a URL or a file of a
+    /// repository). The error is a reason a backend puts in its own diagnostic ("cannot ship
+    /// `install.sh`: it does not exist").
+    pub fn read(
+        &self,
+        path: Option<&str>,
+        repository: Option<&str>,
+        limits: &Limits,
+    ) -> Result<Vec<u8>, String> {
+        if let Some(done) = path.and_then(|p| self.read.borrow().get(p).cloned()) {
             return done;
         }
-        let result = self.read_uncached(artifact, limits);
-        if let Some(path) = &artifact.path {
-            self.read.borrow_mut().insert(path.clone(), result.clone());
+        let result = self.read_uncached(path, repository, limits);
+        if let Some(path) = path {
+            self.read
+                .borrow_mut()
+                .insert(path.to_string(), result.clone());
         }
         result
     }
 
-    fn read_uncached(&self, artifact: &Artifact, limits: &Limits) -> Result<Vec<u8>, String> {
-        let Some(path) = artifact.path.as_deref() else {
-            return Err(match &artifact.repository {
+    fn read_uncached(
+        &self,
+        path: Option<&str>,
+        repository: Option<&str>,
+        limits: &Limits,
+    ) -> Result<Vec<u8>, String> {
+        let Some(path) = path else {
+            return Err(match repository {
                 Some(repo) => {
                     format!("it lives in repository `{repo}`, not in the template's files")
                 }
@@ -207,24 +216,6 @@ fn reason(e: ReadError, path: &str) -> String {
 mod tests {
     use super::*;
 
-    fn artifact(path: &str) -> Artifact {
-        Artifact {
-            name: "install".to_string(),
-            type_name: None,
-            types: Default::default(),
-            file: path.to_string(),
-            path: Some(path.to_string()),
-            repository: None,
-            repository_url: None,
-            deploy_path: None,
-            description: None,
-            properties: Default::default(),
-            checksum: None,
-            checksum_algorithm: None,
-            location: None,
-        }
-    }
-
     #[test]
     fn a_file_named_many_times_is_looked_up_and_read_once_per_run() {
         let dir = tempfile::tempdir().unwrap();
@@ -234,7 +225,7 @@ mod tests {
         let limits = Limits::default();
         assert_eq!(files.missing("install.sh"), None);
         assert_eq!(
-            files.read(&artifact("install.sh"), &limits).unwrap(),
+            files.read(Some("install.sh"), None, &limits).unwrap(),
             b"echo one\n"
         );
         // Changed or gone after the first use, the file still reads as it was: the run sees one
@@ -242,11 +233,11 @@ mod tests {
         std::fs::remove_file(dir.path().join("install.sh")).unwrap();
         assert_eq!(files.missing("install.sh"), None);
         assert_eq!(
-            files.read(&artifact("install.sh"), &limits).unwrap(),
+            files.read(Some("install.sh"), None, &limits).unwrap(),
             b"echo one\n"
         );
         // Other paths are still looked up.
         assert!(files.missing("configure.sh").is_some());
-        assert!(files.read(&artifact("configure.sh"), &limits).is_err());
+        assert!(files.read(Some("configure.sh"), None, &limits).is_err());
     }
 }

@@ -12,7 +12,8 @@ use super::imports::{
     ImportRef, Target, classify, join_repository, join_web, map_web, normalize_path, suggested_map,
 };
 use super::meta::{CsarMeta, parse_meta};
-use super::text::{ReadError, decode, os_reason, read_bounded, read_disk};
+use super::overlay::Overlay;
+use super::text::{ReadError, decode, os_reason, read_bounded, read_disk, read_magic};
 use super::{FileId, Origin, SourceMap, Span};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::limits::Limits;
@@ -33,32 +34,6 @@ pub struct SourceOptions {
     pub profile_paths: Vec<PathBuf>,
     /// Texts that stand in for files on disk: an editor's unsaved buffers (`toscana lsp`).
     pub overlay: Overlay,
-}
-
-/// Unsaved texts by the normalized absolute path of the file they stand in for.
-///
-/// The overlay changes what a file says, never which files may be read: a path is looked up
-/// here only after the loader has admitted it inside its root (see [`super::confine`]), and its
-/// text is held to `max_file_bytes` like a file's. A file that exists only in the overlay (a
-/// new buffer not yet saved) can be opened as the input.
-#[derive(Debug, Clone, Default)]
-pub struct Overlay(std::sync::Arc<BTreeMap<PathBuf, std::sync::Arc<str>>>);
-
-impl Overlay {
-    /// An overlay of `texts`, keyed by absolute paths (normalized here).
-    pub fn new(texts: impl IntoIterator<Item = (PathBuf, std::sync::Arc<str>)>) -> Self {
-        Overlay(std::sync::Arc::new(
-            texts
-                .into_iter()
-                .map(|(path, text)| (normalize_path(&path), text))
-                .collect(),
-        ))
-    }
-
-    /// The unsaved text of the file at the normalized absolute path `abs`, if there is one.
-    fn text(&self, abs: &Path) -> Option<&std::sync::Arc<str>> {
-        self.0.get(abs)
-    }
 }
 
 /// One input named on the command line.
@@ -412,10 +387,14 @@ impl Loader {
     }
 
     fn open_path(&mut self, path: &Path, diags: &mut Diagnostics) -> Option<Input> {
+        if self.options.overlay.has(&self.cwd.join(path)) {
+            return self
+                .read_file(path, diags)
+                .map(|entry| Input { entry, csar: None });
+        }
         let shown = path.display().to_string();
         let meta = match std::fs::metadata(path) {
             Ok(m) => m,
-            Err(_) if self.overlay_text(path).is_some() => return self.open_file(path, diags),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 diags.push(ReadError::NotFound.into_input_diagnostic(&shown));
                 return None;
@@ -436,19 +415,6 @@ impl Loader {
         if archive_name || magic.starts_with(b"PK\x03\x04") || magic.starts_with(&[0x1f, 0x8b]) {
             return self.open_archive(path, diags);
         }
-        self.open_file(path, diags)
-    }
-
-    /// The unsaved text standing in for the file at `path` (relative to the current directory).
-    fn overlay_text(&self, path: &Path) -> Option<&std::sync::Arc<str>> {
-        self.options
-            .overlay
-            .text(&normalize_path(&self.cwd.join(path)))
-    }
-
-    /// A single template file given as the input.
-    fn open_file(&mut self, path: &Path, diags: &mut Diagnostics) -> Option<Input> {
-        let shown = path.display().to_string();
         if let Some(entry) = &self.options.entry {
             diags.push(
                 Diagnostic::warning(
@@ -960,11 +926,7 @@ impl Loader {
         let (name, origin, bytes) = match &place {
             Place::Disk { shown, abs, .. } => {
                 let name = shown.display().to_string();
-                let read = match self.options.overlay.text(abs) {
-                    Some(unsaved) => read_bounded(unsaved.as_bytes(), limits.max_file_bytes),
-                    None => read_disk(abs, limits.max_file_bytes),
-                };
-                let bytes = match read {
+                let bytes = match self.options.overlay.read(abs, limits.max_file_bytes) {
                     Ok(b) => b,
                     Err(ReadError::NotFound) => return Err(Fail::NotFound),
                     Err(e) => return Err(Fail::Other(e.into_common_diagnostic(&name))),
@@ -1307,15 +1269,6 @@ pub(crate) fn looks_like_service_template(text: &str) -> bool {
         template |= key_at_col0(line, "topology_template") || key_at_col0(line, "service_template");
     }
     version && template
-}
-
-/// The first bytes of a file, for format sniffing (empty if unreadable; the real read reports).
-fn read_magic(path: &Path) -> Vec<u8> {
-    let mut buf = Vec::new();
-    if let Ok(f) = std::fs::File::open(path) {
-        let _ = f.take(4).read_to_end(&mut buf);
-    }
-    buf
 }
 
 fn two_metas(shown: &str) -> Diagnostic {

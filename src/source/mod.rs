@@ -11,26 +11,23 @@
 #![allow(clippy::result_large_err)]
 
 mod artifacts;
-mod clipped;
 mod confine;
 mod csar;
 mod imports;
 mod loader;
-mod map;
 mod meta;
+mod overlay;
 mod profile_path;
-mod snippet;
 mod tar;
 mod text;
 
+pub use crate::span::{FileId, Origin, SourceFile, SourceMap, Span};
 pub use artifacts::{ArtifactFiles, Missing};
-pub(crate) use clipped::{Clipped, shows_whole, visible};
 pub use imports::ImportRef;
 pub(crate) use imports::normalize_path as normalized;
-pub use loader::{Input, InputArg, Loader, Overlay, ProfileLookup, SourceOptions};
-pub use map::{FileId, Origin, SourceFile, SourceMap, Span};
+pub use loader::{Input, InputArg, Loader, ProfileLookup, SourceOptions};
 pub use meta::CsarMeta;
-pub(crate) use snippet::Snippet;
+pub use overlay::Overlay;
 
 #[cfg(test)]
 mod tests;

@@ -244,3 +244,12 @@ mod tests {
         ));
     }
 }
+
+/// The first bytes of a file, for format sniffing (empty if unreadable; the real read reports).
+pub(crate) fn read_magic(path: &Path) -> Vec<u8> {
+    let mut buf = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(4).read_to_end(&mut buf);
+    }
+    buf
+}

@@ -308,13 +308,13 @@ pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
 /// [`read_accepted`] with `--quirk` modes in force.
 pub fn read_accepted_with(
     path: &Path,
-    quirks: &[toscana::front::quirk::Quirk],
+    quirks: &[toscana::quirk::Quirk],
 ) -> Option<toscana::pipeline::Read> {
     let mut diags = toscana::diag::Diagnostics::with_cap(1);
     let read = toscana::pipeline::read(
         &toscana::pipeline::ReadOptions {
             input: Some(toscana::source::InputArg::Path(path.to_path_buf())),
-            quirks: toscana::front::quirk::Quirks::new(quirks),
+            quirks: toscana::quirk::Quirks::new(quirks),
             ..Default::default()
         },
         &mut diags,

@@ -12,7 +12,6 @@
 //! suite was written against (see `docs/dialects/variability4tosca.md`).
 
 pub mod check;
-pub mod command;
 pub mod current;
 pub mod eval;
 pub mod graph;
@@ -156,7 +155,7 @@ fn resolve_here(
         && v.as_map().is_none()
         && !v.is_null()
     {
-        diags.push(crate::front::shape::wrong_shape(
+        diags.push(crate::model::shape::wrong_shape(
             v,
             "`variability`",
             "a map with `inputs`, `presets` and `expressions`",
@@ -164,7 +163,7 @@ fn resolve_here(
         return None;
     }
     if let Some(map) = variability.and_then(Node::as_map) {
-        crate::front::shape::check_keys(
+        crate::model::shape::check_keys(
             map,
             &["inputs", "presets", "expressions"],
             "the variability definition (Variability4TOSCA 1.0)",
@@ -264,7 +263,7 @@ fn apply_presets(
         match preset {
             Some(p) => {
                 if let Some(map) = p.as_map() {
-                    crate::front::shape::check_keys(
+                    crate::model::shape::check_keys(
                         map,
                         &["name", "description", "inputs"],
                         "a variability preset",
@@ -359,7 +358,7 @@ fn section<'a>(
 ) -> Option<&'a Node> {
     let node = variability?.as_map()?.get(key)?;
     if node.as_map().is_none() && !node.is_null() {
-        diags.push(crate::front::shape::wrong_shape(
+        diags.push(crate::model::shape::wrong_shape(
             node,
             &format!("`variability.{key}`"),
             "a map",
@@ -381,7 +380,7 @@ fn add_value(
         Some(v) => {
             values.insert(name.to_string(), (v, value.span));
         }
-        None => diags.push(crate::front::shape::wrong_shape(
+        None => diags.push(crate::model::shape::wrong_shape(
             value,
             &format!("the value of variability input `{name}`"),
             "a boolean, a number, a string or a list of these",

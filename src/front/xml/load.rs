@@ -8,7 +8,7 @@ use roxmltree::Node as X;
 
 use super::doc::{self, TOSCA_NS, WSDL_NS, XSD_NS, attr};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::front::quirk::{Quirk, Quirks};
+use crate::quirk::{Quirk, Quirks};
 use crate::source::{FileId, ImportRef, Loader, Span};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! second. The syntax itself is checked where the file is read (`source::meta`).
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::front::quirk::{Quirk, Quirks};
+use crate::quirk::{Quirk, Quirks};
 use crate::source::{CsarMeta, SourceMap};
 
 pub fn check_csar_meta(

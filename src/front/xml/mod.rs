@@ -18,7 +18,7 @@
 //! - [`rebase`]: artifact paths rewritten relative to the file `convert` writes.
 
 mod build;
-pub mod command;
+mod convert;
 mod doc;
 mod load;
 mod meta;
@@ -33,14 +33,14 @@ mod types;
 use std::collections::{HashMap, HashSet};
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::front::quirk::Quirks;
+use crate::quirk::Quirks;
 use crate::source::{FileId, Loader, SourceMap};
 use crate::yaml::Node;
 
+pub use convert::{ConvertTarget, merge};
 pub use doc::TOSCA_NS;
 pub use meta::check_csar_meta;
 pub(crate) use props::builtin as props_builtin;
-pub use types::TAKEN_ON_TRUST;
 
 /// The Simple Profile version XML is translated into.
 pub const YAML_VERSION: &str = "tosca_simple_yaml_1_3";

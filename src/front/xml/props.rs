@@ -15,7 +15,7 @@ use super::build::{self, M};
 use super::doc::{self, WINERY_NS, XSD_NS, attr};
 use super::names::{Def, QName, read_qname};
 use crate::diag::{Diagnostic, codes};
-use crate::front::quirk::Quirk;
+use crate::quirk::Quirk;
 use crate::source::Span;
 use crate::yaml::Node;
 

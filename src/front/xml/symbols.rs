@@ -11,7 +11,7 @@ use super::doc::{self, TOSCA_NS, WINERY_NS, XSD_NS, attr, is_ncname};
 use super::load::{Loaded, Role};
 use super::names::{Def, XKind, clark};
 use crate::diag::{Diagnostic, codes};
-use crate::front::quirk::Quirk;
+use crate::quirk::Quirk;
 
 /// The children a `Definitions` element may hold.
 const DEFINITIONS: &[&str] = &[

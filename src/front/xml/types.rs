@@ -10,7 +10,7 @@ use super::build::{self, M};
 use super::doc::{self, attr, documentation, kid, kids};
 use super::names::{Def, QName, XKind, base_parent, base_type, clark, qname};
 use crate::diag::{Diagnostic, codes};
-use crate::front::quirk::Quirk;
+use crate::quirk::Quirk;
 use crate::source::Span;
 use crate::yaml::Node;
 
@@ -436,10 +436,6 @@ impl<'d, 'a> X<'d, 'a> {
     }
 }
 
-/// The metadata key that marks a type written for a name taken on trust: its definition was
-/// never read, so what it lacks is unknown rather than absent.
-pub const TAKEN_ON_TRUST: &str = "xml_taken_on_trust";
-
 /// The definition written for a name taken on trust (`--quirk winery`): an empty type derived
 /// from the normative root of its kind, marked in its metadata, with a string property for
 /// each property its templates set, so the YAML it becomes is complete.
@@ -456,7 +452,7 @@ pub fn stub(kind: XKind, span: Span, properties: &[String]) -> Option<(&'static 
     m.set("derived_from", build::s(kind.yaml_root()?, span));
     let mut meta = M::new(span);
     meta.set(
-        TAKEN_ON_TRUST,
+        crate::model::TAKEN_ON_TRUST,
         build::s("not defined in the documents read (--quirk winery)", span),
     );
     m.set("metadata", meta.done());

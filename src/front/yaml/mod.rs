@@ -1,9 +1,9 @@
 //! The YAML dialects (Simple Profile 1.x and TOSCA 2.0): one file's definitions into the model.
 //!
-//! For now one reader serves both dialects with per-dialect keyname tables; the Simple Profile
-//! and TOSCA 2.0 front ends grow out of it with their own version rules and type checks.
-
-pub mod grammar;
+//! One reader files both dialects' definitions and templates into the model. The keynames it
+//! checks as it reads a Simple Profile file are those of the 1.x grammar,
+//! [`super::simple_grammar`], which also applies their version rules; a TOSCA 2.0 file is held
+//! to its own grammar, [`super::tosca2`], before this reader takes what is usable of it.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
@@ -11,7 +11,8 @@ use crate::model::{Model, Named, Repository, TopologyTemplate, TypeDef, TypeKind
 use crate::source::{FileId, SourceMap, Span};
 use crate::yaml::{Map, Node};
 
-use super::shape;
+use super::simple_grammar::{E, keynames};
+use crate::model::shape;
 
 /// One import as written: where, and through which repository.
 #[derive(Debug, Clone)]
@@ -33,7 +34,7 @@ pub fn read_definitions(
     file: FileId,
     root: &Map,
     model: &mut Model,
-    quirks: &super::quirk::Quirks,
+    quirks: &crate::quirk::Quirks,
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
     let dialect = model.dialect;
@@ -44,12 +45,12 @@ pub fn read_definitions(
         super::tosca2::check_file(root, file == model.entry, diags);
         super::tosca2::check_dsl_anchors(sources, root, diags);
     } else {
-        shape::check_keys(root, grammar::top_level(dialect), "a TOSCA file", diags);
+        shape::check_keys(root, keynames(E::File), "a TOSCA file", diags);
         super::simple_grammar::check_file(
             root,
             super::simple_grammar::Lenience {
-                newer_keynames: quirks.has(super::quirk::Quirk::NewerKeynames),
-                etsi_nfv: quirks.has(super::quirk::Quirk::EtsiNfv),
+                newer_keynames: quirks.has(crate::quirk::Quirk::NewerKeynames),
+                etsi_nfv: quirks.has(crate::quirk::Quirk::EtsiNfv),
             },
             diags,
         );
@@ -113,7 +114,7 @@ pub fn read_definitions(
             .is_some_and(|m| m.contains_key("substitution_mappings"))
     };
     if file != model.entry
-        && let Some(entry) = root.entry(grammar::topology_key(dialect))
+        && let Some(entry) = root.entry(topology_key(dialect))
         && !substitutes(&entry.value)
     {
         diags.push(
@@ -315,7 +316,7 @@ fn read_imports(
             continue;
         };
         if dialect != Dialect::Tosca2 {
-            shape::check_keys(map, grammar::import(dialect), "an import", diags);
+            shape::check_keys(map, keynames(E::Import), "an import", diags);
         }
         let mut namespace = None;
         for key in ["namespace_prefix", "namespace"] {
@@ -385,7 +386,7 @@ fn named_import_body(item: &Node) -> Option<&Node> {
     let map = item.as_map()?;
     let [entry] = map.entries() else { return None };
     let key = entry.key.scalar_text()?;
-    let is_keyname = grammar::IMPORT_1X.contains(&key) || grammar::IMPORT_2.contains(&key);
+    let is_keyname = keynames(E::Import).contains(&key) || super::tosca2::is_import_keyname(key);
     (!is_keyname).then_some(&entry.value)
 }
 
@@ -399,20 +400,27 @@ pub fn read_topology(
 ) -> Option<TopologyTemplate> {
     let mut quiet = Diagnostics::with_cap(0);
     let diags = shapes(dialect, &mut quiet, diags);
-    let what = format!("`{}`", grammar::topology_key(dialect));
+    let what = format!("`{}`", topology_key(dialect));
     let map = shape::map(&node, &what, diags)?;
     // TOSCA 2.0 keynames are checked, as errors, by the 2.0 grammar (front::tosca2).
     let warn_keys = dialect != Dialect::Tosca2;
     if warn_keys {
-        shape::check_keys(map, grammar::topology(dialect), &what, diags);
+        shape::check_keys(map, keynames(E::Topology), &what, diags);
     }
     let map = node.as_map_mut()?;
-    let inputs = section(warn_keys, map, "inputs", grammar::PARAMETER, "input", diags);
+    let inputs = section(
+        warn_keys,
+        map,
+        "inputs",
+        keynames(E::TopologyParameter),
+        "input",
+        diags,
+    );
     let node_templates = section(
         warn_keys,
         map,
         "node_templates",
-        grammar::NODE_TEMPLATE,
+        keynames(E::NodeTemplate),
         "node template",
         diags,
     );
@@ -420,17 +428,17 @@ pub fn read_topology(
         warn_keys,
         map,
         "relationship_templates",
-        grammar::RELATIONSHIP_TEMPLATE,
+        keynames(E::RelationshipTemplate),
         "relationship template",
         diags,
     );
-    let groups = section(warn_keys, map, "groups", grammar::GROUP, "group", diags);
+    let groups = section(warn_keys, map, "groups", keynames(E::Group), "group", diags);
     let policies = policies(warn_keys, map, diags);
     let outputs = section(
         warn_keys,
         map,
         "outputs",
-        grammar::PARAMETER,
+        keynames(E::TopologyParameter),
         "output",
         diags,
     );
@@ -504,7 +512,12 @@ fn policies(warn_keys: bool, map: &mut Map, diags: &mut Diagnostics) -> Vec<Name
     };
     for p in &named {
         if let Some(m) = p.def.as_map().filter(|_| warn_keys) {
-            shape::check_keys(m, grammar::POLICY, &format!("policy `{}`", p.name), diags);
+            shape::check_keys(
+                m,
+                keynames(E::Policy),
+                &format!("policy `{}`", p.name),
+                diags,
+            );
         }
     }
     named
@@ -521,5 +534,13 @@ fn shapes<'d>(
         quiet
     } else {
         diags
+    }
+}
+
+/// The keyname that holds the service template in this dialect.
+pub fn topology_key(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Tosca2 => "service_template",
+        _ => "topology_template",
     }
 }

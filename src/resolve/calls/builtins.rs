@@ -26,8 +26,8 @@ use std::cmp::Ordering;
 
 use crate::ir::{ScalarUnit, Value};
 use crate::limits::{Exceeded, Limit};
+use crate::model::literals;
 use crate::resolve::constraints::compare;
-use crate::resolve::literals;
 use crate::resolve::patterns::{Patterns, Refused};
 
 /// When a built-in can be evaluated.

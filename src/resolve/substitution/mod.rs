@@ -62,8 +62,8 @@ use std::collections::HashSet;
 
 use super::Context;
 use super::params::Bindings;
-use crate::back::elements::SpanFinder;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::spans::SpanFinder;
 use crate::ir::{Dialect, Node, NodeId, Topology, type_matches};
 use crate::model::Model;
 use crate::source::Span;

@@ -612,7 +612,14 @@ impl Ctx<'_> {
                 if shipped.contains(&path) {
                     continue;
                 }
-                match artifacts.read(artifact, limits).map(String::from_utf8) {
+                match artifacts
+                    .read(
+                        artifact.path.as_deref(),
+                        artifact.repository.as_deref(),
+                        limits,
+                    )
+                    .map(String::from_utf8)
+                {
                     Ok(Ok(text)) => {
                         let key = data_key(&format!(
                             "{}-{}",

@@ -36,7 +36,7 @@ pub fn assigned(
         Some(v) => {
             values.insert(name.to_string(), (v, node.span));
         }
-        None => diags.push(crate::front::shape::wrong_shape(
+        None => diags.push(crate::model::shape::wrong_shape(
             node,
             &format!("the value of variability input `{name}`"),
             "a boolean, a number, a string or a list of these",

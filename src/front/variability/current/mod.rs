@@ -70,7 +70,7 @@ pub fn resolve(
     let variability = topo.and_then(|t| t.as_map()?.get("variability"));
     let section = |key: &str| variability.and_then(|v| v.as_map()?.get(key));
     if let Some(map) = variability.and_then(Node::as_map) {
-        crate::front::shape::check_keys(
+        crate::model::shape::check_keys(
             map,
             DEFINITION_KEYS,
             "the variability definition (Variability4TOSCA)",

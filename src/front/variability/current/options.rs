@@ -235,7 +235,7 @@ fn unknown_options(map: &crate::yaml::Map, diags: &mut Diagnostics) {
                 codes::TOSCA_UNKNOWN_KEY,
                 format!("unknown option `{key}` in `variability.options`"),
             )
-            .excused_by(crate::front::quirk::Quirk::UnknownKeynames)
+            .excused_by(crate::quirk::Quirk::UnknownKeynames)
             .at_with(e.key.span, "not an option of Variability4TOSCA")
             .did_you_mean(
                 key,
@@ -297,7 +297,7 @@ impl<'t> Options<'t> {
                     unknown_options(map, diags);
                 }
                 None if node.is_null() => {}
-                None => diags.push(crate::front::shape::wrong_shape(
+                None => diags.push(crate::model::shape::wrong_shape(
                     node,
                     "`variability.options`",
                     "a map of option names to values",
@@ -312,7 +312,7 @@ impl<'t> Options<'t> {
             Some(n) => match n.as_str() {
                 Some(s) => s.to_string(),
                 None => {
-                    diags.push(crate::front::shape::wrong_shape(
+                    diags.push(crate::model::shape::wrong_shape(
                         n,
                         "option `mode`",
                         "one of manual, consistent-strict, consistent-loose, default, semantic-strict, semantic-loose",
@@ -355,7 +355,7 @@ impl<'t> Options<'t> {
                     "optimization_topology" | "optimization_technologies"
                 );
             if expects_bool && bool_of(node).is_none() {
-                diags.push(crate::front::shape::wrong_shape(
+                diags.push(crate::model::shape::wrong_shape(
                     node,
                     &format!("option `{key}`"),
                     "true or false",

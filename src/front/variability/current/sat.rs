@@ -5,7 +5,8 @@
 //! `minimizeWeightedSum` does, so the next optimisation works among the optimal solutions.
 //!
 //! Work is bounded: a search that needs more than [`CONFLICT_BUDGET`] conflicts is stopped and
-//! reported ([`Exhausted`]), never left to run for hours on a hostile template.
+//! reported ([`Exhausted`]), never left to run for hours on a hostile template; so is a weighted
+//! sum too large to encode, rather than skipping its optimisation.
 
 use std::collections::HashMap;
 
@@ -20,11 +21,18 @@ use super::formula::Formula;
 pub const CONFLICT_BUDGET: u64 = 2_000_000;
 
 /// Weighted sums larger than this are not encoded (the encoding grows with the distinct sums).
-const MAX_ENCODED_SUM: usize = 4_000_000;
+pub const MAX_ENCODED_SUM: usize = 4_000_000;
 
 /// The search was stopped: the template needs more solver work than allowed.
 #[derive(Debug, Clone, Copy)]
-pub struct Exhausted;
+pub enum Exhausted {
+    /// More than [`CONFLICT_BUDGET`] conflicts.
+    Conflicts,
+    /// A weighted sum to optimise whose total, after dividing by the weights' common factor, is
+    /// past [`MAX_ENCODED_SUM`]: optimising it would need an encoding of that size, and an
+    /// arbitrary variant in its place would be a result the options did not ask for.
+    WeightedSum(usize),
+}
 
 /// Counts learnt clauses (one per conflict) and stops the search past the budget.
 #[derive(Default)]
@@ -187,7 +195,7 @@ impl Sat {
                 Ok(true)
             }
             Ok(SolverResult::Unsat) => Ok(false),
-            Ok(SolverResult::Interrupted) | Err(_) => Err(Exhausted),
+            Ok(SolverResult::Interrupted) | Err(_) => Err(Exhausted::Conflicts),
         }
     }
 
@@ -285,8 +293,13 @@ impl Sat {
         for (_, w) in &mut lits {
             *w /= divisor;
         }
-        let total: usize = lits.iter().map(|(_, w)| *w).sum();
-        if lits.is_empty() || total > MAX_ENCODED_SUM {
+        let total = lits
+            .iter()
+            .fold(0usize, |sum, (_, w)| sum.saturating_add(*w));
+        if total > MAX_ENCODED_SUM {
+            return Err(Exhausted::WeightedSum(total));
+        }
+        if lits.is_empty() {
             return Ok(0);
         }
         // The model of the named variables does not cover the fresh literals: solve once more
@@ -397,5 +410,24 @@ mod tests {
         sat.require(&Formula::var(0));
         sat.require(&Formula::not(Formula::var(0)));
         assert!(!sat.solve(&[]).unwrap());
+    }
+
+    #[test]
+    fn a_sum_too_large_to_encode_is_reported_not_skipped() {
+        let mut sat = Sat::new(2);
+        sat.require(&Formula::Amo(vec![Formula::var(0), Formula::var(1)]));
+        assert!(sat.solve(&[]).unwrap());
+        // weights 3 and 4,000,000 share no factor: the sum cannot be divided down
+        let weights = [(Formula::var(0), 3), (Formula::var(1), 4_000_000)];
+        assert!(matches!(
+            sat.optimize(&weights, true),
+            Err(Exhausted::WeightedSum(4_000_003))
+        ));
+        // weights whose sum overflows saturate instead of wrapping to a small total
+        let huge = [(Formula::var(0), u64::MAX), (Formula::var(1), u64::MAX - 1)];
+        assert!(matches!(
+            sat.optimize(&huge, true),
+            Err(Exhausted::WeightedSum(usize::MAX))
+        ));
     }
 }

@@ -106,17 +106,27 @@ pub fn solve<'t>(
             );
             return None;
         }
-        Err(Exhausted) => {
-            diags.push(
-                Diagnostic::error(
-                    codes::VAR_LIMIT,
+        Err(exhausted) => {
+            let (message, hint) = match exhausted {
+                Exhausted::Conflicts => (
                     format!(
                         "choosing among the variants needs more than {} solver conflicts",
                         super::sat::CONFLICT_BUDGET
                     ),
-                )
-                .at(p.span)
-                .hint("the conditions leave too many combinations open; decide more of them with conditions or inputs"),
+                    "the conditions leave too many combinations open; decide more of them with conditions or inputs",
+                ),
+                Exhausted::WeightedSum(total) => (
+                    format!(
+                        "the weighted sum to optimise totals {total} after dividing by the weights' common factor, more than the {} the solver encodes",
+                        super::sat::MAX_ENCODED_SUM
+                    ),
+                    "use smaller weights (only their ratios matter), or switch that optimization off in `variability.options`",
+                ),
+            };
+            diags.push(
+                Diagnostic::error(codes::VAR_LIMIT, message)
+                    .at(p.span)
+                    .hint(hint),
             );
             return None;
         }

@@ -135,7 +135,7 @@ pub fn used<'l>(library: &'l Library, root: &Map, names: &Names) -> Used<'l> {
 /// names ignoring case; a 2.0 unit is matched as written, so values are best written with the
 /// units as listed.
 fn scalar_type(name: &str, span: Span) -> Option<Node> {
-    let table = crate::resolve::literals::simple_profile_units(name)?;
+    let table = crate::model::literals::simple_profile_units(name)?;
     let mut m = M::new(span);
     m.put(
         "description",

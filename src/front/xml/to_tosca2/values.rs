@@ -36,7 +36,7 @@ pub fn value(rw: &mut Rw, node: &Node) -> Option<Node> {
         Kind::Map(map) => {
             if let [entry] = map.entries()
                 && let Some(function) = entry.key.as_str()
-                && crate::resolve::FUNCTIONS_1X.contains(&function)
+                && crate::model::FUNCTIONS_1X.contains(&function)
             {
                 return call(rw, node, function, &entry.key, &entry.value);
             }

@@ -321,7 +321,7 @@ impl SourceCode for Clipped<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{Origin, SourceMap};
+    use crate::span::{Origin, SourceMap};
 
     /// Each test reads through its own map, so the clipped view can borrow it.
     fn clipped<'m>(

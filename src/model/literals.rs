@@ -1,12 +1,44 @@
 //! The literal forms of TOSCA's own value types, read from a scalar's text: scalar-units,
 //! versions and timestamps.
 //!
+//! [`ScalarUnit`] and [`Version`] are defined here, where their text is read, and the IR
+//! carries them as they are ([`crate::ir::Value`]).
+//!
 //! They arrive from YAML as strings (`4 GB`), floats (`14.10`, whose text is kept, so it stays
 //! `14.10`) or integers; these functions read the written text and say why it does not fit.
 
 use std::cmp::Ordering;
 
-use crate::ir::{ScalarUnit, Version};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// A scalar-unit value: both forms, because diagrams show what was written and backends need a
+/// number in a known unit.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ScalarUnit {
+    /// As written: `4 GB`.
+    pub text: String,
+    /// The number as written: `4`.
+    pub number: f64,
+    /// The unit as written: `GB`.
+    pub unit: String,
+    /// The number in the canonical unit of its type: `4000000000`.
+    pub canonical: f64,
+    /// The canonical unit: `B`.
+    pub canonical_unit: String,
+}
+
+/// A TOSCA version with its parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Version {
+    /// As written: `1.10`, `2.0.1.alpha-3`.
+    pub text: String,
+    pub major: u64,
+    pub minor: u64,
+    pub fix: Option<u64>,
+    pub qualifier: Option<String>,
+    pub build: Option<u64>,
+}
 
 /// Units of a scalar type: each unit with its factor to the canonical unit.
 #[derive(Debug, Clone, PartialEq)]

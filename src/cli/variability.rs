@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::VariabilityArgs;
-use crate::cli::{Closing, LimitArgs, Report};
+use super::{Closing, EntryArgs, LimitArgs, Report, ReportArgs, ValueArgs};
+use crate::front::variability::{VariabilityArgs, render_explanation};
 use crate::pipeline::{self, ReadOptions};
 use crate::source::InputArg;
 
@@ -17,9 +17,9 @@ pub struct ResolveArgs {
     /// for standard input
     pub file: String,
     #[command(flatten)]
-    pub entry: crate::cli::EntryArgs,
+    pub entry: EntryArgs,
     #[command(flatten)]
-    pub values: crate::cli::ValueArgs,
+    pub values: ValueArgs,
     #[command(flatten)]
     pub variability: VariabilityArgs,
     /// Write the YAML to FILE (replaced in one step) instead of standard output
@@ -29,7 +29,7 @@ pub struct ResolveArgs {
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
-    pub report: crate::cli::ReportArgs,
+    pub report: ReportArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -51,8 +51,8 @@ pub fn run(args: &ResolveArgs) -> ExitCode {
     let explanation = args
         .variability
         .explain
-        .then(|| super::render_explanation(&read.explanation, &read.sources));
-    crate::cli::finish_yaml_output(
+        .then(|| render_explanation(&read.explanation, &read.sources));
+    super::finish_yaml_output(
         read.tree,
         args.output.as_deref(),
         "resolved.yaml",

@@ -4,34 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
-use crate::cli::{Closing, LimitArgs, Report};
+use super::{Closing, EntryArgs, LenientArgs, LimitArgs, Report, ReportArgs};
+use crate::front::xml::ConvertTarget;
+use crate::front::xml::rebase::Places;
 use crate::pipeline::{self, ReadOptions};
 use crate::source::InputArg;
-use crate::yaml::Node;
-
-/// The YAML dialects `convert` writes, named by their `tosca_definitions_version`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-#[allow(non_camel_case_types)]
-pub enum ConvertTarget {
-    /// TOSCA Simple Profile in YAML 1.3: the normative types are implied
-    #[value(name = "tosca_simple_yaml_1_3")]
-    tosca_simple_yaml_1_3,
-    /// TOSCA 2.0: the file defines the Simple Profile 1.3 types it uses, under their 1.3 names
-    #[value(name = "tosca_2_0")]
-    tosca_2_0,
-}
-
-impl ConvertTarget {
-    /// The dialect, as warnings name it.
-    pub fn dialect(self) -> &'static str {
-        match self {
-            ConvertTarget::tosca_simple_yaml_1_3 => "TOSCA YAML 1.3",
-            ConvertTarget::tosca_2_0 => super::to_tosca2::DIALECT,
-        }
-    }
-}
 
 /// The flags of `toscana convert`.
 #[derive(Debug, Args, Clone)]
@@ -39,7 +18,7 @@ pub struct ConvertArgs {
     /// The TOSCA 1.0 XML input: a Definitions file, a folder or a CSAR
     pub file: String,
     #[command(flatten)]
-    pub entry: crate::cli::EntryArgs,
+    pub entry: EntryArgs,
     /// The YAML dialect to write
     #[arg(long, value_enum, value_name = "DIALECT", default_value_t = ConvertTarget::tosca_simple_yaml_1_3, help_heading = "Output")]
     pub to: ConvertTarget,
@@ -50,9 +29,9 @@ pub struct ConvertArgs {
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
-    pub lenient: crate::cli::LenientArgs,
+    pub lenient: LenientArgs,
     #[command(flatten)]
-    pub report: crate::cli::ReportArgs,
+    pub report: ReportArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -78,12 +57,12 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
         None => Path::new("."),
     };
     let output_dir = std::path::absolute(output_dir).unwrap_or_else(|_| output_dir.to_path_buf());
-    let places = super::rebase::Places {
+    let places = Places {
         output_dir: &output_dir,
         input: Path::new(&args.file),
     };
     let converted = pipeline::convert_xml(&options, args.to, &places, &mut diags);
-    crate::cli::finish_yaml_output(
+    super::finish_yaml_output(
         converted.tree,
         args.output.as_deref(),
         "converted.yaml",
@@ -97,35 +76,4 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
             max_bytes: args.limits.max_diagnostics_size,
         },
     )
-}
-
-/// The translated documents as one YAML file: the entry's tree with the type sections of every
-/// other document merged in (translated names are unique across documents by construction).
-pub fn merge(trees: &[(crate::source::FileId, Node)]) -> Option<Node> {
-    let (_, entry) = trees.first()?;
-    let mut extra = Vec::new();
-    for (_, tree) in &trees[1..] {
-        for e in tree
-            .as_map()
-            .map(crate::yaml::Map::entries)
-            .unwrap_or_default()
-        {
-            let Some(section) = e
-                .key
-                .scalar_text()
-                .and_then(|k| super::TYPE_SECTIONS.iter().copied().find(|s| *s == k))
-            else {
-                continue;
-            };
-            for se in e
-                .value
-                .as_map()
-                .map(crate::yaml::Map::entries)
-                .unwrap_or_default()
-            {
-                extra.push((section, se.key.clone(), se.value.clone()));
-            }
-        }
-    }
-    Some(super::with_types(entry, extra))
 }

@@ -104,7 +104,7 @@ pub fn print(text: &str, code: u8) -> std::process::ExitCode {
             let _ = to_stderr(&format!(
                 "error[output::write]: cannot write to standard output: {e}\n"
             ));
-            std::process::ExitCode::from(crate::cli::EXIT_OUTPUT)
+            std::process::ExitCode::from(super::EXIT_OUTPUT)
         }
         _ => std::process::ExitCode::from(code),
     }

@@ -1,8 +1,8 @@
 //! Reading YAML nodes as the shapes a grammar expects, with a diagnostic when they are not.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::front::quirk::Quirk;
 use crate::model::Named;
+use crate::quirk::Quirk;
 use crate::yaml::{Map, Node};
 
 /// The node as a map. A null (an empty `properties:`) is read as an empty map, with a warning

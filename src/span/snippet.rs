@@ -99,7 +99,7 @@ pub(super) fn shifted<'b>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{Origin, SourceMap};
+    use crate::span::{Origin, SourceMap};
 
     /// Data, span, line/column/line count, name and language of a snippet.
     type Fields = (
