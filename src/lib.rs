@@ -58,6 +58,7 @@ pub mod front;
 pub(crate) mod hash;
 pub mod ir;
 pub mod limits;
+pub mod lsp;
 pub mod model;
 pub mod pipeline;
 pub mod profiles;

@@ -36,6 +36,8 @@ pub struct ReadOptions {
     pub variability: crate::front::variability::Options,
     /// Lenient modes for real-world files (`--quirk`).
     pub quirks: crate::quirk::Quirks,
+    /// Unsaved editor buffers read in place of their files (`toscana lsp`).
+    pub overlay: crate::source::Overlay,
 }
 
 /// The result of reading: the topology when the input could be read at all, every file read
@@ -47,6 +49,8 @@ pub struct Read {
     pub artifacts: ArtifactFiles,
     /// The resolution of a variable template (Variability4TOSCA), when the input was one.
     pub variability: Option<Resolved>,
+    /// What the front end read, with spans: the language server's index of names.
+    pub model: Option<crate::model::Model>,
 }
 
 /// Reads and resolves the input. Problems go into `diags`; the topology is returned even when
@@ -67,6 +71,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
             sources: loader.into_sources(),
             artifacts: ArtifactFiles::nowhere(),
             variability: None,
+            model: None,
         };
     };
     let variable = crate::front::Variability {
@@ -104,6 +109,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
             sources: loader.into_sources(),
             artifacts: ArtifactFiles::nowhere(),
             variability: None,
+            model: None,
         };
     };
     if opened
@@ -154,6 +160,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         sources,
         artifacts,
         variability,
+        model: Some(model),
     }
 }
 
@@ -333,6 +340,7 @@ fn new_loader(options: &ReadOptions) -> Loader {
         map_url: options.map_url.clone(),
         profile_paths: options.profile_paths.clone(),
         limits: options.limits.clone(),
+        overlay: options.overlay.clone(),
     })
 }
 

@@ -34,7 +34,7 @@ use rust_text::{code_only, is_ident_byte, item_end, line_of, words};
 /// - `pipeline`: runs the read side in one call; `cli`: the commands.
 const ORDER: &[&str] = &[
     "hash", "limits", "quirk", "span", "diag", "explain", "source", "profiles", "yaml", "model",
-    "ir", "front", "resolve", "back", "pipeline", "cli",
+    "ir", "front", "resolve", "back", "pipeline", "lsp", "cli",
 ];
 
 /// Edges that point downstream but skip a stage: the resolver reads the model, never YAML or a

@@ -73,6 +73,11 @@ pub enum Command {
         after_help = "Example:\n  toscana completions bash > ~/.local/share/bash-completion/completions/toscana\n  toscana completions zsh --name tosca2k8s > ~/.zfunc/_tosca2k8s"
     )]
     Completions(CompletionArgs),
+    /// Serve the Language Server Protocol over standard input and output, for editors
+    #[command(
+        after_help = "Editors start it themselves; docs/lsp.md shows the setup for VS Code, Neovim, Helix and Emacs.\n\nExample:\n  toscana lsp"
+    )]
+    Lsp(LspArgs),
 }
 
 /// The examples of the translators, shared with their alias binaries.
@@ -480,6 +485,22 @@ pub struct ExplainArgs {
     /// List every code with its one-line summary
     #[arg(long)]
     pub list: bool,
+}
+
+/// `toscana lsp`: what every check the server runs takes besides the file.
+#[derive(Debug, Args, Clone)]
+pub struct LspArgs {
+    /// Speak over standard input and output (the only transport; editors' clients pass it)
+    #[arg(long)]
+    pub stdio: bool,
+    /// Read imports under URL PREFIX from folder DIR (repeatable), as `check --map-url` does
+    #[arg(long = "map-url", value_name = "PREFIX=DIR", value_parser = parse_pair)]
+    pub map_url: Vec<(String, String)>,
+    /// Find TOSCA 2.0 profiles imported by name in DIR (repeatable), as `check --profile-path`
+    #[arg(long = "profile-path", value_name = "DIR")]
+    pub profile_path: Vec<PathBuf>,
+    #[command(flatten)]
+    pub lenient: LenientArgs,
 }
 
 /// `toscana completions`.

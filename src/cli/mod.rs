@@ -20,7 +20,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser};
 
 pub use args::{
     BackendArgs, Cli, ColorChoice, Command, DotArgs, EntryArgs, ExplainArgs, FormatArg, InputArgs,
-    IrCommand, K8sArgs, LenientArgs, LimitArgs, OutputArgs, ReadArgs, ReportArgs, TfArgs,
+    IrCommand, K8sArgs, LenientArgs, LimitArgs, LspArgs, OutputArgs, ReadArgs, ReportArgs, TfArgs,
     TranslateArgs, ValueArgs,
 };
 pub use report::{Closing, Report};
@@ -96,6 +96,29 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => convert::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Completions(args) => completions::print(&args),
+        Command::Lsp(args) => lsp(&args),
+    }
+}
+
+/// `toscana lsp`: serves an editor until it shuts the server down (exit 0) or goes away
+/// without doing so (exit 1, as the protocol asks).
+fn lsp(args: &LspArgs) -> ExitCode {
+    let settings = crate::lsp::Settings {
+        map_url: args
+            .map_url
+            .iter()
+            .map(|(prefix, dir)| (prefix.clone(), PathBuf::from(dir)))
+            .collect(),
+        profile_paths: args.profile_path.clone(),
+        quirks: args.lenient.quirks(),
+    };
+    match crate::lsp::serve(settings) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(error) => {
+            let _ = stdio::to_stderr(&format!("toscana lsp: {error}\n"));
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -282,6 +305,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         report_open_requirements: matches!(job, Job::Check),
         variability: args.variability.options(),
         quirks: args.lenient.quirks(),
+        overlay: Default::default(),
     };
     let read = pipeline::read(&options, &mut diags);
     let explanation = read
@@ -343,6 +367,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         }
     };
     leave_to_the_exit(read.topology);
+    leave_to_the_exit(read.model);
     Report {
         args: &args.report,
         sources: &sources,

@@ -57,6 +57,9 @@ use crate::yaml::Node;
 pub use params::{Bindings, check_unused_bindings};
 pub use paths::topology_root;
 pub use substitution::{Candidate, SEPARATOR, settled, substitute};
+/// How type names are read (shorthands, namespaces) and their ancestries: what the language
+/// server's index reads types through, so an editor resolves a name as a check does.
+pub use types::Ancestry;
 
 /// What the resolver needs besides the model.
 pub struct Context<'a> {

@@ -12,7 +12,8 @@ use super::imports::{
     ImportRef, Target, classify, join_repository, join_web, map_web, normalize_path, suggested_map,
 };
 use super::meta::{CsarMeta, parse_meta};
-use super::text::{ReadError, decode, os_reason, read_bounded, read_disk};
+use super::overlay::Overlay;
+use super::text::{ReadError, decode, os_reason, read_bounded, read_disk, read_magic};
 use super::{FileId, Origin, SourceMap, Span};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::limits::Limits;
@@ -31,6 +32,8 @@ pub struct SourceOptions {
     pub limits: Limits,
     /// `--profile-path DIR`: folders holding TOSCA 2.0 profiles laid out by profile name.
     pub profile_paths: Vec<PathBuf>,
+    /// Texts that stand in for files on disk: an editor's unsaved buffers (`toscana lsp`).
+    pub overlay: Overlay,
 }
 
 /// One input named on the command line.
@@ -384,6 +387,11 @@ impl Loader {
     }
 
     fn open_path(&mut self, path: &Path, diags: &mut Diagnostics) -> Option<Input> {
+        if self.options.overlay.has(&self.cwd.join(path)) {
+            return self
+                .read_file(path, diags)
+                .map(|entry| Input { entry, csar: None });
+        }
         let shown = path.display().to_string();
         let meta = match std::fs::metadata(path) {
             Ok(m) => m,
@@ -918,7 +926,7 @@ impl Loader {
         let (name, origin, bytes) = match &place {
             Place::Disk { shown, abs, .. } => {
                 let name = shown.display().to_string();
-                let bytes = match read_disk(abs, limits.max_file_bytes) {
+                let bytes = match self.options.overlay.read(abs, limits.max_file_bytes) {
                     Ok(b) => b,
                     Err(ReadError::NotFound) => return Err(Fail::NotFound),
                     Err(e) => return Err(Fail::Other(e.into_common_diagnostic(&name))),
@@ -1261,15 +1269,6 @@ pub(crate) fn looks_like_service_template(text: &str) -> bool {
         template |= key_at_col0(line, "topology_template") || key_at_col0(line, "service_template");
     }
     version && template
-}
-
-/// The first bytes of a file, for format sniffing (empty if unreadable; the real read reports).
-fn read_magic(path: &Path) -> Vec<u8> {
-    let mut buf = Vec::new();
-    if let Ok(f) = std::fs::File::open(path) {
-        let _ = f.take(4).read_to_end(&mut buf);
-    }
-    buf
 }
 
 fn two_metas(shown: &str) -> Diagnostic {

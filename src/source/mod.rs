@@ -16,6 +16,7 @@ mod csar;
 mod imports;
 mod loader;
 mod meta;
+mod overlay;
 mod profile_path;
 mod tar;
 mod text;
@@ -23,8 +24,10 @@ mod text;
 pub use crate::span::{FileId, Origin, SourceFile, SourceMap, Span};
 pub use artifacts::{ArtifactFiles, Missing};
 pub use imports::ImportRef;
+pub(crate) use imports::normalize_path as normalized;
 pub use loader::{Input, InputArg, Loader, ProfileLookup, SourceOptions};
 pub use meta::CsarMeta;
+pub use overlay::Overlay;
 
 #[cfg(test)]
 mod tests;

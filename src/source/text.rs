@@ -183,6 +183,15 @@ pub(crate) fn decode(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostic> 
     Ok(text)
 }
 
+/// The first bytes of a file, for format sniffing (empty if unreadable; the real read reports).
+pub(crate) fn read_magic(path: &Path) -> Vec<u8> {
+    let mut buf = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(4).read_to_end(&mut buf);
+    }
+    buf
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,6 +19,18 @@
 
 mod table;
 
+pub(crate) use table::D as Entity;
+
+/// The keynames of `entity`, or of the file for `None`: for the language server's completion
+/// (src/lsp/completion.rs).
+pub(crate) fn keynames(entity: Option<Entity>) -> Vec<&'static str> {
+    let keys = match entity {
+        Some(entity) => entity.table().0,
+        None => table::TOP_LEVEL,
+    };
+    keys.iter().map(|(name, _)| *name).collect()
+}
+
 pub use table::is_import_keyname;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};

@@ -42,7 +42,7 @@ pub(super) enum K {
 
 /// The kinds of definitions, each with its keyname table.
 #[derive(Clone, Copy, PartialEq)]
-pub(super) enum D {
+pub(crate) enum D {
     ArtifactType,
     DataType,
     CapabilityType,

@@ -58,6 +58,7 @@ fn a_node_filter_is_judged_against_each_candidate() {
         map_url: Vec::new(),
         limits: limits.clone(),
         profile_paths: Vec::new(),
+        ..SourceOptions::default()
     });
     let input = loader
         .open_input(&InputArg::Path(path), &mut diags)

@@ -1,0 +1,284 @@
+//! Hover: what the name under the cursor is, as the definitions say.
+//!
+//! - a type: its kind, its derivation chain and its description;
+//! - a property, attribute, requirement or capability name: its definition as written in the
+//!   type that declares it (nearest along the ancestry), with that type named;
+//! - a template, input or output (also as the argument of `get_input`, `get_property`, ...):
+//!   what it is, its type and description; an input also its default, which is what
+//!   `get_input` evaluates to when no value is given;
+//! - a function call that is a node template's property value: what it evaluates to, as the
+//!   resolved topology has it (or that it is known only at deployment);
+//! - an import: the file it reads;
+//! - a keyname: its meaning in the specification of the file's dialect ([`super::keynames`]).
+
+use std::path::Path;
+
+use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
+
+use super::check::Checked;
+use super::index::{Member, Section, Target};
+use super::lines::Lines;
+use crate::model::{Model, Named, TypeKind};
+use crate::resolve::Ancestry;
+use crate::source::{SourceMap, Span};
+use crate::yaml::Node;
+
+/// At most this many lines of a definition are shown.
+const MAX_LINES: usize = 30;
+
+pub fn hover(
+    workspace: &super::workspace::Workspace,
+    path: &Path,
+    position: Position,
+) -> Option<Hover> {
+    let at = workspace.at(path, position)?;
+    let checked = at.checked;
+    let model = checked.model.as_ref()?;
+    let index = &checked.index;
+    let call = index.call_at(at.file, at.offset);
+    let found = if let Some(occurrence) = index.occurrence_at(at.file, at.offset) {
+        describe(checked, model, &occurrence.target).map(|text| (text, occurrence.span))
+    } else if let Some(member) = index.member_at(at.file, at.offset) {
+        describe_member(&checked.sources, model, member).map(|text| (text, member.span))
+    } else if call.is_none() {
+        super::keynames::hover(checked, model, at.file, at.offset)
+    } else {
+        None
+    };
+    let value = call.and_then(|c| evaluated(checked, c).map(|text| (text, c.span)));
+    let (text, span) = match (found, value) {
+        (Some((text, span)), Some((value, _))) => (format!("{text}\n\n---\n\n{value}"), span),
+        (Some(found), None) => found,
+        (None, Some(value)) => value,
+        (None, None) => return None,
+    };
+    let lines = Lines::new(&checked.sources.get(at.file).text);
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(lines.range(span.start as usize, span.end as usize)),
+    })
+}
+
+/// What a property's function call evaluates to, as the resolved topology has it.
+fn evaluated(checked: &Checked, call: &super::index::CallSite) -> Option<String> {
+    let node = checked
+        .topology
+        .as_ref()?
+        .nodes
+        .iter()
+        .find(|n| n.name == call.node)?;
+    let value = node.properties.get(&call.property)?;
+    Some(match value {
+        crate::ir::Value::Call(_) => format!(
+            "`{}` of `{}` is known only at deployment",
+            call.property, call.node
+        ),
+        value => format!(
+            "`{}` of `{}` evaluates to `{}`",
+            call.property,
+            call.node,
+            show(value)
+        ),
+    })
+}
+
+/// A value as a template would write it, in YAML's flow style.
+fn show(value: &crate::ir::Value) -> String {
+    use crate::ir::Value;
+    match value {
+        Value::Null => "null".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::List(items) => format!(
+            "[{}]",
+            items.iter().map(show).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Map(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{k}: {}", show(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Scalar(scalar) => scalar.text.clone(),
+        Value::Version(version) => version.text.clone(),
+        Value::Timestamp(text) | Value::Bytes(text) => text.clone(),
+        Value::Call(_) => "(known at deployment)".into(),
+    }
+}
+
+fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String> {
+    match target {
+        Target::Type(kind, id) => Some(describe_type(model, *kind, id)),
+        Target::Template(section, name) => {
+            let named = template(model, *section, name)?;
+            Some(describe_template(&checked.sources, *section, named))
+        }
+        Target::File(file) => Some(format!("imports `{}`", checked.sources.get(*file).name)),
+    }
+}
+
+/// The ancestry of a type, most specific first.
+pub fn chain(model: &Model, kind: TypeKind, id: &str) -> Vec<String> {
+    Ancestry::new(model).chain(model, kind, id).to_vec()
+}
+
+fn describe_type(model: &Model, kind: TypeKind, id: &str) -> String {
+    let chain = chain(model, kind, id);
+    let mut out = format!("**{}** `{id}`", kind.noun());
+    if chain.len() > 1 {
+        let names: Vec<String> = chain.iter().map(|n| format!("`{n}`")).collect();
+        out.push_str(&format!("\n\nderived from: {}", names[1..].join(" → ")));
+    }
+    if let Some(description) = model
+        .types
+        .get(&(kind, id.to_string()))
+        .and_then(|t| text_of(&t.def, "description"))
+    {
+        out.push_str(&format!("\n\n{description}"));
+    }
+    out
+}
+
+fn template<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Named> {
+    let topology = model.topology.as_ref()?;
+    let entries = match section {
+        Section::Input => &topology.inputs,
+        Section::Node => &topology.node_templates,
+        Section::Relationship => &topology.relationship_templates,
+        Section::Group => &topology.groups,
+        Section::Policy => &topology.policies,
+        Section::Output => &topology.outputs,
+    };
+    entries.iter().find(|n| n.name == name)
+}
+
+fn describe_template(sources: &SourceMap, section: Section, named: &Named) -> String {
+    let mut out = format!("**{}** `{}`", section.noun(), named.name);
+    if let Some(t) = text_of(&named.def, "type") {
+        out.push_str(&format!(": `{t}`"));
+    }
+    if section == Section::Input {
+        for key in ["required", "default", "value"] {
+            if let Some(value) = named.def.as_map().and_then(|m| m.get(key)) {
+                out.push_str(&format!("\n\n{key}: `{}`", one_line(sources, value)));
+            }
+        }
+        if let Some(constraints) = named.def.as_map().and_then(|m| m.get("constraints")) {
+            out.push_str(&format!(
+                "\n\nconstraints: `{}`",
+                one_line(sources, constraints)
+            ));
+        }
+    }
+    if let Some(description) = text_of(&named.def, "description") {
+        out.push_str(&format!("\n\n{description}"));
+    }
+    out
+}
+
+/// Where `member` is declared (the span of its name) and by which type: the nearest
+/// definition along its owner's ancestry.
+pub fn member_definition<'m>(model: &'m Model, member: &Member) -> Option<(Span, &'m Node)> {
+    let (kind, owner) = &member.owner;
+    for id in chain(model, *kind, owner) {
+        let Some(def) = model.types.get(&(*kind, id)) else {
+            continue;
+        };
+        let Some(section) = def.def.as_map().and_then(|m| m.get(member.section)) else {
+            continue;
+        };
+        let found = match (section.as_map(), section.as_seq()) {
+            (Some(map), _) => map.entry(&member.name).map(|e| (e.key.span, &e.value)),
+            (_, Some(items)) => items.iter().find_map(|item| {
+                let entry = item.as_map()?.entries().first()?;
+                (entry.key.as_str() == Some(member.name.as_str()))
+                    .then_some((entry.key.span, &entry.value))
+            }),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+fn describe_member(sources: &SourceMap, model: &Model, member: &Member) -> Option<String> {
+    let (key, value) = member_definition(model, member)?;
+    let declaring = model
+        .types
+        .values()
+        .find(|t| {
+            t.def.span.file == key.file
+                && t.def.span.start <= key.start
+                && key.end <= t.def.span.end
+        })
+        .map(|t| t.name.as_str())
+        .unwrap_or(member.owner.1.as_str());
+    let noun = match member.section {
+        "properties" => "property",
+        "attributes" => "attribute",
+        "requirements" => "requirement",
+        _ => "capability",
+    };
+    let mut out = format!(
+        "**{noun}** `{}` of `{declaring}`\n\n```yaml\n{}\n```",
+        member.name,
+        excerpt(sources, key, value)
+    );
+    if let Some(description) = text_of(value, "description") {
+        out.push_str(&format!("\n\n{description}"));
+    }
+    Some(out)
+}
+
+/// The text of `key: value` as written, from the key's line to the end of the value, dedented
+/// to the key and cut at [`MAX_LINES`].
+fn excerpt(sources: &SourceMap, key: Span, value: &Node) -> String {
+    let file = sources.get(key.file);
+    let start = file.text[..key.start as usize]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let end = (value.span.end as usize)
+        .max(key.end as usize)
+        .min(file.text.len());
+    let indent = key.start as usize - start;
+    let lines: Vec<&str> = file.text[start..end].lines().collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(MAX_LINES)
+        .map(|line| {
+            let cut = line
+                .char_indices()
+                .take_while(|(i, c)| *i < indent && c.is_whitespace())
+                .count();
+            line[cut..].to_string()
+        })
+        .collect();
+    if lines.len() > MAX_LINES {
+        out.push("# ...".into());
+    }
+    out.join("\n")
+}
+
+/// The text of a scalar under `key` of a map.
+fn text_of<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
+    node.as_map()?.get(key)?.scalar_text()
+}
+
+/// A value's source text on one line.
+fn one_line(sources: &SourceMap, value: &Node) -> String {
+    let text = sources.slice(value.span);
+    let flat: Vec<&str> = text.split_whitespace().collect();
+    let flat = flat.join(" ");
+    match flat.chars().count() > 80 {
+        true => format!("{}…", flat.chars().take(80).collect::<String>()),
+        false => flat,
+    }
+}

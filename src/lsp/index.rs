@@ -1,0 +1,715 @@
+//! The names of one check and where each is written: every definition (types, node and
+//! relationship templates, groups, policies, inputs, outputs) and every place that refers to
+//! one (a `type:`, a `derived_from`, a requirement's target, a `get_input`, an import), plus the
+//! property, attribute, requirement and capability names assigned in templates, for hover.
+//!
+//! This is the one module that knows where the language server's knowledge comes from: today
+//! the front end's [`Model`] (definitions and templates by name, with spans, for every dialect
+//! including TOSCA 1.0 XML), with type names read through the resolver's [`Ancestry`] so a
+//! shorthand or a TOSCA 2.0 namespaced name means in the editor what it means to `check`.
+//! The features (hover, definition, completion, ...) ask this index and never the model's
+//! layout, so the index can move to a richer model without them changing.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::diag::Diagnostics;
+use crate::model::{Model, Named, TypeKind};
+use crate::resolve::Ancestry;
+use crate::source::{FileId, Origin, SourceMap, Span};
+use crate::yaml::Node;
+
+/// The sections of a service template whose entries have names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Section {
+    Input,
+    Node,
+    Relationship,
+    Group,
+    Policy,
+    Output,
+}
+
+impl Section {
+    /// The word used in hovers and outlines ("node template").
+    pub fn noun(self) -> &'static str {
+        match self {
+            Section::Input => "input",
+            Section::Node => "node template",
+            Section::Relationship => "relationship template",
+            Section::Group => "group",
+            Section::Policy => "policy",
+            Section::Output => "output",
+        }
+    }
+}
+
+/// What a name stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// A type, by its identity (a key of [`Model::types`]).
+    Type(TypeKind, String),
+    /// A named entry of the entry file's service template.
+    Template(Section, String),
+    /// A file an import reads.
+    File(FileId),
+}
+
+/// One place a name is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrence {
+    /// The name's text (without quotes).
+    pub span: Span,
+    pub target: Target,
+    /// Whether this is where it is defined.
+    pub definition: bool,
+}
+
+/// A property, attribute, requirement or capability named in a template or type: what its
+/// owner's type says of it is the hover.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    pub span: Span,
+    /// The type whose definitions (along its ancestry) declare it.
+    pub owner: (TypeKind, String),
+    /// `properties`, `attributes`, `requirements` or `capabilities`.
+    pub section: &'static str,
+    pub name: String,
+}
+
+/// A node template's property whose value is a function call: hover says what it evaluates to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallSite {
+    /// The whole value.
+    pub span: Span,
+    pub node: String,
+    pub property: String,
+}
+
+/// The names of one check.
+#[derive(Debug, Default)]
+pub struct Index {
+    /// Sorted by file, then start.
+    occurrences: Vec<Occurrence>,
+    members: Vec<Member>,
+    calls: Vec<CallSite>,
+    definitions: HashMap<Target, Span>,
+}
+
+/// The TOSCA functions whose first argument names a node or relationship template (1.x, and
+/// 2.0 with `$`), unless it is one of [`SELF_WORDS`].
+const TEMPLATE_FUNCTIONS: &[&str] = &[
+    "get_property",
+    "get_attribute",
+    "get_artifact",
+    "get_operation_output",
+    "get_nodes_of_type",
+];
+
+/// The first arguments of [`TEMPLATE_FUNCTIONS`] that name the context, not a template.
+const SELF_WORDS: &[&str] = &["SELF", "SOURCE", "TARGET", "HOST"];
+
+impl Index {
+    /// Indexes what `model` holds. Names in embedded profiles are definitions only (their own
+    /// references are never edited); the files of the workspace are walked for references.
+    pub fn build(model: Option<&Model>, sources: &SourceMap) -> Index {
+        let mut index = Index::default();
+        let Some(model) = model else {
+            return index;
+        };
+        let mut walk = Walk {
+            model,
+            sources,
+            ancestry: Ancestry::new(model),
+            index: &mut index,
+        };
+        walk.types();
+        walk.topology();
+        walk.imports();
+        index.occurrences.sort_by(|a, b| {
+            (a.span.file, a.span.start, a.span.end, &a.target)
+                .cmp(&(b.span.file, b.span.start, b.span.end, &b.target))
+                .then(b.definition.cmp(&a.definition))
+        });
+        // A name both defined and read at one place (an XML template the front end files twice)
+        // is one occurrence, its definition.
+        index
+            .occurrences
+            .dedup_by(|later, first| later.span == first.span && later.target == first.target);
+        index
+    }
+
+    /// The occurrence whose text holds byte `at` of `file` (its end included, where a cursor
+    /// after the last character is).
+    pub fn occurrence_at(&self, file: FileId, at: u32) -> Option<&Occurrence> {
+        let from = self.occurrences.partition_point(|o| o.span.file < file);
+        self.occurrences[from..]
+            .iter()
+            .take_while(|o| o.span.file == file && o.span.start <= at)
+            .filter(|o| at <= o.span.end)
+            .last()
+    }
+
+    /// The member name whose text holds byte `at` of `file`.
+    pub fn member_at(&self, file: FileId, at: u32) -> Option<&Member> {
+        self.members
+            .iter()
+            .find(|m| m.span.file == file && m.span.start <= at && at <= m.span.end)
+    }
+
+    /// The property value with a function call that holds byte `at` of `file`.
+    pub fn call_at(&self, file: FileId, at: u32) -> Option<&CallSite> {
+        self.calls
+            .iter()
+            .find(|c| c.span.file == file && c.span.start <= at && at <= c.span.end)
+    }
+
+    /// Where `target` is defined.
+    pub fn definition(&self, target: &Target) -> Option<Span> {
+        self.definitions.get(target).copied()
+    }
+
+    /// Every occurrence of `target`, its definition included.
+    pub fn occurrences_of<'a>(
+        &'a self,
+        target: &'a Target,
+    ) -> impl Iterator<Item = &'a Occurrence> {
+        self.occurrences.iter().filter(move |o| &o.target == target)
+    }
+
+    /// Every occurrence, by file and start.
+    pub fn occurrences(&self) -> &[Occurrence] {
+        &self.occurrences
+    }
+
+    /// Every definition, in no particular order.
+    pub fn definitions(&self) -> impl Iterator<Item = (&Target, &Span)> {
+        self.definitions.iter()
+    }
+}
+
+/// The walk that fills an index.
+struct Walk<'m> {
+    model: &'m Model,
+    sources: &'m SourceMap,
+    ancestry: Ancestry,
+    index: &'m mut Index,
+}
+
+impl Walk<'_> {
+    fn in_workspace(&self, file: FileId) -> bool {
+        !matches!(self.sources.get(file).origin, Origin::Builtin(_))
+    }
+
+    /// The span of a scalar's text, without the quotes of a quoted scalar.
+    fn text_span(&self, node: &Node) -> Span {
+        let mut span = node.span;
+        let text = self.sources.get(span.file).text.as_bytes();
+        let (start, end) = (span.start as usize, span.end as usize);
+        if end > start + 1
+            && end <= text.len()
+            && matches!(text[start], b'"' | b'\'')
+            && text[end - 1] == text[start]
+        {
+            span.start += 1;
+            span.end -= 1;
+            span.col += 1;
+        }
+        span
+    }
+
+    fn add(&mut self, node: &Node, target: Target, definition: bool) {
+        let span = self.text_span(node);
+        self.index.occurrences.push(Occurrence {
+            span,
+            target,
+            definition,
+        });
+    }
+
+    fn define(&mut self, span: Span, target: Target) {
+        self.index.definitions.insert(target.clone(), span);
+        if self.in_workspace(span.file) {
+            self.index.occurrences.push(Occurrence {
+                span,
+                target,
+                definition: true,
+            });
+        }
+    }
+
+    /// A name written where a type of `kind` is expected. A name the front end made up rather
+    /// than read (TOSCA 1.0 XML's implicit `tosca.nodes.Root` parent, placed at the element)
+    /// is no reference: its local name is not in the text its span covers.
+    fn type_ref(&mut self, kind: TypeKind, node: &Node) {
+        let Some(name) = node.as_str() else { return };
+        let local = name.rsplit(['.', ':', '}', '/']).next().unwrap_or(name);
+        if !self.sources.slice(node.span).contains(local) {
+            return;
+        }
+        if let Some(id) = self
+            .ancestry
+            .full_name(self.model, kind, name, node.span.file)
+        {
+            self.add(node, Target::Type(kind, id), false);
+        }
+    }
+
+    /// The template of `section` called `name`, if the service template has one.
+    fn template(&self, section: Section, name: &str) -> Option<Target> {
+        let target = Target::Template(section, name.to_string());
+        self.index
+            .definitions
+            .contains_key(&target)
+            .then_some(target)
+    }
+
+    /// A name written where a node template (or else a node type) is expected.
+    fn node_ref(&mut self, node: &Node) {
+        let Some(name) = node.as_str() else { return };
+        match self.template(Section::Node, name) {
+            Some(target) => self.add(node, target, false),
+            None => self.type_ref(TypeKind::Node, node),
+        }
+    }
+
+    // ----- types ------------------------------------------------------------------------
+
+    fn types(&mut self) {
+        let model = self.model;
+        for ((kind, id), def) in &model.types {
+            self.define(def.span, Target::Type(*kind, id.clone()));
+        }
+        for ((kind, id), def) in &model.types {
+            if !self.in_workspace(def.span.file) {
+                continue;
+            }
+            if let Some((parent, span)) = &def.derived_from {
+                let parent_node = Node::string(parent, *span);
+                self.type_ref(*kind, &parent_node);
+            }
+            self.type_body(*kind, id, &def.def);
+        }
+    }
+
+    fn type_body(&mut self, kind: TypeKind, id: &str, def: &Node) {
+        let Some(map) = def.as_map() else { return };
+        let owner = (kind, id.to_string());
+        for entry in map.entries() {
+            let Some(key) = entry.key.as_str() else {
+                continue;
+            };
+            let value = &entry.value;
+            match key {
+                "properties" | "attributes" => {
+                    let section = match key {
+                        "properties" => "properties",
+                        _ => "attributes",
+                    };
+                    self.members_of(&owner, section, value);
+                    self.each_value(value, |w, def| w.parameter(def));
+                }
+                "inputs" => self.each_value(value, |w, def| w.parameter(def)),
+                "capabilities" => {
+                    self.members_of(&owner, "capabilities", value);
+                    self.each_value(value, |w, def| w.capability_def(def));
+                }
+                "requirements" => {
+                    for (name, def) in named_entries(value) {
+                        self.member(&owner, "requirements", name);
+                        self.requirement_def(def);
+                    }
+                }
+                "interfaces" => self.each_value(value, |w, def| {
+                    w.keyed_type(TypeKind::Interface, def);
+                }),
+                "artifacts" => self.each_value(value, |w, def| {
+                    w.keyed_type(TypeKind::Artifact, def);
+                }),
+                "valid_target_types" => self.each_item(value, TypeKind::Capability),
+                "valid_source_types" => self.each_item(value, TypeKind::Node),
+                "members" | "targets" => self.each_item(value, TypeKind::Node),
+                _ => {}
+            }
+        }
+    }
+
+    /// `type`, `entry_schema` and `key_schema` of a property, attribute or parameter
+    /// definition.
+    fn parameter(&mut self, def: &Node) {
+        let Some(map) = def.as_map() else { return };
+        if let Some(t) = map.get("type") {
+            self.type_ref(TypeKind::Data, t);
+        }
+        for schema in ["entry_schema", "key_schema"] {
+            match map.get(schema) {
+                Some(s) if s.as_str().is_some() => self.type_ref(TypeKind::Data, s),
+                Some(s) => self.parameter(s),
+                None => {}
+            }
+        }
+        self.calls(def);
+    }
+
+    fn capability_def(&mut self, def: &Node) {
+        if def.as_str().is_some() {
+            return self.type_ref(TypeKind::Capability, def);
+        }
+        self.keyed_type(TypeKind::Capability, def);
+        if let Some(sources) = def.as_map().and_then(|m| m.get("valid_source_types")) {
+            self.each_item(sources, TypeKind::Node);
+        }
+    }
+
+    fn requirement_def(&mut self, def: &Node) {
+        if def.as_str().is_some() {
+            return self.type_ref(TypeKind::Capability, def);
+        }
+        let Some(map) = def.as_map() else { return };
+        if let Some(c) = map.get("capability") {
+            self.type_ref(TypeKind::Capability, c);
+        }
+        if let Some(n) = map.get("node") {
+            self.type_ref(TypeKind::Node, n);
+        }
+        match map.get("relationship") {
+            Some(r) if r.as_str().is_some() => self.type_ref(TypeKind::Relationship, r),
+            Some(r) => self.keyed_type(TypeKind::Relationship, r),
+            None => {}
+        }
+    }
+
+    /// The `type:` of a definition written as a map.
+    fn keyed_type(&mut self, kind: TypeKind, def: &Node) {
+        if let Some(t) = def.as_map().and_then(|m| m.get("type")) {
+            self.type_ref(kind, t);
+        }
+    }
+
+    fn each_value(&mut self, section: &Node, mut f: impl FnMut(&mut Self, &Node)) {
+        if let Some(map) = section.as_map() {
+            for entry in map.entries() {
+                f(self, &entry.value);
+            }
+        }
+    }
+
+    fn each_item(&mut self, list: &Node, kind: TypeKind) {
+        for item in list.as_seq().unwrap_or_default() {
+            self.type_ref(kind, item);
+        }
+    }
+
+    fn members_of(&mut self, owner: &(TypeKind, String), section: &'static str, map: &Node) {
+        if let Some(map) = map.as_map() {
+            for entry in map.entries() {
+                self.member(owner, section, &entry.key);
+            }
+        }
+    }
+
+    fn member(&mut self, owner: &(TypeKind, String), section: &'static str, key: &Node) {
+        let Some(name) = key.as_str() else { return };
+        // Only a name as written: the XML front end files a relationship template's source as
+        // a requirement whose name is nowhere in the text.
+        if !self.sources.slice(key.span).contains(name) {
+            return;
+        }
+        let span = self.text_span(key);
+        self.index.members.push(Member {
+            span,
+            owner: owner.clone(),
+            section,
+            name: name.to_string(),
+        });
+    }
+
+    // ----- the service template ---------------------------------------------------------
+
+    fn topology(&mut self) {
+        let Some(topology) = &self.model.topology else {
+            return;
+        };
+        let sections: [(Section, &Vec<Named>); 6] = [
+            (Section::Input, &topology.inputs),
+            (Section::Node, &topology.node_templates),
+            (Section::Relationship, &topology.relationship_templates),
+            (Section::Group, &topology.groups),
+            (Section::Policy, &topology.policies),
+            (Section::Output, &topology.outputs),
+        ];
+        for (section, entries) in sections {
+            for named in entries {
+                self.define(named.span, Target::Template(section, named.name.clone()));
+            }
+        }
+        for named in &topology.inputs {
+            self.parameter(&named.def);
+        }
+        for named in &topology.outputs {
+            self.parameter(&named.def);
+        }
+        for named in &topology.node_templates {
+            self.node_template(&named.def);
+            self.call_sites(named);
+        }
+        for named in &topology.relationship_templates {
+            self.template_body(TypeKind::Relationship, &named.def);
+        }
+        for named in &topology.groups {
+            self.template_body(TypeKind::Group, &named.def);
+            if let Some(members) = named.def.as_map().and_then(|m| m.get("members")) {
+                for member in members.as_seq().unwrap_or_default() {
+                    self.node_ref(member);
+                }
+            }
+        }
+        for named in &topology.policies {
+            self.template_body(TypeKind::Policy, &named.def);
+            if let Some(targets) = named.def.as_map().and_then(|m| m.get("targets")) {
+                for target in targets.as_seq().unwrap_or_default() {
+                    match target
+                        .as_str()
+                        .and_then(|n| self.template(Section::Group, n))
+                    {
+                        Some(group) => self.add(target, group, false),
+                        None => self.node_ref(target),
+                    }
+                }
+            }
+        }
+        for named in &topology.workflows {
+            self.calls(&named.def);
+        }
+        if let Some(mappings) = &topology.substitution_mappings {
+            self.substitution_mappings(mappings);
+        }
+    }
+
+    /// `type:`, property and attribute names, and calls, of any template; the type's identity
+    /// when it names one.
+    fn template_body(&mut self, kind: TypeKind, def: &Node) -> Option<String> {
+        let map = def.as_map()?;
+        let owner = map.get("type").and_then(|t| {
+            self.type_ref(kind, t);
+            let name = t.as_str()?;
+            self.ancestry.full_name(self.model, kind, name, t.span.file)
+        });
+        if let Some(owner) = &owner {
+            let owner = (kind, owner.clone());
+            for section in ["properties", "attributes"] {
+                if let Some(values) = map.get(section) {
+                    self.members_of(&owner, section, values);
+                }
+            }
+        }
+        for entry in map.entries() {
+            if entry.key.as_str() != Some("type") {
+                self.calls(&entry.value);
+            }
+        }
+        owner
+    }
+
+    fn node_template(&mut self, def: &Node) {
+        let owner = self.template_body(TypeKind::Node, def);
+        let Some(map) = def.as_map() else { return };
+        let owner = owner.map(|id| (TypeKind::Node, id));
+        if let (Some(owner), Some(capabilities)) = (&owner, map.get("capabilities")) {
+            self.members_of(owner, "capabilities", capabilities);
+        }
+        if let Some(requirements) = map.get("requirements") {
+            for (name, assignment) in named_entries(requirements) {
+                if let Some(owner) = &owner {
+                    self.member(owner, "requirements", name);
+                }
+                self.requirement_assignment(assignment);
+            }
+        }
+        if let Some(artifacts) = map.get("artifacts") {
+            self.each_value(artifacts, |w, artifact| {
+                w.keyed_type(TypeKind::Artifact, artifact)
+            });
+        }
+    }
+
+    /// The properties of a node template whose values are function calls.
+    fn call_sites(&mut self, named: &Named) {
+        for entry in entries_under(&named.def, "properties") {
+            let (Some(property), Some(call)) = (entry.key.as_str(), entry.value.as_map()) else {
+                continue;
+            };
+            let is_call = call.len() == 1
+                && call.names().next().is_some_and(|name| {
+                    name.starts_with('$') || crate::model::FUNCTIONS_1X.contains(&name)
+                });
+            if is_call {
+                self.index.calls.push(CallSite {
+                    span: entry.value.span,
+                    node: named.name.clone(),
+                    property: property.to_string(),
+                });
+            }
+        }
+    }
+
+    fn requirement_assignment(&mut self, assignment: &Node) {
+        if assignment.as_str().is_some() {
+            return self.node_ref(assignment);
+        }
+        let Some(map) = assignment.as_map() else {
+            return;
+        };
+        if let Some(node) = map.get("node") {
+            self.node_ref(node);
+        }
+        if let Some(capability) = map.get("capability") {
+            self.type_ref(TypeKind::Capability, capability);
+        }
+        match map.get("relationship") {
+            Some(r) if r.as_str().is_some() => {
+                let name = r.as_str().unwrap_or_default();
+                match self.template(Section::Relationship, name) {
+                    Some(target) => self.add(r, target, false),
+                    None => self.type_ref(TypeKind::Relationship, r),
+                }
+            }
+            Some(r) => {
+                self.keyed_type(TypeKind::Relationship, r);
+            }
+            None => {}
+        }
+    }
+
+    fn substitution_mappings(&mut self, mappings: &Node) {
+        let Some(map) = mappings.as_map() else { return };
+        if let Some(t) = map.get("node_type") {
+            self.type_ref(TypeKind::Node, t);
+        }
+        for section in ["capabilities", "requirements"] {
+            for entry in entries_under(mappings, section) {
+                if let Some(first) = entry.value.as_seq().and_then(<[Node]>::first) {
+                    self.node_ref(first);
+                }
+            }
+        }
+        for section in ["properties", "attributes"] {
+            for entry in entries_under(mappings, section) {
+                if let Some(first) = entry.value.as_seq().and_then(<[Node]>::first)
+                    && let Some(input) = first
+                        .as_str()
+                        .and_then(|n| self.template(Section::Input, n))
+                {
+                    self.add(first, input, false);
+                }
+            }
+        }
+    }
+
+    /// The inputs and templates function calls name, anywhere under `value`.
+    fn calls(&mut self, value: &Node) {
+        if let Some(map) = value.as_map() {
+            if map.len() == 1
+                && let Some(entry) = map.entries().first()
+                && let Some(name) = entry.key.as_str()
+            {
+                let name = name.strip_prefix('$').unwrap_or(name);
+                let first = match entry.value.as_seq() {
+                    Some(args) => args.first(),
+                    None => Some(&entry.value),
+                };
+                if let Some(first) = first
+                    && let Some(text) = first.as_str()
+                {
+                    if name == "get_input" {
+                        if let Some(input) = self.template(Section::Input, text) {
+                            self.add(first, input, false);
+                        }
+                    } else if TEMPLATE_FUNCTIONS.contains(&name) && !SELF_WORDS.contains(&text) {
+                        let target = self
+                            .template(Section::Node, text)
+                            .or_else(|| self.template(Section::Relationship, text));
+                        if let Some(target) = target {
+                            self.add(first, target, false);
+                        }
+                    }
+                }
+            }
+            for entry in map.entries() {
+                self.calls(&entry.value);
+            }
+        } else if let Some(items) = value.as_seq() {
+            for item in items {
+                self.calls(item);
+            }
+        }
+    }
+
+    // ----- imports ----------------------------------------------------------------------
+
+    /// Each import of a workspace file, to the file it read. Only YAML files are parsed again
+    /// for this, and only those that import at all.
+    fn imports(&mut self) {
+        let model = self.model;
+        let mut quiet = Diagnostics::with_cap(0);
+        let limits = crate::limits::Limits::default();
+        for &file in &model.files {
+            let source = self.sources.get(file);
+            let Origin::Path(path) = &source.origin else {
+                continue;
+            };
+            if !source.text.contains("imports") || crate::front::xml::looks_like_xml(&source.text) {
+                continue;
+            }
+            let Some(root) = crate::yaml::load(self.sources, file, &limits, &mut quiet) else {
+                continue;
+            };
+            let folder = path.parent().unwrap_or(Path::new(""));
+            let imports = root.as_map().and_then(|m| m.get("imports"));
+            for import in imports.and_then(Node::as_seq).unwrap_or_default() {
+                let written = match import.as_map() {
+                    Some(map) => map.get("file").or_else(|| map.get("url")),
+                    None => Some(import),
+                };
+                let Some(written) = written else { continue };
+                let Some(name) = written.as_str() else {
+                    continue;
+                };
+                let wanted = crate::source::normalized(&folder.join(name));
+                let found = self
+                    .sources
+                    .files()
+                    .find(|(_, f)| matches!(&f.origin, Origin::Path(p) if crate::source::normalized(p) == wanted));
+                if let Some((id, _)) = found {
+                    self.index
+                        .definitions
+                        .insert(Target::File(id), self.sources.get(id).span(id, 0, 0));
+                    self.add(written, Target::File(id), false);
+                }
+            }
+        }
+    }
+}
+
+/// The entries of the map under `key` of the map `node` (none when either is no map).
+fn entries_under<'n>(node: &'n Node, key: &str) -> &'n [crate::yaml::Entry] {
+    node.as_map()
+        .and_then(|m| m.get(key))
+        .and_then(Node::as_map)
+        .map(|m| m.entries())
+        .unwrap_or_default()
+}
+
+/// The entries of a requirements section: a list of one-entry maps (Simple Profile, TOSCA 2.0
+/// assignments) or a map (TOSCA 2.0 definitions), as (name, definition) pairs.
+fn named_entries(section: &Node) -> Vec<(&Node, &Node)> {
+    match (section.as_seq(), section.as_map()) {
+        (Some(items), _) => items
+            .iter()
+            .filter_map(|item| item.as_map()?.entries().first())
+            .map(|e| (&e.key, &e.value))
+            .collect(),
+        (None, Some(map)) => map.entries().iter().map(|e| (&e.key, &e.value)).collect(),
+        (None, None) => Vec::new(),
+    }
+}
