@@ -58,7 +58,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ),
     ("src/back/terraform/nodes/mod.rs", "scripts", 130, TO_SPLIT),
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
-    ("src/front/tosca2/mod.rs", "definition", 121, TO_SPLIT),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
     ("src/front/xml/props.rs", "values", 124, TO_SPLIT),
     ("src/front/xml/topology.rs", "boundary", 216, TO_SPLIT),

@@ -433,21 +433,14 @@ impl Walker<'_> {
         }
         let Some(map) = node.as_map() else {
             if node.is_null()
-                && matches!(
-                    d,
-                    D::OperationDef
-                        | D::OperationAssignment
-                        | D::CapabilityAssignment
-                        | D::InterfaceAssignment
-                        | D::DataType
-                        | D::CapabilityType
-                        | D::InterfaceType
-                        | D::RelationshipType
-                        | D::NodeType
-                        | D::GroupType
-                        | D::PolicyType
-                        | D::ArtifactType
-                )
+                && (d.is_type()
+                    || matches!(
+                        d,
+                        D::OperationDef
+                            | D::OperationAssignment
+                            | D::CapabilityAssignment
+                            | D::InterfaceAssignment
+                    ))
             {
                 return;
             }
@@ -455,18 +448,7 @@ impl Walker<'_> {
             return;
         };
         let (table, mandatory) = d.table();
-        let is_type = matches!(
-            d,
-            D::ArtifactType
-                | D::DataType
-                | D::CapabilityType
-                | D::InterfaceType
-                | D::RelationshipType
-                | D::NodeType
-                | D::GroupType
-                | D::PolicyType
-        );
-        if is_type {
+        if d.is_type() {
             let mut all: Vec<(&str, K)> = TYPE_COMMON.to_vec();
             all.extend_from_slice(table);
             // A type without a parent defines its properties: each needs its `type`.

@@ -537,8 +537,9 @@ impl D {
         }
     }
 
-    /// Whether this definition's names are type or function names, where `:` is reserved.
-    pub(super) fn names_are_qualifiable(self) -> bool {
+    /// Whether this is a type definition (of any kind), whose keynames include the ones every
+    /// type shares ([`TYPE_COMMON`]).
+    pub(super) fn is_type(self) -> bool {
         matches!(
             self,
             D::ArtifactType
@@ -549,8 +550,12 @@ impl D {
                 | D::NodeType
                 | D::GroupType
                 | D::PolicyType
-                | D::Function
         )
+    }
+
+    /// Whether this definition's names are type or function names, where `:` is reserved.
+    pub(super) fn names_are_qualifiable(self) -> bool {
+        self.is_type() || self == D::Function
     }
 }
 
