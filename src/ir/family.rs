@@ -68,6 +68,16 @@ const NORMATIVE_SHORT_NAMES: &[(&str, &str)] = &[
     ("ObjectStorage", "tosca.nodes.Storage.ObjectStorage"),
     ("Storage.BlockStorage", "tosca.nodes.Storage.BlockStorage"),
     ("BlockStorage", "tosca.nodes.Storage.BlockStorage"),
+    // Simple Profile 1.0 spells the storage types without `Storage.` (wd05 §C.7.8 tosca.nodes.ObjectStorage, §C.7.9 tosca.nodes.BlockStorage),
+    // and every storage template found in the wild uses that spelling.
+    (
+        "tosca.nodes.BlockStorage",
+        "tosca.nodes.Storage.BlockStorage",
+    ),
+    (
+        "tosca.nodes.ObjectStorage",
+        "tosca.nodes.Storage.ObjectStorage",
+    ),
     ("Container.Runtime", "tosca.nodes.Container.Runtime"),
     ("Container.Application", "tosca.nodes.Container.Application"),
     ("LoadBalancer", "tosca.nodes.LoadBalancer"),
@@ -105,6 +115,11 @@ mod tests {
             );
         }
         assert!(type_matches(&v1, "my.Server"));
+        let v10 = vec![
+            "tosca.nodes.BlockStorage".to_string(),
+            "tosca.nodes.Root".to_string(),
+        ];
+        assert!(type_matches(&v10, "tosca.nodes.Storage.BlockStorage"));
         assert!(!type_matches(&v1, "tosca.nodes.DBMS"));
     }
 }
