@@ -98,6 +98,10 @@ pub mod codes {
     /// A node the chosen provider's rules do not create (a container on aws, a network on
     /// kubernetes); the hint names what would.
     pub const TF_UNSUPPORTED: &str = "terraform::unsupported";
+    /// An input whose Terraform variable nothing refers to: its value changes nothing.
+    pub const TF_UNUSED_VARIABLE: &str = "terraform::unused-variable";
+    /// An input that looks secret (its name or type) but is not marked `sensitive`.
+    pub const TF_UNMARKED_SECRET: &str = "terraform::unmarked-secret";
     /// A lifecycle script that cannot be read, so it is not copied to `artifacts/`.
     pub const TF_ARTIFACT: &str = "terraform::artifact";
     /// A generated Terraform file that does not parse as HCL: a bug, and nothing is written.

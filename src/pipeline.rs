@@ -29,6 +29,10 @@ pub struct ReadOptions {
     pub limits: Limits,
     /// A required input left without a value is an error (true) or a warning.
     pub unbound_inputs_are_errors: bool,
+    /// Every `get_input` stays a call, bound or not, so the backend refers to the input
+    /// (Terraform's `var.<name>`, which `terraform.tfvars` then changes) instead of a copy of
+    /// its value. The inputs' values stay in the topology's `inputs`.
+    pub inputs_stay_calls: bool,
     /// Warn about requirements a template leaves for the orchestrator to fulfil (`check`):
     /// validation detail, and noise for a backend that is the orchestrator.
     pub report_open_requirements: bool,
@@ -143,6 +147,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         csar,
         artifact_root,
         unbound_inputs_are_errors: options.unbound_inputs_are_errors,
+        inputs_stay_calls: options.inputs_stay_calls,
         report_open_requirements: options.report_open_requirements,
         artifact_files: &artifacts,
         patterns: resolve::patterns::Patterns::new(std::sync::Arc::new(

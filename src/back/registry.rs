@@ -53,6 +53,13 @@ pub trait Backend {
         false
     }
 
+    /// True when every `get_input` should reach [`Backend::render`] as a call, bound or not:
+    /// Terraform writes it as `var.<name>`, so that `terraform.tfvars` changes what it
+    /// configures. The inputs' values stay in the topology's `inputs`.
+    fn keeps_input_calls(&self) -> bool {
+        false
+    }
+
     /// What the backend's Rust reads from a rule's `bind`, checked when the mapping loads;
     /// `None` when nothing reads `bind` but the templates.
     fn binds(&self) -> Option<&'static BindSchema> {
@@ -142,6 +149,10 @@ impl Backend for Terraform {
     }
 
     fn keeps_unbound_inputs(&self) -> bool {
+        true
+    }
+
+    fn keeps_input_calls(&self) -> bool {
         true
     }
 

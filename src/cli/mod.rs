@@ -302,6 +302,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         // and the other backends need every value.
         unbound_inputs_are_errors: !matches!(job, Job::Check)
             && !backend.as_ref().is_some_and(|b| b.keeps_unbound_inputs()),
+        inputs_stay_calls: backend.as_ref().is_some_and(|b| b.keeps_input_calls()),
         report_open_requirements: matches!(job, Job::Check),
         variability: args.variability.options(),
         quirks: args.lenient.quirks(),

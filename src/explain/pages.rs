@@ -429,6 +429,20 @@ pub const PAGES: &[Page] = &[
         fix: "Choose the provider the hint names (`--provider kubernetes`), or add a rule with `--backend-dir`.",
     },
     Page {
+        code: "terraform::unused-variable",
+        summary: "an input's Terraform variable is referred to by nothing, so its value changes nothing",
+        meaning: "Every input is declared as a variable and every `get_input` is written as `var.<name>`. A variable nothing refers to comes from an input the template does not use, or uses only where toscana chooses at translation: the instance size from the rule's table, the image for an `os` capability, a port to open. Those choices were made from the value the input had at translation, so editing `terraform.tfvars` does not change them.",
+        example: "host:\n  properties:\n    num_cpus: { get_input: cpus }   # picks the instance type once",
+        fix: "Translate again with `--set cpus=4` to change a choice made at translation, or remove the input the template does not use.",
+    },
+    Page {
+        code: "terraform::unmarked-secret",
+        summary: "an input looks like a secret (its name or type) but is not marked sensitive",
+        meaning: "An input whose name says password, secret, token or key (or whose type is a credential) is treated as sensitive: its variable is `sensitive = true`, every output showing it is too, and its value is written to no `.tf` file. The template should say so itself, so that every tool treats it as secret.",
+        example: "inputs:\n  db_password:\n    type: string   # no metadata: { sensitive: true }",
+        fix: "Add `metadata: { sensitive: true }` to the input's definition.",
+    },
+    Page {
         code: "terraform::artifact",
         summary: "a lifecycle script cannot be read, so it is not copied to `artifacts/`",
         meaning: "The Terraform configuration runs scripts from `artifacts/`; a script that is missing or unreadable is left out, and the resource that runs it would fail.",

@@ -74,6 +74,9 @@ pub struct Context<'a> {
     /// Whether a required input without a value is an error (the output needs every value) or
     /// a warning (`check`; Terraform, which declares it as a variable).
     pub unbound_inputs_are_errors: bool,
+    /// Whether `get_input` stays a call even where the input has a value (see
+    /// [`crate::pipeline::ReadOptions::inputs_stay_calls`]).
+    pub inputs_stay_calls: bool,
     /// Whether a requirement left for the orchestrator to fulfil is reported (a warning).
     pub report_open_requirements: bool,
     /// Where artifact files are, to report the ones that are missing.
@@ -189,9 +192,19 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         diags,
     );
     topology.inputs = inputs;
+    // A backend that declares inputs as variables reads every `get_input` as a call: the
+    // reader and the call evaluator see each input as unbound (still checking that it is
+    // declared). Counts and the backend's own choices read the values from `topology.inputs`.
+    let as_calls: IndexMap<String, Option<Value>>;
+    let input_values = if ctx.inputs_stay_calls {
+        as_calls = input_values.keys().map(|k| (k.clone(), None)).collect();
+        &as_calls
+    } else {
+        &input_values
+    };
     let reader = values::ValueReader {
         dialect: model.dialect,
-        inputs: Some(&input_values),
+        inputs: Some(input_values),
         budget: Some(ctx.patterns.budget()),
     };
     let root = ctx.artifact_root.clone();
@@ -224,7 +237,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         model,
         &mut nodes.typing(),
         &functions,
-        &input_values,
+        input_values,
         &mut topology,
         diags,
     );

@@ -39,6 +39,44 @@ pub struct Scope<'a> {
     pub node_ids: &'a HashMap<String, NodeId>,
 }
 
+/// The value `value` has when the configuration is written: a `get_input` call (which the
+/// Terraform backend receives for every input, see
+/// [`crate::back::Backend::keeps_input_calls`]) is the input's bound value or default. For the
+/// choices made at translation that Terraform cannot make from a variable (the instance size
+/// in a rule's table, the image for an `os`, a port to open); everything else refers to
+/// `var.<name>`. An input with neither, or a selector that is not a literal, stays the call.
+pub fn known<'v>(topology: &'v Topology, value: &'v Value) -> &'v Value {
+    let Value::Call(call) = value else {
+        return value;
+    };
+    let (Some(Value::String(name)), "get_input") = (call.args.first(), call.function.as_str())
+    else {
+        return value;
+    };
+    let input = topology.inputs.iter().find(|i| &i.name == name);
+    let bound = input.and_then(|i| i.value.as_ref().or(i.default.as_ref()));
+    let mut current = match bound {
+        Some(v) => v,
+        None => return value,
+    };
+    for step in &call.args[1..] {
+        current = match (current, step) {
+            (Value::Map(m), Value::String(k)) => match m.get(k) {
+                Some(v) => v,
+                None => return value,
+            },
+            (Value::List(l), Value::Integer(i)) => {
+                match usize::try_from(*i).ok().and_then(|i| l.get(i)) {
+                    Some(v) => v,
+                    None => return value,
+                }
+            }
+            _ => return value,
+        };
+    }
+    current
+}
+
 /// Each node's index by its name, the first node of a name winning (as a scan would find it).
 pub fn node_ids(topology: &Topology) -> HashMap<String, NodeId> {
     let mut ids = HashMap::with_capacity(topology.nodes.len());

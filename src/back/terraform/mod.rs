@@ -24,6 +24,7 @@ pub mod expr;
 pub mod fmt;
 mod graph;
 mod nodes;
+mod references;
 mod scripts;
 mod vars;
 
@@ -123,6 +124,7 @@ pub fn render(
             );
         }
     }
+    report_unused_variables(topology, &spans, &vars.names, &files, diags);
     // `main.tf` holds the resources and is left out when it would be empty: the rest
     // (providers, versions) is no configuration of the topology.
     if !topology.nodes.is_empty() && !files.iter().any(|f| f.path == "main.tf") {
@@ -146,6 +148,43 @@ pub fn render(
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
+}
+
+/// A warning for each input whose variable no resource, output or provider refers to: its
+/// value in `terraform.tfvars` changes nothing. Either the template does not use the input, or
+/// uses it only where toscana chooses at translation (an instance size from a rule's table, an
+/// image for an `os`, a port), from the value it had then.
+fn report_unused_variables(
+    topology: &Topology,
+    spans: &Spans,
+    names: &HashMap<String, String>,
+    files: &[OutputFile],
+    diags: &mut Diagnostics,
+) {
+    let mut used = std::collections::BTreeSet::new();
+    for file in files.iter().filter(|f| f.path.ends_with(".tf")) {
+        used.extend(references::variables_used(&file.contents));
+    }
+    for (index, input) in topology.inputs.iter().enumerate() {
+        let Some(var) = names.get(&input.name) else {
+            continue;
+        };
+        if used.contains(var) {
+            continue;
+        }
+        let mut d = Diagnostic::warning(
+            codes::TF_UNUSED_VARIABLE,
+            format!(
+                "variable `{var}` (input `{}`) is declared but nothing in the configuration refers to it, so changing it in terraform.tfvars changes nothing",
+                input.name
+            ),
+        )
+        .hint("the template does not use the input, or uses it only where toscana chooses at translation (an instance size, an image, a port): translate again with --set to change those");
+        if let Some(span) = spans.of(ElementKind::Input, index) {
+            d = d.at(span);
+        }
+        diags.push(d);
+    }
 }
 
 /// The span of each element, by kind and index, for warnings.

@@ -72,6 +72,7 @@ fn a_node_filter_is_judged_against_each_candidate() {
         csar: None,
         artifact_root: None,
         unbound_inputs_are_errors: false,
+        inputs_stay_calls: false,
         report_open_requirements: false,
         artifact_files: &ArtifactFiles::nowhere(),
         patterns: Patterns::default(),

@@ -512,6 +512,7 @@ impl Expander<'_> {
             // Artifact paths relative to the whole topology's root, where backends read them.
             artifact_root: self.ctx.artifact_root.clone(),
             unbound_inputs_are_errors: false,
+            inputs_stay_calls: false,
             report_open_requirements: self.ctx.report_open_requirements,
             artifact_files: self.ctx.artifact_files,
             patterns: self.ctx.patterns.clone(),

@@ -18,7 +18,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Hosting;
 use crate::ir::{NodeId, Topology, Value};
 
-use super::expr::{NodeRef, Scope, number};
+use super::expr::{NodeRef, Scope, known, number};
 use super::graph::{addresses_in, strongly_connected};
 use super::scripts::{
     GIB, MIB, artifact_path, exact_bytes, export_line, is_shell_name, size_bytes,
@@ -339,12 +339,13 @@ impl<'a> Builder<'a, '_> {
     }
 
     fn capability_number(&mut self, id: NodeId, cap: &str, prop: &str) -> Option<f64> {
-        let value = self.topology.nodes[id.index()]
+        let topology = self.topology;
+        let value = topology.nodes[id.index()]
             .capabilities
             .get(cap)?
             .properties
             .get(prop)?;
-        match value {
+        match known(topology, value) {
             Value::Integer(i) => Some(*i as f64),
             Value::Float(f) if f.is_finite() => Some(*f),
             Value::Scalar(s) => Some(s.canonical),
@@ -371,7 +372,8 @@ impl<'a> Builder<'a, '_> {
         let written = self.topology.nodes[id.index()]
             .capabilities
             .get("host")
-            .and_then(|c| c.properties.get("num_cpus"));
+            .and_then(|c| c.properties.get("num_cpus"))
+            .map(|v| known(self.topology, v));
         match written {
             Some(Value::Integer(i)) => Some(i.to_string()),
             _ => cpus.map(number),
@@ -399,7 +401,7 @@ impl<'a> Builder<'a, '_> {
                 .get("host")?
                 .properties
                 .get(prop)?;
-            exact_bytes(value).map(|b| b.div_ceil(unit as u128).to_string())
+            exact_bytes(known(self.topology, value)).map(|b| b.div_ceil(unit as u128).to_string())
         };
         let mem_text = exact("mem_size", MIB).or_else(|| mem_mib.map(|m| number(m.ceil())));
         let disk_text = exact("disk_size", GIB).or_else(|| disk_gib.map(|d| number(d.ceil())));
@@ -466,7 +468,7 @@ impl<'a> Builder<'a, '_> {
             .map(|c| c.properties.clone())
             .unwrap_or_default();
         let text = |k: &str| -> Option<String> {
-            match os.get(k)? {
+            match known(self.topology, os.get(k)?) {
                 Value::String(s) => Some(s.to_lowercase()),
                 Value::Version(v) => Some(v.text.clone()),
                 Value::Integer(i) => Some(i.to_string()),

@@ -9,7 +9,7 @@ use crate::back::filters::{dns_label, hcl_str};
 use crate::back::meanings::Meaning;
 use crate::ir::{NodeId, Value, type_matches};
 
-use super::super::expr::number;
+use super::super::expr::{known, number};
 use super::super::scripts::{GIB, size_bytes};
 use super::super::unexpressed;
 use super::{Builder, Provider};
@@ -19,6 +19,7 @@ impl Builder<'_, '_> {
         let size = self.topology.nodes[id.index()]
             .properties
             .get("size")
+            .map(|v| known(self.topology, v))
             .cloned();
         let size_gib = match size {
             Some(Value::Scalar(s)) => Some(number((s.canonical / GIB).ceil())),
@@ -225,7 +226,11 @@ impl Builder<'_, '_> {
     }
 
     pub(super) fn load_balancer(&mut self, id: NodeId) -> Json {
-        let algorithm = match self.topology.nodes[id.index()].properties.get("algorithm") {
+        let algorithm = match self.topology.nodes[id.index()]
+            .properties
+            .get("algorithm")
+            .map(|v| known(self.topology, v))
+        {
             Some(Value::String(a)) => {
                 let table = self.bind(id).get("algorithms").unwrap_or(&Json::Null);
                 match table.get(a.to_lowercase()).and_then(Json::as_str) {
@@ -265,7 +270,11 @@ impl Builder<'_, '_> {
                 .as_deref()
                 .and_then(|c| self.port_number(app, c))
                 .or_else(
-                    || match self.topology.nodes[app.index()].properties.get("port") {
+                    || match self.topology.nodes[app.index()]
+                        .properties
+                        .get("port")
+                        .map(|v| known(self.topology, v))
+                    {
                         Some(Value::Integer(p)) => Some(*p),
                         _ => None,
                     },
@@ -318,12 +327,14 @@ impl Builder<'_, '_> {
 
     /// The literal `port` of a capability of node `id`.
     pub(super) fn port_number(&self, id: NodeId, cap: &str) -> Option<i64> {
-        match self.topology.nodes[id.index()]
-            .capabilities
-            .get(cap)?
-            .properties
-            .get("port")?
-        {
+        match known(
+            self.topology,
+            self.topology.nodes[id.index()]
+                .capabilities
+                .get(cap)?
+                .properties
+                .get("port")?,
+        ) {
             Value::Integer(p) => Some(*p),
             _ => None,
         }
@@ -348,13 +359,13 @@ impl Builder<'_, '_> {
         }
         let mut ports: Vec<i64> = Vec::new();
         for cap in node.capabilities.values() {
-            if let Some(Value::Integer(p)) = cap.properties.get("port")
+            if let Some(Value::Integer(p)) = cap.properties.get("port").map(|v| known(self.topology, v))
                 && !ports.contains(p)
             {
                 ports.push(*p);
             }
         }
-        if let Some(Value::Integer(p)) = node.properties.get("port")
+        if let Some(Value::Integer(p)) = node.properties.get("port").map(|v| known(self.topology, v))
             && !ports.contains(p)
         {
             ports.push(*p);
