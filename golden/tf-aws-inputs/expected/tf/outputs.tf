@@ -1,6 +1,6 @@
 output "greeting" {
   description = "A line built from an input and a property"
-  value       = "Hello from app-01 in staging"
+  value       = "Hello from ${var.instance_name} in ${var.environment}"
 }
 
 output "host_and_zone" {
@@ -8,7 +8,7 @@ output "host_and_zone" {
 }
 
 output "first_label_part" {
-  value = "app"
+  value = element(split("-", var.instance_name), 0)
 }
 
 output "token_copy" {

@@ -65,7 +65,7 @@ data "cloudinit_config" "web_vm" {
   part {
     filename     = "02-storefront-start.sh"
     content_type = "text/x-shellscript"
-    content      = join("\n", ["#!/bin/bash", "export PORT='8080'", "export DB_HOST='${replace(aws_instance.db_vm.private_ip, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_storefront.sh")])
+    content      = join("\n", ["#!/bin/bash", "export PORT='${replace(var.storefront_port, "'", "'\\''")}'", "export DB_HOST='${replace(aws_instance.db_vm.private_ip, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_storefront.sh")])
   }
 }
 

@@ -1,5 +1,5 @@
 resource "aws_vpc" "private_net" {
-  cidr_block = "10.10.0.0/24"
+  cidr_block = var.private_cidr
 
   tags = {
     Name = "shop-private"

@@ -21,7 +21,7 @@ data "cloudinit_config" "server" {
   part {
     filename     = "02-app-start.sh"
     content_type = "text/x-shellscript"
-    content      = join("\n", ["#!/bin/sh", "export APP_PORT='8000'", file("${path.module}/artifacts/scripts/start_app.sh")])
+    content      = join("\n", ["#!/bin/sh", "export APP_PORT='${replace(var.app_port, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_app.sh")])
   }
 }
 

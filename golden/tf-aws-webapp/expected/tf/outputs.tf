@@ -1,6 +1,6 @@
 output "site_url" {
   description = "The address of the site"
-  value       = "http://${aws_instance.web_vm.public_ip}:80/"
+  value       = "http://${aws_instance.web_vm.public_ip}:${var.http_port}/"
 }
 
 output "disk_id" {

@@ -6,7 +6,7 @@ resource "kubernetes_config_map_v1" "server_scripts" {
 
   data = {
     "01-app-create.sh" = file("${path.module}/artifacts/scripts/install_app.sh")
-    "02-app-start.sh"  = join("\n", ["#!/bin/sh", "export APP_PORT='8000'", file("${path.module}/artifacts/scripts/start_app.sh")])
+    "02-app-start.sh"  = join("\n", ["#!/bin/sh", "export APP_PORT='${replace(var.app_port, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_app.sh")])
   }
 }
 

@@ -6,7 +6,7 @@ resource "kubernetes_config_map_v1" "web_vm_scripts" {
 
   data = {
     "01-web-create.sh"    = file("${path.module}/artifacts/webapp/install_nginx.sh")
-    "02-web-configure.sh" = join("\n", ["#!/bin/sh", "export HTTP_PORT='80'", "export SITE_NAME='example'", file("${path.module}/artifacts/webapp/configure_site.sh")])
+    "02-web-configure.sh" = join("\n", ["#!/bin/sh", "export HTTP_PORT='${replace(var.http_port, "'", "'\\''")}'", "export SITE_NAME='${replace(var.site_name, "'", "'\\''")}'", file("${path.module}/artifacts/webapp/configure_site.sh")])
   }
 }
 

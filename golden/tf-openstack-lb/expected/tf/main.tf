@@ -45,7 +45,7 @@ data "cloudinit_config" "web_vm" {
   part {
     filename     = "02-storefront-start.sh"
     content_type = "text/x-shellscript"
-    content      = join("\n", ["#!/bin/bash", "export PORT='8080'", "export DB_HOST='${replace(openstack_compute_instance_v2.db_vm.access_ip_v4, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_storefront.sh")])
+    content      = join("\n", ["#!/bin/bash", "export PORT='${replace(var.storefront_port, "'", "'\\''")}'", "export DB_HOST='${replace(openstack_compute_instance_v2.db_vm.access_ip_v4, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_storefront.sh")])
   }
 }
 

@@ -6,7 +6,7 @@ resource "openstack_networking_network_v2" "private_net" {
 resource "openstack_networking_subnet_v2" "private_net" {
   name        = "private_net"
   network_id  = openstack_networking_network_v2.private_net.id
-  cidr        = "10.10.0.0/24"
+  cidr        = var.private_cidr
   ip_version  = 4
   gateway_ip  = "10.10.0.1"
   enable_dhcp = true

@@ -16,7 +16,7 @@ data "cloudinit_config" "web_vm" {
   part {
     filename     = "02-web-configure.sh"
     content_type = "text/x-shellscript"
-    content      = join("\n", ["#!/bin/sh", "export HTTP_PORT='80'", "export SITE_NAME='example'", file("${path.module}/artifacts/webapp/configure_site.sh")])
+    content      = join("\n", ["#!/bin/sh", "export HTTP_PORT='${replace(var.http_port, "'", "'\\''")}'", "export SITE_NAME='${replace(var.site_name, "'", "'\\''")}'", file("${path.module}/artifacts/webapp/configure_site.sh")])
   }
 }
 

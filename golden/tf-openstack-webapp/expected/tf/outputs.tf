@@ -1,6 +1,6 @@
 output "site_url" {
   description = "The address of the site"
-  value       = "http://${openstack_compute_instance_v2.web_vm.access_ip_v4}:80/"
+  value       = "http://${openstack_compute_instance_v2.web_vm.access_ip_v4}:${var.http_port}/"
 }
 
 output "disk_id" {
