@@ -226,6 +226,7 @@ const TERRAFORM_TEMPLATES: &[(&str, &str)] = tf_templates![
     "variables.tf.tera",
     "outputs.tf.tera",
     "terraform.tfvars.tera",
+    "terraform.tfvars.example.tera",
     "aws/versions.tf.tera",
     "aws/providers.tf.tera",
     "aws/main.tf.tera",

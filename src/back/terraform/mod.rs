@@ -26,6 +26,7 @@ mod graph;
 mod nodes;
 mod references;
 mod scripts;
+mod secrets;
 mod vars;
 
 use std::collections::{HashMap, HashSet};
@@ -98,7 +99,7 @@ pub fn render(
         read_artifact,
         diags,
     );
-    let outputs = vars::outputs(topology, &spans, &vars.names, &built, diags);
+    let outputs = vars::outputs(topology, &spans, &vars, &built, diags);
     let tf = json!({
         "provider": provider.as_str(),
         "inputs": vars.inputs,
@@ -110,7 +111,10 @@ pub fn render(
     drop(tf);
     let mut files = backend.render_with(value, &elements, extra, diags);
     for file in &mut files {
-        if !(file.path.ends_with(".tf") || file.path.ends_with(".tfvars")) {
+        if !(file.path.ends_with(".tf")
+            || file.path.ends_with(".tfvars")
+            || file.path.ends_with(".tfvars.example"))
+        {
             continue;
         }
         file.contents = fmt::format(&file.contents);

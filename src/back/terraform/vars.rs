@@ -2,15 +2,14 @@
 //! `validation` blocks, and the command-line value for `terraform.tfvars`), and TOSCA outputs →
 //! `output` blocks.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use indexmap::IndexMap;
 use serde_json::{Value as Json, json};
 
 use crate::back::ElementKind;
 use crate::back::filters::hcl_str;
 use crate::diag::Diagnostics;
-use crate::ir::{Input, Schema, Topology, Value};
+use crate::ir::{Schema, Topology, Value};
 
 use super::expr::{key, number};
 use super::nodes::Built;
@@ -39,6 +38,8 @@ pub struct Vars {
     pub names: HashMap<String, String>,
     /// One entry per input, in order.
     pub inputs: Vec<Json>,
+    /// The variable names of the sensitive inputs ([`super::secrets`]).
+    pub sensitive: HashSet<String>,
 }
 
 pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Vars {
@@ -53,14 +54,22 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
         .map(|(i, n)| (i.name.clone(), n.clone()))
         .collect();
     let mut out = Vec::new();
+    let mut sensitive_vars = HashSet::new();
     for (index, (input, id)) in topology.inputs.iter().zip(&ids).enumerate() {
         let span = spans.of(ElementKind::Input, index);
+        let (sensitive, guessed) = super::secrets::sensitive(input, span);
+        diags.extend(guessed);
+        if sensitive {
+            sensitive_vars.insert(id.clone());
+        }
         let example = input.value.as_ref().or(input.default.as_ref());
         let ty = match &input.schema {
             Some(schema) => schema_type(schema, example),
             None => hcl_type(input.type_name.as_deref(), example),
         };
         let default = match &input.default {
+            // A secret's default would be written in variables.tf: Terraform asks for it.
+            Some(_) if sensitive => None,
             Some(v) => match literal(v) {
                 Ok(e) => Some(e),
                 Err(reason) => {
@@ -123,6 +132,17 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
             })
             .collect();
         let tfvars = match &input.value {
+            Some(_) if sensitive => {
+                diags.push(unexpressed(
+                    span,
+                    format!(
+                        "the value given for sensitive input `{}` is not written to terraform.tfvars: a secret is written to no file",
+                        input.name
+                    ),
+                    &format!("give it to Terraform from the environment: export TF_VAR_{id}=..."),
+                ));
+                None
+            }
             Some(v) => match literal(v) {
                 Ok(e) => Some(e),
                 Err(reason) => {
@@ -139,17 +159,48 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
             },
             None => None,
         };
+        let example = example_value(sensitive, tfvars.as_ref().or(default.as_ref()), &ty);
         out.push(json!({
             "name": id,
             "type": ty,
             "description": input.description.as_deref().map(hcl_str),
             "default": default,
-            "sensitive": input.sensitive,
+            "sensitive": sensitive,
             "validations": validations,
             "value": tfvars,
+            "example": example,
+            "required": default.is_none(),
+            // One comment line of terraform.tfvars.example.
+            "comment": input.description.as_deref().map(|d| d.split_whitespace().collect::<Vec<_>>().join(" ")),
         }));
     }
-    Vars { names, inputs: out }
+    Vars {
+        names,
+        inputs: out,
+        sensitive: sensitive_vars,
+    }
+}
+
+/// The value `terraform.tfvars.example` shows for a variable: the one given, else the
+/// default, else a placeholder of its type to fill in; `None` for a secret, which is given
+/// from the environment (`TF_VAR_<name>`), never in a file.
+fn example_value(sensitive: bool, value: Option<&String>, ty: &str) -> Option<String> {
+    if sensitive {
+        return None;
+    }
+    if let Some(e) = value {
+        return Some(e.clone());
+    }
+    Some(
+        match ty.split('(').next().unwrap_or(ty) {
+            "string" => "\"\"",
+            "number" => "0",
+            "bool" => "false",
+            "list" | "set" | "tuple" => "[]",
+            _ => "{}",
+        }
+        .to_string(),
+    )
 }
 
 /// A value with no functions as HCL.
@@ -463,18 +514,12 @@ fn value_function(call: &crate::ir::Call, var: &str) -> Option<Result<String, St
 pub fn outputs(
     topology: &Topology,
     spans: &Spans,
-    vars: &HashMap<String, String>,
+    vars: &Vars,
     built: &Built,
     diags: &mut Diagnostics,
 ) -> Vec<Json> {
     let ids = unique_names(topology.outputs.iter().map(|o| o.name.as_str()), &[]);
-    let scope = built.scope(topology, vars);
-    let sensitive_inputs: IndexMap<&str, &Input> = topology
-        .inputs
-        .iter()
-        .filter(|i| i.sensitive)
-        .map(|i| (i.name.as_str(), i))
-        .collect();
+    let scope = built.scope(topology, &vars.names);
     let mut out = Vec::new();
     for (index, (output, id)) in topology.outputs.iter().zip(&ids).enumerate() {
         let value = match scope.expr(&output.value, None) {
@@ -488,12 +533,12 @@ pub fn outputs(
                 None
             }
         };
-        // An output that shows a sensitive variable must say so, or Terraform refuses it.
+        // An output that shows a sensitive variable must say so, or Terraform refuses it;
+        // the expression is parsed, so `var.db` is not read inside `var.db_password`.
         let sensitive = value.as_deref().is_some_and(|v| {
-            sensitive_inputs.keys().any(|name| {
-                vars.get(*name)
-                    .is_some_and(|var| v.contains(&format!("var.{var}")))
-            })
+            super::references::variables_used(&format!("value = {v}\n"))
+                .iter()
+                .any(|var| vars.sensitive.contains(var))
         });
         out.push(json!({
             "name": id,
