@@ -1,5 +1,13 @@
-//! Lifecycle scripts as cloud-init parts: where an artifact is copied, how an operation input
-//! becomes an `export` line, and sizes written as text.
+//! Lifecycle scripts on the machine: where an artifact is copied, where it lands and how it
+//! runs ([`Delivery`]), how an operation input becomes an `export` line, and sizes written as
+//! text.
+//!
+//! A script is delivered unchanged and runs with its own interpreter: its shebang when it has
+//! one, else the interpreter its extension names (`.py` → `python3`, `.rb` → `ruby`, `.pl` →
+//! `perl`, `.ps1` → `pwsh`, `.bash` → `bash`, anything else → `sh`). Its operation inputs reach
+//! it as environment: an env file of `export NAME='value'` lines written beside it, which the
+//! command that runs the script sources first. So a Python configure step is Python, not a
+//! shell line prepended to Python.
 
 use crate::back::filters::hcl_str;
 use crate::ir::Value;
@@ -100,6 +108,76 @@ fn unit_of(text: &str) -> &str {
         .trim()
 }
 
+/// Where a script and its env file land on the machine and the shell command that runs it.
+#[derive(Debug, PartialEq)]
+pub struct Delivery {
+    /// `01-web-create.sh`: the file name under [`SCRIPT_DIR`] (a ConfigMap key on Kubernetes).
+    pub script_name: String,
+    pub script_path: String,
+    /// `01-web-create.env`: the file name under [`ENV_DIR`] (a Secret key on Kubernetes).
+    pub env_name: String,
+    pub env_path: String,
+    /// `. /opt/toscana-env/01-web-create.env && exec python3 /opt/toscana/01-web-create.py`.
+    pub command: String,
+}
+
+/// Where the scripts land: one folder, named by step, so they run in deployment order.
+pub const SCRIPT_DIR: &str = "/opt/toscana";
+/// Where the env files land, apart from the scripts: on Kubernetes they come from a Secret
+/// and the scripts from a ConfigMap, two volumes that cannot share a folder.
+pub const ENV_DIR: &str = "/opt/toscana-env";
+
+impl Delivery {
+    /// `base` names the step (`01-web-create`), `path` is the artifact's path (for its
+    /// extension), `text` the script (for its shebang); `env` says whether the step has inputs.
+    pub fn new(base: &str, path: &str, text: &str, env: bool) -> Self {
+        let file_name = path.rsplit('/').next().unwrap_or(path);
+        let ext = file_name
+            .rsplit_once('.')
+            .map(|(_, e)| e)
+            .filter(|e| !e.is_empty() && e.chars().all(|c| c.is_ascii_alphanumeric()));
+        let script_name = match ext {
+            Some(ext) => format!("{base}.{ext}"),
+            None => base.to_string(),
+        };
+        let script_path = format!("{SCRIPT_DIR}/{script_name}");
+        let env_name = format!("{base}.env");
+        let env_path = format!("{ENV_DIR}/{env_name}");
+        let run = match interpreter(text, ext) {
+            None => script_path.clone(),
+            Some(program) => format!("{program} {script_path}"),
+        };
+        let command = if env {
+            format!(". {env_path} && exec {run}")
+        } else {
+            format!("exec {run}")
+        };
+        Delivery {
+            script_name,
+            script_path,
+            env_name,
+            env_path,
+            command,
+        }
+    }
+}
+
+/// The program that runs a script: `None` when its shebang names one (the file runs itself),
+/// else the interpreter of its extension.
+fn interpreter(text: &str, ext: Option<&str>) -> Option<&'static str> {
+    if text.starts_with("#!") {
+        return None;
+    }
+    Some(match ext.map(str::to_ascii_lowercase).as_deref() {
+        Some("py") => "python3",
+        Some("rb") => "ruby",
+        Some("pl") => "perl",
+        Some("ps1") => "pwsh",
+        Some("bash") => "bash",
+        _ => "sh",
+    })
+}
+
 pub fn is_shell_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
@@ -130,6 +208,20 @@ pub fn export_line(name: &str, value: &Value, expr: &str) -> String {
 mod tests {
     use super::*;
     use crate::ir::Value;
+
+    #[test]
+    fn scripts_run_with_their_shebang_else_their_extension() {
+        let python = Delivery::new("02-app-configure", "artifacts/app/config.py", "import os\n", true);
+        assert_eq!(
+            python.command,
+            ". /opt/toscana-env/02-app-configure.env && exec python3 /opt/toscana/02-app-configure.py"
+        );
+        let own = Delivery::new("01-app-create", "artifacts/app/install", "#!/usr/bin/env ruby\n", false);
+        assert_eq!(own.script_name, "01-app-create");
+        assert_eq!(own.command, "exec /opt/toscana/01-app-create");
+        let odd = Delivery::new("01-x-start", "artifacts/x.d/run", "echo\n", false);
+        assert_eq!(odd.command, "exec sh /opt/toscana/01-x-start");
+    }
 
     #[test]
     fn whole_sizes_are_read_exactly_and_others_not_at_all() {

@@ -52,20 +52,42 @@ data "aws_ami" "web_vm" {
   }
 }
 
+# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
+# and runs them in deployment order, each with its own interpreter.
+locals {
+  web_vm_cloud_config = {
+    write_files = [
+      {
+        path        = "/opt/toscana/01-storefront-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/install_storefront.sh")
+      },
+      {
+        path        = "/opt/toscana/02-storefront-start.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/start_storefront.sh")
+      },
+      {
+        path        = "/opt/toscana-env/02-storefront-start.env"
+        permissions = "0600"
+        content     = join("\n", ["export PORT='${replace(var.storefront_port, "'", "'\\''")}'", "export DB_HOST='${replace(aws_instance.db_vm.private_ip, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", ""])
+      },
+    ]
+    runcmd = [
+      ["/bin/sh", "-c", "exec /opt/toscana/01-storefront-create.sh"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/02-storefront-start.env && exec /opt/toscana/02-storefront-start.sh"],
+    ]
+  }
+}
+
 data "cloudinit_config" "web_vm" {
   gzip          = false
   base64_encode = false
 
   part {
-    filename     = "01-storefront-create.sh"
-    content_type = "text/x-shellscript"
-    content      = file("${path.module}/artifacts/scripts/install_storefront.sh")
-  }
-
-  part {
-    filename     = "02-storefront-start.sh"
-    content_type = "text/x-shellscript"
-    content      = join("\n", ["#!/bin/bash", "export PORT='${replace(var.storefront_port, "'", "'\\''")}'", "export DB_HOST='${replace(aws_instance.db_vm.private_ip, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_storefront.sh")])
+    filename     = "toscana.cfg"
+    content_type = "text/cloud-config"
+    content      = "#cloud-config\n${yamlencode(local.web_vm_cloud_config)}"
   }
 }
 
@@ -90,20 +112,42 @@ data "aws_ami" "db_vm" {
   }
 }
 
+# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
+# and runs them in deployment order, each with its own interpreter.
+locals {
+  db_vm_cloud_config = {
+    write_files = [
+      {
+        path        = "/opt/toscana/01-postgres-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/install_postgres.sh")
+      },
+      {
+        path        = "/opt/toscana/02-catalogue-db-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/create_database.sh")
+      },
+      {
+        path        = "/opt/toscana-env/02-catalogue-db-create.env"
+        permissions = "0600"
+        content     = join("\n", ["export DB_NAME='catalogue'", "export DB_USER='shop'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", ""])
+      },
+    ]
+    runcmd = [
+      ["/bin/sh", "-c", "exec /opt/toscana/01-postgres-create.sh"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/02-catalogue-db-create.env && exec /opt/toscana/02-catalogue-db-create.sh"],
+    ]
+  }
+}
+
 data "cloudinit_config" "db_vm" {
   gzip          = false
   base64_encode = false
 
   part {
-    filename     = "01-postgres-create.sh"
-    content_type = "text/x-shellscript"
-    content      = file("${path.module}/artifacts/scripts/install_postgres.sh")
-  }
-
-  part {
-    filename     = "02-catalogue-db-create.sh"
-    content_type = "text/x-shellscript"
-    content      = join("\n", ["#!/bin/bash", "export DB_NAME='catalogue'", "export DB_USER='shop'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/create_database.sh")])
+    filename     = "toscana.cfg"
+    content_type = "text/cloud-config"
+    content      = "#cloud-config\n${yamlencode(local.db_vm_cloud_config)}"
   }
 }
 

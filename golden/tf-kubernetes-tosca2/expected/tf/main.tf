@@ -6,7 +6,19 @@ resource "kubernetes_config_map_v1" "server_scripts" {
 
   data = {
     "01-app-create.sh" = file("${path.module}/artifacts/scripts/install_app.sh")
-    "02-app-start.sh"  = join("\n", ["#!/bin/sh", "export APP_PORT='${replace(var.app_port, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_app.sh")])
+    "02-app-start.sh"  = file("${path.module}/artifacts/scripts/start_app.sh")
+  }
+}
+
+# The scripts' inputs, which may carry secrets, as env files in a Secret (never a ConfigMap).
+resource "kubernetes_secret_v1" "server_script_env" {
+  metadata {
+    name      = "server-script-env"
+    namespace = var.kube_namespace
+  }
+
+  data = {
+    "02-app-start.env" = join("\n", ["export APP_PORT='${replace(var.app_port, "'", "'\\''")}'", ""])
   }
 }
 
@@ -39,7 +51,7 @@ resource "kubernetes_deployment_v1" "server" {
         container {
           name    = "server"
           image   = "ubuntu:22.04"
-          command = ["/bin/sh", "-c", "for s in /opt/toscana/*; do \"$s\" || exit 1; done; exec sleep infinity"]
+          command = ["/bin/sh", "-c", "(exec /opt/toscana/01-app-create.sh) && (. /opt/toscana-env/02-app-start.env && exec /opt/toscana/02-app-start.sh) && exec sleep infinity"]
 
           resources {
             requests = {
@@ -54,6 +66,11 @@ resource "kubernetes_deployment_v1" "server" {
           }
 
           volume_mount {
+            name       = "script-env"
+            mount_path = "/opt/toscana-env"
+          }
+
+          volume_mount {
             name       = "data"
             mount_path = "/var/lib/app"
           }
@@ -65,6 +82,15 @@ resource "kubernetes_deployment_v1" "server" {
           config_map {
             name         = kubernetes_config_map_v1.server_scripts.metadata[0].name
             default_mode = "0755"
+          }
+        }
+
+        volume {
+          name = "script-env"
+
+          secret {
+            secret_name  = kubernetes_secret_v1.server_script_env.metadata[0].name
+            default_mode = "0400"
           }
         }
 

@@ -6,7 +6,19 @@ resource "kubernetes_config_map_v1" "web_vm_scripts" {
 
   data = {
     "01-web-create.sh"    = file("${path.module}/artifacts/webapp/install_nginx.sh")
-    "02-web-configure.sh" = join("\n", ["#!/bin/sh", "export HTTP_PORT='${replace(var.http_port, "'", "'\\''")}'", "export SITE_NAME='${replace(var.site_name, "'", "'\\''")}'", file("${path.module}/artifacts/webapp/configure_site.sh")])
+    "02-web-configure.sh" = file("${path.module}/artifacts/webapp/configure_site.sh")
+  }
+}
+
+# The scripts' inputs, which may carry secrets, as env files in a Secret (never a ConfigMap).
+resource "kubernetes_secret_v1" "web_vm_script_env" {
+  metadata {
+    name      = "web-vm-script-env"
+    namespace = var.kube_namespace
+  }
+
+  data = {
+    "02-web-configure.env" = join("\n", ["export HTTP_PORT='${replace(var.http_port, "'", "'\\''")}'", "export SITE_NAME='${replace(var.site_name, "'", "'\\''")}'", ""])
   }
 }
 
@@ -39,7 +51,7 @@ resource "kubernetes_deployment_v1" "web_vm" {
         container {
           name    = "web-vm"
           image   = "ubuntu:24.04"
-          command = ["/bin/sh", "-c", "for s in /opt/toscana/*; do \"$s\" || exit 1; done; exec sleep infinity"]
+          command = ["/bin/sh", "-c", "(exec /opt/toscana/01-web-create.sh) && (. /opt/toscana-env/02-web-configure.env && exec /opt/toscana/02-web-configure.sh) && exec sleep infinity"]
 
           resources {
             requests = {
@@ -55,6 +67,11 @@ resource "kubernetes_deployment_v1" "web_vm" {
           }
 
           volume_mount {
+            name       = "script-env"
+            mount_path = "/opt/toscana-env"
+          }
+
+          volume_mount {
             name       = "data-disk"
             mount_path = "/srv/www"
           }
@@ -66,6 +83,15 @@ resource "kubernetes_deployment_v1" "web_vm" {
           config_map {
             name         = kubernetes_config_map_v1.web_vm_scripts.metadata[0].name
             default_mode = "0755"
+          }
+        }
+
+        volume {
+          name = "script-env"
+
+          secret {
+            secret_name  = kubernetes_secret_v1.web_vm_script_env.metadata[0].name
+            default_mode = "0400"
           }
         }
 

@@ -3,20 +3,42 @@ data "openstack_images_image_v2" "server" {
   most_recent = true
 }
 
+# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
+# and runs them in deployment order, each with its own interpreter.
+locals {
+  server_cloud_config = {
+    write_files = [
+      {
+        path        = "/opt/toscana/01-app-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/install_app.sh")
+      },
+      {
+        path        = "/opt/toscana/02-app-start.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/start_app.sh")
+      },
+      {
+        path        = "/opt/toscana-env/02-app-start.env"
+        permissions = "0600"
+        content     = join("\n", ["export APP_PORT='${replace(var.app_port, "'", "'\\''")}'", ""])
+      },
+    ]
+    runcmd = [
+      ["/bin/sh", "-c", "exec /opt/toscana/01-app-create.sh"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/02-app-start.env && exec /opt/toscana/02-app-start.sh"],
+    ]
+  }
+}
+
 data "cloudinit_config" "server" {
   gzip          = false
   base64_encode = false
 
   part {
-    filename     = "01-app-create.sh"
-    content_type = "text/x-shellscript"
-    content      = file("${path.module}/artifacts/scripts/install_app.sh")
-  }
-
-  part {
-    filename     = "02-app-start.sh"
-    content_type = "text/x-shellscript"
-    content      = join("\n", ["#!/bin/sh", "export APP_PORT='${replace(var.app_port, "'", "'\\''")}'", file("${path.module}/artifacts/scripts/start_app.sh")])
+    filename     = "toscana.cfg"
+    content_type = "text/cloud-config"
+    content      = "#cloud-config\n${yamlencode(local.server_cloud_config)}"
   }
 }
 

@@ -3,20 +3,42 @@ data "openstack_images_image_v2" "web_vm" {
   most_recent = true
 }
 
+# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
+# and runs them in deployment order, each with its own interpreter.
+locals {
+  web_vm_cloud_config = {
+    write_files = [
+      {
+        path        = "/opt/toscana/01-web-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/webapp/install_nginx.sh")
+      },
+      {
+        path        = "/opt/toscana/02-web-configure.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/webapp/configure_site.sh")
+      },
+      {
+        path        = "/opt/toscana-env/02-web-configure.env"
+        permissions = "0600"
+        content     = join("\n", ["export HTTP_PORT='${replace(var.http_port, "'", "'\\''")}'", "export SITE_NAME='${replace(var.site_name, "'", "'\\''")}'", ""])
+      },
+    ]
+    runcmd = [
+      ["/bin/sh", "-c", "exec /opt/toscana/01-web-create.sh"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/02-web-configure.env && exec /opt/toscana/02-web-configure.sh"],
+    ]
+  }
+}
+
 data "cloudinit_config" "web_vm" {
   gzip          = false
   base64_encode = false
 
   part {
-    filename     = "01-web-create.sh"
-    content_type = "text/x-shellscript"
-    content      = file("${path.module}/artifacts/webapp/install_nginx.sh")
-  }
-
-  part {
-    filename     = "02-web-configure.sh"
-    content_type = "text/x-shellscript"
-    content      = join("\n", ["#!/bin/sh", "export HTTP_PORT='${replace(var.http_port, "'", "'\\''")}'", "export SITE_NAME='${replace(var.site_name, "'", "'\\''")}'", file("${path.module}/artifacts/webapp/configure_site.sh")])
+    filename     = "toscana.cfg"
+    content_type = "text/cloud-config"
+    content      = "#cloud-config\n${yamlencode(local.web_vm_cloud_config)}"
   }
 }
 

@@ -21,7 +21,7 @@ use crate::ir::{NodeId, Topology, Value};
 use super::expr::{NodeRef, Scope, known, number};
 use super::graph::{addresses_in, strongly_connected};
 use super::scripts::{
-    GIB, MIB, artifact_path, exact_bytes, export_line, is_shell_name, size_bytes,
+    Delivery, GIB, MIB, artifact_path, exact_bytes, export_line, is_shell_name, size_bytes,
 };
 
 mod resources;
@@ -394,6 +394,18 @@ impl<'a> Builder<'a, '_> {
         if !scripts.is_empty() && self.provider != Provider::Kubernetes {
             self.needs.insert("cloudinit".to_string(), json!(true));
         }
+        // On Kubernetes the container runs the steps in order, each in a subshell (its env
+        // file is its own), then stays up.
+        let script_env = scripts.iter().any(|s| !s["env"].is_null());
+        let script_runner = (!scripts.is_empty()).then(|| {
+            let steps: Vec<String> = scripts
+                .iter()
+                .filter_map(|s| s["run"].as_str())
+                .map(|run| format!("({run})"))
+                .chain(["exec sleep infinity".to_string()])
+                .collect();
+            hcl_str(&steps.join(" && "))
+        });
         // Whole sizes in whole units, exactly where the template's number is exact.
         let exact = |prop: &str, unit: f64| {
             let value = self.topology.nodes[id.index()]
@@ -412,6 +424,8 @@ impl<'a> Builder<'a, '_> {
             "mem_mib": mem_text,
             "disk_gib": disk_text,
             "scripts": scripts,
+            "script_env": script_env,
+            "script_runner": script_runner,
             "ports": self.ports_of(id),
             "volumes": self.volumes_of(id),
             "replicas": self.replicas(id),
@@ -637,35 +651,27 @@ impl<'a> Builder<'a, '_> {
                 let literal = self.scope().resolved(value, Some(step.node));
                 lines.push(export_line(name, literal.as_ref().unwrap_or(value), &e));
             }
-            let file_expr = format!("file(\"${{path.module}}/{path}\")");
-            let content = if lines.is_empty() {
-                file_expr
-            } else {
-                let shebang = text
-                    .lines()
-                    .next()
-                    .filter(|l| l.starts_with("#!"))
-                    .unwrap_or("#!/bin/sh")
-                    .trim()
-                    .to_string();
-                let mut parts = vec![hcl_str(&shebang)];
-                parts.extend(lines);
-                parts.push(file_expr);
-                format!("join(\"\\n\", [{}])", parts.join(", "))
-            };
-            let ext = path.rsplit_once('.').map_or("sh", |(_, e)| e);
-            let filename = format!(
-                "{:02}-{}-{}.{ext}",
+            let base = format!(
+                "{:02}-{}-{}",
                 out.len() + 1,
                 self.names[step.node.index()].replace('_', "-"),
                 step.operation
             );
+            let delivery = Delivery::new(&base, &path, &text, !lines.is_empty());
+            let env = (!lines.is_empty()).then(|| {
+                lines.push(hcl_str(""));
+                format!("join(\"\\n\", [{}])", lines.join(", "))
+            });
             self.artifacts.push((path.clone(), text));
             out.push(json!({
-                "filename": hcl_str(&filename),
-                "key": filename,
-                "path": path,
-                "content": content,
+                "file": format!("file(\"${{path.module}}/{path}\")"),
+                "script_name": delivery.script_name,
+                "script_path": hcl_str(&delivery.script_path),
+                "env": env,
+                "env_name": delivery.env_name,
+                "env_path": hcl_str(&delivery.env_path),
+                "command": hcl_str(&delivery.command),
+                "run": delivery.command,
                 "node": node.name,
                 "operation": step.operation,
             }));
