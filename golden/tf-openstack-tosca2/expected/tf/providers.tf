@@ -4,12 +4,6 @@ variable "openstack_cloud" {
   default     = "openstack"
 }
 
-variable "openstack_network" {
-  type        = string
-  description = "The network of machines that have no port of their own, and of load balancer addresses"
-  default     = "public"
-}
-
 provider "openstack" {
   cloud = var.openstack_cloud
 }

@@ -38,7 +38,7 @@ pub struct Built<'b> {
     /// Node name → its index, for functions that name a node (see [`Scope::node_ids`]).
     pub node_ids: HashMap<String, NodeId>,
     /// Flags for the documents: `cloudinit`, `availability_zones`, `default_network`,
-    /// `default_vpc`.
+    /// `portless_machine`, `default_vpc`.
     pub needs: Json,
     /// `artifacts/...` files: path and text.
     pub artifacts: Vec<(String, String)>,
@@ -394,6 +394,13 @@ impl<'a> Builder<'a, '_> {
         if !scripts.is_empty() && self.provider != Provider::Kubernetes {
             self.needs.insert("cloudinit".to_string(), json!(true));
         }
+        let ports = self.ports_of(id);
+        if ports.as_array().is_some_and(Vec::is_empty) {
+            // A machine with no port of its own joins the provider's default network
+            // (OpenStack's `var.openstack_network`), declared only when something uses it.
+            self.needs
+                .insert("portless_machine".to_string(), json!(true));
+        }
         // On Kubernetes the container runs the steps in order, each in a subshell (its env
         // file is its own), then stays up.
         let script_env = scripts.iter().any(|s| !s["env"].is_null());
@@ -426,7 +433,7 @@ impl<'a> Builder<'a, '_> {
             "scripts": scripts,
             "script_env": script_env,
             "script_runner": script_runner,
-            "ports": self.ports_of(id),
+            "ports": ports,
             "volumes": self.volumes_of(id),
             "replicas": self.replicas(id),
         })
