@@ -24,7 +24,7 @@ pub mod expr;
 pub mod fmt;
 mod graph;
 mod nodes;
-mod references;
+pub mod references;
 mod scripts;
 mod secrets;
 mod vars;

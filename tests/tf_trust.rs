@@ -1,0 +1,207 @@
+//! What a Terraform engineer needs to trust each golden configuration (issue 27), checked on
+//! every golden case with an `expected/tf/` folder, from the parsed HCL (hcl-edit):
+//!
+//! - every declared variable is referred to outside its own `variable` block, or the run that
+//!   wrote the configuration warned that it is unused (`terraform::unused-variable`), so that
+//!   editing `terraform.tfvars` changes what the configuration does;
+//! - no value of a sensitive variable (its default, or the value the case binds with `--set`)
+//!   appears in any file of the configuration, `.tf`, `.tfvars`, scripts or ConfigMap data
+//!   alike, and every output that refers to a sensitive variable is `sensitive = true`.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::Body;
+use toscana::back::terraform::references::variables_used;
+
+/// The golden cases that write a Terraform configuration.
+fn tf_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = fs::read_dir("golden")
+        .expect("golden/ exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("expected/tf").is_dir())
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "no golden case has expected/tf/");
+    cases
+}
+
+fn input_of(case: &Path) -> PathBuf {
+    ["input.yaml", "input.csar", "input.zip", "input"]
+        .iter()
+        .map(|n| case.join(n))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("{} has no input", case.display()))
+}
+
+/// The case's `args` and `args.tf`, one argument a line.
+fn tf_args(case: &Path) -> Vec<String> {
+    ["args", "args.tf"]
+        .iter()
+        .flat_map(|name| fs::read_to_string(case.join(name)).unwrap_or_default().lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Every file of the configuration: relative path → text (artifacts included).
+fn files(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).expect("readable folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).expect("under dir").to_string_lossy().replace('\\', "/");
+                out.insert(rel, String::from_utf8_lossy(&fs::read(&path).expect("readable")).into_owned());
+            }
+        }
+    }
+    out
+}
+
+fn parse(name: &str, text: &str) -> Body {
+    text.parse::<Body>().unwrap_or_else(|e| panic!("{name} does not parse: {e}"))
+}
+
+/// The `variable` blocks of a body: name → whether it is `sensitive = true`.
+fn declared(body: &Body) -> BTreeMap<String, bool> {
+    body.get_blocks("variable")
+        .filter_map(|b| {
+            let name = b.labels.first()?.as_str().to_string();
+            let sensitive = b.body.get_attribute("sensitive").is_some_and(|a| matches!(&a.value, Expression::Bool(v) if *v.value()));
+            Some((name, sensitive))
+        })
+        .collect()
+}
+
+/// The stderr of `toscana tf` on the case, as the golden test runs it.
+fn tf_warnings(case: &Path) -> String {
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let output = common::toscana()
+        .arg("tf")
+        .arg(input_of(case))
+        .args(tf_args(case))
+        .arg("-o")
+        .arg(out_dir.path().join("out"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("toscana runs");
+    assert!(output.status.success(), "toscana tf failed on {}: {}", case.display(), common::stderr(&output));
+    common::stderr(&output)
+}
+
+#[test]
+fn every_variable_is_used_or_reported_unused() {
+    let mut problems = Vec::new();
+    for case in tf_cases() {
+        let files = files(&case.join("expected/tf"));
+        let mut variables = BTreeMap::new();
+        let mut used = BTreeSet::new();
+        for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".tf")) {
+            variables.extend(declared(&parse(name, text)));
+            used.extend(variables_used(text));
+        }
+        let unused: Vec<&String> = variables.keys().filter(|v| !used.contains(*v)).collect();
+        if unused.is_empty() {
+            continue;
+        }
+        let warnings = tf_warnings(&case);
+        for var in unused {
+            let reported = warnings.lines().any(|l| l.contains("warning[terraform::unused-variable]") && l.contains(&format!("variable `{var}`")));
+            if !reported {
+                problems.push(format!("{}: variable `{var}` is used by nothing and no warning says so", case.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The texts a sensitive input's values take in a file: each scalar of its default and of
+/// the value the case binds, as YAML reads them.
+fn secret_texts(case: &Path, sensitive: &BTreeSet<String>) -> Vec<(String, String)> {
+    let args = tf_args(case);
+    let set: Vec<(String, String)> = args
+        .windows(2)
+        .filter(|w| w[0] == "--set")
+        .filter_map(|w| w[1].split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+        .collect();
+    let mut diags = toscana::diag::Diagnostics::new();
+    let read = toscana::pipeline::read(
+        &toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(input_of(case))),
+            set,
+            ..Default::default()
+        },
+        &mut diags,
+    );
+    let topology = read.topology.expect("the golden input reads");
+    let mut out = Vec::new();
+    for input in &topology.inputs {
+        let var = input.name.replace('-', "_").to_lowercase();
+        if !sensitive.contains(&var) {
+            continue;
+        }
+        for value in input.default.iter().chain(input.value.iter()) {
+            scalars(value, &mut |text| out.push((var.clone(), text)));
+        }
+    }
+    out
+}
+
+fn scalars(value: &toscana::ir::Value, found: &mut dyn FnMut(String)) {
+    use toscana::ir::Value;
+    match value {
+        Value::String(s) => found(s.clone()),
+        Value::Integer(i) => found(i.to_string()),
+        Value::List(items) => items.iter().for_each(|i| scalars(i, found)),
+        Value::Map(map) => map.values().for_each(|v| scalars(v, found)),
+        _ => {}
+    }
+}
+
+#[test]
+fn no_secret_is_written_and_outputs_showing_one_are_sensitive() {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for case in tf_cases() {
+        let files = files(&case.join("expected/tf"));
+        let mut sensitive = BTreeSet::new();
+        let mut bodies = Vec::new();
+        for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".tf")) {
+            let body = parse(name, text);
+            sensitive.extend(declared(&body).into_iter().filter(|(_, s)| *s).map(|(n, _)| n));
+            bodies.push(body);
+        }
+        for body in &bodies {
+            for output in body.get_blocks("output") {
+                let name = output.labels.first().map(|l| l.as_str().to_string()).unwrap_or_default();
+                let Some(value) = output.body.get_attribute("value") else { continue };
+                let refers = variables_used(&format!("value = {}\n", value.value)).iter().any(|v| sensitive.contains(v));
+                let marked = output.body.get_attribute("sensitive").is_some_and(|a| matches!(&a.value, Expression::Bool(v) if *v.value()));
+                if refers && !marked {
+                    problems.push(format!("{}: output `{name}` shows a sensitive variable but is not sensitive", case.display()));
+                }
+            }
+        }
+        for (var, secret) in secret_texts(&case, &sensitive) {
+            // A value this short (a flag, a digit) is found anywhere; it is no secret worth the name.
+            if secret.len() < 4 {
+                continue;
+            }
+            checked += 1;
+            for (file, text) in &files {
+                if text.contains(&secret) {
+                    problems.push(format!("{}: the value of sensitive variable `{var}` is written in {file}", case.display()));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked > 0, "no golden case has a sensitive value to look for");
+}
