@@ -98,6 +98,9 @@ pub mod codes {
     /// A node the chosen provider's rules do not create (a container on aws, a network on
     /// kubernetes); the hint names what would.
     pub const TF_UNSUPPORTED: &str = "terraform::unsupported";
+    /// A number no provider argument can hold (a size past 64 bits, `inf`): an error, never
+    /// written as `inf`.
+    pub const TF_OUT_OF_RANGE: &str = "terraform::out-of-range";
     /// An input whose Terraform variable nothing refers to: its value changes nothing.
     pub const TF_UNUSED_VARIABLE: &str = "terraform::unused-variable";
     /// An input that looks secret (its name or type) but is not marked `sensitive`.

@@ -269,3 +269,32 @@ topology_template:
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains("depends_on"), "{stdout}");
 }
+
+#[test]
+fn a_size_no_provider_can_hold_is_an_error_at_its_node_never_inf() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("big.yaml");
+    fs::write(
+        &template,
+        "tosca_definitions_version: tosca_simple_yaml_1_0\ntopology_template:\n  inputs:\n    disk_size:\n      type: string\n      default: 1e300 TB\n  node_templates:\n    vm:\n      type: tosca.nodes.Compute\n    disk:\n      type: tosca.nodes.BlockStorage\n      properties:\n        size: { get_input: disk_size }\n",
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let out = toscana()
+        .arg("tf")
+        .arg(&template)
+        .arg("-o")
+        .arg(&out_dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let line = err
+        .lines()
+        .find(|l| l.contains("error[terraform::out-of-range]"))
+        .unwrap_or_else(|| panic!("no out-of-range error:\n{err}"));
+    assert!(line.contains("big.yaml:10:5"), "{line}");
+    assert!(line.contains("1e300 TB") && line.contains("9223372036854775807 GiB"), "{line}");
+    assert!(!out_dir.exists(), "nothing is written");
+}

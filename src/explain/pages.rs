@@ -429,6 +429,13 @@ pub const PAGES: &[Page] = &[
         fix: "Choose the provider the hint names (`--provider kubernetes`), or add a rule with `--backend-dir`.",
     },
     Page {
+        code: "terraform::out-of-range",
+        summary: "a number no Terraform provider can hold, such as a size past 64 bits",
+        meaning: "Sizes are written in whole GiB or MiB, exactly as the template writes them. A size that no provider argument can hold (more than 9223372036854775807 units, or one so large that a floating-point reading is infinite) cannot be written: Terraform would read `inf` as a reference, not a number. The run fails rather than write a wrong size.",
+        example: "size: 1e300 TB",
+        fix: "Give a size the cloud can provide.",
+    },
+    Page {
         code: "terraform::unused-variable",
         summary: "an input's Terraform variable is referred to by nothing, so its value changes nothing",
         meaning: "Every input is declared as a variable and every `get_input` is written as `var.<name>`. A variable nothing refers to comes from an input the template does not use, or uses only where toscana chooses at translation: the instance size from the rule's table, the image for an `os` capability, a port to open. Those choices were made from the value the input had at translation, so editing `terraform.tfvars` does not change them.",

@@ -99,6 +99,59 @@ pub fn exact_bytes(value: &crate::ir::Value) -> Option<u128> {
     digits.parse::<u128>().ok()?.checked_mul(factor as u128)
 }
 
+/// The largest whole number a provider argument holds: providers read sizes and counts into
+/// 64-bit integers.
+pub const MAX_WHOLE: u128 = i64::MAX as u128;
+
+/// A size (bytes as an integer, a `scalar-unit.size`, or a size written as text) in whole
+/// `unit`s, rounded up, as HCL writes it: exact for a size written with digits alone, through
+/// `f64` only for one written with a fraction or an exponent (`1.5 GB`). `Ok(None)` when the
+/// value is no size known before deployment (the caller handles it); `Err` with the reason when
+/// it is one but no provider can hold it (`1e300 TB`, which `f64` reads as infinity).
+pub fn whole_units(value: &Value, unit: f64, unit_name: &str) -> Result<Option<String>, String> {
+    let too_large = |shown: String| {
+        Err(format!(
+            "{shown} is more than a provider can hold (at most {MAX_WHOLE} {unit_name})"
+        ))
+    };
+    if let Some(bytes) = exact_bytes(value) {
+        let units = bytes.div_ceil(unit as u128);
+        return if units <= MAX_WHOLE {
+            Ok(Some(units.to_string()))
+        } else {
+            too_large(format!("{units} {unit_name}"))
+        };
+    }
+    let bytes = match value {
+        Value::Scalar(s) => s.canonical,
+        Value::Float(f) => *f,
+        Value::String(s) => match size_bytes_unbounded(s) {
+            Some(b) => b,
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    if bytes.is_nan() || bytes < 0.0 {
+        return Err(format!("{} is no size", crate::ir::value_text(value)));
+    }
+    let units = (bytes / unit).ceil();
+    if !units.is_finite() || units > MAX_WHOLE as f64 {
+        return too_large(crate::ir::value_text(value));
+    }
+    Ok(Some(number(units)))
+}
+
+/// [`size_bytes`] without its finiteness filter, so that a size too large for `f64` is told
+/// apart from text that is no size.
+fn size_bytes_unbounded(text: &str) -> Option<f64> {
+    size_bytes(text).or_else(|| {
+        let text = text.trim();
+        let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+'))?;
+        let number: f64 = text[..split].trim().parse().ok()?;
+        size_bytes(&format!("1 {}", &text[split..])).map(|factor| number * factor)
+    })
+}
+
 /// The unit of a size written as text (`GB` of `4 GB`).
 fn unit_of(text: &str) -> &str {
     let text = text.trim();
@@ -221,6 +274,20 @@ mod tests {
         assert_eq!(own.command, "exec /opt/toscana/01-app-create");
         let odd = Delivery::new("01-x-start", "artifacts/x.d/run", "echo\n", false);
         assert_eq!(odd.command, "exec sh /opt/toscana/01-x-start");
+    }
+
+    #[test]
+    fn sizes_too_large_for_a_provider_are_errors_never_inf() {
+        let huge = Value::string("1e300 TB");
+        let err = whole_units(&huge, GIB, "GiB").unwrap_err();
+        assert!(err.contains("1e300 TB") && err.contains("9223372036854775807"), "{err}");
+        assert_eq!(whole_units(&Value::string("1.5 GB"), GIB, "GiB"), Ok(Some("2".into())));
+        assert_eq!(
+            whole_units(&Value::string("9007199254740993 GiB"), GIB, "GiB"),
+            Ok(Some("9007199254740993".into()))
+        );
+        assert!(whole_units(&Value::string("9223372036854775808 GiB"), GIB, "GiB").is_err());
+        assert_eq!(whole_units(&Value::string("big"), GIB, "GiB"), Ok(None));
     }
 
     #[test]

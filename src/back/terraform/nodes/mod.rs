@@ -21,7 +21,7 @@ use crate::ir::{NodeId, Topology, Value};
 use super::expr::{NodeRef, Scope, known, number};
 use super::graph::{addresses_in, strongly_connected};
 use super::scripts::{
-    Delivery, GIB, MIB, artifact_path, exact_bytes, export_line, is_shell_name, size_bytes,
+    Delivery, GIB, MIB, artifact_path, export_line, is_shell_name, size_bytes, whole_units,
 };
 
 mod resources;
@@ -366,6 +366,55 @@ impl<'a> Builder<'a, '_> {
         }
     }
 
+    /// A capability's size property in whole `unit`s ([`whole_units`]); an error at the node
+    /// when no provider can hold it, never `inf`.
+    fn whole_size(
+        &mut self,
+        id: NodeId,
+        cap: &str,
+        prop: &str,
+        unit: f64,
+        unit_name: &str,
+    ) -> Option<String> {
+        let topology = self.topology;
+        let value = topology.nodes[id.index()]
+            .capabilities
+            .get(cap)?
+            .properties
+            .get(prop)?;
+        let what = format!("`{cap}.{prop}`");
+        self.checked_size(id, known(topology, value), unit, unit_name, &what)
+    }
+
+    /// [`whole_units`] of `value`, reporting a size out of range as an error at node `id`.
+    pub(super) fn checked_size(
+        &mut self,
+        id: NodeId,
+        value: &Value,
+        unit: f64,
+        unit_name: &str,
+        what: &str,
+    ) -> Option<String> {
+        match whole_units(value, unit, unit_name) {
+            Ok(text) => text,
+            Err(reason) => {
+                let mut d = Diagnostic::error(
+                    codes::TF_OUT_OF_RANGE,
+                    format!(
+                        "{what} of node `{}` cannot be written: {reason}",
+                        self.topology.nodes[id.index()].name
+                    ),
+                )
+                .hint("give a size a provider can hold; Terraform would read `inf` as a reference, not a number");
+                if let Some(span) = self.span(id) {
+                    d = d.at(span);
+                }
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
     /// The CPU count as HCL writes it: an integer exactly as the template wrote it (a 64-bit
     /// integer does not go through `f64`), a float as a number.
     fn cpus_text(&self, id: NodeId, cpus: Option<f64>) -> Option<String> {
@@ -414,16 +463,12 @@ impl<'a> Builder<'a, '_> {
             hcl_str(&steps.join(" && "))
         });
         // Whole sizes in whole units, exactly where the template's number is exact.
-        let exact = |prop: &str, unit: f64| {
-            let value = self.topology.nodes[id.index()]
-                .capabilities
-                .get("host")?
-                .properties
-                .get(prop)?;
-            exact_bytes(known(self.topology, value)).map(|b| b.div_ceil(unit as u128).to_string())
-        };
-        let mem_text = exact("mem_size", MIB).or_else(|| mem_mib.map(|m| number(m.ceil())));
-        let disk_text = exact("disk_size", GIB).or_else(|| disk_gib.map(|d| number(d.ceil())));
+        let mem_text = self
+            .whole_size(id, "host", "mem_size", MIB, "MiB")
+            .or_else(|| mem_mib.filter(|m| m.is_finite()).map(|m| number(m.ceil())));
+        let disk_text = self
+            .whole_size(id, "host", "disk_size", GIB, "GiB")
+            .or_else(|| disk_gib.filter(|d| d.is_finite()).map(|d| number(d.ceil())));
         json!({
             "size": size,
             "image": image,
