@@ -10,28 +10,29 @@ use crate::back::meanings::Meaning;
 use crate::ir::{NodeId, Value, type_matches};
 
 use super::super::expr::{known, number};
-use super::super::scripts::{GIB, size_bytes};
+use super::super::scripts::{GIB, whole_units};
 use super::super::unexpressed;
 use super::{Builder, Provider};
 
 impl Builder<'_, '_> {
     pub(super) fn block_storage(&mut self, id: NodeId) -> Json {
-        let size = self.topology.nodes[id.index()]
+        let topology = self.topology;
+        let size = topology.nodes[id.index()]
             .properties
             .get("size")
-            .map(|v| known(self.topology, v))
-            .cloned();
+            .map(|v| known(topology, v));
         let size_gib = match size {
-            Some(Value::Scalar(s)) => Some(number((s.canonical / GIB).ceil())),
-            Some(Value::String(s)) if size_bytes(&s).is_some() => {
-                size_bytes(&s).map(|b| number((b / GIB).ceil()))
-            }
             Some(Value::Null) | None => None,
-            Some(other) => {
-                let node = &self.topology.nodes[id.index()].name;
-                self.value(id, &other, &format!("property `size` of node `{node}`"))
-            }
+            Some(v) => match whole_units(v, GIB, "GiB") {
+                Ok(Some(text)) => Some(text),
+                Ok(None) => {
+                    let node = &topology.nodes[id.index()].name;
+                    self.value(id, v, &format!("property `size` of node `{node}`"))
+                }
+                Err(_) => self.checked_size(id, v, GIB, "GiB", "property `size`"),
+            },
         };
+        let size_given = size_gib.is_some();
         let size_gib = size_gib.or_else(|| {
             self.bind(id)
                 .get("default_size_gib")
@@ -91,6 +92,9 @@ impl Builder<'_, '_> {
         }
         json!({
             "size_gib": size_gib,
+            "size_given": size_given,
+            // The volume starts as a copy of the snapshot (Simple Profile 1.0 §C.7.9 tosca.nodes.BlockStorage).
+            "snapshot_id": self.prop(id, "snapshot_id"),
             "attachments": attachments,
             "volume_name": self.prop(id, "name"),
         })
