@@ -28,7 +28,11 @@ data "aws_ami" "front" {
 resource "aws_instance" "front" {
   ami           = data.aws_ami.front.id
   instance_type = "t3.micro"
-  subnet_id     = aws_subnet.private_net.id
+
+  # The first port is the machine's own interface, in its network's subnet.
+  primary_network_interface {
+    network_interface_id = aws_network_interface.front_port.id
+  }
 
   root_block_device {
     volume_size = 10
@@ -54,7 +58,11 @@ data "aws_ami" "back" {
 resource "aws_instance" "back" {
   ami           = data.aws_ami.back.id
   instance_type = "t3.xlarge"
-  subnet_id     = aws_subnet.private_net.id
+
+  # The first port is the machine's own interface, in its network's subnet.
+  primary_network_interface {
+    network_interface_id = aws_network_interface.back_port.id
+  }
 
   root_block_device {
     volume_size = 75
@@ -69,11 +77,6 @@ resource "aws_network_interface" "front_port" {
   subnet_id   = aws_subnet.private_net.id
   private_ips = ["10.10.0.20"]
 
-  attachment {
-    instance     = aws_instance.front.id
-    device_index = 1
-  }
-
   tags = {
     Name = "front_port"
   }
@@ -81,11 +84,6 @@ resource "aws_network_interface" "front_port" {
 
 resource "aws_network_interface" "back_port" {
   subnet_id = aws_subnet.private_net.id
-
-  attachment {
-    instance     = aws_instance.back.id
-    device_index = 1
-  }
 
   tags = {
     Name = "back_port"

@@ -50,9 +50,13 @@ data "cloudinit_config" "server" {
 resource "aws_instance" "server" {
   ami                         = data.aws_ami.server.id
   instance_type               = "t3.large"
-  subnet_id                   = aws_subnet.net.id
   user_data                   = data.cloudinit_config.server.rendered
   user_data_replace_on_change = true
+
+  # The first port is the machine's own interface, in its network's subnet.
+  primary_network_interface {
+    network_interface_id = aws_network_interface.server_port.id
+  }
 
   tags = {
     Name = "server"
@@ -93,11 +97,6 @@ resource "aws_subnet" "net" {
 
 resource "aws_network_interface" "server_port" {
   subnet_id = aws_subnet.net.id
-
-  attachment {
-    instance     = aws_instance.server.id
-    device_index = 1
-  }
 
   tags = {
     Name = "server_port"

@@ -150,7 +150,9 @@ impl Builder<'_, '_> {
             "network": network,
             "compute": compute,
             "ip_address": self.prop(id, "ip_address"),
-            "device_index": index.map(|i| i + 1),
+            // The first port is the machine's primary interface (device 0, named by the
+            // machine); the others are attached after it.
+            "device_index": index,
         })
     }
 
