@@ -64,7 +64,7 @@ use super::Context;
 use super::params::Bindings;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::spans::SpanFinder;
-use crate::ir::{Dialect, Node, NodeId, Topology, type_matches};
+use crate::ir::{Dialect, Input, Node, NodeId, Topology, Value, type_matches};
 use crate::model::Model;
 use crate::source::Span;
 use crate::yaml::Node as Yaml;
@@ -165,6 +165,15 @@ impl Expander<'_> {
                 continue;
             };
             let at = node.location.and_then(|l| spans.span(l));
+            // A backend that keeps `get_input` as calls (Terraform) still chooses the substitute
+            // by the inputs' values: the node is judged with them bound.
+            let bound;
+            let node = if self.ctx.inputs_stay_calls {
+                bound = with_inputs_bound(node, &topology.inputs);
+                &bound
+            } else {
+                node
+            };
             let judged = Judged {
                 model,
                 node,
@@ -550,4 +559,43 @@ pub fn settled(
             d.code != codes::TOSCA_UNFULFILLED || !d.span.is_some_and(|s| gone.contains(&place(s)))
         })
         .collect()
+}
+
+/// `node` with every `get_input` of its and its capabilities' properties replaced by the
+/// input's value (bound, else default), where it has one.
+fn with_inputs_bound(node: &Node, inputs: &[Input]) -> Node {
+    let mut node = node.clone();
+    for value in node.properties.values_mut() {
+        *value = bind_inputs(value, inputs);
+    }
+    for capability in node.capabilities.values_mut() {
+        let capability = crate::ir::Shared::make_mut(capability);
+        for value in capability.properties.values_mut() {
+            *value = bind_inputs(value, inputs);
+        }
+    }
+    node
+}
+
+fn bind_inputs(value: &Value, inputs: &[Input]) -> Value {
+    match value {
+        Value::Call(call) if call.function == "get_input" => {
+            let Some(Value::String(name)) = call.args.first() else {
+                return value.clone();
+            };
+            inputs
+                .iter()
+                .find(|i| &i.name == name)
+                .and_then(|i| i.value.as_ref().or(i.default.as_ref()))
+                .and_then(|v| super::values::nested(v, &call.args[1..]))
+                .unwrap_or_else(|| value.clone())
+        }
+        Value::List(items) => Value::List(items.iter().map(|i| bind_inputs(i, inputs)).collect()),
+        Value::Map(map) => Value::Map(
+            map.iter()
+                .map(|(k, v)| (k.clone(), bind_inputs(v, inputs)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
