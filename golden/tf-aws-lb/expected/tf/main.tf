@@ -9,6 +9,11 @@ data "aws_subnets" "default" {
   }
 }
 
+data "aws_security_group" "default" {
+  vpc_id = data.aws_vpc.default.id
+  name   = "default"
+}
+
 resource "aws_lb" "lb" {
   load_balancer_type = "application"
   subnets            = data.aws_subnets.default.ids
@@ -96,10 +101,39 @@ resource "aws_instance" "web_vm" {
   instance_type               = "t3.small"
   user_data                   = data.cloudinit_config.web_vm.rendered
   user_data_replace_on_change = true
+  vpc_security_group_ids      = [aws_security_group.web_vm.id, data.aws_security_group.default.id]
 
   tags = {
     Name = "web_vm"
   }
+}
+
+# The ports of the endpoints the machine and its software expose, open to the world when
+# public and to the network otherwise. The machine stays in its VPC's default group too, so
+# the connections between the template's machines that no endpoint declares still work.
+resource "aws_security_group" "web_vm" {
+  name_prefix = "web_vm-"
+  description = "The endpoints of web_vm"
+  vpc_id      = data.aws_vpc.default.id
+
+  tags = {
+    Name = "web_vm"
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_8080_private" {
+  security_group_id = aws_security_group.web_vm.id
+  ip_protocol       = "tcp"
+  from_port         = var.storefront_port
+  to_port           = var.storefront_port
+  cidr_ipv4         = data.aws_vpc.default.cidr_block
+}
+
+# Scripts download packages; without this rule the group would let nothing out.
+resource "aws_vpc_security_group_egress_rule" "web_vm_egress" {
+  security_group_id = aws_security_group.web_vm.id
+  ip_protocol       = "-1"
+  cidr_ipv4         = "0.0.0.0/0"
 }
 
 data "aws_ami" "db_vm" {

@@ -24,6 +24,7 @@ use super::scripts::{
     Delivery, GIB, MIB, artifact_path, export_line, is_shell_name, size_bytes, whole_units,
 };
 
+mod endpoints;
 mod resources;
 use super::{Provider, ReadArtifact, Spans, unexpressed, unique_names};
 
@@ -38,7 +39,7 @@ pub struct Built<'b> {
     /// Node name → its index, for functions that name a node (see [`Scope::node_ids`]).
     pub node_ids: HashMap<String, NodeId>,
     /// Flags for the documents: `cloudinit`, `availability_zones`, `default_network`,
-    /// `portless_machine`, `default_vpc`.
+    /// `portless_machine`, `default_security_group`, `default_vpc`.
     pub needs: Json,
     /// `artifacts/...` files: path and text.
     pub artifacts: Vec<(String, String)>,
@@ -444,6 +445,24 @@ impl<'a> Builder<'a, '_> {
             self.needs.insert("cloudinit".to_string(), json!(true));
         }
         let ports = self.ports_of(id);
+        let endpoints = if self.provider == Provider::Aws {
+            self.endpoints_of(id)
+        } else {
+            Vec::new()
+        };
+        // The security group of a machine in no network of the template is in the default VPC.
+        let vpc = match ports.as_array().and_then(|p| p.first()) {
+            Some(first) => first["network"]
+                .as_str()
+                .map(|net| format!("aws_vpc.{net}")),
+            None => Some("data.aws_vpc.default".to_string()),
+        };
+        if !endpoints.is_empty() && vpc.as_deref() == Some("data.aws_vpc.default") {
+            self.needs
+                .insert("default_network".to_string(), json!(true));
+            self.needs
+                .insert("default_security_group".to_string(), json!(true));
+        }
         if ports.as_array().is_some_and(Vec::is_empty) {
             // A machine with no port of its own joins the provider's default network
             // (OpenStack's `var.openstack_network`), declared only when something uses it.
@@ -479,6 +498,8 @@ impl<'a> Builder<'a, '_> {
             "script_env": script_env,
             "script_runner": script_runner,
             "ports": ports,
+            "endpoints": endpoints,
+            "vpc": vpc,
             "volumes": self.volumes_of(id),
             "replicas": self.replicas(id),
         })

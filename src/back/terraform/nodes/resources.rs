@@ -146,7 +146,16 @@ impl Builder<'_, '_> {
             );
         }
         let index = compute_id.map(|c| self.port_ids(c).iter().position(|p| *p == id).unwrap_or(0));
+        // The machine's security group sits on its primary interface, the machine's own.
+        let security_group = compute_id
+            .filter(|c| {
+                index == Some(0)
+                    && self.provider == Provider::Aws
+                    && !self.endpoints_of(*c).is_empty()
+            })
+            .map(|c| self.names[c.index()].clone());
         json!({
+            "security_group": security_group,
             "network": network,
             "compute": compute,
             "ip_address": self.prop(id, "ip_address"),

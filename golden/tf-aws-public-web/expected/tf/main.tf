@@ -1,0 +1,112 @@
+data "aws_vpc" "default" {
+  default = true
+}
+
+data "aws_subnets" "default" {
+  filter {
+    name   = "vpc-id"
+    values = [data.aws_vpc.default.id]
+  }
+}
+
+data "aws_security_group" "default" {
+  vpc_id = data.aws_vpc.default.id
+  name   = "default"
+}
+
+data "aws_ami" "web_vm" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
+  }
+}
+
+# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
+# and runs them in deployment order, each with its own interpreter.
+locals {
+  web_vm_cloud_config = {
+    write_files = [
+      {
+        path        = "/opt/toscana/01-web-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/install_nginx.sh")
+      },
+      {
+        path        = "/opt/toscana/02-web-configure.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/configure_nginx.sh")
+      },
+      {
+        path        = "/opt/toscana-env/02-web-configure.env"
+        permissions = "0600"
+        content     = join("\n", ["export HTTP_PORT='${replace(var.http_port, "'", "'\\''")}'", ""])
+      },
+    ]
+    runcmd = [
+      ["/bin/sh", "-c", "exec /opt/toscana/01-web-create.sh"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/02-web-configure.env && exec /opt/toscana/02-web-configure.sh"],
+    ]
+  }
+}
+
+data "cloudinit_config" "web_vm" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "toscana.cfg"
+    content_type = "text/cloud-config"
+    content      = "#cloud-config\n${yamlencode(local.web_vm_cloud_config)}"
+  }
+}
+
+resource "aws_instance" "web_vm" {
+  ami                         = data.aws_ami.web_vm.id
+  instance_type               = "t3.micro"
+  user_data                   = data.cloudinit_config.web_vm.rendered
+  user_data_replace_on_change = true
+  vpc_security_group_ids      = [aws_security_group.web_vm.id, data.aws_security_group.default.id]
+
+  tags = {
+    Name = "web_vm"
+  }
+}
+
+# The ports of the endpoints the machine and its software expose, open to the world when
+# public and to the network otherwise. The machine stays in its VPC's default group too, so
+# the connections between the template's machines that no endpoint declares still work.
+resource "aws_security_group" "web_vm" {
+  name_prefix = "web_vm-"
+  description = "The endpoints of web_vm"
+  vpc_id      = data.aws_vpc.default.id
+
+  tags = {
+    Name = "web_vm"
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_22_private" {
+  security_group_id = aws_security_group.web_vm.id
+  ip_protocol       = "tcp"
+  from_port         = 22
+  to_port           = 22
+  cidr_ipv4         = data.aws_vpc.default.cidr_block
+}
+
+resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_8080" {
+  security_group_id = aws_security_group.web_vm.id
+  ip_protocol       = "tcp"
+  from_port         = var.http_port
+  to_port           = var.http_port
+  cidr_ipv4         = "0.0.0.0/0"
+}
+
+# Scripts download packages; without this rule the group would let nothing out.
+resource "aws_vpc_security_group_egress_rule" "web_vm_egress" {
+  security_group_id = aws_security_group.web_vm.id
+  ip_protocol       = "-1"
+  cidr_ipv4         = "0.0.0.0/0"
+}

@@ -1,0 +1,64 @@
+//! The ports a machine must open: the endpoints the template exposes on it (AWS security
+//! groups). Every capability of type `tosca.capabilities.Endpoint` (or a type derived from it)
+//! of the machine or of the software it hosts, at any depth, with a `port` known before
+//! deployment, opens that port for its protocol: TCP, or UDP when the endpoint's `protocol` is
+//! `udp` (TOSCA's `protocol` names the application protocol, `http`, `ssh`..., carried over
+//! TCP). A public endpoint (`tosca.capabilities.Endpoint.Public`, or `network_name: PUBLIC`)
+//! is open to everyone, any other one to the machine's own network. Which endpoints there are
+//! is decided at translation (from an input's value); the port itself refers to the input.
+
+use serde_json::{Value as Json, json};
+
+use crate::ir::{NodeId, Value, type_matches};
+
+use super::super::expr::known;
+use super::Builder;
+
+impl Builder<'_, '_> {
+    /// The endpoints of machine `compute`, one per port, protocol and reach, in template order.
+    pub(super) fn endpoints_of(&self, compute: NodeId) -> Vec<Json> {
+        let mut members = vec![compute];
+        let mut i = 0;
+        while i < members.len() {
+            members.extend_from_slice(self.hosting.hosted(members[i]));
+            i += 1;
+        }
+        let mut seen: Vec<(i64, &str, bool)> = Vec::new();
+        let mut out = Vec::new();
+        for member in members {
+            for capability in self.topology.nodes[member.index()].capabilities.values() {
+                if !type_matches(&capability.types, "tosca.capabilities.Endpoint") {
+                    continue;
+                }
+                let text = |key: &str| match capability.properties.get(key).map(|v| known(self.topology, v)) {
+                    Some(Value::String(s)) => Some(s.to_lowercase()),
+                    _ => None,
+                };
+                let Some(written) = capability.properties.get("port") else {
+                    continue;
+                };
+                let Value::Integer(port) = known(self.topology, written) else {
+                    continue;
+                };
+                if !(1..=65535).contains(port) {
+                    continue;
+                }
+                let protocol = if text("protocol").as_deref() == Some("udp") { "udp" } else { "tcp" };
+                let public = type_matches(&capability.types, "tosca.capabilities.Endpoint.Public")
+                    || text("network_name").as_deref() == Some("public");
+                if seen.contains(&(*port, protocol, public)) {
+                    continue;
+                }
+                seen.push((*port, protocol, public));
+                out.push(json!({
+                    "name": format!("{}_{protocol}_{port}{}", self.names[compute.index()], if public { "" } else { "_private" }),
+                    // `var.http_port` where the port is an input's, so the rule follows it.
+                    "port": self.scope().expr(written, Some(member)).unwrap_or_else(|_| port.to_string()),
+                    "protocol": protocol,
+                    "public": public,
+                }));
+            }
+        }
+        out
+    }
+}
