@@ -66,6 +66,11 @@ pub struct Topology {
     /// out of the JSON when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub substituted: Vec<Substituted>,
+    /// Where the service template starts, for a diagnostic about the topology as a whole
+    /// (nothing to translate); not part of the IR's JSON, which places only its elements.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub location: Option<Location>,
 }
 
 /// A node template replaced by the topology of the service template that substitutes it. Its

@@ -173,6 +173,9 @@ pub struct Repository {
 /// order.
 #[derive(Debug, Clone, Default)]
 pub struct TopologyTemplate {
+    /// Where the service template (the value of `topology_template` / `service_template`)
+    /// starts: the place of a diagnostic about the topology as a whole.
+    pub span: Span,
     pub description: Option<Node>,
     pub inputs: Vec<Named>,
     pub node_templates: Vec<Named>,

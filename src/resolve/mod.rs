@@ -135,6 +135,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         outputs: Vec::new(),
         substitution: None,
         substituted: Vec::new(),
+        location: model.topology.as_ref().and_then(|t| locator.at(t.span)),
     };
     let plain = values::ValueReader {
         dialect: model.dialect,

@@ -71,6 +71,7 @@ pub fn expand(topology: &Topology, limit: u64) -> Result<(Topology, Vec<Problem>
         outputs: topology.outputs.clone(),
         substitution: topology.substitution.clone(),
         substituted: topology.substituted.clone(),
+        location: topology.location,
     };
     for (t, node) in topology.nodes.iter().enumerate() {
         for i in 0..counts[t] {

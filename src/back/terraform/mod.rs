@@ -130,10 +130,11 @@ pub fn render(
             Diagnostic::error(
                 codes::OUTPUT_NOTHING,
                 format!(
-                    "no node of the topology became a Terraform resource (provider `{}`); the warnings above say why for each",
+                    "no node of the topology became a Terraform resource (provider `{}`); the warning on each node says why",
                     provider.as_str()
                 ),
             )
+            .at_maybe(crate::ir::spans::topology_span(topology, sources))
             .hint("Terraform resources come from Compute nodes and the software hosted on them, storage, networks, load balancers and (with --provider kubernetes) container applications"),
         );
         return Vec::new();

@@ -407,6 +407,7 @@ pub fn read_topology(
     if warn_keys {
         shape::check_keys(map, keynames(E::Topology), &what, diags);
     }
+    let span = node.span;
     let map = node.as_map_mut()?;
     let inputs = section(
         warn_keys,
@@ -447,6 +448,7 @@ pub fn read_topology(
         .map(|w| shape::named_owned(w, "`workflows`", diags))
         .unwrap_or_default();
     Some(TopologyTemplate {
+        span,
         description: map.take("description"),
         inputs,
         node_templates,
