@@ -266,14 +266,6 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the primary location when there is one.
-    pub fn at_maybe(mut self, span: Option<Span>) -> Self {
-        if span.is_some() {
-            self.span = span;
-        }
-        self
-    }
-
     /// Sets the primary location with a note under it.
     pub fn at_with(mut self, span: Span, note: impl Into<String>) -> Self {
         self.span = Some(span);

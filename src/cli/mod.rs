@@ -482,14 +482,13 @@ fn translate(
     };
     let files = backend.render(&engine, topology, &mut inputs, diags);
     if files.is_empty() && !diags.has_errors() {
-        diags.push(
-            Diagnostic::error(
-                codes::OUTPUT_NOTHING,
-                "the backend wrote no file for this topology",
-            )
-            .at_maybe(whole_topology)
-            .hint("its rules match none of the topology's nodes and its documents rendered empty; the warning on each node says why"),
-        );
+        let mut error = Diagnostic::error(
+            codes::OUTPUT_NOTHING,
+            "the backend wrote no file for this topology",
+        )
+        .hint("its rules match none of the topology's nodes and its documents rendered empty; the warning on each node says why");
+        error.span = whole_topology;
+        diags.push(error);
     }
     if diags.has_errors() {
         return EXIT_INVALID;

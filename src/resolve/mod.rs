@@ -170,16 +170,11 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         return topology;
     }
 
-    let unbound_reader = values::ValueReader {
-        dialect: model.dialect,
-        inputs: None,
-        budget: None,
-    };
     let patterns = ctx.patterns.clone();
     let (inputs, input_values) = params::inputs(
         &mut typing::Typing {
             model,
-            reader: &unbound_reader,
+            reader: &plain,
             ancestry: &mut ancestry,
             patterns: &patterns,
         },

@@ -148,8 +148,7 @@ pub fn render(
             "no node of the topology became a Kubernetes object; the warning on each node says why"
         };
         diags.push(
-            Diagnostic::error(codes::OUTPUT_NOTHING, message)
-                .at_maybe(crate::ir::spans::topology_span(topology, sources))
+            super::nothing_to_write(topology, sources, message)
                 .hint("Kubernetes objects come from container applications, Compute nodes and the software on them, databases, storage, load balancers and networks"),
         );
         return Vec::new();

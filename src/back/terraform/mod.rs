@@ -127,14 +127,14 @@ pub fn render(
     // (providers, versions) is no configuration of the topology.
     if !topology.nodes.is_empty() && !files.iter().any(|f| f.path == "main.tf") {
         diags.push(
-            Diagnostic::error(
-                codes::OUTPUT_NOTHING,
+            super::nothing_to_write(
+                topology,
+                sources,
                 format!(
                     "no node of the topology became a Terraform resource (provider `{}`); the warning on each node says why",
                     provider.as_str()
                 ),
             )
-            .at_maybe(crate::ir::spans::topology_span(topology, sources))
             .hint("Terraform resources come from Compute nodes and the software hosted on them, storage, networks, load balancers and (with --provider kubernetes) container applications"),
         );
         return Vec::new();
