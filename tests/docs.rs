@@ -15,13 +15,24 @@ fn root() -> PathBuf {
 /// The README and every Markdown file under `docs/`, relative to the repository.
 fn pages() -> Vec<PathBuf> {
     let mut out = vec![PathBuf::from("README.md")];
-    let mut stack = vec![root().join("docs")];
+    out.extend(files_under("docs", &["md"]));
+    out
+}
+
+/// Every file under the folder `dir` of the repository whose extension is one of `extensions`,
+/// relative to the repository, sorted.
+fn files_under(dir: &str, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root().join(dir)];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
+            } else if path
+                .extension()
+                .is_some_and(|e| extensions.iter().any(|wanted| e == *wanted))
+            {
                 out.push(path.strip_prefix(root()).unwrap().to_path_buf());
             }
         }
@@ -208,25 +219,6 @@ fn the_pages_cite_no_spec_line_numbers() {
     assert!(found.is_empty(), "{}\n{HOW_TO_CITE}", found.join("\n"));
 }
 
-/// The Rust and YAML files under `src/` (the code and the embedded profiles), relative to the
-/// repository.
-fn sources() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root().join("src")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs" || e == "yaml") {
-                out.push(path.strip_prefix(root()).unwrap().to_path_buf());
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// The comment of a line of `path`, if it has one: from `//` on in Rust (doc comments included),
 /// from a `#` that starts the line or follows a blank in YAML.
 fn comment_of<'a>(path: &Path, line: &'a str) -> Option<&'a str> {
@@ -241,7 +233,8 @@ fn comment_of<'a>(path: &Path, line: &'a str) -> Option<&'a str> {
 #[test]
 fn the_code_cites_no_spec_line_numbers() {
     let mut found = Vec::new();
-    for file in sources() {
+    // The Rust code and the embedded profiles.
+    for file in files_under("src", &["rs", "yaml"]) {
         let text = std::fs::read_to_string(root().join(&file)).unwrap();
         for (i, line) in text.lines().enumerate() {
             if comment_of(&file, line).is_some_and(cites_a_spec_line) {
