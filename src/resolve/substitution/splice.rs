@@ -409,7 +409,8 @@ pub(super) fn splice(
         }
     }
     // `get_attribute: [ <substituted node>, <attribute> ]` elsewhere reads what its attribute
-    // mapping gives (L913, §15.3), where the mapping names a value.
+    // mapping gives (Simple Profile §12 Using node template substitution for model composition;
+    // TOSCA 2.0 §15.3 Attribute Mapping), where the mapping names a value.
     let mapped: HashMap<String, IndexMap<String, Value>> = out.substituted[..plans.len()]
         .iter()
         .map(|s| (s.name.clone(), s.attributes.clone()))
@@ -438,8 +439,8 @@ pub(super) fn splice(
 /// The inner requirements that assignment `k` (0-based, in assignment order) of requirement
 /// `name` of the substituted node is wired to. The pairs of one mapping entry take an
 /// assignment together; in TOSCA 2.0 an entry takes as many assignments as its `[name, count]`
-/// key says (`UNBOUNDED`: all the rest), one without a count takes one (§15.5, L7437), and an
-/// assignment past them all is not mapped. A Simple Profile mapping (a map: one entry per
+/// key says (`UNBOUNDED`: all the rest), one without a count takes one (§15.5 Requirement Mapping),
+/// and an assignment past them all is not mapped. A Simple Profile mapping (a map: one entry per
 /// name) takes every assignment.
 pub(super) fn assignment_targets<'t>(
     inner: &'t Topology,
