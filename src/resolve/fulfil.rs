@@ -1056,7 +1056,7 @@ impl<'b> Decider<'_, 'b, '_> {
                 ),
             )
             .at(plan.a.span)
-            .hint("the choice is the processor's (§14.3.3 Full Mesh): toscana takes the templates this node does not target yet for the requirement first, then document order; name the template meant with `node: <template>`, or narrow the choice with a `node_filter`"),
+            .hint("the choice is the processor's (§14.3.2 One-to-Many Relationships): toscana takes the templates this node does not target yet for the requirement first, then document order; name the template meant with `node: <template>`, or narrow the choice with a `node_filter`"),
         );
     }
 
