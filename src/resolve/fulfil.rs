@@ -12,23 +12,22 @@
 //!   it fits: its type derives from the definition's `node`, it has the capability asked for
 //!   (of the definition's capability type), the relationship type's `valid_target_node_types`
 //!   and `valid_capability_types` and the capability's `valid_source_node_types` and
-//!   `valid_relationship_types` admit it, the node filters hold (§8.6 Node Filter Definition: a
-//!   filter verifies a named target), the allocation fits, and the template has enough
-//!   representations;
+//!   `valid_relationship_types` admit it, the node filters hold (they verify a named target too,
+//!   §8.6 Node Filter Definition), the allocation fits, and it has enough representations;
 //! - otherwise the target is selected among the node templates, by the same checks
 //!   ([`super::selection`], the Simple Profile's machinery, with the TOSCA 2.0 checks as its
-//!   judge). Which of several fitting templates is chosen is left to the processor (§14.3.2
-//!   One-to-Many Relationships): toscana takes them in document order, templates this node does not
-//!   target yet for the same requirement first, and says so with a `tosca::chosen-target` warning.
+//!   judge). Which of several fitting templates is chosen is left to the processor (§14.3.2):
+//!   toscana takes them in document order, templates this node does not target yet for the
+//!   same requirement first, and says so with a `tosca::chosen-target` warning.
 //!
-//! Where targets come from follows the assignment's `directives` (§8.5.2 Requirement Assignment
-//! Grammar): `internal` looks in this topology, `external` outside it, in the order given. A
-//! translator has nothing outside, so an assignment that tries `external` first stays dangling for
-//! the orchestrator. Without directives (the choice is the implementation's) toscana looks inside
-//! first and lets the requirement dangle when the topology has no template of the kind asked for;
-//! when it has such templates and none fits, the author evidently meant one of them, and it is an
-//! error that explains each candidate. An optional assignment that cannot be fulfilled stays
-//! dangling; `toscana check` says so.
+//! Where targets come from follows the assignment's `directives` (§8.5.2): `internal` looks in
+//! this topology, `external` outside it, in the order given. A translator has nothing outside, so
+//! an assignment that tries `external` first stays dangling for the orchestrator. Without
+//! directives (the choice is the implementation's) toscana looks inside first and lets the
+//! requirement dangle when the topology has no template of the kind asked for; when it has such
+//! templates and none fits, the author evidently meant one of them, and it is an error that
+//! explains each candidate. An optional assignment that cannot be fulfilled stays dangling;
+//! `toscana check` says so.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -81,9 +80,8 @@ struct Conditions<'c, 'm> {
 }
 
 impl<'y> Plan<'y, '_> {
-    /// Every node filter that applies: the definition's (of every refinement) and the
-    /// assignment's, all of which must hold (§8.4.1 Requirement Refinement, §8.5.2 Requirement
-    /// Assignment Grammar).
+    /// Every node filter that applies, the definition's (of every refinement) and the
+    /// assignment's, all of which must hold (§8.4.1 Requirement Refinement, §8.5.2).
     fn filters(&self) -> Vec<&Yaml> {
         self.def
             .filters
@@ -230,8 +228,7 @@ pub fn connect<'m>(
         .collect();
     let mut templates = RelationshipTemplates::new(template);
     let mut unfulfilled = Vec::new();
-    // Non-optional assignments of every node first (§8.5.1 Supported Keynames, §8.5.2 Requirement
-    // Assignment Grammar).
+    // Non-optional assignments of every node first (§8.5.1 Supported Keynames, §8.5.2).
     let order: Vec<usize> = (0..plans.len())
         .filter(|&p| !plans[p].a.optional)
         .chain((0..plans.len()).filter(|&p| plans[p].a.optional))
@@ -1447,8 +1444,7 @@ impl<'a, 'm> Judge2<'a, 'm> {
 /// A problem of a node filter whatever the candidate stays an error, with the reminder that
 /// filters written for the Simple Profile's reading (`SELF` the requiring node) need: in TOSCA
 /// 2.0 `SELF` is the relationship to the candidate (§8.6 Node Filter Definition). The filter is
-/// then not judged, so the candidates are chosen without it rather than each failing it with a less
-/// helpful message.
+/// then not judged: the candidates are chosen without it, not each failed with a vaguer message.
 fn unjudged(mut d: Diagnostic) -> Diagnostic {
     if d.is_error() {
         let hint = d.hint.take().unwrap_or_default();

@@ -163,9 +163,8 @@ impl<'a> NodeBuilder<'a> {
             .get("directives")
             .map(|d| self.strings(d, "`directives`", diags))
             .unwrap_or_default();
-        // A TOSCA 2.0 node that can only be selected is not created: the resolver reads only
-        // its `node_filter` (§7.2.1 Node Template Directives), so a required property it leaves
-        // unset is no error.
+        // A TOSCA 2.0 node that can only be selected is not created: the resolver reads only its
+        // `node_filter` (§7.2.1 Node Template Directives); a required property unset is no error.
         let only_selected = self.model.dialect == crate::ir::Dialect::Tosca2
             && selection(&directives).is_some_and(|otherwise| otherwise.is_empty());
         let selection = selection(&directives).map(|otherwise| NodeSelection {

@@ -468,8 +468,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
 ];
 
 /// `$in_range`, read as a built-in only under `--quirk in-range`: csd07 does not define it, yet
-/// its examples call it (§8.6 Node Filter Definition, §9.1.1.2 integer), with the meaning of the
-/// 1.x `in_range` constraint.
+/// its examples call it (§8.6 Node Filter Definition, §9.1.1.2 integer), as 1.x's `in_range`.
 pub const IN_RANGE: BuiltIn = f(
     "in_range",
     2,

@@ -64,8 +64,7 @@ pub enum Scope {
     /// a candidate for.
     Open(Box<OpenRelationship>),
     /// A node outside the topology known only by its type chain (most specific first): the
-    /// node a `select` node template's `node_filter` judges, which is `SELF` there (§8.6 Node
-    /// Filter Definition).
+    /// node a `select` template's `node_filter` judges, `SELF` there (§8.6 Node Filter Definition).
     Candidate(TypeNames),
 }
 

@@ -230,7 +230,13 @@ impl Expander<'_> {
         let mut problems = Vec::new();
         let out = splice(topology, plans, &names, &mut problems);
         let spans = SpanFinder::new(&out.source.files, self.ctx.sources);
-        for (at, error, message, hint) in problems {
+        for splice::Problem {
+            at,
+            error,
+            message,
+            hint,
+        } in problems
+        {
             // An inner template spliced into several nodes has the same problem each time.
             if !self.spliced.insert(format!("{at:?} {message}")) {
                 continue;
