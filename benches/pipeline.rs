@@ -131,6 +131,7 @@ fn resolve(bencher: divan::Bencher, stacks: usize) {
             csar: None,
             artifact_root: None,
             unbound_inputs_are_errors: false,
+            inputs_stay_calls: false,
             report_open_requirements: false,
             artifact_files: &artifacts,
             patterns: resolve::patterns::Patterns::new(std::sync::Arc::new(

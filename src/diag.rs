@@ -93,21 +93,14 @@ pub mod codes {
     pub const BACKEND_TEMPLATE: &str = "backend::template";
     pub const BACKEND_SKIPPED: &str = "backend::skipped";
     pub const BACKEND_UNKNOWN: &str = "backend::unknown";
-    /// A value, property, output or script input the Terraform rules cannot express; left out.
+    // Terraform (`toscana explain`): a value left out, a node not created, a number too large
+    // (never `inf`), an unused variable, an unmarked secret, an unreadable script, bad HCL.
     pub const TF_UNEXPRESSED: &str = "terraform::unexpressed";
-    /// A node the chosen provider's rules do not create (a container on aws, a network on
-    /// kubernetes); the hint names what would.
     pub const TF_UNSUPPORTED: &str = "terraform::unsupported";
-    /// A number no provider argument can hold (a size past 64 bits, `inf`): an error, never
-    /// written as `inf`.
     pub const TF_OUT_OF_RANGE: &str = "terraform::out-of-range";
-    /// An input whose Terraform variable nothing refers to: its value changes nothing.
     pub const TF_UNUSED_VARIABLE: &str = "terraform::unused-variable";
-    /// An input that looks secret (its name or type) but is not marked `sensitive`.
     pub const TF_UNMARKED_SECRET: &str = "terraform::unmarked-secret";
-    /// A lifecycle script that cannot be read, so it is not copied to `artifacts/`.
     pub const TF_ARTIFACT: &str = "terraform::artifact";
-    /// A generated Terraform file that does not parse as HCL: a bug, and nothing is written.
     pub const TF_INTERNAL: &str = "terraform::internal";
     pub const OUTPUT_WRITE: &str = "output::write";
     /// A translation that would write nothing at all: the topology has no node templates, or

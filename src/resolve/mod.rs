@@ -188,16 +188,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         diags,
     );
     topology.inputs = inputs;
-    // A backend that declares inputs as variables reads every `get_input` as a call: the
-    // reader and the call evaluator see each input as unbound (still checking that it is
-    // declared). Counts and the backend's own choices read the values from `topology.inputs`.
-    let as_calls: IndexMap<String, Option<Value>>;
-    let input_values = if ctx.inputs_stay_calls {
-        as_calls = input_values.keys().map(|k| (k.clone(), None)).collect();
-        &as_calls
-    } else {
-        &input_values
-    };
+    let as_calls = ctx.inputs_stay_calls.then(|| all_unbound(&input_values));
+    let input_values = as_calls.as_ref().unwrap_or(&input_values);
     let reader = values::ValueReader {
         dialect: model.dialect,
         inputs: Some(input_values),
@@ -258,6 +250,14 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         );
     }
     topology
+}
+
+/// Every input as unbound, for a backend that declares inputs as variables
+/// ([`Context::inputs_stay_calls`]): the reader and the call evaluator then keep every
+/// `get_input` as a call (still checking that the input is declared); counts and the backend's
+/// own choices read the values from the topology's `inputs`.
+fn all_unbound(values: &IndexMap<String, Option<Value>>) -> IndexMap<String, Option<Value>> {
+    values.keys().map(|k| (k.clone(), None)).collect()
 }
 
 /// The topology expanded into one node per representation and one relationship per

@@ -9,7 +9,7 @@ use serde_json::{Value as Json, json};
 use crate::back::ElementKind;
 use crate::back::filters::hcl_str;
 use crate::diag::Diagnostics;
-use crate::ir::{Schema, Topology, Value};
+use crate::ir::{Input, Schema, Topology, Value};
 
 use super::expr::{key, number};
 use super::nodes::Built;
@@ -131,34 +131,7 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
                 json!({ "condition": condition, "error_message": hcl_str(&message) })
             })
             .collect();
-        let tfvars = match &input.value {
-            Some(_) if sensitive => {
-                diags.push(unexpressed(
-                    span,
-                    format!(
-                        "the value given for sensitive input `{}` is not written to terraform.tfvars: a secret is written to no file",
-                        input.name
-                    ),
-                    &format!("give it to Terraform from the environment: export TF_VAR_{id}=..."),
-                ));
-                None
-            }
-            Some(v) => match literal(v) {
-                Ok(e) => Some(e),
-                Err(reason) => {
-                    diags.push(unexpressed(
-                        span,
-                        format!(
-                            "the value given for input `{}` is not written to terraform.tfvars: {reason}",
-                            input.name
-                        ),
-                        "give a plain value with --set or --inputs",
-                    ));
-                    None
-                }
-            },
-            None => None,
-        };
+        let tfvars = tfvars_value(input, id, sensitive, span, diags);
         let example = example_value(sensitive, tfvars.as_ref().or(default.as_ref()), &ty);
         out.push(json!({
             "name": id,
@@ -178,6 +151,45 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
         names,
         inputs: out,
         sensitive: sensitive_vars,
+    }
+}
+
+/// The value `terraform.tfvars` gives a variable: the one bound with `--set` / `--inputs`,
+/// never a secret's (a warning says how to give it), `None` (warned) when it is no plain value.
+fn tfvars_value(
+    input: &Input,
+    id: &str,
+    sensitive: bool,
+    span: Option<crate::source::Span>,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    match &input.value {
+        Some(_) if sensitive => {
+            diags.push(unexpressed(
+                span,
+                format!(
+                    "the value given for sensitive input `{}` is not written to terraform.tfvars: a secret is written to no file",
+                    input.name
+                ),
+                &format!("give it to Terraform from the environment: export TF_VAR_{id}=..."),
+            ));
+            None
+        }
+        Some(v) => match literal(v) {
+            Ok(e) => Some(e),
+            Err(reason) => {
+                diags.push(unexpressed(
+                    span,
+                    format!(
+                        "the value given for input `{}` is not written to terraform.tfvars: {reason}",
+                        input.name
+                    ),
+                    "give a plain value with --set or --inputs",
+                ));
+                None
+            }
+        },
+        None => None,
     }
 }
 

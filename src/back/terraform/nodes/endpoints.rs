@@ -30,7 +30,11 @@ impl Builder<'_, '_> {
                 if !type_matches(&capability.types, "tosca.capabilities.Endpoint") {
                     continue;
                 }
-                let text = |key: &str| match capability.properties.get(key).map(|v| known(self.topology, v)) {
+                let text = |key: &str| match capability
+                    .properties
+                    .get(key)
+                    .map(|v| known(self.topology, v))
+                {
                     Some(Value::String(s)) => Some(s.to_lowercase()),
                     _ => None,
                 };
@@ -43,7 +47,11 @@ impl Builder<'_, '_> {
                 if !(1..=65535).contains(port) {
                     continue;
                 }
-                let protocol = if text("protocol").as_deref() == Some("udp") { "udp" } else { "tcp" };
+                let protocol = if text("protocol").as_deref() == Some("udp") {
+                    "udp"
+                } else {
+                    "tcp"
+                };
                 let public = type_matches(&capability.types, "tosca.capabilities.Endpoint.Public")
                     || text("network_name").as_deref() == Some("public");
                 if seen.contains(&(*port, protocol, public)) {

@@ -284,16 +284,16 @@ impl Builder<'_, '_> {
                 .capability
                 .as_deref()
                 .and_then(|c| self.port_number(app, c))
-                .or_else(
-                    || match self.topology.nodes[app.index()]
+                .or_else(|| {
+                    match self.topology.nodes[app.index()]
                         .properties
                         .get("port")
                         .map(|v| known(self.topology, v))
                     {
                         Some(Value::Integer(p)) => Some(*p),
                         _ => None,
-                    },
-                )
+                    }
+                })
                 .unwrap_or(default_port);
             let kind = match self.role_of(root) {
                 "compute" => "compute",
@@ -374,13 +374,15 @@ impl Builder<'_, '_> {
         }
         let mut ports: Vec<i64> = Vec::new();
         for cap in node.capabilities.values() {
-            if let Some(Value::Integer(p)) = cap.properties.get("port").map(|v| known(self.topology, v))
+            if let Some(Value::Integer(p)) =
+                cap.properties.get("port").map(|v| known(self.topology, v))
                 && !ports.contains(p)
             {
                 ports.push(*p);
             }
         }
-        if let Some(Value::Integer(p)) = node.properties.get("port").map(|v| known(self.topology, v))
+        if let Some(Value::Integer(p)) =
+            node.properties.get("port").map(|v| known(self.topology, v))
             && !ports.contains(p)
         {
             ports.push(*p);
