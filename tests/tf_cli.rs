@@ -295,6 +295,9 @@ fn a_size_no_provider_can_hold_is_an_error_at_its_node_never_inf() {
         .find(|l| l.contains("error[terraform::out-of-range]"))
         .unwrap_or_else(|| panic!("no out-of-range error:\n{err}"));
     assert!(line.contains("big.yaml:10:5"), "{line}");
-    assert!(line.contains("1e300 TB") && line.contains("9223372036854775807 GiB"), "{line}");
+    assert!(
+        line.contains("1e300 TB") && line.contains("9223372036854775807 GiB"),
+        "{line}"
+    );
     assert!(!out_dir.exists(), "nothing is written");
 }

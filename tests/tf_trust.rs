@@ -43,7 +43,14 @@ fn input_of(case: &Path) -> PathBuf {
 fn tf_args(case: &Path) -> Vec<String> {
     ["args", "args.tf"]
         .iter()
-        .flat_map(|name| fs::read_to_string(case.join(name)).unwrap_or_default().lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect::<Vec<_>>())
+        .flat_map(|name| {
+            fs::read_to_string(case.join(name))
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -57,8 +64,15 @@ fn files(dir: &Path) -> BTreeMap<String, String> {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                let rel = path.strip_prefix(dir).expect("under dir").to_string_lossy().replace('\\', "/");
-                out.insert(rel, String::from_utf8_lossy(&fs::read(&path).expect("readable")).into_owned());
+                let rel = path
+                    .strip_prefix(dir)
+                    .expect("under dir")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(
+                    rel,
+                    String::from_utf8_lossy(&fs::read(&path).expect("readable")).into_owned(),
+                );
             }
         }
     }
@@ -66,7 +80,8 @@ fn files(dir: &Path) -> BTreeMap<String, String> {
 }
 
 fn parse(name: &str, text: &str) -> Body {
-    text.parse::<Body>().unwrap_or_else(|e| panic!("{name} does not parse: {e}"))
+    text.parse::<Body>()
+        .unwrap_or_else(|e| panic!("{name} does not parse: {e}"))
 }
 
 /// The `variable` blocks of a body: name → whether it is `sensitive = true`.
@@ -74,7 +89,10 @@ fn declared(body: &Body) -> BTreeMap<String, bool> {
     body.get_blocks("variable")
         .filter_map(|b| {
             let name = b.labels.first()?.as_str().to_string();
-            let sensitive = b.body.get_attribute("sensitive").is_some_and(|a| matches!(&a.value, Expression::Bool(v) if *v.value()));
+            let sensitive = b
+                .body
+                .get_attribute("sensitive")
+                .is_some_and(|a| matches!(&a.value, Expression::Bool(v) if *v.value()));
             Some((name, sensitive))
         })
         .collect()
@@ -92,7 +110,12 @@ fn tf_warnings(case: &Path) -> String {
         .env("NO_COLOR", "1")
         .output()
         .expect("toscana runs");
-    assert!(output.status.success(), "toscana tf failed on {}: {}", case.display(), common::stderr(&output));
+    assert!(
+        output.status.success(),
+        "toscana tf failed on {}: {}",
+        case.display(),
+        common::stderr(&output)
+    );
     common::stderr(&output)
 }
 
@@ -113,9 +136,15 @@ fn every_variable_is_used_or_reported_unused() {
         }
         let warnings = tf_warnings(&case);
         for var in unused {
-            let reported = warnings.lines().any(|l| l.contains("warning[terraform::unused-variable]") && l.contains(&format!("variable `{var}`")));
+            let reported = warnings.lines().any(|l| {
+                l.contains("warning[terraform::unused-variable]")
+                    && l.contains(&format!("variable `{var}`"))
+            });
             if !reported {
-                problems.push(format!("{}: variable `{var}` is used by nothing and no warning says so", case.display()));
+                problems.push(format!(
+                    "{}: variable `{var}` is used by nothing and no warning says so",
+                    case.display()
+                ));
             }
         }
     }
@@ -129,7 +158,10 @@ fn secret_texts(case: &Path, sensitive: &BTreeSet<String>) -> Vec<(String, Strin
     let set: Vec<(String, String)> = args
         .windows(2)
         .filter(|w| w[0] == "--set")
-        .filter_map(|w| w[1].split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+        .filter_map(|w| {
+            w[1].split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
         .collect();
     let mut diags = toscana::diag::Diagnostics::new();
     let read = toscana::pipeline::read(
@@ -175,17 +207,36 @@ fn no_secret_is_written_and_outputs_showing_one_are_sensitive() {
         let mut bodies = Vec::new();
         for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".tf")) {
             let body = parse(name, text);
-            sensitive.extend(declared(&body).into_iter().filter(|(_, s)| *s).map(|(n, _)| n));
+            sensitive.extend(
+                declared(&body)
+                    .into_iter()
+                    .filter(|(_, s)| *s)
+                    .map(|(n, _)| n),
+            );
             bodies.push(body);
         }
         for body in &bodies {
             for output in body.get_blocks("output") {
-                let name = output.labels.first().map(|l| l.as_str().to_string()).unwrap_or_default();
-                let Some(value) = output.body.get_attribute("value") else { continue };
-                let refers = variables_used(&format!("value = {}\n", value.value)).iter().any(|v| sensitive.contains(v));
-                let marked = output.body.get_attribute("sensitive").is_some_and(|a| matches!(&a.value, Expression::Bool(v) if *v.value()));
+                let name = output
+                    .labels
+                    .first()
+                    .map(|l| l.as_str().to_string())
+                    .unwrap_or_default();
+                let Some(value) = output.body.get_attribute("value") else {
+                    continue;
+                };
+                let refers = variables_used(&format!("value = {}\n", value.value))
+                    .iter()
+                    .any(|v| sensitive.contains(v));
+                let marked = output
+                    .body
+                    .get_attribute("sensitive")
+                    .is_some_and(|a| matches!(&a.value, Expression::Bool(v) if *v.value()));
                 if refers && !marked {
-                    problems.push(format!("{}: output `{name}` shows a sensitive variable but is not sensitive", case.display()));
+                    problems.push(format!(
+                        "{}: output `{name}` shows a sensitive variable but is not sensitive",
+                        case.display()
+                    ));
                 }
             }
         }
@@ -197,11 +248,17 @@ fn no_secret_is_written_and_outputs_showing_one_are_sensitive() {
             checked += 1;
             for (file, text) in &files {
                 if text.contains(&secret) {
-                    problems.push(format!("{}: the value of sensitive variable `{var}` is written in {file}", case.display()));
+                    problems.push(format!(
+                        "{}: the value of sensitive variable `{var}` is written in {file}",
+                        case.display()
+                    ));
                 }
             }
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(checked > 0, "no golden case has a sensitive value to look for");
+    assert!(
+        checked > 0,
+        "no golden case has a sensitive value to look for"
+    );
 }

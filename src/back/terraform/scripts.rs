@@ -146,7 +146,9 @@ pub fn whole_units(value: &Value, unit: f64, unit_name: &str) -> Result<Option<S
 fn size_bytes_unbounded(text: &str) -> Option<f64> {
     size_bytes(text).or_else(|| {
         let text = text.trim();
-        let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+'))?;
+        let split = text.find(|c: char| {
+            !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+')
+        })?;
         let number: f64 = text[..split].trim().parse().ok()?;
         size_bytes(&format!("1 {}", &text[split..])).map(|factor| number * factor)
     })
@@ -264,12 +266,22 @@ mod tests {
 
     #[test]
     fn scripts_run_with_their_shebang_else_their_extension() {
-        let python = Delivery::new("02-app-configure", "artifacts/app/config.py", "import os\n", true);
+        let python = Delivery::new(
+            "02-app-configure",
+            "artifacts/app/config.py",
+            "import os\n",
+            true,
+        );
         assert_eq!(
             python.command,
             ". /opt/toscana-env/02-app-configure.env && exec python3 /opt/toscana/02-app-configure.py"
         );
-        let own = Delivery::new("01-app-create", "artifacts/app/install", "#!/usr/bin/env ruby\n", false);
+        let own = Delivery::new(
+            "01-app-create",
+            "artifacts/app/install",
+            "#!/usr/bin/env ruby\n",
+            false,
+        );
         assert_eq!(own.script_name, "01-app-create");
         assert_eq!(own.command, "exec /opt/toscana/01-app-create");
         let odd = Delivery::new("01-x-start", "artifacts/x.d/run", "echo\n", false);
@@ -280,8 +292,14 @@ mod tests {
     fn sizes_too_large_for_a_provider_are_errors_never_inf() {
         let huge = Value::string("1e300 TB");
         let err = whole_units(&huge, GIB, "GiB").unwrap_err();
-        assert!(err.contains("1e300 TB") && err.contains("9223372036854775807"), "{err}");
-        assert_eq!(whole_units(&Value::string("1.5 GB"), GIB, "GiB"), Ok(Some("2".into())));
+        assert!(
+            err.contains("1e300 TB") && err.contains("9223372036854775807"),
+            "{err}"
+        );
+        assert_eq!(
+            whole_units(&Value::string("1.5 GB"), GIB, "GiB"),
+            Ok(Some("2".into()))
+        );
         assert_eq!(
             whole_units(&Value::string("9007199254740993 GiB"), GIB, "GiB"),
             Ok(Some("9007199254740993".into()))
