@@ -23,7 +23,6 @@
 mod checkers;
 mod common;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +95,7 @@ fn commands_of(case: &Path, update: bool, problems: &mut Vec<String>) -> Vec<&'s
     if !update {
         for command in &commands {
             let dir = expected.join(command);
-            if files_under(&dir).is_empty() {
+            if common::files_under(&dir).is_empty() {
                 problems.push(format!(
                     "{} lists `{command}` but has no expected output in {}: write it with UPDATE_GOLDEN=1 and read it",
                     case.display(),
@@ -137,31 +136,6 @@ fn extra_args(case: &Path, command: &str) -> Vec<String> {
                 .unwrap_or_default()
         })
         .collect()
-}
-
-/// Every file under `dir`, by `/`-separated relative path.
-fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.expect("readable entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(dir)
-                    .expect("under dir")
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(rel, fs::read(&path).expect("readable file"));
-            }
-        }
-    }
-    out
 }
 
 fn render(case: &Path, command: &str, out: &Path) {
@@ -208,8 +182,8 @@ fn golden_outputs_match_byte_for_byte() {
             let expected_dir = case.join("expected").join(command);
             let scratch = tempfile::tempdir().expect("a temporary folder");
             render(&case, command, scratch.path());
-            let actual = files_under(scratch.path());
-            if update && files_under(&expected_dir) != actual {
+            let actual = common::files_under(scratch.path());
+            if update && common::files_under(&expected_dir) != actual {
                 let _ = fs::remove_dir_all(&expected_dir);
                 for (rel, bytes) in &actual {
                     let path = expected_dir.join(rel);
@@ -219,7 +193,7 @@ fn golden_outputs_match_byte_for_byte() {
                 }
                 rewritten.push(expected_dir.display().to_string());
             }
-            let expected = files_under(&expected_dir);
+            let expected = common::files_under(&expected_dir);
             compared += 1;
             for name in expected
                 .keys()
@@ -280,8 +254,8 @@ fn rendering_twice_gives_identical_bytes() {
             render(&case, command, a.path());
             render(&case, command, b.path());
             assert_eq!(
-                files_under(a.path()),
-                files_under(b.path()),
+                common::files_under(a.path()),
+                common::files_under(b.path()),
                 "{} {command} is not deterministic",
                 case.display()
             );

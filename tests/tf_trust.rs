@@ -56,27 +56,10 @@ fn tf_args(case: &Path) -> Vec<String> {
 
 /// Every file of the configuration: relative path → text (artifacts included).
 fn files(dir: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).expect("readable folder").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(dir)
-                    .expect("under dir")
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(
-                    rel,
-                    String::from_utf8_lossy(&fs::read(&path).expect("readable")).into_owned(),
-                );
-            }
-        }
-    }
-    out
+    common::files_under(dir)
+        .into_iter()
+        .map(|(path, bytes)| (path, String::from_utf8_lossy(&bytes).into_owned()))
+        .collect()
 }
 
 fn parse(name: &str, text: &str) -> Body {

@@ -70,20 +70,18 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
         let default = match &input.default {
             // A secret's default would be written in variables.tf: Terraform asks for it.
             Some(_) if sensitive => None,
-            Some(v) => match literal(v) {
-                Ok(e) => Some(e),
-                Err(reason) => {
-                    diags.push(unexpressed(
-                        span,
-                        format!(
-                            "the default of input `{}` is left out: {reason}",
-                            input.name
-                        ),
-                        "give the value in terraform.tfvars, or with --set",
-                    ));
-                    None
-                }
-            },
+            Some(v) => literal_or_warn(
+                v,
+                |reason| {
+                    format!(
+                        "the default of input `{}` is left out: {reason}",
+                        input.name
+                    )
+                },
+                "give the value in terraform.tfvars, or with --set",
+                span,
+                diags,
+            ),
             None if !input.required => Some("null".to_string()),
             None => None,
         };
@@ -154,6 +152,19 @@ pub fn inputs(topology: &Topology, spans: &Spans, diags: &mut Diagnostics) -> Va
     }
 }
 
+/// `v` as an HCL literal, or `None` with a warning whose message `says` the reason.
+fn literal_or_warn(
+    v: &Value,
+    says: impl FnOnce(String) -> String,
+    hint: &str,
+    span: Option<crate::source::Span>,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    literal(v)
+        .map_err(|reason| diags.push(unexpressed(span, says(reason), hint)))
+        .ok()
+}
+
 /// The value `terraform.tfvars` gives a variable: the one bound with `--set` / `--inputs`,
 /// never a secret's (a warning says how to give it), `None` (warned) when it is no plain value.
 fn tfvars_value(
@@ -175,20 +186,18 @@ fn tfvars_value(
             ));
             None
         }
-        Some(v) => match literal(v) {
-            Ok(e) => Some(e),
-            Err(reason) => {
-                diags.push(unexpressed(
-                    span,
-                    format!(
-                        "the value given for input `{}` is not written to terraform.tfvars: {reason}",
-                        input.name
-                    ),
-                    "give a plain value with --set or --inputs",
-                ));
-                None
-            }
-        },
+        Some(v) => literal_or_warn(
+            v,
+            |reason| {
+                format!(
+                    "the value given for input `{}` is not written to terraform.tfvars: {reason}",
+                    input.name
+                )
+            },
+            "give a plain value with --set or --inputs",
+            span,
+            diags,
+        ),
         None => None,
     }
 }

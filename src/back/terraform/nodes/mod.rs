@@ -339,14 +339,20 @@ impl<'a> Builder<'a, '_> {
         }
     }
 
-    fn capability_number(&mut self, id: NodeId, cap: &str, prop: &str) -> Option<f64> {
+    /// A property of a capability of node `id`, as its value is known at translation
+    /// ([`known`]: an input's value for a `get_input`).
+    fn capability_value(&self, id: NodeId, cap: &str, prop: &str) -> Option<&'a Value> {
         let topology = self.topology;
         let value = topology.nodes[id.index()]
             .capabilities
             .get(cap)?
             .properties
             .get(prop)?;
-        match known(topology, value) {
+        Some(known(topology, value))
+    }
+
+    fn capability_number(&mut self, id: NodeId, cap: &str, prop: &str) -> Option<f64> {
+        match self.capability_value(id, cap, prop)? {
             Value::Integer(i) => Some(*i as f64),
             Value::Float(f) if f.is_finite() => Some(*f),
             Value::Scalar(s) => Some(s.canonical),

@@ -4,7 +4,6 @@
 use crate::diag::{Diagnostic, codes};
 use crate::ir::{NodeId, Value};
 
-use super::super::expr::known;
 use super::super::scripts::whole_units;
 use super::Builder;
 
@@ -19,14 +18,8 @@ impl Builder<'_, '_> {
         unit: f64,
         unit_name: &str,
     ) -> Option<String> {
-        let topology = self.topology;
-        let value = topology.nodes[id.index()]
-            .capabilities
-            .get(cap)?
-            .properties
-            .get(prop)?;
-        let what = format!("`{cap}.{prop}`");
-        self.checked_size(id, known(topology, value), unit, unit_name, &what)
+        let value = self.capability_value(id, cap, prop)?;
+        self.checked_size(id, value, unit, unit_name, &format!("`{cap}.{prop}`"))
     }
 
     /// [`whole_units`] of `value`, reporting a size out of range as an error at node `id`.
