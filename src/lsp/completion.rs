@@ -17,9 +17,10 @@ use lsp_types::{CompletionItem, CompletionItemKind, Position};
 
 use super::context::{self, Context};
 use super::hover::chain;
+use super::keynames::Presence;
 use super::workspace::Workspace;
 use crate::ir::Dialect;
-use crate::model::{Model, TypeKind};
+use crate::model::{Model, Revision, TypeKind};
 use crate::resolve::Ancestry;
 use crate::yaml::Node;
 
@@ -158,9 +159,23 @@ fn keys(
         }
         _ => return,
     };
+    // Only what the file's exact version has there (`key_schema` is not offered in 1.2).
+    let revision = model.map_or(
+        match tosca2 {
+            true => Revision::Tosca2,
+            false => Revision::V1_3,
+        },
+        super::keynames::revision,
+    );
     items.extend(
         keynames
             .iter()
+            .filter(|k| {
+                !matches!(
+                    super::keynames::presence(revision, &path, k),
+                    Some(Presence::Later(_))
+                )
+            })
             .map(|k| item(k, CompletionItemKind::KEYWORD, None)),
     );
 }

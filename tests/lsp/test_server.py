@@ -412,3 +412,54 @@ async def test_hover_on_a_function_call_says_what_it_evaluates_to(client):
     text = await hover(client, APP, 21, 29)  # port (the input)
     assert "**input** `port`: `integer`" in text and "evaluates to `80`" in text
     replace_all(client, APP, original, 51)
+
+
+# ----- keynames by exact version ----------------------------------------------------------
+
+
+OLD = WORKSPACE / "simple" / "old.yaml"
+OLD_TEXT = """tosca_definitions_version: tosca_simple_yaml_1_0
+topology_template:
+  workflows: {}
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+      properties: {}
+"""
+
+
+def open_document(client, path, text, language="yaml"):
+    path.write_text(text)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri(path), language_id=language, version=1, text=text
+            )
+        )
+    )
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_keyname_hover_names_the_files_exact_version(client):
+    open_document(client, OLD, OLD_TEXT)
+    text = await hover(client, OLD, 2, 4)  # workflows, which came with 1.1
+    assert text.startswith("**`workflows`**: not a keyname here in Simple Profile 1.0;"), text
+    assert "Simple Profile 1.1 has it" in text
+    text = await hover(client, OLD, 5, 7)  # type
+    assert text.endswith("(Simple Profile 1.0)"), text
+    # A node template's name is no keyname.
+    assert "keyname" not in (await hover(client, OLD, 4, 5) or "")
+    replace_all(client, OLD, OLD_TEXT.replace("1_0", "1_1"), 2)
+    text = await hover(client, OLD, 2, 4)
+    assert text.endswith("(Simple Profile 1.1)"), text
+    text = await hover(client, APP, 6, 3)  # topology_template
+    assert text.endswith("(Simple Profile 1.3)"), text
+    text = await hover(client, SERVICE, 4, 3)  # service_template
+    assert text.endswith("(TOSCA 2.0)"), text
+    # The keynames offered are those of the exact version: 1.1 has no `key_schema` yet.
+    replace_all(client, OLD, OLD_TEXT.replace("1_0", "1_1").replace("  workflows: {}\n", "  inputs:\n    size:\n      \n"), 3)
+    labels = await complete(client, OLD, 4, 6)
+    assert "entry_schema" in labels and "key_schema" not in labels, labels
+    replace_all(client, OLD, OLD_TEXT.replace("1_0", "1_3").replace("  workflows: {}\n", "  inputs:\n    size:\n      \n"), 4)
+    labels = await complete(client, OLD, 4, 6)
+    assert "key_schema" in labels, labels
