@@ -6,8 +6,8 @@
 //! - a template, input or output (also as the argument of `get_input`, `get_property`, ...):
 //!   what it is, its type and description; an input also its default, which is what
 //!   `get_input` evaluates to when no value is given;
-//! - a function call that is a node template's property value: what it evaluates to, as the
-//!   resolved topology has it (or that it is known only at deployment);
+//! - a function call, anywhere: what the function is and what the call evaluates to
+//!   ([`super::evaluate`]);
 //! - an import: the file it reads;
 //! - a keyname: its meaning in the specification of the file's dialect ([`super::keynames`]).
 
@@ -45,7 +45,7 @@ pub fn hover(
     } else {
         None
     };
-    let value = call.and_then(|c| evaluated(checked, c).map(|text| (text, c.span)));
+    let value = call.map(|c| (super::evaluate::describe(checked, c), c.span));
     let (text, span) = match (found, value) {
         (Some((text, span)), Some((value, _))) => (format!("{text}\n\n---\n\n{value}"), span),
         (Some(found), None) => found,
@@ -60,56 +60,6 @@ pub fn hover(
         }),
         range: Some(lines.range(span.start as usize, span.end as usize)),
     })
-}
-
-/// What a property's function call evaluates to, as the resolved topology has it.
-fn evaluated(checked: &Checked, call: &super::index::CallSite) -> Option<String> {
-    let node = checked
-        .topology
-        .as_ref()?
-        .nodes
-        .iter()
-        .find(|n| n.name == call.node)?;
-    let value = node.properties.get(&call.property)?;
-    Some(match value {
-        crate::ir::Value::Call(_) => format!(
-            "`{}` of `{}` is known only at deployment",
-            call.property, call.node
-        ),
-        value => format!(
-            "`{}` of `{}` evaluates to `{}`",
-            call.property,
-            call.node,
-            show(value)
-        ),
-    })
-}
-
-/// A value as a template would write it, in YAML's flow style.
-fn show(value: &crate::ir::Value) -> String {
-    use crate::ir::Value;
-    match value {
-        Value::Null => "null".into(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Integer(i) => i.to_string(),
-        Value::Float(f) => f.to_string(),
-        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
-        Value::List(items) => format!(
-            "[{}]",
-            items.iter().map(show).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Map(map) => format!(
-            "{{{}}}",
-            map.iter()
-                .map(|(k, v)| format!("{k}: {}", show(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Value::Scalar(scalar) => scalar.text.clone(),
-        Value::Version(version) => version.text.clone(),
-        Value::Timestamp(text) | Value::Bytes(text) => text.clone(),
-        Value::Call(_) => "(known at deployment)".into(),
-    }
 }
 
 fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String> {

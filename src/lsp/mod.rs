@@ -22,7 +22,7 @@
 //! - [`workspace`] (with [`documents`]): what is open, what is checked, which diagnostics each
 //!   file shows; [`check`] runs one check and [`diagnostics`] converts its problems;
 //! - [`index`]: the names and their spans, the one place that reads the model;
-//! - one module per feature: [`hover`], [`navigate`] (definition, references, rename),
+//! - one module per feature: [`hover`] (with [`evaluate`], what a call evaluates to), [`navigate`] (definition, references, rename),
 //!   [`completion`] (with [`context`], where the cursor is in a document that may not parse),
 //!   [`symbols`], [`actions`];
 //! - [`lines`] and [`uri`]: positions and document names as the protocol has them;
@@ -34,6 +34,7 @@ pub mod completion;
 pub mod context;
 pub mod diagnostics;
 pub mod documents;
+pub mod evaluate;
 pub mod hover;
 pub mod index;
 pub mod keynames;

@@ -408,10 +408,42 @@ async def test_hover_on_a_function_call_says_what_it_evaluates_to(client):
     original = APP.read_text()
     replace_all(client, APP, original.replace("get_input: prot", "get_input: port"), 50)
     text = await hover(client, APP, 21, 18)  # get_input
-    assert text == "`port` of `shop` evaluates to `80`"
+    assert text.startswith("**`get_input`**: the value of an input of the service template"), text
+    assert text.endswith("`port` of `shop` evaluates to `80`"), text
     text = await hover(client, APP, 21, 29)  # port (the input)
     assert "**input** `port`: `integer`" in text and "evaluates to `80`" in text
     replace_all(client, APP, original, 51)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_any_call_nested_in_outputs_or_at_deployment(client):
+    original = APP.read_text()
+    text = original.replace("get_input: prot", "get_input: port").replace(
+        "admin_email: ops@example.com",
+        'admin_email: { concat: [ "ops@", { get_property: [ SELF, port ] } ] }',
+    ) + (
+        "  outputs:\n"
+        "    address:\n"
+        "      value: { get_attribute: [ server, public_address ] }\n"
+        "    url:\n"
+        '      value: { join: [ [ "http://shop", { get_input: port } ], ":" ] }\n'
+    )
+    replace_all(client, APP, text, 52)
+    hovered = await hover(client, APP, 22, 24)  # concat
+    assert hovered.startswith("**`concat`**: the strings given"), hovered
+    assert hovered.endswith('`admin_email` of `shop` evaluates to `"ops@80"`'), hovered
+    hovered = await hover(client, APP, 22, 45)  # get_property, inside concat's arguments
+    assert hovered.startswith("**`get_property`**"), hovered
+    assert hovered.endswith("evaluates to `80`"), hovered
+    hovered = await hover(client, APP, 27, 18)  # get_attribute in an output
+    assert hovered.endswith("known only at deployment"), hovered
+    hovered = await hover(client, APP, 29, 18)  # join in an output
+    assert hovered.endswith('evaluates to `"http://shop:80"`'), hovered
+    replace_all(client, APP, original, 53)
+    # TOSCA 2.0: a `$` call in a capability's properties, with the function's section.
+    hovered = await hover(client, SERVICE, 14, 40)  # $get_input
+    assert hovered.startswith("**`$get_input`**: `$get_input: "), hovered
+    assert hovered.endswith("`capabilities.host.properties.num_cpus` of `vm` evaluates to `2`"), hovered
 
 
 # ----- keynames by exact version ----------------------------------------------------------
