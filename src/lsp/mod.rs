@@ -23,7 +23,8 @@
 //!   file shows; [`check`] runs one check and [`diagnostics`] converts its problems;
 //! - [`index`]: the names and their spans, the one place that reads the model;
 //! - one module per feature: [`hover`] (with [`evaluate`], what a call evaluates to), [`navigate`] (definition, references, rename),
-//!   [`completion`] (with [`context`], where the cursor is in a document that may not parse),
+//!   [`completion`] (with [`context`], where the cursor is in a document that may not parse,
+//!   and [`targets`], what may fulfil a requirement),
 //!   [`symbols`], [`actions`];
 //! - [`lines`] and [`uri`]: positions and document names as the protocol has them;
 //!   [`readonly`]: the embedded profiles and explain pages as files an editor can open.
@@ -43,6 +44,7 @@ pub mod navigate;
 pub mod readonly;
 pub mod server;
 pub mod symbols;
+pub mod targets;
 pub mod uri;
 pub mod workspace;
 

@@ -319,6 +319,54 @@ async def test_completion_of_keynames_types_properties_targets_and_inputs(client
     replace_all(client, APP, original, 12)
 
 
+FILTERED = """
+    small:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties:
+            num_cpus: 1
+    big:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties:
+            num_cpus: 8
+    db:
+      type: tosca.nodes.DBMS
+      requirements:
+        - host:
+            node: tosca.nodes.Compute
+            node_filter:
+              capabilities:
+                - host:
+                    properties:
+                      - num_cpus: { greater_or_equal: 4 }
+        - dependency:
+            node: tosca.nodes.Root
+            capability: tosca.capabilities.Container
+"""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_of_targets_honours_node_filter_and_capability(client):
+    original = APP.read_text()
+    text = original + FILTERED
+    replace_all(client, APP, text, 13)
+    lines = text.splitlines()
+    host = next(i for i, l in enumerate(lines) if l == "            node: tosca.nodes.Compute")
+    # Three Computes could host the DBMS; the filter wants 4 CPUs or more: `big` only (`server`
+    # sets no `num_cpus`, `small` has 1).
+    labels = await complete(client, APP, host, len("            node: "))
+    assert labels == ["big"], labels
+    # `capability: tosca.capabilities.Container` in the assignment: the Computes and the web
+    # server have one (Compute's `host` derives from it), the shop does not.
+    dependency = next(i for i, l in enumerate(lines) if l == "            node: tosca.nodes.Root")
+    labels = await complete(client, APP, dependency, len("            node: "))
+    assert sorted(labels) == ["big", "server", "small", "web"], labels
+    replace_all(client, APP, original, 14)
+
+
 @pytest.mark.asyncio(loop_scope="module")
 async def test_completion_of_tosca2_functions(client):
     original = SERVICE.read_text()
