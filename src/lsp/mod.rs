@@ -25,7 +25,7 @@
 //! - one module per feature: [`hover`] (with [`evaluate`], what a call evaluates to), [`navigate`] (definition, references, rename),
 //!   [`completion`] (with [`context`], where the cursor is in a document that may not parse,
 //!   and [`targets`], what may fulfil a requirement),
-//!   [`symbols`], [`actions`];
+//!   [`symbols`], [`actions`] (with [`imports`], the missing import);
 //! - [`lines`] and [`uri`]: positions and document names as the protocol has them;
 //!   [`readonly`]: the embedded profiles and explain pages as files an editor can open.
 
@@ -37,6 +37,7 @@ pub mod diagnostics;
 pub mod documents;
 pub mod evaluate;
 pub mod hover;
+pub mod imports;
 pub mod index;
 pub mod keynames;
 pub mod lines;

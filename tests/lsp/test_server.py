@@ -543,3 +543,53 @@ async def test_keyname_hover_names_the_files_exact_version(client):
     replace_all(client, OLD, OLD_TEXT.replace("1_0", "1_3").replace("  workflows: {}\n", "  inputs:\n    size:\n      \n"), 4)
     labels = await complete(client, OLD, 4, 6)
     assert "key_schema" in labels, labels
+
+
+# ----- the missing import -----------------------------------------------------------------
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_imports_the_workspace_file_that_defines_a_type(client):
+    original = APP.read_text()
+    replace_all(client, APP, original.replace("imports:\n  - types.yaml\n", ""), 60)
+    actions = await fixes(client, APP, "tosca::unknown-type")
+    assert [title for title, _ in actions] == ["Import `types.yaml`, which defines `shop.nodes.WebApp`"]
+    ((edit,),) = [edits for _, edits in actions]
+    assert (edit.range.start.line, edit.new_text) == (1, "imports:\n  - types.yaml\n")
+    # With an `imports:` list, the file is added as its last item, indented as the others.
+    text = original.replace("  - types.yaml\n", "  - other.yaml\n")
+    (WORKSPACE / "simple" / "other.yaml").write_text("tosca_definitions_version: tosca_simple_yaml_1_3\n")
+    replace_all(client, APP, text, 61)
+    ((title, (edit,)),) = await fixes(client, APP, "tosca::unknown-type")
+    assert (edit.range.start.line, edit.new_text) == (5, "  - types.yaml\n")
+    replace_all(client, APP, original, 62)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_imports_a_profile_with_its_namespace_or_a_1x_normative_type(client):
+    original = SERVICE.read_text()
+    without = original.replace(
+        "imports:\n  - profile: org.oasis-open.simple:2.0\n    namespace: simple\n", ""
+    )
+    replace_all(client, SERVICE, without, 70)
+    ((title, (edit,)),) = await fixes(client, SERVICE, "tosca::unknown-namespace")
+    assert title == "Import the profile `org.oasis-open.simple:2.0`"
+    assert edit.new_text == "imports:\n  - profile: org.oasis-open.simple:2.0\n    namespace: simple\n"
+    # A Simple Profile normative type in a 2.0 file: its compatibility profile.
+    replace_all(client, SERVICE, without.replace("simple:Compute", "tosca.nodes.Compute"), 71)
+    ((title, (edit,)),) = await fixes(client, SERVICE, "tosca::unknown-type")
+    assert title == "Import the profile `org.oasis-open.simple:1.3`", title
+    # A type of a 2.0 file of the workspace: imported by `url`.
+    types2 = WORKSPACE / "tosca2" / "servers.yaml"
+    open_document(
+        client,
+        types2,
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  Server:\n    description: A server.\n",
+    )
+    replace_all(client, SERVICE, without.replace("simple:Compute", "Server").replace(
+        "      capabilities:\n        host:\n          properties: { num_cpus: { $get_input: cpus }, mem_size: 4 GB }\n", ""), 72)
+    actions = await fixes(client, SERVICE, "tosca::unknown-type")
+    assert ("Import `servers.yaml`, which defines `Server`", "imports:\n  - url: servers.yaml\n") in [
+        (title, edit.new_text) for title, (edit,) in actions
+    ], actions
+    replace_all(client, SERVICE, original, 73)
