@@ -7,7 +7,8 @@
 //!   `requirements`, the names its type declares;
 //! - `type:` and `derived_from:`: the types of the kind that place takes;
 //! - a requirement's target: the node templates that fit ([`super::targets`]);
-//! - `get_input`: the inputs; `$` in TOSCA 2.0: the built-in functions, with their arguments.
+//! - `get_input`: the inputs; `$` in TOSCA 2.0: the built-in functions, with their arguments;
+//! - in TOSCA 1.0 XML, the elements and attributes the schema allows there ([`super::xml`]).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -34,6 +35,11 @@ pub fn complete(workspace: &Workspace, path: &Path, position: Position) -> Vec<C
             None => return Vec::new(),
         },
     };
+    let xml = model_dialect(workspace, path) == Some(Dialect::Xml)
+        || crate::front::xml::looks_like_xml(&text);
+    if xml {
+        return super::xml::complete(&text, position);
+    }
     let context = context::at(&text, position);
     let checked = workspace.check_of(path);
     let model = checked.and_then(|c| c.known_model());
@@ -50,6 +56,14 @@ pub fn complete(workspace: &Workspace, path: &Path, position: Position) -> Vec<C
         None => keys(&context, dialect, model, &mut items),
     }
     items
+}
+
+/// The dialect of the model the last check of `path` read, if any.
+fn model_dialect(workspace: &Workspace, path: &Path) -> Option<Dialect> {
+    workspace
+        .check_of(path)
+        .and_then(|c| c.known_model())
+        .map(|m| m.dialect)
 }
 
 /// The dialect a document declares, when no check read it yet.

@@ -9,7 +9,8 @@
 //! - a function call, anywhere: what the function is and what the call evaluates to
 //!   ([`super::evaluate`]);
 //! - an import: the file it reads;
-//! - a keyname: its meaning in the specification of the file's dialect ([`super::keynames`]).
+//! - a keyname: its meaning for the file's exact version ([`super::keynames`]); in TOSCA 1.0
+//!   XML, an element or attribute name: its meaning ([`super::xml`]).
 
 use std::path::Path;
 
@@ -40,6 +41,15 @@ pub fn hover(
         describe(checked, model, &occurrence.target).map(|text| (text, occurrence.span))
     } else if let Some(member) = index.member_at(at.file, at.offset) {
         describe_member(&checked.sources, model, member).map(|text| (text, member.span))
+    } else if call.is_none() && model.dialect == crate::ir::Dialect::Xml {
+        let text = &checked.sources.get(at.file).text;
+        super::xml::hover(text, at.offset as usize).map(|(found, start, end)| {
+            let span = checked
+                .sources
+                .get(at.file)
+                .span(at.file, start as u32, end as u32);
+            (found, span)
+        })
     } else if call.is_none() {
         super::keynames::hover(checked, model, at.file, at.offset)
     } else {

@@ -25,7 +25,8 @@
 //! - one module per feature: [`hover`] (with [`evaluate`], what a call evaluates to), [`navigate`] (definition, references, rename),
 //!   [`completion`] (with [`context`], where the cursor is in a document that may not parse,
 //!   and [`targets`], what may fulfil a requirement),
-//!   [`symbols`], [`actions`] (with [`imports`], the missing import);
+//!   [`symbols`], [`actions`] (with [`imports`], the missing import); [`xml`], the TOSCA
+//!   1.0 XML schema's elements and attributes for completion and hover;
 //! - [`lines`] and [`uri`]: positions and document names as the protocol has them;
 //!   [`readonly`]: the embedded profiles and explain pages as files an editor can open.
 
@@ -48,6 +49,7 @@ pub mod symbols;
 pub mod targets;
 pub mod uri;
 pub mod workspace;
+pub mod xml;
 
 #[cfg(test)]
 mod tests;

@@ -593,3 +593,38 @@ async def test_code_action_imports_a_profile_with_its_namespace_or_a_1x_normativ
         (title, edit.new_text) for title, (edit,) in actions
     ], actions
     replace_all(client, SERVICE, original, 73)
+
+
+# ----- TOSCA 1.0 XML elements and attributes ------------------------------------------------
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_xml_element_and_attribute_hover(client):
+    text = await hover(client, XML, 10, 10)  # <NodeTemplate
+    assert text.startswith("**`<NodeTemplate>`**: a component of the service"), text
+    assert "(TOSCA 1.0 §5 Service Templates)" in text and "`minInstances`" in text
+    text = await hover(client, XML, 10, 20)  # id=
+    assert text.startswith("**`id`** of `<NodeTemplate>`: the identifier"), text
+    text = await hover(client, XML, 4, 5)  # <NodeType
+    assert "(TOSCA 1.0 §6 Node Types)" in text and "`<RequirementDefinitions>`" in text
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_xml_element_and_attribute_completion(client):
+    original = XML.read_text()
+    lines = original.splitlines()
+    lines.insert(12, "      <")
+    replace_all(client, XML, "\n".join(lines) + "\n", 10)
+    labels = await complete(client, XML, 12, 7)
+    assert labels == ["documentation", "NodeTemplate", "RelationshipTemplate"], labels
+    lines[12] = '      <NodeTemplate id="db" '
+    replace_all(client, XML, "\n".join(lines) + "\n", 11)
+    labels = await complete(client, XML, 12, len(lines[12]))
+    assert labels == ["name", "type", "minInstances", "maxInstances"], labels
+    # Under a node type, the elements of a node type.
+    lines[12] = "      <NodeTemplate/>"
+    lines.insert(6, "    <")
+    replace_all(client, XML, "\n".join(lines) + "\n", 12)
+    labels = await complete(client, XML, 6, 5)
+    assert "RequirementDefinitions" in labels and "NodeTemplate" not in labels, labels
+    replace_all(client, XML, original, 13)
