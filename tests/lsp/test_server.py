@@ -628,3 +628,23 @@ async def test_xml_element_and_attribute_completion(client):
     labels = await complete(client, XML, 6, 5)
     assert "RequirementDefinitions" in labels and "NodeTemplate" not in labels, labels
     replace_all(client, XML, original, 13)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_adds_a_required_property_in_tosca2(client):
+    original = SERVICE.read_text()
+    types2 = WORKSPACE / "tosca2" / "sized.yaml"
+    open_document(
+        client,
+        types2,
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  Sized:\n    properties:\n      size:\n        type: integer\n",
+    )
+    text = original.replace(
+        "  node_templates:\n",
+        "  node_templates:\n    box:\n      type: Sized\n",
+    ).replace("imports:\n", "imports:\n  - url: sized.yaml\n")
+    replace_all(client, SERVICE, text, 80)
+    ((title, (edit,)),) = await fixes(client, SERVICE, "tosca::missing-keyname")
+    assert title == "Add the required property `size`"
+    assert (edit.range.start.line, edit.new_text) == (12, "      properties:\n        size: \n")
+    replace_all(client, SERVICE, original, 81)
