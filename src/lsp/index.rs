@@ -11,9 +11,7 @@
 //! layout, so the index can move to a richer model without them changing.
 
 use std::collections::HashMap;
-use std::path::Path;
 
-use crate::diag::Diagnostics;
 use crate::model::{Model, Named, TypeKind};
 use crate::resolve::Ancestry;
 use crate::source::{FileId, Origin, SourceMap, Span};
@@ -703,46 +701,25 @@ impl Walk<'_> {
 
     // ----- imports ----------------------------------------------------------------------
 
-    /// Each import of a workspace file, to the file it read. Only YAML files are parsed again
-    /// for this, and only those that import at all.
+    /// Each import of a workspace file, to the file it read, as the front end followed it.
     fn imports(&mut self) {
         let model = self.model;
-        let mut quiet = Diagnostics::with_cap(0);
-        let limits = crate::limits::Limits::default();
-        for &file in &model.files {
-            let source = self.sources.get(file);
-            let Origin::Path(path) = &source.origin else {
-                continue;
-            };
-            if !source.text.contains("imports") || crate::front::xml::looks_like_xml(&source.text) {
+        for (import, file) in &model.imports {
+            if !self.in_workspace(import.span.file) {
                 continue;
             }
-            let Some(root) = crate::yaml::load(self.sources, file, &limits, &mut quiet) else {
+            let written = match import.as_map() {
+                Some(map) => map.get("file").or_else(|| map.get("url")),
+                None => Some(import),
+            };
+            let Some(written) = written.filter(|w| w.as_str().is_some()) else {
                 continue;
             };
-            let folder = path.parent().unwrap_or(Path::new(""));
-            let imports = root.as_map().and_then(|m| m.get("imports"));
-            for import in imports.and_then(Node::as_seq).unwrap_or_default() {
-                let written = match import.as_map() {
-                    Some(map) => map.get("file").or_else(|| map.get("url")),
-                    None => Some(import),
-                };
-                let Some(written) = written else { continue };
-                let Some(name) = written.as_str() else {
-                    continue;
-                };
-                let wanted = crate::source::normalized(&folder.join(name));
-                let found = self
-                    .sources
-                    .files()
-                    .find(|(_, f)| matches!(&f.origin, Origin::Path(p) if crate::source::normalized(p) == wanted));
-                if let Some((id, _)) = found {
-                    self.index
-                        .definitions
-                        .insert(Target::File(id), self.sources.get(id).span(id, 0, 0));
-                    self.add(written, Target::File(id), false);
-                }
-            }
+            self.index.definitions.insert(
+                Target::File(*file),
+                self.sources.get(*file).span(*file, 0, 0),
+            );
+            self.add(written, Target::File(*file), false);
         }
     }
 }
