@@ -1,8 +1,8 @@
 //! TOSCA 1.0 XML in the editor: which elements and attributes may be written where, what each
 //! means, for completion and hover.
 //!
-//! The table follows the TOSCA 1.0 schema (the specification's Appendix "Complete TOSCA
-//! Grammar" and its XSD): each element with the attributes and child elements the schema
+//! The table (`xml_schema.txt`) follows the TOSCA 1.0 schema (the specification's Appendix
+//! "Complete TOSCA Grammar" and its XSD): each element with the attributes and child elements the schema
 //! gives it where it is written, and its chapter (§5 Service Templates, §6 Node Types, ...).
 //! Names the schema uses in two places with different content (`Requirement` of a node
 //! template and of the boundary definitions) have one entry per place.
@@ -13,6 +13,9 @@
 //! being typed is rarely well-formed, so this never parses the whole file. Namespace
 //! prefixes (`tosca:NodeType`) are ignored: the table is of local names.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use lsp_types::{CompletionItem, CompletionItemKind, Position};
 
 use super::lines::Lines;
@@ -20,926 +23,60 @@ use super::lines::Lines;
 /// One element of the TOSCA 1.0 schema where it may be written.
 struct Element {
     name: &'static str,
-    /// The ancestors it has this content under (the nearest last, `/` between them, as many as
-    /// tell it apart); `""`: wherever the table allows it.
+    /// The open elements it has this content under (the nearest last, `/` between them, as
+    /// many as tell it apart); `""`: wherever the table allows it.
     parent: &'static str,
-    attributes: &'static [&'static str],
-    children: &'static [&'static str],
-    meaning: &'static str,
+    attributes: Vec<&'static str>,
+    children: Vec<&'static str>,
     /// The chapter of TOSCA 1.0 that defines it.
     section: &'static str,
-}
-
-const TYPE_ATTRIBUTES: &[&str] = &["name", "targetNamespace", "abstract", "final"];
-const TYPE_CHILDREN: &[&str] = &[
-    "documentation",
-    "Tags",
-    "DerivedFrom",
-    "PropertiesDefinition",
-];
-const TEMPLATE_ATTRIBUTES: &[&str] = &["id", "name", "type"];
-const TEMPLATE_CHILDREN: &[&str] = &["documentation", "Properties", "PropertyConstraints"];
-
-const fn e(
-    name: &'static str,
-    parent: &'static str,
-    attributes: &'static [&'static str],
-    children: &'static [&'static str],
     meaning: &'static str,
-    section: &'static str,
-) -> Element {
-    Element {
-        name,
-        parent,
-        attributes,
-        children,
-        meaning,
-        section,
-    }
 }
 
-const DEFS: &str = "§4 The TOSCA Definitions Document";
-const SERVICE: &str = "§5 Service Templates";
-const NODE_TYPES: &str = "§6 Node Types";
-const NODE_IMPLS: &str = "§7 Node Type Implementations";
-const REL_TYPES: &str = "§8 Relationship Types";
-const REL_IMPLS: &str = "§9 Relationship Type Implementations";
-const REQ_TYPES: &str = "§10 Requirement Types";
-const CAP_TYPES: &str = "§11 Capability Types";
-const ARTIFACT_TYPES: &str = "§12 Artifact Types";
-const ARTIFACT_TEMPLATES: &str = "§13 Artifact Templates";
-const POLICY_TYPES: &str = "§14 Policy Types";
-const POLICY_TEMPLATES: &str = "§15 Policy Templates";
+/// The schema: the elements, the document's root first, and the meaning of each attribute.
+struct Schema {
+    elements: Vec<Element>,
+    attributes: HashMap<&'static str, &'static str>,
+}
 
-/// The elements, the document's root first.
-const ELEMENTS: &[Element] = &[
-    e(
-        "Definitions",
-        "",
-        &["id", "name", "targetNamespace"],
-        &[
-            "documentation",
-            "Extensions",
-            "Import",
-            "Types",
-            "ServiceTemplate",
-            "NodeType",
-            "NodeTypeImplementation",
-            "RelationshipType",
-            "RelationshipTypeImplementation",
-            "RequirementType",
-            "CapabilityType",
-            "ArtifactType",
-            "ArtifactTemplate",
-            "PolicyType",
-            "PolicyTemplate",
-        ],
-        "the root of a TOSCA document: the types, templates and service templates of one target namespace",
-        DEFS,
-    ),
-    e(
-        "documentation",
-        "",
-        &["source"],
-        &[],
-        "a description for people",
-        DEFS,
-    ),
-    e(
-        "Extensions",
-        "Definitions",
-        &[],
-        &["Extension"],
-        "the extensions of the TOSCA language the document uses",
-        DEFS,
-    ),
-    e(
-        "Extension",
-        "Extensions",
-        &["namespace", "mustUnderstand"],
-        &[],
-        "one extension: its namespace, and whether a processor must understand it",
-        DEFS,
-    ),
-    e(
-        "Import",
-        "Definitions",
-        &["namespace", "location", "importType"],
-        &["documentation"],
-        "a document whose definitions this one uses (TOSCA, XML Schema or WSDL)",
-        DEFS,
-    ),
-    e(
-        "Types",
-        "Definitions",
-        &[],
-        &[],
-        "XML Schema definitions of the property types (`<xs:schema>`)",
-        DEFS,
-    ),
-    e(
-        "ServiceTemplate",
-        "Definitions",
-        &["id", "name", "targetNamespace", "substitutableNodeType"],
-        &[
-            "documentation",
-            "Tags",
-            "BoundaryDefinitions",
-            "TopologyTemplate",
-            "Plans",
-        ],
-        "a service: its topology of node and relationship templates, its boundary and its plans",
-        SERVICE,
-    ),
-    e(
-        "Tags",
-        "",
-        &[],
-        &["Tag"],
-        "name-value tags, for tools",
-        SERVICE,
-    ),
-    e("Tag", "Tags", &["name", "value"], &[], "one tag", SERVICE),
-    e(
-        "BoundaryDefinitions",
-        "ServiceTemplate",
-        &[],
-        &[
-            "Properties",
-            "PropertyConstraints",
-            "Requirements",
-            "Capabilities",
-            "Policies",
-            "Interfaces",
-        ],
-        "what the service template exposes when it substitutes for a node",
-        SERVICE,
-    ),
-    e(
-        "Properties",
-        "BoundaryDefinitions",
-        &[],
-        &["PropertyMappings"],
-        "the service template's properties, and how they map to its templates' properties",
-        SERVICE,
-    ),
-    e(
-        "PropertyMappings",
-        "Properties",
-        &[],
-        &["PropertyMapping"],
-        "how the service template's properties map to its templates' properties",
-        SERVICE,
-    ),
-    e(
-        "PropertyMapping",
-        "PropertyMappings",
-        &[
-            "serviceTemplatePropertyRef",
-            "targetObjectRef",
-            "targetPropertyRef",
-        ],
-        &[],
-        "one property of the service template, mapped to one of a template's",
-        SERVICE,
-    ),
-    e(
-        "Requirements",
-        "BoundaryDefinitions",
-        &[],
-        &["Requirement"],
-        "the requirements of its templates the service template exposes",
-        SERVICE,
-    ),
-    e(
-        "Requirement",
-        "BoundaryDefinitions/Requirements",
-        &["name", "ref"],
-        &[],
-        "a requirement of a template, exposed under a name",
-        SERVICE,
-    ),
-    e(
-        "Capabilities",
-        "BoundaryDefinitions",
-        &[],
-        &["Capability"],
-        "the capabilities of its templates the service template exposes",
-        SERVICE,
-    ),
-    e(
-        "Capability",
-        "BoundaryDefinitions/Capabilities",
-        &["name", "ref"],
-        &[],
-        "a capability of a template, exposed under a name",
-        SERVICE,
-    ),
-    e(
-        "Interfaces",
-        "BoundaryDefinitions",
-        &[],
-        &["Interface"],
-        "the operations the service template exposes, each carried out by a template's operation or a plan",
-        SERVICE,
-    ),
-    e(
-        "Interface",
-        "BoundaryDefinitions/Interfaces",
-        &["name"],
-        &["Operation"],
-        "an interface the service template exposes",
-        SERVICE,
-    ),
-    e(
-        "Operation",
-        "BoundaryDefinitions/Interfaces/Interface",
-        &["name"],
-        &["NodeOperation", "RelationshipOperation", "Plan"],
-        "an exposed operation, carried out by a node's or relationship's operation or a plan",
-        SERVICE,
-    ),
-    e(
-        "NodeOperation",
-        "Operation",
-        &["nodeRef", "interfaceName", "operationName"],
-        &[],
-        "the node template's operation that carries out the exposed one",
-        SERVICE,
-    ),
-    e(
-        "RelationshipOperation",
-        "Operation",
-        &["relationshipRef", "interfaceName", "operationName"],
-        &[],
-        "the relationship template's operation that carries out the exposed one",
-        SERVICE,
-    ),
-    e(
-        "Plan",
-        "Operation",
-        &["planRef"],
-        &[],
-        "the plan that carries out the exposed operation",
-        SERVICE,
-    ),
-    e(
-        "TopologyTemplate",
-        "ServiceTemplate",
-        &[],
-        &["documentation", "NodeTemplate", "RelationshipTemplate"],
-        "the service's topology: node templates and the relationship templates between them",
-        SERVICE,
-    ),
-    e(
-        "NodeTemplate",
-        "TopologyTemplate",
-        &["id", "name", "type", "minInstances", "maxInstances"],
-        &[
-            "documentation",
-            "Properties",
-            "PropertyConstraints",
-            "Requirements",
-            "Capabilities",
-            "Policies",
-            "DeploymentArtifacts",
-        ],
-        "a component of the service, an instance of a node type",
-        SERVICE,
-    ),
-    e(
-        "Requirements",
-        "NodeTemplate",
-        &[],
-        &["Requirement"],
-        "the node template's requirements, as its type defines them",
-        SERVICE,
-    ),
-    e(
-        "Requirement",
-        "Requirements",
-        &["id", "name", "type"],
-        &["documentation", "Properties", "PropertyConstraints"],
-        "one requirement of the node template, of a requirement type",
-        SERVICE,
-    ),
-    e(
-        "Capabilities",
-        "NodeTemplate",
-        &[],
-        &["Capability"],
-        "the node template's capabilities, as its type defines them",
-        SERVICE,
-    ),
-    e(
-        "Capability",
-        "Capabilities",
-        &["id", "name", "type"],
-        &["documentation", "Properties", "PropertyConstraints"],
-        "one capability of the node template, of a capability type",
-        SERVICE,
-    ),
-    e(
-        "Policies",
-        "",
-        &[],
-        &["Policy"],
-        "the policies that apply",
-        SERVICE,
-    ),
-    e(
-        "Policy",
-        "Policies",
-        &["name", "policyType", "policyRef"],
-        &["documentation"],
-        "a policy of a policy type, or a policy template by reference",
-        SERVICE,
-    ),
-    e(
-        "RelationshipTemplate",
-        "TopologyTemplate",
-        &["id", "name", "type"],
-        &[
-            "documentation",
-            "Properties",
-            "PropertyConstraints",
-            "SourceElement",
-            "TargetElement",
-            "RelationshipConstraints",
-        ],
-        "a relationship between two elements of the topology, an instance of a relationship type",
-        SERVICE,
-    ),
-    e(
-        "SourceElement",
-        "RelationshipTemplate",
-        &["ref"],
-        &[],
-        "the node template (or requirement) the relationship starts from",
-        SERVICE,
-    ),
-    e(
-        "TargetElement",
-        "RelationshipTemplate",
-        &["ref"],
-        &[],
-        "the node template (or capability) the relationship leads to",
-        SERVICE,
-    ),
-    e(
-        "RelationshipConstraints",
-        "RelationshipTemplate",
-        &[],
-        &["RelationshipConstraint"],
-        "constraints on the relationship",
-        SERVICE,
-    ),
-    e(
-        "RelationshipConstraint",
-        "RelationshipConstraints",
-        &["constraintType"],
-        &[],
-        "one constraint, in the language its type names",
-        SERVICE,
-    ),
-    e(
-        "Properties",
-        "",
-        &[],
-        &[],
-        "the property values, as an element of the type's properties definition",
-        SERVICE,
-    ),
-    e(
-        "PropertyConstraints",
-        "",
-        &[],
-        &["PropertyConstraint"],
-        "constraints on property values",
-        SERVICE,
-    ),
-    e(
-        "PropertyConstraint",
-        "PropertyConstraints",
-        &["property", "constraintType"],
-        &[],
-        "a constraint on one property, in the language its type names",
-        SERVICE,
-    ),
-    e(
-        "DeploymentArtifacts",
-        "",
-        &[],
-        &["DeploymentArtifact"],
-        "the artifacts deployed with the node (images, packages)",
-        SERVICE,
-    ),
-    e(
-        "DeploymentArtifact",
-        "DeploymentArtifacts",
-        &["name", "artifactType", "artifactRef"],
-        &["documentation"],
-        "one artifact to deploy, of an artifact type, with its artifact template",
-        SERVICE,
-    ),
-    e(
-        "Plans",
-        "ServiceTemplate",
-        &["targetNamespace"],
-        &["Plan"],
-        "the management plans of the service (build, terminate, ...)",
-        SERVICE,
-    ),
-    e(
-        "Plan",
-        "Plans",
-        &["id", "name", "planType", "planLanguage"],
-        &[
-            "documentation",
-            "Precondition",
-            "InputParameters",
-            "OutputParameters",
-            "PlanModel",
-            "PlanModelReference",
-        ],
-        "a management plan, a process model in BPMN, BPEL or another language",
-        SERVICE,
-    ),
-    e(
-        "Precondition",
-        "Plan",
-        &["expressionLanguage"],
-        &[],
-        "the condition under which the plan may run",
-        SERVICE,
-    ),
-    e(
-        "PlanModel",
-        "Plan",
-        &[],
-        &[],
-        "the plan's process model, inline",
-        SERVICE,
-    ),
-    e(
-        "PlanModelReference",
-        "Plan",
-        &["reference"],
-        &[],
-        "the plan's process model, by reference",
-        SERVICE,
-    ),
-    e(
-        "InputParameters",
-        "",
-        &[],
-        &["InputParameter"],
-        "the parameters given",
-        SERVICE,
-    ),
-    e(
-        "InputParameter",
-        "InputParameters",
-        &["name", "type", "required"],
-        &[],
-        "one parameter given",
-        SERVICE,
-    ),
-    e(
-        "OutputParameters",
-        "",
-        &[],
-        &["OutputParameter"],
-        "the parameters returned",
-        SERVICE,
-    ),
-    e(
-        "OutputParameter",
-        "OutputParameters",
-        &["name", "type", "required"],
-        &[],
-        "one parameter returned",
-        SERVICE,
-    ),
-    e(
-        "NodeType",
-        "Definitions",
-        TYPE_ATTRIBUTES,
-        &[
-            "documentation",
-            "Tags",
-            "DerivedFrom",
-            "PropertiesDefinition",
-            "RequirementDefinitions",
-            "CapabilityDefinitions",
-            "InstanceStates",
-            "Interfaces",
-        ],
-        "a reusable kind of component: its properties, requirements, capabilities and operations",
-        NODE_TYPES,
-    ),
-    e(
-        "DerivedFrom",
-        "",
-        &["typeRef"],
-        &[],
-        "the type (or implementation) this one derives from and inherits",
-        NODE_TYPES,
-    ),
-    e(
-        "PropertiesDefinition",
-        "",
-        &["element", "type"],
-        &[],
-        "the XML Schema element or type of the properties",
-        NODE_TYPES,
-    ),
-    e(
-        "RequirementDefinitions",
-        "NodeType",
-        &[],
-        &["RequirementDefinition"],
-        "the requirements the node type's templates have",
-        NODE_TYPES,
-    ),
-    e(
-        "RequirementDefinition",
-        "RequirementDefinitions",
-        &["name", "requirementType", "lowerBound", "upperBound"],
-        &["documentation", "Constraints"],
-        "a requirement of the node type: its requirement type and how many times it occurs",
-        NODE_TYPES,
-    ),
-    e(
-        "CapabilityDefinitions",
-        "NodeType",
-        &[],
-        &["CapabilityDefinition"],
-        "the capabilities the node type's templates offer",
-        NODE_TYPES,
-    ),
-    e(
-        "CapabilityDefinition",
-        "CapabilityDefinitions",
-        &["name", "capabilityType", "lowerBound", "upperBound"],
-        &["documentation", "Constraints"],
-        "a capability of the node type: its capability type and how many times it occurs",
-        NODE_TYPES,
-    ),
-    e(
-        "Constraints",
-        "",
-        &[],
-        &["Constraint"],
-        "constraints, each in the language its type names",
-        NODE_TYPES,
-    ),
-    e(
-        "Constraint",
-        "Constraints",
-        &["constraintType"],
-        &[],
-        "one constraint",
-        NODE_TYPES,
-    ),
-    e(
-        "InstanceStates",
-        "",
-        &[],
-        &["InstanceState"],
-        "the states an instance may be in",
-        NODE_TYPES,
-    ),
-    e(
-        "InstanceState",
-        "InstanceStates",
-        &["state"],
-        &[],
-        "one state, a URI",
-        NODE_TYPES,
-    ),
-    e(
-        "Interfaces",
-        "NodeType",
-        &[],
-        &["Interface"],
-        "the operations that manage the node type's instances",
-        NODE_TYPES,
-    ),
-    e(
-        "Interface",
-        "",
-        &["name"],
-        &["Operation"],
-        "an interface: a named set of operations",
-        NODE_TYPES,
-    ),
-    e(
-        "Operation",
-        "",
-        &["name"],
-        &["documentation", "InputParameters", "OutputParameters"],
-        "an operation, with its parameters",
-        NODE_TYPES,
-    ),
-    e(
-        "NodeTypeImplementation",
-        "Definitions",
-        &["name", "targetNamespace", "nodeType", "abstract", "final"],
-        &[
-            "documentation",
-            "Tags",
-            "DerivedFrom",
-            "RequiredContainerFeatures",
-            "ImplementationArtifacts",
-            "DeploymentArtifacts",
-        ],
-        "the artifacts that implement a node type's operations and deploy its instances",
-        NODE_IMPLS,
-    ),
-    e(
-        "RequiredContainerFeatures",
-        "",
-        &[],
-        &["RequiredContainerFeature"],
-        "what the TOSCA container must support to use the implementation",
-        NODE_IMPLS,
-    ),
-    e(
-        "RequiredContainerFeature",
-        "RequiredContainerFeatures",
-        &["feature"],
-        &[],
-        "one feature, a URI",
-        NODE_IMPLS,
-    ),
-    e(
-        "ImplementationArtifacts",
-        "",
-        &[],
-        &["ImplementationArtifact"],
-        "the artifacts that implement operations",
-        NODE_IMPLS,
-    ),
-    e(
-        "ImplementationArtifact",
-        "ImplementationArtifacts",
-        &[
-            "interfaceName",
-            "operationName",
-            "artifactType",
-            "artifactRef",
-        ],
-        &["documentation"],
-        "the artifact that implements an interface's operation (or all of them)",
-        NODE_IMPLS,
-    ),
-    e(
-        "RelationshipType",
-        "Definitions",
-        TYPE_ATTRIBUTES,
-        &[
-            "documentation",
-            "Tags",
-            "DerivedFrom",
-            "PropertiesDefinition",
-            "InstanceStates",
-            "SourceInterfaces",
-            "TargetInterfaces",
-            "ValidSource",
-            "ValidTarget",
-        ],
-        "a reusable kind of relationship between components",
-        REL_TYPES,
-    ),
-    e(
-        "SourceInterfaces",
-        "RelationshipType",
-        &[],
-        &["Interface"],
-        "operations run on the relationship's source",
-        REL_TYPES,
-    ),
-    e(
-        "TargetInterfaces",
-        "RelationshipType",
-        &[],
-        &["Interface"],
-        "operations run on the relationship's target",
-        REL_TYPES,
-    ),
-    e(
-        "ValidSource",
-        "RelationshipType",
-        &["typeRef"],
-        &[],
-        "the node or requirement type the relationship may start from",
-        REL_TYPES,
-    ),
-    e(
-        "ValidTarget",
-        "RelationshipType",
-        &["typeRef"],
-        &[],
-        "the node or capability type the relationship may lead to",
-        REL_TYPES,
-    ),
-    e(
-        "RelationshipTypeImplementation",
-        "Definitions",
-        &[
-            "name",
-            "targetNamespace",
-            "relationshipType",
-            "abstract",
-            "final",
-        ],
-        &[
-            "documentation",
-            "Tags",
-            "DerivedFrom",
-            "RequiredContainerFeatures",
-            "ImplementationArtifacts",
-        ],
-        "the artifacts that implement a relationship type's operations",
-        REL_IMPLS,
-    ),
-    e(
-        "RequirementType",
-        "Definitions",
-        &[
-            "name",
-            "targetNamespace",
-            "abstract",
-            "final",
-            "requiredCapabilityType",
-        ],
-        TYPE_CHILDREN,
-        "a reusable kind of requirement, with the capability type that fulfils it",
-        REQ_TYPES,
-    ),
-    e(
-        "CapabilityType",
-        "Definitions",
-        TYPE_ATTRIBUTES,
-        TYPE_CHILDREN,
-        "a reusable kind of capability that nodes offer",
-        CAP_TYPES,
-    ),
-    e(
-        "ArtifactType",
-        "Definitions",
-        TYPE_ATTRIBUTES,
-        TYPE_CHILDREN,
-        "a kind of artifact (a script, an image, an archive)",
-        ARTIFACT_TYPES,
-    ),
-    e(
-        "ArtifactTemplate",
-        "Definitions",
-        TEMPLATE_ATTRIBUTES,
-        &[
-            "documentation",
-            "Properties",
-            "PropertyConstraints",
-            "ArtifactReferences",
-        ],
-        "an artifact of an artifact type, with the files that make it up",
-        ARTIFACT_TEMPLATES,
-    ),
-    e(
-        "ArtifactReferences",
-        "ArtifactTemplate",
-        &[],
-        &["ArtifactReference"],
-        "the files of the artifact",
-        ARTIFACT_TEMPLATES,
-    ),
-    e(
-        "ArtifactReference",
-        "ArtifactReferences",
-        &["reference"],
-        &["Include", "Exclude"],
-        "a file or folder of the artifact, by URI",
-        ARTIFACT_TEMPLATES,
-    ),
-    e(
-        "Include",
-        "ArtifactReference",
-        &["pattern"],
-        &[],
-        "the files of the folder to include",
-        ARTIFACT_TEMPLATES,
-    ),
-    e(
-        "Exclude",
-        "ArtifactReference",
-        &["pattern"],
-        &[],
-        "the files of the folder to leave out",
-        ARTIFACT_TEMPLATES,
-    ),
-    e(
-        "PolicyType",
-        "Definitions",
-        &[
-            "name",
-            "targetNamespace",
-            "abstract",
-            "final",
-            "policyLanguage",
-        ],
-        &[
-            "documentation",
-            "Tags",
-            "DerivedFrom",
-            "PropertiesDefinition",
-            "AppliesTo",
-        ],
-        "a kind of non-functional rule (security, placement, quality of service)",
-        POLICY_TYPES,
-    ),
-    e(
-        "AppliesTo",
-        "PolicyType",
-        &[],
-        &["NodeTypeReference"],
-        "the node types the policy type applies to",
-        POLICY_TYPES,
-    ),
-    e(
-        "NodeTypeReference",
-        "AppliesTo",
-        &["typeRef"],
-        &[],
-        "one node type",
-        POLICY_TYPES,
-    ),
-    e(
-        "PolicyTemplate",
-        "Definitions",
-        TEMPLATE_ATTRIBUTES,
-        TEMPLATE_CHILDREN,
-        "a policy of a policy type with its property values, for node templates to refer to",
-        POLICY_TEMPLATES,
-    ),
-];
+/// The table of `xml_schema.txt` (its header says how it is written), read once. It is data,
+/// kept out of the Rust source so that each element stays one line.
+fn schema() -> &'static Schema {
+    static SCHEMA: OnceLock<Schema> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let mut schema = Schema {
+            elements: Vec::new(),
+            attributes: HashMap::new(),
+        };
+        let rows = include_str!("xml_schema.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+        for row in rows {
+            let cells: Vec<&'static str> = row.split(" | ").map(str::trim).collect();
+            match cells.as_slice() {
+                [name, meaning] if name.starts_with('@') => {
+                    schema.attributes.insert(&name[1..], meaning);
+                }
+                [name, parent, attributes, children, section, meaning] => {
+                    schema.elements.push(Element {
+                        name,
+                        parent,
+                        attributes: attributes.split_whitespace().collect(),
+                        children: children.split_whitespace().collect(),
+                        section,
+                        meaning,
+                    });
+                }
+                _ => debug_assert!(false, "xml_schema.txt: a row of neither shape: {row}"),
+            }
+        }
+        schema
+    })
+}
 
 /// The one-line meaning of an attribute, by name.
 fn attribute_meaning(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "id" => "the identifier, unique in the document, by which other elements refer to this one",
-        "name" => "the name, for people (a type's name is its identity in its namespace)",
-        "targetNamespace" => "the namespace the definitions belong to",
-        "type" => "the QName of the type this is an instance of",
-        "typeRef" => "the QName of the type referred to",
-        "abstract" => "`yes`: only derived types (or implementations) may be instantiated",
-        "final" => "`yes`: no type (or implementation) may derive from this one",
-        "namespace" => "a namespace URI",
-        "location" => "where the imported document is, relative to this one",
-        "importType" => "the kind of document imported, by URI (TOSCA, XML Schema, WSDL)",
-        "mustUnderstand" => {
-            "`yes`: a processor that does not know the extension must reject the document"
-        }
-        "substitutableNodeType" => "the node type the service template can stand in for",
-        "minInstances" => "the least number of instances of the node",
-        "maxInstances" => "the most instances of the node (`unbounded` for no limit)",
-        "ref" => "the id of the element referred to",
-        "requirementType" => "the QName of the requirement's type",
-        "capabilityType" => "the QName of the capability's type",
-        "requiredCapabilityType" => "the capability type that fulfils requirements of this type",
-        "lowerBound" => "the least number of occurrences",
-        "upperBound" => "the most occurrences (`unbounded` for no limit)",
-        "nodeType" => "the node type this implements",
-        "relationshipType" => "the relationship type this implements",
-        "artifactType" => "the QName of the artifact's type",
-        "artifactRef" => "the QName of the artifact template",
-        "interfaceName" => "the interface, by name",
-        "operationName" => "the operation, by name",
-        "planType" => "the kind of plan (build, termination, ...), by URI",
-        "planLanguage" => "the language of the plan's process model, by URI",
-        "planRef" => "the id of the plan",
-        "nodeRef" => "the id of the node template",
-        "relationshipRef" => "the id of the relationship template",
-        "policyType" => "the QName of the policy's type",
-        "policyRef" => "the QName of the policy template",
-        "policyLanguage" => "the language the policies of this type are written in, by URI",
-        "element" => "the XML Schema element of the properties",
-        "constraintType" => "the language of the constraint, by URI",
-        "property" => "the property constrained",
-        "reference" => "a URI",
-        "pattern" => "a file name pattern",
-        "state" => "the state, a URI",
-        "feature" => "the feature, a URI",
-        "required" => "`yes`: the parameter must be given",
-        "value" => "the tag's value",
-        "source" => "where the documentation comes from, a URI",
-        "expressionLanguage" => "the language of the condition, by URI",
-        "serviceTemplatePropertyRef" => "the service template's property, as an XPath",
-        "targetObjectRef" => "the id of the template whose property it maps to",
-        "targetPropertyRef" => "the template's property, as an XPath",
-        _ => return None,
-    })
+    schema().attributes.get(name).copied()
 }
 
 /// The element `name` written under the open elements `ancestors` (outermost first): the entry
@@ -954,13 +91,14 @@ fn element(name: &str, ancestors: &[String]) -> Option<&'static Element> {
                 .zip(ancestors.iter().rev())
                 .all(|(s, a)| s == a)
     };
+    let elements = &schema().elements;
     // Reversed, so that among places as long the table's first wins.
-    ELEMENTS
+    elements
         .iter()
         .rev()
         .filter(|e| e.name == name && fits(e.parent))
         .max_by_key(|e| e.parent.split('/').filter(|s| !s.is_empty()).count())
-        .or_else(|| ELEMENTS.iter().find(|e| e.name == name))
+        .or_else(|| elements.iter().find(|e| e.name == name))
 }
 
 /// Where the cursor is.
@@ -1110,7 +248,7 @@ pub fn complete(text: &str, position: Position) -> Vec<CompletionItem> {
         Place::TagName { .. } => {
             let children: &[&str] = match open.split_last() {
                 None => &["Definitions"],
-                Some((parent, above)) => element(parent, above).map_or(&[], |e| e.children),
+                Some((parent, above)) => element(parent, above).map_or(&[], |e| &e.children),
             };
             children
                 .iter()
@@ -1125,7 +263,7 @@ pub fn complete(text: &str, position: Position) -> Vec<CompletionItem> {
             written,
             ..
         } => element(&name, &open)
-            .map(|e| e.attributes)
+            .map(|e| e.attributes.as_slice())
             .unwrap_or_default()
             .iter()
             .filter(|a| !written.iter().any(|w| w == *a))
