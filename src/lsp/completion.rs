@@ -255,12 +255,7 @@ fn values(
 
 /// The identity of the type of node template `name`.
 pub(super) fn node_type(model: &Model, ancestry: &mut Ancestry, name: &str) -> Option<String> {
-    let named = model
-        .topology
-        .as_ref()?
-        .node_templates
-        .iter()
-        .find(|n| n.name == name)?;
+    let named = super::hover::template(model, super::index::Section::Node, name)?;
     let written = named.def.as_map()?.get("type")?;
     ancestry.full_name(model, TypeKind::Node, written.as_str()?, written.span.file)
 }

@@ -105,7 +105,8 @@ fn describe_type(model: &Model, kind: TypeKind, id: &str) -> String {
     out
 }
 
-fn template<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Named> {
+/// The entry `name` of a section of the service template.
+pub(super) fn template<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Named> {
     let topology = model.topology.as_ref()?;
     let entries = match section {
         Section::Input => &topology.inputs,

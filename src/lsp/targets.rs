@@ -50,12 +50,7 @@ fn requirement_wants(
 /// The assignment of requirement `requirement` in node template `node` as the last check read
 /// it (the first of that name): its `capability` and its `node_filter`.
 fn assignment<'m>(model: &'m Model, node: &str, requirement: &str) -> Option<&'m Node> {
-    let template = model
-        .topology
-        .as_ref()?
-        .node_templates
-        .iter()
-        .find(|n| n.name == node)?;
+    let template = super::hover::template(model, super::index::Section::Node, node)?;
     let requirements = template.def.as_map()?.get("requirements")?.as_seq()?;
     requirements.iter().find_map(|item| {
         let entry = item.as_map()?.entries().first()?;
