@@ -153,7 +153,8 @@ fn place(text: &str, at: usize) -> (Place, Vec<String>) {
             .map_or(text.len(), |p| name_start + p);
         let name = local(&text[name_start..name_end]);
         if at <= name_end {
-            let typed = local(&text[name_start..at]).to_string();
+            // `</` with the cursor between its two characters has typed nothing yet.
+            let typed = local(&text[name_start.min(at)..at]).to_string();
             return (
                 Place::TagName {
                     typed,
@@ -356,6 +357,18 @@ mod tests {
             Place::TagName {
                 typed: String::new(),
                 end: false
+            }
+        );
+    }
+
+    #[test]
+    fn a_cursor_inside_the_opening_of_an_end_tag_is_no_panic() {
+        let text = "<Definitions>\n</Definitions>";
+        assert_eq!(
+            place(text, 15).0,
+            Place::TagName {
+                typed: String::new(),
+                end: true
             }
         );
     }
