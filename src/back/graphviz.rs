@@ -27,6 +27,7 @@ use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
 use crate::ir::{PolicyTarget, Topology, Valid, Value, canonical};
+use crate::model::TypeKind;
 use crate::source::SourceMap;
 
 use super::shared::{Builder, Part};
@@ -151,7 +152,7 @@ fn is_abstract(node: &crate::ir::Node) -> bool {
         return false;
     };
     let abstract_type = matches!(
-        canonical(first),
+        canonical(TypeKind::Node, first),
         "tosca.nodes.Root" | "tosca.nodes.Abstract.Compute" | "tosca.nodes.Abstract.Storage"
     );
     let implemented = !node.artifacts.is_empty()

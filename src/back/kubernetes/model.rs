@@ -7,8 +7,9 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::{Capability, Topology, Value};
+use crate::ir::{Capability, Topology, Value, canonical, type_matches};
 use crate::limits::Limits;
+use crate::model::TypeKind;
 use crate::source::ArtifactFiles;
 use crate::source::Span;
 
@@ -435,22 +436,31 @@ struct K8s<'a> {
     policies: Vec<Json>,
 }
 
-/// True when a capability is an endpoint: typed as one (any spelling), or untyped with a port.
+/// True when a capability is an endpoint: typed as one or one of its normative kinds (any
+/// spelling, [`canonical`]), or untyped with a port.
 fn is_endpoint(c: &Capability) -> bool {
     c.types.iter().any(|t| {
-        let short = t.rsplit_once(':').map_or(t.as_str(), |(_, n)| n);
-        short == "tosca.capabilities.Endpoint"
-            || short.starts_with("tosca.capabilities.Endpoint.")
-            || short == "Endpoint"
-            || short.starts_with("Endpoint.")
+        let full = canonical(TypeKind::Capability, t);
+        full == "tosca.capabilities.Endpoint" || full.starts_with("tosca.capabilities.Endpoint.")
     }) || (c.types.is_empty() && c.properties.contains_key("port"))
 }
 
-/// True when an artifact's type (or an ancestor), under any profile prefix, is one of `types`.
+/// True when an artifact's type (or an ancestor), under any of its names ([`type_matches`]), is
+/// one of `types`.
 fn is_image(a: &crate::ir::Artifact, types: &[String]) -> bool {
-    a.types.iter().chain(a.type_name.as_ref()).any(|t| {
-        let short = t.rsplit_once(':').map_or(t.as_str(), |(_, n)| n);
-        types.iter().any(|w| w == t || w == short)
+    let ancestry: Vec<String> = a
+        .types
+        .iter()
+        .chain(a.type_name.as_ref())
+        .cloned()
+        .collect();
+    types.iter().any(|w| {
+        type_matches(&ancestry, w) || {
+            // A name of the template's own under a profile prefix (`docker:Image`).
+            ancestry
+                .iter()
+                .any(|t| t.rsplit_once(':').is_some_and(|(_, short)| short == w))
+        }
     })
 }
 
