@@ -1,7 +1,7 @@
 //! Which nodes become which workload, and what each workload runs: container applications,
 //! database products and lifted stacks.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
 
@@ -15,6 +15,7 @@ use super::super::values::{
     size_quantity,
 };
 use super::*;
+use crate::back::shebang;
 use crate::back::stack::lifecycle_steps;
 
 impl Ctx<'_> {
@@ -569,6 +570,8 @@ impl Ctx<'_> {
         script.push_str(SCRIPTS_DIR);
         script.push_str("/files\n");
         let mut shipped: Vec<String> = Vec::new();
+        // The interpreter each shipped script's shebang names (`None`: it has none).
+        let mut shebangs: HashMap<String, Option<String>> = HashMap::new();
         for step in &steps {
             let node = step.node.index();
             let node_name = self.node(node).name.clone();
@@ -585,21 +588,36 @@ impl Ctx<'_> {
             let Some(primary) = step.implementation.primary.as_ref() else {
                 continue;
             };
+            // A script that neither its extension nor a shebang says how to run (an Ansible
+            // playbook, say) is not shipped at all.
             let ext = primary
                 .file
                 .rsplit_once('.')
                 .map(|(_, e)| e.to_ascii_lowercase())
                 .unwrap_or_default();
-            let Some(interpreter) = json_str(&interpreters, &ext).map(str::to_string) else {
+            let by_extension = json_str(&interpreters, &ext).map(str::to_string);
+            let has_shebang = || {
+                artifacts
+                    .read(
+                        primary.path.as_deref(),
+                        primary.repository.as_deref(),
+                        limits,
+                    )
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok())
+                    .and_then(|text| shebang::interpreter(&text))
+                    .is_some()
+            };
+            if by_extension.is_none() && !has_shebang() {
                 let d = self.warn(
                     codes::K8S_UNSUPPORTED,
                     primary.location,
                     format!("the {} operation of `{node_name}` is `{}`, which a container cannot run; skipped", step.operation, primary.file),
-                    "lift-and-shift runs shell and Python scripts; add an interpreter for this extension to the rules' `interpreters`",
+                    "lift-and-shift runs shell and Python scripts: start the script with a `#!` line naming its interpreter, or add one for this extension to the rules' `interpreters`",
                 );
                 diags.push(d);
                 continue;
-            };
+            }
             let mut ok = true;
             for artifact in std::iter::once(primary).chain(&step.implementation.dependencies) {
                 let Some(path) = artifact.path.clone() else {
@@ -625,6 +643,7 @@ impl Ctx<'_> {
                     .map(String::from_utf8)
                 {
                     Ok(Ok(text)) => {
+                        shebangs.insert(path.clone(), shebang::interpreter(&text));
                         let key = data_key(&format!(
                             "{}-{}",
                             shipped.len() + 1,
@@ -668,6 +687,14 @@ impl Ctx<'_> {
             if !ok && !shipped.contains(primary.path.as_ref().unwrap_or(&String::new())) {
                 continue;
             }
+            // The program the script's shebang names, else the one for its extension.
+            let from_shebang = primary
+                .path
+                .as_ref()
+                .and_then(|p| shebangs.get(p).cloned().flatten());
+            let Some(interpreter) = from_shebang.or(by_extension) else {
+                continue;
+            };
             let path = safe_path(primary.path.as_deref().unwrap_or_default());
             script.push_str(&format!(
                 "echo \"toscana: {} {}\"\n{interpreter} {}\n",

@@ -1,0 +1,47 @@
+//! `toscana k8s` means what the template means, whichever way the template was written: the
+//! same stack in the Simple Profile 1.0, 1.3 and TOSCA 2.0 spellings gives the same objects.
+
+use std::fs;
+use std::path::Path;
+
+/// Every file of an expected output folder, by name, with the `toscana.io/source` annotation
+/// (which names the input file and line, and so differs between spellings) taken out.
+fn objects(case: &str) -> Vec<(String, String)> {
+    let dir = Path::new("golden").join(case).join("expected/k8s");
+    let mut files: Vec<(String, String)> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            let path = e.unwrap().path();
+            let text = fs::read_to_string(&path).unwrap();
+            let kept: String = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("toscana.io/source:"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                kept,
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn block_storage_in_1_0_1_3_and_2_0_spellings_gives_the_same_objects() {
+    let v13 = objects("k8s-blockstorage-1-3");
+    assert!(
+        v13.iter()
+            .any(|(name, text)| name.starts_with("statefulset-")
+                && text.contains("volumeClaimTemplates")),
+        "the attached disk is a claim template: {v13:?}"
+    );
+    for other in ["k8s-blockstorage-1-0", "k8s-blockstorage-2-0"] {
+        assert_eq!(
+            objects(other),
+            v13,
+            "{other} differs from k8s-blockstorage-1-3"
+        );
+    }
+}
