@@ -45,3 +45,34 @@ fn block_storage_in_1_0_1_3_and_2_0_spellings_gives_the_same_objects() {
         );
     }
 }
+
+#[test]
+fn wiring_does_not_depend_on_declaration_order() {
+    let app_first = objects("k8s-nodejs-mongodb");
+    assert_eq!(objects("k8s-nodejs-mongodb-db-first"), app_first);
+    let app = &app_first
+        .iter()
+        .find(|(name, _)| name == "deployment-app-server.yaml")
+        .expect("the application server is a Deployment")
+        .1;
+    // The application reaches MongoDB through the database server's Service.
+    assert!(
+        app.contains("- name: mongodb_ip\n          value: mongo-server\n"),
+        "{app}"
+    );
+    let db = &app_first
+        .iter()
+        .find(|(name, _)| name == "statefulset-mongo-server.yaml")
+        .expect("the database server is a StatefulSet")
+        .1;
+    // MongoDB binds to its own address: the pod IP, never loopback.
+    assert!(db.contains("fieldPath: status.podIP"), "{db}");
+    assert!(
+        db.contains("- name: mongodb_ip\n          value: $(TOSCANA_POD_IP)\n"),
+        "{db}"
+    );
+    assert!(!db.contains("localhost"), "{db}");
+    // Its data survives a restart.
+    assert!(db.contains("mountPath: /var/lib/mongodb"), "{db}");
+    assert!(db.contains("volumeClaimTemplates"), "{db}");
+}

@@ -26,8 +26,8 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
+use crate::ir::TypeKind;
 use crate::ir::{PolicyTarget, Topology, Valid, Value, canonical};
-use crate::model::TypeKind;
 use crate::source::SourceMap;
 
 use super::shared::{Builder, Part};

@@ -77,8 +77,8 @@ impl ElementKind {
 
     /// The kind of type definition this element's types are, for [`crate::ir::canonical`];
     /// `None` for inputs and outputs, which have no types.
-    pub fn type_kind(self) -> Option<crate::model::TypeKind> {
-        use crate::model::TypeKind;
+    pub fn type_kind(self) -> Option<crate::ir::TypeKind> {
+        use crate::ir::TypeKind;
         match self {
             ElementKind::Node => Some(TypeKind::Node),
             ElementKind::Relationship => Some(TypeKind::Relationship),

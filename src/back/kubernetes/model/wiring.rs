@@ -7,6 +7,7 @@ use crate::diag::{Diagnostics, codes};
 use crate::ir::Value;
 
 use super::super::values::{integer, literal_text, shouty, size_quantity};
+use super::addresses::{ADDRESS_ATTRIBUTES, POD_IP_MARK};
 use super::*;
 use crate::back::filters::dns_label;
 use crate::back::meanings::Meaning;
@@ -23,17 +24,20 @@ impl Ctx<'_> {
             // Selected from outside the topology: reached as a Service of its name would be.
             return Ok(in_namespace(super::dns_label(&self.node(target).name)));
         }
-        let Some(w) = self.workload_of.get(target).copied().flatten() else {
+        let (workload_of, plans) = self.decided();
+        let Some(w) = workload_of.get(target).copied().flatten() else {
             return Err(format!(
                 "`{}` has no Kubernetes workload",
                 self.node(target).name
             ));
         };
         if Some(w) == from {
-            return Ok("localhost".to_string());
+            // The same pod: its own IP, which a server can bind and a neighbour can reach.
+            return Ok(POD_IP_MARK.to_string());
         }
-        let plan = &self.plans[w];
-        if plan.ports.is_empty() && !plan.stateful {
+        let plan = &plans[w];
+        let addressed = plan.members.iter().any(|&m| self.addressed[m]);
+        if plan.ports.is_empty() && !plan.stateful && !addressed {
             return Err(format!(
                 "`{}` exposes no port, so it has no Service",
                 self.node(target).name
@@ -51,8 +55,9 @@ impl Ctx<'_> {
             .and_then(integer)
             .or_else(|| node.properties.get("port").and_then(integer))
             .or_else(|| {
-                let w = self.workload_of.get(target).copied().flatten()?;
-                self.plans[w].ports.first().map(|p| p.port)
+                let (workload_of, plans) = self.decided();
+                let w = workload_of.get(target).copied().flatten()?;
+                plans[w].ports.first().map(|p| p.port)
             })
     }
 
@@ -115,10 +120,11 @@ impl Ctx<'_> {
                             return Ok(literal_text(v));
                         }
                         match attr {
-                            "ip_address" | "private_address" | "public_address" | "address"
-                            | "hostname" | "host" | "private_ip" | "public_ip" => {
+                            a if ADDRESS_ATTRIBUTES.contains(&a) => {
                                 if local(target) {
-                                    Ok(Some("localhost".to_string()))
+                                    // The pod's own address (`SELF`, its host, a neighbour
+                                    // in the same lifted stack): the pod IP.
+                                    Ok(Some(POD_IP_MARK.to_string()))
                                 } else {
                                     self.host_of(target, from).map(Some)
                                 }
@@ -202,7 +208,7 @@ impl Ctx<'_> {
             }
             let prefix = shouty(&self.node(t).name);
             let host = if self.workload_of[t] == Some(w) {
-                Ok("localhost".to_string())
+                Ok(POD_IP_MARK.to_string())
             } else {
                 self.host_of(t, Some(w))
             };

@@ -14,8 +14,8 @@ use super::super::values::{
     cpu_quantity, data_key, env_name, image_ref, integer, literal_text, port_name, shouty,
     size_quantity,
 };
+use super::addresses::{POD_IP_ENV, POD_IP_MARK};
 use super::*;
-use crate::back::shebang;
 use crate::back::stack::lifecycle_steps;
 
 impl Ctx<'_> {
@@ -373,7 +373,7 @@ impl Ctx<'_> {
             }
         };
         if let Some(existing) = plan.env.iter().find(|e| e.name == name) {
-            let same = existing.value.as_deref() == Some(text.as_str())
+            let same = existing.value.as_deref() == Some(env_value(&text).as_str())
                 || (existing.secret.is_some() && plan.secret.get(name) == Some(&text));
             if !same {
                 let d = self.warn(
@@ -386,7 +386,10 @@ impl Ctx<'_> {
             }
             return;
         }
-        if secret {
+        let own_address = text.contains(POD_IP_MARK);
+        if secret && !own_address {
+            // A Secret's value reaches the container as it is: Kubernetes expands `$(...)`
+            // only in `value`.
             let key = data_key(name);
             plan.secret.insert(key.clone(), text);
             plan.env.push(Env {
@@ -394,13 +397,28 @@ impl Ctx<'_> {
                 value: None,
                 secret: Some(String::new()), // named in `finish`
                 key: Some(key),
+                field: None,
             });
         } else {
+            if own_address && !plan.env.iter().any(|e| e.name == POD_IP_ENV) {
+                // First, so that every later variable can refer to it.
+                plan.env.insert(
+                    0,
+                    Env {
+                        name: POD_IP_ENV.to_string(),
+                        value: None,
+                        secret: None,
+                        key: None,
+                        field: Some("status.podIP".to_string()),
+                    },
+                );
+            }
             plan.env.push(Env {
                 name: name.to_string(),
-                value: Some(text),
+                value: Some(env_value(&text)),
                 secret: None,
                 key: None,
+                field: None,
             });
         }
     }
@@ -563,147 +581,7 @@ impl Ctx<'_> {
         plan.requests = self.requests(root);
         plan.ports = self.endpoint_ports(&plan.members.clone());
         // Scripts, in order, and their inputs as the environment.
-        let interpreters = bind.get("interpreters").cloned().unwrap_or(Json::Null);
-        let mut script = String::from(
-            "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\ncd ",
-        );
-        script.push_str(SCRIPTS_DIR);
-        script.push_str("/files\n");
-        let mut shipped: Vec<String> = Vec::new();
-        // The interpreter each shipped script's shebang names (`None`: it has none).
-        let mut shebangs: HashMap<String, Option<String>> = HashMap::new();
-        for step in &steps {
-            let node = step.node.index();
-            let node_name = self.node(node).name.clone();
-            for (name, value) in step.inputs {
-                let secret = self.is_secret_name(name);
-                self.env_at = step
-                    .implementation
-                    .primary
-                    .as_ref()
-                    .and_then(|a| a.location);
-                self.add_env(&mut plan, node, &env_name(name), value, secret, diags);
-                self.env_at = None;
-            }
-            let Some(primary) = step.implementation.primary.as_ref() else {
-                continue;
-            };
-            // A script that neither its extension nor a shebang says how to run (an Ansible
-            // playbook, say) is not shipped at all.
-            let ext = primary
-                .file
-                .rsplit_once('.')
-                .map(|(_, e)| e.to_ascii_lowercase())
-                .unwrap_or_default();
-            let by_extension = json_str(&interpreters, &ext).map(str::to_string);
-            let has_shebang = || {
-                artifacts
-                    .read(
-                        primary.path.as_deref(),
-                        primary.repository.as_deref(),
-                        limits,
-                    )
-                    .ok()
-                    .and_then(|bytes| String::from_utf8(bytes).ok())
-                    .and_then(|text| shebang::interpreter(&text))
-                    .is_some()
-            };
-            if by_extension.is_none() && !has_shebang() {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    primary.location,
-                    format!("the {} operation of `{node_name}` is `{}`, which a container cannot run; skipped", step.operation, primary.file),
-                    "lift-and-shift runs shell and Python scripts: start the script with a `#!` line naming its interpreter, or add one for this extension to the rules' `interpreters`",
-                );
-                diags.push(d);
-                continue;
-            }
-            let mut ok = true;
-            for artifact in std::iter::once(primary).chain(&step.implementation.dependencies) {
-                let Some(path) = artifact.path.clone() else {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        artifact.location,
-                        format!("artifact `{}` of `{node_name}` lives in a repository; the lifted container cannot fetch it", artifact.file),
-                        "ship the file with the template (a path next to it or in the CSAR)",
-                    );
-                    diags.push(d);
-                    ok = false;
-                    continue;
-                };
-                if shipped.contains(&path) {
-                    continue;
-                }
-                match artifacts
-                    .read(
-                        artifact.path.as_deref(),
-                        artifact.repository.as_deref(),
-                        limits,
-                    )
-                    .map(String::from_utf8)
-                {
-                    Ok(Ok(text)) => {
-                        shebangs.insert(path.clone(), shebang::interpreter(&text));
-                        let key = data_key(&format!(
-                            "{}-{}",
-                            shipped.len() + 1,
-                            path.rsplit('/').next().unwrap_or(&path)
-                        ));
-                        plan.config.push(Pair {
-                            key: key.clone(),
-                            value: text,
-                        });
-                        plan.items.push(Pair {
-                            key,
-                            value: format!("files/{}", safe_path(&path)),
-                        });
-                        shipped.push(path);
-                    }
-                    Ok(Err(_)) => {
-                        let d = self.warn(
-                            codes::K8S_UNSUPPORTED,
-                            artifact.location,
-                            format!("artifact `{}` of `{node_name}` is not text; a ConfigMap cannot ship it", artifact.file),
-                            "put binary files into the base image",
-                        );
-                        diags.push(d);
-                        ok = false;
-                    }
-                    Err(why) => {
-                        let d = self.warn(
-                            codes::K8S_UNSUPPORTED,
-                            artifact.location,
-                            format!(
-                                "artifact `{}` of `{node_name}` cannot be read: {why}",
-                                artifact.file
-                            ),
-                            "translate from the folder or CSAR that holds the scripts",
-                        );
-                        diags.push(d);
-                        ok = false;
-                    }
-                }
-            }
-            if !ok && !shipped.contains(primary.path.as_ref().unwrap_or(&String::new())) {
-                continue;
-            }
-            // The program the script's shebang names, else the one for its extension.
-            let from_shebang = primary
-                .path
-                .as_ref()
-                .and_then(|p| shebangs.get(p).cloned().flatten());
-            let Some(interpreter) = from_shebang.or(by_extension) else {
-                continue;
-            };
-            let path = safe_path(primary.path.as_deref().unwrap_or_default());
-            script.push_str(&format!(
-                "echo \"toscana: {} {}\"\n{interpreter} {}\n",
-                node_name.replace(['"', '\\', '$', '`'], "_"),
-                step.operation,
-                shell_quote(&path)
-            ));
-        }
-        script.push_str("exec sleep infinity\n");
+        let script = self.ship_scripts(&mut plan, &steps, &bind, artifacts, limits, diags);
         plan.config.insert(
             0,
             Pair {
@@ -869,4 +747,13 @@ pub(super) fn scaled_instances(topology: &Topology) -> HashMap<usize, i64> {
         }
     }
     out
+}
+
+/// The text of an environment variable's `value` that the container sees as `text`:
+/// Kubernetes expands `$(NAME)` in `value` and reads `$$` as `$`, so every `$` is doubled; a
+/// node's own address (`POD_IP_MARK`) becomes a reference to the variable the downward API
+/// fills with the pod IP, which is the one expansion meant.
+fn env_value(text: &str) -> String {
+    text.replace('$', "$$")
+        .replace(POD_IP_MARK, &format!("$({POD_IP_ENV})"))
 }
