@@ -76,3 +76,30 @@ fn wiring_does_not_depend_on_declaration_order() {
     assert!(db.contains("mountPath: /var/lib/mongodb"), "{db}");
     assert!(db.contains("volumeClaimTemplates"), "{db}");
 }
+
+#[test]
+fn every_server_a_client_connects_to_has_a_service_even_without_a_declared_port() {
+    let objects = objects("k8s-portless-servers");
+    let file = |name: &str| {
+        objects
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("{name} is written: {objects:?}"))
+            .1
+            .clone()
+    };
+    // A known product: its default port, on the Service and the container.
+    assert!(file("service-elasticsearch-server.yaml").contains("port: 9200"));
+    assert!(file("service-logstash-server.yaml").contains("port: 5044"));
+    // An unknown one: a headless Service, so its DNS name still resolves to the pods.
+    assert!(file("service-relay-server.yaml").contains("clusterIP: None"));
+    let kibana = file("deployment-kibana-server.yaml");
+    assert!(
+        kibana.contains("- name: ELASTICSEARCH_HOST\n          value: elasticsearch-server\n"),
+        "{kibana}"
+    );
+    assert!(kibana.contains("- name: ELASTICSEARCH_PORT\n          value: \"9200\"\n"));
+    let app = file("deployment-app-server.yaml");
+    assert!(app.contains("- name: RELAY_HOST\n          value: relay-server\n"));
+    assert!(!app.contains("RELAY_PORT"), "{app}");
+}

@@ -235,11 +235,20 @@ impl Ctx<'_> {
                             diags,
                         ),
                         None => {
+                            let target = &self.node(t).name;
+                            let hint = match capability {
+                                Some(c) => format!(
+                                    "set `port` in the properties of capability `{c}` of `{target}`, or add the product to the rules' `known_ports`"
+                                ),
+                                None => format!(
+                                    "set `port` in the properties of the endpoint capability of `{target}`, or add the product to the rules' `known_ports`"
+                                ),
+                            };
                             let d = self.warn(
                                 codes::K8S_UNSUPPORTED,
                                 r.location,
-                                format!("`{}` connects to `{}`, which names no port; {prefix}_PORT is left out", self.node(s).name, self.node(t).name),
-                                "set the `port` of the target's endpoint capability",
+                                format!("`{}` connects to `{target}`, which names no port: its Service is headless and {prefix}_PORT is left out", self.node(s).name),
+                                &hint,
                             );
                             diags.push(d);
                         }

@@ -470,6 +470,20 @@ impl Ctx<'_> {
                 });
             }
         }
+        // Nothing declared, but others connect: the port the product listens on by default.
+        if ports.is_empty()
+            && let Some((name, port)) = members
+                .iter()
+                .filter(|&&m| self.addressed[m])
+                .find_map(|&m| self.known_port(m))
+        {
+            ports.push(Port {
+                name: port_name(&name),
+                port,
+                target: port,
+                protocol: "TCP",
+            });
+        }
         ports
     }
 
