@@ -22,6 +22,7 @@ use crate::ir::Hosting;
 mod addresses;
 mod foresight;
 mod kinds;
+mod policies;
 mod scripts;
 mod state;
 mod wiring;
@@ -137,6 +138,8 @@ struct ClaimTemplate {
 struct Affinity {
     /// Pods carrying this label are spread over `topology_key`.
     spread: Vec<Spread>,
+    /// Pods carrying this label are kept together within `topology_key`.
+    together: Vec<Spread>,
     /// Required node zones.
     zones: Vec<String>,
 }
@@ -231,7 +234,17 @@ struct HpaObj {
     target_name: String,
     min: i64,
     max: i64,
+    /// `cpu` or `memory`.
+    resource: &'static str,
+    /// Average utilization target, in percent of the requests.
     cpu: i64,
+    /// Pods added or removed per minute (`increment`).
+    increment: Option<i64>,
+    /// Stabilization window in seconds (`cooldown`).
+    cooldown: Option<i64>,
+    /// The period `increment` applies to: the cooldown where Kubernetes accepts it (1 to 1800
+    /// seconds), else a minute.
+    period: i64,
 }
 
 /// The Services (or the Ingress) of one load balancer.
@@ -788,8 +801,10 @@ impl Ctx<'_> {
             pod.insert("app.kubernetes.io/part-of".to_string(), p.clone());
         }
         pod.extend(plan.extra_labels.clone());
-        let affinity = (!plan.affinity.spread.is_empty() || !plan.affinity.zones.is_empty())
-            .then(|| plan.affinity.clone());
+        let affinity = (!plan.affinity.spread.is_empty()
+            || !plan.affinity.together.is_empty()
+            || !plan.affinity.zones.is_empty())
+        .then(|| plan.affinity.clone());
         out.workload = Some(Workload {
             kind: if stateful {
                 "StatefulSet"
