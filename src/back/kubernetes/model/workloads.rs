@@ -771,3 +771,19 @@ fn env_value(text: &str) -> String {
     text.replace('$', "$$")
         .replace(POD_IP_MARK, &format!("$({POD_IP_ENV})"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_env_value_reaches_the_container_as_written() {
+        // Kubernetes reads `$$` as `$` and expands `$(NAME)`: both are escaped.
+        assert_eq!(env_value("p$(HOME)x$$y$"), "p$$(HOME)x$$$$y$$");
+        // The one reference meant: the pod's own IP.
+        assert_eq!(
+            env_value(&format!("http://{POD_IP_MARK}:80")),
+            "http://$(TOSCANA_POD_IP):80"
+        );
+    }
+}
