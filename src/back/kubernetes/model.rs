@@ -25,6 +25,7 @@ mod kinds;
 mod policies;
 mod scripts;
 mod state;
+mod tables;
 mod wiring;
 mod workloads;
 
@@ -555,29 +556,6 @@ impl Ctx<'_> {
         }
         self.names.insert(format!("{group}/{candidate}"), 1);
         candidate
-    }
-
-    /// The product-table entry a node names by its type or by one of the properties listed in
-    /// the table's `properties`.
-    fn product_of(&self, i: usize) -> Option<Json> {
-        let bind = &self.binds[i];
-        let products = bind.get("products")?.as_array()?;
-        let node = self.node(i);
-        let props = json_strings(bind, "product_properties");
-        let mut texts: Vec<String> = node.types.iter().flat_map(|t| words(t)).collect();
-        for p in &props {
-            if let Some(v) = node.properties.get(p).and_then(Value::as_str) {
-                texts.extend(words(v));
-            }
-        }
-        products
-            .iter()
-            .find(|p| {
-                json_strings(p, "match")
-                    .iter()
-                    .any(|m| texts.contains(&m.to_ascii_lowercase()))
-            })
-            .cloned()
     }
 
     fn is_secret_name(&self, name: &str) -> bool {

@@ -73,6 +73,12 @@ impl Ctx<'_> {
                 addressed[r.target.index()] = true;
             }
         }
+        // Per node index: the bottom of its hosting chain.
+        let roots: Vec<_> = self
+            .topology
+            .node_ids()
+            .map(|id| self.hosting.root(id))
+            .collect();
         for id in self.topology.node_ids() {
             let node = &self.topology[id];
             let mut subjects = Vec::new();
@@ -86,12 +92,12 @@ impl Ctx<'_> {
             node.properties
                 .values()
                 .for_each(|v| address_subjects(v, &mut subjects));
-            let root = self.hosting.root(id);
+            let root = roots[id.index()];
             for subject in subjects {
                 let Some(&t) = self.node_index.get(subject.as_str()) else {
                     continue;
                 };
-                if self.hosting.root(crate::ir::NodeId::from_index(t)) != root {
+                if roots[t] != root {
                     addressed[t] = true;
                 }
             }

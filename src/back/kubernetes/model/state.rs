@@ -31,7 +31,7 @@ impl Ctx<'_> {
                 continue;
             };
             let found = stateful_members.iter().find_map(|&m| {
-                let product = self.product_by_words(m)?;
+                let product = self.table_entry(m, "products", true)?;
                 let data = json_str(&product, "package_data")?.to_string();
                 Some((product, data))
             });
@@ -69,50 +69,5 @@ impl Ctx<'_> {
                 read_only: false,
             });
         }
-    }
-
-    /// The port and port name the `known_ports` table gives node `i`, by the words of its
-    /// name and types.
-    pub(super) fn known_port(&self, i: usize) -> Option<(String, i64)> {
-        let node = self.node(i);
-        let mut texts: Vec<String> = words(&node.name);
-        texts.extend(node.types.iter().flat_map(|t| words(t)));
-        let entry = self.binds[i]
-            .get("known_ports")?
-            .as_array()?
-            .iter()
-            .find(|p| {
-                json_strings(p, "match")
-                    .iter()
-                    .any(|m| texts.contains(&m.to_ascii_lowercase()))
-            })?;
-        let port = entry.get("port").and_then(Json::as_i64)?;
-        Some((
-            json_str(entry, "name").unwrap_or(&node.name).to_string(),
-            port,
-        ))
-    }
-
-    /// The product-table entry whose `match` words occur among the words of node `i`'s name,
-    /// types and product properties (`mongo_dbms` → mongodb).
-    fn product_by_words(&self, i: usize) -> Option<Json> {
-        let bind = &self.binds[i];
-        let node = self.node(i);
-        let mut texts: Vec<String> = words(&node.name);
-        texts.extend(node.types.iter().flat_map(|t| words(t)));
-        for p in json_strings(bind, "product_properties") {
-            if let Some(v) = node.properties.get(&p).and_then(Value::as_str) {
-                texts.extend(words(v));
-            }
-        }
-        bind.get("products")?
-            .as_array()?
-            .iter()
-            .find(|p| {
-                json_strings(p, "match")
-                    .iter()
-                    .any(|m| texts.contains(&m.to_ascii_lowercase()))
-            })
-            .cloned()
     }
 }
