@@ -21,6 +21,7 @@ use crate::ir::Hosting;
 
 mod addresses;
 mod foresight;
+mod images;
 mod kinds;
 mod policies;
 mod scripts;
