@@ -92,7 +92,10 @@ impl Ctx<'_> {
 
     /// Warns when the container image of `plan` names neither a tag nor a digest.
     pub(super) fn warn_unpinned(&mut self, plan: &Plan, diags: &mut Diagnostics) {
-        let (location, name) = (self.node(plan.owner).location, self.node(plan.owner).name.clone());
+        let (location, name) = (
+            self.node(plan.owner).location,
+            self.node(plan.owner).name.clone(),
+        );
         if let Some(image) = plan.image.as_deref()
             && !is_pinned(image)
         {
