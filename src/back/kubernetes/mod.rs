@@ -21,6 +21,7 @@
 
 mod model;
 pub mod objects;
+mod profile;
 mod survives;
 mod values;
 
@@ -79,14 +80,22 @@ pub fn render(
     let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
+    // Nodes of a Kubernetes profile are their objects (`profile`), not offered to the rules.
+    let node_spans = node_spans(&elements, topology.nodes.len());
+    let profile = profile::objects(topology, |i| node_spans.get(i).copied().flatten(), diags);
+    let ruled: Vec<super::Element> = elements
+        .iter()
+        .filter(|e| !profile::is_taken(&profile, e))
+        .cloned()
+        .collect();
     let k8s = model::context(
-        backend, topology, &elements, sources, artifacts, limits, options, diags,
+        backend, topology, &ruled, sources, artifacts, limits, options, diags,
     );
     let extra = vec![
         ("k8s".to_string(), k8s),
         ("options".to_string(), super::to_tera(options)),
     ];
-    let files = backend.render_with(value, &elements, extra, diags);
+    let files = backend.render_with(value, &ruled, extra, diags);
     if diags.has_errors() {
         return Vec::new();
     }
@@ -137,6 +146,28 @@ pub fn render(
             seen.insert(key, origin.clone());
             objects.push(object);
         }
+    }
+    for p in &profile.objects {
+        let node = &topology[p.node];
+        let origin = format!("node `{}` of type {}", node.name, p.type_name);
+        let text = p.object.to_string();
+        let span = node_spans.get(p.node.index()).copied().flatten();
+        let Some(object) = objects::check_document(&text, &origin, span, sources, diags) else {
+            continue;
+        };
+        let key = (object.kind.clone(), object.name.clone());
+        if let Some(first) = seen.get(&key) {
+            diags.push(Diagnostic::error(
+                codes::K8S_INTERNAL,
+                format!(
+                    "{origin} and {first} both write the {} `{}`",
+                    object.kind, object.name
+                ),
+            ));
+            continue;
+        }
+        seen.insert(key, origin);
+        objects.push(object);
     }
     if diags.has_errors() {
         return Vec::new();
@@ -201,6 +232,22 @@ pub fn render(
     out.extend(others);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// Where each node is written, by node index.
+fn node_spans(elements: &[super::Element], nodes: usize) -> Vec<Option<Span>> {
+    let mut spans = vec![None; nodes];
+    for e in elements {
+        if let super::ElementContext::Part {
+            list: "nodes",
+            index,
+        } = e.context
+            && let Some(slot) = spans.get_mut(index)
+        {
+            *slot = e.span;
+        }
+    }
+    spans
 }
 
 #[cfg(test)]

@@ -1,0 +1,275 @@
+//! Templates written with a Kubernetes profile become exactly those objects.
+//!
+//! The OASIS community publishes TOSCA profiles whose node types each stand for one Kubernetes
+//! object (`io.kubernetes`, generated from the Kubernetes OpenAPI, the same types as
+//! `community.tosca.technology.k8s`, and the hand-written
+//! `community.tosca.technology.kubernetes`). A node of such a type is not a container or a
+//! server to be translated: it *is* the object, so it is written through, by data
+//! (`backends/kubernetes/profiles.yaml`) rather than by a rule of `mapping.yaml`:
+//!
+//! - which profiles are Kubernetes profiles (any version: the version is a parameter);
+//! - each kind's `apiVersion`, found by the type's name (the node's own type first, so a type
+//!   a template derives from the profile's `Pod` is still a Pod);
+//! - which properties are the object's top-level fields;
+//! - how relationships become references ([`refs`]).
+//!
+//! The objects are then checked like every other: deserialized into their `k8s-openapi` type
+//! and written back ([`super::objects`]). A node of a profile type that names no kind toscana
+//! writes (an abstract `Resource`, a kind of a group it does not check) is one warning naming
+//! the type.
+
+mod eval;
+mod refs;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{NodeId, Topology};
+use crate::source::Span;
+
+/// The data of `backends/kubernetes/profiles.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Data {
+    profiles: Vec<Profile>,
+    /// kind → apiVersion
+    kinds: IndexMap<String, String>,
+    /// type name → the kind it is
+    aliases: IndexMap<String, String>,
+    /// type name → the Service `spec.type` it means
+    service_types: IndexMap<String, String>,
+    /// the top-level fields a property may write
+    fields: Vec<String>,
+    references: Vec<refs::Reference>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Profile {
+    name: String,
+    #[allow(dead_code)] // for people reading the file
+    description: String,
+}
+
+/// The profile data, read once. It is compiled in, and a unit test reads it, so a broken file
+/// never reaches a user.
+fn data() -> &'static Data {
+    static DATA: OnceLock<Data> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let text = include_str!("../../../../backends/kubernetes/profiles.yaml");
+        let json = crate::yaml::plain_json(text, &crate::limits::Limits::default())
+            .expect("backends/kubernetes/profiles.yaml is plain YAML");
+        serde_json::from_value(json)
+            .expect("backends/kubernetes/profiles.yaml has the keys of Data")
+    })
+}
+
+/// One object a node writes.
+pub struct ProfileObject {
+    pub node: NodeId,
+    /// The node's type, for messages.
+    pub type_name: String,
+    pub object: Json,
+}
+
+/// What the profile nodes of a topology become.
+pub struct ProfileObjects {
+    /// The objects, in node order (a pod folded into its controller writes none).
+    pub objects: Vec<ProfileObject>,
+    /// Per node: whether it is a node of a Kubernetes profile, written (or warned about) here
+    /// and so not offered to the rules of `mapping.yaml`.
+    pub taken: Vec<bool>,
+}
+
+/// Whether `element` is a node of a Kubernetes profile, which [`objects`] took.
+pub fn is_taken(profile: &ProfileObjects, element: &crate::back::Element) -> bool {
+    match element.context {
+        crate::back::ElementContext::Part {
+            list: "nodes",
+            index,
+        } => profile.taken.get(index).copied().unwrap_or(false),
+        _ => false,
+    }
+}
+
+/// The profile a type name belongs to and the type's own name: `io.kubernetes:1.35:Pod` →
+/// (`io.kubernetes`, `Pod`).
+fn profile_type(type_name: &str) -> Option<(&'static str, &str)> {
+    let data = data();
+    data.profiles.iter().find_map(|p| {
+        let rest = type_name.strip_prefix(p.name.as_str())?.strip_prefix(':')?;
+        // `<version>:<Name>`; the version is whatever the template imported.
+        let (_version, name) = rest.rsplit_once(':')?;
+        Some((p.name.as_str(), name))
+    })
+}
+
+/// The unqualified name of a type: what follows its last `:`.
+fn local_name(type_name: &str) -> &str {
+    type_name.rsplit(':').next().unwrap_or(type_name)
+}
+
+/// The kind a node of these types is: the first type (most specific first) whose name is a
+/// kind or an alias of one, with that type's name.
+fn kind_of(types: &[String]) -> Option<(&'static str, &str)> {
+    let data = data();
+    types.iter().find_map(|t| {
+        let name = local_name(t);
+        let kind = data.aliases.get(name).map_or(name, String::as_str);
+        data.kinds
+            .get_key_value(kind)
+            .map(|(k, _)| (k.as_str(), name))
+    })
+}
+
+/// Builds the objects of every node of a Kubernetes profile in `topology`. `span_of` gives where
+/// a node is written, for warnings.
+pub fn objects(
+    topology: &Topology,
+    span_of: impl Fn(usize) -> Option<Span>,
+    diags: &mut Diagnostics,
+) -> ProfileObjects {
+    let data = data();
+    let evaluator = eval::Evaluator::new(topology);
+    let mut taken = vec![false; topology.nodes.len()];
+    let mut built: BTreeMap<usize, Json> = BTreeMap::new();
+    // Types that name no object, with the nodes of them: one warning per type.
+    let mut unwritable: IndexMap<String, Vec<usize>> = IndexMap::new();
+    for (i, node) in topology.nodes.iter().enumerate() {
+        let Some((profile, _)) = node.types.iter().find_map(|t| profile_type(t)) else {
+            continue;
+        };
+        taken[i] = true;
+        let Some((kind, type_name)) = kind_of(&node.types) else {
+            unwritable
+                .entry(node.type_name.clone())
+                .or_default()
+                .push(i);
+            let _ = profile;
+            continue;
+        };
+        let mut object = serde_json::Map::new();
+        object.insert("apiVersion".into(), Json::String(data.kinds[kind].clone()));
+        object.insert("kind".into(), Json::String(kind.to_string()));
+        for (name, value) in &node.properties {
+            if !data.fields.iter().any(|f| f == name) {
+                continue;
+            }
+            let (v, problems) = evaluator.eval(value, NodeId::from_index(i));
+            for problem in problems {
+                let mut d = Diagnostic::warning(
+                    codes::K8S_UNSUPPORTED,
+                    format!(
+                        "node `{}`: a value of property `{name}` is left out of its {kind}: {problem}",
+                        node.name
+                    ),
+                );
+                if let Some(span) = span_of(i) {
+                    d = d.at(span);
+                }
+                diags.push(d);
+            }
+            if !v.is_null() {
+                object.insert(name.clone(), v);
+            }
+        }
+        let mut object = Json::Object(object);
+        default_name(&mut object, &node.name);
+        if let Some(service_type) = data.service_types.get(type_name) {
+            refs::set_if_missing(&mut object, "spec.type", Json::String(service_type.clone()));
+        }
+        built.insert(i, object);
+    }
+    for (type_name, nodes) in &unwritable {
+        let names: Vec<String> = nodes
+            .iter()
+            .map(|&i| format!("`{}`", topology.nodes[i].name))
+            .collect();
+        let mut d = Diagnostic::warning(
+            codes::BACKEND_SKIPPED,
+            format!(
+                "type {type_name} names no Kubernetes object toscana writes, so its node{} {} {} skipped",
+                if nodes.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                if nodes.len() == 1 { "is" } else { "are" },
+            ),
+        )
+        .hint(format!(
+            "the objects toscana writes from a Kubernetes profile are: {}",
+            data.kinds.keys().cloned().collect::<Vec<_>>().join(", ")
+        ));
+        if let Some(span) = span_of(nodes[0]) {
+            d = d.at(span);
+        }
+        diags.push(d);
+    }
+    let folded = refs::apply(&data.references, topology, &mut built);
+    let objects = built
+        .into_iter()
+        .filter(|(i, _)| !folded.contains(i))
+        .map(|(i, object)| ProfileObject {
+            node: NodeId::from_index(i),
+            type_name: topology.nodes[i].type_name.clone(),
+            object,
+        })
+        .collect();
+    ProfileObjects { objects, taken }
+}
+
+/// `metadata.name` from the node's name when the template gives none.
+fn default_name(object: &mut Json, node_name: &str) {
+    refs::set_if_missing(
+        object,
+        "metadata.name",
+        Json::String(crate::back::filters::dns_label(node_name)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_profile_data_reads() {
+        let data = data();
+        assert!(data.kinds.contains_key("Deployment"));
+        assert!(!data.references.is_empty());
+    }
+
+    #[test]
+    fn a_type_of_a_profile_is_found_at_any_version() {
+        assert_eq!(
+            profile_type("io.kubernetes:1.35:Deployment"),
+            Some(("io.kubernetes", "Deployment"))
+        );
+        assert_eq!(
+            profile_type("io.kubernetes:1.40:Service"),
+            Some(("io.kubernetes", "Service"))
+        );
+        assert_eq!(profile_type("io.kubernetesx:1.35:Service"), None);
+        assert_eq!(profile_type("tosca.nodes.Compute"), None);
+    }
+
+    #[test]
+    fn the_kind_is_the_most_specific_type_that_names_one() {
+        let types = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            kind_of(&types(&[
+                "Pod",
+                "io.kubernetes:1.35:Pod",
+                "io.kubernetes:1.35:BasePod"
+            ])),
+            Some(("Pod", "Pod"))
+        );
+        assert_eq!(
+            kind_of(&types(&["io.kubernetes:1.35:StandalonePod"])),
+            Some(("Pod", "StandalonePod"))
+        );
+        assert_eq!(kind_of(&types(&["io.kubernetes:1.35:Resource"])), None);
+    }
+}
