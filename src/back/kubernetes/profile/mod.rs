@@ -45,6 +45,8 @@ struct Data {
     service_types: IndexMap<String, String>,
     /// the top-level fields a property may write
     fields: Vec<String>,
+    /// the keys of IntOrString values, whose strings of digits are numbers
+    int_or_string: Vec<String>,
     references: Vec<refs::Reference>,
 }
 
@@ -209,6 +211,9 @@ pub fn objects(
         diags.push(d);
     }
     let folded = refs::apply(&data.references, topology, &mut built);
+    for object in built.values_mut() {
+        numbers_as_numbers(object, &data.int_or_string);
+    }
     let objects = built
         .into_iter()
         .filter(|(i, _)| !folded.contains(i))
@@ -219,6 +224,27 @@ pub fn objects(
         })
         .collect();
     ProfileObjects { objects, taken }
+}
+
+/// A string of digits under an IntOrString key written as the number: the generated profiles
+/// type these fields `string` (`intstr.yaml`), and Kubernetes reads `"8080"` as a port name.
+fn numbers_as_numbers(value: &mut Json, keys: &[String]) {
+    match value {
+        Json::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if let Json::String(s) = v
+                    && keys.iter().any(|key| key == k)
+                    && let Ok(n) = s.parse::<i64>()
+                {
+                    *v = Json::from(n);
+                } else {
+                    numbers_as_numbers(v, keys);
+                }
+            }
+        }
+        Json::Array(items) => items.iter_mut().for_each(|i| numbers_as_numbers(i, keys)),
+        _ => {}
+    }
 }
 
 /// `metadata.name` from the node's name when the template gives none.
@@ -239,6 +265,16 @@ mod tests {
         let data = data();
         assert!(data.kinds.contains_key("Deployment"));
         assert!(!data.references.is_empty());
+    }
+
+    #[test]
+    fn ports_written_as_strings_of_digits_are_numbers() {
+        let mut o = serde_json::json!({"spec": {"ports": [{"port": 80, "targetPort": "8080"}, {"targetPort": "http"}], "name": "8080"}});
+        numbers_as_numbers(&mut o, &data().int_or_string);
+        assert_eq!(
+            o,
+            serde_json::json!({"spec": {"ports": [{"port": 80, "targetPort": 8080}, {"targetPort": "http"}], "name": "8080"}})
+        );
     }
 
     #[test]
