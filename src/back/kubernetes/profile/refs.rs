@@ -160,13 +160,26 @@ fn get<'j>(value: &'j Json, path: &str) -> Option<&'j Json> {
     path.split('.').try_fold(value, |v, key| v.get(key))
 }
 
-/// Writes `value` at the dotted `path` unless something is there; `*` is every item of a list.
+/// Writes `value` at the dotted `path` unless something is there; where a map is there and
+/// `value` is a map, the keys it lacks (the pod spec a profile default copied before the pod's
+/// own references were made gets its service account). `*` is every item of a list.
 pub fn set_if_missing(object: &mut Json, path: &str, value: Json) {
     walk(object, &path.split('.').collect::<Vec<_>>(), &mut |slot| {
-        if slot.is_null() {
-            *slot = value.clone();
-        }
+        fill_missing(slot, &value);
     });
+}
+
+/// `value` where `slot` is null, and the keys it lacks where both are maps.
+fn fill_missing(slot: &mut Json, value: &Json) {
+    match (slot, value) {
+        (slot @ Json::Null, _) => *slot = value.clone(),
+        (Json::Object(have), Json::Object(more)) => {
+            for (k, v) in more {
+                fill_missing(have.entry(k.clone()).or_insert(Json::Null), v);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Adds `value` to the list at the dotted `path`, making the list when there is none.
@@ -219,6 +232,20 @@ mod tests {
         assert_eq!(
             o,
             json!({"spec": {"selector": {"app": "x"}, "template": {"metadata": {"labels": {"app": "y"}}}}})
+        );
+    }
+
+    #[test]
+    fn set_fills_what_a_map_lacks() {
+        let mut o = json!({"spec": {"containers": [1], "a": 1}});
+        set_if_missing(
+            &mut o,
+            "spec",
+            json!({"containers": [2], "serviceAccountName": "x"}),
+        );
+        assert_eq!(
+            o,
+            json!({"spec": {"containers": [1], "a": 1, "serviceAccountName": "x"}})
         );
     }
 
