@@ -186,6 +186,31 @@ fn eleven_kinds_written_with_the_profile_are_their_objects() {
     validates(&[], file);
 }
 
+/// The hand-written profile's requirements become references: a RoleBinding's `role` and
+/// `subject`s its `roleRef` and `subjects`, an Ingress's `backend` its default backend; a volume
+/// source type, which is no object, is one warning naming the type. The corpus's copy of the
+/// profile does not read, so this runs on a stand-in declaring the same names
+/// (`tests/data/k8s-profiles/`).
+#[test]
+fn the_hand_written_profile_references_become_api_references() {
+    let out = toscana()
+        .args(["k8s", "--profile-path", "tests/data/k8s-profiles"])
+        .arg("tests/data/k8s-profiles/handwritten.yaml")
+        .output()
+        .unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning[")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "tests/data/k8s-profiles/handwritten.yaml:20:5: warning[backend::skipped]: type k8s:EmptyDir (community.tosca.technology.kubernetes:0.1:EmptyDir) names no Kubernetes object toscana writes, so its node `scratch` is skipped"
+        ],
+        "{stderr}"
+    );
+    golden("handwritten.yaml", &out.stdout);
+}
+
 /// The files of the corpus's examples that import a Kubernetes profile by name.
 fn profile_users(dir: &Path, found: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

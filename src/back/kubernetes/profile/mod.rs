@@ -143,16 +143,18 @@ pub fn objects(
     // Types that name no object, with the nodes of them: one warning per type.
     let mut unwritable: IndexMap<String, Vec<usize>> = IndexMap::new();
     for (i, node) in topology.nodes.iter().enumerate() {
-        let Some((profile, _)) = node.types.iter().find_map(|t| profile_type(t)) else {
+        if !node.types.iter().any(|t| profile_type(t).is_some()) {
             continue;
-        };
+        }
         taken[i] = true;
         let Some((kind, type_name)) = kind_of(&node.types) else {
-            unwritable
-                .entry(node.type_name.clone())
-                .or_default()
-                .push(i);
-            let _ = profile;
+            let full = node.types.first().map_or("", String::as_str);
+            let named = if full == node.type_name {
+                full.to_string()
+            } else {
+                format!("{} ({full})", node.type_name)
+            };
+            unwritable.entry(named).or_default().push(i);
             continue;
         };
         let mut object = serde_json::Map::new();
