@@ -604,7 +604,21 @@ impl<'t> Walk<'_, 't, '_> {
                 }
             })
             .collect();
+        // A requirement the substitution mappings map onto this node gets more relationships
+        // when the template substitutes a node (§15.5 Requirement Mapping): all of them are
+        // known only once it is expanded, so `ALL` is not the list made so far.
+        let mapped = source.is_some_and(|n| {
+            self.graph.topology.substitution.as_ref().is_some_and(|s| {
+                s.requirements
+                    .iter()
+                    .any(|m| m.node == n && m.target == name)
+            })
+        });
         Ok(match index {
+            Index::All if mapped => {
+                self.exact = false;
+                each
+            }
             Index::All => each,
             Index::First if !each.is_empty() => vec![each[0].clone()],
             Index::At(k) if *k < each.len() => vec![each[*k].clone()],

@@ -2,11 +2,12 @@
 //! as calls because they cross relationships with several targets, concatenate lists or call the
 //! community core profile's string functions, worked out over the whole topology.
 //!
-//! `get_property` follows TOSCA 2.0's path grammar (§10.2.1 get_property): a node (`SELF` or a
-//! node template's name), then `CAPABILITY <name>` or `RELATIONSHIP <requirement> [index]
+//! `get_property` follows TOSCA 2.0's path grammar (§10.2.1.2 $get_property, §10.3 TOSCA
+//! Path): a node (`SELF` or a
+//! node template's name), then `CAPABILITY <name>` or `RELATIONSHIP <requirement> [index|ALL]
 //! TARGET|SOURCE` (repeatable), then a property and the keys and indexes into its value. A
-//! requirement with several relationships and no index gives the list of the targets' values,
-//! none gives null, so `$concat` of an environment list with them stays a list.
+//! missing index is 0; `ALL` gives the list of every target's value, so `$concat` of an
+//! environment list with them stays a list; a requirement with no relationship gives null.
 
 use serde_json::Value as Json;
 
@@ -164,10 +165,12 @@ impl<'t> Evaluator<'t> {
                 descend(self.value(v, node, depth + 1)?, keys)
             }
             [PathWord::Name(k), PathWord::Name(req), rest @ ..] if k == "RELATIONSHIP" => {
+                // A missing index is 0; `ALL` gives the list of every relationship's value
+                // (§10.3 TOSCA Path).
                 let (index, rest) = match rest {
                     [PathWord::Index(i), rest @ ..] => (Some(*i), rest),
                     [PathWord::Name(all), rest @ ..] if all == "ALL" => (None, rest),
-                    _ => (None, rest),
+                    _ => (Some(0), rest),
                 };
                 let (end, rest) = match rest {
                     [PathWord::Name(e), rest @ ..] if e == "TARGET" || e == "SOURCE" => {
@@ -182,20 +185,21 @@ impl<'t> Evaluator<'t> {
                     .filter(|r| r.source == node && &r.requirement == req)
                     .map(|r| if end == "SOURCE" { r.source } else { r.target })
                     .collect();
-                let values = |ids: &[NodeId]| -> Result<Vec<Json>, String> {
-                    ids.iter().map(|t| self.walk(*t, rest, depth + 1)).collect()
-                };
-                match (index, ends.len()) {
-                    (Some(i), _) => match ends.get(i) {
+                match index {
+                    Some(i) => match ends.get(i) {
                         Some(t) => self.walk(*t, rest, depth + 1),
+                        // None made: an optional requirement left unfulfilled.
+                        None if ends.is_empty() => Ok(Json::Null),
                         None => Err(format!(
                             "node `{}` has no relationship {i} of requirement `{req}`",
                             n.name
                         )),
                     },
-                    (None, 0) => Ok(Json::Null),
-                    (None, 1) => self.walk(ends[0], rest, depth + 1),
-                    (None, _) => Ok(Json::Array(values(&ends)?)),
+                    None => Ok(Json::Array(
+                        ends.iter()
+                            .map(|t| self.walk(*t, rest, depth + 1))
+                            .collect::<Result<_, _>>()?,
+                    )),
                 }
             }
             [PathWord::Name(prop), keys @ ..] => {
@@ -249,8 +253,9 @@ fn descend(mut value: Json, keys: &[PathWord]) -> Result<Json, String> {
     Ok(value)
 }
 
-/// `$concat`: strings joined, or, when an argument is a list, the lists joined (and single
-/// values added as items; nulls left out).
+/// `$concat` (§10.2.3.2 $concat): strings joined, or, when an argument is a list, the lists
+/// joined (and single values added as items, as a requirement with one target gives its value,
+/// not a list of one; nulls left out).
 fn concat(args: Vec<Json>) -> Json {
     if args.iter().any(Json::is_array) {
         let mut out = Vec::new();
@@ -266,7 +271,7 @@ fn concat(args: Vec<Json>) -> Json {
     Json::String(args.iter().map(text).collect())
 }
 
-/// `$join: [list, separator]`.
+/// `$join: [list, separator]` (§10.2.3.3 $join).
 fn join(args: Vec<Json>) -> Result<Json, String> {
     let mut args = args.into_iter();
     let Some(Json::Array(items)) = args.next() else {
