@@ -61,6 +61,11 @@ fn k8s(extra: &[String], file: &Path) -> std::process::Output {
 
 /// Compares `actual` with `tests/k8s_profiles/<name>`, or rewrites it under `UPDATE_GOLDEN=1`.
 fn golden(name: &str, actual: &[u8]) {
+    golden_of("k8s", name, actual);
+}
+
+/// [`golden`] for the output of `command`, checked by that command's checker.
+fn golden_of(command: &str, name: &str, actual: &[u8]) {
     let path = Path::new("tests/k8s_profiles").join(name);
     let update = common::update_policy(
         std::env::var("UPDATE_GOLDEN").ok().as_deref(),
@@ -81,7 +86,7 @@ fn golden(name: &str, actual: &[u8]) {
         path.display(),
         String::from_utf8_lossy(actual)
     );
-    checkers::check("k8s", &path, actual).unwrap();
+    checkers::check(command, &path, actual).unwrap();
 }
 
 /// Writes the objects to a folder and runs `kubernetes-validate --strict` on each file and
@@ -165,6 +170,46 @@ fn online_boutique_becomes_its_manifests() {
     );
     golden("online-boutique.yaml", &out.stdout);
     validates(&boutique_substitutions(), &boutique);
+}
+
+/// `toscana dot` draws the boutique as eleven clusters, one per microservice: its Deployment
+/// with the pod it controls, the Services exposing it and its service account; `k8s-objects`
+/// leaves what two workloads share (the service account, the Secret) between its two clusters.
+#[test]
+fn a_workload_is_drawn_with_what_it_alone_uses() {
+    if !corpus_present() {
+        return;
+    }
+    let boutique = dot(
+        &boutique_substitutions(),
+        &corpus_root().join("oasis/examples/online_boutique"),
+    );
+    let text = String::from_utf8_lossy(&boutique);
+    assert_eq!(text.matches("subgraph \"cluster_w:").count(), 11);
+    golden_of("dot", "online-boutique.dot", &boutique);
+}
+
+#[test]
+fn shared_objects_are_drawn_between_the_workloads() {
+    if !corpus_present() {
+        return;
+    }
+    let objects = dot(&[], Path::new("examples/k8s-objects.yaml"));
+    golden_of("dot", "k8s-objects.dot", &objects);
+}
+
+/// `toscana dot` with the corpus's profiles and the quirks they need.
+fn dot(extra: &[String], file: &Path) -> Vec<u8> {
+    let out = toscana()
+        .args(["dot", "--quirk", "oasis-profiles", "--quirk", "in-range"])
+        .arg("--profile-path")
+        .arg(corpus_root().join("oasis/profiles"))
+        .args(extra)
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    out.stdout
 }
 
 #[test]
@@ -277,6 +322,8 @@ fn every_corpus_example_with_a_kubernetes_profile_translates() {
 fn the_corpus_tests_fail_in_ci_without_the_corpus() {
     for test in [
         "online_boutique_becomes_its_manifests",
+        "a_workload_is_drawn_with_what_it_alone_uses",
+        "shared_objects_are_drawn_between_the_workloads",
         "eleven_kinds_written_with_the_profile_are_their_objects",
         "every_corpus_example_with_a_kubernetes_profile_translates",
     ] {

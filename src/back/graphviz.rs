@@ -8,7 +8,8 @@
 //! - the hosting tree (who is drawn inside whose cluster, down the whole `HostedOn` chain), as a
 //!   flat list of `layout` events so templates need no recursion;
 //! - which groups can be drawn as clusters (members not split across hosts) and which become
-//!   notes;
+//!   notes; the workloads of a Kubernetes profile, each a cluster with its pods, Services,
+//!   service account, ConfigMaps, Secrets and claims (`kubernetes::profile::units`);
 //! - each node's ID, short type, family (from its rule's `bind`), the property rows to show,
 //!   its count badge and ports;
 //! - each relationship's endpoints and whether hosting already shows it;
@@ -312,8 +313,28 @@ fn context(
         group_cluster.push(together);
     }
 
+    // Workloads of a Kubernetes profile (`kubernetes::profile::units`): a cluster each, of a
+    // workload and what it alone uses, when no group took any of them and they share a parent.
+    // They are claimed like groups, numbered after them.
+    let ng = topology.groups.len();
+    let units = super::kubernetes::profile::units(topology);
+    let mut unit_ids: Vec<String> = Vec::with_capacity(units.len());
+    for (u, unit) in units.iter().enumerate() {
+        let parent = host[unit.head];
+        if unit
+            .members
+            .iter()
+            .all(|&m| host[m] == parent && claimed[m].is_none())
+        {
+            for &m in &unit.members {
+                claimed[m] = Some(ng + u);
+            }
+        }
+        unit_ids.push(ids.make("cluster_w:", &topology.nodes[unit.head].name, u));
+    }
+
     // The nodes each cluster group took, in node order, found in one pass over the nodes.
-    let mut cluster_members: Vec<Vec<usize>> = vec![Vec::new(); topology.groups.len()];
+    let mut cluster_members: Vec<Vec<usize>> = vec![Vec::new(); ng + units.len()];
     for (m, claim) in claimed.iter().enumerate() {
         if let Some(members) = claim.and_then(|gi| cluster_members.get_mut(gi)) {
             members.push(m);
@@ -388,11 +409,20 @@ fn context(
                 }
             }
             Work::Group(g, depth) => {
-                layout.push(Event {
-                    event: "group",
-                    indent: indent(depth),
-                    id: group_ids[g].clone(),
-                    index: g,
+                layout.push(if g < ng {
+                    Event {
+                        event: "group",
+                        indent: indent(depth),
+                        id: group_ids[g].clone(),
+                        index: g,
+                    }
+                } else {
+                    Event {
+                        event: "workload",
+                        indent: indent(depth),
+                        id: unit_ids[g - ng].clone(),
+                        index: g - ng,
+                    }
                 });
                 stack.push(Work::Close(depth));
                 stack.extend(
@@ -721,8 +751,18 @@ fn context(
         events.push(b.map(entry));
     }
 
+    let mut workloads = Vec::with_capacity(units.len());
+    for unit in &units {
+        let entry = [
+            ("name", b.str(&topology.nodes[unit.head].name)),
+            ("kind", b.str(unit.kind)),
+        ];
+        workloads.push(b.map(entry));
+    }
+
     let graph = [
         ("title", b.str(&title)),
+        ("workloads", b.list(workloads)),
         ("stacking", b.list(stacking)),
         ("nodes", b.list(nodes)),
         ("relationships", b.list(relationships)),

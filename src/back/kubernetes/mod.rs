@@ -21,7 +21,7 @@
 
 mod model;
 pub mod objects;
-mod profile;
+pub mod profile;
 mod survives;
 mod values;
 

@@ -20,6 +20,9 @@
 
 mod eval;
 mod refs;
+mod units;
+
+pub use units::{Unit, units};
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -47,6 +50,8 @@ struct Data {
     fields: Vec<String>,
     /// the keys of IntOrString values, whose strings of digits are numbers
     int_or_string: Vec<String>,
+    /// the kinds that run pods, each drawn as a cluster with what it uses
+    workloads: Vec<String>,
     references: Vec<refs::Reference>,
 }
 

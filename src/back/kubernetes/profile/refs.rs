@@ -53,6 +53,18 @@ struct Write {
 }
 
 impl Reference {
+    /// The relationship type whose target is written inside its source (a pod template).
+    pub fn folds(&self) -> Option<&str> {
+        self.relationship.as_deref().filter(|_| self.fold)
+    }
+
+    /// The relationship type whose source selects its target's pods (`spec.selector`).
+    pub fn selects(&self) -> Option<&str> {
+        self.relationship
+            .as_deref()
+            .filter(|_| self.set.iter().any(|w| w.path == "spec.selector"))
+    }
+
     /// Whether the entry is for a relationship of these types and requirement between objects
     /// of these kinds. The most specific matching entry is the one with a `kinds` list, so
     /// entries are tried in file order and the first that matches wins.
