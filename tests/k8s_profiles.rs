@@ -14,7 +14,7 @@
 //! `tests/tosca2_examples.rs`). Locally a missing corpus or checker skips with a notice; under
 //! `CI=true` it is a failure.
 
-// Only the per-file check of the checkers is used here.
+// `available` of the checkers is not used here.
 #[allow(dead_code)]
 mod checkers;
 mod common;
@@ -212,6 +212,53 @@ fn dot(extra: &[String], file: &Path) -> Vec<u8> {
     out.stdout
 }
 
+/// `toscana tf --provider kubernetes` writes the same objects, each a `kubernetes_manifest`
+/// in `objects.tf` (checked by `hcl2tojson` and `terraform fmt -check`).
+#[test]
+fn terraform_writes_the_same_objects_as_manifests() {
+    if !corpus_present() {
+        return;
+    }
+    let tf = |extra: &[String], file: &Path| {
+        let out = tempfile::tempdir().unwrap();
+        let run = toscana()
+            .args([
+                "tf",
+                "--provider",
+                "kubernetes",
+                "--quirk",
+                "oasis-profiles",
+            ])
+            .args(["--quirk", "in-range", "--profile-path"])
+            .arg(corpus_root().join("oasis/profiles"))
+            .args(extra)
+            .arg(file)
+            .arg("-o")
+            .arg(out.path())
+            .output()
+            .unwrap();
+        let stderr = common::stderr(&run);
+        assert!(run.status.success(), "{stderr}");
+        assert!(!stderr.contains("terraform::"), "{stderr}");
+        checkers::check_tree("tf", out.path()).unwrap();
+        std::fs::read(out.path().join("objects.tf")).unwrap()
+    };
+    let boutique = tf(
+        &boutique_substitutions(),
+        &corpus_root().join("oasis/examples/online_boutique"),
+    );
+    let text = String::from_utf8_lossy(&boutique);
+    assert_eq!(text.matches("resource \"kubernetes_manifest\"").count(), 33);
+    let objects = tf(&[], Path::new("examples/k8s-objects.yaml"));
+    assert_eq!(
+        String::from_utf8_lossy(&objects)
+            .matches("resource \"kubernetes_manifest\"")
+            .count(),
+        11
+    );
+    golden_of("tf", "online-boutique.tf", &boutique);
+}
+
 #[test]
 fn eleven_kinds_written_with_the_profile_are_their_objects() {
     if !corpus_present() {
@@ -324,6 +371,7 @@ fn the_corpus_tests_fail_in_ci_without_the_corpus() {
         "online_boutique_becomes_its_manifests",
         "a_workload_is_drawn_with_what_it_alone_uses",
         "shared_objects_are_drawn_between_the_workloads",
+        "terraform_writes_the_same_objects_as_manifests",
         "eleven_kinds_written_with_the_profile_are_their_objects",
         "every_corpus_example_with_a_kubernetes_profile_translates",
     ] {

@@ -81,7 +81,7 @@ pub fn render(
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
     // Nodes of a Kubernetes profile are their objects (`profile`), not offered to the rules.
-    let node_spans = node_spans(&elements, topology.nodes.len());
+    let node_spans = profile::node_spans(&elements, topology.nodes.len());
     let profile = profile::objects(topology, |i| node_spans.get(i).copied().flatten(), diags);
     let ruled: Vec<super::Element> = elements
         .iter()
@@ -232,22 +232,6 @@ pub fn render(
     out.extend(others);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
-}
-
-/// Where each node is written, by node index.
-fn node_spans(elements: &[super::Element], nodes: usize) -> Vec<Option<Span>> {
-    let mut spans = vec![None; nodes];
-    for e in elements {
-        if let super::ElementContext::Part {
-            list: "nodes",
-            index,
-        } = e.context
-            && let Some(slot) = spans.get_mut(index)
-        {
-            *slot = e.span;
-        }
-    }
-    spans
 }
 
 #[cfg(test)]

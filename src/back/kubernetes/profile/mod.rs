@@ -19,8 +19,11 @@
 //! the type.
 
 mod eval;
+mod hcl;
 mod refs;
 mod units;
+
+pub use hcl::manifests;
 
 pub use units::{Unit, units};
 
@@ -34,6 +37,10 @@ use serde_json::Value as Json;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{NodeId, Topology};
 use crate::source::Span;
+
+/// Pseudo-type put at the head of a profile node's ancestry for `toscana tf --provider
+/// kubernetes`, whose rules skip it: the node is written as a `kubernetes_manifest` instead.
+pub const OBJECT: &str = "toscana.kubernetes.ProfileObject";
 
 /// The data of `backends/kubernetes/profiles.yaml`.
 #[derive(Debug, Deserialize)]
@@ -102,6 +109,52 @@ pub fn is_taken(profile: &ProfileObjects, element: &crate::back::Element) -> boo
         } => profile.taken.get(index).copied().unwrap_or(false),
         _ => false,
     }
+}
+
+/// Where each node is written, by node index.
+pub fn node_spans(elements: &[crate::back::Element], nodes: usize) -> Vec<Option<Span>> {
+    let mut spans = vec![None; nodes];
+    for e in elements {
+        if let crate::back::ElementContext::Part {
+            list: "nodes",
+            index,
+        } = e.context
+            && let Some(slot) = spans.get_mut(index)
+        {
+            *slot = e.span;
+        }
+    }
+    spans
+}
+
+/// For `toscana tf --provider kubernetes`: the objects of the profile nodes, each checked by
+/// its `k8s-openapi` type (an object that is not valid Kubernetes is an error naming the node),
+/// and the text of `objects.tf` when there are any.
+pub fn terraform(
+    topology: &Topology,
+    elements: &[crate::back::Element],
+    diags: &mut Diagnostics,
+) -> (ProfileObjects, Option<String>) {
+    let spans = node_spans(elements, topology.nodes.len());
+    let profile = objects(topology, |i| spans.get(i).copied().flatten(), diags);
+    for p in &profile.objects {
+        if let Err((message, _)) = super::objects::roundtrip(&p.object) {
+            let node = &topology[p.node];
+            let mut d = Diagnostic::error(
+                codes::K8S_INTERNAL,
+                format!(
+                    "node `{}` of type {} is not a valid Kubernetes object: {message}",
+                    node.name, p.type_name
+                ),
+            );
+            if let Some(span) = spans.get(p.node.index()).copied().flatten() {
+                d = d.at(span);
+            }
+            diags.push(d);
+        }
+    }
+    let text = (!profile.objects.is_empty()).then(|| manifests(&profile.objects));
+    (profile, text)
 }
 
 /// The profile a type name belongs to and the type's own name: `io.kubernetes:1.35:Pod` →
