@@ -355,7 +355,17 @@ fn every_corpus_example_with_a_kubernetes_profile_translates() {
     let substitute = vec!["--substitute".to_string(), users[0].display().to_string()];
     let boutique = examples.join("online_boutique");
     let out = k8s(&substitute, &boutique);
-    assert!(out.status.success(), "{}", common::stderr(&out));
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    // Its pods name no image: a warning each, which the shipped example does not have.
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.contains("has no image, which Kubernetes refuses"))
+            .count(),
+        11,
+        "{stderr}"
+    );
     let objects = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter(|l| l.starts_with("kind: "))

@@ -274,6 +274,27 @@ pub fn objects(
     for object in built.values_mut() {
         numbers_as_numbers(object, &data.int_or_string);
     }
+    for (&i, object) in &built {
+        if folded.contains(&i) {
+            continue;
+        }
+        for container in imageless(object) {
+            let node = &topology.nodes[i];
+            let mut d = Diagnostic::warning(
+                codes::K8S_UNSUPPORTED,
+                format!(
+                    "node `{}`: container `{container}` of its {} has no image, which Kubernetes refuses",
+                    node.name,
+                    object["kind"].as_str().unwrap_or("object")
+                ),
+            )
+            .hint("give the container an `image` in the pod's spec");
+            if let Some(span) = span_of(i) {
+                d = d.at(span);
+            }
+            diags.push(d);
+        }
+    }
     let objects = built
         .into_iter()
         .filter(|(i, _)| !folded.contains(i))
@@ -284,6 +305,29 @@ pub fn objects(
         })
         .collect();
     ProfileObjects { objects, taken }
+}
+
+/// The names of the containers without an image, wherever a kind keeps its pod spec.
+fn imageless(object: &Json) -> Vec<String> {
+    const POD_SPECS: &[&str] = &[
+        "/spec",
+        "/spec/template/spec",
+        "/spec/jobTemplate/spec/template/spec",
+    ];
+    let mut out = Vec::new();
+    for at in POD_SPECS {
+        for list in ["containers", "initContainers"] {
+            let Some(Json::Array(items)) = object.pointer(&format!("{at}/{list}")) else {
+                continue;
+            };
+            for c in items {
+                if c.get("image").is_none_or(Json::is_null) {
+                    out.push(c["name"].as_str().unwrap_or("?").to_string());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A string of digits under an IntOrString key written as the number: the generated profiles
