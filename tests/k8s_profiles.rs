@@ -49,8 +49,13 @@ fn boutique_substitutions() -> Vec<String> {
 
 /// `toscana k8s` with the corpus's profiles and the quirks they need, then `extra` and `file`.
 fn k8s(extra: &[String], file: &Path) -> std::process::Output {
+    with_profiles("k8s", extra, file)
+}
+
+/// `toscana COMMAND` with the corpus's profiles and the quirks they need.
+fn with_profiles(command: &str, extra: &[String], file: &Path) -> std::process::Output {
     toscana()
-        .args(["k8s", "--quirk", "oasis-profiles", "--quirk", "in-range"])
+        .args([command, "--quirk", "oasis-profiles", "--quirk", "in-range"])
         .arg("--profile-path")
         .arg(corpus_root().join("oasis/profiles"))
         .args(extra)
@@ -200,14 +205,7 @@ fn shared_objects_are_drawn_between_the_workloads() {
 
 /// `toscana dot` with the corpus's profiles and the quirks they need.
 fn dot(extra: &[String], file: &Path) -> Vec<u8> {
-    let out = toscana()
-        .args(["dot", "--quirk", "oasis-profiles", "--quirk", "in-range"])
-        .arg("--profile-path")
-        .arg(corpus_root().join("oasis/profiles"))
-        .args(extra)
-        .arg(file)
-        .output()
-        .unwrap();
+    let out = with_profiles("dot", extra, file);
     assert!(out.status.success(), "{}", common::stderr(&out));
     out.stdout
 }
@@ -221,22 +219,10 @@ fn terraform_writes_the_same_objects_as_manifests() {
     }
     let tf = |extra: &[String], file: &Path| {
         let out = tempfile::tempdir().unwrap();
-        let run = toscana()
-            .args([
-                "tf",
-                "--provider",
-                "kubernetes",
-                "--quirk",
-                "oasis-profiles",
-            ])
-            .args(["--quirk", "in-range", "--profile-path"])
-            .arg(corpus_root().join("oasis/profiles"))
-            .args(extra)
-            .arg(file)
-            .arg("-o")
-            .arg(out.path())
-            .output()
-            .unwrap();
+        let mut args = extra.to_vec();
+        args.extend(["--provider", "kubernetes", "-o"].map(String::from));
+        args.push(out.path().display().to_string());
+        let run = with_profiles("tf", &args, file);
         let stderr = common::stderr(&run);
         assert!(run.status.success(), "{stderr}");
         assert!(!stderr.contains("terraform::"), "{stderr}");

@@ -117,7 +117,8 @@ pub fn render(
     }
     let mut objects: Vec<objects::Object> = Vec::new();
     let mut others: Vec<OutputFile> = Vec::new();
-    let mut seen: HashMap<(String, String), String> = HashMap::new();
+    // Each rendered document, and each object of a profile node, with who wrote it.
+    let mut documents: Vec<(String, String, Option<Span>)> = Vec::new();
     for file in files {
         if !(file.path.ends_with(".yaml") || file.path.ends_with(".yml")) {
             others.push(file);
@@ -128,31 +129,18 @@ pub fn render(
             .cloned()
             .unwrap_or_else(|| (format!("the template of `{}`", file.path), None));
         for doc in objects::split_documents(&file.contents) {
-            let Some(object) = objects::check_document(doc, &origin, element, sources, diags)
-            else {
-                continue;
-            };
-            let key = (object.kind.clone(), object.name.clone());
-            if let Some(first) = seen.get(&key) {
-                diags.push(Diagnostic::error(
-                    codes::K8S_INTERNAL,
-                    format!(
-                        "{origin} and {first} both write the {} `{}`",
-                        object.kind, object.name
-                    ),
-                ));
-                continue;
-            }
-            seen.insert(key, origin.clone());
-            objects.push(object);
+            documents.push((doc.to_string(), origin.clone(), element));
         }
     }
     for p in &profile.objects {
         let node = &topology[p.node];
         let origin = format!("node `{}` of type {}", node.name, p.type_name);
-        let text = p.object.to_string();
         let span = node_spans.get(p.node.index()).copied().flatten();
-        let Some(object) = objects::check_document(&text, &origin, span, sources, diags) else {
+        documents.push((p.object.to_string(), origin, span));
+    }
+    let mut seen: HashMap<(String, String), String> = HashMap::new();
+    for (text, origin, element) in documents {
+        let Some(object) = objects::check_document(&text, &origin, element, sources, diags) else {
             continue;
         };
         let key = (object.kind.clone(), object.name.clone());

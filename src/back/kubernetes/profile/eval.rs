@@ -12,8 +12,12 @@
 use serde_json::Value as Json;
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use crate::ir::{Call, NodeId, Topology, Value};
+
+/// A property of a node or of one of its capabilities.
+type Key = (usize, Option<String>, String);
 
 /// How deep values may refer to values before it is taken for a cycle.
 const MAX_DEPTH: usize = 32;
@@ -21,14 +25,30 @@ const MAX_DEPTH: usize = 32;
 /// Evaluates values in the context of one topology.
 pub struct Evaluator<'t> {
     topology: &'t Topology,
+    /// The relationships leaving each node (indexes into the topology's), by node index.
+    outgoing: Vec<Vec<usize>>,
+    /// Each node by its name, for `get_property` of a named node.
+    by_name: HashMap<&'t str, NodeId>,
+    /// The properties evaluated so far: (node index, capability, property) → value.
+    known: RefCell<HashMap<Key, Result<Json, String>>>,
     /// What could not be evaluated, in the words of a message.
     problems: RefCell<Vec<String>>,
 }
 
 impl<'t> Evaluator<'t> {
     pub fn new(topology: &'t Topology) -> Self {
+        let mut outgoing = vec![Vec::new(); topology.nodes.len()];
+        for (i, r) in topology.relationships.iter().enumerate() {
+            outgoing[r.source.index()].push(i);
+        }
         Self {
             topology,
+            known: RefCell::new(HashMap::new()),
+            outgoing,
+            by_name: topology
+                .node_ids()
+                .map(|id| (topology[id].name.as_str(), id))
+                .collect(),
             problems: RefCell::new(Vec::new()),
         }
     }
@@ -162,7 +182,7 @@ impl<'t> Evaluator<'t> {
                         n.name
                     )
                 })?;
-                descend(self.value(v, node, depth + 1)?, keys)
+                descend(self.memo(node, Some(cap), prop, v, depth)?, keys)
             }
             [PathWord::Name(k), PathWord::Name(req), rest @ ..] if k == "RELATIONSHIP" => {
                 // A missing index is 0; `ALL` gives the list of every relationship's value
@@ -178,11 +198,10 @@ impl<'t> Evaluator<'t> {
                     }
                     _ => ("TARGET", rest),
                 };
-                let ends: Vec<NodeId> = self
-                    .topology
-                    .relationships
+                let ends: Vec<NodeId> = self.outgoing[node.index()]
                     .iter()
-                    .filter(|r| r.source == node && &r.requirement == req)
+                    .map(|&r| &self.topology.relationships[r])
+                    .filter(|r| &r.requirement == req)
                     .map(|r| if end == "SOURCE" { r.source } else { r.target })
                     .collect();
                 match index {
@@ -207,18 +226,37 @@ impl<'t> Evaluator<'t> {
                     .properties
                     .get(prop)
                     .ok_or_else(|| format!("node `{}` has no property `{prop}`", n.name))?;
-                descend(self.value(v, node, depth + 1)?, keys)
+                descend(self.memo(node, None, prop, v, depth)?, keys)
             }
             _ => Err("get_property needs a property name".to_string()),
         }
     }
 
+    /// A property's value (of a node, or of one of its capabilities), evaluated once: a
+    /// template whose values each name another's twice would otherwise take exponential time.
+    fn memo(
+        &self,
+        node: NodeId,
+        capability: Option<&str>,
+        property: &str,
+        value: &Value,
+        depth: usize,
+    ) -> Result<Json, String> {
+        let key = (
+            node.index(),
+            capability.map(str::to_string),
+            property.to_string(),
+        );
+        if let Some(known) = self.known.borrow().get(&key) {
+            return known.clone();
+        }
+        let result = self.value(value, node, depth + 1);
+        self.known.borrow_mut().insert(key, result.clone());
+        result
+    }
+
     fn node_named(&self, name: &str) -> Option<NodeId> {
-        self.topology
-            .nodes
-            .iter()
-            .position(|n| n.name == name)
-            .map(NodeId::from_index)
+        self.by_name.get(name).copied()
     }
 }
 

@@ -200,6 +200,7 @@ pub fn objects(
     let mut built: BTreeMap<usize, Json> = BTreeMap::new();
     // Types that name no object, with the nodes of them: one warning per type.
     let mut unwritable: IndexMap<String, Vec<usize>> = IndexMap::new();
+    let ids: Vec<NodeId> = topology.node_ids().collect();
     for (i, node) in topology.nodes.iter().enumerate() {
         if !node.types.iter().any(|t| profile_type(t).is_some()) {
             continue;
@@ -222,7 +223,7 @@ pub fn objects(
             if !data.fields.iter().any(|f| f == name) {
                 continue;
             }
-            let (v, problems) = evaluator.eval(value, NodeId::from_index(i));
+            let (v, problems) = evaluator.eval(value, ids[i]);
             for problem in problems {
                 let mut d = Diagnostic::warning(
                     codes::K8S_UNSUPPORTED,
@@ -299,7 +300,7 @@ pub fn objects(
         .into_iter()
         .filter(|(i, _)| !folded.contains(i))
         .map(|(i, object)| ProfileObject {
-            node: NodeId::from_index(i),
+            node: ids[i],
             type_name: topology.nodes[i].type_name.clone(),
             object,
         })
