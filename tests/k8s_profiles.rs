@@ -1,7 +1,7 @@
 //! Templates written with a Kubernetes profile become exactly those objects (issue 28).
 //!
 //! - Goldens: the OASIS `online_boutique` realized by `examples/online-boutique/`, and
-//!   `examples/k8s-objects.yaml` (eleven kinds: a Service selecting a Deployment, a ConfigMap
+//!   `examples/k8s-objects/shop.yaml` (eleven kinds: a Service selecting a Deployment, a ConfigMap
 //!   and a Secret mounted and used as environment, a claim mounted by a StatefulSet, an
 //!   Ingress, an HPA, a Role and its RoleBinding, a ServiceAccount), both read with the
 //!   corpus's `io.kubernetes:1.35` profile. The expected streams are in `tests/k8s_profiles/`;
@@ -199,7 +199,7 @@ fn shared_objects_are_drawn_between_the_workloads() {
     if !corpus_present() {
         return;
     }
-    let objects = dot(&[], Path::new("examples/k8s-objects.yaml"));
+    let objects = dot(&[], Path::new("examples/k8s-objects/shop.yaml"));
     golden_of("dot", "k8s-objects.dot", &objects);
 }
 
@@ -235,7 +235,7 @@ fn terraform_writes_the_same_objects_as_manifests() {
     );
     let text = String::from_utf8_lossy(&boutique);
     assert_eq!(text.matches("resource \"kubernetes_manifest\"").count(), 33);
-    let objects = tf(&[], Path::new("examples/k8s-objects.yaml"));
+    let objects = tf(&[], Path::new("examples/k8s-objects/shop.yaml"));
     assert_eq!(
         String::from_utf8_lossy(&objects)
             .matches("resource \"kubernetes_manifest\"")
@@ -250,14 +250,14 @@ fn eleven_kinds_written_with_the_profile_are_their_objects() {
     if !corpus_present() {
         return;
     }
-    let file = Path::new("examples/k8s-objects.yaml");
+    let file = Path::new("examples/k8s-objects/shop.yaml");
     let out = k8s(&[], file);
     let stderr = common::stderr(&out);
     assert!(out.status.success(), "{stderr}");
     assert!(
         !stderr
             .lines()
-            .any(|l| l.starts_with("examples/k8s-objects.yaml:") && l.contains("warning[")),
+            .any(|l| l.starts_with("examples/k8s-objects/shop.yaml:") && l.contains("warning[")),
         "{stderr}"
     );
     golden("k8s-objects.yaml", &out.stdout);

@@ -8,8 +8,7 @@
 //! - the hosting tree (who is drawn inside whose cluster, down the whole `HostedOn` chain), as a
 //!   flat list of `layout` events so templates need no recursion;
 //! - which groups can be drawn as clusters (members not split across hosts) and which become
-//!   notes; the workloads of a Kubernetes profile, each a cluster with its pods, Services,
-//!   service account, ConfigMaps, Secrets and claims (`kubernetes::profile::units`);
+//!   notes;
 //! - each node's ID, short type, family (from its rule's `bind`), the property rows to show,
 //!   its count badge and ports;
 //! - each relationship's endpoints and whether hosting already shows it;
@@ -30,6 +29,7 @@ use crate::diag::Diagnostics;
 use crate::ir::{PolicyTarget, Topology, Valid, Value, canonical};
 use crate::source::SourceMap;
 
+use super::kubernetes::profile::claim_workloads as workloads;
 use super::shared::{Builder, Part};
 use super::{Element, ElementKind, Engine, OutputFile};
 use crate::ir::Hosting;
@@ -288,8 +288,7 @@ fn context(
         })
         .collect();
 
-    // Groups: a cluster when every member has the same parent and no earlier cluster group took
-    // any of them; otherwise a note.
+    // Groups: a cluster when its members share a parent and none is taken already; else a note.
     let mut claimed: Vec<Option<usize>> = vec![None; n];
     let mut group_cluster: Vec<bool> = Vec::new();
     let mut group_ids: Vec<String> = Vec::new();
@@ -313,28 +312,10 @@ fn context(
         group_cluster.push(together);
     }
 
-    // Workloads of a Kubernetes profile (`kubernetes::profile::units`): a cluster each, of a
-    // workload and what it alone uses, when no group took any of them and they share a parent.
-    // They are claimed like groups, numbered after them.
-    let ng = topology.groups.len();
-    let units = super::kubernetes::profile::units(topology);
-    let mut unit_ids: Vec<String> = Vec::with_capacity(units.len());
-    for (u, unit) in units.iter().enumerate() {
-        let parent = host[unit.head];
-        if unit
-            .members
-            .iter()
-            .all(|&m| host[m] == parent && claimed[m].is_none())
-        {
-            for &m in &unit.members {
-                claimed[m] = Some(ng + u);
-            }
-        }
-        unit_ids.push(ids.make("cluster_w:", &topology.nodes[unit.head].name, u));
-    }
-
+    let mut id = |name: &str, u| ids.make("cluster_w:", name, u);
+    let units = workloads(topology, &host, &mut claimed, &mut group_ids, &mut id);
     // The nodes each cluster group took, in node order, found in one pass over the nodes.
-    let mut cluster_members: Vec<Vec<usize>> = vec![Vec::new(); ng + units.len()];
+    let mut cluster_members: Vec<Vec<usize>> = vec![Vec::new(); group_ids.len()];
     for (m, claim) in claimed.iter().enumerate() {
         if let Some(members) = claim.and_then(|gi| cluster_members.get_mut(gi)) {
             members.push(m);
@@ -359,8 +340,7 @@ fn context(
             index: 0,
         });
     }
-    // Items of one container (the roots, or a host's children) in order, groups at the place of
-    // their first member.
+    // Items of one container (the roots, or a host's children) in order, groups at their first.
     let items = |list: &[usize], depth: usize, stack: &mut Vec<Work>| {
         let mut seen_groups = HashSet::new();
         let mut out = Vec::new();
@@ -409,20 +389,11 @@ fn context(
                 }
             }
             Work::Group(g, depth) => {
-                layout.push(if g < ng {
-                    Event {
-                        event: "group",
-                        indent: indent(depth),
-                        id: group_ids[g].clone(),
-                        index: g,
-                    }
-                } else {
-                    Event {
-                        event: "workload",
-                        indent: indent(depth),
-                        id: unit_ids[g - ng].clone(),
-                        index: g - ng,
-                    }
+                layout.push(Event {
+                    event: "group",
+                    indent: indent(depth),
+                    id: group_ids[g].clone(),
+                    index: g,
                 });
                 stack.push(Work::Close(depth));
                 stack.extend(
@@ -562,8 +533,7 @@ fn context(
                 })
             })
             .flatten();
-        // TOSCA 2.0 multiplicity: relationships per source representation, and the target
-        // representation an index names.
+        // TOSCA 2.0 multiplicity: relationships per source representation, the indexed target.
         let count = match &r.count {
             Value::Integer(1) => None,
             other => Some(function_text(other)),
@@ -751,18 +721,9 @@ fn context(
         events.push(b.map(entry));
     }
 
-    let mut workloads = Vec::with_capacity(units.len());
-    for unit in &units {
-        let entry = [
-            ("name", b.str(&topology.nodes[unit.head].name)),
-            ("kind", b.str(unit.kind)),
-        ];
-        workloads.push(b.map(entry));
-    }
-
     let graph = [
         ("title", b.str(&title)),
-        ("workloads", b.list(workloads)),
+        ("workloads", b.serialize(&units)),
         ("stacking", b.list(stacking)),
         ("nodes", b.list(nodes)),
         ("relationships", b.list(relationships)),

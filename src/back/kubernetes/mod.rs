@@ -81,13 +81,7 @@ pub fn render(
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
     // Nodes of a Kubernetes profile are their objects (`profile`), not offered to the rules.
-    let node_spans = profile::node_spans(&elements, topology.nodes.len());
-    let profile = profile::objects(topology, |i| node_spans.get(i).copied().flatten(), diags);
-    let ruled: Vec<super::Element> = elements
-        .iter()
-        .filter(|e| !profile::is_taken(&profile, e))
-        .cloned()
-        .collect();
+    let (ruled, profile_documents) = profile::documents(topology, &elements, diags);
     let k8s = model::context(
         backend, topology, &ruled, sources, artifacts, limits, options, diags,
     );
@@ -115,7 +109,6 @@ pub fn render(
         );
         *c += 1;
     }
-    let mut objects: Vec<objects::Object> = Vec::new();
     let mut others: Vec<OutputFile> = Vec::new();
     // Each rendered document, and each object of a profile node, with who wrote it.
     let mut documents: Vec<(String, String, Option<Span>)> = Vec::new();
@@ -132,31 +125,8 @@ pub fn render(
             documents.push((doc.to_string(), origin.clone(), element));
         }
     }
-    for p in &profile.objects {
-        let node = &topology[p.node];
-        let origin = format!("node `{}` of type {}", node.name, p.type_name);
-        let span = node_spans.get(p.node.index()).copied().flatten();
-        documents.push((p.object.to_string(), origin, span));
-    }
-    let mut seen: HashMap<(String, String), String> = HashMap::new();
-    for (text, origin, element) in documents {
-        let Some(object) = objects::check_document(&text, &origin, element, sources, diags) else {
-            continue;
-        };
-        let key = (object.kind.clone(), object.name.clone());
-        if let Some(first) = seen.get(&key) {
-            diags.push(Diagnostic::error(
-                codes::K8S_INTERNAL,
-                format!(
-                    "{origin} and {first} both write the {} `{}`",
-                    object.kind, object.name
-                ),
-            ));
-            continue;
-        }
-        seen.insert(key, origin);
-        objects.push(object);
-    }
+    documents.extend(profile_documents);
+    let mut objects = checked(documents, sources, diags);
     if diags.has_errors() {
         return Vec::new();
     }
@@ -220,6 +190,36 @@ pub fn render(
     out.extend(others);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// Each document (its text, who wrote it, where) checked against its Kubernetes type; two that
+/// write the same object are an error.
+fn checked(
+    documents: Vec<(String, String, Option<Span>)>,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Vec<objects::Object> {
+    let mut objects = Vec::new();
+    let mut seen: HashMap<(String, String), String> = HashMap::new();
+    for (text, origin, element) in documents {
+        let Some(object) = objects::check_document(&text, &origin, element, sources, diags) else {
+            continue;
+        };
+        let key = (object.kind.clone(), object.name.clone());
+        if let Some(first) = seen.get(&key) {
+            diags.push(Diagnostic::error(
+                codes::K8S_INTERNAL,
+                format!(
+                    "{origin} and {first} both write the {} `{}`",
+                    object.kind, object.name
+                ),
+            ));
+            continue;
+        }
+        seen.insert(key, origin);
+        objects.push(object);
+    }
+    objects
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ use crate::model::{Model, Named, TypeKind};
 use crate::resolve::nodes::defs_complete;
 use crate::resolve::types::{Ancestry, definitions};
 use crate::yaml::Node as Yaml;
+mod mapped;
 
 /// The reserved words of a TOSCA path.
 pub const KEYWORDS: &[&str] = &[
@@ -594,8 +595,7 @@ impl<'t> Walk<'_, 't, '_> {
             .map(|r| match r.relationship {
                 Some(id) => Entity::Relationship(id),
                 None => {
-                    // Dangling: the orchestrator fulfils it. A node template it names would
-                    // have been connected, so `node` is a type here.
+                    // Dangling, for the orchestrator; a node template it names would be a link.
                     let node_type = r
                         .node
                         .as_deref()
@@ -604,22 +604,8 @@ impl<'t> Walk<'_, 't, '_> {
                 }
             })
             .collect();
-        // A requirement the substitution mappings map onto this node gets more relationships
-        // when the template substitutes a node (§15.5 Requirement Mapping): all of them are
-        // known only once it is expanded, so `ALL` is not the list made so far.
-        let mapped = source.is_some_and(|n| {
-            self.graph.topology.substitution.as_ref().is_some_and(|s| {
-                s.requirements
-                    .iter()
-                    .any(|m| m.node == n && m.target == name)
-            })
-        });
         Ok(match index {
-            Index::All if mapped => {
-                self.exact = false;
-                each
-            }
-            Index::All => each,
+            Index::All => self.all(each, source, name),
             Index::First if !each.is_empty() => vec![each[0].clone()],
             Index::At(k) if *k < each.len() => vec![each[*k].clone()],
             _ => {

@@ -25,7 +25,7 @@ mod units;
 
 pub use hcl::manifests;
 
-pub use units::{Unit, units};
+pub use units::claim_workloads;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -125,6 +125,37 @@ pub fn node_spans(elements: &[crate::back::Element], nodes: usize) -> Vec<Option
         }
     }
     spans
+}
+
+/// For `toscana k8s`: the elements left for the rules, and each object of a profile node as a
+/// document to check with the rendered ones (its JSON text, who wrote it, where).
+#[allow(clippy::type_complexity)]
+pub fn documents(
+    topology: &Topology,
+    elements: &[crate::back::Element],
+    diags: &mut Diagnostics,
+) -> (
+    Vec<crate::back::Element>,
+    Vec<(String, String, Option<Span>)>,
+) {
+    let spans = node_spans(elements, topology.nodes.len());
+    let profile = objects(topology, |i| spans.get(i).copied().flatten(), diags);
+    let ruled = elements
+        .iter()
+        .filter(|e| !is_taken(&profile, e))
+        .cloned()
+        .collect();
+    let documents = profile
+        .objects
+        .iter()
+        .map(|p| {
+            let node = &topology[p.node];
+            let origin = format!("node `{}` of type {}", node.name, p.type_name);
+            let span = spans.get(p.node.index()).copied().flatten();
+            (p.object.to_string(), origin, span)
+        })
+        .collect();
+    (ruled, documents)
 }
 
 /// For `toscana tf --provider kubernetes`: the objects of the profile nodes, each checked by

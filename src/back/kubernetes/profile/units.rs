@@ -10,16 +10,52 @@
 
 use std::collections::HashMap;
 
+use serde::Serialize;
+
 use crate::ir::{Topology, Value};
 
-/// One workload and the nodes drawn with it.
+/// One workload and the nodes drawn with it; templates see its `name` and `kind`.
+#[derive(Serialize)]
 pub struct Unit {
     /// The workload node's index.
+    #[serde(skip)]
     pub head: usize,
+    /// The workload node's name.
+    pub name: String,
     /// Its kind (`Deployment`).
     pub kind: &'static str,
     /// Every node of the unit, the workload included, in node order.
+    #[serde(skip)]
     pub members: Vec<usize>,
+}
+
+/// For `toscana dot`: claims the nodes of each workload unit for a cluster of its own, after the
+/// groups (`claimed` holds each node's cluster, `clusters` each cluster's ID; a unit is cluster
+/// `clusters.len()` when it is added), when no group took any of them and they share a parent
+/// (`host`). Gives every unit, in order, for the templates' `graph.workloads`.
+pub fn claim_workloads(
+    topology: &Topology,
+    host: &[Option<usize>],
+    claimed: &mut [Option<usize>],
+    clusters: &mut Vec<String>,
+    id: &mut dyn FnMut(&str, usize) -> String,
+) -> Vec<Unit> {
+    let first = clusters.len();
+    let units = units(topology);
+    for (u, unit) in units.iter().enumerate() {
+        let parent = host[unit.head];
+        if unit
+            .members
+            .iter()
+            .all(|&m| host[m] == parent && claimed[m].is_none())
+        {
+            for &m in &unit.members {
+                claimed[m] = Some(first + u);
+            }
+        }
+        clusters.push(id(&unit.name, u));
+    }
+    units
 }
 
 /// The workload units of `topology`, in the order of their workload nodes. One pass over the
@@ -120,6 +156,7 @@ pub fn units(topology: &Topology) -> Vec<Unit> {
             own.dedup();
             Some(Unit {
                 head,
+                name: topology.nodes[head].name.clone(),
                 kind: kinds[head]?,
                 members: own,
             })
