@@ -219,6 +219,9 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     workflow_calls::check(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
+    // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the
+    // list made so far (`calls::path`), and the boundary says which requirements those are.
+    topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     calls::resolve(
         model,
         &mut nodes.typing(),
@@ -232,7 +235,6 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     } else {
         simple_eval::evaluate(&mut topology, &ctx.patterns, diags);
     }
-    topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
         let problems = multiplicity::check(&topology, ctx.limits.max_representations);
