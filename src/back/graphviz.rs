@@ -26,14 +26,12 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
-use crate::ir::TypeKind;
-use crate::ir::{PolicyTarget, Topology, Valid, Value, canonical};
+use crate::ir::{Hosting, PolicyTarget, Topology, TypeKind, Valid, Value, canonical};
 use crate::source::SourceMap;
 
 use super::kubernetes::profile::claim_workloads as workloads;
 use super::shared::{Builder, Part};
 use super::{Element, ElementKind, Engine, OutputFile};
-use crate::ir::Hosting;
 
 /// Pseudo-type of nodes an orchestrator must select (`select` directive, or an abstract
 /// normative type with no implementation).
