@@ -65,7 +65,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/calls/table.rs", "yaml", UNTYPED),
     ("src/resolve/calls/unused.rs", "yaml", UNTYPED),
     ("src/resolve/constraints.rs", "yaml", UNTYPED),
-    ("src/resolve/defaults.rs", "yaml", UNTYPED),
     ("src/resolve/extras.rs", "yaml", UNTYPED),
     ("src/resolve/filters.rs", "yaml", UNTYPED),
     ("src/resolve/fulfil.rs", "yaml", UNTYPED),
@@ -91,6 +90,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/value_types.rs", "yaml", UNTYPED),
     ("src/resolve/values.rs", "yaml", UNTYPED),
     ("src/resolve/workflow_calls.rs", "yaml", UNTYPED),
+    ("src/resolve/written_definitions.rs", "yaml", UNTYPED),
 ];
 
 /// One use of a top-level module by code of another.

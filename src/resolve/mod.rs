@@ -42,6 +42,7 @@ mod validation;
 mod value_types;
 mod values;
 mod workflow_calls;
+mod written_definitions;
 
 use std::collections::HashMap;
 
@@ -108,8 +109,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
             ancestry: &mut ancestry,
             patterns: &ctx.patterns,
         };
-        refinement::check(&mut types, diags);
-        defaults::check(&mut types, diags);
+        written_definitions::check(&mut types, diags);
     }
     let source = SourceInfo {
         dialect: model.dialect,
