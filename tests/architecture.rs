@@ -58,6 +58,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/assignments.rs", "yaml", UNTYPED),
     ("src/resolve/boundary.rs", "yaml", UNTYPED),
     ("src/resolve/call_shapes.rs", "yaml", UNTYPED),
+    ("src/resolve/capability_values.rs", "yaml", UNTYPED),
     ("src/resolve/calls/eval.rs", "yaml", UNTYPED),
     ("src/resolve/calls/mappings.rs", "yaml", UNTYPED),
     ("src/resolve/calls/path.rs", "yaml", UNTYPED),
