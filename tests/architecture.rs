@@ -74,6 +74,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/interfaces.rs", "yaml", UNTYPED),
     ("src/resolve/mod.rs", "yaml", UNTYPED),
     ("src/resolve/nodes.rs", "yaml", UNTYPED),
+    ("src/resolve/nested_defaults.rs", "yaml", UNTYPED),
     ("src/resolve/occurrences.rs", "yaml", UNTYPED),
     ("src/resolve/params.rs", "yaml", UNTYPED),
     ("src/resolve/refinement.rs", "yaml", UNTYPED),

@@ -43,7 +43,7 @@ pub fn check<'m>(typing: &mut Typing<'_, 'm>, written: &Written<'_, 'm>, diags: 
 
 /// A problem of a value read as a definition's `what` (`default`, `fixed value`): the message
 /// says whose value it is, and the hint why the definition's own value must fit it.
-fn of_definition(mut d: Diagnostic, what: &str) -> Diagnostic {
+pub(super) fn of_definition(mut d: Diagnostic, what: &str) -> Diagnostic {
     if d.message.starts_with('`') {
         d.message = format!("the {what} of {}", d.message);
     }

@@ -21,6 +21,7 @@ mod functions;
 mod interface_types;
 mod interfaces;
 mod multiplicity;
+mod nested_defaults;
 mod nodes;
 mod occurrences;
 mod params;
@@ -111,6 +112,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
             patterns: &ctx.patterns,
         };
         written_definitions::check(&mut types, diags);
+        nested_defaults::check(&mut types, diags);
     }
     let source = SourceInfo {
         dialect: model.dialect,
