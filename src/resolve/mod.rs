@@ -21,9 +21,9 @@ mod functions;
 mod interface_types;
 mod interfaces;
 mod multiplicity;
-mod nested_defaults;
 mod nodes;
 mod occurrences;
+mod parameter_defaults;
 mod params;
 mod paths;
 pub mod patterns;
@@ -112,7 +112,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
             patterns: &ctx.patterns,
         };
         written_definitions::check(&mut types, diags);
-        nested_defaults::check(&mut types, diags);
+        parameter_defaults::check(&mut types, diags);
     }
     let source = SourceInfo {
         dialect: model.dialect,

@@ -11,6 +11,7 @@
 use super::types::definitions;
 use super::typing::{Definition, Typing, definitions_of};
 use crate::diag::Diagnostics;
+use crate::model::TypeKind;
 use crate::yaml::{Map, Node};
 
 /// The sections of a type that hold value definitions: a data type's fields are its
@@ -53,6 +54,9 @@ pub fn each<'m>(
         let Some(map) = def.def.as_map() else {
             continue;
         };
+        if *kind == TypeKind::Node {
+            capability_refinements(typing, map, &mut visit);
+        }
         if !SECTIONS.iter().any(|s| map.get(s).is_some()) {
             continue;
         }
@@ -82,6 +86,54 @@ pub fn each<'m>(
                 };
                 visit(typing, &written);
             }
+        }
+    }
+}
+
+/// The property definitions a node type's capability definitions write: each refines the
+/// capability type's definition of the same name (§8.2 Capability Definition, A.6.1 Capability
+/// definition), so it is judged as a subtype's property is, against that definition. A
+/// capability definition that names no `type` (a refinement of an inherited capability) is
+/// left to the node type that defines it.
+fn capability_refinements<'m>(
+    typing: &mut Typing<'_, 'm>,
+    node_type: &'m Map,
+    visit: &mut impl FnMut(&mut Typing<'_, 'm>, &Written<'_, 'm>),
+) {
+    let model = typing.model;
+    let capabilities = node_type.get("capabilities").and_then(Node::as_map);
+    for entry in capabilities.map_or(&[][..], Map::entries) {
+        let Some(capability) = entry.value.as_map() else {
+            continue;
+        };
+        let (Some(type_name), Some(own)) = (
+            capability.get("type").and_then(Node::scalar_text),
+            capability.get("properties").and_then(Node::as_map),
+        ) else {
+            continue;
+        };
+        let chain = typing
+            .ancestry
+            .chain(model, TypeKind::Capability, type_name);
+        let inherited = definitions_of(
+            &definitions(model, TypeKind::Capability, &chain),
+            "properties",
+        );
+        for entry in own.entries() {
+            let (Some(name), Some(body)) = (entry.key.scalar_text(), entry.value.as_map()) else {
+                continue;
+            };
+            let parent = inherited.get(name);
+            let mut merged = parent.cloned().unwrap_or_default();
+            merged.layers.insert(0, body);
+            let written = Written {
+                section: "properties",
+                name,
+                body,
+                merged: &merged,
+                inherited: parent,
+            };
+            visit(typing, &written);
         }
     }
 }

@@ -1,14 +1,13 @@
-//! Defaults written inside a type rather than in its `properties` and `attributes` (those are
-//! [`super::defaults`]): the parameter definitions of interfaces (an interface's `inputs`, an
-//! operation's or notification's `inputs` and, in TOSCA 2.0, `outputs`) and the property
-//! definitions a node type's capability definition refines.
+//! Defaults of parameters: the parameter definitions of interfaces (an interface's `inputs`, an
+//! operation's or notification's `inputs` and, in TOSCA 2.0, `outputs`), in interface types and
+//! in the interface definitions of node, relationship and group types. (The defaults of
+//! property definitions, a node type's capability refinements among them, are
+//! [`super::defaults`].)
 //!
 //! A parameter definition's `default` is a value of the parameter: "The TOSCA parameter
 //! definition has all the keynames of a TOSCA property definition" (§9.8 Parameter Definition),
 //! whose `default` must match its type (§9.4 Property Definition), and the Simple Profile writes
-//! operation inputs as property definitions (A.5.11 Operation definition). A capability definition's property
-//! refinement adds its `default` to the capability type's definition of the same name, so the
-//! default is read against that definition, inherited type and constraints included.
+//! operation inputs as property definitions (A.5.11 Operation definition).
 //!
 //! A parameter is judged only when it writes both a `type` and a `default`: in a node or
 //! relationship type's interface an input may be a plain value (an assignment) or a refinement
@@ -16,14 +15,13 @@
 
 use super::defaults::of_definition;
 use super::interfaces::RESERVED;
-use super::types::definitions;
-use super::typing::{Definition, Typing, definitions_of};
+use super::typing::{Definition, Typing};
 use crate::diag::Diagnostics;
 use crate::ir::Dialect;
 use crate::model::TypeKind;
 use crate::yaml::{Map, Node};
 
-/// Checks the defaults of every parameter and capability property definition in every type.
+/// Checks the defaults of every parameter definition in every type.
 pub fn check(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
     let model = typing.model;
     for ((kind, _), def) in &model.types {
@@ -35,9 +33,6 @@ pub fn check(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
             TypeKind::Node | TypeKind::Relationship | TypeKind::Group => {
                 for (_, body) in entries(map.get("interfaces")) {
                     interface(typing, body, diags);
-                }
-                if *kind == TypeKind::Node {
-                    capabilities(typing, map, diags);
                 }
             }
             _ => {}
@@ -94,38 +89,5 @@ fn parameters<'m>(typing: &mut Typing<'_, 'm>, section: Option<&'m Node>, diags:
         let mut found = Diagnostics::new();
         typing.value(default, &Definition::single(body), name, &mut found);
         diags.extend(found.iter().cloned().map(|d| of_definition(d, "default")));
-    }
-}
-
-/// The defaults a node type's capability definitions give the properties of their capability
-/// type, read against that type's definitions.
-fn capabilities<'m>(typing: &mut Typing<'_, 'm>, node_type: &'m Map, diags: &mut Diagnostics) {
-    let model = typing.model;
-    for (_, capability) in entries(node_type.get("capabilities")) {
-        let Some(type_name) = capability.get("type").and_then(Node::scalar_text) else {
-            continue;
-        };
-        let refined: Vec<(&str, &Map)> = entries(capability.get("properties"))
-            .filter(|(_, body)| body.get("default").is_some_and(|d| !d.is_null()))
-            .collect();
-        if refined.is_empty() {
-            continue;
-        }
-        let chain = typing
-            .ancestry
-            .chain(model, TypeKind::Capability, type_name);
-        let defs = definitions(model, TypeKind::Capability, &chain);
-        let inherited = definitions_of(&defs, "properties");
-        for (name, body) in refined {
-            // The refinement is the most specific layer of the capability type's definition.
-            let mut definition = inherited.get(name).cloned().unwrap_or_default();
-            definition.layers.insert(0, body);
-            let Some(default) = body.get("default") else {
-                continue;
-            };
-            let mut found = Diagnostics::new();
-            typing.value(default, &definition, name, &mut found);
-            diags.extend(found.iter().cloned().map(|d| of_definition(d, "default")));
-        }
     }
 }
