@@ -79,7 +79,7 @@ pub mod codes {
     /// requirement already fulfilled inside, or more often than the `count_range` allows.
     pub const TOSCA_REQUIREMENT_MAPPING: &str = "tosca::requirement-mapping";
     /// A TOSCA 2.0 requirement that several node templates fulfil, connected to the one toscana
-    /// chose (the spec leaves the choice to the processor, L7036).
+    /// chose (the spec leaves the choice to the processor, §14.3.2 One-to-Many Relationships).
     pub const TOSCA_CHOSEN_TARGET: &str = "tosca::chosen-target";
     pub const TOSCA_MISSING_FILE: &str = "tosca::missing-artifact-file";
     /// A node template that cannot be expanded by a substituting template: none fits where

@@ -149,8 +149,9 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
             crate::limits::Budget::new(&options.limits),
         )),
     };
-    // Open requirements of the nodes substitution replaces are no problem (L785): their
-    // diagnostics are settled once the expansion is known.
+    // Open requirements of the nodes substitution replaces are no problem (§12 Using node template
+    // substitution for model composition): their diagnostics are settled once the expansion is
+    // known.
     let mut own = Diagnostics::with_cap(0);
     let topology = resolve::resolve(&model, &ctx, &mut own);
     let topology = resolve::substitute(&model, topology, &candidates, &ctx, &mut own);
@@ -249,9 +250,9 @@ pub fn convert_xml(
 
 /// The service templates that may substitute node templates of `model`: each `--substitute`
 /// file (an error if it has no `substitution_mappings`), then each imported file whose
-/// template has `substitution_mappings` (TOSCA 2.0 L2284: such a template is a candidate), in
-/// import order, each once. An imported file's own problems were reported when it was
-/// imported, so it is read again quietly.
+/// template has `substitution_mappings` (TOSCA 2.0 §6.9.9 Substitution Mappings: such a template is
+/// a candidate), in import order, each once. An imported file's own problems were reported when it
+/// was imported, so it is read again quietly.
 fn substitution_candidates(
     loader: &mut Loader,
     model: &crate::model::Model,

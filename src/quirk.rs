@@ -48,19 +48,19 @@ pub enum Quirk {
     /// TOSCA 2.0 `$in_range`, as the draft's examples and the community profiles call it
     ///
     /// `$in_range: [ <value>, [ <lower>, <upper> ] ]` in TOSCA 2.0, as the examples of the
-    /// TOSCA 2.0 draft (L3463, L3557) and the OASIS community profiles call it: read as a
-    /// built-in with both bounds included, checked and evaluated like the comparisons. csd07
-    /// defines no such function and OASIS's own conformance test says it must be rejected, so
-    /// without the quirk it is an error whose hint gives the `$and` to write.
+    /// TOSCA 2.0 draft (§8.6 Node Filter Definition, §9.1.1.2 integer) and the OASIS community
+    /// profiles call it: read as a built-in with both bounds included, checked and evaluated like
+    /// the comparisons. csd07 defines no such function and OASIS's own conformance test says it
+    /// must be rejected, so without the quirk it is an error whose hint gives the `$and` to write.
     InRange,
     /// What the OASIS TOSCA community's 2.0 profiles do: shadowed names, nested refinements
     ///
     /// The TOSCA 2.0 profiles of the OASIS TOSCA community (`io.kubernetes:1.35`,
     /// `community.tosca.*`): a type defined in a file shadows a same-named type the file imports
-    /// into its root namespace (instead of making the name ambiguous, L1991-2002), and a
-    /// `properties` block in a property definition (no keyname of one, L4243) is read as a data
-    /// type derived from the property's type that refines those properties; each with a warning
-    /// where the file does it.
+    /// into its root namespace (instead of making the name ambiguous, §6.8.4 Namespaces), and a
+    /// `properties` block in a property definition (no keyname of one, §9.4 Property Definition) is
+    /// read as a data type derived from the property's type that refines those properties; each
+    /// with a warning where the file does it.
     ///
     /// `community.tosca.technology.base:0.1` defines `Bash` and imports
     /// `community.tosca.core:0.1`, which defines `Bash` too, into its root namespace (see

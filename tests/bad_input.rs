@@ -214,6 +214,12 @@ fn judge(fields: &BTreeMap<String, String>, exit: Option<i32>, stderr: &str) -> 
                 if d.at != field("at") {
                     problems.push(format!("{code} at {}, expected {}", d.at, field("at")));
                 }
+                if !has_line(field("at")) && !WITHOUT_A_LINE.iter().any(|p| code.starts_with(p)) {
+                    problems.push(format!(
+                        "{code} is about a place in a template, so the case pins `file:line:col`, not `{}`",
+                        field("at")
+                    ));
+                }
                 let want = field("message");
                 if !d.message.contains(want) {
                     problems.push(format!("{code} says `{}`, not `{want}`", d.message));
@@ -240,6 +246,21 @@ fn judge(fields: &BTreeMap<String, String>, exit: Option<i32>, stderr: &str) -> 
         problems.push(format!("standard error does not contain `{text}`"));
     }
     problems
+}
+
+/// The diagnostic families whose problems have no line to point at: a whole archive or file (one
+/// that is not an archive, is missing, empty or too large), a place to write, a command-line
+/// value. Every other case pins `file:line:col`.
+const WITHOUT_A_LINE: &[&str] = &["csar::", "input::", "output::write", "cli::"];
+
+/// True when a case's `at:` names a line (`file:line:col`).
+fn has_line(at: &str) -> bool {
+    let mut parts = at.rsplitn(3, ':');
+    let (col, line) = (parts.next(), parts.next());
+    parts.next().is_some()
+        && [col, line]
+            .iter()
+            .all(|p| p.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())))
 }
 
 /// Runs the case; `Err` says what was wrong.
@@ -423,6 +444,15 @@ fn the_judge_rejects_a_wrong_severity_place_or_first_error() {
         &diagnostic("yaml::duplicate-key", "error", 6),
     );
     assert_says(&problems, "exit code Some(0)");
+    // A template problem pinned to the file alone: the line and column go unchecked.
+    let mut fields = doctored_case();
+    fields.insert("at".into(), "input.yaml".into());
+    let mut printed = diagnostic("yaml::duplicate-key", "error", 6);
+    printed = printed.replacen(r#","line":6,"column":5"#, "", 1);
+    let problems = judge(&fields, Some(1), &printed);
+    assert_says(&problems, "pins `file:line:col`");
+    assert!(has_line("input.yaml:6:5") && has_line("dir/a:b.yaml:1:2"));
+    assert!(!has_line("input.yaml") && !has_line("-") && !has_line("a:b"));
 }
 
 #[test]

@@ -334,7 +334,7 @@ fn observe(path: &Path, environment: &Environment) -> Observed {
 
 /// The TOSCA 2.0 profiles a corpus defines itself (complete files with `profile: NAME` and no
 /// service template or file imports), staged under `stage` by name, the layout `--profile-path`
-/// reads: the profile catalog of a processor that knows the suite's own profiles (L1496,
+/// reads: the profile catalog of a processor that knows the suite's own profiles (§6.7 Profiles,
 /// T2-PROF-05), so that `s21.yaml` finds `org.base:v1` of `s20.yaml`. The first file (in path
 /// order) that declares a name is its profile.
 fn profile_catalog(dir: &Path, stage: &Path) -> PathBuf {

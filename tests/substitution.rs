@@ -69,8 +69,9 @@ fn tosca2_substitution_filters_choose_the_template_per_node() {
     );
 }
 
-/// A `substitute` node that no candidate fits: `ir` cannot instantiate it (L7555), `check` warns
-/// (an orchestrator may know a template), and the message says why the candidate did not fit.
+/// A `substitute` node that no candidate fits: `ir` cannot instantiate it (§15.5.1 Mapping Multiple
+/// Requirements with the Same Name), `check` warns (an orchestrator may know a template), and the
+/// message says why the candidate did not fit.
 #[test]
 fn a_substitute_node_without_a_fitting_template_is_an_error_for_ir_and_a_warning_for_check() {
     let run = |command: &str| {
@@ -237,8 +238,8 @@ fn counted_requirement_mappings_take_assignments_in_order() {
     assert_eq!(ir["nodes"][0]["requirements"].as_array().unwrap().len(), 2);
 }
 
-/// Directives are tried in order (L2563): with `create` after `substitute`, a node no template
-/// substitutes is created, without a diagnostic.
+/// Directives are tried in order (§7.2.1 Node Template Directives): with `create` after
+/// `substitute`, a node no template substitutes is created, without a diagnostic.
 #[test]
 fn create_after_substitute_creates_the_node_when_no_template_fits() {
     let dir = tempfile::tempdir().unwrap();

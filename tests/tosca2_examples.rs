@@ -16,7 +16,8 @@ fn corpus_present() -> bool {
 
 /// `online_boutique`'s eleven microservices all have the `substitute` directive and nothing
 /// else: valid for `check` (an orchestrator may know a substituting template, a warning each),
-/// but not instantiable without one (L7555), so `ir` refuses it.
+/// but not instantiable without one (§15.5.1 Mapping Multiple Requirements with the Same Name), so
+/// `ir` refuses it.
 #[test]
 fn online_boutique_needs_a_substituting_template_for_its_output() {
     if !corpus_present() {
@@ -217,12 +218,13 @@ fn substitutions_is_refused_strictly_for_the_defects_of_its_profiles() {
     let stderr = common::stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     // `community.tosca.technology.base:0.1` defines `Bash` and imports the core profile, which
-    // defines it too, into its root namespace (L1991-2002) ...
+    // defines it too, into its root namespace (§6.8.4 Namespaces) ...
     assert!(
         stderr.contains("io/kubernetes/1.35/core.yaml:603:23: error[tosca::ambiguous-name]: artifact type `base:Bash` is ambiguous here: it names `community.tosca.technology.base:0.1:Bash` and `community.tosca.core:0.1:Bash`"),
         "{stderr}"
     );
-    // ... and `io.kubernetes:1.35` refines data types inside property definitions (L4243).
+    // ... and `io.kubernetes:1.35` refines data types inside property definitions (§9.4 Property
+    // Definition).
     assert!(
         stderr.contains("io/kubernetes/1.35/core.yaml:629:9: error[tosca::unknown-keyname]: unknown keyname `properties` in property definition `spec`"),
         "{stderr}"

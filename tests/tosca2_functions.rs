@@ -236,7 +236,8 @@ fn what_deployment_decides_stays_a_call_in_the_simple_profile_form() {
 
 #[test]
 fn relationship_index_is_the_place_among_the_requirement_s_relationships() {
-    // Its relationships of one requirement are numbered in assignment order (L5101, L7243).
+    // Its relationships of one requirement are numbered in assignment order (§10.2.1.7
+    // $relationship_index, §14.3.6 Many-to-Many Relationships).
     let t = topology(&format!(
         r#"{SERVERS}    app:
       type: App
@@ -383,8 +384,8 @@ fn custom_functions_live_in_the_namespaces_of_their_files() {
 
 #[test]
 fn a_custom_call_carries_the_implementation_of_the_signature_it_fits() {
-    // The service template refines `to_string` (only an implementation may change, L5682) and
-    // adds a second signature with an implementation of its own.
+    // The service template refines `to_string` (only an implementation may change, §10.4 Function
+    // Definitions) and adds a second signature with an implementation of its own.
     let template = r#"service_template:
   functions:
     to_string:
@@ -453,7 +454,7 @@ fn a_select_filter_is_checked_against_the_type_and_kept_evaluated() {
           - $equal: [ { $concat: [ a, b ] }, ab ]
 "#,
     );
-    // Only selected: its required `name` is not asked for (L2548).
+    // Only selected: its required `name` is not asked for (§7.2.1 Node Template Directives).
     let selection = t.nodes[0].selection.as_ref().expect("selected");
     let filter = selection.node_filter.as_ref().expect("a filter");
     // The input is bound and the pure call computed; the candidate's port is the orchestrator's.

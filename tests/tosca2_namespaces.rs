@@ -155,7 +155,7 @@ fn under_oasis_profiles_a_definition_shadows_what_its_file_imports_into_its_root
             ),
         ],
     );
-    // Strictly, `Server` has two definitions in base.yaml's root namespace (L1991-2002).
+    // Strictly, `Server` has two definitions in base.yaml's root namespace (§6.8.4 Namespaces).
     let (code, stderr, _) = ir_with(dir.path(), &[], "main.yaml");
     assert_eq!(code, 1, "{stderr}");
     assert!(
@@ -196,8 +196,8 @@ fn under_oasis_profiles_a_property_definition_may_refine_its_data_type() {
             "tosca_definitions_version: tosca_2_0\ndata_types:\n  Spec:\n    properties:\n      selector: { type: string }\n      replicas: { type: integer, required: false }\nnode_types:\n  Service:\n    properties:\n      spec:\n        type: Spec\n        properties:\n          selector:\n            default: all\n  Special:\n    derived_from: Service\n    properties:\n      spec:\n        properties:\n          replicas:\n            value: 3\nservice_template:\n  node_templates:\n    svc:\n      type: Service\n      properties:\n        spec: {}\n    special:\n      type: Special\n      properties:\n        spec: { selector: some }\n",
         )],
     );
-    // Strictly, `properties` is no keyname of a property definition (L4243). (`Special`'s
-    // block, without `type`, is the short form of a fixed value there.)
+    // Strictly, `properties` is no keyname of a property definition (§9.4 Property Definition).
+    // (`Special`'s block, without `type`, is the short form of a fixed value there.)
     let (code, stderr, _) = ir_with(dir.path(), &[], "main.yaml");
     assert_eq!(code, 1, "{stderr}");
     assert!(

@@ -47,7 +47,8 @@ fn t(body: &str) -> String {
 
 #[test]
 fn an_unknown_keyname_is_an_error_in_tosca_2() {
-    // L1411: a repository has url, description, metadata; 1.3's `credential` is gone.
+    // §6.5 Repository Definitions: a repository has url, description, metadata; 1.3's `credential`
+    // is gone.
     rule(
         &t("repositories:\n  repo:\n    url: https://example.com/\n    credential: { user: u }\n"),
         &t("repositories:\n  repo:\n    url: https://example.com/\n"),
@@ -73,7 +74,7 @@ fn an_unknown_keyname_is_an_error_in_simple_profile_files_too() {
 
 #[test]
 fn a_description_is_a_string() {
-    // L930: description is a str; 12345 is a YAML integer.
+    // §5.3 Common Keynames: description is a str; 12345 is a YAML integer.
     rule(
         &t("description: 12345\n"),
         &t("description: \"12345\"\n"),
@@ -86,7 +87,7 @@ fn a_description_is_a_string() {
 
 #[test]
 fn properties_are_a_map_and_requirements_a_list() {
-    // L2343: properties is a map of property definitions, requirements a seq.
+    // §7.1 Node Type: properties is a map of property definitions, requirements a seq.
     rule(
         &t("node_types:\n  N:\n    properties:\n      - p: { type: string }\n"),
         &t("node_types:\n  N:\n    properties:\n      p: { type: string }\n"),
@@ -144,7 +145,7 @@ fn definition_names_are_non_empty_strings() {
 
 #[test]
 fn a_service_template_has_node_templates() {
-    // L2014: node_templates is mandatory.
+    // §6.9.1 Service Template Grammar: node_templates is mandatory.
     rule(
         &t(
             "node_types:\n  N: {}\nservice_template:\n  inputs:\n    x: { type: string, required: false }\n",
@@ -159,7 +160,7 @@ fn a_service_template_has_node_templates() {
 
 #[test]
 fn an_import_names_a_url_or_a_profile() {
-    // L1720-1722.
+    // §6.8.1 Import Definitions.
     let bad = errors(&t("imports:\n  - namespace: x\n"));
     assert!(
         bad.iter().any(|d| d.code == "tosca::missing-keyname"
@@ -221,7 +222,7 @@ fn a_type_version_is_a_version() {
 
 #[test]
 fn a_non_required_property_has_no_default() {
-    // L4250: default SHALL NOT be defined when the property is not required.
+    // §9.4 Property Definition: default SHALL NOT be defined when the property is not required.
     rule(
         &t(
             "node_types:\n  N:\n    properties:\n      p: { type: string, required: false, default: x }\n",
@@ -236,7 +237,7 @@ fn a_non_required_property_has_no_default() {
 
 #[test]
 fn a_profile_has_no_service_template() {
-    // L1038, L1523.
+    // §6.1 Keynames, §6.7.1 Grammar.
     rule(
         &t(
             "profile: org.example:1.0\nnode_types:\n  N: {}\nservice_template:\n  node_templates:\n    n: { type: N }\n",
@@ -251,7 +252,8 @@ fn a_profile_has_no_service_template() {
 
 #[test]
 fn a_definition_has_its_type() {
-    // L4392: an attribute definition's type is mandatory; an empty one is not a string.
+    // §9.6 Attribute Definition: an attribute definition's type is mandatory; an empty one is not a
+    // string.
     rule(
         &t("node_types:\n  N:\n    attributes:\n      a:\n        type:\n"),
         &t("node_types:\n  N:\n    attributes:\n      a:\n        type: integer\n"),
@@ -290,7 +292,7 @@ fn every_type_a_definition_names_exists() {
 
 #[test]
 fn only_complex_data_types_have_properties() {
-    // L4130.
+    // §9.2 Data Type.
     rule(
         &t(
             "data_types:\n  Url:\n    derived_from: string\n    properties:\n      host: { type: string }\n",
@@ -308,7 +310,7 @@ fn scalar_types_follow_the_unit_rules() {
     let good = t(
         "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1 }\n    prefixes: { \"\": 1, k: 1000 }\n",
     );
-    // L3672: the scalar keynames belong to scalar types.
+    // §9.1.2.2 scalar: the scalar keynames belong to scalar types.
     rule(
         &t("data_types:\n  Rate:\n    units: { bps: 1 }\n"),
         &good,
@@ -317,7 +319,7 @@ fn scalar_types_follow_the_unit_rules() {
         5,
         "`units` on data type `Rate`, which is not a scalar type",
     );
-    // L3674: multipliers are numbers.
+    // §9.1.2.2 scalar: multipliers are numbers.
     rule(
         &t("data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: one }\n"),
         &good,
@@ -326,7 +328,7 @@ fn scalar_types_follow_the_unit_rules() {
         19,
         "the multiplier of unit `bps` in scalar type `Rate` is not a number",
     );
-    // L3677: with prefixes, the bare unit needs the prefix "".
+    // §9.1.2.2 scalar: with prefixes, the bare unit needs the prefix "".
     rule(
         &t(
             "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1 }\n    prefixes: { k: 1000 }\n",
@@ -337,7 +339,7 @@ fn scalar_types_follow_the_unit_rules() {
         5,
         "scalar type `Rate` has no unit with multiplier 1",
     );
-    // L3676: several units of multiplier 1 need a canonical_unit.
+    // §9.1.2.2 scalar: several units of multiplier 1 need a canonical_unit.
     rule(
         &t("data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1, b/s: 1 }\n"),
         &t(
@@ -348,7 +350,7 @@ fn scalar_types_follow_the_unit_rules() {
         5,
         "several units with multiplier 1 (bps, b/s) and no `canonical_unit`",
     );
-    // The canonical unit is one of the units, with multiplier 1 (L3676, L3708).
+    // The canonical unit is one of the units, with multiplier 1 (§9.1.2.2 scalar).
     rule(
         &t(
             "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1, kbps: 1000 }\n    canonical_unit: kbps\n",
@@ -369,7 +371,7 @@ fn scalar_types_follow_the_unit_rules() {
         21,
         "the `canonical_unit` `b/s` of scalar type `Rate` is not one of its units",
     );
-    // L3674: prefixes only over a single unit of multiplier 1.
+    // §9.1.2.2 scalar: prefixes only over a single unit of multiplier 1.
     rule(
         &t(
             "data_types:\n  Rate:\n    derived_from: scalar\n    units: { bps: 1, Bps: 8 }\n    prefixes: { \"\": 1, k: 1000 }\n",
@@ -380,7 +382,7 @@ fn scalar_types_follow_the_unit_rules() {
         5,
         "scalar type `Rate` has `prefixes`, so its `units` must be a single unit with multiplier 1",
     );
-    // L3793: a derived scalar type keeps its data_type.
+    // §9.1.2.2 scalar: a derived scalar type keeps its data_type.
     rule(
         &format!("{good}  Whole:\n    derived_from: Rate\n    data_type: integer\n"),
         &format!("{good}  Whole:\n    derived_from: Rate\n"),
@@ -393,7 +395,7 @@ fn scalar_types_follow_the_unit_rules() {
 
 #[test]
 fn the_abstract_scalar_types_no_value() {
-    // L3666.
+    // §9.1.2.2 scalar.
     rule(
         &t("node_types:\n  N:\n    properties:\n      p: { type: scalar }\n"),
         &t("node_types:\n  N:\n    properties:\n      p: { type: float }\n"),
@@ -443,7 +445,7 @@ service_template:
 
 #[test]
 fn validation_clauses_are_evaluated_on_known_values() {
-    // L4661: the property's clause, with a literal of the property's scalar type.
+    // §9.11 Validation Clause: the property's clause, with a literal of the property's scalar type.
     rule(
         &format!("{V}{BITRATE}        speed: 10 kbps\n"),
         &format!("{V}{BITRATE}        speed: 10 Mbps\n"),
@@ -452,7 +454,7 @@ fn validation_clauses_are_evaluated_on_known_values() {
         16,
         "`properties.speed` does not pass",
     );
-    // L3704: the number of a scalar is a value of its data_type, with its validation.
+    // §9.1.2.2 scalar: the number of a scalar is a value of its data_type, with its validation.
     rule(
         &format!("{V}{BITRATE}        speed: -2 Mbps\n"),
         &format!("{V}{BITRATE}        speed: 2 Mbps\n"),
@@ -520,8 +522,8 @@ service_template:
 
 #[test]
 fn call_operation_passes_the_inputs_the_operation_defines() {
-    // L6670-6700 with the interface inputs of L5843: every required input is passed,
-    // none that is not defined, each of its declared type.
+    // §13.2.3.3 Call Operation Activity Definition with the interface inputs of §11.1 Interface
+    // Type: every required input is passed, none that is not defined, each of its declared type.
     let good = format!("{V}{BACKUP}                  name: {{ $get_input: label }}\n");
     rule(
         &format!("{V}{BACKUP}"),
@@ -551,7 +553,8 @@ fn call_operation_passes_the_inputs_the_operation_defines() {
 
 #[test]
 fn requirement_mappings_are_a_list_of_single_entry_maps() {
-    // §15.5 (L7404): requirement mappings are a list, so one requirement can be mapped often.
+    // §15.5 Requirement Mapping: requirement mappings are a list, so one requirement can be mapped
+    // often.
     let template = |mapping: &str| {
         t(&format!(
             "capability_types:\n  Cap: {{}}\nnode_types:\n  Inner:\n    requirements:\n      - uses:\n          capability: Cap\n  Outer:\n    requirements:\n      - needs:\n          capability: Cap\nservice_template:\n  node_templates:\n    inner:\n      type: Inner\n    spare:\n      type: Inner\n  substitution_mappings:\n    node_type: Outer\n    requirements:\n      - {mapping}\n"
@@ -636,8 +639,8 @@ fn a_select_filter_that_always_holds_is_fine() {
 }
 
 /// A requirement's node filter is checked once for what is wrong whatever the candidate, with
-/// `SELF` the relationship (L3449) and its `SOURCE` the requiring node: a misspelt property of
-/// the source is reported there, and the right one reads cleanly.
+/// `SELF` the relationship (§8.6 Node Filter Definition) and its `SOURCE` the requiring node: a
+/// misspelt property of the source is reported there, and the right one reads cleanly.
 #[test]
 fn a_requirement_filter_reading_a_wrong_property_of_its_source_is_an_error() {
     let template = |property: &str| {

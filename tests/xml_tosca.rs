@@ -449,8 +449,9 @@ fn converting_each_accepted_file_to_yaml_gives_the_same_ir() {
 ///   names for `dependency` (TOSCA 2.0 requires a relationship template's type to derive from
 ///   its definition's): its `default_type` is true only for that type;
 /// - a requirement with a lower bound above 0 that a node template leaves unassigned gets an
-///   implicit assignment in 2.0 (L3249-3251), which is fulfilled where a template fits; the XML,
-///   read as 1.3, leaves it open: those entries and their relationships are left out here.
+///   implicit assignment in 2.0 (§8.5.4 Requirement Count), which is fulfilled where a template
+///   fits; the XML, read as 1.3, leaves it open: those entries and their relationships are left out
+///   here.
 /// - a requirement of the substituted node mapped onto an inner requirement that a relationship
 ///   template of the topology connects (which XML allows) is not mapped: 2.0 maps a
 ///   requirement only onto a dangling one (§15.5.4 Requirement Mapping Rules), so `convert`

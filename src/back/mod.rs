@@ -286,3 +286,15 @@ pub struct OutputFile {
     pub path: String,
     pub contents: String,
 }
+
+/// The error that a translation has nothing to write, placed at the start of the service
+/// template, since it is about the topology as a whole.
+pub(crate) fn nothing_to_write(
+    topology: &crate::ir::Topology,
+    sources: &crate::source::SourceMap,
+    message: impl Into<String>,
+) -> crate::diag::Diagnostic {
+    let mut error = crate::diag::Diagnostic::error(crate::diag::codes::OUTPUT_NOTHING, message);
+    error.span = crate::ir::spans::topology_span(topology, sources);
+    error
+}

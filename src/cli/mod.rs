@@ -448,12 +448,16 @@ fn translate(
     diags: &mut Diagnostics,
 ) -> u8 {
     if topology.nodes.is_empty() {
+        let at = crate::ir::spans::topology_span(topology.topology(), sources);
+        let diagnostic = Diagnostic::error(
+            codes::OUTPUT_NOTHING,
+            "the topology has no node templates, so there is nothing to translate",
+        );
         diags.push(
-            Diagnostic::error(
-                codes::OUTPUT_NOTHING,
-                "the topology has no node templates, so there is nothing to translate",
-            )
-            .in_file(run.read.file.clone())
+            match at {
+                Some(span) => diagnostic.at(span),
+                None => diagnostic.in_file(run.read.file.clone()),
+            }
             .hint("node templates go under `topology_template: node_templates:` (`service_template:` in TOSCA 2.0); `toscana check` reads a file of types alone"),
         );
         return EXIT_INVALID;
@@ -470,6 +474,7 @@ fn translate(
     let Some(engine) = backend.load(translation.backend_dir, sources, &limits, diags) else {
         return EXIT_USAGE;
     };
+    let whole_topology = crate::ir::spans::topology_span(topology.topology(), sources);
     let mut inputs = back::Inputs {
         sources,
         artifacts: run.artifacts,
@@ -477,13 +482,13 @@ fn translate(
     };
     let files = backend.render(&engine, topology, &mut inputs, diags);
     if files.is_empty() && !diags.has_errors() {
-        diags.push(
-            Diagnostic::error(
-                codes::OUTPUT_NOTHING,
-                "the backend wrote no file for this topology",
-            )
-            .hint("its rules match none of the topology's nodes and its documents rendered empty; see the warnings above"),
-        );
+        let mut error = Diagnostic::error(
+            codes::OUTPUT_NOTHING,
+            "the backend wrote no file for this topology",
+        )
+        .hint("its rules match none of the topology's nodes and its documents rendered empty; the warning on each node says why");
+        error.span = whole_topology;
+        diags.push(error);
     }
     if diags.has_errors() {
         return EXIT_INVALID;

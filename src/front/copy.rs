@@ -1,11 +1,14 @@
 //! `copy`: a node or relationship template that starts as a copy of another one and states only
-//! what differs (Simple Profile L4462-4531, L4600-4643; TOSCA 2.0 L2463, L2523, L2657, L2695).
+//! what differs (Simple Profile §A.7.3 Node Template, §A.7.4 Relationship Template; TOSCA 2.0 §7.2
+//! Node Template, §7.4 Relationship Template).
 //!
-//! The spec says "copy all keynames and values" and, in its own example (L10052-10111), that the
-//! copy then changes "just the value of the location property", so the copy is a deep merge:
-//! maps merge key by key, the copying template's value winning, and anything else (a scalar, a
-//! list such as `requirements`) is replaced whole. The source must exist and must not use `copy`
-//! itself (L4531, L2523): a chain of copies is an error, not something to follow.
+//! The spec says "copy all keynames and values" and, in its own example (Simple Profile §G.1.4.4
+//! Notation Style #3: Using the “copy” keyname to define a similar Relationship Template), that the
+//! copy then changes "just the value of the location property", so the copy is a deep merge: maps
+//! merge key by key, the copying template's value winning, and anything else (a scalar, a list such
+//! as `requirements`) is replaced whole. The source must exist and must not use `copy` itself
+//! (Simple Profile §A.7.3.3 Additional requirements, TOSCA 2.0 §7.2 Node Template): a chain of
+//! copies is an error, not something to follow.
 
 use std::collections::HashMap;
 

@@ -1,9 +1,9 @@
 //! Whether a CSAR without `TOSCA-Metadata/TOSCA.meta` is allowed for the version of the template
-//! it holds. Simple Profile 1.0 requires the metadata directory (L9036, SP-CSAR-01); 1.1 allows
-//! a CSAR without it when its one root YAML file says in `metadata` which template it is
-//! (`template_name`, `template_version`). Real archives leave that out (tosca-parser's
-//! corpus has one), and the entry is unambiguous without it, so its absence is a warning. TOSCA 2.0 has its own CSAR rules, checked where the
-//! archive is opened.
+//! it holds. Simple Profile 1.0 requires the metadata directory (§E.1 Overall Structure of a CSAR,
+//! SP-CSAR-01); 1.1 allows a CSAR without it when its one root YAML file says in `metadata` which
+//! template it is (`template_name`, `template_version`). Real archives leave that out
+//! (tosca-parser's corpus has one), and the entry is unambiguous without it, so its absence is a
+//! warning. TOSCA 2.0 has its own CSAR rules, checked where the archive is opened.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;

@@ -138,8 +138,8 @@ fn read_entry(
 
 /// Two types of one name in the entry's root namespace that are not one definition: the entry's
 /// own and one imported without a namespace from a file first reached through a namespace, or
-/// from a profile (L1991-2002, T2-NS-04). Definitions of one identity were reported as they were
-/// read; these have different identities, so only the namespace shows they collide.
+/// from a profile (§6.8.4 Namespaces, T2-NS-04). Definitions of one identity were reported as they
+/// were read; these have different identities, so only the namespace shows they collide.
 fn report_root_collisions(
     model: &Model,
     sources: &crate::source::SourceMap,
@@ -633,7 +633,7 @@ impl<'a> ImportWalk<'a> {
 }
 
 /// A TOSCA 2.0 profile import of a name toscana neither embeds nor finds on `--profile-path`:
-/// an import failure (L1765-1768, T2-IMPORT-10).
+/// an import failure (§6.8.2.1 Importing Profiles, T2-IMPORT-10).
 fn unknown_profile(name: &str, at: Span) -> Diagnostic {
     let embedded = crate::profiles::TOSCA2_PROFILE_NAMES
         .iter()

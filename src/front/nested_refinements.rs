@@ -6,13 +6,13 @@
 //!   properties:
 //!     spec:
 //!       type: ServiceSpec
-//!       properties:             # not a keyname of a property definition (L4243)
+//!       properties:             # no keyname of a property definition (§9.4 Property Definition)
 //!         selector:
 //!           default: { $get_property: [SELF, RELATIONSHIP, pod, TARGET, metadata, labels] }
 //! ```
 //!
 //! The profile's authors mean what a TOSCA 2.0 data type derived from `ServiceSpec` says when
-//! it refines `selector` (L4129-4142): for this one property the value is a `ServiceSpec`
+//! it refines `selector` (§9.2 Data Type): for this one property the value is a `ServiceSpec`
 //! whose `selector` defaults to the pod's labels (their `GENERATING.md`, step 7, "set `spec`
 //! property values in the node types ... with `default:` values on the spec fields"). Ignoring
 //! the block would lose those defaults and make every `Service` template lack its required

@@ -53,6 +53,12 @@ impl<'a> SpanFinder<'a> {
     }
 }
 
+/// Where the topology's service template starts: the place of a diagnostic about the topology
+/// as a whole, such as one that nothing of it could be translated.
+pub(crate) fn topology_span(topology: &super::Topology, sources: &SourceMap) -> Option<Span> {
+    SpanFinder::new(&topology.source.files, sources).span(topology.location?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

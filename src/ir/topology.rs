@@ -66,6 +66,11 @@ pub struct Topology {
     /// out of the JSON when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub substituted: Vec<Substituted>,
+    /// Where the service template starts, for a diagnostic about the topology as a whole
+    /// (nothing to translate); not part of the IR's JSON, which places only its elements.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub location: Option<Location>,
 }
 
 /// A node template replaced by the topology of the service template that substitutes it. Its
@@ -106,8 +111,9 @@ pub struct Node {
     pub directives: Vec<String>,
     /// Present when the node is not created but selected by an orchestrator from outside this
     /// topology (an inventory, another deployment): its directives try `select` before
-    /// `create` (TOSCA 2.0 L2546-2553; the Simple Profile's `select`/`selectable`). Backends
-    /// refer to such a node (a data source, an existing object) rather than create it.
+    /// `create` (TOSCA 2.0 §7.2.1 Node Template Directives; the Simple Profile's
+    /// `select`/`selectable`). Backends refer to such a node (a data source, an existing object)
+    /// rather than create it.
     pub selection: Option<NodeSelection>,
     /// How many representations of this node to create: an integer (1 unless the template
     /// says otherwise), or a [`Value::Call`] when it depends on an unbound input. Kept
@@ -150,10 +156,10 @@ impl Node {
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct NodeSelection {
     /// The condition the selected node must meet: a TOSCA 2.0 condition clause in which `SELF`
-    /// is the candidate node (L3443-3445), checked against the node's type and evaluated as far
-    /// as translation knows (inputs bound, pure functions over known values computed; what
-    /// reads the candidate stays a call), or a Simple Profile filter of `properties` and
-    /// `capabilities`, as written. `None` selects by the node's type alone.
+    /// is the candidate node (§8.6 Node Filter Definition), checked against the node's type and
+    /// evaluated as far as translation knows (inputs bound, pure functions over known values
+    /// computed; what reads the candidate stays a call), or a Simple Profile filter of `properties`
+    /// and `capabilities`, as written. `None` selects by the node's type alone.
     pub node_filter: Option<Value>,
     /// The directives tried when nothing is found to select (`substitute`, `create`), in
     /// order; empty when the node must be selected.
@@ -209,7 +215,7 @@ pub struct Requirement {
     pub optional: bool,
     /// True for an assignment the template does not write: TOSCA 2.0 creates one, from the
     /// definition, for each requirement whose `count_range` lower bound is above 0 and that the
-    /// template does not assign (L3249-3251).
+    /// template does not assign (§8.5.4 Requirement Count).
     pub implicit: bool,
     /// `internal` / `external` (TOSCA 2.0): where targets are looked for, in order.
     pub directives: Vec<String>,
@@ -246,7 +252,7 @@ pub struct Relationship {
     /// `$relationship_index` evaluated per representation.
     pub target_index: Option<Value>,
     /// Amounts allocated from properties of the target capability, by property name (TOSCA
-    /// 2.0 `allocation`, L3399-3426).
+    /// 2.0 `allocation`, §8.5.5 Capability Allocation).
     pub allocation: IndexMap<String, Value>,
     /// In an expanded topology, which template-level relationship this one represents and its
     /// `$relationship_index`; `None` in the topology of templates.
@@ -468,9 +474,9 @@ pub struct BoundaryMapping {
     pub node: NodeId,
     /// The capability or requirement name on that node.
     pub target: String,
-    /// TOSCA 2.0 `[requirement, count]` mappings (§15.5, L7437): how many of the substituted
-    /// node's assignments of the requirement this mapping takes (an integer, or `UNBOUNDED`);
-    /// left out where the key is the plain name.
+    /// TOSCA 2.0 `[requirement, count]` mappings (§15.5 Requirement Mapping): how many of the
+    /// substituted node's assignments of the requirement this mapping takes (an integer, or
+    /// `UNBOUNDED`); left out where the key is the plain name.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub count: Option<Value>,
     /// Which mapping entry it comes from: the pairs of one entry (`runs-on: [ [a, x], [b, y] ]`)

@@ -55,11 +55,11 @@ pub enum Value {
 pub struct Call {
     pub function: String,
     pub args: Vec<Value>,
-    /// For a call of a custom function (TOSCA 2.0 `functions`, L5590, L5657-5661): the
+    /// For a call of a custom function (TOSCA 2.0 `functions`, §10.4 Function Definitions): the
     /// `implementation` of the signature the call fits, with its artifact paths resolved like
     /// an operation's, for the orchestrator or a backend that runs it. toscana does not run it,
     /// so the call stays. Absent where the signature names none (the processor is then assumed
-    /// to know the function, L5660) and for every other function.
+    /// to know the function, §10.4 Function Definitions) and for every other function.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub implementation: Option<Box<super::Implementation>>,
     /// Where the call is written, for the resolver's own messages; not part of the IR's JSON.

@@ -173,6 +173,9 @@ pub struct Repository {
 /// order.
 #[derive(Debug, Clone, Default)]
 pub struct TopologyTemplate {
+    /// Where the service template (the value of `topology_template` / `service_template`)
+    /// starts: the place of a diagnostic about the topology as a whole.
+    pub span: Span,
     pub description: Option<Node>,
     pub inputs: Vec<Named>,
     pub node_templates: Vec<Named>,
@@ -183,7 +186,7 @@ pub struct TopologyTemplate {
     pub workflows: Vec<Named>,
     pub substitution_mappings: Option<Node>,
     /// TOSCA 2.0 `functions` written inside the service template: refinements of the
-    /// definitions of the same name outside it, or new ones (L5674-5686).
+    /// definitions of the same name outside it, or new ones (§10.4 Function Definitions).
     pub functions: Vec<Named>,
 }
 
@@ -215,9 +218,10 @@ pub struct Model {
     pub namespace_prefixes: std::collections::BTreeSet<String>,
     /// The namespaces of TOSCA 2.0 files: what a name written in a file means there.
     pub namespaces: names::Namespaces,
-    /// The custom function definitions (TOSCA 2.0 `functions`, L1452, L5571) of every file
-    /// read, outside any service template, by identity (qualified like types, see [`names`]);
-    /// two different definitions of one identity are reported where they are read.
+    /// The custom function definitions (TOSCA 2.0 `functions`, §6.6 Function Definitions, §10.4
+    /// Function Definitions) of every file read, outside any service template, by identity
+    /// (qualified like types, see [`names`]); two different definitions of one identity are
+    /// reported where they are read.
     pub functions: IndexMap<String, Named>,
     /// Whether `$in_range` is read as a built-in (`--quirk in-range`).
     pub in_range_function: bool,

@@ -3,7 +3,7 @@
 //! Every TOSCA 2.0 file has an unnamed root namespace holding its own definitions and those of
 //! the files it imports without a `namespace`; an import with `namespace: N` puts the imported
 //! file's namespace under the prefix `N`, so its types read `N:Name`, and prefixes nest
-//! (`my:k8s:Pod` is `Pod` of the `k8s` import of the file imported as `my`; L1894-1989,
+//! (`my:k8s:Pod` is `Pod` of the `k8s` import of the file imported as `my`; §6.8.4 Namespaces,
 //! T2-NS-01..03). A name is always read from the file it is written in, so the same words can
 //! mean different types in different files.
 //!
@@ -21,14 +21,14 @@
 //! profile of its file, else by the chain of namespaces through which the entry first reached
 //! the file (`fileB:MyNode`, `my:k8s:Pod`); the entry's own types and those imported into its
 //! root namespace keep their bare names. A file that declares `profile: P` starts over: its types
-//! and those of the files it imports are `P:Name`, `P:ns:Name` (L1523-1526), so `Host` of
+//! and those of the files it imports are `P:Name`, `P:ns:Name` (§6.7.1 Grammar), so `Host` of
 //! `org.base:v1` and `Host` of `org.base:v2` are two types (T2-PROF-06). A file reached twice is
 //! read once and keeps the identity of its first reading, so its types are the same types
 //! under every prefix (T2-IMPORT-13). The identity is what the IR shows in a type's ancestry.
 //!
 //! Two definitions with the same identity are two definitions of one name in one namespace,
-//! which the front end reports (L1991-2002). Two types of different identities can still both be
-//! visible under one name in one file (a file reached first through a namespace, then again
+//! which the front end reports (§6.8.4 Namespaces). Two types of different identities can still
+//! both be visible under one name in one file (a file reached first through a namespace, then again
 //! through a root import next to a definition of the same name): a reference to that name is
 //! ambiguous, and is reported where it is written.
 //!
@@ -37,7 +37,7 @@
 //! Some published profiles define a type and also import, into their root namespace, a file
 //! that defines another type of that name (`community.tosca.technology.base:0.1` defines `Bash`
 //! and imports `community.tosca.core:0.1`, which defines `Bash` too), meaning their own. The
-//! spec makes that an error (L1991-2002); under the quirk a definition *shadows* the
+//! spec makes that an error (§6.8.4 Namespaces); under the quirk a definition *shadows* the
 //! same-named definitions its file imports into its root namespace, directly or through
 //! further root imports, so the name means the definition nearest the file that writes it.
 //! Two definitions neither of whose files imports the other stay ambiguous, and so do two
@@ -108,7 +108,7 @@ struct FileScope {
 }
 
 /// The kinds of names that live in namespaces: the types of each kind, repositories and
-/// custom functions (L5666: "namespacing works as for types").
+/// custom functions (§10.4 Function Definitions: "namespacing works as for types").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Space {
     Type(TypeKind),
@@ -248,7 +248,7 @@ impl Namespaces {
     }
 
     /// The identities of the repositories `written` can mean in `from`, as [`Self::lookup`]
-    /// gives those of types: repository names live in the same namespaces (L1993).
+    /// gives those of types: repository names live in the same namespaces (§6.8.4 Namespaces).
     pub fn lookup_repository(&self, written: &str, from: FileId) -> Vec<String> {
         self.find_all(Space::Repository, written, from)
     }

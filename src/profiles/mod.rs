@@ -21,7 +21,7 @@
 //! ([`is_non_normative`]).
 //!
 //! `tosca2/` holds the TOSCA 2.0 profiles, which a 2.0 file gets only by importing them by name,
-//! as 2.0 has no implicit types (L1532): the TOSCA 2.0 simple profile
+//! as 2.0 has no implicit types (§6.7.2 TOSCA Simple Profile): the TOSCA 2.0 simple profile
 //! (`profile: org.oasis-open.simple:2.0`), and the compatibility profiles
 //! `org.oasis-open.simple:1.0` to `1.3`, the normative types of each Simple Profile version under
 //! their 1.x names (`tosca.nodes.Compute`) written in 2.0 grammar (`tosca2/simple_1_x.yaml`, from
@@ -109,9 +109,9 @@ pub const TOSCA2_PROFILE_NAMES: &[&str] = &[
 pub const TOSCA2_SIMPLE_ALIAS: &str = "org.oasis-open.tosca.simple:2.0";
 
 /// The embedded TOSCA 2.0 profile a 2.0 file imports by this name, if toscana ships it. Unlike
-/// the Simple Profile's types for 1.x files, a 2.0 file gets it only by importing it (L1532).
-/// Besides the 2.0 simple profile, the 1.x normative types are there as the compatibility
-/// profiles `org.oasis-open.simple:1.0` to `1.3`, under their 1.x names.
+/// the Simple Profile's types for 1.x files, a 2.0 file gets it only by importing it (§6.7.2 TOSCA
+/// Simple Profile). Besides the 2.0 simple profile, the 1.x normative types are there as the
+/// compatibility profiles `org.oasis-open.simple:1.0` to `1.3`, under their 1.x names.
 ///
 /// The 2.0 simple profile also answers to [`TOSCA2_SIMPLE_ALIAS`], the name the specification's
 /// own example imports it by (§6.8.3 Examples): a file written from the specification must not

@@ -1,14 +1,14 @@
-//! Capability allocation (TOSCA 2.0 §8.5.5, L3399-3426): a requirement assignment's
+//! Capability allocation (TOSCA 2.0 §8.5.5 Capability Allocation): a requirement assignment's
 //! `allocation` takes amounts from properties of the target capability, and a capability is a
 //! valid target only while the allocations of every relationship to it, this one included,
 //! stay within the property's value.
 //!
-//! An allocation must name a property the capability defines (L3406), of an integer, float or
-//! scalar type (L3408); amounts are read as that type, so `128 MB` is compared in the scalar's
-//! canonical unit. Capacity is counted per node template: a template with `count: N` offers N
-//! times its capability's value, and a source with `count: M` allocates M times its amounts.
-//! Which representation gets which relationship is decided when the topology is expanded
-//! ([`super::multiplicity`]), where each representation's own capacity holds.
+//! An allocation must name a property the capability defines (§8.5.5 Capability Allocation), of an
+//! integer, float or scalar type (§8.5.5 Capability Allocation); amounts are read as that type, so
+//! `128 MB` is compared in the scalar's canonical unit. Capacity is counted per node template: a
+//! template with `count: N` offers N times its capability's value, and a source with `count: M`
+//! allocates M times its amounts. Which representation gets which relationship is decided when the
+//! topology is expanded ([`super::multiplicity`]), where each representation's own capacity holds.
 
 use std::collections::HashMap;
 

@@ -2,11 +2,11 @@
 //! assign, read for both YAML dialects.
 //!
 //! The Simple Profile bounds a requirement by `occurrences` (default `[1, 1]`); TOSCA 2.0 by
-//! `count_range` (default `[0, UNBOUNDED]`, L2939), and adds to an assignment its `count`,
-//! `optional`, `directives`, `allocation` and the `node: [template, index]` form (L3043-3065).
-//! A TOSCA 2.0 definition may be refined along the node type chain: each keyname is taken from
-//! the most specific type that writes it, and the `node_filter`s of every layer all apply
-//! (L3017-3031).
+//! `count_range` (default `[0, UNBOUNDED]`, §8.4 Requirement Definition), and adds to an assignment
+//! its `count`, `optional`, `directives`, `allocation` and the `node: [template, index]` form
+//! (§8.5.1 Supported Keynames). A TOSCA 2.0 definition may be refined along the node type chain:
+//! each keyname is taken from the most specific type that writes it, and the `node_filter`s of
+//! every layer all apply (§8.4.1 Requirement Refinement).
 
 use std::rc::Rc;
 
@@ -70,9 +70,9 @@ impl<'y> Assignment<'y> {
         }
     }
 
-    /// An implicit assignment (TOSCA 2.0, L3249-3251): the definition's `capability`, `node`,
-    /// `relationship` and `node_filter` apply through the definition itself, and its count is
-    /// the definition's lower bound.
+    /// An implicit assignment (TOSCA 2.0, §8.5.4 Requirement Count): the definition's `capability`,
+    /// `node`, `relationship` and `node_filter` apply through the definition itself, and its count
+    /// is the definition's lower bound.
     pub fn implicit(name: &str, min: u64, at: Span) -> Self {
         let mut a = Assignment::new(name.to_string(), at);
         a.implicit = true;
@@ -127,7 +127,7 @@ pub fn read<'y>(
         return Some(a);
     }
     if dialect == Dialect::Tosca2 && entry.value.as_seq().is_some() {
-        // The short form of a tuple (L7102: `- uses: [ right, $node_index ]`).
+        // The short form of a tuple (§14.3.4 Matched Pairs: `- uses: [ right, $node_index ]`).
         node(&mut a, &entry.value, diags);
         return Some(a);
     }
@@ -181,7 +181,7 @@ pub fn read<'y>(
 }
 
 /// `node:` as a name, or (TOSCA 2.0) `[template, index]` with an index that is a
-/// non-negative integer or an expression (L3044).
+/// non-negative integer or an expression (§8.5.1 Supported Keynames).
 fn node<'y>(a: &mut Assignment<'y>, node: &'y Yaml, diags: &mut Diagnostics) {
     if let Some(name) = node.scalar_text() {
         a.node = Some((name.to_string(), node.span));
@@ -228,7 +228,8 @@ pub struct Definition<'m> {
     /// Where the most specific definition is written.
     pub at: Option<Span>,
     /// The lower bound: of `occurrences` in the Simple Profile (1 when it gives none,
-    /// SP-REQD-04), of `count_range` in TOSCA 2.0 (0 when it gives none, L2939).
+    /// SP-REQD-04), of `count_range` in TOSCA 2.0 (0 when it gives none, §8.4 Requirement
+    /// Definition).
     pub min: u64,
     /// TOSCA 2.0 `count_range` (`[0, UNBOUNDED]` when none is written).
     pub bounds: Option<Bounds>,

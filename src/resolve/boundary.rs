@@ -4,10 +4,10 @@
 //! - Each capability or requirement the mappings name must be one the node type defines, and the
 //!   inner node it is mapped onto must have a capability (a requirement) of the inner name.
 //! - Before Simple Profile 1.2, whose `properties` mapping made the link explicit, the node
-//!   type's properties are the substituting template's inputs, matched by name (L913): a
-//!   property the node type requires without a default needs an input of its name, and an input
-//!   that stands for no property needs a default, "since no values can be assigned through
-//!   properties in a substitution case".
+//!   type's properties are the substituting template's inputs, matched by name (§12 Using node
+//!   template substitution for model composition): a property the node type requires without a
+//!   default needs an input of its name, and an input that stands for no property needs a default,
+//!   "since no values can be assigned through properties in a substitution case".
 
 use std::collections::HashSet;
 
@@ -31,8 +31,8 @@ fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> Vec<&'m str> {
 }
 
 /// The mappings of a `capabilities` or `requirements` section (`key`): a map of names to
-/// targets, or TOSCA 2.0's list of requirement mappings (§15.5, L7404), each a single-entry
-/// map. A list item of another shape is reported; this is where the mappings are read
+/// targets, or TOSCA 2.0's list of requirement mappings (§15.5 Requirement Mapping), each a
+/// single-entry map. A list item of another shape is reported; this is where the mappings are read
 /// (`resolve::extras`), and the later passes over them take [`well_formed_entries`].
 pub fn mapping_entries<'y>(
     key: &str,
@@ -81,7 +81,8 @@ fn entries<'y>(
 }
 
 /// The name a capability or requirement mapping is for: its key, or the first item of TOSCA
-/// 2.0's `[<requirement>, <count>]` key (§15.5, L7437), whose count an orchestrator uses.
+/// 2.0's `[<requirement>, <count>]` key (§15.5 Requirement Mapping), whose count an orchestrator
+/// uses.
 pub fn mapped_name(key: &Yaml) -> Option<&str> {
     key.scalar_text().or_else(|| match key.as_seq()? {
         [name, _count] => name.scalar_text(),
@@ -215,7 +216,8 @@ pub fn check_mapped_names(
     }
 }
 
-/// The implicit property-to-input matching of Simple Profile 1.0 and 1.1 (L913).
+/// The implicit property-to-input matching of Simple Profile 1.0 and 1.1 (§12 Using node template
+/// substitution for model composition).
 pub fn check_implicit_inputs(
     model: &Model,
     mappings: &Map,

@@ -1,13 +1,13 @@
-//! TOSCA 2.0 requirement counts (§8.5.4, L3243-3397): how many relationships a node template's
-//! assignments ask for, against the `count_range` of each requirement definition.
+//! TOSCA 2.0 requirement counts (§8.5.4 Requirement Count): how many relationships a node
+//! template's assignments ask for, against the `count_range` of each requirement definition.
 //!
 //! - The `count`s of all assignments of one requirement name must add up to no more than the
 //!   range's upper bound, and those of the non-optional ones to at least its lower bound
-//!   (L3247-3248): a template cannot leave a requirement below its minimum by marking it
-//!   optional.
+//!   (§8.5.4 Requirement Count): a template cannot leave a requirement below its minimum by marking
+//!   it optional.
 //! - A requirement the template does not assign at all, whose lower bound is above 0, gets an
-//!   implicit assignment from its definition, with the lower bound as its count (L3249-3251);
-//!   it is not optional, since it exists to reach the minimum.
+//!   implicit assignment from its definition, with the lower bound as its count (§8.5.4 Requirement
+//!   Count); it is not optional, since it exists to reach the minimum.
 //! - An assignment must name a requirement its node type defines.
 //!
 //! Counts given by an unbound input are known only at deployment and are not added up.

@@ -365,8 +365,8 @@ pub fn substitution(
     if builder.model.dialect == crate::ir::Dialect::Tosca2 {
         super::requirement_mapping::check(builder.model, map, &node_types, topology, &nodes, diags);
     }
-    // A TOSCA 2.0 substitution filter is a condition clause (L7269), judged where a node is
-    // substituted (`substitution`); a Simple Profile one is a node filter, checked here.
+    // A TOSCA 2.0 substitution filter is a condition clause (§15.1 Substitution Mapping), judged
+    // where a node is substituted (`substitution`); a Simple Profile node filter is checked here.
     if builder.model.dialect != crate::ir::Dialect::Tosca2 {
         super::boundary::check_substitution_filter(map, diags);
     }

@@ -3,30 +3,31 @@
 //!
 //! Each node template's assignments are read (with the implicit ones of [`super::counts`]) and
 //! fulfilled in the order the spec prescribes: every non-optional assignment of every node, in
-//! document order, before any optional one (L3062), so that allocations, which use up capacity,
-//! go first to what must be fulfilled. An assignment asks for `count` relationships from each
-//! representation of its node, each to a different representation of the target (L7036):
+//! document order, before any optional one (§8.5.2 Requirement Assignment Grammar), so that
+//! allocations, which use up capacity, go first to what must be fulfilled. An assignment asks for
+//! `count` relationships from each representation of its node, each to a different representation
+//! of the target (§14.3.2 One-to-Many Relationships):
 //!
 //! - `node` naming a node template (or `[template, index]`) connects to it, after checking that
 //!   it fits: its type derives from the definition's `node`, it has the capability asked for
 //!   (of the definition's capability type), the relationship type's `valid_target_node_types`
 //!   and `valid_capability_types` and the capability's `valid_source_node_types` and
-//!   `valid_relationship_types` admit it, the node filters hold (L3446-3449: a filter verifies
-//!   a named target), the allocation fits, and the template has enough representations;
+//!   `valid_relationship_types` admit it, the node filters hold (they verify a named target too,
+//!   §8.6 Node Filter Definition), the allocation fits, and it has enough representations;
 //! - otherwise the target is selected among the node templates, by the same checks
 //!   ([`super::selection`], the Simple Profile's machinery, with the TOSCA 2.0 checks as its
-//!   judge). Which of several fitting templates is chosen is left to the processor (L7036):
+//!   judge). Which of several fitting templates is chosen is left to the processor (§14.3.2):
 //!   toscana takes them in document order, templates this node does not target yet for the
 //!   same requirement first, and says so with a `tosca::chosen-target` warning.
 //!
-//! Where targets come from follows the assignment's `directives` (L3182): `internal` looks in
-//! this topology, `external` outside it, in the order given. A translator has nothing outside,
-//! so an assignment that tries `external` first stays dangling for the orchestrator. Without
+//! Where targets come from follows the assignment's `directives` (§8.5.2): `internal` looks in
+//! this topology, `external` outside it, in the order given. A translator has nothing outside, so
+//! an assignment that tries `external` first stays dangling for the orchestrator. Without
 //! directives (the choice is the implementation's) toscana looks inside first and lets the
-//! requirement dangle when the topology has no template of the kind asked for; when it has
-//! such templates and none fits, the author evidently meant one of them, and it is an error
-//! that explains each candidate. An optional assignment that cannot be fulfilled stays
-//! dangling; `toscana check` says so.
+//! requirement dangle when the topology has no template of the kind asked for; when it has such
+//! templates and none fits, the author evidently meant one of them, and it is an error that
+//! explains each candidate. An optional assignment that cannot be fulfilled stays dangling;
+//! `toscana check` says so.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -69,8 +70,8 @@ struct Plan<'y, 'm> {
 
 /// What node filters are evaluated with: the calls subsystem (§10) over the node templates as
 /// built, before any relationship exists. A filter is a condition clause whose `SELF` is the
-/// relationship that would be established to the candidate (L3446-3449), so it is evaluated in
-/// [`Scope::Open`].
+/// relationship that would be established to the candidate (§8.6 Node Filter Definition), so it is
+/// evaluated in [`Scope::Open`].
 struct Conditions<'c, 'm> {
     graph: Graph<'c>,
     functions: &'c Functions<'m>,
@@ -79,8 +80,8 @@ struct Conditions<'c, 'm> {
 }
 
 impl<'y> Plan<'y, '_> {
-    /// Every node filter that applies: the definition's (of every refinement) and the
-    /// assignment's, all of which must hold (L3017-3031, L3176).
+    /// Every node filter that applies, the definition's (of every refinement) and the
+    /// assignment's, all of which must hold (§8.4.1 Requirement Refinement, §8.5.2).
     fn filters(&self) -> Vec<&Yaml> {
         self.def
             .filters
@@ -227,7 +228,7 @@ pub fn connect<'m>(
         .collect();
     let mut templates = RelationshipTemplates::new(template);
     let mut unfulfilled = Vec::new();
-    // Non-optional assignments of every node first (L3062, L3190-3196).
+    // Non-optional assignments of every node first (§8.5.1 Supported Keynames, §8.5.2).
     let order: Vec<usize> = (0..plans.len())
         .filter(|&p| !plans[p].a.optional)
         .chain((0..plans.len()).filter(|&p| plans[p].a.optional))
@@ -686,7 +687,7 @@ impl<'b> Decider<'_, 'b, '_> {
     }
 
     /// The definition's capability when it is the symbolic name of a capability of its `node`
-    /// type rather than a capability type (L3001; T2-REQDEF-02).
+    /// type rather than a capability type (§8.4 Requirement Definition; T2-REQDEF-02).
     fn symbolic_capability(&mut self, plan: &Plan) -> Option<String> {
         let (cap, node) = (plan.def.capability.as_ref()?, plan.def.node.as_ref()?);
         let key = (node.clone(), cap.clone(), plan.def.node_in());
@@ -1052,7 +1053,7 @@ impl<'b> Decider<'_, 'b, '_> {
                 ),
             )
             .at(plan.a.span)
-            .hint("the choice is the processor's (§14.3.3 Full Mesh): toscana takes the templates this node does not target yet for the requirement first, then document order; name the template meant with `node: <template>`, or narrow the choice with a `node_filter`"),
+            .hint("the choice is the processor's (§14.3.2 One-to-Many Relationships): toscana takes the templates this node does not target yet for the requirement first, then document order; name the template meant with `node: <template>`, or narrow the choice with a `node_filter`"),
         );
     }
 
@@ -1442,9 +1443,8 @@ impl<'a, 'm> Judge2<'a, 'm> {
 
 /// A problem of a node filter whatever the candidate stays an error, with the reminder that
 /// filters written for the Simple Profile's reading (`SELF` the requiring node) need: in TOSCA
-/// 2.0 `SELF` is the relationship to the candidate (L3449). The filter is then not judged, so
-/// the candidates are chosen without it rather than each failing it with a less helpful
-/// message.
+/// 2.0 `SELF` is the relationship to the candidate (§8.6 Node Filter Definition). The filter is
+/// then not judged: the candidates are chosen without it, not each failed with a vaguer message.
 fn unjudged(mut d: Diagnostic) -> Diagnostic {
     if d.is_error() {
         let hint = d.hint.take().unwrap_or_default();

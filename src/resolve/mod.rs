@@ -138,6 +138,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         outputs: Vec::new(),
         substitution: None,
         substituted: Vec::new(),
+        location: model.topology.as_ref().and_then(|t| locator.at(t.span)),
     };
     let plain = values::ValueReader {
         dialect: model.dialect,
@@ -172,16 +173,11 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         return topology;
     }
 
-    let unbound_reader = values::ValueReader {
-        dialect: model.dialect,
-        inputs: None,
-        budget: None,
-    };
     let patterns = ctx.patterns.clone();
     let (inputs, input_values) = params::inputs(
         &mut typing::Typing {
             model,
-            reader: &unbound_reader,
+            reader: &plain,
             ancestry: &mut ancestry,
             patterns: &patterns,
         },

@@ -1,26 +1,26 @@
-//! Node representations (TOSCA 2.0 §14, L6739-7243): the topology of templates expanded into
-//! one node per representation and one relationship per relationship representation, as
-//! `toscana ir --expand` prints it. The same pairing checks every topology whose counts are
-//! known, so a template whose relationships cannot all be made is reported even without
-//! `--expand`.
+//! Node representations (TOSCA 2.0 §14 Creating Multiple Representations from Templates): the
+//! topology of templates expanded into one node per representation and one relationship per
+//! relationship representation, as `toscana ir --expand` prints it. The same pairing checks every
+//! topology whose counts are known, so a template whose relationships cannot all be made is
+//! reported even without `--expand`.
 //!
 //! Naming: a node template `web` with `count: 3` becomes the nodes `web[0]`, `web[1]` and
 //! `web[2]` (every template gets an index, `[0]` when it has one representation), each with
 //! [`Instance`] saying where it comes from; a relationship of requirement `host` of `web[1]`
 //! is `web[1].host[0]`, where `0` is its `$relationship_index` among the relationships `web[1]`
-//! has for `host` (L7243), and [`RelationshipInstance`] names the relationship of templates it
-//! represents.
+//! has for `host` (§14.3.6 Many-to-Many Relationships), and [`RelationshipInstance`] names the
+//! relationship of templates it represents.
 //!
 //! Pairing: each representation of a source gets `count` relationships, each to a different
-//! representation of the target (L7036). A `[template, index]` target names the
-//! representation, with `$node_index` (the source's index) and `$relationship_index`
-//! evaluated for each relationship (L7084-7103, L7222-7240). Otherwise the representation with
-//! the fewest relationships of this kind so far is taken (the lowest index among equals), so
-//! equal counts pair up one to one and the rest spread evenly; a representation whose
-//! capability has too little left for the relationship's `allocation` is passed over
-//! (L3399-3426). Values are evaluated per representation: `$node_index`,
-//! `$relationship_index`, and `$get_input` and arithmetic over them (`$get_input: [ list,
-//! $node_index ]`, L6937-6964).
+//! representation of the target (§14.3.2 One-to-Many Relationships). A `[template, index]` target
+//! names the representation, with `$node_index` (the source's index) and `$relationship_index`
+//! evaluated for each relationship (§14.3.4 Matched Pairs, §14.3.6 Many-to-Many Relationships).
+//! Otherwise the representation with the fewest relationships of this kind so far is taken (the
+//! lowest index among equals), so equal counts pair up one to one and the rest spread evenly; a
+//! representation whose capability has too little left for the relationship's `allocation` is
+//! passed over (§8.5.5 Capability Allocation). Values are evaluated per representation:
+//! `$node_index`, `$relationship_index`, and `$get_input` and arithmetic over them (`$get_input: [
+//! list, $node_index ]`, §14.2 Node-Specific Input Values).
 //!
 //! Bounds: counts are added with checked arithmetic, and neither the expansion nor the check
 //! goes past [`Limits::max_representations`] node and relationship representations together.
@@ -71,6 +71,7 @@ pub fn expand(topology: &Topology, limit: u64) -> Result<(Topology, Vec<Problem>
         outputs: topology.outputs.clone(),
         substitution: topology.substitution.clone(),
         substituted: topology.substituted.clone(),
+        location: topology.location,
     };
     for (t, node) in topology.nodes.iter().enumerate() {
         for i in 0..counts[t] {

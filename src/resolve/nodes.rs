@@ -57,8 +57,8 @@ pub struct NodeBuilder<'a> {
 
 /// Whether directives make the resolver select the node rather than create it: `select`
 /// (the Simple Profile 1.0 drafts' `selectable`) tried before `create`, since directives are
-/// tried in order and `create` always succeeds (L2563). Returns the directives tried when
-/// selection finds nothing.
+/// tried in order and `create` always succeeds (§7.2.1 Node Template Directives). Returns the
+/// directives tried when selection finds nothing.
 pub fn selection(directives: &[String]) -> Option<Vec<String>> {
     let at = directives
         .iter()
@@ -163,8 +163,8 @@ impl<'a> NodeBuilder<'a> {
             .get("directives")
             .map(|d| self.strings(d, "`directives`", diags))
             .unwrap_or_default();
-        // A TOSCA 2.0 node that can only be selected is not created: the resolver reads only
-        // its `node_filter` (L2548), so a required property it leaves unset is no error.
+        // A TOSCA 2.0 node that can only be selected is not created: the resolver reads only its
+        // `node_filter` (§7.2.1 Node Template Directives); a required property unset is no error.
         let only_selected = self.model.dialect == crate::ir::Dialect::Tosca2
             && selection(&directives).is_some_and(|otherwise| otherwise.is_empty());
         if !only_selected {
@@ -258,7 +258,7 @@ impl<'a> NodeBuilder<'a> {
 
     /// [`Self::merged`], where `required` says whether a required property left unset is an
     /// error: not for a node that is only selected, whose property assignments the resolver
-    /// ignores (L2548).
+    /// ignores (§7.2.1 Node Template Directives).
     #[allow(clippy::too_many_arguments)]
     fn merged_checked(
         &mut self,
@@ -699,9 +699,9 @@ impl<'a> NodeBuilder<'a> {
         }
     }
 
-    /// The `implementation` of a custom function's signature (L5590): an operation's
-    /// implementation with no node around it, so `primary` and `dependencies` name files or
-    /// inline artifact definitions, never a node's artifacts.
+    /// The `implementation` of a custom function's signature (§10.4 Function Definitions): an
+    /// operation's implementation with no node around it, so `primary` and `dependencies` name
+    /// files or inline artifact definitions, never a node's artifacts.
     pub fn function_implementation(
         &mut self,
         node: &Yaml,

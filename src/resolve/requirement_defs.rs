@@ -1,15 +1,15 @@
-//! TOSCA 2.0 requirement definitions in node types (§8.4, L2926-3031; checklist T2-REQDEF),
-//! judged once the types are known, for every node type read, used or not:
+//! TOSCA 2.0 requirement definitions in node types (§8.4 Requirement Definition; checklist
+//! T2-REQDEF), judged once the types are known, for every node type read, used or not:
 //!
 //! - `capability` names a capability type, or, with `node`, a capability of that node type
-//!   (a symbolic name, L3001); with `node` and a capability type, the node type has a
-//!   capability of that type (L3025);
+//!   (a symbolic name, §8.4 Requirement Definition); with `node` and a capability type, the node
+//!   type has a capability of that type (§8.4.1 Requirement Refinement);
 //! - the relationship type admits what the definition connects: its
 //!   `valid_capability_types`, `valid_target_node_types` and `valid_source_node_types`
 //!   (the spec's ex-045 is the example of this error);
-//! - a definition that refines an inherited one of the same name narrows it (L3017-3031): the
-//!   capability type, node type and relationship type derive from the inherited ones, a
-//!   symbolic capability stays as it is, and `count_range` lies within the inherited range.
+//! - a definition that refines an inherited one of the same name narrows it (§8.4.1 Requirement
+//!   Refinement): the capability type, node type and relationship type derive from the inherited
+//!   ones, a symbolic capability stays as it is, and `count_range` lies within the inherited range.
 
 use super::occurrences::{Bounds, bounds};
 use super::selection::admits;

@@ -1,5 +1,5 @@
 //! TOSCA 2.0's rules for mapping a substituted node's requirements onto the substituting
-//! template (§15.5.4, L8329-8340; checklist T2-SUBMAP):
+//! template (§15.5.4 Requirement Mapping Rules; checklist T2-SUBMAP):
 //!
 //! 1. a requirement can only be mapped onto a *dangling* requirement of an inner node, one the
 //!    substituting template leaves unfulfilled (the outer node's relationship takes its place);
@@ -8,9 +8,10 @@
 //!    guaranteed to exist, and each mandatory inner requirement needs one;
 //! 3. no more mappings in all than the upper bound of that `count_range`.
 //!
-//! Fewer mappings than the lower bound are allowed (L8340). Rule 2 broken against a
-//! `count_range` the type does not write (the implied `[0, UNBOUNDED]`) is a warning: the
-//! community profiles leave the range out on requirements they mean to be always there.
+//! Fewer mappings than the lower bound are allowed (§15.5.4 Requirement Mapping Rules). Rule 2
+//! broken against a `count_range` the type does not write (the implied `[0, UNBOUNDED]`) is a
+//! warning: the community profiles leave the range out on requirements they mean to be always
+//! there.
 
 use indexmap::IndexMap;
 
@@ -72,9 +73,9 @@ pub fn check(
         let range_at = outer.bounds_at.unwrap_or(defined_at);
         let guaranteed = usize::try_from(bounds.min).unwrap_or(usize::MAX);
         if let Some(excess) = mapped.mandatory.get(guaranteed) {
-            // A range the type does not write is the implied `[0, UNBOUNDED]` (L2939): the
-            // profiles in use leave it out where they mean a requirement that is always there,
-            // so breaking it is a warning; breaking a written guarantee is an error.
+            // A range the type does not write is the implied `[0, UNBOUNDED]` (§8.4 Requirement
+            // Definition): the profiles in use leave it out where they mean a requirement that is
+            // always there, so breaking it is a warning; breaking a written guarantee is an error.
             let written = outer.bounds_at.is_some();
             diags.push(too_many(
                 written,

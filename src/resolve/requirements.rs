@@ -392,9 +392,9 @@ fn select(
     let listed = lines.join("; ");
     if fitting.is_empty() && (selected || optional || outside) {
         // Allowed to stay open. `check` says so when the template gives no reason to expect
-        // that: a requirement for a node outside the topology (L610-627: the orchestrator
-        // selects or allocates it, as for an unassigned requirement), or an optional one
-        // that none of the templates of its kind fits.
+        // that: a requirement for a node outside the topology, which the orchestrator selects or
+        // allocates as for an unassigned one (1.0 draft §11 Describing abstract requirements for
+        // nodes and capabilities), or an optional one that no template of its kind fits.
         if selected || (optional && outside) || !builder.ctx.report_open_requirements {
             return None;
         }
@@ -495,8 +495,8 @@ pub(super) fn relationship(
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
     let named = a.relationship.and_then(Yaml::as_str);
-    // A name is a relationship type first, then a relationship template (L3139); the Simple
-    // Profile looks for the template first.
+    // A name is a relationship type first, then a template (§8.5.2 Requirement Assignment
+    // Grammar); the Simple Profile looks for the template first.
     let written_in = a.relationship.map_or(a.span.file, |r| r.span.file);
     let is_type = named.is_some_and(|t| {
         builder.model.dialect == crate::ir::Dialect::Tosca2
@@ -732,10 +732,10 @@ fn missing_capability(
     tosca2: bool,
 ) -> Diagnostic {
     // A capability the template names is a plain mistake, and so is one a TOSCA 2.0
-    // requirement definition asks for (its `capability` is mandatory, L2937, and ex-045 is
-    // invalid for a target without it, L1698). One that only a Simple Profile definition asks
-    // for is a warning: real profiles (tosca-parser's NFV samples among them) connect such
-    // requirements anyway, and the template gives no other target to choose.
+    // requirement definition asks for (its `capability` is mandatory, §8.4 Requirement Definition;
+    // §6.7.3 Profile Versions calls a target without it invalid). One only a Simple Profile
+    // definition asks for is a warning: real profiles (tosca-parser's NFV samples among them)
+    // connect such requirements anyway, and the template gives no other target to choose.
     let from_template = a.capability.is_some();
     let d = if from_template {
         Diagnostic::error(

@@ -1,4 +1,4 @@
-//! The rules of a TOSCA 2.0 scalar type definition (§9.1.2.2, L3646-3796; T2-SCALAR-02..10):
+//! The rules of a TOSCA 2.0 scalar type definition (§9.1.2.2 scalar; T2-SCALAR-02..10):
 //! units with multipliers, one of them the canonical unit with multiplier one, prefixes only
 //! over a single base unit, a number type for `data_type`, and what a derived scalar type may
 //! not change.

@@ -1,17 +1,19 @@
 //! What a translator can decide about the `node_filter` of a `select` node template (TOSCA 2.0
-//! L2546-2549, L3443-3445). The orchestrator selects a node of the template's type from its
-//! inventory for which the filter holds, with `SELF` that node; toscana has no inventory, so
-//! the filter is checked and evaluated once, against a node known only by its type
-//! ([`super::calls::Scope::Candidate`], in [`super::calls::Evaluator`]): a path or property the
-//! type does not have, an unknown function or a wrong argument count is an error there, as in
-//! a requirement's filter (L3449). This module judges the value that evaluation leaves:
+//! §7.2.1 Node Template Directives, §8.6 Node Filter Definition). The orchestrator selects a node
+//! of the template's type from its inventory for which the filter holds, with `SELF` that node;
+//! toscana has no inventory, so the filter is checked and evaluated once, against a node known only
+//! by its type ([`super::calls::Scope::Candidate`], in [`super::calls::Evaluator`]): a path or
+//! property the type does not have, an unknown function or a wrong argument count is an error
+//! there, as in a requirement's filter (§8.6 Node Filter Definition). This module judges the value
+//! that evaluation leaves:
 //!
 //! - a call (what the candidate's properties and allocations decide) or `true`: fine, and the
 //!   IR carries it for the orchestrator;
 //! - `false`: no node can ever pass, so selection cannot succeed. An error when the directives
 //!   try nothing after `select`; otherwise a warning that the next directive is what happens;
-//! - any other value: a node filter is a condition clause, a boolean expression (L3439), so a
-//!   number, string, list or map (a Simple Profile `properties:` filter, say) selects nothing.
+//! - any other value: a node filter is a condition clause, a boolean expression (§8.6 Node Filter
+//!   Definition), so a number, string, list or map (a Simple Profile `properties:` filter, say)
+//!   selects nothing.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Node, Value, value_text};

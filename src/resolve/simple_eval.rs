@@ -3,11 +3,11 @@
 //! interface and operation inputs, artifacts, group and policy properties, and outputs.
 //!
 //! - `get_property: [entity, <requirement or capability>, property, <key or index>...]` (B.4.2,
-//!   L5727-5790): the entity is `SELF`, a node template's name, `HOST` (the first node down the
-//!   hosting chain that has what is asked for), or, in a relationship, `SOURCE` and `TARGET`. A
-//!   capability name reads that capability's property; a requirement name reads the property
-//!   of what the requirement's relationship targets: the target capability's, else the target
-//!   node's. The value it reaches is evaluated in the context of the template that holds it,
+//!   §B.4.2 get_property): the entity is `SELF`, a node template's name, `HOST` (the first node
+//!   down the hosting chain that has what is asked for), or, in a relationship, `SOURCE` and
+//!   `TARGET`. A capability name reads that capability's property; a requirement name reads the
+//!   property of what the requirement's relationship targets: the target capability's, else the
+//!   target node's. The value it reaches is evaluated in the context of the template that holds it,
 //!   and replaces the call when it means the same where the call is written: when it is known,
 //!   or an unbound `get_input` (inputs belong to the whole template). A value known only at
 //!   deployment in its own place (a `get_attribute` of its own `SELF`) would mean something
@@ -19,9 +19,9 @@
 //!   is an error at the call.
 //!
 //! What stays a call: `get_attribute`, `get_operation_output`, `get_artifact` and
-//! `get_nodes_of_type` (which asks a running deployment for its instances, B.7.1 L5937), an
-//! unbound `get_input`, and whatever depends on them. TOSCA 2.0 files are evaluated by
-//! [`super::calls`]; references are checked, and `get_property` loops reported, by
+//! `get_nodes_of_type` (which asks a running deployment for its instances, B.7.1
+//! get_nodes_of_type), an unbound `get_input`, and whatever depends on them. TOSCA 2.0 files are
+//! evaluated by [`super::calls`]; references are checked, and `get_property` loops reported, by
 //! [`super::functions`].
 
 use indexmap::IndexMap;

@@ -4,7 +4,7 @@
 //!
 //! Runs over every type read, used or not, so a mistake in a type no template uses is still
 //! reported (a profile is mostly such types). Only for TOSCA 2.0: the Simple Profile's types are
-//! judged by the 1.x rules where templates use them. Line numbers are those of
+//! judged by the 1.x rules where templates use them. Sections are those of
 //! `tosca-2.0-csd07.md`; IDs those of the TOSCA 2.0 checklist.
 
 use super::patterns::Patterns;
@@ -20,7 +20,7 @@ use super::calls::{Functions, reserved_name, syntax, unknown};
 use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
 
-/// The built-in types of TOSCA 2.0 (L3485-3491); `scalar` is abstract.
+/// The built-in types of TOSCA 2.0 (§9.1 TOSCA Built-In Types); `scalar` is abstract.
 const BUILT_IN: &[&str] = &[
     "string",
     "integer",
@@ -34,7 +34,7 @@ const BUILT_IN: &[&str] = &[
     "map",
 ];
 
-/// The keynames only a scalar type has (L3672).
+/// The keynames only a scalar type has (§9.1.2.2 scalar).
 const SCALAR_KEYS: &[&str] = &["data_type", "units", "canonical_unit", "prefixes"];
 
 /// Checks every TOSCA 2.0 type definition and function signature of the model.
@@ -160,7 +160,7 @@ impl Checker<'_, '_> {
     }
 
     /// The schemas of a function's signatures name data types that exist, and their
-    /// validation clauses call functions that exist (L5584-5590).
+    /// validation clauses call functions that exist (§10.4 Function Definitions).
     fn signatures(&mut self, def: &Node) {
         let items = signature_entries(def.as_map().and_then(|m| m.get("signatures")));
         for signature in items.into_iter().filter_map(Node::as_map) {
@@ -218,7 +218,7 @@ impl Checker<'_, '_> {
     }
 
     /// A data type named where values are typed: a built-in, or a defined data type; never the
-    /// abstract `scalar` (L3666, T2-SCALAR-01).
+    /// abstract `scalar` (§9.1.2.2 scalar, T2-SCALAR-01).
     fn data_type_ref(&mut self, node: &Node) {
         let Some(name) = node.as_str() else { return };
         if BUILT_IN.contains(&name) {
@@ -252,9 +252,9 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// A data type's own rules: properties only on complex types (L4130: not on a type derived
-    /// from a built-in type, `scalar` among them, §9.1.2 Special Types), the scalar keynames
-    /// only on scalar types (L3672), and the scalar rules.
+    /// A data type's own rules: properties only on complex types (§9.2 Data Type: not on a type
+    /// derived from a built-in type, `scalar` among them, §9.1.2 Special Types), the scalar
+    /// keynames only on scalar types (§9.1.2.2 scalar), and the scalar rules.
     fn data_type(&mut self, id: &str, def: &TypeDef, map: &Map) {
         let name = def.name.as_str();
         let chain = self.ancestry.chain(self.model, TypeKind::Data, id);
@@ -297,7 +297,8 @@ impl Checker<'_, '_> {
         super::scalar_types::check(self, name, map, &defs);
     }
 
-    /// Every function a validation clause calls is built in or defined (L4727-4797, L5571).
+    /// Every function a validation clause calls is built in or defined (§10.1 Function Syntax,
+    /// §10.4 Function Definitions).
     fn functions(&mut self, node: &Node) {
         if let Some(call) = syntax::call(node) {
             match self.functions.lookup(call.name, Some(node.span.file)) {
@@ -371,7 +372,7 @@ impl Checker<'_, '_> {
     }
 
     /// Whether `name` (written at `at`) is integer, float, or a data type derived from them:
-    /// the number types a scalar's `data_type` may be (L3704).
+    /// the number types a scalar's `data_type` may be (§9.1.2.2 scalar).
     pub(super) fn number_base(&mut self, name: &str, at: Span) -> Option<&'static str> {
         match name {
             "integer" => return Some("integer"),
@@ -393,7 +394,7 @@ impl Checker<'_, '_> {
     }
 }
 
-/// A multiplier of a unit or prefix: an integer or a float (L3674).
+/// A multiplier of a unit or prefix: an integer or a float (§9.1.2.2 scalar).
 pub(super) fn multiplier(node: &Node) -> Option<f64> {
     match node.as_scalar()?.core {
         Core::Int(i) => Some(i as f64),

@@ -66,7 +66,7 @@ impl<'m> Definition<'m> {
     }
 
     /// The `validation` clause of every layer: a refinement's is ANDed with what it inherits
-    /// (L4317).
+    /// (§9.4 Property Definition).
     fn validations(&self) -> Vec<&'m Yaml> {
         self.layers
             .iter()
@@ -178,7 +178,8 @@ impl<'m> Typing<'_, 'm> {
     ) -> IndexMap<String, Value> {
         let mut out = IndexMap::new();
         for (name, def) in definitions {
-            // A TOSCA 2.0 property definition's `value` is fixed (L4251), and so is its value.
+            // A TOSCA 2.0 property definition's `value` is fixed (§9.4 Property Definition), and so
+            // is its value.
             let fixed = self.fixed_value(section, def);
             if let Some(default) = fixed.or_else(|| def.get("default")) {
                 // A default that does not fit its type is the type's mistake, reported once
@@ -294,7 +295,7 @@ impl<'m> Typing<'_, 'm> {
 
     /// `node` read against a schema definition (a type name, or a map with `type`,
     /// `entry_schema`, `key_schema` and `validation`), as a function signature declares its
-    /// arguments (L5584).
+    /// arguments (§10.4 Function Definitions).
     pub fn schema_value(
         &mut self,
         node: &Yaml,
@@ -337,7 +338,8 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// Whether values of the type `type_name` (an identity) are numbers or scalars, which
-    /// capacities are allocated from (L5120); true for a type this reader does not know.
+    /// capacities are allocated from (§10.2.1.8 $available_allocation); true for a type this reader
+    /// does not know.
     pub fn allocatable(&mut self, type_name: &str) -> bool {
         matches!(
             self.shape(type_name).0,
@@ -412,7 +414,7 @@ impl<'m> Typing<'_, 'm> {
             }
         }
         if self.model.dialect == Dialect::Tosca2 {
-            // TOSCA 2.0: the validation clauses of the type chain all apply (L4140).
+            // TOSCA 2.0: the validation clauses of the type chain all apply (§9.2 Data Type).
             for def in &chain {
                 if let Some(clause) = def.def.as_map().and_then(|m| m.get("validation")) {
                     validation::check(self, &value, node, clause, type_name, path, diags);
@@ -425,8 +427,8 @@ impl<'m> Typing<'_, 'm> {
         value
     }
 
-    /// The number of a TOSCA 2.0 scalar is a value of the scalar type's `data_type` (L3704):
-    /// an integer for an integer type, and valid against that type's validation clauses.
+    /// The number of a TOSCA 2.0 scalar is a value of the scalar type's `data_type` (§9.1.2.2
+    /// scalar): an integer for an integer type, and valid against that type's validation clauses.
     fn scalar_number(
         &mut self,
         scalar: &crate::ir::ScalarUnit,
@@ -915,7 +917,7 @@ fn tosca2_units(defs: &[&TypeDef]) -> Option<UnitTable> {
     let units = factors(get("units")?);
     let prefixes = get("prefixes").map(factors).unwrap_or_default();
     // With prefixes, the unit strings are each prefix before the unit; the bare unit only
-    // with the prefix "" (L3677, T2-SCALAR-05).
+    // with the prefix "" (§9.1.2.2 scalar, T2-SCALAR-05).
     let mut table = if prefixes.is_empty() {
         units.clone()
     } else {
@@ -990,7 +992,7 @@ fn is_base64(text: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 
-/// `owner` assigns `name`, whose TOSCA 2.0 definition fixes its `value` (L4251).
+/// `owner` assigns `name`, whose TOSCA 2.0 definition fixes its `value` (§9.4 Property Definition).
 fn fixed_assigned(owner: &str, name: &str, at: crate::source::Span) -> Diagnostic {
     Diagnostic::error(
         codes::TOSCA_TYPE_MISMATCH,

@@ -1,4 +1,4 @@
-//! TOSCA 2.0 validation clauses (§9.11, L4649-4718) evaluated against known values.
+//! TOSCA 2.0 validation clauses (§9.11 Validation Clause) evaluated against known values.
 //!
 //! A clause is a boolean expression over `$value` (the value being validated, or with
 //! arguments a key or index inside it) built from the built-in functions of §10.2, applied by

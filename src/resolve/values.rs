@@ -46,7 +46,7 @@ impl ValueReader<'_> {
                 Core::Float(f) if f.is_finite() => Value::Float(f),
                 Core::Float(_) => Value::String(s.text.clone()),
                 Core::Str => match self.bare_call(&s.text).filter(|_| calls) {
-                    // TOSCA 2.0: `$name` is a call without arguments (L4735).
+                    // TOSCA 2.0: `$name` is a call without arguments (§10.1 Function Syntax).
                     Some(function) => self.call(function, None, node, diags),
                     None => Value::String(self.unescape(&s.text).to_string()),
                 },
@@ -104,8 +104,8 @@ impl ValueReader<'_> {
     /// hold.
     pub fn non_text_key(&self, key: &Node) -> Diagnostic {
         match syntax::call(key) {
-            // TOSCA 2.0 allows a call as a key (L4744); its text is known only at deployment,
-            // and the IR's keys are text.
+            // TOSCA 2.0 allows a call as a key (§10.1 Function Syntax); its text is known only at
+            // deployment, and the IR's keys are text.
             Some(call) if self.dialect == Dialect::Tosca2 => Diagnostic::warning(
                 codes::TOSCA_UNSUPPORTED,
                 format!(

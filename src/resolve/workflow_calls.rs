@@ -1,12 +1,12 @@
 //! TOSCA 2.0 `call_operation` activities of imperative workflows checked against the
-//! operations they call (§13, L6670-6700; §11, L5912-6017).
+//! operations they call (§13 Workflows; §11 Interfaces, Operations, and Notifications).
 //!
 //! The operation must exist on an interface of the step's target node. The inputs the activity
 //! passes must be inputs the operation (or its interface) defines; every required input that has
 //! no value from its definition, a default, or the node template's interface assignment must be
 //! passed; and an input passed as `$get_input` of a workflow input must have the type the
 //! operation declares. Inputs defined at interface level belong to each of its operations
-//! (L5843).
+//! (§11.1 Interface Type).
 
 use std::collections::HashMap;
 
@@ -265,7 +265,8 @@ impl CallCheck<'_> {
         else {
             return;
         };
-        // No conversion but integer to float (L3502); data types are left to the values.
+        // No conversion but integer to float (§9.1.1 Primitive Types); data types are left to the
+        // values.
         let compatible = declared == expected || (declared == "integer" && expected == "float");
         let primitive = |t: &str| ["string", "integer", "float", "boolean"].contains(&t);
         if primitive(declared) && primitive(expected) && !compatible {

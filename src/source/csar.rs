@@ -1,6 +1,6 @@
 //! CSAR archives: opened in place, checked whole before use, read entry by entry into memory.
 //!
-//! A CSAR is a zip, or (TOSCA 2.0, L9291-9295) a tar, plain or gzipped, which is read whole
+//! A CSAR is a zip, or (TOSCA 2.0, §17.1.1.1 Tarballs) a tar, plain or gzipped, which is read whole
 //! into memory under the same limits ([`super::tar`]). Nothing is ever extracted to disk, so a
 //! hostile archive cannot write anywhere; still every entry name is checked up front (a `..` or
 //! absolute name in a TOSCA archive is at best a mistake, and relative imports would otherwise

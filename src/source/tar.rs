@@ -1,5 +1,5 @@
 //! Tar CSARs: TOSCA 2.0 allows a CSAR to be a UStar tar archive, plain or gzip-compressed
-//! (`.tar`, `.tar.gz`, `.tgz`; L9291-9295), next to zip.
+//! (`.tar`, `.tar.gz`, `.tgz`; §17.1.1.1 Tarballs), next to zip.
 //!
 //! The `tar` crate parses the format (headers, checksums, GNU and POSIX long names, PAX
 //! sizes); this module decides what a CSAR may hold. A tar has no index and a gzip stream

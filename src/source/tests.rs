@@ -585,7 +585,7 @@ fn tar_at(path: &Path, entries: &[(&str, u8, &[u8])]) {
 
 #[test]
 fn tar_csars_plain_and_gzipped_open_like_zips() {
-    // TOSCA 2.0 allows tar and tar.gz CSARs (L9291-9295).
+    // TOSCA 2.0 allows tar and tar.gz CSARs (§17.1.1.1 Tarballs).
     let tmp = tempfile::tempdir().unwrap();
     for name in ["app.tar", "app.tar.gz", "app.tgz"] {
         let path = tmp.path().join(name);

@@ -145,10 +145,10 @@ pub fn render(
         let message = if topology.nodes.is_empty() {
             "the topology has no node templates, so there is no Kubernetes object to write"
         } else {
-            "no node of the topology became a Kubernetes object; the warnings above say why for each"
+            "no node of the topology became a Kubernetes object; the warning on each node says why"
         };
         diags.push(
-            Diagnostic::error(codes::OUTPUT_NOTHING, message)
+            super::nothing_to_write(topology, sources, message)
                 .hint("Kubernetes objects come from container applications, Compute nodes and the software on them, databases, storage, load balancers and networks"),
         );
         return Vec::new();

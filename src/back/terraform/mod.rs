@@ -127,10 +127,11 @@ pub fn render(
     // (providers, versions) is no configuration of the topology.
     if !topology.nodes.is_empty() && !files.iter().any(|f| f.path == "main.tf") {
         diags.push(
-            Diagnostic::error(
-                codes::OUTPUT_NOTHING,
+            super::nothing_to_write(
+                topology,
+                sources,
                 format!(
-                    "no node of the topology became a Terraform resource (provider `{}`); the warnings above say why for each",
+                    "no node of the topology became a Terraform resource (provider `{}`); the warning on each node says why",
                     provider.as_str()
                 ),
             )

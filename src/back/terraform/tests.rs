@@ -272,7 +272,7 @@ fn constraints_become_conditions_with_sentences() {
 #[test]
 fn tosca_2_validation_clauses_become_conditions() {
     use super::vars::validation;
-    // `$value` reads as a call without arguments (L4735).
+    // `$value` reads as a call without arguments (§10.1 Function Syntax).
     let value = || call("value", Vec::new());
     let clause = call(
         "$and",

@@ -65,9 +65,9 @@ pub fn check_file(root: &Map, entry: bool, diags: &mut Diagnostics) {
 }
 
 /// Every entry of `dsl_definitions` defines a YAML anchor: the grammar of a DSL definition is
-/// `<anchor_block>: &<anchor> <anchor_definitions>` (L1080-1089), and an entry without one can
-/// never be used. The tree keeps no anchors, so the text between the entry's key and its value
-/// is read for the `&`.
+/// `<anchor_block>: &<anchor> <anchor_definitions>` (§6.3 DSL Definitions), and an entry without
+/// one can never be used. The tree keeps no anchors, so the text between the entry's key and its
+/// value is read for the `&`.
 pub fn check_dsl_anchors(sources: &SourceMap, root: &Map, diags: &mut Diagnostics) {
     let Some(entries) = root.get("dsl_definitions").and_then(Node::as_map) else {
         return;
@@ -115,7 +115,7 @@ struct Walker<'d> {
 
 impl Walker<'_> {
     /// Checks the keynames of `map` against `table` (plus `metadata` and `description`, which
-    /// every multi-line entity has, L928) and the mandatory ones.
+    /// every multi-line entity has, §5.3 Common Keynames) and the mandatory ones.
     fn keys(
         &mut self,
         map: &Map,
@@ -481,7 +481,7 @@ impl Walker<'_> {
                     self.signatures(signatures, what);
                 }
             }
-            // A signature's implementation is an operation's (L5590).
+            // A signature's implementation is an operation's (§10.4 Function Definitions).
             D::OperationDef | D::OperationAssignment | D::Signature => {
                 if let Some(implementation) = map.get("implementation") {
                     self.definition(
@@ -513,8 +513,8 @@ impl Walker<'_> {
         }
     }
 
-    /// `default` on a property that is not required (L4250, L4303): a non-required property
-    /// that is not assigned stays undefined, so its default would never apply.
+    /// `default` on a property that is not required (§9.4 Property Definition): a non-required
+    /// property that is not assigned stays undefined, so its default would never apply.
     fn required_default(&mut self, map: &Map, what: &str) {
         let not_required = map
             .get("required")
@@ -557,7 +557,7 @@ impl Walker<'_> {
         }
     }
 
-    /// A schema definition (L4189): a type name, or a map with `type`.
+    /// A schema definition (§9.3 Schema Definition): a type name, or a map with `type`.
     fn schema(&mut self, node: &Node, what: &str) {
         if node.as_str().is_some() {
             return;
@@ -598,7 +598,7 @@ impl Walker<'_> {
     }
 
     /// An import names exactly one of `url` and `profile`; `repository` goes with `url`
-    /// (L1720-1722).
+    /// (§6.8.1 Import Definitions).
     fn import_rules(&mut self, node: &Node, map: &Map) {
         let url = map.contains_key("url");
         let profile = map.contains_key("profile");
@@ -649,7 +649,8 @@ impl Walker<'_> {
         }
     }
 
-    /// `count_range` (L2932): two non-negative integers, lower ≤ upper; upper may be UNBOUNDED.
+    /// `count_range` (§8.4 Requirement Definition): two non-negative integers, lower ≤ upper; upper
+    /// may be UNBOUNDED.
     fn range(&mut self, node: &Node, what: &str) {
         let ok = match node.as_seq() {
             Some([lower, upper]) => {
@@ -718,7 +719,8 @@ fn is_call(map: &Map) -> bool {
 }
 
 /// Whether a map written where a parameter or property definition may also be a value (the
-/// short forms of L4294 and L4517) is a definition: it uses definition keynames.
+/// short forms of §9.4 Property Definition and §9.8 Parameter Definition) is a definition: it uses
+/// definition keynames.
 fn is_definition_map(map: &Map) -> bool {
     !is_call(map)
         && map.entries().iter().any(|e| {

@@ -1,10 +1,10 @@
 //! The tables of the TOSCA 2.0 grammar: each entity's keynames with the shape of their values,
 //! the mandatory ones, and the 1.x keynames 2.0 dropped. [`super`] walks a file with them.
 
-/// The directives of a node template (L2511).
+/// The directives of a node template (§7.2 Node Template).
 pub(super) const NODE_DIRECTIVES: &[&str] = &["create", "select", "substitute"];
 /// The directives of a requirement or capability assignment: where targets or sources come
-/// from (L3182, L2906).
+/// from (§8.5.2 Requirement Assignment Grammar, §8.3 Capability Assignment).
 pub(super) const SCOPE_DIRECTIVES: &[&str] = &["internal", "external"];
 
 /// What a keyname's value must be.
@@ -14,11 +14,11 @@ pub(super) enum K {
     Any,
     /// A YAML string.
     Str,
-    /// `metadata`: a map of names to any YAML value (L947).
+    /// `metadata`: a map of names to any YAML value (§5.3.1 metadata).
     Meta,
     /// A YAML boolean.
     Bool,
-    /// A `version` (L3906-3938): `major.minor[.fix[.qualifier[-build]]]`.
+    /// A `version` (§9.1.2.3 version): `major.minor[.fix[.qualifier[-build]]]`.
     Version,
     /// A list of strings (`valid_*_types`, `members`, `targets`, `file_ext`).
     Names,
@@ -87,7 +87,7 @@ pub(crate) enum D {
     OperationAssignment,
 }
 
-/// Keynames every type definition has (L1112-1116).
+/// Keynames every type definition has (§6.4.1 Common Keynames in Type Definitions).
 pub(super) const TYPE_COMMON: &[(&str, K)] = &[
     ("derived_from", K::Str),
     ("version", K::Version),
@@ -116,11 +116,11 @@ pub fn is_import_keyname(key: &str) -> bool {
 
 impl D {
     /// The keynames of this definition besides the common ones, with their shapes, and the
-    /// mandatory ones. Line numbers are those of `tosca-2.0-csd07.md`.
+    /// mandatory ones. Sections are those of `tosca-2.0-csd07.md`.
     pub(super) fn table(self) -> (&'static [(&'static str, K)], &'static [&'static str]) {
         use K::*;
         match self {
-            // L6345
+            // §12.1 Artifact Type
             D::ArtifactType => (
                 &[
                     ("mime_type", Str),
@@ -129,7 +129,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L4096 and the scalar keynames of L3672
+            // §9.2 Data Type and the scalar keynames of §9.1.2.2 scalar
             D::DataType => (
                 &[
                     ("validation", Any),
@@ -143,7 +143,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L2722
+            // §8.1 Capability Type
             D::CapabilityType => (
                 &[
                     ("properties", Defs(D::PropertyRefinement)),
@@ -153,7 +153,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L5843
+            // §11.1 Interface Type
             D::InterfaceType => (
                 &[
                     ("inputs", Defs(D::Parameter)),
@@ -162,7 +162,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L2571
+            // §7.3 Relationship Type
             D::RelationshipType => (
                 &[
                     ("properties", Defs(D::PropertyRefinement)),
@@ -174,7 +174,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L2343
+            // §7.1 Node Type
             D::NodeType => (
                 &[
                     ("properties", Defs(D::PropertyRefinement)),
@@ -186,7 +186,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L8997
+            // §16.1 Group Type
             D::GroupType => (
                 &[
                     ("properties", Defs(D::PropertyRefinement)),
@@ -195,7 +195,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L9117
+            // §16.3 Policy Type
             D::PolicyType => (
                 &[
                     ("properties", Defs(D::PropertyRefinement)),
@@ -204,11 +204,11 @@ impl D {
                 ],
                 &[],
             ),
-            // L1411
+            // §6.5 Repository Definitions
             D::Repository => (&[("url", Str)], &["url"]),
-            // L5579
+            // §10.4 Function Definitions
             D::Function => (&[("signatures", Any)], &["signatures"]),
-            // L5586
+            // §10.4 Function Definitions
             D::Signature => (
                 &[
                     ("arguments", Schemas),
@@ -219,7 +219,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L1719
+            // §6.8.1 Import Definitions
             D::Import => (
                 &[
                     ("url", Str),
@@ -229,10 +229,10 @@ impl D {
                 ],
                 &[],
             ),
-            // L4243
+            // §9.4 Property Definition
             D::Property => (PROPERTY_KEYS, &["type"]),
             D::PropertyRefinement => (PROPERTY_KEYS, &[]),
-            // L4392
+            // §9.6 Attribute Definition
             D::Attribute | D::AttributeRefinement => (
                 &[
                     ("type", Str),
@@ -250,7 +250,7 @@ impl D {
                     &[]
                 },
             ),
-            // L4491: every property keyname plus `mapping`, `type` optional
+            // §9.8 Parameter Definition: every property keyname plus `mapping`, `type` optional
             D::Parameter => (
                 &[
                     ("type", Str),
@@ -267,7 +267,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L2790
+            // §8.2 Capability Definition
             D::CapabilityDef | D::CapabilityRefinement => (
                 &[
                     ("type", Str),
@@ -282,7 +282,7 @@ impl D {
                     &[]
                 },
             ),
-            // L2932
+            // §8.4 Requirement Definition
             D::RequirementDef => (
                 &[
                     ("relationship", Any),
@@ -293,7 +293,7 @@ impl D {
                 ],
                 &["capability"],
             ),
-            // L2943
+            // §8.4 Requirement Definition
             D::RelationshipDef => (
                 &[
                     ("type", Str),
@@ -303,7 +303,7 @@ impl D {
                 ],
                 &["type"],
             ),
-            // L5912
+            // §11.2 Interface Definition
             D::InterfaceDef => (
                 &[
                     ("type", Str),
@@ -313,7 +313,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L6017, L6183
+            // §11.4 Operation Definition, §11.6 Notification Definition
             D::OperationDef => (
                 &[
                     ("implementation", Any),
@@ -322,9 +322,9 @@ impl D {
                 ],
                 &[],
             ),
-            // L6303
+            // §11.8 Operation and Notification Implementations
             D::Implementation => (&[("primary", Any), ("dependencies", Any)], &[]),
-            // L6417
+            // §12.2 Artifact Definition
             D::ArtifactDef => (
                 &[
                     ("type", Str),
@@ -337,12 +337,12 @@ impl D {
                 ],
                 &["type", "file"],
             ),
-            // L9231
+            // §16.5 Trigger Definition
             D::Trigger => (
                 &[("event", Str), ("condition", Any), ("action", Any)],
                 &["event"],
             ),
-            // L2014
+            // §6.9.1 Service Template Grammar
             D::ServiceTemplate => (
                 &[
                     ("inputs", Defs(D::Parameter)),
@@ -353,13 +353,13 @@ impl D {
                     ("policies", ListDefs(D::Policy)),
                     ("substitution_mappings", Defs(D::SubstitutionMappings)),
                     ("workflows", Defs(D::Workflow)),
-                    // Not in the keyname table of §6.9.1, but §10.4 (L5674) describes
+                    // Not in the keyname table of §6.9.1, but §10.4 Function Definitions describes
                     // function definitions inside a service template refining outer ones.
                     ("functions", Defs(D::Function)),
                 ],
                 &["node_templates"],
             ),
-            // L2446
+            // §7.2 Node Template
             D::NodeTemplate => (
                 &[
                     ("type", Str),
@@ -376,7 +376,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L2650
+            // §7.4 Relationship Template
             D::RelationshipTemplate => (
                 &[
                     ("type", Str),
@@ -387,7 +387,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L9061
+            // §16.2 Group Definition
             D::Group => (
                 &[
                     ("type", Str),
@@ -397,7 +397,7 @@ impl D {
                 ],
                 &["type"],
             ),
-            // L9173
+            // §16.4 Policy Definition
             D::Policy => (
                 &[
                     ("type", Str),
@@ -407,7 +407,7 @@ impl D {
                 ],
                 &["type"],
             ),
-            // L6503
+            // §13.2 Imperative Workflows
             D::Workflow => (
                 &[
                     ("inputs", Defs(D::Parameter)),
@@ -418,7 +418,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L6561
+            // §13.2.2 Workflow Step Definition
             D::Step => (
                 &[
                     ("target", Str),
@@ -430,7 +430,7 @@ impl D {
                 ],
                 &["target", "activities"],
             ),
-            // L7267
+            // §15.1 Substitution Mapping
             D::SubstitutionMappings => (
                 &[
                     ("node_type", Str),
@@ -443,7 +443,7 @@ impl D {
                 ],
                 &["node_type"],
             ),
-            // L3043
+            // §8.5.1 Supported Keynames
             D::RequirementAssignment => (
                 &[
                     ("node", Any),
@@ -459,7 +459,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L3059
+            // §8.5.1 Supported Keynames
             D::RelationshipAssignment => (
                 &[
                     ("type", Str),
@@ -469,7 +469,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L2880
+            // §8.3 Capability Assignment
             D::CapabilityAssignment => (
                 &[
                     ("properties", Any),
@@ -478,7 +478,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L5974
+            // §11.3 Interface Assignment
             D::InterfaceAssignment => (
                 &[
                     ("inputs", Any),
@@ -487,7 +487,7 @@ impl D {
                 ],
                 &[],
             ),
-            // L6123, L6250
+            // §11.5 Operation Assignment, §11.7 Notification Assignment
             D::OperationAssignment => (
                 &[("implementation", Any), ("inputs", Any), ("outputs", Any)],
                 &[],
@@ -595,7 +595,7 @@ pub(super) const RENAMED_IMPORT_KEYS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The top-level keynames of a TOSCA 2.0 file (L1008), with their shapes.
+/// The top-level keynames of a TOSCA 2.0 file (§6.1 Keynames), with their shapes.
 pub(super) const TOP_LEVEL: &[(&str, K)] = &[
     ("tosca_definitions_version", K::Str),
     ("description", K::Str),

@@ -65,7 +65,7 @@ pub fn read_definitions(
                     && dialect == Dialect::Tosca2
                 {
                     // One definition read through two files is harmless; another one in the
-                    // same namespace is a duplicate (L1993, T2-REPO-04).
+                    // same namespace is a duplicate (§6.8.4 Namespaces, T2-REPO-04).
                     if sources.slice(earlier.definition) != sources.slice(repo.def.span) {
                         diags.push(defined_twice(
                             &format!("repository `{}`", repo.name),
@@ -137,7 +137,7 @@ pub fn read_definitions(
 }
 
 /// `what` (`node type `X``) defined at `at` after a different definition at `earlier`, in one
-/// namespace (TOSCA 2.0, L1991-2002) or in the one namespace of Simple Profile files.
+/// namespace (TOSCA 2.0, §6.8.4 Namespaces) or in the one namespace of Simple Profile files.
 fn defined_twice(what: &str, at: Span, earlier: Span, dialect: Dialect) -> Diagnostic {
     Diagnostic::error(
         codes::TOSCA_DUPLICATE,
@@ -260,8 +260,8 @@ fn add_type(
 }
 
 /// A custom function definition outside a service template, keyed by its identity like a type
-/// (L5666). The same definition reached through two files is harmless; two different ones of
-/// one name in one namespace are not.
+/// (§10.4 Function Definitions). The same definition reached through two files is harmless; two
+/// different ones of one name in one namespace are not.
 fn add_function(sources: &SourceMap, model: &mut Model, named: Named, diags: &mut Diagnostics) {
     let id = model.namespaces.id(named.span.file, &named.name);
     model
@@ -407,6 +407,7 @@ pub fn read_topology(
     if warn_keys {
         shape::check_keys(map, keynames(E::Topology), &what, diags);
     }
+    let span = node.span;
     let map = node.as_map_mut()?;
     let inputs = section(
         warn_keys,
@@ -447,6 +448,7 @@ pub fn read_topology(
         .map(|w| shape::named_owned(w, "`workflows`", diags))
         .unwrap_or_default();
     Some(TopologyTemplate {
+        span,
         description: map.take("description"),
         inputs,
         node_templates,

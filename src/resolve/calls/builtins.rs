@@ -1,5 +1,5 @@
-//! The built-in functions of TOSCA 2.0 (§10.2, L4799-5506): how each is called, and the
-//! computation of those whose result follows from their arguments alone.
+//! The built-in functions of TOSCA 2.0 (§10.2 TOSCA Built-In Functions): how each is called, and
+//! the computation of those whose result follows from their arguments alone.
 //!
 //! [`apply`] judges the arguments it knows even when others are known only at deployment, so a
 //! `$concat` of a string and an integer is an error whatever else it holds; it computes a result
@@ -8,10 +8,10 @@
 //!
 //! - an integer compares with and adds to a float (it is promoted); a string compares with a
 //!   scalar, version or timestamp when it reads as one, and two values of different kinds are
-//!   never ordered (`$greater_than` and friends are then false, L5192) and never `$equal`
-//!   (which is an error, L5186);
+//!   never ordered (`$greater_than` and friends are then false, §10.2.2.2.2 $greater_than) and
+//!   never `$equal` (which is an error, §10.2.2.2.1 $equal);
 //! - strings order by Unicode code point; `$matches` uses the Rust `regex` syntax and searches
-//!   (anchor with `^…$` to match the whole string, L5246);
+//!   (anchor with `^…$` to match the whole string, §10.2.2.2.7 $matches);
 //! - `$join` and `$concat` take strings, never numbers (there is no implicit conversion);
 //! - `$token` splits on each separator character, so two in a row make an empty token, and an
 //!   index past the last token is an error;
@@ -19,7 +19,7 @@
 //! - `$sum`, `$difference` and `$product` of integers stay integers (an overflow is an error),
 //!   with a float among them they are floats; scalars add only to scalars of the same unit
 //!   family; `$quotient` of numbers is a float, a division by zero an error;
-//! - `$round` rounds exact halves down, toward −∞ (3.5 → 3, −3.5 → −4), as L5487 says;
+//! - `$round` rounds exact halves down, toward −∞ (3.5 → 3, −3.5 → −4), as §10.2.5.6 $round says;
 //!   `$round`, `$floor` and `$ceil` accept integers.
 
 use std::cmp::Ordering;
@@ -468,7 +468,7 @@ pub const BUILT_INS: &[BuiltIn] = &[
 ];
 
 /// `$in_range`, read as a built-in only under `--quirk in-range`: csd07 does not define it, yet
-/// its examples call it (L3463, L3557), with the meaning of the 1.x `in_range` constraint.
+/// its examples call it (§8.6 Node Filter Definition, §9.1.1.2 integer), as 1.x's `in_range`.
 pub const IN_RANGE: BuiltIn = f(
     "in_range",
     2,
@@ -667,7 +667,7 @@ fn logic(all: bool, args: &[Value]) -> Outcome {
         }
     }
     if decided {
-        // A false argument decides `$and`, a true one `$or` (L5148, L5158).
+        // A false argument decides `$and`, a true one `$or` (§10.2.2.1.1 $and, §10.2.2.1.2 $or).
         Outcome::Value(Value::Boolean(!all))
     } else if later {
         Outcome::Later
@@ -780,7 +780,7 @@ fn equal(args: &[Value]) -> Outcome {
     }
 }
 
-/// Kinds the ordering functions take (L5192).
+/// Kinds the ordering functions take (§10.2.2.2.2 $greater_than).
 fn comparable(v: &Value) -> bool {
     matches!(
         v,
@@ -811,7 +811,7 @@ fn order(name: &str, args: &[Value]) -> Outcome {
     let Some((a, b)) = coerce(a, b) else {
         return Outcome::Later;
     };
-    // Arguments of different types make the comparison false (L5194).
+    // Arguments of different types make the comparison false (§10.2.2.2.2 $greater_than).
     let Some(ordering) = compare(&a, &b) else {
         return Outcome::Value(Value::Boolean(false));
     };
@@ -825,7 +825,7 @@ fn order(name: &str, args: &[Value]) -> Outcome {
 
 /// `$in_range: [ value, [ lower, upper ] ]`: the bounds must be comparable and in order, and the
 /// value lies between them, both included; a value of another kind than the bounds is not in
-/// the range, as it is never ordered against them (L5192).
+/// the range, as it is never ordered against them (§10.2.2.2.2 $greater_than).
 fn in_range(args: &[Value]) -> Outcome {
     let bounds = match known(args, 1) {
         None => None,
@@ -1561,7 +1561,7 @@ fn rounding(name: &str, args: &[Value]) -> Outcome {
     let rounded = match name {
         "floor" => x.floor(),
         "ceil" => x.ceil(),
-        // Exact halves round down (L5487).
+        // Exact halves round down (§10.2.5.6 $round).
         _ if (x - x.floor()) == 0.5 => x.floor(),
         _ => x.round(),
     };
@@ -1658,7 +1658,7 @@ mod tests {
             apply("less_than", &[gb(1.0), s("3 TB")], &Patterns::default()),
             Outcome::Later
         );
-        // Different types are not ordered: false (L5194).
+        // Different types are not ordered: false (§10.2.2.2.2 $greater_than).
         assert_eq!(value("greater_than", vec![s("3"), i(2)]), b(false));
         assert_eq!(wrong_arg("greater_than", vec![l(vec![]), i(2)]), Some(0));
         assert_eq!(value("equal", vec![i(2), Value::Float(2.0)]), b(true));

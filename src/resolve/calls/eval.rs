@@ -316,9 +316,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     /// The `node_filter` of a `select` node template, checked and evaluated with `SELF` the node
-    /// to be selected: a node outside the topology known by the template's type (L3443-3445).
-    /// What is wrong whatever that node is an error, as in a requirement's filter; a filter
-    /// that is no condition, or false for every node, can select nothing (see
+    /// to be selected: a node outside the topology known by the template's type (§8.6 Node Filter
+    /// Definition). What is wrong whatever that node is an error, as in a requirement's filter; a
+    /// filter that is no condition, or false for every node, can select nothing (see
     /// [`crate::resolve::select_filter`]). The result, with what only the selection can know
     /// still calls, is what the IR carries for the orchestrator.
     fn selection_filter(
@@ -1083,8 +1083,8 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     /// Says, once per signature, that a custom function's `implementation` is not run at
-    /// translation time: its calls stay in the IR, carrying it (L5657-5661); and what reading
-    /// the implementation found, now that a call uses it.
+    /// translation time: its calls stay in the IR, carrying it (§10.4 Function Definitions); and
+    /// what reading the implementation found, now that a call uses it.
     fn not_run(&mut self, custom: &Custom<'m>, signature: usize, diags: &mut Diagnostics) {
         let signature = &custom.signatures[signature];
         let (Some(written), Some(implementation)) =
@@ -1115,7 +1115,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     /// A custom function's arguments against its signatures, the first that fits winning
-    /// (L5617): its index, and the arguments read as its schemas.
+    /// (§10.4 Function Definitions): its index, and the arguments read as its schemas.
     fn custom(
         &mut self,
         custom: &Custom<'m>,
@@ -1438,7 +1438,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             return Ok(());
         }
         let sections: &[&'static str] = if function == "get_attribute" {
-            // Every property is also an attribute (L4386).
+            // Every property is also an attribute (§9.6 Attribute Definition).
             &["attributes", "properties"]
         } else {
             &["properties"]

@@ -1,10 +1,10 @@
-//! Operation and notification output mappings of node templates (§9.10, L4626-4647):
-//! `<parameter>: [ <tosca_path>, <attribute>, <nested>... ]` names the attribute an incoming
-//! value is stored into. It is the argument list of a `$get_attribute` without the `$` (the
-//! checklist's T2-PARAM-09), so it is judged by the same path walk: the path must lead where
-//! the types allow and end at an attribute (or property, L4386) the entity defines, with `SELF`
-//! the node. What a mapping names is written at deployment, so nothing is evaluated and the
-//! IR keeps the mapping as data.
+//! Operation and notification output mappings of node templates (§9.10 Parameter Mapping
+//! Assignment): `<parameter>: [ <tosca_path>, <attribute>, <nested>... ]` names the attribute an
+//! incoming value is stored into. It is the argument list of a `$get_attribute` without the `$`
+//! (the checklist's T2-PARAM-09), so it is judged by the same path walk: the path must lead where
+//! the types allow and end at an attribute (or property, §9.6 Attribute Definition) the entity
+//! defines, with `SELF` the node. What a mapping names is written at deployment, so nothing is
+//! evaluated and the IR keeps the mapping as data.
 
 use super::eval::Evaluator;
 use super::path::Scope;

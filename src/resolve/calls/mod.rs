@@ -1,4 +1,4 @@
-//! TOSCA 2.0 functions (§10, L4727-5828): every call checked, evaluated where its value is
+//! TOSCA 2.0 functions (§10 TOSCA Functions): every call checked, evaluated where its value is
 //! known before deployment, and kept as an IR [`Call`](crate::ir::Call) where it is not.
 //!
 //! Values are read into the IR first (`resolve::values` recognises the `$` syntax and binds
@@ -19,11 +19,11 @@
 //! - a property, attribute or capability value that a function computes must fit its
 //!   definition's type (a `$concat` is no integer).
 //!
-//! Inner calls are evaluated first (L4769). `$get_property` of a value known before deployment
-//! is replaced by that value (through chains of `$get_property`, a loop is an error), and so is
-//! every function whose arguments are then all known (`$concat`, `$sum`, `$node_index` of a node
-//! with one representation, ...). The rest stays a call, `$get_property`, `$get_attribute` and
-//! `$get_artifact` in the Simple Profile's `[node, (capability,) name, ...]` form wherever the
+//! Inner calls are evaluated first (§10.1 Function Syntax). `$get_property` of a value known before
+//! deployment is replaced by that value (through chains of `$get_property`, a loop is an error),
+//! and so is every function whose arguments are then all known (`$concat`, `$sum`, `$node_index` of
+//! a node with one representation, ...). The rest stays a call, `$get_property`, `$get_attribute`
+//! and `$get_artifact` in the Simple Profile's `[node, (capability,) name, ...]` form wherever the
 //! path leads to one node template, so every backend reads them as it reads 1.x ones.
 //!
 //! Node filters and other validation expressions are evaluated by whoever owns them, through

@@ -1,4 +1,4 @@
-//! TOSCA Path (§10.3, L5508-5569): the leading arguments of `$get_property`, `$get_attribute`,
+//! TOSCA Path (§10.3 TOSCA Path): the leading arguments of `$get_property`, `$get_attribute`,
 //! `$get_artifact` and `$available_allocation`, followed through the resolved topology.
 //!
 //! ```text
@@ -17,16 +17,16 @@
 //! what remains is the property, attribute or artifact name and the keys inside it. The
 //! keywords are reserved (T2-PATH-03): an integer right after a name is an index, and a
 //! template named `SELF` cannot be reached. A missing index is 0; `ALL` gives every index, and
-//! several `ALL`s flatten into one list (L5555-5559).
+//! several `ALL`s flatten into one list (§10.3 TOSCA Path).
 //!
 //! Decisions where the spec is unclear:
 //! - `CAPABILITY, RELATIONSHIP, <idx>` after a relationship leads to the relationships that
 //!   target the same capability as the current one: the same step the node context takes
 //!   from a capability (`CAPABILITY, <name>, RELATIONSHIP, <idx>`), which the BNF mirrors
-//!   (L5545 describes it as "the relationships defined by the same requirement").
+//!   (§10.3 TOSCA Path describes it as "the relationships defined by the same requirement").
 //! - `SELF` is the relationship in a relationship's properties and interfaces and in a
 //!   requirement's node filter, the node everywhere else in a node template, and nothing in
-//!   outputs, groups and policies (L5534, L3445; T2-PATH-04).
+//!   outputs, groups and policies (§10.3 TOSCA Path, §8.6 Node Filter Definition; T2-PATH-04).
 //! - What the topology does not hold (a requirement left to the orchestrator, an index past
 //!   the relationships made so far, a relationship template no requirement uses) is still
 //!   followed by type, through the requirement's definition, so a name the types do not have
@@ -64,7 +64,7 @@ pub enum Scope {
     /// a candidate for.
     Open(Box<OpenRelationship>),
     /// A node outside the topology known only by its type chain (most specific first): the
-    /// node a `select` node template's `node_filter` judges, which is `SELF` there (L3445).
+    /// node a `select` template's `node_filter` judges, `SELF` there (§8.6 Node Filter Definition).
     Candidate(TypeNames),
 }
 

@@ -1,11 +1,11 @@
-//! How a TOSCA 2.0 value says it is a function call (§10.1, L4727-4797; T2-FN-01..05).
+//! How a TOSCA 2.0 value says it is a function call (§10.1 Function Syntax; T2-FN-01..05).
 //!
-//! The detection algorithm of L4788-4797: a string that starts with one `$` is a call. As the
-//! only key of a map it names the function and the map's value holds the arguments; as a value
-//! it is a call without arguments; as one key among several it is a "malformed function". A
+//! The detection algorithm of §10.1 Function Syntax: a string that starts with one `$` is a call.
+//! As the only key of a map it names the function and the map's value holds the arguments; as a
+//! value it is a call without arguments; as one key among several it is a "malformed function". A
 //! leading `$$` escapes: one `$` is dropped and the rest is literal text. A key may add a suffix
 //! after a second `$` (`$keygen$1`) so that one function can be called several times as keys
-//! of one map (L4744); the suffix is not part of the name.
+//! of one map (§10.1 Function Syntax); the suffix is not part of the name.
 
 use crate::diag::{Diagnostic, codes};
 use crate::yaml::{Map, Node};
@@ -70,7 +70,8 @@ pub fn arguments<'y>(written: &Written<'y>) -> Vec<&'y Node> {
     }
 }
 
-/// The error for a map that has a `$` key among other keys (L4796): "malformed function".
+/// The error for a map that has a `$` key among other keys (§10.1 Function Syntax): "malformed
+/// function".
 pub fn malformed(map: &Map) -> Option<Diagnostic> {
     if map.len() < 2 {
         return None;

@@ -1,13 +1,13 @@
 //! Which functions exist: the built-ins of §10.2 and the custom functions defined under
-//! `functions` (§6.6, §10.4; L1452-1487, L5571-5828), with their signatures.
+//! `functions` (§6.6 Function Definitions, §10.4 Function Definitions), with their signatures.
 //!
 //! Definitions outside the service template are read from every file; one of the same name
-//! inside the service template refines it (L5674-5686): for a signature already defined only
-//! the `implementation` may change (an empty entry keeps it as it is), new signatures follow the
-//! refined ones, and `description` and `metadata` are replaced. A custom function named like a
-//! built-in is shadowed by the built-in (with a warning), since the built-in's meaning is fixed
-//! by the standard (T2-FNDEF-10). Implementations are read as operations' are (L5590) and
-//! carried by the IR's calls; toscana does not run them.
+//! inside the service template refines it (§10.4 Function Definitions): for a signature already
+//! defined only the `implementation` may change (an empty entry keeps it as it is), new signatures
+//! follow the refined ones, and `description` and `metadata` are replaced. A custom function named
+//! like a built-in is shadowed by the built-in (with a warning), since the built-in's meaning is
+//! fixed by the standard (T2-FNDEF-10). Implementations are read as operations' are (§10.4 Function
+//! Definitions) and carried by the IR's calls; toscana does not run them.
 
 use indexmap::IndexMap;
 
@@ -19,7 +19,7 @@ use crate::source::FileId;
 use crate::source::Span;
 use crate::yaml::Node as Yaml;
 
-/// One signature of a custom function (L5584-5590).
+/// One signature of a custom function (§10.4 Function Definitions).
 #[derive(Debug, Clone)]
 pub struct Signature<'m> {
     /// Schema definitions: a type name, or a map with `type` (and schemas, validation).
@@ -27,7 +27,8 @@ pub struct Signature<'m> {
     pub optional: Vec<&'m Yaml>,
     pub variadic: bool,
     pub result: Option<&'m Yaml>,
-    /// The `implementation` as written (L5590), the service template's refinement applied.
+    /// The `implementation` as written (§10.4 Function Definitions), the service template's
+    /// refinement applied.
     pub implementation: Option<&'m Yaml>,
     /// `implementation` read as an operation's is ([`Functions::read_implementations`]):
     /// what the IR's calls of this signature carry.
@@ -66,7 +67,7 @@ impl<'m> Signature<'m> {
         self.implemented_by.clone()
     }
 
-    /// Whether the signature takes `n` arguments (L5643-5656).
+    /// Whether the signature takes `n` arguments (§10.4 Function Definitions).
     pub fn takes(&self, n: usize) -> bool {
         let (required, optional) = (self.arguments.len(), self.optional.len());
         match (required + optional, self.variadic) {
@@ -208,9 +209,9 @@ impl<'m> Functions<'m> {
     }
 
     /// Reads every signature's `implementation` with `read`, which resolves it as an
-    /// operation's implementation is resolved (L5590: "the same definition"), its artifact
-    /// files checked, keeping what it reports for the calls that use the signature; done once,
-    /// after the topology's artifacts are known.
+    /// operation's implementation is resolved (§10.4 Function Definitions: "the same definition"),
+    /// its artifact files checked, keeping what it reports for the calls that use the signature;
+    /// done once, after the topology's artifacts are known.
     pub fn read_implementations(
         &mut self,
         mut read: impl FnMut(&'m Yaml, &mut Diagnostics) -> Implementation,
@@ -247,8 +248,8 @@ fn read(named: &Named) -> Custom<'_> {
     }
 }
 
-/// The entries of `signatures`: a list (L5604-5615), or a map, as the keyname table has it
-/// (L5580), of signature definitions.
+/// The entries of `signatures`: a list (§10.4 Function Definitions), or a map, as the keyname table
+/// has it (§10.4 Function Definitions), of signature definitions.
 pub fn signature_entries(node: Option<&Yaml>) -> Vec<&Yaml> {
     match node {
         Some(n) => match (n.as_seq(), n.as_map()) {
@@ -260,7 +261,7 @@ pub fn signature_entries(node: Option<&Yaml>) -> Vec<&Yaml> {
     }
 }
 
-/// Applies a service template's refinement of a function (L5680-5686).
+/// Applies a service template's refinement of a function (§10.4 Function Definitions).
 fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics) {
     let items = signature_entries(named.def.as_map().and_then(|m| m.get("signatures")));
     let before = outer.signatures.len();
@@ -273,7 +274,7 @@ fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics)
         for entry in map.entries() {
             let key = entry.key.scalar_text().unwrap_or_default();
             if key == "implementation" {
-                // The one thing a refinement may change (L5682).
+                // The one thing a refinement may change (§10.4 Function Definitions).
                 outer.signatures[i].implementation = Some(&entry.value);
                 continue;
             }

@@ -1,12 +1,13 @@
 //! What a call of a function that is neither built in nor defined means (T2-FN-07).
 //!
 //! Custom functions may be called without a definition, for the orchestrator to supply
-//! (L5575), so such a call is a warning and stays in the IR as written, unevaluated. Two
-//! exceptions are errors: a name one slip away from a known function (`$get_propery`) is a
-//! typo, not an orchestrator's function, and `$in_range`, which csd07 does not define though its
-//! examples call it (L3463, L3557), and which OASIS's conformance tests reject
-//! (`in_range-inv.yaml`), unless `--quirk in-range` reads it as a built-in. When an import
-//! could not be read, any unknown name may be defined there and is taken on trust.
+//! (§10.4 Function Definitions), so such a call is a warning and stays in the IR as written,
+//! unevaluated. Two exceptions are errors: a name one slip away from a known function
+//! (`$get_propery`) is a typo, not an orchestrator's function, and `$in_range`, which csd07 does
+//! not define though its examples call it (§8.6 Node Filter Definition, §9.1.1.2 integer), and
+//! which OASIS's conformance tests reject (`in_range-inv.yaml`), unless `--quirk in-range` reads it
+//! as a built-in. When an import could not be read, any unknown name may be defined there and is
+//! taken on trust.
 
 use super::builtins::IN_RANGE;
 use super::table::Functions;

@@ -85,8 +85,9 @@ pub(super) fn marked(dialect: Dialect, node: &Node) -> Option<Marked> {
     }
 }
 
-/// Simple Profile L606-614: concrete nodes have a deployment artifact or an implementation of
-/// the `create` operation; the others are abstract.
+/// Simple Profile §11 Describing abstract requirements for nodes and capabilities in a TOSCA
+/// template: concrete nodes have a deployment artifact or an implementation of the `create`
+/// operation; the others are abstract.
 pub(super) fn is_abstract(node: &Node) -> bool {
     node.artifacts.is_empty()
         && !node.interfaces.values().any(|i| {

@@ -1,33 +1,39 @@
 //! Substitution expansion: a node template that another service template substitutes is
-//! replaced, in the IR, by that template's topology (TOSCA 2.0 §15, L7245-7262; Simple Profile
-//! 1.0 §12-13, L768-1100 and A.8).
+//! replaced, in the IR, by that template's topology (TOSCA 2.0 §15 Substitution; Simple Profile
+//! 1.0 §12 Using node template substitution for model composition, §13 Using node template
+//! substitution for chaining subsystems and §A.8 Topology Template definition).
 //!
 //! Candidates are the templates given with `--substitute FILE` and the imported templates that
-//! declare `substitution_mappings` (2.0 L2284), each resolved on its own like any template.
+//! declare `substitution_mappings` (2.0 §6.9.9 Substitution Mappings), each resolved on its own
+//! like any template.
 //!
 //! Which nodes are substituted:
-//! - TOSCA 2.0: a node with the `substitute` directive (L2551). Directives are tried in order
-//!   (L2563): after `select` the orchestrator decides, so the node is left as it is; with no
-//!   candidate, a later `create` lets the node be created, and otherwise "a substituting
-//!   template must be found to instantiate this node" (L7555): an error where the output needs
-//!   every value (`ir`, `k8s`), a warning where it does not (`check`, whose orchestrator may
+//! - TOSCA 2.0: a node with the `substitute` directive (§7.2.1 Node Template Directives).
+//!   Directives are tried in order (§7.2.1 Node Template Directives): after `select` the
+//!   orchestrator decides, so the node is left as it is; with no candidate, a later `create` lets
+//!   the node be created, and otherwise "a substituting template must be found to instantiate this
+//!   node" (§15.5.1 Mapping Multiple Requirements with the Same Name): an error where the output
+//!   needs every value (`ir`, `k8s`), a warning where it does not (`check`, whose orchestrator may
 //!   know one; `tf` and `dot`, which show the node as it is).
-//! - Simple Profile 1.x: a node with the `substitutable` (or `substitute`) directive (L785),
-//!   and an *abstract* node — one without a deployment artifact and without an implementation
-//!   of a `create` operation (L606-614, L822) — when a candidate fits. "Substitutable was
-//!   determined to be equivalent to selectable" (L13808): an orchestrator may provide the
-//!   template, so a directive with no candidate is a warning, and an abstract node without one
-//!   is left for the orchestrator silently.
+//! - Simple Profile 1.x: a node with the `substitutable` (or `substitute`) directive (§12 Using
+//!   node template substitution for model composition), and an *abstract* node — one without a
+//!   deployment artifact and without an implementation of a `create` operation (§11 Describing
+//!   abstract requirements for nodes and capabilities in a TOSCA template, §12 Using node template
+//!   substitution for model composition) — when a candidate fits. "Substitutable was determined to
+//!   be equivalent to selectable" (the 1.0 draft's Appendix M Revision History, on A.3.2): an
+//!   orchestrator may provide the template, so a directive with no candidate is a warning, and an
+//!   abstract node without one is left for the orchestrator silently.
 //!
 //! A candidate fits when the node's type is, or derives from, its `node_type`, and the node
 //! passes its `substitution_filter`: a Simple Profile 1.3 node filter, or a TOSCA 2.0 condition
-//! clause evaluated with `SELF` the node (L7269). Several fitting candidates are an error; when
-//! only deployment can tell, the node is left for the orchestrator with a warning.
+//! clause evaluated with `SELF` the node (§15.1 Substitution Mapping). Several fitting candidates
+//! are an error; when only deployment can tell, the node is left for the orchestrator with a
+//! warning.
 //!
 //! The outer node's property values become the inner template's input values: through the
 //! `properties` mappings (`prop: input`, `prop: [input]`, `[CAPABILITY, cap, prop]: input`),
-//! else, in Simple Profile, by name (L913). An input that is required, has no default and gets
-//! no value is an error at the substituted node.
+//! else, in Simple Profile, by name (§12 Using node template substitution for model composition).
+//! An input that is required, has no default and gets no value is an error at the substituted node.
 //!
 //! Expansion (see [`splice`]): the inner nodes, relationships, groups and policies are named
 //! `<outer node>.<inner name>` and take the substituted node's place in node order; the
@@ -224,7 +230,13 @@ impl Expander<'_> {
         let mut problems = Vec::new();
         let out = splice(topology, plans, &names, &mut problems);
         let spans = SpanFinder::new(&out.source.files, self.ctx.sources);
-        for (at, error, message, hint) in problems {
+        for splice::Problem {
+            at,
+            error,
+            message,
+            hint,
+        } in problems
+        {
             // An inner template spliced into several nodes has the same problem each time.
             if !self.spliced.insert(format!("{at:?} {message}")) {
                 continue;
@@ -526,7 +538,8 @@ impl Expander<'_> {
 /// `diagnostics` without those about the open requirements of nodes that were substituted:
 /// "the orchestrator will first try to perform substitution ... and after that validate if all
 /// mandatory requirements of all nodes in the resulting graph are fulfilled" (Simple Profile
-/// L785), and the substituted node is no longer in that graph.
+/// §12 Using node template substitution for model composition), and the substituted node is no
+/// longer in that graph.
 pub fn settled(
     diagnostics: Vec<Diagnostic>,
     topology: &Topology,

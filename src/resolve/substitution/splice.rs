@@ -19,7 +19,33 @@ use crate::ir::{
 };
 
 /// A problem found while splicing: where, whether it is an error, what, what would be right.
-pub(super) type Problem = (Option<Location>, bool, String, String);
+pub(super) struct Problem {
+    pub at: Option<Location>,
+    /// An error, else a warning.
+    pub error: bool,
+    pub message: String,
+    pub hint: String,
+}
+
+impl Problem {
+    fn error(at: Option<Location>, message: String, hint: String) -> Self {
+        Problem {
+            at,
+            error: true,
+            message,
+            hint,
+        }
+    }
+
+    fn warning(at: Option<Location>, message: String, hint: String) -> Self {
+        Problem {
+            at,
+            error: false,
+            message,
+            hint,
+        }
+    }
+}
 
 /// The topology with each plan's node replaced by its inner topology (see the module docs).
 pub(super) fn splice(
@@ -139,9 +165,8 @@ pub(super) fn splice(
                 if mapped.is_empty() {
                     // The substituting template fulfils it inside, or has no use for it
                     // (tosca-parser's `system.yaml` hosts `dbsys`, whose template maps no `host`).
-                    problems.push((
+                    problems.push(Problem::warning(
                         rel.location,
-                        false,
                         if *k > 1 && !assignment_targets(&plans[p].inner, &rel.requirement, 0).is_empty() {
                             format!(
                                 "requirement `{}` of substituted node `{}` connects it to `{}`, but the mappings of `{}` take only {} of its assignments; the relationship is dropped",
@@ -169,9 +194,8 @@ pub(super) fn splice(
                                 .is_some_and(|i| inner_rels.contains(&i.index()))
                     });
                     if inside {
-                        problems.push((
+                        problems.push(Problem::error(
                             rel.location,
-                            true,
                             format!(
                                 "requirement `{}` of substituted node `{}` is fulfilled here and also inside `{}`, by `{}`'s requirement `{}`",
                                 m.name, outer_source.name, names[p], inner.name, m.target
@@ -221,9 +245,8 @@ pub(super) fn splice(
                                 ),
                             ),
                         };
-                        problems.push((
+                        problems.push(Problem::error(
                             rel.location,
-                            true,
                             message,
                             format!(
                                 "add `{cap}: [ <inner node template>, <capability> ]` under `substitution_mappings.capabilities` of `{}`",
@@ -393,9 +416,8 @@ pub(super) fn splice(
                             Section::Capabilities => "capability",
                             Section::Requirements => "requirement",
                         };
-                        problems.push((
+                        problems.push(Problem::warning(
                             outer.substitution.as_ref().and_then(|s| s.location),
-                            false,
                             format!(
                                 "the boundary maps {noun} `{}` onto `{}` of `{}`, which `{}` substitutes without mapping a {noun} `{}`; the mapping is dropped",
                                 m.name, m.target, outer.nodes[m.node.index()].name, names[p], m.target
@@ -409,7 +431,8 @@ pub(super) fn splice(
         }
     }
     // `get_attribute: [ <substituted node>, <attribute> ]` elsewhere reads what its attribute
-    // mapping gives (L913, §15.3), where the mapping names a value.
+    // mapping gives (Simple Profile §12 Using node template substitution for model composition;
+    // TOSCA 2.0 §15.3 Attribute Mapping), where the mapping names a value.
     let mapped: HashMap<String, IndexMap<String, Value>> = out.substituted[..plans.len()]
         .iter()
         .map(|s| (s.name.clone(), s.attributes.clone()))
@@ -438,8 +461,8 @@ pub(super) fn splice(
 /// The inner requirements that assignment `k` (0-based, in assignment order) of requirement
 /// `name` of the substituted node is wired to. The pairs of one mapping entry take an
 /// assignment together; in TOSCA 2.0 an entry takes as many assignments as its `[name, count]`
-/// key says (`UNBOUNDED`: all the rest), one without a count takes one (§15.5, L7437), and an
-/// assignment past them all is not mapped. A Simple Profile mapping (a map: one entry per
+/// key says (`UNBOUNDED`: all the rest), one without a count takes one (§15.5 Requirement Mapping),
+/// and an assignment past them all is not mapped. A Simple Profile mapping (a map: one entry per
 /// name) takes every assignment.
 pub(super) fn assignment_targets<'t>(
     inner: &'t Topology,

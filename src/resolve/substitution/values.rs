@@ -25,8 +25,9 @@ pub(super) fn input_values(
     let mut out = Vec::new();
     let mappings = b.mappings.get("properties").and_then(Yaml::as_map);
     if dialect != Dialect::Tosca2 {
-        // Simple Profile (L913): properties are inputs by name; `properties` mappings (1.2)
-        // map others, and win (they are bound later).
+        // Simple Profile (§12 Using node template substitution for model composition): properties
+        // are inputs by name; `properties` mappings (1.2) map others, and win (they are bound
+        // later).
         for (name, value) in &node.properties {
             if declared(name) && !matches!(value, Value::Null) {
                 out.push((name.clone(), value.clone()));
@@ -73,7 +74,8 @@ pub(super) fn input_values(
 
 /// The substituted node's attributes as the substituting template maps them: its `attributes`
 /// mappings (`attr: output`, 1.2's `attr: [ output ]`) with each output's value, else every
-/// output by name (Simple Profile L913). A mapping that names no output is kept as written.
+/// output by name (Simple Profile §12 Using node template substitution for model composition). A
+/// mapping that names no output is kept as written.
 pub(super) fn attribute_values(inner: &Topology) -> IndexMap<String, Value> {
     let output = |name: &str| {
         inner

@@ -2,8 +2,8 @@
 //!
 //! In 1.3 an interface definition in a node or relationship type may add operations its
 //! interface type does not list; 2.0 only refines operations and notifications the interface
-//! type defines (§11.2, L5921). The XML has no interface types at all (an interface is named by
-//! a URI, and its operations are the node type's), so the XML front end writes an empty
+//! type defines (§11.2 Interface Definition). The XML has no interface types at all (an interface
+//! is named by a URI, and its operations are the node type's), so the XML front end writes an empty
 //! interface type per name. The 2.0 file declares, in each interface type, every operation and
 //! notification an interface definition of that type names, with an empty definition.
 

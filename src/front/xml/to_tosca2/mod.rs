@@ -176,10 +176,10 @@ const ROOT_NODE: &str = "tosca.nodes.Root";
 /// `tosca.nodes.Root` with its `dependency` requirement admitting any relationship to any
 /// capability. An XML relationship template between two nodes (no requirement, no capability)
 /// is read as that requirement with the relationship template's type; TOSCA 2.0 requires the
-/// type of a relationship template to derive from its requirement definition's (L3172-3178), so
-/// 1.3's `DependsOn` and `Node` would reject Winery's `HostedOn` between nodes. The capability
-/// it targets is then the one its relationship type admits (`host` for `HostedOn`), as in the
-/// XML's own reading.
+/// type of a relationship template to derive from its requirement definition's (§8.5.2 Requirement
+/// Assignment Grammar), so 1.3's `DependsOn` and `Node` would reject Winery's `HostedOn` between
+/// nodes. The capability it targets is then the one its relationship type admits (`host` for
+/// `HostedOn`), as in the XML's own reading.
 fn any_dependency(root: Node) -> Node {
     let Some(requirements) = root.as_map().and_then(|m| m.get("requirements")) else {
         return root;

@@ -1,8 +1,8 @@
 //! The Simple Profile 1.3 types a converted file uses, for a 2.0 file to define itself.
 //!
-//! TOSCA 2.0 has no normative types and no implicit imports (T2-DIFF-01, L1532). The XML's
-//! types derive from the 1.3 normative types (`tosca.nodes.Root` for a type with no
-//! `DerivedFrom`, `tosca.nodes.Compute` for Winery's `Compute`), and their meaning (the
+//! TOSCA 2.0 has no normative types and no implicit imports (T2-DIFF-01, §6.7.2 TOSCA Simple
+//! Profile). The XML's types derive from the 1.3 normative types (`tosca.nodes.Root` for a type
+//! with no `DerivedFrom`, `tosca.nodes.Compute` for Winery's `Compute`), and their meaning (the
 //! `state` attribute, the `feature` capability, the `dependency` requirement a node-to-node
 //! relationship uses) is theirs. The 2.0 simple profile (`org.oasis-open.simple:2.0`) is not
 //! the same library: its `Root` has no `tosca_id`, its `state` no default, its scalar types

@@ -81,9 +81,9 @@ pub fn value_def(rw: &mut Rw, def: &Node, kind: ValueDef, what: &str) -> Node {
             return m.done();
         }
     };
-    // 2.0 forbids `default` on a property that is not required (L4250). Such a property always
-    // has a value (its default) unless a template assigns one, which is what a required
-    // property with a default means in 2.0.
+    // 2.0 forbids `default` on a property that is not required (§9.4 Property Definition). Such a
+    // property always has a value (its default) unless a template assigns one, which is what a
+    // required property with a default means in 2.0.
     let not_required_with_default = map.get("required").and_then(Node::scalar_text)
         == Some("false")
         && map.contains_key("default");

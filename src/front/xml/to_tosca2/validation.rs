@@ -74,7 +74,7 @@ fn one(rw: &mut Rw, operator: &str, operand: &Node, span: Span) -> Option<Node> 
             }
         }
         // 1.3 patterns match the whole string; 2.0's `$matches` matches anywhere unless
-        // anchored (L5244).
+        // anchored (§10.2.2.2.7 $matches).
         "pattern" => {
             let pattern = operand.scalar_text()?;
             let anchored = build::s(format!("^(?:{pattern})$"), operand.span);

@@ -1,5 +1,6 @@
-//! Values in TOSCA 2.0: every string that starts with `$` is a function call there (L4727), so a
-//! literal one is escaped as `$$`, and the 1.3 functions are written with their `$` names.
+//! Values in TOSCA 2.0: every string that starts with `$` is a function call there (§10.1 Function
+//! Syntax), so a literal one is escaped as `$$`, and the 1.3 functions are written with their `$`
+//! names.
 
 use crate::yaml::{Core, Kind, Map, Node, Scalar};
 
