@@ -282,6 +282,7 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         functions: Default::default(),
         in_range_function: false,
         max_type_depth: Limits::default().max_type_depth,
+        imports: Vec::new(),
     }
 }
 
@@ -546,6 +547,7 @@ impl<'a> ImportWalk<'a> {
                 None => return false,
             },
         };
+        self.model.imports.push((import.node.clone(), file));
         if let Some(pos) = self.stack.iter().position(|(f, _)| *f == file) {
             self.report_cycle(pos, import.node.span);
             return true;

@@ -3,7 +3,8 @@
 //! - "did you mean `x`?": replace the misspelled name with `x` (only when the diagnostic's
 //!   range is that one word, and `x` is a likely typo of it);
 //! - a required property not set: add `name: ` under the template's `properties`;
-//! - a TOSCA 2.0 type of a profile not imported: add `- profile: NAME` to `imports`.
+//! - a type (or namespace) no file read defines: import the profile or the workspace file
+//!   that defines it ([`super::imports`]).
 //!
 //! The hint is the one the diagnostic carries (in its `data`, see [`super::diagnostics::Data`]),
 //! so a fix is offered exactly where `toscana check` would suggest it.
@@ -34,18 +35,27 @@ pub fn actions(
     let uri = &params.text_document.uri;
     let mut out = Vec::new();
     for diagnostic in &params.context.diagnostics {
-        let Some(hint) = diagnostic
+        let hint = diagnostic
             .data
             .clone()
             .and_then(|d| serde_json::from_value::<Data>(d).ok())
-            .and_then(|d| d.hint)
-        else {
-            continue;
-        };
-        let fix = did_you_mean(&lines, text, diagnostic.range, &hint)
-            .or_else(|| required_property(&lines, diagnostic.range, &hint))
-            .or_else(|| profile_import(&lines, &hint));
-        if let Some((title, edit)) = fix {
+            .and_then(|d| d.hint);
+        let mut fixes: Vec<(String, TextEdit)> = hint
+            .as_deref()
+            .and_then(|hint| {
+                did_you_mean(&lines, text, diagnostic.range, hint)
+                    .or_else(|| required_property(&lines, diagnostic.range, hint))
+            })
+            .into_iter()
+            .collect();
+        fixes.extend(super::imports::fixes(
+            workspace,
+            path,
+            &lines,
+            diagnostic,
+            hint.as_deref(),
+        ));
+        for (title, edit) in fixes {
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title,
                 kind: Some(CodeActionKind::QUICKFIX),
@@ -166,41 +176,6 @@ fn required_property(lines: &Lines, range: Range, hint: &str) -> Option<(String,
         TextEdit {
             range: Range::new(position, position),
             new_text,
-        },
-    ))
-}
-
-fn profile_import(lines: &Lines, hint: &str) -> Option<(String, TextEdit)> {
-    let rest = &hint[hint.find("{ profile: ")? + "{ profile: ".len()..];
-    let profile = rest[..rest.find(" }")?].trim();
-    let mut line = 0;
-    let mut version_line = None;
-    loop {
-        let text = lines.line(line);
-        if text.starts_with("imports:") {
-            let position = Position::new(line + 1, 0);
-            return Some((
-                format!("Import the profile `{profile}`"),
-                TextEdit {
-                    range: Range::new(position, position),
-                    new_text: format!("  - profile: {profile}\n"),
-                },
-            ));
-        }
-        if text.starts_with("tosca_definitions_version:") {
-            version_line = Some(line);
-        }
-        if lines.line_start(line + 1) == lines.line_start(line) {
-            break;
-        }
-        line += 1;
-    }
-    let position = Position::new(version_line? + 1, 0);
-    Some((
-        format!("Import the profile `{profile}`"),
-        TextEdit {
-            range: Range::new(position, position),
-            new_text: format!("imports:\n  - profile: {profile}\n"),
         },
     ))
 }

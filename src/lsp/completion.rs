@@ -6,9 +6,9 @@
 //!   checks against), or, under a template's `properties`, `attributes`, `capabilities` and
 //!   `requirements`, the names its type declares;
 //! - `type:` and `derived_from:`: the types of the kind that place takes;
-//! - a requirement's target: the node templates that fit, those whose type has a capability of
-//!   the type the requirement asks for (and are of its `node` type, when it names one);
-//! - `get_input`: the inputs; `$` in TOSCA 2.0: the built-in functions, with their arguments.
+//! - a requirement's target: the node templates that fit ([`super::targets`]);
+//! - `get_input`: the inputs; `$` in TOSCA 2.0: the built-in functions, with their arguments;
+//! - in TOSCA 1.0 XML, the elements and attributes the schema allows there ([`super::xml`]).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -17,9 +17,10 @@ use lsp_types::{CompletionItem, CompletionItemKind, Position};
 
 use super::context::{self, Context};
 use super::hover::chain;
+use super::keynames::Presence;
 use super::workspace::Workspace;
-use crate::ir::Dialect;
-use crate::model::{Model, TypeKind};
+use crate::ir::{Dialect, Topology};
+use crate::model::{Model, Revision, TypeKind};
 use crate::resolve::Ancestry;
 use crate::yaml::Node;
 
@@ -34,8 +35,16 @@ pub fn complete(workspace: &Workspace, path: &Path, position: Position) -> Vec<C
             None => return Vec::new(),
         },
     };
+    let xml = model_dialect(workspace, path) == Some(Dialect::Xml)
+        || crate::front::xml::looks_like_xml(&text);
+    if xml {
+        return super::xml::complete(&text, position);
+    }
     let context = context::at(&text, position);
-    let model = workspace.check_of(path).and_then(|c| c.known_model());
+    let checked = workspace.check_of(path);
+    let model = checked.and_then(|c| c.known_model());
+    // The resolved topology of the same check as the model (none while the text does not read).
+    let topology = checked.and_then(|c| c.topology.as_ref());
     let dialect = model.map_or_else(|| dialect_of_text(&text), |m| m.dialect);
     let mut items = Vec::new();
     let calls = calls(&context, dialect, model);
@@ -43,10 +52,18 @@ pub fn complete(workspace: &Workspace, path: &Path, position: Position) -> Vec<C
         return calls;
     }
     match &context.key {
-        Some(key) => values(&context, key, model, &mut items),
+        Some(key) => values(&context, key, model, topology, &mut items),
         None => keys(&context, dialect, model, &mut items),
     }
     items
+}
+
+/// The dialect of the model the last check of `path` read, if any.
+fn model_dialect(workspace: &Workspace, path: &Path) -> Option<Dialect> {
+    workspace
+        .check_of(path)
+        .and_then(|c| c.known_model())
+        .map(|m| m.dialect)
 }
 
 /// The dialect a document declares, when no check read it yet.
@@ -158,15 +175,35 @@ fn keys(
         }
         _ => return,
     };
+    // Only what the file's exact version has there (`key_schema` is not offered in 1.2).
+    let revision = model.map_or(
+        match tosca2 {
+            true => Revision::Tosca2,
+            false => Revision::V1_3,
+        },
+        super::keynames::revision,
+    );
     items.extend(
         keynames
             .iter()
+            .filter(|k| {
+                !matches!(
+                    super::keynames::presence(revision, &path, k),
+                    Some(Presence::Later(_))
+                )
+            })
             .map(|k| item(k, CompletionItemKind::KEYWORD, None)),
     );
 }
 
 /// Values valid after `key:`.
-fn values(context: &Context, key: &str, model: Option<&Model>, items: &mut Vec<CompletionItem>) {
+fn values(
+    context: &Context,
+    key: &str,
+    model: Option<&Model>,
+    topology: Option<&Topology>,
+    items: &mut Vec<CompletionItem>,
+) {
     let Some(model) = model else { return };
     let path: Vec<&str> = context.path.iter().map(String::as_str).collect();
     let kind = match (key, path.as_slice()) {
@@ -206,7 +243,7 @@ fn values(context: &Context, key: &str, model: Option<&Model>, items: &mut Vec<C
         _ => None,
     };
     if let Some((node, requirement)) = requirement {
-        for (target, type_name) in fitting_targets(model, node, requirement) {
+        for (target, type_name) in super::targets::fitting(model, topology, node, requirement) {
             items.push(item(
                 &target,
                 CompletionItemKind::REFERENCE,
@@ -217,13 +254,8 @@ fn values(context: &Context, key: &str, model: Option<&Model>, items: &mut Vec<C
 }
 
 /// The identity of the type of node template `name`.
-fn node_type(model: &Model, ancestry: &mut Ancestry, name: &str) -> Option<String> {
-    let named = model
-        .topology
-        .as_ref()?
-        .node_templates
-        .iter()
-        .find(|n| n.name == name)?;
+pub(super) fn node_type(model: &Model, ancestry: &mut Ancestry, name: &str) -> Option<String> {
+    let named = super::hover::template(model, super::index::Section::Node, name)?;
     let written = named.def.as_map()?.get("type")?;
     ancestry.full_name(model, TypeKind::Node, written.as_str()?, written.span.file)
 }
@@ -258,102 +290,4 @@ fn members(model: &Model, node: &str, section: &str) -> Vec<(String, String)> {
         }
     }
     out
-}
-
-/// The requirement definition `requirement` of node template `node`'s type: the capability
-/// type and node type it asks for.
-fn requirement_wants(
-    model: &Model,
-    ancestry: &mut Ancestry,
-    node: &str,
-    requirement: &str,
-) -> (Option<String>, Option<String>) {
-    let Some(id) = node_type(model, ancestry, node) else {
-        return (None, None);
-    };
-    let member = super::index::Member {
-        span: Default::default(),
-        owner: (TypeKind::Node, id),
-        section: "requirements",
-        name: requirement.to_string(),
-    };
-    let Some((_, def)) = super::hover::member_definition(model, &member) else {
-        return (None, None);
-    };
-    let named = |key: &str, kind: TypeKind, ancestry: &mut Ancestry| {
-        let written = match def.as_str() {
-            Some(_) if key == "capability" => def,
-            _ => def.as_map()?.get(key)?,
-        };
-        ancestry.full_name(model, kind, written.as_str()?, written.span.file)
-    };
-    (
-        named("capability", TypeKind::Capability, ancestry),
-        named("node", TypeKind::Node, ancestry),
-    )
-}
-
-/// The node templates a requirement of `node` could be fulfilled by, with their types.
-fn fitting_targets(model: &Model, node: &str, requirement: &str) -> Vec<(String, String)> {
-    let mut ancestry = Ancestry::new(model);
-    let (capability, node_kind) = requirement_wants(model, &mut ancestry, node, requirement);
-    let Some(topology) = &model.topology else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for candidate in &topology.node_templates {
-        if candidate.name == node {
-            continue;
-        }
-        let Some(type_id) = node_type(model, &mut ancestry, &candidate.name) else {
-            continue;
-        };
-        let lineage = ancestors(&mut ancestry, model, TypeKind::Node, &type_id);
-        if node_kind.as_ref().is_some_and(|n| !lineage.contains(n)) {
-            continue;
-        }
-        let fits = match &capability {
-            None => true,
-            Some(wanted) => lineage.iter().any(|t| {
-                let Some(def) = model.types.get(&(TypeKind::Node, t.clone())) else {
-                    return false;
-                };
-                let capabilities = def.def.as_map().and_then(|m| m.get("capabilities"));
-                capabilities
-                    .and_then(Node::as_map)
-                    .map(|m| m.entries())
-                    .unwrap_or_default()
-                    .iter()
-                    .any(|entry| {
-                        let written = match entry.value.as_str() {
-                            Some(_) => Some(&entry.value),
-                            None => entry.value.as_map().and_then(|m| m.get("type")),
-                        };
-                        written
-                            .and_then(|w| {
-                                ancestry.full_name(
-                                    model,
-                                    TypeKind::Capability,
-                                    w.as_str()?,
-                                    w.span.file,
-                                )
-                            })
-                            .is_some_and(|id| {
-                                ancestors(&mut ancestry, model, TypeKind::Capability, &id)
-                                    .contains(wanted)
-                            })
-                    })
-            }),
-        };
-        if fits {
-            out.push((candidate.name.clone(), type_id));
-        }
-    }
-    out
-}
-
-/// The ancestry of a type, through one [`Ancestry`] for a whole completion (building one
-/// indexes every type).
-fn ancestors(ancestry: &mut Ancestry, model: &Model, kind: TypeKind, id: &str) -> Vec<String> {
-    ancestry.chain(model, kind, id).to_vec()
 }

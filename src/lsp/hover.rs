@@ -6,10 +6,11 @@
 //! - a template, input or output (also as the argument of `get_input`, `get_property`, ...):
 //!   what it is, its type and description; an input also its default, which is what
 //!   `get_input` evaluates to when no value is given;
-//! - a function call that is a node template's property value: what it evaluates to, as the
-//!   resolved topology has it (or that it is known only at deployment);
+//! - a function call, anywhere: what the function is and what the call evaluates to
+//!   ([`super::evaluate`]);
 //! - an import: the file it reads;
-//! - a keyname: its meaning in the specification of the file's dialect ([`super::keynames`]).
+//! - a keyname: its meaning for the file's exact version ([`super::keynames`]); in TOSCA 1.0
+//!   XML, an element or attribute name: its meaning ([`super::xml`]).
 
 use std::path::Path;
 
@@ -40,12 +41,21 @@ pub fn hover(
         describe(checked, model, &occurrence.target).map(|text| (text, occurrence.span))
     } else if let Some(member) = index.member_at(at.file, at.offset) {
         describe_member(&checked.sources, model, member).map(|text| (text, member.span))
+    } else if call.is_none() && model.dialect == crate::ir::Dialect::Xml {
+        let text = &checked.sources.get(at.file).text;
+        super::xml::hover(text, at.offset as usize).map(|(found, start, end)| {
+            let span = checked
+                .sources
+                .get(at.file)
+                .span(at.file, start as u32, end as u32);
+            (found, span)
+        })
     } else if call.is_none() {
         super::keynames::hover(checked, model, at.file, at.offset)
     } else {
         None
     };
-    let value = call.and_then(|c| evaluated(checked, c).map(|text| (text, c.span)));
+    let value = call.map(|c| (super::evaluate::describe(checked, c), c.span));
     let (text, span) = match (found, value) {
         (Some((text, span)), Some((value, _))) => (format!("{text}\n\n---\n\n{value}"), span),
         (Some(found), None) => found,
@@ -60,56 +70,6 @@ pub fn hover(
         }),
         range: Some(lines.range(span.start as usize, span.end as usize)),
     })
-}
-
-/// What a property's function call evaluates to, as the resolved topology has it.
-fn evaluated(checked: &Checked, call: &super::index::CallSite) -> Option<String> {
-    let node = checked
-        .topology
-        .as_ref()?
-        .nodes
-        .iter()
-        .find(|n| n.name == call.node)?;
-    let value = node.properties.get(&call.property)?;
-    Some(match value {
-        crate::ir::Value::Call(_) => format!(
-            "`{}` of `{}` is known only at deployment",
-            call.property, call.node
-        ),
-        value => format!(
-            "`{}` of `{}` evaluates to `{}`",
-            call.property,
-            call.node,
-            show(value)
-        ),
-    })
-}
-
-/// A value as a template would write it, in YAML's flow style.
-fn show(value: &crate::ir::Value) -> String {
-    use crate::ir::Value;
-    match value {
-        Value::Null => "null".into(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Integer(i) => i.to_string(),
-        Value::Float(f) => f.to_string(),
-        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
-        Value::List(items) => format!(
-            "[{}]",
-            items.iter().map(show).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Map(map) => format!(
-            "{{{}}}",
-            map.iter()
-                .map(|(k, v)| format!("{k}: {}", show(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Value::Scalar(scalar) => scalar.text.clone(),
-        Value::Version(version) => version.text.clone(),
-        Value::Timestamp(text) | Value::Bytes(text) => text.clone(),
-        Value::Call(_) => "(known at deployment)".into(),
-    }
 }
 
 fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String> {
@@ -145,7 +105,8 @@ fn describe_type(model: &Model, kind: TypeKind, id: &str) -> String {
     out
 }
 
-fn template<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Named> {
+/// The entry `name` of a section of the service template.
+pub(super) fn template<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Named> {
     let topology = model.topology.as_ref()?;
     let entries = match section {
         Section::Input => &topology.inputs,

@@ -11,9 +11,7 @@
 //! layout, so the index can move to a richer model without them changing.
 
 use std::collections::HashMap;
-use std::path::Path;
 
-use crate::diag::Diagnostics;
 use crate::model::{Model, Named, TypeKind};
 use crate::resolve::Ancestry;
 use crate::source::{FileId, Origin, SourceMap, Span};
@@ -77,13 +75,36 @@ pub struct Member {
     pub name: String,
 }
 
-/// A node template's property whose value is a function call: hover says what it evaluates to.
+/// A function call written in a file of the check: hover says what it is and what it evaluates
+/// to ([`super::evaluate`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallSite {
-    /// The whole value.
+    /// The whole call (`{ get_input: port }`).
     pub span: Span,
-    pub node: String,
-    pub property: String,
+    /// The function as written (`get_input`, `$concat`).
+    pub function: String,
+    /// The template of the service template the call is written in, if any.
+    pub owner: Option<Owner>,
+    /// The keys and list positions from the owner's definition to the call, when the call is a
+    /// value there, not an argument of another call (`properties`, `port`).
+    pub place: Option<Vec<Step>>,
+}
+
+/// A template of the service template, as the resolved topology names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Owner {
+    Node(String),
+    Relationship(String),
+    Group(String),
+    Policy(String),
+    Output(String),
+}
+
+/// One step from a definition down to a value in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Key(String),
+    Item(usize),
 }
 
 /// The names of one check.
@@ -122,6 +143,7 @@ impl Index {
             sources,
             ancestry: Ancestry::new(model),
             index: &mut index,
+            owner: None,
         };
         walk.types();
         walk.topology();
@@ -157,11 +179,12 @@ impl Index {
             .find(|m| m.span.file == file && m.span.start <= at && at <= m.span.end)
     }
 
-    /// The property value with a function call that holds byte `at` of `file`.
+    /// The innermost function call whose text holds byte `at` of `file`.
     pub fn call_at(&self, file: FileId, at: u32) -> Option<&CallSite> {
         self.calls
             .iter()
-            .find(|c| c.span.file == file && c.span.start <= at && at <= c.span.end)
+            .filter(|c| c.span.file == file && c.span.start <= at && at <= c.span.end)
+            .min_by_key(|c| c.span.end - c.span.start)
     }
 
     /// Where `target` is defined.
@@ -194,6 +217,8 @@ struct Walk<'m> {
     sources: &'m SourceMap,
     ancestry: Ancestry,
     index: &'m mut Index,
+    /// The template whose definition is walked, for the calls in it.
+    owner: Option<Owner>,
 }
 
 impl Walk<'_> {
@@ -447,16 +472,19 @@ impl Walk<'_> {
             self.parameter(&named.def);
         }
         for named in &topology.outputs {
+            self.owner = Some(Owner::Output(named.name.clone()));
             self.parameter(&named.def);
         }
         for named in &topology.node_templates {
+            self.owner = Some(Owner::Node(named.name.clone()));
             self.node_template(&named.def);
-            self.call_sites(named);
         }
         for named in &topology.relationship_templates {
+            self.owner = Some(Owner::Relationship(named.name.clone()));
             self.template_body(TypeKind::Relationship, &named.def);
         }
         for named in &topology.groups {
+            self.owner = Some(Owner::Group(named.name.clone()));
             self.template_body(TypeKind::Group, &named.def);
             if let Some(members) = named.def.as_map().and_then(|m| m.get("members")) {
                 for member in members.as_seq().unwrap_or_default() {
@@ -465,6 +493,7 @@ impl Walk<'_> {
             }
         }
         for named in &topology.policies {
+            self.owner = Some(Owner::Policy(named.name.clone()));
             self.template_body(TypeKind::Policy, &named.def);
             if let Some(targets) = named.def.as_map().and_then(|m| m.get("targets")) {
                 for target in targets.as_seq().unwrap_or_default() {
@@ -478,6 +507,7 @@ impl Walk<'_> {
                 }
             }
         }
+        self.owner = None;
         for named in &topology.workflows {
             self.calls(&named.def);
         }
@@ -503,11 +533,7 @@ impl Walk<'_> {
                 }
             }
         }
-        for entry in map.entries() {
-            if entry.key.as_str() != Some("type") {
-                self.calls(&entry.value);
-            }
-        }
+        self.calls(def);
         owner
     }
 
@@ -530,26 +556,6 @@ impl Walk<'_> {
             self.each_value(artifacts, |w, artifact| {
                 w.keyed_type(TypeKind::Artifact, artifact)
             });
-        }
-    }
-
-    /// The properties of a node template whose values are function calls.
-    fn call_sites(&mut self, named: &Named) {
-        for entry in entries_under(&named.def, "properties") {
-            let (Some(property), Some(call)) = (entry.key.as_str(), entry.value.as_map()) else {
-                continue;
-            };
-            let is_call = call.len() == 1
-                && call.names().next().is_some_and(|name| {
-                    name.starts_with('$') || crate::model::FUNCTIONS_1X.contains(&name)
-                });
-            if is_call {
-                self.index.calls.push(CallSite {
-                    span: entry.value.span,
-                    node: named.name.clone(),
-                    property: property.to_string(),
-                });
-            }
         }
     }
 
@@ -606,87 +612,114 @@ impl Walk<'_> {
         }
     }
 
-    /// The inputs and templates function calls name, anywhere under `value`.
+    /// The function calls anywhere under `value` (a definition of [`Walk::owner`], or a part
+    /// of one outside the service template), and the inputs and templates they name.
     fn calls(&mut self, value: &Node) {
+        self.calls_under(value, &mut Some(Vec::new()));
+    }
+
+    /// [`Walk::calls`], with the steps from the owner's definition to `value` (`None` inside
+    /// another call's arguments).
+    fn calls_under(&mut self, value: &Node, place: &mut Option<Vec<Step>>) {
         if let Some(map) = value.as_map() {
-            if map.len() == 1
-                && let Some(entry) = map.entries().first()
-                && let Some(name) = entry.key.as_str()
-            {
-                let name = name.strip_prefix('$').unwrap_or(name);
-                let first = match entry.value.as_seq() {
-                    Some(args) => args.first(),
-                    None => Some(&entry.value),
-                };
-                if let Some(first) = first
-                    && let Some(text) = first.as_str()
-                {
-                    if name == "get_input" {
-                        if let Some(input) = self.template(Section::Input, text) {
-                            self.add(first, input, false);
-                        }
-                    } else if TEMPLATE_FUNCTIONS.contains(&name) && !SELF_WORDS.contains(&text) {
-                        let target = self
-                            .template(Section::Node, text)
-                            .or_else(|| self.template(Section::Relationship, text));
-                        if let Some(target) = target {
-                            self.add(first, target, false);
-                        }
-                    }
+            if let Some(call) = self.call(value) {
+                self.index.calls.push(CallSite {
+                    span: value.span,
+                    function: call.to_string(),
+                    owner: self.owner.clone(),
+                    place: place.clone(),
+                });
+                for entry in map.entries() {
+                    self.calls_under(&entry.value, &mut None);
                 }
+                return;
             }
             for entry in map.entries() {
-                self.calls(&entry.value);
+                let key = entry.key.as_str().unwrap_or_default().to_string();
+                if let Some(steps) = place {
+                    steps.push(Step::Key(key));
+                }
+                self.calls_under(&entry.value, place);
+                if let Some(steps) = place {
+                    steps.pop();
+                }
             }
         } else if let Some(items) = value.as_seq() {
-            for item in items {
-                self.calls(item);
+            for (i, item) in items.iter().enumerate() {
+                if let Some(steps) = place {
+                    steps.push(Step::Item(i));
+                }
+                self.calls_under(item, place);
+                if let Some(steps) = place {
+                    steps.pop();
+                }
             }
         }
     }
 
-    // ----- imports ----------------------------------------------------------------------
-
-    /// Each import of a workspace file, to the file it read. Only YAML files are parsed again
-    /// for this, and only those that import at all.
-    fn imports(&mut self) {
-        let model = self.model;
-        let mut quiet = Diagnostics::with_cap(0);
-        let limits = crate::limits::Limits::default();
-        for &file in &model.files {
-            let source = self.sources.get(file);
-            let Origin::Path(path) = &source.origin else {
-                continue;
-            };
-            if !source.text.contains("imports") || crate::front::xml::looks_like_xml(&source.text) {
-                continue;
+    /// The function `value` calls, if it is a call (a one-entry map keyed by a Simple Profile
+    /// function, or by `$name` in TOSCA 2.0); the inputs and templates its first argument
+    /// names are indexed as references.
+    fn call<'n>(&mut self, value: &'n Node) -> Option<&'n str> {
+        let map = value.as_map()?;
+        let entry = map.entries().first().filter(|_| map.len() == 1)?;
+        let written = entry.key.as_str()?;
+        let name = match written.strip_prefix('$') {
+            Some(name)
+                if self.model.dialect == crate::ir::Dialect::Tosca2
+                    && !name.starts_with('$')
+                    && !name.is_empty() =>
+            {
+                name
             }
-            let Some(root) = crate::yaml::load(self.sources, file, &limits, &mut quiet) else {
-                continue;
-            };
-            let folder = path.parent().unwrap_or(Path::new(""));
-            let imports = root.as_map().and_then(|m| m.get("imports"));
-            for import in imports.and_then(Node::as_seq).unwrap_or_default() {
-                let written = match import.as_map() {
-                    Some(map) => map.get("file").or_else(|| map.get("url")),
-                    None => Some(import),
-                };
-                let Some(written) = written else { continue };
-                let Some(name) = written.as_str() else {
-                    continue;
-                };
-                let wanted = crate::source::normalized(&folder.join(name));
-                let found = self
-                    .sources
-                    .files()
-                    .find(|(_, f)| matches!(&f.origin, Origin::Path(p) if crate::source::normalized(p) == wanted));
-                if let Some((id, _)) = found {
-                    self.index
-                        .definitions
-                        .insert(Target::File(id), self.sources.get(id).span(id, 0, 0));
-                    self.add(written, Target::File(id), false);
+            Some(_) => return None,
+            None if crate::model::FUNCTIONS_1X.contains(&written) => written,
+            None => return None,
+        };
+        let first = match entry.value.as_seq() {
+            Some(args) => args.first(),
+            None => Some(&entry.value),
+        };
+        if let Some(first) = first
+            && let Some(text) = first.as_str()
+        {
+            if name == "get_input" {
+                if let Some(input) = self.template(Section::Input, text) {
+                    self.add(first, input, false);
+                }
+            } else if TEMPLATE_FUNCTIONS.contains(&name) && !SELF_WORDS.contains(&text) {
+                let target = self
+                    .template(Section::Node, text)
+                    .or_else(|| self.template(Section::Relationship, text));
+                if let Some(target) = target {
+                    self.add(first, target, false);
                 }
             }
+        }
+        Some(written)
+    }
+
+    // ----- imports ----------------------------------------------------------------------
+
+    /// Each import of a workspace file, to the file it read, as the front end followed it.
+    fn imports(&mut self) {
+        let model = self.model;
+        for (import, file) in &model.imports {
+            if !self.in_workspace(import.span.file) {
+                continue;
+            }
+            let written = match import.as_map() {
+                Some(map) => map.get("file").or_else(|| map.get("url")),
+                None => Some(import),
+            };
+            let Some(written) = written.filter(|w| w.as_str().is_some()) else {
+                continue;
+            };
+            self.index.definitions.insert(
+                Target::File(*file),
+                self.sources.get(*file).span(*file, 0, 0),
+            );
+            self.add(written, Target::File(*file), false);
         }
     }
 }

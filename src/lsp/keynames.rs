@@ -1,5 +1,8 @@
-//! Hover on a keyname: what it means, in one line, in the specification of the file's
-//! dialect (Simple Profile 1.x or TOSCA 2.0; a TOSCA 1.0 XML file has elements, not keynames).
+//! Hover on a keyname: what it means, in one line, for the file's exact version (Simple
+//! Profile 1.0, 1.1, 1.2, 1.3 or TOSCA 2.0; a TOSCA 1.0 XML file has elements, not keynames):
+//! whether that version has the keyname where it is written is read from the grammar tables
+//! the front end checks files against (`front::simple_grammar`, `front::tosca2`), so the hover
+//! and the `tosca::keyname-not-in-version` diagnostic agree.
 //!
 //! The lines paraphrase the specifications' keyname tables (Simple Profile 1.3 §3.9 Service
 //! Template definition and the entity definitions of §3.6-§3.8; TOSCA 2.0 §6 TOSCA Service
@@ -12,7 +15,7 @@ use super::check::Checked;
 use super::context;
 use super::lines::Lines;
 use crate::ir::Dialect;
-use crate::model::Model;
+use crate::model::{Model, Revision};
 use crate::source::{FileId, Span};
 
 /// (keyname, meaning, in Simple Profile 1.x, in TOSCA 2.0).
@@ -386,9 +389,122 @@ const MEANINGS: &[(&str, &str, bool, bool)] = &[
         true,
         true,
     ),
+    (
+        "substitution_filter",
+        "conditions on the node a substituting service template may stand in for",
+        true,
+        false,
+    ),
+    (
+        "primary",
+        "the artifact that carries out the operation",
+        true,
+        true,
+    ),
+    (
+        "dependencies",
+        "further artifacts the operation's primary artifact needs",
+        true,
+        true,
+    ),
+    (
+        "timeout",
+        "how long, in seconds, the operation may take",
+        true,
+        true,
+    ),
+    (
+        "operation_host",
+        "the node the operation runs on (`SELF`, `HOST`, `SOURCE`, `TARGET`, `ORCHESTRATOR`)",
+        true,
+        false,
+    ),
+    (
+        "deploy_path",
+        "where the artifact is placed on the node it is deployed to",
+        true,
+        false,
+    ),
+    (
+        "artifact_version",
+        "the version of the artifact's file",
+        true,
+        true,
+    ),
+    (
+        "checksum",
+        "the checksum of the artifact's file",
+        true,
+        true,
+    ),
+    (
+        "checksum_algorithm",
+        "the algorithm of the artifact's checksum",
+        true,
+        true,
+    ),
 ];
 
-/// The meaning of the keyname at byte `at` of `file`, with the keyname's span.
+/// Whether a keyname exists where it is written, in the file's exact version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// The version has it there.
+    Has,
+    /// It came with a later version (named).
+    Later(Revision),
+    /// No version has it there.
+    Not,
+}
+
+/// The place of the key written under `path` in a file of `revision` (`Tosca2` for TOSCA
+/// 2.0): `None` when the key is a name the author chose, else whether the version has it.
+/// What the grammar tables do not describe (inside a free-form value) is judged by
+/// [`MEANINGS`]' per-dialect columns.
+pub fn presence(revision: Revision, path: &[&str], key: &str) -> Option<Presence> {
+    let fallback = || {
+        let (_, _, in_1x, in_2) = MEANINGS.iter().find(|(k, ..)| *k == key)?;
+        let has = match revision {
+            Revision::Tosca2 => *in_2,
+            _ => *in_1x,
+        };
+        Some(if has { Presence::Has } else { Presence::Not })
+    };
+    if revision == Revision::Tosca2 {
+        use crate::front::tosca2::{Place, has_keyname};
+        return match crate::front::tosca2::place(path) {
+            Place::Name => None,
+            Place::Keyname(entity) if has_keyname(entity, key) => Some(Presence::Has),
+            Place::Keyname(_) => Some(Presence::Not),
+            Place::Unknown => fallback(),
+        };
+    }
+    use crate::front::simple_grammar::{E, Place, place, since};
+    let place = match path {
+        ["imports", ..] => Place::Keyname(E::Import),
+        _ => place(path),
+    };
+    match place {
+        Place::Name => None,
+        Place::Keyname(entity) => match since(entity, key) {
+            Some(first) if first <= revision => Some(Presence::Has),
+            Some(first) => Some(Presence::Later(first)),
+            None => fallback(),
+        },
+        Place::Unknown => fallback(),
+    }
+}
+
+/// The revision of the model's entry file (`Tosca2` for TOSCA 2.0 and Variability4TOSCA's
+/// 2.0 files; the newest Simple Profile for a 1.x dialect that names none).
+pub fn revision(model: &Model) -> Revision {
+    match model.dialect {
+        Dialect::Tosca2 => Revision::Tosca2,
+        _ => Revision::of(&model.version).unwrap_or(Revision::V1_3),
+    }
+}
+
+/// The meaning of the keyname at byte `at` of `file`, with the keyname's span, for the file's
+/// exact version: "in Simple Profile 1.1", or that the version lacks it and which one has it.
 pub fn hover(checked: &Checked, model: &Model, file: FileId, at: u32) -> Option<(String, Span)> {
     if model.dialect == Dialect::Xml {
         return None;
@@ -410,45 +526,22 @@ pub fn hover(checked: &Checked, model: &Model, file: FileId, at: u32) -> Option<
     if word.is_empty() || !line[end..].starts_with(':') {
         return None;
     }
-    // A name the user chose (a node template called `type`) is no keyname.
     let path = context::at(text, Position::new(position.line, (start + 1) as u32)).path;
-    let chosen = matches!(
-        path.last().map(String::as_str),
-        Some(
-            "node_templates"
-                | "relationship_templates"
-                | "inputs"
-                | "outputs"
-                | "groups"
-                | "policies"
-                | "properties"
-                | "attributes"
-                | "capabilities"
-                | "interfaces"
-                | "artifacts"
-                | "node_types"
-                | "data_types"
-                | "capability_types"
-                | "relationship_types"
-                | "interface_types"
-                | "artifact_types"
-                | "group_types"
-                | "policy_types"
-                | "requirements"
-                | "repositories"
-        )
-    );
-    if chosen {
-        return None;
-    }
-    let &(_, meaning, in_1x, in_2) = MEANINGS.iter().find(|(k, ..)| *k == word)?;
-    let (title, has) = match model.dialect {
-        Dialect::Tosca2 => ("TOSCA 2.0", in_2),
-        _ => ("the Simple Profile", in_1x),
-    };
-    let text = match has {
-        true => format!("**`{word}`**: {meaning} ({title})"),
-        false => format!("**`{word}`**: not a keyname of {title}; elsewhere: {meaning}"),
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    let revision = revision(model);
+    // A name the author chose (a node template called `type`) is no keyname.
+    let presence = presence(revision, &path, word)?;
+    let &(_, meaning, ..) = MEANINGS.iter().find(|(k, ..)| *k == word)?;
+    let title = revision.title();
+    let text = match presence {
+        Presence::Has => format!("**`{word}`**: {meaning} ({title})"),
+        Presence::Later(first) => format!(
+            "**`{word}`**: not a keyname here in {title}; {} has it: {meaning}",
+            first.title()
+        ),
+        Presence::Not => {
+            format!("**`{word}`**: not a keyname here in {title}; elsewhere: {meaning}")
+        }
     };
     let span = checked.sources.get(file).span(
         file,

@@ -70,6 +70,11 @@ impl<'t> Lines<'t> {
         self.text[start..end.max(start)].trim_end_matches('\r')
     }
 
+    /// How many lines the text has (a text ending in a line break has an empty last line).
+    pub fn count(&self) -> u32 {
+        self.starts.len() as u32
+    }
+
     /// The byte offset where a 0-based line starts.
     pub fn line_start(&self, line: u32) -> usize {
         self.starts

@@ -22,9 +22,11 @@
 //! - [`workspace`] (with [`documents`]): what is open, what is checked, which diagnostics each
 //!   file shows; [`check`] runs one check and [`diagnostics`] converts its problems;
 //! - [`index`]: the names and their spans, the one place that reads the model;
-//! - one module per feature: [`hover`], [`navigate`] (definition, references, rename),
-//!   [`completion`] (with [`context`], where the cursor is in a document that may not parse),
-//!   [`symbols`], [`actions`];
+//! - one module per feature: [`hover`] (with [`evaluate`], what a call evaluates to), [`navigate`] (definition, references, rename),
+//!   [`completion`] (with [`context`], where the cursor is in a document that may not parse,
+//!   and [`targets`], what may fulfil a requirement),
+//!   [`symbols`], [`actions`] (with [`imports`], the missing import); [`xml`], the TOSCA
+//!   1.0 XML schema's elements and attributes for completion and hover;
 //! - [`lines`] and [`uri`]: positions and document names as the protocol has them;
 //!   [`readonly`]: the embedded profiles and explain pages as files an editor can open.
 
@@ -34,7 +36,9 @@ pub mod completion;
 pub mod context;
 pub mod diagnostics;
 pub mod documents;
+pub mod evaluate;
 pub mod hover;
+pub mod imports;
 pub mod index;
 pub mod keynames;
 pub mod lines;
@@ -42,8 +46,10 @@ pub mod navigate;
 pub mod readonly;
 pub mod server;
 pub mod symbols;
+pub mod targets;
 pub mod uri;
 pub mod workspace;
+pub mod xml;
 
 #[cfg(test)]
 mod tests;

@@ -228,4 +228,8 @@ pub struct Model {
     /// The longest derivation chain followed ([`crate::limits::Limits::max_type_depth`]), for
     /// every [`crate::resolve::types::Ancestry`] built on this model.
     pub max_type_depth: usize,
+    /// Every import followed to a file: the import as written (a file name, or the map of its
+    /// keynames) and the file read. The language server links an import to its file with it,
+    /// rather than parsing the importing files again.
+    pub imports: Vec<(Node, FileId)>,
 }

@@ -496,3 +496,25 @@ pub fn check_definitions(model: &Model, diags: &mut Diagnostics) {
         }
     }
 }
+
+/// Whether `node` passes the Simple Profile node filter written at `filter`, judged as
+/// requirement fulfilment judges it ([`judge`]); a filter that depends on values known only at
+/// deployment passes. For the language server, which completes a requirement's target with
+/// the templates that would fit.
+pub fn admits(model: &Model, ancestry: &mut super::Ancestry, filter: &Yaml, node: &Node) -> bool {
+    let mut quiet = Diagnostics::with_cap(0);
+    let read = read(filter, &mut quiet);
+    let reader = super::values::ValueReader {
+        dialect: model.dialect,
+        inputs: None,
+        budget: None,
+    };
+    let patterns = super::patterns::Patterns::default();
+    let mut typing = Typing {
+        model,
+        reader: &reader,
+        ancestry,
+        patterns: &patterns,
+    };
+    !matches!(judge(&read, &mut typing, node), Verdict::Fails(_))
+}

@@ -57,6 +57,9 @@ use crate::model::Model;
 use crate::source::{FileId, SourceMap, Span};
 use crate::yaml::Node;
 
+/// Whether a node template passes a Simple Profile node filter: what the language server's
+/// completion offers a requirement as targets.
+pub use filters::admits as node_filter_admits;
 pub use params::{Bindings, check_unused_bindings};
 pub use paths::topology_root;
 pub use substitution::{Candidate, SEPARATOR, settled, substitute};

@@ -24,7 +24,6 @@ mod text;
 pub use crate::span::{FileId, Origin, SourceFile, SourceMap, Span};
 pub use artifacts::{ArtifactFiles, Missing};
 pub use imports::ImportRef;
-pub(crate) use imports::normalize_path as normalized;
 pub use loader::{Input, InputArg, Loader, ProfileLookup, SourceOptions};
 pub use meta::CsarMeta;
 pub use overlay::Overlay;

@@ -319,6 +319,54 @@ async def test_completion_of_keynames_types_properties_targets_and_inputs(client
     replace_all(client, APP, original, 12)
 
 
+FILTERED = """
+    small:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties:
+            num_cpus: 1
+    big:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties:
+            num_cpus: 8
+    db:
+      type: tosca.nodes.DBMS
+      requirements:
+        - host:
+            node: tosca.nodes.Compute
+            node_filter:
+              capabilities:
+                - host:
+                    properties:
+                      - num_cpus: { greater_or_equal: 4 }
+        - dependency:
+            node: tosca.nodes.Root
+            capability: tosca.capabilities.Container
+"""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_of_targets_honours_node_filter_and_capability(client):
+    original = APP.read_text()
+    text = original + FILTERED
+    replace_all(client, APP, text, 13)
+    lines = text.splitlines()
+    host = next(i for i, l in enumerate(lines) if l == "            node: tosca.nodes.Compute")
+    # Three Computes could host the DBMS; the filter wants 4 CPUs or more: `big` only (`server`
+    # sets no `num_cpus`, `small` has 1).
+    labels = await complete(client, APP, host, len("            node: "))
+    assert labels == ["big"], labels
+    # `capability: tosca.capabilities.Container` in the assignment: the Computes and the web
+    # server have one (Compute's `host` derives from it), the shop does not.
+    dependency = next(i for i, l in enumerate(lines) if l == "            node: tosca.nodes.Root")
+    labels = await complete(client, APP, dependency, len("            node: "))
+    assert sorted(labels) == ["big", "server", "small", "web"], labels
+    replace_all(client, APP, original, 14)
+
+
 @pytest.mark.asyncio(loop_scope="module")
 async def test_completion_of_tosca2_functions(client):
     original = SERVICE.read_text()
@@ -408,7 +456,195 @@ async def test_hover_on_a_function_call_says_what_it_evaluates_to(client):
     original = APP.read_text()
     replace_all(client, APP, original.replace("get_input: prot", "get_input: port"), 50)
     text = await hover(client, APP, 21, 18)  # get_input
-    assert text == "`port` of `shop` evaluates to `80`"
+    assert text.startswith("**`get_input`**: the value of an input of the service template"), text
+    assert text.endswith("`port` of `shop` evaluates to `80`"), text
     text = await hover(client, APP, 21, 29)  # port (the input)
     assert "**input** `port`: `integer`" in text and "evaluates to `80`" in text
     replace_all(client, APP, original, 51)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_any_call_nested_in_outputs_or_at_deployment(client):
+    original = APP.read_text()
+    text = original.replace("get_input: prot", "get_input: port").replace(
+        "admin_email: ops@example.com",
+        'admin_email: { concat: [ "ops@", { get_property: [ SELF, port ] } ] }',
+    ) + (
+        "  outputs:\n"
+        "    address:\n"
+        "      value: { get_attribute: [ server, public_address ] }\n"
+        "    url:\n"
+        '      value: { join: [ [ "http://shop", { get_input: port } ], ":" ] }\n'
+    )
+    replace_all(client, APP, text, 52)
+    hovered = await hover(client, APP, 22, 24)  # concat
+    assert hovered.startswith("**`concat`**: the strings given"), hovered
+    assert hovered.endswith('`admin_email` of `shop` evaluates to `"ops@80"`'), hovered
+    hovered = await hover(client, APP, 22, 45)  # get_property, inside concat's arguments
+    assert hovered.startswith("**`get_property`**"), hovered
+    assert hovered.endswith("evaluates to `80`"), hovered
+    hovered = await hover(client, APP, 27, 18)  # get_attribute in an output
+    assert hovered.endswith("known only at deployment"), hovered
+    hovered = await hover(client, APP, 29, 18)  # join in an output
+    assert hovered.endswith('evaluates to `"http://shop:80"`'), hovered
+    replace_all(client, APP, original, 53)
+    # TOSCA 2.0: a `$` call in a capability's properties, with the function's section.
+    hovered = await hover(client, SERVICE, 14, 40)  # $get_input
+    assert hovered.startswith("**`$get_input`**: `$get_input: "), hovered
+    assert hovered.endswith("`capabilities.host.properties.num_cpus` of `vm` evaluates to `2`"), hovered
+
+
+# ----- keynames by exact version ----------------------------------------------------------
+
+
+OLD = WORKSPACE / "simple" / "old.yaml"
+OLD_TEXT = """tosca_definitions_version: tosca_simple_yaml_1_0
+topology_template:
+  workflows: {}
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+      properties: {}
+"""
+
+
+def open_document(client, path, text, language="yaml"):
+    path.write_text(text)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri(path), language_id=language, version=1, text=text
+            )
+        )
+    )
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_keyname_hover_names_the_files_exact_version(client):
+    open_document(client, OLD, OLD_TEXT)
+    text = await hover(client, OLD, 2, 4)  # workflows, which came with 1.1
+    assert text.startswith("**`workflows`**: not a keyname here in Simple Profile 1.0;"), text
+    assert "Simple Profile 1.1 has it" in text
+    text = await hover(client, OLD, 5, 7)  # type
+    assert text.endswith("(Simple Profile 1.0)"), text
+    # A node template's name is no keyname.
+    assert "keyname" not in (await hover(client, OLD, 4, 5) or "")
+    replace_all(client, OLD, OLD_TEXT.replace("1_0", "1_1"), 2)
+    text = await hover(client, OLD, 2, 4)
+    assert text.endswith("(Simple Profile 1.1)"), text
+    text = await hover(client, APP, 6, 3)  # topology_template
+    assert text.endswith("(Simple Profile 1.3)"), text
+    text = await hover(client, SERVICE, 4, 3)  # service_template
+    assert text.endswith("(TOSCA 2.0)"), text
+    # The keynames offered are those of the exact version: 1.1 has no `key_schema` yet.
+    replace_all(client, OLD, OLD_TEXT.replace("1_0", "1_1").replace("  workflows: {}\n", "  inputs:\n    size:\n      \n"), 3)
+    labels = await complete(client, OLD, 4, 6)
+    assert "entry_schema" in labels and "key_schema" not in labels, labels
+    replace_all(client, OLD, OLD_TEXT.replace("1_0", "1_3").replace("  workflows: {}\n", "  inputs:\n    size:\n      \n"), 4)
+    labels = await complete(client, OLD, 4, 6)
+    assert "key_schema" in labels, labels
+
+
+# ----- the missing import -----------------------------------------------------------------
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_imports_the_workspace_file_that_defines_a_type(client):
+    original = APP.read_text()
+    replace_all(client, APP, original.replace("imports:\n  - types.yaml\n", ""), 60)
+    actions = await fixes(client, APP, "tosca::unknown-type")
+    assert [title for title, _ in actions] == ["Import `types.yaml`, which defines `shop.nodes.WebApp`"]
+    ((edit,),) = [edits for _, edits in actions]
+    assert (edit.range.start.line, edit.new_text) == (1, "imports:\n  - types.yaml\n")
+    # With an `imports:` list, the file is added as its last item, indented as the others.
+    text = original.replace("  - types.yaml\n", "  - other.yaml\n")
+    (WORKSPACE / "simple" / "other.yaml").write_text("tosca_definitions_version: tosca_simple_yaml_1_3\n")
+    replace_all(client, APP, text, 61)
+    ((title, (edit,)),) = await fixes(client, APP, "tosca::unknown-type")
+    assert (edit.range.start.line, edit.new_text) == (5, "  - types.yaml\n")
+    replace_all(client, APP, original, 62)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_imports_a_profile_with_its_namespace_or_a_1x_normative_type(client):
+    original = SERVICE.read_text()
+    without = original.replace(
+        "imports:\n  - profile: org.oasis-open.simple:2.0\n    namespace: simple\n", ""
+    )
+    replace_all(client, SERVICE, without, 70)
+    ((title, (edit,)),) = await fixes(client, SERVICE, "tosca::unknown-namespace")
+    assert title == "Import the profile `org.oasis-open.simple:2.0`"
+    assert edit.new_text == "imports:\n  - profile: org.oasis-open.simple:2.0\n    namespace: simple\n"
+    # A Simple Profile normative type in a 2.0 file: its compatibility profile.
+    replace_all(client, SERVICE, without.replace("simple:Compute", "tosca.nodes.Compute"), 71)
+    ((title, (edit,)),) = await fixes(client, SERVICE, "tosca::unknown-type")
+    assert title == "Import the profile `org.oasis-open.simple:1.3`", title
+    # A type of a 2.0 file of the workspace: imported by `url`.
+    types2 = WORKSPACE / "tosca2" / "servers.yaml"
+    open_document(
+        client,
+        types2,
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  Server:\n    description: A server.\n",
+    )
+    replace_all(client, SERVICE, without.replace("simple:Compute", "Server").replace(
+        "      capabilities:\n        host:\n          properties: { num_cpus: { $get_input: cpus }, mem_size: 4 GB }\n", ""), 72)
+    actions = await fixes(client, SERVICE, "tosca::unknown-type")
+    assert ("Import `servers.yaml`, which defines `Server`", "imports:\n  - url: servers.yaml\n") in [
+        (title, edit.new_text) for title, (edit,) in actions
+    ], actions
+    replace_all(client, SERVICE, original, 73)
+
+
+# ----- TOSCA 1.0 XML elements and attributes ------------------------------------------------
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_xml_element_and_attribute_hover(client):
+    text = await hover(client, XML, 10, 10)  # <NodeTemplate
+    assert text.startswith("**`<NodeTemplate>`**: a component of the service"), text
+    assert "(TOSCA 1.0 §5 Service Templates)" in text and "`minInstances`" in text
+    text = await hover(client, XML, 10, 20)  # id=
+    assert text.startswith("**`id`** of `<NodeTemplate>`: the identifier"), text
+    text = await hover(client, XML, 4, 5)  # <NodeType
+    assert "(TOSCA 1.0 §6 Node Types)" in text and "`<RequirementDefinitions>`" in text
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_xml_element_and_attribute_completion(client):
+    original = XML.read_text()
+    lines = original.splitlines()
+    lines.insert(12, "      <")
+    replace_all(client, XML, "\n".join(lines) + "\n", 10)
+    labels = await complete(client, XML, 12, 7)
+    assert labels == ["documentation", "NodeTemplate", "RelationshipTemplate"], labels
+    lines[12] = '      <NodeTemplate id="db" '
+    replace_all(client, XML, "\n".join(lines) + "\n", 11)
+    labels = await complete(client, XML, 12, len(lines[12]))
+    assert labels == ["name", "type", "minInstances", "maxInstances"], labels
+    # Under a node type, the elements of a node type.
+    lines[12] = "      <NodeTemplate/>"
+    lines.insert(6, "    <")
+    replace_all(client, XML, "\n".join(lines) + "\n", 12)
+    labels = await complete(client, XML, 6, 5)
+    assert "RequirementDefinitions" in labels and "NodeTemplate" not in labels, labels
+    replace_all(client, XML, original, 13)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_action_adds_a_required_property_in_tosca2(client):
+    original = SERVICE.read_text()
+    types2 = WORKSPACE / "tosca2" / "sized.yaml"
+    open_document(
+        client,
+        types2,
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  Sized:\n    properties:\n      size:\n        type: integer\n",
+    )
+    text = original.replace(
+        "  node_templates:\n",
+        "  node_templates:\n    box:\n      type: Sized\n",
+    ).replace("imports:\n", "imports:\n  - url: sized.yaml\n")
+    replace_all(client, SERVICE, text, 80)
+    ((title, (edit,)),) = await fixes(client, SERVICE, "tosca::missing-keyname")
+    assert title == "Add the required property `size`"
+    assert (edit.range.start.line, edit.new_text) == (12, "      properties:\n        size: \n")
+    replace_all(client, SERVICE, original, 81)

@@ -24,7 +24,7 @@
 
 mod table;
 
-pub(crate) use table::{E, keynames};
+pub(crate) use table::{E, Place, keynames, place, since};
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::Revision;

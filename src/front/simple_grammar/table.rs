@@ -515,3 +515,58 @@ pub(crate) fn keynames(e: E) -> &'static [&'static str] {
             .collect()
     })
 }
+
+/// What the key at the end of a path of keys (from the top of a 1.x file) is, by the tables.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Place {
+    /// A keyname of this entity.
+    Keyname(E),
+    /// A name the author chose (a node template's, a property's, an operation's).
+    Name,
+    /// Inside a value the tables do not look into.
+    Unknown,
+}
+
+/// The place of a key written under `path` (the keys leading to its map), walking the tables
+/// from the file down: for the language server's keyname hover and completion.
+pub(crate) fn place(path: &[&str]) -> Place {
+    // The entity whose map the walk is in, or `None` right after a map of names.
+    let mut at = Some(E::File);
+    let mut names_of = E::File;
+    for key in path {
+        let Some(entity) = at else {
+            at = Some(names_of);
+            continue;
+        };
+        let (table, others) = entity.table();
+        let common: Table = if entity.is_type() { TYPE_COMMON } else { &[] };
+        match table.iter().chain(common).find(|(name, ..)| name == key) {
+            Some((_, _, Sub::One(next))) => at = Some(*next),
+            Some((_, _, Sub::Defs(next) | Sub::ListDefs(next))) => {
+                at = None;
+                names_of = *next;
+            }
+            Some((_, _, Sub::Leaf)) => return Place::Unknown,
+            None => match others {
+                Others::Operations(operation) => at = Some(operation),
+                _ => return Place::Unknown,
+            },
+        }
+    }
+    match at {
+        Some(entity) => Place::Keyname(entity),
+        None => Place::Name,
+    }
+}
+
+/// The first version whose `e` has the keyname `key`, if any 1.x version (or TOSCA 2.0, for
+/// the few keynames the table lists for it) does.
+pub(crate) fn since(e: E, key: &str) -> Option<Revision> {
+    let (table, _) = e.table();
+    let common: Table = if e.is_type() { TYPE_COMMON } else { &[] };
+    table
+        .iter()
+        .chain(common)
+        .find(|(name, ..)| *name == key)
+        .map(|(_, revision, _)| *revision)
+}

@@ -17,6 +17,7 @@
 //! What needs types to judge (derivation, refinement, scalar units, unknown type names) is the
 //! resolver's; this module answers only "is this what the grammar allows here".
 
+mod places;
 mod table;
 
 pub(crate) use table::D as Entity;
@@ -31,6 +32,7 @@ pub(crate) fn keynames(entity: Option<Entity>) -> Vec<&'static str> {
     keys.iter().map(|(name, _)| *name).collect()
 }
 
+pub(crate) use places::{Place, has_keyname, place};
 pub use table::is_import_keyname;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};

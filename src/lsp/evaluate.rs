@@ -1,0 +1,479 @@
+//! What a function call evaluates to, for hover: any call of a template, input default, output,
+//! interface input or workflow, in the Simple Profile (`get_input`, `concat`, ...) or TOSCA 2.0
+//! (`$get_input`, `$concat`, ...).
+//!
+//! Two sources, the first that knows wins:
+//!
+//! 1. the resolved topology: a call that is itself a value of a template (a property, a
+//!    capability's property, an interface input, an output's value) was evaluated by the
+//!    resolver there, so the hover says exactly what `toscana check` and the backends use;
+//! 2. the call read on its own, for calls inside other calls' arguments and outside the
+//!    service template: `get_input` is the input's value or default, `get_property` and
+//!    `get_attribute` read the resolved template they name (`SELF` is the template the call is
+//!    written in), and the functions computed from their arguments alone (`concat`, `join`,
+//!    TOSCA 2.0's arithmetic, ...) are applied with the resolver's own implementation
+//!    ([`crate::resolve::calls::builtins::apply`]) once their arguments are known.
+//!
+//! What neither knows (an attribute set at deployment, `get_operation_output`, an unbound
+//! input, a `HOST` or `TARGET` path) is said to be known only at deployment.
+
+use super::check::Checked;
+use super::index::{CallSite, Owner, Step};
+use crate::ir::{Topology, Value};
+use crate::resolve::calls::builtins::{self, Group, Outcome};
+use crate::yaml::{Core, Node};
+
+/// At most this many calls deep are read on their own (a call nested in a call ...).
+const MAX_DEPTH: usize = 16;
+
+/// The hover of a call: the function's meaning, and what it evaluates to.
+pub fn describe(checked: &Checked, call: &CallSite) -> String {
+    let name = call.function.trim_start_matches('$');
+    let meaning = match call.function.starts_with('$') {
+        true => builtins::built_in(name).map(|f| {
+            format!(
+                "`{}: {}` ({})",
+                call.function,
+                f.grammar.trim_start_matches(&call.function).trim(),
+                f.section
+            )
+        }),
+        false => meaning_1x(name).map(|m| format!("{m} (Simple Profile §4 TOSCA functions)")),
+    };
+    let mut out = format!("**`{}`**", call.function);
+    if let Some(meaning) = meaning {
+        out.push_str(&format!(": {meaning}"));
+    }
+    out.push_str("\n\n");
+    out.push_str(&evaluation(checked, call));
+    out
+}
+
+/// The one-line meaning of a Simple Profile function (Simple Profile 1.3 §4 TOSCA functions).
+fn meaning_1x(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "get_input" => "the value of an input of the service template",
+        "get_property" => "the value of a property of a template, or of one of its capabilities",
+        "get_attribute" => {
+            "the value of an attribute of a template, known once it is deployed (or its default)"
+        }
+        "get_operation_output" => "an output of an operation, known once it has run",
+        "get_nodes_of_type" => "the names of the node templates of a type",
+        "get_artifact" => "the location of an artifact once it is deployed",
+        "concat" => "the strings given, one after the other",
+        "join" => "the strings of a list, with a delimiter between them",
+        "token" => "the substring of a string between separators, by position",
+        _ => return None,
+    })
+}
+
+/// What the call evaluates to, as a sentence.
+fn evaluation(checked: &Checked, call: &CallSite) -> String {
+    let Some(topology) = checked.topology.as_ref() else {
+        return "not evaluated: the template does not resolve yet".into();
+    };
+    let placed = call
+        .owner
+        .as_ref()
+        .zip(call.place.as_ref())
+        .and_then(|(owner, place)| placed(topology, owner, place));
+    if let Some(value) = &placed
+        && !value.has_call()
+    {
+        let (owner, place) = (call.owner.as_ref(), call.place.as_deref());
+        return format!(
+            "`{}` of `{}` evaluates to `{}`",
+            shown_place(place.unwrap_or_default()),
+            owner.map(owner_name).unwrap_or_default(),
+            show(value)
+        );
+    }
+    let read = written_call(checked, call).and_then(|node| {
+        let evaluator = Alone {
+            topology,
+            owner: call.owner.as_ref(),
+        };
+        evaluator.value(node, 0)
+    });
+    match read {
+        Some(value) if !value.has_call() => format!("evaluates to `{}`", show(&value)),
+        _ => "known only at deployment".into(),
+    }
+}
+
+/// The call's YAML, found again in its definition (the index keeps spans, not trees).
+fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<&'m Node> {
+    let model = checked.model.as_ref()?;
+    let span = call.span;
+    let holds = |def: &Node| def.span.file == span.file && contains(def.span, span);
+    if let Some(topology) = &model.topology {
+        let named = topology
+            .inputs
+            .iter()
+            .chain(&topology.node_templates)
+            .chain(&topology.relationship_templates)
+            .chain(&topology.groups)
+            .chain(&topology.policies)
+            .chain(&topology.outputs)
+            .chain(&topology.workflows);
+        if let Some(found) = named
+            .filter(|n| holds(&n.def))
+            .find_map(|n| find(&n.def, span))
+        {
+            return Some(found);
+        }
+    }
+    model
+        .types
+        .values()
+        .filter(|t| holds(&t.def))
+        .find_map(|t| find(&t.def, span))
+}
+
+fn contains(outer: crate::source::Span, inner: crate::source::Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// The node at `span` under `node`, walking only into the children that hold it.
+fn find(node: &Node, span: crate::source::Span) -> Option<&Node> {
+    if node.span == span {
+        return Some(node);
+    }
+    let holds = |child: &&Node| child.span.file == span.file && contains(child.span, span);
+    match (node.as_map(), node.as_seq()) {
+        (Some(map), _) => map
+            .entries()
+            .iter()
+            .map(|e| &e.value)
+            .filter(holds)
+            .find_map(|child| find(child, span)),
+        (_, Some(items)) => items.iter().filter(holds).find_map(|c| find(c, span)),
+        _ => None,
+    }
+}
+
+fn owner_name(owner: &Owner) -> &str {
+    match owner {
+        Owner::Node(n)
+        | Owner::Relationship(n)
+        | Owner::Group(n)
+        | Owner::Policy(n)
+        | Owner::Output(n) => n,
+    }
+}
+
+/// A place as a dotted path, without the leading `properties` (`port`, not `properties.port`).
+fn shown_place(place: &[Step]) -> String {
+    let steps = match place.first() {
+        Some(Step::Key(k)) if k == "properties" && place.len() > 1 => &place[1..],
+        _ => place,
+    };
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::Key(k) => k.clone(),
+            Step::Item(i) => i.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// The resolved value at `place` of `owner`'s definition, where the topology keeps one.
+fn placed(topology: &Topology, owner: &Owner, place: &[Step]) -> Option<Value> {
+    let key = |i: usize| match place.get(i) {
+        Some(Step::Key(k)) => Some(k.as_str()),
+        _ => None,
+    };
+    let (value, rest) = match owner {
+        Owner::Node(name) => {
+            let node = topology.nodes.iter().find(|n| &n.name == name)?;
+            match key(0)? {
+                "properties" => (node.properties.get(key(1)?)?, 2),
+                "attributes" => (node.attributes.get(key(1)?)?, 2),
+                "capabilities" => {
+                    let capability = node.capabilities.get(key(1)?)?;
+                    match key(2)? {
+                        "properties" => (capability.properties.get(key(3)?)?, 4),
+                        "attributes" => (capability.attributes.get(key(3)?)?, 4),
+                        _ => return None,
+                    }
+                }
+                "interfaces" => {
+                    let interface = node.interfaces.get(key(1)?)?;
+                    interface_value(interface, place, 2)?
+                }
+                _ => return None,
+            }
+        }
+        Owner::Relationship(name) => {
+            let relationship = topology.relationships.iter().find(|r| &r.name == name)?;
+            match key(0)? {
+                "properties" => (relationship.properties.get(key(1)?)?, 2),
+                "attributes" => (relationship.attributes.get(key(1)?)?, 2),
+                "interfaces" => {
+                    let interface = relationship.interfaces.get(key(1)?)?;
+                    interface_value(interface, place, 2)?
+                }
+                _ => return None,
+            }
+        }
+        Owner::Group(name) => {
+            let group = topology.groups.iter().find(|g| &g.name == name)?;
+            match key(0)? {
+                "properties" => (group.properties.get(key(1)?)?, 2),
+                _ => return None,
+            }
+        }
+        Owner::Policy(name) => {
+            let policy = topology.policies.iter().find(|p| &p.name == name)?;
+            match key(0)? {
+                "properties" => (policy.properties.get(key(1)?)?, 2),
+                _ => return None,
+            }
+        }
+        Owner::Output(name) => {
+            let output = topology.outputs.iter().find(|o| &o.name == name)?;
+            match key(0)? {
+                "value" => (&output.value, 1),
+                _ => return None,
+            }
+        }
+    };
+    descend(value, &place[rest..]).cloned()
+}
+
+/// An interface's input, or an operation's (`inputs` of the interface, or
+/// `operations.NAME.inputs` / the 1.x `NAME.inputs`), from step `at` of `place`.
+fn interface_value<'t>(
+    interface: &'t crate::ir::Interface,
+    place: &[Step],
+    at: usize,
+) -> Option<(&'t Value, usize)> {
+    let key = |i: usize| match place.get(i) {
+        Some(Step::Key(k)) => Some(k.as_str()),
+        _ => None,
+    };
+    if key(at)? == "inputs" {
+        return Some((interface.inputs.get(key(at + 1)?)?, at + 2));
+    }
+    let (operation, next) = match key(at)? {
+        "operations" => (interface.operations.get(key(at + 1)?)?, at + 2),
+        "notifications" => (interface.notifications.get(key(at + 1)?)?, at + 2),
+        name => (interface.operations.get(name)?, at + 1),
+    };
+    match key(next)? {
+        "inputs" => Some((operation.inputs.get(key(next + 1)?)?, next + 2)),
+        _ => None,
+    }
+}
+
+/// The part of `value` at `steps`.
+fn descend<'v>(value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
+    let mut value = value;
+    for step in steps {
+        value = match (value, step) {
+            (Value::Map(map), Step::Key(k)) => map.get(k)?,
+            (Value::List(items), Step::Item(i)) => items.get(*i)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// A call read on its own, against the resolved topology.
+struct Alone<'t> {
+    topology: &'t Topology,
+    /// The template the call is written in, which `SELF` names.
+    owner: Option<&'t Owner>,
+}
+
+impl Alone<'_> {
+    /// `node` as a value: a literal, or a call evaluated; `None` when not known.
+    fn value(&self, node: &Node, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some(scalar) = node.as_scalar() {
+            return Some(match scalar.core {
+                Core::Null => Value::Null,
+                Core::Bool(b) => Value::Boolean(b),
+                Core::Int(i) => Value::Integer(i),
+                Core::Float(f) => Value::Float(f),
+                Core::Str => Value::String(scalar.text.clone()),
+            });
+        }
+        if let Some(items) = node.as_seq() {
+            return items
+                .iter()
+                .map(|item| self.value(item, depth + 1))
+                .collect::<Option<Vec<_>>>()
+                .map(Value::List);
+        }
+        let map = node.as_map()?;
+        let entry = map.entries().first().filter(|_| map.len() == 1);
+        if let Some(entry) = entry
+            && let Some(written) = entry.key.as_str()
+            && let Some(result) = self.call(written, &entry.value, depth)
+        {
+            return result;
+        }
+        map.entries()
+            .iter()
+            .map(|e| {
+                Some((
+                    e.key.as_str()?.to_string(),
+                    self.value(&e.value, depth + 1)?,
+                ))
+            })
+            .collect::<Option<indexmap::IndexMap<_, _>>>()
+            .map(Value::Map)
+    }
+
+    /// The value of the call of `written` with `args`: `Some(None)` when it is a call whose
+    /// value is not known, `None` when `written` is no function.
+    fn call(&self, written: &str, args: &Node, depth: usize) -> Option<Option<Value>> {
+        let name = written.strip_prefix('$').unwrap_or(written);
+        let tosca2 = written.starts_with('$');
+        if !tosca2 && !crate::model::FUNCTIONS_1X.contains(&name) {
+            return None;
+        }
+        let list: Vec<&Node> = match args.as_seq() {
+            Some(items) => items.iter().collect(),
+            None => vec![args],
+        };
+        let text = |i: usize| list.get(i).and_then(|n| n.as_str());
+        Some(match name {
+            "get_input" => {
+                let input = self
+                    .topology
+                    .inputs
+                    .iter()
+                    .find(|i| Some(i.name.as_str()) == text(0));
+                input
+                    .and_then(|i| i.value.clone().or_else(|| i.default.clone()))
+                    .and_then(|v| descend_args(v, &list[1..]))
+            }
+            "get_property" | "get_attribute" => {
+                let strings: Option<Vec<&str>> = list.iter().map(|n| n.as_str()).collect();
+                strings.and_then(|path| self.read(&path, name == "get_attribute"))
+            }
+            "concat" | "join" => {
+                let values = self.value(args, depth + 1)?;
+                let args = match values {
+                    Value::List(items) => items,
+                    other => vec![other],
+                };
+                applied(name, &args)
+            }
+            _ if tosca2 => {
+                let function = builtins::built_in(name)?;
+                if function.group != Group::Pure {
+                    return Some(None);
+                }
+                let values = self.value(args, depth + 1)?;
+                let args = match values {
+                    Value::List(items) => items,
+                    other => vec![other],
+                };
+                applied(name, &args)
+            }
+            _ => None,
+        })
+    }
+
+    /// A property (or attribute) through a path: `[SELF | template, (capability)?, name,
+    /// nested...]`, TOSCA 2.0's `CAPABILITY` keyword allowed before a capability's name.
+    fn read(&self, path: &[&str], attribute: bool) -> Option<Value> {
+        let (&entity, rest) = path.split_first()?;
+        let name = match entity {
+            "SELF" => match self.owner? {
+                Owner::Node(n) | Owner::Relationship(n) => n.as_str(),
+                _ => return None,
+            },
+            "SOURCE" | "TARGET" | "HOST" => return None,
+            name => name,
+        };
+        let section = |properties: &'_ indexmap::IndexMap<String, Value>,
+                       attributes: &'_ indexmap::IndexMap<String, Value>,
+                       rest: &[&str]|
+         -> Option<Value> {
+            let (first, nested) = rest.split_first()?;
+            let value = match attribute {
+                true => attributes.get(*first).or_else(|| properties.get(*first))?,
+                false => properties.get(*first)?,
+            };
+            let steps: Vec<Step> = nested.iter().map(|k| Step::Key(k.to_string())).collect();
+            descend(value, &steps).cloned()
+        };
+        if let Some(node) = self.topology.nodes.iter().find(|n| n.name == name) {
+            let rest = match rest.first() {
+                Some(&"CAPABILITY") => &rest[1..],
+                _ => rest,
+            };
+            if let Some(found) = section(&node.properties, &node.attributes, rest) {
+                return Some(found);
+            }
+            let capability = node.capabilities.get(*rest.first()?)?;
+            return section(&capability.properties, &capability.attributes, &rest[1..]);
+        }
+        let relationship = self
+            .topology
+            .relationships
+            .iter()
+            .find(|r| r.name == name)?;
+        section(&relationship.properties, &relationship.attributes, rest)
+    }
+}
+
+/// `get_input`'s further arguments (TOSCA 1.3 and 2.0: keys or positions into the value).
+fn descend_args(value: Value, args: &[&Node]) -> Option<Value> {
+    let steps: Option<Vec<Step>> = args
+        .iter()
+        .map(|a| match a.as_scalar()?.core {
+            Core::Int(i) => Some(Step::Item(usize::try_from(i).ok()?)),
+            _ => Some(Step::Key(a.as_str()?.to_string())),
+        })
+        .collect();
+    descend(&value, &steps?).cloned()
+}
+
+/// A pure function applied by the resolver's implementation, when its arguments are known.
+fn applied(name: &str, args: &[Value]) -> Option<Value> {
+    if args.iter().any(Value::has_call) {
+        return None;
+    }
+    let function = builtins::built_in(name)?;
+    if function.arity(args.len()).is_err() {
+        return None;
+    }
+    match builtins::apply(name, args, &crate::resolve::patterns::Patterns::default()) {
+        Outcome::Value(value) => Some(value),
+        _ => None,
+    }
+}
+
+/// A value as a template would write it, in YAML's flow style.
+pub fn show(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::List(items) => format!(
+            "[{}]",
+            items.iter().map(show).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Map(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{k}: {}", show(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Scalar(scalar) => scalar.text.clone(),
+        Value::Version(version) => version.text.clone(),
+        Value::Timestamp(text) | Value::Bytes(text) => text.clone(),
+        Value::Call(_) => "(known at deployment)".into(),
+    }
+}
