@@ -10,6 +10,7 @@ mod assignments;
 mod boundary;
 mod call_shapes;
 pub mod calls;
+mod capability_values;
 mod constraints;
 mod counts;
 mod defaults;
@@ -22,6 +23,7 @@ mod interfaces;
 mod multiplicity;
 mod nodes;
 mod occurrences;
+mod parameter_defaults;
 mod params;
 mod paths;
 pub mod patterns;
@@ -42,6 +44,7 @@ mod validation;
 mod value_types;
 mod values;
 mod workflow_calls;
+mod written_definitions;
 
 use std::collections::HashMap;
 
@@ -111,8 +114,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
             ancestry: &mut ancestry,
             patterns: &ctx.patterns,
         };
-        refinement::check(&mut types, diags);
-        defaults::check(&mut types, diags);
+        written_definitions::check(&mut types, diags);
+        parameter_defaults::check(&mut types, diags);
     }
     let source = SourceInfo {
         dialect: model.dialect,
