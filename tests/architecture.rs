@@ -58,6 +58,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/assignments.rs", "yaml", UNTYPED),
     ("src/resolve/boundary.rs", "yaml", UNTYPED),
     ("src/resolve/call_shapes.rs", "yaml", UNTYPED),
+    ("src/resolve/capability_values.rs", "yaml", UNTYPED),
     ("src/resolve/calls/eval.rs", "yaml", UNTYPED),
     ("src/resolve/calls/mappings.rs", "yaml", UNTYPED),
     ("src/resolve/calls/path.rs", "yaml", UNTYPED),
@@ -65,7 +66,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/calls/table.rs", "yaml", UNTYPED),
     ("src/resolve/calls/unused.rs", "yaml", UNTYPED),
     ("src/resolve/constraints.rs", "yaml", UNTYPED),
-    ("src/resolve/defaults.rs", "yaml", UNTYPED),
     ("src/resolve/extras.rs", "yaml", UNTYPED),
     ("src/resolve/filters.rs", "yaml", UNTYPED),
     ("src/resolve/fulfil.rs", "yaml", UNTYPED),
@@ -75,6 +75,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/mod.rs", "yaml", UNTYPED),
     ("src/resolve/nodes.rs", "yaml", UNTYPED),
     ("src/resolve/occurrences.rs", "yaml", UNTYPED),
+    ("src/resolve/parameter_defaults.rs", "yaml", UNTYPED),
     ("src/resolve/params.rs", "yaml", UNTYPED),
     ("src/resolve/refinement.rs", "yaml", UNTYPED),
     ("src/resolve/requirement_defs.rs", "yaml", UNTYPED),
@@ -91,6 +92,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/value_types.rs", "yaml", UNTYPED),
     ("src/resolve/values.rs", "yaml", UNTYPED),
     ("src/resolve/workflow_calls.rs", "yaml", UNTYPED),
+    ("src/resolve/written_definitions.rs", "yaml", UNTYPED),
 ];
 
 /// One use of a top-level module by code of another.

@@ -93,3 +93,87 @@ service_template:
     assert_eq!(properties["cpus"]["value"], 8, "{properties}");
     assert_eq!(properties["arch"]["value"], "amd64", "{properties}");
 }
+
+/// The valid counterparts of `default-*-operation-input`, `default-2-0-interface-input` and
+/// `default-*-capability-refinement`: parameter defaults of their type, a plain input value
+/// beside them, and a capability refinement's default within the capability type's
+/// constraints, which the template's capability then holds.
+#[test]
+fn parameter_and_capability_refinement_defaults_that_fit_are_taken() {
+    let simple = ir("tosca_definitions_version: tosca_simple_yaml_1_3
+capability_types:
+  Queue:
+    derived_from: tosca.capabilities.Root
+    properties:
+      depth:
+        type: integer
+        constraints:
+          - less_or_equal: 100
+interface_types:
+  Deploy:
+    derived_from: tosca.interfaces.Root
+    inputs:
+      mode: { type: string, default: fast }
+    run:
+      inputs:
+        retries: { type: integer, default: 3 }
+node_types:
+  Broker:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      queue:
+        type: Queue
+        properties:
+          depth:
+            type: integer
+            default: 50
+    interfaces:
+      Standard:
+        type: tosca.interfaces.node.lifecycle.Standard
+        create:
+          inputs:
+            retries: { type: integer, default: 2 }
+            label: plain
+topology_template:
+  node_templates:
+    broker:
+      type: Broker
+");
+    let queue = &simple["nodes"][0]["capabilities"]["queue"]["properties"];
+    assert_eq!(queue["depth"]["value"], 50, "{queue}");
+    let tosca2 = ir("tosca_definitions_version: tosca_2_0
+capability_types:
+  Queue:
+    properties:
+      depth:
+        type: integer
+        validation: { $less_or_equal: [ $value, 100 ] }
+interface_types:
+  Deploy:
+    inputs:
+      mode:
+        type: string
+        validation: { $valid_values: [ $value, [ fast, safe ] ] }
+        default: safe
+    operations:
+      run:
+        inputs:
+          retries: { type: integer, default: 3 }
+        outputs:
+          id: { type: integer, default: 0 }
+node_types:
+  Broker:
+    capabilities:
+      queue:
+        type: Queue
+        properties:
+          depth:
+            default: 50
+service_template:
+  node_templates:
+    broker:
+      type: Broker
+");
+    let queue = &tosca2["nodes"][0]["capabilities"]["queue"]["properties"];
+    assert_eq!(queue["depth"]["value"], 50, "{queue}");
+}

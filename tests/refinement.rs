@@ -5,21 +5,7 @@
 
 mod common;
 
-use common::toscana;
-
-/// `toscana check` of `text`, which must pass with no diagnostic.
-fn accepted(text: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, text).unwrap();
-    let out = toscana().arg("check").arg(&path).output().unwrap();
-    let stderr = common::stderr(&out);
-    assert!(out.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("valid (0 warnings)") && !stderr.contains("error["),
-        "{stderr}"
-    );
-}
+use common::assert_checks_clean as accepted;
 
 #[test]
 fn simple_profile_refinements_that_narrow_are_accepted() {

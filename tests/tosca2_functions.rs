@@ -9,12 +9,13 @@ mod common;
 
 use toscana::ir::{Topology, Value, value_text};
 
-/// Types shared by the cases: a server with an endpoint, and an app that connects to servers.
+/// Types shared by the cases: a server with an endpoint (whose port a server may leave unset),
+/// and an app that connects to servers.
 const TYPES: &str = r#"tosca_definitions_version: tosca_2_0
 capability_types:
   Endpoint:
     properties:
-      port: { type: integer }
+      port: { type: integer, required: false }
 relationship_types:
   ConnectsTo:
     properties:

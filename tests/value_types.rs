@@ -47,3 +47,30 @@ node_types:
         "{stderr}"
     );
 }
+
+/// The valid counterpart of `data-type-2-0-scalar-properties`: a scalar type narrows its values
+/// with `validation`, and a complex type (derived from no built-in type) holds properties,
+/// one of them of the scalar type.
+#[test]
+fn tosca2_scalar_types_without_properties_are_accepted() {
+    common::assert_checks_clean(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Speed:
+    derived_from: scalar
+    units:
+      m/s: 1
+    validation: { $greater_or_equal: [ $value, 0 m/s ] }
+  Measured:
+    properties:
+      speed: { type: Speed }
+      precision: { type: integer }
+service_template:
+  inputs:
+    reading:
+      type: Measured
+      default: { speed: 3 m/s, precision: 2 }
+  node_templates: {}
+",
+    );
+}

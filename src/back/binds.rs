@@ -103,6 +103,7 @@ pub const KUBERNETES: BindSchema = BindSchema {
         "docker_hub",
         "image_types",
         "interpreters",
+        "known_ports",
         "os_images",
         "product_properties",
         "products",

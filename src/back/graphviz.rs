@@ -26,12 +26,12 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diagnostics;
-use crate::ir::{PolicyTarget, Topology, Valid, Value, canonical};
+use crate::ir::{Hosting, PolicyTarget, Topology, TypeKind, Valid, Value, canonical};
 use crate::source::SourceMap;
 
+use super::kubernetes::profile::claim_workloads as workloads;
 use super::shared::{Builder, Part};
 use super::{Element, ElementKind, Engine, OutputFile};
-use crate::ir::Hosting;
 
 /// Pseudo-type of nodes an orchestrator must select (`select` directive, or an abstract
 /// normative type with no implementation).
@@ -151,7 +151,7 @@ fn is_abstract(node: &crate::ir::Node) -> bool {
         return false;
     };
     let abstract_type = matches!(
-        canonical(first),
+        canonical(TypeKind::Node, first),
         "tosca.nodes.Root" | "tosca.nodes.Abstract.Compute" | "tosca.nodes.Abstract.Storage"
     );
     let implemented = !node.artifacts.is_empty()
@@ -287,8 +287,7 @@ fn context(
         })
         .collect();
 
-    // Groups: a cluster when every member has the same parent and no earlier cluster group took
-    // any of them; otherwise a note.
+    // Groups: a cluster when its members share a parent and none is taken already; else a note.
     let mut claimed: Vec<Option<usize>> = vec![None; n];
     let mut group_cluster: Vec<bool> = Vec::new();
     let mut group_ids: Vec<String> = Vec::new();
@@ -312,8 +311,10 @@ fn context(
         group_cluster.push(together);
     }
 
+    let mut id = |name: &str, u| ids.make("cluster_w:", name, u);
+    let units = workloads(topology, &host, &mut claimed, &mut group_ids, &mut id);
     // The nodes each cluster group took, in node order, found in one pass over the nodes.
-    let mut cluster_members: Vec<Vec<usize>> = vec![Vec::new(); topology.groups.len()];
+    let mut cluster_members: Vec<Vec<usize>> = vec![Vec::new(); group_ids.len()];
     for (m, claim) in claimed.iter().enumerate() {
         if let Some(members) = claim.and_then(|gi| cluster_members.get_mut(gi)) {
             members.push(m);
@@ -338,8 +339,7 @@ fn context(
             index: 0,
         });
     }
-    // Items of one container (the roots, or a host's children) in order, groups at the place of
-    // their first member.
+    // Items of one container (the roots, or a host's children) in order, groups at their first.
     let items = |list: &[usize], depth: usize, stack: &mut Vec<Work>| {
         let mut seen_groups = HashSet::new();
         let mut out = Vec::new();
@@ -532,8 +532,7 @@ fn context(
                 })
             })
             .flatten();
-        // TOSCA 2.0 multiplicity: relationships per source representation, and the target
-        // representation an index names.
+        // TOSCA 2.0 multiplicity: relationships per source representation, the indexed target.
         let count = match &r.count {
             Value::Integer(1) => None,
             other => Some(function_text(other)),
@@ -723,6 +722,7 @@ fn context(
 
     let graph = [
         ("title", b.str(&title)),
+        ("workloads", b.serialize(&units)),
         ("stacking", b.list(stacking)),
         ("nodes", b.list(nodes)),
         ("relationships", b.list(relationships)),

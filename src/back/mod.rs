@@ -25,6 +25,7 @@ mod output;
 pub mod registry;
 mod rules;
 pub mod shared;
+pub mod shebang;
 pub mod stack;
 pub mod terraform;
 
@@ -71,6 +72,19 @@ impl ElementKind {
             ElementKind::Policy => "policy",
             ElementKind::Input => "input",
             ElementKind::Output => "output",
+        }
+    }
+
+    /// The kind of type definition this element's types are, for [`crate::ir::canonical`];
+    /// `None` for inputs and outputs, which have no types.
+    pub fn type_kind(self) -> Option<crate::ir::TypeKind> {
+        use crate::ir::TypeKind;
+        match self {
+            ElementKind::Node => Some(TypeKind::Node),
+            ElementKind::Relationship => Some(TypeKind::Relationship),
+            ElementKind::Group => Some(TypeKind::Group),
+            ElementKind::Policy => Some(TypeKind::Policy),
+            ElementKind::Input | ElementKind::Output => None,
         }
     }
 

@@ -53,18 +53,12 @@ pub fn lifecycle_steps<'a>(topology: &'a Topology, order: &[NodeId]) -> Vec<Life
     steps
 }
 
-/// The Standard lifecycle interface: by type (`tosca.interfaces.node.lifecycle.Standard`, or the
-/// TOSCA 2.0 profile's `Standard`), or by its conventional name when the type is unknown.
+/// The Standard lifecycle interface: by type (`tosca.interfaces.node.lifecycle.Standard` under
+/// any of its names, [`crate::ir::type_matches`]), or by its conventional name when the type is
+/// unknown.
 fn is_standard_lifecycle(name: &str, types: &[String]) -> bool {
-    types.iter().any(|t| {
-        t == "tosca.interfaces.node.lifecycle.Standard"
-            || t == "Standard"
-            // TOSCA 2.0's simple profile names it `Lifecycle.Standard`.
-            || t == "Lifecycle.Standard"
-            || t.ends_with(":Lifecycle.Standard")
-            || t.rsplit_once(':')
-                .is_some_and(|(_, short)| short == "Standard")
-    }) || (types.is_empty() && name == "Standard")
+    crate::ir::type_matches(types, "tosca.interfaces.node.lifecycle.Standard")
+        || (types.is_empty() && name == "Standard")
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ mod validate;
 mod value;
 mod value_maps;
 
-pub use family::{canonical, type_matches};
+pub use family::{TypeKind, canonical, kind_of_uri, type_matches};
 pub use handles::{GroupId, NodeId, RelationshipId};
 pub use hosting::{Hosting, is_hosting};
 pub use shared::Shared;

@@ -13,68 +13,37 @@
 //! inherited property is read against the inherited `type` and every inherited constraint
 //! (a refinement adds to what it inherits, §9.4.2 Refining Property Definitions).
 //!
-//! Runs over every type read, used or not, once per definition: a template that takes the
+//! Runs over every type read, used or not, once per definition (the walk is
+//! [`super::written_definitions`], shared with [`super::refinement`]): a template that takes the
 //! default later reads it quietly ([`Typing::defaults`]), so each mistake is reported once, here.
 
-use super::types::definitions;
-use super::typing::{Typing, definitions_of};
+use super::typing::Typing;
+use super::written_definitions::Written;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Dialect;
-use crate::yaml::Node;
 
-/// The sections of a type that hold value definitions with defaults: a data type's fields are
-/// its `properties`.
-const SECTIONS: &[&str] = &["properties", "attributes"];
-
-/// Checks the default (and fixed 2.0 `value`) of every definition written in a type.
-pub fn check(typing: &mut Typing, diags: &mut Diagnostics) {
-    let model = typing.model;
-    for ((kind, id), def) in &model.types {
-        let Some(map) = def.def.as_map() else {
-            continue;
-        };
-        // The chain is walked only for a type that writes definitions: a long chain of types
-        // that only derive costs nothing here.
-        if !SECTIONS.iter().any(|s| map.get(s).is_some()) {
-            continue;
-        }
-        let chain = typing.ancestry.chain(model, *kind, id);
-        let defs = definitions(model, *kind, &chain);
-        for section in SECTIONS {
-            let Some(own) = map.get(section).and_then(Node::as_map) else {
-                continue;
-            };
-            let merged = definitions_of(&defs, section);
-            for entry in own.entries() {
-                let (Some(name), Some(body)) = (entry.key.scalar_text(), entry.value.as_map())
-                else {
-                    continue;
-                };
-                let Some(definition) = merged.get(name) else {
-                    continue;
-                };
-                let fixed = (model.dialect == Dialect::Tosca2 && *section == "properties")
-                    .then(|| body.get("value"))
-                    .flatten();
-                let written = [("default", body.get("default")), ("fixed value", fixed)];
-                for (what, value) in written {
-                    // `default: null` is read as no default at all, as parsers of the Simple
-                    // Profile read it (a YAML null is the absence of a value): real profiles
-                    // write it on attributes that have no value until deployment.
-                    if let Some(value) = value.filter(|v| !v.is_null()) {
-                        let mut found = Diagnostics::new();
-                        typing.value(value, definition, name, &mut found);
-                        diags.extend(found.iter().cloned().map(|d| of_definition(d, what)));
-                    }
-                }
-            }
+/// Checks the default (and fixed 2.0 `value`) of one definition a type writes, seen through its
+/// chain ([`super::written_definitions::each`]).
+pub fn check<'m>(typing: &mut Typing<'_, 'm>, written: &Written<'_, 'm>, diags: &mut Diagnostics) {
+    let body = written.body;
+    let fixed = (typing.model.dialect == Dialect::Tosca2 && written.section == "properties")
+        .then(|| body.get("value"))
+        .flatten();
+    for (what, value) in [("default", body.get("default")), ("fixed value", fixed)] {
+        // `default: null` is read as no default at all, as parsers of the Simple Profile read
+        // it (a YAML null is the absence of a value): real profiles write it on attributes that
+        // have no value until deployment.
+        if let Some(value) = value.filter(|v| !v.is_null()) {
+            let mut found = Diagnostics::new();
+            typing.value(value, written.merged, written.name, &mut found);
+            diags.extend(found.iter().cloned().map(|d| of_definition(d, what)));
         }
     }
 }
 
 /// A problem of a value read as a definition's `what` (`default`, `fixed value`): the message
 /// says whose value it is, and the hint why the definition's own value must fit it.
-fn of_definition(mut d: Diagnostic, what: &str) -> Diagnostic {
+pub(super) fn of_definition(mut d: Diagnostic, what: &str) -> Diagnostic {
     if d.message.starts_with('`') {
         d.message = format!("the {what} of {}", d.message);
     }

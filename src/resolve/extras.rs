@@ -28,6 +28,28 @@ pub fn groups_and_policies(
         .collect();
     for named in &template.groups {
         let (type_name, types, def) = typed(builder, named, TypeKind::Group, "group", diags);
+        let owner = format!("group `{}`", named.name);
+        let span = named.span;
+        let properties = typed_values(
+            builder,
+            &owner,
+            &types,
+            TypeKind::Group,
+            def,
+            "properties",
+            span,
+            diags,
+        );
+        let attributes = typed_values(
+            builder,
+            &owner,
+            &types,
+            TypeKind::Group,
+            def,
+            "attributes",
+            span,
+            diags,
+        );
         let members = def
             .and_then(|d| d.get("members"))
             .map(|m| builder.strings(m, "`members`", diags))
@@ -60,12 +82,23 @@ pub fn groups_and_policies(
                 .map(|n| super::metadata_values(builder.reader, n, diags))
                 .unwrap_or_default(),
             members,
-            properties: values(builder.reader, def, "properties", diags),
-            attributes: values(builder.reader, def, "attributes", diags),
+            properties,
+            attributes,
             location: builder.locator.at(named.span),
         };
         topology.groups.push(group);
     }
+    policies(builder, template, topology, &nodes, diags);
+}
+
+/// The template's policies, after its groups: a policy targets nodes and groups by name.
+fn policies(
+    builder: &mut NodeBuilder,
+    template: &TopologyTemplate,
+    topology: &mut Topology,
+    nodes: &HashMap<String, NodeId>,
+    diags: &mut Diagnostics,
+) {
     let groups: HashMap<String, GroupId> = topology
         .groups
         .iter()
@@ -74,6 +107,17 @@ pub fn groups_and_policies(
         .collect();
     for named in &template.policies {
         let (type_name, types, def) = typed(builder, named, TypeKind::Policy, "policy", diags);
+        let owner = format!("policy `{}`", named.name);
+        let properties = typed_values(
+            builder,
+            &owner,
+            &types,
+            TypeKind::Policy,
+            def,
+            "properties",
+            named.span,
+            diags,
+        );
         let target_names = def
             .and_then(|d| d.get("targets"))
             .map(|t| builder.strings(t, "`targets`", diags))
@@ -110,7 +154,7 @@ pub fn groups_and_policies(
                 .map(|n| super::metadata_values(builder.reader, n, diags))
                 .unwrap_or_default(),
             targets,
-            properties: values(builder.reader, def, "properties", diags),
+            properties,
             triggers: values(builder.reader, def, "triggers", diags),
             location: builder.locator.at(named.span),
         };
@@ -133,6 +177,50 @@ fn typed<'n>(
         }
         None => (String::new(), TypeNames::default(), def),
     }
+}
+
+/// A group's or policy's `section` (`properties`, `attributes`): the defaults of its type
+/// chain, then its own assignments typed against the definitions, and a required property left
+/// unset reported once the whole chain is known. TOSCA 2.0 gives both "An optional map of
+/// property value assignments" (§16.2 Group Definition, §16.4 Policy Definition), which the
+/// type's property definitions govern as they do a node template's (T2-PROPASSIGN-04: every
+/// required property needs a value); the Simple Profile's group and policy types define
+/// properties the same way, so 1.x templates are read alike.
+///
+/// A property the type does not define is kept, untyped, and not reported: the normative
+/// policy types define no properties (`tosca.policies.Scaling`, `Placement`), and templates
+/// give them the settings an orchestrator reads by convention (`min_instances` and
+/// `max_instances` on a Scaling policy, which toscana's Kubernetes mapping reads too). A
+/// template whose type is unknown (reported where it is named) keeps all its values untyped.
+#[allow(clippy::too_many_arguments)]
+fn typed_values(
+    builder: &mut NodeBuilder,
+    owner: &str,
+    types: &TypeNames,
+    kind: TypeKind,
+    def: Option<&Map>,
+    section: &str,
+    at: crate::source::Span,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    if types.is_empty() {
+        return values(builder.reader, def, section, diags);
+    }
+    let assigned = def.and_then(|d| d.get(section));
+    if let Some(assigned) = assigned {
+        crate::model::shape::map(assigned, &format!("`{section}`"), diags);
+    }
+    let defs = super::types::definitions(builder.model, kind, types);
+    let definitions = builder.definitions.of(&defs, section);
+    let mut typing = builder.typing();
+    let mut values = typing.defaults(&definitions, section);
+    values.extend(typing.assigned(owner, &definitions, section, assigned, false, diags));
+    if section == "properties" && super::nodes::defs_complete(builder.model, &defs) {
+        builder
+            .typing()
+            .check_required(owner, &definitions, &values, at, diags);
+    }
+    values
 }
 
 fn text(def: Option<&Map>, key: &str) -> Option<String> {

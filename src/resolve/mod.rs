@@ -10,6 +10,7 @@ mod assignments;
 mod boundary;
 mod call_shapes;
 pub mod calls;
+mod capability_values;
 mod constraints;
 mod counts;
 mod defaults;
@@ -22,6 +23,7 @@ mod interfaces;
 mod multiplicity;
 mod nodes;
 mod occurrences;
+mod parameter_defaults;
 mod params;
 mod paths;
 pub mod patterns;
@@ -42,6 +44,7 @@ mod validation;
 mod value_types;
 mod values;
 mod workflow_calls;
+mod written_definitions;
 
 use std::collections::HashMap;
 
@@ -114,8 +117,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
             ancestry: &mut ancestry,
             patterns: &ctx.patterns,
         };
-        refinement::check(&mut types, diags);
-        defaults::check(&mut types, diags);
+        written_definitions::check(&mut types, diags);
+        parameter_defaults::check(&mut types, diags);
     }
     let source = SourceInfo {
         dialect: model.dialect,
@@ -224,6 +227,9 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     workflow_calls::check(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
+    // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the
+    // list made so far (`calls::path`), and the boundary says which requirements those are.
+    topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     calls::resolve(
         model,
         &mut nodes.typing(),
@@ -237,7 +243,6 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     } else {
         simple_eval::evaluate(&mut topology, &ctx.patterns, diags);
     }
-    topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
         let problems = multiplicity::check(&topology, ctx.limits.max_representations);

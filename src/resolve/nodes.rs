@@ -167,6 +167,15 @@ impl<'a> NodeBuilder<'a> {
         // `node_filter` (§7.2.1 Node Template Directives); a required property unset is no error.
         let only_selected = self.model.dialect == crate::ir::Dialect::Tosca2
             && selection(&directives).is_some_and(|otherwise| otherwise.is_empty());
+        if !only_selected {
+            let at = |c: &str| {
+                def.get("capabilities")?
+                    .as_map()?
+                    .entry(c)
+                    .map(|e| e.key.span)
+            };
+            self.check_required_capabilities(&named.name, &capabilities, at, named.span, diags);
+        }
         let selection = selection(&directives).map(|otherwise| NodeSelection {
             node_filter: def.get("node_filter").map(|f| self.reader.value(f, diags)),
             otherwise,
@@ -370,8 +379,8 @@ impl<'a> NodeBuilder<'a> {
                 // Defaults of the capability type come first, then the refinements along the node
                 // type chain, then (below) the template's assignments.
                 let type_defs = definitions(self.model, TypeKind::Capability, &types);
-                // Capability properties are not required of templates (the orchestrator or the
-                // node fills them), so only their defaults are taken here.
+                // Only defaults here: required properties are judged once the template's own
+                // assignments are in (`capability_values`).
                 let property_defs = self.definitions.of(&type_defs, "properties");
                 let attribute_defs = self.definitions.of(&type_defs, "attributes");
                 let mut properties = self.defaults(&property_defs, "properties");
@@ -469,28 +478,6 @@ impl<'a> NodeBuilder<'a> {
                 }
             }
         }
-    }
-
-    /// In a type's capability definition, `properties` are definitions (take their defaults);
-    /// a refinement may also assign plain values.
-    fn defaults_or_values(
-        &self,
-        values: &Yaml,
-        diags: &mut Diagnostics,
-    ) -> IndexMap<String, Value> {
-        let mut out = IndexMap::new();
-        let Some(map) = values.as_map() else {
-            return out;
-        };
-        for entry in map.entries() {
-            let Some(name) = entry.key.scalar_text() else {
-                continue;
-            };
-            if let Some(default) = entry.value.as_map().and_then(|d| d.get("default")) {
-                out.insert(name.to_string(), self.reader.value(default, diags));
-            }
-        }
-        out
     }
 
     pub fn interfaces(

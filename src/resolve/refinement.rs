@@ -15,62 +15,32 @@
 //! is why substitution and `derived_from` checks may rely on a subtype narrowing only. The same
 //! rules hold for Simple Profile 1.x types, whose derivation merges definitions by name
 //! (SP-TYPE-04): a subtype that redefined `type` or dropped `required` would break every
-//! template valid for its parent. Types are judged where they are written, used or not.
+//! template valid for its parent. Types are judged where they are written, used or not (the
+//! walk is [`super::written_definitions`], shared with [`super::defaults`]).
 
-use super::types::definitions;
-use super::typing::{Definition, Typing, definitions_of};
+use super::typing::{Definition, Typing};
+use super::written_definitions::Written;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
-use crate::yaml::{Core, Node};
+use crate::yaml::Core;
 
-/// Checks every definition a type writes under a name it inherits.
-pub fn check(typing: &mut Typing, diags: &mut Diagnostics) {
-    let model = typing.model;
-    for ((kind, id), def) in &model.types {
-        let Some(map) = def.def.as_map() else {
-            continue;
-        };
-        // Only a derived type that writes definitions refines any: the chain is walked for no
-        // other, so a long chain of types that only derive costs nothing here.
-        if def.derived_from.is_none()
-            || !["properties", "attributes"]
-                .iter()
-                .any(|s| map.get(s).is_some())
-        {
-            continue;
-        }
-        let chain = typing.ancestry.chain(model, *kind, id);
-        let defs = definitions(model, *kind, &chain);
-        let Some(parents) = defs.get(1..) else {
-            continue;
-        };
-        for section in ["properties", "attributes"] {
-            let Some(own) = map.get(section).and_then(Node::as_map) else {
-                continue;
-            };
-            let inherited = definitions_of(parents, section);
-            for entry in own.entries() {
-                let (Some(name), Some(body)) = (entry.key.scalar_text(), entry.value.as_map())
-                else {
-                    continue;
-                };
-                let Some(parent) = inherited.get(name) else {
-                    continue;
-                };
-                let refined = Refined {
-                    section,
-                    name,
-                    body,
-                    parent,
-                };
-                refined.check_type(typing, diags);
-                if section == "properties" {
-                    refined.check_required(diags);
-                    if model.dialect == Dialect::Tosca2 {
-                        refined.check_fixed_value(diags);
-                    }
-                }
-            }
+/// Checks one definition a type writes ([`super::written_definitions::each`]) against the one
+/// of the same name it inherits, if any.
+pub fn check<'m>(typing: &mut Typing<'_, 'm>, written: &Written<'_, 'm>, diags: &mut Diagnostics) {
+    let Some(parent) = written.inherited else {
+        return;
+    };
+    let refined = Refined {
+        section: written.section,
+        name: written.name,
+        body: written.body,
+        parent,
+    };
+    refined.check_type(typing, diags);
+    if written.section == "properties" {
+        refined.check_required(diags);
+        if typing.model.dialect == Dialect::Tosca2 {
+            refined.check_fixed_value(diags);
         }
     }
 }

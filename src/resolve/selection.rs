@@ -48,14 +48,14 @@ impl Candidates {
         for (i, node) in topology.nodes.iter().enumerate() {
             for t in node.types.iter() {
                 by_type
-                    .entry(canonical(t).to_string())
+                    .entry(canonical(TypeKind::Node, t).to_string())
                     .or_default()
                     .push(NodeId::from_index(i));
             }
             let mut offered: Vec<&str> = node
                 .capabilities
                 .values()
-                .flat_map(|c| c.types.iter().map(|t| canonical(t)))
+                .flat_map(|c| c.types.iter().map(|t| canonical(TypeKind::Capability, t)))
                 .collect();
             offered.sort_unstable();
             offered.dedup();
@@ -164,8 +164,18 @@ pub fn select<'m>(
     extra: &mut Judge<'_, 'm>,
 ) -> Selection {
     let pool: Option<&Vec<NodeId>> = match (wanted.node_types.first(), capability_type(wanted)) {
-        (Some(t), _) => Some(candidates.by_type.get(canonical(t)).unwrap_or(&EMPTY)),
-        (None, Some(t)) => Some(candidates.by_capability.get(canonical(t)).unwrap_or(&EMPTY)),
+        (Some(t), _) => Some(
+            candidates
+                .by_type
+                .get(canonical(TypeKind::Node, t))
+                .unwrap_or(&EMPTY),
+        ),
+        (None, Some(t)) => Some(
+            candidates
+                .by_capability
+                .get(canonical(TypeKind::Capability, t))
+                .unwrap_or(&EMPTY),
+        ),
         (None, None) => None,
     };
     let all: Vec<NodeId>;

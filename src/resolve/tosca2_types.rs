@@ -252,7 +252,8 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// A data type's own rules: properties only on complex types (§9.2 Data Type), the scalar
+    /// A data type's own rules: properties only on complex types (§9.2 Data Type: not on a type
+    /// derived from a built-in type, `scalar` among them, §9.1.2 Special Types), the scalar
     /// keynames only on scalar types (§9.1.2.2 scalar), and the scalar rules.
     fn data_type(&mut self, id: &str, def: &TypeDef, map: &Map) {
         let name = def.name.as_str();
@@ -267,9 +268,7 @@ impl Checker<'_, '_> {
             })
             .cloned();
         let is_scalar = base.as_deref() == Some("scalar");
-        if let (Some(base), Some(props)) = (&base, map.entry("properties"))
-            && base != "scalar"
-        {
+        if let (Some(base), Some(props)) = (&base, map.entry("properties")) {
             self.diags.push(
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,

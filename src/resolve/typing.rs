@@ -37,7 +37,7 @@ const MAX_TYPE_DEPTH: usize = 64;
 #[derive(Debug, Clone, Default)]
 pub struct Definition<'m> {
     /// The definition maps, most specific first.
-    layers: Vec<&'m Map>,
+    pub(super) layers: Vec<&'m Map>,
 }
 
 impl<'m> Definition<'m> {

@@ -25,8 +25,7 @@ const TO_SPLIT: &str = "to split";
 /// Files over the limit today: (file, its lines then, why).
 const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/resolve/requirements.rs", 806, TO_SPLIT),
-    ("src/back/kubernetes/model.rs", 903, TO_SPLIT),
-    ("src/back/kubernetes/model/workloads.rs", 845, TO_SPLIT),
+    ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
     ("src/back/shared.rs", 966, TO_SPLIT),
     ("src/diag.rs", 1263, TO_SPLIT),
     ("src/front/xml/topology.rs", 1123, TO_SPLIT),
@@ -47,14 +46,6 @@ const BIG_FILES: &[(&str, usize, &str)] = &[
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/back/graphviz.rs", "context", 495, TO_SPLIT),
     ("src/back/kubernetes/mod.rs", "render", 136, TO_SPLIT),
-    ("src/back/kubernetes/model.rs", "context", 121, TO_SPLIT),
-    ("src/back/kubernetes/model.rs", "finish", 130, TO_SPLIT),
-    (
-        "src/back/kubernetes/model/workloads.rs",
-        "stack_workload",
-        213,
-        TO_SPLIT,
-    ),
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
     ("src/front/xml/props.rs", "values", 124, TO_SPLIT),

@@ -51,6 +51,21 @@ pub fn finish_within(
 /// Where the corpora are: beside the repository, read-only. `TOSCANA_TEST_CORPUS` points the
 /// tests elsewhere; the tests of the tests set it to a folder that does not exist, to check that
 /// a missing corpus fails a CI run.
+/// `toscana check` of a template `text`, written to a scratch file, which must pass with no
+/// diagnostic at all: the valid counterparts of the bad-input cases.
+pub fn assert_checks_clean(text: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, text).unwrap();
+    let out = toscana().arg("check").arg(&path).output().unwrap();
+    let stderr = stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("valid (0 warnings)") && !stderr.contains("error["),
+        "{stderr}"
+    );
+}
+
 pub fn corpus_root() -> PathBuf {
     match std::env::var_os("TOSCANA_TEST_CORPUS") {
         Some(root) => PathBuf::from(root),

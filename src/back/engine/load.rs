@@ -88,7 +88,15 @@ impl Engine {
         }
         let patterns = rules
             .iter()
-            .map(|r| r.types.iter().map(|t| canonical(t).to_string()).collect())
+            .map(|r| {
+                r.types
+                    .iter()
+                    .map(|t| match r.kind.type_kind() {
+                        Some(kind) => canonical(kind, t).to_string(),
+                        None => t.clone(),
+                    })
+                    .collect()
+            })
             .collect();
         Some(Engine {
             name,

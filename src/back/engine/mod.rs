@@ -92,7 +92,10 @@ impl Engine {
     /// A type matches as [`crate::ir::type_matches`] says: an ancestry entry with the same
     /// canonical name.
     fn rule_for(&self, element: &Element) -> Option<(usize, &Rule)> {
-        let ancestry: Vec<&str> = element.types.iter().map(|t| canonical(t)).collect();
+        let ancestry: Vec<&str> = match element.kind.type_kind() {
+            Some(kind) => element.types.iter().map(|t| canonical(kind, t)).collect(),
+            None => element.types.iter().map(String::as_str).collect(),
+        };
         self.rules
             .iter()
             .zip(&self.patterns)

@@ -21,6 +21,7 @@
 
 mod model;
 pub mod objects;
+pub mod profile;
 mod survives;
 mod values;
 
@@ -79,14 +80,16 @@ pub fn render(
     let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
+    // Nodes of a Kubernetes profile are their objects (`profile`), not offered to the rules.
+    let (ruled, profile_documents) = profile::documents(topology, &elements, diags);
     let k8s = model::context(
-        backend, topology, &elements, sources, artifacts, limits, options, diags,
+        backend, topology, &ruled, sources, artifacts, limits, options, diags,
     );
     let extra = vec![
         ("k8s".to_string(), k8s),
         ("options".to_string(), super::to_tera(options)),
     ];
-    let files = backend.render_with(value, &elements, extra, diags);
+    let files = backend.render_with(value, &ruled, extra, diags);
     if diags.has_errors() {
         return Vec::new();
     }
@@ -106,9 +109,9 @@ pub fn render(
         );
         *c += 1;
     }
-    let mut objects: Vec<objects::Object> = Vec::new();
     let mut others: Vec<OutputFile> = Vec::new();
-    let mut seen: HashMap<(String, String), String> = HashMap::new();
+    // Each rendered document, and each object of a profile node, with who wrote it.
+    let mut documents: Vec<(String, String, Option<Span>)> = Vec::new();
     for file in files {
         if !(file.path.ends_with(".yaml") || file.path.ends_with(".yml")) {
             others.push(file);
@@ -119,25 +122,11 @@ pub fn render(
             .cloned()
             .unwrap_or_else(|| (format!("the template of `{}`", file.path), None));
         for doc in objects::split_documents(&file.contents) {
-            let Some(object) = objects::check_document(doc, &origin, element, sources, diags)
-            else {
-                continue;
-            };
-            let key = (object.kind.clone(), object.name.clone());
-            if let Some(first) = seen.get(&key) {
-                diags.push(Diagnostic::error(
-                    codes::K8S_INTERNAL,
-                    format!(
-                        "{origin} and {first} both write the {} `{}`",
-                        object.kind, object.name
-                    ),
-                ));
-                continue;
-            }
-            seen.insert(key, origin.clone());
-            objects.push(object);
+            documents.push((doc.to_string(), origin.clone(), element));
         }
     }
+    documents.extend(profile_documents);
+    let mut objects = checked(documents, sources, diags);
     if diags.has_errors() {
         return Vec::new();
     }
@@ -201,6 +190,36 @@ pub fn render(
     out.extend(others);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// Each document (its text, who wrote it, where) checked against its Kubernetes type; two that
+/// write the same object are an error.
+fn checked(
+    documents: Vec<(String, String, Option<Span>)>,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Vec<objects::Object> {
+    let mut objects = Vec::new();
+    let mut seen: HashMap<(String, String), String> = HashMap::new();
+    for (text, origin, element) in documents {
+        let Some(object) = objects::check_document(&text, &origin, element, sources, diags) else {
+            continue;
+        };
+        let key = (object.kind.clone(), object.name.clone());
+        if let Some(first) = seen.get(&key) {
+            diags.push(Diagnostic::error(
+                codes::K8S_INTERNAL,
+                format!(
+                    "{origin} and {first} both write the {} `{}`",
+                    object.kind, object.name
+                ),
+            ));
+            continue;
+        }
+        seen.insert(key, origin);
+        objects.push(object);
+    }
+    objects
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::{Capability, Topology, Value};
+use crate::ir::{Topology, Value};
 use crate::limits::Limits;
 use crate::source::ArtifactFiles;
 use crate::source::Span;
@@ -19,8 +19,18 @@ use super::super::{Element, ElementKind, Engine};
 use super::K8sOptions;
 use crate::ir::Hosting;
 
+mod addresses;
+mod foresight;
+mod images;
+mod kinds;
+mod policies;
+mod scripts;
+mod state;
+mod tables;
 mod wiring;
 mod workloads;
+
+use kinds::{is_endpoint, is_image};
 
 /// Where the entrypoint and the scripts of a lifted stack are mounted.
 const SCRIPTS_DIR: &str = "/toscana";
@@ -100,6 +110,8 @@ struct Env {
     value: Option<String>,
     secret: Option<String>,
     key: Option<String>,
+    /// A field of the pod (downward API `fieldRef.fieldPath`), such as `status.podIP`.
+    field: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -128,6 +140,8 @@ struct ClaimTemplate {
 struct Affinity {
     /// Pods carrying this label are spread over `topology_key`.
     spread: Vec<Spread>,
+    /// Pods carrying this label are kept together within `topology_key`.
+    together: Vec<Spread>,
     /// Required node zones.
     zones: Vec<String>,
 }
@@ -222,7 +236,17 @@ struct HpaObj {
     target_name: String,
     min: i64,
     max: i64,
+    /// `cpu` or `memory`.
+    resource: &'static str,
+    /// Average utilization target, in percent of the requests.
     cpu: i64,
+    /// Pods added or removed per minute (`increment`).
+    increment: Option<i64>,
+    /// Stabilization window in seconds (`cooldown`).
+    cooldown: Option<i64>,
+    /// The period `increment` applies to: the cooldown where Kubernetes accepts it (1 to 1800
+    /// seconds), else a minute.
+    period: i64,
 }
 
 /// The Services (or the Ingress) of one load balancer.
@@ -301,6 +325,13 @@ struct Ctx<'a> {
     claim_names: HashMap<usize, String>,
     /// Per node: storage that a StatefulSet claims through a claim template.
     templated: Vec<bool>,
+    /// The workloads as a first planning pass decided them ([`Foresight`]), so that an address
+    /// resolves the same whether its node is declared before or after the one that needs it.
+    foresight: Option<foresight::Foresight>,
+    /// Per node: another node reaches it by address (a relationship other than hosting or
+    /// attachment targets it, or a function asks for its address), so its workload gets a
+    /// Service even when it declares no port.
+    addressed: Vec<bool>,
 }
 
 /// Builds the `k8s` context, as templates see it. Problems are warnings (what was skipped, and why) in `diags`.
@@ -380,19 +411,16 @@ pub fn context(
         plans: Vec::new(),
         names: HashMap::new(),
         env_at: None,
-        out_rels: {
-            let mut out = vec![Vec::new(); topology.nodes.len()];
-            for (ri, r) in topology.relationships.iter().enumerate() {
-                out[r.source.index()].push(ri);
-            }
-            out
-        },
+        out_rels: outgoing(topology),
         claim_names: HashMap::new(),
         templated: vec![false; topology.nodes.len()],
+        foresight: None,
+        addressed: Vec::new(),
     };
+    ctx.addressed = ctx.addressed_nodes();
     ctx.selected(diags);
-    ctx.plan_workloads(artifacts, limits, diags);
-    ctx.attach_storage(diags);
+    ctx.plan_in_foresight(artifacts, limits, diags);
+    ctx.claim_state(diags);
     ctx.connect(diags);
     let claims = ctx.standalone_claims();
     ctx.apply_groups(diags);
@@ -433,25 +461,6 @@ struct K8s<'a> {
     namespace: Option<&'a str>,
     nodes: Vec<NodeOut>,
     policies: Vec<Json>,
-}
-
-/// True when a capability is an endpoint: typed as one (any spelling), or untyped with a port.
-fn is_endpoint(c: &Capability) -> bool {
-    c.types.iter().any(|t| {
-        let short = t.rsplit_once(':').map_or(t.as_str(), |(_, n)| n);
-        short == "tosca.capabilities.Endpoint"
-            || short.starts_with("tosca.capabilities.Endpoint.")
-            || short == "Endpoint"
-            || short.starts_with("Endpoint.")
-    }) || (c.types.is_empty() && c.properties.contains_key("port"))
-}
-
-/// True when an artifact's type (or an ancestor), under any profile prefix, is one of `types`.
-fn is_image(a: &crate::ir::Artifact, types: &[String]) -> bool {
-    a.types.iter().chain(a.type_name.as_ref()).any(|t| {
-        let short = t.rsplit_once(':').map_or(t.as_str(), |(_, n)| n);
-        types.iter().any(|w| w == t || w == short)
-    })
 }
 
 fn protocol(value: Option<&Value>) -> &'static str {
@@ -548,29 +557,6 @@ impl Ctx<'_> {
         }
         self.names.insert(format!("{group}/{candidate}"), 1);
         candidate
-    }
-
-    /// The product-table entry a node names by its type or by one of the properties listed in
-    /// the table's `properties`.
-    fn product_of(&self, i: usize) -> Option<Json> {
-        let bind = &self.binds[i];
-        let products = bind.get("products")?.as_array()?;
-        let node = self.node(i);
-        let props = json_strings(bind, "product_properties");
-        let mut texts: Vec<String> = node.types.iter().flat_map(|t| words(t)).collect();
-        for p in &props {
-            if let Some(v) = node.properties.get(p).and_then(Value::as_str) {
-                texts.extend(words(v));
-            }
-        }
-        products
-            .iter()
-            .find(|p| {
-                json_strings(p, "match")
-                    .iter()
-                    .any(|m| texts.contains(&m.to_ascii_lowercase()))
-            })
-            .cloned()
     }
 
     fn is_secret_name(&self, name: &str) -> bool {
@@ -688,6 +674,34 @@ impl Ctx<'_> {
         }
     }
 
+    /// The Service in front of a workload: one with ports when it has any, a headless one when
+    /// it is stateful or addressed without ports; `None` when nothing reaches it.
+    fn service(&mut self, plan: &Plan, part_of: Option<&str>) -> Option<ServiceObj> {
+        let addressed = plan.members.iter().any(|&m| self.addressed[m]);
+        if !plan.ports.is_empty() || plan.stateful || addressed {
+            let meta = self.meta(plan.owner, &plan.name, &plan.component, part_of, &plan.name);
+            return Some(ServiceObj {
+                meta,
+                service_type: "ClusterIP",
+                // Without ports a Service can only name its pods: a headless one, whose DNS
+                // name resolves to their IPs on every port.
+                headless: plan.stateful || plan.ports.is_empty(),
+                selector: self.selector(plan),
+                ports: plan
+                    .ports
+                    .iter()
+                    .map(|p| ServicePort {
+                        name: p.name.clone(),
+                        port: p.port,
+                        target_port: p.target,
+                        protocol: p.protocol,
+                    })
+                    .collect(),
+            });
+        }
+        None
+    }
+
     /// The objects of one workload.
     fn finish(&mut self, plan: &Plan) -> NodeOut {
         let mut out = NodeOut::default();
@@ -731,31 +745,7 @@ impl Ctx<'_> {
             );
         }
         let stateful = plan.stateful;
-        if !plan.ports.is_empty() || stateful {
-            let meta = self.meta(
-                plan.owner,
-                &plan.name,
-                &plan.component,
-                part_of.as_deref(),
-                &plan.name,
-            );
-            out.service = Some(ServiceObj {
-                meta,
-                service_type: "ClusterIP",
-                headless: stateful,
-                selector: self.selector(plan),
-                ports: plan
-                    .ports
-                    .iter()
-                    .map(|p| ServicePort {
-                        name: p.name.clone(),
-                        port: p.port,
-                        target_port: p.target,
-                        protocol: p.protocol,
-                    })
-                    .collect(),
-            });
-        }
+        out.service = self.service(plan, part_of.as_deref());
         let env = plan
             .env
             .iter()
@@ -790,8 +780,10 @@ impl Ctx<'_> {
             pod.insert("app.kubernetes.io/part-of".to_string(), p.clone());
         }
         pod.extend(plan.extra_labels.clone());
-        let affinity = (!plan.affinity.spread.is_empty() || !plan.affinity.zones.is_empty())
-            .then(|| plan.affinity.clone());
+        let affinity = (!plan.affinity.spread.is_empty()
+            || !plan.affinity.together.is_empty()
+            || !plan.affinity.zones.is_empty())
+        .then(|| plan.affinity.clone());
         out.workload = Some(Workload {
             kind: if stateful {
                 "StatefulSet"
@@ -821,6 +813,15 @@ impl Ctx<'_> {
     }
 }
 
+/// Per node: its outgoing relationships, in source order.
+fn outgoing(topology: &Topology) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); topology.nodes.len()];
+    for (ri, r) in topology.relationships.iter().enumerate() {
+        out[r.source.index()].push(ri);
+    }
+    out
+}
+
 /// A relative path a ConfigMap volume accepts: no `..`, `.` or empty segments (a file from a
 /// folder above the template's keeps its place under `_up/`).
 fn safe_path(path: &str) -> String {
@@ -844,41 +845,6 @@ fn shell_quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn capability(types: &[&str], port: Option<i64>) -> Capability {
-        let mut properties = indexmap::IndexMap::new();
-        if let Some(p) = port {
-            properties.insert("port".to_string(), Value::Integer(p));
-        }
-        Capability {
-            type_name: types.first().map(|t| t.to_string()),
-            types: types.iter().map(|t| t.to_string()).collect(),
-            properties,
-            attributes: indexmap::IndexMap::new(),
-            location: None,
-        }
-    }
-
-    #[test]
-    fn endpoints_are_recognised_under_every_spelling() {
-        for types in [
-            &[
-                "tosca.capabilities.Endpoint.Database",
-                "tosca.capabilities.Endpoint",
-            ][..],
-            &["org.oasis-open.simple:2.0:Endpoint.Public"],
-            &["Endpoint"],
-        ] {
-            assert!(is_endpoint(&capability(types, None)), "{types:?}");
-        }
-        assert!(!is_endpoint(&capability(
-            &["tosca.capabilities.Node"],
-            Some(80)
-        )));
-        // Untyped (a profile that is not available): a port makes it one.
-        assert!(is_endpoint(&capability(&[], Some(80))));
-        assert!(!is_endpoint(&capability(&[], None)));
-    }
 
     #[test]
     fn configmap_paths_never_climb_out() {

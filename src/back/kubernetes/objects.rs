@@ -252,6 +252,21 @@ pub fn roundtrip(json: &Json) -> Result<Object, (String, Option<String>)> {
         ("policy/v1", "PodDisruptionBudget") => typed::<policy::v1::PodDisruptionBudget>(json),
         ("rbac.authorization.k8s.io/v1", "Role") => typed::<rbac::v1::Role>(json),
         ("rbac.authorization.k8s.io/v1", "RoleBinding") => typed::<rbac::v1::RoleBinding>(json),
+        // The kinds a Kubernetes profile may write besides (`profile`).
+        ("v1", "PersistentVolume") => typed::<core::v1::PersistentVolume>(json),
+        ("v1", "LimitRange") => typed::<core::v1::LimitRange>(json),
+        ("v1", "ResourceQuota") => typed::<core::v1::ResourceQuota>(json),
+        ("v1", "ReplicationController") => typed::<core::v1::ReplicationController>(json),
+        ("v1", "Endpoints") => typed::<core::v1::Endpoints>(json),
+        ("apps/v1", "ReplicaSet") => typed::<apps::v1::ReplicaSet>(json),
+        ("networking.k8s.io/v1", "IngressClass") => typed::<networking::v1::IngressClass>(json),
+        ("rbac.authorization.k8s.io/v1", "ClusterRole") => typed::<rbac::v1::ClusterRole>(json),
+        ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding") => {
+            typed::<rbac::v1::ClusterRoleBinding>(json)
+        }
+        ("storage.k8s.io/v1", "StorageClass") => {
+            typed::<k8s_openapi::api::storage::v1::StorageClass>(json)
+        }
         ("", _) | (_, "") => Err(("it has no `apiVersion` and `kind`".to_string(), None)),
         _ => Err((
             format!("toscana does not know the kind `{kind}` of `{api}`, so it cannot check it"),

@@ -84,6 +84,9 @@ pub fn render(
     let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
+    // Nodes of a Kubernetes profile are their objects, `kubernetes_manifest`s in `objects.tf`
+    // (`kubernetes::profile`), which the rules skip.
+    let (elements, objects_tf) = profile_objects(topology, elements, provider, diags);
     let mut spans = Spans::default();
     for e in &elements {
         spans.by_kind.entry(e.kind).or_default().push(e.span);
@@ -110,6 +113,7 @@ pub fn render(
     let extra = vec![("tf".to_string(), super::json_to_tera(&tf))];
     drop(tf);
     let mut files = backend.render_with(value, &elements, extra, diags);
+    files.extend(objects_tf);
     for file in &mut files {
         if !(file.path.ends_with(".tf")
             || file.path.ends_with(".tfvars")
@@ -131,7 +135,11 @@ pub fn render(
     report_unused_variables(topology, &spans, &vars.names, &files, diags);
     // `main.tf` holds the resources and is left out when it would be empty: the rest
     // (providers, versions) is no configuration of the topology.
-    if !topology.nodes.is_empty() && !files.iter().any(|f| f.path == "main.tf") {
+    if !topology.nodes.is_empty()
+        && !files
+            .iter()
+            .any(|f| f.path == "main.tf" || f.path == "objects.tf")
+    {
         diags.push(
             super::nothing_to_write(
                 topology,
@@ -190,6 +198,32 @@ fn report_unused_variables(
         }
         diags.push(d);
     }
+}
+
+/// With `--provider kubernetes`, the objects of the nodes of a Kubernetes profile as
+/// `objects.tf`; their elements get the pseudo-type [`super::kubernetes::profile::OBJECT`] at
+/// the head of their ancestry, which the provider's rules skip.
+fn profile_objects(
+    topology: &Topology,
+    mut elements: Vec<super::Element>,
+    provider: Provider,
+    diags: &mut Diagnostics,
+) -> (Vec<super::Element>, Option<OutputFile>) {
+    if provider != Provider::Kubernetes {
+        return (elements, None);
+    }
+    let (taken, text) = super::kubernetes::profile::terraform(topology, &elements, diags);
+    for e in &mut elements {
+        if super::kubernetes::profile::is_taken(&taken, e) {
+            e.types
+                .insert(0, super::kubernetes::profile::OBJECT.to_string());
+        }
+    }
+    let file = text.map(|contents| OutputFile {
+        path: "objects.tf".to_string(),
+        contents,
+    });
+    (elements, file)
 }
 
 /// The span of each element, by kind and index, for warnings.

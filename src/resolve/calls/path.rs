@@ -42,6 +42,7 @@ use crate::model::{Model, Named, TypeKind};
 use crate::resolve::nodes::defs_complete;
 use crate::resolve::types::{Ancestry, definitions};
 use crate::yaml::Node as Yaml;
+mod mapped;
 
 /// The reserved words of a TOSCA path.
 pub const KEYWORDS: &[&str] = &[
@@ -594,8 +595,7 @@ impl<'t> Walk<'_, 't, '_> {
             .map(|r| match r.relationship {
                 Some(id) => Entity::Relationship(id),
                 None => {
-                    // Dangling: the orchestrator fulfils it. A node template it names would
-                    // have been connected, so `node` is a type here.
+                    // Dangling, for the orchestrator; a node template it names would be a link.
                     let node_type = r
                         .node
                         .as_deref()
@@ -605,7 +605,7 @@ impl<'t> Walk<'_, 't, '_> {
             })
             .collect();
         Ok(match index {
-            Index::All => each,
+            Index::All => self.all(each, source, name),
             Index::First if !each.is_empty() => vec![each[0].clone()],
             Index::At(k) if *k < each.len() => vec![each[*k].clone()],
             _ => {

@@ -1,16 +1,14 @@
 //! What ties workloads together: connections (`<TARGET>_HOST`, functions), storage, groups,
 //! networks, placement and scaling policies, load balancers.
 
-use serde_json::{Value as Json, json};
-
 use crate::diag::{Diagnostics, codes};
 use crate::ir::Value;
 
 use super::super::values::{integer, literal_text, shouty, size_quantity};
+use super::addresses::{ADDRESS_ATTRIBUTES, POD_IP_MARK};
 use super::*;
 use crate::back::filters::dns_label;
 use crate::back::meanings::Meaning;
-use crate::back::{Element, ElementKind, Engine};
 
 impl Ctx<'_> {
     /// The DNS name of the Service in front of `target`, seen from workload `from`.
@@ -23,17 +21,20 @@ impl Ctx<'_> {
             // Selected from outside the topology: reached as a Service of its name would be.
             return Ok(in_namespace(super::dns_label(&self.node(target).name)));
         }
-        let Some(w) = self.workload_of.get(target).copied().flatten() else {
+        let (workload_of, plans) = self.decided();
+        let Some(w) = workload_of.get(target).copied().flatten() else {
             return Err(format!(
                 "`{}` has no Kubernetes workload",
                 self.node(target).name
             ));
         };
         if Some(w) == from {
-            return Ok("localhost".to_string());
+            // The same pod: its own IP, which a server can bind and a neighbour can reach.
+            return Ok(POD_IP_MARK.to_string());
         }
-        let plan = &self.plans[w];
-        if plan.ports.is_empty() && !plan.stateful {
+        let plan = &plans[w];
+        let addressed = plan.members.iter().any(|&m| self.addressed[m]);
+        if plan.ports.is_empty() && !plan.stateful && !addressed {
             return Err(format!(
                 "`{}` exposes no port, so it has no Service",
                 self.node(target).name
@@ -51,8 +52,9 @@ impl Ctx<'_> {
             .and_then(integer)
             .or_else(|| node.properties.get("port").and_then(integer))
             .or_else(|| {
-                let w = self.workload_of.get(target).copied().flatten()?;
-                self.plans[w].ports.first().map(|p| p.port)
+                let (workload_of, plans) = self.decided();
+                let w = workload_of.get(target).copied().flatten()?;
+                plans[w].ports.first().map(|p| p.port)
             })
     }
 
@@ -115,10 +117,11 @@ impl Ctx<'_> {
                             return Ok(literal_text(v));
                         }
                         match attr {
-                            "ip_address" | "private_address" | "public_address" | "address"
-                            | "hostname" | "host" | "private_ip" | "public_ip" => {
+                            a if ADDRESS_ATTRIBUTES.contains(&a) => {
                                 if local(target) {
-                                    Ok(Some("localhost".to_string()))
+                                    // The pod's own address (`SELF`, its host, a neighbour
+                                    // in the same lifted stack): the pod IP.
+                                    Ok(Some(POD_IP_MARK.to_string()))
                                 } else {
                                     self.host_of(target, from).map(Some)
                                 }
@@ -202,7 +205,7 @@ impl Ctx<'_> {
             }
             let prefix = shouty(&self.node(t).name);
             let host = if self.workload_of[t] == Some(w) {
-                Ok("localhost".to_string())
+                Ok(POD_IP_MARK.to_string())
             } else {
                 self.host_of(t, Some(w))
             };
@@ -229,11 +232,20 @@ impl Ctx<'_> {
                             diags,
                         ),
                         None => {
+                            let target = &self.node(t).name;
+                            let hint = match capability {
+                                Some(c) => format!(
+                                    "set `port` in the properties of capability `{c}` of `{target}`, or add the product to the rules' `known_ports`"
+                                ),
+                                None => format!(
+                                    "set `port` in the properties of the endpoint capability of `{target}`, or add the product to the rules' `known_ports`"
+                                ),
+                            };
                             let d = self.warn(
                                 codes::K8S_UNSUPPORTED,
                                 r.location,
-                                format!("`{}` connects to `{}`, which names no port; {prefix}_PORT is left out", self.node(s).name, self.node(t).name),
-                                "set the `port` of the target's endpoint capability",
+                                format!("`{}` connects to `{target}`, which names no port: its Service is headless and {prefix}_PORT is left out", self.node(s).name),
+                                &hint,
                             );
                             diags.push(d);
                         }
@@ -469,147 +481,6 @@ impl Ctx<'_> {
             }
             let meta = self.meta(net, &name, "network", None, &name);
             out.push((net, NetworkPolicyObj { meta, label }));
-        }
-        out
-    }
-
-    /// Placement policies: the targets' pods spread over the rule's topology key, or kept in
-    /// the zones the policy names.
-    pub(super) fn apply_placement(
-        &mut self,
-        elements: &[Element],
-        backend: &Engine,
-        diags: &mut Diagnostics,
-    ) {
-        let policy_elements: Vec<&Element> = elements
-            .iter()
-            .filter(|e| e.kind == ElementKind::Policy)
-            .collect();
-        for (pi, p) in self.topology.policies.iter().enumerate() {
-            let Some(bind) = policy_elements
-                .get(pi)
-                .and_then(|e| backend.bind_for(e))
-                .map(|(_, b)| b.clone())
-            else {
-                continue;
-            };
-            if json_str(&bind, "role") != Some("placement") {
-                continue;
-            }
-            let workloads = self.policy_workloads(p, "placement", diags);
-            if workloads.is_empty() {
-                continue;
-            }
-            let zones: Vec<String> = ["zone", "zones", "availability_zone", "availability_zones"]
-                .iter()
-                .filter_map(|k| p.properties.get(*k))
-                .flat_map(|v| match v {
-                    Value::List(items) => items.iter().filter_map(literal_text).collect(),
-                    other => literal_text(other).into_iter().collect::<Vec<_>>(),
-                })
-                .collect();
-            let label = format!("placement.toscana.io/{}", dns_label(&p.name));
-            let topology_key = json_str(&bind, "topology_key")
-                .unwrap_or("kubernetes.io/hostname")
-                .to_string();
-            for w in workloads {
-                let plan = &mut self.plans[w];
-                if zones.is_empty() {
-                    plan.extra_labels
-                        .insert(label.clone(), "spread".to_string());
-                    plan.affinity.spread.push(Spread {
-                        label: label.clone(),
-                        value: "spread".to_string(),
-                        topology_key: topology_key.clone(),
-                    });
-                } else {
-                    for z in &zones {
-                        if !plan.affinity.zones.contains(z) {
-                            plan.affinity.zones.push(z.clone());
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Scaling policies: one HorizontalPodAutoscaler per targeted workload.
-    pub(super) fn scaling(
-        &mut self,
-        elements: &[Element],
-        backend: &Engine,
-        diags: &mut Diagnostics,
-    ) -> Vec<Json> {
-        let policy_elements: Vec<&Element> = elements
-            .iter()
-            .filter(|e| e.kind == ElementKind::Policy)
-            .collect();
-        let mut out = Vec::new();
-        let mut scaled: std::collections::HashSet<usize> = Default::default();
-        for (pi, p) in self.topology.policies.iter().enumerate() {
-            let bind = policy_elements
-                .get(pi)
-                .and_then(|e| backend.bind_for(e))
-                .map(|(_, b)| b.clone())
-                .unwrap_or(Json::Null);
-            let mut hpas = Vec::new();
-            if json_str(&bind, "role") == Some("scaling") {
-                let workloads = self.policy_workloads(p, "scaling", diags);
-                let min = p
-                    .properties
-                    .get("min_instances")
-                    .and_then(integer)
-                    .unwrap_or(1)
-                    .max(1);
-                let max_default = bind.get("default_max").and_then(Json::as_i64).unwrap_or(10);
-                let mut max = p
-                    .properties
-                    .get("max_instances")
-                    .and_then(integer)
-                    .filter(|&m| m > 0)
-                    .unwrap_or(max_default);
-                if max < min {
-                    let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("scaling policy `{}` has max_instances below min_instances; max is raised to {min}", p.name), "");
-                    diags.push(d);
-                    max = min;
-                }
-                let cpu = p
-                    .properties
-                    .get("target_cpu_utilization")
-                    .and_then(integer)
-                    .or_else(|| bind.get("cpu_utilization").and_then(Json::as_i64))
-                    .unwrap_or(80);
-                for w in workloads {
-                    if !scaled.insert(w) {
-                        let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("`{}` is already scaled by another policy; policy `{}` is skipped for it", self.plans[w].name, p.name), "");
-                        diags.push(d);
-                        continue;
-                    }
-                    let plan = self.plans[w].clone();
-                    let name = self.unique_name("hpa", &plan.name);
-                    let meta = self.meta_at(
-                        p.location,
-                        ("toscana.io/policy", &p.name),
-                        &name,
-                        "autoscaler",
-                        plan.part_of.as_deref(),
-                        &plan.name,
-                    );
-                    hpas.push(HpaObj {
-                        meta,
-                        target_kind: if plan.stateful {
-                            "StatefulSet"
-                        } else {
-                            "Deployment"
-                        },
-                        target_name: plan.name.clone(),
-                        min,
-                        max,
-                        cpu,
-                    });
-                }
-            }
-            out.push(json!({ "hpas": hpas }));
         }
         out
     }

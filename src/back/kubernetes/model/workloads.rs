@@ -1,7 +1,7 @@
 //! Which nodes become which workload, and what each workload runs: container applications,
 //! database products and lifted stacks.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
 
@@ -14,6 +14,7 @@ use super::super::values::{
     cpu_quantity, data_key, env_name, image_ref, integer, literal_text, port_name, shouty,
     size_quantity,
 };
+use super::addresses::{POD_IP_ENV, POD_IP_MARK};
 use super::*;
 use crate::back::stack::lifecycle_steps;
 
@@ -283,6 +284,7 @@ impl Ctx<'_> {
                 }
             }
         }
+        self.warn_unpinned(plan, diags);
         plan.ports = self.endpoint_ports(&[i]);
         // Properties the rules map to the environment.
         if bind.get("property_env").and_then(Json::as_bool) == Some(true) {
@@ -372,7 +374,7 @@ impl Ctx<'_> {
             }
         };
         if let Some(existing) = plan.env.iter().find(|e| e.name == name) {
-            let same = existing.value.as_deref() == Some(text.as_str())
+            let same = existing.value.as_deref() == Some(env_value(&text).as_str())
                 || (existing.secret.is_some() && plan.secret.get(name) == Some(&text));
             if !same {
                 let d = self.warn(
@@ -385,7 +387,10 @@ impl Ctx<'_> {
             }
             return;
         }
-        if secret {
+        let own_address = text.contains(POD_IP_MARK);
+        if secret && !own_address {
+            // A Secret's value reaches the container as it is: Kubernetes expands `$(...)`
+            // only in `value`.
             let key = data_key(name);
             plan.secret.insert(key.clone(), text);
             plan.env.push(Env {
@@ -393,13 +398,28 @@ impl Ctx<'_> {
                 value: None,
                 secret: Some(String::new()), // named in `finish`
                 key: Some(key),
+                field: None,
             });
         } else {
+            if own_address && !plan.env.iter().any(|e| e.name == POD_IP_ENV) {
+                // First, so that every later variable can refer to it.
+                plan.env.insert(
+                    0,
+                    Env {
+                        name: POD_IP_ENV.to_string(),
+                        value: None,
+                        secret: None,
+                        key: None,
+                        field: Some("status.podIP".to_string()),
+                    },
+                );
+            }
             plan.env.push(Env {
                 name: name.to_string(),
-                value: Some(text),
+                value: Some(env_value(&text)),
                 secret: None,
                 key: None,
+                field: None,
             });
         }
     }
@@ -450,6 +470,20 @@ impl Ctx<'_> {
                     protocol: proto,
                 });
             }
+        }
+        // Nothing declared, but others connect: the port the product listens on by default.
+        if ports.is_empty()
+            && let Some((name, port)) = members
+                .iter()
+                .filter(|&&m| self.addressed[m])
+                .find_map(|&m| self.known_port(m))
+        {
+            ports.push(Port {
+                name: port_name(&name),
+                port,
+                target: port,
+                protocol: "TCP",
+            });
         }
         ports
     }
@@ -562,121 +596,7 @@ impl Ctx<'_> {
         plan.requests = self.requests(root);
         plan.ports = self.endpoint_ports(&plan.members.clone());
         // Scripts, in order, and their inputs as the environment.
-        let interpreters = bind.get("interpreters").cloned().unwrap_or(Json::Null);
-        let mut script = String::from(
-            "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\ncd ",
-        );
-        script.push_str(SCRIPTS_DIR);
-        script.push_str("/files\n");
-        let mut shipped: Vec<String> = Vec::new();
-        for step in &steps {
-            let node = step.node.index();
-            let node_name = self.node(node).name.clone();
-            for (name, value) in step.inputs {
-                let secret = self.is_secret_name(name);
-                self.env_at = step
-                    .implementation
-                    .primary
-                    .as_ref()
-                    .and_then(|a| a.location);
-                self.add_env(&mut plan, node, &env_name(name), value, secret, diags);
-                self.env_at = None;
-            }
-            let Some(primary) = step.implementation.primary.as_ref() else {
-                continue;
-            };
-            let ext = primary
-                .file
-                .rsplit_once('.')
-                .map(|(_, e)| e.to_ascii_lowercase())
-                .unwrap_or_default();
-            let Some(interpreter) = json_str(&interpreters, &ext).map(str::to_string) else {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    primary.location,
-                    format!("the {} operation of `{node_name}` is `{}`, which a container cannot run; skipped", step.operation, primary.file),
-                    "lift-and-shift runs shell and Python scripts; add an interpreter for this extension to the rules' `interpreters`",
-                );
-                diags.push(d);
-                continue;
-            };
-            let mut ok = true;
-            for artifact in std::iter::once(primary).chain(&step.implementation.dependencies) {
-                let Some(path) = artifact.path.clone() else {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        artifact.location,
-                        format!("artifact `{}` of `{node_name}` lives in a repository; the lifted container cannot fetch it", artifact.file),
-                        "ship the file with the template (a path next to it or in the CSAR)",
-                    );
-                    diags.push(d);
-                    ok = false;
-                    continue;
-                };
-                if shipped.contains(&path) {
-                    continue;
-                }
-                match artifacts
-                    .read(
-                        artifact.path.as_deref(),
-                        artifact.repository.as_deref(),
-                        limits,
-                    )
-                    .map(String::from_utf8)
-                {
-                    Ok(Ok(text)) => {
-                        let key = data_key(&format!(
-                            "{}-{}",
-                            shipped.len() + 1,
-                            path.rsplit('/').next().unwrap_or(&path)
-                        ));
-                        plan.config.push(Pair {
-                            key: key.clone(),
-                            value: text,
-                        });
-                        plan.items.push(Pair {
-                            key,
-                            value: format!("files/{}", safe_path(&path)),
-                        });
-                        shipped.push(path);
-                    }
-                    Ok(Err(_)) => {
-                        let d = self.warn(
-                            codes::K8S_UNSUPPORTED,
-                            artifact.location,
-                            format!("artifact `{}` of `{node_name}` is not text; a ConfigMap cannot ship it", artifact.file),
-                            "put binary files into the base image",
-                        );
-                        diags.push(d);
-                        ok = false;
-                    }
-                    Err(why) => {
-                        let d = self.warn(
-                            codes::K8S_UNSUPPORTED,
-                            artifact.location,
-                            format!(
-                                "artifact `{}` of `{node_name}` cannot be read: {why}",
-                                artifact.file
-                            ),
-                            "translate from the folder or CSAR that holds the scripts",
-                        );
-                        diags.push(d);
-                        ok = false;
-                    }
-                }
-            }
-            if !ok && !shipped.contains(primary.path.as_ref().unwrap_or(&String::new())) {
-                continue;
-            }
-            let path = safe_path(primary.path.as_deref().unwrap_or_default());
-            script.push_str(&format!(
-                "echo \"toscana: {} {}\"\n{interpreter} {}\n",
-                node_name.replace(['"', '\\', '$', '`'], "_"),
-                step.operation,
-                shell_quote(&path)
-            ));
-        }
-        script.push_str("exec sleep infinity\n");
+        let script = self.ship_scripts(&mut plan, &steps, &bind, artifacts, limits, diags);
         plan.config.insert(
             0,
             Pair {
@@ -737,55 +657,6 @@ impl Ctx<'_> {
         false
     }
 
-    /// The image for a server's `os` capability, by the rules' `os_images` table.
-    pub(super) fn base_image(
-        &mut self,
-        root: usize,
-        bind: &Json,
-        diags: &mut Diagnostics,
-    ) -> String {
-        let default = json_str(bind, "default_image")
-            .unwrap_or("ubuntu:24.04")
-            .to_string();
-        let os = self.node(root).capabilities.values().find(|c| {
-            c.types.iter().any(|t| t.ends_with("OperatingSystem"))
-                || c.properties.contains_key("distribution")
-        });
-        let Some(os) = os else { return default };
-        let distribution = os.properties.get("distribution").and_then(Value::as_str);
-        let os_type = os.properties.get("type").and_then(Value::as_str);
-        let version = os.properties.get("version").and_then(literal_text);
-        let table = bind
-            .get("os_images")
-            .and_then(Json::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let key = distribution.or(os_type).map(str::to_ascii_lowercase);
-        let Some(key) = key else { return default };
-        let Some(entry) = table.iter().find(|e| {
-            json_strings(e, "names")
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(&key))
-        }) else {
-            let d = self.warn(
-                codes::K8S_UNSUPPORTED,
-                os.location,
-                format!("no base image is known for the operating system `{key}` of `{}`; using {default}", self.node(root).name),
-                "add the distribution to `os_images` in the rules (--backend-dir)",
-            );
-            diags.push(d);
-            return default;
-        };
-        let version = version
-            .or_else(|| json_str(entry, "default_version").map(str::to_string))
-            .unwrap_or_else(|| "latest".to_string());
-        let major = version.split('.').next().unwrap_or(&version).to_string();
-        json_str(entry, "image")
-            .unwrap_or(&default)
-            .replace("{version}", &version)
-            .replace("{major}", &major)
-    }
-
     /// Resource requests from a Compute's `host` capability.
     pub(super) fn requests(&self, i: usize) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
@@ -842,4 +713,29 @@ pub(super) fn scaled_instances(topology: &Topology) -> HashMap<usize, i64> {
         }
     }
     out
+}
+
+/// The text of an environment variable's `value` that the container sees as `text`:
+/// Kubernetes expands `$(NAME)` in `value` and reads `$$` as `$`, so every `$` is doubled; a
+/// node's own address (`POD_IP_MARK`) becomes a reference to the variable the downward API
+/// fills with the pod IP, which is the one expansion meant.
+fn env_value(text: &str) -> String {
+    text.replace('$', "$$")
+        .replace(POD_IP_MARK, &format!("$({POD_IP_ENV})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_env_value_reaches_the_container_as_written() {
+        // Kubernetes reads `$$` as `$` and expands `$(NAME)`: both are escaped.
+        assert_eq!(env_value("p$(HOME)x$$y$"), "p$$(HOME)x$$$$y$$");
+        // The one reference meant: the pod's own IP.
+        assert_eq!(
+            env_value(&format!("http://{POD_IP_MARK}:80")),
+            "http://$(TOSCANA_POD_IP):80"
+        );
+    }
 }

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+apt-get update
+DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+exec su postgres -c "/usr/lib/postgresql/14/bin/postgres -D ${PGDATA}"

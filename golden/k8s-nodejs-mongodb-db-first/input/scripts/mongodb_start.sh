@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+mongod --config /etc/mongod.conf --fork --logpath /var/log/mongod.log

@@ -1,0 +1,55 @@
+//! Wiring that does not depend on declaration order.
+//!
+//! A workload's environment names the Services of the nodes it reaches, so resolving it needs
+//! every other workload decided: its name, its ports, whether it is stateful. Workloads are
+//! planned in declaration order, so an application declared before its database would find no
+//! workload for it. The backend therefore plans twice: a first pass, whose warnings are
+//! dropped, decides every workload; the second pass, which is the real one, resolves addresses
+//! against what the first decided ([`Ctx::decided`]). Both passes plan in the same order from
+//! the same state, so names and indexes agree.
+
+use crate::diag::Diagnostics;
+use crate::limits::Limits;
+use crate::source::ArtifactFiles;
+
+use super::*;
+
+/// What the first planning pass decided: each node's workload and the workloads themselves.
+pub(super) struct Foresight {
+    pub(super) workload_of: Vec<Option<usize>>,
+    pub(super) plans: Vec<Plan>,
+}
+
+impl Ctx<'_> {
+    /// Plans the workloads and attaches storage, with every address resolved against the
+    /// workloads a first pass decided.
+    pub(super) fn plan_in_foresight(
+        &mut self,
+        artifacts: &ArtifactFiles,
+        limits: &Limits,
+        diags: &mut Diagnostics,
+    ) {
+        let n = self.topology.nodes.len();
+        let names_before = self.names.clone();
+        self.plan_workloads(artifacts, limits, &mut Diagnostics::new());
+        self.attach_storage(&mut Diagnostics::new());
+        self.foresight = Some(Foresight {
+            workload_of: std::mem::replace(&mut self.workload_of, vec![None; n]),
+            plans: std::mem::take(&mut self.plans),
+        });
+        self.names = names_before;
+        self.claim_names.clear();
+        self.templated = vec![false; n];
+        self.plan_workloads(artifacts, limits, diags);
+        self.attach_storage(diags);
+    }
+
+    /// The workload of each node and the workloads, as the first planning pass decided them
+    /// when there was one, else as planned so far.
+    pub(super) fn decided(&self) -> (&[Option<usize>], &[Plan]) {
+        match &self.foresight {
+            Some(f) => (&f.workload_of, &f.plans),
+            None => (&self.workload_of, &self.plans),
+        }
+    }
+}

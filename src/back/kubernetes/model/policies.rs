@@ -1,0 +1,423 @@
+//! Policies: placement as pod affinity, anti-affinity or zones, and scaling as a
+//! HorizontalPodAutoscaler.
+//!
+//! Placement (`tosca.policies.Placement`) keeps its targets together unless the policy says
+//! apart: a type whose name says `Antilocate` or `AntiAffinity`, or a `policy`/`affinity`
+//! property whose value says `anti` (as Heat's and Tacker's translators read them: a plain
+//! placement policy is an affinity server group there). The topology key is the policy's
+//! `topology_key`, or its `scope` (`host`, `zone`, `region`), else the rule's. Both are
+//! preferred, not required, so a cluster with too few nodes still runs the pods.
+//!
+//! Scaling (`tosca.policies.Scaling`): `min_instances`, `max_instances` as the replica bounds
+//! (`default_instances` is the workload's `replicas`); the metric and threshold of a trigger
+//! whose condition reads `utilization greater_than N%` (cpu unless the trigger's `metric`
+//! names memory), else `target_cpu_utilization`, else the rule's default; `increment` as the
+//! pods added or removed per period (`behavior.scaleUp/scaleDown.policies`), `cooldown` as the
+//! stabilization window of both directions.
+
+use serde_json::{Value as Json, json};
+
+use crate::diag::{Diagnostics, codes};
+use crate::ir::{Policy, Value};
+
+use super::super::values::{integer, literal_text};
+use super::*;
+use crate::back::filters::dns_label;
+use crate::back::{Element, ElementKind, Engine};
+
+/// Whether a placement policy keeps its targets together or apart.
+#[derive(Debug, PartialEq, Eq)]
+enum Placement {
+    Together,
+    Apart,
+}
+
+/// Together or apart, as the policy's type or its `policy`/`affinity`/`placement` property
+/// says; together when neither does.
+fn placement_mode(p: &Policy) -> Placement {
+    let said = ["policy", "affinity", "placement", "rule"]
+        .iter()
+        .filter_map(|k| p.properties.get(*k).and_then(Value::as_str))
+        .map(str::to_ascii_lowercase)
+        .chain(p.types.iter().map(|t| t.to_ascii_lowercase()));
+    for text in said {
+        if text.contains("anti") {
+            return Placement::Apart;
+        }
+        if text.contains("affinity") || text.contains("colocate") {
+            return Placement::Together;
+        }
+    }
+    Placement::Together
+}
+
+/// The topology key a placement policy's properties name: `topology_key` as it is, or a
+/// `scope` of `host`, `zone` or `region`.
+fn topology_key(p: &Policy) -> Option<String> {
+    if let Some(key) = p.properties.get("topology_key").and_then(Value::as_str) {
+        return Some(key.to_string());
+    }
+    let scope = p.properties.get("scope").and_then(Value::as_str)?;
+    Some(
+        match scope.to_ascii_lowercase().as_str() {
+            "host" | "node" | "server" => "kubernetes.io/hostname",
+            "zone" | "availability_zone" => "topology.kubernetes.io/zone",
+            "region" => "topology.kubernetes.io/region",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+/// What a scaling policy's trigger watches.
+#[derive(Debug, PartialEq)]
+enum Trigger {
+    /// `utilization greater_than N%` of `cpu` or `memory`.
+    Utilization {
+        resource: &'static str,
+        percent: Option<i64>,
+    },
+    /// Something else, described for a warning.
+    Unknown(String),
+}
+
+/// The first trigger of `p` with a condition, read as a utilization threshold.
+fn utilization_trigger(p: &Policy) -> Option<Trigger> {
+    let trigger = p.triggers.values().find_map(|t| match t {
+        Value::Map(m) => Some(m),
+        _ => None,
+    })?;
+    let condition = trigger.get("condition");
+    let constraint = condition
+        .and_then(|c| match c {
+            Value::Map(m) => m.get("constraint").and_then(Value::as_str),
+            other => other.as_str(),
+        })
+        .unwrap_or("");
+    let metric = trigger
+        .get("metric")
+        .or_else(|| trigger.get("meter_name"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let resource = if metric.contains("mem") {
+        "memory"
+    } else {
+        "cpu"
+    };
+    let words: Vec<&str> = constraint.split_whitespace().collect();
+    let threshold = condition
+        .and_then(|c| match c {
+            Value::Map(m) => m.get("threshold").and_then(integer),
+            _ => None,
+        })
+        .or_else(|| {
+            let at = words
+                .iter()
+                .position(|w| matches!(*w, "greater_than" | "greater_or_equal" | "gt" | "ge"))?;
+            words.get(at + 1)?.trim_end_matches('%').parse().ok()
+        });
+    let watches_utilization = if constraint.is_empty() {
+        metric.is_empty() || metric.contains("util") || metric == "cpu" || metric == "memory"
+    } else {
+        constraint.contains("utilization")
+    };
+    if !watches_utilization || (threshold.is_none() && !constraint.is_empty()) {
+        let what = if constraint.is_empty() {
+            metric
+        } else {
+            constraint.to_string()
+        };
+        return Some(Trigger::Unknown(format!("`{what}`")));
+    }
+    Some(Trigger::Utilization {
+        resource,
+        percent: threshold,
+    })
+}
+
+/// A duration in whole seconds: an integer, or a `scalar-unit.time` (`2 m`).
+fn seconds(value: &Value) -> Option<i64> {
+    match value {
+        Value::Scalar(s) => Some(s.canonical.round() as i64),
+        other => integer(other),
+    }
+    .filter(|s| (0..=3600).contains(s))
+}
+
+impl Ctx<'_> {
+    /// Placement policies: the targets' pods kept together (pod affinity) or apart (pod
+    /// anti-affinity) over a topology key, or kept in the zones the policy names; see
+    /// [`placement_mode`] and [`topology_key`].
+    pub(super) fn apply_placement(
+        &mut self,
+        elements: &[Element],
+        backend: &Engine,
+        diags: &mut Diagnostics,
+    ) {
+        let policy_elements: Vec<&Element> = elements
+            .iter()
+            .filter(|e| e.kind == ElementKind::Policy)
+            .collect();
+        for (pi, p) in self.topology.policies.iter().enumerate() {
+            let Some(bind) = policy_elements
+                .get(pi)
+                .and_then(|e| backend.bind_for(e))
+                .map(|(_, b)| b.clone())
+            else {
+                continue;
+            };
+            if json_str(&bind, "role") != Some("placement") {
+                continue;
+            }
+            let workloads = self.policy_workloads(p, "placement", diags);
+            if workloads.is_empty() {
+                continue;
+            }
+            let zones: Vec<String> = ["zone", "zones", "availability_zone", "availability_zones"]
+                .iter()
+                .filter_map(|k| p.properties.get(*k))
+                .flat_map(|v| match v {
+                    Value::List(items) => items.iter().filter_map(literal_text).collect(),
+                    other => literal_text(other).into_iter().collect::<Vec<_>>(),
+                })
+                .collect();
+            let label = format!("placement.toscana.io/{}", dns_label(&p.name));
+            let topology_key = topology_key(p).unwrap_or_else(|| {
+                json_str(&bind, "topology_key")
+                    .unwrap_or("kubernetes.io/hostname")
+                    .to_string()
+            });
+            let apart = placement_mode(p) == Placement::Apart;
+            let value = if apart { "spread" } else { "together" };
+            for w in workloads {
+                let plan = &mut self.plans[w];
+                if zones.is_empty() {
+                    plan.extra_labels.insert(label.clone(), value.to_string());
+                    let term = Spread {
+                        label: label.clone(),
+                        value: value.to_string(),
+                        topology_key: topology_key.clone(),
+                    };
+                    if apart {
+                        plan.affinity.spread.push(term);
+                    } else {
+                        plan.affinity.together.push(term);
+                    }
+                } else {
+                    for z in &zones {
+                        if !plan.affinity.zones.contains(z) {
+                            plan.affinity.zones.push(z.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Scaling policies: one HorizontalPodAutoscaler per targeted workload.
+    pub(super) fn scaling(
+        &mut self,
+        elements: &[Element],
+        backend: &Engine,
+        diags: &mut Diagnostics,
+    ) -> Vec<Json> {
+        let policy_elements: Vec<&Element> = elements
+            .iter()
+            .filter(|e| e.kind == ElementKind::Policy)
+            .collect();
+        let mut out = Vec::new();
+        let mut scaled: std::collections::HashSet<usize> = Default::default();
+        for (pi, p) in self.topology.policies.iter().enumerate() {
+            let bind = policy_elements
+                .get(pi)
+                .and_then(|e| backend.bind_for(e))
+                .map(|(_, b)| b.clone())
+                .unwrap_or(Json::Null);
+            let mut hpas = Vec::new();
+            if json_str(&bind, "role") == Some("scaling") {
+                let workloads = self.policy_workloads(p, "scaling", diags);
+                let min = p
+                    .properties
+                    .get("min_instances")
+                    .and_then(integer)
+                    .unwrap_or(1)
+                    .max(1);
+                let max_default = bind.get("default_max").and_then(Json::as_i64).unwrap_or(10);
+                let mut max = p
+                    .properties
+                    .get("max_instances")
+                    .and_then(integer)
+                    .filter(|&m| m > 0)
+                    .unwrap_or(max_default);
+                if max < min {
+                    let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("scaling policy `{}` has max_instances below min_instances; max is raised to {min}", p.name), "");
+                    diags.push(d);
+                    max = min;
+                }
+                let (resource, utilization) = match utilization_trigger(p) {
+                    Some(Trigger::Utilization { resource, percent }) => (resource, percent),
+                    Some(Trigger::Unknown(what)) => {
+                        let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("scaling policy `{}` triggers on {what}, which a HorizontalPodAutoscaler cannot watch; it scales on CPU utilization instead", p.name), "write the trigger's condition as `utilization greater_than N%` of cpu or memory");
+                        diags.push(d);
+                        ("cpu", None)
+                    }
+                    None => ("cpu", None),
+                };
+                let cpu = utilization
+                    .or_else(|| p.properties.get("target_cpu_utilization").and_then(integer))
+                    .or_else(|| bind.get("cpu_utilization").and_then(Json::as_i64))
+                    .unwrap_or(80);
+                let increment = p
+                    .properties
+                    .get("increment")
+                    .and_then(integer)
+                    .filter(|&i| i > 0);
+                let cooldown = p.properties.get("cooldown").and_then(seconds);
+                for w in workloads {
+                    if !scaled.insert(w) {
+                        let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("`{}` is already scaled by another policy; policy `{}` is skipped for it", self.plans[w].name, p.name), "");
+                        diags.push(d);
+                        continue;
+                    }
+                    let plan = self.plans[w].clone();
+                    let name = self.unique_name("hpa", &plan.name);
+                    let meta = self.meta_at(
+                        p.location,
+                        ("toscana.io/policy", &p.name),
+                        &name,
+                        "autoscaler",
+                        plan.part_of.as_deref(),
+                        &plan.name,
+                    );
+                    hpas.push(HpaObj {
+                        meta,
+                        target_kind: if plan.stateful {
+                            "StatefulSet"
+                        } else {
+                            "Deployment"
+                        },
+                        target_name: plan.name.clone(),
+                        min,
+                        max,
+                        resource,
+                        cpu,
+                        increment,
+                        cooldown,
+                        period: cooldown.filter(|c| (1..=1800).contains(c)).unwrap_or(60),
+                    });
+                }
+            }
+            out.push(json!({ "hpas": hpas }));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy(types: &[&str], properties: &[(&str, Value)], triggers: Option<Value>) -> Policy {
+        Policy {
+            name: "p".to_string(),
+            type_name: types[0].to_string(),
+            types: types.iter().map(|t| t.to_string()).collect(),
+            description: None,
+            metadata: Default::default(),
+            targets: Vec::new(),
+            properties: properties
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+            triggers: triggers.into_iter().map(|t| ("t".to_string(), t)).collect(),
+            location: None,
+        }
+    }
+
+    fn map(entries: &[(&str, Value)]) -> Value {
+        Value::Map(
+            entries
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn placement_is_affinity_unless_the_policy_says_apart() {
+        let plain = policy(&["tosca.policies.Placement"], &[], None);
+        assert_eq!(placement_mode(&plain), Placement::Together);
+        let anti = policy(
+            &["tosca.policies.Placement"],
+            &[("policy", Value::String("anti-affinity".into()))],
+            None,
+        );
+        assert_eq!(placement_mode(&anti), Placement::Apart);
+        let typed = policy(
+            &["my.policies.Antilocate", "tosca.policies.Placement"],
+            &[],
+            None,
+        );
+        assert_eq!(placement_mode(&typed), Placement::Apart);
+        let zone = policy(
+            &["tosca.policies.Placement"],
+            &[("scope", Value::String("zone".into()))],
+            None,
+        );
+        assert_eq!(
+            topology_key(&zone).as_deref(),
+            Some("topology.kubernetes.io/zone")
+        );
+    }
+
+    #[test]
+    fn a_utilization_trigger_gives_the_metric_and_threshold_as_written() {
+        let condition = map(&[(
+            "constraint",
+            Value::String("utilization greater_than 50%".into()),
+        )]);
+        let p = policy(
+            &["tosca.policies.Scaling"],
+            &[],
+            Some(map(&[("condition", condition)])),
+        );
+        assert_eq!(
+            utilization_trigger(&p),
+            Some(Trigger::Utilization {
+                resource: "cpu",
+                percent: Some(50)
+            })
+        );
+        let memory = policy(
+            &["tosca.policies.Scaling"],
+            &[],
+            Some(map(&[
+                ("metric", Value::String("memory_util".into())),
+                ("condition", map(&[("threshold", Value::Integer(70))])),
+            ])),
+        );
+        assert_eq!(
+            utilization_trigger(&memory),
+            Some(Trigger::Utilization {
+                resource: "memory",
+                percent: Some(70)
+            })
+        );
+        let other = policy(
+            &["tosca.policies.Scaling"],
+            &[],
+            Some(map(&[(
+                "condition",
+                map(&[(
+                    "constraint",
+                    Value::String("queue_length greater_than 10".into()),
+                )]),
+            )])),
+        );
+        assert!(matches!(
+            utilization_trigger(&other),
+            Some(Trigger::Unknown(_))
+        ));
+    }
+}

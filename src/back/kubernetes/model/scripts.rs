@@ -1,0 +1,202 @@
+//! The scripts of a lifted stack: shipped in its ConfigMap, run in deployment order by an
+//! entrypoint, each with the program its shebang names (then the one for its extension).
+
+use std::collections::HashMap;
+
+use serde_json::Value as Json;
+
+use crate::diag::{Diagnostics, codes};
+use crate::limits::Limits;
+use crate::source::ArtifactFiles;
+
+use super::super::values::{data_key, env_name};
+use super::*;
+use crate::back::shebang;
+use crate::back::stack::LifecycleStep;
+
+impl Ctx<'_> {
+    /// Ships the scripts of `steps` into `plan`'s ConfigMap, adds their inputs to its
+    /// environment, and returns the entrypoint that runs them in order, then keeps the
+    /// container running as the server did.
+    pub(super) fn ship_scripts(
+        &mut self,
+        plan: &mut Plan,
+        steps: &[LifecycleStep<'_>],
+        bind: &Json,
+        artifacts: &ArtifactFiles,
+        limits: &Limits,
+        diags: &mut Diagnostics,
+    ) -> String {
+        let interpreters = bind.get("interpreters").cloned().unwrap_or(Json::Null);
+        let mut script = String::from(
+            "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\ncd ",
+        );
+        script.push_str(SCRIPTS_DIR);
+        script.push_str("/files\n");
+        let mut shipped: Vec<String> = Vec::new();
+        // The interpreter each shipped script's shebang names (`None`: it has none).
+        let mut shebangs: HashMap<String, Option<String>> = HashMap::new();
+        for step in steps {
+            let node = step.node.index();
+            let node_name = self.node(node).name.clone();
+            for (name, value) in step.inputs {
+                let secret = self.is_secret_name(name);
+                self.env_at = step
+                    .implementation
+                    .primary
+                    .as_ref()
+                    .and_then(|a| a.location);
+                self.add_env(plan, node, &env_name(name), value, secret, diags);
+                self.env_at = None;
+            }
+            let Some(primary) = step.implementation.primary.as_ref() else {
+                continue;
+            };
+            // A script that neither its extension nor a shebang says how to run (an Ansible
+            // playbook, say) is not shipped at all.
+            let ext = primary
+                .file
+                .rsplit_once('.')
+                .map(|(_, e)| e.to_ascii_lowercase())
+                .unwrap_or_default();
+            let by_extension = json_str(&interpreters, &ext).map(str::to_string);
+            let has_shebang = || {
+                artifacts
+                    .read(
+                        primary.path.as_deref(),
+                        primary.repository.as_deref(),
+                        limits,
+                    )
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok())
+                    .and_then(|text| shebang::interpreter(&text))
+                    .is_some()
+            };
+            if by_extension.is_none() && !has_shebang() {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    primary.location,
+                    format!("the {} operation of `{node_name}` is `{}`, which a container cannot run; skipped", step.operation, primary.file),
+                    "lift-and-shift runs shell and Python scripts: start the script with a `#!` line naming its interpreter, or add one for this extension to the rules' `interpreters`",
+                );
+                diags.push(d);
+                continue;
+            }
+            let files = std::iter::once(primary).chain(&step.implementation.dependencies);
+            let ok = self.ship_files(
+                plan,
+                files,
+                &node_name,
+                &mut shipped,
+                &mut shebangs,
+                artifacts,
+                limits,
+                diags,
+            );
+            if !ok && !shipped.contains(primary.path.as_ref().unwrap_or(&String::new())) {
+                continue;
+            }
+            // The program the script's shebang names, else the one for its extension.
+            let from_shebang = primary
+                .path
+                .as_ref()
+                .and_then(|p| shebangs.get(p).cloned().flatten());
+            let Some(interpreter) = from_shebang.or(by_extension) else {
+                continue;
+            };
+            let path = safe_path(primary.path.as_deref().unwrap_or_default());
+            script.push_str(&format!(
+                "echo \"toscana: {} {}\"\n{interpreter} {}\n",
+                node_name.replace(['"', '\\', '$', '`'], "_"),
+                step.operation,
+                shell_quote(&path)
+            ));
+        }
+        script.push_str("exec sleep infinity\n");
+        script
+    }
+
+    /// Ships `files` (an operation's script and its dependencies) into `plan`'s ConfigMap,
+    /// each once (`shipped`), noting the interpreter each script's shebang names. False when
+    /// one could not be shipped (warned).
+    #[allow(clippy::too_many_arguments)]
+    fn ship_files<'f>(
+        &mut self,
+        plan: &mut Plan,
+        files: impl Iterator<Item = &'f crate::ir::Artifact>,
+        node_name: &str,
+        shipped: &mut Vec<String>,
+        shebangs: &mut HashMap<String, Option<String>>,
+        artifacts: &ArtifactFiles,
+        limits: &Limits,
+        diags: &mut Diagnostics,
+    ) -> bool {
+        let mut ok = true;
+        for artifact in files {
+            let Some(path) = artifact.path.clone() else {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    artifact.location,
+                    format!("artifact `{}` of `{node_name}` lives in a repository; the lifted container cannot fetch it", artifact.file),
+                    "ship the file with the template (a path next to it or in the CSAR)",
+                );
+                diags.push(d);
+                ok = false;
+                continue;
+            };
+            if shipped.contains(&path) {
+                continue;
+            }
+            match artifacts
+                .read(
+                    artifact.path.as_deref(),
+                    artifact.repository.as_deref(),
+                    limits,
+                )
+                .map(String::from_utf8)
+            {
+                Ok(Ok(text)) => {
+                    shebangs.insert(path.clone(), shebang::interpreter(&text));
+                    let key = data_key(&format!(
+                        "{}-{}",
+                        shipped.len() + 1,
+                        path.rsplit('/').next().unwrap_or(&path)
+                    ));
+                    plan.config.push(Pair {
+                        key: key.clone(),
+                        value: text,
+                    });
+                    plan.items.push(Pair {
+                        key,
+                        value: format!("files/{}", safe_path(&path)),
+                    });
+                    shipped.push(path);
+                }
+                Ok(Err(_)) => {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        artifact.location,
+                        format!("artifact `{}` of `{node_name}` is not text; a ConfigMap cannot ship it", artifact.file),
+                        "put binary files into the base image",
+                    );
+                    diags.push(d);
+                    ok = false;
+                }
+                Err(why) => {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        artifact.location,
+                        format!(
+                            "artifact `{}` of `{node_name}` cannot be read: {why}",
+                            artifact.file
+                        ),
+                        "translate from the folder or CSAR that holds the scripts",
+                    );
+                    diags.push(d);
+                    ok = false;
+                }
+            }
+        }
+        ok
+    }
+}

@@ -1,0 +1,52 @@
+//! The rules' tables of products (`products`, `known_ports`), looked up by the words of a node:
+//! its type names, its product properties (`product`, `dbms`, `engine`, `type`) and, where a
+//! lifted stack is read, its template name.
+
+use serde_json::Value as Json;
+
+use crate::ir::Value;
+
+use super::*;
+
+impl Ctx<'_> {
+    /// The product-table entry a node names by its type or by one of the properties listed in
+    /// the table's `properties`.
+    pub(super) fn product_of(&self, i: usize) -> Option<Json> {
+        self.table_entry(i, "products", false)
+    }
+
+    /// The entry of the rules' table `table` (`products`, `known_ports`) whose `match` words
+    /// occur among the words of node `i`'s types and product properties, and of its name when
+    /// `by_name` (`mongo_dbms` → mongodb).
+    pub(super) fn table_entry(&self, i: usize, table: &str, by_name: bool) -> Option<Json> {
+        let bind = &self.binds[i];
+        let node = self.node(i);
+        let mut texts: Vec<String> = node.types.iter().flat_map(|t| words(t)).collect();
+        if by_name {
+            texts.extend(words(&node.name));
+        }
+        for p in json_strings(bind, "product_properties") {
+            if let Some(v) = node.properties.get(&p).and_then(Value::as_str) {
+                texts.extend(words(v));
+            }
+        }
+        bind.get(table)?
+            .as_array()?
+            .iter()
+            .find(|p| {
+                json_strings(p, "match")
+                    .iter()
+                    .any(|m| texts.contains(&m.to_ascii_lowercase()))
+            })
+            .cloned()
+    }
+
+    /// The port and port name the `known_ports` table gives node `i`, by the words of its
+    /// name and types.
+    pub(super) fn known_port(&self, i: usize) -> Option<(String, i64)> {
+        let entry = self.table_entry(i, "known_ports", true)?;
+        let port = entry.get("port").and_then(Json::as_i64)?;
+        let name = json_str(&entry, "name").unwrap_or(&self.node(i).name);
+        Some((name.to_string(), port))
+    }
+}

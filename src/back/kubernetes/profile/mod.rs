@@ -1,0 +1,447 @@
+//! Templates written with a Kubernetes profile become exactly those objects.
+//!
+//! The OASIS community publishes TOSCA profiles whose node types each stand for one Kubernetes
+//! object (`io.kubernetes`, generated from the Kubernetes OpenAPI, the same types as
+//! `community.tosca.technology.k8s`, and the hand-written
+//! `community.tosca.technology.kubernetes`). A node of such a type is not a container or a
+//! server to be translated: it *is* the object, so it is written through, by data
+//! (`backends/kubernetes/profiles.yaml`) rather than by a rule of `mapping.yaml`:
+//!
+//! - which profiles are Kubernetes profiles (any version: the version is a parameter);
+//! - each kind's `apiVersion`, found by the type's name (the node's own type first, so a type
+//!   a template derives from the profile's `Pod` is still a Pod);
+//! - which properties are the object's top-level fields;
+//! - how relationships become references ([`refs`]).
+//!
+//! The objects are then checked like every other: deserialized into their `k8s-openapi` type
+//! and written back ([`super::objects`]). A node of a profile type that names no kind toscana
+//! writes (an abstract `Resource`, a kind of a group it does not check) is one warning naming
+//! the type.
+
+mod eval;
+mod hcl;
+mod refs;
+mod units;
+
+pub use hcl::manifests;
+
+pub use units::claim_workloads;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{NodeId, Topology};
+use crate::source::Span;
+
+/// Pseudo-type put at the head of a profile node's ancestry for `toscana tf --provider
+/// kubernetes`, whose rules skip it: the node is written as a `kubernetes_manifest` instead.
+pub const OBJECT: &str = "toscana.kubernetes.ProfileObject";
+
+/// The data of `backends/kubernetes/profiles.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Data {
+    profiles: Vec<Profile>,
+    /// kind → apiVersion
+    kinds: IndexMap<String, String>,
+    /// type name → the kind it is
+    aliases: IndexMap<String, String>,
+    /// type name → the Service `spec.type` it means
+    service_types: IndexMap<String, String>,
+    /// the top-level fields a property may write
+    fields: Vec<String>,
+    /// the keys of IntOrString values, whose strings of digits are numbers
+    int_or_string: Vec<String>,
+    /// the kinds that run pods, each drawn as a cluster with what it uses
+    workloads: Vec<String>,
+    references: Vec<refs::Reference>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Profile {
+    name: String,
+    #[allow(dead_code)] // for people reading the file
+    description: String,
+}
+
+/// The profile data, read once. It is compiled in, and a unit test reads it, so a broken file
+/// never reaches a user.
+fn data() -> &'static Data {
+    static DATA: OnceLock<Data> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let text = include_str!("../../../../backends/kubernetes/profiles.yaml");
+        let json = crate::yaml::plain_json(text, &crate::limits::Limits::default())
+            .expect("backends/kubernetes/profiles.yaml is plain YAML");
+        serde_json::from_value(json)
+            .expect("backends/kubernetes/profiles.yaml has the keys of Data")
+    })
+}
+
+/// One object a node writes.
+pub struct ProfileObject {
+    pub node: NodeId,
+    /// The node's type, for messages.
+    pub type_name: String,
+    pub object: Json,
+}
+
+/// What the profile nodes of a topology become.
+pub struct ProfileObjects {
+    /// The objects, in node order (a pod folded into its controller writes none).
+    pub objects: Vec<ProfileObject>,
+    /// Per node: whether it is a node of a Kubernetes profile, written (or warned about) here
+    /// and so not offered to the rules of `mapping.yaml`.
+    pub taken: Vec<bool>,
+}
+
+/// Whether `element` is a node of a Kubernetes profile, which [`objects`] took.
+pub fn is_taken(profile: &ProfileObjects, element: &crate::back::Element) -> bool {
+    match element.context {
+        crate::back::ElementContext::Part {
+            list: "nodes",
+            index,
+        } => profile.taken.get(index).copied().unwrap_or(false),
+        _ => false,
+    }
+}
+
+/// Where each node is written, by node index.
+pub fn node_spans(elements: &[crate::back::Element], nodes: usize) -> Vec<Option<Span>> {
+    let mut spans = vec![None; nodes];
+    for e in elements {
+        if let crate::back::ElementContext::Part {
+            list: "nodes",
+            index,
+        } = e.context
+            && let Some(slot) = spans.get_mut(index)
+        {
+            *slot = e.span;
+        }
+    }
+    spans
+}
+
+/// For `toscana k8s`: the elements left for the rules, and each object of a profile node as a
+/// document to check with the rendered ones (its JSON text, who wrote it, where).
+#[allow(clippy::type_complexity)]
+pub fn documents(
+    topology: &Topology,
+    elements: &[crate::back::Element],
+    diags: &mut Diagnostics,
+) -> (
+    Vec<crate::back::Element>,
+    Vec<(String, String, Option<Span>)>,
+) {
+    let spans = node_spans(elements, topology.nodes.len());
+    let profile = objects(topology, |i| spans.get(i).copied().flatten(), diags);
+    let ruled = elements
+        .iter()
+        .filter(|e| !is_taken(&profile, e))
+        .cloned()
+        .collect();
+    let documents = profile
+        .objects
+        .iter()
+        .map(|p| {
+            let node = &topology[p.node];
+            let origin = format!("node `{}` of type {}", node.name, p.type_name);
+            let span = spans.get(p.node.index()).copied().flatten();
+            (p.object.to_string(), origin, span)
+        })
+        .collect();
+    (ruled, documents)
+}
+
+/// For `toscana tf --provider kubernetes`: the objects of the profile nodes, each checked by
+/// its `k8s-openapi` type (an object that is not valid Kubernetes is an error naming the node),
+/// and the text of `objects.tf` when there are any.
+pub fn terraform(
+    topology: &Topology,
+    elements: &[crate::back::Element],
+    diags: &mut Diagnostics,
+) -> (ProfileObjects, Option<String>) {
+    let spans = node_spans(elements, topology.nodes.len());
+    let profile = objects(topology, |i| spans.get(i).copied().flatten(), diags);
+    for p in &profile.objects {
+        if let Err((message, _)) = super::objects::roundtrip(&p.object) {
+            let node = &topology[p.node];
+            let mut d = Diagnostic::error(
+                codes::K8S_INTERNAL,
+                format!(
+                    "node `{}` of type {} is not a valid Kubernetes object: {message}",
+                    node.name, p.type_name
+                ),
+            );
+            if let Some(span) = spans.get(p.node.index()).copied().flatten() {
+                d = d.at(span);
+            }
+            diags.push(d);
+        }
+    }
+    let text = (!profile.objects.is_empty()).then(|| manifests(&profile.objects));
+    (profile, text)
+}
+
+/// The profile a type name belongs to and the type's own name: `io.kubernetes:1.35:Pod` →
+/// (`io.kubernetes`, `Pod`).
+fn profile_type(type_name: &str) -> Option<(&'static str, &str)> {
+    let data = data();
+    data.profiles.iter().find_map(|p| {
+        let rest = type_name.strip_prefix(p.name.as_str())?.strip_prefix(':')?;
+        // `<version>:<Name>`; the version is whatever the template imported.
+        let (_version, name) = rest.rsplit_once(':')?;
+        Some((p.name.as_str(), name))
+    })
+}
+
+/// The unqualified name of a type: what follows its last `:`.
+fn local_name(type_name: &str) -> &str {
+    type_name.rsplit(':').next().unwrap_or(type_name)
+}
+
+/// The kind a node of these types is: the first type (most specific first) whose name is a
+/// kind or an alias of one, with that type's name.
+fn kind_of(types: &[String]) -> Option<(&'static str, &str)> {
+    let data = data();
+    types.iter().find_map(|t| {
+        let name = local_name(t);
+        let kind = data.aliases.get(name).map_or(name, String::as_str);
+        data.kinds
+            .get_key_value(kind)
+            .map(|(k, _)| (k.as_str(), name))
+    })
+}
+
+/// Builds the objects of every node of a Kubernetes profile in `topology`. `span_of` gives where
+/// a node is written, for warnings.
+pub fn objects(
+    topology: &Topology,
+    span_of: impl Fn(usize) -> Option<Span>,
+    diags: &mut Diagnostics,
+) -> ProfileObjects {
+    let data = data();
+    let evaluator = eval::Evaluator::new(topology);
+    let mut taken = vec![false; topology.nodes.len()];
+    let mut built: BTreeMap<usize, Json> = BTreeMap::new();
+    // Types that name no object, with the nodes of them: one warning per type.
+    let mut unwritable: IndexMap<String, Vec<usize>> = IndexMap::new();
+    let ids: Vec<NodeId> = topology.node_ids().collect();
+    for (i, node) in topology.nodes.iter().enumerate() {
+        if !node.types.iter().any(|t| profile_type(t).is_some()) {
+            continue;
+        }
+        taken[i] = true;
+        let Some((kind, type_name)) = kind_of(&node.types) else {
+            let full = node.types.first().map_or("", String::as_str);
+            let named = if full == node.type_name {
+                full.to_string()
+            } else {
+                format!("{} ({full})", node.type_name)
+            };
+            unwritable.entry(named).or_default().push(i);
+            continue;
+        };
+        let mut object = serde_json::Map::new();
+        object.insert("apiVersion".into(), Json::String(data.kinds[kind].clone()));
+        object.insert("kind".into(), Json::String(kind.to_string()));
+        for (name, value) in &node.properties {
+            if !data.fields.iter().any(|f| f == name) {
+                continue;
+            }
+            let (v, problems) = evaluator.eval(value, ids[i]);
+            for problem in problems {
+                let mut d = Diagnostic::warning(
+                    codes::K8S_UNSUPPORTED,
+                    format!(
+                        "node `{}`: a value of property `{name}` is left out of its {kind}: {problem}",
+                        node.name
+                    ),
+                );
+                if let Some(span) = span_of(i) {
+                    d = d.at(span);
+                }
+                diags.push(d);
+            }
+            if !v.is_null() {
+                object.insert(name.clone(), v);
+            }
+        }
+        let mut object = Json::Object(object);
+        default_name(&mut object, &node.name);
+        if let Some(service_type) = data.service_types.get(type_name) {
+            refs::set_if_missing(&mut object, "spec.type", Json::String(service_type.clone()));
+        }
+        built.insert(i, object);
+    }
+    for (type_name, nodes) in &unwritable {
+        let names: Vec<String> = nodes
+            .iter()
+            .map(|&i| format!("`{}`", topology.nodes[i].name))
+            .collect();
+        let mut d = Diagnostic::warning(
+            codes::BACKEND_SKIPPED,
+            format!(
+                "type {type_name} names no Kubernetes object toscana writes, so its node{} {} {} skipped",
+                if nodes.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                if nodes.len() == 1 { "is" } else { "are" },
+            ),
+        )
+        .hint(format!(
+            "the objects toscana writes from a Kubernetes profile are: {}",
+            data.kinds.keys().cloned().collect::<Vec<_>>().join(", ")
+        ));
+        if let Some(span) = span_of(nodes[0]) {
+            d = d.at(span);
+        }
+        diags.push(d);
+    }
+    let folded = refs::apply(&data.references, topology, &mut built);
+    for object in built.values_mut() {
+        numbers_as_numbers(object, &data.int_or_string);
+    }
+    for (&i, object) in &built {
+        if folded.contains(&i) {
+            continue;
+        }
+        for container in imageless(object) {
+            let node = &topology.nodes[i];
+            let mut d = Diagnostic::warning(
+                codes::K8S_UNSUPPORTED,
+                format!(
+                    "node `{}`: container `{container}` of its {} has no image, which Kubernetes refuses",
+                    node.name,
+                    object["kind"].as_str().unwrap_or("object")
+                ),
+            )
+            .hint("give the container an `image` in the pod's spec");
+            if let Some(span) = span_of(i) {
+                d = d.at(span);
+            }
+            diags.push(d);
+        }
+    }
+    let objects = built
+        .into_iter()
+        .filter(|(i, _)| !folded.contains(i))
+        .map(|(i, object)| ProfileObject {
+            node: ids[i],
+            type_name: topology.nodes[i].type_name.clone(),
+            object,
+        })
+        .collect();
+    ProfileObjects { objects, taken }
+}
+
+/// The names of the containers without an image, wherever a kind keeps its pod spec.
+fn imageless(object: &Json) -> Vec<String> {
+    const POD_SPECS: &[&str] = &[
+        "/spec",
+        "/spec/template/spec",
+        "/spec/jobTemplate/spec/template/spec",
+    ];
+    let mut out = Vec::new();
+    for at in POD_SPECS {
+        for list in ["containers", "initContainers"] {
+            let Some(Json::Array(items)) = object.pointer(&format!("{at}/{list}")) else {
+                continue;
+            };
+            for c in items {
+                if c.get("image").is_none_or(Json::is_null) {
+                    out.push(c["name"].as_str().unwrap_or("?").to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A string of digits under an IntOrString key written as the number: the generated profiles
+/// type these fields `string` (`intstr.yaml`), and Kubernetes reads `"8080"` as a port name.
+fn numbers_as_numbers(value: &mut Json, keys: &[String]) {
+    match value {
+        Json::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if let Json::String(s) = v
+                    && keys.iter().any(|key| key == k)
+                    && let Ok(n) = s.parse::<i64>()
+                {
+                    *v = Json::from(n);
+                } else {
+                    numbers_as_numbers(v, keys);
+                }
+            }
+        }
+        Json::Array(items) => items.iter_mut().for_each(|i| numbers_as_numbers(i, keys)),
+        _ => {}
+    }
+}
+
+/// `metadata.name` from the node's name when the template gives none.
+fn default_name(object: &mut Json, node_name: &str) {
+    refs::set_if_missing(
+        object,
+        "metadata.name",
+        Json::String(crate::back::filters::dns_label(node_name)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_profile_data_reads() {
+        let data = data();
+        assert!(data.kinds.contains_key("Deployment"));
+        assert!(!data.references.is_empty());
+    }
+
+    #[test]
+    fn ports_written_as_strings_of_digits_are_numbers() {
+        let mut o = serde_json::json!({"spec": {"ports": [{"port": 80, "targetPort": "8080"}, {"targetPort": "http"}], "name": "8080"}});
+        numbers_as_numbers(&mut o, &data().int_or_string);
+        assert_eq!(
+            o,
+            serde_json::json!({"spec": {"ports": [{"port": 80, "targetPort": 8080}, {"targetPort": "http"}], "name": "8080"}})
+        );
+    }
+
+    #[test]
+    fn a_type_of_a_profile_is_found_at_any_version() {
+        assert_eq!(
+            profile_type("io.kubernetes:1.35:Deployment"),
+            Some(("io.kubernetes", "Deployment"))
+        );
+        assert_eq!(
+            profile_type("io.kubernetes:1.40:Service"),
+            Some(("io.kubernetes", "Service"))
+        );
+        assert_eq!(profile_type("io.kubernetesx:1.35:Service"), None);
+        assert_eq!(profile_type("tosca.nodes.Compute"), None);
+    }
+
+    #[test]
+    fn the_kind_is_the_most_specific_type_that_names_one() {
+        let types = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            kind_of(&types(&[
+                "Pod",
+                "io.kubernetes:1.35:Pod",
+                "io.kubernetes:1.35:BasePod"
+            ])),
+            Some(("Pod", "Pod"))
+        );
+        assert_eq!(
+            kind_of(&types(&["io.kubernetes:1.35:StandalonePod"])),
+            Some(("Pod", "StandalonePod"))
+        );
+        assert_eq!(kind_of(&types(&["io.kubernetes:1.35:Resource"])), None);
+    }
+}

@@ -1,0 +1,105 @@
+//! `toscana k8s` means what the template means, whichever way the template was written: the
+//! same stack in the Simple Profile 1.0, 1.3 and TOSCA 2.0 spellings gives the same objects.
+
+use std::fs;
+use std::path::Path;
+
+/// Every file of an expected output folder, by name, with the `toscana.io/source` annotation
+/// (which names the input file and line, and so differs between spellings) taken out.
+fn objects(case: &str) -> Vec<(String, String)> {
+    let dir = Path::new("golden").join(case).join("expected/k8s");
+    let mut files: Vec<(String, String)> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            let path = e.unwrap().path();
+            let text = fs::read_to_string(&path).unwrap();
+            let kept: String = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("toscana.io/source:"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                kept,
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn block_storage_in_1_0_1_3_and_2_0_spellings_gives_the_same_objects() {
+    let v13 = objects("k8s-blockstorage-1-3");
+    assert!(
+        v13.iter()
+            .any(|(name, text)| name.starts_with("statefulset-")
+                && text.contains("volumeClaimTemplates")),
+        "the attached disk is a claim template: {v13:?}"
+    );
+    for other in ["k8s-blockstorage-1-0", "k8s-blockstorage-2-0"] {
+        assert_eq!(
+            objects(other),
+            v13,
+            "{other} differs from k8s-blockstorage-1-3"
+        );
+    }
+}
+
+#[test]
+fn wiring_does_not_depend_on_declaration_order() {
+    let app_first = objects("k8s-nodejs-mongodb");
+    assert_eq!(objects("k8s-nodejs-mongodb-db-first"), app_first);
+    let app = &app_first
+        .iter()
+        .find(|(name, _)| name == "deployment-app-server.yaml")
+        .expect("the application server is a Deployment")
+        .1;
+    // The application reaches MongoDB through the database server's Service.
+    assert!(
+        app.contains("- name: mongodb_ip\n          value: mongo-server\n"),
+        "{app}"
+    );
+    let db = &app_first
+        .iter()
+        .find(|(name, _)| name == "statefulset-mongo-server.yaml")
+        .expect("the database server is a StatefulSet")
+        .1;
+    // MongoDB binds to its own address: the pod IP, never loopback.
+    assert!(db.contains("fieldPath: status.podIP"), "{db}");
+    assert!(
+        db.contains("- name: mongodb_ip\n          value: $(TOSCANA_POD_IP)\n"),
+        "{db}"
+    );
+    assert!(!db.contains("localhost"), "{db}");
+    // Its data survives a restart.
+    assert!(db.contains("mountPath: /var/lib/mongodb"), "{db}");
+    assert!(db.contains("volumeClaimTemplates"), "{db}");
+}
+
+#[test]
+fn every_server_a_client_connects_to_has_a_service_even_without_a_declared_port() {
+    let objects = objects("k8s-portless-servers");
+    let file = |name: &str| {
+        objects
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("{name} is written: {objects:?}"))
+            .1
+            .clone()
+    };
+    // A known product: its default port, on the Service and the container.
+    assert!(file("service-elasticsearch-server.yaml").contains("port: 9200"));
+    assert!(file("service-logstash-server.yaml").contains("port: 5044"));
+    // An unknown one: a headless Service, so its DNS name still resolves to the pods.
+    assert!(file("service-relay-server.yaml").contains("clusterIP: None"));
+    let kibana = file("deployment-kibana-server.yaml");
+    assert!(
+        kibana.contains("- name: ELASTICSEARCH_HOST\n          value: elasticsearch-server\n"),
+        "{kibana}"
+    );
+    assert!(kibana.contains("- name: ELASTICSEARCH_PORT\n          value: \"9200\"\n"));
+    let app = file("deployment-app-server.yaml");
+    assert!(app.contains("- name: RELAY_HOST\n          value: relay-server\n"));
+    assert!(!app.contains("RELAY_PORT"), "{app}");
+}

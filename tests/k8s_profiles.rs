@@ -1,0 +1,376 @@
+//! Templates written with a Kubernetes profile become exactly those objects (issue 28).
+//!
+//! - Goldens: the OASIS `online_boutique` realized by `examples/online-boutique/`, and
+//!   `examples/k8s-objects/shop.yaml` (eleven kinds: a Service selecting a Deployment, a ConfigMap
+//!   and a Secret mounted and used as environment, a claim mounted by a StatefulSet, an
+//!   Ingress, an HPA, a Role and its RoleBinding, a ServiceAccount), both read with the
+//!   corpus's `io.kubernetes:1.35` profile. The expected streams are in `tests/k8s_profiles/`;
+//!   `UPDATE_GOLDEN=1` rewrites them and fails, so read the diff.
+//! - Every example of the corpus that imports a Kubernetes profile translates, and so does every
+//!   example its substitutions realize; each output passes `kubernetes-validate --strict` and
+//!   `kubectl kustomize`.
+//!
+//! The profiles need `--quirk oasis-profiles --quirk in-range` for their known defects (see
+//! `tests/tosca2_examples.rs`). Locally a missing corpus or checker skips with a notice; under
+//! `CI=true` it is a failure.
+
+// `available` of the checkers is not used here.
+#[allow(dead_code)]
+mod checkers;
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{corpus_root, toscana};
+
+/// The profile names `backends/kubernetes/profiles.yaml` lists, as imported (`name:version`).
+const PROFILES: &[&str] = &[
+    "io.kubernetes:",
+    "community.tosca.technology.k8s:",
+    "community.tosca.technology.kubernetes:",
+];
+
+fn corpus_present() -> bool {
+    common::corpus_present("oasis/profiles", "Kubernetes profile examples")
+}
+
+/// The boutique's substituting templates, in `examples/online-boutique/`.
+fn boutique_substitutions() -> Vec<String> {
+    ["microservice", "frontend", "product-catalog", "redis"]
+        .iter()
+        .flat_map(|f| {
+            [
+                "--substitute".to_string(),
+                format!("examples/online-boutique/{f}.yaml"),
+            ]
+        })
+        .collect()
+}
+
+/// `toscana k8s` with the corpus's profiles and the quirks they need, then `extra` and `file`.
+fn k8s(extra: &[String], file: &Path) -> std::process::Output {
+    with_profiles("k8s", extra, file)
+}
+
+/// `toscana COMMAND` with the corpus's profiles and the quirks they need.
+fn with_profiles(command: &str, extra: &[String], file: &Path) -> std::process::Output {
+    toscana()
+        .args([command, "--quirk", "oasis-profiles", "--quirk", "in-range"])
+        .arg("--profile-path")
+        .arg(corpus_root().join("oasis/profiles"))
+        .args(extra)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+/// Compares `actual` with `tests/k8s_profiles/<name>`, or rewrites it under `UPDATE_GOLDEN=1`.
+fn golden(name: &str, actual: &[u8]) {
+    golden_of("k8s", name, actual);
+}
+
+/// [`golden`] for the output of `command`, checked by that command's checker.
+fn golden_of(command: &str, name: &str, actual: &[u8]) {
+    let path = Path::new("tests/k8s_profiles").join(name);
+    let update = common::update_policy(
+        std::env::var("UPDATE_GOLDEN").ok().as_deref(),
+        common::in_ci(),
+    )
+    .unwrap();
+    if update {
+        std::fs::write(&path, actual).unwrap();
+        panic!(
+            "{} rewritten: read the diff, then run again",
+            path.display()
+        );
+    }
+    let expected = std::fs::read(&path).unwrap_or_default();
+    assert!(
+        expected == actual,
+        "{} differs from the output:\n{}",
+        path.display(),
+        String::from_utf8_lossy(actual)
+    );
+    checkers::check(command, &path, actual).unwrap();
+}
+
+/// Writes the objects to a folder and runs `kubernetes-validate --strict` on each file and
+/// `kubectl kustomize` on the folder.
+fn validates(extra: &[String], file: &Path) {
+    let out = tempfile::tempdir().unwrap();
+    let mut args = extra.to_vec();
+    args.push("-o".to_string());
+    args.push(out.path().display().to_string());
+    let run = k8s(&args, file);
+    assert!(
+        run.status.success(),
+        "{}: {}",
+        file.display(),
+        common::stderr(&run)
+    );
+    let mut files: Vec<PathBuf> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n != "kustomization.yaml"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}: no objects", file.display());
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        checkers::check("k8s", f, &bytes).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    }
+    if !common::tool_present("kubectl", "the `kubectl kustomize` check") {
+        return;
+    }
+    let kustomize = std::process::Command::new("kubectl")
+        .arg("kustomize")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(
+        kustomize.status.success(),
+        "kubectl kustomize {}: {}",
+        file.display(),
+        String::from_utf8_lossy(&kustomize.stderr)
+    );
+    let objects = String::from_utf8_lossy(&kustomize.stdout)
+        .lines()
+        .filter(|l| l.starts_with("kind: "))
+        .count();
+    assert_eq!(objects, files.len(), "{}", file.display());
+}
+
+#[test]
+fn online_boutique_becomes_its_manifests() {
+    if !corpus_present() {
+        return;
+    }
+    let boutique = corpus_root().join("oasis/examples/online_boutique");
+    let out = k8s(&boutique_substitutions(), &boutique);
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    // Only the profiles' own defects are warned about, in the profiles: nothing of the boutique.
+    assert!(
+        stderr
+            .lines()
+            .filter(|l| l.contains("warning[") || l.contains("error["))
+            .all(|l| l.contains("oasis/profiles/")),
+        "{stderr}"
+    );
+    let kinds = |k: &str| {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| *l == format!("kind: {k}"))
+            .count()
+    };
+    // Eleven microservices: a Deployment each, a Service each and `frontend-external`, a
+    // ServiceAccount each but Redis.
+    assert_eq!(
+        (
+            kinds("Deployment"),
+            kinds("Service"),
+            kinds("ServiceAccount")
+        ),
+        (11, 12, 10)
+    );
+    golden("online-boutique.yaml", &out.stdout);
+    validates(&boutique_substitutions(), &boutique);
+}
+
+/// `toscana dot` draws the boutique as eleven clusters, one per microservice: its Deployment
+/// with the pod it controls, the Services exposing it and its service account; `k8s-objects`
+/// leaves what two workloads share (the service account, the Secret) between its two clusters.
+#[test]
+fn a_workload_is_drawn_with_what_it_alone_uses() {
+    if !corpus_present() {
+        return;
+    }
+    let boutique = dot(
+        &boutique_substitutions(),
+        &corpus_root().join("oasis/examples/online_boutique"),
+    );
+    let text = String::from_utf8_lossy(&boutique);
+    assert_eq!(text.matches("subgraph \"cluster_w:").count(), 11);
+    golden_of("dot", "online-boutique.dot", &boutique);
+}
+
+#[test]
+fn shared_objects_are_drawn_between_the_workloads() {
+    if !corpus_present() {
+        return;
+    }
+    let objects = dot(&[], Path::new("examples/k8s-objects/shop.yaml"));
+    golden_of("dot", "k8s-objects.dot", &objects);
+}
+
+/// `toscana dot` with the corpus's profiles and the quirks they need.
+fn dot(extra: &[String], file: &Path) -> Vec<u8> {
+    let out = with_profiles("dot", extra, file);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    out.stdout
+}
+
+/// `toscana tf --provider kubernetes` writes the same objects, each a `kubernetes_manifest`
+/// in `objects.tf` (checked by `hcl2tojson` and `terraform fmt -check`).
+#[test]
+fn terraform_writes_the_same_objects_as_manifests() {
+    if !corpus_present() {
+        return;
+    }
+    let tf = |extra: &[String], file: &Path| {
+        let out = tempfile::tempdir().unwrap();
+        let mut args = extra.to_vec();
+        args.extend(["--provider", "kubernetes", "-o"].map(String::from));
+        args.push(out.path().display().to_string());
+        let run = with_profiles("tf", &args, file);
+        let stderr = common::stderr(&run);
+        assert!(run.status.success(), "{stderr}");
+        assert!(!stderr.contains("terraform::"), "{stderr}");
+        checkers::check_tree("tf", out.path()).unwrap();
+        std::fs::read(out.path().join("objects.tf")).unwrap()
+    };
+    let boutique = tf(
+        &boutique_substitutions(),
+        &corpus_root().join("oasis/examples/online_boutique"),
+    );
+    let text = String::from_utf8_lossy(&boutique);
+    assert_eq!(text.matches("resource \"kubernetes_manifest\"").count(), 33);
+    let objects = tf(&[], Path::new("examples/k8s-objects/shop.yaml"));
+    assert_eq!(
+        String::from_utf8_lossy(&objects)
+            .matches("resource \"kubernetes_manifest\"")
+            .count(),
+        11
+    );
+    golden_of("tf", "online-boutique.tf", &boutique);
+}
+
+#[test]
+fn eleven_kinds_written_with_the_profile_are_their_objects() {
+    if !corpus_present() {
+        return;
+    }
+    let file = Path::new("examples/k8s-objects/shop.yaml");
+    let out = k8s(&[], file);
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        !stderr
+            .lines()
+            .any(|l| l.starts_with("examples/k8s-objects/shop.yaml:") && l.contains("warning[")),
+        "{stderr}"
+    );
+    golden("k8s-objects.yaml", &out.stdout);
+    validates(&[], file);
+}
+
+/// The hand-written profile's requirements become references: a RoleBinding's `role` and
+/// `subject`s its `roleRef` and `subjects`, an Ingress's `backend` its default backend; a volume
+/// source type, which is no object, is one warning naming the type. The corpus's copy of the
+/// profile does not read, so this runs on a stand-in declaring the same names
+/// (`tests/data/k8s-profiles/`).
+#[test]
+fn the_hand_written_profile_references_become_api_references() {
+    let out = toscana()
+        .args(["k8s", "--profile-path", "tests/data/k8s-profiles"])
+        .arg("tests/data/k8s-profiles/handwritten.yaml")
+        .output()
+        .unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning[")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "tests/data/k8s-profiles/handwritten.yaml:20:5: warning[backend::skipped]: type k8s:EmptyDir (community.tosca.technology.kubernetes:0.1:EmptyDir) names no Kubernetes object toscana writes, so its node `scratch` is skipped"
+        ],
+        "{stderr}"
+    );
+    golden("handwritten.yaml", &out.stdout);
+}
+
+/// The files of the corpus's examples that import a Kubernetes profile by name.
+fn profile_users(dir: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            profile_users(&path, found);
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml")
+            && std::fs::read_to_string(&path).is_ok_and(|text| {
+                text.lines().any(|l| {
+                    let l = l.trim_start().trim_start_matches("- ").trim_start();
+                    l.strip_prefix("profile:")
+                        .is_some_and(|p| PROFILES.iter().any(|k| p.trim().starts_with(k)))
+                })
+            })
+        {
+            found.push(path);
+        }
+    }
+}
+
+/// Every example of the corpus written with a Kubernetes profile translates: the substituting
+/// template of `substitutions` on its own (its inputs set as a microservice would map them) and
+/// realizing `online_boutique`, the example it is written for.
+#[test]
+fn every_corpus_example_with_a_kubernetes_profile_translates() {
+    if !corpus_present() {
+        return;
+    }
+    let examples = corpus_root().join("oasis/examples");
+    let mut users = Vec::new();
+    profile_users(&examples, &mut users);
+    let names: Vec<String> = users
+        .iter()
+        .map(|p| p.strip_prefix(&examples).unwrap().display().to_string())
+        .collect();
+    assert_eq!(names, ["substitutions/microservice/main.yaml"]);
+    let inputs: Vec<String> = ["name=cart", "port=7070", "target-port=7070"]
+        .iter()
+        .flat_map(|s| ["--set".to_string(), s.to_string()])
+        .collect();
+    for user in &users {
+        validates(&inputs, user);
+    }
+    // `online_boutique` with it: eleven microservices, four objects each but the pod, which its
+    // Deployment writes as its template.
+    let substitute = vec!["--substitute".to_string(), users[0].display().to_string()];
+    let boutique = examples.join("online_boutique");
+    let out = k8s(&substitute, &boutique);
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    // Its pods name no image: a warning each, which the shipped example does not have.
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.contains("has no image, which Kubernetes refuses"))
+            .count(),
+        11,
+        "{stderr}"
+    );
+    let objects = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("kind: "))
+        .count();
+    assert_eq!(objects, 33);
+    validates(&substitute, &boutique);
+}
+
+/// Each test above that reads the corpus fails under `CI=true` when the corpus folder is gone.
+#[test]
+fn the_corpus_tests_fail_in_ci_without_the_corpus() {
+    for test in [
+        "online_boutique_becomes_its_manifests",
+        "a_workload_is_drawn_with_what_it_alone_uses",
+        "shared_objects_are_drawn_between_the_workloads",
+        "terraform_writes_the_same_objects_as_manifests",
+        "eleven_kinds_written_with_the_profile_are_their_objects",
+        "every_corpus_example_with_a_kubernetes_profile_translates",
+    ] {
+        common::assert_fails_in_ci_without_the_corpus(test);
+    }
+}
