@@ -15,7 +15,8 @@
 //! refused, and under `CI=true` every value is (see `common::update_policy`).
 //!
 //! Every golden output also goes through the external checker of its format (Graphviz `dot`,
-//! `kubernetes-validate`, `yamllint`, `hcl2tojson`, `terraform fmt`), see `checkers`.
+//! `kubernetes-validate`, `yamllint`, `kubectl kustomize`, `hcl2tojson`, `terraform fmt`), see
+//! `checkers`.
 //!
 //! `TOSCANA_GOLDEN_DIR` reads the cases from another folder; the tests of the tests below run
 //! this test again on a doctored copy of a case.
@@ -273,6 +274,7 @@ fn every_checker_is_installed_in_ci() {
         "yamllint",
         "hcl2tojson",
         "terraform",
+        "kubectl",
     ]
     .into_iter()
     .filter(|t| !checkers::available(t))
