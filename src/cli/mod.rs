@@ -448,14 +448,15 @@ fn translate(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> u8 {
+    // Where the service template starts: the place of an error about the topology as a whole.
+    let whole_topology = crate::ir::spans::topology_span(topology.topology(), sources);
     if topology.nodes.is_empty() {
-        let at = crate::ir::spans::topology_span(topology.topology(), sources);
         let diagnostic = Diagnostic::error(
             codes::OUTPUT_NOTHING,
             "the topology has no node templates, so there is nothing to translate",
         );
         diags.push(
-            match at {
+            match whole_topology {
                 Some(span) => diagnostic.at(span),
                 None => diagnostic.in_file(run.read.file.clone()),
             }
@@ -475,7 +476,6 @@ fn translate(
     let Some(engine) = backend.load(translation.backend_dir, sources, &limits, diags) else {
         return EXIT_USAGE;
     };
-    let whole_topology = crate::ir::spans::topology_span(topology.topology(), sources);
     let mut inputs = back::Inputs {
         sources,
         artifacts: run.artifacts,
