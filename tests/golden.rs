@@ -194,6 +194,14 @@ fn golden_outputs_match_byte_for_byte() {
                 }
                 rewritten.push(expected_dir.display().to_string());
             }
+            for (name, bytes) in &actual {
+                if let Some(home) = common::machine_path_in(bytes) {
+                    failures.push(format!(
+                        "{}: {command}/{name} names this machine's folder {home}",
+                        case.display()
+                    ));
+                }
+            }
             let expected = common::files_under(&expected_dir);
             compared += 1;
             for name in expected

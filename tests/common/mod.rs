@@ -109,6 +109,18 @@ pub fn update_policy(value: Option<&str>, ci: bool) -> Result<bool, String> {
     }
 }
 
+/// Where `bytes` name the folder this checkout lives in (the one holding the repository and
+/// `../shared`), which a golden must not: CI checks out elsewhere, and an output that embeds
+/// the machine's paths differs there (the diagram header once named `/work/shared/...`).
+pub fn machine_path_in(bytes: &[u8]) -> Option<String> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let home = manifest.parent()?.canonicalize().ok()?;
+    let home = home.to_str()?;
+    let text = String::from_utf8_lossy(bytes);
+    let home = format!("{}/", home.trim_end_matches('/'));
+    (home.len() > 1 && text.contains(&home)).then_some(home)
+}
+
 /// [`update_policy`] for this process; a refused value fails the test that asks.
 pub fn update_golden() -> bool {
     let value = std::env::var("UPDATE_GOLDEN").ok();
