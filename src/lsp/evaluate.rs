@@ -91,7 +91,7 @@ fn evaluation(checked: &Checked, call: &CallSite) -> String {
     let read = written_call(checked, call).and_then(|node| {
         let evaluator = Alone {
             topology,
-            owner: call.owner.as_ref(),
+            this: This::Template(call.owner.as_ref()),
         };
         evaluator.value(node, 0)
     });
@@ -283,8 +283,41 @@ fn descend<'v>(value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
 /// A call read on its own, against the resolved topology.
 struct Alone<'t> {
     topology: &'t Topology,
-    /// The template the call is written in, which `SELF` names.
-    owner: Option<&'t Owner>,
+    /// What `SELF` names.
+    this: This<'t>,
+}
+
+/// What `SELF` is where a call is read (§10.3 TOSCA Path).
+enum This<'t> {
+    /// The template the call is written in (none in outputs).
+    Template(Option<&'t Owner>),
+    /// The relationship a requirement would establish to a candidate target: `SELF` in a
+    /// TOSCA 2.0 requirement's node filter (§8.6 Node Filter Definition).
+    Relationship(&'t Candidate<'t>),
+}
+
+/// A relationship not made yet: from `source` to `target`, to the target's capability
+/// `capability` when it is known which one the requirement would use.
+pub struct Candidate<'t> {
+    pub source: &'t crate::ir::Node,
+    pub target: &'t crate::ir::Node,
+    pub capability: Option<&'t str>,
+}
+
+/// Whether the TOSCA 2.0 condition clause `clause` (a node filter, §8.6 Node Filter
+/// Definition) holds for the relationship `candidate`, with `SELF` that relationship: `None`
+/// when it cannot be known before deployment (an attribute, an unbound input, a property
+/// without a value, a relationship's own property, a function toscana does not compute) or
+/// when the clause is not a boolean expression (`check` reports that).
+pub fn holds(topology: &Topology, candidate: &Candidate<'_>, clause: &Node) -> Option<bool> {
+    let evaluator = Alone {
+        topology,
+        this: This::Relationship(candidate),
+    };
+    match evaluator.value(clause, 0)? {
+        Value::Boolean(b) => Some(b),
+        _ => None,
+    }
 }
 
 impl Alone<'_> {
@@ -365,6 +398,7 @@ impl Alone<'_> {
                 };
                 applied(name, &args)
             }
+            "and" | "or" if tosca2 => self.logic(name == "and", args, depth),
             _ if tosca2 => {
                 let function = builtins::built_in(name)?;
                 if function.group != Group::Pure {
@@ -381,48 +415,124 @@ impl Alone<'_> {
         })
     }
 
+    /// `$and` (`all`) or `$or` of clauses of which some may be unknown: one false clause decides
+    /// `$and` and one true clause `$or` whatever the others (§10.2.2.1.1 $and, §10.2.2.1.2 $or).
+    fn logic(&self, all: bool, args: &Node, depth: usize) -> Option<Value> {
+        let mut unknown = false;
+        for clause in args.as_seq()? {
+            match self.value(clause, depth + 1) {
+                Some(Value::Boolean(b)) if b != all => return Some(Value::Boolean(b)),
+                Some(Value::Boolean(_)) => {}
+                _ => unknown = true,
+            }
+        }
+        (!unknown).then_some(Value::Boolean(all))
+    }
+
     /// A property (or attribute) through a path: `[SELF | template, (capability)?, name,
     /// nested...]`, TOSCA 2.0's `CAPABILITY` keyword allowed before a capability's name.
     fn read(&self, path: &[&str], attribute: bool) -> Option<Value> {
         let (&entity, rest) = path.split_first()?;
-        let name = match entity {
-            "SELF" => match self.owner? {
+        let name = match (entity, &self.this) {
+            ("SELF", This::Template(owner)) => match owner.as_ref()? {
                 Owner::Node(n) | Owner::Relationship(n) => n.as_str(),
                 _ => return None,
             },
-            "SOURCE" | "TARGET" | "HOST" => return None,
-            name => name,
-        };
-        let section = |properties: &'_ indexmap::IndexMap<String, Value>,
-                       attributes: &'_ indexmap::IndexMap<String, Value>,
-                       rest: &[&str]|
-         -> Option<Value> {
-            let (first, nested) = rest.split_first()?;
-            let value = match attribute {
-                true => attributes.get(*first).or_else(|| properties.get(*first))?,
-                false => properties.get(*first)?,
-            };
-            let steps: Vec<Step> = nested.iter().map(|k| Step::Key(k.to_string())).collect();
-            descend(value, &steps).cloned()
+            ("SELF", This::Relationship(candidate)) => {
+                return self.read_relationship(candidate, rest, attribute);
+            }
+            ("SOURCE" | "TARGET" | "HOST", _) => return None,
+            (name, _) => name,
         };
         if let Some(node) = self.topology.nodes.iter().find(|n| n.name == name) {
-            let rest = match rest.first() {
-                Some(&"CAPABILITY") => &rest[1..],
-                _ => rest,
-            };
-            if let Some(found) = section(&node.properties, &node.attributes, rest) {
-                return Some(found);
-            }
-            let capability = node.capabilities.get(*rest.first()?)?;
-            return section(&capability.properties, &capability.attributes, &rest[1..]);
+            return read_node(node, rest, attribute);
         }
         let relationship = self
             .topology
             .relationships
             .iter()
             .find(|r| r.name == name)?;
-        section(&relationship.properties, &relationship.attributes, rest)
+        read_section(
+            &relationship.properties,
+            &relationship.attributes,
+            rest,
+            attribute,
+        )
     }
+
+    /// A path from a relationship not made yet (`<rel_ctx>` of §10.3 TOSCA Path): `CAPABILITY`
+    /// is the target's capability the requirement would use, `SOURCE` and `TARGET` its ends. A
+    /// property of the relationship itself, anything further along its edges, and attributes
+    /// (set at deployment) are not known.
+    fn read_relationship(
+        &self,
+        candidate: &Candidate<'_>,
+        rest: &[&str],
+        attribute: bool,
+    ) -> Option<Value> {
+        if attribute {
+            // An attribute's value is the deployed node's; its default says nothing of it.
+            return None;
+        }
+        let (&step, further) = rest.split_first()?;
+        match step {
+            "CAPABILITY" if further.first() != Some(&"RELATIONSHIP") => {
+                let capability = candidate.target.capabilities.get(candidate.capability?)?;
+                read_section(
+                    &capability.properties,
+                    &capability.attributes,
+                    further,
+                    attribute,
+                )
+            }
+            "SOURCE" | "TARGET" if further.first() != Some(&"RELATIONSHIP") => {
+                let node = if step == "SOURCE" {
+                    candidate.source
+                } else {
+                    candidate.target
+                };
+                read_node(node, further, attribute)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A property (or attribute) of `node` through the rest of a path (`<node_ctx>` of §10.3 TOSCA
+/// Path): its own, or with TOSCA 2.0's `CAPABILITY` keyword (or a 1.x capability name) one of
+/// its capabilities'.
+fn read_node(node: &crate::ir::Node, rest: &[&str], attribute: bool) -> Option<Value> {
+    let rest = match rest.first() {
+        Some(&"CAPABILITY") => &rest[1..],
+        _ => rest,
+    };
+    if let Some(found) = read_section(&node.properties, &node.attributes, rest, attribute) {
+        return Some(found);
+    }
+    let capability = node.capabilities.get(*rest.first()?)?;
+    read_section(
+        &capability.properties,
+        &capability.attributes,
+        &rest[1..],
+        attribute,
+    )
+}
+
+/// The property (or, for an attribute, attribute before property) named first in `rest`, and
+/// the keys inside it after.
+fn read_section(
+    properties: &indexmap::IndexMap<String, Value>,
+    attributes: &indexmap::IndexMap<String, Value>,
+    rest: &[&str],
+    attribute: bool,
+) -> Option<Value> {
+    let (first, nested) = rest.split_first()?;
+    let value = match attribute {
+        true => attributes.get(*first).or_else(|| properties.get(*first))?,
+        false => properties.get(*first)?,
+    };
+    let steps: Vec<Step> = nested.iter().map(|k| Step::Key(k.to_string())).collect();
+    descend(value, &steps).cloned()
 }
 
 /// `get_input`'s further arguments (TOSCA 1.3 and 2.0: keys or positions into the value).

@@ -4,26 +4,43 @@
 //! ([`crate::resolve::node_filter_admits`]). The requirement definition (in the node's type)
 //! and the assignment being written (its `node`, `capability` and `node_filter`) both narrow.
 //!
-//! A TOSCA 2.0 `node_filter` is a boolean expression the resolver evaluates with the whole
-//! representation graph; it does not narrow completion (every otherwise fitting template is
-//! offered, and `check` judges the choice).
+//! A TOSCA 2.0 `node_filter` (of the requirement definition and of the assignment, §8.6 Node
+//! Filter Definition) is a condition clause with `SELF` the relationship that would be made to
+//! the candidate: it is evaluated against each candidate ([`super::evaluate::holds`]), with
+//! `CAPABILITY` the candidate's capability the requirement would use (the one named in
+//! `capability:`, else the first of the type asked for). Only a clause known to be false drops a
+//! candidate: what cannot be known before deployment (attributes, a property without a value,
+//! the relationship's own properties, functions toscana does not compute) keeps it, and `check`
+//! judges the choice.
 
 use super::completion::node_type;
+use super::evaluate::{Candidate, holds};
 use crate::ir::{Dialect, Topology};
 use crate::model::{Model, TypeKind};
 use crate::resolve::Ancestry;
 use crate::yaml::Node;
 
-/// The requirement definition `requirement` of node template `node`'s type: the capability
-/// type and node type it asks for.
-fn requirement_wants(
-    model: &Model,
+/// What the requirement definition `requirement` of node template `node`'s type asks for: the
+/// capability type, the node type, and its TOSCA 2.0 node filter.
+struct Wants<'m> {
+    capability: Option<String>,
+    node: Option<String>,
+    filter: Option<&'m Node>,
+}
+
+fn requirement_wants<'m>(
+    model: &'m Model,
     ancestry: &mut Ancestry,
     node: &str,
     requirement: &str,
-) -> (Option<String>, Option<String>) {
+) -> Wants<'m> {
+    let none = Wants {
+        capability: None,
+        node: None,
+        filter: None,
+    };
     let Some(id) = node_type(model, ancestry, node) else {
-        return (None, None);
+        return none;
     };
     let member = super::index::Member {
         span: Default::default(),
@@ -32,7 +49,7 @@ fn requirement_wants(
         name: requirement.to_string(),
     };
     let Some((_, def)) = super::hover::member_definition(model, &member) else {
-        return (None, None);
+        return none;
     };
     let named = |key: &str, kind: TypeKind, ancestry: &mut Ancestry| {
         let written = match def.as_str() {
@@ -41,10 +58,11 @@ fn requirement_wants(
         };
         ancestry.full_name(model, kind, written.as_str()?, written.span.file)
     };
-    (
-        named("capability", TypeKind::Capability, ancestry),
-        named("node", TypeKind::Node, ancestry),
-    )
+    Wants {
+        capability: named("capability", TypeKind::Capability, ancestry),
+        node: named("node", TypeKind::Node, ancestry),
+        filter: def.as_map().and_then(|m| m.get("node_filter")),
+    }
 }
 
 /// The assignment of requirement `requirement` in node template `node` as the last check read
@@ -68,7 +86,8 @@ pub fn fitting(
     requirement: &str,
 ) -> Vec<(String, String)> {
     let mut ancestry = Ancestry::new(model);
-    let (capability, node_kind) = requirement_wants(model, &mut ancestry, node, requirement);
+    let wants = requirement_wants(model, &mut ancestry, node, requirement);
+    let (capability, node_kind) = (wants.capability, wants.node);
     let Some(template) = &model.topology else {
         return Vec::new();
     };
@@ -79,9 +98,14 @@ pub fn fitting(
         .and_then(|c| c.as_str().map(|name| (name, c.span.file)));
     let asked_type =
         asked.and_then(|(name, file)| ancestry.full_name(model, TypeKind::Capability, name, file));
-    let filter = assignment
-        .and_then(|a| a.get("node_filter"))
-        .filter(|_| model.dialect != Dialect::Tosca2);
+    let written_filter = assignment.and_then(|a| a.get("node_filter"));
+    let tosca2 = model.dialect == Dialect::Tosca2;
+    let filter = written_filter.filter(|_| !tosca2);
+    let conditions: Vec<&Node> = match tosca2 {
+        true => wants.filter.into_iter().chain(written_filter).collect(),
+        false => Vec::new(),
+    };
+    let source = topology.and_then(|t| t.nodes.iter().find(|n| n.name == node));
     let mut out = Vec::new();
     for candidate in &template.node_templates {
         if candidate.name == node {
@@ -115,6 +139,23 @@ pub fn fitting(
                 continue;
             }
         }
+        if let (false, Some(source), Some(resolved)) = (conditions.is_empty(), source, topology)
+            && let Some(target) = resolved.nodes.iter().find(|n| n.name == candidate.name)
+        {
+            let wanted = asked_type.as_ref().or(capability.as_ref());
+            let named = asked.map(|(name, _)| name);
+            let relationship = Candidate {
+                source,
+                target,
+                capability: used(model, &mut ancestry, &capabilities, named, wanted),
+            };
+            if conditions
+                .iter()
+                .any(|c| holds(resolved, &relationship, c) == Some(false))
+            {
+                continue;
+            }
+        }
         if let (Some(filter), Some(resolved)) = (filter, topology)
             && let Some(target) = resolved.nodes.iter().find(|n| n.name == candidate.name)
             && !crate::resolve::node_filter_admits(model, &mut ancestry, filter, target)
@@ -124,6 +165,25 @@ pub fn fitting(
         out.push((candidate.name.clone(), type_id));
     }
     out
+}
+
+/// The capability of a candidate (of its `capabilities`) that the requirement would use: the
+/// one `named` in the assignment's `capability:`, else the first of the `wanted` type.
+fn used<'c>(
+    model: &Model,
+    ancestry: &mut Ancestry,
+    capabilities: &'c [(String, String)],
+    named: Option<&'c str>,
+    wanted: Option<&String>,
+) -> Option<&'c str> {
+    if let Some(name) = named.filter(|name| capabilities.iter().any(|(n, _)| n == name)) {
+        return Some(name);
+    }
+    let wanted = wanted?;
+    capabilities
+        .iter()
+        .find(|(_, id)| ancestors(ancestry, model, TypeKind::Capability, id).contains(wanted))
+        .map(|(n, _)| n.as_str())
 }
 
 /// The capabilities the node types of `lineage` declare: (name, capability type identity).
@@ -163,3 +223,7 @@ fn capabilities(
 fn ancestors(ancestry: &mut Ancestry, model: &Model, kind: TypeKind, id: &str) -> Vec<String> {
     ancestry.chain(model, kind, id).to_vec()
 }
+
+#[cfg(test)]
+#[path = "targets_tests.rs"]
+mod tests;

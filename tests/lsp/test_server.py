@@ -376,6 +376,51 @@ async def test_completion_of_tosca2_functions(client):
     replace_all(client, SERVICE, original, 21)
 
 
+FILTERED_2 = """
+    small:
+      type: simple:Compute
+      capabilities:
+        host:
+          properties: { num_cpus: 1, mem_size: 1 GB }
+    open:
+      type: simple:Compute
+    app:
+      type: simple:SoftwareComponent
+      requirements:
+        - host:
+            node: vm
+            node_filter:
+              $and:
+                - $greater_or_equal:
+                    - $get_property: [ SELF, CAPABILITY, num_cpus ]
+                    - $get_input: cpus
+                - $greater_or_equal: [ { $get_property: [ SELF, CAPABILITY, mem_size ] }, 2 GB ]
+        - dependency:
+            node: vm
+            node_filter:
+              $or:
+                - $equal: [ { $get_property: [ SELF, TARGET, CAPABILITY, host, num_cpus ] }, 1 ]
+                - $get_attribute: [ SELF, TARGET, tosca_id ]
+"""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_of_targets_honours_a_tosca2_node_filter(client):
+    original = SERVICE.read_text()
+    text = original + FILTERED_2
+    replace_all(client, SERVICE, text, 22)
+    lines = text.splitlines()
+    host, dependency = [i for i, l in enumerate(lines) if l == "            node: vm"]
+    # `vm` has `$get_input: cpus` (2) CPUs and 4 GB: it passes; `small` has 1 CPU and 1 GB: the
+    # filter is false for it; `open` sets neither, which only deployment knows: it stays.
+    labels = await complete(client, SERVICE, host, len("            node: "))
+    assert sorted(labels) == ["open", "vm"], labels
+    # `$or` with an attribute (known at deployment): no candidate is ruled out.
+    labels = await complete(client, SERVICE, dependency, len("            node: "))
+    assert sorted(labels) == ["open", "small", "vm"], labels
+    replace_all(client, SERVICE, original, 23)
+
+
 # ----- code actions -----------------------------------------------------------------------
 
 
