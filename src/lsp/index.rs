@@ -107,6 +107,12 @@ pub enum Step {
     Item(usize),
 }
 
+/// A [`Step`] that borrows its key from the YAML tree, while the walk looks for calls.
+enum Borrowed<'n> {
+    Key(&'n str),
+    Item(usize),
+}
+
 /// The names of one check.
 #[derive(Debug, Default)]
 pub struct Index {
@@ -619,15 +625,23 @@ impl Walk<'_> {
     }
 
     /// [`Walk::calls`], with the steps from the owner's definition to `value` (`None` inside
-    /// another call's arguments).
-    fn calls_under(&mut self, value: &Node, place: &mut Option<Vec<Step>>) {
+    /// another call's arguments). The steps borrow the keys; a call's place copies them.
+    fn calls_under<'n>(&mut self, value: &'n Node, place: &mut Option<Vec<Borrowed<'n>>>) {
         if let Some(map) = value.as_map() {
             if let Some(call) = self.call(value) {
                 self.index.calls.push(CallSite {
                     span: value.span,
                     function: call.to_string(),
                     owner: self.owner.clone(),
-                    place: place.clone(),
+                    place: place.as_ref().map(|steps| {
+                        steps
+                            .iter()
+                            .map(|step| match step {
+                                Borrowed::Key(k) => Step::Key(k.to_string()),
+                                Borrowed::Item(i) => Step::Item(*i),
+                            })
+                            .collect()
+                    }),
                 });
                 for entry in map.entries() {
                     self.calls_under(&entry.value, &mut None);
@@ -635,9 +649,8 @@ impl Walk<'_> {
                 return;
             }
             for entry in map.entries() {
-                let key = entry.key.as_str().unwrap_or_default().to_string();
                 if let Some(steps) = place {
-                    steps.push(Step::Key(key));
+                    steps.push(Borrowed::Key(entry.key.as_str().unwrap_or_default()));
                 }
                 self.calls_under(&entry.value, place);
                 if let Some(steps) = place {
@@ -647,7 +660,7 @@ impl Walk<'_> {
         } else if let Some(items) = value.as_seq() {
             for (i, item) in items.iter().enumerate() {
                 if let Some(steps) = place {
-                    steps.push(Step::Item(i));
+                    steps.push(Borrowed::Item(i));
                 }
                 self.calls_under(item, place);
                 if let Some(steps) = place {
