@@ -19,6 +19,7 @@ pub(crate) mod elements;
 mod engine;
 pub mod filters;
 pub mod graphviz;
+pub mod images;
 pub mod kubernetes;
 pub mod meanings;
 mod output;
