@@ -330,6 +330,58 @@ impl Namespaces {
         out
     }
 
+    /// Whether `--quirk oasis-profiles` is on: definitions shadow, and a name unknown as written
+    /// is read ignoring letter case ([`Self::lookup_ignoring_case`]).
+    pub fn reads_oasis_profiles(&self) -> bool {
+        self.shadowing
+    }
+
+    /// What `written` (unknown in `from`) names when letter case is ignored, the namespace
+    /// prefix excepted: `core:port` for the `Port` of the profile imported as `core`
+    /// (`community.tosca.technology.kubernetes:0.1` writes it so). Names are case-sensitive
+    /// (YAML keys are, and the profiles' own examples write `core:Port`): the resolver reads a
+    /// name so only under `--quirk oasis-profiles`, and otherwise names the type in its error.
+    /// Sorted, so that more than one is reported in one order.
+    pub fn lookup_ignoring_case(&self, kind: TypeKind, written: &str, from: FileId) -> Vec<String> {
+        let mut found = Vec::new();
+        if let Some(from) = self.scope_of(from) {
+            self.collect_ignoring_case(Space::Type(kind), written, from, &mut found);
+        }
+        found.sort();
+        found
+    }
+
+    /// [`Self::collect`], comparing names without letter case. Scans the names of one root
+    /// namespace: it runs only for a name that is unknown as written.
+    fn collect_ignoring_case(
+        &self,
+        space: Space,
+        written: &str,
+        from: FileId,
+        found: &mut Vec<String>,
+    ) {
+        let index = self.root_index(from);
+        for ((s, name), candidates) in &index.names {
+            if *s != space || !name.eq_ignore_ascii_case(written) {
+                continue;
+            }
+            for (id, _) in candidates {
+                if !found.contains(id) {
+                    found.push(id.clone());
+                }
+            }
+        }
+        if !found.is_empty() {
+            return;
+        }
+        let Some((prefix, rest)) = written.split_once(':') else {
+            return;
+        };
+        for &imported in index.namespaces.get(prefix).map_or(&[][..], Vec::as_slice) {
+            self.collect_ignoring_case(space, rest, imported, found);
+        }
+    }
+
     /// Whether `written`, unknown in `from`, may be defined in an import that could not be read:
     /// one into the namespace its prefix names, or into the root namespace for a plain name.
     pub fn maybe_unread(&self, written: &str, from: FileId) -> bool {
@@ -502,6 +554,22 @@ mod tests {
         assert_eq!(ns.unknown_prefix("my:k9s:Pod", main), Some("k9s"));
         assert_eq!(ns.unknown_prefix("your:Pod", main), Some("your"));
         assert_eq!(ns.unknown_prefix("Pod", main), None);
+    }
+
+    #[test]
+    fn a_name_in_another_case_is_found_only_ignoring_case_and_keeps_its_prefix() {
+        let mut ns = Namespaces::default();
+        let main = file(&mut ns, 0, Qualifier::default(), &[]);
+        let core = file(&mut ns, 1, Qualifier::profile("core:0.1"), &["Port"]);
+        ns.import(main, core, Some("core"));
+        assert!(ns.lookup(NODE, "core:port", main).is_empty());
+        assert_eq!(
+            ns.lookup_ignoring_case(NODE, "core:port", main),
+            ["core:0.1:Port"]
+        );
+        // The prefix names a namespace as written; only the type's name is compared so.
+        assert!(ns.lookup_ignoring_case(NODE, "CORE:Port", main).is_empty());
+        assert!(ns.lookup_ignoring_case(NODE, "core:Ports", main).is_empty());
     }
 
     #[test]
