@@ -129,6 +129,14 @@ struct RootIndex {
     failed: Vec<Option<String>>,
 }
 
+/// How [`Namespaces::collect`] compares names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Exact,
+    /// Equal but for letter case (`--quirk oasis-profiles`).
+    Ignored,
+}
+
 /// The namespaces of every TOSCA 2.0 file read; see the module docs.
 #[derive(Debug, Clone, Default)]
 pub struct Namespaces {
@@ -256,26 +264,49 @@ impl Namespaces {
     fn find_all(&self, space: Space, written: &str, from: FileId) -> Vec<String> {
         let mut found = Vec::new();
         if let Some(from) = self.scope_of(from) {
-            self.collect(space, written, from, &mut found);
+            self.collect(space, written, from, Case::Exact, &mut found);
         }
         found
     }
 
     /// What `written` names from `from`: in its root namespace, whole, else through the
-    /// namespace its first prefix names.
-    fn collect(&self, space: Space, written: &str, from: FileId, found: &mut Vec<String>) {
+    /// namespace its first prefix names. With [`Case::Ignored`] the names of the root namespace
+    /// are scanned for one equal but for letter case: that runs only for a name unknown as
+    /// written.
+    fn collect(
+        &self,
+        space: Space,
+        written: &str,
+        from: FileId,
+        case: Case,
+        found: &mut Vec<String>,
+    ) {
         let index = self.root_index(from);
-        let candidates = index
-            .names
-            .get(&(space, written.to_string()))
-            .map_or(&[][..], Vec::as_slice);
-        for (id, file) in candidates {
-            let hidden = self.shadowing
-                && candidates
-                    .iter()
-                    .any(|(other, by)| other != id && self.shadows(*by, *file));
-            if !hidden && !found.contains(id) {
-                found.push(id.clone());
+        let exact = match case {
+            Case::Exact => index
+                .names
+                .get(&(space, written.to_string()))
+                .map(Vec::as_slice),
+            Case::Ignored => None,
+        };
+        let scanned: Vec<&[(String, FileId)]> = match case {
+            Case::Exact => Vec::new(),
+            Case::Ignored => index
+                .names
+                .iter()
+                .filter(|((s, name), _)| *s == space && name.eq_ignore_ascii_case(written))
+                .map(|(_, c)| c.as_slice())
+                .collect(),
+        };
+        for candidates in exact.into_iter().chain(scanned) {
+            for (id, file) in candidates {
+                let hidden = self.shadowing
+                    && candidates
+                        .iter()
+                        .any(|(other, by)| other != id && self.shadows(*by, *file));
+                if !hidden && !found.contains(id) {
+                    found.push(id.clone());
+                }
             }
         }
         if !found.is_empty() {
@@ -285,7 +316,7 @@ impl Namespaces {
             return;
         };
         for &imported in index.namespaces.get(prefix).map_or(&[][..], Vec::as_slice) {
-            self.collect(space, rest, imported, found);
+            self.collect(space, rest, imported, case, found);
         }
     }
 
@@ -345,41 +376,10 @@ impl Namespaces {
     pub fn lookup_ignoring_case(&self, kind: TypeKind, written: &str, from: FileId) -> Vec<String> {
         let mut found = Vec::new();
         if let Some(from) = self.scope_of(from) {
-            self.collect_ignoring_case(Space::Type(kind), written, from, &mut found);
+            self.collect(Space::Type(kind), written, from, Case::Ignored, &mut found);
         }
         found.sort();
         found
-    }
-
-    /// [`Self::collect`], comparing names without letter case. Scans the names of one root
-    /// namespace: it runs only for a name that is unknown as written.
-    fn collect_ignoring_case(
-        &self,
-        space: Space,
-        written: &str,
-        from: FileId,
-        found: &mut Vec<String>,
-    ) {
-        let index = self.root_index(from);
-        for ((s, name), candidates) in &index.names {
-            if *s != space || !name.eq_ignore_ascii_case(written) {
-                continue;
-            }
-            for (id, _) in candidates {
-                if !found.contains(id) {
-                    found.push(id.clone());
-                }
-            }
-        }
-        if !found.is_empty() {
-            return;
-        }
-        let Some((prefix, rest)) = written.split_once(':') else {
-            return;
-        };
-        for &imported in index.namespaces.get(prefix).map_or(&[][..], Vec::as_slice) {
-            self.collect_ignoring_case(space, rest, imported, found);
-        }
     }
 
     /// Whether `written`, unknown in `from`, may be defined in an import that could not be read:
