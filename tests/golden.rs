@@ -23,6 +23,7 @@
 
 mod checkers;
 mod common;
+mod shuffle;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -140,23 +141,28 @@ fn extra_args(case: &Path, command: &str) -> Vec<String> {
 }
 
 fn render(case: &Path, command: &str, out: &Path) {
-    // `convert` writes one file, the others a folder.
-    let target = match command {
-        "convert" => out.join("converted.yaml"),
-        _ => out.to_path_buf(),
-    };
     // Run from the folder that holds `golden/`, with the input named `golden/<case>/...`, as the
     // outputs (which name their input) and the `args` files (`--substitute=golden/...`) expect.
     let base = golden_root()
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    render_from(&base, case, command, out);
+}
+
+/// [`render`] run from `base`, the folder that holds the `golden/` folder of `case`.
+fn render_from(base: &Path, case: &Path, command: &str, out: &Path) {
+    // `convert` writes one file, the others a folder.
+    let target = match command {
+        "convert" => out.join("converted.yaml"),
+        _ => out.to_path_buf(),
+    };
     let input = input_of(case);
     let output = Command::cargo_bin("toscana")
         .expect("the toscana binary is built")
-        .current_dir(&base)
+        .current_dir(base)
         .arg(command)
-        .arg(input.strip_prefix(&base).unwrap_or(&input))
+        .arg(input.strip_prefix(base).unwrap_or(&input))
         .args(extra_args(case, command))
         .arg("-o")
         .arg(target)
@@ -270,6 +276,102 @@ fn rendering_twice_gives_identical_bytes() {
             );
         }
     }
+}
+
+/// The shuffle test (issue 26, scope 2): every case's templates, with their node templates and
+/// the other maps whose order means nothing reversed and then rotated (see `shuffle`), translate
+/// to the same bytes with `k8s`, `tf` and `dot`. The outputs cite `file:line`, so the expected
+/// files are compared with each cited line moved to where the reordering put it: a source
+/// annotation must still name its node's own line.
+#[test]
+fn reordered_templates_translate_to_the_same_bytes() {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for case in cases() {
+        let commands: Vec<&str> = commands_of(&case, false, &mut Vec::new())
+            .into_iter()
+            .filter(|c| matches!(*c, "k8s" | "tf" | "dot"))
+            .collect();
+        if commands.is_empty() {
+            continue;
+        }
+        for order in [shuffle::Order::Reversed, shuffle::Order::Rotated] {
+            let sandbox = tempfile::tempdir().expect("a temporary folder");
+            let name = case.file_name().expect("a case folder");
+            let copy = sandbox.path().join("golden").join(name);
+            common::copy_dir(&case, &copy);
+            let moved = shuffle_templates_of(&copy, sandbox.path(), order);
+            for command in &commands {
+                let out = tempfile::tempdir().expect("a temporary folder");
+                render_from(sandbox.path(), &copy, command, out.path());
+                let actual = common::files_under(out.path());
+                let expected = common::files_under(&case.join("expected").join(command));
+                compared += 1;
+                for (file, bytes) in &expected {
+                    let want = shuffle::cite_moved_lines(&String::from_utf8_lossy(bytes), &moved);
+                    match actual.get(file) {
+                        Some(got) if got == want.as_bytes() => {}
+                        Some(got) => {
+                            let got = String::from_utf8_lossy(got);
+                            let diff = similar::TextDiff::from_lines(&want, got.as_ref())
+                                .unified_diff()
+                                .header("expected (lines moved)", "reordered input")
+                                .to_string();
+                            failures.push(format!(
+                                "{} {command} {order:?}: {file} differs:\n{diff}",
+                                case.display()
+                            ));
+                        }
+                        None => failures.push(format!(
+                            "{} {command} {order:?}: {file} was not produced",
+                            case.display()
+                        )),
+                    }
+                }
+                for file in actual.keys().filter(|f| !expected.contains_key(*f)) {
+                    failures.push(format!(
+                        "{} {command} {order:?}: {file} was produced but is not expected",
+                        case.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(compared > 0, "no case translates with k8s, tf or dot");
+    assert!(
+        failures.is_empty(),
+        "{} outputs depend on declaration order:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// Reorders every YAML file of the case copy `copy` (not its expected outputs) in place; for
+/// each, the name the outputs cite it by (relative to `base`) and where its lines went.
+fn shuffle_templates_of(
+    copy: &Path,
+    base: &Path,
+    order: shuffle::Order,
+) -> Vec<(String, Vec<usize>)> {
+    let mut moved = Vec::new();
+    for (rel, bytes) in common::files_under(copy) {
+        if rel.starts_with("expected/") || !(rel.ends_with(".yaml") || rel.ends_with(".yml")) {
+            continue;
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let path = copy.join(&rel);
+        let shuffled = shuffle::shuffle(&text, order);
+        fs::write(&path, &shuffled.text).expect("a writable copy");
+        let cited = path
+            .strip_prefix(base)
+            .expect("under the sandbox")
+            .to_string_lossy()
+            .replace('\\', "/");
+        moved.push((cited, shuffled.line_map));
+    }
+    moved
 }
 
 /// Under `CI=true` every external checker must be installed, so a green CI run really checked
