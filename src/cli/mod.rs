@@ -256,6 +256,7 @@ impl Options<'_> {
                     namespace: k8s.namespace.clone(),
                     ingress: k8s.ingress,
                     split: folder && !k8s.single_file,
+                    no_limits: k8s.no_limits,
                 }))
             }
             Options::Terraform(tf) => Box::new(back::registry::Terraform(tf.provider())),
