@@ -21,7 +21,6 @@ pub mod filters;
 pub mod graphviz;
 pub mod kubernetes;
 pub mod meanings;
-pub mod order;
 mod output;
 pub mod registry;
 mod rules;

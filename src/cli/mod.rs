@@ -384,12 +384,12 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
     .print(&diags, code)
 }
 
-/// What was read, with the topology in the order a translation sees it ([`back::order`]): a
+/// What was read, with the topology in the order a translation sees it ([`crate::ir::order`]): a
 /// translation does not depend on the order the template was written in. The IR (`toscana ir`)
 /// keeps the order as written.
 fn ordered_for(job: &Job<'_>, mut read: pipeline::Read) -> pipeline::Read {
     if let (Job::Translate(_), Some(topology)) = (job, read.topology.as_mut()) {
-        back::order::canonical(topology);
+        crate::ir::order::canonical(topology);
     }
     read
 }

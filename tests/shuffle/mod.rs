@@ -7,8 +7,8 @@
 //! `policies` (the last two only where they are maps: a list keeps its order, since a list's
 //! order is meaningful, as are `requirements`, `members` and 2.0's `policies`); and in each node
 //! or relationship template its `properties`, `attributes`, `capabilities`, `interfaces` and
-//! `artifacts` (TOSCA 1.3 §3.7.3 Node Template, §3.7.4 Relationship Template; TOSCA 2.0 §8.2
-//! Node template: all maps keyed by name).
+//! `artifacts` (Simple Profile 1.0 §A.7.3 Node Template, §A.7.4 Relationship Template; TOSCA
+//! 2.0 §7.2 Node Template: all maps keyed by name).
 //!
 //! The reordering moves whole blocks of lines (an entry with its comments and nested content),
 //! so the text stays the template it was and every line keeps its content: [`Shuffled::line_map`]

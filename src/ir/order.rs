@@ -1,18 +1,19 @@
-//! The order in which backends see a topology: one that does not depend on the order the
-//! template was written in.
+//! The order in which translations (every backend) see a topology: one that does not depend on
+//! the order the template was written in.
 //!
 //! TOSCA gives no meaning to the order of the entries of a map: node templates, relationship
-//! templates, groups, inputs and outputs are maps keyed by name (TOSCA 1.3 §3.9 Topology
-//! Template definition; TOSCA 2.0 §6.1 Service template definition), and so are a template's
-//! properties, attributes, capabilities, interfaces, operations and artifacts. A translation
-//! that followed the written order would give different bytes for the same template written
-//! differently (a diagram's rank order, the order of Terraform variables, a container's
-//! environment). So before any backend runs, [`canonical`] puts every such map in name order,
-//! and the arenas that hold them (nodes, relationships, groups) in an order derived from names
-//! alone, re-pointing every handle. The shuffle test of `tests/golden.rs` checks the result.
+//! templates, groups, inputs and outputs are maps keyed by name (Simple Profile 1.0 §A.8
+//! Topology Template definition; TOSCA 2.0 §6.9 Service Template Definition), and so are a
+//! template's properties, attributes, capabilities, interfaces, operations and artifacts. A
+//! translation that followed the written order would give different bytes for the same
+//! template written differently (a diagram's rank order, the order of Terraform variables, a
+//! container's environment). So before any backend runs, [`canonical`] puts every such map in
+//! name order, and the arenas that hold them (nodes, relationships, groups) in an order derived
+//! from names alone, re-pointing every handle (which is why this is the IR's, not a backend's:
+//! only the IR makes handles). The shuffle test of `tests/golden.rs` checks the result.
 //!
-//! A group's members and a policy's targets are written as lists but name a set (TOSCA 1.3
-//! §3.7.5 Group definition, §3.7.6 Policy definition): a member that is a substituted node
+//! A group's members and a policy's targets are written as lists but name a set (TOSCA 2.0
+//! §16.2 Group Definition, §16.4 Policy Definition): a member that is a substituted node
 //! stands for the nodes of its substituting template, in that template's written order, so
 //! they too are put in the order of the nodes.
 //!
@@ -26,8 +27,8 @@
 
 use indexmap::IndexMap;
 
-use crate::ir::shared::Shared;
-use crate::ir::{GroupId, NodeId, PolicyTarget, RelationshipId, Topology};
+use super::shared::Shared;
+use super::{GroupId, NodeId, PolicyTarget, RelationshipId, Topology};
 
 /// Puts `topology` in its canonical order, in place (see the module docs).
 pub fn canonical(topology: &mut Topology) {
@@ -73,7 +74,7 @@ fn is_sorted<V>(map: &IndexMap<String, V>) -> bool {
 /// The inputs of each interface and operation in name order. Interfaces and operations keep
 /// the order their types give them, which a backend may follow as the lifecycle's
 /// (`create` before `configure` before `start`).
-fn order_interfaces(interfaces: &mut crate::ir::Interfaces) {
+fn order_interfaces(interfaces: &mut super::Interfaces) {
     for interface in interfaces.values_mut() {
         let sorted = is_sorted(&interface.inputs)
             && interface
