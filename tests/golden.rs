@@ -210,28 +210,8 @@ fn golden_outputs_match_byte_for_byte() {
             }
             let expected = common::files_under(&expected_dir);
             compared += 1;
-            for name in expected
-                .keys()
-                .chain(actual.keys())
-                .collect::<std::collections::BTreeSet<_>>()
-            {
-                let where_ = format!("{}/expected/{command}/{name}", case.display());
-                match (expected.get(name), actual.get(name)) {
-                    (Some(e), Some(a)) if e == a => {}
-                    (Some(e), Some(a)) => {
-                        let (e, a) = (String::from_utf8_lossy(e), String::from_utf8_lossy(a));
-                        let diff = similar::TextDiff::from_lines(e.as_ref(), a.as_ref())
-                            .unified_diff()
-                            .header("expected", "actual")
-                            .to_string();
-                        failures.push(format!("{where_} differs:\n{diff}"));
-                    }
-                    (Some(_), None) => failures.push(format!("{where_} was not produced")),
-                    (None, _) => {
-                        failures.push(format!("{where_} was produced but is not expected"))
-                    }
-                }
-            }
+            let where_ = format!("{}/expected/{command}", case.display());
+            failures.extend(differences(&expected, &actual, &where_, "actual"));
             if let Err(problem) = checkers::check_tree(command, &expected_dir) {
                 failures.push(format!("{}/expected/{command}: {problem}", case.display()));
             }
@@ -307,33 +287,18 @@ fn reordered_templates_translate_to_the_same_bytes() {
                 let actual = common::files_under(out.path());
                 let expected = common::files_under(&case.join("expected").join(command));
                 compared += 1;
-                for (file, bytes) in &expected {
-                    let want = shuffle::cite_moved_lines(&String::from_utf8_lossy(bytes), &moved);
-                    match actual.get(file) {
-                        Some(got) if got == want.as_bytes() => {}
-                        Some(got) => {
-                            let got = String::from_utf8_lossy(got);
-                            let diff = similar::TextDiff::from_lines(&want, got.as_ref())
-                                .unified_diff()
-                                .header("expected (lines moved)", "reordered input")
-                                .to_string();
-                            failures.push(format!(
-                                "{} {command} {order:?}: {file} differs:\n{diff}",
-                                case.display()
-                            ));
-                        }
-                        None => failures.push(format!(
-                            "{} {command} {order:?}: {file} was not produced",
-                            case.display()
-                        )),
-                    }
-                }
-                for file in actual.keys().filter(|f| !expected.contains_key(*f)) {
-                    failures.push(format!(
-                        "{} {command} {order:?}: {file} was produced but is not expected",
-                        case.display()
-                    ));
-                }
+                let expected: Files = expected
+                    .iter()
+                    .map(|(file, bytes)| {
+                        let text = String::from_utf8_lossy(bytes);
+                        (
+                            file.clone(),
+                            shuffle::cite_moved_lines(&text, &moved).into_bytes(),
+                        )
+                    })
+                    .collect();
+                let where_ = format!("{} {command} {order:?}", case.display());
+                failures.extend(differences(&expected, &actual, &where_, "reordered input"));
             }
         }
     }
@@ -344,6 +309,33 @@ fn reordered_templates_translate_to_the_same_bytes() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// The files of an output folder by relative path.
+type Files = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// How `actual` differs from `expected`, file by file (a unified diff for a changed file), each
+/// named `<where_>/<file>`; `label` names the actual side in the diffs.
+fn differences(expected: &Files, actual: &Files, where_: &str, label: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let names: std::collections::BTreeSet<&String> = expected.keys().chain(actual.keys()).collect();
+    for name in names {
+        let at = format!("{where_}/{name}");
+        match (expected.get(name), actual.get(name)) {
+            (Some(e), Some(a)) if e == a => {}
+            (Some(e), Some(a)) => {
+                let (e, a) = (String::from_utf8_lossy(e), String::from_utf8_lossy(a));
+                let diff = similar::TextDiff::from_lines(e.as_ref(), a.as_ref())
+                    .unified_diff()
+                    .header("expected", label)
+                    .to_string();
+                problems.push(format!("{at} differs:\n{diff}"));
+            }
+            (Some(_), None) => problems.push(format!("{at} was not produced")),
+            (None, _) => problems.push(format!("{at} was produced but is not expected")),
+        }
+    }
+    problems
 }
 
 /// Reorders every YAML file of the case copy `copy` (not its expected outputs) in place; for

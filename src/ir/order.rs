@@ -98,6 +98,16 @@ fn order_interfaces(interfaces: &mut super::Interfaces) {
     }
 }
 
+/// Rearranges `arena` so that entry `new` is the old entry `order[new]`; where each old entry
+/// went (`moved[old] = new`), or `None` when nothing moved.
+fn permute<T>(arena: &mut Vec<T>, order: &[usize]) -> Option<Vec<usize>> {
+    if order.iter().enumerate().all(|(new, old)| new == *old) {
+        return None;
+    }
+    rearrange(arena, order);
+    Some(inverse(order))
+}
+
 /// `order[new] = old`, inverted: `moved[old] = new`.
 fn inverse(order: &[usize]) -> Vec<usize> {
     let mut moved = vec![0; order.len()];
@@ -133,11 +143,9 @@ fn order_nodes(topology: &mut Topology) {
         };
         key(*a).cmp(&key(*b))
     });
-    if order.iter().enumerate().all(|(new, old)| new == *old) {
+    let Some(moved) = permute(&mut topology.nodes, &order) else {
         return;
-    }
-    rearrange(&mut topology.nodes, &order);
-    let moved = inverse(&order);
+    };
     let mut node = |id: &mut NodeId| *id = NodeId::from_index(moved[id.index()]);
     for relationship in &mut topology.relationships {
         node(&mut relationship.source);
@@ -203,11 +211,9 @@ fn order_relationships(topology: &mut Topology) {
         name(*a).cmp(name(*b)).then(a.cmp(b))
     });
     order.extend(rest);
-    if order.iter().enumerate().all(|(new, old)| new == *old) {
+    let Some(moved) = permute(&mut topology.relationships, &order) else {
         return;
-    }
-    rearrange(&mut topology.relationships, &order);
-    let moved = inverse(&order);
+    };
     for node in &mut topology.nodes {
         for requirement in &mut node.requirements {
             if let Some(id) = &mut requirement.relationship {
@@ -221,11 +227,9 @@ fn order_relationships(topology: &mut Topology) {
 fn order_groups(topology: &mut Topology) {
     let mut order: Vec<usize> = (0..topology.groups.len()).collect();
     order.sort_by(|a, b| topology.groups[*a].name.cmp(&topology.groups[*b].name));
-    if order.iter().enumerate().all(|(new, old)| new == *old) {
+    let Some(moved) = permute(&mut topology.groups, &order) else {
         return;
-    }
-    rearrange(&mut topology.groups, &order);
-    let moved = inverse(&order);
+    };
     for policy in &mut topology.policies {
         for target in &mut policy.targets {
             if let PolicyTarget::Group(id) = target {
