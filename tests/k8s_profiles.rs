@@ -337,7 +337,6 @@ fn reordered_profile_templates_give_the_same_objects() {
     }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let oasis = here.join(corpus_root()).join("oasis/profiles");
-    let own = here.join("tests/data/k8s-profiles");
     let quirks = ["--quirk", "oasis-profiles", "--quirk", "in-range"];
     let cases: [(&str, &str, &[&str], &Path, &str); 3] = [
         (
@@ -357,8 +356,8 @@ fn reordered_profile_templates_give_the_same_objects() {
         (
             "tests/data/k8s-profiles/handwritten.yaml",
             "k8s",
-            &[],
-            &own,
+            &quirks,
+            &oasis,
             "handwritten.yaml",
         ),
     ];
