@@ -314,7 +314,8 @@ fn render_runs_a_backend_from_a_folder_on_the_real_ir() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         text,
-        "nodes:\n- jvm (shop.nodes.Runtime)\n- broker (shop.nodes.Broker)\n- orders (shop.nodes.OrderService)\n- audit (shop.nodes.Service)\nhosting:\n- broker on jvm\n- orders on jvm\n- audit on jvm\n"
+        // Nodes by name, as every backend sees them (src/ir/order.rs).
+        "nodes:\n- audit (shop.nodes.Service)\n- broker (shop.nodes.Broker)\n- jvm (shop.nodes.Runtime)\n- orders (shop.nodes.OrderService)\nhosting:\n- audit on jvm\n- broker on jvm\n- orders on jvm\n"
     );
     // Relationships other than HostedOn, the group and the policy have no rule: each is a
     // warning at its place in the template.

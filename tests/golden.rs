@@ -23,6 +23,7 @@
 
 mod checkers;
 mod common;
+mod shuffle;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -140,23 +141,28 @@ fn extra_args(case: &Path, command: &str) -> Vec<String> {
 }
 
 fn render(case: &Path, command: &str, out: &Path) {
-    // `convert` writes one file, the others a folder.
-    let target = match command {
-        "convert" => out.join("converted.yaml"),
-        _ => out.to_path_buf(),
-    };
     // Run from the folder that holds `golden/`, with the input named `golden/<case>/...`, as the
     // outputs (which name their input) and the `args` files (`--substitute=golden/...`) expect.
     let base = golden_root()
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    render_from(&base, case, command, out);
+}
+
+/// [`render`] run from `base`, the folder that holds the `golden/` folder of `case`.
+fn render_from(base: &Path, case: &Path, command: &str, out: &Path) {
+    // `convert` writes one file, the others a folder.
+    let target = match command {
+        "convert" => out.join("converted.yaml"),
+        _ => out.to_path_buf(),
+    };
     let input = input_of(case);
     let output = Command::cargo_bin("toscana")
         .expect("the toscana binary is built")
-        .current_dir(&base)
+        .current_dir(base)
         .arg(command)
-        .arg(input.strip_prefix(&base).unwrap_or(&input))
+        .arg(input.strip_prefix(base).unwrap_or(&input))
         .args(extra_args(case, command))
         .arg("-o")
         .arg(target)
@@ -204,28 +210,8 @@ fn golden_outputs_match_byte_for_byte() {
             }
             let expected = common::files_under(&expected_dir);
             compared += 1;
-            for name in expected
-                .keys()
-                .chain(actual.keys())
-                .collect::<std::collections::BTreeSet<_>>()
-            {
-                let where_ = format!("{}/expected/{command}/{name}", case.display());
-                match (expected.get(name), actual.get(name)) {
-                    (Some(e), Some(a)) if e == a => {}
-                    (Some(e), Some(a)) => {
-                        let (e, a) = (String::from_utf8_lossy(e), String::from_utf8_lossy(a));
-                        let diff = similar::TextDiff::from_lines(e.as_ref(), a.as_ref())
-                            .unified_diff()
-                            .header("expected", "actual")
-                            .to_string();
-                        failures.push(format!("{where_} differs:\n{diff}"));
-                    }
-                    (Some(_), None) => failures.push(format!("{where_} was not produced")),
-                    (None, _) => {
-                        failures.push(format!("{where_} was produced but is not expected"))
-                    }
-                }
-            }
+            let where_ = format!("{}/expected/{command}", case.display());
+            failures.extend(differences(&expected, &actual, &where_, "actual"));
             if let Err(problem) = checkers::check_tree(command, &expected_dir) {
                 failures.push(format!("{}/expected/{command}: {problem}", case.display()));
             }
@@ -270,6 +256,114 @@ fn rendering_twice_gives_identical_bytes() {
             );
         }
     }
+}
+
+/// The shuffle test (issue 26, scope 2): every case's templates, with their node templates and
+/// the other maps whose order means nothing reversed and then rotated (see `shuffle`), translate
+/// to the same bytes with `k8s`, `tf` and `dot`. The outputs cite `file:line`, so the expected
+/// files are compared with each cited line moved to where the reordering put it: a source
+/// annotation must still name its node's own line.
+#[test]
+fn reordered_templates_translate_to_the_same_bytes() {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for case in cases() {
+        let commands: Vec<&str> = commands_of(&case, false, &mut Vec::new())
+            .into_iter()
+            .filter(|c| matches!(*c, "k8s" | "tf" | "dot"))
+            .collect();
+        if commands.is_empty() {
+            continue;
+        }
+        for order in [shuffle::Order::Reversed, shuffle::Order::Rotated] {
+            let sandbox = tempfile::tempdir().expect("a temporary folder");
+            let name = case.file_name().expect("a case folder");
+            let copy = sandbox.path().join("golden").join(name);
+            common::copy_dir(&case, &copy);
+            let moved = shuffle_templates_of(&copy, sandbox.path(), order);
+            for command in &commands {
+                let out = tempfile::tempdir().expect("a temporary folder");
+                render_from(sandbox.path(), &copy, command, out.path());
+                let actual = common::files_under(out.path());
+                let expected = common::files_under(&case.join("expected").join(command));
+                compared += 1;
+                let expected: Files = expected
+                    .iter()
+                    .map(|(file, bytes)| {
+                        let text = String::from_utf8_lossy(bytes);
+                        (
+                            file.clone(),
+                            shuffle::cite_moved_lines(&text, &moved).into_bytes(),
+                        )
+                    })
+                    .collect();
+                let where_ = format!("{} {command} {order:?}", case.display());
+                failures.extend(differences(&expected, &actual, &where_, "reordered input"));
+            }
+        }
+    }
+    assert!(compared > 0, "no case translates with k8s, tf or dot");
+    assert!(
+        failures.is_empty(),
+        "{} outputs depend on declaration order:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// The files of an output folder by relative path.
+type Files = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// How `actual` differs from `expected`, file by file (a unified diff for a changed file), each
+/// named `<where_>/<file>`; `label` names the actual side in the diffs.
+fn differences(expected: &Files, actual: &Files, where_: &str, label: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let names: std::collections::BTreeSet<&String> = expected.keys().chain(actual.keys()).collect();
+    for name in names {
+        let at = format!("{where_}/{name}");
+        match (expected.get(name), actual.get(name)) {
+            (Some(e), Some(a)) if e == a => {}
+            (Some(e), Some(a)) => {
+                let (e, a) = (String::from_utf8_lossy(e), String::from_utf8_lossy(a));
+                let diff = similar::TextDiff::from_lines(e.as_ref(), a.as_ref())
+                    .unified_diff()
+                    .header("expected", label)
+                    .to_string();
+                problems.push(format!("{at} differs:\n{diff}"));
+            }
+            (Some(_), None) => problems.push(format!("{at} was not produced")),
+            (None, _) => problems.push(format!("{at} was produced but is not expected")),
+        }
+    }
+    problems
+}
+
+/// Reorders every YAML file of the case copy `copy` (not its expected outputs) in place; for
+/// each, the name the outputs cite it by (relative to `base`) and where its lines went.
+fn shuffle_templates_of(
+    copy: &Path,
+    base: &Path,
+    order: shuffle::Order,
+) -> Vec<(String, Vec<usize>)> {
+    let mut moved = Vec::new();
+    for (rel, bytes) in common::files_under(copy) {
+        if rel.starts_with("expected/") || !(rel.ends_with(".yaml") || rel.ends_with(".yml")) {
+            continue;
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let path = copy.join(&rel);
+        let shuffled = shuffle::shuffle(&text, order);
+        fs::write(&path, &shuffled.text).expect("a writable copy");
+        let cited = path
+            .strip_prefix(base)
+            .expect("under the sandbox")
+            .to_string_lossy()
+            .replace('\\', "/");
+        moved.push((cited, shuffled.line_map));
+    }
+    moved
 }
 
 /// Under `CI=true` every external checker must be installed, so a green CI run really checked

@@ -150,6 +150,7 @@ fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skip
             namespace: Some("corpus".to_string()),
             ingress: true,
             split: false,
+            no_limits: true,
         },
     ];
     let (mut seen, mut accepted, mut translated, mut nothing, mut needs_inputs) = (0, 0, 0, 0, 0);

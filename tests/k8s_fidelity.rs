@@ -103,3 +103,45 @@ fn every_server_a_client_connects_to_has_a_service_even_without_a_declared_port(
     assert!(app.contains("- name: RELAY_HOST\n          value: relay-server\n"));
     assert!(!app.contains("RELAY_PORT"), "{app}");
 }
+
+/// Scope 6: every environment value of `golden/k8s-values` is exactly the string the template
+/// gave, written as a double-quoted YAML string: integers beyond 2^53 with every digit, and
+/// strings that a YAML 1.1 or 1.2 reader would take for a boolean, null, a number or a time
+/// quoted, so no reader changes their type.
+#[test]
+fn values_reach_the_container_as_written() {
+    let deployment = objects("k8s-values")
+        .into_iter()
+        .find(|(name, _)| name == "deployment-ledger.yaml")
+        .expect("the ledger is a Deployment")
+        .1;
+    let expected = [
+        ("BIG", "9007199254740993"),
+        ("MOST_NEGATIVE", "-9223372036854775808"),
+        ("shards", "9007199254740993"),
+        ("ANSWER", "yes"),
+        ("\"y\"", "n"),
+        ("FILE_MODE", "0755"),
+        ("EXPONENT", "1e3"),
+        ("NOTHING", "null"),
+        ("TRUTH", "true"),
+        ("TILDE", "~"),
+        ("HEXADECIMAL", "0x1F"),
+        ("INFINITY", ".inf"),
+        ("UNDERSCORED", "1_000"),
+        ("EMPTY", ""),
+        ("SWITCH", "off"),
+        ("CLOCK", "12:30"),
+        (
+            "SETTINGS",
+            r#"{\"limit\":9007199254740993,\"mode\":\"0755\",\"enabled\":\"no\"}"#,
+        ),
+    ];
+    for (name, text) in expected {
+        let entry = format!("- name: {name}\n          value: \"{text}\"\n");
+        assert!(
+            deployment.contains(&entry),
+            "expected\n{entry}in\n{deployment}"
+        );
+    }
+}

@@ -18,6 +18,7 @@
 #[allow(dead_code)]
 mod checkers;
 mod common;
+mod shuffle;
 
 use std::path::{Path, PathBuf};
 
@@ -323,6 +324,70 @@ fn the_hand_written_profile_references_become_api_references() {
         "{stderr}"
     );
     golden("handwritten.yaml", &out.stdout);
+}
+
+/// The shuffle test (issue 26, scope 2) on the goldens here whose input is in this repository:
+/// `shop.yaml` (as manifests and as a diagram) and the hand-written profile's template, with
+/// their node templates and other unordered maps reversed and then rotated (`shuffle`), give
+/// the same bytes. Each copy keeps its relative name, which the outputs cite.
+#[test]
+fn reordered_profile_templates_give_the_same_objects() {
+    if !corpus_present() {
+        return;
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let oasis = here.join(corpus_root()).join("oasis/profiles");
+    let quirks = ["--quirk", "oasis-profiles", "--quirk", "in-range"];
+    let cases: [(&str, &str, &[&str], &Path, &str); 3] = [
+        (
+            "examples/k8s-objects/shop.yaml",
+            "k8s",
+            &quirks,
+            &oasis,
+            "k8s-objects.yaml",
+        ),
+        (
+            "examples/k8s-objects/shop.yaml",
+            "dot",
+            &quirks,
+            &oasis,
+            "k8s-objects.dot",
+        ),
+        (
+            "tests/data/k8s-profiles/handwritten.yaml",
+            "k8s",
+            &quirks,
+            &oasis,
+            "handwritten.yaml",
+        ),
+    ];
+    for (input, command, extra, profiles, expected) in cases {
+        let expected =
+            std::fs::read_to_string(Path::new("tests/k8s_profiles").join(expected)).unwrap();
+        for order in [shuffle::Order::Reversed, shuffle::Order::Rotated] {
+            let sandbox = tempfile::tempdir().unwrap();
+            let copy = sandbox.path().join(input);
+            std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+            let shuffled = shuffle::shuffle(&std::fs::read_to_string(input).unwrap(), order);
+            std::fs::write(&copy, &shuffled.text).unwrap();
+            let out = toscana()
+                .current_dir(sandbox.path())
+                .arg(command)
+                .args(extra)
+                .arg("--profile-path")
+                .arg(profiles)
+                .arg(input)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{input}: {}", common::stderr(&out));
+            let moved = [(input.to_string(), shuffled.line_map)];
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                shuffle::cite_moved_lines(&expected, &moved),
+                "`toscana {command}` of {input} reordered ({order:?})"
+            );
+        }
+    }
 }
 
 /// The files of the corpus's examples that import a Kubernetes profile by name.

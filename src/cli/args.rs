@@ -319,6 +319,12 @@ pub struct K8sArgs {
     /// kustomization.yaml; `-o NAME.yaml` implies it.
     #[arg(long, hide_short_help = true)]
     pub single_file: bool,
+    /// Give containers resource requests from the host capability but no limits
+    ///
+    /// By default a container sized by its host (num_cpus, mem_size, disk_size) gets limits
+    /// equal to those requests.
+    #[arg(long, hide_short_help = true)]
+    pub no_limits: bool,
 }
 
 fn parse_namespace(s: &str) -> Result<String, String> {

@@ -256,6 +256,7 @@ impl Options<'_> {
                     namespace: k8s.namespace.clone(),
                     ingress: k8s.ingress,
                     split: folder && !k8s.single_file,
+                    no_limits: k8s.no_limits,
                 }))
             }
             Options::Terraform(tf) => Box::new(back::registry::Terraform(tf.provider())),
@@ -308,7 +309,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         quirks: args.lenient.quirks(),
         overlay: Default::default(),
     };
-    let read = pipeline::read(&options, &mut diags);
+    let read = ordered_for(&job, pipeline::read(&options, &mut diags));
     let explanation = read
         .variability
         .as_ref()
@@ -381,6 +382,16 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         max_bytes: args.limits.max_diagnostics_size,
     }
     .print(&diags, code)
+}
+
+/// What was read, with the topology in the order a translation sees it ([`crate::ir::order`]): a
+/// translation does not depend on the order the template was written in. The IR (`toscana ir`)
+/// keeps the order as written.
+fn ordered_for(job: &Job<'_>, mut read: pipeline::Read) -> pipeline::Read {
+    if let (Job::Translate(_), Some(topology)) = (job, read.topology.as_mut()) {
+        crate::ir::order::canonical(topology);
+    }
+    read
 }
 
 /// The topology the IR's validator found whole ([`crate::ir::validate`]); an internal error

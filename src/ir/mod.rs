@@ -10,6 +10,7 @@
 mod family;
 mod handles;
 pub mod hosting;
+pub mod order;
 pub(crate) mod shared;
 pub(crate) mod spans;
 mod topology;

@@ -44,6 +44,9 @@ pub struct K8sOptions {
     pub ingress: bool,
     /// One file per object plus `kustomization.yaml` (`-o DIR`), instead of one stream.
     pub split: bool,
+    /// `--no-limits`: containers get resource requests from the host capability but no
+    /// limits (by default the limits equal the requests).
+    pub no_limits: bool,
 }
 
 /// Order of kinds in the stream: what others refer to comes first.

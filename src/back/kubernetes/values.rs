@@ -209,6 +209,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn integers_keep_every_digit_in_text_and_in_json() {
+        for i in [9_007_199_254_740_993, i64::MIN, i64::MAX] {
+            assert_eq!(literal_text(&Value::Integer(i)), Some(i.to_string()));
+            let list = Value::List(vec![Value::Integer(i), Value::string("0755")]);
+            assert_eq!(literal_text(&list), Some(format!("[{i},\"0755\"]")));
+        }
+        // Strings stay the strings they are, whatever another reader would make of them.
+        for s in ["yes", "0755", "1e3", "null", "true", "12:30", "~", ""] {
+            assert_eq!(literal_text(&Value::string(s)).as_deref(), Some(s));
+        }
+    }
+
+    #[test]
     fn sizes_keep_their_unit() {
         assert_eq!(size_quantity(&Value::string("2 GB")).as_deref(), Some("2G"));
         assert_eq!(

@@ -1,3 +1,19 @@
+resource "aws_ebs_volume" "data_volume" {
+  availability_zone = aws_instance.db_server.availability_zone
+  size              = 47
+  snapshot_id       = var.data_snapshot
+
+  tags = {
+    Name = "data_volume"
+  }
+}
+
+resource "aws_volume_attachment" "data_volume_db_server" {
+  device_name = "/dev/sdf"
+  volume_id   = aws_ebs_volume.data_volume.id
+  instance_id = aws_instance.db_server.id
+}
+
 data "aws_ami" "db_server" {
   most_recent = true
   owners      = ["099720109477"]
@@ -15,20 +31,4 @@ resource "aws_instance" "db_server" {
   tags = {
     Name = "db_server"
   }
-}
-
-resource "aws_ebs_volume" "data_volume" {
-  availability_zone = aws_instance.db_server.availability_zone
-  size              = 47
-  snapshot_id       = var.data_snapshot
-
-  tags = {
-    Name = "data_volume"
-  }
-}
-
-resource "aws_volume_attachment" "data_volume_db_server" {
-  device_name = "/dev/sdf"
-  volume_id   = aws_ebs_volume.data_volume.id
-  instance_id = aws_instance.db_server.id
 }

@@ -9,6 +9,14 @@ data "aws_subnets" "default" {
   }
 }
 
+resource "aws_s3_bucket" "uploads" {
+  bucket = "shop-uploads"
+
+  tags = {
+    Name = "uploads"
+  }
+}
+
 resource "aws_lb" "web_lb" {
   load_balancer_type = "application"
   subnets            = data.aws_subnets.default.ids
@@ -32,13 +40,5 @@ resource "aws_lb_listener" "web_lb" {
   default_action {
     type             = "forward"
     target_group_arn = aws_lb_target_group.web_lb.arn
-  }
-}
-
-resource "aws_s3_bucket" "uploads" {
-  bucket = "shop-uploads"
-
-  tags = {
-    Name = "uploads"
   }
 }

@@ -1,3 +1,7 @@
+output "first_label_part" {
+  value = element(split("-", var.instance_name), 0)
+}
+
 output "greeting" {
   description = "A line built from an input and a property"
   value       = "Hello from ${var.instance_name} in ${var.environment}"
@@ -5,10 +9,6 @@ output "greeting" {
 
 output "host_and_zone" {
   value = "${aws_instance.app_vm.private_ip}/${aws_instance.app_vm.id}"
-}
-
-output "first_label_part" {
-  value = element(split("-", var.instance_name), 0)
 }
 
 output "token_copy" {

@@ -1,3 +1,44 @@
+variable "admin_cidrs" {
+  type        = list(string)
+  description = "Address ranges that may reach the admin port"
+
+  validation {
+    condition     = length(var.admin_cidrs) >= 1
+    error_message = "The length of admin_cidrs must be at least 1."
+  }
+}
+
+variable "api_token" {
+  type        = string
+  description = "Token for the deployment API"
+  sensitive   = true
+
+  validation {
+    condition     = length(var.api_token) == 40
+    error_message = "The length of api_token must be 40."
+  }
+}
+
+variable "contact" {
+  type    = object({ email = string, pager = bool })
+  default = { email = "ops@example.com", pager = true }
+}
+
+variable "cpus" {
+  type    = number
+  default = 2
+
+  validation {
+    condition     = var.cpus >= 1 && var.cpus <= 16
+    error_message = "The value of cpus must be between 1 and 16."
+  }
+}
+
+variable "debug" {
+  type    = bool
+  default = false
+}
+
 variable "environment" {
   type        = string
   description = "Where this copy runs"
@@ -6,6 +47,12 @@ variable "environment" {
     condition     = contains(["dev", "staging", "production"], var.environment)
     error_message = "The value of environment must be one of: dev, staging, production."
   }
+}
+
+variable "extra_ports" {
+  type        = list(number)
+  description = "More ports to open; typed by the entry schema alone"
+  default     = null
 }
 
 variable "instance_name" {
@@ -28,14 +75,21 @@ variable "instance_name" {
   }
 }
 
-variable "cpus" {
-  type    = number
-  default = 2
+variable "labels" {
+  type    = map(string)
+  default = { team = "shop", tier = "web" }
+}
 
-  validation {
-    condition     = var.cpus >= 1 && var.cpus <= 16
-    error_message = "The value of cpus must be between 1 and 16."
-  }
+variable "login" {
+  type        = object({ protocol = optional(string), token_type = optional(string), token = string, keys = optional(map(string)), user = optional(string) })
+  description = "A credential, typed as an object from its data type"
+  default     = null
+  sensitive   = true
+}
+
+variable "memory" {
+  type    = string
+  default = "2 GB"
 }
 
 variable "ratio" {
@@ -53,11 +107,6 @@ variable "ratio" {
   }
 }
 
-variable "debug" {
-  type    = bool
-  default = false
-}
-
 variable "version_pin" {
   type    = string
   default = "1.10.2"
@@ -66,53 +115,4 @@ variable "version_pin" {
     condition     = var.version_pin == "1.10.2"
     error_message = "The value of version_pin must be equal to 1.10.2."
   }
-}
-
-variable "admin_cidrs" {
-  type        = list(string)
-  description = "Address ranges that may reach the admin port"
-
-  validation {
-    condition     = length(var.admin_cidrs) >= 1
-    error_message = "The length of admin_cidrs must be at least 1."
-  }
-}
-
-variable "labels" {
-  type    = map(string)
-  default = { team = "shop", tier = "web" }
-}
-
-variable "contact" {
-  type    = object({ email = string, pager = bool })
-  default = { email = "ops@example.com", pager = true }
-}
-
-variable "extra_ports" {
-  type        = list(number)
-  description = "More ports to open; typed by the entry schema alone"
-  default     = null
-}
-
-variable "login" {
-  type        = object({ protocol = optional(string), token_type = optional(string), token = string, keys = optional(map(string)), user = optional(string) })
-  description = "A credential, typed as an object from its data type"
-  default     = null
-  sensitive   = true
-}
-
-variable "api_token" {
-  type        = string
-  description = "Token for the deployment API"
-  sensitive   = true
-
-  validation {
-    condition     = length(var.api_token) == 40
-    error_message = "The length of api_token must be 40."
-  }
-}
-
-variable "memory" {
-  type    = string
-  default = "2 GB"
 }

@@ -14,6 +14,74 @@ data "aws_security_group" "default" {
   name   = "default"
 }
 
+data "aws_ami" "db_vm" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
+  }
+}
+
+# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
+# and runs them in deployment order, each with its own interpreter.
+locals {
+  db_vm_cloud_config = {
+    write_files = [
+      {
+        path        = "/opt/toscana/01-postgres-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/install_postgres.sh")
+      },
+      {
+        path        = "/opt/toscana/02-catalogue-db-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/create_database.sh")
+      },
+      {
+        path        = "/opt/toscana-env/02-catalogue-db-create.env"
+        permissions = "0600"
+        content     = join("\n", ["export DB_NAME='catalogue'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", "export DB_USER='shop'", ""])
+      },
+    ]
+    runcmd = [
+      ["/bin/sh", "-c", "exec /opt/toscana/01-postgres-create.sh"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/02-catalogue-db-create.env && exec /opt/toscana/02-catalogue-db-create.sh"],
+    ]
+  }
+}
+
+data "cloudinit_config" "db_vm" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "toscana.cfg"
+    content_type = "text/cloud-config"
+    content      = "#cloud-config\n${yamlencode(local.db_vm_cloud_config)}"
+  }
+}
+
+resource "aws_instance" "db_vm" {
+  ami                         = data.aws_ami.db_vm.id
+  instance_type               = "t3.xlarge"
+  user_data                   = data.cloudinit_config.db_vm.rendered
+  user_data_replace_on_change = true
+
+  tags = {
+    Name = "db_vm"
+  }
+}
+
+resource "aws_s3_bucket" "images" {
+  bucket = "shop-product-images"
+
+  tags = {
+    Name = "images"
+  }
+}
+
 resource "aws_lb" "lb" {
   load_balancer_type = "application"
   subnets            = data.aws_subnets.default.ids
@@ -75,7 +143,7 @@ locals {
       {
         path        = "/opt/toscana-env/02-storefront-start.env"
         permissions = "0600"
-        content     = join("\n", ["export PORT='${replace(var.storefront_port, "'", "'\\''")}'", "export DB_HOST='${replace(aws_instance.db_vm.private_ip, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", ""])
+        content     = join("\n", ["export DB_HOST='${replace(aws_instance.db_vm.private_ip, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", "export PORT='${replace(var.storefront_port, "'", "'\\''")}'", ""])
       },
     ]
     runcmd = [
@@ -134,72 +202,4 @@ resource "aws_vpc_security_group_egress_rule" "web_vm_egress" {
   security_group_id = aws_security_group.web_vm.id
   ip_protocol       = "-1"
   cidr_ipv4         = "0.0.0.0/0"
-}
-
-data "aws_ami" "db_vm" {
-  most_recent = true
-  owners      = ["099720109477"]
-
-  filter {
-    name   = "name"
-    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
-  }
-}
-
-# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
-# and runs them in deployment order, each with its own interpreter.
-locals {
-  db_vm_cloud_config = {
-    write_files = [
-      {
-        path        = "/opt/toscana/01-postgres-create.sh"
-        permissions = "0755"
-        content     = file("${path.module}/artifacts/scripts/install_postgres.sh")
-      },
-      {
-        path        = "/opt/toscana/02-catalogue-db-create.sh"
-        permissions = "0755"
-        content     = file("${path.module}/artifacts/scripts/create_database.sh")
-      },
-      {
-        path        = "/opt/toscana-env/02-catalogue-db-create.env"
-        permissions = "0600"
-        content     = join("\n", ["export DB_NAME='catalogue'", "export DB_USER='shop'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", ""])
-      },
-    ]
-    runcmd = [
-      ["/bin/sh", "-c", "exec /opt/toscana/01-postgres-create.sh"],
-      ["/bin/sh", "-c", ". /opt/toscana-env/02-catalogue-db-create.env && exec /opt/toscana/02-catalogue-db-create.sh"],
-    ]
-  }
-}
-
-data "cloudinit_config" "db_vm" {
-  gzip          = false
-  base64_encode = false
-
-  part {
-    filename     = "toscana.cfg"
-    content_type = "text/cloud-config"
-    content      = "#cloud-config\n${yamlencode(local.db_vm_cloud_config)}"
-  }
-}
-
-resource "aws_instance" "db_vm" {
-  ami                         = data.aws_ami.db_vm.id
-  instance_type               = "t3.xlarge"
-  user_data                   = data.cloudinit_config.db_vm.rendered
-  user_data_replace_on_change = true
-
-  tags = {
-    Name = "db_vm"
-  }
-}
-
-resource "aws_s3_bucket" "images" {
-  bucket = "shop-product-images"
-
-  tags = {
-    Name = "images"
-  }
 }

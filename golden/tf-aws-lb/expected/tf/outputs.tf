@@ -1,6 +1,5 @@
-output "shop_url" {
-  description = "The shop's address"
-  value       = "http://${aws_lb.lb.dns_name}/shop"
+output "bucket" {
+  value = aws_s3_bucket.images.bucket
 }
 
 output "machines" {
@@ -8,6 +7,7 @@ output "machines" {
   value       = "${aws_instance.web_vm.private_ip}, ${aws_instance.db_vm.private_ip}"
 }
 
-output "bucket" {
-  value = aws_s3_bucket.images.bucket
+output "shop_url" {
+  description = "The shop's address"
+  value       = "http://${aws_lb.lb.dns_name}/shop"
 }

@@ -1,17 +1,36 @@
-resource "aws_vpc" "private_net" {
-  cidr_block = var.private_cidr
+data "aws_ami" "back" {
+  most_recent = true
+  owners      = ["136693071363"]
 
-  tags = {
-    Name = "shop-private"
+  filter {
+    name   = "name"
+    values = ["debian-12-amd64-*"]
   }
 }
 
-resource "aws_subnet" "private_net" {
-  vpc_id     = aws_vpc.private_net.id
-  cidr_block = aws_vpc.private_net.cidr_block
+resource "aws_instance" "back" {
+  ami           = data.aws_ami.back.id
+  instance_type = "t3.xlarge"
+
+  # The first port is the machine's own interface, in its network's subnet.
+  primary_network_interface {
+    network_interface_id = aws_network_interface.back_port.id
+  }
+
+  root_block_device {
+    volume_size = 75
+  }
 
   tags = {
-    Name = "shop-private"
+    Name = "back"
+  }
+}
+
+resource "aws_network_interface" "back_port" {
+  subnet_id = aws_subnet.private_net.id
+
+  tags = {
+    Name = "back_port"
   }
 }
 
@@ -45,34 +64,6 @@ resource "aws_instance" "front" {
   depends_on = [aws_instance.back]
 }
 
-data "aws_ami" "back" {
-  most_recent = true
-  owners      = ["136693071363"]
-
-  filter {
-    name   = "name"
-    values = ["debian-12-amd64-*"]
-  }
-}
-
-resource "aws_instance" "back" {
-  ami           = data.aws_ami.back.id
-  instance_type = "t3.xlarge"
-
-  # The first port is the machine's own interface, in its network's subnet.
-  primary_network_interface {
-    network_interface_id = aws_network_interface.back_port.id
-  }
-
-  root_block_device {
-    volume_size = 75
-  }
-
-  tags = {
-    Name = "back"
-  }
-}
-
 resource "aws_network_interface" "front_port" {
   subnet_id   = aws_subnet.private_net.id
   private_ips = ["10.10.0.20"]
@@ -82,10 +73,19 @@ resource "aws_network_interface" "front_port" {
   }
 }
 
-resource "aws_network_interface" "back_port" {
-  subnet_id = aws_subnet.private_net.id
+resource "aws_vpc" "private_net" {
+  cidr_block = var.private_cidr
 
   tags = {
-    Name = "back_port"
+    Name = "shop-private"
+  }
+}
+
+resource "aws_subnet" "private_net" {
+  vpc_id     = aws_vpc.private_net.id
+  cidr_block = aws_vpc.private_net.cidr_block
+
+  tags = {
+    Name = "shop-private"
   }
 }

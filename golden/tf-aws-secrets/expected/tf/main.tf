@@ -14,35 +14,35 @@ locals {
   db_vm_cloud_config = {
     write_files = [
       {
-        path        = "/opt/toscana/01-mysql-create.sh"
-        permissions = "0755"
-        content     = file("${path.module}/artifacts/scripts/install_mysql.sh")
-      },
-      {
-        path        = "/opt/toscana/02-mysql-configure.sh"
-        permissions = "0755"
-        content     = file("${path.module}/artifacts/scripts/configure_mysql.sh")
-      },
-      {
-        path        = "/opt/toscana-env/02-mysql-configure.env"
-        permissions = "0600"
-        content     = join("\n", ["export root_password='${replace(var.db_root_password, "'", "'\\''")}'", "export port='${replace(var.db_port, "'", "'\\''")}'", ""])
-      },
-      {
-        path        = "/opt/toscana/03-collector-configure.py"
+        path        = "/opt/toscana/01-collector-configure.py"
         permissions = "0755"
         content     = file("${path.module}/artifacts/scripts/configure_collector.py")
       },
       {
-        path        = "/opt/toscana-env/03-collector-configure.env"
+        path        = "/opt/toscana-env/01-collector-configure.env"
         permissions = "0600"
         content     = join("\n", ["export API_TOKEN='${replace(var.ingest_api_token, "'", "'\\''")}'", "export DB_PORT='${replace(var.db_port, "'", "'\\''")}'", ""])
       },
+      {
+        path        = "/opt/toscana/02-mysql-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/install_mysql.sh")
+      },
+      {
+        path        = "/opt/toscana/03-mysql-configure.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/configure_mysql.sh")
+      },
+      {
+        path        = "/opt/toscana-env/03-mysql-configure.env"
+        permissions = "0600"
+        content     = join("\n", ["export port='${replace(var.db_port, "'", "'\\''")}'", "export root_password='${replace(var.db_root_password, "'", "'\\''")}'", ""])
+      },
     ]
     runcmd = [
-      ["/bin/sh", "-c", "exec /opt/toscana/01-mysql-create.sh"],
-      ["/bin/sh", "-c", ". /opt/toscana-env/02-mysql-configure.env && exec /opt/toscana/02-mysql-configure.sh"],
-      ["/bin/sh", "-c", ". /opt/toscana-env/03-collector-configure.env && exec /opt/toscana/03-collector-configure.py"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/01-collector-configure.env && exec /opt/toscana/01-collector-configure.py"],
+      ["/bin/sh", "-c", "exec /opt/toscana/02-mysql-create.sh"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/03-mysql-configure.env && exec /opt/toscana/03-mysql-configure.sh"],
     ]
   }
 }

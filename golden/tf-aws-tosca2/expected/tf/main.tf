@@ -1,3 +1,35 @@
+resource "aws_ebs_volume" "data" {
+  availability_zone = aws_instance.server.availability_zone
+  size              = 50
+
+  tags = {
+    Name = "data"
+  }
+}
+
+resource "aws_volume_attachment" "data_server" {
+  device_name = "/dev/sdf"
+  volume_id   = aws_ebs_volume.data.id
+  instance_id = aws_instance.server.id
+}
+
+resource "aws_vpc" "net" {
+  cidr_block = "172.16.0.0/24"
+
+  tags = {
+    Name = "app-net"
+  }
+}
+
+resource "aws_subnet" "net" {
+  vpc_id     = aws_vpc.net.id
+  cidr_block = aws_vpc.net.cidr_block
+
+  tags = {
+    Name = "app-net"
+  }
+}
+
 data "aws_ami" "server" {
   most_recent = true
   owners      = ["099720109477"]
@@ -60,38 +92,6 @@ resource "aws_instance" "server" {
 
   tags = {
     Name = "server"
-  }
-}
-
-resource "aws_ebs_volume" "data" {
-  availability_zone = aws_instance.server.availability_zone
-  size              = 50
-
-  tags = {
-    Name = "data"
-  }
-}
-
-resource "aws_volume_attachment" "data_server" {
-  device_name = "/dev/sdf"
-  volume_id   = aws_ebs_volume.data.id
-  instance_id = aws_instance.server.id
-}
-
-resource "aws_vpc" "net" {
-  cidr_block = "172.16.0.0/24"
-
-  tags = {
-    Name = "app-net"
-  }
-}
-
-resource "aws_subnet" "net" {
-  vpc_id     = aws_vpc.net.id
-  cidr_block = aws_vpc.net.cidr_block
-
-  tags = {
-    Name = "app-net"
   }
 }
 

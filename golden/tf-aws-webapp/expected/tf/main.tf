@@ -1,3 +1,18 @@
+resource "aws_ebs_volume" "data_disk" {
+  availability_zone = aws_instance.web_vm.availability_zone
+  size              = 19
+
+  tags = {
+    Name = "webapp-data"
+  }
+}
+
+resource "aws_volume_attachment" "data_disk_web_vm" {
+  device_name = "/dev/sdf"
+  volume_id   = aws_ebs_volume.data_disk.id
+  instance_id = aws_instance.web_vm.id
+}
+
 data "aws_ami" "web_vm" {
   most_recent = true
   owners      = ["099720109477"]
@@ -60,19 +75,4 @@ resource "aws_instance" "web_vm" {
   tags = {
     Name = "web_vm"
   }
-}
-
-resource "aws_ebs_volume" "data_disk" {
-  availability_zone = aws_instance.web_vm.availability_zone
-  size              = 19
-
-  tags = {
-    Name = "webapp-data"
-  }
-}
-
-resource "aws_volume_attachment" "data_disk_web_vm" {
-  device_name = "/dev/sdf"
-  volume_id   = aws_ebs_volume.data_disk.id
-  instance_id = aws_instance.web_vm.id
 }

@@ -1,3 +1,9 @@
+variable "data_size" {
+  type        = string
+  description = "Size of the data disk"
+  default     = "20 GB"
+}
+
 variable "http_port" {
   type        = number
   description = "The port nginx listens on"
@@ -23,10 +29,4 @@ variable "site_name" {
     condition     = length(var.site_name) <= 40
     error_message = "The length of site_name must be at most 40."
   }
-}
-
-variable "data_size" {
-  type        = string
-  description = "Size of the data disk"
-  default     = "20 GB"
 }

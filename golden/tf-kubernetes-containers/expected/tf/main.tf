@@ -1,3 +1,38 @@
+resource "kubernetes_deployment_v1" "api" {
+  metadata {
+    name      = "api"
+    namespace = var.kube_namespace
+    labels = {
+      app = "api"
+    }
+  }
+
+  spec {
+    replicas = 1
+
+    selector {
+      match_labels = {
+        app = "api"
+      }
+    }
+
+    template {
+      metadata {
+        labels = {
+          app = "api"
+        }
+      }
+
+      spec {
+        container {
+          name  = "api"
+          image = "ghcr.io/example/shop-api:2.4.1"
+        }
+      }
+    }
+  }
+}
+
 resource "kubernetes_deployment_v1" "frontend" {
   metadata {
     name      = "frontend"
@@ -54,41 +89,6 @@ resource "kubernetes_service_v1" "frontend" {
       name        = "port-8080"
       port        = 8080
       target_port = 8080
-    }
-  }
-}
-
-resource "kubernetes_deployment_v1" "api" {
-  metadata {
-    name      = "api"
-    namespace = var.kube_namespace
-    labels = {
-      app = "api"
-    }
-  }
-
-  spec {
-    replicas = 1
-
-    selector {
-      match_labels = {
-        app = "api"
-      }
-    }
-
-    template {
-      metadata {
-        labels = {
-          app = "api"
-        }
-      }
-
-      spec {
-        container {
-          name  = "api"
-          image = "ghcr.io/example/shop-api:2.4.1"
-        }
-      }
     }
   }
 }

@@ -5,9 +5,9 @@ resource "kubernetes_config_map_v1" "db_vm_scripts" {
   }
 
   data = {
-    "01-mysql-create.sh"        = file("${path.module}/artifacts/scripts/install_mysql.sh")
-    "02-mysql-configure.sh"     = file("${path.module}/artifacts/scripts/configure_mysql.sh")
-    "03-collector-configure.py" = file("${path.module}/artifacts/scripts/configure_collector.py")
+    "01-collector-configure.py" = file("${path.module}/artifacts/scripts/configure_collector.py")
+    "02-mysql-create.sh"        = file("${path.module}/artifacts/scripts/install_mysql.sh")
+    "03-mysql-configure.sh"     = file("${path.module}/artifacts/scripts/configure_mysql.sh")
   }
 }
 
@@ -19,8 +19,8 @@ resource "kubernetes_secret_v1" "db_vm_script_env" {
   }
 
   data = {
-    "02-mysql-configure.env"     = join("\n", ["export root_password='${replace(var.db_root_password, "'", "'\\''")}'", "export port='${replace(var.db_port, "'", "'\\''")}'", ""])
-    "03-collector-configure.env" = join("\n", ["export API_TOKEN='${replace(var.ingest_api_token, "'", "'\\''")}'", "export DB_PORT='${replace(var.db_port, "'", "'\\''")}'", ""])
+    "01-collector-configure.env" = join("\n", ["export API_TOKEN='${replace(var.ingest_api_token, "'", "'\\''")}'", "export DB_PORT='${replace(var.db_port, "'", "'\\''")}'", ""])
+    "03-mysql-configure.env"     = join("\n", ["export port='${replace(var.db_port, "'", "'\\''")}'", "export root_password='${replace(var.db_root_password, "'", "'\\''")}'", ""])
   }
 }
 
@@ -53,7 +53,7 @@ resource "kubernetes_deployment_v1" "db_vm" {
         container {
           name    = "db-vm"
           image   = "ubuntu:24.04"
-          command = ["/bin/sh", "-c", "(exec /opt/toscana/01-mysql-create.sh) && (. /opt/toscana-env/02-mysql-configure.env && exec /opt/toscana/02-mysql-configure.sh) && (. /opt/toscana-env/03-collector-configure.env && exec /opt/toscana/03-collector-configure.py) && exec sleep infinity"]
+          command = ["/bin/sh", "-c", "(. /opt/toscana-env/01-collector-configure.env && exec /opt/toscana/01-collector-configure.py) && (exec /opt/toscana/02-mysql-create.sh) && (. /opt/toscana-env/03-mysql-configure.env && exec /opt/toscana/03-mysql-configure.sh) && exec sleep infinity"]
 
           resources {
             requests = {

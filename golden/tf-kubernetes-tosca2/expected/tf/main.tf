@@ -1,3 +1,22 @@
+resource "kubernetes_persistent_volume_claim_v1" "data" {
+  metadata {
+    name      = "data"
+    namespace = var.kube_namespace
+  }
+
+  spec {
+    access_modes = ["ReadWriteOnce"]
+
+    resources {
+      requests = {
+        storage = "50Gi"
+      }
+    }
+  }
+
+  wait_until_bound = false
+}
+
 resource "kubernetes_config_map_v1" "server_scripts" {
   metadata {
     name      = "server-scripts"
@@ -104,23 +123,4 @@ resource "kubernetes_deployment_v1" "server" {
       }
     }
   }
-}
-
-resource "kubernetes_persistent_volume_claim_v1" "data" {
-  metadata {
-    name      = "data"
-    namespace = var.kube_namespace
-  }
-
-  spec {
-    access_modes = ["ReadWriteOnce"]
-
-    resources {
-      requests = {
-        storage = "50Gi"
-      }
-    }
-  }
-
-  wait_until_bound = false
 }

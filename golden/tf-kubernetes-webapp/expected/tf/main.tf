@@ -1,3 +1,22 @@
+resource "kubernetes_persistent_volume_claim_v1" "data_disk" {
+  metadata {
+    name      = "data-disk"
+    namespace = var.kube_namespace
+  }
+
+  spec {
+    access_modes = ["ReadWriteOnce"]
+
+    resources {
+      requests = {
+        storage = "19Gi"
+      }
+    }
+  }
+
+  wait_until_bound = false
+}
+
 resource "kubernetes_config_map_v1" "web_vm_scripts" {
   metadata {
     name      = "web-vm-scripts"
@@ -105,23 +124,4 @@ resource "kubernetes_deployment_v1" "web_vm" {
       }
     }
   }
-}
-
-resource "kubernetes_persistent_volume_claim_v1" "data_disk" {
-  metadata {
-    name      = "data-disk"
-    namespace = var.kube_namespace
-  }
-
-  spec {
-    access_modes = ["ReadWriteOnce"]
-
-    resources {
-      requests = {
-        storage = "19Gi"
-      }
-    }
-  }
-
-  wait_until_bound = false
 }

@@ -2,6 +2,65 @@ data "openstack_networking_network_v2" "default" {
   name = var.openstack_network
 }
 
+data "openstack_images_image_v2" "db_vm" {
+  name        = "Ubuntu 24.04"
+  most_recent = true
+}
+
+# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
+# and runs them in deployment order, each with its own interpreter.
+locals {
+  db_vm_cloud_config = {
+    write_files = [
+      {
+        path        = "/opt/toscana/01-postgres-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/install_postgres.sh")
+      },
+      {
+        path        = "/opt/toscana/02-catalogue-db-create.sh"
+        permissions = "0755"
+        content     = file("${path.module}/artifacts/scripts/create_database.sh")
+      },
+      {
+        path        = "/opt/toscana-env/02-catalogue-db-create.env"
+        permissions = "0600"
+        content     = join("\n", ["export DB_NAME='catalogue'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", "export DB_USER='shop'", ""])
+      },
+    ]
+    runcmd = [
+      ["/bin/sh", "-c", "exec /opt/toscana/01-postgres-create.sh"],
+      ["/bin/sh", "-c", ". /opt/toscana-env/02-catalogue-db-create.env && exec /opt/toscana/02-catalogue-db-create.sh"],
+    ]
+  }
+}
+
+data "cloudinit_config" "db_vm" {
+  gzip          = false
+  base64_encode = false
+
+  part {
+    filename     = "toscana.cfg"
+    content_type = "text/cloud-config"
+    content      = "#cloud-config\n${yamlencode(local.db_vm_cloud_config)}"
+  }
+}
+
+resource "openstack_compute_instance_v2" "db_vm" {
+  name        = "db_vm"
+  image_id    = data.openstack_images_image_v2.db_vm.id
+  flavor_name = "m1.xlarge"
+  user_data   = data.cloudinit_config.db_vm.rendered
+
+  network {
+    name = var.openstack_network
+  }
+}
+
+resource "openstack_objectstorage_container_v1" "images" {
+  name = "shop-product-images"
+}
+
 resource "openstack_lb_loadbalancer_v2" "lb" {
   name           = "lb"
   vip_network_id = data.openstack_networking_network_v2.default.id
@@ -50,7 +109,7 @@ locals {
       {
         path        = "/opt/toscana-env/02-storefront-start.env"
         permissions = "0600"
-        content     = join("\n", ["export PORT='${replace(var.storefront_port, "'", "'\\''")}'", "export DB_HOST='${replace(openstack_compute_instance_v2.db_vm.access_ip_v4, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", ""])
+        content     = join("\n", ["export DB_HOST='${replace(openstack_compute_instance_v2.db_vm.access_ip_v4, "'", "'\\''")}'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", "export PORT='${replace(var.storefront_port, "'", "'\\''")}'", ""])
       },
     ]
     runcmd = [
@@ -80,63 +139,4 @@ resource "openstack_compute_instance_v2" "web_vm" {
   network {
     name = var.openstack_network
   }
-}
-
-data "openstack_images_image_v2" "db_vm" {
-  name        = "Ubuntu 24.04"
-  most_recent = true
-}
-
-# The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
-# and runs them in deployment order, each with its own interpreter.
-locals {
-  db_vm_cloud_config = {
-    write_files = [
-      {
-        path        = "/opt/toscana/01-postgres-create.sh"
-        permissions = "0755"
-        content     = file("${path.module}/artifacts/scripts/install_postgres.sh")
-      },
-      {
-        path        = "/opt/toscana/02-catalogue-db-create.sh"
-        permissions = "0755"
-        content     = file("${path.module}/artifacts/scripts/create_database.sh")
-      },
-      {
-        path        = "/opt/toscana-env/02-catalogue-db-create.env"
-        permissions = "0600"
-        content     = join("\n", ["export DB_NAME='catalogue'", "export DB_USER='shop'", "export DB_PASSWORD='${replace(var.db_password, "'", "'\\''")}'", ""])
-      },
-    ]
-    runcmd = [
-      ["/bin/sh", "-c", "exec /opt/toscana/01-postgres-create.sh"],
-      ["/bin/sh", "-c", ". /opt/toscana-env/02-catalogue-db-create.env && exec /opt/toscana/02-catalogue-db-create.sh"],
-    ]
-  }
-}
-
-data "cloudinit_config" "db_vm" {
-  gzip          = false
-  base64_encode = false
-
-  part {
-    filename     = "toscana.cfg"
-    content_type = "text/cloud-config"
-    content      = "#cloud-config\n${yamlencode(local.db_vm_cloud_config)}"
-  }
-}
-
-resource "openstack_compute_instance_v2" "db_vm" {
-  name        = "db_vm"
-  image_id    = data.openstack_images_image_v2.db_vm.id
-  flavor_name = "m1.xlarge"
-  user_data   = data.cloudinit_config.db_vm.rendered
-
-  network {
-    name = var.openstack_network
-  }
-}
-
-resource "openstack_objectstorage_container_v1" "images" {
-  name = "shop-product-images"
 }

@@ -1,19 +1,25 @@
-resource "openstack_networking_network_v2" "private_net" {
-  name           = "shop-private"
-  admin_state_up = true
+data "openstack_images_image_v2" "back" {
+  name        = "Debian 12"
+  most_recent = true
 }
 
-resource "openstack_networking_subnet_v2" "private_net" {
-  name        = "private_net"
-  network_id  = openstack_networking_network_v2.private_net.id
-  cidr        = var.private_cidr
-  ip_version  = 4
-  gateway_ip  = "10.10.0.1"
-  enable_dhcp = true
+resource "openstack_compute_instance_v2" "back" {
+  name        = "back"
+  image_id    = data.openstack_images_image_v2.back.id
+  flavor_name = "m1.large"
 
-  allocation_pool {
-    start = "10.10.0.10"
-    end   = "10.10.0.200"
+  network {
+    port = openstack_networking_port_v2.back_port.id
+  }
+}
+
+resource "openstack_networking_port_v2" "back_port" {
+  name           = "back_port"
+  network_id     = openstack_networking_network_v2.private_net.id
+  admin_state_up = true
+
+  fixed_ip {
+    subnet_id = openstack_networking_subnet_v2.private_net.id
   }
 }
 
@@ -34,21 +40,6 @@ resource "openstack_compute_instance_v2" "front" {
   depends_on = [openstack_compute_instance_v2.back]
 }
 
-data "openstack_images_image_v2" "back" {
-  name        = "Debian 12"
-  most_recent = true
-}
-
-resource "openstack_compute_instance_v2" "back" {
-  name        = "back"
-  image_id    = data.openstack_images_image_v2.back.id
-  flavor_name = "m1.large"
-
-  network {
-    port = openstack_networking_port_v2.back_port.id
-  }
-}
-
 resource "openstack_networking_port_v2" "front_port" {
   name           = "front_port"
   network_id     = openstack_networking_network_v2.private_net.id
@@ -60,12 +51,21 @@ resource "openstack_networking_port_v2" "front_port" {
   }
 }
 
-resource "openstack_networking_port_v2" "back_port" {
-  name           = "back_port"
-  network_id     = openstack_networking_network_v2.private_net.id
+resource "openstack_networking_network_v2" "private_net" {
+  name           = "shop-private"
   admin_state_up = true
+}
 
-  fixed_ip {
-    subnet_id = openstack_networking_subnet_v2.private_net.id
+resource "openstack_networking_subnet_v2" "private_net" {
+  name        = "private_net"
+  network_id  = openstack_networking_network_v2.private_net.id
+  cidr        = var.private_cidr
+  ip_version  = 4
+  gateway_ip  = "10.10.0.1"
+  enable_dhcp = true
+
+  allocation_pool {
+    start = "10.10.0.10"
+    end   = "10.10.0.200"
   }
 }

@@ -1,3 +1,8 @@
+variable "db_port" {
+  type    = number
+  default = 3306
+}
+
 variable "db_root_password" {
   type        = string
   description = "Root password of the MySQL server"
@@ -8,9 +13,4 @@ variable "ingest_api_token" {
   type        = string
   description = "Token the collector sends with every batch"
   sensitive   = true
-}
-
-variable "db_port" {
-  type    = number
-  default = 3306
 }

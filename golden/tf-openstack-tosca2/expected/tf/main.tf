@@ -1,3 +1,26 @@
+resource "openstack_blockstorage_volume_v3" "data" {
+  name = "data"
+  size = 50
+}
+
+resource "openstack_compute_volume_attach_v2" "data_server" {
+  instance_id = openstack_compute_instance_v2.server.id
+  volume_id   = openstack_blockstorage_volume_v3.data.id
+}
+
+resource "openstack_networking_network_v2" "net" {
+  name           = "app-net"
+  admin_state_up = true
+}
+
+resource "openstack_networking_subnet_v2" "net" {
+  name        = "net"
+  network_id  = openstack_networking_network_v2.net.id
+  cidr        = "172.16.0.0/24"
+  ip_version  = 4
+  enable_dhcp = false
+}
+
 data "openstack_images_image_v2" "server" {
   name        = "Ubuntu 22.04"
   most_recent = true
@@ -51,29 +74,6 @@ resource "openstack_compute_instance_v2" "server" {
   network {
     port = openstack_networking_port_v2.server_port.id
   }
-}
-
-resource "openstack_blockstorage_volume_v3" "data" {
-  name = "data"
-  size = 50
-}
-
-resource "openstack_compute_volume_attach_v2" "data_server" {
-  instance_id = openstack_compute_instance_v2.server.id
-  volume_id   = openstack_blockstorage_volume_v3.data.id
-}
-
-resource "openstack_networking_network_v2" "net" {
-  name           = "app-net"
-  admin_state_up = true
-}
-
-resource "openstack_networking_subnet_v2" "net" {
-  name        = "net"
-  network_id  = openstack_networking_network_v2.net.id
-  cidr        = "172.16.0.0/24"
-  ip_version  = 4
-  enable_dhcp = false
 }
 
 resource "openstack_networking_port_v2" "server_port" {

@@ -1,3 +1,14 @@
+resource "openstack_blockstorage_volume_v3" "data_disk" {
+  name = "webapp-data"
+  size = 19
+}
+
+resource "openstack_compute_volume_attach_v2" "data_disk_web_vm" {
+  instance_id = openstack_compute_instance_v2.web_vm.id
+  volume_id   = openstack_blockstorage_volume_v3.data_disk.id
+  device      = "/dev/sdf"
+}
+
 data "openstack_images_image_v2" "web_vm" {
   name        = "Ubuntu 24.04"
   most_recent = true
@@ -51,15 +62,4 @@ resource "openstack_compute_instance_v2" "web_vm" {
   network {
     name = var.openstack_network
   }
-}
-
-resource "openstack_blockstorage_volume_v3" "data_disk" {
-  name = "webapp-data"
-  size = 19
-}
-
-resource "openstack_compute_volume_attach_v2" "data_disk_web_vm" {
-  instance_id = openstack_compute_instance_v2.web_vm.id
-  volume_id   = openstack_blockstorage_volume_v3.data_disk.id
-  device      = "/dev/sdf"
 }
