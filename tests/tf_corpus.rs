@@ -7,7 +7,9 @@
 //! kubernetes, and written under one temporary folder, one sub-folder per file and provider. The
 //! checkers then run once over the whole folder (`hcl2tojson` over every `.tf` and `.tfvars`,
 //! `terraform fmt -check -recursive`); when one fails, the configurations are checked one by one
-//! to name the culprits. The test prints how many configurations were clean (nothing left out;
+//! to name the culprits. The provider schema check (`checkers::terraform_schema`: every type,
+//! argument, block and referenced attribute exists in the provider versions toscana pins) runs
+//! in-process on each configuration. The test prints how many configurations were clean (nothing left out;
 //! advice on the template's own inputs aside) and how many ended with warnings, and fails if any
 //! render had an error or any checker rejected a file.
 //!
@@ -19,6 +21,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+// Only the provider schema check of the external checkers is used here.
+#[allow(dead_code)]
+mod checkers;
 mod common;
 
 use common::batches::check_in_batches;
@@ -221,6 +226,12 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
             |(name, dir)| check(dir).map_err(|e| format!("{name}: {tool}: {e}")),
         ));
     }
+    // The provider schema check runs in this process, one configuration at a time.
+    failures.extend(configs.iter().filter_map(|(name, dir)| {
+        checkers::terraform_schema::check_dir(dir)
+            .err()
+            .map(|e| format!("{name}: provider schema: {e}"))
+    }));
     eprintln!(
         "tf corpus: {files_seen} files, {accepted} accepted, {} configurations ({} providers): {clean} clean, {warned} with warnings naming what was skipped, {} failed",
         configs.len(),
