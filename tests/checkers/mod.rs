@@ -3,6 +3,7 @@
 //! under `CI=true` it is a failure (`.ci/run` installs them all first, except `terraform`, which
 //! the CI machine image carries: see docs/testing.md).
 
+pub mod checkov;
 pub mod terraform_schema;
 
 use std::io::Write as _;

@@ -70,6 +70,16 @@ resource "aws_instance" "web_vm" {
   user_data_replace_on_change = true
   vpc_security_group_ids      = [aws_security_group.web_vm.id, data.aws_security_group.default.id]
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
+
   tags = {
     Name = "web_vm"
   }
@@ -90,6 +100,7 @@ resource "aws_security_group" "web_vm" {
 
 resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_22_private" {
   security_group_id = aws_security_group.web_vm.id
+  description       = "web_vm endpoint (ssh), open to its network"
   ip_protocol       = "tcp"
   from_port         = 22
   to_port           = 22
@@ -98,6 +109,7 @@ resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_22_private" {
 
 resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_8080" {
   security_group_id = aws_security_group.web_vm.id
+  description       = "web data_endpoint (http), open to everyone"
   ip_protocol       = "tcp"
   from_port         = var.http_port
   to_port           = var.http_port
@@ -107,6 +119,7 @@ resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_8080" {
 # Scripts download packages; without this rule the group would let nothing out.
 resource "aws_vpc_security_group_egress_rule" "web_vm_egress" {
   security_group_id = aws_security_group.web_vm.id
+  description       = "Everything out: scripts download packages"
   ip_protocol       = "-1"
   cidr_ipv4         = "0.0.0.0/0"
 }

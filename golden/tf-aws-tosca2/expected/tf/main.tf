@@ -58,6 +58,16 @@ resource "aws_instance" "server" {
     network_interface_id = aws_network_interface.server_port.id
   }
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
+
   tags = {
     Name = "server"
   }
@@ -66,6 +76,7 @@ resource "aws_instance" "server" {
 resource "aws_ebs_volume" "data" {
   availability_zone = aws_instance.server.availability_zone
   size              = 50
+  encrypted         = true
 
   tags = {
     Name = "data"

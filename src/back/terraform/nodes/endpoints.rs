@@ -26,7 +26,8 @@ impl Builder<'_, '_> {
         let mut seen: Vec<(i64, &str, bool)> = Vec::new();
         let mut out = Vec::new();
         for member in members {
-            for capability in self.topology.nodes[member.index()].capabilities.values() {
+            let node = &self.topology.nodes[member.index()];
+            for (capability_name, capability) in &node.capabilities {
                 if !type_matches(&capability.types, "tosca.capabilities.Endpoint") {
                     continue;
                 }
@@ -58,7 +59,11 @@ impl Builder<'_, '_> {
                     continue;
                 }
                 seen.push((*port, protocol, public));
+                // What the rule is for, as the AWS console shows it beside the rule.
+                let application = text("protocol").unwrap_or_else(|| protocol.to_string());
+                let reach = if public { "everyone" } else { "its network" };
                 out.push(json!({
+                    "description": format!("{} {capability_name} ({application}), open to {reach}", node.name),
                     "name": format!("{}_{protocol}_{port}{}", self.names[compute.index()], if public { "" } else { "_private" }),
                     // `var.http_port` where the port is an input's, so the rule follows it.
                     "port": self.scope().expr(written, Some(member)).unwrap_or_else(|_| port.to_string()),
