@@ -3,6 +3,8 @@
 //! under `CI=true` it is a failure (`.ci/run` installs them all first, except `terraform`, which
 //! the CI machine image carries: see docs/testing.md).
 
+// checkov runs once over every configuration, in tests/tf_corpus.rs only.
+#[allow(dead_code)]
 pub mod checkov;
 pub mod terraform_schema;
 

@@ -420,6 +420,11 @@ impl<'a> Builder<'a, '_> {
             self.needs
                 .insert("default_security_group".to_string(), json!(true));
         }
+        let public_interface = ports
+            .as_array()
+            .and_then(|p| p.first())
+            .filter(|_| endpoints.iter().any(|e| e["public"] == true))
+            .map(|first| first["name"].clone());
         if ports.as_array().is_some_and(Vec::is_empty) {
             // A machine with no port of its own joins the provider's default network
             // (OpenStack's `var.openstack_network`), declared only when something uses it.
@@ -455,6 +460,10 @@ impl<'a> Builder<'a, '_> {
             "script_env": script_env,
             "script_runner": script_runner,
             "ports": ports,
+            // A public machine in a network of the template waits for the Elastic IP of its
+            // interface (templates/terraform/aws/network.tera), so that its `public_ip` is that
+            // address from the first apply.
+            "public_interface": public_interface,
             "endpoints": endpoints,
             "vpc": vpc,
             "volumes": self.volumes_of(id),
