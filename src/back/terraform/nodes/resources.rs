@@ -137,7 +137,10 @@ impl Builder<'_, '_> {
                 if self.meanings.means_at(bi, Meaning::Binding)
                     && self.role_of(machine) == "compute"
                     && self.port_ids(machine).first() == Some(&port)
-                    && self.endpoints_of(machine).iter().any(|e| e["public"] == true)
+                    && self
+                        .endpoints_of(machine)
+                        .iter()
+                        .any(|e| e["public"] == true)
                 {
                     out.push(json!({
                         "machine": self.names[machine.index()],
@@ -180,7 +183,7 @@ impl Builder<'_, '_> {
         let security_group = compute_id
             .filter(|c| {
                 index == Some(0)
-                    && self.provider == Provider::Aws
+                    && self.provider != Provider::Kubernetes
                     && !self.endpoints_of(*c).is_empty()
             })
             .map(|c| self.names[c.index()].clone());
