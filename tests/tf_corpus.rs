@@ -119,7 +119,10 @@ const ADVICE_ON_INPUTS: &[&str] = &[codes::TF_UNUSED_VARIABLE, codes::TF_UNMARKE
 /// The `.tf` files of every golden Terraform configuration (`golden/<case>/expected/tf/`), into
 /// `into/<case>/`.
 fn copy_golden_configurations(into: &Path) {
-    for case in std::fs::read_dir("golden").expect("golden/ exists").flatten() {
+    for case in std::fs::read_dir("golden")
+        .expect("golden/ exists")
+        .flatten()
+    {
         let tf = case.path().join("expected/tf");
         let Ok(files) = std::fs::read_dir(&tf) else {
             continue;
@@ -254,7 +257,10 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
     }));
     // checkov's Terraform checks, in one run over every corpus configuration and every golden
     // one (copied beside them), against the committed baseline of accepted findings.
-    if common::tool_present("checkov", "checkov's Terraform checks of the tf corpus and goldens") {
+    if common::tool_present(
+        "checkov",
+        "checkov's Terraform checks of the tf corpus and goldens",
+    ) {
         copy_golden_configurations(&out.path().join("golden"));
         match checkers::checkov::terraform_findings(out.path()) {
             Ok(findings) => failures.extend(checkers::checkov::against_baseline(&findings)),

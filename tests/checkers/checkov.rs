@@ -43,9 +43,14 @@ fn baseline() -> Vec<Accepted> {
             let (Some(check_id), Some(resource_type), Some(why)) =
                 (fields.next(), fields.next(), fields.next())
             else {
-                panic!("checkov-terraform-baseline.tsv: `{l}` is not check<TAB>resource type<TAB>why");
+                panic!(
+                    "checkov-terraform-baseline.tsv: `{l}` is not check<TAB>resource type<TAB>why"
+                );
             };
-            assert!(!why.trim().is_empty(), "checkov-terraform-baseline.tsv: `{l}` says not why");
+            assert!(
+                !why.trim().is_empty(),
+                "checkov-terraform-baseline.tsv: `{l}` says not why"
+            );
             Accepted {
                 check_id: check_id.to_string(),
                 resource_type: resource_type.to_string(),
@@ -105,7 +110,11 @@ pub fn terraform_findings(dir: &Path) -> Result<Vec<Finding>, String> {
                 report["results"]["parsing_errors"]
             ));
         }
-        for failed in report["results"]["failed_checks"].as_array().into_iter().flatten() {
+        for failed in report["results"]["failed_checks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
             let text = |key: &str| failed[key].as_str().unwrap_or_default().to_string();
             findings.push(Finding {
                 check_id: text("check_id"),

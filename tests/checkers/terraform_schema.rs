@@ -14,6 +14,11 @@
 //!   resource the configuration declares and an attribute that type exports.
 //!
 //! Each problem names `file:line:column`, the block, and what the schema allows instead.
+//!
+//! One strictness beyond Terraform's: the jsii assemblies do not tell the few legacy
+//! "attributes as blocks" (`aws_route_table`'s `route`, `aws_security_group`'s `ingress`) from
+//! object-typed arguments, so block syntax for them is reported; toscana writes the resources
+//! of their own instead (`aws_route`, `aws_vpc_security_group_ingress_rule`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
