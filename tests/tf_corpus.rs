@@ -7,7 +7,11 @@
 //! kubernetes, and written under one temporary folder, one sub-folder per file and provider. The
 //! checkers then run once over the whole folder (`hcl2tojson` over every `.tf` and `.tfvars`,
 //! `terraform fmt -check -recursive`); when one fails, the configurations are checked one by one
-//! to name the culprits. The test prints how many configurations were clean (nothing left out;
+//! to name the culprits. The provider schema check (`checkers::terraform_schema`: every type,
+//! argument, block and referenced attribute exists in the provider versions toscana pins) runs
+//! in-process on each configuration, and checkov's Terraform checks run once over every
+//! configuration and every golden one, against `tests/checkers/checkov-terraform-baseline.tsv`
+//! (each accepted finding with its reason). The test prints how many configurations were clean (nothing left out;
 //! advice on the template's own inputs aside) and how many ended with warnings, and fails if any
 //! render had an error or any checker rejected a file.
 //!
@@ -19,6 +23,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+// Only the provider schema check and checkov of the external checkers are used here.
+#[allow(dead_code)]
+mod checkers;
 mod common;
 
 use common::batches::check_in_batches;
@@ -108,6 +115,27 @@ type Check<'a> = Box<dyn Fn(&Path) -> Result<(), String> + 'a>;
 
 /// Warnings about the template's inputs rather than about what the translation left out.
 const ADVICE_ON_INPUTS: &[&str] = &[codes::TF_UNUSED_VARIABLE, codes::TF_UNMARKED_SECRET];
+
+/// The `.tf` files of every golden Terraform configuration (`golden/<case>/expected/tf/`), into
+/// `into/<case>/`.
+fn copy_golden_configurations(into: &Path) {
+    for case in std::fs::read_dir("golden")
+        .expect("golden/ exists")
+        .flatten()
+    {
+        let tf = case.path().join("expected/tf");
+        let Ok(files) = std::fs::read_dir(&tf) else {
+            continue;
+        };
+        let target = into.join(case.file_name());
+        std::fs::create_dir_all(&target).expect("writable");
+        for file in files.flatten() {
+            if file.path().extension().is_some_and(|e| e == "tf") {
+                std::fs::copy(file.path(), target.join(file.file_name())).expect("readable golden");
+            }
+        }
+    }
+}
 
 #[test]
 fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
@@ -220,6 +248,24 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
             |_| check(out.path()),
             |(name, dir)| check(dir).map_err(|e| format!("{name}: {tool}: {e}")),
         ));
+    }
+    // The provider schema check runs in this process, one configuration at a time.
+    failures.extend(configs.iter().filter_map(|(name, dir)| {
+        checkers::terraform_schema::check_dir(dir)
+            .err()
+            .map(|e| format!("{name}: provider schema: {e}"))
+    }));
+    // checkov's Terraform checks, in one run over every corpus configuration and every golden
+    // one (copied beside them), against the committed baseline of accepted findings.
+    if common::tool_present(
+        "checkov",
+        "checkov's Terraform checks of the tf corpus and goldens",
+    ) {
+        copy_golden_configurations(&out.path().join("golden"));
+        match checkers::checkov::terraform_findings(out.path()) {
+            Ok(findings) => failures.extend(checkers::checkov::against_baseline(&findings)),
+            Err(e) => failures.push(format!("checkov: {e}")),
+        }
     }
     eprintln!(
         "tf corpus: {files_seen} files, {accepted} accepted, {} configurations ({} providers): {clean} clean, {warned} with warnings naming what was skipped, {} failed",

@@ -3,6 +3,11 @@
 //! under `CI=true` it is a failure (`.ci/run` installs them all first, except `terraform`, which
 //! the CI machine image carries: see docs/testing.md).
 
+// checkov runs once over every configuration, in tests/tf_corpus.rs only.
+#[allow(dead_code)]
+pub mod checkov;
+pub mod terraform_schema;
+
 use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -77,12 +82,16 @@ pub fn dot_clean(path: &Path) -> Result<(), String> {
 
 /// Checks a whole golden output folder of one command, for checkers that read a folder:
 /// `terraform fmt -check -recursive` over a Terraform configuration, `kubectl kustomize` over a
-/// folder of Kubernetes manifests. `terraform` cannot be
+/// folder of Kubernetes manifests, and the provider schema check of a Terraform configuration
+/// (`terraform_schema`). `terraform` cannot be
 /// installed from the package registries CI reaches, so `.ci/run` does not install it; the CI
 /// machine image carries it, and under `CI=true` it is required like every other checker.
 pub fn check_tree(command: &str, dir: &Path) -> Result<(), String> {
     match command {
-        "tf" => run("terraform", &["fmt", "-check", "-diff", "-recursive"], dir),
+        "tf" => {
+            run("terraform", &["fmt", "-check", "-diff", "-recursive"], dir)?;
+            terraform_schema::check_dir(dir)
+        }
         // A folder of manifests is applied with `kubectl apply -k`: its kustomization must build
         // (every resource it lists exists and parses, no two objects share a kind and name).
         "k8s" if dir.join("kustomization.yaml").is_file() => run("kubectl", &["kustomize"], dir),

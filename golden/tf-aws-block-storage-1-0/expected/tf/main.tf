@@ -2,6 +2,7 @@ resource "aws_ebs_volume" "data_volume" {
   availability_zone = aws_instance.db_server.availability_zone
   size              = 47
   snapshot_id       = var.data_snapshot
+  encrypted         = true
 
   tags = {
     Name = "data_volume"
@@ -27,6 +28,16 @@ data "aws_ami" "db_server" {
 resource "aws_instance" "db_server" {
   ami           = data.aws_ami.db_server.id
   instance_type = "t3.medium"
+
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
 
   tags = {
     Name = "db_server"

@@ -20,6 +20,8 @@ resource "aws_s3_bucket" "uploads" {
 resource "aws_lb" "web_lb" {
   load_balancer_type = "application"
   subnets            = data.aws_subnets.default.ids
+  # Requests with malformed headers are dropped, not passed to the machines.
+  drop_invalid_header_fields = true
 
   tags = {
     Name = "web_lb"

@@ -12,6 +12,16 @@ resource "aws_instance" "app_vm" {
   ami           = data.aws_ami.app_vm.id
   instance_type = "t3.small"
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
+
   tags = {
     Name = "app_vm"
   }

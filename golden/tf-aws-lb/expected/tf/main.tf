@@ -69,6 +69,16 @@ resource "aws_instance" "db_vm" {
   user_data                   = data.cloudinit_config.db_vm.rendered
   user_data_replace_on_change = true
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
+
   tags = {
     Name = "db_vm"
   }
@@ -85,6 +95,8 @@ resource "aws_s3_bucket" "images" {
 resource "aws_lb" "lb" {
   load_balancer_type = "application"
   subnets            = data.aws_subnets.default.ids
+  # Requests with malformed headers are dropped, not passed to the machines.
+  drop_invalid_header_fields = true
 
   tags = {
     Name = "lb"
@@ -171,6 +183,16 @@ resource "aws_instance" "web_vm" {
   user_data_replace_on_change = true
   vpc_security_group_ids      = [aws_security_group.web_vm.id, data.aws_security_group.default.id]
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
+
   tags = {
     Name = "web_vm"
   }
@@ -191,6 +213,7 @@ resource "aws_security_group" "web_vm" {
 
 resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_8080_private" {
   security_group_id = aws_security_group.web_vm.id
+  description       = "storefront app_endpoint (tcp), open to its network"
   ip_protocol       = "tcp"
   from_port         = var.storefront_port
   to_port           = var.storefront_port
@@ -200,6 +223,7 @@ resource "aws_vpc_security_group_ingress_rule" "web_vm_tcp_8080_private" {
 # Scripts download packages; without this rule the group would let nothing out.
 resource "aws_vpc_security_group_egress_rule" "web_vm_egress" {
   security_group_id = aws_security_group.web_vm.id
+  description       = "Everything out: scripts download packages"
   ip_protocol       = "-1"
   cidr_ipv4         = "0.0.0.0/0"
 }

@@ -17,8 +17,15 @@ resource "aws_instance" "back" {
     network_interface_id = aws_network_interface.back_port.id
   }
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
   root_block_device {
+    encrypted   = true
     volume_size = 75
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
   }
 
   tags = {
@@ -53,8 +60,15 @@ resource "aws_instance" "front" {
     network_interface_id = aws_network_interface.front_port.id
   }
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
   root_block_device {
+    encrypted   = true
     volume_size = 10
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
   }
 
   tags = {

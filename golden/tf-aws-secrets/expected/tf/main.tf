@@ -64,6 +64,16 @@ resource "aws_instance" "db_vm" {
   user_data                   = data.cloudinit_config.db_vm.rendered
   user_data_replace_on_change = true
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
+
   tags = {
     Name = "db_vm"
   }

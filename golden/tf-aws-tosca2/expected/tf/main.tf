@@ -1,6 +1,7 @@
 resource "aws_ebs_volume" "data" {
   availability_zone = aws_instance.server.availability_zone
   size              = 50
+  encrypted         = true
 
   tags = {
     Name = "data"
@@ -88,6 +89,16 @@ resource "aws_instance" "server" {
   # The first port is the machine's own interface, in its network's subnet.
   primary_network_interface {
     network_interface_id = aws_network_interface.server_port.id
+  }
+
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
   }
 
   tags = {

@@ -1,6 +1,7 @@
 resource "aws_ebs_volume" "data_disk" {
   availability_zone = aws_instance.web_vm.availability_zone
   size              = 19
+  encrypted         = true
 
   tags = {
     Name = "webapp-data"
@@ -68,8 +69,15 @@ resource "aws_instance" "web_vm" {
   user_data                   = data.cloudinit_config.web_vm.rendered
   user_data_replace_on_change = true
 
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
   root_block_device {
+    encrypted   = true
     volume_size = 28
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
   }
 
   tags = {

@@ -2,6 +2,10 @@ data "openstack_networking_network_v2" "default" {
   name = var.openstack_network
 }
 
+data "openstack_networking_secgroup_v2" "default" {
+  name = "default"
+}
+
 data "openstack_images_image_v2" "db_vm" {
   name        = "Ubuntu 24.04"
   most_recent = true
@@ -131,12 +135,33 @@ data "cloudinit_config" "web_vm" {
 }
 
 resource "openstack_compute_instance_v2" "web_vm" {
-  name        = "web_vm"
-  image_id    = data.openstack_images_image_v2.web_vm.id
-  flavor_name = "m1.medium"
-  user_data   = data.cloudinit_config.web_vm.rendered
+  name            = "web_vm"
+  image_id        = data.openstack_images_image_v2.web_vm.id
+  flavor_name     = "m1.medium"
+  user_data       = data.cloudinit_config.web_vm.rendered
+  security_groups = [openstack_networking_secgroup_v2.web_vm.name, "default"]
 
   network {
     name = var.openstack_network
   }
+}
+
+# The ports of the endpoints the machine and its software expose, open to the world when
+# public and otherwise to its network (or, in no network of the template, to the members of
+# the project's default group). The group keeps OpenStack's default egress rules, and the
+# machine stays in the default group too.
+resource "openstack_networking_secgroup_v2" "web_vm" {
+  name        = "web_vm"
+  description = "The endpoints of web_vm"
+}
+
+resource "openstack_networking_secgroup_rule_v2" "web_vm_tcp_8080_private" {
+  security_group_id = openstack_networking_secgroup_v2.web_vm.id
+  description       = "storefront app_endpoint (tcp), open to the default group's members"
+  direction         = "ingress"
+  ethertype         = "IPv4"
+  protocol          = "tcp"
+  port_range_min    = var.storefront_port
+  port_range_max    = var.storefront_port
+  remote_group_id   = data.openstack_networking_secgroup_v2.default.id
 }

@@ -1,5 +1,5 @@
-//! The ports a machine must open: the endpoints the template exposes on it (AWS security
-//! groups). Every capability of type `tosca.capabilities.Endpoint` (or a type derived from it)
+//! The ports a machine must open: the endpoints the template exposes on it (the security
+//! groups of AWS and OpenStack). Every capability of type `tosca.capabilities.Endpoint` (or a type derived from it)
 //! of the machine or of the software it hosts, at any depth, with a `port` known before
 //! deployment, opens that port for its protocol: TCP, or UDP when the endpoint's `protocol` is
 //! `udp` (TOSCA's `protocol` names the application protocol, `http`, `ssh`..., carried over
@@ -26,7 +26,8 @@ impl Builder<'_, '_> {
         let mut seen: Vec<(i64, &str, bool)> = Vec::new();
         let mut out = Vec::new();
         for member in members {
-            for capability in self.topology.nodes[member.index()].capabilities.values() {
+            let node = &self.topology.nodes[member.index()];
+            for (capability_name, capability) in &node.capabilities {
                 if !type_matches(&capability.types, "tosca.capabilities.Endpoint") {
                     continue;
                 }
@@ -58,7 +59,11 @@ impl Builder<'_, '_> {
                     continue;
                 }
                 seen.push((*port, protocol, public));
+                // What the rule is for, as the AWS console shows it beside the rule.
+                let application = text("protocol").unwrap_or_else(|| protocol.to_string());
                 out.push(json!({
+                    // The templates say to whom it is open.
+                    "what": format!("{} {capability_name} ({application})", node.name),
                     "name": format!("{}_{protocol}_{port}{}", self.names[compute.index()], if public { "" } else { "_private" }),
                     // `var.http_port` where the port is an input's, so the rule follows it.
                     "port": self.scope().expr(written, Some(member)).unwrap_or_else(|_| port.to_string()),

@@ -402,10 +402,10 @@ impl<'a> Builder<'a, '_> {
             self.needs.insert("cloudinit".to_string(), json!(true));
         }
         let ports = self.ports_of(id);
-        let endpoints = if self.provider == Provider::Aws {
-            self.endpoints_of(id)
-        } else {
+        let endpoints = if self.provider == Provider::Kubernetes {
             Vec::new()
+        } else {
+            self.endpoints_of(id)
         };
         // The security group of a machine in no network of the template is in the default VPC.
         let vpc = match ports.as_array().and_then(|p| p.first()) {
@@ -414,12 +414,27 @@ impl<'a> Builder<'a, '_> {
                 .map(|net| format!("aws_vpc.{net}")),
             None => Some("data.aws_vpc.default".to_string()),
         };
-        if !endpoints.is_empty() && vpc.as_deref() == Some("data.aws_vpc.default") {
+        if self.provider == Provider::Openstack && !endpoints.is_empty() {
+            // The project's default group: the machine stays in it beside its own, and private
+            // endpoints of a machine in no network of the template open to its members.
+            self.needs
+                .insert("default_security_group".to_string(), json!(true));
+        }
+        if self.provider == Provider::Aws
+            && !endpoints.is_empty()
+            && vpc.as_deref() == Some("data.aws_vpc.default")
+        {
             self.needs
                 .insert("default_network".to_string(), json!(true));
             self.needs
                 .insert("default_security_group".to_string(), json!(true));
         }
+        let public_interface = ports
+            .as_array()
+            .filter(|_| self.provider == Provider::Aws)
+            .and_then(|p| p.first())
+            .filter(|_| endpoints.iter().any(|e| e["public"] == true))
+            .map(|first| first["name"].clone());
         if ports.as_array().is_some_and(Vec::is_empty) {
             // A machine with no port of its own joins the provider's default network
             // (OpenStack's `var.openstack_network`), declared only when something uses it.
@@ -455,6 +470,10 @@ impl<'a> Builder<'a, '_> {
             "script_env": script_env,
             "script_runner": script_runner,
             "ports": ports,
+            // A public machine in a network of the template waits for the Elastic IP of its
+            // interface (templates/terraform/aws/network.tera), so that its `public_ip` is that
+            // address from the first apply.
+            "public_interface": public_interface,
             "endpoints": endpoints,
             "vpc": vpc,
             "volumes": self.volumes_of(id),

@@ -109,6 +109,7 @@ impl Builder<'_, '_> {
         let cidr = self.prop(id, "cidr").or(default_cidr);
         let ip_version = self.prop(id, "ip_version");
         json!({
+            "public_machines": self.public_machines_in(id),
             "network_name": self.prop(id, "network_name"),
             "cidr": cidr,
             "ip_version": ip_version,
@@ -117,6 +118,38 @@ impl Builder<'_, '_> {
             "end_ip": self.prop(id, "end_ip"),
             "dhcp_enabled": self.prop(id, "dhcp_enabled"),
         })
+    }
+
+    /// The primary interfaces (ports) in network `id` of the machines that expose a public
+    /// endpoint (AWS): they need a public address, and the network a route to the internet.
+    fn public_machines_in(&self, id: NodeId) -> Vec<Json> {
+        if self.provider != Provider::Aws {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &ri in &self.incoming[id.index()] {
+            let port = self.topology.relationships[ri].source;
+            if !self.meanings.means_at(ri, Meaning::Link) || self.role_of(port) != "port" {
+                continue;
+            }
+            for &bi in &self.outgoing[port.index()] {
+                let machine = self.topology.relationships[bi].target;
+                if self.meanings.means_at(bi, Meaning::Binding)
+                    && self.role_of(machine) == "compute"
+                    && self.port_ids(machine).first() == Some(&port)
+                    && self
+                        .endpoints_of(machine)
+                        .iter()
+                        .any(|e| e["public"] == true)
+                {
+                    out.push(json!({
+                        "machine": self.names[machine.index()],
+                        "port": self.names[port.index()],
+                    }));
+                }
+            }
+        }
+        out
     }
 
     /// The port's network (LinksTo) and machine (BindsTo).
@@ -150,7 +183,7 @@ impl Builder<'_, '_> {
         let security_group = compute_id
             .filter(|c| {
                 index == Some(0)
-                    && self.provider == Provider::Aws
+                    && self.provider != Provider::Kubernetes
                     && !self.endpoints_of(*c).is_empty()
             })
             .map(|c| self.names[c.index()].clone());

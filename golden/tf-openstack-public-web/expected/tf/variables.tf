@@ -1,0 +1,5 @@
+variable "http_port" {
+  type        = number
+  description = "The port nginx listens on"
+  default     = 8080
+}
