@@ -18,12 +18,14 @@ mod extras;
 mod filters;
 mod fulfil;
 mod functions;
+mod interface_parameters;
 mod interface_types;
 mod interfaces;
 mod multiplicity;
 mod nodes;
 mod occurrences;
 mod parameter_defaults;
+mod parameter_refinement;
 mod params;
 mod paths;
 pub mod patterns;
@@ -119,6 +121,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         };
         written_definitions::check(&mut types, diags);
         parameter_defaults::check(&mut types, diags);
+        parameter_refinement::check(&mut types, diags);
     }
     let source = SourceInfo {
         dialect: model.dialect,

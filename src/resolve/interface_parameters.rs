@@ -1,0 +1,71 @@
+//! Where an interface writes its parameter definitions: the interface's own `inputs`, and each
+//! operation's and notification's `inputs` and `outputs` (§11.1 Interface Type, §11.2 Interface
+//! Definition; A.6.4 Interface Type, A.5.12 Interface definition). The Simple Profile also
+//! writes operations directly under the interface, as every key that is not one of the
+//! interface's own keynames. The one walk [`super::parameter_defaults`] and
+//! [`super::parameter_refinement`] share, so both judge the same parameters.
+
+use super::interfaces::RESERVED;
+use crate::ir::Dialect;
+use crate::yaml::{Map, Node};
+
+/// One section of parameter definitions an interface writes.
+pub struct Parameters<'m> {
+    /// The operation or notification the section belongs to; `None` for the interface's own
+    /// `inputs`.
+    pub operation: Option<&'m str>,
+    /// `inputs` or `outputs`.
+    pub section: &'static str,
+    pub map: &'m Map,
+}
+
+/// Every section of parameter definitions of an interface type or interface definition, in
+/// written order.
+pub fn of_interface<'m>(interface: &'m Map, dialect: Dialect) -> Vec<Parameters<'m>> {
+    let mut out: Vec<Parameters<'m>> = section(interface, "inputs")
+        .map(|map| Parameters {
+            operation: None,
+            section: "inputs",
+            map,
+        })
+        .into_iter()
+        .collect();
+    let mut operations: Vec<(&str, &Map)> = ["operations", "notifications"]
+        .into_iter()
+        .flat_map(|s| entries(interface.get(s)))
+        .collect();
+    if dialect != Dialect::Tosca2 {
+        operations.extend(map_entries(interface).filter(|(key, _)| !RESERVED.contains(key)));
+    }
+    for (name, operation) in operations {
+        for key in ["inputs", "outputs"] {
+            if let Some(map) = section(operation, key) {
+                out.push(Parameters {
+                    operation: Some(name),
+                    section: key,
+                    map,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn section<'m>(map: &'m Map, key: &str) -> Option<&'m Map> {
+    map.get(key).and_then(Node::as_map)
+}
+
+/// The name and map of each entry of a map-valued `section`.
+pub fn entries(section: Option<&Node>) -> impl Iterator<Item = (&str, &Map)> {
+    section
+        .and_then(Node::as_map)
+        .into_iter()
+        .flat_map(map_entries)
+}
+
+/// The name and map of each entry of `map` whose value is a map.
+pub fn map_entries(map: &Map) -> impl Iterator<Item = (&str, &Map)> {
+    map.entries()
+        .iter()
+        .filter_map(|e| Some((e.key.scalar_text()?, e.value.as_map()?)))
+}
