@@ -5,9 +5,31 @@
 //! interface's own keynames. The one walk [`super::parameter_defaults`] and
 //! [`super::parameter_refinement`] share, so both judge the same parameters.
 
+use std::collections::HashMap;
+
 use super::interfaces::RESERVED;
+use super::typing::Definition;
 use crate::ir::Dialect;
 use crate::yaml::{Map, Node};
+
+/// Where a parameter lives in its interface: the operation (`None` for the interface's own
+/// inputs), the section (`inputs`, `outputs`), and its name.
+pub type Place<'m> = (Option<&'m str>, &'static str, &'m str);
+
+/// The parameter definitions of `layers` (interface types or definitions, most specific
+/// first), each seen through every layer that defines it.
+pub fn merged<'m>(layers: &[&'m Map], dialect: Dialect) -> HashMap<Place<'m>, Definition<'m>> {
+    let mut out: HashMap<Place<'m>, Definition<'m>> = HashMap::new();
+    for layer in layers {
+        for parameters in of_interface(layer, dialect) {
+            for (name, body) in map_entries(parameters.map) {
+                let place = (parameters.operation, parameters.section, name);
+                out.entry(place).or_default().layers.push(body);
+            }
+        }
+    }
+    out
+}
 
 /// One section of parameter definitions an interface writes.
 pub struct Parameters<'m> {

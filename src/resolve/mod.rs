@@ -42,6 +42,7 @@ mod tosca2_types;
 mod type_parts;
 mod types;
 mod typing;
+mod unset_inputs;
 mod validation;
 mod value_types;
 mod values;
@@ -228,6 +229,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
     workflow_calls::check(model, nodes.ancestry, template, &topology, diags);
+    unset_inputs::check(model, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the

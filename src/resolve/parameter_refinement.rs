@@ -20,20 +20,14 @@
 //! parameter written as a plain value (an assignment in a Simple Profile interface definition)
 //! writes no `type`, `required` or `value` keyname and is not judged here.
 
-use std::collections::HashMap;
-
-use super::interface_parameters::{entries, map_entries, of_interface};
+use super::interface_parameters::{entries, map_entries, merged, of_interface};
 use super::refinement::Refined;
 use super::types::definitions;
-use super::typing::{Definition, Typing};
+use super::typing::Typing;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, TypeKind};
 use crate::yaml::{Map, Node};
-
-/// Where a parameter lives in its interface: the operation (`None` for the interface's own
-/// inputs), the section, and its name.
-type Place<'m> = (Option<&'m str>, &'static str, &'m str);
 
 /// Checks every parameter definition that refines an inherited one, in every type.
 pub fn check(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
@@ -44,7 +38,7 @@ pub fn check(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
         };
         match kind {
             TypeKind::Interface if def.derived_from.is_some() => {
-                let parents = parent_layers(typing, model, *kind, id, |m| Some(m));
+                let parents = parent_layers(typing, model, *kind, id, Some);
                 refine(typing, map, &parents, diags);
             }
             TypeKind::Node | TypeKind::Relationship | TypeKind::Group => {
@@ -113,15 +107,7 @@ fn refine<'m>(
     diags: &mut Diagnostics,
 ) {
     let dialect = typing.model.dialect;
-    let mut inherited: HashMap<Place<'m>, Definition<'m>> = HashMap::new();
-    for parent in parents {
-        for parameters in of_interface(parent, dialect) {
-            for (name, body) in map_entries(parameters.map) {
-                let place = (parameters.operation, parameters.section, name);
-                inherited.entry(place).or_default().layers.push(body);
-            }
-        }
-    }
+    let inherited = merged(parents, dialect);
     if inherited.is_empty() {
         return;
     }
