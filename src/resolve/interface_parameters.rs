@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use super::interfaces::RESERVED;
 use super::typing::Definition;
 use crate::ir::Dialect;
+use crate::model::TypeKind;
 use crate::yaml::{Map, Node};
 
 /// Where a parameter lives in its interface: the operation (`None` for the interface's own
@@ -39,6 +40,18 @@ pub struct Parameters<'m> {
     /// `inputs` or `outputs`.
     pub section: &'static str,
     pub map: &'m Map,
+}
+
+/// The interfaces a type writes parameters in: an interface type itself, or the interface
+/// definitions of a node, relationship or group type.
+pub fn interfaces_of(kind: TypeKind, map: &Map) -> Vec<&Map> {
+    match kind {
+        TypeKind::Interface => vec![map],
+        TypeKind::Node | TypeKind::Relationship | TypeKind::Group => entries(map.get("interfaces"))
+            .map(|(_, body)| body)
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Every section of parameter definitions of an interface type or interface definition, in

@@ -14,10 +14,9 @@
 //! without a `type`, whose default the interface type's definition governs where it is used.
 
 use super::defaults::of_definition;
-use super::interface_parameters::{entries, map_entries, of_interface};
+use super::interface_parameters::{interfaces_of, map_entries, of_interface};
 use super::typing::{Definition, Typing};
 use crate::diag::Diagnostics;
-use crate::model::TypeKind;
 use crate::yaml::Map;
 
 /// Checks the defaults of every parameter definition in every type.
@@ -27,14 +26,8 @@ pub fn check(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
         let Some(map) = def.def.as_map() else {
             continue;
         };
-        match kind {
-            TypeKind::Interface => interface(typing, map, diags),
-            TypeKind::Node | TypeKind::Relationship | TypeKind::Group => {
-                for (_, body) in entries(map.get("interfaces")) {
-                    interface(typing, body, diags);
-                }
-            }
-            _ => {}
+        for body in interfaces_of(*kind, map) {
+            interface(typing, body, diags);
         }
     }
 }
