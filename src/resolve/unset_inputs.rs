@@ -40,7 +40,10 @@ pub fn check(
     topology: &Topology,
     diags: &mut Diagnostics,
 ) {
-    if model.incomplete_types {
+    // TOSCA 1.0 XML operations take their input parameters from the plan that invokes them
+    // (section 2, "A process model can contain tasks ... that refer to operations"), never
+    // from the node template.
+    if model.incomplete_types || model.dialect == crate::ir::Dialect::Xml {
         return;
     }
     let called = workflow_calls(template);

@@ -1278,10 +1278,14 @@ impl X<'_, '_> {
             "number" => "float",
             other => super::props_builtin(other),
         };
-        let required = doc::yes_no(d, p, "required", true, self.diags);
+        // A TOSCA 1.0 XML node template never assigns operation inputs: the plan that invokes
+        // the operation supplies them, and `required` tells the plan. Read as a YAML input,
+        // such a parameter is one the template may leave unset (`required: false`), or a
+        // template converted from XML would be refused for every required input.
+        doc::yes_no(d, p, "required", true, self.diags);
         let mut m = M::new(d.el(p));
         m.set("type", build::s(yaml_ty, d.at(p, "type")));
-        m.set("required", build::boolean(required, d.at(p, "required")));
+        m.set("required", build::boolean(false, d.at(p, "required")));
         Some((name, m.done()))
     }
 }
