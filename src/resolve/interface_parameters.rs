@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use super::interfaces::RESERVED;
 use super::typing::Definition;
 use crate::ir::Dialect;
-use crate::model::TypeKind;
+use crate::model::{TypeDef, TypeKind};
 use crate::yaml::{Map, Node};
 
 /// Where a parameter lives in its interface: the operation (`None` for the interface's own
@@ -52,6 +52,19 @@ pub fn interfaces_of(kind: TypeKind, map: &Map) -> Vec<&Map> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The interface definitions named `name` that the types `defs` write (a type chain, most
+/// specific first), in that order.
+pub fn definitions_named<'m>(defs: &[&'m TypeDef], name: &str) -> Vec<&'m Map> {
+    defs.iter()
+        .filter_map(|d| interface_named(d.def.as_map()?, name))
+        .collect()
+}
+
+/// The interface definition `name` of one type's definition `map`.
+pub fn interface_named<'m>(map: &'m Map, name: &str) -> Option<&'m Map> {
+    map.get("interfaces")?.as_map()?.get(name)?.as_map()
 }
 
 /// Every section of parameter definitions of an interface type or interface definition, in

@@ -20,7 +20,7 @@
 //! parameter written as a plain value (an assignment in a Simple Profile interface definition)
 //! writes no `type`, `required` or `value` keyname and is not judged here.
 
-use super::interface_parameters::{entries, map_entries, merged, of_interface};
+use super::interface_parameters::{entries, interface_named, map_entries, merged, of_interface};
 use super::refinement::Refined;
 use super::types::definitions;
 use super::typing::Typing;
@@ -43,9 +43,8 @@ pub fn check(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
             }
             TypeKind::Node | TypeKind::Relationship | TypeKind::Group => {
                 for (name, body) in entries(map.get("interfaces")) {
-                    let mut parents = parent_layers(typing, model, *kind, id, |m| {
-                        m.get("interfaces")?.as_map()?.get(name)?.as_map()
-                    });
+                    let mut parents =
+                        parent_layers(typing, model, *kind, id, |m| interface_named(m, name));
                     let named = std::iter::once(body)
                         .chain(parents.iter().copied())
                         .find_map(|m| m.get("type"));

@@ -23,13 +23,13 @@
 //! - a node that is selected or substituted rather than created (it has `directives`) is not
 //!   judged: no operation of it is run by this deployment.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use super::interface_parameters::merged;
+use super::interface_parameters::{definitions_named, merged};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Interfaces, Topology};
-use crate::model::{Model, TopologyTemplate, TypeKind};
+use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::source::Span;
 use crate::yaml::{Map, Node};
 
@@ -47,54 +47,61 @@ pub fn check(
         return;
     }
     let called = workflow_calls(template);
-    let mut seen: HashSet<&str> = HashSet::new();
-    for node in &topology.nodes {
-        if !node.directives.is_empty() || !seen.insert(&node.name) {
+    let node_templates: HashMap<&str, &Named> = template
+        .node_templates
+        .iter()
+        .map(|n| (n.name.as_str(), n))
+        .collect();
+    let relationship_templates: HashMap<&str, &Named> = template
+        .relationship_templates
+        .iter()
+        .map(|r| (r.name.as_str(), r))
+        .collect();
+    // Each template once (an expanded topology has several nodes of one template).
+    let mut seen: HashSet<(TypeKind, &str)> = HashSet::new();
+    let nodes = topology
+        .nodes
+        .iter()
+        .filter(|node| node.directives.is_empty())
+        .map(|n| (TypeKind::Node, &n.name, &n.types, &n.interfaces));
+    let relationships = topology
+        .relationships
+        .iter()
+        .map(|r| (TypeKind::Relationship, &r.name, &r.types, &r.interfaces));
+    for (kind, name, types, interfaces) in nodes.chain(relationships) {
+        let named = match kind {
+            TypeKind::Node => node_templates.get(name.as_str()),
+            _ => relationship_templates.get(name.as_str()),
+        };
+        let Some(named) = named else {
+            continue;
+        };
+        if !seen.insert((kind, name)) {
             continue;
         }
-        let Some(named) = template.node_templates.iter().find(|n| n.name == node.name) else {
-            continue;
-        };
         let judged = Judged {
             model,
-            kind: TypeKind::Node,
-            types: &node.types,
-            interfaces: &node.interfaces,
-            owner: format!("node template `{}`", node.name),
+            kind,
+            types,
+            interfaces,
+            owner: format!(
+                "{} `{name}`",
+                if kind == TypeKind::Node {
+                    "node template"
+                } else {
+                    "relationship template"
+                }
+            ),
             at: assigned_at(named),
             called: &called,
-            target: &node.name,
-        };
-        judged.check(diags);
-    }
-    let mut seen: HashSet<&str> = HashSet::new();
-    for relationship in &topology.relationships {
-        if !seen.insert(&relationship.name) {
-            continue;
-        }
-        let Some(named) = template
-            .relationship_templates
-            .iter()
-            .find(|r| r.name == relationship.name)
-        else {
-            continue;
-        };
-        let judged = Judged {
-            model,
-            kind: TypeKind::Relationship,
-            types: &relationship.types,
-            interfaces: &relationship.interfaces,
-            owner: format!("relationship template `{}`", relationship.name),
-            at: assigned_at(named),
-            called: &called,
-            target: "",
+            target: if kind == TypeKind::Node { name } else { "" },
         };
         judged.check(diags);
     }
 }
 
 /// Where a template's unset input is reported: its `interfaces` keyname, else its name.
-fn assigned_at(named: &crate::model::Named) -> Span {
+fn assigned_at(named: &Named) -> Span {
     named
         .def
         .as_map()
@@ -153,17 +160,7 @@ impl Judged<'_> {
     fn check(&self, diags: &mut Diagnostics) {
         let defs = definitions(self.model, self.kind, self.types);
         for (name, interface) in self.interfaces {
-            let mut layers: Vec<&Map> = defs
-                .iter()
-                .filter_map(|d| {
-                    d.def
-                        .as_map()?
-                        .get("interfaces")?
-                        .as_map()?
-                        .get(name)?
-                        .as_map()
-                })
-                .collect();
+            let mut layers = definitions_named(&defs, name);
             layers.extend(
                 definitions(self.model, TypeKind::Interface, &interface.types)
                     .iter()
