@@ -13,6 +13,14 @@ use crate::ir::Dialect;
 use crate::model::{TypeDef, TypeKind};
 use crate::yaml::{Map, Node};
 
+/// The checks of the parameter definitions every type writes: their defaults
+/// ([`super::parameter_defaults`]), then how they refine inherited ones
+/// ([`super::parameter_refinement`]).
+pub fn check(typing: &mut super::typing::Typing<'_, '_>, diags: &mut crate::diag::Diagnostics) {
+    super::parameter_defaults::check(typing, diags);
+    super::parameter_refinement::check(typing, diags);
+}
+
 /// Where a parameter lives in its interface: the operation (`None` for the interface's own
 /// inputs), the section (`inputs`, `outputs`), and its name.
 pub type Place<'m> = (Option<&'m str>, &'static str, &'m str);

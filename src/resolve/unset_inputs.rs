@@ -33,8 +33,21 @@ use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::source::Span;
 use crate::yaml::{Map, Node};
 
-/// Checks the interfaces of every node and relationship of `topology`.
+/// The inputs operations are given, both ways: by imperative workflows' `call_operation`
+/// ([`super::workflow_calls`]), then by templates (here).
 pub fn check(
+    model: &Model,
+    ancestry: &mut super::types::Ancestry,
+    template: &TopologyTemplate,
+    topology: &Topology,
+    diags: &mut Diagnostics,
+) {
+    super::workflow_calls::check(model, ancestry, template, topology, diags);
+    templates(model, template, topology, diags);
+}
+
+/// Checks the interfaces of every node and relationship of `topology`.
+fn templates(
     model: &Model,
     template: &TopologyTemplate,
     topology: &Topology,
