@@ -59,14 +59,16 @@ pub enum Quirk {
     /// `community.tosca.*`): a type defined in a file shadows a same-named type the file imports
     /// into its root namespace (instead of making the name ambiguous, §6.8.4 Namespaces), and a
     /// `properties` block in a property definition (no keyname of one, §9.4 Property Definition) is
-    /// read as a data type derived from the property's type that refines those properties; each
-    /// with a warning where the file does it.
+    /// read as a data type derived from the property's type that refines those properties, and a
+    /// type name that names no type as written is read ignoring letter case when that names
+    /// exactly one; each with a warning where the file does it.
     ///
     /// `community.tosca.technology.base:0.1` defines `Bash` and imports
     /// `community.tosca.core:0.1`, which defines `Bash` too, into its root namespace (see
     /// [`crate::model::names`] for the shadowing rule); `io.kubernetes:1.35` refines
     /// `Service.spec`, `Deployment.spec` and the `metadata` of several types so (see
-    /// [`super::nested_refinements`]).
+    /// [`super::nested_refinements`]); `community.tosca.technology.kubernetes:0.1` types two
+    /// properties `core:port` where the core profile defines `Port`.
     OasisProfiles,
     /// Unknown keynames as warnings (ignored) instead of errors
     ///

@@ -29,7 +29,7 @@ use crate::diag::Diagnostics;
 use crate::ir::{Hosting, PolicyTarget, Topology, TypeKind, Valid, Value, canonical};
 use crate::source::SourceMap;
 
-use super::kubernetes::profile::claim_workloads as workloads;
+use super::k8s_profile::claim_workloads as workloads;
 use super::shared::{Builder, Part};
 use super::{Element, ElementKind, Engine, OutputFile};
 

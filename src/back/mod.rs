@@ -19,6 +19,8 @@ pub(crate) mod elements;
 mod engine;
 pub mod filters;
 pub mod graphviz;
+pub mod images;
+pub mod k8s_profile;
 pub mod kubernetes;
 pub mod meanings;
 mod output;

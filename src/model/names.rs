@@ -133,6 +133,14 @@ struct RootIndex {
     failed: Vec<Option<String>>,
 }
 
+/// How [`Namespaces::collect`] compares names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Exact,
+    /// Equal but for letter case (`--quirk oasis-profiles`).
+    Ignored,
+}
+
 /// The namespaces of every TOSCA 2.0 file read; see the module docs.
 #[derive(Debug, Clone, Default)]
 pub struct Namespaces {
@@ -260,26 +268,49 @@ impl Namespaces {
     fn find_all(&self, space: Space, written: &str, from: FileId) -> Vec<String> {
         let mut found = Vec::new();
         if let Some(from) = self.scope_of(from) {
-            self.collect(space, written, from, &mut found);
+            self.collect(space, written, from, Case::Exact, &mut found);
         }
         found
     }
 
     /// What `written` names from `from`: in its root namespace, whole, else through the
-    /// namespace its first prefix names.
-    fn collect(&self, space: Space, written: &str, from: FileId, found: &mut Vec<String>) {
+    /// namespace its first prefix names. With [`Case::Ignored`] the names of the root namespace
+    /// are scanned for one equal but for letter case: that runs only for a name unknown as
+    /// written.
+    fn collect(
+        &self,
+        space: Space,
+        written: &str,
+        from: FileId,
+        case: Case,
+        found: &mut Vec<String>,
+    ) {
         let index = self.root_index(from);
-        let candidates = index
-            .names
-            .get(&(space, written.to_string()))
-            .map_or(&[][..], Vec::as_slice);
-        for (id, file) in candidates {
-            let hidden = self.shadowing
-                && candidates
-                    .iter()
-                    .any(|(other, by)| other != id && self.shadows(*by, *file));
-            if !hidden && !found.contains(id) {
-                found.push(id.clone());
+        let exact = match case {
+            Case::Exact => index
+                .names
+                .get(&(space, written.to_string()))
+                .map(Vec::as_slice),
+            Case::Ignored => None,
+        };
+        let scanned: Vec<&[(String, FileId)]> = match case {
+            Case::Exact => Vec::new(),
+            Case::Ignored => index
+                .names
+                .iter()
+                .filter(|((s, name), _)| *s == space && name.eq_ignore_ascii_case(written))
+                .map(|(_, c)| c.as_slice())
+                .collect(),
+        };
+        for candidates in exact.into_iter().chain(scanned) {
+            for (id, file) in candidates {
+                let hidden = self.shadowing
+                    && candidates
+                        .iter()
+                        .any(|(other, by)| other != id && self.shadows(*by, *file));
+                if !hidden && !found.contains(id) {
+                    found.push(id.clone());
+                }
             }
         }
         if !found.is_empty() {
@@ -289,7 +320,7 @@ impl Namespaces {
             return;
         };
         for &imported in index.namespaces.get(prefix).map_or(&[][..], Vec::as_slice) {
-            self.collect(space, rest, imported, found);
+            self.collect(space, rest, imported, case, found);
         }
     }
 
@@ -332,6 +363,27 @@ impl Namespaces {
             }
         }
         out
+    }
+
+    /// Whether `--quirk oasis-profiles` is on: definitions shadow, and a name unknown as written
+    /// is read ignoring letter case ([`Self::lookup_ignoring_case`]).
+    pub fn reads_oasis_profiles(&self) -> bool {
+        self.shadowing
+    }
+
+    /// What `written` (unknown in `from`) names when letter case is ignored, the namespace
+    /// prefix excepted: `core:port` for the `Port` of the profile imported as `core`
+    /// (`community.tosca.technology.kubernetes:0.1` writes it so). Names are case-sensitive
+    /// (YAML keys are, and the profiles' own examples write `core:Port`): the resolver reads a
+    /// name so only under `--quirk oasis-profiles`, and otherwise names the type in its error.
+    /// Sorted, so that more than one is reported in one order.
+    pub fn lookup_ignoring_case(&self, kind: TypeKind, written: &str, from: FileId) -> Vec<String> {
+        let mut found = Vec::new();
+        if let Some(from) = self.scope_of(from) {
+            self.collect(Space::Type(kind), written, from, Case::Ignored, &mut found);
+        }
+        found.sort();
+        found
     }
 
     /// Whether `written`, unknown in `from`, may be defined in an import that could not be read:
@@ -506,6 +558,22 @@ mod tests {
         assert_eq!(ns.unknown_prefix("my:k9s:Pod", main), Some("k9s"));
         assert_eq!(ns.unknown_prefix("your:Pod", main), Some("your"));
         assert_eq!(ns.unknown_prefix("Pod", main), None);
+    }
+
+    #[test]
+    fn a_name_in_another_case_is_found_only_ignoring_case_and_keeps_its_prefix() {
+        let mut ns = Namespaces::default();
+        let main = file(&mut ns, 0, Qualifier::default(), &[]);
+        let core = file(&mut ns, 1, Qualifier::profile("core:0.1"), &["Port"]);
+        ns.import(main, core, Some("core"));
+        assert!(ns.lookup(NODE, "core:port", main).is_empty());
+        assert_eq!(
+            ns.lookup_ignoring_case(NODE, "core:port", main),
+            ["core:0.1:Port"]
+        );
+        // The prefix names a namespace as written; only the type's name is compared so.
+        assert!(ns.lookup_ignoring_case(NODE, "CORE:Port", main).is_empty());
+        assert!(ns.lookup_ignoring_case(NODE, "core:Ports", main).is_empty());
     }
 
     #[test]

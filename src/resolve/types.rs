@@ -48,6 +48,10 @@ pub struct Ancestry {
     /// Types whose chain passes [`Model::max_type_depth`], per kind: their ancestries are cut
     /// at the limit, and the chain is reported once, at the first of them.
     too_deep: [FastSet<String>; KINDS],
+    /// (kind, file, name as written) of the names found only when letter case is ignored
+    /// (`--quirk oasis-profiles`), and the places already warned about.
+    case_folded: FastSet<(TypeKind, FileId, String)>,
+    case_warned: FastSet<Span>,
 }
 
 const KINDS: usize = TypeKind::ALL.len();
@@ -113,6 +117,8 @@ impl Ancestry {
             shorthands,
             lookups: FastMap::default(),
             too_deep: Default::default(),
+            case_folded: FastSet::default(),
+            case_warned: FastSet::default(),
         }
     }
 
@@ -128,7 +134,16 @@ impl Ancestry {
             .is_some_and(|names| names.contains_key(name));
         if !known {
             let found = if model.dialect == Dialect::Tosca2 {
-                model.namespaces.lookup(kind, name, from)
+                let exact = model.namespaces.lookup(kind, name, from);
+                if exact.is_empty() && model.namespaces.reads_oasis_profiles() {
+                    let folded = model.namespaces.lookup_ignoring_case(kind, name, from);
+                    if !folded.is_empty() {
+                        self.case_folded.insert((kind, from, name.to_string()));
+                    }
+                    folded
+                } else {
+                    exact
+                }
             } else {
                 self.global_name(model, kind, name, from)
                     .into_iter()
@@ -206,7 +221,17 @@ impl Ancestry {
         if found.len() > 1 {
             diags.push(ambiguous(model, kind, name, found, at));
         }
-        found.first().cloned()
+        let first = found.first().cloned();
+        if !self.case_folded.is_empty()
+            && let Some(id) = &first
+            && self
+                .case_folded
+                .contains(&(kind, at.file, name.to_string()))
+            && self.case_warned.insert(at)
+        {
+            diags.push(case_folded(model, kind, name, id, at));
+        }
+        first
     }
 
     /// The ancestry of `name`, written at `used_at` (most specific first), reporting unknown,
@@ -444,6 +469,35 @@ fn ambiguous(model: &Model, kind: TypeKind, name: &str, ids: &[String], at: Span
     })
 }
 
+/// A name that means a type only when letter case is ignored, read so under `--quirk
+/// oasis-profiles`.
+fn case_folded(model: &Model, kind: TypeKind, name: &str, id: &str, at: Span) -> Diagnostic {
+    let written = spelt_as(model, kind, name, id);
+    let defined = written.rsplit(':').next().unwrap_or(&written).to_string();
+    Diagnostic::warning(
+        codes::TOSCA_UNKNOWN_TYPE,
+        format!(
+            "{} `{name}` names no type as written (names are case-sensitive); read as `{written}` (--quirk oasis-profiles)",
+            kind.noun()
+        ),
+    )
+    .at_with(at, format!("`{id}` is spelt `{defined}`"))
+    .hint(format!("write `{written}`"))
+}
+
+/// `name` as it should have been written to name the type `id`: its namespace prefix, then the
+/// type's name as defined (`core:port` → `core:Port`).
+fn spelt_as(model: &Model, kind: TypeKind, name: &str, id: &str) -> String {
+    let defined = model
+        .types
+        .get(&TypeRef(kind, id))
+        .map_or(id, |def| def.name.as_str());
+    match name.rsplit_once(':') {
+        Some((prefix, _)) => format!("{prefix}:{defined}"),
+        None => defined.to_string(),
+    }
+}
+
 fn unknown_type(
     ancestry: &mut Ancestry,
     model: &Model,
@@ -479,6 +533,11 @@ fn unknown_type(
                 .find(|(k, id)| *k == kind && id.ends_with(&suffix))
         })
         .flatten();
+    let other_case = if model.dialect == Dialect::Tosca2 {
+        model.namespaces.lookup_ignoring_case(kind, name, at.file)
+    } else {
+        Vec::new()
+    };
     if let Some((_, id)) = prefixed {
         // Simple Profile `namespace_prefix` imports: the name lives under its prefix.
         d = d.hint(format!(
@@ -489,6 +548,11 @@ fn unknown_type(
             "`{name}` is a {}, not a {}",
             other.noun(),
             kind.noun()
+        ));
+    } else if let [id] = other_case.as_slice() {
+        let written = spelt_as(model, kind, name, id);
+        d = d.hint(format!(
+            "names are case-sensitive: write `{written}`; `--quirk oasis-profiles` reads `{name}` as `{written}`, with a warning, for the OASIS community's profiles that write it so"
         ));
     } else if let Some(profile) = (model.dialect == Dialect::Tosca2)
         .then(|| crate::profiles::tosca2_profile_defining(kind.section(), name))

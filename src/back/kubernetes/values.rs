@@ -204,23 +204,6 @@ pub fn data_key(name: &str) -> String {
     }
 }
 
-/// The image reference for an artifact `file` from a repository at `url`: the registry host and
-/// path before the file, or the file alone for Docker Hub (`docker_hub` lists its hosts).
-pub fn image_ref(file: &str, url: Option<&str>, docker_hub: &[String]) -> String {
-    let Some(url) = url else {
-        return file.to_string();
-    };
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let rest = rest.trim_end_matches('/');
-    let host = rest.split('/').next().unwrap_or("");
-    if rest.is_empty() || docker_hub.iter().any(|h| h.eq_ignore_ascii_case(host)) {
-        return file.to_string();
-    }
-    // A registry URL's API path (`/v2`) is not part of image names.
-    let rest = rest.strip_suffix("/v2").unwrap_or(rest);
-    format!("{rest}/{}", file.trim_start_matches('/'))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,23 +257,5 @@ mod tests {
         assert_eq!(port_name("8080"), "p8080");
         assert_eq!(port_name("http"), "http");
         assert_eq!(data_key("scripts/install app.sh"), "scripts-install-app.sh");
-    }
-
-    #[test]
-    fn images_from_repositories() {
-        let hub = vec!["registry.hub.docker.com".to_string()];
-        assert_eq!(image_ref("nginx:1.27", None, &hub), "nginx:1.27");
-        assert_eq!(
-            image_ref("nginx:1.27", Some("https://registry.hub.docker.com/"), &hub),
-            "nginx:1.27"
-        );
-        assert_eq!(
-            image_ref("team/app:2", Some("https://ghcr.io/"), &hub),
-            "ghcr.io/team/app:2"
-        );
-        assert_eq!(
-            image_ref("app:2", Some("https://registry.example.com:5000/v2/"), &hub),
-            "registry.example.com:5000/app:2"
-        );
     }
 }

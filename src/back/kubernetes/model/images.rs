@@ -1,9 +1,10 @@
-//! Which image a workload runs, and what is wrong with it: the base image of a lifted server
-//! from its `os` capability (the rules' `os_images`, with the releases out of support or
-//! without an image warned), and a container image that names no tag.
+//! Which image a workload runs, by the one image table ([`crate::back::images`]), with what is
+//! wrong with it reported at the node: the base image of a lifted server from its `os`
+//! capability, a database product's image, and a container image the template names itself.
 
 use serde_json::Value as Json;
 
+use crate::back::images::{self, Finding};
 use crate::diag::{Diagnostics, codes};
 use crate::ir::Value;
 
@@ -11,122 +12,74 @@ use super::super::values::literal_text;
 use super::*;
 
 impl Ctx<'_> {
-    /// The image for a server's `os` capability, by the rules' `os_images` table.
-    pub(super) fn base_image(
-        &mut self,
-        root: usize,
-        bind: &Json,
-        diags: &mut Diagnostics,
-    ) -> String {
-        let default = json_str(bind, "default_image")
-            .unwrap_or("ubuntu:24.04")
-            .to_string();
+    /// The image for a server's `os` capability.
+    pub(super) fn base_image(&mut self, root: usize, diags: &mut Diagnostics) -> String {
         let os = self.node(root).capabilities.values().find(|c| {
             c.types.iter().any(|t| t.ends_with("OperatingSystem"))
                 || c.properties.contains_key("distribution")
         });
-        let Some(os) = os else { return default };
+        let Some(os) = os else {
+            return images::for_os(&self.node(root).name, None, None).image;
+        };
         let distribution = os.properties.get("distribution").and_then(Value::as_str);
         let os_type = os.properties.get("type").and_then(Value::as_str);
         let version = os.properties.get("version").and_then(literal_text);
-        let table = bind
-            .get("os_images")
-            .and_then(Json::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let key = distribution.or(os_type).map(str::to_ascii_lowercase);
-        let Some(key) = key else { return default };
-        let Some(entry) = table.iter().find(|e| {
-            json_strings(e, "names")
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(&key))
-        }) else {
-            let d = self.warn(
-                codes::K8S_UNSUPPORTED,
-                os.location,
-                format!("no base image is known for the operating system `{key}` of `{}`; using {default}", self.node(root).name),
-                "add the distribution to `os_images` in the rules (--backend-dir)",
-            );
-            diags.push(d);
-            return default;
-        };
-        let default_version = json_str(entry, "default_version").map(str::to_string);
-        let mut version = version
-            .or_else(|| default_version.clone())
-            .unwrap_or_else(|| "latest".to_string());
-        let major_of = |v: &str| v.split('.').next().unwrap_or(v).to_string();
-        let major_number = major_of(&version).parse::<i64>().ok();
-        let supported_from = entry.get("supported_from").and_then(Json::as_i64);
-        let first = entry.get("first_major").and_then(Json::as_i64);
-        if let (Some(m), Some(from)) = (major_number, supported_from)
-            && m < from
-        {
-            let missing = first.is_some_and(|f| m < f);
-            let (what, instead) = match (&default_version, missing) {
-                (Some(d), true) => (
-                    "has no image at all",
-                    format!("; using version {d} instead"),
-                ),
-                _ => ("is out of support", String::new()),
-            };
-            let d = self.warn(
-                codes::K8S_UNSUPPORTED,
-                os.location,
-                format!(
-                    "`{key}` {version} of `{}` {what} (supported from {from}){instead}",
-                    self.node(root).name
-                ),
-                "move the stack to a supported release, and set the `os` capability's `version` to it",
-            );
-            diags.push(d);
-            if missing && let Some(d) = default_version {
-                version = d;
-            }
-        }
-        let major = major_of(&version);
-        json_str(entry, "image")
-            .unwrap_or(&default)
-            .replace("{version}", &version)
-            .replace("{major}", &major)
+        let location = os.location;
+        let choice = images::for_os(
+            &self.node(root).name,
+            distribution.or(os_type),
+            version.as_deref(),
+        );
+        self.report(location, choice.findings, diags);
+        choice.image
     }
 
-    /// Warns when the container image of `plan` names neither a tag nor a digest.
-    pub(super) fn warn_unpinned(&mut self, plan: &Plan, diags: &mut Diagnostics) {
+    /// The image of the database `product` (an entry of the rules' `products`) in `version`:
+    /// the table's, or, for a product the table does not know (added by `--backend-dir`), the
+    /// entry's own `image` with `{version}` filled in.
+    pub(super) fn product_image(
+        &mut self,
+        owner: usize,
+        product: &Json,
+        version: Option<&str>,
+        diags: &mut Diagnostics,
+    ) -> Option<String> {
+        let name = json_str(product, "name").unwrap_or("");
+        let node = self.node(owner).name.clone();
+        if let Some(choice) = images::for_product(&node, name, version) {
+            let location = self.node(owner).location;
+            self.report(location, choice.findings, diags);
+            return Some(choice.image);
+        }
+        let image = json_str(product, "image")?;
+        let version = version
+            .or_else(|| json_str(product, "default_version"))
+            .unwrap_or("latest");
+        Some(image.replace("{version}", version))
+    }
+
+    /// Warns when the container image of `plan` names neither a tag nor a digest, or is a
+    /// release out of support.
+    pub(super) fn check_image(&mut self, plan: &Plan, diags: &mut Diagnostics) {
         let (location, name) = (
             self.node(plan.owner).location,
             self.node(plan.owner).name.clone(),
         );
-        if let Some(image) = plan.image.as_deref()
-            && !is_pinned(image)
-        {
-            let d = self.warn(
-                codes::K8S_UNSUPPORTED,
-                location,
-                format!("the image `{image}` of `{name}` names no tag: the cluster runs whatever `latest` is when it pulls"),
-                "pin the image to a version tag or a digest (mysql:8.4, or name@sha256:...)",
-            );
-            diags.push(d);
+        if let Some(image) = plan.image.as_deref() {
+            let findings = images::check_named(&name, image);
+            self.report(location, findings, diags);
         }
     }
-}
 
-/// True when an image reference names a tag or a digest: `mysql:8.4`, `name@sha256:...`, but
-/// not `mysql` or `registry:5000/app` (a registry port is no tag).
-fn is_pinned(image: &str) -> bool {
-    let last = image.rsplit('/').next().unwrap_or(image);
-    image.contains('@') || last.contains(':')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_image_is_pinned_by_a_tag_or_a_digest() {
-        assert!(is_pinned("mysql:8.4"));
-        assert!(is_pinned("registry:5000/app:1.2"));
-        assert!(is_pinned("app@sha256:abc"));
-        assert!(!is_pinned("mysql"));
-        assert!(!is_pinned("registry:5000/app"));
+    fn report(
+        &mut self,
+        location: Option<crate::ir::Location>,
+        findings: Vec<Finding>,
+        diags: &mut Diagnostics,
+    ) {
+        for f in findings {
+            let d = self.warn(codes::K8S_UNSUPPORTED, location, f.message, &f.hint);
+            diags.push(d);
+        }
     }
 }

@@ -11,8 +11,7 @@ use crate::limits::Limits;
 use crate::source::ArtifactFiles;
 
 use super::super::values::{
-    cpu_quantity, data_key, env_name, image_ref, integer, literal_text, port_name, shouty,
-    size_quantity,
+    cpu_quantity, data_key, env_name, integer, literal_text, port_name, shouty, size_quantity,
 };
 use super::addresses::{POD_IP_ENV, POD_IP_MARK};
 use super::*;
@@ -141,10 +140,8 @@ impl Ctx<'_> {
             .node(owner)
             .properties
             .get("component_version")
-            .and_then(literal_text)
-            .or_else(|| json_str(product, "default_version").map(str::to_string))
-            .unwrap_or_else(|| "latest".to_string());
-        plan.image = json_str(product, "image").map(|i| i.replace("{version}", &version));
+            .and_then(literal_text);
+        plan.image = self.product_image(owner, product, version.as_deref(), diags);
         let port = self
             .node(owner)
             .properties
@@ -249,7 +246,6 @@ impl Ctx<'_> {
         let i = plan.owner;
         let node = self.node(i).clone();
         let bind = self.binds[i].clone();
-        let hub = json_strings(&bind, "docker_hub");
         let image_types = json_strings(&bind, "image_types");
         let artifact = node
             .artifacts
@@ -268,7 +264,12 @@ impl Ctx<'_> {
                 })
             });
         match artifact {
-            Some(a) => plan.image = Some(image_ref(&a.file, a.repository_url.as_deref(), &hub)),
+            Some(a) => {
+                plan.image = Some(crate::back::images::image_ref(
+                    &a.file,
+                    a.repository_url.as_deref(),
+                ))
+            }
             None => {
                 if let Some(image) = node.properties.get("image").and_then(Value::as_str) {
                     plan.image = Some(image.to_string());
@@ -284,7 +285,7 @@ impl Ctx<'_> {
                 }
             }
         }
-        self.warn_unpinned(plan, diags);
+        self.check_image(plan, diags);
         plan.ports = self.endpoint_ports(&[i]);
         // Properties the rules map to the environment.
         if bind.get("property_env").and_then(Json::as_bool) == Some(true) {
@@ -592,7 +593,7 @@ impl Ctx<'_> {
             .any(|m| matches!(self.roles[m.index()], Role::Dbms | Role::Database));
         // The base image.
         let bind = self.binds[root].clone();
-        plan.image = Some(self.base_image(root, &bind, diags));
+        plan.image = Some(self.base_image(root, diags));
         plan.requests = self.requests(root);
         plan.ports = self.endpoint_ports(&plan.members.clone());
         // Scripts, in order, and their inputs as the environment.

@@ -21,17 +21,14 @@
 mod eval;
 mod hcl;
 mod refs;
-mod units;
 
 pub use hcl::manifests;
 
-pub use units::claim_workloads;
-
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use indexmap::IndexMap;
-use serde::Deserialize;
+
+use crate::back::k8s_profile::{data, kind_of, profile_type};
 use serde_json::Value as Json;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -41,47 +38,6 @@ use crate::source::Span;
 /// Pseudo-type put at the head of a profile node's ancestry for `toscana tf --provider
 /// kubernetes`, whose rules skip it: the node is written as a `kubernetes_manifest` instead.
 pub const OBJECT: &str = "toscana.kubernetes.ProfileObject";
-
-/// The data of `backends/kubernetes/profiles.yaml`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Data {
-    profiles: Vec<Profile>,
-    /// kind → apiVersion
-    kinds: IndexMap<String, String>,
-    /// type name → the kind it is
-    aliases: IndexMap<String, String>,
-    /// type name → the Service `spec.type` it means
-    service_types: IndexMap<String, String>,
-    /// the top-level fields a property may write
-    fields: Vec<String>,
-    /// the keys of IntOrString values, whose strings of digits are numbers
-    int_or_string: Vec<String>,
-    /// the kinds that run pods, each drawn as a cluster with what it uses
-    workloads: Vec<String>,
-    references: Vec<refs::Reference>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Profile {
-    name: String,
-    #[allow(dead_code)] // for people reading the file
-    description: String,
-}
-
-/// The profile data, read once. It is compiled in, and a unit test reads it, so a broken file
-/// never reaches a user.
-fn data() -> &'static Data {
-    static DATA: OnceLock<Data> = OnceLock::new();
-    DATA.get_or_init(|| {
-        let text = include_str!("../../../../backends/kubernetes/profiles.yaml");
-        let json = crate::yaml::plain_json(text, &crate::limits::Limits::default())
-            .expect("backends/kubernetes/profiles.yaml is plain YAML");
-        serde_json::from_value(json)
-            .expect("backends/kubernetes/profiles.yaml has the keys of Data")
-    })
-}
 
 /// One object a node writes.
 pub struct ProfileObject {
@@ -186,36 +142,6 @@ pub fn terraform(
     }
     let text = (!profile.objects.is_empty()).then(|| manifests(&profile.objects));
     (profile, text)
-}
-
-/// The profile a type name belongs to and the type's own name: `io.kubernetes:1.35:Pod` →
-/// (`io.kubernetes`, `Pod`).
-fn profile_type(type_name: &str) -> Option<(&'static str, &str)> {
-    let data = data();
-    data.profiles.iter().find_map(|p| {
-        let rest = type_name.strip_prefix(p.name.as_str())?.strip_prefix(':')?;
-        // `<version>:<Name>`; the version is whatever the template imported.
-        let (_version, name) = rest.rsplit_once(':')?;
-        Some((p.name.as_str(), name))
-    })
-}
-
-/// The unqualified name of a type: what follows its last `:`.
-fn local_name(type_name: &str) -> &str {
-    type_name.rsplit(':').next().unwrap_or(type_name)
-}
-
-/// The kind a node of these types is: the first type (most specific first) whose name is a
-/// kind or an alias of one, with that type's name.
-fn kind_of(types: &[String]) -> Option<(&'static str, &str)> {
-    let data = data();
-    types.iter().find_map(|t| {
-        let name = local_name(t);
-        let kind = data.aliases.get(name).map_or(name, String::as_str);
-        data.kinds
-            .get_key_value(kind)
-            .map(|(k, _)| (k.as_str(), name))
-    })
 }
 
 /// Builds the objects of every node of a Kubernetes profile in `topology`. `span_of` gives where

@@ -9,77 +9,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Deserialize;
+use crate::back::k8s_profile::{Reference, Write};
 use serde_json::Value as Json;
 
 use crate::ir::Topology;
-
-/// One entry of `references`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Reference {
-    /// The relationship type's own name (`Controls`), of any profile.
-    #[serde(default)]
-    relationship: Option<String>,
-    /// The requirement's name.
-    #[serde(default)]
-    requirement: Option<String>,
-    /// The source object's kinds this entry is for; all when absent.
-    #[serde(default)]
-    kinds: Option<Vec<String>>,
-    /// The target object's kinds this entry is for; all when absent.
-    #[serde(default)]
-    target_kinds: Option<Vec<String>>,
-    /// The target is written inside the source, not as an object of its own.
-    #[serde(default)]
-    fold: bool,
-    #[serde(default)]
-    set: Vec<Write>,
-    #[serde(default)]
-    append: Vec<Write>,
-}
-
-/// A value written at a path of the source object.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Write {
-    path: String,
-    /// A path of the target object.
-    #[serde(default)]
-    from: Option<String>,
-    /// A template with `{target.<path>}` and `{source.<path>}` strings.
-    #[serde(default)]
-    value: Option<Json>,
-}
-
-impl Reference {
-    /// The relationship type whose target is written inside its source (a pod template).
-    pub fn folds(&self) -> Option<&str> {
-        self.relationship.as_deref().filter(|_| self.fold)
-    }
-
-    /// The relationship type whose source selects its target's pods (`spec.selector`).
-    pub fn selects(&self) -> Option<&str> {
-        self.relationship
-            .as_deref()
-            .filter(|_| self.set.iter().any(|w| w.path == "spec.selector"))
-    }
-
-    /// Whether the entry is for a relationship of these types and requirement between objects
-    /// of these kinds. The most specific matching entry is the one with a `kinds` list, so
-    /// entries are tried in file order and the first that matches wins.
-    fn matches(&self, types: &[String], requirement: &str, source: &str, target: &str) -> bool {
-        let named = |list: &Option<Vec<String>>, kind: &str| {
-            list.as_ref().is_none_or(|l| l.iter().any(|k| k == kind))
-        };
-        self.relationship
-            .as_ref()
-            .is_none_or(|r| types.iter().any(|t| super::local_name(t) == r))
-            && self.requirement.as_ref().is_none_or(|r| r == requirement)
-            && named(&self.kinds, source)
-            && named(&self.target_kinds, target)
-    }
-}
 
 /// Applies `references` to the built objects (by node index): first the references that keep
 /// both objects, then those that fold a target into its source, so a folded pod carries its own

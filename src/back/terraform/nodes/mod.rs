@@ -503,9 +503,9 @@ impl<'a> Builder<'a, '_> {
         }
     }
 
-    /// The entry of `bind.images` for the `os` capability.
+    /// The entry of `bind.images` for the `os` capability; on Kubernetes, the base image of the
+    /// one image table that `toscana k8s` uses too (`{"image": ...}`).
     fn image(&mut self, id: NodeId) -> Option<Json> {
-        let table = self.bind(id).get("images")?.as_array()?;
         let os = self.topology.nodes[id.index()]
             .capabilities
             .get("os")
@@ -520,6 +520,17 @@ impl<'a> Builder<'a, '_> {
                 _ => None,
             }
         };
+        if self.provider == Provider::Kubernetes {
+            let system = text("distribution").or_else(|| text("type"));
+            let version = text("version");
+            let node = self.topology.nodes[id.index()].name.clone();
+            let choice = crate::back::images::for_os(&node, system.as_deref(), version.as_deref());
+            for f in choice.findings {
+                self.warn(id, f.message, &f.hint);
+            }
+            return Some(json!({ "image": choice.image }));
+        }
+        let table = self.bind(id).get("images")?.as_array()?;
         let wanted: Vec<(&str, String)> = ["type", "distribution", "version", "architecture"]
             .into_iter()
             .filter_map(|k| text(k).map(|v| (k, v)))

@@ -358,13 +358,21 @@ impl Builder<'_, '_> {
     pub(super) fn container(&mut self, id: NodeId) -> Json {
         let node = &self.topology.nodes[id.index()];
         let name = node.name.clone();
+        // The reference `toscana k8s` runs too: the artifact's repository before its file.
         let image_artifact = node
             .artifacts
             .values()
             .find(|a| type_matches(&a.types, "tosca.artifacts.Deployment.Image"))
             .or_else(|| node.artifacts.values().next())
-            .map(|a| hcl_str(&a.file));
-        let image = image_artifact.or_else(|| self.prop(id, "image"));
+            .map(|a| crate::back::images::image_ref(&a.file, a.repository_url.as_deref()));
+        if let Some(image) = &image_artifact {
+            for f in crate::back::images::check_named(&name, image) {
+                self.warn(id, f.message, &f.hint);
+            }
+        }
+        let image = image_artifact
+            .map(|i| hcl_str(&i))
+            .or_else(|| self.prop(id, "image"));
         if image.is_none() {
             self.warn(
                 id,
