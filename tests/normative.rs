@@ -165,7 +165,7 @@ fn a_prefixed_name_resolves_through_the_import_that_declared_the_prefix() {
     );
     assert_eq!(
         read.topology.unwrap().nodes[0].types[..],
-        ["my.Service", "Resource", "tosca.nodes.Root"]
+        ["my.Service", "lib:Resource", "tosca.nodes.Root"]
     );
 }
 

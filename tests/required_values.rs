@@ -2,6 +2,8 @@
 //! `required-*` and `policy-*` bad-input cases. A required property may get its value from the
 //! type's `default`, from a node type's refinement of its capability definition, or from the
 //! template's assignment; an optional one may stay unset. Each file checks with no diagnostic.
+//! The same holds for the required inputs of interfaces and operations
+//! (`interface-*-required-input-unset`).
 
 mod common;
 
@@ -111,5 +113,118 @@ service_template:
         properties:
           increment: 1
 ",
+    );
+}
+
+/// `text` as `t.yaml` beside empty `scripts`, checked with no diagnostic: the operations'
+/// implementations exist.
+fn accepted_beside_scripts(text: &str, scripts: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    for script in scripts {
+        std::fs::write(dir.path().join(script), "#!/bin/sh\n").unwrap();
+    }
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, text).unwrap();
+    let out = common::toscana().arg("check").arg(&path).output().unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("valid (0 warnings)") && !stderr.contains("error["),
+        "{stderr}"
+    );
+}
+
+/// The valid counterparts of `interface-*-required-input-unset`: a required operation or
+/// interface input gets its value from its definition's `default` or `value`, from the
+/// template's assignment at interface or operation level, or from the workflow that calls the
+/// operation; an optional input and the inputs of an operation with no implementation may stay
+/// unset.
+#[test]
+fn tosca2_required_interface_inputs_from_any_source_are_accepted() {
+    accepted_beside_scripts(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Deploy:
+    inputs:
+      region: { type: string }
+    operations:
+      run:
+        inputs:
+          target: { type: string }
+          retries: { type: integer, default: 3 }
+          mode: { type: string, value: fast }
+          note: { type: string, required: false }
+      stop:
+        inputs:
+          force: { type: boolean }
+      drain:
+        inputs:
+          grace: { type: integer }
+node_types:
+  App:
+    interfaces:
+      deploy:
+        type: Deploy
+        operations:
+          run:
+            implementation: run.sh
+          drain:
+            implementation: drain.sh
+service_template:
+  node_templates:
+    app:
+      type: App
+      interfaces:
+        deploy:
+          inputs:
+            region: eu
+          operations:
+            run:
+              inputs:
+                target: prod
+  workflows:
+    maintain:
+      steps:
+        drain_app:
+          target: app
+          activities:
+            - call_operation:
+                operation: deploy.drain
+                inputs:
+                  grace: 30
+",
+        &["run.sh", "drain.sh"],
+    );
+}
+
+#[test]
+fn simple_profile_required_interface_inputs_from_any_source_are_accepted() {
+    accepted_beside_scripts(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  App:
+    derived_from: tosca.nodes.Root
+    interfaces:
+      Standard:
+        type: tosca.interfaces.node.lifecycle.Standard
+        inputs:
+          db_name: { type: string }
+          db_port: { type: integer, default: 5432 }
+        create:
+          implementation: create.sh
+        configure:
+          inputs:
+            level: { type: string }
+topology_template:
+  node_templates:
+    app:
+      type: App
+      interfaces:
+        Standard:
+          create:
+            inputs:
+              db_name: shop
+",
+        &["create.sh"],
     );
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::assert_checks_clean as accepted;
 use common::toscana;
 
 #[test]
@@ -71,6 +72,51 @@ service_template:
       type: Measured
       default: { speed: 3 m/s, precision: 2 }
   node_templates: {}
+",
+    );
+}
+
+/// The valid counterparts of `value-type-*-operation-input-schema` and
+/// `value-type-2-0-service-input-schema`: interface parameters and service inputs whose schemas
+/// name data types.
+#[test]
+fn parameter_schemas_that_name_data_types_are_accepted() {
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+data_types:
+  Host:
+    derived_from: tosca.datatypes.Root
+    properties:
+      name: { type: string }
+interface_types:
+  Deploy:
+    derived_from: tosca.interfaces.Root
+    run:
+      inputs:
+        hosts: { type: list, entry_schema: Host, required: false }
+        labels: { type: map, entry_schema: { type: string }, required: false }
+",
+    );
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Host:
+    properties:
+      name: { type: string }
+node_types:
+  App:
+    interfaces:
+      deploy:
+        operations:
+          run:
+            inputs:
+              hosts: { type: list, entry_schema: Host, required: false }
+service_template:
+  inputs:
+    hosts: { type: map, entry_schema: { type: Host }, required: false }
+  node_templates:
+    app:
+      type: App
 ",
     );
 }

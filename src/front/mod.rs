@@ -426,13 +426,13 @@ impl<'a> ImportWalk<'a> {
     /// Reads one file's definitions, then its imports. `qualifier` is what the identities of
     /// its TOSCA 2.0 types are qualified by when it declares no profile of its own.
     fn file(&mut self, file: FileId, root: &Map, via: Option<Span>, qualifier: Qualifier) {
-        if self.model.dialect == Dialect::Tosca2 {
-            let qualifier = match root.get("profile").and_then(Node::as_str) {
-                Some(profile) => Qualifier::profile(profile),
-                None => qualifier,
-            };
-            self.model.namespaces.enter(file, qualifier);
-        }
+        // Simple Profile files get qualifiers too: a file imported with `namespace_prefix: P`
+        // defines `P:Name` (see [`crate::model::names`]).
+        let qualifier = match root.get("profile").and_then(Node::as_str) {
+            Some(profile) if self.model.dialect == Dialect::Tosca2 => Qualifier::profile(profile),
+            _ => qualifier,
+        };
+        self.model.namespaces.enter(file, qualifier);
         self.stack.push((file, via));
         let rewritten = (self.model.dialect == Dialect::Tosca2
             && self.quirks.has(Quirk::OasisProfiles))

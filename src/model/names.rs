@@ -43,8 +43,12 @@
 //! Two definitions neither of whose files imports the other stay ambiguous, and so do two
 //! files that import each other. The front end warns at every shadowing definition.
 //!
-//! Simple Profile (1.x) and XML files keep one global namespace, where `prefix:Name` is read as
-//! `Name`; this module is used for TOSCA 2.0 only.
+//! Simple Profile (1.x) files use only the qualifiers: a file imported with
+//! `namespace_prefix: P` (and the files it imports, first reached through it) defines its types
+//! as `P:Name`, so two prefixed imports may each define `Endpoint`. Their names are read in one
+//! global namespace (`resolve::types`): a name written in a prefixed file is first read as its
+//! own file's qualified name, then as written, as a shorthand, or with a known prefix dropped.
+//! XML files keep one global namespace.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};

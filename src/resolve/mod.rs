@@ -18,12 +18,14 @@ mod extras;
 mod filters;
 mod fulfil;
 mod functions;
+mod interface_parameters;
 mod interface_types;
 mod interfaces;
 mod multiplicity;
 mod nodes;
 mod occurrences;
 mod parameter_defaults;
+mod parameter_refinement;
 mod params;
 mod paths;
 pub mod patterns;
@@ -40,6 +42,7 @@ mod tosca2_types;
 mod type_parts;
 mod types;
 mod typing;
+mod unset_inputs;
 mod validation;
 mod value_types;
 mod values;
@@ -118,7 +121,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
             patterns: &ctx.patterns,
         };
         written_definitions::check(&mut types, diags);
-        parameter_defaults::check(&mut types, diags);
+        interface_parameters::check(&mut types, diags);
     }
     let source = SourceInfo {
         dialect: model.dialect,
@@ -224,7 +227,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
-    workflow_calls::check(model, nodes.ancestry, template, &topology, diags);
+    unset_inputs::check(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the

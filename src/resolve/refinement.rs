@@ -22,7 +22,12 @@ use super::typing::{Definition, Typing};
 use super::written_definitions::Written;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
-use crate::yaml::Core;
+use crate::yaml::{Core, Map, Node as Yaml};
+
+/// The keynames of a definition that hold schemas (§9.3 Schema Definition).
+const SCHEMAS: [&str; 2] = ["key_schema", "entry_schema"];
+/// How deep nested schemas are compared; the YAML depth limit bounds them anyway.
+const MAX_DEPTH: usize = 32;
 
 /// Checks one definition a type writes ([`super::written_definitions::each`]) against the one
 /// of the same name it inherits, if any.
@@ -31,7 +36,12 @@ pub fn check<'m>(typing: &mut Typing<'_, 'm>, written: &Written<'_, 'm>, diags: 
         return;
     };
     let refined = Refined {
-        section: written.section,
+        noun: if written.section == "attributes" {
+            "attribute"
+        } else {
+            "property"
+        },
+        rule: "§9.4 Property Definition",
         name: written.name,
         body: written.body,
         parent,
@@ -45,40 +55,97 @@ pub fn check<'m>(typing: &mut Typing<'_, 'm>, written: &Written<'_, 'm>, diags: 
     }
 }
 
-/// One definition a derived type writes under an inherited name.
-struct Refined<'a, 'm> {
-    /// `properties` or `attributes`.
-    section: &'a str,
-    name: &'a str,
-    body: &'m crate::yaml::Map,
+/// One definition a derived type (or an interface definition) writes under an inherited name.
+pub(super) struct Refined<'a, 'm> {
+    /// What is refined: `property`, `attribute`, `input`, `output`.
+    pub noun: &'static str,
+    /// The section whose refinement rules apply, as the hints cite it.
+    pub rule: &'static str,
+    pub name: &'a str,
+    pub body: &'m Map,
     /// The inherited definition, through the whole parent chain.
-    parent: &'a Definition<'m>,
+    pub parent: &'a Definition<'m>,
 }
 
 impl Refined<'_, '_> {
     fn noun(&self) -> &'static str {
-        if self.section == "attributes" {
-            "attribute"
-        } else {
-            "property"
-        }
+        self.noun
     }
 
-    /// The refined `type` derives from (or is) the inherited one.
-    fn check_type(&self, typing: &mut Typing, diags: &mut Diagnostics) {
+    /// The refined `type` derives from (or is) the inherited one, and so do the types of its
+    /// `entry_schema` and `key_schema`, recursively: "`key_schema`: may be refined
+    /// (recursively) according to schema refinement rules", whose `type` "must be derived from
+    /// (or the same as) the type in the schema definition in the parent entity type
+    /// definition" (§9.3 Schema Definition).
+    pub fn check_type(&self, typing: &mut Typing, diags: &mut Diagnostics) {
         let (Some(own), Some(inherited)) = (self.body.get("type"), self.parent.get("type")) else {
             return;
         };
-        let (own_id, inherited_id) = (typing.identity(own), typing.identity(inherited));
-        if typing.type_fits(&own_id, &inherited_id) {
+        if self.narrows(typing, own, inherited, "type", diags) {
+            for key in SCHEMAS {
+                if let (Some(own), Some(inherited)) = (self.body.get(key), self.parent.get(key)) {
+                    self.check_schema(typing, own, inherited, key, 0, diags);
+                }
+            }
+        }
+    }
+
+    /// One schema against the inherited one: its type, then its own schemas.
+    fn check_schema(
+        &self,
+        typing: &mut Typing,
+        own: &Yaml,
+        inherited: &Yaml,
+        path: &str,
+        depth: usize,
+        diags: &mut Diagnostics,
+    ) {
+        let type_of = |schema: &Yaml| match schema.as_map() {
+            Some(map) => map.get("type").cloned(),
+            None => schema.scalar_text().is_some().then(|| schema.clone()),
+        };
+        let (Some(own_type), Some(inherited_type)) = (type_of(own), type_of(inherited)) else {
+            return;
+        };
+        if !self.narrows(typing, &own_type, &inherited_type, path, diags) || depth >= MAX_DEPTH {
             return;
         }
+        let (Some(own), Some(inherited)) = (own.as_map(), inherited.as_map()) else {
+            return;
+        };
+        for key in SCHEMAS {
+            if let (Some(own), Some(inherited)) = (own.get(key), inherited.get(key)) {
+                let path = format!("{path}.{key}");
+                self.check_schema(typing, own, inherited, &path, depth + 1, diags);
+            }
+        }
+    }
+
+    /// Whether the type node `own`, written at `path` (`type`, `entry_schema`, ...), derives
+    /// from (or is) the inherited `inherited`; reported when not.
+    fn narrows(
+        &self,
+        typing: &mut Typing,
+        own: &Yaml,
+        inherited: &Yaml,
+        path: &str,
+        diags: &mut Diagnostics,
+    ) -> bool {
+        let (own_id, inherited_id) = (typing.identity(own), typing.identity(inherited));
+        if typing.type_fits(&own_id, &inherited_id) {
+            return true;
+        }
         let written = inherited.scalar_text().unwrap_or_default();
+        let (what, rule) = if path == "type" {
+            ("type".to_string(), self.rule)
+        } else {
+            (format!("`{path}` type"), "§9.3 Schema Definition")
+        };
         diags.push(
             Diagnostic::error(
                 codes::TOSCA_TYPE_MISMATCH,
                 format!(
-                    "{} `{}` refines its inherited type `{written}` to `{}`, which is not derived from it",
+                    "{} `{}` refines its inherited {what} `{written}` to `{}`, which is not derived from it",
                     self.noun(),
                     self.name,
                     own.scalar_text().unwrap_or_default(),
@@ -87,14 +154,15 @@ impl Refined<'_, '_> {
             .at_with(own.span, "the refined type")
             .label(inherited.span, "the inherited type")
             .hint(format!(
-                "a refinement's `type` must be derived from (or the same as) the parent's (§9.4 Property Definition, refinement rules): write `type: {written}` or a type derived from it, or give the {} another name",
+                "a refinement's {what} must be derived from (or the same as) the parent's ({rule}, refinement rules): write `{written}` or a type derived from it, or give the {} another name",
                 self.noun()
             )),
         );
+        false
     }
 
     /// A required inherited property stays required.
-    fn check_required(&self, diags: &mut Diagnostics) {
+    pub fn check_required(&self, diags: &mut Diagnostics) {
         let Some(required) = self.body.get("required") else {
             return;
         };
@@ -108,12 +176,13 @@ impl Refined<'_, '_> {
         let mut d = Diagnostic::error(
             codes::TOSCA_SHAPE,
             format!(
-                "property `{}` is required in its parent type and cannot be refined to `required: false`",
+                "{} `{}` is required in its parent type and cannot be refined to `required: false`",
+                self.noun,
                 self.name
             ),
         )
         .at_with(required.span, "weakens the inherited `required`")
-        .hint("a refinement may turn `required: false` into `true`, never the other way (§9.4 Property Definition, refinement rules): remove `required: false`, or define a new property");
+        .hint(format!("a refinement may turn `required: false` into `true`, never the other way ({}, refinement rules): remove `required: false`, or define a new {}", self.rule, self.noun));
         if let Some(inherited) = self.parent.get("required") {
             d = d.label(inherited.span, "required here");
         }
@@ -121,7 +190,7 @@ impl Refined<'_, '_> {
     }
 
     /// A TOSCA 2.0 property whose parent fixed its `value` is not given another.
-    fn check_fixed_value(&self, diags: &mut Diagnostics) {
+    pub fn check_fixed_value(&self, diags: &mut Diagnostics) {
         let (Some(own), Some(fixed)) = (self.body.get("value"), self.parent.get("value")) else {
             return;
         };
@@ -129,13 +198,14 @@ impl Refined<'_, '_> {
             Diagnostic::error(
                 codes::TOSCA_SHAPE,
                 format!(
-                    "property `{}` has a fixed `value` in its parent type, which a derived type cannot set again",
+                    "{} `{}` has a fixed `value` in its parent type, which a derived type cannot set again",
+                    self.noun,
                     self.name
                 ),
             )
             .at_with(own.span, "sets the fixed value again")
             .label(fixed.span, "fixed here")
-            .hint("once a property definition has a `value`, the property cannot be further refined or assigned (§9.4 Property Definition): remove this `value`, or remove the parent's if the value is meant to vary"),
+            .hint(format!("once a definition has a `value`, the {} cannot be further refined or assigned ({}): remove this `value`, or remove the parent's if the value is meant to vary", self.noun, self.rule)),
         );
     }
 }

@@ -17,6 +17,7 @@ use crate::yaml::{Core, Map, Node};
 use super::calls::builtins::{self, BuiltIn, Group, Outcome};
 use super::calls::table::{Function, signature_entries};
 use super::calls::{Functions, reserved_name, syntax, unknown};
+use super::interface_parameters;
 use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
 
@@ -73,6 +74,15 @@ pub fn check(
         };
         checker.type_def(*kind, id, def, map);
     }
+    // The service template's inputs are parameter definitions too (§9.8 Parameter
+    // Definition). Outputs are left alone: their value is computed, and real suites write
+    // placeholder output `type`s that no file defines.
+    let parameters = model.topology.iter().flat_map(|t| &t.inputs);
+    for named in parameters {
+        if let Some(body) = named.def.as_map() {
+            checker.definition_types(body);
+        }
+    }
     let service_functions = model.topology.iter().flat_map(|t| &t.functions);
     for named in model.functions.values().chain(service_functions) {
         checker.signatures(&named.def);
@@ -90,9 +100,14 @@ pub(super) struct Checker<'a, 'm> {
 impl Checker<'_, '_> {
     /// One type, whose identity (key in the model) is `id`.
     fn type_def(&mut self, kind: TypeKind, id: &str, def: &TypeDef, map: &Map) {
-        for section in ["properties", "attributes", "inputs"] {
+        for section in ["properties", "attributes"] {
             if let Some(defs) = map.get(section).and_then(Node::as_map) {
                 self.value_defs(defs);
+            }
+        }
+        for interface in interface_parameters::interfaces_of(kind, map) {
+            for parameters in interface_parameters::of_interface(interface, Dialect::Tosca2) {
+                self.value_defs(parameters.map);
             }
         }
         let names = |key: &'static str, of: TypeKind| (key, of);

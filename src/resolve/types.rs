@@ -145,7 +145,9 @@ impl Ancestry {
                     exact
                 }
             } else {
-                self.global_name(model, kind, name).into_iter().collect()
+                self.global_name(model, kind, name, from)
+                    .into_iter()
+                    .collect()
             };
             self.lookups
                 .entry((kind, from))
@@ -155,8 +157,29 @@ impl Ancestry {
         &self.lookups[&(kind, from)][name]
     }
 
-    /// A Simple Profile name: itself, a shorthand, or `prefix:Name` of a prefixed import.
-    fn global_name(&self, model: &Model, kind: TypeKind, name: &str) -> Option<String> {
+    /// A Simple Profile name written in file `from`: first the name as the file's own prefixed
+    /// scope qualifies it (a file imported with `namespace_prefix: k8s` defines `k8s:Port`,
+    /// and writes `Port` for it), then itself, a shorthand, or `prefix:Name` of a prefixed
+    /// import read in the one global namespace.
+    fn global_name(
+        &self,
+        model: &Model,
+        kind: TypeKind,
+        name: &str,
+        from: FileId,
+    ) -> Option<String> {
+        let qualifier = model.namespaces.qualifier(from);
+        if !qualifier.path.is_empty() {
+            let qualified = qualifier.id(name);
+            if model.types.contains_key(&TypeRef(kind, &qualified)) {
+                return Some(qualified);
+            }
+        }
+        self.unqualified_name(model, kind, name)
+    }
+
+    /// [`Self::global_name`] in the one global namespace.
+    fn unqualified_name(&self, model: &Model, kind: TypeKind, name: &str) -> Option<String> {
         if model.types.contains_key(&TypeRef(kind, name)) {
             return Some(name.to_string());
         }
@@ -165,7 +188,7 @@ impl Ancestry {
         }
         let (prefix, rest) = name.split_once(':')?;
         if model.namespace_prefixes.contains(prefix) {
-            return self.global_name(model, kind, rest);
+            return self.unqualified_name(model, kind, rest);
         }
         None
     }
@@ -501,12 +524,26 @@ fn unknown_type(
         format!("unknown {} `{name}`", kind.noun()),
     )
     .at_with(at, "not defined in any file read");
+    let suffix = format!(":{name}");
+    let prefixed = (model.dialect != Dialect::Tosca2)
+        .then(|| {
+            model
+                .types
+                .keys()
+                .find(|(k, id)| *k == kind && id.ends_with(&suffix))
+        })
+        .flatten();
     let other_case = if model.dialect == Dialect::Tosca2 {
         model.namespaces.lookup_ignoring_case(kind, name, at.file)
     } else {
         Vec::new()
     };
-    if let Some(other) = ancestry.defined_as_other_kind(model, kind, name, at) {
+    if let Some((_, id)) = prefixed {
+        // Simple Profile `namespace_prefix` imports: the name lives under its prefix.
+        d = d.hint(format!(
+            "`{id}` is defined in a file imported with `namespace_prefix`, whose definitions are named with the prefix by the files that import it: write `{id}`"
+        ));
+    } else if let Some(other) = ancestry.defined_as_other_kind(model, kind, name, at) {
         d = d.hint(format!(
             "`{name}` is a {}, not a {}",
             other.noun(),

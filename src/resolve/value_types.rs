@@ -1,5 +1,5 @@
-//! The types of Simple Profile value definitions name data types: a property or attribute
-//! definition's `type`, and its `entry_schema` (and `key_schema`), written in any type, used or
+//! The types of Simple Profile value definitions name data types: a property, attribute or
+//! parameter (interface and operation input and output) definition's `type`, and its `entry_schema` (and `key_schema`), written in any type, used or
 //! not. "The required data type for the property" (A.5.7.2 Keynames) and "The optional key that
 //! is used to declare the name of the Datatype definition for entries of set types such as the
 //! TOSCA list or map" (A.5.7.2, `entry_schema`) name a built-in type or a data type, never a
@@ -9,6 +9,7 @@
 //! counterpart, which runs over every type read because a profile is mostly types no template
 //! uses.
 
+use super::interface_parameters::{interfaces_of, of_interface};
 use super::types::Ancestry;
 use super::typing::is_built_in;
 use crate::diag::Diagnostics;
@@ -16,8 +17,8 @@ use crate::ir::Dialect;
 use crate::model::{Model, TypeKind};
 use crate::yaml::{Map, Node};
 
-/// Checks the `type`, `entry_schema` and `key_schema` of every property and attribute
-/// definition in a Simple Profile type.
+/// Checks the `type`, `entry_schema` and `key_schema` of every property, attribute and
+/// interface parameter definition in a Simple Profile type.
 pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
     if model.dialect == Dialect::Tosca2 || model.incomplete_types {
         return;
@@ -26,10 +27,14 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
         let Some(map) = def.def.as_map() else {
             continue;
         };
-        for section in ["properties", "attributes"] {
-            let Some(defs) = map.get(section).and_then(Node::as_map) else {
-                continue;
-            };
+        let sections = ["properties", "attributes"]
+            .into_iter()
+            .filter_map(|section| map.get(section).and_then(Node::as_map));
+        let parameters = interfaces_of(def.kind, map)
+            .into_iter()
+            .flat_map(|interface| of_interface(interface, model.dialect))
+            .map(|parameters| parameters.map);
+        for defs in sections.chain(parameters) {
             for entry in defs.entries() {
                 if let Some(body) = entry.value.as_map() {
                     definition(model, ancestry, body, diags);
@@ -37,6 +42,9 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             }
         }
     }
+    // The topology's inputs are left alone: the Variability4TOSCA suite's resolved templates,
+    // valid Simple Profile files, write placeholder input `type`s that no file defines (TOSCA
+    // 2.0 service templates get the rule, [`super::tosca2_types`]).
 }
 
 /// One definition or schema: its `type`, then its schemas.

@@ -101,17 +101,7 @@ impl CallCheck<'_> {
         // The interface definitions along the node type chain, most specific first, then the
         // interface type chain.
         let node_defs = definitions(self.model, TypeKind::Node, self.node_types);
-        let interface_defs: Vec<&Map> = node_defs
-            .iter()
-            .filter_map(|d| {
-                d.def
-                    .as_map()?
-                    .get("interfaces")?
-                    .as_map()?
-                    .get(interface)?
-                    .as_map()
-            })
-            .collect();
+        let interface_defs = super::interface_parameters::definitions_named(&node_defs, interface);
         if interface_defs.is_empty() {
             return;
         }

@@ -1265,23 +1265,23 @@ impl X<'_, '_> {
         im
     }
 
-    /// An operation parameter: its `type` is an opaque string (X1-NS-07, X1-IFC-03).
+    /// An operation parameter: its `type` is an opaque string (X1-NS-07, X1-IFC-03). Optional
+    /// for the template, which never assigns it (the invoking plan does, given `required`).
     fn parameter<'n>(&mut self, di: usize, p: Xn<'n, '_>) -> Option<(&'n str, Node)> {
         let d = self.docs[di];
         doc::check_element(d, p, &[], &["name", "type", "required"], &[], self.diags);
         let name = doc::required(d, p, "name", self.diags)?;
-        let ty = attr(p, "type").unwrap_or("string");
-        let local = ty.rsplit(':').next().unwrap_or(ty);
-        let yaml_ty = match local {
+        let local = attr(p, "type").unwrap_or("string").rsplit(':').next();
+        let yaml_ty = match local.unwrap_or("string") {
             "list" => "list",
             "map" => "map",
             "number" => "float",
             other => super::props_builtin(other),
         };
-        let required = doc::yes_no(d, p, "required", true, self.diags);
+        doc::yes_no(d, p, "required", true, self.diags);
         let mut m = M::new(d.el(p));
         m.set("type", build::s(yaml_ty, d.at(p, "type")));
-        m.set("required", build::boolean(required, d.at(p, "required")));
+        m.set("required", build::boolean(false, d.at(p, "required")));
         Some((name, m.done()))
     }
 }

@@ -107,8 +107,11 @@ pub fn read_definitions(
         }
     }
 
-    // An imported template with `substitution_mappings` is a candidate for substituting a node
-    // of the importing one (resolve::substitution), so it is not ignored.
+    // An imported file's template is not part of the importing service: imports bring in
+    // definitions (A.9.3.6 imports; §6.8.1 Import Definitions, T2-IMPORT-11), so it is neither
+    // merged nor checked, and a warning says so. An imported template with
+    // `substitution_mappings` is a candidate for substituting a node of the importing one
+    // (resolve::substitution), so it is not ignored.
     let substitutes = |t: &Node| {
         t.as_map()
             .is_some_and(|m| m.contains_key("substitution_mappings"))
@@ -126,7 +129,11 @@ pub fn read_definitions(
                 ),
             )
             .at(entry.key.span)
-            .hint("imports bring in definitions; pass this file itself to translate its template"),
+            .hint(if dialect == Dialect::Tosca2 {
+                "imports bring in type, repository and function definitions (§6.8.1 Import Definitions), and a parser accepts one TOSCA file plus imported files without a `service_template` (§4.2.1 Parser): pass this file itself to check or translate its template"
+            } else {
+                "imports bring in TOSCA Definitions documents of reusable type definitions (A.9.3.6 imports): pass this file itself to check or translate its template"
+            }),
         );
     }
 
