@@ -145,3 +145,22 @@ fn values_reach_the_container_as_written() {
         );
     }
 }
+
+/// A server that hosts only container applications (here through a container runtime, as the
+/// Simple Profile draws a Docker host) is a node of the cluster, not a workload: lifting it
+/// would run an idle pod beside the container's own.
+#[test]
+fn a_server_that_only_hosts_containers_is_the_cluster_not_a_workload() {
+    let names: Vec<String> = objects("k8s-container-on-server")
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "deployment-dashboards.yaml",
+            "kustomization.yaml",
+            "secret-dashboards-secret.yaml"
+        ]
+    );
+}

@@ -540,6 +540,14 @@ impl Ctx<'_> {
         policy_nodes(self.topology, targets)
     }
 
+    /// Whether a container application is somewhere in `root`'s hosting stack.
+    fn hosts_containers(&self, root: NodeId) -> bool {
+        self.hosting
+            .stack(self.topology, root)
+            .iter()
+            .any(|m| self.roles[m.index()] == Role::Container)
+    }
+
     /// A lifted stack: a Compute (or a software node that is not hosted) and what it hosts.
     pub(super) fn stack_workload(
         &mut self,
@@ -564,6 +572,16 @@ impl Ctx<'_> {
             })
             .collect();
         let steps = lifecycle_steps(self.topology, &order);
+        if order.len() == 1
+            && steps.is_empty()
+            && self.roles[root] == Role::Compute
+            && self.hosts_containers(root_id)
+        {
+            // A server whose only guests are container applications (on it, or on a container
+            // runtime on it) is a node of the cluster that runs them, not a workload: lifted, it
+            // would be an idle pod beside the containers' own.
+            return;
+        }
         if order.len() == 1 && steps.is_empty() && self.roles[root] == Role::Compute {
             // A server that only hosts a database product: its resources go to that database.
             if let Some(w) = self
