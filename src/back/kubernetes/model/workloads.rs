@@ -540,14 +540,6 @@ impl Ctx<'_> {
         policy_nodes(self.topology, targets)
     }
 
-    /// Whether a container application is somewhere in `root`'s hosting stack.
-    fn hosts_containers(&self, root: NodeId) -> bool {
-        self.hosting
-            .stack(self.topology, root)
-            .iter()
-            .any(|m| self.roles[m.index()] == Role::Container)
-    }
-
     /// A lifted stack: a Compute (or a software node that is not hosted) and what it hosts.
     pub(super) fn stack_workload(
         &mut self,
@@ -558,10 +550,10 @@ impl Ctx<'_> {
         diags: &mut Diagnostics,
     ) {
         let root = root_id.index();
-        let order: Vec<NodeId> = self
-            .hosting
-            .stack(self.topology, root_id)
-            .into_iter()
+        let stack = self.hosting.stack(self.topology, root_id);
+        let order: Vec<NodeId> = stack
+            .iter()
+            .copied()
             .filter(|m| {
                 !taken[m.index()]
                     && matches!(
@@ -575,7 +567,9 @@ impl Ctx<'_> {
         if order.len() == 1
             && steps.is_empty()
             && self.roles[root] == Role::Compute
-            && self.hosts_containers(root_id)
+            && stack
+                .iter()
+                .any(|m| self.roles[m.index()] == Role::Container)
         {
             // A server whose only guests are container applications (on it, or on a container
             // runtime on it) is a node of the cluster that runs them, not a workload: lifted, it
