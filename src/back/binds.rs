@@ -99,6 +99,7 @@ pub const KUBERNETES: BindSchema = BindSchema {
         "cpu_utilization",
         "default_max",
         "default_size",
+        "environment",
         "image_types",
         "interpreters",
         "known_ports",

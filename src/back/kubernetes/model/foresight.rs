@@ -38,7 +38,6 @@ impl Ctx<'_> {
             plans: std::mem::take(&mut self.plans),
         });
         self.names = names_before;
-        self.claim_names.clear();
         self.templated = vec![false; n];
         self.plan_workloads(artifacts, limits, diags);
         self.attach_storage(diags);

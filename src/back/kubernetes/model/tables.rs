@@ -1,6 +1,6 @@
 //! The rules' tables of products (`products`, `known_ports`), looked up by the words of a node:
 //! its type names, its product properties (`product`, `dbms`, `engine`, `type`) and, where a
-//! lifted stack is read, its template name.
+//! lifted stack is read, its template name; or, for a container, by the image it runs.
 
 use serde_json::Value as Json;
 
@@ -38,6 +38,18 @@ impl Ctx<'_> {
                     .iter()
                     .any(|m| texts.contains(&m.to_ascii_lowercase()))
             })
+            .cloned()
+    }
+
+    /// The entry of the rules' `products` whose `repositories` name the image a container of
+    /// node `i` runs (`mysql:8.4` → mysql): a product that keeps state.
+    pub(super) fn image_product(&self, i: usize, image: &str) -> Option<Json> {
+        let name = crate::back::images::repository(image);
+        self.binds[i]
+            .get("products")?
+            .as_array()?
+            .iter()
+            .find(|p| json_strings(p, "repositories").iter().any(|r| r == name))
             .cloned()
     }
 

@@ -269,22 +269,31 @@ impl Ctx<'_> {
         }
     }
 
-    /// BlockStorage attached with AttachesTo: a claim template of a StatefulSet, or a
-    /// PersistentVolumeClaim (rendered by the storage node) mounted by a Deployment.
+    /// Storage a workload keeps its data on, attached to one of its nodes with AttachesTo or
+    /// hosted on one (scope 3 of issue 26: anything with storage is stateful): a claim template
+    /// of the workload, which becomes a StatefulSet, mounted at the relationship's `location`
+    /// (else `/mnt/<storage>`). A Deployment mounting one PersistentVolumeClaim would hand one
+    /// ReadWriteOnce disk to every replica and to the next pod of a rolling update, which
+    /// cannot start while the old one holds it; a StatefulSet gives each replica its own.
     pub(super) fn attach_storage(&mut self, diags: &mut Diagnostics) {
         for id in self.topology.relationship_ids() {
             let r = &self.topology[id];
             let (s, t) = (r.source.index(), r.target.index());
-            if !self.meanings.means(id, Meaning::Attachment)
-                || self.roles.get(t) != Some(&Role::Storage)
-            {
+            let (user, storage) = if self.meanings.means(id, Meaning::Attachment) {
+                (s, t)
+            } else if self.meanings.means(id, Meaning::Hosting) {
+                (t, s)
+            } else {
+                continue;
+            };
+            if self.roles.get(storage) != Some(&Role::Storage) {
                 continue;
             }
-            let Some(w) = self.workload_of.get(s).copied().flatten() else {
+            let Some(w) = self.workload_of.get(user).copied().flatten() else {
                 let d = self.warn(
                     codes::K8S_UNSUPPORTED,
                     r.location,
-                    format!("`{}` is attached to `{}`, which has no Kubernetes workload; the volume is not mounted", self.node(t).name, self.node(s).name),
+                    format!("`{}` is attached to `{}`, which has no Kubernetes workload; the volume is not mounted", self.node(storage).name, self.node(user).name),
                     "",
                 );
                 diags.push(d);
@@ -295,17 +304,9 @@ impl Ctx<'_> {
                 .get("location")
                 .and_then(Value::as_str)
                 .map(str::to_string)
-                .unwrap_or_else(|| format!("/mnt/{}", dns_label(&self.node(t).name)));
-            let volume = dns_label(&self.node(t).name);
-            let size = self.storage_size(t);
-            let owner_is_compute = self.roles[self.plans[w].owner] == Role::Compute;
-            let stateful =
-                self.plans[w].stateful || self.plans[w].product.is_some() || owner_is_compute;
-            let claim = if stateful {
-                None
-            } else {
-                Some(self.claim_name(t))
-            };
+                .unwrap_or_else(|| format!("/mnt/{}", dns_label(&self.node(storage).name)));
+            let volume = dns_label(&self.node(storage).name);
+            let size = self.storage_size(storage);
             let plan = &mut self.plans[w];
             if let Some(taken) = plan
                 .mounts
@@ -314,7 +315,7 @@ impl Ctx<'_> {
             {
                 let message = format!(
                     "`{}` cannot be mounted at `{location}` in `{}`: `{}` is already mounted at `{}`; skipped",
-                    self.topology.nodes[t].name, plan.name, taken.name, taken.path
+                    self.topology.nodes[storage].name, plan.name, taken.name, taken.path
                 );
                 let d = self.warn(
                     codes::K8S_UNSUPPORTED,
@@ -330,31 +331,11 @@ impl Ctx<'_> {
                 path: location,
                 read_only: false,
             });
-            match claim {
-                None => {
-                    plan.stateful = true;
-                    plan.claim_templates
-                        .push(ClaimTemplate { name: volume, size });
-                    self.templated[t] = true;
-                }
-                Some(claim) => plan.volumes.push(Volume {
-                    name: volume,
-                    config_map: None,
-                    items: Vec::new(),
-                    claim: Some(claim),
-                }),
-            }
+            plan.stateful = true;
+            plan.claim_templates
+                .push(ClaimTemplate { name: volume, size });
+            self.templated[storage] = true;
         }
-    }
-
-    /// The name of a storage node's PersistentVolumeClaim, chosen once.
-    fn claim_name(&mut self, t: usize) -> String {
-        if let Some(name) = self.claim_names.get(&t) {
-            return name.clone();
-        }
-        let name = self.unique_name("object", &self.node(t).name.clone());
-        self.claim_names.insert(t, name.clone());
-        name
     }
 
     pub(super) fn storage_size(&self, t: usize) -> String {
@@ -366,17 +347,15 @@ impl Ctx<'_> {
             .unwrap_or_else(|| "1Gi".to_string())
     }
 
-    /// Storage nodes whose volume is not (only) a StatefulSet's claim template get a claim of
-    /// their own (attached to a Deployment, or not attached at all).
+    /// Storage that no workload claims through a claim template (attached to nothing) gets a
+    /// PersistentVolumeClaim of its own, so that the disk the template asks for exists.
     pub(super) fn standalone_claims(&mut self) -> Vec<(usize, ClaimObj)> {
         let mut out = Vec::new();
         for i in 0..self.topology.nodes.len() {
-            if self.roles[i] != Role::Storage
-                || (self.templated[i] && !self.claim_names.contains_key(&i))
-            {
+            if self.roles[i] != Role::Storage || self.templated[i] {
                 continue;
             }
-            let name = self.claim_name(i);
+            let name = self.unique_name("object", &self.node(i).name.clone());
             let meta = self.meta(i, &name, "storage", None, &name);
             out.push((
                 i,

@@ -1,0 +1,3 @@
+#!/bin/sh
+set -e
+service apache2 start

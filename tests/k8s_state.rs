@@ -1,0 +1,106 @@
+//! State survives a restart (issue 26, scope 3): a container whose image is a product that keeps
+//! state, such as tosca-parser's Docker MySQL (read from the corpus, never copied), is a
+//! StatefulSet whose claim template is mounted where the image keeps its data. Locally a
+//! missing corpus skips with a notice; under `CI=true` it is a failure.
+
+mod common;
+
+use common::{corpus_root, toscana};
+
+/// The Docker MySQL of tosca-parser: a Deployment with no volume once, its data gone on every
+/// restart; now a StatefulSet with a `data` claim template at `/var/lib/mysql`, and a warning
+/// that says the size is the default.
+#[test]
+fn a_docker_mysql_keeps_its_data_on_a_claim() {
+    if !common::corpus_present(
+        "tosca-parser/containers",
+        "the Docker MySQL of tosca-parser",
+    ) {
+        return;
+    }
+    // Run from inside the corpus folder: the output names the file relative to it.
+    let out = toscana()
+        .current_dir(corpus_root().join("tosca-parser/containers"))
+        .args(["k8s", "test_container_docker_mysql.yaml"])
+        .args(["--set", "mysql_root_pwd=s3cret"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    let statefulset = stdout
+        .split("\n---\n")
+        .find(|d| d.contains("kind: StatefulSet"))
+        .unwrap_or_else(|| panic!("MySQL is a StatefulSet:\n{stdout}"));
+    assert!(!stdout.contains("kind: Deployment"), "{stdout}");
+    assert!(statefulset.contains("image: mysql\n"), "{statefulset}");
+    assert!(
+        statefulset.contains("- mountPath: /var/lib/mysql\n          name: data\n"),
+        "{statefulset}"
+    );
+    assert!(
+        statefulset.contains("volumeClaimTemplates:\n  - apiVersion: v1\n    kind: PersistentVolumeClaim\n    metadata:\n      name: data\n"),
+        "{statefulset}"
+    );
+    assert!(statefulset.contains("storage: 8Gi"), "{statefulset}");
+    // The root password reaches it from a Secret, never as a literal.
+    assert!(
+        statefulset.contains("secretKeyRef:\n              key: MYSQL_ROOT_PASSWORD"),
+        "{statefulset}"
+    );
+    assert!(!statefulset.contains("s3cret"), "{statefulset}");
+    assert!(
+        stderr.contains(
+            "`mysql_container` keeps its data in /var/lib/mysql on a claim of the default size 8Gi"
+        ),
+        "{stderr}"
+    );
+}
+
+/// tosca-parser's single-instance WordPress, from its CSAR (the one with the scripts): MySQL,
+/// WordPress and Apache on one server are one lifted StatefulSet whose MySQL data is on a claim;
+/// each script runs with the program its shebang names (the DBMS install uses bash's `<<<`),
+/// unattended (`DEBIAN_FRONTEND=noninteractive`, or apt-get would stop to ask).
+#[test]
+fn the_single_instance_wordpress_is_lifted_with_its_data_on_a_claim() {
+    if !common::corpus_present("tosca-parser/CSAR", "tosca-parser's WordPress CSAR") {
+        return;
+    }
+    let out = toscana()
+        .current_dir(corpus_root().join("tosca-parser/CSAR"))
+        .args(["k8s", "csar_wordpress.zip"])
+        .args(["--set", "db_root_pwd=r00t", "--set", "cpus=1"])
+        .args(["--set", "db_name=wordpress", "--set", "db_user=wp_user"])
+        .args(["--set", "db_pwd=wp_pass", "--set", "db_port=3306"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stdout.matches("\nkind: StatefulSet\n").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(!stdout.contains("kind: Deployment"), "{stdout}");
+    for line in [
+        "    bash 'Scripts/MYSQLDBMS/install.sh'\n",
+        "    sh 'Scripts/MYSQLDBMS/configure.sh'\n",
+        "    sh 'Scripts/MYSQLDatabase/configure.sh'\n",
+        "    sh 'Scripts/WordPress/configure.sh'\n",
+        "        - mountPath: /var/lib/mysql\n          name: data\n",
+        "        - name: DEBIAN_FRONTEND\n          value: noninteractive\n",
+    ] {
+        assert!(stdout.contains(line), "{line:?} missing from\n{stdout}");
+    }
+    // MySQL before what connects to it: the DBMS's steps come before WordPress's.
+    let dbms = stdout.find("Scripts/MYSQLDBMS/start.sh'").unwrap();
+    let wordpress = stdout.find("Scripts/WordPress/configure.sh'").unwrap();
+    assert!(dbms < wordpress, "{stdout}");
+    assert!(
+        stderr.contains(
+            "`mysql_dbms` keeps its data in /var/lib/mysql on a claim of the default size 8Gi"
+        ),
+        "{stderr}"
+    );
+}
