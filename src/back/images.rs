@@ -19,6 +19,38 @@ struct Table {
     docker_hub: Vec<String>,
     operating_systems: Vec<Entry>,
     products: Vec<Entry>,
+    non_root: Vec<NonRoot>,
+}
+
+/// Images whose own user is not root.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NonRoot {
+    repositories: Vec<String>,
+    user: i64,
+    #[serde(default)]
+    group: Option<i64>,
+}
+
+/// The user an image runs as, when it is not root: what a "restricted" pod needs to name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageUser {
+    pub user: i64,
+    pub group: Option<i64>,
+}
+
+/// The non-root user the image reference `image` runs as, from the table's `non_root` (by the
+/// image's name, [`repository`]); `None` when the table does not know it to run as non-root.
+pub fn non_root_user(image: &str) -> Option<ImageUser> {
+    let name = repository(image);
+    table()
+        .non_root
+        .iter()
+        .find(|e| e.repositories.iter().any(|r| r == name))
+        .map(|e| ImageUser {
+            user: e.user,
+            group: e.group,
+        })
 }
 
 /// One operating system or product of the table.
@@ -245,6 +277,15 @@ fn numbers(version: &str) -> Option<Vec<u64>> {
 
 fn major_of(version: &str) -> Option<u64> {
     numbers(version).and_then(|n| n.first().copied())
+}
+
+/// The image name of a reference: its last path part without tag or digest
+/// (`docker.io/library/mysql:8.4` → `mysql`, `mysql@sha256:...` → `mysql`), what the table's
+/// `repositories` and the Kubernetes rules' products name.
+pub fn repository(image: &str) -> &str {
+    let name = image.split('@').next().unwrap_or(image);
+    let last = name.rsplit('/').next().unwrap_or(name);
+    last.split(':').next().unwrap_or(last)
 }
 
 /// The repository's last path part and the tag of a pinned reference (`docker.io/library/mysql:5.7`

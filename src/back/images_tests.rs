@@ -110,3 +110,27 @@ fn image_references_name_their_registry_except_docker_hub() {
         "registry.example.com:5000/app:2"
     );
 }
+
+#[test]
+fn an_image_is_named_by_its_last_path_part() {
+    assert_eq!(repository("mysql"), "mysql");
+    assert_eq!(repository("docker.io/library/mysql:8.4"), "mysql");
+    assert_eq!(repository("registry:5000/team/postgres"), "postgres");
+    assert_eq!(repository("mongo@sha256:0123"), "mongo");
+}
+
+#[test]
+fn non_root_images_name_their_user() {
+    assert_eq!(
+        non_root_user("grafana/grafana:11.3.0"),
+        Some(ImageUser {
+            user: 472,
+            group: Some(0)
+        })
+    );
+    // The database images start as root to chown their data folder.
+    assert_eq!(non_root_user("mysql:8.4"), None);
+    assert_eq!(non_root_user("ubuntu:24.04"), None);
+    // Every entry is a user other than root.
+    assert!(table().non_root.iter().all(|e| e.user > 0));
+}

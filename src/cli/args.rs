@@ -325,6 +325,19 @@ pub struct K8sArgs {
     /// equal to those requests.
     #[arg(long, hide_short_help = true)]
     pub no_limits: bool,
+    /// Write no startup, readiness or liveness probes
+    ///
+    /// By default a container with a TCP port gets them on that port: an HTTP GET where its
+    /// endpoint's protocol is http or https, else a TCP connection.
+    #[arg(long, hide_short_help = true)]
+    pub no_probes: bool,
+    /// Write no securityContext
+    ///
+    /// By default a pod meets the Pod Security Standards "restricted" profile when its image
+    /// runs as a non-root user, else "baseline", and says which in the annotation
+    /// toscana.io/pod-security.
+    #[arg(long, hide_short_help = true)]
+    pub no_security_context: bool,
 }
 
 fn parse_namespace(s: &str) -> Result<String, String> {

@@ -257,6 +257,8 @@ impl Options<'_> {
                     ingress: k8s.ingress,
                     split: folder && !k8s.single_file,
                     no_limits: k8s.no_limits,
+                    no_probes: k8s.no_probes,
+                    no_security_context: k8s.no_security_context,
                 }))
             }
             Options::Terraform(tf) => Box::new(back::registry::Terraform(tf.provider())),

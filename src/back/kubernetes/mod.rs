@@ -47,6 +47,11 @@ pub struct K8sOptions {
     /// `--no-limits`: containers get resource requests from the host capability but no
     /// limits (by default the limits equal the requests).
     pub no_limits: bool,
+    /// `--no-probes`: containers get no startup, readiness or liveness probes.
+    pub no_probes: bool,
+    /// `--no-security-context`: pods and containers get no securityContext (nor the
+    /// `toscana.io/pod-security` annotation).
+    pub no_security_context: bool,
 }
 
 /// Order of kinds in the stream: what others refer to comes first.

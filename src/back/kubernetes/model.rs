@@ -20,6 +20,7 @@ use super::K8sOptions;
 use crate::ir::Hosting;
 
 mod addresses;
+mod defaults;
 mod foresight;
 mod images;
 mod kinds;
@@ -101,6 +102,9 @@ struct Port {
     /// The port the container listens on.
     target: i64,
     protocol: &'static str,
+    /// `HTTP` or `HTTPS` when the endpoint's `protocol` says so (probes `GET` its `path`).
+    scheme: Option<&'static str>,
+    path: Option<String>,
 }
 
 /// One environment variable: a value, or a key of the workload's Secret.
@@ -122,12 +126,12 @@ struct Mount {
 }
 
 #[derive(Debug, Clone, Serialize)]
+/// A ConfigMap mounted as files (the scripts of a lifted stack); storage is a claim template.
 struct Volume {
     name: String,
-    config_map: Option<String>,
+    config_map: String,
     /// ConfigMap keys mounted as files at these paths.
     items: Vec<Pair>,
-    claim: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -166,6 +170,7 @@ struct Workload {
     volumes: Vec<Volume>,
     claim_templates: Vec<ClaimTemplate>,
     affinity: Option<Affinity>,
+    security: Option<defaults::Security>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -178,6 +183,7 @@ struct Container {
     env: Vec<Env>,
     requests: Vec<Pair>,
     mounts: Vec<Mount>,
+    probe: Option<defaults::Probe>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -284,7 +290,6 @@ struct Plan {
     items: Vec<Pair>,
     requests: BTreeMap<String, String>,
     mounts: Vec<Mount>,
-    volumes: Vec<Volume>,
     claim_templates: Vec<ClaimTemplate>,
     replicas: i64,
     component: String,
@@ -293,6 +298,9 @@ struct Plan {
     affinity: Affinity,
     /// The product table entry of a database workload.
     product: Option<Json>,
+    /// The product table entry of a container's image that keeps state (`mysql:8.4`): where
+    /// its data is ([`state`]).
+    state: Option<Json>,
 }
 
 struct Ctx<'a> {
@@ -321,8 +329,6 @@ struct Ctx<'a> {
     env_at: Option<crate::ir::Location>,
     /// Per node: its outgoing relationships, in source order.
     out_rels: Vec<Vec<usize>>,
-    /// Per storage node: the name of its PersistentVolumeClaim, once chosen.
-    claim_names: HashMap<usize, String>,
     /// Per node: storage that a StatefulSet claims through a claim template.
     templated: Vec<bool>,
     /// The workloads as a first planning pass decided them ([`Foresight`]), so that an address
@@ -412,7 +418,6 @@ pub fn context(
         names: HashMap::new(),
         env_at: None,
         out_rels: outgoing(topology),
-        claim_names: HashMap::new(),
         templated: vec![false; topology.nodes.len()],
         foresight: None,
         addressed: Vec::new(),
@@ -581,7 +586,6 @@ impl Ctx<'_> {
             items: Vec::new(),
             requests: BTreeMap::new(),
             mounts: Vec::new(),
-            volumes: Vec::new(),
             claim_templates: Vec::new(),
             replicas: 1,
             component: component.to_string(),
@@ -589,6 +593,7 @@ impl Ctx<'_> {
             extra_labels: BTreeMap::new(),
             affinity: Affinity::default(),
             product: None,
+            state: None,
         }
     }
 
@@ -720,7 +725,7 @@ impl Ctx<'_> {
                 data: pairs(&plan.secret),
             });
         }
-        let mut volumes = plan.volumes.clone();
+        let mut volumes = Vec::new();
         if !plan.config.is_empty() {
             let name = dns_label(&format!("{}-scripts", plan.name));
             let meta = self.meta(
@@ -734,15 +739,11 @@ impl Ctx<'_> {
                 meta,
                 data: plan.config.clone(),
             });
-            volumes.insert(
-                0,
-                Volume {
-                    name: "scripts".to_string(),
-                    config_map: Some(name),
-                    items: plan.items.clone(),
-                    claim: None,
-                },
-            );
+            volumes.push(Volume {
+                name: "scripts".to_string(),
+                config_map: name,
+                items: plan.items.clone(),
+            });
         }
         let stateful = plan.stateful;
         out.service = self.service(plan, part_of.as_deref());
@@ -757,13 +758,15 @@ impl Ctx<'_> {
                 e
             })
             .collect();
-        let meta = self.meta(
+        let mut meta = self.meta(
             plan.owner,
             &plan.name,
             &plan.component,
             part_of.as_deref(),
             &plan.name,
         );
+        let security = self.security(plan);
+        defaults::annotate(&mut meta, security.as_ref());
         let mut pod = BTreeMap::new();
         for p in self.selector(plan) {
             pod.insert(p.key, p.value);
@@ -804,10 +807,12 @@ impl Ctx<'_> {
                 env,
                 requests: pairs(&plan.requests),
                 mounts: plan.mounts.clone(),
+                probe: self.probe(plan),
             },
             volumes,
             claim_templates: plan.claim_templates.clone(),
             affinity,
+            security,
         });
         out
     }
@@ -822,41 +827,9 @@ fn outgoing(topology: &Topology) -> Vec<Vec<usize>> {
     out
 }
 
-/// A relative path a ConfigMap volume accepts: no `..`, `.` or empty segments (a file from a
-/// folder above the template's keeps its place under `_up/`).
-fn safe_path(path: &str) -> String {
-    let parts: Vec<&str> = path
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .map(|p| if p == ".." { "_up" } else { p })
-        .collect();
-    if parts.is_empty() {
-        "_".to_string()
-    } else {
-        parts.join("/")
-    }
-}
-
-/// A path quoted for `sh`.
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn configmap_paths_never_climb_out() {
-        assert_eq!(safe_path("scripts/install.sh"), "scripts/install.sh");
-        assert_eq!(safe_path("../shared/./x.sh"), "_up/shared/x.sh");
-        assert_eq!(safe_path("//"), "_");
-    }
-
-    #[test]
-    fn shell_quoting_survives_quotes() {
-        assert_eq!(shell_quote("it's.sh"), r"'it'\''s.sh'");
-    }
 
     #[test]
     fn product_keywords_match_whole_words() {

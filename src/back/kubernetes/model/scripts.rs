@@ -200,3 +200,40 @@ impl Ctx<'_> {
         ok
     }
 }
+
+/// A relative path a ConfigMap volume accepts: no `..`, `.` or empty segments (a file from a
+/// folder above the template's keeps its place under `_up/`).
+fn safe_path(path: &str) -> String {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .map(|p| if p == ".." { "_up" } else { p })
+        .collect();
+    if parts.is_empty() {
+        "_".to_string()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// A path quoted for `sh`.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configmap_paths_never_climb_out() {
+        assert_eq!(safe_path("scripts/install.sh"), "scripts/install.sh");
+        assert_eq!(safe_path("../shared/./x.sh"), "_up/shared/x.sh");
+        assert_eq!(safe_path("//"), "_");
+    }
+
+    #[test]
+    fn shell_quoting_survives_quotes() {
+        assert_eq!(shell_quote("it's.sh"), r"'it'\''s.sh'");
+    }
+}

@@ -14,6 +14,7 @@ use super::super::values::{
     cpu_quantity, data_key, env_name, integer, literal_text, port_name, shouty, size_quantity,
 };
 use super::addresses::{POD_IP_ENV, POD_IP_MARK};
+use super::defaults;
 use super::*;
 use crate::back::stack::lifecycle_steps;
 
@@ -161,6 +162,7 @@ impl Ctx<'_> {
                 port,
                 target: target.unwrap_or(port),
                 protocol: "TCP",
+                ..Port::default()
             });
         }
         let env_map = product.get("env").cloned().unwrap_or(Json::Null);
@@ -286,6 +288,12 @@ impl Ctx<'_> {
             }
         }
         self.check_image(plan, diags);
+        // An image of a product that keeps state: a StatefulSet with its data on a claim.
+        plan.state = plan
+            .image
+            .as_deref()
+            .and_then(|image| self.image_product(i, image));
+        plan.stateful = plan.state.is_some();
         plan.ports = self.endpoint_ports(&[i]);
         // Properties the rules map to the environment.
         if bind.get("property_env").and_then(Json::as_bool) == Some(true) {
@@ -432,7 +440,7 @@ impl Ctx<'_> {
         let mut names: Vec<String> = Vec::new();
         for &m in members {
             let node = self.node(m);
-            let mut found: Vec<(String, i64, &'static str)> = Vec::new();
+            let mut found: Vec<(String, i64, &'static str, defaults::Http)> = Vec::new();
             for (cname, cap) in &node.capabilities {
                 if !is_endpoint(cap) {
                     continue;
@@ -447,13 +455,14 @@ impl Ctx<'_> {
                         name.to_string(),
                         port,
                         protocol(cap.properties.get("protocol")),
+                        defaults::http(cap),
                     ));
                 }
             }
             if let Some(port) = node.properties.get("port").and_then(integer) {
-                found.push((node.name.clone(), port, "TCP"));
+                found.push((node.name.clone(), port, "TCP", (None, None)));
             }
-            for (name, port, proto) in found {
+            for (name, port, proto, (scheme, path)) in found {
                 if !(1..=65535).contains(&port)
                     || ports.iter().any(|p| p.port == port && p.protocol == proto)
                 {
@@ -469,6 +478,8 @@ impl Ctx<'_> {
                     port,
                     target: port,
                     protocol: proto,
+                    scheme,
+                    path,
                 });
             }
         }
@@ -484,6 +495,7 @@ impl Ctx<'_> {
                 port,
                 target: port,
                 protocol: "TCP",
+                ..Port::default()
             });
         }
         ports
@@ -610,6 +622,16 @@ impl Ctx<'_> {
         plan.ports = self.endpoint_ports(&plan.members.clone());
         // Scripts, in order, and their inputs as the environment.
         let script = self.ship_scripts(&mut plan, &steps, &bind, artifacts, limits, diags);
+        // What scripts written for a server need to run unattended in a container (the rules'
+        // `environment`: package managers must not stop to ask, there is no terminal).
+        if let Some(settings) = bind.get("environment").and_then(Json::as_object) {
+            for (name, value) in settings {
+                if let Some(value) = value.as_str() {
+                    let value = Value::String(value.to_string());
+                    self.add_env(&mut plan, root, name, &value, false, diags);
+                }
+            }
+        }
         plan.config.insert(
             0,
             Pair {
