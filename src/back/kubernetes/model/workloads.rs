@@ -622,16 +622,7 @@ impl Ctx<'_> {
         plan.ports = self.endpoint_ports(&plan.members.clone());
         // Scripts, in order, and their inputs as the environment.
         let script = self.ship_scripts(&mut plan, &steps, &bind, artifacts, limits, diags);
-        // What scripts written for a server need to run unattended in a container (the rules'
-        // `environment`: package managers must not stop to ask, there is no terminal).
-        if let Some(settings) = bind.get("environment").and_then(Json::as_object) {
-            for (name, value) in settings {
-                if let Some(value) = value.as_str() {
-                    let value = Value::String(value.to_string());
-                    self.add_env(&mut plan, root, name, &value, false, diags);
-                }
-            }
-        }
+        self.unattended(&mut plan, root, &bind, diags);
         plan.config.insert(
             0,
             Pair {
@@ -673,6 +664,20 @@ impl Ctx<'_> {
             self.workload_of[m] = Some(w);
         }
         self.plans.push(plan);
+    }
+
+    /// What scripts written for a server need to run unattended in a container (the rules'
+    /// `environment`): package managers must not stop to ask, there is no terminal.
+    fn unattended(&mut self, plan: &mut Plan, root: usize, bind: &Json, diags: &mut Diagnostics) {
+        let Some(settings) = bind.get("environment").and_then(Json::as_object) else {
+            return;
+        };
+        for (name, value) in settings {
+            if let Some(value) = value.as_str() {
+                let value = Value::String(value.to_string());
+                self.add_env(plan, root, name, &value, false, diags);
+            }
+        }
     }
 
     /// True when a node of the stack sits on a node a database product took.
