@@ -212,7 +212,8 @@ fn golden_outputs_match_byte_for_byte() {
             compared += 1;
             let where_ = format!("{}/expected/{command}", case.display());
             failures.extend(differences(&expected, &actual, &where_, "actual"));
-            if let Err(problem) = checkers::check_tree(command, &expected_dir) {
+            let cluster = cluster_services(&case);
+            if let Err(problem) = checkers::check_tree(command, &expected_dir, &cluster) {
                 failures.push(format!("{}/expected/{command}: {problem}", case.display()));
             }
             for (name, bytes) in &expected {
@@ -309,6 +310,28 @@ fn reordered_templates_translate_to_the_same_bytes() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// The Services a case says the cluster has already (`cluster-services`: one name a line, as
+/// the output addresses it, then `#` and why), for the wiring check: the nodes its template
+/// selects from outside the topology (TOSCA 2.0 directive `select`), which toscana reaches by
+/// name and does not create. A line without its reason fails.
+fn cluster_services(case: &Path) -> Vec<String> {
+    let Ok(text) = fs::read_to_string(case.join("cluster-services")) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let (name, why) = l.split_once('#').unwrap_or((l, ""));
+            assert!(
+                !why.trim().is_empty(),
+                "{}/cluster-services: `{l}` says not why the cluster has it",
+                case.display()
+            );
+            name.trim().to_string()
+        })
+        .collect()
 }
 
 /// The files of an output folder by relative path.

@@ -6,20 +6,24 @@
 //! `--ingress` and a namespace, so both load balancer mappings run). Each outcome is counted:
 //!
 //! - **translated**: objects came out; they are written to a temporary folder and validated in
-//!   batches (one validator process checks many files; it is slow to start);
+//!   batches (one validator process checks many files; it is slow to start), and checked for
+//!   wiring (`checkers::wiring`);
 //! - **nothing to deploy**: no object came out, and warnings name what was skipped;
 //! - **needs inputs**: a required input has no value, and the only errors name those inputs
 //!   (`tosca::unbound-input`: Kubernetes manifests need every value at translation time).
 //!
 //! The test fails on a panic, on any other error (a template the round trip through
-//! `k8s-openapi` rejects is one), on output the validator rejects, and on a file that produced
-//! nothing without saying why. Locally, a missing corpus or validator skips with a notice; under
+//! `k8s-openapi` rejects is one), on output the validator or the wiring check rejects, and on a
+//! file that produced nothing without saying why. Locally, a missing corpus or validator skips with a notice; under
 //! `CI=true` both are required.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+// Only the wiring check of the external checkers is used here.
+#[allow(dead_code)]
+mod checkers;
 mod common;
 
 use common::{corpus_files, corpus_root};
@@ -32,7 +36,9 @@ use toscana::pipeline::{ReadOptions, read};
 const BATCH: usize = 150;
 
 enum Outcome {
-    Translated(String),
+    /// The stream of manifests, and the Services the template says the cluster has (see
+    /// [`cluster_services`]).
+    Translated(String, Vec<String>),
     Nothing,
     NeedsInputs,
     Failed(String),
@@ -104,12 +110,36 @@ fn translate(path: &Path, options: &kubernetes::K8sOptions) -> Option<Outcome> {
             codes::K8S_UNSUPPORTED
         ))),
         [] => Some(Outcome::Nothing),
-        [one] if one.path == "manifests.yaml" => Some(Outcome::Translated(one.contents.clone())),
+        [one] if one.path == "manifests.yaml" => Some(Outcome::Translated(
+            one.contents.clone(),
+            cluster_services(&topology, options),
+        )),
         other => Some(Outcome::Failed(format!(
             "expected one manifests.yaml, got {:?}",
             other.iter().map(|f| &f.path).collect::<Vec<_>>()
         ))),
     }
+}
+
+/// The Services the cluster has for the wiring check: the nodes selected from outside the
+/// topology (TOSCA 2.0 directive `select`), which the backend does not create and reaches "as a
+/// Service of its name" (with a warning), named as the output addresses them.
+fn cluster_services(
+    topology: &toscana::ir::Topology,
+    options: &kubernetes::K8sOptions,
+) -> Vec<String> {
+    topology
+        .nodes
+        .iter()
+        .filter(|n| n.only_selected())
+        .map(|n| {
+            let name = back::filters::dns_label(&n.name);
+            match &options.namespace {
+                Some(ns) => format!("{name}.{ns}.svc"),
+                None => name,
+            }
+        })
+        .collect()
 }
 
 /// Runs the validator over `paths`; the `ERROR` lines it prints.
@@ -168,9 +198,14 @@ fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skip
                 accepted += 1;
             }
             match outcome {
-                Outcome::Translated(text) => {
+                Outcome::Translated(text, cluster) => {
                     if v == 0 {
                         translated += 1;
+                    }
+                    if let Err(e) =
+                        checkers::wiring::check_stream("manifests.yaml", &text, &cluster)
+                    {
+                        failures.push(format!("{} (option set {v}): {e}", path.display()));
                     }
                     let file = dir.path().join(format!("{}-{v}.yaml", written.len()));
                     std::fs::write(&file, text).expect("writable temporary folder");
