@@ -6,6 +6,9 @@
 // checkov runs once over every configuration, in tests/tf_corpus.rs only.
 #[allow(dead_code)]
 pub mod checkov;
+// Batches of folders, in tests/k8s_corpus.rs only.
+#[allow(dead_code)]
+pub mod kustomize;
 pub mod terraform_schema;
 // The golden test checks folders only; the corpus and profile tests check streams too.
 #[allow(dead_code)]
