@@ -346,6 +346,6 @@ fn rule(dialect: Dialect) -> &'static str {
     if dialect == Dialect::Tosca2 {
         "§13.2.3.3 Call Operation Activity Definition"
     } else {
-        "Simple Profile 1.3 §3.6.23 Workflow activity definition, call operation"
+        "Simple Profile 1.3 Workflow activity definition, call_operation: the extended form passes inputs"
     }
 }
