@@ -1177,15 +1177,7 @@ impl Loader {
     }
 
     /// An `http(s)` URL (or a `file:` URL a prefix covers): only through `--map-url`, and only
-    /// inside the folder it maps to.
-    ///
-    /// A URL no `--map-url` covers is a warning, not an error: TOSCA 2.0 asks the processor to
-    /// import a network resource only "If the resource identified by `<file_uri>` represents a
-    /// valid TOSCA file", and to fail the import "If `<file_uri>` does not reference a valid
-    /// TOSCA file" (§6.8.2.2 Importing a TOSCA File); toscana, which never uses the network,
-    /// can tell neither, so it does not fail a template for a file it did not read. Nothing of
-    /// the file is read, so a name the template takes from it is still unknown, an error where
-    /// it is used (the caller does not mark the import failed, which would tolerate those names).
+    /// inside the folder it maps to. An unmapped URL is a warning (why: `import::unmapped-url`).
     fn load_web(&mut self, url: &str) -> Result<(FileId, bool), Diagnostic> {
         match map_web(url, &self.options.map_url) {
             None => Err(Diagnostic::warning(
