@@ -6,6 +6,7 @@
 
 pub mod copy;
 pub mod csar_entry;
+pub mod data_types;
 pub mod nested_refinements;
 pub mod simple_grammar;
 pub mod tosca2;
