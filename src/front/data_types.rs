@@ -6,9 +6,12 @@
 //! Type, T2-DATATYPE-02, T2-DATATYPE-03). A type with neither is no type at all: its values
 //! could only be empty maps.
 //!
-//! The embedded normative profiles are not judged: their root type
-//! (`tosca.datatypes.Root`, `description` only) is where every other type starts, the one
-//! type with nothing to derive from.
+//! An empty `properties` keyname is an error. A type with neither a parent nor properties is a
+//! warning, not an error: the Simple Profile's own normative root (`tosca.datatypes.Root`,
+//! `description` only) is written that way, and real Kubernetes profiles (Puccini's, the OASIS
+//! community's) declare opaque types such as `RawExtension` or `FieldsV1` so; refusing them
+//! would refuse those profiles and every template that imports them. The embedded normative
+//! profiles are not judged at all.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::yaml::{Core, Map, Node};
@@ -45,7 +48,7 @@ pub fn check(root: &Map, tosca2: bool, diags: &mut Diagnostics) {
             );
         } else if properties.is_none() && !def.contains_key("derived_from") {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::warning(
                     codes::TOSCA_MISSING_KEY,
                     format!("data type `{name}` has neither `derived_from` nor any property"),
                 )
