@@ -11,7 +11,8 @@
 //! `description` only) is written that way, and real Kubernetes profiles (Puccini's, the OASIS
 //! community's) declare opaque types such as `RawExtension` or `FieldsV1` so; refusing them
 //! would refuse those profiles and every template that imports them. The embedded normative
-//! profiles are not judged at all.
+//! profiles are not judged at all, nor a `tosca.datatypes.Root` anywhere (copies of the Simple
+//! Profile, and the root the TOSCA 1.0 XML converter writes): the one type with no parent.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::yaml::{Core, Map, Node};
@@ -46,7 +47,10 @@ pub fn check(root: &Map, tosca2: bool, diags: &mut Diagnostics) {
                 .at(key)
                 .hint(format!("define at least one property under `properties`, or remove the keyname ({rule}: if it is provided it must contain one or more property definitions)")),
             );
-        } else if properties.is_none() && !def.contains_key("derived_from") {
+        } else if properties.is_none()
+            && !def.contains_key("derived_from")
+            && name != "tosca.datatypes.Root"
+        {
             diags.push(
                 Diagnostic::warning(
                     codes::TOSCA_MISSING_KEY,
