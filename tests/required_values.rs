@@ -3,7 +3,8 @@
 //! type's `default`, from a node type's refinement of its capability definition, or from the
 //! template's assignment; an optional one may stay unset. Each file checks with no diagnostic.
 //! The same holds for the required inputs of interfaces and operations
-//! (`interface-*-required-input-unset`).
+//! (`interface-*-required-input-unset`) and of the operations imperative workflows call
+//! (`workflow-*-call-operation-input-unset`).
 
 mod common;
 
@@ -226,5 +227,66 @@ topology_template:
               db_name: shop
 ",
         &["create.sh"],
+    );
+}
+
+/// The valid counterpart of `workflow-1-x-call-operation-input-unset`: an imperative
+/// workflow's `call_operation` is given each required input of the operation by the activity's
+/// `inputs` (Simple Profile 1.3's extended form), by the node template's interface assignment,
+/// by a default, or by a value the node type assigns in place of a definition; an optional
+/// input may stay unset; the short form calls an operation whose inputs all have defaults.
+#[test]
+fn simple_profile_workflow_calls_given_their_inputs_are_accepted() {
+    accepted_beside_scripts(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+interface_types:
+  Backup:
+    derived_from: tosca.interfaces.Root
+    operations:
+      backup:
+        inputs:
+          location: { type: string }
+          retries: { type: integer, required: false }
+      restore:
+        inputs:
+          from: { type: string, default: here }
+node_types:
+  Entity:
+    derived_from: tosca.nodes.Root
+    properties:
+      port: { type: integer, default: 1 }
+    interfaces:
+      backup:
+        type: Backup
+        operations:
+          backup:
+            inputs:
+              name: { type: string }
+              port: { get_property: [ SELF, port ] }
+            implementation: backup.sh
+          restore: restore.sh
+topology_template:
+  node_templates:
+    client:
+      type: Entity
+      interfaces:
+        backup:
+          operations:
+            backup:
+              inputs:
+                location: there
+  workflows:
+    run:
+      steps:
+        one:
+          target: client
+          activities:
+            - call_operation:
+                operation: backup.backup
+                inputs:
+                  name: nightly
+            - call_operation: backup.restore
+",
+        &["backup.sh", "restore.sh"],
     );
 }

@@ -657,3 +657,87 @@ fn a_requirement_filter_reading_a_wrong_property_of_its_source_is_an_error() {
         "node template `client` (Client) has no property `teir`",
     );
 }
+
+#[test]
+fn a_data_type_defines_a_parent_or_properties() {
+    // §9.2 Data Type: "A valid datatype definition MUST have either a valid derived_from
+    // declaration or at least one valid property definition", and "If a properties keyname is
+    // provided, it SHALL contain one or more valid property definitions".
+    // A type with neither is a warning (real Kubernetes profiles write opaque types so).
+    let warned = diagnostics(&t("data_types:\n  Note:\n    description: a note\n"));
+    assert!(
+        warned.iter().any(|d| !d.is_error()
+            && d.code == "tosca::missing-keyname"
+            && d.message
+                .contains("has neither `derived_from` nor any property")),
+        "{warned:#?}"
+    );
+    assert!(
+        diagnostics(&t(
+            "data_types:\n  Note:\n    description: a note\n    derived_from: string\n"
+        ))
+        .is_empty()
+    );
+    rule(
+        &t("data_types:\n  Note:\n    properties: {}\n"),
+        &t("data_types:\n  Note:\n    properties:\n      text: { type: string }\n"),
+        "tosca::wrong-shape",
+        4,
+        5,
+        "a `properties` keyname with no property definition",
+    );
+}
+
+#[test]
+fn binary_and_timestamp_yaml_types_are_refused() {
+    // §9.1.1 Primitive Types (bytes) and §9.1.2.1 timestamp: "to ensure portability TOSCA
+    // implementations shall not accept this YAML type".
+    let template = |value: &str| {
+        t(&format!(
+            "node_types:\n  N:\n    properties:\n      p: {{ type: string }}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: {value}\n"
+        ))
+    };
+    rule(
+        &template("!!binary aGVsbG8="),
+        &template("aGVsbG8="),
+        "tosca::type-mismatch",
+        11,
+        21,
+        "the YAML type `!!binary` is not accepted",
+    );
+    rule(
+        &template("!!timestamp 2024-01-01"),
+        &template("'2024-01-01'"),
+        "tosca::type-mismatch",
+        11,
+        24,
+        "the YAML type `!!timestamp` is not accepted",
+    );
+}
+
+#[test]
+fn a_capability_definition_narrows_its_types_valid_lists() {
+    // §8.2 Capability Definition: each element of the definition's `valid_source_node_types`
+    // (and `valid_relationship_types`) is in the capability type's list or derives from one.
+    let template = |source: &str, relationship: &str| {
+        t(&format!(
+            "capability_types:\n  Cap:\n    valid_source_node_types: [ A ]\n    valid_relationship_types: [ R ]\nrelationship_types:\n  R: {{}}\n  S: {{}}\n  R2: {{ derived_from: R }}\nnode_types:\n  A: {{}}\n  A2: {{ derived_from: A }}\n  B: {{}}\n  N:\n    capabilities:\n      c:\n        type: Cap\n        valid_source_node_types: [ {source} ]\n        valid_relationship_types: [ {relationship} ]\n"
+        ))
+    };
+    rule(
+        &template("B", "R2"),
+        &template("A2", "R2"),
+        "tosca::type-mismatch",
+        18,
+        36,
+        "lists `B` in `valid_source_node_types`",
+    );
+    rule(
+        &template("A", "S"),
+        &template("A", "R"),
+        "tosca::type-mismatch",
+        19,
+        37,
+        "lists `S` in `valid_relationship_types`",
+    );
+}

@@ -112,8 +112,8 @@ pub const PAGES: &[Page] = &[
     },
     Page {
         code: "import::unmapped-url",
-        summary: "an import names a URL and no `--map-url` maps it to a folder",
-        meaning: "toscana never uses the network: a run reads the same files whatever the network does. An `http(s)` import is read from a local folder that `--map-url PREFIX=DIR` names.",
+        summary: "an import names a URL and no `--map-url` maps it to a folder, so it is not read",
+        meaning: "toscana never uses the network: a run reads the same files whatever the network does. An `http(s)` import is read from a local folder that `--map-url PREFIX=DIR` names. Without one the import is skipped with this warning: TOSCA 2.0 fails an import only when its URL \"does not reference a valid TOSCA file\" (§6.8.2.2 Importing a TOSCA File), which toscana cannot tell without fetching it. A type or other name the template takes from the skipped file is then unknown, an error where it is used.",
         example: "imports:\n  - https://example.com/profiles/types.yaml",
         fix: "Download the files once and map the URL: `--map-url https://example.com/profiles/=profiles/`.",
     },

@@ -6,6 +6,7 @@
 
 pub mod copy;
 pub mod csar_entry;
+pub mod data_types;
 pub mod nested_refinements;
 pub mod simple_grammar;
 pub mod tosca2;
@@ -550,10 +551,15 @@ impl<'a> ImportWalk<'a> {
                     return false;
                 }
             },
-            None => match self.import_by_url(importer, import) {
-                Some(found) => found,
-                None => return false,
-            },
+            None => {
+                let errors = self.diags.error_count();
+                match self.import_by_url(importer, import) {
+                    Some(found) => found,
+                    // Skipped with a warning (a URL toscana does not fetch): not a failed
+                    // import, so the names it would define are reported where they are used.
+                    None => return self.diags.error_count() == errors,
+                }
+            }
         };
         self.model.imports.push((import.node.clone(), file));
         if let Some(pos) = self.stack.iter().position(|(f, _)| *f == file) {

@@ -10,6 +10,7 @@ mod assignments;
 mod boundary;
 mod call_shapes;
 pub mod calls;
+mod capability_defs;
 mod capability_values;
 mod constraints;
 mod counts;

@@ -58,10 +58,14 @@ fn own<'m>(def: &'m TypeDef, name: &str) -> Option<(&'m Node, &'m Node)> {
         .find_map(|m| m.entry(name).map(|e| (&e.key, &e.value)))
 }
 
+/// Checks the requirement definitions of every TOSCA 2.0 node type, then their capability
+/// definitions ([`super::capability_defs`]), the other half of what a node type declares it
+/// connects.
 pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
     if model.dialect != Dialect::Tosca2 {
         return;
     }
+    super::capability_defs::check(model, ancestry, diags);
     let mut checker = Checker {
         model,
         ancestry,

@@ -1,5 +1,7 @@
-//! TOSCA 2.0 `call_operation` activities of imperative workflows checked against the
-//! operations they call (§13 Workflows; §11 Interfaces, Operations, and Notifications).
+//! `call_operation` activities of imperative workflows checked against the operations they
+//! call (TOSCA 2.0 §13.2.3.3 Call Operation Activity Definition, §11 Interfaces, Operations,
+//! and Notifications; Simple Profile 1.1–1.3, which brought imperative workflows, the workflow
+//! activity definition's call operation, whose extended form passes `inputs` in 1.3).
 //!
 //! The operation must exist on an interface of the step's target node. The inputs the activity
 //! passes must be inputs the operation (or its interface) defines; every required input that has
@@ -7,6 +9,12 @@
 //! passed; and an input passed as `$get_input` of a workflow input must have the type the
 //! operation declares. Inputs defined at interface level belong to each of its operations
 //! (§11.1 Interface Type).
+//!
+//! The Simple Profile writes an operation input as a property definition (A.5.11 Operation
+//! definition), required unless it says `required: false` (A.5.7 Property definition), or
+//! assigns it a plain value in the type; and writes operations directly under the interface
+//! as well as under `operations`. TOSCA 1.0 XML plans pass their own inputs and are not
+//! read here.
 
 use std::collections::HashMap;
 
@@ -17,9 +25,13 @@ use crate::ir::{Dialect, Topology};
 use crate::model::{Model, TopologyTemplate, TypeKind};
 use crate::yaml::{Map, Node};
 
+use super::interface_parameters::merged;
+use super::interfaces::RESERVED;
 use super::types::{Ancestry, definitions};
+use super::typing::Definition;
 
-/// Checks every `call_operation` of every workflow of a TOSCA 2.0 service template.
+/// Checks every `call_operation` of every workflow of a TOSCA 2.0 service template or Simple
+/// Profile topology template.
 pub fn check(
     model: &Model,
     ancestry: &mut Ancestry,
@@ -27,7 +39,7 @@ pub fn check(
     topology: &Topology,
     diags: &mut Diagnostics,
 ) {
-    if model.dialect != Dialect::Tosca2 || model.incomplete_types {
+    if model.dialect == Dialect::Xml || model.incomplete_types {
         return;
     }
     let templates: IndexMap<&str, &Node> = template
@@ -123,15 +135,10 @@ impl CallCheck<'_> {
                     .filter_map(|d| d.def.as_map()),
             );
         }
-        let operation_layers: Vec<&Map> = layers
+        let dialect = self.model.dialect;
+        let operation_known = layers
             .iter()
-            .filter_map(|m| m.get("operations")?.as_map()?.get(operation)?.as_map())
-            .collect();
-        let operation_known = layers.iter().any(|m| {
-            m.get("operations")
-                .and_then(Node::as_map)
-                .is_some_and(|ops| ops.contains_key(operation))
-        });
+            .any(|m| of_interface_operations(m, dialect).any(|name| name == operation));
         if !operation_known {
             diags.push(
                 Diagnostic::error(
@@ -139,30 +146,38 @@ impl CallCheck<'_> {
                     format!("`call_operation` names `{interface}.{operation}`, which the interface `{interface}` of its target does not define"),
                 )
                 .at(operation_node.span)
-                .hint("name an operation of the target node's interface as <interface>.<operation> (§13.2.3.3 Call Operation Activity Definition)"),
+                .hint(format!("name an operation of the target node's interface as <interface>.<operation> ({})", rule(dialect))),
             );
             return;
         }
-        // Every input definition: the operation's, then the interface's; first one wins.
-        let mut defined: IndexMap<&str, &Map> = IndexMap::new();
-        let mut short: Vec<&str> = Vec::new();
-        for layer in operation_layers.iter().chain(layers.iter()) {
-            for entry in layer
-                .get("inputs")
-                .and_then(Node::as_map)
-                .map_or(&[][..], Map::entries)
-            {
-                let Some(name) = entry.key.as_str() else {
-                    continue;
-                };
-                match entry.value.as_map() {
-                    Some(body) => {
-                        defined.entry(name).or_insert(body);
-                    }
-                    None => short.push(name),
-                }
-            }
+        // Every input of the operation: its own, then its interface's (§11.1 Interface Type),
+        // each seen through every layer that writes it; by name, for a stable report.
+        let mut found: Vec<(&str, bool, Definition<'_>)> = merged(&layers, dialect)
+            .into_iter()
+            .filter(|((op, section, _), _)| {
+                *section == "inputs" && op.is_none_or(|op| op == operation)
+            })
+            .map(|((op, _, name), definition)| (name, op.is_none(), definition))
+            .collect();
+        found.sort_by_key(|(name, interface_level, _)| (*name, *interface_level));
+        let mut defined: IndexMap<&str, Definition<'_>> = IndexMap::new();
+        for (name, _, definition) in found {
+            defined
+                .entry(name)
+                .or_default()
+                .layers
+                .extend(definition.layers);
         }
+        // Inputs written as plain values (a Simple Profile type may assign an input instead of
+        // defining it): defined, valued, not typed.
+        let short: Vec<&str> = layers
+            .iter()
+            .flat_map(|m| super::interface_parameters::of_interface(m, dialect))
+            .filter(|p| p.section == "inputs" && p.operation.is_none_or(|op| op == operation))
+            .flat_map(|p| p.map.entries().iter())
+            .filter(|e| e.value.as_map().is_none())
+            .filter_map(|e| e.key.as_str())
+            .collect();
         let assigned = self.assigned(interface, operation);
         if let Some(given) = given {
             for entry in given.entries() {
@@ -186,26 +201,24 @@ impl CallCheck<'_> {
                 }
             }
         }
-        for (name, body) in &defined {
-            let required = !matches!(
-                body.get("required")
-                    .and_then(Node::as_scalar)
-                    .map(|s| s.core),
-                Some(crate::yaml::Core::Bool(false))
-            );
-            let has_value = body.contains_key("value")
-                || body.contains_key("default")
-                || body.contains_key("mapping")
+        for (name, definition) in &defined {
+            let has_value = ["value", "default", "mapping"]
+                .iter()
+                .any(|k| definition.get(k).is_some())
+                || definition.layers.iter().any(|layer| is_value(layer))
                 || assigned.contains(name);
             let passed = given.is_some_and(|g| g.contains_key(name));
-            if required && !has_value && !passed {
+            if definition.required() && !has_value && !passed {
+                let activity = format!(
+                    "call_operation: {{ operation: {interface}.{operation}, inputs: {{ {name}: <value> }} }}"
+                );
                 diags.push(
                     Diagnostic::error(
                         codes::TOSCA_MISSING_KEY,
-                        format!("`call_operation` of `{interface}.{operation}` does not pass the required input `{name}`"),
+                        format!("`call_operation` of `{interface}.{operation}` does not pass the required input `{name}`, which has no value or default"),
                     )
                     .at(operation_node.span)
-                    .hint(format!("add `{name}:` under the activity's `inputs`, or give the input a default or a value in its definition")),
+                    .hint(format!("pass it as `{activity}`, assign `{name}` in the node template's interface, or give its definition a default or `required: false` ({})", rule(dialect))),
                 );
             }
         }
@@ -219,10 +232,18 @@ impl CallCheck<'_> {
         else {
             return Vec::new();
         };
+        // TOSCA 2.0 writes operations under `operations`; the Simple Profile also directly
+        // under the interface.
         let op_inputs = iface
             .get("operations")
             .and_then(Node::as_map)
-            .and_then(|ops| ops.get(operation)?.as_map()?.get("inputs")?.as_map());
+            .and_then(|ops| ops.get(operation))
+            .or_else(|| {
+                (self.model.dialect != Dialect::Tosca2)
+                    .then(|| iface.get(operation))
+                    .flatten()
+            })
+            .and_then(|op| op.as_map()?.get("inputs")?.as_map());
         [iface.get("inputs").and_then(Node::as_map), op_inputs]
             .into_iter()
             .flatten()
@@ -231,8 +252,14 @@ impl CallCheck<'_> {
     }
 
     /// An input passed as `$get_input` of a workflow input: the two declared types agree.
-    fn input_type(&self, name: &str, definition: &Map, value: &Node, diags: &mut Diagnostics) {
-        let Some(expected) = definition.get("type").and_then(Node::as_str) else {
+    fn input_type(
+        &self,
+        name: &str,
+        definition: &Definition<'_>,
+        value: &Node,
+        diags: &mut Diagnostics,
+    ) {
+        let Some(expected) = definition.type_name() else {
             return;
         };
         let Some([entry]) = value.as_map().map(Map::entries) else {
@@ -269,5 +296,56 @@ impl CallCheck<'_> {
                 .hint(format!("pass a value of type `{expected}` (TOSCA 2.0 converts no type but integer to float, §9.1.1 Primitive Types)")),
             );
         }
+    }
+}
+
+/// The operation names an interface type or definition writes: under `operations` (and
+/// `notifications` are not called), and in the Simple Profile also as its own keys.
+fn of_interface_operations(interface: &Map, dialect: Dialect) -> impl Iterator<Item = &str> {
+    let listed = interface
+        .get("operations")
+        .and_then(Node::as_map)
+        .into_iter()
+        .flat_map(|ops| ops.entries().iter().filter_map(|e| e.key.as_str()));
+    let direct = interface
+        .entries()
+        .iter()
+        .filter(move |_| dialect != Dialect::Tosca2)
+        .filter_map(|e| e.key.as_str())
+        .filter(|key| !RESERVED.contains(key) && *key != "operations");
+    listed.chain(direct)
+}
+
+/// A map written where an input is defined that is a value, not a definition: the Simple
+/// Profile lets a type assign an operation input (A.5.11 Operation definition), as in
+/// `inputs: { port: { get_property: [SELF, port] } }`.
+fn is_value(layer: &Map) -> bool {
+    const DEFINITION_KEYS: &[&str] = &[
+        "type",
+        "description",
+        "required",
+        "default",
+        "value",
+        "status",
+        "constraints",
+        "validation",
+        "key_schema",
+        "entry_schema",
+        "metadata",
+        "mapping",
+        "external-schema",
+    ];
+    !layer
+        .entries()
+        .iter()
+        .any(|e| e.key.as_str().is_some_and(|k| DEFINITION_KEYS.contains(&k)))
+}
+
+/// The section that defines `call_operation`, for the dialect.
+fn rule(dialect: Dialect) -> &'static str {
+    if dialect == Dialect::Tosca2 {
+        "§13.2.3.3 Call Operation Activity Definition"
+    } else {
+        "Simple Profile 1.3 Workflow activity definition, call_operation: the extended form passes inputs"
     }
 }

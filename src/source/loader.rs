@@ -1177,12 +1177,12 @@ impl Loader {
     }
 
     /// An `http(s)` URL (or a `file:` URL a prefix covers): only through `--map-url`, and only
-    /// inside the folder it maps to.
+    /// inside the folder it maps to. An unmapped URL is a warning (why: `import::unmapped-url`).
     fn load_web(&mut self, url: &str) -> Result<(FileId, bool), Diagnostic> {
         match map_web(url, &self.options.map_url) {
-            None => Err(Diagnostic::error(
+            None => Err(Diagnostic::warning(
                 codes::IMPORT_UNMAPPED_URL,
-                format!("cannot import `{url}`: toscana never uses the network, and no --map-url covers this URL"),
+                format!("`{url}` is not imported: toscana never uses the network, and no --map-url covers this URL; a name defined there is unknown here"),
             )
             .hint(format!(
                 "download it and add `{}` (DIR is the local folder holding the files under that prefix)",

@@ -19,6 +19,7 @@
 
 mod places;
 mod table;
+mod yaml_tags;
 
 pub(crate) use table::D as Entity;
 
@@ -44,6 +45,7 @@ use table::*;
 /// Checks one TOSCA 2.0 file against the grammar. `entry` says whether its `service_template`
 /// is read (an imported file's is ignored with a warning elsewhere).
 pub fn check_file(root: &Map, entry: bool, diags: &mut Diagnostics) {
+    yaml_tags::check(root, diags);
     let mut walker = Walker { diags };
     walker.keys(root, TOP_LEVEL, &[], "a TOSCA 2.0 file", Level::Top);
     if let Some(imports) = root.get("imports") {

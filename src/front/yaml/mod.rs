@@ -56,6 +56,10 @@ pub fn read_definitions(
         );
     }
 
+    if !matches!(sources.get(file).origin, crate::span::Origin::Builtin(_)) {
+        super::data_types::check(root, dialect == Dialect::Tosca2, diags);
+    }
+
     if let Some(repos) = root.get("repositories") {
         for repo in shape::named(repos, "`repositories`", shapes(dialect, &mut quiet, diags)) {
             if let Some(url) = repository_url(&repo.def, dialect, diags) {
