@@ -90,6 +90,7 @@ pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
         .filter(|e| e.kind == ElementKind::Policy)
         .collect();
     let names = unique_names(topology.policies.iter().map(|p| p.name.as_str()), &[]);
+    let mut balancers = None;
     for (pi, p) in topology.policies.iter().enumerate() {
         let bind = policy_elements
             .get(pi)
@@ -103,7 +104,8 @@ pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
         let context = match (role, bind) {
             ("placement", Some(bind)) => place(cx, p, &names[pi], bind, span, &mut out, diags),
             ("scaling", Some(bind)) => {
-                scale(cx, p, bind, span, &mut out, diags);
+                let balancers = balancers.get_or_insert_with(|| self::balancers(cx));
+                scale(cx, p, bind, balancers, span, &mut out, diags);
                 json!({})
             }
             ("unsupported", Some(bind)) => {
@@ -266,6 +268,7 @@ fn scale<'t>(
     cx: &Context<'t>,
     p: &'t Policy,
     bind: &Json,
+    balancers: &[Vec<NodeId>],
     span: Option<crate::source::Span>,
     out: &mut Policies<'t>,
     diags: &mut Diagnostics,
@@ -275,41 +278,7 @@ fn scale<'t>(
         Some(Value::Integer(i)) => Some(*i),
         _ => None,
     };
-    let cpu_default = bind
-        .get("cpu_utilization")
-        .and_then(Json::as_i64)
-        .unwrap_or(80);
-    let cpu = match utilization_trigger(p) {
-        Some(Trigger::Utilization {
-            resource: "cpu",
-            percent: Some(percent),
-        }) => Some(percent),
-        Some(Trigger::Utilization { resource: "cpu", .. }) | None => None,
-        Some(Trigger::Utilization { resource, .. }) => {
-            diags.push(unexpressed(
-                span,
-                format!(
-                    "scaling policy `{}` triggers on {resource} utilization, which an autoscaling group tracks only with an agent on the machines; it tracks CPU utilization instead",
-                    p.name
-                ),
-                "write the trigger's condition as `utilization greater_than N%` of cpu, or add a tracking policy of your own",
-            ));
-            None
-        }
-        Some(Trigger::Unknown(what)) => {
-            diags.push(unexpressed(
-                span,
-                format!(
-                    "scaling policy `{}` triggers on {what}, which the backend cannot track; it tracks CPU utilization instead",
-                    p.name
-                ),
-                "write the trigger's condition as `utilization greater_than N%` of cpu",
-            ));
-            None
-        }
-    }
-    .or_else(|| integer(p.properties.get("target_cpu_utilization")))
-    .unwrap_or(cpu_default);
+    let cpu = cpu_target(topology, p, bind, span, diags);
     if p.properties.contains_key("increment") {
         diags.push(unexpressed(
             span,
@@ -372,7 +341,7 @@ fn scale<'t>(
             });
             continue;
         }
-        let balancers = balancers_of(cx, m);
+        let balancers = balancers[m.index()].clone();
         out.scaling[m.index()] = Some(Scaling {
             policy: p,
             min,
@@ -390,23 +359,75 @@ fn scale<'t>(
     }
 }
 
-/// The load balancers that route to software of machine `m` (or to `m` itself), by name.
-fn balancers_of(cx: &Context<'_>, m: NodeId) -> Vec<NodeId> {
-    let mut out = Vec::new();
-    for (ri, r) in cx.topology.relationships.iter().enumerate() {
-        if cx.meanings.means_at(ri, Meaning::Routing)
-            && cx.hosting.root(r.target) == m
-            && cx.roles[r.source.index()] == "load_balancer"
-            && !out.contains(&r.source)
-        {
-            out.push(r.source);
+/// The average CPU utilization a scaling policy keeps, in percent: its trigger's threshold as
+/// written, else `target_cpu_utilization`, else `bind.cpu_utilization`. A trigger on anything
+/// but CPU is tracked as CPU, with a warning.
+fn cpu_target(
+    topology: &Topology,
+    p: &Policy,
+    bind: &Json,
+    span: Option<crate::source::Span>,
+    diags: &mut Diagnostics,
+) -> i64 {
+    let integer = |v: Option<&Value>| match v.map(|v| known(topology, v)) {
+        Some(Value::Integer(i)) => Some(*i),
+        _ => None,
+    };
+    let cpu_default = bind
+        .get("cpu_utilization")
+        .and_then(Json::as_i64)
+        .unwrap_or(80);
+    match utilization_trigger(p) {
+        Some(Trigger::Utilization {
+            resource: "cpu",
+            percent: Some(percent),
+        }) => Some(percent),
+        Some(Trigger::Utilization { resource: "cpu", .. }) | None => None,
+        Some(Trigger::Utilization { resource, .. }) => {
+            diags.push(unexpressed(
+                span,
+                format!(
+                    "scaling policy `{}` triggers on {resource} utilization, which an autoscaling group tracks only with an agent on the machines; it tracks CPU utilization instead",
+                    p.name
+                ),
+                "write the trigger's condition as `utilization greater_than N%` of cpu, or add a tracking policy of your own",
+            ));
+            None
+        }
+        Some(Trigger::Unknown(what)) => {
+            diags.push(unexpressed(
+                span,
+                format!(
+                    "scaling policy `{}` triggers on {what}, which the backend cannot track; it tracks CPU utilization instead",
+                    p.name
+                ),
+                "write the trigger's condition as `utilization greater_than N%` of cpu",
+            ));
+            None
         }
     }
-    out.sort_by(|a, b| {
-        cx.topology.nodes[a.index()]
-            .name
-            .cmp(&cx.topology.nodes[b.index()].name)
-    });
+    .or_else(|| integer(p.properties.get("target_cpu_utilization")))
+    .unwrap_or(cpu_default)
+}
+
+/// Per machine, the load balancers that route to its software (or to it), by name: one pass
+/// over the relationships.
+fn balancers(cx: &Context<'_>) -> Vec<Vec<NodeId>> {
+    let mut out: Vec<Vec<NodeId>> = vec![Vec::new(); cx.topology.nodes.len()];
+    for (ri, r) in cx.topology.relationships.iter().enumerate() {
+        let machine = cx.hosting.root(r.target);
+        let list = &mut out[machine.index()];
+        if cx.meanings.means_at(ri, Meaning::Routing)
+            && cx.roles[r.source.index()] == "load_balancer"
+            && !list.contains(&r.source)
+        {
+            list.push(r.source);
+        }
+    }
+    let name = |n: &NodeId| cx.topology.nodes[n.index()].name.as_str();
+    for list in &mut out {
+        list.sort_by(|a, b| name(a).cmp(name(b)));
+    }
     out
 }
 
