@@ -24,6 +24,7 @@ pub mod k8s_profile;
 pub mod kubernetes;
 pub mod meanings;
 mod output;
+mod policies;
 pub mod registry;
 mod rules;
 pub mod shared;
@@ -252,6 +253,7 @@ const TERRAFORM_TEMPLATES: &[(&str, &str)] = tf_templates![
     "aws/port.tera",
     "aws/object_storage.tera",
     "aws/load_balancer.tera",
+    "aws/placement.tera",
     "openstack/versions.tf.tera",
     "openstack/providers.tf.tera",
     "openstack/main.tf.tera",
@@ -261,6 +263,7 @@ const TERRAFORM_TEMPLATES: &[(&str, &str)] = tf_templates![
     "openstack/port.tera",
     "openstack/object_storage.tera",
     "openstack/load_balancer.tera",
+    "openstack/placement.tera",
     "kubernetes/versions.tf.tera",
     "kubernetes/providers.tf.tera",
     "kubernetes/main.tf.tera",

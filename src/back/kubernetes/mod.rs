@@ -23,7 +23,7 @@ mod model;
 pub mod objects;
 pub mod profile;
 mod survives;
-mod values;
+pub(crate) mod values;
 
 use std::collections::HashMap;
 

@@ -24,6 +24,7 @@ pub mod expr;
 pub mod fmt;
 mod graph;
 mod nodes;
+mod policies;
 pub mod references;
 mod scripts;
 mod secrets;
@@ -107,6 +108,8 @@ pub fn render(
         "provider": provider.as_str(),
         "inputs": vars.inputs,
         "nodes": built.nodes,
+        "policies": built.policies,
+        "size_variables": built.size_variables,
         "outputs": outputs,
         "needs": built.needs,
     });

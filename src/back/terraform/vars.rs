@@ -20,6 +20,7 @@ const RESERVED_VARIABLES: &[&str] = &[
     "aws_region",
     "openstack_cloud",
     "openstack_network",
+    "openstack_external_network",
     "kube_config_path",
     "kube_context",
     "kube_namespace",

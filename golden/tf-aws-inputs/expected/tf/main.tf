@@ -10,7 +10,7 @@ data "aws_ami" "app_vm" {
 
 resource "aws_instance" "app_vm" {
   ami           = data.aws_ami.app_vm.id
-  instance_type = "t3.small"
+  instance_type = var.app_vm_instance_type
 
   # Encrypted with the account's default EBS key, as every volume toscana creates.
   root_block_device {

@@ -116,3 +116,9 @@ variable "version_pin" {
     error_message = "The value of version_pin must be equal to 1.10.2."
   }
 }
+
+variable "app_vm_instance_type" {
+  type        = string
+  description = "The instance type of app_vm: t3.small is the first of the backend's sizes that fits its host capability (num_cpus from input cpus, mem_size from input memory) as the inputs were at translation"
+  default     = "t3.small"
+}

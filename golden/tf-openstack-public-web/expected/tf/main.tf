@@ -1,3 +1,8 @@
+data "openstack_networking_network_v2" "external" {
+  name     = var.openstack_external_network
+  external = true
+}
+
 data "openstack_networking_secgroup_v2" "default" {
   name = "default"
 }
@@ -13,6 +18,31 @@ resource "openstack_networking_subnet_v2" "web_net" {
   cidr        = "10.20.0.0/16"
   ip_version  = 4
   enable_dhcp = true
+}
+
+# A machine in this network exposes a public endpoint: a router joins the subnet to the
+# external network, and each such machine's port has a floating IP from it.
+resource "openstack_networking_router_v2" "web_net" {
+  name                = "web_net"
+  admin_state_up      = true
+  external_network_id = data.openstack_networking_network_v2.external.id
+}
+
+resource "openstack_networking_router_interface_v2" "web_net" {
+  router_id = openstack_networking_router_v2.web_net.id
+  subnet_id = openstack_networking_subnet_v2.web_net.id
+}
+
+resource "openstack_networking_floatingip_v2" "web_port" {
+  pool = data.openstack_networking_network_v2.external.name
+}
+
+resource "openstack_networking_floatingip_associate_v2" "web_port" {
+  floating_ip = openstack_networking_floatingip_v2.web_port.address
+  port_id     = openstack_networking_port_v2.web_port.id
+
+  # The port is reachable from the external network only through the router.
+  depends_on = [openstack_networking_router_interface_v2.web_net]
 }
 
 resource "openstack_networking_port_v2" "web_port" {

@@ -2,11 +2,10 @@
 //! HorizontalPodAutoscaler.
 //!
 //! Placement (`tosca.policies.Placement`) keeps its targets together unless the policy says
-//! apart: a type whose name says `Antilocate` or `AntiAffinity`, or a `policy`/`affinity`
-//! property whose value says `anti` (as Heat's and Tacker's translators read them: a plain
-//! placement policy is an affinity server group there). The topology key is the policy's
-//! `topology_key`, or its `scope` (`host`, `zone`, `region`), else the rule's. Both are
-//! preferred, not required, so a cluster with too few nodes still runs the pods.
+//! apart, as [`crate::back::policies`] reads it for every backend (`toscana tf` too). The
+//! topology key is the policy's `topology_key`, or its `scope` (`host`, `zone`, `region`), else
+//! the rule's. Both are preferred, not required, so a cluster with too few nodes still runs the
+//! pods.
 //!
 //! Scaling (`tosca.policies.Scaling`): `min_instances`, `max_instances` as the replica bounds
 //! (`default_instances` is the workload's `replicas`); the metric and threshold of a trigger
@@ -23,33 +22,8 @@ use crate::ir::{Policy, Value};
 use super::super::values::{integer, literal_text};
 use super::*;
 use crate::back::filters::dns_label;
+use crate::back::policies::{Placement, Trigger, placement_mode, utilization_trigger};
 use crate::back::{Element, ElementKind, Engine};
-
-/// Whether a placement policy keeps its targets together or apart.
-#[derive(Debug, PartialEq, Eq)]
-enum Placement {
-    Together,
-    Apart,
-}
-
-/// Together or apart, as the policy's type or its `policy`/`affinity`/`placement` property
-/// says; together when neither does.
-fn placement_mode(p: &Policy) -> Placement {
-    let said = ["policy", "affinity", "placement", "rule"]
-        .iter()
-        .filter_map(|k| p.properties.get(*k).and_then(Value::as_str))
-        .map(str::to_ascii_lowercase)
-        .chain(p.types.iter().map(|t| t.to_ascii_lowercase()));
-    for text in said {
-        if text.contains("anti") {
-            return Placement::Apart;
-        }
-        if text.contains("affinity") || text.contains("colocate") {
-            return Placement::Together;
-        }
-    }
-    Placement::Together
-}
 
 /// The topology key a placement policy's properties name: `topology_key` as it is, or a
 /// `scope` of `host`, `zone` or `region`.
@@ -67,73 +41,6 @@ fn topology_key(p: &Policy) -> Option<String> {
         }
         .to_string(),
     )
-}
-
-/// What a scaling policy's trigger watches.
-#[derive(Debug, PartialEq)]
-enum Trigger {
-    /// `utilization greater_than N%` of `cpu` or `memory`.
-    Utilization {
-        resource: &'static str,
-        percent: Option<i64>,
-    },
-    /// Something else, described for a warning.
-    Unknown(String),
-}
-
-/// The first trigger of `p` with a condition, read as a utilization threshold.
-fn utilization_trigger(p: &Policy) -> Option<Trigger> {
-    let trigger = p.triggers.values().find_map(|t| match t {
-        Value::Map(m) => Some(m),
-        _ => None,
-    })?;
-    let condition = trigger.get("condition");
-    let constraint = condition
-        .and_then(|c| match c {
-            Value::Map(m) => m.get("constraint").and_then(Value::as_str),
-            other => other.as_str(),
-        })
-        .unwrap_or("");
-    let metric = trigger
-        .get("metric")
-        .or_else(|| trigger.get("meter_name"))
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let resource = if metric.contains("mem") {
-        "memory"
-    } else {
-        "cpu"
-    };
-    let words: Vec<&str> = constraint.split_whitespace().collect();
-    let threshold = condition
-        .and_then(|c| match c {
-            Value::Map(m) => m.get("threshold").and_then(integer),
-            _ => None,
-        })
-        .or_else(|| {
-            let at = words
-                .iter()
-                .position(|w| matches!(*w, "greater_than" | "greater_or_equal" | "gt" | "ge"))?;
-            words.get(at + 1)?.trim_end_matches('%').parse().ok()
-        });
-    let watches_utilization = if constraint.is_empty() {
-        metric.is_empty() || metric.contains("util") || metric == "cpu" || metric == "memory"
-    } else {
-        constraint.contains("utilization")
-    };
-    if !watches_utilization || (threshold.is_none() && !constraint.is_empty()) {
-        let what = if constraint.is_empty() {
-            metric
-        } else {
-            constraint.to_string()
-        };
-        return Some(Trigger::Unknown(format!("`{what}`")));
-    }
-    Some(Trigger::Utilization {
-        resource,
-        percent: threshold,
-    })
 }
 
 /// A duration in whole seconds: an integer, or a `scalar-unit.time` (`2 m`).
@@ -318,106 +225,15 @@ impl Ctx<'_> {
 mod tests {
     use super::*;
 
-    fn policy(types: &[&str], properties: &[(&str, Value)], triggers: Option<Value>) -> Policy {
-        Policy {
-            name: "p".to_string(),
-            type_name: types[0].to_string(),
-            types: types.iter().map(|t| t.to_string()).collect(),
-            description: None,
-            metadata: Default::default(),
-            targets: Vec::new(),
-            properties: properties
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-            triggers: triggers.into_iter().map(|t| ("t".to_string(), t)).collect(),
-            location: None,
-        }
-    }
-
-    fn map(entries: &[(&str, Value)]) -> Value {
-        Value::Map(
-            entries
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        )
-    }
-
     #[test]
-    fn placement_is_affinity_unless_the_policy_says_apart() {
-        let plain = policy(&["tosca.policies.Placement"], &[], None);
-        assert_eq!(placement_mode(&plain), Placement::Together);
-        let anti = policy(
-            &["tosca.policies.Placement"],
-            &[("policy", Value::String("anti-affinity".into()))],
-            None,
-        );
-        assert_eq!(placement_mode(&anti), Placement::Apart);
-        let typed = policy(
-            &["my.policies.Antilocate", "tosca.policies.Placement"],
-            &[],
-            None,
-        );
-        assert_eq!(placement_mode(&typed), Placement::Apart);
-        let zone = policy(
-            &["tosca.policies.Placement"],
-            &[("scope", Value::String("zone".into()))],
-            None,
-        );
+    fn a_scope_names_the_topology_key() {
+        let mut zone =
+            crate::back::policies::tests::policy(&["tosca.policies.Placement"], &[], None);
+        zone.properties
+            .insert("scope".to_string(), Value::String("zone".into()));
         assert_eq!(
             topology_key(&zone).as_deref(),
             Some("topology.kubernetes.io/zone")
         );
-    }
-
-    #[test]
-    fn a_utilization_trigger_gives_the_metric_and_threshold_as_written() {
-        let condition = map(&[(
-            "constraint",
-            Value::String("utilization greater_than 50%".into()),
-        )]);
-        let p = policy(
-            &["tosca.policies.Scaling"],
-            &[],
-            Some(map(&[("condition", condition)])),
-        );
-        assert_eq!(
-            utilization_trigger(&p),
-            Some(Trigger::Utilization {
-                resource: "cpu",
-                percent: Some(50)
-            })
-        );
-        let memory = policy(
-            &["tosca.policies.Scaling"],
-            &[],
-            Some(map(&[
-                ("metric", Value::String("memory_util".into())),
-                ("condition", map(&[("threshold", Value::Integer(70))])),
-            ])),
-        );
-        assert_eq!(
-            utilization_trigger(&memory),
-            Some(Trigger::Utilization {
-                resource: "memory",
-                percent: Some(70)
-            })
-        );
-        let other = policy(
-            &["tosca.policies.Scaling"],
-            &[],
-            Some(map(&[(
-                "condition",
-                map(&[(
-                    "constraint",
-                    Value::String("queue_length greater_than 10".into()),
-                )]),
-            )])),
-        );
-        assert!(matches!(
-            utilization_trigger(&other),
-            Some(Trigger::Unknown(_))
-        ));
     }
 }

@@ -20,10 +20,14 @@ use crate::ir::{NodeId, Topology, Value};
 
 use super::expr::{NodeRef, Scope, known, number};
 use super::graph::{addresses_in, strongly_connected};
+use super::policies::{self, Policies};
 use super::scripts::{GIB, MIB, size_bytes};
+use scaling::scaled_refs;
 
 mod endpoints;
+mod images;
 mod resources;
+mod scaling;
 mod sizes;
 mod steps;
 use super::{Provider, ReadArtifact, Spans, unexpressed, unique_names};
@@ -34,6 +38,10 @@ const RESERVED: &[&str] = &["count", "for_each", "provider", "lifecycle", "depen
 /// The per-node context and what the whole configuration needs.
 pub struct Built<'b> {
     pub nodes: Vec<Json>,
+    /// Per policy: what its template writes ([`Policies::contexts`]).
+    pub policies: Vec<Json>,
+    /// The variables of instance sizes chosen from inputs (`name`, `description`, `default`).
+    pub size_variables: Vec<Json>,
     pub refs: Vec<NodeRef<'b>>,
     pub hosts: Vec<Option<NodeId>>,
     /// Node name → its index, for functions that name a node (see [`Scope::node_ids`]).
@@ -92,7 +100,21 @@ pub fn build<'b>(
     let meanings = backend.meanings().of(topology);
     let hosting = Hosting::by(topology, |id| meanings.means(id, Meaning::Hosting));
     let hosts: Vec<Option<NodeId>> = topology.node_ids().map(|id| hosting.host(id)).collect();
-    let refs: Vec<NodeRef> = binds
+    let roles: Vec<&str> = binds.iter().map(|&b| role(b)).collect();
+    let policies = policies::read(
+        &policies::Context {
+            topology,
+            elements,
+            backend,
+            spans,
+            roles: &roles,
+            hosting: &hosting,
+            meanings: &meanings,
+        },
+        diags,
+    );
+    policies::warn_scaled_addresses(topology, &hosting, &policies, spans, diags);
+    let mut refs: Vec<NodeRef> = binds
         .iter()
         .zip(&names)
         .map(|(&b, name)| NodeRef {
@@ -105,6 +127,7 @@ pub fn build<'b>(
                 .and_then(Json::as_object),
         })
         .collect();
+    scaled_refs(&mut refs, &policies, &names);
     let node_ids = super::expr::node_ids(topology);
     let mut b = Builder {
         topology,
@@ -115,6 +138,7 @@ pub fn build<'b>(
         names: &names,
         hosting: &hosting,
         meanings: &meanings,
+        policies: &policies,
         refs: &refs,
         hosts: &hosts,
         node_ids: &node_ids,
@@ -124,6 +148,8 @@ pub fn build<'b>(
         needs: serde_json::Map::new(),
         depends: vec![Vec::new(); topology.nodes.len()],
         derived: HashSet::new(),
+        variable_names: vars.values().cloned().collect(),
+        size_variables: Vec::new(),
         outgoing: vec![Vec::new(); topology.nodes.len()],
         incoming: vec![Vec::new(); topology.nodes.len()],
     };
@@ -143,9 +169,14 @@ pub fn build<'b>(
         node["depends_on"] = json!(deps);
     }
     let needs = Json::Object(b.needs);
+    // In name order, whatever the order of the node templates.
+    let mut size_variables = b.size_variables;
+    size_variables.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     let artifacts = b.artifacts;
     Built {
         nodes,
+        policies: policies.contexts,
+        size_variables,
         refs,
         hosts,
         node_ids,
@@ -165,6 +196,8 @@ struct Builder<'a, 'd> {
     hosting: &'a Hosting,
     /// What each relationship means to this backend (its mapping's `relationships:`).
     meanings: &'a RelationshipMeanings,
+    /// The machines placement and scaling policies place and scale.
+    policies: &'a Policies<'a>,
     refs: &'a [NodeRef<'a>],
     hosts: &'a [Option<NodeId>],
     node_ids: &'a HashMap<String, NodeId>,
@@ -176,6 +209,9 @@ struct Builder<'a, 'd> {
     depends: Vec<Vec<String>>,
     /// Names given to derived resources so far.
     derived: HashSet<String>,
+    /// Variable names taken: the inputs', then the size variables' ([`Builder::instance_type`]).
+    variable_names: HashSet<String>,
+    size_variables: Vec<Json>,
     /// Relationship indexes by source node and by target node.
     outgoing: Vec<Vec<usize>>,
     incoming: Vec<Vec<usize>>,
@@ -429,9 +465,10 @@ impl<'a> Builder<'a, '_> {
             self.needs
                 .insert("default_security_group".to_string(), json!(true));
         }
+        let scaling = self.scaling(id, &ports);
         let public_interface = ports
             .as_array()
-            .filter(|_| self.provider == Provider::Aws)
+            .filter(|_| self.provider == Provider::Aws && scaling.is_none())
             .and_then(|p| p.first())
             .filter(|_| endpoints.iter().any(|e| e["public"] == true))
             .map(|first| first["name"].clone());
@@ -460,8 +497,16 @@ impl<'a> Builder<'a, '_> {
         let disk_text = self
             .whole_size(id, "host", "disk_size", GIB, "GiB")
             .or_else(|| disk_gib.filter(|d| d.is_finite()).map(|d| number(d.ceil())));
+        let instance_type = self.instance_type(id, size.as_ref());
+        // A scaled machine in a network of the template with a public endpoint: its instances
+        // take a public address in the (public) subnet.
+        let public_subnet = scaling.is_some()
+            && ports.as_array().is_some_and(|p| !p.is_empty())
+            && endpoints.iter().any(|e| e["public"] == true);
         json!({
             "size": size,
+            "instance_type": instance_type,
+            "public_subnet": public_subnet,
             "image": image,
             "num_cpus": self.cpus_text(id, cpus),
             "mem_mib": mem_text,
@@ -478,140 +523,9 @@ impl<'a> Builder<'a, '_> {
             "vpc": vpc,
             "volumes": self.volumes_of(id),
             "replicas": self.replicas(id),
+            "placement_group": self.policies.placement[id.index()],
+            "scaling": scaling,
         })
-    }
-
-    /// The first entry of `bind.sizes` that has at least the CPUs, memory and disk asked for.
-    fn size(
-        &mut self,
-        id: NodeId,
-        cpus: Option<f64>,
-        mem_mib: Option<f64>,
-        disk_gib: Option<f64>,
-    ) -> Option<Json> {
-        let table = self.bind(id).get("sizes")?.as_array()?;
-        let fits = |entry: &Json, key: &str, want: Option<f64>| match (want, entry.get(key)) {
-            (Some(w), Some(have)) => have.as_f64().is_some_and(|h| h >= w),
-            _ => true,
-        };
-        let chosen = table.iter().find(|e| {
-            fits(e, "num_cpus", cpus)
-                && fits(e, "mem_mib", mem_mib)
-                && fits(e, "disk_gib", disk_gib)
-        });
-        match chosen {
-            Some(e) => Some(e.clone()),
-            None => {
-                let last = table.last().cloned();
-                let name = last
-                    .as_ref()
-                    .and_then(|l| l.get("name"))
-                    .and_then(Json::as_str)
-                    .unwrap_or("?")
-                    .to_string();
-                self.warn(
-                    id,
-                    format!(
-                        "no size in the rule's table fits the host capability of node `{}`; the largest, {name}, is used",
-                        self.topology.nodes[id.index()].name
-                    ),
-                    "add a larger entry to `bind.sizes` in a mapping.yaml given with --backend-dir",
-                );
-                last
-            }
-        }
-    }
-
-    /// The entry of `bind.images` for the `os` capability; on Kubernetes, the base image of the
-    /// one image table that `toscana k8s` uses too (`{"image": ...}`).
-    fn image(&mut self, id: NodeId) -> Option<Json> {
-        let os = self.topology.nodes[id.index()]
-            .capabilities
-            .get("os")
-            .map(|c| c.properties.clone())
-            .unwrap_or_default();
-        let text = |k: &str| -> Option<String> {
-            match known(self.topology, os.get(k)?) {
-                Value::String(s) => Some(s.to_lowercase()),
-                Value::Version(v) => Some(v.text.clone()),
-                Value::Integer(i) => Some(i.to_string()),
-                Value::Float(f) => Some(number(*f)),
-                _ => None,
-            }
-        };
-        if self.provider == Provider::Kubernetes {
-            let system = text("distribution").or_else(|| text("type"));
-            let version = text("version");
-            let node = self.topology.nodes[id.index()].name.clone();
-            let choice = crate::back::images::for_os(&node, system.as_deref(), version.as_deref());
-            for f in choice.findings {
-                self.warn(id, f.message, &f.hint);
-            }
-            return Some(json!({ "image": choice.image }));
-        }
-        let table = self.bind(id).get("images")?.as_array()?;
-        let wanted: Vec<(&str, String)> = ["type", "distribution", "version", "architecture"]
-            .into_iter()
-            .filter_map(|k| text(k).map(|v| (k, v)))
-            .collect();
-        let matches = |entry: &Json| {
-            wanted
-                .iter()
-                .all(|(k, want)| match entry.get(*k).and_then(Json::as_str) {
-                    Some(have) => {
-                        let have = have.to_lowercase();
-                        if *k == "version" {
-                            have == *want || have.starts_with(&format!("{want}."))
-                        } else {
-                            have == *want
-                        }
-                    }
-                    None => true,
-                })
-        };
-        if let Some(e) = table.iter().find(|e| matches(e)) {
-            return Some(e.clone());
-        }
-        // The same system in another version is closer than the default.
-        let same_system = |entry: &Json| {
-            wanted
-                .iter()
-                .filter(|(k, _)| *k != "version")
-                .all(|(k, want)| match entry.get(*k).and_then(Json::as_str) {
-                    Some(have) => have.to_lowercase() == *want,
-                    None => true,
-                })
-                && wanted.iter().any(|(k, _)| *k == "distribution")
-        };
-        if let Some(e) = table.iter().find(|e| same_system(e)) {
-            let version = wanted
-                .iter()
-                .find(|(k, _)| *k == "version")
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
-            let has = e.get("version").and_then(Json::as_str).unwrap_or("any");
-            self.warn(
-                id,
-                format!(
-                    "the rule's table has no image of version {version} for node `{}`; version {has} of the same system is used",
-                    self.topology.nodes[id.index()].name
-                ),
-                "add the version to `bind.images` in a mapping.yaml given with --backend-dir",
-            );
-            return Some(e.clone());
-        }
-        let first = table.first().cloned();
-        let shown: Vec<String> = wanted.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        self.warn(
-            id,
-            format!(
-                "no image in the rule's table matches the os of node `{}` ({}); the first one is used",
-                self.topology.nodes[id.index()].name,
-                shown.join(", ")
-            ),
-            "add the image to `bind.images` in a mapping.yaml given with --backend-dir",
-        );
-        first
     }
 
     fn hosted(&mut self, id: NodeId) {

@@ -60,6 +60,19 @@ impl Builder<'_, '_> {
             if self.role_of(compute) != "compute" || attached.contains(&compute) {
                 continue;
             }
+            if self.is_scaled(compute) {
+                let span = self.spans.of(ElementKind::Relationship, ri);
+                self.diags.push(unexpressed(
+                    span,
+                    format!(
+                        "volume `{}` is not attached to `{}`: the machine is scaled, and one volume cannot be attached to each of its instances",
+                        self.topology.nodes[id.index()].name,
+                        self.topology.nodes[compute.index()].name
+                    ),
+                    "keep the data on storage every instance reaches (object storage, a database), or do not scale the machine",
+                ));
+                continue;
+            }
             attached.push(compute);
             let nth = attachments.len();
             let device = match r.properties.get("device") {
@@ -108,8 +121,14 @@ impl Builder<'_, '_> {
             .map(hcl_str);
         let cidr = self.prop(id, "cidr").or(default_cidr);
         let ip_version = self.prop(id, "ip_version");
+        let public_machines = self.public_machines_in(id);
+        if self.provider == Provider::Openstack && !public_machines.is_empty() {
+            // Routers and floating IPs come from the external network, a variable.
+            self.needs
+                .insert("external_network".to_string(), json!(true));
+        }
         json!({
-            "public_machines": self.public_machines_in(id),
+            "public_machines": public_machines,
             "network_name": self.prop(id, "network_name"),
             "cidr": cidr,
             "ip_version": ip_version,
@@ -121,9 +140,10 @@ impl Builder<'_, '_> {
     }
 
     /// The primary interfaces (ports) in network `id` of the machines that expose a public
-    /// endpoint (AWS): they need a public address, and the network a route to the internet.
+    /// endpoint (AWS and OpenStack): they need a public address (an Elastic or floating IP),
+    /// and the network a route to the internet (an internet gateway, a router).
     fn public_machines_in(&self, id: NodeId) -> Vec<Json> {
-        if self.provider != Provider::Aws {
+        if !matches!(self.provider, Provider::Aws | Provider::Openstack) {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -142,9 +162,11 @@ impl Builder<'_, '_> {
                         .iter()
                         .any(|e| e["public"] == true)
                 {
+                    // A scaled machine's instances take a public address from the subnet.
+                    let port = (!self.is_scaled(machine)).then(|| &self.names[port.index()]);
                     out.push(json!({
                         "machine": self.names[machine.index()],
-                        "port": self.names[port.index()],
+                        "port": port,
                     }));
                 }
             }
@@ -169,6 +191,15 @@ impl Builder<'_, '_> {
             }
         }
         let name = self.topology.nodes[id.index()].name.clone();
+        if let Some(machine) = compute_id.filter(|&c| self.is_scaled(c)) {
+            let machine = self.topology.nodes[machine.index()].name.clone();
+            self.warn(
+                id,
+                format!("port `{name}` is not written: machine `{machine}` is scaled, and each of its instances gets an interface of its own in the port's network"),
+                "read the address of a load balancer in front of the machine rather than the port's",
+            );
+            return json!({});
+        }
         if network.is_none() {
             self.warn(
                 id,
@@ -342,7 +373,13 @@ impl Builder<'_, '_> {
                     continue;
                 }
             };
-            let target = if kind == "compute" { root } else { app };
+            // A scaled machine's group registers its instances itself (`target_group_arns`).
+            let kind = if kind == "compute" && self.is_scaled(root) {
+                "group"
+            } else {
+                kind
+            };
+            let target = if kind == "container" { app } else { root };
             if targeted.contains(&target) {
                 continue;
             }

@@ -1,5 +1,8 @@
-//! Sizes in whole units as providers take them, checked: a size no provider can hold is an
-//! error at its node, never `inf`.
+//! Sizes: the instance size (type or flavor) that fits a machine's host capability, and sizes
+//! in whole units as providers take them, checked: a size no provider can hold is an error at
+//! its node, never `inf`.
+
+use serde_json::{Value as Json, json};
 
 use crate::diag::{Diagnostic, codes};
 use crate::ir::{NodeId, Value};
@@ -49,5 +52,125 @@ impl Builder<'_, '_> {
                 None
             }
         }
+    }
+
+    /// The first entry of `bind.sizes` that has at least the CPUs, memory and disk asked for.
+    pub(super) fn size(
+        &mut self,
+        id: NodeId,
+        cpus: Option<f64>,
+        mem_mib: Option<f64>,
+        disk_gib: Option<f64>,
+    ) -> Option<Json> {
+        let table = self.bind(id).get("sizes")?.as_array()?;
+        let fits = |entry: &Json, key: &str, want: Option<f64>| match (want, entry.get(key)) {
+            (Some(w), Some(have)) => have.as_f64().is_some_and(|h| h >= w),
+            _ => true,
+        };
+        // A machine kept together with others takes no size the provider cannot keep so.
+        let excluded: Vec<&str> = self.policies.placement[id.index()]
+            .as_ref()
+            .and_then(|p| p["excludes"].as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(Json::as_str)
+            .collect();
+        let allowed = |e: &Json| {
+            let name = e.get("name").and_then(Json::as_str).unwrap_or("");
+            !excluded.iter().any(|x| name.starts_with(x))
+        };
+        let fitting = |e: &&Json| {
+            fits(e, "num_cpus", cpus)
+                && fits(e, "mem_mib", mem_mib)
+                && fits(e, "disk_gib", disk_gib)
+        };
+        let chosen = table.iter().filter(|e| allowed(e)).find(fitting);
+        if let (Some(first), Some(kept)) = (table.iter().find(fitting), chosen)
+            && first != kept
+        {
+            let name = |e: &Json| {
+                e.get("name")
+                    .and_then(Json::as_str)
+                    .unwrap_or("?")
+                    .to_string()
+            };
+            let (first, kept) = (name(first), name(kept));
+            self.warn(
+                id,
+                format!(
+                    "machine `{}` is {kept} rather than {first}: it is kept together with others in a placement group, which takes no {first}",
+                    self.topology.nodes[id.index()].name
+                ),
+                "keep the machines apart, or accept the larger size",
+            );
+        }
+        match chosen {
+            Some(e) => Some(e.clone()),
+            None => {
+                let last = table.last().cloned();
+                let name = last
+                    .as_ref()
+                    .and_then(|l| l.get("name"))
+                    .and_then(Json::as_str)
+                    .unwrap_or("?")
+                    .to_string();
+                self.warn(
+                    id,
+                    format!(
+                        "no size in the rule's table fits the host capability of node `{}`; the largest, {name}, is used",
+                        self.topology.nodes[id.index()].name
+                    ),
+                    "add a larger entry to `bind.sizes` in a mapping.yaml given with --backend-dir",
+                );
+                last
+            }
+        }
+    }
+
+    /// The instance size as HCL: the chosen entry's name, or, where the host capability takes
+    /// a number from an input (`num_cpus: { get_input: cpus }`), a variable
+    /// `<node>_<bind.size_variable>` whose default is that name. A Terraform user changes the
+    /// type or flavor itself in terraform.tfvars; toscana does not write the table lookup in
+    /// HCL, since the sizes are TOSCA scalar units HCL would have to parse and a provider's
+    /// table ages faster than a configuration.
+    pub(super) fn instance_type(&mut self, id: NodeId, size: Option<&Json>) -> Option<String> {
+        let name = size?.get("name")?.as_str()?;
+        let host = self.topology.nodes[id.index()].capabilities.get("host");
+        let inputs: Vec<(&str, &str)> = ["num_cpus", "mem_size", "disk_size"]
+            .into_iter()
+            .filter_map(|prop| match host?.properties.get(prop)? {
+                Value::Call(c) if c.function == "get_input" => {
+                    Some((prop, c.args.first()?.as_str()?))
+                }
+                _ => None,
+            })
+            .collect();
+        let suffix = self.bind(id).get("size_variable").and_then(Json::as_str);
+        let (Some(suffix), false) = (suffix, inputs.is_empty()) else {
+            return Some(crate::back::filters::hcl_str(name));
+        };
+        let base = format!("{}_{suffix}", self.names[id.index()]);
+        let mut variable = base.clone();
+        let mut n = 2;
+        while !self.variable_names.insert(variable.clone()) {
+            variable = format!("{base}_{n}");
+            n += 1;
+        }
+        let from: Vec<String> = inputs
+            .iter()
+            .map(|(prop, input)| format!("{prop} from input {input}"))
+            .collect();
+        let description = format!(
+            "The {} of {}: {name} is the first of the backend's sizes that fits its host capability ({}) as the inputs were at translation",
+            suffix.replace('_', " "),
+            self.topology.nodes[id.index()].name,
+            from.join(", ")
+        );
+        self.size_variables.push(json!({
+            "name": variable,
+            "description": crate::back::filters::hcl_str(&description),
+            "default": crate::back::filters::hcl_str(name),
+        }));
+        Some(format!("var.{variable}"))
     }
 }

@@ -1,0 +1,17 @@
+variable "web_cpus" {
+  type        = number
+  description = "CPUs of each web instance"
+  default     = 2
+}
+
+variable "web_memory" {
+  type        = string
+  description = "Memory of each web instance"
+  default     = "4 GB"
+}
+
+variable "web_vm_instance_type" {
+  type        = string
+  description = "The instance type of web_vm: t3.medium is the first of the backend's sizes that fits its host capability (num_cpus from input web_cpus, mem_size from input web_memory) as the inputs were at translation"
+  default     = "t3.medium"
+}

@@ -1,0 +1,4 @@
+#!/bin/sh
+set -eu
+apt-get update
+apt-get install -y nginx
