@@ -23,7 +23,8 @@ use crate::ir::{Policy, Value};
 use super::super::values::{integer, literal_text};
 use super::*;
 use crate::back::filters::dns_label;
-use crate::back::{Element, ElementKind, Engine};
+use crate::back::ignores::Part;
+use crate::back::{Element, ElementKind, Engine, Reader};
 
 /// Whether a placement policy keeps its targets together or apart.
 #[derive(Debug, PartialEq, Eq)]
@@ -34,10 +35,10 @@ enum Placement {
 
 /// Together or apart, as the policy's type or its `policy`/`affinity`/`placement` property
 /// says; together when neither does.
-fn placement_mode(p: &Policy) -> Placement {
+fn placement_mode(p: &Policy, properties: Reader) -> Placement {
     let said = ["policy", "affinity", "placement", "rule"]
         .iter()
-        .filter_map(|k| p.properties.get(*k).and_then(Value::as_str))
+        .filter_map(|k| properties.get(k).and_then(Value::as_str))
         .map(str::to_ascii_lowercase)
         .chain(p.types.iter().map(|t| t.to_ascii_lowercase()));
     for text in said {
@@ -53,11 +54,11 @@ fn placement_mode(p: &Policy) -> Placement {
 
 /// The topology key a placement policy's properties name: `topology_key` as it is, or a
 /// `scope` of `host`, `zone` or `region`.
-fn topology_key(p: &Policy) -> Option<String> {
-    if let Some(key) = p.properties.get("topology_key").and_then(Value::as_str) {
+fn topology_key(properties: Reader) -> Option<String> {
+    if let Some(key) = properties.get("topology_key").and_then(Value::as_str) {
         return Some(key.to_string());
     }
-    let scope = p.properties.get("scope").and_then(Value::as_str)?;
+    let scope = properties.get("scope").and_then(Value::as_str)?;
     Some(
         match scope.to_ascii_lowercase().as_str() {
             "host" | "node" | "server" => "kubernetes.io/hostname",
@@ -82,8 +83,8 @@ enum Trigger {
 }
 
 /// The first trigger of `p` with a condition, read as a utilization threshold.
-fn utilization_trigger(p: &Policy) -> Option<Trigger> {
-    let trigger = p.triggers.values().find_map(|t| match t {
+fn utilization_trigger(triggers: Reader) -> Option<Trigger> {
+    let trigger = triggers.values().find_map(|t| match t {
         Value::Map(m) => Some(m),
         _ => None,
     })?;
@@ -145,7 +146,18 @@ fn seconds(value: &Value) -> Option<i64> {
     .filter(|s| (0..=3600).contains(s))
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// The properties of policy `pi`, each read recorded in the ledger.
+    fn policy_properties(&self, pi: usize) -> Reader<'a, 'a> {
+        Reader::new(
+            &self.topology.policies[pi].properties,
+            self.ledger,
+            ElementKind::Policy,
+            pi,
+            Part::Property,
+        )
+    }
+
     /// Placement policies: the targets' pods kept together (pod affinity) or apart (pod
     /// anti-affinity) over a topology key, or kept in the zones the policy names; see
     /// [`placement_mode`] and [`topology_key`].
@@ -176,19 +188,19 @@ impl Ctx<'_> {
             }
             let zones: Vec<String> = ["zone", "zones", "availability_zone", "availability_zones"]
                 .iter()
-                .filter_map(|k| p.properties.get(*k))
+                .filter_map(|k| self.policy_properties(pi).get(k))
                 .flat_map(|v| match v {
                     Value::List(items) => items.iter().filter_map(literal_text).collect(),
                     other => literal_text(other).into_iter().collect::<Vec<_>>(),
                 })
                 .collect();
             let label = format!("placement.toscana.io/{}", dns_label(&p.name));
-            let topology_key = topology_key(p).unwrap_or_else(|| {
+            let topology_key = topology_key(self.policy_properties(pi)).unwrap_or_else(|| {
                 json_str(&bind, "topology_key")
                     .unwrap_or("kubernetes.io/hostname")
                     .to_string()
             });
-            let apart = placement_mode(p) == Placement::Apart;
+            let apart = placement_mode(p, self.policy_properties(pi)) == Placement::Apart;
             let value = if apart { "spread" } else { "together" };
             for w in workloads {
                 let plan = &mut self.plans[w];
@@ -237,15 +249,14 @@ impl Ctx<'_> {
             let mut hpas = Vec::new();
             if json_str(&bind, "role") == Some("scaling") {
                 let workloads = self.policy_workloads(p, "scaling", diags);
-                let min = p
-                    .properties
+                let properties = self.policy_properties(pi);
+                let min = properties
                     .get("min_instances")
                     .and_then(integer)
                     .unwrap_or(1)
                     .max(1);
                 let max_default = bind.get("default_max").and_then(Json::as_i64).unwrap_or(10);
-                let mut max = p
-                    .properties
+                let mut max = properties
                     .get("max_instances")
                     .and_then(integer)
                     .filter(|&m| m > 0)
@@ -255,7 +266,13 @@ impl Ctx<'_> {
                     diags.push(d);
                     max = min;
                 }
-                let (resource, utilization) = match utilization_trigger(p) {
+                let (resource, utilization) = match utilization_trigger(Reader::new(
+                    &p.triggers,
+                    self.ledger,
+                    ElementKind::Policy,
+                    pi,
+                    Part::Trigger,
+                )) {
                     Some(Trigger::Utilization { resource, percent }) => (resource, percent),
                     Some(Trigger::Unknown(what)) => {
                         let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("scaling policy `{}` triggers on {what}, which a HorizontalPodAutoscaler cannot watch; it scales on CPU utilization instead", p.name), "write the trigger's condition as `utilization greater_than N%` of cpu or memory");
@@ -265,15 +282,14 @@ impl Ctx<'_> {
                     None => ("cpu", None),
                 };
                 let cpu = utilization
-                    .or_else(|| p.properties.get("target_cpu_utilization").and_then(integer))
+                    .or_else(|| properties.get("target_cpu_utilization").and_then(integer))
                     .or_else(|| bind.get("cpu_utilization").and_then(Json::as_i64))
                     .unwrap_or(80);
-                let increment = p
-                    .properties
+                let increment = properties
                     .get("increment")
                     .and_then(integer)
                     .filter(|&i| i > 0);
-                let cooldown = p.properties.get("cooldown").and_then(seconds);
+                let cooldown = properties.get("cooldown").and_then(seconds);
                 for w in workloads {
                     if !scaled.insert(w) {
                         let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("`{}` is already scaled by another policy; policy `{}` is skipped for it", self.plans[w].name, p.name), "");
@@ -347,26 +363,35 @@ mod tests {
     #[test]
     fn placement_is_affinity_unless_the_policy_says_apart() {
         let plain = policy(&["tosca.policies.Placement"], &[], None);
-        assert_eq!(placement_mode(&plain), Placement::Together);
+        assert_eq!(
+            placement_mode(&plain, Reader::plain(&plain.properties)),
+            Placement::Together
+        );
         let anti = policy(
             &["tosca.policies.Placement"],
             &[("policy", Value::String("anti-affinity".into()))],
             None,
         );
-        assert_eq!(placement_mode(&anti), Placement::Apart);
+        assert_eq!(
+            placement_mode(&anti, Reader::plain(&anti.properties)),
+            Placement::Apart
+        );
         let typed = policy(
             &["my.policies.Antilocate", "tosca.policies.Placement"],
             &[],
             None,
         );
-        assert_eq!(placement_mode(&typed), Placement::Apart);
+        assert_eq!(
+            placement_mode(&typed, Reader::plain(&typed.properties)),
+            Placement::Apart
+        );
         let zone = policy(
             &["tosca.policies.Placement"],
             &[("scope", Value::String("zone".into()))],
             None,
         );
         assert_eq!(
-            topology_key(&zone).as_deref(),
+            topology_key(Reader::plain(&zone.properties)).as_deref(),
             Some("topology.kubernetes.io/zone")
         );
     }
@@ -383,7 +408,7 @@ mod tests {
             Some(map(&[("condition", condition)])),
         );
         assert_eq!(
-            utilization_trigger(&p),
+            utilization_trigger(Reader::plain(&p.triggers)),
             Some(Trigger::Utilization {
                 resource: "cpu",
                 percent: Some(50)
@@ -398,7 +423,7 @@ mod tests {
             ])),
         );
         assert_eq!(
-            utilization_trigger(&memory),
+            utilization_trigger(Reader::plain(&memory.triggers)),
             Some(Trigger::Utilization {
                 resource: "memory",
                 percent: Some(70)
@@ -416,7 +441,7 @@ mod tests {
             )])),
         );
         assert!(matches!(
-            utilization_trigger(&other),
+            utilization_trigger(Reader::plain(&other.triggers)),
             Some(Trigger::Unknown(_))
         ));
     }
