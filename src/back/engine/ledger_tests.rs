@@ -147,6 +147,20 @@ fn an_operation_input_carrying_a_property_value_counts_as_a_read() {
     );
 }
 
+/// Whether `backend` loads, and the messages loading it gave.
+fn load_messages(backend: &BuiltinBackend) -> (bool, Vec<String>) {
+    let mut diags = Diagnostics::new();
+    let engine = Engine::load(
+        Some(backend),
+        None,
+        &mut SourceMap::new(),
+        &Limits::default(),
+        &mut diags,
+    );
+    let messages = diags.iter().map(|d| d.message.clone()).collect();
+    (engine.is_some(), messages)
+}
+
 #[test]
 fn ignore_lists_are_checked_when_the_backend_loads() {
     for (ignore, expected) in [
@@ -164,17 +178,8 @@ fn ignore_lists_are_checked_when_the_backend_loads() {
         ),
         ("    ignore: left out\n", "`ignore` must be a map"),
     ] {
-        let backend = mapping("{{ element.name }}", ignore);
-        let mut diags = Diagnostics::new();
-        let engine = Engine::load(
-            Some(&backend),
-            None,
-            &mut SourceMap::new(),
-            &Limits::default(),
-            &mut diags,
-        );
-        assert!(engine.is_none(), "{ignore}");
-        let messages: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
+        let (loaded, messages) = load_messages(&mapping("{{ element.name }}", ignore));
+        assert!(!loaded, "{ignore}");
         assert!(
             messages.iter().any(|m| m.contains(expected)),
             "{ignore}: {messages:?}"
@@ -193,18 +198,7 @@ fn an_ignored_name_no_normative_type_of_the_rule_has_is_an_error() {
             mapping: Box::leak(mapping.into_boxed_str()),
             templates: &[("t.tera", "")],
         };
-        let mut diags = Diagnostics::new();
-        let engine = Engine::load(
-            Some(&backend),
-            None,
-            &mut SourceMap::new(),
-            &Limits::default(),
-            &mut diags,
-        );
-        (
-            engine.is_some(),
-            diags.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
-        )
+        load_messages(&backend)
     };
     assert_eq!(load("algorithm"), (true, vec![]));
     let (loaded, messages) = load("algorithim");

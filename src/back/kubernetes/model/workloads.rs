@@ -748,6 +748,15 @@ fn env_value(text: &str) -> String {
         .replace(POD_IP_MARK, &format!("$({POD_IP_ENV})"))
 }
 
+/// The Kubernetes protocol of an endpoint's `protocol` property (TCP unless it says UDP or SCTP).
+fn protocol(value: Option<&Value>) -> &'static str {
+    match value.and_then(Value::as_str).map(str::to_ascii_lowercase) {
+        Some(p) if p == "udp" => "UDP",
+        Some(p) if p == "sctp" => "SCTP",
+        _ => "TCP",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -761,14 +770,5 @@ mod tests {
             env_value(&format!("http://{POD_IP_MARK}:80")),
             "http://$(TOSCANA_POD_IP):80"
         );
-    }
-}
-
-/// The Kubernetes protocol of an endpoint's `protocol` property (TCP unless it says UDP or SCTP).
-fn protocol(value: Option<&Value>) -> &'static str {
-    match value.and_then(Value::as_str).map(str::to_ascii_lowercase) {
-        Some(p) if p == "udp" => "UDP",
-        Some(p) if p == "sctp" => "SCTP",
-        _ => "TCP",
     }
 }
