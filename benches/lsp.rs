@@ -2,7 +2,9 @@
 //! (issue 30 asks for 50 ms on this machine's class of hardware): `benches/gen.py --units 167`
 //! (1,002 node templates), in one file and with its types in 20 imported files, the edit made
 //! in the unsaved text (the overlay), then the whole check the server runs on it: the
-//! pipeline, the diagnostics converted, the index built.
+//! pipeline, the diagnostics converted, the index built. Each runs twice: as the server does,
+//! re-using the trees of the imports and profiles that did not change, and parsing everything
+//! again, so the two can be read as a ratio.
 //!
 //! `cargo bench --bench lsp`. A benchmark, not a test: nothing asserts a time.
 
@@ -11,6 +13,7 @@ use std::sync::Arc;
 
 use toscana::lsp::check::{Settings, check};
 use toscana::source::Overlay;
+use toscana::yaml::TreeCache;
 
 fn main() {
     divan::main();
@@ -51,16 +54,36 @@ fn template_with_imports() -> &'static Template {
 
 #[divan::bench(sample_count = 20)]
 fn recheck_after_one_character(bencher: divan::Bencher) {
-    recheck(bencher, template());
+    recheck(bencher, template(), TreeCache::kept());
 }
 
 #[divan::bench(sample_count = 20)]
 fn recheck_with_imports_after_one_character(bencher: divan::Bencher) {
-    recheck(bencher, template_with_imports());
+    recheck(bencher, template_with_imports(), TreeCache::kept());
 }
 
-fn recheck(bencher: divan::Bencher, template: &Template) {
+/// The same re-checks parsing every import and profile again, as every check did before the
+/// server kept their trees: the ratio to the two above is what keeping them saves.
+#[divan::bench(sample_count = 20)]
+fn recheck_parsing_everything_again(bencher: divan::Bencher) {
+    recheck(bencher, template(), TreeCache::none());
+}
+
+#[divan::bench(sample_count = 20)]
+fn recheck_with_imports_parsing_everything_again(bencher: divan::Bencher) {
+    recheck(bencher, template_with_imports(), TreeCache::none());
+}
+
+/// Re-checks `template` after each edit with one server's settings, so the trees kept (when
+/// `trees` keeps them) carry over from edit to edit; the first check, outside the timing,
+/// fills them.
+fn recheck(bencher: divan::Bencher, template: &Template, trees: TreeCache) {
     let (_, entry, text) = template;
+    let settings = Settings {
+        trees,
+        ..Settings::default()
+    };
+    check(entry, Overlay::default(), &settings);
     // The first `A` becomes `B` at every other edit, as a keystroke would.
     let mut upper = false;
     bencher
@@ -72,5 +95,5 @@ fn recheck(bencher: divan::Bencher, template: &Template) {
             };
             Overlay::new([(entry.clone(), Arc::<str>::from(edited))])
         })
-        .bench_local_values(|overlay| check(entry, overlay, &Settings::default()));
+        .bench_local_values(|overlay| check(entry, overlay, &settings));
 }

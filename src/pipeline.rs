@@ -42,6 +42,9 @@ pub struct ReadOptions {
     pub quirks: crate::quirk::Quirks,
     /// Unsaved editor buffers read in place of their files (`toscana lsp`).
     pub overlay: crate::source::Overlay,
+    /// The trees of imported files kept between reads (`toscana lsp` re-checks on every edit);
+    /// the default keeps none.
+    pub trees: crate::yaml::TreeCache,
 }
 
 /// The result of reading: the topology when the input could be read at all, every file read
@@ -82,6 +85,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         options: options.variability.clone(),
         given: bindings.iter().collect(),
         quirks: options.quirks.clone(),
+        trees: options.trees.clone(),
         csar_entry: opened
             .csar
             .as_ref()
@@ -266,6 +270,7 @@ fn substitution_candidates(
 ) -> Vec<resolve::Candidate> {
     let variable = crate::front::Variability {
         quirks: options.quirks.clone(),
+        trees: options.trees.clone(),
         ..Default::default()
     };
     let mut seen = std::collections::HashSet::new();

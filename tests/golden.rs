@@ -240,7 +240,8 @@ fn golden_outputs_match_byte_for_byte() {
             compared += 1;
             let where_ = format!("{}/expected/{command}", case.display());
             failures.extend(differences(&expected, &actual, &where_, "actual"));
-            if let Err(problem) = checkers::check_tree(command, &expected_dir) {
+            let cluster = cluster_services(&case);
+            if let Err(problem) = checkers::check_tree(command, &expected_dir, &cluster) {
                 failures.push(format!("{}/expected/{command}: {problem}", case.display()));
             }
             for (name, bytes) in &expected {
@@ -393,6 +394,28 @@ fn reordered_templates_translate_to_the_same_bytes() {
     );
 }
 
+/// The Services a case says the cluster has already (`cluster-services`: one name a line, as
+/// the output addresses it, then `#` and why), for the wiring check: the nodes its template
+/// selects from outside the topology (TOSCA 2.0 directive `select`), which toscana reaches by
+/// name and does not create. A line without its reason fails.
+fn cluster_services(case: &Path) -> Vec<String> {
+    let Ok(text) = fs::read_to_string(case.join("cluster-services")) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let (name, why) = l.split_once('#').unwrap_or((l, ""));
+            assert!(
+                !why.trim().is_empty(),
+                "{}/cluster-services: `{l}` says not why the cluster has it",
+                case.display()
+            );
+            name.trim().to_string()
+        })
+        .collect()
+}
+
 /// The files of an output folder by relative path.
 type Files = std::collections::BTreeMap<String, Vec<u8>>;
 
@@ -446,6 +469,92 @@ fn shuffle_templates_of(
         moved.push((cited, shuffled.line_map));
     }
     moved
+}
+
+/// checkov's Kubernetes checks (issue 26 scope 8), in one run over the manifests of every case
+/// (each case's `expected/k8s/` copied to a folder named after it): every finding must be
+/// accepted by a line of `tests/checkers/checkov-kubernetes-baseline.tsv` with its reason, and
+/// every line must still accept a finding.
+#[test]
+fn golden_manifests_pass_checkov_or_its_baseline() {
+    if !common::tool_present(
+        "checkov",
+        "checkov's Kubernetes checks of the golden manifests",
+    ) {
+        return;
+    }
+    // Not a hidden folder (tempdir's `.tmpXXXX`): checkov's Kubernetes runner skips those.
+    let all = tempfile::Builder::new()
+        .prefix("golden-k8s-")
+        .tempdir()
+        .expect("a temporary folder");
+    let mut copied = 0;
+    for case in cases() {
+        let manifests = case.join("expected/k8s");
+        if !manifests.is_dir() {
+            continue;
+        }
+        let name = case.file_name().expect("a case folder");
+        common::copy_dir(&manifests, &all.path().join(name));
+        copied += 1;
+    }
+    assert!(copied > 0, "no case has Kubernetes manifests");
+    let mut findings = checkers::checkov::findings("kubernetes", all.path())
+        .unwrap_or_else(|e| panic!("checkov: {e}"));
+    // Name each finding's file as golden/<case>/expected/k8s/<file>.
+    let prefix = format!("{}/", all.path().display());
+    for finding in &mut findings {
+        if let Some((case, file)) = finding
+            .file
+            .strip_prefix(&prefix)
+            .and_then(|rel| rel.split_once('/'))
+        {
+            finding.file = format!("golden/{case}/expected/k8s/{file}");
+        }
+    }
+    let problems = checkers::checkov::against_baseline(&findings, &checkers::checkov::KUBERNETES);
+    assert!(
+        problems.is_empty(),
+        "{} checkov problems in the golden manifests:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// The baseline accepts what it lists and nothing else: a finding no line accepts fails, and so
+/// does a line that accepts no finding.
+#[test]
+fn the_checkov_baseline_refuses_new_findings_and_stale_lines() {
+    use checkers::checkov::{Baseline, Finding, against_baseline};
+    let baseline = Baseline {
+        name: "test-baseline.tsv",
+        text: "CKV_K8S_8\tDeployment\tprobes come later\nCKV_K8S_21\t*\tno namespace\nCKV_K8S_43\tService.default.web\tgone\n",
+    };
+    let finding = |check: &str, resource: &str| Finding {
+        check_id: check.to_string(),
+        check_name: "a check".to_string(),
+        resource: resource.to_string(),
+        file: "f.yaml".to_string(),
+    };
+    let problems = against_baseline(
+        &[
+            finding("CKV_K8S_8", "Deployment.default.web"),
+            finding("CKV_K8S_21", "ConfigMap.default.web"),
+            finding("CKV_K8S_8", "StatefulSet.default.db"),
+        ],
+        &baseline,
+    );
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems[0].contains("StatefulSet.default.db CKV_K8S_8")
+            && problems[0].contains("accept it in tests/checkers/test-baseline.tsv"),
+        "{problems:?}"
+    );
+    assert!(
+        problems[1]
+            .contains("accepts CKV_K8S_43 on Service.default.web, which no output has any more"),
+        "{problems:?}"
+    );
 }
 
 /// Under `CI=true` every external checker must be installed, so a green CI run really checked

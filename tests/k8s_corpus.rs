@@ -5,23 +5,29 @@
 //! read with no error go through the built-in Kubernetes backend (as a stream, and with
 //! `--ingress` and a namespace, so both load balancer mappings run). Each outcome is counted:
 //!
-//! - **translated**: objects came out; they are written to a temporary folder and validated in
-//!   batches (one validator process checks many files; it is slow to start);
+//! - **translated**: objects came out; they are written to a temporary folder (the manifests and
+//!   the backend's kustomization of them), validated in batches (one validator process checks
+//!   many files; it is slow to start), built with `kubectl kustomize` in batches of folders
+//!   (`checkers::kustomize`), and checked for wiring (`checkers::wiring`);
 //! - **nothing to deploy**: no object came out, and warnings name what was skipped;
 //! - **needs inputs**: a required input has no value, and the only errors name those inputs
 //!   (`tosca::unbound-input`: Kubernetes manifests need every value at translation time).
 //!
 //! The test fails on a panic, on any other error (a template the round trip through
-//! `k8s-openapi` rejects is one), on output the validator rejects, and on a file that produced
-//! nothing without saying why. Locally, a missing corpus or validator skips with a notice; under
-//! `CI=true` both are required.
+//! `k8s-openapi` rejects is one), on output the validator, kustomize or the wiring check
+//! rejects, and on a file that produced nothing without saying why. Locally, a missing corpus,
+//! validator or `kubectl` skips with a notice; under `CI=true` all are required.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+// Only the wiring check and kustomize of the external checkers are used here.
+#[allow(dead_code)]
+mod checkers;
 mod common;
 
+use common::batches::check_in_batches;
 use common::{corpus_files, corpus_root};
 use toscana::back::{self, Engine, kubernetes};
 use toscana::diag::{Diagnostics, codes};
@@ -30,9 +36,13 @@ use toscana::pipeline::{ReadOptions, read};
 
 /// Files per validator run.
 const BATCH: usize = 150;
+/// Output folders per `kubectl kustomize` run.
+const KUSTOMIZE_BATCH: usize = 100;
 
 enum Outcome {
-    Translated(String),
+    /// The stream of manifests, and the Services the template says the cluster has (see
+    /// [`cluster_services`]).
+    Translated(String, Vec<String>),
     Nothing,
     NeedsInputs,
     Failed(String),
@@ -104,12 +114,36 @@ fn translate(path: &Path, options: &kubernetes::K8sOptions) -> Option<Outcome> {
             codes::K8S_UNSUPPORTED
         ))),
         [] => Some(Outcome::Nothing),
-        [one] if one.path == "manifests.yaml" => Some(Outcome::Translated(one.contents.clone())),
+        [one] if one.path == "manifests.yaml" => Some(Outcome::Translated(
+            one.contents.clone(),
+            cluster_services(&topology, options),
+        )),
         other => Some(Outcome::Failed(format!(
             "expected one manifests.yaml, got {:?}",
             other.iter().map(|f| &f.path).collect::<Vec<_>>()
         ))),
     }
+}
+
+/// The Services the cluster has for the wiring check: the nodes selected from outside the
+/// topology (TOSCA 2.0 directive `select`), which the backend does not create and reaches "as a
+/// Service of its name" (with a warning), named as the output addresses them.
+fn cluster_services(
+    topology: &toscana::ir::Topology,
+    options: &kubernetes::K8sOptions,
+) -> Vec<String> {
+    topology
+        .nodes
+        .iter()
+        .filter(|n| n.only_selected())
+        .map(|n| {
+            let name = back::filters::dns_label(&n.name);
+            match &options.namespace {
+                Some(ns) => format!("{name}.{ns}.svc"),
+                None => name,
+            }
+        })
+        .collect()
 }
 
 /// Runs the validator over `paths`; the `ERROR` lines it prints.
@@ -168,12 +202,29 @@ fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skip
                 accepted += 1;
             }
             match outcome {
-                Outcome::Translated(text) => {
+                Outcome::Translated(text, cluster) => {
                     if v == 0 {
                         translated += 1;
                     }
-                    let file = dir.path().join(format!("{}-{v}.yaml", written.len()));
-                    std::fs::write(&file, text).expect("writable temporary folder");
+                    if let Err(e) =
+                        checkers::wiring::check_stream("manifests.yaml", &text, &cluster)
+                    {
+                        failures.push(format!("{} (option set {v}): {e}", path.display()));
+                    }
+                    // The folder `toscana k8s -o` writes, as one stream: the manifests and
+                    // the backend's own kustomization of them.
+                    let folder = dir.path().join(format!("{}-{v}", written.len()));
+                    let file = folder.join("manifests.yaml");
+                    let kustomization = kubernetes::objects::kustomization(
+                        &["manifests.yaml".to_string()],
+                        options.namespace.as_deref(),
+                    );
+                    std::fs::create_dir_all(&folder)
+                        .and_then(|()| std::fs::write(&file, text))
+                        .and_then(|()| {
+                            std::fs::write(folder.join("kustomization.yaml"), kustomization)
+                        })
+                        .expect("writable temporary folder");
                     written.push((file, path.clone()));
                 }
                 Outcome::Nothing => nothing += usize::from(v == 0),
@@ -200,8 +251,36 @@ fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skip
             Err(e) => failures.push(e),
         }
     }
+    // `kubectl kustomize` on every output folder, a batch of folders per run.
+    let mut built = 0;
+    if common::tool_present("kubectl", "`kubectl kustomize` of the k8s corpus outputs") {
+        built = written.len();
+        let scratch = tempfile::tempdir().expect("a temporary folder");
+        let folders: Vec<(PathBuf, PathBuf)> = written
+            .iter()
+            .map(|(file, source)| {
+                (
+                    file.parent().expect("in its folder").to_path_buf(),
+                    source.clone(),
+                )
+            })
+            .collect();
+        failures.extend(check_in_batches(
+            &folders,
+            KUSTOMIZE_BATCH,
+            |batch| {
+                let dirs: Vec<PathBuf> = batch.iter().map(|(d, _)| d.clone()).collect();
+                let root = checkers::kustomize::batch_of(scratch.path(), &dirs)
+                    .map_err(|e| format!("cannot write the batch's kustomization: {e}"))?;
+                checkers::kustomize::build(&root)
+            },
+            |(dir, source)| {
+                checkers::kustomize::build(dir).map_err(|e| format!("{}: {e}", source.display()))
+            },
+        ));
+    }
     eprintln!(
-        "k8s corpus: {seen} files, {accepted} accepted: {translated} translated ({validated} manifests validated with both option sets), {nothing} with nothing to deploy (warnings say why), {needs_inputs} need input values; {} failures",
+        "k8s corpus: {seen} files, {accepted} accepted: {translated} translated ({validated} manifests validated with both option sets), {built} output folders built with kubectl kustomize, {nothing} with nothing to deploy (warnings say why), {needs_inputs} need input values; {} failures",
         failures.len()
     );
     common::assert_output_floors("k8s_corpus", &[("translated", translated)]);
@@ -218,4 +297,38 @@ fn the_k8s_corpus_test_fails_in_ci_without_the_corpus() {
     common::assert_fails_in_ci_without_the_corpus(
         "every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skipped",
     );
+}
+
+/// The batches of `kubectl kustomize`: two folders that both write a Service `web` build
+/// together (each folder's objects get a prefix of their own), and a folder that writes one
+/// object twice fails its batch and is named alone.
+#[test]
+fn a_kustomize_batch_builds_each_folder_and_names_the_one_that_fails() {
+    if !common::tool_present("kubectl", "the kustomize batch test") {
+        return;
+    }
+    let web =
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n";
+    let dir = tempfile::tempdir().unwrap();
+    let folder = |name: &str, manifests: &str| {
+        let folder = dir.path().join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("manifests.yaml"), manifests).unwrap();
+        let kustomization =
+            kubernetes::objects::kustomization(&["manifests.yaml".to_string()], None);
+        std::fs::write(folder.join("kustomization.yaml"), kustomization).unwrap();
+        folder
+    };
+    let good = vec![folder("a", web), folder("b", web)];
+    let scratch = tempfile::tempdir().unwrap();
+    let batch = |folders: &[PathBuf]| {
+        let root = checkers::kustomize::batch_of(scratch.path(), folders).unwrap();
+        checkers::kustomize::build(&root)
+    };
+    batch(&good).unwrap();
+    let mut all = good.clone();
+    all.push(folder("twice", &format!("{web}---\n{web}")));
+    let failures = check_in_batches(&all, all.len(), batch, |f| checkers::kustomize::build(f));
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(failures[0].contains("twice"), "{failures:?}");
 }

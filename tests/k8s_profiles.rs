@@ -96,7 +96,34 @@ fn golden_of(command: &str, name: &str, actual: &[u8]) {
         String::from_utf8_lossy(actual)
     );
     checkers::check(command, &path, actual).unwrap();
+    if command == "k8s" {
+        let found = checkers::wiring::check_stream(name, &String::from_utf8_lossy(actual), &[])
+            .err()
+            .unwrap_or_default();
+        assert_eq!(
+            found,
+            KNOWN_WIRING_PROBLEMS
+                .iter()
+                .find(|(golden, _)| *golden == name)
+                .map_or("", |(_, problems)| problems),
+            "the wiring check of {} (a problem fixed: remove it from KNOWN_WIRING_PROBLEMS)",
+            path.display()
+        );
+    }
 }
+
+/// Wiring problems of a golden here that are known and not fixed yet, each with its issue; the
+/// test fails when one goes away, so the list only shrinks.
+///
+/// - `handwritten.yaml`: the hand-written community profile gives a Service its port in its
+///   `endpoint` capability (`ServiceEndpoint`: `port`, `target-port`), which
+///   src/back/kubernetes/profile/ does not write as `spec.ports` yet, and the Ingress's
+///   `RoutesTo` reference writes the backend's Service name but no port; the API server would
+///   refuse both (issue 28 follow-up).
+const KNOWN_WIRING_PROBLEMS: &[(&str, &str)] = &[(
+    "handwritten.yaml",
+    "the wiring check found 1 problem(s):\n  handwritten.yaml#4: Ingress entrance: a backend names Service `web` but no port (an Ingress backend needs service.port.number or service.port.name)",
+)];
 
 /// Writes the objects to a folder and runs `kubernetes-validate --strict` on each file and
 /// `kubectl kustomize` on the folder.
@@ -123,6 +150,8 @@ fn validates(extra: &[String], file: &Path) {
         let bytes = std::fs::read(f).unwrap();
         checkers::check("k8s", f, &bytes).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
     }
+    checkers::wiring::check_dir(out.path(), &[])
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     if !common::tool_present("kubectl", "the `kubectl kustomize` check") {
         return;
     }
@@ -249,7 +278,7 @@ fn terraform_writes_the_same_objects_as_manifests() {
         let stderr = common::stderr(&run);
         assert!(run.status.success(), "{stderr}");
         assert!(!stderr.contains("terraform::"), "{stderr}");
-        checkers::check_tree("tf", out.path()).unwrap();
+        checkers::check_tree("tf", out.path(), &[]).unwrap();
         std::fs::read(out.path().join("objects.tf")).unwrap()
     };
     let boutique = tf(
@@ -263,7 +292,7 @@ fn terraform_writes_the_same_objects_as_manifests() {
         String::from_utf8_lossy(&objects)
             .matches("resource \"kubernetes_manifest\"")
             .count(),
-        11
+        12
     );
     golden_of("tf", "online-boutique.tf", &boutique);
 }

@@ -262,8 +262,11 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
         "checkov's Terraform checks of the tf corpus and goldens",
     ) {
         copy_golden_configurations(&out.path().join("golden"));
-        match checkers::checkov::terraform_findings(out.path()) {
-            Ok(findings) => failures.extend(checkers::checkov::against_baseline(&findings)),
+        match checkers::checkov::findings("terraform", out.path()) {
+            Ok(findings) => failures.extend(checkers::checkov::against_baseline(
+                &findings,
+                &checkers::checkov::TERRAFORM,
+            )),
             Err(e) => failures.push(format!("checkov: {e}")),
         }
     }

@@ -111,6 +111,7 @@ fn lsp(args: &LspArgs) -> ExitCode {
             .collect(),
         profile_paths: args.profile_path.clone(),
         quirks: args.lenient.quirks(),
+        ..Default::default()
     };
     match crate::lsp::serve(settings) {
         Ok(true) => ExitCode::SUCCESS,
@@ -308,6 +309,8 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         variability: args.variability.options(),
         quirks: args.lenient.quirks(),
         overlay: Default::default(),
+        // One read per run: nothing to keep for a next one.
+        trees: crate::yaml::TreeCache::none(),
     };
     let read = ordered_for(&job, pipeline::read(&options, &mut diags));
     let explanation = read

@@ -47,6 +47,9 @@ pub struct Variability<'a> {
     /// The CSAR's `Entry-Definitions`, when the input is a CSAR (zipped or unpacked): TOSCA
     /// 1.0 XML artifact references are relative to the CSAR root it locates.
     pub csar_entry: Option<String>,
+    /// The trees of imported files kept from earlier reads (the language server's re-checks);
+    /// [`crate::yaml::TreeCache::none`] loads every file afresh.
+    pub trees: crate::yaml::TreeCache,
 }
 
 /// [`read`], resolving a variable template first; also returns the resolution, if there was one.
@@ -119,6 +122,7 @@ fn read_entry(
         loader,
         limits,
         &variable.quirks,
+        &variable.trees,
         diags,
         &mut model,
         &version,
@@ -311,6 +315,7 @@ fn read_xml(
         loader,
         limits,
         &variable.quirks,
+        &variable.trees,
         diags,
         &mut model,
         xml::YAML_VERSION,
@@ -394,6 +399,7 @@ struct ImportWalk<'a> {
     loader: &'a mut Loader,
     limits: &'a Limits,
     quirks: &'a crate::quirk::Quirks,
+    trees: &'a crate::yaml::TreeCache,
     diags: &'a mut Diagnostics,
     model: &'a mut Model,
     stack: Vec<(FileId, Option<Span>)>,
@@ -405,6 +411,7 @@ impl<'a> ImportWalk<'a> {
         loader: &'a mut Loader,
         limits: &'a Limits,
         quirks: &'a crate::quirk::Quirks,
+        trees: &'a crate::yaml::TreeCache,
         diags: &'a mut Diagnostics,
         model: &'a mut Model,
         version: &str,
@@ -413,6 +420,7 @@ impl<'a> ImportWalk<'a> {
             loader,
             limits,
             quirks,
+            trees,
             diags,
             model,
             stack: Vec::new(),
@@ -460,13 +468,13 @@ impl<'a> ImportWalk<'a> {
             return id;
         }
         self.model.files.push(id);
-        let Some(root) = crate::yaml::load_recorded(
-            self.loader.sources(),
-            id,
-            file.events,
-            self.limits,
-            self.diags,
-        ) else {
+        let sources = self.loader.sources();
+        let Some(root) = self
+            .trees
+            .tree(sources, id, self.limits, self.diags, |diags| {
+                crate::yaml::load_recorded(sources, id, file.events, self.limits, diags)
+            })
+        else {
             return id;
         };
         if let Some(map) = root.as_map() {
@@ -571,14 +579,24 @@ impl<'a> ImportWalk<'a> {
             return false;
         }
         self.model.files.push(file);
-        let Some(mut root) =
-            crate::yaml::load(self.loader.sources(), file, self.limits, self.diags)
+        let sources = self.loader.sources();
+        let Some(loaded) = self
+            .trees
+            .tree(sources, file, self.limits, self.diags, |diags| {
+                crate::yaml::load(sources, file, self.limits, diags)
+            })
         else {
             return false;
         };
-        if self.quirks.has(Quirk::ThreePartVersions) {
-            version::accept_three_part_spelling(&mut root, self.diags);
-        }
+        // A kept tree is shared with later checks: the quirk's rewrite goes into a copy.
+        let root = match self.quirks.has(Quirk::ThreePartVersions) {
+            true => {
+                let mut root = Node::clone(&loaded);
+                version::accept_three_part_spelling(&mut root, self.diags);
+                std::borrow::Cow::Owned(root)
+            }
+            false => std::borrow::Cow::Borrowed(&*loaded),
+        };
         let Some(map) = root.as_map() else {
             self.diags.push(shape::wrong_shape(
                 &root,

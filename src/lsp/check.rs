@@ -11,12 +11,27 @@ use crate::model::Model;
 use crate::pipeline::{self, ReadOptions};
 use crate::source::{FileId, InputArg, Origin, Overlay, SourceMap};
 
-/// What every check takes besides the file: the flags `toscana lsp` was started with.
-#[derive(Debug, Clone, Default)]
+/// What every check takes besides the file: the flags `toscana lsp` was started with, and the
+/// trees of imported files the checks so far loaded (shared by every clone of the settings).
+#[derive(Debug, Clone)]
 pub struct Settings {
     pub map_url: Vec<(String, PathBuf)>,
     pub profile_paths: Vec<PathBuf>,
     pub quirks: crate::quirk::Quirks,
+    /// Each check re-uses the trees of the imports and profiles that did not change since an
+    /// earlier one: only the edited file is parsed again (see [`crate::yaml::TreeCache`]).
+    pub trees: crate::yaml::TreeCache,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            map_url: Vec::new(),
+            profile_paths: Vec::new(),
+            quirks: crate::quirk::Quirks::default(),
+            trees: crate::yaml::TreeCache::kept(),
+        }
+    }
 }
 
 /// The result of checking one entry file.
@@ -70,6 +85,7 @@ pub fn check(entry: &Path, overlay: Overlay, settings: &Settings) -> Checked {
         unbound_inputs_are_errors: false,
         quirks: settings.quirks.clone(),
         overlay,
+        trees: settings.trees.clone(),
         ..ReadOptions::default()
     };
     let mut diags = Diagnostics::new();

@@ -14,10 +14,12 @@ mod overlay;
 // Shared with build.rs, which records with it; the crate only replays.
 #[allow(dead_code)]
 mod recorded_format;
+mod reuse;
 mod schema;
 
 pub use json::plain_json;
 pub use load::{load, load_recorded};
 pub use node::{Core, Entry, Kind, Map, Node, Scalar, Style};
 pub use overlay::{overlay, overlay_maps};
+pub use reuse::TreeCache;
 pub use schema::resolve_plain;

@@ -6,7 +6,13 @@
 // checkov runs once over every configuration, in tests/tf_corpus.rs only.
 #[allow(dead_code)]
 pub mod checkov;
+// Batches of folders, in tests/k8s_corpus.rs only.
+#[allow(dead_code)]
+pub mod kustomize;
 pub mod terraform_schema;
+// The golden test checks folders only; the corpus and profile tests check streams too.
+#[allow(dead_code)]
+pub mod wiring;
 
 use std::io::Write as _;
 use std::path::Path;
@@ -81,20 +87,28 @@ pub fn dot_clean(path: &Path) -> Result<(), String> {
 }
 
 /// Checks a whole golden output folder of one command, for checkers that read a folder:
-/// `terraform fmt -check -recursive` over a Terraform configuration, `kubectl kustomize` over a
-/// folder of Kubernetes manifests, and the provider schema check of a Terraform configuration
+/// `terraform fmt -check -recursive` over a Terraform configuration, `kubectl kustomize` and the
+/// wiring check (`wiring`) over a folder of Kubernetes manifests, and the provider schema check of a Terraform configuration
 /// (`terraform_schema`). `terraform` cannot be
 /// installed from the package registries CI reaches, so `.ci/run` does not install it; the CI
 /// machine image carries it, and under `CI=true` it is required like every other checker.
-pub fn check_tree(command: &str, dir: &Path) -> Result<(), String> {
+/// `cluster` names the Services the cluster already has (a TOSCA 2.0 node selected from outside
+/// the topology: see `wiring`).
+pub fn check_tree(command: &str, dir: &Path, cluster: &[String]) -> Result<(), String> {
     match command {
         "tf" => {
             run("terraform", &["fmt", "-check", "-diff", "-recursive"], dir)?;
             terraform_schema::check_dir(dir)
         }
         // A folder of manifests is applied with `kubectl apply -k`: its kustomization must build
-        // (every resource it lists exists and parses, no two objects share a kind and name).
-        "k8s" if dir.join("kustomization.yaml").is_file() => run("kubectl", &["kustomize"], dir),
+        // (every resource it lists exists and parses, no two objects share a kind and name), and
+        // its objects must fit together (`wiring`).
+        "k8s" => {
+            if dir.join("kustomization.yaml").is_file() {
+                run("kubectl", &["kustomize"], dir)?;
+            }
+            wiring::check_dir(dir, cluster)
+        }
         _ => Ok(()),
     }
 }
