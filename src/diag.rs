@@ -92,6 +92,7 @@ pub mod codes {
     pub const BACKEND_RULES: &str = "backend::rules";
     pub const BACKEND_TEMPLATE: &str = "backend::template";
     pub const BACKEND_SKIPPED: &str = "backend::skipped";
+    pub const BACKEND_NOT_TRANSLATED: &str = "backend::not-translated";
     pub const BACKEND_UNKNOWN: &str = "backend::unknown";
     // Terraform (`toscana explain`): a value left out, a node not created, a number too large
     // (never `inf`), an unused variable, an unmarked secret, an unreadable script, bad HCL.
@@ -111,8 +112,7 @@ pub mod codes {
     pub const OUTPUT_ARTIFACT_PATH: &str = "output::artifact-path";
     /// Another toscana run is writing the same output folder; this one changes nothing.
     pub const OUTPUT_LOCKED: &str = "output::locked";
-    /// `-o` and what the command writes do not fit (several files into one file, an image to
-    /// a terminal).
+    /// `-o` and what the command writes do not fit (several files in one file, an image to a tty).
     pub const OUTPUT_DESTINATION: &str = "output::destination";
     /// Graphviz `dot` is missing or failed while converting a diagram to SVG or PNG.
     pub const OUTPUT_GRAPHVIZ: &str = "output::graphviz";

@@ -23,6 +23,7 @@
 
 mod checkers;
 mod common;
+mod not_translated;
 mod shuffle;
 
 use std::fs;
@@ -150,6 +151,33 @@ fn render(case: &Path, command: &str, out: &Path) {
     render_from(&base, case, command, out);
 }
 
+/// [`render`] with the diagnostics as JSON lines, which it returns.
+fn render_json(case: &Path, command: &str, out: &Path) -> String {
+    let base = golden_root()
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let input = input_of(case);
+    let output = Command::cargo_bin("toscana")
+        .expect("the toscana binary is built")
+        .current_dir(&base)
+        .arg(command)
+        .arg(input.strip_prefix(&base).unwrap_or(&input))
+        .args(extra_args(case, command))
+        .arg("-o")
+        .arg(out)
+        .args(["--message-format", "json"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("toscana runs");
+    assert!(
+        output.status.success(),
+        "`toscana {command}` failed on {}",
+        case.display()
+    );
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// [`render`] run from `base`, the folder that holds the `golden/` folder of `case`.
 fn render_from(base: &Path, case: &Path, command: &str, out: &Path) {
     // `convert` writes one file, the others a folder.
@@ -257,6 +285,60 @@ fn rendering_twice_gives_identical_bytes() {
             );
         }
     }
+}
+
+/// The ledger test (issue 26, scope 7): each case's `backend::not-translated` warnings are
+/// exactly those its `not-translated.<command>` file lists (see `not_translated`).
+/// `UPDATE_GOLDEN=1` rewrites the files, and fails like the outputs' rewrite.
+#[test]
+fn every_key_left_out_is_reported() {
+    let update = common::update_golden();
+    let mut failures = Vec::new();
+    let mut rewritten = Vec::new();
+    let mut compared = 0;
+    for case in cases() {
+        for command in commands_of(&case, false, &mut Vec::new()) {
+            if !not_translated::COMMANDS.contains(&command) {
+                continue;
+            }
+            let scratch = tempfile::tempdir().expect("a temporary folder");
+            let stderr = render_json(&case, command, scratch.path());
+            let actual = not_translated::warnings(&stderr);
+            let expected = not_translated::expected(&case, command);
+            compared += 1;
+            if actual == expected {
+                continue;
+            }
+            let file = not_translated::expected_file(&case, command);
+            if update {
+                if actual.is_empty() {
+                    let _ = fs::remove_file(&file);
+                } else {
+                    fs::write(&file, actual.join("\n") + "\n").expect("writable golden/");
+                }
+                rewritten.push(file.display().to_string());
+                continue;
+            }
+            failures.push(format!(
+                "{}: expected\n  {}\nbut `toscana {command}` reported\n  {}",
+                file.display(),
+                expected.join("\n  "),
+                actual.join("\n  ")
+            ));
+        }
+    }
+    assert!(compared > 0, "no case translates with k8s or tf");
+    assert!(
+        failures.is_empty(),
+        "{} cases report other keys as not translated than they expect (UPDATE_GOLDEN=1 rewrites the lists; read each before committing):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    assert!(
+        !update || rewritten.is_empty(),
+        "UPDATE_GOLDEN=1 rewrote:\n  {}\nA rewriting run never passes: read them, then run without UPDATE_GOLDEN.",
+        rewritten.join("\n  ")
+    );
 }
 
 /// The shuffle test (issue 26, scope 2): every case's templates, with their node templates and

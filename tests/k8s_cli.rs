@@ -224,7 +224,13 @@ fn wiki_with_mapping(mapping: Option<&str>) -> std::process::Output {
 fn what_a_relationship_means_is_data_a_backend_dir_can_change() {
     let lifted = wiki_with_mapping(None);
     assert!(lifted.status.success(), "{}", stderr(&lifted));
-    assert!(!stderr(&lifted).contains("warning"), "{}", stderr(&lifted));
+    // The only warning is the ledger's true one: no load balancer routes to the wiki, so its
+    // `context_root` is carried nowhere (golden/k8s-lift-and-shift/not-translated.k8s).
+    let warnings = stderr(&lifted)
+        .lines()
+        .filter(|l| l.contains("warning[") && !l.contains("warning[backend::not-translated]"))
+        .count();
+    assert_eq!(warnings, 0, "{}", stderr(&lifted));
     // No relationship means hosting any more: the web server and the wiki are no longer
     // lifted into their machine's Deployment but are stacks of their own, and say that they
     // have no Compute host.

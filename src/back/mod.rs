@@ -19,6 +19,7 @@ pub(crate) mod elements;
 mod engine;
 pub mod filters;
 pub mod graphviz;
+pub mod ignores;
 pub mod images;
 pub mod k8s_profile;
 pub mod kubernetes;
@@ -33,7 +34,7 @@ pub mod stack;
 pub mod terraform;
 
 pub use elements::{elements, topology_value};
-pub use engine::Engine;
+pub use engine::{Engine, Ledger, Reader};
 pub use output::{
     Destination, Shape, WriteReport, names_folder, recover, write_binary, write_outputs,
 };

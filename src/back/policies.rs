@@ -14,6 +14,8 @@
 
 use crate::ir::{NodeId, Policy, PolicyTarget, Topology, Value};
 
+use super::engine::Reader;
+
 use super::kubernetes::values::integer;
 
 /// Whether a placement policy keeps its targets together or apart.
@@ -24,11 +26,11 @@ pub enum Placement {
 }
 
 /// Together or apart, as the policy's type or its `policy`/`affinity`/`placement` property
-/// says; together when neither does.
-pub fn placement_mode(p: &Policy) -> Placement {
+/// says; together when neither does. `properties` is `p`'s, read through the backend's ledger.
+pub fn placement_mode(p: &Policy, properties: Reader) -> Placement {
     let said = ["policy", "affinity", "placement", "rule"]
         .iter()
-        .filter_map(|k| p.properties.get(*k).and_then(Value::as_str))
+        .filter_map(|k| properties.get(k).and_then(Value::as_str))
         .map(str::to_ascii_lowercase)
         .chain(p.types.iter().map(|t| t.to_ascii_lowercase()));
     for text in said {
@@ -44,13 +46,13 @@ pub fn placement_mode(p: &Policy) -> Placement {
 
 /// Whether a placement is a preference rather than a rule: a `policy`/`affinity`/`placement`/
 /// `rule` value or a type name that says `soft` or `preferred`, or `strict: false`.
-pub fn placement_is_soft(p: &Policy) -> bool {
-    if matches!(p.properties.get("strict"), Some(Value::Boolean(false))) {
+pub fn placement_is_soft(p: &Policy, properties: Reader) -> bool {
+    if matches!(properties.get("strict"), Some(Value::Boolean(false))) {
         return true;
     }
     ["policy", "affinity", "placement", "rule"]
         .iter()
-        .filter_map(|k| p.properties.get(*k).and_then(Value::as_str))
+        .filter_map(|k| properties.get(k).and_then(Value::as_str))
         .map(str::to_ascii_lowercase)
         .chain(p.types.iter().map(|t| t.to_ascii_lowercase()))
         .any(|t| t.contains("soft") || t.contains("preferred"))
@@ -85,9 +87,9 @@ pub enum Trigger {
     Unknown(String),
 }
 
-/// The first trigger of `p` with a condition, read as a utilization threshold.
-pub fn utilization_trigger(p: &Policy) -> Option<Trigger> {
-    let trigger = p.triggers.values().find_map(|t| match t {
+/// The first of a policy's `triggers` with a condition, read as a utilization threshold.
+pub fn utilization_trigger(triggers: Reader) -> Option<Trigger> {
+    let trigger = triggers.values().find_map(|t| match t {
         Value::Map(m) => Some(m),
         _ => None,
     })?;
@@ -177,38 +179,50 @@ pub(crate) mod tests {
     #[test]
     fn placement_is_affinity_unless_the_policy_says_apart() {
         let plain = policy(&["tosca.policies.Placement"], &[], None);
-        assert_eq!(placement_mode(&plain), Placement::Together);
+        assert_eq!(
+            placement_mode(&plain, Reader::plain(&plain.properties)),
+            Placement::Together
+        );
         let anti = policy(
             &["tosca.policies.Placement"],
             &[("policy", Value::String("anti-affinity".into()))],
             None,
         );
-        assert_eq!(placement_mode(&anti), Placement::Apart);
+        assert_eq!(
+            placement_mode(&anti, Reader::plain(&anti.properties)),
+            Placement::Apart
+        );
         let typed = policy(
             &["my.policies.Antilocate", "tosca.policies.Placement"],
             &[],
             None,
         );
-        assert_eq!(placement_mode(&typed), Placement::Apart);
+        assert_eq!(
+            placement_mode(&typed, Reader::plain(&typed.properties)),
+            Placement::Apart
+        );
     }
 
     #[test]
     fn a_placement_is_soft_only_when_it_says_so() {
         let plain = policy(&["tosca.policies.Placement"], &[], None);
-        assert!(!placement_is_soft(&plain));
+        assert!(!placement_is_soft(&plain, Reader::plain(&plain.properties)));
         let soft = policy(
             &["tosca.policies.Placement"],
             &[("policy", Value::String("soft-anti-affinity".into()))],
             None,
         );
-        assert!(placement_is_soft(&soft));
-        assert_eq!(placement_mode(&soft), Placement::Apart);
+        assert!(placement_is_soft(&soft, Reader::plain(&soft.properties)));
+        assert_eq!(
+            placement_mode(&soft, Reader::plain(&soft.properties)),
+            Placement::Apart
+        );
         let lax = policy(
             &["tosca.policies.Placement"],
             &[("strict", Value::Boolean(false))],
             None,
         );
-        assert!(placement_is_soft(&lax));
+        assert!(placement_is_soft(&lax, Reader::plain(&lax.properties)));
     }
 
     #[test]
@@ -223,7 +237,7 @@ pub(crate) mod tests {
             Some(map(&[("condition", condition)])),
         );
         assert_eq!(
-            utilization_trigger(&p),
+            utilization_trigger(Reader::plain(&p.triggers)),
             Some(Trigger::Utilization {
                 resource: "cpu",
                 percent: Some(50)
@@ -238,7 +252,7 @@ pub(crate) mod tests {
             ])),
         );
         assert_eq!(
-            utilization_trigger(&memory),
+            utilization_trigger(Reader::plain(&memory.triggers)),
             Some(Trigger::Utilization {
                 resource: "memory",
                 percent: Some(70)
@@ -256,7 +270,7 @@ pub(crate) mod tests {
             )])),
         );
         assert!(matches!(
-            utilization_trigger(&other),
+            utilization_trigger(Reader::plain(&other.triggers)),
             Some(Trigger::Unknown(_))
         ));
     }

@@ -9,6 +9,7 @@ use crate::source::Span;
 use crate::yaml::{Core, Kind, Map, Node};
 
 use super::ElementKind;
+use super::ignores::Ignores;
 use super::meanings::Meanings;
 
 /// A parsed mapping file.
@@ -45,6 +46,8 @@ pub(crate) struct Rule {
     pub bind: serde_json::Value,
     /// Where `bind`'s keys were written, for [`super::binds`] to check them.
     pub bind_keys: BindKeys,
+    /// `ignore:`, what the backend leaves out of the elements it takes on purpose.
+    pub ignore: Ignores,
 }
 
 #[derive(Debug, Clone)]
@@ -120,6 +123,7 @@ const RULE_KEYS: &[&str] = &[
     "section",
     "bind",
     "skip",
+    "ignore",
 ];
 const MATCH_KEYS: &[&str] = &["kind", "type"];
 const DOCUMENT_KEYS: &[&str] = &["template", "output", "bind", "description"];
@@ -222,7 +226,7 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
         },
     };
     let action = if map.contains_key("skip") {
-        for key in ["template", "output", "section", "bind"] {
+        for key in ["template", "output", "section", "bind", "ignore"] {
             if let Some(entry) = map.entry(key) {
                 diags.push(
                     Diagnostic::error(
@@ -271,6 +275,10 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
         };
         target.map(|target| Action::Render { template, target })
     };
+    let ignore = match map.get("ignore") {
+        Some(node) => Ignores::parse(node, diags),
+        None => Some(Ignores::default()),
+    };
     let (kind, types) = matcher?;
     Some(Rule {
         span: node.span,
@@ -279,6 +287,7 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
         action: action?,
         bind: bind?,
         bind_keys: BindKeys::of(map),
+        ignore: ignore?,
     })
 }
 

@@ -10,6 +10,10 @@ use indexmap::IndexMap;
 
 use crate::ir::{Implementation, NodeId, Topology, Value};
 
+use super::ElementKind;
+use super::engine::Ledger;
+use super::ignores::Part;
+
 /// One lifecycle operation to run: which node, which operation, its implementation and inputs.
 #[derive(Debug, Clone, Copy)]
 pub struct LifecycleStep<'a> {
@@ -24,15 +28,19 @@ pub struct LifecycleStep<'a> {
 pub const DEPLOY_OPERATIONS: [&str; 3] = ["create", "configure", "start"];
 
 /// For each node of `order`, its Standard-interface `create`, `configure` and `start`
-/// operations that have an implementation artifact, in that order.
-pub fn lifecycle_steps<'a>(topology: &'a Topology, order: &[NodeId]) -> Vec<LifecycleStep<'a>> {
+/// operations that have an implementation artifact, in that order. Each is recorded in `ledger`
+/// as used, with the properties its inputs carry: a caller runs every step it is given.
+pub fn lifecycle_steps<'a>(
+    topology: &'a Topology,
+    order: &[NodeId],
+    ledger: &Ledger,
+) -> Vec<LifecycleStep<'a>> {
     let mut steps = Vec::new();
     for &node in order {
-        let Some(interface) = topology.nodes[node.index()]
+        let Some((name, interface)) = topology.nodes[node.index()]
             .interfaces
             .iter()
             .find(|(name, i)| is_standard_lifecycle(name, &i.types))
-            .map(|(_, i)| i)
         else {
             continue;
         };
@@ -41,6 +49,16 @@ pub fn lifecycle_steps<'a>(topology: &'a Topology, order: &[NodeId]) -> Vec<Life
                 && let Some(implementation) = &op.implementation
                 && implementation.primary.is_some()
             {
+                ledger.used(
+                    ElementKind::Node,
+                    node.index(),
+                    Part::Operation,
+                    &format!("{name}.{operation}"),
+                );
+                ledger.values_used(
+                    topology,
+                    interface.inputs.values().chain(op.inputs.values()),
+                );
                 steps.push(LifecycleStep {
                     node,
                     operation,

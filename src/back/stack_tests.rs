@@ -125,16 +125,17 @@ fn lifecycle_steps_follow_the_stack_and_the_standard_order() {
     let topology = read.topology.unwrap();
     let hosting = Hosting::new(&topology);
     let order = hosting.stack(&topology, id(&topology, "server"));
-    let steps: Vec<(String, &str, String)> = lifecycle_steps(&topology, &order)
-        .iter()
-        .map(|s| {
-            (
-                topology.nodes[s.node.index()].name.clone(),
-                s.operation,
-                s.implementation.primary.as_ref().unwrap().file.clone(),
-            )
-        })
-        .collect();
+    let steps: Vec<(String, &str, String)> =
+        lifecycle_steps(&topology, &order, &crate::back::Ledger::new())
+            .iter()
+            .map(|s| {
+                (
+                    topology.nodes[s.node.index()].name.clone(),
+                    s.operation,
+                    s.implementation.primary.as_ref().unwrap().file.clone(),
+                )
+            })
+            .collect();
     let expected = [
         ("web", "start", "scripts/web-start.sh"),
         ("db", "create", "scripts/db-install.sh"),
@@ -145,7 +146,7 @@ fn lifecycle_steps_follow_the_stack_and_the_standard_order() {
         steps,
         expected.map(|(n, o, f)| (n.to_string(), o, f.to_string()))
     );
-    let configure = lifecycle_steps(&topology, &order)[3];
+    let configure = lifecycle_steps(&topology, &order, &crate::back::Ledger::new())[3];
     assert!(configure.inputs.contains_key("db_host"));
 }
 

@@ -408,6 +408,13 @@ pub const PAGES: &[Page] = &[
         fix: "Add a rule for its type in a backend folder given with `--backend-dir`, or `skip: reason` to say it is meant to produce nothing.",
     },
     Page {
+        code: "backend::not-translated",
+        summary: "parts of an element that nothing in the output carries",
+        meaning: "A backend accounts for what each element it translates holds: the properties its template assigns, its artifacts, its operations with an implementation, a policy's properties and triggers, a group's properties. What neither the backend's code nor its template used, and its mapping does not list under the rule's `ignore:` with a reason, is named in one warning per element, so nothing is dropped silently. A value the type defaults and the template does not write is not reported.",
+        example: "node_templates:\n  disk:\n    type: tosca.nodes.Storage.BlockStorage\n    properties: { size: 10 GB, volume_id: vol-0a1b }   # k8s makes a new claim",
+        fix: "Map the key with a rule of your own (`--backend-dir`), drop it from the template if it means nothing for this target, or list it under the rule's `ignore:` with the reason.",
+    },
+    Page {
         code: "backend::unknown",
         summary: "no backend to translate with",
         meaning: "`render` needs a backend folder, and each built-in target has its backend; this reports a command line without one.",

@@ -18,6 +18,7 @@ use super::super::meanings::Meanings;
 use super::super::rules::{self, Action, Document, Located, Mapping, Rule, Target};
 use super::super::{BuiltinBackend, filters};
 use super::errors::{path_error, tera_error};
+use super::reads::{Reads, template_reads};
 use super::{Engine, MAPPING_FILE};
 
 /// How deep `--backend-dir` is searched for templates; also stops symlink loops.
@@ -69,6 +70,7 @@ impl Engine {
         );
 
         check_template_names(&rules, &documents, &templates, diags);
+        super::ignore_names::check(&rules, diags);
         let (paths, path_spans) = output_paths(&rules, &documents, diags);
 
         let mut sections: Vec<String> = Vec::new();
@@ -98,7 +100,9 @@ impl Engine {
                     .collect()
             })
             .collect();
+        let reads = rule_reads(&rules, &documents, &template_files);
         Some(Engine {
+            reads,
             name,
             description,
             stdout_separator,
@@ -113,6 +117,30 @@ impl Engine {
             meanings,
         })
     }
+}
+
+/// What each rule's template reads of its element ([`super::reads`]); every rule reads
+/// everything when a document reads the topology's elements wholesale.
+fn rule_reads(
+    rules: &[Rule],
+    documents: &[Document],
+    template_files: &HashMap<String, (FileId, SourceFile)>,
+) -> Vec<Reads> {
+    let texts: HashMap<String, String> = template_files
+        .iter()
+        .map(|(name, (_, file))| (name.clone(), file.text.to_string()))
+        .collect();
+    let documents_read_everything = documents
+        .iter()
+        .any(|d| template_reads(&d.template.text, &texts) == Reads::Everything);
+    rules
+        .iter()
+        .map(|rule| match &rule.action {
+            _ if documents_read_everything => Reads::Everything,
+            Action::Render { template, .. } => template_reads(&template.text, &texts),
+            Action::Skip => Reads::Keys(Default::default()),
+        })
+        .collect()
 }
 
 /// Reads the built-in backend's mapping and templates and `backend_dir`'s into `sources`:

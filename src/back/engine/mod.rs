@@ -11,7 +11,12 @@ use crate::ir::canonical;
 use crate::source::{FileId, SourceFile, Span};
 
 mod errors;
+mod ignore_names;
+mod ledger;
 mod load;
+mod reads;
+
+pub use ledger::{Ledger, Reader};
 
 use super::binds::BindSchema;
 use super::meanings::Meanings;
@@ -51,6 +56,9 @@ pub struct Engine {
     path_spans: HashMap<String, Span>,
     /// What each relationship means to the backend's Rust (`relationships:`).
     meanings: Meanings,
+    /// Per rule, what its template reads of the element it renders ([`reads`]), for
+    /// [`Engine::account`].
+    reads: Vec<reads::Reads>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -121,6 +129,66 @@ impl Engine {
         match &self.rule_for(element)?.1.action {
             Action::Render { template, .. } => Some(&template.text),
             Action::Skip => None,
+        }
+    }
+
+    /// Warns (`backend::not-translated`), once per element a rule renders, about what the
+    /// element holds that neither the backend's Rust (as `ledger` recorded) nor the rule's
+    /// template used and that the rule's `ignore:` does not list; see [`Ledger`] for what an
+    /// element is accountable for. `elements` are the ones given to [`Engine::render`].
+    pub fn account(
+        &self,
+        ledger: &Ledger,
+        topology: &crate::ir::Topology,
+        elements: &[Element],
+        diags: &mut Diagnostics,
+    ) {
+        for element in elements {
+            let ElementContext::Part { index, .. } = element.context else {
+                continue;
+            };
+            let Some((i, rule)) = self.rule_for(element) else {
+                continue;
+            };
+            let reads::Reads::Keys(template_reads) = &self.reads[i] else {
+                continue;
+            };
+            // A node only selected from outside the topology is created by no backend, and
+            // each says so in a warning of its own.
+            if matches!(rule.action, Action::Skip)
+                || element.types.first().map(String::as_str) == Some(super::elements::SELECTED)
+            {
+                continue;
+            }
+            let left: Vec<String> = ledger::accountable(topology, element.kind, index)
+                .into_iter()
+                .filter(|(part, key)| {
+                    !ledger.was_used(element.kind, index, *part, key)
+                        && !template_reads.contains(&(*part, key.clone()))
+                        && !rule.ignore.covers(*part, key)
+                })
+                .map(|(part, key)| format!("{part} `{key}`"))
+                .collect();
+            if left.is_empty() {
+                continue;
+            }
+            let mut d = Diagnostic::warning(
+                codes::BACKEND_NOT_TRANSLATED,
+                format!(
+                    "{} `{}`: {} does not translate {}",
+                    element.kind,
+                    element.name,
+                    self.name,
+                    left.join(", ")
+                ),
+            )
+            .hint(
+                "nothing in the output carries them; translate them with a rule of your own (--backend-dir), or say why they are left out under the rule's `ignore:`",
+            );
+            if let Some(span) = element.span {
+                d = d.at(span);
+            }
+            diags.push(d);
         }
     }
 
@@ -386,5 +454,7 @@ impl Engine {
     }
 }
 
+#[cfg(test)]
+mod ledger_tests;
 #[cfg(test)]
 mod tests;

@@ -90,14 +90,16 @@ pub fn render(
     let elements = super::elements(topology, sources);
     // Nodes of a Kubernetes profile are their objects (`profile`), not offered to the rules.
     let (ruled, profile_documents) = profile::documents(topology, &elements, diags);
+    let ledger = super::Ledger::new();
     let k8s = model::context(
-        backend, topology, &ruled, sources, artifacts, limits, options, diags,
+        backend, topology, &ruled, sources, artifacts, limits, options, &ledger, diags,
     );
     let extra = vec![
         ("k8s".to_string(), k8s),
         ("options".to_string(), super::to_tera(options)),
     ];
     let files = backend.render_with(value, &ruled, extra, diags);
+    backend.account(&ledger, topology, &ruled, diags);
     if diags.has_errors() {
         return Vec::new();
     }

@@ -15,7 +15,7 @@ use crate::source::Span;
 use super::super::elements::SpanFinder;
 use super::super::filters::dns_label;
 use super::super::meanings::{Meaning, RelationshipMeanings};
-use super::super::{Element, ElementKind, Engine};
+use super::super::{Element, ElementKind, Engine, Ledger};
 use super::K8sOptions;
 use crate::ir::Hosting;
 
@@ -25,6 +25,7 @@ mod foresight;
 mod images;
 mod kinds;
 mod policies;
+mod reads;
 mod scripts;
 mod state;
 mod tables;
@@ -305,6 +306,8 @@ struct Plan {
 
 struct Ctx<'a> {
     topology: &'a Topology,
+    /// What the translation used of each element ([`Ledger`]): reads of the IR go through it.
+    ledger: &'a Ledger,
     /// Node template name → index, for functions that name a node.
     node_index: HashMap<&'a str, usize>,
     /// Node → the `default_instances` a scaling policy gives it.
@@ -350,6 +353,7 @@ pub fn context(
     artifacts: &ArtifactFiles,
     limits: &Limits,
     options: &K8sOptions,
+    ledger: &Ledger,
     diags: &mut Diagnostics,
 ) -> tera::Value {
     let node_elements: Vec<&Element> = elements
@@ -396,6 +400,7 @@ pub fn context(
     let meanings = backend.meanings().of(topology);
     let mut ctx = Ctx {
         topology,
+        ledger,
         node_index: {
             // The first node of each name (names are unique in a valid template).
             let mut index = HashMap::new();
@@ -404,7 +409,7 @@ pub fn context(
             }
             index
         },
-        scaled_instances: workloads::scaled_instances(topology),
+        scaled_instances: workloads::scaled_instances(topology, ledger),
         hosting: Hosting::by(topology, |id| meanings.means(id, Meaning::Hosting)),
         meanings,
         roles,
@@ -468,14 +473,6 @@ struct K8s<'a> {
     policies: Vec<Json>,
 }
 
-fn protocol(value: Option<&Value>) -> &'static str {
-    match value.and_then(Value::as_str).map(str::to_ascii_lowercase) {
-        Some(p) if p == "udp" => "UDP",
-        Some(p) if p == "sctp" => "SCTP",
-        _ => "TCP",
-    }
-}
-
 /// The words in a name, for matching product keywords: `my-PostgreSQL_db` → `my postgresql db`.
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_ascii_alphanumeric())
@@ -500,8 +497,8 @@ fn json_strings(j: &Json, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-impl Ctx<'_> {
-    fn node(&self, i: usize) -> &crate::ir::Node {
+impl<'a> Ctx<'a> {
+    fn node(&self, i: usize) -> &'a crate::ir::Node {
         &self.topology.nodes[i]
     }
 

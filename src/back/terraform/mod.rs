@@ -93,6 +93,7 @@ pub fn render(
         spans.by_kind.entry(e.kind).or_default().push(e.span);
     }
     let vars = vars::inputs(topology, &spans, diags);
+    let ledger = super::Ledger::new();
     let built = nodes::build(
         backend,
         topology,
@@ -101,9 +102,13 @@ pub fn render(
         &vars.names,
         provider,
         read_artifact,
+        &ledger,
         diags,
     );
     let outputs = vars::outputs(topology, &spans, &vars, &built, diags);
+    // Each output is written (or left out with a warning of its own): the properties its value
+    // carries are translated.
+    ledger.values_used(topology, topology.outputs.iter().map(|o| &o.value));
     let tf = json!({
         "provider": provider.as_str(),
         "inputs": vars.inputs,
@@ -116,6 +121,7 @@ pub fn render(
     let extra = vec![("tf".to_string(), super::json_to_tera(&tf))];
     drop(tf);
     let mut files = backend.render_with(value, &elements, extra, diags);
+    backend.account(&ledger, topology, &elements, diags);
     files.extend(objects_tf);
     for file in &mut files {
         if !(file.path.ends_with(".tf")

@@ -20,11 +20,12 @@
 
 use serde_json::{Value as Json, json};
 
+use crate::back::ignores::Part;
 use crate::back::meanings::{Meaning, RelationshipMeanings};
 use crate::back::policies::{
     Placement, Trigger, placement_is_soft, placement_mode, policy_nodes, utilization_trigger,
 };
-use crate::back::{Element, ElementKind, Engine};
+use crate::back::{Element, ElementKind, Engine, Ledger, Reader};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Hosting, NodeId, Policy, Topology, Value};
 
@@ -74,6 +75,8 @@ pub struct Context<'a> {
     pub roles: &'a [&'a str],
     pub hosting: &'a Hosting,
     pub meanings: &'a RelationshipMeanings,
+    /// Where the policies' property and trigger reads are recorded.
+    pub ledger: &'a Ledger,
 }
 
 pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
@@ -97,15 +100,33 @@ pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
             .and_then(|e| cx.backend.bind_for(e))
             .map(|(_, b)| b);
         let span = cx.spans.of(ElementKind::Policy, pi);
+        let props = Reader::new(
+            &p.properties,
+            cx.ledger,
+            ElementKind::Policy,
+            pi,
+            Part::Property,
+        );
         let role = bind
             .and_then(|b| b.get("role"))
             .and_then(Json::as_str)
             .unwrap_or("");
         let context = match (role, bind) {
-            ("placement", Some(bind)) => place(cx, p, &names[pi], bind, span, &mut out, diags),
+            ("placement", Some(bind)) => {
+                place(cx, p, props, &names[pi], bind, span, &mut out, diags)
+            }
             ("scaling", Some(bind)) => {
                 let balancers = balancers.get_or_insert_with(|| self::balancers(cx));
-                scale(cx, p, bind, balancers, span, &mut out, diags);
+                let triggers = Reader::new(
+                    &p.triggers,
+                    cx.ledger,
+                    ElementKind::Policy,
+                    pi,
+                    Part::Trigger,
+                );
+                scale(
+                    cx, p, props, triggers, bind, balancers, span, &mut out, diags,
+                );
                 json!({})
             }
             ("unsupported", Some(bind)) => {
@@ -163,17 +184,19 @@ fn machines(
 }
 
 /// A placement policy: its group's context, and the group for each of its machines.
+#[allow(clippy::too_many_arguments)]
 fn place(
     cx: &Context<'_>,
     p: &Policy,
+    props: Reader,
     name: &str,
     bind: &Json,
     span: Option<crate::source::Span>,
     out: &mut Policies<'_>,
     diags: &mut Diagnostics,
 ) -> Json {
-    let apart = placement_mode(p) == Placement::Apart;
-    let soft = placement_is_soft(p);
+    let apart = placement_mode(p, props) == Placement::Apart;
+    let soft = placement_is_soft(p, props);
     let strategies = bind.get("strategies");
     let word = |key: &str| strategies.and_then(|s| s.get(key)).and_then(Json::as_str);
     let key = if apart { "apart" } else { "together" };
@@ -194,7 +217,7 @@ fn place(
         (false, _) => word(key).unwrap_or(key),
     };
     for zones in ["zone", "zones", "availability_zone", "availability_zones"] {
-        if p.properties.contains_key(zones) {
+        if props.get(zones).is_some() {
             diags.push(unexpressed(
                 span,
                 format!(
@@ -264,9 +287,12 @@ fn place(
 }
 
 /// A scaling policy: the scaling of each of its machines.
+#[allow(clippy::too_many_arguments)]
 fn scale<'t>(
     cx: &Context<'t>,
     p: &'t Policy,
+    props: Reader<'t, '_>,
+    triggers: Reader,
     bind: &Json,
     balancers: &[Vec<NodeId>],
     span: Option<crate::source::Span>,
@@ -278,8 +304,8 @@ fn scale<'t>(
         Some(Value::Integer(i)) => Some(*i),
         _ => None,
     };
-    let cpu = cpu_target(topology, p, bind, span, diags);
-    if p.properties.contains_key("increment") {
+    let cpu = cpu_target(topology, p, props, triggers, bind, span, diags);
+    if props.get("increment").is_some() {
         diags.push(unexpressed(
             span,
             format!(
@@ -289,7 +315,7 @@ fn scale<'t>(
             "add a step scaling policy of your own where the step matters",
         ));
     }
-    let warmup = match p.properties.get("cooldown").map(|v| known(topology, v)) {
+    let warmup = match props.get("cooldown").map(|v| known(topology, v)) {
         Some(Value::Integer(s)) => Some(*s),
         Some(Value::Scalar(s)) => Some(s.canonical.round() as i64),
         _ => None,
@@ -311,7 +337,7 @@ fn scale<'t>(
         }
         let scalable = node.capabilities.get("scalable").map(|c| &c.properties);
         let bound = |key: &str| {
-            p.properties
+            props
                 .get(key)
                 .or_else(|| scalable.and_then(|s| s.get(key)))
                 .filter(|v| !matches!(v, Value::Null))
@@ -365,6 +391,8 @@ fn scale<'t>(
 fn cpu_target(
     topology: &Topology,
     p: &Policy,
+    props: Reader,
+    triggers: Reader,
     bind: &Json,
     span: Option<crate::source::Span>,
     diags: &mut Diagnostics,
@@ -377,7 +405,7 @@ fn cpu_target(
         .get("cpu_utilization")
         .and_then(Json::as_i64)
         .unwrap_or(80);
-    match utilization_trigger(p) {
+    match utilization_trigger(triggers) {
         Some(Trigger::Utilization {
             resource: "cpu",
             percent: Some(percent),
@@ -406,7 +434,7 @@ fn cpu_target(
             None
         }
     }
-    .or_else(|| integer(p.properties.get("target_cpu_utilization")))
+    .or_else(|| integer(props.get("target_cpu_utilization")))
     .unwrap_or(cpu_default)
 }
 

@@ -17,21 +17,22 @@
 use serde_json::{Value as Json, json};
 
 use crate::diag::{Diagnostics, codes};
-use crate::ir::{Policy, Value};
+use crate::ir::Value;
 
 use super::super::values::{integer, literal_text};
 use super::*;
 use crate::back::filters::dns_label;
+use crate::back::ignores::Part;
 use crate::back::policies::{Placement, Trigger, placement_mode, utilization_trigger};
-use crate::back::{Element, ElementKind, Engine};
+use crate::back::{Element, ElementKind, Engine, Reader};
 
 /// The topology key a placement policy's properties name: `topology_key` as it is, or a
 /// `scope` of `host`, `zone` or `region`.
-fn topology_key(p: &Policy) -> Option<String> {
-    if let Some(key) = p.properties.get("topology_key").and_then(Value::as_str) {
+fn topology_key(properties: Reader) -> Option<String> {
+    if let Some(key) = properties.get("topology_key").and_then(Value::as_str) {
         return Some(key.to_string());
     }
-    let scope = p.properties.get("scope").and_then(Value::as_str)?;
+    let scope = properties.get("scope").and_then(Value::as_str)?;
     Some(
         match scope.to_ascii_lowercase().as_str() {
             "host" | "node" | "server" => "kubernetes.io/hostname",
@@ -52,7 +53,18 @@ fn seconds(value: &Value) -> Option<i64> {
     .filter(|s| (0..=3600).contains(s))
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// The properties of policy `pi`, each read recorded in the ledger.
+    fn policy_properties(&self, pi: usize) -> Reader<'a, 'a> {
+        Reader::new(
+            &self.topology.policies[pi].properties,
+            self.ledger,
+            ElementKind::Policy,
+            pi,
+            Part::Property,
+        )
+    }
+
     /// Placement policies: the targets' pods kept together (pod affinity) or apart (pod
     /// anti-affinity) over a topology key, or kept in the zones the policy names; see
     /// [`placement_mode`] and [`topology_key`].
@@ -83,19 +95,19 @@ impl Ctx<'_> {
             }
             let zones: Vec<String> = ["zone", "zones", "availability_zone", "availability_zones"]
                 .iter()
-                .filter_map(|k| p.properties.get(*k))
+                .filter_map(|k| self.policy_properties(pi).get(k))
                 .flat_map(|v| match v {
                     Value::List(items) => items.iter().filter_map(literal_text).collect(),
                     other => literal_text(other).into_iter().collect::<Vec<_>>(),
                 })
                 .collect();
             let label = format!("placement.toscana.io/{}", dns_label(&p.name));
-            let topology_key = topology_key(p).unwrap_or_else(|| {
+            let topology_key = topology_key(self.policy_properties(pi)).unwrap_or_else(|| {
                 json_str(&bind, "topology_key")
                     .unwrap_or("kubernetes.io/hostname")
                     .to_string()
             });
-            let apart = placement_mode(p) == Placement::Apart;
+            let apart = placement_mode(p, self.policy_properties(pi)) == Placement::Apart;
             let value = if apart { "spread" } else { "together" };
             for w in workloads {
                 let plan = &mut self.plans[w];
@@ -144,15 +156,14 @@ impl Ctx<'_> {
             let mut hpas = Vec::new();
             if json_str(&bind, "role") == Some("scaling") {
                 let workloads = self.policy_workloads(p, "scaling", diags);
-                let min = p
-                    .properties
+                let properties = self.policy_properties(pi);
+                let min = properties
                     .get("min_instances")
                     .and_then(integer)
                     .unwrap_or(1)
                     .max(1);
                 let max_default = bind.get("default_max").and_then(Json::as_i64).unwrap_or(10);
-                let mut max = p
-                    .properties
+                let mut max = properties
                     .get("max_instances")
                     .and_then(integer)
                     .filter(|&m| m > 0)
@@ -162,7 +173,13 @@ impl Ctx<'_> {
                     diags.push(d);
                     max = min;
                 }
-                let (resource, utilization) = match utilization_trigger(p) {
+                let (resource, utilization) = match utilization_trigger(Reader::new(
+                    &p.triggers,
+                    self.ledger,
+                    ElementKind::Policy,
+                    pi,
+                    Part::Trigger,
+                )) {
                     Some(Trigger::Utilization { resource, percent }) => (resource, percent),
                     Some(Trigger::Unknown(what)) => {
                         let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("scaling policy `{}` triggers on {what}, which a HorizontalPodAutoscaler cannot watch; it scales on CPU utilization instead", p.name), "write the trigger's condition as `utilization greater_than N%` of cpu or memory");
@@ -172,15 +189,14 @@ impl Ctx<'_> {
                     None => ("cpu", None),
                 };
                 let cpu = utilization
-                    .or_else(|| p.properties.get("target_cpu_utilization").and_then(integer))
+                    .or_else(|| properties.get("target_cpu_utilization").and_then(integer))
                     .or_else(|| bind.get("cpu_utilization").and_then(Json::as_i64))
                     .unwrap_or(80);
-                let increment = p
-                    .properties
+                let increment = properties
                     .get("increment")
                     .and_then(integer)
                     .filter(|&i| i > 0);
-                let cooldown = p.properties.get("cooldown").and_then(seconds);
+                let cooldown = properties.get("cooldown").and_then(seconds);
                 for w in workloads {
                     if !scaled.insert(w) {
                         let d = self.warn(codes::K8S_UNSUPPORTED, p.location, format!("`{}` is already scaled by another policy; policy `{}` is skipped for it", self.plans[w].name, p.name), "");
@@ -227,12 +243,13 @@ mod tests {
 
     #[test]
     fn a_scope_names_the_topology_key() {
-        let mut zone =
-            crate::back::policies::tests::policy(&["tosca.policies.Placement"], &[], None);
-        zone.properties
-            .insert("scope".to_string(), Value::String("zone".into()));
+        let zone = crate::back::policies::tests::policy(
+            &["tosca.policies.Placement"],
+            &[("scope", Value::String("zone".into()))],
+            None,
+        );
         assert_eq!(
-            topology_key(&zone).as_deref(),
+            topology_key(Reader::plain(&zone.properties)).as_deref(),
             Some("topology.kubernetes.io/zone")
         );
     }

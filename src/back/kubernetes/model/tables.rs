@@ -26,7 +26,7 @@ impl Ctx<'_> {
             texts.extend(words(&node.name));
         }
         for p in json_strings(bind, "product_properties") {
-            if let Some(v) = node.properties.get(&p).and_then(Value::as_str) {
+            if let Some(v) = self.property(i, &p).and_then(Value::as_str) {
                 texts.extend(words(v));
             }
         }

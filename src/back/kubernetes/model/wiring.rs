@@ -50,7 +50,7 @@ impl Ctx<'_> {
             .and_then(|c| node.capabilities.get(c))
             .and_then(|c| c.properties.get("port"))
             .and_then(integer)
-            .or_else(|| node.properties.get("port").and_then(integer))
+            .or_else(|| self.property(target, "port").and_then(integer))
             .or_else(|| {
                 let (workload_of, plans) = self.decided();
                 let w = workload_of.get(target).copied().flatten()?;
@@ -103,10 +103,8 @@ impl Ctx<'_> {
                                 c.properties.get(attr).or_else(|| c.attributes.get(attr))
                             })
                         } else {
-                            self.node(target)
-                                .properties
-                                .get(attr)
-                                .or_else(|| self.node(target).attributes.get(attr))
+                            self.property(target, attr)
+                                .or_else(|| self.ledger.attribute(self.topology, target, attr))
                         };
                         if let Some(v) = known
                             && !v.has_call()
@@ -339,9 +337,7 @@ impl Ctx<'_> {
     }
 
     pub(super) fn storage_size(&self, t: usize) -> String {
-        let node = self.node(t);
-        node.properties
-            .get("size")
+        self.property(t, "size")
             .and_then(size_quantity)
             .or_else(|| json_str(&self.binds[t], "default_size").map(str::to_string))
             .unwrap_or_else(|| "1Gi".to_string())
@@ -519,13 +515,14 @@ impl Ctx<'_> {
                 for &w in &targets {
                     let plan = &self.plans[w];
                     let path = self
-                        .node(plan.members.last().copied().unwrap_or(plan.owner))
-                        .properties
-                        .get("context_root")
+                        .property(
+                            plan.members.last().copied().unwrap_or(plan.owner),
+                            "context_root",
+                        )
                         .or_else(|| {
                             plan.members
                                 .iter()
-                                .find_map(|&m| self.node(m).properties.get("context_root"))
+                                .find_map(|&m| self.property(m, "context_root"))
                         })
                         .and_then(Value::as_str)
                         .map(|p| {

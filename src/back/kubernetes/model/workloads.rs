@@ -16,6 +16,7 @@ use super::super::values::{
 use super::addresses::{POD_IP_ENV, POD_IP_MARK};
 use super::defaults;
 use super::*;
+use crate::back::ignores::Part;
 use crate::back::stack::lifecycle_steps;
 
 impl Ctx<'_> {
@@ -123,6 +124,8 @@ impl Ctx<'_> {
                     "lift-and-shift needs the bottom of a hosting chain to be a Compute node",
                 )
             };
+            // The warning says the node is skipped as a whole.
+            self.ledger.accounted(ElementKind::Node, i);
             let d = self.warn(codes::K8S_UNSUPPORTED, self.node(i).location, message, hint);
             diags.push(d);
         }
@@ -138,20 +141,16 @@ impl Ctx<'_> {
     ) {
         let owner = plan.owner;
         let version = self
-            .node(owner)
-            .properties
-            .get("component_version")
+            .property(owner, "component_version")
             .and_then(literal_text);
         plan.image = self.product_image(owner, product, version.as_deref(), diags);
         let port = self
-            .node(owner)
-            .properties
-            .get("port")
+            .property(owner, "port")
             .and_then(integer)
             .or_else(|| {
                 hosted
                     .iter()
-                    .find_map(|&h| self.node(h).properties.get("port").and_then(integer))
+                    .find_map(|&h| self.property(h, "port").and_then(integer))
             })
             .or_else(|| product.get("port").and_then(Json::as_i64));
         // The image listens on the product's port; a different TOSCA port is the Service's.
@@ -180,7 +179,7 @@ impl Ctx<'_> {
         sources.push((owner, "password", "password"));
         sources.push((owner, "root_password", "root_password"));
         for (node, property, slot) in sources {
-            let Some(value) = self.node(node).properties.get(property).cloned() else {
+            let Some(value) = self.property(node, property).cloned() else {
                 continue;
             };
             let Some(env) = json_str(&env_map, slot).map(str::to_string) else {
@@ -251,18 +250,24 @@ impl Ctx<'_> {
         let image_types = json_strings(&bind, "image_types");
         let artifact = node
             .artifacts
-            .values()
-            .find(|a| is_image(a, &image_types))
-            .or_else(|| node.artifacts.get("image"))
+            .iter()
+            .find(|(_, a)| is_image(a, &image_types))
+            .or_else(|| node.artifacts.get_key_value("image"))
+            .map(|(name, a)| {
+                self.used(i, Part::Artifact, name);
+                a
+            })
             .or_else(|| {
                 // 1.x container applications often name the image as the create implementation.
-                node.interfaces.values().find_map(|iface| {
-                    iface
+                node.interfaces.iter().find_map(|(name, iface)| {
+                    let image = iface
                         .operations
                         .get("create")
                         .and_then(|o| o.implementation.as_ref())
                         .and_then(|im| im.primary.as_ref())
-                        .filter(|a| is_image(a, &image_types))
+                        .filter(|a| is_image(a, &image_types))?;
+                    self.used(i, Part::Operation, &format!("{name}.create"));
+                    Some(image)
                 })
             });
         match artifact {
@@ -273,7 +278,7 @@ impl Ctx<'_> {
                 ))
             }
             None => {
-                if let Some(image) = node.properties.get("image").and_then(Value::as_str) {
+                if let Some(image) = self.property(i, "image").and_then(Value::as_str) {
                     plan.image = Some(image.to_string());
                 } else {
                     let d = self.warn(
@@ -283,6 +288,7 @@ impl Ctx<'_> {
                         "add an artifact of type tosca.artifacts.Deployment.Image (file: nginx:1.27)",
                     );
                     diags.push(d);
+                    self.ledger.accounted(ElementKind::Node, i);
                     return;
                 }
             }
@@ -302,14 +308,16 @@ impl Ctx<'_> {
                 if skip.contains(name) || matches!(value, Value::Null) {
                     continue;
                 }
+                self.used(i, Part::Property, name);
                 let secret = self.is_secret_name(name);
                 self.add_property_env(plan, i, name, value, secret, diags);
             }
         }
         // Operation inputs of create and start.
-        for iface in node.interfaces.values() {
+        for (iface_name, iface) in &node.interfaces {
             for op in ["create", "start"] {
                 if let Some(o) = iface.operations.get(op) {
+                    self.used(i, Part::Operation, &format!("{iface_name}.{op}"));
                     for (name, value) in iface.inputs.iter().chain(&o.inputs) {
                         let secret = self.is_secret_name(name);
                         self.env_at = o
@@ -459,7 +467,7 @@ impl Ctx<'_> {
                     ));
                 }
             }
-            if let Some(port) = node.properties.get("port").and_then(integer) {
+            if let Some(port) = self.property(m, "port").and_then(integer) {
                 found.push((node.name.clone(), port, "TCP", (None, None)));
             }
             for (name, port, proto, (scheme, path)) in found {
@@ -575,7 +583,7 @@ impl Ctx<'_> {
                     && !self.under_taken(*m, taken)
             })
             .collect();
-        let steps = lifecycle_steps(self.topology, &order);
+        let steps = lifecycle_steps(self.topology, &order, self.ledger);
         if order.len() == 1
             && steps.is_empty()
             && self.roles[root] == Role::Compute
@@ -737,15 +745,18 @@ pub(super) fn policy_nodes(topology: &Topology, targets: &[PolicyTarget]) -> Vec
 
 /// Node → the `default_instances` of the first scaling policy (in policy order) that targets it
 /// and gives one: what [`Ctx::replicas`] takes before the node's own capabilities.
-pub(super) fn scaled_instances(topology: &Topology) -> HashMap<usize, i64> {
+pub(super) fn scaled_instances(topology: &Topology, ledger: &Ledger) -> HashMap<usize, i64> {
     let mut out = HashMap::new();
-    for p in &topology.policies {
+    for (pi, p) in topology.policies.iter().enumerate() {
         if !type_matches(&p.types, "tosca.policies.Scaling")
             && !p.types.iter().any(|t| t.ends_with("Scaling"))
         {
             continue;
         }
-        let Some(d) = p.properties.get("default_instances").and_then(integer) else {
+        let Some(d) = ledger
+            .policy_property(topology, pi, "default_instances")
+            .and_then(integer)
+        else {
             continue;
         };
         for n in policy_nodes(topology, &p.targets) {
@@ -762,6 +773,15 @@ pub(super) fn scaled_instances(topology: &Topology) -> HashMap<usize, i64> {
 fn env_value(text: &str) -> String {
     text.replace('$', "$$")
         .replace(POD_IP_MARK, &format!("$({POD_IP_ENV})"))
+}
+
+/// The Kubernetes protocol of an endpoint's `protocol` property (TCP unless it says UDP or SCTP).
+fn protocol(value: Option<&Value>) -> &'static str {
+    match value.and_then(Value::as_str).map(str::to_ascii_lowercase) {
+        Some(p) if p == "udp" => "UDP",
+        Some(p) if p == "sctp" => "SCTP",
+        _ => "TCP",
+    }
 }
 
 #[cfg(test)]

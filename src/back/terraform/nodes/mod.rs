@@ -13,7 +13,7 @@ use serde_json::{Value as Json, json};
 use crate::back::filters::hcl_str;
 use crate::back::meanings::{Meaning, RelationshipMeanings};
 use crate::back::stack;
-use crate::back::{Element, ElementKind, Engine};
+use crate::back::{Element, ElementKind, Engine, Ledger};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Hosting;
 use crate::ir::{NodeId, Topology, Value};
@@ -84,6 +84,7 @@ pub fn build<'b>(
     vars: &HashMap<String, String>,
     provider: Provider,
     read_artifact: ReadArtifact,
+    ledger: &Ledger,
     diags: &mut Diagnostics,
 ) -> Built<'b> {
     let node_elements: Vec<&Element> = elements
@@ -110,6 +111,7 @@ pub fn build<'b>(
             roles: &roles,
             hosting: &hosting,
             meanings: &meanings,
+            ledger,
         },
         diags,
     );
@@ -131,6 +133,7 @@ pub fn build<'b>(
     let node_ids = super::expr::node_ids(topology);
     let mut b = Builder {
         topology,
+        ledger,
         spans,
         vars,
         provider,
@@ -187,6 +190,7 @@ pub fn build<'b>(
 
 struct Builder<'a, 'd> {
     topology: &'a Topology,
+    ledger: &'a Ledger,
     spans: &'a Spans,
     vars: &'a HashMap<String, String>,
     provider: Provider,
@@ -250,7 +254,7 @@ impl<'a> Builder<'a, '_> {
 
     /// A property of node `id` as HCL, or `None` (absent, null, or not expressible: warned).
     fn prop(&mut self, id: NodeId, name: &str) -> Option<String> {
-        let value = self.topology.nodes[id.index()].properties.get(name)?;
+        let value = self.ledger.property(self.topology, id.index(), name)?;
         if matches!(value, Value::Null) {
             return None;
         }
@@ -312,6 +316,7 @@ impl<'a> Builder<'a, '_> {
                 json!({})
             }
             "unsupported" => {
+                self.ledger.accounted(ElementKind::Node, id.index()); // not created: said below
                 let reason = self
                     .bind(id)
                     .get("reason")
@@ -367,6 +372,7 @@ impl<'a> Builder<'a, '_> {
             .collect();
         let node_name = node.name.clone();
         for (name, why) in set {
+            let _reported_here = self.ledger.property(self.topology, id.index(), &name);
             self.warn(
                 id,
                 format!("property `{name}` of node `{node_name}` is left out: {why}"),
@@ -548,7 +554,7 @@ impl<'a> Builder<'a, '_> {
             );
             return;
         }
-        let has_steps = !stack::lifecycle_steps(self.topology, &[id]).is_empty();
+        let has_steps = !stack::lifecycle_steps(self.topology, &[id], self.ledger).is_empty();
         if !has_steps {
             let name = node.name.clone();
             let host = self.topology.nodes[root.index()].name.clone();

@@ -6,6 +6,7 @@ use serde_json::{Value as Json, json};
 
 use crate::back::ElementKind;
 use crate::back::filters::{dns_label, hcl_str};
+use crate::back::ignores::Part;
 use crate::back::meanings::Meaning;
 use crate::ir::{NodeId, Value, type_matches};
 
@@ -17,9 +18,9 @@ use super::{Builder, Provider};
 impl Builder<'_, '_> {
     pub(super) fn block_storage(&mut self, id: NodeId) -> Json {
         let topology = self.topology;
-        let size = topology.nodes[id.index()]
-            .properties
-            .get("size")
+        let size = self
+            .ledger
+            .property(topology, id.index(), "size")
             .map(|v| known(topology, v));
         let size_gib = match size {
             Some(Value::Null) | None => None,
@@ -237,9 +238,9 @@ impl Builder<'_, '_> {
             .map(|&ri| &self.topology.relationships[ri])
             .filter(|r| self.role_of(r.source) == "port" && self.network_of(r.source).is_some())
             .map(|r| {
-                let order = match self.topology.nodes[r.source.index()]
-                    .properties
-                    .get("order")
+                let order = match self
+                    .ledger
+                    .property(self.topology, r.source.index(), "order")
                 {
                     Some(Value::Integer(i)) => *i,
                     _ => 0,
@@ -305,9 +306,9 @@ impl Builder<'_, '_> {
     }
 
     pub(super) fn load_balancer(&mut self, id: NodeId) -> Json {
-        let algorithm = match self.topology.nodes[id.index()]
-            .properties
-            .get("algorithm")
+        let algorithm = match self
+            .ledger
+            .property(self.topology, id.index(), "algorithm")
             .map(|v| known(self.topology, v))
         {
             Some(Value::String(a)) => {
@@ -349,9 +350,9 @@ impl Builder<'_, '_> {
                 .as_deref()
                 .and_then(|c| self.port_number(app, c))
                 .or_else(|| {
-                    match self.topology.nodes[app.index()]
-                        .properties
-                        .get("port")
+                    match self
+                        .ledger
+                        .property(self.topology, app.index(), "port")
                         .map(|v| known(self.topology, v))
                     {
                         Some(Value::Integer(p)) => Some(*p),
@@ -431,10 +432,14 @@ impl Builder<'_, '_> {
         // The reference `toscana k8s` runs too: the artifact's repository before its file.
         let image_artifact = node
             .artifacts
-            .values()
-            .find(|a| type_matches(&a.types, "tosca.artifacts.Deployment.Image"))
-            .or_else(|| node.artifacts.values().next())
-            .map(|a| crate::back::images::image_ref(&a.file, a.repository_url.as_deref()));
+            .iter()
+            .find(|(_, a)| type_matches(&a.types, "tosca.artifacts.Deployment.Image"))
+            .or_else(|| node.artifacts.first())
+            .map(|(artifact, a)| {
+                self.ledger
+                    .used(ElementKind::Node, id.index(), Part::Artifact, artifact);
+                crate::back::images::image_ref(&a.file, a.repository_url.as_deref())
+            });
         if let Some(image) = &image_artifact {
             for f in crate::back::images::check_named(&name, image) {
                 self.warn(id, f.message, &f.hint);
@@ -459,8 +464,10 @@ impl Builder<'_, '_> {
                 ports.push(*p);
             }
         }
-        if let Some(Value::Integer(p)) =
-            node.properties.get("port").map(|v| known(self.topology, v))
+        if let Some(Value::Integer(p)) = self
+            .ledger
+            .property(self.topology, id.index(), "port")
+            .map(|v| known(self.topology, v))
             && !ports.contains(p)
         {
             ports.push(*p);

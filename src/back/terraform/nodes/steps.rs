@@ -17,7 +17,7 @@ impl Builder<'_, '_> {
     /// `artifacts/`.
     pub(super) fn scripts(&mut self, root: NodeId) -> Vec<Json> {
         let order = self.hosting.stack(self.topology, root);
-        let steps = stack::lifecycle_steps(self.topology, &order);
+        let steps = stack::lifecycle_steps(self.topology, &order, self.ledger);
         let root_address = self.refs[root.index()].address.clone().unwrap_or_default();
         let mut out = Vec::new();
         for step in steps {

@@ -1,0 +1,1 @@
+golden/xml-csar/input/Definitions/shop.tosca:28:25: node `shop`: terraform-aws does not translate property `featured`, property `port`, property `public`, property `title`, artifact `install_ia`, artifact `package`, artifact `start_ia`, operation `http://example.com/interfaces/lifecycle.install`, operation `http://example.com/interfaces/lifecycle.start`

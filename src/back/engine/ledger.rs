@@ -1,0 +1,331 @@
+//! The not-translated ledger: which parts of each element a translation used, so that whatever
+//! it did not use is said (`backend::not-translated`) instead of silently dropped (issue 26,
+//! "nothing silently dropped").
+//!
+//! Two readers feed it. A backend's Rust reads the IR through the ledger's accessors
+//! ([`Ledger::property`], [`Ledger::artifacts`], ...), which record the read as they return the
+//! value, so what is recorded is what the code really looked at; a read that bypasses them is
+//! one the ledger does not see, which errs towards a warning, never towards silence. Templates
+//! are read when the backend loads ([`super::reads`]): Tera has no hook on a lookup, and a list
+//! of keys declared beside each rule would drift from its template, so the engine works the
+//! keys out of the template's own text.
+//!
+//! [`super::Engine::account`] then compares, per element a rule renders, what it holds with
+//! what was used:
+//! - a node: the properties its template assigns (a value its type defaults and nobody wrote is
+//!   not dropped, whatever the backend does with it), its artifacts, and each operation that
+//!   has an implementation (`Standard.create`);
+//! - a policy: its properties and triggers; a group: its properties.
+//!
+//! What is left, less what the rule's `ignore:` lists with a reason ([`super::super::ignores`]),
+//! is one warning per element at the node template's place. Attributes are recorded but never
+//! reported: the IR does not say which ones a template wrote, so each would be a type default
+//! (`tosca_id`, `state`) reported as dropped. Elements a `skip` rule takes are left out as a
+//! whole, for the reason the rule gives; elements no rule takes get `backend::skipped`.
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+
+use indexmap::IndexMap;
+
+use crate::ir::{Artifact, Interfaces, Topology, Value};
+
+use super::super::ElementKind;
+use super::super::ignores::Part;
+
+/// What one element had used: keys one by one, and parts used as a whole.
+#[derive(Debug, Default)]
+struct Used {
+    keys: BTreeSet<(Part, String)>,
+    whole: BTreeSet<Part>,
+}
+
+/// What a translation used of each element (see the module docs). Recording takes `&self`, so
+/// the ledger can be shared by everything that reads the topology during one render.
+#[derive(Debug, Default)]
+pub struct Ledger {
+    used: RefCell<HashMap<(ElementKind, usize), Used>>,
+    /// Built on first use by [`Ledger::values_used`].
+    values: RefCell<Option<ValueIndex>>,
+}
+
+impl Ledger {
+    pub fn new() -> Ledger {
+        Ledger::default()
+    }
+
+    /// Records that the translation used `key` of `part` of element `index` of `kind`.
+    pub fn used(&self, kind: ElementKind, index: usize, part: Part, key: &str) {
+        self.used
+            .borrow_mut()
+            .entry((kind, index))
+            .or_default()
+            .keys
+            .insert((part, key.to_string()));
+    }
+
+    /// Records that the translation used every key of `part` of the element (it wrote all the
+    /// node's properties as environment variables, say).
+    pub fn used_all(&self, kind: ElementKind, index: usize, part: Part) {
+        self.used
+            .borrow_mut()
+            .entry((kind, index))
+            .or_default()
+            .whole
+            .insert(part);
+    }
+
+    /// Records the element as accounted for as a whole: the backend already said, in a warning
+    /// of its own, that it translates none of it.
+    pub fn accounted(&self, kind: ElementKind, index: usize) {
+        self.used
+            .borrow_mut()
+            .entry((kind, index))
+            .or_default()
+            .whole
+            .extend(Part::ALL);
+    }
+
+    /// Whether the translation used `key` of `part` of the element.
+    pub fn was_used(&self, kind: ElementKind, index: usize, part: Part, key: &str) -> bool {
+        self.used
+            .borrow()
+            .get(&(kind, index))
+            .is_some_and(|u| u.whole.contains(&part) || u.keys.contains(&(part, key.to_string())))
+    }
+
+    /// Property `name` of node `node`, recorded as used.
+    pub fn property<'t>(
+        &self,
+        topology: &'t Topology,
+        node: usize,
+        name: &str,
+    ) -> Option<&'t Value> {
+        self.used(ElementKind::Node, node, Part::Property, name);
+        topology.nodes[node].properties.get(name)
+    }
+
+    /// Every property of node `node`, all recorded as used.
+    pub fn properties<'t>(
+        &self,
+        topology: &'t Topology,
+        node: usize,
+    ) -> &'t IndexMap<String, Value> {
+        self.used_all(ElementKind::Node, node, Part::Property);
+        &topology.nodes[node].properties
+    }
+
+    /// Attribute `name` of node `node`, recorded as used.
+    pub fn attribute<'t>(
+        &self,
+        topology: &'t Topology,
+        node: usize,
+        name: &str,
+    ) -> Option<&'t Value> {
+        self.used(ElementKind::Node, node, Part::Attribute, name);
+        topology.nodes[node].attributes.get(name)
+    }
+
+    /// Artifact `name` of node `node`, recorded as used.
+    pub fn artifact<'t>(
+        &self,
+        topology: &'t Topology,
+        node: usize,
+        name: &str,
+    ) -> Option<&'t Artifact> {
+        self.used(ElementKind::Node, node, Part::Artifact, name);
+        topology.nodes[node].artifacts.get(name)
+    }
+
+    /// Every artifact of node `node`, all recorded as used (the caller looks for one by type).
+    pub fn artifacts<'t>(
+        &self,
+        topology: &'t Topology,
+        node: usize,
+    ) -> &'t IndexMap<String, Artifact> {
+        self.used_all(ElementKind::Node, node, Part::Artifact);
+        &topology.nodes[node].artifacts
+    }
+
+    /// The interfaces of node `node`, every operation recorded as used: the caller runs the
+    /// node's lifecycle (or its implementations' images), which is each operation it has.
+    pub fn interfaces<'t>(&self, topology: &'t Topology, node: usize) -> &'t Interfaces {
+        self.used_all(ElementKind::Node, node, Part::Operation);
+        &topology.nodes[node].interfaces
+    }
+
+    /// Property `name` of policy `policy`, recorded as used.
+    pub fn policy_property<'t>(
+        &self,
+        topology: &'t Topology,
+        policy: usize,
+        name: &str,
+    ) -> Option<&'t Value> {
+        self.used(ElementKind::Policy, policy, Part::Property, name);
+        topology.policies[policy].properties.get(name)
+    }
+
+    /// Every trigger of policy `policy`, all recorded as used.
+    pub fn policy_triggers<'t>(
+        &self,
+        topology: &'t Topology,
+        policy: usize,
+    ) -> &'t IndexMap<String, Value> {
+        self.used_all(ElementKind::Policy, policy, Part::Trigger);
+        &topology.policies[policy].triggers
+    }
+
+    /// Property `name` of group `group`, recorded as used.
+    pub fn group_property<'t>(
+        &self,
+        topology: &'t Topology,
+        group: usize,
+        name: &str,
+    ) -> Option<&'t Value> {
+        self.used(ElementKind::Group, group, Part::Property, name);
+        topology.groups[group].properties.get(name)
+    }
+}
+
+/// What an element holds that a translation should account for (see the module docs), in the
+/// order a warning lists it.
+pub(super) fn accountable(
+    topology: &Topology,
+    kind: ElementKind,
+    index: usize,
+) -> Vec<(Part, String)> {
+    let mut out = Vec::new();
+    match kind {
+        ElementKind::Node => {
+            let Some(node) = topology.nodes.get(index) else {
+                return out;
+            };
+            out.extend(node.assigned.iter().map(|k| (Part::Property, k.clone())));
+            out.extend(node.artifacts.keys().map(|k| (Part::Artifact, k.clone())));
+            for (name, interface) in &node.interfaces {
+                for (op, operation) in &interface.operations {
+                    if operation.implementation.is_some() {
+                        out.push((Part::Operation, format!("{name}.{op}")));
+                    }
+                }
+            }
+        }
+        ElementKind::Policy => {
+            let Some(policy) = topology.policies.get(index) else {
+                return out;
+            };
+            out.extend(
+                policy
+                    .properties
+                    .keys()
+                    .map(|k| (Part::Property, k.clone())),
+            );
+            out.extend(policy.triggers.keys().map(|k| (Part::Trigger, k.clone())));
+        }
+        ElementKind::Group => {
+            if let Some(group) = topology.groups.get(index) {
+                out.extend(group.properties.keys().map(|k| (Part::Property, k.clone())));
+            }
+        }
+        ElementKind::Relationship | ElementKind::Input | ElementKind::Output => {}
+    }
+    out
+}
+
+/// Where each value assigned to a node property is, by its JSON text, for
+/// [`Ledger::values_used`].
+type ValueIndex = HashMap<String, Vec<(usize, String)>>;
+
+impl Ledger {
+    /// Records the properties that `inputs` carry: an operation's inputs or an output's value,
+    /// which the translation passes on. The IR keeps what a `get_property` evaluated to, not
+    /// the call, so an input value
+    /// (or a part of one, inside a list, a map or a function's arguments) equal to a value some
+    /// node template assigns to a property counts as a read of that property. Two properties
+    /// that happen to hold the same value both count: this errs towards silence, never towards a
+    /// false warning.
+    pub fn values_used<'v>(
+        &self,
+        topology: &Topology,
+        inputs: impl IntoIterator<Item = &'v Value>,
+    ) {
+        let mut index = self.values.borrow_mut();
+        let index = index.get_or_insert_with(|| {
+            let mut index = ValueIndex::new();
+            for (i, node) in topology.nodes.iter().enumerate() {
+                for name in &node.assigned {
+                    if let Some(value) = node.properties.get(name) {
+                        index
+                            .entry(value_key(value))
+                            .or_default()
+                            .push((i, name.clone()));
+                    }
+                }
+            }
+            index
+        });
+        let mut stack: Vec<&Value> = inputs.into_iter().collect();
+        while let Some(value) = stack.pop() {
+            for (node, name) in index.get(&value_key(value)).into_iter().flatten() {
+                self.used(ElementKind::Node, *node, Part::Property, name);
+            }
+            match value {
+                Value::List(items) => stack.extend(items),
+                Value::Map(map) => stack.extend(map.values()),
+                Value::Call(call) => stack.extend(&call.args),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A value's identity for [`ValueIndex`]: its JSON text.
+fn value_key(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// One element's map of properties (or triggers) that records each key looked up in a
+/// [`Ledger`], for code that takes the map rather than the topology; [`Reader::plain`] reads
+/// without recording, for tests.
+#[derive(Clone, Copy)]
+pub struct Reader<'t, 'l> {
+    map: &'t IndexMap<String, Value>,
+    record: Option<(&'l Ledger, ElementKind, usize, Part)>,
+}
+
+impl<'t, 'l> Reader<'t, 'l> {
+    /// Reads `part` (`map`) of element `index` of `kind`, recording in `ledger`.
+    pub fn new(
+        map: &'t IndexMap<String, Value>,
+        ledger: &'l Ledger,
+        kind: ElementKind,
+        index: usize,
+        part: Part,
+    ) -> Self {
+        Reader {
+            map,
+            record: Some((ledger, kind, index, part)),
+        }
+    }
+
+    /// Reads `map` without recording.
+    pub fn plain(map: &'t IndexMap<String, Value>) -> Self {
+        Reader { map, record: None }
+    }
+
+    /// The value of `key`, recorded as used.
+    pub fn get(&self, key: &str) -> Option<&'t Value> {
+        if let Some((ledger, kind, index, part)) = self.record {
+            ledger.used(kind, index, part, key);
+        }
+        self.map.get(key)
+    }
+
+    /// Every value, all recorded as used.
+    pub fn values(&self) -> impl Iterator<Item = &'t Value> {
+        if let Some((ledger, kind, index, part)) = self.record {
+            ledger.used_all(kind, index, part);
+        }
+        self.map.values()
+    }
+}
