@@ -189,16 +189,19 @@ fn backend_k8s(bencher: divan::Bencher, stacks: usize) {
 #[divan::bench(args = SIZES)]
 fn backend_tf(bencher: divan::Bencher, stacks: usize) {
     let provider = back::terraform::Provider::default();
-    let (topology, sources, backend) = read_for_backend(stacks, provider.backend_name());
+    let (topology, mut sources, backend) = read_for_backend(stacks, provider.backend_name());
     let no_files = |_: &toscana::ir::Artifact| Err("not read in benchmarks".to_string());
+    let limits = toscana::limits::Limits::default();
     bencher.bench_local(|| {
         let mut diags = Diagnostics::new();
         back::terraform::render(
             &backend,
             toscana::ir::validate(&topology).expect("a resolved topology is valid"),
-            &sources,
+            &mut sources,
             provider,
             &no_files,
+            None,
+            &limits,
             &mut diags,
         )
     });

@@ -262,10 +262,11 @@ fn dot(extra: &[String], file: &Path) -> Vec<u8> {
     out.stdout
 }
 
-/// `toscana tf --provider kubernetes` writes the same objects, each a `kubernetes_manifest`
-/// in `objects.tf` (checked by `hcl2tojson` and `terraform fmt -check`).
+/// `toscana tf --provider kubernetes` writes the same objects, each the provider's typed
+/// resource where it has one (checked by `hcl2tojson`, `terraform fmt -check` and the provider
+/// schema check), and creates the same set of (kind, name) as `toscana k8s`.
 #[test]
-fn terraform_writes_the_same_objects_as_manifests() {
+fn terraform_writes_the_same_objects() {
     if !corpus_present() {
         return;
     }
@@ -279,22 +280,28 @@ fn terraform_writes_the_same_objects_as_manifests() {
         assert!(run.status.success(), "{stderr}");
         assert!(!stderr.contains("terraform::"), "{stderr}");
         checkers::check_tree("tf", out.path(), &[]).unwrap();
-        std::fs::read(out.path().join("objects.tf")).unwrap()
+        std::fs::read_to_string(out.path().join("main.tf")).unwrap()
     };
-    let boutique = tf(
-        &boutique_substitutions(),
-        &corpus_root().join("oasis/examples/online_boutique"),
-    );
-    let text = String::from_utf8_lossy(&boutique);
-    assert_eq!(text.matches("resource \"kubernetes_manifest\"").count(), 33);
-    let objects = tf(&[], Path::new("examples/k8s-objects/shop.yaml"));
-    assert_eq!(
-        String::from_utf8_lossy(&objects)
-            .matches("resource \"kubernetes_manifest\"")
-            .count(),
-        12
-    );
-    golden_of("tf", "online-boutique.tf", &boutique);
+    let same = |extra: &[String], file: &Path, tf: &str, count: usize| {
+        let out = k8s(extra, file);
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        let manifests = common::objects::of_manifests(&String::from_utf8_lossy(&out.stdout));
+        assert_eq!(manifests.len(), count);
+        assert_eq!(common::objects::of_terraform(tf), manifests);
+    };
+    let online_boutique = corpus_root().join("oasis/examples/online_boutique");
+    let boutique = tf(&boutique_substitutions(), &online_boutique);
+    let resources = boutique
+        .lines()
+        .filter(|l| l.starts_with("resource \""))
+        .count();
+    assert_eq!(resources, 33);
+    assert!(!boutique.contains("kubernetes_manifest"), "{boutique}");
+    same(&boutique_substitutions(), &online_boutique, &boutique, 33);
+    let shop = Path::new("examples/k8s-objects/shop.yaml");
+    let objects = tf(&[], shop);
+    same(&[], shop, &objects, 12);
+    golden_of("tf", "online-boutique.tf", boutique.as_bytes());
 }
 
 #[test]
@@ -497,7 +504,7 @@ fn the_corpus_tests_fail_in_ci_without_the_corpus() {
         "online_boutique_becomes_its_manifests",
         "a_workload_is_drawn_with_what_it_alone_uses",
         "shared_objects_are_drawn_between_the_workloads",
-        "terraform_writes_the_same_objects_as_manifests",
+        "terraform_writes_the_same_objects",
         "eleven_kinds_written_with_the_profile_are_their_objects",
         "every_corpus_example_with_a_kubernetes_profile_translates",
     ] {

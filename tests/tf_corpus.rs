@@ -169,6 +169,24 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
             read.artifacts
                 .read(a.path.as_deref(), a.repository.as_deref(), &limits)
         };
+        // `--provider kubernetes` builds the objects `toscana k8s` builds, from the file read
+        // again with the inputs' values (as the command line does).
+        let reread = |bindings: &[(String, String)]| {
+            let mut quiet = Diagnostics::new();
+            let options = toscana::pipeline::ReadOptions {
+                set_strings: bindings.to_vec(),
+                ..common::options_under(common::corpus_repository(&path).as_deref(), &path)
+            };
+            let read = toscana::pipeline::read(&options, &mut quiet);
+            if quiet.has_errors() {
+                return None;
+            }
+            Some(toscana::back::registry::Reread {
+                topology: read.topology?,
+                sources: read.sources,
+                artifacts: read.artifacts,
+            })
+        };
         for provider in PROVIDERS {
             let mut bdiags = Diagnostics::with_cap(0);
             let Some(backend) = Engine::load(
@@ -183,9 +201,11 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
             let files = terraform::render(
                 &backend,
                 toscana::ir::validate(&topology).expect("a resolved topology is valid"),
-                &sources,
+                &mut sources,
                 provider,
                 &read_artifact,
+                Some(&reread),
+                &limits,
                 &mut bdiags,
             );
             let name = format!("{} --provider {}", path.display(), provider.as_str());

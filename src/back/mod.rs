@@ -267,11 +267,6 @@ const TERRAFORM_TEMPLATES: &[(&str, &str)] = tf_templates![
     "openstack/placement.tera",
     "kubernetes/versions.tf.tera",
     "kubernetes/providers.tf.tera",
-    "kubernetes/main.tf.tera",
-    "kubernetes/compute.tera",
-    "kubernetes/block_storage.tera",
-    "kubernetes/container.tera",
-    "kubernetes/load_balancer.tera",
 ];
 
 /// Terraform for AWS (`toscana tf --provider aws`).

@@ -34,6 +34,22 @@ pub struct Inputs<'a> {
     pub sources: &'a mut SourceMap,
     pub artifacts: &'a ArtifactFiles,
     pub limits: &'a Limits,
+    /// Reads the input again as `toscana k8s` reads it (every `get_input` evaluated), with
+    /// these `NAME=VALUE` pairs set after the command line's; `None` when it does not read
+    /// without errors. `toscana tf --provider kubernetes` builds the objects `toscana k8s`
+    /// builds from it ([`super::terraform::kubernetes`]). Its diagnostics are dropped: the
+    /// first read reported the same ones.
+    pub reread: Option<&'a RereadFn<'a>>,
+}
+
+/// See [`Inputs::reread`].
+pub type RereadFn<'a> = dyn Fn(&[(String, String)]) -> Option<Reread> + 'a;
+
+/// What [`Inputs::reread`] reads: the topology in translation order, its texts and artifacts.
+pub struct Reread {
+    pub topology: crate::ir::Topology,
+    pub sources: SourceMap,
+    pub artifacts: ArtifactFiles,
 }
 
 /// One translator from the IR to files.
@@ -172,6 +188,8 @@ impl Backend for Terraform {
             inputs.sources,
             self.0,
             &read_artifact,
+            inputs.reread,
+            limits,
             diags,
         )
     }

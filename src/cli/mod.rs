@@ -300,6 +300,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         substitutes: args.input.substitute.clone(),
         inputs_files: args.values.inputs.clone(),
         set: args.values.set.clone(),
+        set_strings: Vec::new(),
         limits: args.limits.limits(),
         // `check` judges the template, and some backends keep a missing value as a
         // `get_input` call (Terraform declares it as a variable, a diagram shows it); the IR
@@ -361,6 +362,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
                 read: args,
                 destination: &destination,
                 artifacts: &artifacts,
+                reread: &|bindings: &[(String, String)]| reread(&options, &job, bindings),
             };
             let backend = backend.expect("a translation chooses a backend");
             translate(
@@ -454,6 +456,32 @@ struct Run<'a> {
     read: &'a ReadArgs,
     destination: &'a Destination,
     artifacts: &'a crate::source::ArtifactFiles,
+    /// The input read again ([`back::Inputs::reread`]).
+    reread: &'a back::registry::RereadFn<'a>,
+}
+
+/// The input read again as `toscana k8s` reads it (every `get_input` evaluated, a missing
+/// value no error), with `bindings` set after the command line's; `None` when that read has
+/// errors. Its diagnostics are dropped: the first read reported them.
+fn reread(
+    options: &ReadOptions,
+    job: &Job<'_>,
+    bindings: &[(String, String)],
+) -> Option<back::registry::Reread> {
+    let mut again = options.clone();
+    again.inputs_stay_calls = false;
+    again.unbound_inputs_are_errors = false;
+    again.set_strings.extend(bindings.iter().cloned());
+    let mut quiet = Diagnostics::new();
+    let read = ordered_for(job, pipeline::read(&again, &mut quiet));
+    if quiet.has_errors() {
+        return None;
+    }
+    Some(back::registry::Reread {
+        topology: read.topology?,
+        sources: read.sources,
+        artifacts: read.artifacts,
+    })
 }
 
 fn translate(
@@ -496,6 +524,7 @@ fn translate(
         sources,
         artifacts: run.artifacts,
         limits: &limits,
+        reread: Some(run.reread),
     };
     let files = backend.render(&engine, topology, &mut inputs, diags);
     if files.is_empty() && !diags.has_errors() {

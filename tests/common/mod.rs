@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 
 pub mod batches;
+pub mod objects;
 pub mod verdicts;
 
 /// `toscana` as built for this test run, without colour.

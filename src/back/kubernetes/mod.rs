@@ -84,6 +84,46 @@ pub fn render(
     options: &K8sOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
+    let Some(Built { objects, others }) = build(
+        backend, topology, sources, artifacts, limits, options, diags,
+    ) else {
+        return Vec::new();
+    };
+    if objects.is_empty() && others.is_empty() {
+        let message = if topology.nodes.is_empty() {
+            "the topology has no node templates, so there is no Kubernetes object to write"
+        } else {
+            "no node of the topology became a Kubernetes object; the warning on each node says why"
+        };
+        diags.push(
+            super::nothing_to_write(topology.topology(), sources, message)
+                .hint("Kubernetes objects come from container applications, Compute nodes and the software on them, databases, storage, load balancers and networks"),
+        );
+        return Vec::new();
+    }
+    write(objects, others, options)
+}
+
+/// What the model and the templates made of a topology: the checked objects, in the order of
+/// [`KIND_ORDER`], and the files that are no object.
+pub struct Built {
+    pub objects: Vec<objects::Object>,
+    pub others: Vec<OutputFile>,
+}
+
+/// Builds and checks every object of `topology` (the rules' and the Kubernetes profiles'):
+/// the objects `toscana k8s` writes and `toscana tf --provider kubernetes` writes as HCL.
+/// `None` when there was an error.
+#[allow(clippy::too_many_arguments)]
+pub fn build(
+    backend: &Engine,
+    topology: Valid<'_>,
+    sources: &mut SourceMap,
+    artifacts: &ArtifactFiles,
+    limits: &Limits,
+    options: &K8sOptions,
+    diags: &mut Diagnostics,
+) -> Option<Built> {
     // Valid: every handle resolves, so what follows indexes the topology unguarded.
     let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
@@ -101,7 +141,7 @@ pub fn render(
     let files = backend.render_with(value, &ruled, extra, diags);
     backend.account(&ledger, topology, &ruled, diags);
     if diags.has_errors() {
-        return Vec::new();
+        return None;
     }
     // Which element (and template) each rule output came from: rule outputs are named
     // `<kind>-<index>.yaml` by the built-in rules.
@@ -138,19 +178,7 @@ pub fn render(
     documents.extend(profile_documents);
     let mut objects = checked(documents, sources, diags);
     if diags.has_errors() {
-        return Vec::new();
-    }
-    if objects.is_empty() && others.is_empty() {
-        let message = if topology.nodes.is_empty() {
-            "the topology has no node templates, so there is no Kubernetes object to write"
-        } else {
-            "no node of the topology became a Kubernetes object; the warning on each node says why"
-        };
-        diags.push(
-            super::nothing_to_write(topology, sources, message)
-                .hint("Kubernetes objects come from container applications, Compute nodes and the software on them, databases, storage, load balancers and networks"),
-        );
-        return Vec::new();
+        return None;
     }
     objects.sort_by(|a, b| {
         let rank = |k: &str| {
@@ -161,6 +189,15 @@ pub fn render(
         };
         (rank(&a.kind), &a.kind, &a.name).cmp(&(rank(&b.kind), &b.kind, &b.name))
     });
+    Some(Built { objects, others })
+}
+
+/// The files of the objects: one stream, or one file per object and a kustomization.
+fn write(
+    objects: Vec<objects::Object>,
+    others: Vec<OutputFile>,
+    options: &K8sOptions,
+) -> Vec<OutputFile> {
     if !options.split {
         let mut stream = String::new();
         for (i, o) in objects.iter().enumerate() {

@@ -22,6 +22,9 @@ pub struct Object {
     pub name: String,
     /// The object as YAML, one document, ending with a newline.
     pub yaml: String,
+    /// The same object as JSON, for the writers of other formats (`toscana tf --provider
+    /// kubernetes` writes it as HCL).
+    pub json: Json,
 }
 
 /// Splits a rendered fragment into its YAML documents at `---` lines, dropping empty ones. Each
@@ -289,7 +292,12 @@ fn typed<T: DeserializeOwned + Serialize>(json: &Json) -> Result<Object, (String
         None => exact_check(json, &value)?,
     };
     let yaml = serde_saphyr::to_string(&value).map_err(|e| plain(e.to_string()))?;
-    Ok(Object { kind, name, yaml })
+    Ok(Object {
+        kind,
+        name,
+        yaml,
+        json: json.clone(),
+    })
 }
 
 /// The `kind` and `metadata.name` of an object, when both are strings.

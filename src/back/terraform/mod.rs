@@ -23,6 +23,7 @@
 pub mod expr;
 pub mod fmt;
 mod graph;
+pub mod kubernetes;
 mod nodes;
 mod policies;
 pub mod references;
@@ -73,28 +74,39 @@ pub type ReadArtifact<'a> = &'a dyn Fn(&Artifact) -> Result<Vec<u8>, String>;
 
 /// Renders `topology` with a loaded Terraform backend (built-in for `provider`, or overlaid
 /// with `--backend-dir`), then formats and parses every HCL file and adds the artifacts.
+#[allow(clippy::too_many_arguments)]
 pub fn render(
     backend: &Engine,
     topology: Valid<'_>,
-    sources: &SourceMap,
+    sources: &mut SourceMap,
     provider: Provider,
     read_artifact: ReadArtifact,
+    reread: Option<&crate::back::registry::RereadFn<'_>>,
+    limits: &crate::limits::Limits,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
     // Valid: every handle resolves, so what follows indexes the topology unguarded.
     let topology: &Topology = topology.topology();
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
-    // Nodes of a Kubernetes profile are their objects, `kubernetes_manifest`s in `objects.tf`
-    // (`kubernetes::profile`), which the rules skip.
-    let (elements, objects_tf) = profile_objects(topology, elements, provider, diags);
+    // Nodes of a Kubernetes profile are their objects, among those of `kubernetes`, which the
+    // rules skip.
+    let elements = profile_objects(topology, elements, provider);
     let mut spans = Spans::default();
     for e in &elements {
         spans.by_kind.entry(e.kind).or_default().push(e.span);
     }
     let vars = vars::inputs(topology, &spans, diags);
     let ledger = super::Ledger::new();
-    let built = nodes::build(
+    // With `--provider kubernetes` the resources are the objects `toscana k8s` builds
+    // ([`kubernetes`]), which reports on each node; the rules give the nodes their roles and
+    // attribute tables, for outputs.
+    let mut quiet = Diagnostics::new();
+    let node_diags = match provider {
+        Provider::Kubernetes => &mut quiet,
+        _ => &mut *diags,
+    };
+    let mut built = nodes::build(
         backend,
         topology,
         &elements,
@@ -103,8 +115,23 @@ pub fn render(
         provider,
         read_artifact,
         &ledger,
-        diags,
+        node_diags,
     );
+    let objects = match provider {
+        Provider::Kubernetes => {
+            let Some(written) =
+                kubernetes::write(topology, &vars.names, sources, reread, limits, diags)
+            else {
+                return Vec::new();
+            };
+            kubernetes::use_objects(&mut built, topology, &written.by_node);
+            Some(OutputFile {
+                path: "main.tf".to_string(),
+                contents: written.main,
+            })
+        }
+        _ => None,
+    };
     let outputs = vars::outputs(topology, &spans, &vars, &built, diags);
     // Each output is written (or left out with a warning of its own): the properties its value
     // carries are translated.
@@ -121,8 +148,11 @@ pub fn render(
     let extra = vec![("tf".to_string(), super::json_to_tera(&tf))];
     drop(tf);
     let mut files = backend.render_with(value, &elements, extra, diags);
-    backend.account(&ledger, topology, &elements, diags);
-    files.extend(objects_tf);
+    // With `--provider kubernetes` the Kubernetes backend's own ledger accounts for the nodes.
+    if provider != Provider::Kubernetes {
+        backend.account(&ledger, topology, &elements, diags);
+    }
+    files.extend(objects);
     for file in &mut files {
         if !(file.path.ends_with(".tf")
             || file.path.ends_with(".tfvars")
@@ -147,7 +177,7 @@ pub fn render(
     if !topology.nodes.is_empty()
         && !files
             .iter()
-            .any(|f| f.path == "main.tf" || f.path == "objects.tf")
+            .any(|f| f.path == "main.tf" && !f.contents.trim().is_empty())
     {
         diags.push(
             super::nothing_to_write(
@@ -209,30 +239,30 @@ fn report_unused_variables(
     }
 }
 
-/// With `--provider kubernetes`, the objects of the nodes of a Kubernetes profile as
-/// `objects.tf`; their elements get the pseudo-type [`super::kubernetes::profile::OBJECT`] at
-/// the head of their ancestry, which the provider's rules skip.
+/// With `--provider kubernetes`, the elements of the nodes of a Kubernetes profile get the
+/// pseudo-type [`super::kubernetes::profile::OBJECT`] at the head of their ancestry, which the
+/// provider's rules skip: [`kubernetes`] writes their objects with the others.
 fn profile_objects(
     topology: &Topology,
     mut elements: Vec<super::Element>,
     provider: Provider,
-    diags: &mut Diagnostics,
-) -> (Vec<super::Element>, Option<OutputFile>) {
+) -> Vec<super::Element> {
     if provider != Provider::Kubernetes {
-        return (elements, None);
+        return elements;
     }
-    let (taken, text) = super::kubernetes::profile::terraform(topology, &elements, diags);
+    let spans = super::kubernetes::profile::node_spans(&elements, topology.nodes.len());
+    let taken = super::kubernetes::profile::objects(
+        topology,
+        |i| spans.get(i).copied().flatten(),
+        &mut Diagnostics::new(),
+    );
     for e in &mut elements {
         if super::kubernetes::profile::is_taken(&taken, e) {
             e.types
                 .insert(0, super::kubernetes::profile::OBJECT.to_string());
         }
     }
-    let file = text.map(|contents| OutputFile {
-        path: "objects.tf".to_string(),
-        contents,
-    });
-    (elements, file)
+    elements
 }
 
 /// The span of each element, by kind and index, for warnings.

@@ -1,10 +1,81 @@
+resource "kubernetes_service_v1" "frontend" {
+  metadata {
+    name = "frontend"
+    labels = {
+      "app.kubernetes.io/component"  = "application"
+      "app.kubernetes.io/instance"   = "input"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "frontend"
+    }
+    annotations = {
+      "toscana.io/node"   = "frontend"
+      "toscana.io/source" = "golden/tf-kubernetes-containers/input.yaml:29"
+    }
+    namespace = var.kube_namespace
+  }
+
+  spec {
+    type = "ClusterIP"
+    selector = {
+      "app.kubernetes.io/instance" = "input"
+      "app.kubernetes.io/name"     = "frontend"
+    }
+
+    port {
+      name        = "web"
+      port        = 8080
+      target_port = 8080
+      protocol    = "TCP"
+    }
+  }
+}
+
+resource "kubernetes_service_v1" "web_lb" {
+  metadata {
+    name = "web-lb"
+    labels = {
+      "app.kubernetes.io/component"  = "load-balancer"
+      "app.kubernetes.io/instance"   = "input"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "web-lb"
+    }
+    annotations = {
+      "toscana.io/node"   = "web_lb"
+      "toscana.io/source" = "golden/tf-kubernetes-containers/input.yaml:53"
+    }
+    namespace = var.kube_namespace
+  }
+
+  spec {
+    type = "LoadBalancer"
+    selector = {
+      "app.kubernetes.io/instance" = "input"
+      "app.kubernetes.io/name"     = "frontend"
+    }
+
+    port {
+      name        = "web"
+      port        = 8080
+      target_port = 8080
+      protocol    = "TCP"
+    }
+  }
+}
+
 resource "kubernetes_deployment_v1" "api" {
   metadata {
-    name      = "api"
-    namespace = var.kube_namespace
+    name = "api"
     labels = {
-      app = "api"
+      "app.kubernetes.io/component"  = "application"
+      "app.kubernetes.io/instance"   = "input"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "api"
     }
+    annotations = {
+      "toscana.io/node"   = "api"
+      "toscana.io/source" = "golden/tf-kubernetes-containers/input.yaml:44"
+    }
+    namespace = var.kube_namespace
   }
 
   spec {
@@ -12,14 +83,18 @@ resource "kubernetes_deployment_v1" "api" {
 
     selector {
       match_labels = {
-        app = "api"
+        "app.kubernetes.io/instance" = "input"
+        "app.kubernetes.io/name"     = "api"
       }
     }
 
     template {
       metadata {
         labels = {
-          app = "api"
+          "app.kubernetes.io/component"  = "application"
+          "app.kubernetes.io/instance"   = "input"
+          "app.kubernetes.io/managed-by" = "toscana"
+          "app.kubernetes.io/name"       = "api"
         }
       }
 
@@ -35,26 +110,37 @@ resource "kubernetes_deployment_v1" "api" {
 
 resource "kubernetes_deployment_v1" "frontend" {
   metadata {
-    name      = "frontend"
-    namespace = var.kube_namespace
+    name = "frontend"
     labels = {
-      app = "frontend"
+      "app.kubernetes.io/component"  = "application"
+      "app.kubernetes.io/instance"   = "input"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "frontend"
     }
+    annotations = {
+      "toscana.io/node"   = "frontend"
+      "toscana.io/source" = "golden/tf-kubernetes-containers/input.yaml:29"
+    }
+    namespace = var.kube_namespace
   }
 
   spec {
-    replicas = var.replicas
+    replicas = 3
 
     selector {
       match_labels = {
-        app = "frontend"
+        "app.kubernetes.io/instance" = "input"
+        "app.kubernetes.io/name"     = "frontend"
       }
     }
 
     template {
       metadata {
         labels = {
-          app = "frontend"
+          "app.kubernetes.io/component"  = "application"
+          "app.kubernetes.io/instance"   = "input"
+          "app.kubernetes.io/managed-by" = "toscana"
+          "app.kubernetes.io/name"       = "frontend"
         }
       }
 
@@ -64,51 +150,12 @@ resource "kubernetes_deployment_v1" "frontend" {
           image = "nginxinc/nginx-unprivileged:1.27"
 
           port {
+            name           = "web"
             container_port = 8080
+            protocol       = "TCP"
           }
         }
       }
-    }
-  }
-
-  depends_on = [kubernetes_deployment_v1.api]
-}
-
-resource "kubernetes_service_v1" "frontend" {
-  metadata {
-    name      = "frontend"
-    namespace = var.kube_namespace
-  }
-
-  spec {
-    selector = {
-      app = "frontend"
-    }
-
-    port {
-      name        = "port-8080"
-      port        = 8080
-      target_port = 8080
-    }
-  }
-}
-
-resource "kubernetes_service_v1" "web_lb" {
-  metadata {
-    name      = "web-lb"
-    namespace = var.kube_namespace
-  }
-
-  spec {
-    type = "LoadBalancer"
-
-    selector = {
-      app = "frontend"
-    }
-
-    port {
-      port        = 80
-      target_port = 8080
     }
   }
 }

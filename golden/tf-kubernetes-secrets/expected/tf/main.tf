@@ -1,36 +1,116 @@
-resource "kubernetes_config_map_v1" "db_vm_scripts" {
-  metadata {
-    name      = "db-vm-scripts"
-    namespace = var.kube_namespace
-  }
-
+resource "kubernetes_secret_v1" "db_vm_secret" {
   data = {
-    "01-collector-configure.py" = file("${path.module}/artifacts/scripts/configure_collector.py")
-    "02-mysql-create.sh"        = file("${path.module}/artifacts/scripts/install_mysql.sh")
-    "03-mysql-configure.sh"     = file("${path.module}/artifacts/scripts/configure_mysql.sh")
+    API_TOKEN = var.ingest_api_token
+  }
+  type = "Opaque"
+
+  metadata {
+    name = "db-vm-secret"
+    labels = {
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "stack"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "db-vm"
+    }
+    annotations = {
+      "toscana.io/node"   = "db_vm"
+      "toscana.io/source" = "golden/tf-kubernetes-secrets/input/stack.yaml:25"
+    }
+    namespace = var.kube_namespace
   }
 }
 
-# The scripts' inputs, which may carry secrets, as env files in a Secret (never a ConfigMap).
-resource "kubernetes_secret_v1" "db_vm_script_env" {
+resource "kubernetes_secret_v1" "mysql_secret" {
+  data = {
+    MYSQL_ROOT_PASSWORD = var.db_root_password
+  }
+  type = "Opaque"
+
   metadata {
-    name      = "db-vm-script-env"
+    name = "mysql-secret"
+    labels = {
+      "app.kubernetes.io/component"  = "database"
+      "app.kubernetes.io/instance"   = "stack"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "mysql"
+    }
+    annotations = {
+      "toscana.io/node"   = "mysql"
+      "toscana.io/source" = "golden/tf-kubernetes-secrets/input/stack.yaml:37"
+    }
+    namespace = var.kube_namespace
+  }
+}
+
+resource "kubernetes_config_map_v1" "db_vm_scripts" {
+  data = {
+    "entrypoint.sh"            = "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\ncd /toscana/files\necho \"toscana: collector configure\"\npython3 'scripts/configure_collector.py'\nexec sleep infinity\n"
+    "1-configure_collector.py" = "#!/usr/bin/python3\n\"\"\"Writes the collector's configuration from its inputs, read from the environment.\"\"\"\nimport json\nimport os\n\nconfig = {\"token\": os.environ[\"API_TOKEN\"], \"database\": \"127.0.0.1:\" + os.environ[\"DB_PORT\"]}\nwith open(\"/etc/collector.json\", \"w\", encoding=\"utf-8\") as out:\n    json.dump(config, out)\n"
+  }
+
+  metadata {
+    name = "db-vm-scripts"
+    labels = {
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "stack"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "db-vm"
+    }
+    annotations = {
+      "toscana.io/node"   = "db_vm"
+      "toscana.io/source" = "golden/tf-kubernetes-secrets/input/stack.yaml:25"
+    }
+    namespace = var.kube_namespace
+  }
+}
+
+resource "kubernetes_service_v1" "mysql" {
+  metadata {
+    name = "mysql"
+    labels = {
+      "app.kubernetes.io/component"  = "database"
+      "app.kubernetes.io/instance"   = "stack"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "mysql"
+    }
+    annotations = {
+      "toscana.io/node"   = "mysql"
+      "toscana.io/source" = "golden/tf-kubernetes-secrets/input/stack.yaml:37"
+    }
     namespace = var.kube_namespace
   }
 
-  data = {
-    "01-collector-configure.env" = join("\n", ["export API_TOKEN='${replace(var.ingest_api_token, "'", "'\\''")}'", "export DB_PORT='${replace(var.db_port, "'", "'\\''")}'", ""])
-    "03-mysql-configure.env"     = join("\n", ["export port='${replace(var.db_port, "'", "'\\''")}'", "export root_password='${replace(var.db_root_password, "'", "'\\''")}'", ""])
+  spec {
+    type       = "ClusterIP"
+    cluster_ip = "None"
+    selector = {
+      "app.kubernetes.io/instance" = "stack"
+      "app.kubernetes.io/name"     = "mysql"
+    }
+
+    port {
+      name        = "mysql"
+      port        = 3306
+      target_port = 3306
+      protocol    = "TCP"
+    }
   }
 }
 
 resource "kubernetes_deployment_v1" "db_vm" {
   metadata {
-    name      = "db-vm"
-    namespace = var.kube_namespace
+    name = "db-vm"
     labels = {
-      app = "db-vm"
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "stack"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "db-vm"
     }
+    annotations = {
+      "toscana.io/node"   = "db_vm"
+      "toscana.io/source" = "golden/tf-kubernetes-secrets/input/stack.yaml:25"
+    }
+    namespace = var.kube_namespace
   }
 
   spec {
@@ -38,14 +118,18 @@ resource "kubernetes_deployment_v1" "db_vm" {
 
     selector {
       match_labels = {
-        app = "db-vm"
+        "app.kubernetes.io/instance" = "stack"
+        "app.kubernetes.io/name"     = "db-vm"
       }
     }
 
     template {
       metadata {
         labels = {
-          app = "db-vm"
+          "app.kubernetes.io/component"  = "server"
+          "app.kubernetes.io/instance"   = "stack"
+          "app.kubernetes.io/managed-by" = "toscana"
+          "app.kubernetes.io/name"       = "db-vm"
         }
       }
 
@@ -53,23 +137,39 @@ resource "kubernetes_deployment_v1" "db_vm" {
         container {
           name    = "db-vm"
           image   = "ubuntu:24.04"
-          command = ["/bin/sh", "-c", "(. /opt/toscana-env/01-collector-configure.env && exec /opt/toscana/01-collector-configure.py) && (exec /opt/toscana/02-mysql-create.sh) && (. /opt/toscana-env/03-mysql-configure.env && exec /opt/toscana/03-mysql-configure.sh) && exec sleep infinity"]
+          command = ["/bin/sh", "/toscana/entrypoint.sh"]
+
+          env {
+            name = "API_TOKEN"
+
+            value_from {
+              secret_key_ref {
+                name = kubernetes_secret_v1.db_vm_secret.metadata[0].name
+                key  = "API_TOKEN"
+              }
+            }
+          }
+
+          env {
+            name  = "DB_PORT"
+            value = "3306"
+          }
 
           resources {
+            limits = {
+              cpu    = "2"
+              memory = "4G"
+            }
             requests = {
               cpu    = "2"
-              memory = "3815Mi"
+              memory = "4G"
             }
           }
 
           volume_mount {
             name       = "scripts"
-            mount_path = "/opt/toscana"
-          }
-
-          volume_mount {
-            name       = "script-env"
-            mount_path = "/opt/toscana-env"
+            mount_path = "/toscana"
+            read_only  = true
           }
         }
 
@@ -78,16 +178,102 @@ resource "kubernetes_deployment_v1" "db_vm" {
 
           config_map {
             name         = kubernetes_config_map_v1.db_vm_scripts.metadata[0].name
-            default_mode = "0755"
+            default_mode = "0555"
+
+            items {
+              key  = "entrypoint.sh"
+              path = "entrypoint.sh"
+            }
+
+            items {
+              key  = "1-configure_collector.py"
+              path = "files/scripts/configure_collector.py"
+            }
           }
         }
+      }
+    }
+  }
+}
 
-        volume {
-          name = "script-env"
+resource "kubernetes_stateful_set_v1" "mysql" {
+  metadata {
+    name = "mysql"
+    labels = {
+      "app.kubernetes.io/component"  = "database"
+      "app.kubernetes.io/instance"   = "stack"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "mysql"
+    }
+    annotations = {
+      "toscana.io/node"   = "mysql"
+      "toscana.io/source" = "golden/tf-kubernetes-secrets/input/stack.yaml:37"
+    }
+    namespace = var.kube_namespace
+  }
 
-          secret {
-            secret_name  = kubernetes_secret_v1.db_vm_script_env.metadata[0].name
-            default_mode = "0400"
+  spec {
+    replicas     = 1
+    service_name = kubernetes_service_v1.mysql.metadata[0].name
+
+    selector {
+      match_labels = {
+        "app.kubernetes.io/instance" = "stack"
+        "app.kubernetes.io/name"     = "mysql"
+      }
+    }
+
+    template {
+      metadata {
+        labels = {
+          "app.kubernetes.io/component"  = "database"
+          "app.kubernetes.io/instance"   = "stack"
+          "app.kubernetes.io/managed-by" = "toscana"
+          "app.kubernetes.io/name"       = "mysql"
+        }
+      }
+
+      spec {
+        container {
+          name  = "mysql"
+          image = "mysql:8.4"
+
+          port {
+            name           = "mysql"
+            container_port = 3306
+            protocol       = "TCP"
+          }
+
+          env {
+            name = "MYSQL_ROOT_PASSWORD"
+
+            value_from {
+              secret_key_ref {
+                name = kubernetes_secret_v1.mysql_secret.metadata[0].name
+                key  = "MYSQL_ROOT_PASSWORD"
+              }
+            }
+          }
+
+          volume_mount {
+            name       = "data"
+            mount_path = "/var/lib/mysql"
+          }
+        }
+      }
+    }
+
+    volume_claim_template {
+      metadata {
+        name = "data"
+      }
+
+      spec {
+        access_modes = ["ReadWriteOnce"]
+
+        resources {
+          requests = {
+            storage = "8Gi"
           }
         }
       }

@@ -1,68 +1,87 @@
-resource "kubernetes_persistent_volume_claim_v1" "data" {
-  metadata {
-    name      = "data"
-    namespace = var.kube_namespace
-  }
-
-  spec {
-    access_modes = ["ReadWriteOnce"]
-
-    resources {
-      requests = {
-        storage = "50Gi"
-      }
-    }
-  }
-
-  wait_until_bound = false
-}
-
 resource "kubernetes_config_map_v1" "server_scripts" {
-  metadata {
-    name      = "server-scripts"
-    namespace = var.kube_namespace
-  }
-
   data = {
-    "01-app-create.sh" = file("${path.module}/artifacts/scripts/install_app.sh")
-    "02-app-start.sh"  = file("${path.module}/artifacts/scripts/start_app.sh")
+    "entrypoint.sh"    = "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\ncd /toscana/files\necho \"toscana: app create\"\nsh 'scripts/install_app.sh'\necho \"toscana: app start\"\nsh 'scripts/start_app.sh'\nexec sleep infinity\n"
+    "1-install_app.sh" = "#!/bin/sh\n# Installs the application (an example script).\nset -eu\necho \"installing app\"\n"
+    "2-start_app.sh"   = "#!/bin/sh\n# Starts the application on APP_PORT (an example script).\nset -eu\necho \"starting app on port $APP_PORT\"\n"
   }
-}
 
-# The scripts' inputs, which may carry secrets, as env files in a Secret (never a ConfigMap).
-resource "kubernetes_secret_v1" "server_script_env" {
   metadata {
-    name      = "server-script-env"
-    namespace = var.kube_namespace
-  }
-
-  data = {
-    "02-app-start.env" = join("\n", ["export APP_PORT='${replace(var.app_port, "'", "'\\''")}'", ""])
-  }
-}
-
-resource "kubernetes_deployment_v1" "server" {
-  metadata {
-    name      = "server"
-    namespace = var.kube_namespace
+    name = "server-scripts"
     labels = {
-      app = "server"
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "service"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "server"
     }
+    annotations = {
+      "toscana.io/node"   = "server"
+      "toscana.io/source" = "golden/tf-kubernetes-tosca2/input/service.yaml:40"
+    }
+    namespace = var.kube_namespace
+  }
+}
+
+resource "kubernetes_service_v1" "server" {
+  metadata {
+    name = "server"
+    labels = {
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "service"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "server"
+    }
+    annotations = {
+      "toscana.io/node"   = "server"
+      "toscana.io/source" = "golden/tf-kubernetes-tosca2/input/service.yaml:40"
+    }
+    namespace = var.kube_namespace
   }
 
   spec {
-    replicas = 1
+    type       = "ClusterIP"
+    cluster_ip = "None"
+    selector = {
+      "app.kubernetes.io/instance" = "service"
+      "app.kubernetes.io/name"     = "server"
+    }
+  }
+}
+
+resource "kubernetes_stateful_set_v1" "server" {
+  metadata {
+    name = "server"
+    labels = {
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "service"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "server"
+    }
+    annotations = {
+      "toscana.io/node"   = "server"
+      "toscana.io/source" = "golden/tf-kubernetes-tosca2/input/service.yaml:40"
+    }
+    namespace = var.kube_namespace
+  }
+
+  spec {
+    replicas     = 1
+    service_name = kubernetes_service_v1.server.metadata[0].name
 
     selector {
       match_labels = {
-        app = "server"
+        "app.kubernetes.io/instance" = "service"
+        "app.kubernetes.io/name"     = "server"
       }
     }
 
     template {
       metadata {
         labels = {
-          app = "server"
+          "app.kubernetes.io/component"  = "server"
+          "app.kubernetes.io/instance"   = "service"
+          "app.kubernetes.io/managed-by" = "toscana"
+          "app.kubernetes.io/name"       = "server"
+          "network.toscana.io/net"       = "member"
         }
       }
 
@@ -70,23 +89,28 @@ resource "kubernetes_deployment_v1" "server" {
         container {
           name    = "server"
           image   = "ubuntu:22.04"
-          command = ["/bin/sh", "-c", "(exec /opt/toscana/01-app-create.sh) && (. /opt/toscana-env/02-app-start.env && exec /opt/toscana/02-app-start.sh) && exec sleep infinity"]
+          command = ["/bin/sh", "/toscana/entrypoint.sh"]
+
+          env {
+            name  = "APP_PORT"
+            value = "8000"
+          }
 
           resources {
+            limits = {
+              cpu    = "2"
+              memory = "8G"
+            }
             requests = {
               cpu    = "2"
-              memory = "7630Mi"
+              memory = "8G"
             }
           }
 
           volume_mount {
             name       = "scripts"
-            mount_path = "/opt/toscana"
-          }
-
-          volume_mount {
-            name       = "script-env"
-            mount_path = "/opt/toscana-env"
+            mount_path = "/toscana"
+            read_only  = true
           }
 
           volume_mount {
@@ -100,24 +124,75 @@ resource "kubernetes_deployment_v1" "server" {
 
           config_map {
             name         = kubernetes_config_map_v1.server_scripts.metadata[0].name
-            default_mode = "0755"
+            default_mode = "0555"
+
+            items {
+              key  = "entrypoint.sh"
+              path = "entrypoint.sh"
+            }
+
+            items {
+              key  = "1-install_app.sh"
+              path = "files/scripts/install_app.sh"
+            }
+
+            items {
+              key  = "2-start_app.sh"
+              path = "files/scripts/start_app.sh"
+            }
           }
         }
+      }
+    }
 
-        volume {
-          name = "script-env"
+    volume_claim_template {
+      metadata {
+        name = "data"
+      }
 
-          secret {
-            secret_name  = kubernetes_secret_v1.server_script_env.metadata[0].name
-            default_mode = "0400"
+      spec {
+        access_modes = ["ReadWriteOnce"]
+
+        resources {
+          requests = {
+            storage = "50Gi"
           }
         }
+      }
+    }
+  }
+}
 
-        volume {
-          name = "data"
+resource "kubernetes_network_policy_v1" "net" {
+  metadata {
+    name = "net"
+    labels = {
+      "app.kubernetes.io/component"  = "network"
+      "app.kubernetes.io/instance"   = "service"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "net"
+    }
+    annotations = {
+      "toscana.io/node"   = "net"
+      "toscana.io/source" = "golden/tf-kubernetes-tosca2/input/service.yaml:65"
+    }
+    namespace = var.kube_namespace
+  }
 
-          persistent_volume_claim {
-            claim_name = kubernetes_persistent_volume_claim_v1.data.metadata[0].name
+  spec {
+    policy_types = ["Ingress"]
+
+    pod_selector {
+      match_labels = {
+        "network.toscana.io/net" = "member"
+      }
+    }
+
+    ingress {
+      from {
+        pod_selector {
+          match_labels = {
+            "network.toscana.io/net" = "member"
           }
         }
       }

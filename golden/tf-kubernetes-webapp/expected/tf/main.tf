@@ -1,68 +1,86 @@
-resource "kubernetes_persistent_volume_claim_v1" "data_disk" {
-  metadata {
-    name      = "data-disk"
-    namespace = var.kube_namespace
-  }
-
-  spec {
-    access_modes = ["ReadWriteOnce"]
-
-    resources {
-      requests = {
-        storage = "19Gi"
-      }
-    }
-  }
-
-  wait_until_bound = false
-}
-
 resource "kubernetes_config_map_v1" "web_vm_scripts" {
-  metadata {
-    name      = "web-vm-scripts"
-    namespace = var.kube_namespace
-  }
-
   data = {
-    "01-web-create.sh"    = file("${path.module}/artifacts/webapp/install_nginx.sh")
-    "02-web-configure.sh" = file("${path.module}/artifacts/webapp/configure_site.sh")
+    "entrypoint.sh"       = "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\ncd /toscana/files\necho \"toscana: web create\"\nsh 'webapp/install_nginx.sh'\necho \"toscana: web configure\"\nsh 'webapp/configure_site.sh'\nexec sleep infinity\n"
+    "1-install_nginx.sh"  = "#!/bin/sh\n# Installs nginx from the distribution's packages.\nset -eu\napt-get update\napt-get install -y nginx\n"
+    "2-configure_site.sh" = "#!/bin/sh\n# Serves a home page for SITE_NAME on HTTP_PORT from the data disk.\nset -eu\nmkdir -p /srv/www\nprintf '<h1>%s</h1>\\n' \"$SITE_NAME\" > /srv/www/index.html\ncat > /etc/nginx/sites-enabled/default <<CONF\nserver {\n    listen $HTTP_PORT;\n    root /srv/www;\n}\nCONF\nsystemctl restart nginx\n"
   }
-}
 
-# The scripts' inputs, which may carry secrets, as env files in a Secret (never a ConfigMap).
-resource "kubernetes_secret_v1" "web_vm_script_env" {
   metadata {
-    name      = "web-vm-script-env"
-    namespace = var.kube_namespace
-  }
-
-  data = {
-    "02-web-configure.env" = join("\n", ["export HTTP_PORT='${replace(var.http_port, "'", "'\\''")}'", "export SITE_NAME='${replace(var.site_name, "'", "'\\''")}'", ""])
-  }
-}
-
-resource "kubernetes_deployment_v1" "web_vm" {
-  metadata {
-    name      = "web-vm"
-    namespace = var.kube_namespace
+    name = "web-vm-scripts"
     labels = {
-      app = "web-vm"
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "webapp"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "web-vm"
     }
+    annotations = {
+      "toscana.io/node"   = "web_vm"
+      "toscana.io/source" = "golden/tf-kubernetes-webapp/input/main.yaml:48"
+    }
+    namespace = var.kube_namespace
+  }
+}
+
+resource "kubernetes_service_v1" "web_vm" {
+  metadata {
+    name = "web-vm"
+    labels = {
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "webapp"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "web-vm"
+    }
+    annotations = {
+      "toscana.io/node"   = "web_vm"
+      "toscana.io/source" = "golden/tf-kubernetes-webapp/input/main.yaml:48"
+    }
+    namespace = var.kube_namespace
   }
 
   spec {
-    replicas = 1
+    type       = "ClusterIP"
+    cluster_ip = "None"
+    selector = {
+      "app.kubernetes.io/instance" = "webapp"
+      "app.kubernetes.io/name"     = "web-vm"
+    }
+  }
+}
+
+resource "kubernetes_stateful_set_v1" "web_vm" {
+  metadata {
+    name = "web-vm"
+    labels = {
+      "app.kubernetes.io/component"  = "server"
+      "app.kubernetes.io/instance"   = "webapp"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "web-vm"
+    }
+    annotations = {
+      "toscana.io/node"   = "web_vm"
+      "toscana.io/source" = "golden/tf-kubernetes-webapp/input/main.yaml:48"
+    }
+    namespace = var.kube_namespace
+  }
+
+  spec {
+    replicas     = 1
+    service_name = kubernetes_service_v1.web_vm.metadata[0].name
 
     selector {
       match_labels = {
-        app = "web-vm"
+        "app.kubernetes.io/instance" = "webapp"
+        "app.kubernetes.io/name"     = "web-vm"
       }
     }
 
     template {
       metadata {
         labels = {
-          app = "web-vm"
+          "app.kubernetes.io/component"  = "server"
+          "app.kubernetes.io/instance"   = "webapp"
+          "app.kubernetes.io/managed-by" = "toscana"
+          "app.kubernetes.io/name"       = "web-vm"
         }
       }
 
@@ -70,24 +88,35 @@ resource "kubernetes_deployment_v1" "web_vm" {
         container {
           name    = "web-vm"
           image   = "ubuntu:24.04"
-          command = ["/bin/sh", "-c", "(exec /opt/toscana/01-web-create.sh) && (. /opt/toscana-env/02-web-configure.env && exec /opt/toscana/02-web-configure.sh) && exec sleep infinity"]
+          command = ["/bin/sh", "/toscana/entrypoint.sh"]
+
+          env {
+            name  = "HTTP_PORT"
+            value = "80"
+          }
+
+          env {
+            name  = "SITE_NAME"
+            value = var.site_name
+          }
 
           resources {
+            limits = {
+              cpu               = "2"
+              ephemeral-storage = "30G"
+              memory            = "4G"
+            }
             requests = {
               cpu               = "2"
-              memory            = "3815Mi"
-              ephemeral-storage = "28Gi"
+              ephemeral-storage = "30G"
+              memory            = "4G"
             }
           }
 
           volume_mount {
             name       = "scripts"
-            mount_path = "/opt/toscana"
-          }
-
-          volume_mount {
-            name       = "script-env"
-            mount_path = "/opt/toscana-env"
+            mount_path = "/toscana"
+            read_only  = true
           }
 
           volume_mount {
@@ -101,24 +130,38 @@ resource "kubernetes_deployment_v1" "web_vm" {
 
           config_map {
             name         = kubernetes_config_map_v1.web_vm_scripts.metadata[0].name
-            default_mode = "0755"
+            default_mode = "0555"
+
+            items {
+              key  = "entrypoint.sh"
+              path = "entrypoint.sh"
+            }
+
+            items {
+              key  = "1-install_nginx.sh"
+              path = "files/webapp/install_nginx.sh"
+            }
+
+            items {
+              key  = "2-configure_site.sh"
+              path = "files/webapp/configure_site.sh"
+            }
           }
         }
+      }
+    }
 
-        volume {
-          name = "script-env"
+    volume_claim_template {
+      metadata {
+        name = "data-disk"
+      }
 
-          secret {
-            secret_name  = kubernetes_secret_v1.web_vm_script_env.metadata[0].name
-            default_mode = "0400"
-          }
-        }
+      spec {
+        access_modes = ["ReadWriteOnce"]
 
-        volume {
-          name = "data-disk"
-
-          persistent_volume_claim {
-            claim_name = kubernetes_persistent_volume_claim_v1.data_disk.metadata[0].name
+        resources {
+          requests = {
+            storage = "20G"
           }
         }
       }

@@ -19,10 +19,7 @@
 //! the type.
 
 mod eval;
-mod hcl;
 mod refs;
-
-pub use hcl::manifests;
 
 use std::collections::BTreeMap;
 
@@ -36,7 +33,8 @@ use crate::ir::{NodeId, Topology};
 use crate::source::Span;
 
 /// Pseudo-type put at the head of a profile node's ancestry for `toscana tf --provider
-/// kubernetes`, whose rules skip it: the node is written as a `kubernetes_manifest` instead.
+/// kubernetes`, whose rules skip it: its object is written with the others
+/// (`crate::back::terraform::kubernetes`).
 pub const OBJECT: &str = "toscana.kubernetes.ProfileObject";
 
 /// One object a node writes.
@@ -112,36 +110,6 @@ pub fn documents(
         })
         .collect();
     (ruled, documents)
-}
-
-/// For `toscana tf --provider kubernetes`: the objects of the profile nodes, each checked by
-/// its `k8s-openapi` type (an object that is not valid Kubernetes is an error naming the node),
-/// and the text of `objects.tf` when there are any.
-pub fn terraform(
-    topology: &Topology,
-    elements: &[crate::back::Element],
-    diags: &mut Diagnostics,
-) -> (ProfileObjects, Option<String>) {
-    let spans = node_spans(elements, topology.nodes.len());
-    let profile = objects(topology, |i| spans.get(i).copied().flatten(), diags);
-    for p in &profile.objects {
-        if let Err((message, _)) = super::objects::roundtrip(&p.object) {
-            let node = &topology[p.node];
-            let mut d = Diagnostic::error(
-                codes::K8S_INTERNAL,
-                format!(
-                    "node `{}` of type {} is not a valid Kubernetes object: {message}",
-                    node.name, p.type_name
-                ),
-            );
-            if let Some(span) = spans.get(p.node.index()).copied().flatten() {
-                d = d.at(span);
-            }
-            diags.push(d);
-        }
-    }
-    let text = (!profile.objects.is_empty()).then(|| manifests(&profile.objects));
-    (profile, text)
 }
 
 /// Builds the objects of every node of a Kubernetes profile in `topology`. `span_of` gives where

@@ -1,0 +1,78 @@
+resource "kubernetes_secret_v1" "db_container_secret" {
+  data = {
+    MYSQL_ROOT_PASSWORD = var.db_root_password
+  }
+  type = "Opaque"
+
+  metadata {
+    name = "db-container-secret"
+    labels = {
+      "app.kubernetes.io/component"  = "application"
+      "app.kubernetes.io/instance"   = "input"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "db-container"
+    }
+    annotations = {
+      "toscana.io/node"   = "db_container"
+      "toscana.io/source" = "golden/tf-kubernetes-docker-mysql/input.yaml:21"
+    }
+    namespace = var.kube_namespace
+  }
+}
+
+resource "kubernetes_deployment_v1" "db_container" {
+  metadata {
+    name = "db-container"
+    labels = {
+      "app.kubernetes.io/component"  = "application"
+      "app.kubernetes.io/instance"   = "input"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "db-container"
+    }
+    annotations = {
+      "toscana.io/node"   = "db_container"
+      "toscana.io/source" = "golden/tf-kubernetes-docker-mysql/input.yaml:21"
+    }
+    namespace = var.kube_namespace
+  }
+
+  spec {
+    replicas = 1
+
+    selector {
+      match_labels = {
+        "app.kubernetes.io/instance" = "input"
+        "app.kubernetes.io/name"     = "db-container"
+      }
+    }
+
+    template {
+      metadata {
+        labels = {
+          "app.kubernetes.io/component"  = "application"
+          "app.kubernetes.io/instance"   = "input"
+          "app.kubernetes.io/managed-by" = "toscana"
+          "app.kubernetes.io/name"       = "db-container"
+        }
+      }
+
+      spec {
+        container {
+          name  = "db-container"
+          image = "mysql:8.4"
+
+          env {
+            name = "MYSQL_ROOT_PASSWORD"
+
+            value_from {
+              secret_key_ref {
+                name = kubernetes_secret_v1.db_container_secret.metadata[0].name
+                key  = "MYSQL_ROOT_PASSWORD"
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}

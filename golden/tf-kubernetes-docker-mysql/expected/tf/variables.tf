@@ -1,0 +1,5 @@
+variable "db_root_password" {
+  type        = string
+  description = "The MySQL root password"
+  sensitive   = true
+}
