@@ -144,6 +144,9 @@ pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
                     d = d.at(span);
                 }
                 diags.push(d);
+                // The warning names the whole policy as left out, so none of its keys is
+                // reported again.
+                cx.ledger.accounted(ElementKind::Policy, pi);
                 json!({})
             }
             _ => json!({}),

@@ -72,8 +72,9 @@ resource "kubernetes_deployment_v1" "api" {
       "app.kubernetes.io/name"       = "api"
     }
     annotations = {
-      "toscana.io/node"   = "api"
-      "toscana.io/source" = "golden/tf-kubernetes-containers/input.yaml:44"
+      "toscana.io/node"         = "api"
+      "toscana.io/pod-security" = "baseline"
+      "toscana.io/source"       = "golden/tf-kubernetes-containers/input.yaml:44"
     }
     namespace = var.kube_namespace
   }
@@ -99,9 +100,19 @@ resource "kubernetes_deployment_v1" "api" {
       }
 
       spec {
+        security_context {
+          seccomp_profile {
+            type = "RuntimeDefault"
+          }
+        }
+
         container {
           name  = "api"
           image = "ghcr.io/example/shop-api:2.4.1"
+
+          security_context {
+            allow_privilege_escalation = false
+          }
         }
       }
     }
@@ -118,8 +129,9 @@ resource "kubernetes_deployment_v1" "frontend" {
       "app.kubernetes.io/name"       = "frontend"
     }
     annotations = {
-      "toscana.io/node"   = "frontend"
-      "toscana.io/source" = "golden/tf-kubernetes-containers/input.yaml:29"
+      "toscana.io/node"         = "frontend"
+      "toscana.io/pod-security" = "restricted"
+      "toscana.io/source"       = "golden/tf-kubernetes-containers/input.yaml:29"
     }
     namespace = var.kube_namespace
   }
@@ -145,6 +157,15 @@ resource "kubernetes_deployment_v1" "frontend" {
       }
 
       spec {
+        security_context {
+          run_as_non_root = true
+          run_as_user     = 101
+
+          seccomp_profile {
+            type = "RuntimeDefault"
+          }
+        }
+
         container {
           name  = "frontend"
           image = "nginxinc/nginx-unprivileged:1.27"
@@ -153,6 +174,39 @@ resource "kubernetes_deployment_v1" "frontend" {
             name           = "web"
             container_port = 8080
             protocol       = "TCP"
+          }
+
+          startup_probe {
+            period_seconds    = 10
+            failure_threshold = 30
+
+            tcp_socket {
+              port = "web"
+            }
+          }
+
+          readiness_probe {
+            period_seconds = 10
+
+            tcp_socket {
+              port = "web"
+            }
+          }
+
+          liveness_probe {
+            period_seconds = 10
+
+            tcp_socket {
+              port = "web"
+            }
+          }
+
+          security_context {
+            allow_privilege_escalation = false
+
+            capabilities {
+              drop = ["ALL"]
+            }
           }
         }
       }

@@ -20,7 +20,7 @@ resource "kubernetes_secret_v1" "db_container_secret" {
   }
 }
 
-resource "kubernetes_deployment_v1" "db_container" {
+resource "kubernetes_service_v1" "db_container" {
   metadata {
     name = "db-container"
     labels = {
@@ -37,7 +37,35 @@ resource "kubernetes_deployment_v1" "db_container" {
   }
 
   spec {
-    replicas = 1
+    type       = "ClusterIP"
+    cluster_ip = "None"
+    selector = {
+      "app.kubernetes.io/instance" = "input"
+      "app.kubernetes.io/name"     = "db-container"
+    }
+  }
+}
+
+resource "kubernetes_stateful_set_v1" "db_container" {
+  metadata {
+    name = "db-container"
+    labels = {
+      "app.kubernetes.io/component"  = "application"
+      "app.kubernetes.io/instance"   = "input"
+      "app.kubernetes.io/managed-by" = "toscana"
+      "app.kubernetes.io/name"       = "db-container"
+    }
+    annotations = {
+      "toscana.io/node"         = "db_container"
+      "toscana.io/pod-security" = "baseline"
+      "toscana.io/source"       = "golden/tf-kubernetes-docker-mysql/input.yaml:21"
+    }
+    namespace = var.kube_namespace
+  }
+
+  spec {
+    replicas     = 1
+    service_name = kubernetes_service_v1.db_container.metadata[0].name
 
     selector {
       match_labels = {
@@ -57,6 +85,12 @@ resource "kubernetes_deployment_v1" "db_container" {
       }
 
       spec {
+        security_context {
+          seccomp_profile {
+            type = "RuntimeDefault"
+          }
+        }
+
         container {
           name  = "db-container"
           image = "mysql:8.4"
@@ -70,6 +104,31 @@ resource "kubernetes_deployment_v1" "db_container" {
                 key  = "MYSQL_ROOT_PASSWORD"
               }
             }
+          }
+
+          security_context {
+            allow_privilege_escalation = false
+          }
+
+          volume_mount {
+            name       = "data"
+            mount_path = "/var/lib/mysql"
+          }
+        }
+      }
+    }
+
+    volume_claim_template {
+      metadata {
+        name = "data"
+      }
+
+      spec {
+        access_modes = ["ReadWriteOnce"]
+
+        resources {
+          requests = {
+            storage = "8Gi"
           }
         }
       }

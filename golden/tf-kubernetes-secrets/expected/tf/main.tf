@@ -107,8 +107,9 @@ resource "kubernetes_deployment_v1" "db_vm" {
       "app.kubernetes.io/name"       = "db-vm"
     }
     annotations = {
-      "toscana.io/node"   = "db_vm"
-      "toscana.io/source" = "golden/tf-kubernetes-secrets/input/stack.yaml:25"
+      "toscana.io/node"         = "db_vm"
+      "toscana.io/pod-security" = "baseline"
+      "toscana.io/source"       = "golden/tf-kubernetes-secrets/input/stack.yaml:25"
     }
     namespace = var.kube_namespace
   }
@@ -134,6 +135,12 @@ resource "kubernetes_deployment_v1" "db_vm" {
       }
 
       spec {
+        security_context {
+          seccomp_profile {
+            type = "RuntimeDefault"
+          }
+        }
+
         container {
           name    = "db-vm"
           image   = "ubuntu:24.04"
@@ -155,6 +162,11 @@ resource "kubernetes_deployment_v1" "db_vm" {
             value = "3306"
           }
 
+          env {
+            name  = "DEBIAN_FRONTEND"
+            value = "noninteractive"
+          }
+
           resources {
             limits = {
               cpu    = "2"
@@ -164,6 +176,10 @@ resource "kubernetes_deployment_v1" "db_vm" {
               cpu    = "2"
               memory = "4G"
             }
+          }
+
+          security_context {
+            allow_privilege_escalation = false
           }
 
           volume_mount {
@@ -206,8 +222,9 @@ resource "kubernetes_stateful_set_v1" "mysql" {
       "app.kubernetes.io/name"       = "mysql"
     }
     annotations = {
-      "toscana.io/node"   = "mysql"
-      "toscana.io/source" = "golden/tf-kubernetes-secrets/input/stack.yaml:37"
+      "toscana.io/node"         = "mysql"
+      "toscana.io/pod-security" = "baseline"
+      "toscana.io/source"       = "golden/tf-kubernetes-secrets/input/stack.yaml:37"
     }
     namespace = var.kube_namespace
   }
@@ -234,6 +251,12 @@ resource "kubernetes_stateful_set_v1" "mysql" {
       }
 
       spec {
+        security_context {
+          seccomp_profile {
+            type = "RuntimeDefault"
+          }
+        }
+
         container {
           name  = "mysql"
           image = "mysql:8.4"
@@ -253,6 +276,35 @@ resource "kubernetes_stateful_set_v1" "mysql" {
                 key  = "MYSQL_ROOT_PASSWORD"
               }
             }
+          }
+
+          startup_probe {
+            period_seconds    = 10
+            failure_threshold = 30
+
+            tcp_socket {
+              port = "mysql"
+            }
+          }
+
+          readiness_probe {
+            period_seconds = 10
+
+            tcp_socket {
+              port = "mysql"
+            }
+          }
+
+          liveness_probe {
+            period_seconds = 10
+
+            tcp_socket {
+              port = "mysql"
+            }
+          }
+
+          security_context {
+            allow_privilege_escalation = false
           }
 
           volume_mount {

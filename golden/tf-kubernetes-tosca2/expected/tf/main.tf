@@ -57,8 +57,9 @@ resource "kubernetes_stateful_set_v1" "server" {
       "app.kubernetes.io/name"       = "server"
     }
     annotations = {
-      "toscana.io/node"   = "server"
-      "toscana.io/source" = "golden/tf-kubernetes-tosca2/input/service.yaml:40"
+      "toscana.io/node"         = "server"
+      "toscana.io/pod-security" = "baseline"
+      "toscana.io/source"       = "golden/tf-kubernetes-tosca2/input/service.yaml:40"
     }
     namespace = var.kube_namespace
   }
@@ -86,6 +87,12 @@ resource "kubernetes_stateful_set_v1" "server" {
       }
 
       spec {
+        security_context {
+          seccomp_profile {
+            type = "RuntimeDefault"
+          }
+        }
+
         container {
           name    = "server"
           image   = "ubuntu:22.04"
@@ -94,6 +101,11 @@ resource "kubernetes_stateful_set_v1" "server" {
           env {
             name  = "APP_PORT"
             value = "8000"
+          }
+
+          env {
+            name  = "DEBIAN_FRONTEND"
+            value = "noninteractive"
           }
 
           resources {
@@ -105,6 +117,10 @@ resource "kubernetes_stateful_set_v1" "server" {
               cpu    = "2"
               memory = "8G"
             }
+          }
+
+          security_context {
+            allow_privilege_escalation = false
           }
 
           volume_mount {

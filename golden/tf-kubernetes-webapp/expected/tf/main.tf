@@ -57,8 +57,9 @@ resource "kubernetes_stateful_set_v1" "web_vm" {
       "app.kubernetes.io/name"       = "web-vm"
     }
     annotations = {
-      "toscana.io/node"   = "web_vm"
-      "toscana.io/source" = "golden/tf-kubernetes-webapp/input/main.yaml:48"
+      "toscana.io/node"         = "web_vm"
+      "toscana.io/pod-security" = "baseline"
+      "toscana.io/source"       = "golden/tf-kubernetes-webapp/input/main.yaml:48"
     }
     namespace = var.kube_namespace
   }
@@ -85,6 +86,12 @@ resource "kubernetes_stateful_set_v1" "web_vm" {
       }
 
       spec {
+        security_context {
+          seccomp_profile {
+            type = "RuntimeDefault"
+          }
+        }
+
         container {
           name    = "web-vm"
           image   = "ubuntu:24.04"
@@ -100,6 +107,11 @@ resource "kubernetes_stateful_set_v1" "web_vm" {
             value = var.site_name
           }
 
+          env {
+            name  = "DEBIAN_FRONTEND"
+            value = "noninteractive"
+          }
+
           resources {
             limits = {
               cpu               = "2"
@@ -111,6 +123,10 @@ resource "kubernetes_stateful_set_v1" "web_vm" {
               ephemeral-storage = "30G"
               memory            = "4G"
             }
+          }
+
+          security_context {
+            allow_privilege_escalation = false
           }
 
           volume_mount {
