@@ -59,6 +59,25 @@ fn run(args: &[String]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `args` with each option (a flag and its value, `--set x=1` or `--set=x=1`) once, in the order
+/// given, and without `--namespace` (the backends place objects in a namespace differently).
+fn distinct_options(args: &[String]) -> Vec<String> {
+    let mut units: Vec<Vec<String>> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let takes_value = args[i].starts_with("--")
+            && !args[i].contains('=')
+            && args.get(i + 1).is_some_and(|v| !v.starts_with("--"));
+        let end = if takes_value { i + 2 } else { i + 1 };
+        let unit = args[i..end].to_vec();
+        if !unit[0].starts_with("--namespace") && !units.contains(&unit) {
+            units.push(unit);
+        }
+        i = end;
+    }
+    units.concat()
+}
+
 /// The required inputs `toscana k8s` finds without a value.
 fn unbound_inputs(args: &[String]) -> Vec<String> {
     let out = common::toscana().args(args).output().unwrap();
@@ -88,10 +107,8 @@ fn both_backends_create_the_same_objects_for_every_golden() {
                     .into_iter()
                     .filter(|a| a != "--provider" && a != "kubernetes"),
             )
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .filter(|a| !a.starts_with("--namespace") && a != "tracker")
-            .collect();
+            .collect::<Vec<_>>();
+        let shared = distinct_options(&shared);
         let mut k8s = vec!["k8s".to_string(), input.clone()];
         k8s.extend(shared.iter().cloned());
         let mut tf = vec![

@@ -287,34 +287,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         }
         .print(&diags, code);
     }
-    let options = ReadOptions {
-        input: Some(args.input()),
-        entry: args.input.entry.entry.clone(),
-        map_url: args
-            .input
-            .map_url
-            .iter()
-            .map(|(p, d)| (p.clone(), PathBuf::from(d)))
-            .collect(),
-        profile_paths: args.input.profile_path.clone(),
-        substitutes: args.input.substitute.clone(),
-        inputs_files: args.values.inputs.clone(),
-        set: args.values.set.clone(),
-        set_strings: Vec::new(),
-        limits: args.limits.limits(),
-        // `check` judges the template, and some backends keep a missing value as a
-        // `get_input` call (Terraform declares it as a variable, a diagram shows it); the IR
-        // and the other backends need every value.
-        unbound_inputs_are_errors: !matches!(job, Job::Check)
-            && !backend.as_ref().is_some_and(|b| b.keeps_unbound_inputs()),
-        inputs_stay_calls: backend.as_ref().is_some_and(|b| b.keeps_input_calls()),
-        report_open_requirements: matches!(job, Job::Check),
-        variability: args.variability.options(),
-        quirks: args.lenient.quirks(),
-        overlay: Default::default(),
-        // One read per run: nothing to keep for a next one.
-        trees: crate::yaml::TreeCache::none(),
-    };
+    let options = read_options(args, &job, backend.as_deref());
     let read = ordered_for(&job, pipeline::read(&options, &mut diags));
     let explanation = read
         .variability
@@ -389,6 +362,43 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         max_bytes: args.limits.max_diagnostics_size,
     }
     .print(&diags, code)
+}
+
+/// How `job` reads the input: `check` judges the template, a backend says whether it keeps
+/// inputs as calls.
+fn read_options(
+    args: &ReadArgs,
+    job: &Job<'_>,
+    backend: Option<&dyn back::Backend>,
+) -> ReadOptions {
+    ReadOptions {
+        input: Some(args.input()),
+        entry: args.input.entry.entry.clone(),
+        map_url: args
+            .input
+            .map_url
+            .iter()
+            .map(|(p, d)| (p.clone(), PathBuf::from(d)))
+            .collect(),
+        profile_paths: args.input.profile_path.clone(),
+        substitutes: args.input.substitute.clone(),
+        inputs_files: args.values.inputs.clone(),
+        set: args.values.set.clone(),
+        set_strings: Vec::new(),
+        limits: args.limits.limits(),
+        // `check` judges the template, and some backends keep a missing value as a
+        // `get_input` call (Terraform declares it as a variable, a diagram shows it); the IR
+        // and the other backends need every value.
+        unbound_inputs_are_errors: !matches!(job, Job::Check)
+            && !backend.is_some_and(|b| b.keeps_unbound_inputs()),
+        inputs_stay_calls: backend.is_some_and(|b| b.keeps_input_calls()),
+        report_open_requirements: matches!(job, Job::Check),
+        variability: args.variability.options(),
+        quirks: args.lenient.quirks(),
+        overlay: Default::default(),
+        // One read per run: nothing to keep for a next one.
+        trees: crate::yaml::TreeCache::none(),
+    }
 }
 
 /// What was read, with the topology in the order a translation sees it ([`crate::ir::order`]): a

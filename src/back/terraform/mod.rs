@@ -153,24 +153,7 @@ pub fn render(
         backend.account(&ledger, topology, &elements, diags);
     }
     files.extend(objects);
-    for file in &mut files {
-        if !(file.path.ends_with(".tf")
-            || file.path.ends_with(".tfvars")
-            || file.path.ends_with(".tfvars.example"))
-        {
-            continue;
-        }
-        file.contents = fmt::format(&file.contents);
-        if let Err(e) = fmt::parse_check(&file.contents) {
-            diags.push(
-                Diagnostic::error(
-                    codes::TF_INTERNAL,
-                    format!("internal error: the generated {} is not valid HCL: {e}", file.path),
-                )
-                .hint("this is a bug in toscana or in a --backend-dir template; nothing was written. Please report it with the input"),
-            );
-        }
-    }
+    format_and_check(&mut files, diags);
     report_unused_variables(topology, &spans, &vars.names, &files, diags);
     // `main.tf` holds the resources and is left out when it would be empty: the rest
     // (providers, versions) is no configuration of the topology.
@@ -200,6 +183,29 @@ pub fn render(
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
+}
+
+/// Formats every HCL file (`.tf`, `.tfvars`, `.tfvars.example`) as `terraform fmt` would, and
+/// reports one that does not parse: a bug in toscana or in a `--backend-dir` template.
+fn format_and_check(files: &mut [OutputFile], diags: &mut Diagnostics) {
+    for file in files {
+        if !(file.path.ends_with(".tf")
+            || file.path.ends_with(".tfvars")
+            || file.path.ends_with(".tfvars.example"))
+        {
+            continue;
+        }
+        file.contents = fmt::format(&file.contents);
+        if let Err(e) = fmt::parse_check(&file.contents) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TF_INTERNAL,
+                    format!("internal error: the generated {} is not valid HCL: {e}", file.path),
+                )
+                .hint("this is a bug in toscana or in a --backend-dir template; nothing was written. Please report it with the input"),
+            );
+        }
+    }
 }
 
 /// A warning for each input whose variable no resource, output or provider refers to: its

@@ -729,18 +729,13 @@ impl Ctx<'_> {
     }
 }
 
-/// The nodes a policy's targets name, groups by their members, in target order.
+/// The nodes a policy's targets name, groups by their members, in target order, each once
+/// ([`crate::back::policies::policy_nodes`], as indexes).
 pub(super) fn policy_nodes(topology: &Topology, targets: &[PolicyTarget]) -> Vec<usize> {
-    let mut out = Vec::new();
-    for t in targets {
-        match *t {
-            PolicyTarget::Node(n) => out.push(n.index()),
-            PolicyTarget::Group(g) => {
-                out.extend(topology[g].members.iter().map(|m| m.index()));
-            }
-        }
-    }
-    out
+    crate::back::policies::policy_nodes(topology, targets)
+        .into_iter()
+        .map(NodeId::index)
+        .collect()
 }
 
 /// Node → the `default_instances` of the first scaling policy (in policy order) that targets it
