@@ -104,3 +104,120 @@ fn the_single_instance_wordpress_is_lifted_with_its_data_on_a_claim() {
         "{stderr}"
     );
 }
+
+/// Translates `template` (written to a temporary folder) and returns the manifests and the
+/// warnings.
+fn translate(template: &str, args: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("stack.yaml"), template).unwrap();
+    let out = toscana()
+        .current_dir(dir.path())
+        .args(["k8s", "stack.yaml"])
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+/// The one document of `kind` in `stdout`.
+fn document<'a>(stdout: &'a str, kind: &str) -> &'a str {
+    stdout
+        .split("\n---\n")
+        .find(|d| d.contains(&format!("kind: {kind}\n")))
+        .unwrap_or_else(|| panic!("no {kind} in\n{stdout}"))
+}
+
+/// A database product (the example's PostgreSQL, run as the product's image) gets its claim at
+/// the default size the way a container does: with the warning that says how to choose it.
+#[test]
+fn a_database_product_warns_that_its_claim_has_the_default_size() {
+    let out = toscana()
+        .args(["k8s", "examples/webapp.yaml", "--set", "db_password=x"])
+        .output()
+        .unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let statefulset = document(&stdout, "StatefulSet");
+    assert!(
+        statefulset.contains("- mountPath: /var/lib/postgresql/data\n          name: data\n"),
+        "{statefulset}"
+    );
+    assert!(statefulset.contains("storage: 8Gi"), "{statefulset}");
+    assert!(
+        stderr.contains(
+            "`postgres` keeps its data in /var/lib/postgresql/data on a claim of the default size 8Gi"
+        ),
+        "{stderr}"
+    );
+}
+
+const TYPED: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  shop.nodes.Postgres:
+    derived_from: tosca.nodes.Container.Application
+  shop.nodes.Ledger:
+    derived_from: tosca.nodes.Container.Application
+    capabilities:
+      sql: { type: tosca.capabilities.Endpoint.Database }
+topology_template:
+  node_templates:
+    orders:
+      type: shop.nodes.Postgres
+      artifacts:
+        image: { type: tosca.artifacts.Deployment.Image, file: "shop/postgres-ha:16" }
+    ledger:
+      type: shop.nodes.Ledger
+      capabilities:
+        sql: { properties: { port: 7000 } }
+      artifacts:
+        image: { type: tosca.artifacts.Deployment.Image, file: "shop/ledger:3.1" }
+    web:
+      type: tosca.nodes.Container.Application
+      artifacts:
+        image: { type: tosca.artifacts.Deployment.Image, file: "shop/web:2.4.1" }
+"#;
+
+/// A container is stateful by its type too: one whose type names a product (`shop.nodes.Postgres`
+/// running an image toscana does not know) keeps its data where the product does; one that
+/// offers a database endpoint of a product toscana does not know keeps it at the documented
+/// default folder `/data`, with a warning that says so. A container that is neither stays a
+/// Deployment.
+#[test]
+fn containers_typed_as_databases_are_stateful() {
+    let (stdout, stderr) = translate(TYPED, &[]);
+    let statefulsets: Vec<&str> = stdout
+        .split("\n---\n")
+        .filter(|d| d.contains("kind: StatefulSet\n"))
+        .collect();
+    assert_eq!(statefulsets.len(), 2, "{stdout}");
+    let orders = statefulsets
+        .iter()
+        .find(|d| d.contains("name: orders\n"))
+        .unwrap();
+    assert!(
+        orders.contains("- mountPath: /var/lib/postgresql/data\n          name: data\n"),
+        "{orders}"
+    );
+    let ledger = statefulsets
+        .iter()
+        .find(|d| d.contains("name: ledger\n"))
+        .unwrap();
+    assert!(
+        ledger.contains("- mountPath: /data\n          name: data\n"),
+        "{ledger}"
+    );
+    assert!(ledger.contains("storage: 1Gi"), "{ledger}");
+    assert!(
+        stderr.contains(
+            "`ledger` keeps state, but toscana does not know where this product keeps its data: a claim of the default size 1Gi is mounted at the default folder /data"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        document(&stdout, "Deployment").contains("name: web\n"),
+        "{stdout}"
+    );
+}

@@ -1,96 +1,161 @@
 //! State: every stateful workload keeps its data on a volume claim (issue 26, scope 3).
 //!
-//! Three kinds of workload keep state: a database product (which mounts its claim itself, see
-//! `product_workload`), a container application whose image is a product that keeps state (the
-//! rules' `products` name its images in `repositories`: `mysql`, `postgres`, `elasticsearch`,
-//! ...), and a lifted stack with a DBMS or a database. Storage attached to any workload is a
-//! claim template mounted at the attachment's location (`attach_storage`). When no mount covers
-//! the folder where the product keeps its data, the data would be gone on every restart, so the
-//! workload gets a claim template `data` mounted there: for a container the image's folder (the
-//! table's `data`), for a lifted stack the folder the distribution's package uses
-//! (`package_data`, the product recognised by the words of its members' names and types). Its
-//! size is the product's default, with a warning that says how to choose it. A lifted product
-//! toscana does not know gets no volume and a warning that says which storage to attach.
+//! A workload keeps state when
+//! - it is a database product (a DBMS or Database node the rules' `products` know by the words
+//!   of its types or product properties, run as the product's image: `product_workload`);
+//! - it is a container application whose image is a product that keeps state (`products` name
+//!   its images in `repositories`: `mysql`, `postgres`, `elasticsearch`, ...), or whose type
+//!   names one (`shop.nodes.Postgres` running `shop/postgres-ha:16`), or whose type says it is a
+//!   database by normative identity: it offers a `tosca.capabilities.Endpoint.Database`
+//!   capability (any spelling, [`crate::ir::type_matches`]);
+//! - it is a lifted stack with a DBMS or a Database among its members;
+//! - storage is attached to it or hosted on it (`attach_storage` mounts each at its location).
+//!
+//! This module is the one place that gives such a workload the claim template for its data,
+//! whenever no mount covers the folder where the data is: the product's folder (the table's
+//! `data` for an image, `package_data` for a lifted product). Its size is then a default (the
+//! product's `size`), and a default is never silent: a warning says how to choose it. Where
+//! toscana does not know the folder (a database of an unknown product), the claim is mounted at
+//! [`DEFAULT_DATA_FOLDER`] with [`DEFAULT_DATA_SIZE`], and the warning says so and which storage
+//! to attach instead; a workload with storage attached is left as the template says.
 
 use crate::diag::{Diagnostics, codes};
+use crate::ir::type_matches;
 
 use super::*;
 
+/// Where the data claim of a stateful workload whose product toscana does not know is mounted:
+/// the folder most database images keep their data in by convention (`redis`, `neo4j`,
+/// `zookeeper`; MongoDB's `/data/db` is below it).
+pub(super) const DEFAULT_DATA_FOLDER: &str = "/data";
+
+/// The size of a data claim whose product toscana does not know: the storage rule's
+/// `default_size`.
+pub(super) const DEFAULT_DATA_SIZE: &str = "1Gi";
+
+/// Where a workload keeps its data, as far as toscana knows.
+struct DataFolder {
+    /// The node that keeps the data (warnings point at it).
+    at: usize,
+    path: String,
+    size: String,
+    /// The product, when its table entry gave the folder; `None` for the default folder.
+    product: Option<String>,
+}
+
 impl Ctx<'_> {
+    /// True when a container application's type says it keeps state: it offers a database
+    /// endpoint (`tosca.capabilities.Endpoint.Database`, any spelling).
+    pub(super) fn typed_as_database(&self, i: usize) -> bool {
+        self.node(i).capabilities.values().any(|c| {
+            let types: Vec<String> = c.types.iter().chain(&c.type_name).cloned().collect();
+            type_matches(&types, "tosca.capabilities.Endpoint.Database")
+        })
+    }
+
     /// Gives each stateful workload whose data folder no mount covers a claim template for it,
-    /// or warns that toscana does not know where the data is.
+    /// with a warning that its size (and, for an unknown product, its folder) is a default.
     pub(super) fn claim_state(&mut self, diags: &mut Diagnostics) {
         for w in 0..self.plans.len() {
-            let plan = &self.plans[w];
-            if !plan.stateful || plan.product.is_some() {
+            if !self.plans[w].stateful {
                 continue;
             }
-            let Some((at, found)) = self.data_folder(w) else {
+            let Some(folder) = self.data_folder(w) else {
                 continue;
             };
-            let name = self.node(at).name.clone();
-            let Some((product, data)) = found else {
-                if !self.plans[w].claim_templates.is_empty() {
-                    // Storage is attached: where the data is, the template knows.
-                    continue;
-                }
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    self.node(at).location,
-                    format!(
-                        "`{name}` keeps its data in its container's filesystem, which a restart empties: toscana does not know where this product keeps its data"
-                    ),
-                    "attach a tosca.nodes.Storage.BlockStorage to its server with AttachesTo and the data folder as `location`",
-                );
-                diags.push(d);
+            if folder.product.is_none() && !self.plans[w].claim_templates.is_empty() {
+                // Storage is attached: where the data is, the template knows.
                 continue;
-            };
+            }
             if self.plans[w]
                 .mounts
                 .iter()
-                .any(|m| !m.read_only && covers(&m.path, &data))
+                .any(|m| !m.read_only && covers(&m.path, &folder.path))
             {
                 continue;
             }
-            let size = json_str(&product, "size").unwrap_or("1Gi").to_string();
-            let whose = if self.roles[at] == Role::Container {
-                "it"
-            } else {
-                "its server"
-            };
-            let d = self.warn(
-                codes::K8S_UNSUPPORTED,
-                self.node(at).location,
-                format!(
-                    "`{name}` keeps its data in {data} on a claim of the default size {size}"
-                ),
-                &format!(
-                    "attach a tosca.nodes.Storage.BlockStorage with a `size` to {whose} (AttachesTo, `location` {data}) to choose the size"
-                ),
-            );
-            diags.push(d);
-            let plan = &mut self.plans[w];
-            let volume = unused_volume_name(plan, "data");
-            plan.claim_templates.push(ClaimTemplate {
-                name: volume.clone(),
-                size,
-            });
-            plan.mounts.push(Mount {
-                name: volume,
-                path: data,
-                read_only: false,
-            });
+            self.add_data_claim(w, folder, diags);
         }
     }
 
-    /// Where workload `w` keeps its data: the node that says so, and the product's table entry
-    /// with its data folder (`None` for a lifted product toscana does not know); `None` when no
-    /// member keeps state.
-    fn data_folder(&self, w: usize) -> Option<(usize, Option<(Json, String)>)> {
+    /// The claim template `data` of workload `w` mounted at `folder`, and the warning that says
+    /// which of its settings are defaults and how to choose them.
+    fn add_data_claim(&mut self, w: usize, folder: DataFolder, diags: &mut Diagnostics) {
+        let DataFolder {
+            at,
+            path,
+            size,
+            product,
+        } = folder;
+        let name = self.node(at).name.clone();
+        let whose = if self.roles[at] == Role::Container {
+            "it"
+        } else {
+            "its server"
+        };
+        let (message, hint) = match product {
+            Some(_) => (
+                format!("`{name}` keeps its data in {path} on a claim of the default size {size}"),
+                format!(
+                    "attach a tosca.nodes.Storage.BlockStorage with a `size` to {whose} (AttachesTo, `location` {path}) to choose the size"
+                ),
+            ),
+            None => (
+                format!(
+                    "`{name}` keeps state, but toscana does not know where this product keeps its data: a claim of the default size {size} is mounted at the default folder {path}"
+                ),
+                format!(
+                    "attach a tosca.nodes.Storage.BlockStorage with a `size` to {whose} with AttachesTo and the product's data folder as `location`"
+                ),
+            ),
+        };
+        let d = self.warn(
+            codes::K8S_UNSUPPORTED,
+            self.node(at).location,
+            message,
+            &hint,
+        );
+        diags.push(d);
+        let plan = &mut self.plans[w];
+        let volume = unused_volume_name(plan, "data");
+        plan.claim_templates.push(ClaimTemplate {
+            name: volume.clone(),
+            size,
+        });
+        plan.mounts.push(Mount {
+            name: volume,
+            path,
+            read_only: false,
+        });
+    }
+
+    /// Where workload `w` keeps its data: the folder of its product, the default folder when
+    /// the product is unknown, or `None` when its state is only the storage attached to it.
+    fn data_folder(&self, w: usize) -> Option<DataFolder> {
         let plan = &self.plans[w];
-        if let Some(product) = &plan.state {
-            let data = json_str(product, "data")?.to_string();
-            return Some((plan.owner, Some((product.clone(), data))));
+        let known = |at: usize, product: &Json, key: &str| {
+            Some(DataFolder {
+                at,
+                path: json_str(product, key)?.to_string(),
+                size: json_str(product, "size")
+                    .unwrap_or(DEFAULT_DATA_SIZE)
+                    .to_string(),
+                product: Some(json_str(product, "name").unwrap_or("product").to_string()),
+            })
+        };
+        let unknown = |at: usize| DataFolder {
+            at,
+            path: DEFAULT_DATA_FOLDER.to_string(),
+            size: DEFAULT_DATA_SIZE.to_string(),
+            product: None,
+        };
+        if let Some(product) = plan.product.as_ref().or(plan.state.as_ref()) {
+            return known(plan.owner, product, "data").or_else(|| Some(unknown(plan.owner)));
+        }
+        if self.roles[plan.owner] == Role::Container {
+            return self
+                .typed_as_database(plan.owner)
+                .then(|| unknown(plan.owner));
         }
         let stateful_members: Vec<usize> = plan
             .members
@@ -101,10 +166,9 @@ impl Ctx<'_> {
         let &first = stateful_members.first()?;
         let found = stateful_members.iter().find_map(|&m| {
             let product = self.table_entry(m, "products", true)?;
-            let data = json_str(&product, "package_data")?.to_string();
-            Some((product, data))
+            known(first, &product, "package_data")
         });
-        Some((first, found))
+        Some(found.unwrap_or_else(|| unknown(first)))
     }
 }
 

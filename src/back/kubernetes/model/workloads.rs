@@ -215,18 +215,8 @@ impl Ctx<'_> {
             );
             diags.push(d);
         }
-        let size = json_str(product, "size").unwrap_or("1Gi").to_string();
-        plan.claim_templates.push(ClaimTemplate {
-            name: "data".to_string(),
-            size,
-        });
-        if let Some(path) = json_str(product, "data") {
-            plan.mounts.push(Mount {
-                name: "data".to_string(),
-                path: path.to_string(),
-                read_only: false,
-            });
-        }
+        // Its data claim comes with every other stateful workload's (`claim_state`), after the
+        // storage attached to it, which may already hold the data folder.
         plan.args = json_strings(product, "args");
         if plan.args.iter().any(|a| a.contains("$(")) {
             // Arguments that refer to a variable need it; drop them when it was not set.
@@ -294,12 +284,14 @@ impl Ctx<'_> {
             }
         }
         self.check_image(plan, diags);
-        // An image of a product that keeps state: a StatefulSet with its data on a claim.
+        // An image of a product that keeps state, or a type that names one or offers a database
+        // endpoint: a StatefulSet with its data on a claim (`claim_state`).
         plan.state = plan
             .image
             .as_deref()
-            .and_then(|image| self.image_product(i, image));
-        plan.stateful = plan.state.is_some();
+            .and_then(|image| self.image_product(i, image))
+            .or_else(|| self.product_of(i));
+        plan.stateful = plan.state.is_some() || self.typed_as_database(i);
         plan.ports = self.endpoint_ports(&[i]);
         // Properties the rules map to the environment.
         if bind.get("property_env").and_then(Json::as_bool) == Some(true) {
