@@ -90,3 +90,29 @@ fn a_lifted_stack_is_baseline_and_probed_on_its_ports() {
         assert!(off.contains("securityContext"), "{off}");
     }
 }
+
+/// No pod is given the service account's API token it has no use for (a template gives its
+/// software no ServiceAccount or RBAC), unless `--service-account-token` asks for it; through
+/// `toscana k8s` and `tosca2k8s` alike.
+#[test]
+fn pods_mount_no_service_account_token_unless_asked() {
+    for program in ["toscana", "tosca2k8s"] {
+        let wp = manifests(program, "k8s-wordpress-mysql", "input/wordpress.yaml", &[]);
+        let pods = wp.matches("\nkind: Deployment\n").count()
+            + wp.matches("\nkind: StatefulSet\n").count();
+        assert!(pods > 0, "{wp}");
+        assert_eq!(
+            wp.matches("\n    spec:\n      automountServiceAccountToken: false\n")
+                .count(),
+            pods,
+            "{wp}"
+        );
+        let on = manifests(
+            program,
+            "k8s-wordpress-mysql",
+            "input/wordpress.yaml",
+            &["--service-account-token"],
+        );
+        assert!(!on.contains("automountServiceAccountToken"), "{on}");
+    }
+}

@@ -338,6 +338,13 @@ pub struct K8sArgs {
     /// toscana.io/pod-security.
     #[arg(long, hide_short_help = true)]
     pub no_security_context: bool,
+    /// Mount the service account's API token in every pod
+    ///
+    /// By default pods say automountServiceAccountToken: false, since nothing a TOSCA template
+    /// runs is given a ServiceAccount or RBAC to call the Kubernetes API with; software that
+    /// calls it anyway (with the namespace's default account) needs this flag.
+    #[arg(long, hide_short_help = true)]
+    pub service_account_token: bool,
 }
 
 fn parse_namespace(s: &str) -> Result<String, String> {

@@ -52,6 +52,12 @@ pub struct K8sOptions {
     /// `--no-security-context`: pods and containers get no securityContext (nor the
     /// `toscana.io/pod-security` annotation).
     pub no_security_context: bool,
+    /// `--service-account-token`: pods get their service account's API token mounted. By
+    /// default every pod says `automountServiceAccountToken: false`: a TOSCA template gives its
+    /// software no ServiceAccount or RBAC, so nothing it runs is meant to call the Kubernetes
+    /// API, and a token it does not use is only a credential to steal (CIS Kubernetes
+    /// Benchmark 5.1.6; checkov CKV_K8S_38).
+    pub service_account_token: bool,
 }
 
 /// Order of kinds in the stream: what others refer to comes first.

@@ -100,6 +100,8 @@ resource "kubernetes_deployment_v1" "api" {
       }
 
       spec {
+        automount_service_account_token = false
+
         security_context {
           seccomp_profile {
             type = "RuntimeDefault"
@@ -157,6 +159,8 @@ resource "kubernetes_deployment_v1" "frontend" {
       }
 
       spec {
+        automount_service_account_token = false
+
         security_context {
           run_as_non_root = true
           run_as_user     = 101

@@ -85,6 +85,8 @@ resource "kubernetes_stateful_set_v1" "db_container" {
       }
 
       spec {
+        automount_service_account_token = false
+
         security_context {
           seccomp_profile {
             type = "RuntimeDefault"

@@ -135,6 +135,8 @@ resource "kubernetes_deployment_v1" "db_vm" {
       }
 
       spec {
+        automount_service_account_token = false
+
         security_context {
           seccomp_profile {
             type = "RuntimeDefault"
@@ -251,6 +253,8 @@ resource "kubernetes_stateful_set_v1" "mysql" {
       }
 
       spec {
+        automount_service_account_token = false
+
         security_context {
           seccomp_profile {
             type = "RuntimeDefault"

@@ -87,6 +87,8 @@ resource "kubernetes_stateful_set_v1" "server" {
       }
 
       spec {
+        automount_service_account_token = false
+
         security_context {
           seccomp_profile {
             type = "RuntimeDefault"

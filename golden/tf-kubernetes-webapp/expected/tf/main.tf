@@ -86,6 +86,8 @@ resource "kubernetes_stateful_set_v1" "web_vm" {
       }
 
       spec {
+        automount_service_account_token = false
+
         security_context {
           seccomp_profile {
             type = "RuntimeDefault"
