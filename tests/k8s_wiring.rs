@@ -7,7 +7,7 @@
 #[allow(dead_code)]
 mod checkers;
 
-use checkers::wiring::{check_dir, check_stream, hosts_in};
+use checkers::wiring::{check_dir, check_stream, hosts_in, service_forms};
 
 /// A web application and its database, every reference resolving: a Service per workload, a
 /// ConfigMap and a Secret used as environment and volumes, a claim, a StatefulSet with its
@@ -370,6 +370,70 @@ fn addresses_are_read_from_urls_and_from_variables_named_for_them() {
     assert!(hosts_in("DB_HOST", "$(PREFIX)-db").is_empty());
     // Not judged: IPs, localhost, other domains (the wired application has them).
     check_stream("app.yaml", WIRED, &[]).unwrap();
+}
+
+#[test]
+fn service_names_are_recognised_by_their_form() {
+    assert_eq!(service_forms("--upstream=mysql:3306", true), ["mysql"]);
+    assert_eq!(
+        service_forms("proxy_pass http://web.shop.svc.cluster.local:80/;", false),
+        ["web.shop.svc.cluster.local"]
+    );
+    assert_eq!(
+        service_forms("db.shop.svc, cache:6379", true),
+        ["db.shop.svc", "cache"]
+    );
+    // Not a `<name>:<port>`: an image tag, an owner, a path, a credential, a variable, a
+    // time; and none at all without `with_ports` (a lifted stack's scripts).
+    for text in [
+        "nginx:1.27",
+        "chown mysql:mysql /data",
+        "/srv/app:80",
+        "user@db:5432",
+        "$host:80",
+        "10:30",
+    ] {
+        assert!(service_forms(text, true).is_empty(), "{text}");
+    }
+    assert!(service_forms("mysql:3306", false).is_empty());
+    assert!(service_forms("$(DB).shop.svc", true).is_empty());
+}
+
+#[test]
+fn an_address_in_any_env_value_or_argument_that_names_no_service_is_caught() {
+    // By its form, whatever the variable is called.
+    assert_caught(
+        "value: https://github.com/example/web",
+        "value: ghost:8080",
+        "env `HOMEPAGE` = `ghost:8080`: `ghost` names no Service of the output",
+    );
+    assert_caught(
+        "        image: nginx:1.27\n",
+        "        image: nginx:1.27\n        args: [\"--upstream=ghost:5432\"]\n",
+        "container `web` args `--upstream=ghost:5432`: `ghost` names no Service of the output",
+    );
+    assert_caught(
+        "        image: nginx:1.27\n",
+        "        image: nginx:1.27\n        command: [\"web\", \"--db\", \"ghost.shop.svc\"]\n",
+        "container `web` command `ghost.shop.svc`: `ghost.shop.svc` names no Service of the output in namespace `shop`",
+    );
+    // An argument naming a Service of the output is fine.
+    assert_eq!(
+        problems_with(
+            "        image: nginx:1.27\n",
+            "        image: nginx:1.27\n        args: [\"--upstream=db:5432\"]\n",
+        ),
+        ""
+    );
+}
+
+#[test]
+fn a_config_file_naming_no_service_of_the_output_is_caught() {
+    assert_caught(
+        r#"site.conf: "listen 8080""#,
+        r#"site.conf: "proxy_pass http://ghost.shop.svc.cluster.local:80;""#,
+        "ConfigMap web-config: file `site.conf`: `ghost.shop.svc.cluster.local` names no Service of the output in namespace `shop`",
+    );
 }
 
 #[test]

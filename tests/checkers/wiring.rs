@@ -11,13 +11,18 @@
 //!   volume (projected ones included) names an object of the output, with each listed item key;
 //!   every `volumeMount` names a volume of its pod or a `volumeClaimTemplate` of its StatefulSet;
 //!   a StatefulSet's `serviceName` names a Service;
-//! - every address a workload is given in an environment value names a Service of the output:
-//!   the host of a URL (`scheme://host[:port]/...`) in any value, and the value of a variable
-//!   whose name says it holds an address (a `host`, `hostname`, `ip`, `addr` or `address` word,
-//!   `DB_HOST`, `mongodb_ip`), as `host` or `host:port`, comma-separated lists too. A bare name
-//!   (`mysql`) is a Service of the workload's namespace, `<svc>.<ns>.svc[.<domain>]` the
-//!   Service `<svc>` of namespace `<ns>`; IP literals, `localhost`, names of other domains
-//!   (`github.com`) and values with a `$(VAR)` reference are not judged;
+//! - every address a workload is given names a Service of the output. Every address toscana
+//!   writes comes from one function of the model (`host_of`): the Service's name, or
+//!   `<svc>.<ns>.svc` under `--namespace`. The check finds them by their form, wherever they
+//!   stand: `<svc>.<ns>.svc[.<domain>][:port]` in env values, command, args and the files of
+//!   ConfigMaps; `<svc>:<port>` and the host of a URL (`scheme://host[:port]/...`) in env
+//!   values, command and args; and a bare name in the value of a variable whose name says it
+//!   holds an address (a `host`, `hostname`, `ip`, `addr` or `address` word, `DB_HOST`,
+//!   `mongodb_ip`), as `host` or `host:port`, comma-separated lists too. A bare name (`mysql`)
+//!   is a Service of the workload's namespace, `<svc>.<ns>.svc[.<domain>]` the Service `<svc>`
+//!   of namespace `<ns>`; IP literals, `localhost`, names of other domains (`github.com`) and
+//!   values with a `$(VAR)` reference are not judged, nor `name:number` in a ConfigMap's files
+//!   (a lifted stack's scripts are the template's text, where it may mean anything);
 //! - a HorizontalPodAutoscaler's `scaleTargetRef` names an object of that kind, and every
 //!   Ingress backend a Service of the output with that port.
 //!
@@ -160,6 +165,7 @@ pub fn check(objects: &[Object], cluster: &[String]) -> Vec<String> {
                 }
             }
             "Ingress" => ingress(&index, object, &mut problems),
+            "ConfigMap" => config_addresses(&index, object, &mut problems),
             _ => {}
         }
     }
@@ -442,24 +448,101 @@ fn keys_of(object: &Object) -> Vec<&str> {
         .collect()
 }
 
-/// Every address a pod's containers are given in their environment names a Service.
+/// Every address a pod's containers are given names a Service: in their environment (by the
+/// variable's name, URLs, and the forms of [`service_forms`]) and in their command and
+/// arguments (URLs and those forms).
 fn addresses(index: &Index, pod: &Pod, problems: &mut Vec<String>) {
+    let namespace = &pod.owner.namespace;
     for container in pod.containers() {
+        let container_name = str_of(&container["name"]);
         for env in items(&container["env"]) {
             let (name, Some(value)) = (str_of(&env["name"]), env["value"].as_str()) else {
                 continue;
             };
-            for host in hosts_in(name, value) {
-                if let Some(problem) = unresolved(index, &pod.owner.namespace, host) {
+            let mut hosts = hosts_in(name, value);
+            hosts.extend(service_forms(value, true));
+            for problem in unresolved_hosts(index, namespace, hosts) {
+                problems.push(format!(
+                    "{}: container `{container_name}` env `{name}` = `{value}`: {problem}",
+                    pod.owner.id(),
+                ));
+            }
+        }
+        for field in ["command", "args"] {
+            for word in items(&container[field]).filter_map(Json::as_str) {
+                let mut hosts = hosts_in("", word);
+                hosts.extend(service_forms(word, true));
+                for problem in unresolved_hosts(index, namespace, hosts) {
                     problems.push(format!(
-                        "{}: container `{}` env `{name}` = `{value}`: {problem}",
+                        "{}: container `{container_name}` {field} `{word}`: {problem}",
                         pod.owner.id(),
-                        str_of(&container["name"])
                     ));
                 }
             }
         }
     }
+}
+
+/// Every Service a ConfigMap's files name in the cluster's own form
+/// (`<svc>.<ns>.svc[.<domain>]`) is one of the output. Only that form is judged in files: the
+/// scripts of a lifted stack are the template's text, where `name:number` may mean anything.
+fn config_addresses(index: &Index, config: &Object, problems: &mut Vec<String>) {
+    let files = config.json["data"].as_object().into_iter().flatten();
+    for (key, text) in files {
+        let hosts = service_forms(text.as_str().unwrap_or(""), false);
+        for problem in unresolved_hosts(index, &config.namespace, hosts) {
+            problems.push(format!("{}: file `{key}`: {problem}", config.id()));
+        }
+    }
+}
+
+/// Why each of `hosts` (once each) names no Service, seen from `namespace`.
+fn unresolved_hosts(index: &Index, namespace: &str, mut hosts: Vec<&str>) -> Vec<String> {
+    hosts.sort_unstable();
+    hosts.dedup();
+    hosts
+        .into_iter()
+        .filter_map(|host| unresolved(index, namespace, host))
+        .collect()
+}
+
+/// The Service names `text` gives by their form, wherever they stand in it: each
+/// `<svc>.<ns>.svc[.<domain>][:port]` (the cluster's DNS name of a Service), and, when
+/// `with_ports`, each `<name>:<port>` (a DNS label with a letter, a port number) that is not
+/// part of a longer name, path or URL credential. Text with a `$(VAR)` reference is not judged.
+pub fn service_forms(text: &str, with_ports: bool) -> Vec<&str> {
+    if text.contains("$(") {
+        return Vec::new();
+    }
+    let word_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':');
+    let mut hosts = Vec::new();
+    let mut start = 0;
+    for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        if word_char(c) {
+            continue;
+        }
+        let word = &text[start..at];
+        let before = text[..start].chars().next_back();
+        start = at + c.len_utf8();
+        let word = word.trim_matches(|c: char| c == '.' || c == ':');
+        let host = strip_port(word);
+        let labels: Vec<&str> = host.split('.').collect();
+        if labels.len() >= 3 && labels[2] == "svc" {
+            hosts.push(host);
+        } else if with_ports
+            && !matches!(before, Some('/' | '@' | '$' | '{'))
+            && labels.len() == 1
+            && word.split_once(':').is_some_and(|(name, port)| {
+                name.chars().any(|c| c.is_ascii_lowercase())
+                    && !port.is_empty()
+                    && port.len() <= 5
+                    && port.chars().all(|c| c.is_ascii_digit())
+            })
+        {
+            hosts.push(host);
+        }
+    }
+    hosts
 }
 
 /// The host names an environment value gives: URL hosts, and the value itself when the

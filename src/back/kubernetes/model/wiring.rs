@@ -11,7 +11,11 @@ use crate::back::filters::dns_label;
 use crate::back::meanings::Meaning;
 
 impl Ctx<'_> {
-    /// The DNS name of the Service in front of `target`, seen from workload `from`.
+    /// The DNS name of the Service in front of `target`, seen from workload `from`: the Service's
+    /// name, or `<svc>.<ns>.svc` under `--namespace` (the pod's IP for a node of `from` itself).
+    /// Every address toscana writes for a node comes from here, so the wiring check
+    /// (`tests/checkers/wiring.rs`) can tell an address by its form and hold it to a Service of
+    /// the output.
     pub(super) fn host_of(&self, target: usize, from: Option<usize>) -> Result<String, String> {
         let in_namespace = |name: String| match &self.options.namespace {
             Some(ns) => format!("{name}.{ns}.svc"),
