@@ -45,7 +45,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/back/graphviz.rs", "context", 495, TO_SPLIT),
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
-    ("src/front/xml/props.rs", "values", 124, TO_SPLIT),
     ("src/resolve/calls/eval.rs", "defines", 129, TO_SPLIT),
     ("src/resolve/extras.rs", "substitution", 172, TO_SPLIT),
     ("src/resolve/fulfil.rs", "compatible", 134, TO_SPLIT),
