@@ -65,7 +65,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
     ("src/source/loader.rs", "open_archive", 122, TO_SPLIT),
     ("src/source/loader.rs", "open_dir", 133, TO_SPLIT),
-    ("src/source/meta.rs", "parse_meta", 132, TO_SPLIT),
     ("src/yaml/load.rs", "scan_diagnostic", 171, TO_SPLIT),
 ];
 
