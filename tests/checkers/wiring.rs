@@ -527,9 +527,8 @@ pub fn service_forms(text: &str, with_ports: bool) -> Vec<&str> {
         let word = word.trim_matches(|c: char| c == '.' || c == ':');
         let host = strip_port(word);
         let labels: Vec<&str> = host.split('.').collect();
-        if labels.len() >= 3 && labels[2] == "svc" {
-            hosts.push(host);
-        } else if with_ports
+        let cluster_name = labels.len() >= 3 && labels[2] == "svc";
+        let name_and_port = with_ports
             && !matches!(before, Some('/' | '@' | '$' | '{'))
             && labels.len() == 1
             && word.split_once(':').is_some_and(|(name, port)| {
@@ -537,8 +536,8 @@ pub fn service_forms(text: &str, with_ports: bool) -> Vec<&str> {
                     && !port.is_empty()
                     && port.len() <= 5
                     && port.chars().all(|c| c.is_ascii_digit())
-            })
-        {
+            });
+        if cluster_name || name_and_port {
             hosts.push(host);
         }
     }
