@@ -292,6 +292,19 @@ fn terraform_writes_the_same_objects() {
     let shop = Path::new("examples/k8s-objects/shop.yaml");
     let objects = tf(&[], shop);
     same(&[], shop, &objects, 12);
+    // The hand-written profile's: a Service's ports from its ServiceEndpoints, an Ingress's port,
+    // namespaces as references to the Namespace resource (so Terraform makes it first).
+    for (file, count) in [("handwritten.yaml", 7), ("namespaced.yaml", 7)] {
+        let file = Path::new("tests/data/k8s-profiles").join(file);
+        let objects = tf(&[], &file);
+        same(&[], &file, &objects, count);
+        if file.ends_with("namespaced.yaml") {
+            assert!(
+                objects.contains("namespace = kubernetes_namespace_v1.shop.metadata[0].name"),
+                "{objects}"
+            );
+        }
+    }
     golden_of("tf", "online-boutique.tf", boutique.as_bytes());
 }
 
@@ -336,7 +349,7 @@ fn the_hand_written_profile_references_become_api_references() {
     assert_eq!(
         template,
         [
-            "tests/data/k8s-profiles/handwritten.yaml:29:5: warning[backend::skipped]: type k8s:EmptyDir (community.tosca.technology.kubernetes:0.1:EmptyDir) names no Kubernetes object toscana writes, so its node `scratch` is skipped"
+            "tests/data/k8s-profiles/handwritten.yaml:40:5: warning[backend::skipped]: type k8s:EmptyDir (community.tosca.technology.kubernetes:0.1:EmptyDir) names no Kubernetes object toscana writes, so its node `scratch` is skipped"
         ],
         "{stderr}"
     );
@@ -353,6 +366,7 @@ fn the_hand_written_profile_references_become_api_references() {
         "{stderr}"
     );
     golden("handwritten.yaml", &out.stdout);
+    validates(&[], Path::new("tests/data/k8s-profiles/handwritten.yaml"));
 }
 
 /// The hand-written profile's `namespace` requirements (ScopedBy) become `metadata.namespace`,
@@ -373,11 +387,12 @@ fn namespaces_of_the_hand_written_profile_reach_the_bindings() {
     assert_eq!(
         template,
         [
-            "tests/data/k8s-profiles/namespaced.yaml:21:5: warning[k8s::unsupported]: node `admins`: a ServiceAccount subject of its ClusterRoleBinding has no namespace, which Kubernetes refuses"
+            "tests/data/k8s-profiles/namespaced.yaml:33:5: warning[k8s::unsupported]: node `admins`: a ServiceAccount subject of its ClusterRoleBinding has no namespace, which Kubernetes refuses"
         ],
         "{stderr}"
     );
     golden("namespaced.yaml", &out.stdout);
+    validates(&[], Path::new("tests/data/k8s-profiles/namespaced.yaml"));
 }
 
 /// The shuffle test (issue 26, scope 2) on the goldens here whose input is in this repository:
