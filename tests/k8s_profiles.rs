@@ -113,17 +113,8 @@ fn golden_of(command: &str, name: &str, actual: &[u8]) {
 }
 
 /// Wiring problems of a golden here that are known and not fixed yet, each with its issue; the
-/// test fails when one goes away, so the list only shrinks.
-///
-/// - `handwritten.yaml`: the hand-written community profile gives a Service its port in its
-///   `endpoint` capability (`ServiceEndpoint`: `port`, `target-port`), which
-///   src/back/kubernetes/profile/ does not write as `spec.ports` yet, and the Ingress's
-///   `RoutesTo` reference writes the backend's Service name but no port; the API server would
-///   refuse both (issue 28 follow-up).
-const KNOWN_WIRING_PROBLEMS: &[(&str, &str)] = &[(
-    "handwritten.yaml",
-    "the wiring check found 1 problem(s):\n  handwritten.yaml#4: Ingress entrance: a backend names Service `web` but no port (an Ingress backend needs service.port.number or service.port.name)",
-)];
+/// test fails when one goes away, so the list only shrinks. None is known today.
+const KNOWN_WIRING_PROBLEMS: &[(&str, &str)] = &[];
 
 /// Writes the objects to a folder and runs `kubernetes-validate --strict` on each file and
 /// `kubectl kustomize` on the folder.
@@ -301,6 +292,19 @@ fn terraform_writes_the_same_objects() {
     let shop = Path::new("examples/k8s-objects/shop.yaml");
     let objects = tf(&[], shop);
     same(&[], shop, &objects, 12);
+    // The hand-written profile's: a Service's ports from its ServiceEndpoints, an Ingress's port,
+    // namespaces as references to the Namespace resource (so Terraform makes it first).
+    for (file, count) in [("handwritten.yaml", 7), ("namespaced.yaml", 7)] {
+        let file = Path::new("tests/data/k8s-profiles").join(file);
+        let objects = tf(&[], &file);
+        same(&[], &file, &objects, count);
+        if file.ends_with("namespaced.yaml") {
+            assert!(
+                objects.contains("namespace = kubernetes_namespace_v1.shop.metadata[0].name"),
+                "{objects}"
+            );
+        }
+    }
     golden_of("tf", "online-boutique.tf", boutique.as_bytes());
 }
 
@@ -324,8 +328,10 @@ fn eleven_kinds_written_with_the_profile_are_their_objects() {
 }
 
 /// The hand-written profile's requirements become references: a RoleBinding's `role` and
-/// `subject`s its `roleRef` and `subjects`, an Ingress's `backend` its default backend; a volume
-/// source type, which is no object, is one warning naming the type. Read from the corpus's copy
+/// `subject`s its `roleRef` and `subjects`, an Ingress's `backend` its default backend at the
+/// Service's first port; each ServiceEndpoint capability of a Service (the profile's `endpoint`
+/// and a derived type's `metrics`) is one of its `spec.ports`; a volume source type, which is
+/// no object, is one warning naming the type. Read from the corpus's copy
 /// of the profile, whose two `core:port` (for the core profile's `Port`) `--quirk
 /// oasis-profiles` reads with a warning each.
 #[test]
@@ -343,7 +349,7 @@ fn the_hand_written_profile_references_become_api_references() {
     assert_eq!(
         template,
         [
-            "tests/data/k8s-profiles/handwritten.yaml:20:5: warning[backend::skipped]: type k8s:EmptyDir (community.tosca.technology.kubernetes:0.1:EmptyDir) names no Kubernetes object toscana writes, so its node `scratch` is skipped"
+            "tests/data/k8s-profiles/handwritten.yaml:40:5: warning[backend::skipped]: type k8s:EmptyDir (community.tosca.technology.kubernetes:0.1:EmptyDir) names no Kubernetes object toscana writes, so its node `scratch` is skipped"
         ],
         "{stderr}"
     );
@@ -360,6 +366,33 @@ fn the_hand_written_profile_references_become_api_references() {
         "{stderr}"
     );
     golden("handwritten.yaml", &out.stdout);
+    validates(&[], Path::new("tests/data/k8s-profiles/handwritten.yaml"));
+}
+
+/// The hand-written profile's `namespace` requirements (ScopedBy) become `metadata.namespace`,
+/// which a binding's ServiceAccount subject carries; a ClusterRoleBinding subject without one,
+/// which the API server refuses, is one warning at the binding.
+#[test]
+fn namespaces_of_the_hand_written_profile_reach_the_bindings() {
+    if !corpus_present() {
+        return;
+    }
+    let out = k8s(&[], Path::new("tests/data/k8s-profiles/namespaced.yaml"));
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    let template: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("tests/data/") && l.contains("warning["))
+        .collect();
+    assert_eq!(
+        template,
+        [
+            "tests/data/k8s-profiles/namespaced.yaml:33:5: warning[k8s::unsupported]: node `admins`: a ServiceAccount subject of its ClusterRoleBinding has no namespace, which Kubernetes refuses"
+        ],
+        "{stderr}"
+    );
+    golden("namespaced.yaml", &out.stdout);
+    validates(&[], Path::new("tests/data/k8s-profiles/namespaced.yaml"));
 }
 
 /// The shuffle test (issue 26, scope 2) on the goldens here whose input is in this repository:
@@ -507,6 +540,8 @@ fn the_corpus_tests_fail_in_ci_without_the_corpus() {
         "terraform_writes_the_same_objects",
         "eleven_kinds_written_with_the_profile_are_their_objects",
         "every_corpus_example_with_a_kubernetes_profile_translates",
+        "the_hand_written_profile_references_become_api_references",
+        "namespaces_of_the_hand_written_profile_reach_the_bindings",
     ] {
         common::assert_fails_in_ci_without_the_corpus(test);
     }

@@ -676,6 +676,11 @@ resource "kubernetes_deployment_v1" "frontend" {
           }
 
           env {
+            name  = "SHOPPING_ASSISTANT_SERVICE_ADDR"
+            value = "not-deployed.invalid"
+          }
+
+          env {
             name  = "AD_SERVICE_ADDR"
             value = "adservice:9555"
           }

@@ -34,6 +34,8 @@ pub struct Data {
     /// the kinds that run pods, each drawn as a cluster with what it uses
     pub workloads: Vec<String>,
     pub references: Vec<Reference>,
+    /// Capabilities whose properties are fields of their node's object.
+    pub capabilities: Vec<CapabilityFields>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -106,6 +108,10 @@ pub struct Reference {
     /// The target is written inside the source, not as an object of its own.
     #[serde(default)]
     pub fold: bool,
+    /// When the entry is applied: 0 before the others (what other references read, a
+    /// namespace), 1 by default, 2 for a `fold` (after the folded object's own references).
+    #[serde(default)]
+    pub pass: Option<u8>,
     #[serde(default)]
     pub set: Vec<Write>,
     #[serde(default)]
@@ -120,12 +126,50 @@ pub struct Write {
     /// A path of the target object.
     #[serde(default)]
     pub from: Option<String>,
-    /// A template with `{target.<path>}` and `{source.<path>}` strings.
+    /// A template with `{target.<path>}` and `{source.<path>}` strings (and, for a capability,
+    /// `{capability.<property>}`).
     #[serde(default)]
     pub value: Option<Json>,
+    /// For `append` of a map: the key that names an item. An item without it is not added, and
+    /// neither is one whose value there an item of the list already has (the template's own
+    /// port 80 and the capability's port 80 are one port).
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// One entry of `capabilities`: what a capability's properties write into its node's object.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilityFields {
+    /// The capability type's own name (`ServiceEndpoint`), of any profile: the capability's type
+    /// or one of its ancestors.
+    pub capability: String,
+    /// The kinds of object this entry is for; all when absent.
+    #[serde(default)]
+    pub kinds: Option<Vec<String>>,
+    #[serde(default)]
+    pub set: Vec<Write>,
+    #[serde(default)]
+    pub append: Vec<Write>,
+}
+
+impl CapabilityFields {
+    /// Whether the entry is for a capability of these types on an object of this kind.
+    pub fn matches(&self, types: &[String], kind: &str) -> bool {
+        types.iter().any(|t| local_name(t) == self.capability)
+            && self
+                .kinds
+                .as_ref()
+                .is_none_or(|l| l.iter().any(|k| k == kind))
+    }
 }
 
 impl Reference {
+    /// The pass the entry is applied in ([`Reference::pass`]).
+    pub fn pass(&self) -> u8 {
+        self.pass.unwrap_or(if self.fold { 2 } else { 1 })
+    }
+
     /// The relationship type whose target is written inside its source (a pod template).
     pub fn folds(&self) -> Option<&str> {
         self.relationship.as_deref().filter(|_| self.fold)

@@ -53,6 +53,11 @@ impl<'t> Evaluator<'t> {
         }
     }
 
+    /// The topology the values are evaluated in.
+    pub fn topology(&self) -> &'t Topology {
+        self.topology
+    }
+
     /// `value` as JSON, with `this` the node `SELF` names, and what could not be evaluated
     /// (left out as null). Nulls inside maps are left out.
     pub fn eval(&self, value: &Value, this: NodeId) -> (Json, Vec<String>) {

@@ -141,36 +141,14 @@ pub fn objects(
             unwritable.entry(named).or_default().push(i);
             continue;
         };
-        let mut object = serde_json::Map::new();
-        object.insert("apiVersion".into(), Json::String(data.kinds[kind].clone()));
-        object.insert("kind".into(), Json::String(kind.to_string()));
-        for (name, value) in &node.properties {
-            if !data.fields.iter().any(|f| f == name) {
-                continue;
+        let warn = |message: String| {
+            let mut d = Diagnostic::warning(codes::K8S_UNSUPPORTED, message);
+            if let Some(span) = span_of(i) {
+                d = d.at(span);
             }
-            let (v, problems) = evaluator.eval(value, ids[i]);
-            for problem in problems {
-                let mut d = Diagnostic::warning(
-                    codes::K8S_UNSUPPORTED,
-                    format!(
-                        "node `{}`: a value of property `{name}` is left out of its {kind}: {problem}",
-                        node.name
-                    ),
-                );
-                if let Some(span) = span_of(i) {
-                    d = d.at(span);
-                }
-                diags.push(d);
-            }
-            if !v.is_null() {
-                object.insert(name.clone(), v);
-            }
-        }
-        let mut object = Json::Object(object);
-        default_name(&mut object, &node.name);
-        if let Some(service_type) = data.service_types.get(type_name) {
-            refs::set_if_missing(&mut object, "spec.type", Json::String(service_type.clone()));
-        }
+            diags.push(d);
+        };
+        let object = build(&evaluator, ids[i], kind, type_name, warn);
         built.insert(i, object);
     }
     for (type_name, nodes) in &unwritable {
@@ -204,17 +182,13 @@ pub fn objects(
         if folded.contains(&i) {
             continue;
         }
-        for container in imageless(object) {
+        for (message, hint) in refused(object) {
             let node = &topology.nodes[i];
             let mut d = Diagnostic::warning(
                 codes::K8S_UNSUPPORTED,
-                format!(
-                    "node `{}`: container `{container}` of its {} has no image, which Kubernetes refuses",
-                    node.name,
-                    object["kind"].as_str().unwrap_or("object")
-                ),
+                format!("node `{}`: {message}", node.name),
             )
-            .hint("give the container an `image` in the pod's spec");
+            .hint(hint);
             if let Some(span) = span_of(i) {
                 d = d.at(span);
             }
@@ -231,6 +205,114 @@ pub fn objects(
         })
         .collect();
     ProfileObjects { objects, taken }
+}
+
+/// The object of one node of `kind` (its type `type_name`): its properties that are fields,
+/// then what its capabilities write (a Service's `endpoint` its port), its name and the Service
+/// type its type means. `warn` is told what could not be evaluated.
+fn build(
+    evaluator: &eval::Evaluator,
+    id: NodeId,
+    kind: &str,
+    type_name: &str,
+    mut warn: impl FnMut(String),
+) -> Json {
+    let data = data();
+    let node = &evaluator.topology()[id];
+    let mut object = serde_json::Map::new();
+    object.insert("apiVersion".into(), Json::String(data.kinds[kind].clone()));
+    object.insert("kind".into(), Json::String(kind.to_string()));
+    for (name, value) in &node.properties {
+        if !data.fields.iter().any(|f| f == name) {
+            continue;
+        }
+        let (v, problems) = evaluator.eval(value, id);
+        for problem in problems {
+            warn(format!(
+                "node `{}`: a value of property `{name}` is left out of its {kind}: {problem}",
+                node.name
+            ));
+        }
+        if !v.is_null() {
+            object.insert(name.clone(), v);
+        }
+    }
+    let mut object = Json::Object(object);
+    for (cap_name, capability) in &node.capabilities {
+        let rules: Vec<_> = data
+            .capabilities
+            .iter()
+            .filter(|r| r.matches(&capability.types, kind))
+            .collect();
+        if rules.is_empty() {
+            continue;
+        }
+        let mut properties = serde_json::Map::new();
+        for (name, value) in &capability.properties {
+            let (v, problems) = evaluator.eval(value, id);
+            for problem in problems {
+                warn(format!(
+                    "node `{}`: a value of property `{name}` of capability `{cap_name}` is left out of its {kind}: {problem}",
+                    node.name
+                ));
+            }
+            properties.insert(name.clone(), v);
+        }
+        let properties = Json::Object(properties);
+        let this = object.clone();
+        for rule in rules {
+            refs::write_all(
+                &mut object,
+                &rule.set,
+                &rule.append,
+                &properties,
+                &[("source", &this), ("capability", &properties)],
+            );
+        }
+    }
+    default_name(&mut object, &node.name);
+    if let Some(service_type) = data.service_types.get(type_name) {
+        refs::set_if_missing(&mut object, "spec.type", Json::String(service_type.clone()));
+    }
+    object
+}
+
+/// What the API server would refuse in an object toscana cannot fill in itself, each with how
+/// to give it: a container without an image, a Service without a port, a ClusterRoleBinding's
+/// ServiceAccount without a namespace (a RoleBinding's is its own namespace).
+fn refused(object: &Json) -> Vec<(String, &'static str)> {
+    let kind = object["kind"].as_str().unwrap_or("object");
+    let mut out: Vec<(String, &'static str)> = imageless(object)
+        .into_iter()
+        .map(|container| {
+            (
+                format!(
+                    "container `{container}` of its {kind} has no image, which Kubernetes refuses"
+                ),
+                "give the container an `image` in the pod's spec",
+            )
+        })
+        .collect();
+    let ports = object.pointer("/spec/ports").and_then(Json::as_array);
+    let external = object.pointer("/spec/type").and_then(Json::as_str) == Some("ExternalName");
+    if kind == "Service" && !external && ports.is_none_or(Vec::is_empty) {
+        out.push((
+            "its Service has no port, which Kubernetes refuses".to_string(),
+            "give its `endpoint` capability a `port` (and a `target-port`), or write `spec.ports`",
+        ));
+    }
+    let subjects = object.get("subjects").and_then(Json::as_array);
+    let unscoped = subjects.is_some_and(|list| {
+        list.iter()
+            .any(|s| s["kind"] == "ServiceAccount" && s.get("namespace").is_none())
+    });
+    if kind == "ClusterRoleBinding" && unscoped {
+        out.push((
+            "a ServiceAccount subject of its ClusterRoleBinding has no namespace, which Kubernetes refuses".to_string(),
+            "give the ServiceAccount a `namespace` requirement (or a `metadata.namespace`)",
+        ));
+    }
+    out
 }
 
 /// The names of the containers without an image, wherever a kind keeps its pod spec.
@@ -305,6 +387,32 @@ mod tests {
             o,
             serde_json::json!({"spec": {"ports": [{"port": 80, "targetPort": 8080}, {"targetPort": "http"}], "name": "8080"}})
         );
+    }
+
+    #[test]
+    fn what_the_api_server_refuses_is_named() {
+        let messages = |o: Json| refused(&o).into_iter().map(|(m, _)| m).collect::<Vec<_>>();
+        assert_eq!(
+            messages(serde_json::json!({"kind": "Service", "spec": {"selector": {"app": "a"}}})),
+            ["its Service has no port, which Kubernetes refuses"]
+        );
+        assert!(
+            messages(serde_json::json!({"kind": "Service", "spec": {"type": "ExternalName"}}))
+                .is_empty()
+        );
+        assert!(
+            messages(serde_json::json!({"kind": "Service", "spec": {"ports": [{"port": 80}]}}))
+                .is_empty()
+        );
+        let binding = |namespace: Option<&str>| {
+            let mut subject = serde_json::json!({"kind": "ServiceAccount", "name": "a"});
+            if let Some(n) = namespace {
+                subject["namespace"] = n.into();
+            }
+            serde_json::json!({"kind": "ClusterRoleBinding", "subjects": [subject]})
+        };
+        assert_eq!(messages(binding(None)).len(), 1);
+        assert!(messages(binding(Some("shop"))).is_empty());
     }
 
     #[test]

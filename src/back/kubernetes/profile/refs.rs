@@ -14,16 +14,17 @@ use serde_json::Value as Json;
 
 use crate::ir::Topology;
 
-/// Applies `references` to the built objects (by node index): first the references that keep
-/// both objects, then those that fold a target into its source, so a folded pod carries its own
-/// references (its service account) into its controller. Gives the folded nodes.
+/// Applies `references` to the built objects (by node index), pass by pass: first those that
+/// others read (a namespace), then the references that keep both objects, then those that fold
+/// a target into its source, so a folded pod carries its own references (its service account)
+/// into its controller. Gives the folded nodes.
 pub fn apply(
     references: &[Reference],
     topology: &Topology,
     built: &mut BTreeMap<usize, Json>,
 ) -> BTreeSet<usize> {
     let mut folded = BTreeSet::new();
-    for fold_pass in [false, true] {
+    for pass in 0..=2 {
         for r in &topology.relationships {
             let (s, t) = (r.source.index(), r.target.index());
             let (Some(source), Some(target)) = (built.get(&s), built.get(&t)) else {
@@ -37,7 +38,7 @@ pub fn apply(
                 .filter(|e| e.matches(&r.types, &r.requirement, &source_kind, &target_kind))
                 .max_by_key(|e| e.kinds.is_some());
             let Some(entry) = entry else { continue };
-            if entry.fold != fold_pass {
+            if entry.pass() != pass {
                 continue;
             }
             let target = target.clone();
@@ -45,16 +46,8 @@ pub fn apply(
             let Some(source) = built.get_mut(&s) else {
                 continue;
             };
-            for w in &entry.set {
-                if let Some(v) = w.value_for(&source_copy, &target) {
-                    set_if_missing(source, &w.path, v);
-                }
-            }
-            for w in &entry.append {
-                if let Some(v) = w.value_for(&source_copy, &target) {
-                    append(source, &w.path, v);
-                }
-            }
+            let roots = [("source", &source_copy), ("target", &target)];
+            write_all(source, &entry.set, &entry.append, &target, &roots);
             if entry.fold {
                 folded.insert(t);
             }
@@ -63,46 +56,72 @@ pub fn apply(
     folded
 }
 
+/// Writes `set` (where nothing is) and `append` into `object`: a `from` path is read from
+/// `from_root` (a reference's target, a capability's properties), a `value` template's
+/// `{<root>.<path>}` strings from the named `roots`.
+pub fn write_all(
+    object: &mut Json,
+    set: &[Write],
+    appends: &[Write],
+    from_root: &Json,
+    roots: &[(&str, &Json)],
+) {
+    for w in set {
+        if let Some(v) = w.value_for(from_root, roots) {
+            set_if_missing(object, &w.path, v);
+        }
+    }
+    for w in appends {
+        if let Some(v) = w.value_for(from_root, roots) {
+            append(object, &w.path, v, w.key.as_deref());
+        }
+    }
+}
+
 impl Write {
-    fn value_for(&self, source: &Json, target: &Json) -> Option<Json> {
+    fn value_for(&self, from_root: &Json, roots: &[(&str, &Json)]) -> Option<Json> {
         if let Some(from) = &self.from {
-            return get(target, from).filter(|v| !v.is_null()).cloned();
+            return get(from_root, from).filter(|v| !v.is_null()).cloned();
         }
         self.value
             .as_ref()
-            .map(|v| fill(v, source, target))
+            .map(|v| fill(v, roots))
             .filter(|v| !v.is_null())
     }
 }
 
-/// A value template with `{target.<path>}` and `{source.<path>}` strings replaced.
-fn fill(template: &Json, source: &Json, target: &Json) -> Json {
+/// A value template with each string `{<root>.<path>}` replaced by that path of the named root
+/// (`{target.metadata.name}`); a key whose value comes out null is left out, so an optional
+/// property the template does not give (a port's `name`) writes nothing.
+fn fill(template: &Json, roots: &[(&str, &Json)]) -> Json {
     match template {
         Json::String(s) => {
             let inner = s.strip_prefix('{').and_then(|s| s.strip_suffix('}'));
             let looked_up = inner.and_then(|p| {
-                if let Some(p) = p.strip_prefix("target.") {
-                    Some(get(target, p).cloned().unwrap_or(Json::Null))
-                } else {
-                    p.strip_prefix("source.")
-                        .map(|p| get(source, p).cloned().unwrap_or(Json::Null))
-                }
+                roots.iter().find_map(|(name, root)| {
+                    let path = p.strip_prefix(name)?.strip_prefix('.')?;
+                    Some(get(root, path).cloned().unwrap_or(Json::Null))
+                })
             });
             looked_up.unwrap_or_else(|| template.clone())
         }
-        Json::Array(items) => Json::Array(items.iter().map(|i| fill(i, source, target)).collect()),
+        Json::Array(items) => Json::Array(items.iter().map(|i| fill(i, roots)).collect()),
         Json::Object(map) => Json::Object(
             map.iter()
-                .map(|(k, v)| (k.clone(), fill(v, source, target)))
+                .map(|(k, v)| (k.clone(), fill(v, roots)))
+                .filter(|(_, v)| !v.is_null())
                 .collect(),
         ),
         other => other.clone(),
     }
 }
 
-/// The value at a dotted path.
+/// The value at a dotted path; a number indexes a list (`spec.ports.0.port`).
 fn get<'j>(value: &'j Json, path: &str) -> Option<&'j Json> {
-    path.split('.').try_fold(value, |v, key| v.get(key))
+    path.split('.').try_fold(value, |v, key| match v {
+        Json::Array(items) => items.get(key.parse::<usize>().ok()?),
+        _ => v.get(key),
+    })
 }
 
 /// Writes `value` at the dotted `path` unless something is there; where a map is there and
@@ -127,14 +146,24 @@ fn fill_missing(slot: &mut Json, value: &Json) {
     }
 }
 
-/// Adds `value` to the list at the dotted `path`, making the list when there is none.
-fn append(object: &mut Json, path: &str, value: Json) {
+/// Adds `value` to the list at the dotted `path`, making the list when there is none, unless
+/// the list has it already, or (with `key`) has an item with the same value at `key`; a value
+/// without `key` is not added.
+fn append(object: &mut Json, path: &str, value: Json, key: Option<&str>) {
+    let named = key.map(|k| value.get(k).cloned().unwrap_or(Json::Null));
+    if named.as_ref().is_some_and(Json::is_null) {
+        return;
+    }
     walk(object, &path.split('.').collect::<Vec<_>>(), &mut |slot| {
         if slot.is_null() {
             *slot = Json::Array(Vec::new());
         }
         if let Json::Array(items) = slot
             && !items.contains(&value)
+            && !items.iter().any(|item| {
+                key.zip(named.as_ref())
+                    .is_some_and(|(k, n)| item.get(k) == Some(n))
+            })
         {
             items.push(value.clone());
         }
@@ -197,7 +226,7 @@ mod tests {
     #[test]
     fn append_reaches_every_container() {
         let mut o = json!({"containers": [{"name": "a"}, {"name": "b", "envFrom": [{"x": 1}]}]});
-        append(&mut o, "containers.*.envFrom", json!({"y": 2}));
+        append(&mut o, "containers.*.envFrom", json!({"y": 2}), None);
         assert_eq!(
             o,
             json!({"containers": [{"name": "a", "envFrom": [{"y": 2}]}, {"name": "b", "envFrom": [{"x": 1}, {"y": 2}]}]})
@@ -206,14 +235,40 @@ mod tests {
 
     #[test]
     fn templates_take_paths_of_either_end() {
+        let source = json!({"kind": "RoleBinding"});
+        let target = json!({"kind": "Role", "metadata": {"name": "reader"}});
         let v = fill(
-            &json!({"kind": "{target.kind}", "name": "{target.metadata.name}", "x": "{source.kind}", "k": "lit"}),
-            &json!({"kind": "RoleBinding"}),
-            &json!({"kind": "Role", "metadata": {"name": "reader"}}),
+            &json!({"kind": "{target.kind}", "name": "{target.metadata.name}", "x": "{source.kind}", "k": "lit", "gone": "{target.nothing}"}),
+            &[("source", &source), ("target", &target)],
         );
         assert_eq!(
             v,
             json!({"kind": "Role", "name": "reader", "x": "RoleBinding", "k": "lit"})
+        );
+    }
+
+    #[test]
+    fn a_path_indexes_a_list() {
+        let o = json!({"spec": {"ports": [{"port": 80}, {"port": 443}]}});
+        assert_eq!(get(&o, "spec.ports.1.port"), Some(&json!(443)));
+        assert_eq!(get(&o, "spec.ports.2.port"), None);
+        assert_eq!(get(&o, "spec.ports.x"), None);
+    }
+
+    #[test]
+    fn append_by_key_adds_each_named_item_once() {
+        let mut o = json!({"spec": {"ports": [{"port": 80, "targetPort": "http"}]}});
+        append(
+            &mut o,
+            "spec.ports",
+            json!({"port": 80, "targetPort": 8080}),
+            Some("port"),
+        );
+        append(&mut o, "spec.ports", json!({"port": 443}), Some("port"));
+        append(&mut o, "spec.ports", json!({"targetPort": 9}), Some("port"));
+        assert_eq!(
+            o,
+            json!({"spec": {"ports": [{"port": 80, "targetPort": "http"}, {"port": 443}]}})
         );
     }
 }
