@@ -28,8 +28,6 @@ const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
     ("src/back/shared.rs", 966, TO_SPLIT),
     ("src/diag.rs", 1263, TO_SPLIT),
-    ("src/front/xml/topology.rs", 1123, TO_SPLIT),
-    ("src/front/xml/types.rs", 1415, TO_SPLIT),
     ("src/profiles/mod.rs", 1030, TO_SPLIT),
     ("src/resolve/calls/builtins.rs", 1920, TO_SPLIT),
     ("src/resolve/calls/eval.rs", 1574, TO_SPLIT),
@@ -47,15 +45,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/back/graphviz.rs", "context", 495, TO_SPLIT),
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
-    ("src/front/xml/props.rs", "values", 124, TO_SPLIT),
-    ("src/front/xml/topology.rs", "boundary", 216, TO_SPLIT),
-    ("src/front/xml/topology.rs", "node_template", 193, TO_SPLIT),
-    (
-        "src/front/xml/topology.rs",
-        "relationship_template",
-        170,
-        TO_SPLIT,
-    ),
     ("src/resolve/calls/eval.rs", "defines", 129, TO_SPLIT),
     ("src/resolve/extras.rs", "substitution", 172, TO_SPLIT),
     ("src/resolve/fulfil.rs", "compatible", 134, TO_SPLIT),
@@ -76,7 +65,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
     ("src/source/loader.rs", "open_archive", 122, TO_SPLIT),
     ("src/source/loader.rs", "open_dir", 133, TO_SPLIT),
-    ("src/source/meta.rs", "parse_meta", 132, TO_SPLIT),
     ("src/yaml/load.rs", "scan_diagnostic", 171, TO_SPLIT),
 ];
 
