@@ -228,7 +228,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
     extras::workflows(&plain, &locator, template, &mut topology, diags);
-    unset_inputs::check(model, nodes.ancestry, template, &topology, diags);
+    after_build(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the
@@ -387,4 +387,18 @@ fn as_map(
             IndexMap::new()
         }
     }
+}
+
+/// The checks that read the built topology without changing it: the inputs operations are
+/// given, the names workflow steps use, and the types of group members and policy targets.
+fn after_build(
+    model: &Model,
+    ancestry: &mut types::Ancestry,
+    template: &crate::model::TopologyTemplate,
+    topology: &Topology,
+    diags: &mut Diagnostics,
+) {
+    unset_inputs::check(model, ancestry, template, topology, diags);
+    workflow_calls::steps::check(model, template, topology, diags);
+    extras::membership::check(model, ancestry, template, topology, diags);
 }

@@ -115,7 +115,7 @@ impl CallCheck<'_> {
         let node_defs = definitions(self.model, TypeKind::Node, self.node_types);
         let interface_defs = super::interface_parameters::definitions_named(&node_defs, interface);
         if interface_defs.is_empty() {
-            return;
+            return self.no_interface(&node_defs, interface, operation_node, diags);
         }
         let interface_type = interface_defs
             .iter()
@@ -222,6 +222,33 @@ impl CallCheck<'_> {
                 );
             }
         }
+    }
+
+    /// A `call_operation` whose interface the target's type does not have. Nothing is reported
+    /// when the target's type is unknown (reported where it is named).
+    fn no_interface(
+        &self,
+        node_defs: &[&crate::model::TypeDef],
+        interface: &str,
+        operation_node: &Node,
+        diags: &mut Diagnostics,
+    ) {
+        if node_defs.is_empty() {
+            return;
+        }
+        let known: Vec<&str> = node_defs
+            .iter()
+            .filter_map(|d| d.def.as_map()?.get("interfaces")?.as_map())
+            .flat_map(|m| m.entries().iter().filter_map(|e| e.key.as_str()))
+            .collect();
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNKNOWN_NAME,
+                format!("`call_operation` names interface `{interface}`, which its target's node type does not define"),
+            )
+            .at(operation_node.span)
+            .did_you_mean(interface, &known, Some(format!("name an interface of the target node's type as <interface>.<operation>: {} ({})", known.join(", "), rule(self.model.dialect)))),
+        );
     }
 
     /// The input names the node template assigns on this interface or operation.
@@ -347,5 +374,299 @@ fn rule(dialect: Dialect) -> &'static str {
         "§13.2.3.3 Call Operation Activity Definition"
     } else {
         "Simple Profile 1.3 Workflow activity definition, call_operation: the extended form passes inputs"
+    }
+}
+
+pub(super) mod steps {
+    //! What the steps of an imperative workflow name, and the shape of their activities (TOSCA 2.0
+    //! §13.2 Imperative Workflows, §13.2.2 Workflow Step Definition, §13.2.3 Activity Definition;
+    //! Simple Profile 1.1–1.3, which brought imperative workflows with the same step and activity
+    //! grammar).
+    //!
+    //! Each name a step writes must resolve in the service template, or the workflow cannot run:
+    //! - `target` is "the name of a node template or group in the service";
+    //! - `target_relationship` is "the name of a requirement of the node template (in case
+    //!   <target_name> refers to a node template)", and "applicable only if the target is a node";
+    //! - `on_success` and `on_failure` each hold "the name of another step of the workflow" (a list,
+    //!   or the single string the grammar also shows);
+    //! - each activity is a one-entry map whose key is `delegate`, `set_state`, `call_operation` or
+    //!   `inline` (§13.2.3), and `inline` names "a workflow defined in the service"
+    //!   (§13.2.3.4 Inline Workflow Activity Definition).
+    //!
+    //! TOSCA 2.0 also makes `steps` and `implementation` "mutually exclusive" (§13.2 Imperative
+    //! Workflows); the Simple Profile drafts this project reads give no such rule, so it is checked
+    //! for 2.0 only. A TOSCA 2.0 policy trigger's `action` is "the list of sequential activities"
+    //! (§16.5 Trigger Definition), so its activities are held to the same shape. A `delegate` names a
+    //! declarative workflow the orchestrator provides (`deploy`, `undeploy`, ...), which no file
+    //! defines, so it is not resolved. `call_operation` is [`crate::resolve::workflow_calls`]'s.
+
+    use std::collections::HashSet;
+
+    use crate::diag::{Diagnostic, Diagnostics, codes};
+    use crate::ir::{Dialect, Topology};
+    use crate::model::{Model, TopologyTemplate, TypeKind};
+    use crate::yaml::{Map, Node};
+
+    /// The activity keynames of §13.2.3 Activity Definition.
+    const ACTIVITIES: &[&str] = &["delegate", "set_state", "call_operation", "inline"];
+
+    /// Checks the steps of every workflow, and the activities of every policy trigger, of a TOSCA
+    /// 2.0 service template or Simple Profile topology template.
+    pub fn check(
+        model: &Model,
+        template: &TopologyTemplate,
+        topology: &Topology,
+        diags: &mut Diagnostics,
+    ) {
+        if model.dialect == Dialect::Xml {
+            return;
+        }
+        let names = Names {
+            model,
+            topology,
+            workflows: template.workflows.iter().map(|w| w.name.as_str()).collect(),
+            rule: rule(model.dialect),
+        };
+        for workflow in &template.workflows {
+            let Some(map) = workflow.def.as_map() else {
+                continue;
+            };
+            let steps = map.get("steps");
+            if let (Some(steps), Some(implementation)) = (steps, map.get("implementation"))
+                && model.dialect == Dialect::Tosca2
+            {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_SHAPE,
+                        format!("workflow `{}` has both `steps` and `implementation`, which are mutually exclusive", workflow.name),
+                    )
+                    .at(implementation.span)
+                    .label(steps.span, "its steps")
+                    .hint("keep either the steps or the external workflow `implementation` (§13.2 Imperative Workflows)"),
+                );
+            }
+            let Some(steps) = steps.and_then(Node::as_map) else {
+                continue;
+            };
+            for step in steps.entries() {
+                if let Some(body) = step.value.as_map() {
+                    names.step(steps, body, diags);
+                }
+            }
+        }
+        // The Simple Profile's triggers come in several shapes (1.0 left policies to a
+        // non-normative appendix, and tosca-parser's and Tacker's templates write `action` as a
+        // list of names), so only TOSCA 2.0 triggers are held to the activity grammar.
+        let triggers_of = template
+            .policies
+            .iter()
+            .filter(|_| model.dialect == Dialect::Tosca2);
+        for policy in triggers_of {
+            let triggers = policy.def.as_map().and_then(|p| p.get("triggers"));
+            for trigger in triggers
+                .and_then(Node::as_map)
+                .map_or(&[][..], Map::entries)
+            {
+                let action = trigger.value.as_map().and_then(|t| t.get("action"));
+                names.activities(action.and_then(Node::as_seq).unwrap_or(&[]), diags);
+            }
+        }
+    }
+
+    /// What the names of a workflow's steps may name.
+    struct Names<'a> {
+        model: &'a Model,
+        topology: &'a Topology,
+        workflows: HashSet<&'a str>,
+        rule: &'static str,
+    }
+
+    impl Names<'_> {
+        fn step(&self, steps: &Map, step: &Map, diags: &mut Diagnostics) {
+            let target = step.get("target").filter(|t| t.as_str().is_some());
+            if let Some(target) = target {
+                self.target(target, step.get("target_relationship"), diags);
+            }
+            for key in ["on_success", "on_failure"] {
+                let Some(next) = step.get(key) else {
+                    continue;
+                };
+                let listed = match next.as_seq() {
+                    Some(items) => items,
+                    None => std::slice::from_ref(next),
+                };
+                for name in listed {
+                    self.next_step(steps, key, name, diags);
+                }
+            }
+            if let Some(activities) = step.get("activities").and_then(Node::as_seq) {
+                self.activities(activities, diags);
+            }
+        }
+
+        /// `target` names a node template or group; `target_relationship` a requirement of that
+        /// node.
+        fn target(&self, target: &Node, relationship: Option<&Node>, diags: &mut Diagnostics) {
+            let name = target.as_str().unwrap_or_default();
+            let node = self.topology.nodes.iter().find(|n| n.name == name);
+            let group = self.topology.groups.iter().any(|g| g.name == name);
+            if node.is_none() && !group {
+                let known: Vec<&str> = self
+                    .topology
+                    .nodes
+                    .iter()
+                    .map(|n| n.name.as_str())
+                    .chain(self.topology.groups.iter().map(|g| g.name.as_str()))
+                    .collect();
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!("workflow step targets `{name}`, which is no node template or group of the service template"),
+                    )
+                    .at(target.span)
+                    .did_you_mean(name, &known, Some(format!("name a node template or group ({})", self.rule))),
+                );
+                return;
+            }
+            let Some(relationship) = relationship else {
+                return;
+            };
+            let Some(node) = node else {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_SHAPE,
+                        format!("workflow step sets `target_relationship`, but its target `{name}` is a group"),
+                    )
+                    .at(relationship.span)
+                    .hint(format!("`target_relationship` names a requirement of a node template target; remove it or target a node ({})", self.rule)),
+                );
+                return;
+            };
+            let defs = crate::resolve::types::definitions(self.model, TypeKind::Node, &node.types);
+            if defs.is_empty() || self.model.incomplete_types {
+                return;
+            }
+            let requirements: Vec<&str> = defs
+                .iter()
+                .filter_map(|d| d.def.as_map()?.get("requirements")?.as_seq())
+                .flatten()
+                .filter_map(|r| r.as_map()?.entries().first()?.key.as_str())
+                .collect();
+            let wanted = relationship.scalar_text().unwrap_or_default();
+            if !requirements.contains(&wanted) {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!("`target_relationship` names `{wanted}`, which is no requirement of `{name}` (a `{}`)", node.type_name),
+                    )
+                    .at(relationship.span)
+                    .did_you_mean(wanted, &requirements, Some(format!("name a requirement of the target node's type: {} ({})", requirements.join(", "), self.rule))),
+                );
+            }
+        }
+
+        /// An `on_success` or `on_failure` entry names another step of the same workflow.
+        fn next_step(&self, steps: &Map, key: &str, name: &Node, diags: &mut Diagnostics) {
+            let wanted = name.scalar_text();
+            if wanted.is_some_and(|w| steps.contains_key(w)) {
+                return;
+            }
+            let known: Vec<&str> = steps
+                .entries()
+                .iter()
+                .filter_map(|e| e.key.as_str())
+                .collect();
+            let written = wanted.unwrap_or("a value that is not a name");
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_UNKNOWN_NAME,
+                    format!("`{key}` names `{written}`, which is no step of this workflow"),
+                )
+                .at(name.span)
+                .did_you_mean(
+                    written,
+                    &known,
+                    Some(format!(
+                        "name a step of the workflow: {} ({})",
+                        known.join(", "),
+                        self.rule
+                    )),
+                ),
+            );
+        }
+
+        /// Each activity is a one-entry map of a known kind; an `inline` names a workflow of the
+        /// service template.
+        fn activities(&self, activities: &[Node], diags: &mut Diagnostics) {
+            for activity in activities {
+                let entries = activity.as_map().map_or(&[][..], Map::entries);
+                let [entry] = entries else {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_SHAPE,
+                            "an activity must be a map with exactly one entry, its kind",
+                        )
+                        .at(activity.span)
+                        .hint(format!("write one activity per list item: `- delegate: ...`, `- set_state: ...`, `- call_operation: ...` or `- inline: ...` ({})", self.rule)),
+                    );
+                    continue;
+                };
+                let kind = entry.key.as_str().unwrap_or_default();
+                if !ACTIVITIES.contains(&kind) {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_KEY,
+                            format!("`{kind}` is not an activity"),
+                        )
+                        .at(entry.key.span)
+                        .did_you_mean(
+                            kind,
+                            ACTIVITIES,
+                            Some(format!(
+                                "an activity is one of: {} ({})",
+                                ACTIVITIES.join(", "),
+                                self.rule
+                            )),
+                        ),
+                    );
+                } else if kind == "inline" {
+                    self.inlined(&entry.value, diags);
+                }
+            }
+        }
+
+        /// `inline: <workflow>` or `inline: { workflow: <workflow>, inputs }`.
+        fn inlined(&self, value: &Node, diags: &mut Diagnostics) {
+            let name = match value.as_map() {
+                Some(m) => m.get("workflow"),
+                None => Some(value),
+            };
+            let Some(name) = name else {
+                return;
+            };
+            let wanted = name.scalar_text().unwrap_or_default();
+            if self.workflows.contains(wanted) {
+                return;
+            }
+            let mut known: Vec<&str> = self.workflows.iter().copied().collect();
+            known.sort_unstable();
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_UNKNOWN_NAME,
+                    format!("`inline` names workflow `{wanted}`, which the service template does not define"),
+                )
+                .at(name.span)
+                .did_you_mean(wanted, &known, Some(format!("name a workflow of the service template's `workflows` (§13.2.3.4 Inline Workflow Activity Definition; {})", self.rule))),
+            );
+        }
+    }
+
+    /// The section that defines workflow steps, for the dialect.
+    fn rule(dialect: Dialect) -> &'static str {
+        if dialect == Dialect::Tosca2 {
+            "§13.2.2 Workflow Step Definition"
+        } else {
+            "Simple Profile 1.1-1.3 Workflow step definition"
+        }
     }
 }

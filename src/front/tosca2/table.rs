@@ -340,7 +340,7 @@ impl D {
             // §16.5 Trigger Definition
             D::Trigger => (
                 &[("event", Str), ("condition", Any), ("action", Any)],
-                &["event"],
+                &["event", "action"],
             ),
             // §6.9.1 Service Template Grammar
             D::ServiceTemplate => (

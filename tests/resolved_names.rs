@@ -1,0 +1,217 @@
+//! The valid counterparts of the `workflow-*`, `group-*-member-type-not-admitted`,
+//! `policy-*-target-type-not-admitted` and `trigger-2-0-action-missing` bad-input cases: a
+//! workflow whose steps name existing nodes, groups, requirements, steps and workflows, whose
+//! activities are one-entry maps of the four kinds, and groups and policies whose members and
+//! targets are of (or derived from) the types their types list, and TOSCA 2.0 substitution
+//! mappings whose names resolve (`substitution-2-0-*`). Each file checks with no
+//! diagnostic, in TOSCA 2.0 and the Simple Profile 1.3 alike.
+
+mod common;
+
+use common::assert_checks_clean as accepted;
+
+#[test]
+fn tosca2_workflow_names_that_resolve_are_accepted() {
+    // §13.2.2 Workflow Step Definition, §13.2.3 Activity Definition, §16.2 Group Definition,
+    // §16.4 Policy Definition, §16.5 Trigger Definition.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Lifecycle:
+    operations:
+      start: {}
+    notifications:
+      overload: {}
+capability_types:
+  Storage: {}
+node_types:
+  Server:
+    interfaces:
+      life:
+        type: Lifecycle
+    requirements:
+      - storage:
+          capability: Storage
+          count_range: [0, 1]
+  BigServer:
+    derived_from: Server
+  Disk:
+    capabilities:
+      storage:
+        type: Storage
+group_types:
+  Servers:
+    members: [ Server ]
+policy_types:
+  Placement:
+    targets: [ Server, Servers ]
+  Anything: {}
+service_template:
+  node_templates:
+    web:
+      type: Server
+    big:
+      type: BigServer
+    data:
+      type: Disk
+  groups:
+    servers:
+      type: Servers
+      members: [ web, big ]
+  policies:
+    - near:
+        type: Placement
+        targets: [ big, servers ]
+    - scale:
+        type: Anything
+        targets: [ data ]
+        triggers:
+          overload:
+            event: Lifecycle.overload
+            action:
+              - call_operation: life.start
+  workflows:
+    prepare:
+      steps:
+        mark:
+          target: servers
+          activities:
+            - set_state: preparing
+    start_all:
+      steps:
+        attach:
+          target: web
+          target_relationship: storage
+          activities:
+            - set_state: attaching
+          on_success: start_web
+          on_failure: [ failed ]
+        start_web:
+          target: web
+          activities:
+            - inline: prepare
+            - inline: { workflow: prepare }
+            - call_operation: life.start
+            - delegate: deploy
+        failed:
+          target: big
+          activities:
+            - set_state: error
+",
+    );
+}
+
+#[test]
+fn simple_profile_workflow_names_that_resolve_are_accepted() {
+    // Simple Profile 1.3: workflow step and activity definitions, group and policy types'
+    // `members` and `targets`.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Server:
+    derived_from: tosca.nodes.Root
+group_types:
+  Servers:
+    derived_from: tosca.groups.Root
+    members: [ Server ]
+policy_types:
+  ServerPlacement:
+    derived_from: tosca.policies.Placement
+    targets: [ Server ]
+topology_template:
+  node_templates:
+    web:
+      type: Server
+  groups:
+    servers:
+      type: Servers
+      members: [ web ]
+  policies:
+    - near:
+        type: ServerPlacement
+        targets: [ web ]
+  workflows:
+    start_all:
+      steps:
+        start_web:
+          target: web
+          activities:
+            - call_operation: Standard.start
+            - set_state: started
+          on_success:
+            - started
+        started:
+          target: servers
+          activities:
+            - delegate: deploy
+",
+    );
+}
+
+#[test]
+fn tosca2_substitution_mappings_that_resolve_are_accepted() {
+    // §15.2 Property Mapping, §15.3 Attribute Mapping, §15.6 Interface Mapping: the valid
+    // counterpart of the `substitution-2-0-*` cases. Every required input without a default is
+    // mapped, each onto a property of its type; an optional input and one with a default need no
+    // mapping; a property counts as an attribute.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Lifecycle:
+    operations:
+      start: {}
+  Managed:
+    derived_from: Lifecycle
+capability_types:
+  Endpoint:
+    properties:
+      protocol: { type: string, required: false }
+node_types:
+  Database:
+    properties:
+      port: { type: integer }
+      name: { type: string }
+    attributes:
+      address: { type: string }
+    capabilities:
+      endpoint: { type: Endpoint }
+    interfaces:
+      life: { type: Managed }
+  Engine:
+    capabilities:
+      endpoint: { type: Endpoint }
+service_template:
+  inputs:
+    port: { type: integer }
+    db_name: { type: string }
+    protocol: { type: string, default: tcp }
+    note: { type: string, required: false }
+  node_templates:
+    engine: { type: Engine }
+  outputs:
+    address: { type: string, value: 10.0.0.1 }
+    db: { type: string, value: { $get_input: db_name } }
+  workflows:
+    boot:
+      steps:
+        up:
+          target: engine
+          activities:
+            - set_state: started
+  substitution_mappings:
+    node_type: Database
+    properties:
+      port: port
+      name: db_name
+      [ CAPABILITY, endpoint, protocol ]: protocol
+    attributes:
+      address: address
+      name: db
+    capabilities:
+      endpoint: [ engine, endpoint ]
+    interfaces:
+      life:
+        start: boot
+",
+    );
+}
