@@ -260,6 +260,7 @@ impl Options<'_> {
                     no_limits: k8s.no_limits,
                     no_probes: k8s.no_probes,
                     no_security_context: k8s.no_security_context,
+                    outputs_written: false,
                 }))
             }
             Options::Terraform(tf) => Box::new(back::registry::Terraform(tf.provider())),

@@ -659,6 +659,7 @@ pub(super) fn relationship(
         types,
         default_type,
         properties,
+        assigned: super::nodes::written_keys(assigned.and_then(|m| m.get("properties"))),
         attributes,
         interfaces,
         location: builder.locator.at(a.span),

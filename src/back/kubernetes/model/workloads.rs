@@ -453,6 +453,7 @@ impl Ctx<'_> {
                 if !is_endpoint(cap) {
                     continue;
                 }
+                self.capability(m, cname);
                 if let Some(port) = cap.properties.get("port").and_then(integer) {
                     let name = cap
                         .properties
@@ -709,11 +710,16 @@ impl Ctx<'_> {
     pub(super) fn requests(&self, i: usize) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
         let node = self.node(i);
-        let host = node.capabilities.get("host").or_else(|| {
-            node.capabilities
-                .values()
-                .find(|c| c.properties.contains_key("num_cpus"))
-        });
+        let host = node
+            .capabilities
+            .iter()
+            .find(|(name, _)| *name == "host")
+            .or_else(|| {
+                node.capabilities
+                    .iter()
+                    .find(|(_, c)| c.properties.contains_key("num_cpus"))
+            })
+            .and_then(|(name, _)| self.capability(i, name));
         if let Some(host) = host {
             if let Some(cpu) = host.properties.get("num_cpus").and_then(cpu_quantity) {
                 out.insert("cpu".to_string(), cpu);
