@@ -175,6 +175,7 @@ topology_template:
         - local_storage: { node: disk, relationship: mount }
     disk:
       type: tosca.nodes.Storage.BlockStorage
+      properties: { name: data }
     app:
       type: tosca.nodes.SoftwareComponent
       requirements:
@@ -210,9 +211,10 @@ fn attributes_capabilities_requirements_relationships_and_outputs_are_accounted_
             // The hosting relationship has a meaning to the backend; AttachesTo and DependsOn
             // have none. Type defaults (the disk's, the host's `disk_size`) are never named.
             "node `vm`: test does not translate attribute `public_address`, requirement `local_storage` @ 9:5",
-            "node `app`: test does not translate requirement `dependency` @ 20:5",
+            "node `disk`: test does not translate property `name` @ 18:5",
+            "node `app`: test does not translate requirement `dependency` @ 21:5",
             "relationship `mount`: test does not translate property `location` @ 17:11",
-            "output `url`: test does not translate it @ 25:5",
+            "output `url`: test does not translate it @ 27:5",
         ]
     );
 }
@@ -234,6 +236,7 @@ fn what_the_backend_turned_into_something_or_a_skip_rule_ignores_is_not_reported
     };
     let warned = warnings_of(STACK, &backend, |ledger, topology| {
         ledger.used(ElementKind::Node, 0, Part::Attribute, "public_address");
+        ledger.property(topology, 1, "name");
         ledger.capability(topology, 0, "host");
         for (ri, r) in topology.relationships.iter().enumerate() {
             if r.requirement != "host" {
