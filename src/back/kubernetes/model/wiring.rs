@@ -470,17 +470,7 @@ impl Ctx<'_> {
             if self.roles[l] != Role::LoadBalancer {
                 continue;
             }
-            let client_port = self
-                .node(l)
-                .capabilities
-                .iter()
-                .filter(|(_, c)| is_endpoint(c))
-                .find_map(|(name, _)| {
-                    self.capability(l, name)?
-                        .properties
-                        .get("port")
-                        .and_then(integer)
-                });
+            let client_port = self.first_endpoint_port(l);
             let mut targets: Vec<usize> = Vec::new();
             let mut seen: std::collections::HashSet<usize> = Default::default();
             let topology = self.topology;

@@ -709,18 +709,7 @@ impl Ctx<'_> {
     /// Resource requests from a Compute's `host` capability.
     pub(super) fn requests(&self, i: usize) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
-        let node = self.node(i);
-        let host = node
-            .capabilities
-            .iter()
-            .find(|(name, _)| *name == "host")
-            .or_else(|| {
-                node.capabilities
-                    .iter()
-                    .find(|(_, c)| c.properties.contains_key("num_cpus"))
-            })
-            .and_then(|(name, _)| self.capability(i, name));
-        if let Some(host) = host {
+        if let Some(host) = self.sizing_capability(i) {
             if let Some(cpu) = host.properties.get("num_cpus").and_then(cpu_quantity) {
                 out.insert("cpu".to_string(), cpu);
             }
