@@ -188,6 +188,7 @@ fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skip
             no_probes: true,
             no_security_context: true,
             service_account_token: true,
+            outputs_written: false,
         },
     ];
     let (mut seen, mut accepted, mut translated, mut nothing, mut needs_inputs) = (0, 0, 0, 0, 0);

@@ -8,7 +8,14 @@
 //!   ignore:
 //!     properties:
 //!       snapshot_id: "a claim is made empty; restoring a cloud snapshot is the storage class's business"
+//!     capabilities:
+//!       host.disk_size: "..."     # a capability's property, as `capability.property`
+//!     requirements:
+//!       dependency: "..."         # a requirement, by its name
 //! ```
+//!
+//! A `skip` rule may have an `ignore:` too: what it lists is left out of the warning the
+//! ledger gives about the elements the rule skips.
 //!
 //! The map is typed: its keys are the [`Part`]s the ledger accounts for, each a map from a key
 //! name to a non-empty reason. Anything else is a `backend::rules` error at load, so a typo
@@ -36,13 +43,36 @@ pub enum Part {
     Operation,
     /// A policy's trigger, by its name.
     Trigger,
+    /// A property a node template assigns to one of its capabilities, as `capability.property`
+    /// (`host.num_cpus`).
+    Capability,
+    /// A requirement a node template assigns that a relationship fulfils, by its name: used when
+    /// the backend turns the relationship into something (see [`super::engine::Ledger`]).
+    Requirement,
+    /// An output's value: an output is translated as a whole or not at all. Not listed in
+    /// `ignore:` (a rule that leaves every output out says why in its `skip:`).
+    Value,
 }
 
 impl Part {
     /// Every part, in the order a warning lists them.
-    pub const ALL: [Part; 5] = [
+    pub const ALL: [Part; 8] = [
         Part::Property,
         Part::Attribute,
+        Part::Capability,
+        Part::Requirement,
+        Part::Artifact,
+        Part::Operation,
+        Part::Trigger,
+        Part::Value,
+    ];
+
+    /// The parts an `ignore:` may list.
+    pub const IGNORABLE: [Part; 7] = [
+        Part::Property,
+        Part::Attribute,
+        Part::Capability,
+        Part::Requirement,
         Part::Artifact,
         Part::Operation,
         Part::Trigger,
@@ -56,6 +86,9 @@ impl Part {
             Part::Artifact => "artifacts",
             Part::Operation => "operations",
             Part::Trigger => "triggers",
+            Part::Capability => "capabilities",
+            Part::Requirement => "requirements",
+            Part::Value => "values",
         }
     }
 
@@ -67,6 +100,9 @@ impl Part {
             Part::Artifact => "artifact",
             Part::Operation => "operation",
             Part::Trigger => "trigger",
+            Part::Capability => "capability property",
+            Part::Requirement => "requirement",
+            Part::Value => "value",
         }
     }
 }
@@ -95,10 +131,10 @@ impl Ignores {
     /// of key names to reasons.
     pub(crate) fn parse(node: &Node, diags: &mut Diagnostics) -> Option<Ignores> {
         let map = expect_map(node, "`ignore`", diags)?;
-        let plurals = Part::ALL.map(Part::plural);
+        let plurals = Part::IGNORABLE.map(Part::plural);
         let mut ok = check_keys(map, &plurals, "`ignore`", diags);
         let mut ignores = Ignores::default();
-        for part in Part::ALL {
+        for part in Part::IGNORABLE {
             let Some(keys) = map.get(part.plural()) else {
                 continue;
             };

@@ -177,6 +177,11 @@ impl RelationshipMeanings {
         self.means_at(id.index(), meaning)
     }
 
+    /// True when the relationship at `index` has at least one meaning to the backend.
+    pub fn has_any(&self, index: usize) -> bool {
+        self.bits.get(index).is_some_and(|bits| *bits != 0)
+    }
+
     /// True when the relationship at `index` of the topology's arena has `meaning` (for
     /// tables a backend keeps by position).
     pub fn means_at(&self, index: usize, meaning: Meaning) -> bool {
@@ -241,6 +246,7 @@ mod tests {
             types: types.iter().map(|t| t.to_string()).collect(),
             default_type: false,
             properties: Default::default(),
+            assigned: Vec::new(),
             attributes: Default::default(),
             interfaces: Default::default(),
             location: None,

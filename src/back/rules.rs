@@ -52,8 +52,9 @@ pub(crate) struct Rule {
 
 #[derive(Debug, Clone)]
 pub(crate) enum Action {
-    /// `skip: reason`: the element is deliberately not translated; no warning.
-    Skip,
+    /// `skip: reason`: the element is deliberately not translated as a whole; the ledger still
+    /// names what it held (less the rule's `ignore:`), with this reason.
+    Skip(String),
     /// `template:` with `output:` or `section:`.
     Render { template: Located, target: Target },
 }
@@ -214,7 +215,7 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
     let skip = match map.get("skip") {
         None => None,
         Some(v) => match v.as_str() {
-            Some(reason) if !reason.trim().is_empty() => Some(()),
+            Some(reason) if !reason.trim().is_empty() => Some(reason.trim().to_string()),
             _ => {
                 diags.push(shape(
                     v,
@@ -226,7 +227,7 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
         },
     };
     let action = if map.contains_key("skip") {
-        for key in ["template", "output", "section", "bind", "ignore"] {
+        for key in ["template", "output", "section", "bind"] {
             if let Some(entry) = map.entry(key) {
                 diags.push(
                     Diagnostic::error(
@@ -240,7 +241,7 @@ fn parse_rule(node: &Node, diags: &mut Diagnostics) -> Option<Rule> {
                 );
             }
         }
-        skip.map(|()| Action::Skip)
+        skip.map(Action::Skip)
     } else {
         let Some(template) = template else {
             // A misspelt `template:` is reported as such; saying it is missing too would be noise.

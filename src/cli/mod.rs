@@ -261,6 +261,7 @@ impl Options<'_> {
                     no_probes: k8s.no_probes,
                     no_security_context: k8s.no_security_context,
                     service_account_token: k8s.service_account_token,
+                    outputs_written: false,
                 }))
             }
             Options::Terraform(tf) => Box::new(back::registry::Terraform(tf.provider())),

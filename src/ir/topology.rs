@@ -131,6 +131,12 @@ pub struct Node {
     /// entries of `properties` are defaults of its type. Diagrams always show these.
     pub assigned: Vec<String>,
     pub attributes: IndexMap<String, Value>,
+    /// The names of the attributes the template assigns itself, in the order written; the
+    /// other entries of `attributes` come from its type. Only the backends' not-translated
+    /// ledger reads it (a value nobody wrote is never "dropped"), so the IR output leaves it out.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub assigned_attributes: Vec<String>,
     // Shared: a capability the template leaves as its type defines it is one value for every
     // node of the type; writing to one (an assignment, a value evaluated into it) copies it
     // first ([`Shared::make_mut`]).
@@ -193,6 +199,12 @@ pub struct Capability {
     pub types: TypeNames,
     pub properties: IndexMap<String, Value>,
     pub attributes: IndexMap<String, Value>,
+    /// The names of the properties the node template assigns to this capability itself; the
+    /// other entries of `properties` are defaults of its type. For the not-translated ledger
+    /// only (see [`Node::assigned_attributes`]).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub assigned: Vec<String>,
     pub location: Option<Location>,
 }
 
@@ -268,6 +280,12 @@ pub struct Relationship {
     /// need not label it.
     pub default_type: bool,
     pub properties: IndexMap<String, Value>,
+    /// The names of the properties the relationship template (or the inline relationship of
+    /// the requirement) assigns itself; the other entries of `properties` are defaults of its
+    /// type. For the not-translated ledger only (see [`Node::assigned_attributes`]).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub assigned: Vec<String>,
     pub attributes: IndexMap<String, Value>,
     pub interfaces: Interfaces,
     pub location: Option<Location>,

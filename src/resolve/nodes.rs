@@ -55,6 +55,20 @@ pub struct NodeBuilder<'a> {
     pub artifact_paths: std::cell::RefCell<FastMap<(FileId, String), Option<String>>>,
 }
 
+/// The keys a template writes in one of its sections (`properties`, `attributes`), in the order
+/// written: what the not-translated ledger tells from the type's defaults.
+pub fn written_keys(section: Option<&Yaml>) -> Vec<String> {
+    section
+        .and_then(Yaml::as_map)
+        .map(|m| {
+            m.entries()
+                .iter()
+                .filter_map(|e| e.key.scalar_text().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Whether directives make the resolver select the node rather than create it: `select`
 /// (the Simple Profile 1.0 drafts' `selectable`) tried before `create`, since directives are
 /// tried in order and `create` always succeeds (§7.2.1 Node Template Directives). Returns the
@@ -205,16 +219,8 @@ impl<'a> NodeBuilder<'a> {
                 !only_selected,
                 diags,
             ),
-            assigned: def
-                .get("properties")
-                .and_then(Yaml::as_map)
-                .map(|m| {
-                    m.entries()
-                        .iter()
-                        .filter_map(|e| e.key.scalar_text().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            assigned: written_keys(def.get("properties")),
+            assigned_attributes: written_keys(def.get("attributes")),
             attributes: self.merged(
                 &owner,
                 &defs,
@@ -406,6 +412,7 @@ impl<'a> NodeBuilder<'a> {
                         types,
                         properties,
                         attributes,
+                        assigned: Vec::new(),
                         location: self.locator.at(entry.key.span),
                     },
                 );
@@ -447,6 +454,7 @@ impl<'a> NodeBuilder<'a> {
                     types: TypeNames::default(),
                     properties: IndexMap::new(),
                     attributes: IndexMap::new(),
+                    assigned: Vec::new(),
                     location: None,
                 })
             });
@@ -454,6 +462,7 @@ impl<'a> NodeBuilder<'a> {
             let cap = Shared::make_mut(cap);
             cap.location = self.locator.at(entry.key.span);
             if let Some(m) = entry.value.as_map() {
+                cap.assigned.extend(written_keys(m.get("properties")));
                 // Typed against the capability type's definitions; names are judged when its
                 // whole chain is known (a node type may also refine them, so only then).
                 let type_defs = definitions(self.model, TypeKind::Capability, &cap.types);

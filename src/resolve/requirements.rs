@@ -578,14 +578,8 @@ pub(super) fn relationship(
         a.name,
         topology.nodes[source.index()].name
     );
-    let properties = builder.merged(
-        &owner,
-        &defs,
-        "properties",
-        assigned.and_then(|m| m.get("properties")),
-        a.span,
-        diags,
-    );
+    let written = assigned.and_then(|m| m.get("properties"));
+    let properties = builder.merged(&owner, &defs, "properties", written, a.span, diags);
     let attributes = builder.merged(
         &owner,
         &defs,
@@ -659,6 +653,7 @@ pub(super) fn relationship(
         types,
         default_type,
         properties,
+        assigned: super::nodes::written_keys(written),
         attributes,
         interfaces,
         location: builder.locator.at(a.span),

@@ -19,7 +19,7 @@ use crate::source::{Origin, SourceMap};
 use crate::yaml::Node;
 
 use super::super::ignores::Part;
-use super::super::rules::{Action, Rule};
+use super::super::rules::Rule;
 
 /// One normative type: its parent and the property and attribute names it defines itself.
 #[derive(Default)]
@@ -46,9 +46,6 @@ pub(super) fn check(rules: &[Rule], diags: &mut Diagnostics) {
     }
     let library = library();
     for rule in rules.iter().filter(listed) {
-        if matches!(rule.action, Action::Skip) {
-            continue;
-        }
         let Some(kind) = rule.kind.type_kind() else {
             continue;
         };

@@ -10,25 +10,25 @@
 //! of keys declared beside each rule would drift from its template, so the engine works the
 //! keys out of the template's own text.
 //!
-//! [`super::Engine::account`] then compares, per element a rule renders, what it holds with
-//! what was used:
-//! - a node: the properties its template assigns (a value its type defaults and nobody wrote is
-//!   not dropped, whatever the backend does with it), its artifacts, and each operation that
-//!   has an implementation (`Standard.create`);
-//! - a policy: its properties and triggers; a group: its properties.
+//! [`super::Engine::account`] then compares, per element a rule takes, what it holds with
+//! what was used (see [`accountable`]):
+//! - a node: the properties, attributes and capability properties its template assigns (a
+//!   value its type defaults and nobody wrote is not dropped, whatever the backend does with
+//!   it), each requirement a relationship fulfils, its artifacts, and each operation that has
+//!   an implementation (`Standard.create`);
+//! - a relationship: the properties it assigns and its operations with an implementation;
+//! - a policy: its properties and triggers; a group: its properties; an output: itself.
 //!
 //! What is left, less what the rule's `ignore:` lists with a reason ([`super::super::ignores`]),
-//! is one warning per element at the node template's place. Attributes are recorded but never
-//! reported: the IR does not say which ones a template wrote, so each would be a type default
-//! (`tosca_id`, `state`) reported as dropped. Elements a `skip` rule takes are left out as a
-//! whole, for the reason the rule gives; elements no rule takes get `backend::skipped`.
+//! is one warning per element at its place, for the elements a `skip` rule takes too (with the
+//! rule's reason). Elements no rule takes get `backend::skipped`.
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
-use crate::ir::{Artifact, Interfaces, Topology, Value};
+use crate::ir::{Artifact, Capability, Interfaces, Topology, Value};
 
 use super::super::ElementKind;
 use super::super::ignores::Part;
@@ -154,6 +154,52 @@ impl Ledger {
         &topology.nodes[node].interfaces
     }
 
+    /// Capability `name` of node `node`, every property of it recorded as used: the caller
+    /// reads the capability (a host's sizes, an endpoint's port) rather than one key.
+    pub fn capability<'t>(
+        &self,
+        topology: &'t Topology,
+        node: usize,
+        name: &str,
+    ) -> Option<&'t Capability> {
+        let capability = topology.nodes[node].capabilities.get(name)?;
+        for key in &capability.assigned {
+            self.used(
+                ElementKind::Node,
+                node,
+                Part::Capability,
+                &format!("{name}.{key}"),
+            );
+        }
+        Some(capability)
+    }
+
+    /// Records that the translation turned relationship `index` into something (wiring, a
+    /// mount, an attachment, a route, a placement), so the requirement it fulfils is used.
+    pub fn relationship(&self, index: usize) {
+        self.used(
+            ElementKind::Relationship,
+            index,
+            Part::Requirement,
+            "translated",
+        );
+    }
+
+    /// Whether the translation recorded relationship `index` as turned into something.
+    pub fn relationship_translated(&self, index: usize) -> bool {
+        self.was_used(
+            ElementKind::Relationship,
+            index,
+            Part::Requirement,
+            "translated",
+        )
+    }
+
+    /// Records that output `index` is in the output (a Terraform `output`, say).
+    pub fn output(&self, index: usize) {
+        self.used(ElementKind::Output, index, Part::Value, "value");
+    }
+
     /// Property `name` of policy `policy`, recorded as used.
     pub fn policy_property<'t>(
         &self,
@@ -197,17 +243,14 @@ pub(super) fn accountable(
     let mut out = Vec::new();
     match kind {
         ElementKind::Node => {
-            let Some(node) = topology.nodes.get(index) else {
-                return out;
-            };
-            out.extend(node.assigned.iter().map(|k| (Part::Property, k.clone())));
-            out.extend(node.artifacts.keys().map(|k| (Part::Artifact, k.clone())));
-            for (name, interface) in &node.interfaces {
-                for (op, operation) in &interface.operations {
-                    if operation.implementation.is_some() {
-                        out.push((Part::Operation, format!("{name}.{op}")));
-                    }
-                }
+            if let Some(node) = topology.nodes.get(index) {
+                node_accountable(node, &mut out);
+            }
+        }
+        ElementKind::Relationship => {
+            if let Some(r) = topology.relationships.get(index) {
+                out.extend(r.assigned.iter().map(|k| (Part::Property, k.clone())));
+                operations(&r.interfaces, &mut out);
             }
         }
         ElementKind::Policy => {
@@ -227,9 +270,54 @@ pub(super) fn accountable(
                 out.extend(group.properties.keys().map(|k| (Part::Property, k.clone())));
             }
         }
-        ElementKind::Relationship | ElementKind::Input | ElementKind::Output => {}
+        ElementKind::Output => {
+            if topology.outputs.get(index).is_some() {
+                out.push((Part::Value, "value".to_string()));
+            }
+        }
+        // An input is bound when translating: its value is wherever the template used it.
+        ElementKind::Input => {}
     }
     out
+}
+
+/// What a node template wrote: its properties, attributes and capability properties, each
+/// requirement a relationship fulfils (once per name, an implicit TOSCA 2.0 one left out: the
+/// template did not write it), its artifacts and its operations with an implementation.
+fn node_accountable(node: &crate::ir::Node, out: &mut Vec<(Part, String)>) {
+    out.extend(node.assigned.iter().map(|k| (Part::Property, k.clone())));
+    out.extend(
+        node.assigned_attributes
+            .iter()
+            .map(|k| (Part::Attribute, k.clone())),
+    );
+    for (name, capability) in &node.capabilities {
+        out.extend(
+            capability
+                .assigned
+                .iter()
+                .map(|k| (Part::Capability, format!("{name}.{k}"))),
+        );
+    }
+    let mut requirements = BTreeSet::new();
+    for r in &node.requirements {
+        if r.relationship.is_some() && !r.implicit && requirements.insert(r.name.as_str()) {
+            out.push((Part::Requirement, r.name.clone()));
+        }
+    }
+    out.extend(node.artifacts.keys().map(|k| (Part::Artifact, k.clone())));
+    operations(&node.interfaces, out);
+}
+
+/// Each operation of `interfaces` that has an implementation, as `Interface.operation`.
+fn operations(interfaces: &Interfaces, out: &mut Vec<(Part, String)>) {
+    for (name, interface) in interfaces {
+        for (op, operation) in &interface.operations {
+            if operation.implementation.is_some() {
+                out.push((Part::Operation, format!("{name}.{op}")));
+            }
+        }
+    }
 }
 
 /// Where each value assigned to a node property is, by its JSON text, for

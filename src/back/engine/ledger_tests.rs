@@ -2,7 +2,8 @@
 //! the templates record, and the mapping's `ignore:`.
 
 use super::*;
-use crate::back::{BuiltinBackend, Ledger, elements, topology_value};
+use crate::back::ignores::Part;
+use crate::back::{BuiltinBackend, ElementKind, Ledger, elements, topology_value};
 use crate::diag::Severity;
 use crate::limits::Limits;
 use crate::source::SourceMap;
@@ -50,9 +51,18 @@ fn warnings(
     ignore: &str,
     record: impl Fn(&Ledger, &crate::ir::Topology),
 ) -> Vec<String> {
+    warnings_of(TEMPLATE, &mapping(template_text, ignore), record)
+}
+
+/// The `backend::not-translated` messages and places of translating `tosca` with `backend`.
+fn warnings_of(
+    tosca: &str,
+    backend: &BuiltinBackend,
+    record: impl Fn(&Ledger, &crate::ir::Topology),
+) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.yaml");
-    std::fs::write(&path, TEMPLATE).unwrap();
+    std::fs::write(&path, tosca).unwrap();
     let mut diags = Diagnostics::new();
     let read = crate::pipeline::read(
         &crate::pipeline::ReadOptions {
@@ -64,9 +74,8 @@ fn warnings(
     assert!(!diags.has_errors(), "{:?}", diags.finish());
     let topology = read.topology.expect("the template reads");
     let mut sources: SourceMap = read.sources;
-    let backend = mapping(template_text, ignore);
     let engine = Engine::load(
-        Some(&backend),
+        Some(backend),
         None,
         &mut sources,
         &Limits::default(),
@@ -145,6 +154,98 @@ fn an_operation_input_carrying_a_property_value_counts_as_a_read() {
             "node `thing`: test does not translate property `used_by_rust`, property `read_by_template`, property `ignored` @ 13:5"
         ]
     );
+}
+
+const STACK: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  relationship_templates:
+    mount:
+      type: tosca.relationships.AttachesTo
+      properties:
+        location: /data
+  node_templates:
+    vm:
+      type: tosca.nodes.Compute
+      attributes:
+        public_address: 10.0.0.1
+      capabilities:
+        host:
+          properties: { num_cpus: 2, mem_size: 4 GB }
+      requirements:
+        - local_storage: { node: disk, relationship: mount }
+    disk:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: data }
+    app:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host: vm
+        - dependency: disk
+  outputs:
+    url:
+      value: { get_attribute: [vm, public_address] }
+"#;
+
+/// A backend that renders nodes (reading nothing of them) and skips relationships and outputs,
+/// with `extra` appended to its mapping.
+fn stack_backend(extra: &str) -> BuiltinBackend {
+    let mapping = format!(
+        "backend: test\nrelationships:\n  hosting: {{ types: [tosca.relationships.HostedOn] }}\nrules:\n  - match: {{ kind: node }}\n    template: t.tera\n    output: \"{{{{ element.name }}}}.txt\"\n  - match: {{ kind: relationship }}\n    skip: \"the test has no relationships\"\n{extra}  - match: {{ kind: output }}\n    skip: \"the test has no outputs\"\n"
+    );
+    BuiltinBackend {
+        name: "test",
+        mapping: Box::leak(mapping.into_boxed_str()),
+        templates: &[("t.tera", "{{ element.name }}")],
+    }
+}
+
+#[test]
+fn attributes_capabilities_requirements_relationships_and_outputs_are_accounted_for() {
+    let warned = warnings_of(STACK, &stack_backend(""), |ledger, topology| {
+        // The backend's Rust sizes the machine from its host capability.
+        ledger.capability(topology, 0, "host");
+    });
+    assert_eq!(
+        warned,
+        [
+            // The hosting relationship has a meaning to the backend; AttachesTo and DependsOn
+            // have none. Type defaults (the disk's, the host's `disk_size`) are never named.
+            "node `vm`: test does not translate attribute `public_address`, requirement `local_storage` @ 9:5",
+            "node `disk`: test does not translate property `name` @ 18:5",
+            "node `app`: test does not translate requirement `dependency` @ 21:5",
+            "relationship `mount`: test does not translate property `location` @ 17:11",
+            "output `url`: test does not translate it @ 27:5",
+        ]
+    );
+}
+
+#[test]
+fn what_the_backend_turned_into_something_or_a_skip_rule_ignores_is_not_reported() {
+    let ignore = "    ignore:\n      properties: { location: \"the test mounts nothing\" }\n";
+    let extra = format!("  - match: {{ kind: relationship }}\n    skip: \"first\"\n{ignore}");
+    let backend = stack_backend(&extra);
+    // The first relationship rule wins: the one without `ignore:`; so put ours first.
+    let mapping = backend.mapping.replacen(
+        "  - match: { kind: relationship }\n    skip: \"the test has no relationships\"\n",
+        "",
+        1,
+    );
+    let backend = BuiltinBackend {
+        mapping: Box::leak(mapping.into_boxed_str()),
+        ..backend
+    };
+    let warned = warnings_of(STACK, &backend, |ledger, topology| {
+        ledger.used(ElementKind::Node, 0, Part::Attribute, "public_address");
+        ledger.property(topology, 1, "name");
+        ledger.capability(topology, 0, "host");
+        for (ri, r) in topology.relationships.iter().enumerate() {
+            if r.requirement != "host" {
+                ledger.relationship(ri);
+            }
+        }
+        ledger.output(0);
+    });
+    assert!(warned.is_empty(), "{warned:?}");
 }
 
 /// Whether `backend` loads, and the messages loading it gave.

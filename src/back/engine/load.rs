@@ -138,7 +138,7 @@ fn rule_reads(
         .map(|rule| match &rule.action {
             _ if documents_read_everything => Reads::Everything,
             Action::Render { template, .. } => template_reads(&template.text, &texts),
-            Action::Skip => Reads::Keys(Default::default()),
+            Action::Skip(_) => Reads::Keys(Default::default()),
         })
         .collect()
 }

@@ -10,6 +10,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::canonical;
 use crate::source::{FileId, SourceFile, Span};
 
+mod account;
 mod errors;
 mod ignore_names;
 mod ledger;
@@ -99,7 +100,7 @@ impl Engine {
     /// The first rule that takes `element` (kind, and `type` in its ancestry), with its index.
     /// A type matches as [`crate::ir::type_matches`] says: an ancestry entry with the same
     /// canonical name.
-    fn rule_for(&self, element: &Element) -> Option<(usize, &Rule)> {
+    pub(super) fn rule_for(&self, element: &Element) -> Option<(usize, &Rule)> {
         let ancestry: Vec<&str> = match element.kind.type_kind() {
             Some(kind) => element.types.iter().map(|t| canonical(kind, t)).collect(),
             None => element.types.iter().map(String::as_str).collect(),
@@ -128,67 +129,7 @@ impl Engine {
     pub fn template_for(&self, element: &Element) -> Option<&str> {
         match &self.rule_for(element)?.1.action {
             Action::Render { template, .. } => Some(&template.text),
-            Action::Skip => None,
-        }
-    }
-
-    /// Warns (`backend::not-translated`), once per element a rule renders, about what the
-    /// element holds that neither the backend's Rust (as `ledger` recorded) nor the rule's
-    /// template used and that the rule's `ignore:` does not list; see [`Ledger`] for what an
-    /// element is accountable for. `elements` are the ones given to [`Engine::render`].
-    pub fn account(
-        &self,
-        ledger: &Ledger,
-        topology: &crate::ir::Topology,
-        elements: &[Element],
-        diags: &mut Diagnostics,
-    ) {
-        for element in elements {
-            let ElementContext::Part { index, .. } = element.context else {
-                continue;
-            };
-            let Some((i, rule)) = self.rule_for(element) else {
-                continue;
-            };
-            let reads::Reads::Keys(template_reads) = &self.reads[i] else {
-                continue;
-            };
-            // A node only selected from outside the topology is created by no backend, and
-            // each says so in a warning of its own.
-            if matches!(rule.action, Action::Skip)
-                || element.types.first().map(String::as_str) == Some(super::elements::SELECTED)
-            {
-                continue;
-            }
-            let left: Vec<String> = ledger::accountable(topology, element.kind, index)
-                .into_iter()
-                .filter(|(part, key)| {
-                    !ledger.was_used(element.kind, index, *part, key)
-                        && !template_reads.contains(&(*part, key.clone()))
-                        && !rule.ignore.covers(*part, key)
-                })
-                .map(|(part, key)| format!("{part} `{key}`"))
-                .collect();
-            if left.is_empty() {
-                continue;
-            }
-            let mut d = Diagnostic::warning(
-                codes::BACKEND_NOT_TRANSLATED,
-                format!(
-                    "{} `{}`: {} does not translate {}",
-                    element.kind,
-                    element.name,
-                    self.name,
-                    left.join(", ")
-                ),
-            )
-            .hint(
-                "nothing in the output carries them; translate them with a rule of your own (--backend-dir), or say why they are left out under the rule's `ignore:`",
-            );
-            if let Some(span) = element.span {
-                d = d.at(span);
-            }
-            diags.push(d);
+            Action::Skip(_) => None,
         }
     }
 

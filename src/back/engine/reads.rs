@@ -6,7 +6,8 @@
 //! time a template changes. So the engine reads the template itself: every expression inside
 //! `{{ }}` and `{% %}` (string literals and comments left out), in the template and in every
 //! template it includes, imports or extends. A path `element.properties.NAME` (and the same under
-//! `attributes`, `artifacts` and `triggers`) is a read of that one key; `element.index` and
+//! `attributes`, `artifacts` and `triggers`) is a read of that one key, and so is
+//! `element.capabilities.NAME.properties.KEY` (the capability property `NAME.KEY`); `element.index` and
 //! `element.name` read nothing of the element's content, nor do `topology.source` and
 //! `topology.inputs`. Any other use of `element` or `topology` (`element.properties` as a whole,
 //! `element[...]`, `{% set e = element %}`, `topology.nodes`) could read anything, so the template
@@ -125,6 +126,10 @@ fn scan(code: &str, keys: &mut BTreeSet<(Part, String)>) -> bool {
         let fine = match (word, path.as_slice()) {
             ("element", ["index" | "name", ..]) => true,
             ("topology", ["source" | "inputs", ..]) => true,
+            ("element", ["capabilities", capability, "properties", key, ..]) => {
+                keys.insert((Part::Capability, format!("{capability}.{key}")));
+                true
+            }
             ("element", [parts, key, ..]) => match part_named(parts) {
                 Some(part) => {
                     keys.insert((part, (*key).to_string()));
@@ -161,9 +166,13 @@ fn path_after(rest: &str) -> Vec<&str> {
 
 /// The part an element field lists (`properties` → [`Part::Property`]).
 fn part_named(field: &str) -> Option<Part> {
-    Part::ALL
-        .into_iter()
-        .find(|p| p.plural() == field && *p != Part::Operation)
+    Part::ALL.into_iter().find(|p| {
+        p.plural() == field
+            && matches!(
+                p,
+                Part::Property | Part::Attribute | Part::Artifact | Part::Trigger
+            )
+    })
 }
 
 #[cfg(test)]
@@ -195,6 +204,10 @@ mod tests {
             reads("{% if element.triggers.up %}{% include \"inc\" %}{% endif %}"),
             keys(&[(Part::Artifact, "image"), (Part::Trigger, "up")])
         );
+        assert_eq!(
+            reads("{{ element.capabilities.host.properties.num_cpus }}"),
+            keys(&[(Part::Capability, "host.num_cpus")])
+        );
     }
 
     #[test]
@@ -212,6 +225,8 @@ mod tests {
             "{% set e = element %}",
             "{{ topology.nodes[0].properties.port }}",
             "{{ element['properties'] }}",
+            "{{ element.capabilities.host }}",
+            "{% for r in element.requirements %}{% endfor %}",
         ] {
             assert_eq!(reads(text), Reads::Everything, "{text}");
         }

@@ -33,7 +33,7 @@ use crate::limits::Limits;
 use crate::source::ArtifactFiles;
 use crate::source::{SourceMap, Span};
 
-use super::{ElementKind, Engine, OutputFile};
+use super::{Element, ElementKind, Engine, OutputFile};
 
 /// The options of `toscana k8s`, given to templates as `options`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -58,6 +58,10 @@ pub struct K8sOptions {
     /// API, and a token it does not use is only a credential to steal (CIS Kubernetes
     /// Benchmark 5.1.6; checkov CKV_K8S_38).
     pub service_account_token: bool,
+    /// The caller writes the topology's outputs itself (`tf --provider kubernetes` makes each a
+    /// Terraform `output`), so the not-translated ledger does not report them as dropped.
+    #[serde(skip)]
+    pub outputs_written: bool,
 }
 
 /// Order of kinds in the stream: what others refer to comes first.
@@ -145,7 +149,16 @@ pub fn build(
         ("options".to_string(), super::to_tera(options)),
     ];
     let files = backend.render_with(value, &ruled, extra, diags);
-    backend.account(&ledger, topology, &ruled, diags);
+    if options.outputs_written {
+        let kept: Vec<Element> = ruled
+            .iter()
+            .filter(|e| e.kind != ElementKind::Output)
+            .cloned()
+            .collect();
+        backend.account(&ledger, topology, &kept, diags);
+    } else {
+        backend.account(&ledger, topology, &ruled, diags);
+    }
     if diags.has_errors() {
         return None;
     }

@@ -136,6 +136,16 @@ pub fn render(
     // Each output is written (or left out with a warning of its own): the properties its value
     // carries are translated.
     ledger.values_used(topology, topology.outputs.iter().map(|o| &o.value));
+    for index in 0..topology.outputs.len() {
+        ledger.output(index);
+    }
+    // Every relationship is translated: what it means to the backend becomes a reference (an
+    // attachment, a port, a load-balancer target), and the rest orders its two ends, by a
+    // `depends_on`, a value that already flows between them, or the order of one machine's
+    // scripts ([`nodes`]).
+    for index in 0..topology.relationships.len() {
+        ledger.relationship(index);
+    }
     let tf = json!({
         "provider": provider.as_str(),
         "inputs": vars.inputs,

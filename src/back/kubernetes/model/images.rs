@@ -14,11 +14,11 @@ use super::*;
 impl Ctx<'_> {
     /// The image for a server's `os` capability.
     pub(super) fn base_image(&mut self, root: usize, diags: &mut Diagnostics) -> String {
-        let os = self.node(root).capabilities.values().find(|c| {
+        let os = self.node(root).capabilities.iter().find(|(_, c)| {
             c.types.iter().any(|t| t.ends_with("OperatingSystem"))
                 || c.properties.contains_key("distribution")
         });
-        let Some(os) = os else {
+        let Some(os) = os.and_then(|(name, _)| self.capability(root, name)) else {
             return images::for_os(&self.node(root).name, None, None).image;
         };
         let distribution = os.properties.get("distribution").and_then(Value::as_str);

@@ -46,6 +46,7 @@ mod tests {
             types: types.iter().map(|t| t.to_string()).collect(),
             properties,
             attributes: indexmap::IndexMap::new(),
+            assigned: Vec::new(),
             location: None,
         }
     }

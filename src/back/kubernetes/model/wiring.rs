@@ -51,7 +51,8 @@ impl Ctx<'_> {
     pub(super) fn port_of(&self, target: usize, capability: Option<&str>) -> Option<i64> {
         let node = self.node(target);
         capability
-            .and_then(|c| node.capabilities.get(c))
+            .filter(|c| node.capabilities.contains_key(*c))
+            .and_then(|c| self.capability(target, c))
             .and_then(|c| c.properties.get("port"))
             .and_then(integer)
             .or_else(|| self.property(target, "port").and_then(integer))
@@ -205,6 +206,8 @@ impl Ctx<'_> {
             if !endpoint || !reachable {
                 continue;
             }
+            // Wired (or said why not below), whatever its type means to the mapping.
+            self.ledger.relationship(id.index());
             let prefix = shouty(&self.node(t).name);
             let host = if self.workload_of[t] == Some(w) {
                 Ok(POD_IP_MARK.to_string())
@@ -301,9 +304,8 @@ impl Ctx<'_> {
                 diags.push(d);
                 continue;
             };
-            let location = r
-                .properties
-                .get("location")
+            let location = self
+                .relationship_property(id.index(), "location")
                 .and_then(Value::as_str)
                 .map(str::to_string)
                 .unwrap_or_else(|| format!("/mnt/{}", dns_label(&self.node(storage).name)));
@@ -472,12 +474,7 @@ impl Ctx<'_> {
             if self.roles[l] != Role::LoadBalancer {
                 continue;
             }
-            let client_port = self
-                .node(l)
-                .capabilities
-                .values()
-                .filter(|c| is_endpoint(c))
-                .find_map(|c| c.properties.get("port").and_then(integer));
+            let client_port = self.first_endpoint_port(l);
             let mut targets: Vec<usize> = Vec::new();
             let mut seen: std::collections::HashSet<usize> = Default::default();
             let topology = self.topology;

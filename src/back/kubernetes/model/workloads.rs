@@ -445,6 +445,7 @@ impl Ctx<'_> {
                 if !is_endpoint(cap) {
                     continue;
                 }
+                self.capability(m, cname);
                 if let Some(port) = cap.properties.get("port").and_then(integer) {
                     let name = cap
                         .properties
@@ -700,13 +701,7 @@ impl Ctx<'_> {
     /// Resource requests from a Compute's `host` capability.
     pub(super) fn requests(&self, i: usize) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
-        let node = self.node(i);
-        let host = node.capabilities.get("host").or_else(|| {
-            node.capabilities
-                .values()
-                .find(|c| c.properties.contains_key("num_cpus"))
-        });
-        if let Some(host) = host {
+        if let Some(host) = self.sizing_capability(i) {
             if let Some(cpu) = host.properties.get("num_cpus").and_then(cpu_quantity) {
                 out.insert("cpu".to_string(), cpu);
             }

@@ -202,7 +202,10 @@ fn build(
             return None;
         }
     };
-    let options = K8sOptions::default();
+    let options = K8sOptions {
+        outputs_written: true,
+        ..K8sOptions::default()
+    };
     let built = kubernetes::build(
         engine,
         topology,

@@ -31,6 +31,7 @@ impl Builder<'_, '_> {
                 if !type_matches(&capability.types, "tosca.capabilities.Endpoint") {
                     continue;
                 }
+                self.capability(member, capability_name);
                 let text = |key: &str| match capability
                     .properties
                     .get(key)

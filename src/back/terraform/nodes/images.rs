@@ -14,9 +14,8 @@ impl Builder<'_, '_> {
     /// The entry of `bind.images` for the `os` capability; on Kubernetes, the base image of the
     /// one image table that `toscana k8s` uses too (`{"image": ...}`).
     pub(super) fn image(&mut self, id: NodeId) -> Option<Json> {
-        let os = self.topology.nodes[id.index()]
-            .capabilities
-            .get("os")
+        let os = self
+            .capability(id, "os")
             .map(|c| c.properties.clone())
             .unwrap_or_default();
         let text = |k: &str| -> Option<String> {

@@ -26,6 +26,7 @@ use scaling::scaled_refs;
 
 mod endpoints;
 mod images;
+mod reads;
 mod resources;
 mod scaling;
 mod sizes;
@@ -385,11 +386,7 @@ impl<'a> Builder<'a, '_> {
     /// ([`known`]: an input's value for a `get_input`).
     fn capability_value(&self, id: NodeId, cap: &str, prop: &str) -> Option<&'a Value> {
         let topology = self.topology;
-        let value = topology.nodes[id.index()]
-            .capabilities
-            .get(cap)?
-            .properties
-            .get(prop)?;
+        let value = self.capability_property(id, cap, prop)?;
         Some(known(topology, value))
     }
 
@@ -418,10 +415,8 @@ impl<'a> Builder<'a, '_> {
     /// The CPU count as HCL writes it: an integer exactly as the template wrote it (a 64-bit
     /// integer does not go through `f64`), a float as a number.
     fn cpus_text(&self, id: NodeId, cpus: Option<f64>) -> Option<String> {
-        let written = self.topology.nodes[id.index()]
-            .capabilities
-            .get("host")
-            .and_then(|c| c.properties.get("num_cpus"))
+        let written = self
+            .capability_property(id, "host", "num_cpus")
             .map(|v| known(self.topology, v));
         match written {
             Some(Value::Integer(i)) => Some(i.to_string()),

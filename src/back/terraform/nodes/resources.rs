@@ -76,11 +76,11 @@ impl Builder<'_, '_> {
             }
             attached.push(compute);
             let nth = attachments.len();
-            let device = match r.properties.get("device") {
+            let device = match self.relationship_property(ri, "device") {
                 Some(Value::String(d)) => Some(hcl_str(d)),
                 _ => devices.get(nth).map(|d| hcl_str(d)),
             };
-            if let Some(Value::String(location)) = r.properties.get("location")
+            if let Some(Value::String(location)) = self.relationship_property(ri, "location")
                 && self.provider != Provider::Kubernetes
             {
                 let span = self.spans.of(ElementKind::Relationship, ri);
@@ -266,10 +266,10 @@ impl Builder<'_, '_> {
             .iter()
             .flat_map(|m| self.outgoing[m.index()].iter())
             .filter(|&&ri| self.meanings.means_at(ri, Meaning::Attachment))
-            .map(|&ri| &self.topology.relationships[ri])
-            .filter(|r| self.role_of(r.target) == "block_storage" && seen.insert(r.target))
-            .map(|r| {
-                let location = match r.properties.get("location") {
+            .map(|&ri| (ri, &self.topology.relationships[ri]))
+            .filter(|(_, r)| self.role_of(r.target) == "block_storage" && seen.insert(r.target))
+            .map(|(ri, r)| {
+                let location = match self.relationship_property(ri, "location") {
                     Some(Value::String(l)) => Some(hcl_str(l)),
                     _ => None,
                 };
@@ -413,14 +413,7 @@ impl Builder<'_, '_> {
 
     /// The literal `port` of a capability of node `id`.
     pub(super) fn port_number(&self, id: NodeId, cap: &str) -> Option<i64> {
-        match known(
-            self.topology,
-            self.topology.nodes[id.index()]
-                .capabilities
-                .get(cap)?
-                .properties
-                .get("port")?,
-        ) {
+        match known(self.topology, self.capability_property(id, cap, "port")?) {
             Value::Integer(p) => Some(*p),
             _ => None,
         }
@@ -456,9 +449,10 @@ impl Builder<'_, '_> {
             );
         }
         let mut ports: Vec<i64> = Vec::new();
-        for cap in node.capabilities.values() {
-            if let Some(Value::Integer(p)) =
-                cap.properties.get("port").map(|v| known(self.topology, v))
+        for name in node.capabilities.keys() {
+            if let Some(Value::Integer(p)) = self
+                .capability_property(id, name, "port")
+                .map(|v| known(self.topology, v))
                 && !ports.contains(p)
             {
                 ports.push(*p);

@@ -1,0 +1,1 @@
+golden/tf-kubernetes-containers/input.yaml:29:5: node `frontend`: k8s does not translate requirement `dependency`

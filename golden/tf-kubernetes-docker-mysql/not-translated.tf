@@ -1,0 +1,1 @@
+golden/tf-kubernetes-docker-mysql/input.yaml:37:5: node `db_runtime`: k8s does not translate capability property `host.num_cpus`, capability property `host.disk_size`, capability property `host.mem_size`

@@ -1,0 +1,44 @@
+//! How the builder reads capabilities and relationship properties: through the not-translated
+//! ledger ([`crate::back::Ledger`]), so that what it uses is recorded and the rest is reported.
+
+use crate::back::ElementKind;
+use crate::back::ignores::Part;
+use crate::ir::{Capability, NodeId, Value};
+
+use super::Builder;
+
+impl<'a> Builder<'a, '_> {
+    /// Capability `name` of node `id`, every property the template wrote to it recorded as
+    /// translated: the caller reads the capability as a whole (an endpoint's port and
+    /// protocol, an `os`'s distribution and version).
+    pub(super) fn capability(&self, id: NodeId, name: &str) -> Option<&'a Capability> {
+        self.ledger.capability(self.topology, id.index(), name)
+    }
+
+    /// Property `prop` of capability `cap` of node `id`, recorded as translated.
+    pub(super) fn capability_property(
+        &self,
+        id: NodeId,
+        cap: &str,
+        prop: &str,
+    ) -> Option<&'a Value> {
+        self.ledger.used(
+            ElementKind::Node,
+            id.index(),
+            Part::Capability,
+            &format!("{cap}.{prop}"),
+        );
+        self.topology.nodes[id.index()]
+            .capabilities
+            .get(cap)?
+            .properties
+            .get(prop)
+    }
+
+    /// Property `name` of relationship `ri`, recorded as translated.
+    pub(super) fn relationship_property(&self, ri: usize, name: &str) -> Option<&'a Value> {
+        self.ledger
+            .used(ElementKind::Relationship, ri, Part::Property, name);
+        self.topology.relationships[ri].properties.get(name)
+    }
+}
