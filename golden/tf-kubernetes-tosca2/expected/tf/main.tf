@@ -100,7 +100,7 @@ resource "kubernetes_stateful_set_v1" "server" {
 
           env {
             name  = "APP_PORT"
-            value = "8000"
+            value = tostring(var.app_port)
           }
 
           env {

@@ -33,6 +33,12 @@ impl Builder<'_, '_> {
                 Err(_) => self.checked_size(id, v, GIB, "GiB", "property `size`"),
             },
         };
+        // A size from an input is its variable, where it is one the providers can hold.
+        let size_gib = size_gib.map(|text| {
+            let raw = topology.nodes[id.index()].properties.get("size");
+            raw.and_then(|raw| self.size_from_input(raw, GIB))
+                .unwrap_or(text)
+        });
         let size_given = size_gib.is_some();
         let size_gib = size_gib.or_else(|| {
             self.bind(id)
