@@ -366,35 +366,7 @@ impl X<'_, '_> {
             }
             return None;
         };
-        let root_ns = root.tag_name().namespace().unwrap_or("");
-        if root_ns.is_empty() && !self.quirks.has(Quirk::Winery) {
-            self.diags.push(
-                Diagnostic::warning(
-                    codes::XML_RULE,
-                    format!("the property document of {owner} is in no namespace, which the TOSCA schema does not allow"),
-                )
-                .at(d.el(root))
-                .hint("put it in the namespace of its XSD element (Winery writes xmlns=\"\"; --quirk winery accepts it)"),
-            );
-        }
-        if let Some((ns, local)) = &schema.root
-            && (local != root.tag_name().name() || (!root_ns.is_empty() && root_ns != ns))
-        {
-            // X1-PROP-03: an error by the schema; Winery writes such documents (lenient: warn).
-            let message = format!(
-                "the property document of {owner} is `{}`, but its type defines `{}`",
-                super::names::clark(root_ns, root.tag_name().name()),
-                super::names::clark(ns, local)
-            );
-            self.diags.push(
-                if self.quirks.has(Quirk::Winery) {
-                    Diagnostic::warning(codes::XML_QUIRK, format!("{message} (--quirk winery)"))
-                } else {
-                    Diagnostic::error(codes::XML_RULE, message)
-                }
-                .at(d.el(root)),
-            );
-        }
+        self.check_document_root(di, root, schema, owner);
         let mut m = M::new(d.el(root));
         if schema.simple {
             if let Some(f) = schema.fields.first()
@@ -456,6 +428,41 @@ impl X<'_, '_> {
             m.put(&name, span, value);
         }
         (!m.is_empty()).then(|| m.done())
+    }
+
+    /// The property document's element against its type's: in a namespace, and the element
+    /// the type defines (X1-PROP-03).
+    fn check_document_root(&mut self, di: usize, root: Xn, schema: &Schema, owner: &str) {
+        let d = self.docs[di];
+        let root_ns = root.tag_name().namespace().unwrap_or("");
+        if root_ns.is_empty() && !self.quirks.has(Quirk::Winery) {
+            self.diags.push(
+                Diagnostic::warning(
+                    codes::XML_RULE,
+                    format!("the property document of {owner} is in no namespace, which the TOSCA schema does not allow"),
+                )
+                .at(d.el(root))
+                .hint("put it in the namespace of its XSD element (Winery writes xmlns=\"\"; --quirk winery accepts it)"),
+            );
+        }
+        if let Some((ns, local)) = &schema.root
+            && (local != root.tag_name().name() || (!root_ns.is_empty() && root_ns != ns))
+        {
+            // X1-PROP-03: an error by the schema; Winery writes such documents (lenient: warn).
+            let message = format!(
+                "the property document of {owner} is `{}`, but its type defines `{}`",
+                super::names::clark(root_ns, root.tag_name().name()),
+                super::names::clark(ns, local)
+            );
+            self.diags.push(
+                if self.quirks.has(Quirk::Winery) {
+                    Diagnostic::warning(codes::XML_QUIRK, format!("{message} (--quirk winery)"))
+                } else {
+                    Diagnostic::error(codes::XML_RULE, message)
+                }
+                .at(d.el(root)),
+            );
+        }
     }
 
     /// One property element as a value: text typed by `ty`, nested elements as a map, an

@@ -1,0 +1,144 @@
+//! Artifact and policy templates, implementations, and the abstract-type check of templates.
+
+use roxmltree::Node as Xn;
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::xml::X;
+use crate::front::xml::doc::{self, kid, kids};
+use crate::front::xml::names::XKind;
+
+use super::Found;
+
+pub(super) fn artifact_template(x: &mut X, di: usize, n: Xn) {
+    let d = x.docs[di];
+    doc::check_element(
+        d,
+        n,
+        &[
+            "Tags",
+            "Properties",
+            "PropertyConstraints",
+            "ArtifactReferences",
+        ],
+        &["id", "name", "type"],
+        &[],
+        x.diags,
+    );
+    if doc::required(d, n, "type", x.diags).is_none() {
+        return;
+    }
+    if let Some((f, _)) = x.resolve(di, n, "type", XKind::ArtifactType) {
+        x.check_abstract(XKind::ArtifactType, &f, di, n);
+        if let Some(p) = kid(n, "Properties") {
+            let s = x.schema_of(XKind::ArtifactType, &f);
+            x.values(di, p, s.as_ref(), "this artifact template");
+        }
+    }
+    if let Some(refs) = kid(n, "ArtifactReferences") {
+        for r in kids(refs, "ArtifactReference") {
+            doc::required(d, r, "reference", x.diags);
+            if kid(r, "Include").is_some() || kid(r, "Exclude").is_some() {
+                x.lose(di, r, "`Include`/`Exclude` patterns");
+            }
+        }
+    }
+}
+
+pub(super) fn policy_template(x: &mut X, di: usize, n: Xn) {
+    let d = x.docs[di];
+    doc::check_element(
+        d,
+        n,
+        &["Tags", "Properties", "PropertyConstraints"],
+        &["id", "name", "type"],
+        &[],
+        x.diags,
+    );
+    if doc::required(d, n, "type", x.diags).is_none() {
+        return;
+    }
+    if let Some((f, _)) = x.resolve(di, n, "type", XKind::PolicyType) {
+        x.check_abstract(XKind::PolicyType, &f, di, n);
+        if let Some(p) = kid(n, "Properties") {
+            let s = x.schema_of(XKind::PolicyType, &f);
+            x.values(di, p, s.as_ref(), "this policy template");
+        }
+    }
+}
+
+/// NTIs and RTIs are folded into their types; here they are only checked.
+pub(super) fn implementation(x: &mut X, di: usize, n: Xn, kind: XKind) {
+    let d = x.docs[di];
+    let (of_attr, derive_attr, children): (&str, &str, &[&str]) =
+        if kind == XKind::NodeTypeImplementation {
+            (
+                "nodeType",
+                "nodeTypeImplementationRef",
+                &[
+                    "Tags",
+                    "DerivedFrom",
+                    "RequiredContainerFeatures",
+                    "ImplementationArtifacts",
+                    "DeploymentArtifacts",
+                ],
+            )
+        } else {
+            (
+                "relationshipType",
+                "relationshipTypeImplementationRef",
+                &[
+                    "Tags",
+                    "DerivedFrom",
+                    "RequiredContainerFeatures",
+                    "ImplementationArtifacts",
+                ],
+            )
+        };
+    doc::check_element(
+        d,
+        n,
+        children,
+        &["name", "targetNamespace", of_attr, "abstract", "final"],
+        &[],
+        x.diags,
+    );
+    x.derived(di, n, kind, derive_attr);
+    if kid(n, "DerivedFrom").is_some() {
+        x.lose(di, n, "an implementation's `DerivedFrom`");
+    }
+}
+
+impl X<'_, '_> {
+    /// Templates other than node templates must not instantiate an abstract type.
+    pub(in crate::front::xml) fn check_abstract(
+        &mut self,
+        kind: XKind,
+        f: &Found,
+        di: usize,
+        n: Xn,
+    ) {
+        let Found::Def(def) = f else { return };
+        let mut quiet = crate::diag::Diagnostics::with_cap(0);
+        if doc::yes_no(
+            self.docs[def.doc],
+            self.node(*def),
+            "abstract",
+            false,
+            &mut quiet,
+        ) {
+            let d = self.docs[di];
+            self.diags.push(
+                Diagnostic::error(
+                    codes::XML_RULE,
+                    format!(
+                        "{} `{}` is abstract and cannot be instantiated",
+                        kind.element(),
+                        self.yaml_name(kind, *def)
+                    ),
+                )
+                .at(d.at(n, "type"))
+                .hint("use a concrete type derived from it"),
+            );
+        }
+    }
+}
