@@ -34,8 +34,7 @@ use serde_json::Value as Json;
 
 use crate::back::filters::hcl_str;
 use crate::back::kubernetes::values::size_quantity;
-use crate::ir::{Topology, Value};
-use crate::model::literals::{ScalarUnit, scalar_unit, simple_profile_units};
+use crate::ir::{ScalarUnit, Topology, Value};
 
 /// The moved inputs of a topology.
 pub struct Moves {
@@ -160,15 +159,26 @@ fn moved(value: &Value, offset: i64) -> Option<Value> {
     }
 }
 
+/// The size `offset` more of its own unit (`20 GB` → `21 GB`); `None` for a size of zero,
+/// whose unit's factor is unknown.
 fn moved_size(size: &ScalarUnit, offset: i64) -> Option<ScalarUnit> {
-    let table = simple_profile_units("scalar-unit.size")?;
+    if size.number == 0.0 || !size.number.is_finite() {
+        return None;
+    }
+    let factor = size.canonical / size.number;
     let number = size.number + offset as f64;
-    let number = if number.fract() == 0.0 && number.abs() < 1e15 {
+    let shown = if number.fract() == 0.0 && number.abs() < 1e15 {
         format!("{}", number as i64)
     } else {
         format!("{number}")
     };
-    scalar_unit(&format!("{number} {}", size.unit), table).ok()
+    Some(ScalarUnit {
+        text: format!("{shown} {}", size.unit),
+        number,
+        unit: size.unit.clone(),
+        canonical: number * factor,
+        canonical_unit: size.canonical_unit.clone(),
+    })
 }
 
 /// Whether a JSON leaf is the value.
@@ -237,11 +247,13 @@ mod tests {
     use serde_json::json;
 
     fn moves() -> Moves {
-        let size = |t: &str| {
-            Value::Scalar(
-                scalar_unit(t, simple_profile_units("scalar-unit.size").unwrap()).unwrap(),
-            )
-        };
+        let size = Value::Scalar(ScalarUnit {
+            text: "20 GB".into(),
+            number: 20.0,
+            unit: "GB".into(),
+            canonical: 20e9,
+            canonical_unit: "B".into(),
+        });
         let entry = |name: &str, value: Value, offset| Move {
             input: name.into(),
             variable: format!("var.{name}"),
@@ -253,7 +265,7 @@ mod tests {
                 entry("http_port", Value::Integer(80), 1),
                 entry("replicas", Value::Integer(1), 2),
                 entry("debug", Value::Boolean(true), 3),
-                entry("data_size", size("20 GB"), 4),
+                entry("data_size", size, 4),
             ],
         }
     }
