@@ -73,11 +73,16 @@ const META_VERSION_KEYS: [&str; 2] = ["TOSCA-Meta-File-Version", "TOSCA-Meta-Ver
 
 /// Parses a meta file already added to the source map as `id`. All syntax problems are pushed
 /// as `csar::meta` errors at their line and column; `None` when any was found.
-pub(crate) fn parse_meta(file: &SourceFile, id: FileId) -> Result<CsarMeta, Vec<Diagnostic>> {
+/// A `Key: value` entry of TOSCA.meta, with the span of its value (continuation lines
+/// included).
+type Entry = (String, String, Span);
+
+/// TOSCA.meta's lines as blocks of entries (blocks are separated by blank lines; a line
+/// starting with a space continues the value before it). Malformed lines are reported and
+/// skipped.
+fn read_blocks(file: &SourceFile, id: FileId, errors: &mut Vec<Diagnostic>) -> Vec<Vec<Entry>> {
     let text: &str = &file.text;
-    let mut errors = Vec::new();
-    // (key, value, span of the key's line value) per block
-    let mut blocks: Vec<Vec<(String, String, Span)>> = vec![Vec::new()];
+    let mut blocks: Vec<Vec<Entry>> = vec![Vec::new()];
     let mut offset = 0usize;
     for raw_line in text.split_inclusive('\n') {
         let start = offset;
@@ -147,7 +152,12 @@ pub(crate) fn parse_meta(file: &SourceFile, id: FileId) -> Result<CsarMeta, Vec<
     if blocks.last().is_some_and(|b| b.is_empty()) {
         blocks.pop();
     }
+    blocks
+}
 
+pub(crate) fn parse_meta(file: &SourceFile, id: FileId) -> Result<CsarMeta, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let blocks = read_blocks(file, id, &mut errors);
     let mut meta = CsarMeta {
         meta_file: Some(id),
         ..CsarMeta::default()

@@ -35,7 +35,6 @@ const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/resolve/fulfil.rs", 1518, TO_SPLIT),
     ("src/resolve/nodes.rs", 1154, TO_SPLIT),
     ("src/resolve/typing.rs", 1034, TO_SPLIT),
-    ("src/source/loader.rs", 1320, TO_SPLIT),
     ("src/source/tests.rs", 878, TO_SPLIT),
     ("src/yaml/load.rs", 2093, TO_SPLIT),
 ];
@@ -63,9 +62,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ),
     ("src/resolve/typing.rs", "read_as", 186, TO_SPLIT),
     ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
-    ("src/source/loader.rs", "open_archive", 122, TO_SPLIT),
-    ("src/source/loader.rs", "open_dir", 133, TO_SPLIT),
-    ("src/source/meta.rs", "parse_meta", 132, TO_SPLIT),
     ("src/yaml/load.rs", "scan_diagnostic", 171, TO_SPLIT),
 ];
 
