@@ -26,11 +26,11 @@ pub struct ReadOptions {
     pub inputs_files: Vec<PathBuf>,
     /// `NAME=VALUE` pairs, applied after the files; VALUE is read as YAML.
     pub set: Vec<(String, String)>,
-    /// `NAME=TEXT` pairs applied last, each the string TEXT as it is: not read as YAML, not
-    /// checked against the input's type and constraints, and no text of the run. The markers
-    /// `toscana tf --provider kubernetes` traces inputs with
+    /// `NAME=VALUE` pairs that win over every other binding, each VALUE as it is: not read as
+    /// YAML, not checked against the input's type and constraints, and no text of the run. The
+    /// markers and moved values `toscana tf --provider kubernetes` traces inputs with
     /// (`crate::back::terraform::kubernetes`).
-    pub set_strings: Vec<(String, String)>,
+    pub set_values: Vec<(String, crate::ir::Value)>,
     pub limits: Limits,
     /// A required input left without a value is an error (true) or a warning.
     pub unbound_inputs_are_errors: bool,
@@ -493,8 +493,8 @@ fn bindings(loader: &mut Loader, options: &ReadOptions, diags: &mut Diagnostics)
             }
         }
     }
-    for (name, text) in &options.set_strings {
-        bindings.set_value(name.clone(), crate::ir::Value::String(text.clone()));
+    for (name, value) in &options.set_values {
+        bindings.set_value(name.clone(), value.clone());
     }
     for (name, value) in &options.set {
         let text = if value.trim().is_empty() {

@@ -171,10 +171,10 @@ fn every_accepted_corpus_file_translates_to_hcl_the_checkers_accept() {
         };
         // `--provider kubernetes` builds the objects `toscana k8s` builds, from the file read
         // again with the inputs' values (as the command line does).
-        let reread = |bindings: &[(String, String)]| {
+        let reread = |bindings: &[(String, toscana::ir::Value)]| {
             let mut quiet = Diagnostics::new();
             let options = toscana::pipeline::ReadOptions {
-                set_strings: bindings.to_vec(),
+                set_values: bindings.to_vec(),
                 ..common::options_under(common::corpus_repository(&path).as_deref(), &path)
             };
             let read = toscana::pipeline::read(&options, &mut quiet);

@@ -141,6 +141,7 @@ pub const TERRAFORM: BindSchema = BindSchema {
         "hint",
         "ignored_properties",
         "images",
+        "public_address",
         "reason",
         "resource",
         "size_variable",

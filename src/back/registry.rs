@@ -43,7 +43,7 @@ pub struct Inputs<'a> {
 }
 
 /// See [`Inputs::reread`].
-pub type RereadFn<'a> = dyn Fn(&[(String, String)]) -> Option<Reread> + 'a;
+pub type RereadFn<'a> = dyn Fn(&[(String, crate::ir::Value)]) -> Option<Reread> + 'a;
 
 /// What [`Inputs::reread`] reads: the topology in translation order, its texts and artifacts.
 pub struct Reread {

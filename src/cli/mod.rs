@@ -337,7 +337,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
                 read: args,
                 destination: &destination,
                 artifacts: &artifacts,
-                reread: &|bindings: &[(String, String)]| reread(&options, &job, bindings),
+                reread: &|bindings: &[(String, crate::ir::Value)]| reread(&options, &job, bindings),
             };
             let backend = backend.expect("a translation chooses a backend");
             translate(
@@ -386,7 +386,7 @@ fn read_options(
         substitutes: args.input.substitute.clone(),
         inputs_files: args.values.inputs.clone(),
         set: args.values.set.clone(),
-        set_strings: Vec::new(),
+        set_values: Vec::new(),
         limits: args.limits.limits(),
         // `check` judges the template, and some backends keep a missing value as a
         // `get_input` call (Terraform declares it as a variable, a diagram shows it); the IR
@@ -478,12 +478,12 @@ struct Run<'a> {
 fn reread(
     options: &ReadOptions,
     job: &Job<'_>,
-    bindings: &[(String, String)],
+    bindings: &[(String, crate::ir::Value)],
 ) -> Option<back::registry::Reread> {
     let mut again = options.clone();
     again.inputs_stay_calls = false;
     again.unbound_inputs_are_errors = false;
-    again.set_strings.extend(bindings.iter().cloned());
+    again.set_values.extend(bindings.iter().cloned());
     let mut quiet = Diagnostics::new();
     let read = ordered_for(job, pipeline::read(&again, &mut quiet));
     if quiet.has_errors() {

@@ -25,6 +25,10 @@ pub struct NodeRef<'b> {
     pub attributes: Option<&'b serde_json::Map<String, serde_json::Value>>,
 }
 
+/// The attributes that name a machine's public address: `public_address` (Simple Profile
+/// 1.3 §5.9.4 tosca.nodes.Compute) and `public_ip_address` (TOSCA 1.0's name for it).
+pub const PUBLIC_ADDRESSES: &[&str] = &["public_address", "public_ip_address"];
+
 /// Everything an expression may refer to.
 pub struct Scope<'a> {
     pub topology: &'a Topology,
@@ -32,6 +36,10 @@ pub struct Scope<'a> {
     pub vars: &'a HashMap<String, String>,
     /// By node index.
     pub nodes: &'a [NodeRef<'a>],
+    /// By node index: the expression of the node's public address where a resource of its
+    /// own holds it (a machine's floating IP), which wins over its attribute table for
+    /// [`PUBLIC_ADDRESSES`].
+    pub public_addresses: &'a [Option<String>],
     /// The direct host of each node (for `HOST`).
     pub hosts: &'a [Option<NodeId>],
     /// Node name → index ([`node_ids`]): functions name nodes, and a scan of all nodes per
@@ -309,6 +317,11 @@ impl Scope<'_> {
         let lookup = |id: NodeId| -> Option<String> {
             let target = &self.nodes[id.index()];
             let address = target.address.as_ref()?;
+            if let Some(Some(public)) = self.public_addresses.get(id.index())
+                && keys.iter().any(|k| PUBLIC_ADDRESSES.contains(&k.as_str()))
+            {
+                return Some(public.clone());
+            }
             keys.iter().filter(|k| !k.is_empty()).find_map(|k| {
                 match target.attributes.and_then(|a| a.get(k)) {
                     Some(serde_json::Value::String(path)) => Some(format!("{address}.{path}")),

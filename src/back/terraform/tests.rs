@@ -96,6 +96,7 @@ fn functions_become_references_and_string_templates() {
     let topology = empty_topology();
     let vars: HashMap<String, String> = [("port".to_string(), "port".to_string())].into();
     let scope = Scope {
+        public_addresses: &[],
         topology: &topology,
         vars: &vars,
         nodes: &[NodeRef::default()],
@@ -183,6 +184,7 @@ fn host_in_get_property_walks_down_to_the_node_that_has_the_property() {
     let vars: HashMap<String, String> = [("flavor".to_string(), "flavor".to_string())].into();
     let nodes = vec![NodeRef::default(); topology.nodes.len()];
     let scope = Scope {
+        public_addresses: &[],
         topology: &topology,
         vars: &vars,
         nodes: &nodes,

@@ -139,7 +139,7 @@ resource "kubernetes_deployment_v1" "frontend" {
   }
 
   spec {
-    replicas = 3
+    replicas = var.replicas
 
     selector {
       match_labels = {

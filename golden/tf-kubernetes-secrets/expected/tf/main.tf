@@ -90,7 +90,7 @@ resource "kubernetes_service_v1" "mysql" {
 
     port {
       name        = "mysql"
-      port        = 3306
+      port        = var.db_port
       target_port = 3306
       protocol    = "TCP"
     }
@@ -161,7 +161,7 @@ resource "kubernetes_deployment_v1" "db_vm" {
 
           env {
             name  = "DB_PORT"
-            value = "3306"
+            value = tostring(var.db_port)
           }
 
           env {

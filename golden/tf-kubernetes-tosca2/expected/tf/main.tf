@@ -102,7 +102,7 @@ resource "kubernetes_stateful_set_v1" "server" {
 
           env {
             name  = "APP_PORT"
-            value = "8000"
+            value = tostring(var.app_port)
           }
 
           env {

@@ -101,7 +101,7 @@ resource "kubernetes_stateful_set_v1" "web_vm" {
 
           env {
             name  = "HTTP_PORT"
-            value = "80"
+            value = tostring(var.http_port)
           }
 
           env {
@@ -179,7 +179,7 @@ resource "kubernetes_stateful_set_v1" "web_vm" {
 
         resources {
           requests = {
-            storage = "20G"
+            storage = format("%s%s", regex("^\\s*([0-9.]+)", var.data_size)[0], { b = "", kb = "k", kib = "Ki", mb = "M", mib = "Mi", gb = "G", gib = "Gi", tb = "T", tib = "Ti" }[lower(regex("([A-Za-z]*)\\s*$", var.data_size)[0])])
           }
         }
       }

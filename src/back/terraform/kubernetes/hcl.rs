@@ -21,7 +21,9 @@ use heck::ToSnakeCase;
 use serde_json::{Map, Value as Json};
 
 use super::data::{Block, Data};
+use super::moved::Moves;
 use super::provenance::Markers;
+use crate::back::filters::hcl_str;
 use crate::back::terraform::expr::key;
 
 /// Where an object is in the configuration.
@@ -48,7 +50,43 @@ impl Address {
 pub struct Writer<'a> {
     pub data: &'a Data,
     pub markers: &'a Markers,
+    pub moves: &'a Moves,
     pub addresses: &'a HashMap<(String, String), Address>,
+}
+
+/// The same place in the other builds of an object: with the string inputs marked
+/// ([`Markers`]) and with the other inputs moved ([`Moves`]), where they have it.
+#[derive(Clone, Copy, Default)]
+pub struct Partners<'a> {
+    pub marked: Option<&'a Json>,
+    pub moved: Option<&'a Json>,
+}
+
+impl<'a> Partners<'a> {
+    /// The partners of a field of an object.
+    fn field(self, name: &str) -> Partners<'a> {
+        let get = |j: Option<&'a Json>| j.and_then(|j| j.get(name));
+        Partners {
+            marked: get(self.marked),
+            moved: get(self.moved),
+        }
+    }
+
+    /// The partners of the items of a list of `len` items: each build's item where its list
+    /// has as many.
+    fn items(self, len: usize) -> Vec<Partners<'a>> {
+        let list = |j: Option<&'a Json>| match j {
+            Some(Json::Array(o)) if o.len() == len => Some(o),
+            _ => None,
+        };
+        let (marked, moved) = (list(self.marked), list(self.moved));
+        (0..len)
+            .map(|i| Partners {
+                marked: marked.map(|o| &o[i]),
+                moved: moved.map(|o| &o[i]),
+            })
+            .collect()
+    }
 }
 
 /// The typed resource an object fits, or the reason it is written as a manifest.
@@ -149,8 +187,8 @@ fn fits(
 
 impl Writer<'_> {
     /// The resource `address` of the object `a` (built from the inputs' values), `b` the same
-    /// object built from the markers when the two builds agree on it.
-    pub fn resource(&self, address: &Address, a: &Json, b: Option<&Json>) -> String {
+    /// object in the other builds where they have it.
+    pub fn resource(&self, address: &Address, a: &Json, b: Partners<'_>) -> String {
         let kind = a["kind"].as_str().unwrap_or("");
         if address.resource == "kubernetes_manifest" {
             let mut path = Vec::new();
@@ -166,12 +204,16 @@ impl Writer<'_> {
             .map(|(_, s)| s)
             .expect("typed_resource chose a resource of the schema");
         let fields = top_fields(a);
-        let b_fields = b.map(top_fields);
+        let top = |j: Option<&Json>| j.map(|j| Json::Object(top_fields(j)));
+        let (marked, moved) = (top(b.marked), top(b.moved));
         let mut body = String::new();
         self.body(
             kind,
             &fields,
-            b_fields.as_ref(),
+            Partners {
+                marked: marked.as_ref(),
+                moved: moved.as_ref(),
+            },
             schema,
             &mut Vec::new(),
             true,
@@ -190,7 +232,7 @@ impl Writer<'_> {
         &self,
         kind: &str,
         a: &Map<String, Json>,
-        b: Option<&Map<String, Json>>,
+        b: Partners<'_>,
         schema: &Block,
         path: &mut Vec<String>,
         top: bool,
@@ -200,7 +242,7 @@ impl Writer<'_> {
         let pad = "  ".repeat(depth);
         let mut blocks: Vec<(String, &String, &Json)> = Vec::new();
         for (field, value) in a {
-            let partner = b.and_then(|b| b.get(field));
+            let partner = b.field(field);
             match place(self.data, kind, field, schema, top) {
                 Some(Place::Block(name)) => blocks.push((name, field, value)),
                 Some(Place::Argument(name)) => {
@@ -221,14 +263,11 @@ impl Writer<'_> {
         blocks.sort_by_key(|(name, _, _)| name != "metadata");
         for (name, field, value) in blocks {
             let inner = &schema.blocks[&name];
-            let partner = b.and_then(|b| b.get(field));
+            let partner = b.field(field);
             path.push(field.clone());
-            let items: Vec<(&Json, Option<&Json>)> = match (value, partner) {
-                (Json::Array(items), Some(Json::Array(others))) if items.len() == others.len() => {
-                    items.iter().zip(others.iter().map(Some)).collect()
-                }
-                (Json::Array(items), _) => items.iter().map(|i| (i, None)).collect(),
-                (one, other) => vec![(one, other)],
+            let items: Vec<(&Json, Partners<'_>)> = match value {
+                Json::Array(items) => items.iter().zip(partner.items(items.len())).collect(),
+                one => vec![(one, partner)],
             };
             for (item, partner) in items {
                 let empty = Map::new();
@@ -238,7 +277,6 @@ impl Writer<'_> {
                     continue;
                 }
                 out.push_str(&format!("\n{pad}{name} {{\n"));
-                let partner = partner.and_then(Json::as_object);
                 self.body(kind, map, partner, inner, path, false, depth + 1, out);
                 out.push_str(&format!("{pad}}}\n"));
             }
@@ -251,7 +289,7 @@ impl Writer<'_> {
     fn value(
         &self,
         a: &Json,
-        b: Option<&Json>,
+        b: Partners<'_>,
         path: &mut Vec<String>,
         siblings: Option<&Map<String, Json>>,
         depth: usize,
@@ -263,21 +301,19 @@ impl Writer<'_> {
                 if let Some(reference) = self.reference(s, path, siblings) {
                     return reference;
                 }
-                self.markers.string(s, b.and_then(Json::as_str))
+                let marked = b.marked.and_then(Json::as_str);
+                let written = self.markers.string(s, marked);
+                if written != hcl_str(s) {
+                    return written;
+                }
+                self.moves.leaf(a, b.moved).unwrap_or(written)
             }
             Json::Array(items) if items.is_empty() => "[]".to_string(),
             Json::Array(items) => {
-                let others = match b {
-                    Some(Json::Array(o)) if o.len() == items.len() => Some(o),
-                    _ => None,
-                };
                 let values: Vec<String> = items
                     .iter()
-                    .enumerate()
-                    .map(|(i, item)| {
-                        let partner = others.map(|o| &o[i]);
-                        self.value(item, partner, path, None, depth + 1)
-                    })
+                    .zip(b.items(items.len()))
+                    .map(|(item, partner)| self.value(item, partner, path, None, depth + 1))
                     .collect();
                 if items.iter().all(|i| !i.is_object() && !i.is_array()) {
                     format!("[{}]", values.join(", "))
@@ -289,18 +325,20 @@ impl Writer<'_> {
             }
             Json::Object(map) if map.is_empty() => "{}".to_string(),
             Json::Object(map) => {
-                let others = b.and_then(Json::as_object);
                 let mut lines = String::new();
                 for (k, v) in map {
                     path.push(k.clone());
-                    let partner = others.and_then(|o| o.get(k));
+                    let partner = b.field(k);
                     let expr = self.value(v, partner, path, Some(map), depth + 1);
                     path.pop();
                     lines.push_str(&format!("{pad}{} = {expr}\n", key(k)));
                 }
                 format!("{{\n{lines}{end}}}")
             }
-            other => other.to_string(),
+            other => self
+                .moves
+                .leaf(other, b.moved)
+                .unwrap_or_else(|| other.to_string()),
         }
     }
 

@@ -11,14 +11,17 @@
 //! resource, so Terraform creates what is referred to first. Every namespaced object is created
 //! in `var.kube_namespace`.
 //!
-//! Inputs stay variables ([`provenance`]): a string that came from an input is `var.<name>`
-//! (inside a longer string too); what the model chose from an input's value at translation (an
-//! image, a port, a size) keeps that value, and the variable is then reported unused. A
+//! Inputs stay variables: a string that came from an input is `var.<name>` (inside a longer
+//! string too, [`provenance`]), and so is a number, boolean or size the model passed on
+//! unchanged, converted to what the field takes ([`moved`]); what the model chose or derived
+//! from an input's value at translation (an image for an `os`, a name cut to a DNS label, a
+//! memory limit) keeps that value, and the variable is then reported unused. A
 //! sensitive input reaches its container through the object `toscana k8s` writes it to, a
 //! Secret (`kubernetes_secret_v1`, whose `data` is `var.<name>`), never a ConfigMap.
 
 mod data;
 mod hcl;
+mod moved;
 mod provenance;
 
 use std::collections::{HashMap, HashSet};
@@ -30,11 +33,12 @@ use crate::back::kubernetes::{self, K8sOptions, objects::Object};
 use crate::back::registry::{Reread, RereadFn};
 use crate::back::{Engine, builtin};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::Topology;
+use crate::ir::{Topology, Value};
 use crate::limits::Limits;
 use crate::source::SourceMap;
 
 pub use hcl::Address;
+use moved::Moves;
 use provenance::{Markers, NAMESPACE};
 
 /// What the objects became.
@@ -82,6 +86,21 @@ pub fn write(
         .iter()
         .map(|o| ((o.kind.clone(), markers.with_values(&o.name)), o))
         .collect();
+    // The same with every number, boolean and size input moved ([`moved`]).
+    let moves = Moves::new(topology, vars);
+    let moved = if moves.is_empty() {
+        Vec::new()
+    } else {
+        let mut bindings = markers.bindings(topology, false);
+        bindings.extend(moves.bindings());
+        first_read(reread, &[bindings])
+            .and_then(|read| build(&engine, &read, sources, limits, &mut Diagnostics::new()))
+            .unwrap_or_default()
+    };
+    let moved: HashMap<(String, String), &Object> = moved
+        .iter()
+        .map(|o| ((o.kind.clone(), o.name.clone()), o))
+        .collect();
     let data = data::data();
     let mut addresses: HashMap<(String, String), Address> = HashMap::new();
     let mut why_manifest: Vec<Option<String>> = Vec::new();
@@ -105,6 +124,7 @@ pub fn write(
     let writer = hcl::Writer {
         data,
         markers: &markers,
+        moves: &moves,
         addresses: &addresses,
     };
     let mut main = String::new();
@@ -113,16 +133,22 @@ pub fn write(
         let address = &addresses[&(o.kind.clone(), o.name.clone())];
         let cluster_scoped = data.cluster_scoped.contains(&o.kind);
         let a = namespaced(&o.json, cluster_scoped);
+        let key = (o.kind.clone(), o.name.clone());
         let b = marked
-            .get(&(o.kind.clone(), o.name.clone()))
+            .get(&key)
             .map(|m| namespaced(&m.json, cluster_scoped));
+        let c = moved.get(&key).map(|m| namespaced(&m.json, cluster_scoped));
         if !main.is_empty() {
             main.push('\n');
         }
         if let Some(why) = why {
             main.push_str(&format!("# A {} as it is: {why}.\n", o.kind));
         }
-        main.push_str(&writer.resource(address, &a, b.as_ref()));
+        let partners = hcl::Partners {
+            marked: b.as_ref(),
+            moved: c.as_ref(),
+        };
+        main.push_str(&writer.resource(address, &a, partners));
         if let Some(node) = o.json.pointer("/metadata/annotations/toscana.io~1node") {
             let node = node.as_str().unwrap_or_default().to_string();
             by_node.entry(node).or_default().push(address.clone());
@@ -170,8 +196,8 @@ pub fn use_objects(
 }
 
 /// The first of the reads with these bindings that reads without errors.
-fn first_read(reread: &RereadFn<'_>, attempts: &[Vec<(String, String)>]) -> Option<Reread> {
-    let mut tried: Vec<&Vec<(String, String)>> = Vec::new();
+fn first_read(reread: &RereadFn<'_>, attempts: &[Vec<(String, Value)>]) -> Option<Reread> {
+    let mut tried: Vec<&Vec<(String, Value)>> = Vec::new();
     for bindings in attempts {
         if tried.contains(&bindings) {
             continue;

@@ -17,9 +17,10 @@
 //! - the comparison makes a marker that a template happened to contain harmless: its text
 //!   would have to reappear as the input's value at the same place.
 //!
-//! Numbers, booleans, lists and maps are not marked (a marker is no number, and the model
-//! computes with them): they stay values. An input with no value at all is marked in both
-//! builds, so it can only ever be written as its variable.
+//! Numbers, booleans and sizes are not marked (a marker is no number, and the model computes
+//! with them): [`super::moved`] traces them by moving their values in a third build. Lists and
+//! maps stay values. An input with no value at all is marked in both builds, so it can only
+//! ever be written as its variable.
 
 use std::collections::HashMap;
 
@@ -79,15 +80,15 @@ impl Markers {
         Markers { entries }
     }
 
-    /// `NAME=TEXT` pairs for a read ([`crate::pipeline::ReadOptions::set_strings`]): the
+    /// `NAME=VALUE` pairs for a read ([`crate::pipeline::ReadOptions::set_values`]): the
     /// markers of the inputs without a value (`all` false), or of every marked input.
-    pub fn bindings(&self, topology: &Topology, all: bool) -> Vec<(String, String)> {
+    pub fn bindings(&self, topology: &Topology, all: bool) -> Vec<(String, Value)> {
         self.entries
             .iter()
             .filter(|e| all || e.value.is_none())
             .filter_map(|e| {
                 let input = &topology.inputs[input_index(&e.marker)?];
-                Some((input.name.clone(), e.marker.clone()))
+                Some((input.name.clone(), Value::String(e.marker.clone())))
             })
             .collect()
     }

@@ -44,6 +44,9 @@ pub struct Built<'b> {
     /// The variables of instance sizes chosen from inputs (`name`, `description`, `default`).
     pub size_variables: Vec<Json>,
     pub refs: Vec<NodeRef<'b>>,
+    /// Per node: the public address a resource of its own holds (see
+    /// [`Scope::public_addresses`]).
+    pub public_addresses: Vec<Option<String>>,
     pub hosts: Vec<Option<NodeId>>,
     /// Node name → its index, for functions that name a node (see [`Scope::node_ids`]).
     pub node_ids: HashMap<String, NodeId>,
@@ -64,6 +67,7 @@ impl Built<'_> {
             topology,
             vars,
             nodes: &self.refs,
+            public_addresses: &self.public_addresses,
             hosts: &self.hosts,
             node_ids: &self.node_ids,
         }
@@ -144,6 +148,7 @@ pub fn build<'b>(
         meanings: &meanings,
         policies: &policies,
         refs: &refs,
+        public_addresses: Vec::new(),
         hosts: &hosts,
         node_ids: &node_ids,
         read_artifact,
@@ -161,6 +166,7 @@ pub fn build<'b>(
         b.outgoing[r.source.index()].push(i);
         b.incoming[r.target.index()].push(i);
     }
+    b.public_addresses = topology.node_ids().map(|id| b.public_address(id)).collect();
     let mut nodes: Vec<Json> = topology.node_ids().map(|id| b.node(id)).collect();
     b.relationships(&mut nodes);
     for (i, node) in nodes.iter_mut().enumerate() {
@@ -177,11 +183,13 @@ pub fn build<'b>(
     let mut size_variables = b.size_variables;
     size_variables.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     let artifacts = b.artifacts;
+    let public_addresses = b.public_addresses;
     Built {
         nodes,
         policies: policies.contexts,
         size_variables,
         refs,
+        public_addresses,
         hosts,
         node_ids,
         needs,
@@ -204,6 +212,8 @@ struct Builder<'a, 'd> {
     /// The machines placement and scaling policies place and scale.
     policies: &'a Policies<'a>,
     refs: &'a [NodeRef<'a>],
+    /// By node: the public address a resource of its own holds ([`Builder::public_address`]).
+    public_addresses: Vec<Option<String>>,
     hosts: &'a [Option<NodeId>],
     node_ids: &'a HashMap<String, NodeId>,
     read_artifact: ReadArtifact<'a>,
@@ -228,6 +238,7 @@ impl<'a> Builder<'a, '_> {
             topology: self.topology,
             vars: self.vars,
             nodes: self.refs,
+            public_addresses: &self.public_addresses,
             hosts: self.hosts,
             node_ids: self.node_ids,
         }

@@ -33,6 +33,12 @@ impl Builder<'_, '_> {
                 Err(_) => self.checked_size(id, v, GIB, "GiB", "property `size`"),
             },
         };
+        // A size from an input is its variable, where it is one the providers can hold.
+        let size_gib = size_gib.map(|text| {
+            let raw = topology.nodes[id.index()].properties.get("size");
+            raw.and_then(|raw| self.size_from_input(raw, GIB))
+                .unwrap_or(text)
+        });
         let size_given = size_gib.is_some();
         let size_gib = size_gib.or_else(|| {
             self.bind(id)
@@ -173,6 +179,27 @@ impl Builder<'_, '_> {
             }
         }
         out
+    }
+
+    /// The public address of machine `id` where a resource of its own holds it: the
+    /// resource the machine rule's `bind.public_address` names (AWS `aws_eip`, OpenStack
+    /// `openstack_networking_floatingip_v2`), which the network writes for the primary port
+    /// of each unscaled machine with a public endpoint ([`Self::public_machines_in`]). The
+    /// machine's own address attribute would be its fixed address (OpenStack
+    /// `access_ip_v4`), or the address it had before the public one was associated (AWS
+    /// `public_ip`).
+    pub(super) fn public_address(&self, id: NodeId) -> Option<String> {
+        let public = self.bind(id).get("public_address")?;
+        let resource = public.get("resource")?.as_str()?;
+        let attribute = public.get("attribute")?.as_str()?;
+        let port = *self.port_ids(id).first()?;
+        let linked = self.outgoing[port.index()].iter().any(|&ri| {
+            self.meanings.means_at(ri, Meaning::Link)
+                && self.role_of(self.topology.relationships[ri].target) == "network"
+        });
+        let public_endpoint = self.endpoints_of(id).iter().any(|e| e["public"] == true);
+        (linked && public_endpoint && !self.is_scaled(id))
+            .then(|| format!("{resource}.{}.{attribute}", self.names[port.index()]))
     }
 
     /// The port's network (LinksTo) and machine (BindsTo).

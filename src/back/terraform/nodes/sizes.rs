@@ -8,11 +8,20 @@ use crate::diag::{Diagnostic, codes};
 use crate::ir::{NodeId, Value};
 
 use super::super::scripts::whole_units;
+
+/// The HCL of the number of bytes of a TOSCA size held in `text` (`20 GB`, `1.5 GiB`: a
+/// number, then a unit of Simple Profile 1.3 §3.3.6.4 scalar-unit.size, in any case).
+pub fn size_bytes(text: &str) -> String {
+    format!(
+        "tonumber(regex(\"^\\\\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)\", {text})[0]) * {{ b = 1, kb = 1000, kib = 1024, mb = 1000000, mib = 1048576, gb = 1000000000, gib = 1073741824, tb = 1000000000000, tib = 1099511627776 }}[lower(regex(\"([A-Za-z]+)\\\\s*$\", {text})[0])]"
+    )
+}
 use super::Builder;
 
 impl Builder<'_, '_> {
     /// A capability's size property in whole `unit`s ([`whole_units`]); an error at the node
-    /// when no provider can hold it, never `inf`.
+    /// when no provider can hold it, never `inf`. A size from an input is its variable,
+    /// converted ([`size_from_input`]).
     pub(super) fn whole_size(
         &mut self,
         id: NodeId,
@@ -22,7 +31,38 @@ impl Builder<'_, '_> {
         unit_name: &str,
     ) -> Option<String> {
         let value = self.capability_value(id, cap, prop)?;
-        self.checked_size(id, value, unit, unit_name, &format!("`{cap}.{prop}`"))
+        let text = self.checked_size(id, value, unit, unit_name, &format!("`{cap}.{prop}`"))?;
+        let raw = self.topology.nodes[id.index()].capabilities[cap]
+            .properties
+            .get(prop);
+        Some(
+            raw.and_then(|raw| self.size_from_input(raw, unit))
+                .unwrap_or(text),
+        )
+    }
+
+    /// A size that `raw` takes from an input of a size type, in whole `unit`s, as an HCL
+    /// expression of the input's variable: the variable keeps TOSCA's text (`20 GB`, so that
+    /// `terraform.tfvars` reads as the template does), which [`size_bytes`] converts, rounded
+    /// up as [`whole_units`] rounds. `None` for anything else.
+    pub(super) fn size_from_input(&self, raw: &Value, unit: f64) -> Option<String> {
+        let Value::Call(call) = raw else {
+            return None;
+        };
+        if call.function != "get_input" {
+            return None;
+        }
+        let input = call.args.first()?.as_str()?;
+        let is_size = matches!(
+            crate::back::terraform::expr::known(self.topology, raw),
+            Value::Scalar(s) if s.canonical_unit == "B"
+        );
+        let variable = self.vars.get(input).filter(|_| is_size)?;
+        Some(format!(
+            "ceil({} / {})",
+            size_bytes(&format!("var.{variable}")),
+            unit as u64
+        ))
     }
 
     /// [`whole_units`] of `value`, reporting a size out of range as an error at node `id`.
