@@ -395,6 +395,34 @@ fn namespaces_of_the_hand_written_profile_reach_the_bindings() {
     validates(&[], Path::new("tests/data/k8s-profiles/namespaced.yaml"));
 }
 
+/// An abstract application `MicroService` that no template substitutes translates by the
+/// ordinary container mapping when it has an image (issue 28): a Deployment running the image
+/// on the Endpoint's `target-port`, a Service offering its `port`, and the server's address in
+/// the client's environment.
+#[test]
+fn an_unsubstituted_microservice_with_an_image_is_a_container() {
+    if !corpus_present() {
+        return;
+    }
+    let file = Path::new("tests/data/k8s-profiles/microservice.yaml");
+    let out = k8s(&[], file);
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("has no k8s rule"), "{stderr}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "kind: Deployment\nmetadata:\n  annotations:\n    toscana.io/node: hello",
+        "image: nginxinc/nginx-unprivileged:1.27",
+        "- containerPort: 8080\n          name: http",
+        "port: 80\n    protocol: TCP\n    targetPort: 8080",
+        "- name: WORLD_HOST\n          value: world",
+    ] {
+        assert!(text.contains(expected), "no `{expected}` in\n{text}");
+    }
+    golden("microservice.yaml", &out.stdout);
+    validates(&[], file);
+}
+
 /// The shuffle test (issue 26, scope 2) on the goldens here whose input is in this repository:
 /// `shop.yaml` (as manifests and as a diagram) and the hand-written profile's template, with
 /// their node templates and other unordered maps reversed and then rotated (`shuffle`), give

@@ -434,36 +434,39 @@ impl Ctx<'_> {
     }
 
     /// Ports of the endpoint capabilities of `members` (and their `port` properties), each
-    /// number once.
+    /// number once. A capability's `target-port` (the abstract application profile's Endpoint)
+    /// is the port the container listens on, `port` the one its Service offers; its name is
+    /// `port_name` (Simple Profile) or `name` (that profile), else the capability's.
     pub(super) fn endpoint_ports(&self, members: &[usize]) -> Vec<Port> {
         let mut ports: Vec<Port> = Vec::new();
         let mut names: Vec<String> = Vec::new();
         for &m in members {
             let node = self.node(m);
-            let mut found: Vec<(String, i64, &'static str, defaults::Http)> = Vec::new();
+            let mut found: Vec<(String, i64, i64, &'static str, defaults::Http)> = Vec::new();
             for (cname, cap) in &node.capabilities {
                 if !is_endpoint(cap) {
                     continue;
                 }
                 self.capability(m, cname);
                 if let Some(port) = cap.properties.get("port").and_then(integer) {
-                    let name = cap
-                        .properties
-                        .get("port_name")
-                        .and_then(Value::as_str)
+                    let name = ["port_name", "name"]
+                        .iter()
+                        .find_map(|k| cap.properties.get(*k).and_then(Value::as_str))
                         .unwrap_or(cname);
+                    let target = cap.properties.get("target-port").and_then(integer);
                     found.push((
                         name.to_string(),
                         port,
+                        target.unwrap_or(port),
                         protocol(cap.properties.get("protocol")),
                         defaults::http(cap),
                     ));
                 }
             }
             if let Some(port) = self.property(m, "port").and_then(integer) {
-                found.push((node.name.clone(), port, "TCP", (None, None)));
+                found.push((node.name.clone(), port, port, "TCP", (None, None)));
             }
-            for (name, port, proto, (scheme, path)) in found {
+            for (name, port, target, proto, (scheme, path)) in found {
                 if !(1..=65535).contains(&port)
                     || ports.iter().any(|p| p.port == port && p.protocol == proto)
                 {
@@ -477,7 +480,7 @@ impl Ctx<'_> {
                 ports.push(Port {
                     name: pn,
                     port,
-                    target: port,
+                    target,
                     protocol: proto,
                     scheme,
                     path,
