@@ -5,8 +5,9 @@ may write an object as, so that the conversion from a Kubernetes object to HCL i
 Rust function per kind (src/back/terraform/kubernetes/).
 
 For each resource it keeps what the conversion needs: the names of its arguments (written
-`name = value`) and its nested blocks (written `name { ... }`), recursively. Required arguments
-and exported attributes are the schema checker's business, not the writer's.
+`name = value`), its nested blocks (written `name { ... }`), recursively, and which blocks the
+provider requires. Required arguments and exported attributes are the schema checker's business,
+not the writer's.
 
 The source is the provider schema the checker uses, `tests/checkers/terraform_schema/kubernetes.json`
 (itself extracted from the CDK for Terraform binding of the provider version toscana pins, by
@@ -41,6 +42,16 @@ def shape(block):
     }
     if blocks:
         out["blocks"] = blocks
+    # Blocks the provider requires (at least one): an object without the field for one cannot be
+    # that typed resource (a Role without `rules` is no `kubernetes_role_v1`), so the writer
+    # falls back to `kubernetes_manifest`.
+    required = sorted(
+        name
+        for name, inner in block.get("blocks", {}).items()
+        if name not in PROVIDER_BLOCKS and inner.get("min", 0) >= 1
+    )
+    if required:
+        out["required_blocks"] = required
     return out
 
 

@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-/// One block of a resource: its arguments and its nested blocks.
+/// One block of a resource: its arguments, its nested blocks, and which of those the provider
+/// requires.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Block {
@@ -16,6 +17,8 @@ pub struct Block {
     pub arguments: Vec<String>,
     #[serde(default)]
     pub blocks: BTreeMap<String, Block>,
+    #[serde(default)]
+    pub required_blocks: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -100,7 +100,7 @@ pub fn typed_resource(data: &Data, object: &Json) -> Result<String, String> {
     };
     let fields = top_fields(object);
     fits(data, kind, &fields, schema, &mut Vec::new(), true)
-        .map_err(|path| format!("{resource} has no place for `{path}`"))?;
+        .map_err(|why| format!("{resource} {why}"))?;
     Ok(resource)
 }
 
@@ -151,8 +151,9 @@ fn singular(plural: &str) -> String {
     }
 }
 
-/// `Ok` when every field of `fields` has a place; `Err` with the path of the first that has
-/// none.
+/// `Ok` when every field of `fields` has a place and every block the provider requires is
+/// there; `Err` saying which field has no place or which block is missing (a Role without
+/// `rules` is no `kubernetes_role_v1`, whose `rule` block is required).
 fn fits(
     data: &Data,
     kind: &str,
@@ -161,28 +162,37 @@ fn fits(
     path: &mut Vec<String>,
     top: bool,
 ) -> Result<(), String> {
+    let mut present: Vec<String> = Vec::new();
     for (field, value) in fields {
         path.push(field.clone());
         match place(data, kind, field, schema, top) {
             Some(Place::Block(name)) => {
                 let inner = &schema.blocks[&name];
+                present.push(name);
                 let items: Vec<&Json> = match value {
                     Json::Array(items) => items.iter().collect(),
                     other => vec![other],
                 };
                 for item in items {
                     let Json::Object(map) = item else {
-                        return Err(path.join("."));
+                        return Err(format!("has no place for `{}`", path.join(".")));
                     };
                     fits(data, kind, map, inner, path, false)?;
                 }
             }
             Some(Place::Argument(_)) => {}
-            None => return Err(path.join(".")),
+            None => return Err(format!("has no place for `{}`", path.join("."))),
         }
         path.pop();
     }
-    Ok(())
+    match schema.required_blocks.iter().find(|b| !present.contains(b)) {
+        Some(missing) if path.is_empty() => Err(format!("requires a `{missing}` block")),
+        Some(missing) => Err(format!(
+            "requires a `{missing}` block in `{}`",
+            path.join(".")
+        )),
+        None => Ok(()),
+    }
 }
 
 impl Writer<'_> {
@@ -408,5 +418,20 @@ mod tests {
         );
         let o = serde_json::json!({"apiVersion": "apps/v1", "kind": "ReplicaSet"});
         assert!(typed_resource(data(), &o).is_err());
+    }
+
+    #[test]
+    fn an_object_without_a_block_the_provider_requires_is_a_manifest() {
+        let rules =
+            serde_json::json!([{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]);
+        let o = serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+            "metadata": {"name": "r"}, "rules": rules});
+        assert_eq!(typed_resource(data(), &o).unwrap(), "kubernetes_role_v1");
+        let o = serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+            "metadata": {"name": "r"}});
+        assert_eq!(
+            typed_resource(data(), &o).unwrap_err(),
+            "kubernetes_role_v1 requires a `rule` block"
+        );
     }
 }
