@@ -444,6 +444,9 @@ fn converting_each_accepted_file_to_yaml_gives_the_same_ir() {
 ///   properties to inputs only): that input (the template's value its default, else not
 ///   required), the mapping to its name, and `q`'s value, an unbound `get_input` where the
 ///   XML left it unset;
+/// - a mapped property that the substituted node type does not define (XML maps the service
+///   template's own properties) keeps its input but not its mapping, which 2.0 allows only for
+///   properties of the node type (§15.2 Property Mapping); `convert` says so with a warning;
 /// - a relationship of requirement `dependency` (how a relationship between two nodes is read)
 ///   is judged against `tosca.relationships.Root`, which the 2.0 file's `tosca.nodes.Root`
 ///   names for `dependency` (TOSCA 2.0 requires a relationship template's type to derive from
@@ -496,6 +499,12 @@ fn as_in_tosca_2_0(
         );
         xml["substitution"]["properties"][&name] =
             serde_json::json!({"kind": "string", "value": name});
+        // A property the substituted node type does not define is not mapped in 2.0; the
+        // input still gives the node template its value.
+        if yaml["substitution"]["properties"].get(&name).is_none() {
+            let properties = xml["substitution"]["properties"].as_object_mut().unwrap();
+            properties.remove(&name);
+        }
         let nodes = xml["nodes"].as_array_mut().unwrap();
         let n = nodes
             .iter_mut()

@@ -282,16 +282,38 @@ fn substitution_mappings<'t>(
                 }
             }
             "properties" => {
+                let node_type = node
+                    .as_map()
+                    .and_then(|m| m.get("node_type"))
+                    .and_then(Node::scalar_text);
                 let mut props = M::new(v.span);
                 for p in entries(v) {
                     let name = p.key.scalar_text().unwrap_or_default();
-                    if let Some(input) =
+                    let Some(input) =
                         property_mapping(rw, name, &p.value, templates, inputs, injections)
+                    else {
+                        continue;
+                    };
+                    // XML maps the service template's own properties, which its
+                    // substitutableNodeType need not define; 2.0 maps only properties of the
+                    // substituted node type (§15.2 Property Mapping). The input made for the
+                    // mapping still carries the value to the node template.
+                    if let Some(t) = node_type
+                        && property_definition(rw, t, name).is_none()
                     {
-                        props.put(name, p.key.span, input);
+                        rw.lose_because(
+                            p.key.span,
+                            format!("the mapping of property `{name}` onto node type `{t}`"),
+                            format!("`{t}` defines no property `{name}`, and TOSCA 2.0 maps only properties of the substituted node type (§15.2 Property Mapping); the input `{name}` still gives the node template its value"),
+                        );
+                        continue;
                     }
+                    props.put(name, p.key.span, input);
                 }
-                To::Value(props.done())
+                match props.is_empty() {
+                    true => To::Dropped,
+                    false => To::Value(props.done()),
+                }
             }
             _ => To::Lost,
         },
