@@ -338,21 +338,11 @@ pub(super) mod mappings {
     use crate::resolve::typing::definitions_of;
     use crate::yaml::{Map, Node as Yaml};
 
-    /// The built-in types whose names mean the same wherever they are written (§9.1 Primitive
-    /// Types, §9.2 Special Types, §9.3 Collection Types).
-    const BUILT_IN: &[&str] = &[
-        "string",
-        "integer",
-        "float",
-        "boolean",
-        "bytes",
-        "nil",
-        "timestamp",
-        "scalar",
-        "version",
-        "list",
-        "map",
-    ];
+    /// Whether `name` is a built-in type, whose name means the same wherever it is written
+    /// (§9.1 TOSCA Built-In Types), the abstract `scalar` included.
+    fn built_in(name: &str) -> bool {
+        name == "scalar" || crate::resolve::tosca2_types::BUILT_IN.contains(&name)
+    }
 
     /// Every check of the names a substitution mapping uses.
     pub fn check(
@@ -689,7 +679,7 @@ pub(super) mod mappings {
         let (Some(expected), Some(declared)) = (expected, declared) else {
             return;
         };
-        if expected == declared || !BUILT_IN.contains(&expected) || !BUILT_IN.contains(&declared) {
+        if expected == declared || !built_in(expected) || !built_in(declared) {
             return;
         }
         diags.push(

@@ -22,7 +22,7 @@ use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
 
 /// The built-in types of TOSCA 2.0 (§9.1 TOSCA Built-In Types); `scalar` is abstract.
-const BUILT_IN: &[&str] = &[
+pub(super) const BUILT_IN: &[&str] = &[
     "string",
     "integer",
     "float",
