@@ -24,11 +24,13 @@
 //!   judged: no operation of it is run by this deployment.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use super::interface_parameters::{definitions_named, merged};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Interfaces, Topology};
+use crate::hash::FastMap;
+use crate::ir::{Interface, Interfaces, Topology, TypeNames};
 use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::source::Span;
 use crate::yaml::{Map, Node};
@@ -70,6 +72,7 @@ fn templates(
         .iter()
         .map(|r| (r.name.as_str(), r))
         .collect();
+    let mut unvalued = UnvaluedInputs::default();
     // Each template once (an expanded topology has several nodes of one template).
     let mut seen: HashSet<(TypeKind, &str)> = HashSet::new();
     let nodes = topology
@@ -109,7 +112,61 @@ fn templates(
             called: &called,
             target: if kind == TypeKind::Node { name } else { "" },
         };
-        judged.check(diags);
+        judged.check(&mut unvalued, diags);
+    }
+}
+
+/// A type chain as a cache key: the address and length of its shared list ([`TypeNames`]).
+/// Every list is borrowed from the topology for the whole check, so an address names one list.
+type ChainKey = (*const String, usize);
+
+fn chain_key(types: &TypeNames) -> ChainKey {
+    (types.as_ptr(), types.len())
+}
+
+/// The required inputs with no `value`, `default` or `mapping` that an interface's definitions
+/// (along a template's type chain, then the interface type's) give, as `(input, operation)`
+/// sorted, `None` for an interface-level input. They depend only on the two type chains and
+/// the interface's name, so they are merged once per type rather than for every template of
+/// it (the merge was most of this check's cost); what each template assigns and runs is judged
+/// per template.
+#[derive(Default)]
+struct UnvaluedInputs<'m, 't> {
+    known: FastMap<(TypeKind, ChainKey, &'t str, ChainKey), Rc<[(&'m str, Option<&'m str>)]>>,
+}
+
+impl<'m, 't> UnvaluedInputs<'m, 't> {
+    fn of(
+        &mut self,
+        model: &'m Model,
+        kind: TypeKind,
+        types: &TypeNames,
+        name: &'t str,
+        interface: &Interface,
+    ) -> Rc<[(&'m str, Option<&'m str>)]> {
+        let key = (kind, chain_key(types), name, chain_key(&interface.types));
+        Rc::clone(self.known.entry(key).or_insert_with(|| {
+            let defs = definitions(model, kind, types);
+            let mut layers = definitions_named(&defs, name);
+            layers.extend(
+                definitions(model, TypeKind::Interface, &interface.types)
+                    .iter()
+                    .filter_map(|d| d.def.as_map()),
+            );
+            let mut unvalued: Vec<(&'m str, Option<&'m str>)> = merged(&layers, model.dialect)
+                .into_iter()
+                .filter(|((_, section, _), definition)| {
+                    *section == "inputs"
+                        && definition.required()
+                        && !["value", "default", "mapping"]
+                            .iter()
+                            .any(|k| definition.get(k).is_some())
+                })
+                .map(|((operation, _, input), _)| (input, operation))
+                .collect();
+            unvalued.sort_unstable();
+            unvalued.into()
+        }))
     }
 }
 
@@ -160,7 +217,7 @@ fn workflow_calls(template: &TopologyTemplate) -> HashSet<(String, String)> {
 struct Judged<'a> {
     model: &'a Model,
     kind: TypeKind,
-    types: &'a [String],
+    types: &'a TypeNames,
     interfaces: &'a Interfaces,
     owner: String,
     at: Span,
@@ -169,16 +226,9 @@ struct Judged<'a> {
     target: &'a str,
 }
 
-impl Judged<'_> {
-    fn check(&self, diags: &mut Diagnostics) {
-        let defs = definitions(self.model, self.kind, self.types);
+impl<'a> Judged<'a> {
+    fn check(&self, unvalued: &mut UnvaluedInputs<'a, 'a>, diags: &mut Diagnostics) {
         for (name, interface) in self.interfaces {
-            let mut layers = definitions_named(&defs, name);
-            layers.extend(
-                definitions(self.model, TypeKind::Interface, &interface.types)
-                    .iter()
-                    .filter_map(|d| d.def.as_map()),
-            );
             let run = |operation: &str| {
                 interface
                     .operations
@@ -188,16 +238,9 @@ impl Judged<'_> {
                         .called
                         .contains(&(self.target.to_string(), format!("{name}.{operation}")))
             };
-            let mut unset: Vec<(String, Option<&str>)> = Vec::new();
-            for ((operation, section, input), definition) in merged(&layers, self.model.dialect) {
-                let has_value = ["value", "default", "mapping"]
-                    .iter()
-                    .any(|k| definition.get(k).is_some());
-                if section != "inputs"
-                    || !definition.required()
-                    || has_value
-                    || interface.inputs.contains_key(input)
-                {
+            let candidates = unvalued.of(self.model, self.kind, self.types, name, interface);
+            for &(input, operation) in candidates.iter() {
+                if interface.inputs.contains_key(input) {
                     continue;
                 }
                 let left = match operation {
@@ -211,12 +254,8 @@ impl Judged<'_> {
                     Some(op) => run(op) && !interface.operations[op].inputs.contains_key(input),
                 };
                 if left {
-                    unset.push((input.to_string(), operation));
+                    self.report(name, operation, input, diags);
                 }
-            }
-            unset.sort();
-            for (input, operation) in unset {
-                self.report(name, operation, &input, diags);
             }
         }
     }
