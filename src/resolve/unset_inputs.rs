@@ -132,8 +132,11 @@ fn chain_key(types: &TypeNames) -> ChainKey {
 /// per template.
 #[derive(Default)]
 struct UnvaluedInputs<'m, 't> {
-    known: FastMap<(TypeKind, ChainKey, &'t str, ChainKey), Rc<[(&'m str, Option<&'m str>)]>>,
+    known: FastMap<(TypeKind, ChainKey, &'t str, ChainKey), Unvalued<'m>>,
 }
+
+/// `(input, operation)` pairs, sorted; `None` for an interface-level input.
+type Unvalued<'m> = Rc<[(&'m str, Option<&'m str>)]>;
 
 impl<'m, 't> UnvaluedInputs<'m, 't> {
     fn of(
@@ -143,7 +146,7 @@ impl<'m, 't> UnvaluedInputs<'m, 't> {
         types: &TypeNames,
         name: &'t str,
         interface: &Interface,
-    ) -> Rc<[(&'m str, Option<&'m str>)]> {
+    ) -> Unvalued<'m> {
         let key = (kind, chain_key(types), name, chain_key(&interface.types));
         Rc::clone(self.known.entry(key).or_insert_with(|| {
             let defs = definitions(model, kind, types);
