@@ -30,6 +30,7 @@ mod parameter_refinement;
 mod params;
 mod paths;
 pub mod patterns;
+mod range_refinement;
 mod refinement;
 mod requirement_defs;
 mod requirement_mapping;
@@ -48,6 +49,7 @@ mod validation;
 mod value_types;
 mod values;
 mod workflow_calls;
+mod written_constraints;
 mod written_definitions;
 
 use std::collections::HashMap;

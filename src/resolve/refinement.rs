@@ -7,6 +7,7 @@
 //!   for attributes);
 //! - turn a required property into an optional one: "`required`: if defined to "false" in the
 //!   property definition parent entity type it may be redefined to "true"" and only so;
+//! - widen an inherited `in_range` (Simple Profile, [`super::range_refinement`]);
 //! - set again a TOSCA 2.0 property's fixed `value`: "once defined, the property cannot be
 //!   further refined or assigned" (§9.4 Property Definition). A template assigning it is
 //!   reported where templates are read ([`super::typing`]).
@@ -51,6 +52,9 @@ pub fn check<'m>(typing: &mut Typing<'_, 'm>, written: &Written<'_, 'm>, diags: 
         refined.check_required(diags);
         if typing.model.dialect == Dialect::Tosca2 {
             refined.check_fixed_value(diags);
+        } else {
+            let whose = (refined.noun, refined.name);
+            super::range_refinement::check(typing, written.body, parent, whose, diags);
         }
     }
 }

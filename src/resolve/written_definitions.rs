@@ -1,6 +1,8 @@
 //! The one walk over the property and attribute definitions every type writes, used or not,
 //! for the checks that judge a definition where it is written: its `default` and fixed `value`
-//! ([`super::defaults`]) and how it refines an inherited one ([`super::refinement`]).
+//! ([`super::defaults`]) and how it refines an inherited one ([`super::refinement`]); the
+//! constraint clauses written anywhere in a type are judged before them
+//! ([`super::written_constraints`]).
 //!
 //! Each definition is seen twice over through its type chain: merged with everything it
 //! inherits (what a template of the type gets), and, when the type derives from another, the
@@ -34,6 +36,8 @@ pub struct Written<'w, 'm> {
 /// Runs the checks of written definitions, [`super::refinement`] and [`super::defaults`], in
 /// one walk; each one's findings are reported together, refinements first.
 pub fn check(typing: &mut Typing, diags: &mut Diagnostics) {
+    // First, so that a default meeting a mistaken clause finds it reported.
+    super::written_constraints::check(typing, diags);
     let (mut refined, mut defaulted) = (Diagnostics::new(), Diagnostics::new());
     each(typing, |typing, written| {
         super::refinement::check(typing, written, &mut refined);
