@@ -39,6 +39,7 @@ mod scalar_types;
 mod select_filter;
 mod selection;
 mod simple_eval;
+mod simple_type_lists;
 mod substitution;
 mod tosca2_types;
 mod type_parts;

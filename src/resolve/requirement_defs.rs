@@ -58,14 +58,16 @@ fn own<'m>(def: &'m TypeDef, name: &str) -> Option<(&'m Node, &'m Node)> {
         .find_map(|m| m.entry(name).map(|e| (&e.key, &e.value)))
 }
 
-/// Checks the requirement definitions of every TOSCA 2.0 node type, then their capability
-/// definitions ([`super::capability_defs`]), the other half of what a node type declares it
-/// connects.
+/// Checks that the type lists of 1.x types name types ([`super::simple_type_lists`]), the
+/// capability definitions of every node type ([`super::capability_defs`], in every dialect that
+/// has them), then the requirement definitions of every TOSCA 2.0 node type, the
+/// other half of what a node type declares it connects.
 pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
+    super::simple_type_lists::check(model, ancestry, diags);
+    super::capability_defs::check(model, ancestry, diags);
     if model.dialect != Dialect::Tosca2 {
         return;
     }
-    super::capability_defs::check(model, ancestry, diags);
     let mut checker = Checker {
         model,
         ancestry,
