@@ -103,21 +103,17 @@ pub fn parse<'y>(clause: &'y Yaml, diags: &mut Diagnostics) -> Option<(&'y str, 
 /// Judges one clause on its own, as written for type `type_name`: a single-key map with a known
 /// operator whose operand fits it: a value of the constrained type for the comparisons,
 /// `equal` and each of `valid_values` (a list), two ordered bounds for `in_range` (the upper may
-/// be `UNBOUNDED`), a non-negative integer for the lengths (A.5.2 Constraint clause; A.5.7.5 Additional Requirements: "Constraints of a property
-/// definition SHALL be type-compatible with the type defined for that property"). Each
-/// mistake is reported as [`check`] reports it when it meets the clause.
+/// be `UNBOUNDED`), a non-negative integer for the lengths (A.5.2 Constraint clause; A.5.7.5
+/// Additional Requirements: "Constraints of a property definition SHALL be type-compatible
+/// with the type defined for that definition"). Each mistake is reported as [`check`] reports
+/// it when it meets the clause.
 pub fn judge(typing: &mut Typing, clause: &Yaml, type_name: &str, diags: &mut Diagnostics) {
     let Some((operator, operand)) = parse(clause, diags) else {
         return;
     };
     match operator {
         "in_range" => {
-            let Some([low, high]) = operand.as_seq() else {
-                diags.push(bad_operand(
-                    operand,
-                    operator,
-                    "a list of two values, [min, max]",
-                ));
+            let Some((low, high)) = in_range_bounds(operand, diags) else {
                 return;
             };
             let low_value = typing.operand(low, bound_type(type_name), operator, diags);
@@ -199,14 +195,7 @@ pub fn holds(
             }
         }
         "in_range" => {
-            let Some([low, high]) = operand.as_seq() else {
-                diags.push(bad_operand(
-                    operand,
-                    operator,
-                    "a list of two values, [min, max]",
-                ));
-                return None;
-            };
+            let (low, high) = in_range_bounds(operand, diags)?;
             let low = typing.operand(low, bound_type(type_name), operator, diags);
             let above = compare(value, &low).is_none_or(|o| o != Ordering::Less);
             let below = high.scalar_text() == Some("UNBOUNDED") || {
@@ -287,6 +276,19 @@ pub fn holds(
         _ => return None,
     };
     Some(ok)
+}
+
+/// The two bounds of an `in_range` operand; `None` (reported) when it is not a list of two.
+fn in_range_bounds<'y>(operand: &'y Yaml, diags: &mut Diagnostics) -> Option<(&'y Yaml, &'y Yaml)> {
+    let Some([low, high]) = operand.as_seq() else {
+        diags.push(bad_operand(
+            operand,
+            "in_range",
+            "a list of two values, [min, max]",
+        ));
+        return None;
+    };
+    Some((low, high))
 }
 
 /// The type of an `in_range` bound on a value of `type_name`: the bounds of a `range` are its
