@@ -146,7 +146,7 @@ pub fn judge(typing: &mut Typing, clause: &Yaml, type_name: &str, diags: &mut Di
                 "a list of the allowed values",
             )),
         },
-        // `pattern` is left to the values that meet it ([`super::written_constraints`]).
+        // `pattern` is left to the values that meet it (`written_definitions::judge_constraints`).
         "pattern" | "schema" => {}
         // The lengths are judged as a value meets them, whatever the value.
         "length" | "min_length" | "max_length" => {

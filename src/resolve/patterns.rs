@@ -59,9 +59,9 @@ pub struct Patterns {
     budget: Arc<Budget>,
     compiled: Arc<Mutex<FastMap<String, Result<Regex, Refused>>>>,
     /// Where the Simple Profile constraint clauses judged where they are written start
-    /// ([`super::written_constraints`]): a value checked against one of them later reports only
-    /// whether it holds, not the clause's own mistakes again. Kept here because this is the one
-    /// cache every stage of a run shares, and a clause's `pattern` is compiled through it too.
+    /// (`written_definitions::judge_constraints`): a value checked against one of them later
+    /// reports only whether it holds, not the clause's own mistakes again. Kept here because
+    /// this is the one cache every stage of a run shares.
     judged: Arc<Mutex<std::collections::HashSet<Span>>>,
 }
 
