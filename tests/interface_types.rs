@@ -61,3 +61,23 @@ node_types:
 ",
     );
 }
+
+#[test]
+fn simple_profile_templates_may_pass_operation_inputs_no_definition_declares() {
+    // A.5.11.3 Additional requirements: a template's operation may assign inputs its interface type
+    // does not define; that is not an error (the orchestrator passes them on).
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+      interfaces:
+        Standard:
+          create:
+            implementation: scripts/backup.sh
+            inputs:
+              retries: 3
+",
+    );
+}

@@ -215,3 +215,28 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn simple_profile_get_attribute_reads_a_reflected_property() {
+    // A.5.7.1.1 Attribute and Property reflection: every property of a node is also an
+    // attribute of the same name, so `get_attribute` of `name` (a property of
+    // tosca.nodes.Database, no attribute) resolves (the spec's ex026 reads so).
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+    dbms:
+      type: tosca.nodes.DBMS
+      requirements: [ { host: server } ]
+    db:
+      type: tosca.nodes.Database
+      properties: { name: orders }
+      requirements: [ { host: dbms } ]
+  outputs:
+    db_name:
+      value: { get_attribute: [ db, name ] }
+",
+    );
+}

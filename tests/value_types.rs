@@ -1,7 +1,7 @@
 //! Value definitions name data types: the valid counterparts of the `value-type-*` bad-input
 //! cases. Built-in types, scalar-unit types, normative and own data types, as a definition's
 //! `type` and as its `entry_schema` and `key_schema`, check with no error in types no template
-//! uses.
+//! uses; constraint clauses whose operands fit their types are accepted as well.
 
 mod common;
 
@@ -117,6 +117,77 @@ service_template:
   node_templates:
     app:
       type: App
+",
+    );
+}
+
+#[test]
+fn simple_profile_constraint_clauses_that_fit_their_types_are_accepted() {
+    // The valid counterparts of the `constraint-1-x-*` cases and data-type-1-x-constraint-operand:
+    // operands of every constrained type, `in_range` bounds of a `range` (its integers) and
+    // `UNBOUNDED`, versions kept as written (`1.10`), a data type's own constraints, schema
+    // and topology input clauses, all judged where they are written.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+data_types:
+  Port:
+    derived_from: integer
+    constraints:
+      - in_range: [ 1, 65535 ]
+  Label:
+    derived_from: string
+    constraints:
+      - pattern: \"[a-z]+\"
+      - max_length: 63
+node_types:
+  Server:
+    derived_from: tosca.nodes.Root
+    properties:
+      disk:
+        type: scalar-unit.size
+        required: false
+        constraints:
+          - greater_or_equal: 1 GB
+          - valid_values: [ 1 GB, 2 GiB ]
+      ports:
+        type: range
+        required: false
+        constraints:
+          - in_range: [ 1, UNBOUNDED ]
+      release:
+        type: version
+        required: false
+        constraints:
+          - valid_values: [ 1.10, 2.0.1.beta-2 ]
+      since:
+        type: timestamp
+        required: false
+        constraints:
+          - greater_than: 2001-12-14t21:59:43.10-05:00
+      names:
+        type: list
+        required: false
+        constraints:
+          - min_length: 1
+        entry_schema:
+          type: string
+          constraints:
+            - length: 3
+      port:
+        type: Port
+        required: false
+        constraints:
+          - less_than: 1024
+topology_template:
+  inputs:
+    replicas:
+      type: integer
+      default: 2
+      constraints:
+        - in_range: [ 1, 10 ]
+  node_templates:
+    server:
+      type: Server
 ",
     );
 }

@@ -2,7 +2,10 @@
 //! (§8.2 Capability Definition): "if `valid_source_node_types` is defined in the capability
 //! type, each element in this list MUST either be in that list or derived from an element in
 //! that list", and the same for `valid_relationship_types`; a capability type without the list
-//! puts no restriction. The capability type's list is the most specific one along its
+//! puts no restriction. Simple Profile 1.x says the same of `valid_source_types`: "Any Node Type
+//! (names) provides as values for the valid_source_types keyname SHALL be type-compatible ...
+//! with any Node Types defined using the same keyname in the parent Capability Type" (A.6.1.4
+//! Additional requirements). The capability type's list is the most specific one along its
 //! derivation, as the requirement fulfilment reads it ([`super::selection::listed_types`]).
 
 use super::selection::{admits, listed_types};
@@ -11,15 +14,24 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, TypeKind};
 
-/// The lists a capability definition may narrow, with the kind of type each names.
+/// The lists a TOSCA 2.0 capability definition may narrow, with the kind of type each names.
 const LISTS: &[(&str, TypeKind)] = &[
     ("valid_source_node_types", TypeKind::Node),
     ("valid_relationship_types", TypeKind::Relationship),
 ];
+/// The one list a Simple Profile 1.x capability definition may narrow.
+const SIMPLE_LISTS: &[(&str, TypeKind)] = &[("valid_source_types", TypeKind::Node)];
 
 /// Checks the capability definitions of every node type read.
 pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
-    if model.dialect != Dialect::Tosca2 || model.incomplete_types {
+    let (lists, rule) = match model.dialect {
+        Dialect::Tosca2 => (LISTS, "§8.2 Capability Definition"),
+        Dialect::SimpleProfile | Dialect::Variability => {
+            (SIMPLE_LISTS, "A.6.1.4 Additional requirements")
+        }
+        Dialect::Xml => return,
+    };
+    if model.incomplete_types {
         return;
     }
     for ((kind, _), def) in &model.types {
@@ -47,7 +59,7 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             };
             let chain = ancestry.chain(model, TypeKind::Capability, &id);
             let type_defs = definitions(model, TypeKind::Capability, &chain);
-            for (key, listed_kind) in LISTS {
+            for (key, listed_kind) in lists {
                 let allowed = listed_types(ancestry, model, &type_defs, key, *listed_kind);
                 if allowed.is_empty() {
                     continue;
@@ -76,7 +88,7 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
                                 ),
                             )
                             .at(item.span)
-                            .hint(format!("list only types that are, or derive from, one of the capability type's `{key}` (§8.2 Capability Definition)")),
+                            .hint(format!("list only types that are, or derive from, one of the capability type's `{key}` ({rule})")),
                         );
                     }
                 }

@@ -40,10 +40,17 @@ pub fn check(
     path: &str,
     diags: &mut Diagnostics,
 ) {
-    let Some((operator, operand)) = parse(clause, diags) else {
+    // A clause judged where it is written had its own mistakes reported there.
+    let mut reported = Diagnostics::new();
+    let clause_problems = if typing.patterns.was_judged(clause.span) {
+        &mut reported
+    } else {
+        &mut *diags
+    };
+    let Some((operator, operand)) = parse(clause, clause_problems) else {
         return;
     };
-    if holds(typing, value, operator, operand, type_name, diags) == Some(false) {
+    if holds(typing, value, operator, operand, type_name, clause_problems) == Some(false) {
         diags.push(
             Diagnostic::error(
                 codes::TOSCA_CONSTRAINT,
@@ -93,6 +100,71 @@ pub fn parse<'y>(clause: &'y Yaml, diags: &mut Diagnostics) -> Option<(&'y str, 
     Some((operator, &entry.value))
 }
 
+/// Judges one clause on its own, as written for type `type_name`: a single-key map with a known
+/// operator whose operand fits it: a value of the constrained type for the comparisons,
+/// `equal` and each of `valid_values` (a list), two ordered bounds for `in_range` (the upper may
+/// be `UNBOUNDED`), a non-negative integer for the lengths (A.5.2 Constraint clause; A.5.7.5
+/// Additional Requirements: "Constraints of a property definition SHALL be type-compatible
+/// with the type defined for that definition"). Each mistake is reported as [`check`] reports
+/// it when it meets the clause.
+pub fn judge(typing: &mut Typing, clause: &Yaml, type_name: &str, diags: &mut Diagnostics) {
+    let Some((operator, operand)) = parse(clause, diags) else {
+        return;
+    };
+    match operator {
+        "in_range" => {
+            let Some((low, high)) = in_range_bounds(operand, diags) else {
+                return;
+            };
+            let low_value = typing.operand(low, bound_type(type_name), operator, diags);
+            if high.scalar_text() == Some("UNBOUNDED") {
+                return;
+            }
+            let high_value = typing.operand(high, bound_type(type_name), operator, diags);
+            if compare(&low_value, &high_value) == Some(Ordering::Greater) {
+                diags.push(
+                    bad_operand(operand, operator, "[min, max] with min not above max")
+                        .label(low.span, "min")
+                        .label(high.span, "max")
+                        .hint(format!(
+                            "write `in_range: [ {}, {} ]`",
+                            shown(high),
+                            shown(low)
+                        )),
+                );
+            }
+        }
+        "valid_values" => match operand.as_seq() {
+            Some(items) => {
+                for item in items {
+                    typing.operand(item, type_name, operator, diags);
+                }
+            }
+            None => diags.push(bad_operand(
+                operand,
+                operator,
+                "a list of the allowed values",
+            )),
+        },
+        // `pattern` is left to the values that meet it (`written_definitions::judge_constraints`).
+        "pattern" | "schema" => {}
+        // The lengths are judged as a value meets them, whatever the value.
+        "length" | "min_length" | "max_length" => {
+            holds(
+                typing,
+                &Value::String(String::new()),
+                operator,
+                operand,
+                type_name,
+                diags,
+            );
+        }
+        _ => {
+            typing.operand(operand, type_name, operator, diags);
+        }
+    }
+}
+
 /// Whether `value` (of type `type_name`) satisfies `operator: operand`. `None` when that cannot
 /// be told now: the value is a function known only at deployment, the two cannot be compared,
 /// or the operand is malformed (reported).
@@ -123,18 +195,11 @@ pub fn holds(
             }
         }
         "in_range" => {
-            let Some([low, high]) = operand.as_seq() else {
-                diags.push(bad_operand(
-                    operand,
-                    operator,
-                    "a list of two values, [min, max]",
-                ));
-                return None;
-            };
-            let low = typing.operand(low, type_name, operator, diags);
+            let (low, high) = in_range_bounds(operand, diags)?;
+            let low = typing.operand(low, bound_type(type_name), operator, diags);
             let above = compare(value, &low).is_none_or(|o| o != Ordering::Less);
             let below = high.scalar_text() == Some("UNBOUNDED") || {
-                let high = typing.operand(high, type_name, operator, diags);
+                let high = typing.operand(high, bound_type(type_name), operator, diags);
                 compare(value, &high).is_none_or(|o| o != Ordering::Greater)
             };
             above && below
@@ -211,6 +276,28 @@ pub fn holds(
         _ => return None,
     };
     Some(ok)
+}
+
+/// The two bounds of an `in_range` operand; `None` (reported) when it is not a list of two.
+fn in_range_bounds<'y>(operand: &'y Yaml, diags: &mut Diagnostics) -> Option<(&'y Yaml, &'y Yaml)> {
+    let Some([low, high]) = operand.as_seq() else {
+        diags.push(bad_operand(
+            operand,
+            "in_range",
+            "a list of two values, [min, max]",
+        ));
+        return None;
+    };
+    Some((low, high))
+}
+
+/// The type of an `in_range` bound on a value of `type_name`: the bounds of a `range` are its
+/// integers (the value lies within them), those of any other type values of that type.
+pub(super) fn bound_type(type_name: &str) -> &str {
+    match type_name {
+        "range" | "tosca:range" | "tosca.datatypes.range" => "integer",
+        other => other,
+    }
 }
 
 /// The source text of a node, for messages (`[ 1, 65535 ]`, `2 GB`).

@@ -18,6 +18,7 @@ use regex_automata::meta::{BuildError, Regex};
 
 use crate::hash::FastMap;
 use crate::limits::{Budget, Limit};
+use crate::span::Span;
 
 /// The most one pattern may take, as the regex crate allows by default.
 const ONE_PATTERN: usize = 10 * 1024 * 1024;
@@ -57,6 +58,11 @@ impl Refused {
 pub struct Patterns {
     budget: Arc<Budget>,
     compiled: Arc<Mutex<FastMap<String, Result<Regex, Refused>>>>,
+    /// Where the Simple Profile constraint clauses judged where they are written start
+    /// (`written_definitions::judge_constraints`): a value checked against one of them later
+    /// reports only whether it holds, not the clause's own mistakes again. Kept here because
+    /// this is the one cache every stage of a run shares.
+    judged: Arc<Mutex<std::collections::HashSet<Span>>>,
 }
 
 impl Patterns {
@@ -64,7 +70,21 @@ impl Patterns {
         Patterns {
             budget,
             compiled: Arc::default(),
+            judged: Arc::default(),
         }
+    }
+
+    /// Records that the constraint clause at `clause` is judged where it is written; false when
+    /// it was already (a clause of a file two models share).
+    pub fn judge_once(&self, clause: Span) -> bool {
+        let mut judged = self.judged.lock().unwrap_or_else(|e| e.into_inner());
+        judged.insert(clause)
+    }
+
+    /// Whether the constraint clause at `clause` was judged where it is written.
+    pub fn was_judged(&self, clause: Span) -> bool {
+        let judged = self.judged.lock().unwrap_or_else(|e| e.into_inner());
+        judged.contains(&clause)
     }
 
     /// The run's budget, which function evaluation also spends.

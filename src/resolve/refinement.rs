@@ -7,6 +7,7 @@
 //!   for attributes);
 //! - turn a required property into an optional one: "`required`: if defined to "false" in the
 //!   property definition parent entity type it may be redefined to "true"" and only so;
+//! - widen an inherited `in_range` (Simple Profile, [`check_in_range`]);
 //! - set again a TOSCA 2.0 property's fixed `value`: "once defined, the property cannot be
 //!   further refined or assigned" (§9.4 Property Definition). A template assigning it is
 //!   reported where templates are read ([`super::typing`]).
@@ -18,10 +19,13 @@
 //! template valid for its parent. Types are judged where they are written, used or not (the
 //! walk is [`super::written_definitions`], shared with [`super::defaults`]).
 
+use std::cmp::Ordering;
+
+use super::constraints::{bound_type, compare, shown};
 use super::typing::{Definition, Typing};
 use super::written_definitions::Written;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::Dialect;
+use crate::ir::{Dialect, Value};
 use crate::yaml::{Core, Map, Node as Yaml};
 
 /// The keynames of a definition that hold schemas (§9.3 Schema Definition).
@@ -51,6 +55,9 @@ pub fn check<'m>(typing: &mut Typing<'_, 'm>, written: &Written<'_, 'm>, diags: 
         refined.check_required(diags);
         if typing.model.dialect == Dialect::Tosca2 {
             refined.check_fixed_value(diags);
+        } else {
+            let whose = (refined.noun, refined.name);
+            check_in_range(typing, written.body, parent, whose, diags);
         }
     }
 }
@@ -207,5 +214,104 @@ impl Refined<'_, '_> {
             .label(fixed.span, "fixed here")
             .hint(format!("once a definition has a `value`, the {} cannot be further refined or assigned ({}): remove this `value`, or remove the parent's if the value is meant to vary", self.noun, self.rule)),
         );
+    }
+}
+
+/// One bound of a range: a value, or `UNBOUNDED` above every value.
+enum Bound {
+    Value(Value),
+    Unbounded,
+}
+
+/// A Simple Profile refinement may only narrow an inherited `in_range`: "subclasses or
+/// templates of types that declare a property with the in_range constraint MAY only further
+/// restrict the range specified by the parent type" (A.5.2.1 Operator keynames, the note under
+/// its table; SP-TYPE-06). Constraints of a refinement
+/// add to those it inherits, so a wider range would let no value through that the parent's
+/// refuses; but the author meant values the parent forbids, and a template written for the
+/// subtype would be refused for them, so the widened bound is reported where it is written.
+///
+/// Each `in_range` the refined definition writes is compared with each `in_range` of the
+/// definitions it inherits, bound by bound, as values of the property's type (so `1 GB` and
+/// `1000 MB` compare as sizes); an upper bound of `UNBOUNDED` is above every other.
+///
+/// Reports each bound of an `in_range` that `body` writes which lies outside an inherited
+/// `in_range` of `parent`; `noun` and `name` say whose definition it is.
+fn check_in_range(
+    typing: &mut Typing,
+    body: &Map,
+    parent: &Definition,
+    (noun, name): (&str, &str),
+    diags: &mut Diagnostics,
+) {
+    let Some(type_node) = body.get("type").or_else(|| parent.get("type")) else {
+        return;
+    };
+    let type_name = typing.identity(type_node);
+    let inherited: Vec<&Yaml> = parent.layers.iter().flat_map(|l| in_ranges(l)).collect();
+    for own in in_ranges(body) {
+        let Some((low, high)) = bounds(typing, own, &type_name) else {
+            continue;
+        };
+        for wider in &inherited {
+            let Some((parent_low, parent_high)) = bounds(typing, wider, &type_name) else {
+                continue;
+            };
+            let low_below = below(&low, &parent_low);
+            let high_above = below(&parent_high, &high);
+            if low_below || high_above {
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_CONSTRAINT,
+                        format!(
+                            "{noun} `{name}` refines the inherited `in_range: {}` to `in_range: {}`, which is wider",
+                            shown(wider),
+                            shown(own)
+                        ),
+                    )
+                    .at_with(own.span, "widens the inherited range")
+                    .label(wider.span, "the inherited range")
+                    .hint("a refinement may only further restrict an inherited in_range (A.5.2.1 Operator keynames): write bounds within the parent's"),
+                );
+            }
+        }
+    }
+}
+
+/// The operands of the `in_range` clauses a definition writes.
+fn in_ranges(definition: &Map) -> Vec<&Yaml> {
+    let Some(clauses) = definition.get("constraints") else {
+        return Vec::new();
+    };
+    clauses
+        .as_seq()
+        .unwrap_or(std::slice::from_ref(clauses))
+        .iter()
+        .filter_map(|c| c.as_map()?.get("in_range"))
+        .collect()
+}
+
+/// The two bounds of an `in_range` operand, read quietly (a malformed one is reported where it
+/// is written, `written_definitions::judge_constraints`).
+fn bounds(typing: &mut Typing, operand: &Yaml, type_name: &str) -> Option<(Bound, Bound)> {
+    let [low, high] = operand.as_seq()? else {
+        return None;
+    };
+    let element = bound_type(type_name);
+    let mut quiet = Diagnostics::new();
+    let mut read = |node: &Yaml| match node.scalar_text() {
+        Some("UNBOUNDED") => Bound::Unbounded,
+        _ => Bound::Value(typing.operand(node, element, "in_range", &mut quiet)),
+    };
+    let bounds = (read(low), read(high));
+    quiet.is_empty().then_some(bounds)
+}
+
+/// Whether bound `a` lies strictly below bound `b`; bounds that cannot be compared are not.
+fn below(a: &Bound, b: &Bound) -> bool {
+    match (a, b) {
+        (Bound::Unbounded, _) => false,
+        (Bound::Value(_), Bound::Unbounded) => true,
+        (Bound::Value(a), Bound::Value(b)) => compare(a, b) == Some(Ordering::Less),
     }
 }

@@ -22,6 +22,7 @@
 //! `properties` are read in 1.0 files, as OpenStack tosca-parser (the reference processor of
 //! 1.0) reads them and its test files use them.
 
+mod rules;
 mod table;
 
 pub(crate) use table::{E, Place, keynames, place, since};
@@ -124,6 +125,13 @@ impl Walker<'_> {
                         } else {
                             self.too_new(&entry.key, key, since, what);
                         }
+                    }
+                    match key {
+                        "status" => rules::status(&entry.value, what, self.diags),
+                        "requirements" if e.is_type() => {
+                            rules::unique_requirement_names(&entry.value, what, self.diags)
+                        }
+                        _ => {}
                     }
                     self.sub(&entry.value, sub, &What::Key(key, what));
                 }
