@@ -8,7 +8,9 @@
 //! - **translated**: objects came out; they are written to a temporary folder (the manifests and
 //!   the backend's kustomization of them), validated in batches (one validator process checks
 //!   many files; it is slow to start), built with `kubectl kustomize` in batches of folders
-//!   (`checkers::kustomize`), and checked for wiring (`checkers::wiring`);
+//!   (`checkers::kustomize`), and checked for wiring (`checkers::wiring`); checkov's Kubernetes
+//!   checks then run once over all of them and every golden's manifests, against the committed
+//!   baseline of accepted findings (see [`checkov`]);
 //! - **nothing to deploy**: no object came out, and warnings name what was skipped;
 //! - **needs inputs**: a required input has no value, and the only errors name those inputs
 //!   (`tosca::unbound-input`: Kubernetes manifests need every value at translation time).
@@ -16,13 +18,13 @@
 //! The test fails on a panic, on any other error (a template the round trip through
 //! `k8s-openapi` rejects is one), on output the validator, kustomize or the wiring check
 //! rejects, and on a file that produced nothing without saying why. Locally, a missing corpus,
-//! validator or `kubectl` skips with a notice; under `CI=true` all are required.
+//! validator, `kubectl` or `checkov` skips with a notice; under `CI=true` all are required.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-// Only the wiring check and kustomize of the external checkers are used here.
+// Only the wiring check, kustomize and checkov of the external checkers are used here.
 #[allow(dead_code)]
 mod checkers;
 mod common;
@@ -146,6 +148,70 @@ fn cluster_services(
         .collect()
 }
 
+/// checkov's Kubernetes checks (issue 26 scope 8) in one run over `dir`: the output folders of
+/// the default option set (the other set turns off, on purpose, the probes, limits, security
+/// context and token setting checkov looks for) and every golden's manifests, copied beside them
+/// under `golden/`. Every finding must be accepted by a line of
+/// `tests/checkers/checkov-kubernetes-baseline.tsv` with its reason, and, since this run sees
+/// every output the baseline covers, every line must still accept one. Returns what checkov
+/// found, for the summary line.
+fn checkov(dir: &Path, written: &[(PathBuf, PathBuf)], failures: &mut Vec<String>) -> String {
+    if !common::tool_present(
+        "checkov",
+        "checkov's Kubernetes checks of the k8s corpus and goldens",
+    ) {
+        return "not installed".to_string();
+    }
+    let all = dir.join("checkov");
+    let mut sources = Vec::new();
+    for (file, source) in written {
+        let folder = file.parent().expect("in its folder");
+        let name = folder.file_name().expect("a folder name");
+        if !name.to_string_lossy().ends_with("-0") {
+            continue;
+        }
+        common::copy_dir(folder, &all.join(name));
+        sources.push((all.join(name), source.clone()));
+    }
+    let mut goldens = 0;
+    for case in std::fs::read_dir("golden")
+        .expect("golden/ exists")
+        .flatten()
+    {
+        let manifests = case.path().join("expected/k8s");
+        if manifests.is_dir() {
+            common::copy_dir(&manifests, &all.join("golden").join(case.file_name()));
+            goldens += 1;
+        }
+    }
+    match checkers::checkov::findings("kubernetes", &all) {
+        Ok(mut findings) => {
+            // Name each finding by the corpus file or golden case it comes from.
+            for finding in &mut findings {
+                let file = Path::new(&finding.file);
+                if let Some((_, source)) = sources.iter().find(|(d, _)| file.starts_with(d)) {
+                    finding.file = source.display().to_string();
+                } else if let Ok(rel) = file.strip_prefix(all.join("golden")) {
+                    finding.file = format!("golden/{}", rel.display());
+                }
+            }
+            failures.extend(checkers::checkov::against_baseline(
+                &findings,
+                &checkers::checkov::KUBERNETES,
+            ));
+            format!(
+                "{} findings in {} corpus outputs and {goldens} goldens",
+                findings.len(),
+                sources.len()
+            )
+        }
+        Err(e) => {
+            failures.push(format!("checkov: {e}"));
+            "failed".to_string()
+        }
+    }
+}
+
 /// Runs the validator over `paths`; the `ERROR` lines it prints.
 fn validate(paths: &[PathBuf]) -> Result<Vec<String>, String> {
     let out = Command::new("kubernetes-validate")
@@ -177,7 +243,11 @@ fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skip
         return;
     }
     let root = corpus_root();
-    let dir = tempfile::tempdir().expect("a temporary folder");
+    // Not a hidden folder (tempdir's `.tmpXXXX`): checkov's Kubernetes runner skips those.
+    let dir = tempfile::Builder::new()
+        .prefix("k8s-corpus-")
+        .tempdir()
+        .expect("a temporary folder");
     let variants = [
         kubernetes::K8sOptions::default(),
         kubernetes::K8sOptions {
@@ -283,8 +353,9 @@ fn every_accepted_corpus_file_translates_to_valid_manifests_or_says_what_it_skip
             },
         ));
     }
+    let checkov_findings = checkov(dir.path(), &written, &mut failures);
     eprintln!(
-        "k8s corpus: {seen} files, {accepted} accepted: {translated} translated ({validated} manifests validated with both option sets), {built} output folders built with kubectl kustomize, {nothing} with nothing to deploy (warnings say why), {needs_inputs} need input values; {} failures",
+        "k8s corpus: {seen} files, {accepted} accepted: {translated} translated ({validated} manifests validated with both option sets), {built} output folders built with kubectl kustomize, {nothing} with nothing to deploy (warnings say why), {needs_inputs} need input values; checkov: {checkov_findings}; {} failures",
         failures.len()
     );
     common::assert_output_floors("k8s_corpus", &[("translated", translated)]);

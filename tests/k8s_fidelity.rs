@@ -104,6 +104,33 @@ fn every_server_a_client_connects_to_has_a_service_even_without_a_declared_port(
     assert!(!app.contains("RELAY_PORT"), "{app}");
 }
 
+/// Scope 3: lifted software that keeps data without being a DBMS (Elasticsearch, known to the
+/// product table by its type) makes its server a StatefulSet whose claim is mounted where the
+/// distribution's package keeps the data; the software beside it that keeps none stays a
+/// Deployment.
+#[test]
+fn lifted_software_that_keeps_data_is_a_stateful_set_with_its_data_on_a_claim() {
+    let objects = objects("k8s-portless-servers");
+    let names: Vec<&str> = objects.iter().map(|(n, _)| n.as_str()).collect();
+    let search = &objects
+        .iter()
+        .find(|(n, _)| n == "statefulset-elasticsearch-server.yaml")
+        .unwrap_or_else(|| panic!("Elasticsearch's server is a StatefulSet: {names:?}"))
+        .1;
+    assert!(
+        search.contains("- mountPath: /var/lib/elasticsearch\n          name: data\n"),
+        "{search}"
+    );
+    assert!(search.contains("volumeClaimTemplates"), "{search}");
+    assert!(search.contains("storage: 8Gi"), "{search}");
+    for stateless in ["kibana", "logstash", "relay", "app"] {
+        assert!(
+            names.contains(&format!("deployment-{stateless}-server.yaml").as_str()),
+            "{stateless}: {names:?}"
+        );
+    }
+}
+
 /// Scope 6: every environment value of `golden/k8s-values` is exactly the string the template
 /// gave, written as a double-quoted YAML string: integers beyond 2^53 with every digit, and
 /// strings that a YAML 1.1 or 1.2 reader would take for a boolean, null, a number or a time

@@ -221,3 +221,72 @@ fn containers_typed_as_databases_are_stateful() {
         "{stdout}"
     );
 }
+
+const LIFTED: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  ops.nodes.RabbitMQ:
+    derived_from: tosca.nodes.SoftwareComponent
+  ops.nodes.Ledger:
+    derived_from: tosca.nodes.SoftwareComponent
+    capabilities:
+      sql: { type: tosca.capabilities.Endpoint.Database }
+topology_template:
+  node_templates:
+    queue:
+      type: ops.nodes.RabbitMQ
+      requirements: [ { host: queue_server } ]
+    ledger:
+      type: ops.nodes.Ledger
+      capabilities:
+        sql: { properties: { port: 7000 } }
+      requirements: [ { host: ledger_server } ]
+    rabbitmq_client:
+      type: tosca.nodes.SoftwareComponent
+      requirements: [ { host: web_server } ]
+    queue_server: { type: tosca.nodes.Compute }
+    ledger_server: { type: tosca.nodes.Compute }
+    web_server: { type: tosca.nodes.Compute }
+"#;
+
+/// Lifted software that keeps data without being a DBMS is stateful by class: software whose
+/// type names a product the table knows keeps data (a queue, RabbitMQ) gets its claim where the
+/// product's package keeps it (`/var/lib/rabbitmq`, at the product's size); software typed as a
+/// database of a product toscana does not know gets the default folder `/data` with a warning.
+/// A node's name alone does not make it stateful (`rabbitmq_client` is a SoftwareComponent).
+#[test]
+fn lifted_software_that_keeps_data_is_stateful() {
+    let (stdout, stderr) = translate(LIFTED, &[]);
+    let statefulset = |name: &str| {
+        stdout
+            .split("\n---\n")
+            .find(|d| d.contains("kind: StatefulSet\n") && d.contains(&format!("name: {name}\n")))
+            .unwrap_or_else(|| panic!("{name} is a StatefulSet:\n{stdout}"))
+    };
+    let queue = statefulset("queue-server");
+    assert!(
+        queue.contains("- mountPath: /var/lib/rabbitmq\n          name: data\n"),
+        "{queue}"
+    );
+    assert!(queue.contains("storage: 1Gi"), "{queue}");
+    assert!(
+        stderr.contains(
+            "`queue` keeps its data in /var/lib/rabbitmq on a claim of the default size 1Gi"
+        ),
+        "{stderr}"
+    );
+    let ledger = statefulset("ledger-server");
+    assert!(
+        ledger.contains("- mountPath: /data\n          name: data\n"),
+        "{ledger}"
+    );
+    assert!(
+        stderr.contains(
+            "`ledger` keeps state, but toscana does not know where this product keeps its data"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        document(&stdout, "Deployment").contains("name: web-server\n"),
+        "{stdout}"
+    );
+}

@@ -331,6 +331,7 @@ resource "kubernetes_deployment_v1" "adservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.adservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -389,6 +390,7 @@ resource "kubernetes_deployment_v1" "cartservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.cartservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -452,6 +454,7 @@ resource "kubernetes_deployment_v1" "checkoutservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.checkoutservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -540,6 +543,7 @@ resource "kubernetes_deployment_v1" "currencyservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.currencyservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -598,6 +602,7 @@ resource "kubernetes_deployment_v1" "emailservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.emailservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -656,6 +661,7 @@ resource "kubernetes_deployment_v1" "frontend" {
       spec {
         service_account_name             = kubernetes_service_account_v1.frontend.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -754,6 +760,7 @@ resource "kubernetes_deployment_v1" "paymentservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.paymentservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -812,6 +819,7 @@ resource "kubernetes_deployment_v1" "productcatalogservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.productcatalogservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -870,6 +878,7 @@ resource "kubernetes_deployment_v1" "recommendationservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.recommendationservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"
@@ -931,6 +940,8 @@ resource "kubernetes_deployment_v1" "redis_cart" {
       }
 
       spec {
+        automount_service_account_token = false
+
         container {
           name  = "redis"
           image = "redis:alpine"
@@ -989,6 +1000,7 @@ resource "kubernetes_deployment_v1" "shippingservice" {
       spec {
         service_account_name             = kubernetes_service_account_v1.shippingservice.metadata[0].name
         termination_grace_period_seconds = 5
+        automount_service_account_token  = false
 
         container {
           name  = "server"

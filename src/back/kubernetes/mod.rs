@@ -139,7 +139,8 @@ pub fn build(
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
     // Nodes of a Kubernetes profile are their objects (`profile`), not offered to the rules.
-    let (ruled, profile_documents) = profile::documents(topology, &elements, diags);
+    let (ruled, profile_documents) =
+        profile::documents(topology, &elements, options.service_account_token, diags);
     let ledger = super::Ledger::new();
     let k8s = model::context(
         backend, topology, &ruled, sources, artifacts, limits, options, &ledger, diags,

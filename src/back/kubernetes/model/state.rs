@@ -8,14 +8,18 @@
 //!   names one (`shop.nodes.Postgres` running `shop/postgres-ha:16`), or whose type says it is a
 //!   database by normative identity: it offers a `tosca.capabilities.Endpoint.Database`
 //!   capability (any spelling, [`crate::ir::type_matches`]);
-//! - it is a lifted stack with a DBMS or a Database among its members;
+//! - it is a lifted stack with a member that keeps data ([`Ctx::keeps_data`]): a DBMS or a
+//!   Database, software whose type names a product the table knows keeps data (its `match` or
+//!   `lifted` words: a search engine such as Elasticsearch, a queue such as RabbitMQ, a
+//!   key-value store such as Redis), or software whose type offers a database endpoint;
 //! - storage is attached to it or hosted on it (`attach_storage` mounts each at its location).
 //!
 //! This module is the one place that gives such a workload the claim template for its data,
 //! whenever no mount covers the folder where the data is: the product's folder (the table's
 //! `data` for an image, `package_data` for a lifted product). Its size is then a default (the
 //! product's `size`), and a default is never silent: a warning says how to choose it. Where
-//! toscana does not know the folder (a database of an unknown product), the claim is mounted at
+//! toscana does not know the folder (a database of an unknown product, software typed as a
+//! database whose product the table does not know), the claim is mounted at
 //! [`DEFAULT_DATA_FOLDER`] with [`DEFAULT_DATA_SIZE`], and the warning says so and which storage
 //! to attach instead; a workload with storage attached is left as the template says.
 
@@ -53,28 +57,38 @@ impl Ctx<'_> {
         })
     }
 
-    /// Gives each stateful workload whose data folder no mount covers a claim template for it,
-    /// with a warning that its size (and, for an unknown product, its folder) is a default.
+    /// True when lifted node `i` keeps data: a DBMS or Database, software the product table
+    /// knows keeps data where its package installs it (a search engine, a queue, a key-value
+    /// store: [`Self::lifted_product`]), or software whose type offers a database endpoint.
+    pub(super) fn keeps_data(&self, i: usize) -> bool {
+        matches!(self.roles[i], Role::Dbms | Role::Database)
+            || self.lifted_product(i).is_some()
+            || self.typed_as_database(i)
+    }
+
+    /// Gives each stateful workload, for each folder where it keeps data that no mount covers, a
+    /// claim template for it, with a warning that its size (and, for an unknown product, its
+    /// folder) is a default.
     pub(super) fn claim_state(&mut self, diags: &mut Diagnostics) {
         for w in 0..self.plans.len() {
             if !self.plans[w].stateful {
                 continue;
             }
-            let Some(folder) = self.data_folder(w) else {
-                continue;
-            };
-            if folder.product.is_none() && !self.plans[w].claim_templates.is_empty() {
-                // Storage is attached: where the data is, the template knows.
-                continue;
+            let attached = !self.plans[w].claim_templates.is_empty();
+            for folder in self.data_folders(w) {
+                if folder.product.is_none() && attached {
+                    // Storage is attached: where the data is, the template knows.
+                    continue;
+                }
+                if self.plans[w]
+                    .mounts
+                    .iter()
+                    .any(|m| !m.read_only && covers(&m.path, &folder.path))
+                {
+                    continue;
+                }
+                self.add_data_claim(w, folder, diags);
             }
-            if self.plans[w]
-                .mounts
-                .iter()
-                .any(|m| !m.read_only && covers(&m.path, &folder.path))
-            {
-                continue;
-            }
-            self.add_data_claim(w, folder, diags);
         }
     }
 
@@ -130,45 +144,69 @@ impl Ctx<'_> {
     }
 
     /// Where workload `w` keeps its data: the folder of its product, the default folder when
-    /// the product is unknown, or `None` when its state is only the storage attached to it.
-    fn data_folder(&self, w: usize) -> Option<DataFolder> {
+    /// the product is unknown; none when its state is only the storage attached to it. A lifted
+    /// stack has one folder for its DBMS and the databases on it (the first product the table
+    /// knows among them), and one for each other member that keeps data (Elasticsearch beside
+    /// an application), each folder once.
+    fn data_folders(&self, w: usize) -> Vec<DataFolder> {
         let plan = &self.plans[w];
-        let known = |at: usize, product: &Json, key: &str| {
-            Some(DataFolder {
-                at,
-                path: json_str(product, key)?.to_string(),
-                size: json_str(product, "size")
-                    .unwrap_or(DEFAULT_DATA_SIZE)
-                    .to_string(),
-                product: Some(json_str(product, "name").unwrap_or("product").to_string()),
-            })
-        };
-        let unknown = |at: usize| DataFolder {
-            at,
-            path: DEFAULT_DATA_FOLDER.to_string(),
-            size: DEFAULT_DATA_SIZE.to_string(),
-            product: None,
-        };
         if let Some(product) = plan.product.as_ref().or(plan.state.as_ref()) {
-            return known(plan.owner, product, "data").or_else(|| Some(unknown(plan.owner)));
+            return vec![known(plan.owner, product, "data").unwrap_or_else(|| unknown(plan.owner))];
         }
         if self.roles[plan.owner] == Role::Container {
-            return self
-                .typed_as_database(plan.owner)
-                .then(|| unknown(plan.owner));
+            return if self.typed_as_database(plan.owner) {
+                vec![unknown(plan.owner)]
+            } else {
+                Vec::new()
+            };
         }
-        let stateful_members: Vec<usize> = plan
+        let (databases, others): (Vec<usize>, Vec<usize>) = plan
             .members
             .iter()
             .copied()
-            .filter(|&m| matches!(self.roles[m], Role::Dbms | Role::Database))
-            .collect();
-        let &first = stateful_members.first()?;
-        let found = stateful_members.iter().find_map(|&m| {
-            let product = self.table_entry(m, "products", true)?;
-            known(first, &product, "package_data")
-        });
-        Some(found.unwrap_or_else(|| unknown(first)))
+            .filter(|&m| self.keeps_data(m))
+            .partition(|&m| matches!(self.roles[m], Role::Dbms | Role::Database));
+        let mut folders: Vec<DataFolder> = Vec::new();
+        if let Some(&first) = databases.first() {
+            let found = databases.iter().find_map(|&m| {
+                let product = self.lifted_product(m)?;
+                known(first, &product, "package_data")
+            });
+            folders.push(found.unwrap_or_else(|| unknown(first)));
+        }
+        for m in others {
+            let folder = self
+                .lifted_product(m)
+                .and_then(|product| known(m, &product, "package_data"))
+                .unwrap_or_else(|| unknown(m));
+            if !folders.iter().any(|f| f.path == folder.path) {
+                folders.push(folder);
+            }
+        }
+        folders
+    }
+}
+
+/// The data folder `key` (`data` for the image, `package_data` for a lifted install) of
+/// `product`, kept by node `at`, with the product's claim size.
+fn known(at: usize, product: &Json, key: &str) -> Option<DataFolder> {
+    Some(DataFolder {
+        at,
+        path: json_str(product, key)?.to_string(),
+        size: json_str(product, "size")
+            .unwrap_or(DEFAULT_DATA_SIZE)
+            .to_string(),
+        product: Some(json_str(product, "name").unwrap_or("product").to_string()),
+    })
+}
+
+/// The default data folder and size, for node `at` whose product toscana does not know.
+fn unknown(at: usize) -> DataFolder {
+    DataFolder {
+        at,
+        path: DEFAULT_DATA_FOLDER.to_string(),
+        size: DEFAULT_DATA_SIZE.to_string(),
+        product: None,
     }
 }
 

@@ -19,6 +19,24 @@ impl Ctx<'_> {
     /// occur among the words of node `i`'s types and product properties, and of its name when
     /// `by_name` (`mongo_dbms` → mongodb).
     pub(super) fn table_entry(&self, i: usize, table: &str, by_name: bool) -> Option<Json> {
+        self.entry_by_words(i, table, &["match"], by_name)
+    }
+
+    /// The `products` entry of the product a lifted node installs, when the table knows where
+    /// the product's distribution package keeps its data (`package_data`): its `match` words
+    /// (the products a DBMS node runs as their image) or its `lifted` words (those only a lifted
+    /// install of names: `elasticsearch`, `rabbitmq`) among the words of the node's types, and of
+    /// its name for a DBMS or Database (`mongo_dbms`). A software node is matched by its types
+    /// only: a name says less about what a component is than its type.
+    pub(super) fn lifted_product(&self, i: usize) -> Option<Json> {
+        let by_name = matches!(self.roles[i], Role::Dbms | Role::Database);
+        self.entry_by_words(i, "products", &["match", "lifted"], by_name)
+            .filter(|entry| json_str(entry, "package_data").is_some())
+    }
+
+    /// The first entry of table `table` one of whose `keys` lists a word of node `i` (see
+    /// [`Self::table_entry`]).
+    fn entry_by_words(&self, i: usize, table: &str, keys: &[&str], by_name: bool) -> Option<Json> {
         let bind = &self.binds[i];
         let node = self.node(i);
         let mut texts: Vec<String> = node.types.iter().flat_map(|t| words(t)).collect();
@@ -34,8 +52,8 @@ impl Ctx<'_> {
             .as_array()?
             .iter()
             .find(|p| {
-                json_strings(p, "match")
-                    .iter()
+                keys.iter()
+                    .flat_map(|key| json_strings(p, key))
                     .any(|m| texts.contains(&m.to_ascii_lowercase()))
             })
             .cloned()

@@ -616,9 +616,8 @@ impl Ctx<'_> {
             },
         );
         plan.members = order.iter().map(|m| m.index()).collect();
-        plan.stateful = order
-            .iter()
-            .any(|m| matches!(self.roles[m.index()], Role::Dbms | Role::Database));
+        // A stack that keeps data is a StatefulSet with its data on claims (`claim_state`).
+        plan.stateful = order.iter().any(|m| self.keeps_data(m.index()));
         // The base image.
         let bind = self.binds[root].clone();
         plan.image = Some(self.base_image(root, diags));

@@ -20,6 +20,7 @@
 
 mod eval;
 mod refs;
+mod token;
 
 use std::collections::BTreeMap;
 
@@ -82,18 +83,26 @@ pub fn node_spans(elements: &[crate::back::Element], nodes: usize) -> Vec<Option
 }
 
 /// For `toscana k8s`: the elements left for the rules, and each object of a profile node as a
-/// document to check with the rendered ones (its JSON text, who wrote it, where).
+/// document to check with the rendered ones (its JSON text, who wrote it, where). Unless
+/// `service_account_token`, their pods get no service account token, as every other pod
+/// ([`token`]).
 #[allow(clippy::type_complexity)]
 pub fn documents(
     topology: &Topology,
     elements: &[crate::back::Element],
+    service_account_token: bool,
     diags: &mut Diagnostics,
 ) -> (
     Vec<crate::back::Element>,
     Vec<(String, String, Option<Span>)>,
 ) {
     let spans = node_spans(elements, topology.nodes.len());
-    let profile = objects(topology, |i| spans.get(i).copied().flatten(), diags);
+    let mut profile = objects(topology, |i| spans.get(i).copied().flatten(), diags);
+    if !service_account_token {
+        let mut written: Vec<&mut Json> =
+            profile.objects.iter_mut().map(|p| &mut p.object).collect();
+        token::withhold(&mut written);
+    }
     let ruled = elements
         .iter()
         .filter(|e| !is_taken(&profile, e))
