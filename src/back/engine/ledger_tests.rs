@@ -213,7 +213,8 @@ fn attributes_capabilities_requirements_relationships_and_outputs_are_accounted_
             "node `vm`: test does not translate attribute `public_address`, requirement `local_storage` @ 9:5",
             "node `disk`: test does not translate property `name` @ 18:5",
             "node `app`: test does not translate requirement `dependency` @ 21:5",
-            "relationship `mount`: test does not translate property `location` @ 17:11",
+            // At the relationship template, where `location` is written.
+            "relationship `mount`: test does not translate property `location` @ 4:5",
             "output `url`: test does not translate it @ 27:5",
         ]
     );
@@ -246,6 +247,55 @@ fn what_the_backend_turned_into_something_or_a_skip_rule_ignores_is_not_reported
         ledger.output(0);
     });
     assert!(warned.is_empty(), "{warned:?}");
+}
+
+const SHARED_TEMPLATE: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  relationship_templates:
+    mount:
+      type: tosca.relationships.AttachesTo
+      properties: { location: /data, device: /dev/sdb }
+  node_templates:
+    a:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage: { node: disk, relationship: mount }
+    b:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage: { node: disk, relationship: mount }
+        - local_storage:
+            node: disk
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: /b } }
+    disk:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: data }
+"#;
+
+#[test]
+fn a_relationship_template_is_one_warning_at_the_template_however_many_use_it() {
+    // The backend's Rust reads `device` of the first use only and nothing of the inline one:
+    // `location` is left by both uses, `device` by the second, so both are named, once, at
+    // the template; the inline relationship's warning stays at its requirement.
+    let warned = warnings_of(SHARED_TEMPLATE, &stack_backend(""), |ledger, topology| {
+        let first = topology
+            .relationships
+            .iter()
+            .position(|r| r.name == "mount")
+            .unwrap();
+        ledger.used(ElementKind::Relationship, first, Part::Property, "device");
+    });
+    let relationships: Vec<&String> = warned
+        .iter()
+        .filter(|w| w.starts_with("relationship"))
+        .collect();
+    assert_eq!(
+        relationships,
+        [
+            "relationship `mount`: test does not translate property `location`, property `device` @ 4:5",
+            "relationship `b.local_storage[1]`: test does not translate property `location` @ 16:11",
+        ]
+    );
 }
 
 /// Whether `backend` loads, and the messages loading it gave.
