@@ -24,7 +24,9 @@ pub const SELECTED: &str = "toscana.Selected";
 
 /// Every element of `topology` in a fixed order: inputs, nodes, relationships, groups, policies,
 /// outputs, each in source order (the order of a TOSCA file). Section fragments and warnings
-/// follow this order. Spans are looked up in `sources` by the file names the IR records.
+/// follow this order. Spans are looked up in `sources` by the file names the IR records; a
+/// relationship that comes from a relationship template is placed at that template, where its
+/// content is written, and an inline one at its requirement.
 ///
 /// Each element's context is its part of the topology's value (what [`topology_value`] made of
 /// the same topology, given to the render) with its `index` among the elements of its kind
@@ -75,7 +77,7 @@ pub fn elements(topology: &Topology, sources: &SourceMap) -> Vec<Element> {
             k,
             &r.name,
             &r.types,
-            r.location,
+            r.template_location.or(r.location),
         );
     }
     for (k, g) in topology.groups.iter().enumerate() {

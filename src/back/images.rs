@@ -11,6 +11,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use crate::ir::Value;
+
 /// The data of `backends/images.yaml` (its header says what each key means).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -98,6 +100,25 @@ pub struct Finding {
 pub struct Choice {
     pub image: String,
     pub findings: Vec<Finding>,
+}
+
+/// What names the operating system of an `os` capability for [`for_os`]: its `distribution`,
+/// else its `type`, read through the ledger. Beside a distribution, a `type` of `linux` is
+/// read too, since every base image of the table is a Linux system: the image carries it.
+/// Any other `type` beside a distribution is not carried, and so not read.
+pub fn os_system<'t>(os: crate::back::CapabilityReader<'t, '_>) -> Option<&'t Value> {
+    let distribution = os.get("distribution").filter(|v| !matches!(v, Value::Null));
+    if distribution.is_none() {
+        return os.get("type");
+    }
+    let linux = os
+        .peek("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("linux"));
+    if linux {
+        os.get("type");
+    }
+    distribution
 }
 
 /// The base image of the lifted server `node`, whose `os` capability names `system` (its

@@ -250,6 +250,7 @@ mod tests {
             attributes: Default::default(),
             interfaces: Default::default(),
             location: None,
+            template_location: None,
         }
     }
 

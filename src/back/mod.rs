@@ -34,7 +34,7 @@ pub mod tera_values;
 pub mod terraform;
 
 pub use elements::{elements, topology_value};
-pub use engine::{Engine, Ledger, Reader};
+pub use engine::{CapabilityReader, Engine, Ledger, Reader};
 pub use output::{
     Destination, Shape, WriteReport, names_folder, recover, write_binary, write_outputs,
 };
@@ -116,7 +116,8 @@ pub struct Element {
     pub name: String,
     /// The type and its ancestors, most specific first; empty for inputs and outputs.
     pub types: Vec<String>,
-    /// Where the element was written, for the "no rule; skipped" warning.
+    /// Where the element was written (a relationship: its relationship template, if any), for
+    /// the warnings about it as a whole ("no rule; skipped", "does not translate").
     pub span: Option<Span>,
     /// The element's IR as templates see it, under `element`.
     pub context: ElementContext,

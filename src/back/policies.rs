@@ -89,7 +89,7 @@ pub enum Trigger {
 
 /// The first of a policy's `triggers` with a condition, read as a utilization threshold.
 pub fn utilization_trigger(triggers: Reader) -> Option<Trigger> {
-    let trigger = triggers.values().find_map(|t| match t {
+    let trigger = triggers.find_map(|t| match t {
         Value::Map(m) => Some(m),
         _ => None,
     })?;

@@ -289,6 +289,13 @@ pub struct Relationship {
     pub attributes: IndexMap<String, Value>,
     pub interfaces: Interfaces,
     pub location: Option<Location>,
+    /// Where the relationship template it comes from is written (its name), when a
+    /// requirement names one: what the backends say about the template's own content (its
+    /// properties, its operations) belongs there, once, however many requirements use it. For
+    /// the not-translated ledger only (see [`Node::assigned_attributes`]).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub template_location: Option<Location>,
 }
 
 /// One representation of a relationship in an expanded topology.

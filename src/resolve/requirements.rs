@@ -494,6 +494,7 @@ pub(super) fn relationship(
     let mut name = label;
     let mut type_at = a.span;
     let mut assigned: Option<&Map> = None;
+    let mut template_location = None;
     let named = a.relationship.and_then(Yaml::as_str);
     // A name is a relationship type first, then a template (§8.5.2 Requirement Assignment
     // Grammar); the Simple Profile looks for the template first.
@@ -511,6 +512,7 @@ pub(super) fn relationship(
         (_, Some(template)) => {
             templates.used.insert(template.name.as_str());
             name = template.name.clone();
+            template_location = builder.locator.at(template.span);
             assigned = template.def.as_map();
             let found = builder.type_of(template, "relationship template", diags);
             type_at = found.as_ref().map_or(template.span, |(_, s)| *s);
@@ -657,6 +659,7 @@ pub(super) fn relationship(
         attributes,
         interfaces,
         location: builder.locator.at(a.span),
+        template_location,
     }
 }
 

@@ -1,14 +1,14 @@
 //! The end of a render: what each element held that the translation did not use, said as one
 //! `backend::not-translated` warning per element (see [`super::Ledger`]).
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Topology;
 
 use super::super::ignores::Part;
-use super::super::rules::Action;
-use super::super::{Element, ElementContext};
+use super::super::rules::{Action, Rule};
+use super::super::{Element, ElementContext, ElementKind};
 use super::{Engine, Ledger, ledger, reads};
 
 impl Engine {
@@ -30,67 +30,122 @@ impl Engine {
         diags: &mut Diagnostics,
     ) {
         let requirements = self.translated_requirements(ledger, topology);
+        // One warning per element, except that the relationships one relationship template
+        // made (one per requirement that names it) share the template's: it names what any of
+        // them left untranslated, since each such value is written once, at the template.
+        let mut warnings: Vec<Pending> = Vec::new();
+        let mut by_template: HashMap<(usize, u32, u32), usize> = HashMap::new();
         for element in elements {
             let ElementContext::Part { index, .. } = element.context else {
                 continue;
             };
-            let Some((i, rule)) = self.rule_for(element) else {
+            let Some((left, rule)) = self.left_of(ledger, topology, element, index, &requirements)
+            else {
                 continue;
             };
-            // A node only selected from outside the topology is created by no backend, and
-            // each says so in a warning of its own.
-            if element.types.first().map(String::as_str) == Some(super::super::elements::SELECTED) {
-                continue;
-            }
-            let empty = Default::default();
-            let template_reads = match (&rule.action, &self.reads[i]) {
-                (Action::Skip(_), _) => &empty,
-                (_, reads::Reads::Keys(keys)) => keys,
-                (_, reads::Reads::Everything) => continue,
+            let template = match element.kind {
+                ElementKind::Relationship => topology.relationships[index]
+                    .template_location
+                    .map(|l| (l.file, l.line, l.column)),
+                _ => None,
             };
-            let left: Vec<(Part, String)> = ledger::accountable(topology, element.kind, index)
-                .into_iter()
-                .filter(|(part, key)| {
-                    let used = match part {
-                        Part::Requirement => requirements.contains(&(index, key.as_str())),
-                        _ => ledger.was_used(element.kind, index, *part, key),
-                    };
-                    !used
-                        && !template_reads.contains(&(*part, key.clone()))
-                        && !rule.ignore.covers(*part, key)
-                })
-                .collect();
-            if left.is_empty() {
-                continue;
+            match template.and_then(|t| by_template.get(&t)) {
+                Some(&w) => warnings[w].left.extend(left),
+                None => {
+                    if let Some(t) = template {
+                        by_template.insert(t, warnings.len());
+                    }
+                    let order = ledger::accountable(topology, element.kind, index);
+                    warnings.push(Pending {
+                        element,
+                        rule,
+                        order,
+                        left: left.into_iter().collect(),
+                    });
+                }
             }
-            let what = if left.iter().all(|(part, _)| *part == Part::Value) {
-                "it".to_string()
-            } else {
-                left.iter()
-                    .map(|(part, key)| format!("{part} `{key}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let hint = match &rule.action {
-                Action::Skip(reason) => format!(
-                    "the {} rule leaves it out as a whole: {reason}; translate it with a rule of your own (--backend-dir), or say why each is left out under the rule's `ignore:`",
-                    self.name
-                ),
-                Action::Render { .. } => "nothing in the output carries them; translate them with a rule of your own (--backend-dir), or say why they are left out under the rule's `ignore:`".to_string(),
-            };
-            let mut d = Diagnostic::warning(
-                codes::BACKEND_NOT_TRANSLATED,
-                format!(
-                    "{} `{}`: {} does not translate {what}",
-                    element.kind, element.name, self.name
-                ),
-            )
-            .hint(hint);
-            if let Some(span) = element.span {
-                d = d.at(span);
-            }
-            diags.push(d);
         }
+        for w in warnings {
+            let left: Vec<&(Part, String)> =
+                w.order.iter().filter(|k| w.left.contains(k)).collect();
+            if !left.is_empty() {
+                diags.push(self.not_translated(w.element, w.rule, &left));
+            }
+        }
+    }
+
+    /// What `element` (entry `index` of its kind) holds that neither `ledger` nor its rule's
+    /// template used and its rule's `ignore:` does not list, with the rule; `None` when no rule
+    /// takes it, it is only selected, or its template reads it wholesale.
+    fn left_of<'e>(
+        &'e self,
+        ledger: &Ledger,
+        topology: &Topology,
+        element: &Element,
+        index: usize,
+        requirements: &HashSet<(usize, &str)>,
+    ) -> Option<(Vec<(Part, String)>, &'e Rule)> {
+        let (i, rule) = self.rule_for(element)?;
+        // A node only selected from outside the topology is created by no backend, and each
+        // says so in a warning of its own.
+        if element.types.first().map(String::as_str) == Some(super::super::elements::SELECTED) {
+            return None;
+        }
+        let empty = Default::default();
+        let template_reads = match (&rule.action, &self.reads[i]) {
+            (Action::Skip(_), _) => &empty,
+            (_, reads::Reads::Keys(keys)) => keys,
+            (_, reads::Reads::Everything) => return None,
+        };
+        let left = ledger::accountable(topology, element.kind, index)
+            .into_iter()
+            .filter(|(part, key)| {
+                let used = match part {
+                    Part::Requirement => requirements.contains(&(index, key.as_str())),
+                    _ => ledger.was_used(element.kind, index, *part, key),
+                };
+                !used
+                    && !template_reads.contains(&(*part, key.clone()))
+                    && !rule.ignore.covers(*part, key)
+            })
+            .collect();
+        Some((left, rule))
+    }
+
+    /// The `backend::not-translated` warning about `element`, which its `rule` left `left` of.
+    fn not_translated(
+        &self,
+        element: &Element,
+        rule: &Rule,
+        left: &[&(Part, String)],
+    ) -> Diagnostic {
+        let what = if left.iter().all(|(part, _)| *part == Part::Value) {
+            "it".to_string()
+        } else {
+            left.iter()
+                .map(|(part, key)| format!("{part} `{key}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let hint = match &rule.action {
+            Action::Skip(reason) => format!(
+                "the {} rule leaves it out as a whole: {reason}; translate it with a rule of your own (--backend-dir), or say why each is left out under the rule's `ignore:`",
+                self.name
+            ),
+            Action::Render { .. } => "nothing in the output carries them; translate them with a rule of your own (--backend-dir), or say why they are left out under the rule's `ignore:`".to_string(),
+        };
+        let mut d = Diagnostic::warning(
+            codes::BACKEND_NOT_TRANSLATED,
+            format!(
+                "{} `{}`: {} does not translate {what}",
+                element.kind, element.name, self.name
+            ),
+        )
+        .hint(hint);
+        if let Some(span) = element.span {
+            d = d.at(span);
+        }
+        d
     }
 
     /// The requirements (node index, requirement name) a relationship of which the translation
@@ -112,4 +167,14 @@ impl Engine {
             .map(|(_, r)| (r.source.index(), r.requirement.as_str()))
             .collect()
     }
+}
+
+/// A `backend::not-translated` warning being gathered: the element it is placed at, its rule,
+/// what the element is accountable for (in the order the warning lists it) and what of that
+/// was left untranslated.
+struct Pending<'e> {
+    element: &'e Element,
+    rule: &'e Rule,
+    order: Vec<(Part, String)>,
+    left: BTreeSet<(Part, String)>,
 }

@@ -3,8 +3,9 @@
 //! "nothing silently dropped").
 //!
 //! Two readers feed it. A backend's Rust reads the IR through the ledger's accessors
-//! ([`Ledger::property`], [`Ledger::artifacts`], ...), which record the read as they return the
-//! value, so what is recorded is what the code really looked at; a read that bypasses them is
+//! ([`Ledger::property`], [`Ledger::artifact`], [`Ledger::capability`] key by key, ...), which
+//! record the read as they return the value, so what is recorded is what the code really
+//! looked at; a read that bypasses them is
 //! one the ledger does not see, which errs towards a warning, never towards silence. Templates
 //! are read when the backend loads ([`super::reads`]): Tera has no hook on a lookup, and a list
 //! of keys declared beside each rule would drift from its template, so the engine works the
@@ -28,12 +29,13 @@ use std::collections::{BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
-use crate::ir::{Artifact, Capability, Interfaces, Topology, Value};
+use crate::ir::{Artifact, Interfaces, Topology, Value};
 
 use super::super::ElementKind;
 use super::super::ignores::Part;
 
-/// What one element had used: keys one by one, and parts used as a whole.
+/// What one element had used: keys one by one, and the parts a backend accounted for as a
+/// whole (see [`Ledger::accounted`]).
 #[derive(Debug, Default)]
 struct Used {
     keys: BTreeSet<(Part, String)>,
@@ -62,17 +64,6 @@ impl Ledger {
             .or_default()
             .keys
             .insert((part, key.to_string()));
-    }
-
-    /// Records that the translation used every key of `part` of the element (it wrote all the
-    /// node's properties as environment variables, say).
-    pub fn used_all(&self, kind: ElementKind, index: usize, part: Part) {
-        self.used
-            .borrow_mut()
-            .entry((kind, index))
-            .or_default()
-            .whole
-            .insert(part);
     }
 
     /// Records the element as accounted for as a whole: the backend already said, in a warning
@@ -105,16 +96,6 @@ impl Ledger {
         topology.nodes[node].properties.get(name)
     }
 
-    /// Every property of node `node`, all recorded as used.
-    pub fn properties<'t>(
-        &self,
-        topology: &'t Topology,
-        node: usize,
-    ) -> &'t IndexMap<String, Value> {
-        self.used_all(ElementKind::Node, node, Part::Property);
-        &topology.nodes[node].properties
-    }
-
     /// Attribute `name` of node `node`, recorded as used.
     pub fn attribute<'t>(
         &self,
@@ -135,43 +116,6 @@ impl Ledger {
     ) -> Option<&'t Artifact> {
         self.used(ElementKind::Node, node, Part::Artifact, name);
         topology.nodes[node].artifacts.get(name)
-    }
-
-    /// Every artifact of node `node`, all recorded as used (the caller looks for one by type).
-    pub fn artifacts<'t>(
-        &self,
-        topology: &'t Topology,
-        node: usize,
-    ) -> &'t IndexMap<String, Artifact> {
-        self.used_all(ElementKind::Node, node, Part::Artifact);
-        &topology.nodes[node].artifacts
-    }
-
-    /// The interfaces of node `node`, every operation recorded as used: the caller runs the
-    /// node's lifecycle (or its implementations' images), which is each operation it has.
-    pub fn interfaces<'t>(&self, topology: &'t Topology, node: usize) -> &'t Interfaces {
-        self.used_all(ElementKind::Node, node, Part::Operation);
-        &topology.nodes[node].interfaces
-    }
-
-    /// Capability `name` of node `node`, every property of it recorded as used: the caller
-    /// reads the capability (a host's sizes, an endpoint's port) rather than one key.
-    pub fn capability<'t>(
-        &self,
-        topology: &'t Topology,
-        node: usize,
-        name: &str,
-    ) -> Option<&'t Capability> {
-        let capability = topology.nodes[node].capabilities.get(name)?;
-        for key in &capability.assigned {
-            self.used(
-                ElementKind::Node,
-                node,
-                Part::Capability,
-                &format!("{name}.{key}"),
-            );
-        }
-        Some(capability)
     }
 
     /// Records that the translation turned relationship `index` into something (wiring, a
@@ -209,16 +153,6 @@ impl Ledger {
     ) -> Option<&'t Value> {
         self.used(ElementKind::Policy, policy, Part::Property, name);
         topology.policies[policy].properties.get(name)
-    }
-
-    /// Every trigger of policy `policy`, all recorded as used.
-    pub fn policy_triggers<'t>(
-        &self,
-        topology: &'t Topology,
-        policy: usize,
-    ) -> &'t IndexMap<String, Value> {
-        self.used_all(ElementKind::Policy, policy, Part::Trigger);
-        &topology.policies[policy].triggers
     }
 
     /// Property `name` of group `group`, recorded as used.
@@ -320,16 +254,16 @@ fn operations(interfaces: &Interfaces, out: &mut Vec<(Part, String)>) {
     }
 }
 
-/// Where each value assigned to a node property is, by its JSON text, for
-/// [`Ledger::values_used`].
-type ValueIndex = HashMap<String, Vec<(usize, String)>>;
+/// Where each value assigned to a node property or a capability property is, by its JSON
+/// text, for [`Ledger::values_used`].
+type ValueIndex = HashMap<String, Vec<(usize, Part, String)>>;
 
 impl Ledger {
     /// Records the properties that `inputs` carry: an operation's inputs or an output's value,
     /// which the translation passes on. The IR keeps what a `get_property` evaluated to, not
-    /// the call, so an input value
-    /// (or a part of one, inside a list, a map or a function's arguments) equal to a value some
-    /// node template assigns to a property counts as a read of that property. Two properties
+    /// the call, so an input value (or a part of one, inside a list, a map or a function's
+    /// arguments) equal to a value some node template assigns to a property, or to a property
+    /// of one of its capabilities, counts as a read of that property. Two properties
     /// that happen to hold the same value both count: this errs towards silence, never towards a
     /// false warning.
     pub fn values_used<'v>(
@@ -343,10 +277,22 @@ impl Ledger {
             for (i, node) in topology.nodes.iter().enumerate() {
                 for name in &node.assigned {
                     if let Some(value) = node.properties.get(name) {
-                        index
-                            .entry(value_key(value))
-                            .or_default()
-                            .push((i, name.clone()));
+                        index.entry(value_key(value)).or_default().push((
+                            i,
+                            Part::Property,
+                            name.clone(),
+                        ));
+                    }
+                }
+                for (capability, c) in &node.capabilities {
+                    for name in &c.assigned {
+                        if let Some(value) = c.properties.get(name) {
+                            index.entry(value_key(value)).or_default().push((
+                                i,
+                                Part::Capability,
+                                format!("{capability}.{name}"),
+                            ));
+                        }
                     }
                 }
             }
@@ -354,8 +300,8 @@ impl Ledger {
         });
         let mut stack: Vec<&Value> = inputs.into_iter().collect();
         while let Some(value) = stack.pop() {
-            for (node, name) in index.get(&value_key(value)).into_iter().flatten() {
-                self.used(ElementKind::Node, *node, Part::Property, name);
+            for (node, part, name) in index.get(&value_key(value)).into_iter().flatten() {
+                self.used(ElementKind::Node, *node, *part, name);
             }
             match value {
                 Value::List(items) => stack.extend(items),
@@ -409,11 +355,13 @@ impl<'t, 'l> Reader<'t, 'l> {
         self.map.get(key)
     }
 
-    /// Every value, all recorded as used.
-    pub fn values(&self) -> impl Iterator<Item = &'t Value> {
-        if let Some((ledger, kind, index, part)) = self.record {
-            ledger.used_all(kind, index, part);
-        }
-        self.map.values()
+    /// What `pick` makes of the first value it takes, in the map's order; only that entry's
+    /// key is recorded as used, since the caller translates that one and none of the others.
+    pub fn find_map<T>(&self, mut pick: impl FnMut(&'t Value) -> Option<T>) -> Option<T> {
+        self.map.iter().find_map(|(key, value)| {
+            let picked = pick(value)?;
+            self.get(key);
+            Some(picked)
+        })
     }
 }

@@ -202,18 +202,21 @@ fn stack_backend(extra: &str) -> BuiltinBackend {
 #[test]
 fn attributes_capabilities_requirements_relationships_and_outputs_are_accounted_for() {
     let warned = warnings_of(STACK, &stack_backend(""), |ledger, topology| {
-        // The backend's Rust sizes the machine from its host capability.
-        ledger.capability(topology, 0, "host");
+        // The backend's Rust sizes the machine from its host capability's CPUs alone.
+        let host = ledger.capability(topology, 0, "host").unwrap();
+        assert_eq!(host.get("num_cpus"), Some(&crate::ir::Value::Integer(2)));
     });
     assert_eq!(
         warned,
         [
             // The hosting relationship has a meaning to the backend; AttachesTo and DependsOn
-            // have none. Type defaults (the disk's, the host's `disk_size`) are never named.
-            "node `vm`: test does not translate attribute `public_address`, requirement `local_storage` @ 9:5",
+            // have none. Type defaults (the disk's, the host's `disk_size`) are never named;
+            // the capability is accounted for key by key.
+            "node `vm`: test does not translate attribute `public_address`, capability property `host.mem_size`, requirement `local_storage` @ 9:5",
             "node `disk`: test does not translate property `name` @ 18:5",
             "node `app`: test does not translate requirement `dependency` @ 21:5",
-            "relationship `mount`: test does not translate property `location` @ 17:11",
+            // At the relationship template, where `location` is written.
+            "relationship `mount`: test does not translate property `location` @ 4:5",
             "output `url`: test does not translate it @ 27:5",
         ]
     );
@@ -237,7 +240,9 @@ fn what_the_backend_turned_into_something_or_a_skip_rule_ignores_is_not_reported
     let warned = warnings_of(STACK, &backend, |ledger, topology| {
         ledger.used(ElementKind::Node, 0, Part::Attribute, "public_address");
         ledger.property(topology, 1, "name");
-        ledger.capability(topology, 0, "host");
+        // A caller that writes the capability out whole reads every property of it.
+        let host = ledger.capability(topology, 0, "host").unwrap();
+        assert!(host.properties().contains_key("mem_size"));
         for (ri, r) in topology.relationships.iter().enumerate() {
             if r.requirement != "host" {
                 ledger.relationship(ri);
@@ -246,6 +251,68 @@ fn what_the_backend_turned_into_something_or_a_skip_rule_ignores_is_not_reported
         ledger.output(0);
     });
     assert!(warned.is_empty(), "{warned:?}");
+}
+
+#[test]
+fn a_value_equal_to_a_capability_property_counts_as_a_read_of_it() {
+    // `get_property: [vm, host, mem_size]` in an operation input, as the IR leaves it.
+    let warned = warnings_of(STACK, &stack_backend(""), |ledger, topology| {
+        let mem = topology.nodes[0].capabilities["host"].properties["mem_size"].clone();
+        ledger.values_used(topology, [&crate::ir::Value::List(vec![mem])]);
+    });
+    assert_eq!(
+        warned[0],
+        "node `vm`: test does not translate attribute `public_address`, capability property `host.num_cpus`, requirement `local_storage` @ 9:5"
+    );
+}
+
+const SHARED_TEMPLATE: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  relationship_templates:
+    mount:
+      type: tosca.relationships.AttachesTo
+      properties: { location: /data, device: /dev/sdb }
+  node_templates:
+    a:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage: { node: disk, relationship: mount }
+    b:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage: { node: disk, relationship: mount }
+        - local_storage:
+            node: disk
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: /b } }
+    disk:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: data }
+"#;
+
+#[test]
+fn a_relationship_template_is_one_warning_at_the_template_however_many_use_it() {
+    // The backend's Rust reads `device` of the first use only and nothing of the inline one:
+    // `location` is left by both uses, `device` by the second, so both are named, once, at
+    // the template; the inline relationship's warning stays at its requirement.
+    let warned = warnings_of(SHARED_TEMPLATE, &stack_backend(""), |ledger, topology| {
+        let first = topology
+            .relationships
+            .iter()
+            .position(|r| r.name == "mount")
+            .unwrap();
+        ledger.used(ElementKind::Relationship, first, Part::Property, "device");
+    });
+    let relationships: Vec<&String> = warned
+        .iter()
+        .filter(|w| w.starts_with("relationship"))
+        .collect();
+    assert_eq!(
+        relationships,
+        [
+            "relationship `mount`: test does not translate property `location`, property `device` @ 4:5",
+            "relationship `b.local_storage[1]`: test does not translate property `location` @ 16:11",
+        ]
+    );
 }
 
 /// Whether `backend` loads, and the messages loading it gave.

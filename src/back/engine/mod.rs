@@ -14,10 +14,12 @@ mod account;
 mod errors;
 mod ignore_names;
 mod ledger;
+mod ledger_capability;
 mod load;
 mod reads;
 
 pub use ledger::{Ledger, Reader};
+pub use ledger_capability::CapabilityReader;
 
 use super::binds::BindSchema;
 use super::meanings::Meanings;

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use crate::back::Ledger;
 use crate::back::filters::hcl_str;
 use crate::ir::{NodeId, Topology, Value};
 
@@ -45,6 +46,8 @@ pub struct Scope<'a> {
     /// Node name → index ([`node_ids`]): functions name nodes, and a scan of all nodes per
     /// function made a topology's translation quadratic (a third of `tosca2tf` at 100,000 nodes).
     pub node_ids: &'a HashMap<String, NodeId>,
+    /// Records the properties `get_property` reads (see [`crate::back::Ledger`]).
+    pub ledger: &'a Ledger,
 }
 
 /// The value `value` has when the configuration is written: a `get_input` call (which the
@@ -267,25 +270,31 @@ impl Scope<'_> {
             id = host;
         }
         let node = &self.topology.nodes[id.index()];
-        let (value, tail) = match rest {
+        // Read through the ledger: what a function carries into the configuration is
+        // translated, the capability's property as much as the node's.
+        let (topology, i) = (self.topology, id.index());
+        let read = match rest {
             [cap, prop, tail @ ..]
                 if node
                     .capabilities
                     .get(*cap)
                     .is_some_and(|c| c.properties.contains_key(*prop)) =>
             {
-                (&node.capabilities[*cap].properties[*prop], tail)
+                self.ledger
+                    .capability_property(topology, i, cap, prop)
+                    .map(|v| (v, tail))
             }
             [prop, tail @ ..] if node.properties.contains_key(*prop) => {
-                (&node.properties[*prop], tail)
+                self.ledger.property(topology, i, prop).map(|v| (v, tail))
             }
-            _ => {
-                return Err(format!(
-                    "node `{}` has no property {}",
-                    node.name,
-                    rest.join(".")
-                ));
-            }
+            _ => None,
+        };
+        let Some((value, tail)) = read else {
+            return Err(format!(
+                "node `{}` has no property {}",
+                node.name,
+                rest.join(".")
+            ));
         };
         let mut value = value;
         for key in tail {
@@ -343,7 +352,7 @@ impl Scope<'_> {
         let target = &self.nodes[id.index()];
         // An attribute that only reflects a property the template set is that value.
         if rest.len() == 1
-            && let Some(v) = node.properties.get(rest[0])
+            && let Some(v) = self.ledger.property(self.topology, id.index(), rest[0])
             && !matches!(v, Value::Null)
         {
             return self.expr_at(v, Some(id), depth + 1);

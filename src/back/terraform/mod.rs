@@ -132,7 +132,7 @@ pub fn render(
         }
         _ => None,
     };
-    let outputs = vars::outputs(topology, &spans, &vars, &built, diags);
+    let outputs = vars::outputs(topology, &spans, &vars, &built, &ledger, diags);
     // Each output is written (or left out with a warning of its own): the properties its value
     // carries are translated.
     ledger.values_used(topology, topology.outputs.iter().map(|o| &o.value));

@@ -338,7 +338,7 @@ fn scale<'t>(
             ));
             continue;
         }
-        let scalable = node.capabilities.get("scalable").map(|c| &c.properties);
+        let scalable = cx.ledger.capability(topology, m.index(), "scalable");
         let bound = |key: &str| {
             props
                 .get(key)

@@ -7,6 +7,8 @@ use indexmap::IndexMap;
 use super::expr::{NodeRef, Scope, literal};
 use super::fmt::{format, parse_check};
 use super::unique_names;
+use crate::back::ElementKind;
+use crate::back::ignores::Part;
 use crate::ir::{Call, Value};
 
 #[test]
@@ -102,6 +104,7 @@ fn functions_become_references_and_string_templates() {
         nodes: &[NodeRef::default()],
         hosts: &[None],
         node_ids: &HashMap::new(),
+        ledger: &crate::back::Ledger::new(),
     };
     assert_eq!(
         scope
@@ -190,9 +193,17 @@ fn host_in_get_property_walks_down_to_the_node_that_has_the_property() {
         nodes: &nodes,
         hosts: &hosts,
         node_ids: &ids,
+        ledger: &crate::back::Ledger::new(),
     };
     let flavor = call("get_property", vec![s("HOST"), s("flavor")]);
     assert_eq!(scope.expr(&flavor, Some(app)).unwrap(), "var.flavor");
+    // What the function reads is translated, and the ledger says so.
+    let read = |part, key| {
+        scope
+            .ledger
+            .was_used(ElementKind::Node, vm.index(), part, key)
+    };
+    assert!(read(Part::Property, "flavor"));
     // A property no node down the chain has is an error, not the first host's nothing.
     let missing = call("get_property", vec![s("HOST"), s("colour")]);
     assert!(scope.expr(&missing, Some(app)).is_err());
@@ -306,4 +317,33 @@ fn format_keeps_heredocs_as_written_and_aligns_across_them_like_terraform_fmt() 
         format("a = \"<<EOT\"\nbb = 1\n"),
         "a  = \"<<EOT\"\nbb = 1\n"
     );
+}
+
+/// A `get_property` of a capability's property that the backend resolves itself (its value
+/// depends on an input, so the IR keeps the call) records that property in the ledger.
+#[test]
+fn get_property_of_a_capability_records_its_property() {
+    let topology = topology_of(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  inputs:\n    cpus: { type: integer }\n  node_templates:\n    vm:\n      type: tosca.nodes.Compute\n      capabilities:\n        host:\n          properties: { num_cpus: { get_input: cpus }, mem_size: 4 GB }\n",
+    );
+    let ids = super::expr::node_ids(&topology);
+    let vars: HashMap<String, String> = [("cpus".to_string(), "cpus".to_string())].into();
+    let scope = Scope {
+        public_addresses: &[],
+        topology: &topology,
+        vars: &vars,
+        nodes: &[NodeRef::default()],
+        hosts: &[None],
+        node_ids: &ids,
+        ledger: &crate::back::Ledger::new(),
+    };
+    let cpus = call("get_property", vec![s("vm"), s("host"), s("num_cpus")]);
+    assert_eq!(scope.expr(&cpus, None).unwrap(), "var.cpus");
+    let read = |key| {
+        scope
+            .ledger
+            .was_used(ElementKind::Node, 0, Part::Capability, key)
+    };
+    assert!(read("host.num_cpus"));
+    assert!(!read("host.mem_size"));
 }

@@ -538,10 +538,11 @@ pub fn outputs(
     spans: &Spans,
     vars: &Vars,
     built: &Built,
+    ledger: &crate::back::Ledger,
     diags: &mut Diagnostics,
 ) -> Vec<Json> {
     let ids = unique_names(topology.outputs.iter().map(|o| o.name.as_str()), &[]);
-    let scope = built.scope(topology, &vars.names);
+    let scope = built.scope(topology, &vars.names, ledger);
     let mut out = Vec::new();
     for (index, (output, id)) in topology.outputs.iter().zip(&ids).enumerate() {
         let value = match scope.expr(&output.value, None) {

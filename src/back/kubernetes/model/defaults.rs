@@ -109,9 +109,8 @@ pub(super) type Http = (Option<&'static str>, Option<String>);
 
 /// `HTTP` or `HTTPS`, and the `url_path`, of an endpoint whose `protocol` is `http` or `https`
 /// (any case); nothing for another protocol.
-pub(super) fn http(endpoint: &crate::ir::Capability) -> Http {
+pub(super) fn http(endpoint: crate::back::CapabilityReader) -> Http {
     let protocol = endpoint
-        .properties
         .get("protocol")
         .and_then(Value::as_str)
         .map(str::to_ascii_lowercase);
@@ -121,7 +120,6 @@ pub(super) fn http(endpoint: &crate::ir::Capability) -> Http {
         _ => return (None, None),
     };
     let path = endpoint
-        .properties
         .get("url_path")
         .and_then(Value::as_str)
         .filter(|p| p.starts_with('/'))

@@ -21,15 +21,10 @@ impl Ctx<'_> {
         let Some(os) = os.and_then(|(name, _)| self.capability(root, name)) else {
             return images::for_os(&self.node(root).name, None, None).image;
         };
-        let distribution = os.properties.get("distribution").and_then(Value::as_str);
-        let os_type = os.properties.get("type").and_then(Value::as_str);
-        let version = os.properties.get("version").and_then(literal_text);
-        let location = os.location;
-        let choice = images::for_os(
-            &self.node(root).name,
-            distribution.or(os_type),
-            version.as_deref(),
-        );
+        let distribution = images::os_system(os).and_then(Value::as_str);
+        let version = os.get("version").and_then(literal_text);
+        let location = os.location();
+        let choice = images::for_os(&self.node(root).name, distribution, version.as_deref());
         self.report(location, choice.findings, diags);
         choice.image
     }

@@ -2,6 +2,7 @@
 //! ([`crate::back::Ledger`]), so that what it uses is recorded and the rest is reported.
 
 use super::*;
+use crate::back::CapabilityReader;
 use crate::back::ignores::Part;
 
 impl<'a> Ctx<'a> {
@@ -10,15 +11,14 @@ impl<'a> Ctx<'a> {
         self.ledger.property(self.topology, i, name)
     }
 
-    /// Capability `name` of node `i`, every property the template wrote to it recorded as
-    /// translated (a host's sizes, an endpoint's port, protocol and name).
-    pub(super) fn capability(&self, i: usize, name: &str) -> Option<&'a crate::ir::Capability> {
+    /// Capability `name` of node `i`, each property recorded in the ledger as translated as
+    /// it is read.
+    pub(super) fn capability(&self, i: usize, name: &str) -> Option<CapabilityReader<'a, 'a>> {
         self.ledger.capability(self.topology, i, name)
     }
 
-    /// The capability that sizes node `i` (`host`, else one with a `num_cpus`), recorded as
-    /// translated.
-    pub(super) fn sizing_capability(&self, i: usize) -> Option<&'a crate::ir::Capability> {
+    /// The capability that sizes node `i` (`host`, else one with a `num_cpus`).
+    pub(super) fn sizing_capability(&self, i: usize) -> Option<CapabilityReader<'a, 'a>> {
         let capabilities = &self.topology.nodes[i].capabilities;
         let (name, _) = capabilities.get_key_value("host").or_else(|| {
             capabilities
@@ -28,15 +28,15 @@ impl<'a> Ctx<'a> {
         self.capability(i, name)
     }
 
-    /// The `port` of the first endpoint capability of node `i` that has one, that capability
-    /// recorded as translated.
+    /// The `port` of the first endpoint capability of node `i` that has one, recorded as
+    /// translated.
     pub(super) fn first_endpoint_port(&self, i: usize) -> Option<i64> {
         let capabilities = &self.topology.nodes[i].capabilities;
         capabilities
             .iter()
             .filter(|(_, c)| is_endpoint(c))
             .find_map(|(name, _)| {
-                let port = self.capability(i, name)?.properties.get("port");
+                let port = self.capability(i, name)?.get("port");
                 port.and_then(super::super::values::integer)
             })
     }

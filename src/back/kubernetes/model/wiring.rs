@@ -53,7 +53,7 @@ impl Ctx<'_> {
         capability
             .filter(|c| node.capabilities.contains_key(*c))
             .and_then(|c| self.capability(target, c))
-            .and_then(|c| c.properties.get("port"))
+            .and_then(|c| c.get("port"))
             .and_then(integer)
             .or_else(|| self.property(target, "port").and_then(integer))
             .or_else(|| {
@@ -104,9 +104,8 @@ impl Ctx<'_> {
                         let attr = args.last().map(String::as_str).unwrap_or("");
                         // A property (or attribute) with a value known now.
                         let known = if args.len() >= 3 {
-                            self.node(target).capabilities.get(&args[1]).and_then(|c| {
-                                c.properties.get(attr).or_else(|| c.attributes.get(attr))
-                            })
+                            self.capability(target, &args[1])
+                                .and_then(|c| c.get(attr).or_else(|| c.attribute(attr)))
                         } else {
                             self.property(target, attr)
                                 .or_else(|| self.ledger.attribute(self.topology, target, attr))

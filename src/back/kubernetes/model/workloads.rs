@@ -447,18 +447,20 @@ impl Ctx<'_> {
                 if !is_endpoint(cap) {
                     continue;
                 }
-                self.capability(m, cname);
-                if let Some(port) = cap.properties.get("port").and_then(integer) {
+                let Some(cap) = self.capability(m, cname) else {
+                    continue;
+                };
+                if let Some(port) = cap.get("port").and_then(integer) {
                     let name = ["port_name", "name"]
                         .iter()
-                        .find_map(|k| cap.properties.get(*k).and_then(Value::as_str))
+                        .find_map(|k| cap.get(k).and_then(Value::as_str))
                         .unwrap_or(cname);
-                    let target = cap.properties.get("target-port").and_then(integer);
+                    let target = cap.get("target-port").and_then(integer);
                     found.push((
                         name.to_string(),
                         port,
                         target.unwrap_or(port),
-                        protocol(cap.properties.get("protocol")),
+                        protocol(cap.get("protocol")),
                         defaults::http(cap),
                     ));
                 }
@@ -518,8 +520,12 @@ impl Ctx<'_> {
             return d.max(0);
         }
         node.capabilities
-            .values()
-            .find_map(|c| c.properties.get("default_instances").and_then(integer))
+            .keys()
+            .find_map(|c| {
+                self.capability(i, c)?
+                    .get("default_instances")
+                    .and_then(integer)
+            })
             .map_or(1, |d| d.max(0))
     }
 
@@ -704,13 +710,13 @@ impl Ctx<'_> {
     pub(super) fn requests(&self, i: usize) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
         if let Some(host) = self.sizing_capability(i) {
-            if let Some(cpu) = host.properties.get("num_cpus").and_then(cpu_quantity) {
+            if let Some(cpu) = host.get("num_cpus").and_then(cpu_quantity) {
                 out.insert("cpu".to_string(), cpu);
             }
-            if let Some(mem) = host.properties.get("mem_size").and_then(size_quantity) {
+            if let Some(mem) = host.get("mem_size").and_then(size_quantity) {
                 out.insert("memory".to_string(), mem);
             }
-            if let Some(disk) = host.properties.get("disk_size").and_then(size_quantity) {
+            if let Some(disk) = host.get("disk_size").and_then(size_quantity) {
                 out.insert("ephemeral-storage".to_string(), disk);
             }
         }

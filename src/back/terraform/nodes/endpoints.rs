@@ -31,16 +31,14 @@ impl Builder<'_, '_> {
                 if !type_matches(&capability.types, "tosca.capabilities.Endpoint") {
                     continue;
                 }
-                self.capability(member, capability_name);
-                let text = |key: &str| match capability
-                    .properties
-                    .get(key)
-                    .map(|v| known(self.topology, v))
-                {
+                let Some(read) = self.capability(member, capability_name) else {
+                    continue;
+                };
+                let text = |key: &str| match read.get(key).map(|v| known(self.topology, v)) {
                     Some(Value::String(s)) => Some(s.to_lowercase()),
                     _ => None,
                 };
-                let Some(written) = capability.properties.get("port") else {
+                let Some(written) = read.get("port") else {
                     continue;
                 };
                 let Value::Integer(port) = known(self.topology, written) else {

@@ -14,12 +14,9 @@ impl Builder<'_, '_> {
     /// The entry of `bind.images` for the `os` capability; on Kubernetes, the base image of the
     /// one image table that `toscana k8s` uses too (`{"image": ...}`).
     pub(super) fn image(&mut self, id: NodeId) -> Option<Json> {
-        let os = self
-            .capability(id, "os")
-            .map(|c| c.properties.clone())
-            .unwrap_or_default();
-        let text = |k: &str| -> Option<String> {
-            match known(self.topology, os.get(k)?) {
+        let os = self.capability(id, "os");
+        let value_text = |v: &Value| -> Option<String> {
+            match known(self.topology, v) {
                 Value::String(s) => Some(s.to_lowercase()),
                 Value::Version(v) => Some(v.text.clone()),
                 Value::Integer(i) => Some(i.to_string()),
@@ -27,8 +24,11 @@ impl Builder<'_, '_> {
                 _ => None,
             }
         };
+        let text = |k: &str| value_text(os?.get(k)?);
         if self.provider == Provider::Kubernetes {
-            let system = text("distribution").or_else(|| text("type"));
+            let system = os
+                .and_then(crate::back::images::os_system)
+                .and_then(value_text);
             let version = text("version");
             let node = self.topology.nodes[id.index()].name.clone();
             let choice = crate::back::images::for_os(&node, system.as_deref(), version.as_deref());

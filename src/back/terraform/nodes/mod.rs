@@ -62,6 +62,7 @@ impl Built<'_> {
         &'a self,
         topology: &'a Topology,
         vars: &'a HashMap<String, String>,
+        ledger: &'a Ledger,
     ) -> Scope<'a> {
         Scope {
             topology,
@@ -70,6 +71,7 @@ impl Built<'_> {
             public_addresses: &self.public_addresses,
             hosts: &self.hosts,
             node_ids: &self.node_ids,
+            ledger,
         }
     }
 }
@@ -241,6 +243,7 @@ impl<'a> Builder<'a, '_> {
             public_addresses: &self.public_addresses,
             hosts: self.hosts,
             node_ids: self.node_ids,
+            ledger: self.ledger,
         }
     }
 

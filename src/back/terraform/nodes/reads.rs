@@ -1,17 +1,16 @@
 //! How the builder reads capabilities and relationship properties: through the not-translated
 //! ledger ([`crate::back::Ledger`]), so that what it uses is recorded and the rest is reported.
 
+use crate::back::CapabilityReader;
 use crate::back::ElementKind;
 use crate::back::ignores::Part;
-use crate::ir::{Capability, NodeId, Value};
+use crate::ir::{NodeId, Value};
 
 use super::Builder;
 
 impl<'a> Builder<'a, '_> {
-    /// Capability `name` of node `id`, every property the template wrote to it recorded as
-    /// translated: the caller reads the capability as a whole (an endpoint's port and
-    /// protocol, an `os`'s distribution and version).
-    pub(super) fn capability(&self, id: NodeId, name: &str) -> Option<&'a Capability> {
+    /// Capability `name` of node `id`, each property recorded as translated as it is read.
+    pub(super) fn capability(&self, id: NodeId, name: &str) -> Option<CapabilityReader<'a, 'a>> {
         self.ledger.capability(self.topology, id.index(), name)
     }
 
@@ -22,17 +21,8 @@ impl<'a> Builder<'a, '_> {
         cap: &str,
         prop: &str,
     ) -> Option<&'a Value> {
-        self.ledger.used(
-            ElementKind::Node,
-            id.index(),
-            Part::Capability,
-            &format!("{cap}.{prop}"),
-        );
-        self.topology.nodes[id.index()]
-            .capabilities
-            .get(cap)?
-            .properties
-            .get(prop)
+        self.ledger
+            .capability_property(self.topology, id.index(), cap, prop)
     }
 
     /// Property `name` of relationship `ri`, recorded as translated.

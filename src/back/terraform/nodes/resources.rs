@@ -35,7 +35,7 @@ impl Builder<'_, '_> {
         };
         // A size from an input is its variable, where it is one the providers can hold.
         let size_gib = size_gib.map(|text| {
-            let raw = topology.nodes[id.index()].properties.get("size");
+            let raw = self.ledger.property(topology, id.index(), "size");
             raw.and_then(|raw| self.size_from_input(raw, GIB))
                 .unwrap_or(text)
         });

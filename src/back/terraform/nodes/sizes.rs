@@ -32,9 +32,7 @@ impl Builder<'_, '_> {
     ) -> Option<String> {
         let value = self.capability_value(id, cap, prop)?;
         let text = self.checked_size(id, value, unit, unit_name, &format!("`{cap}.{prop}`"))?;
-        let raw = self.topology.nodes[id.index()].capabilities[cap]
-            .properties
-            .get(prop);
+        let raw = self.capability_property(id, cap, prop);
         Some(
             raw.and_then(|raw| self.size_from_input(raw, unit))
                 .unwrap_or(text),
@@ -175,10 +173,9 @@ impl Builder<'_, '_> {
     /// table ages faster than a configuration.
     pub(super) fn instance_type(&mut self, id: NodeId, size: Option<&Json>) -> Option<String> {
         let name = size?.get("name")?.as_str()?;
-        let host = self.topology.nodes[id.index()].capabilities.get("host");
         let inputs: Vec<(&str, &str)> = ["num_cpus", "mem_size", "disk_size"]
             .into_iter()
-            .filter_map(|prop| match host?.properties.get(prop)? {
+            .filter_map(|prop| match self.capability_property(id, "host", prop)? {
                 Value::Call(c) if c.function == "get_input" => {
                     Some((prop, c.args.first()?.as_str()?))
                 }
