@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use crate::ir::{Hosting, Topology, Value};
 
 use super::super::k8s_profile::{Unit, claim_workloads};
-use super::super::shared::Builder;
+use super::super::tera_values::Builder;
 use super::super::{Element, Engine};
 use super::{DotOptions, entries, layout};
 
@@ -224,7 +224,7 @@ fn title(topology: &Topology) -> String {
 }
 
 /// Invisible edges from each host to what it hosts, which put the host at the top of its box.
-fn stacking(d: &Drawing<'_>, b: &mut Builder) -> Vec<super::super::shared::Part> {
+fn stacking(d: &Drawing<'_>, b: &mut Builder) -> Vec<super::super::tera_values::Part> {
     let node_ids = &d.hosts.node_ids;
     let mut stacking = Vec::new();
     for (i, host) in d.hosts.host.iter().enumerate() {

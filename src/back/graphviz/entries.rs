@@ -7,7 +7,7 @@ use serde_json::{Value as Json, json};
 
 use crate::ir::{BoundaryMapping, Node, PolicyTarget, Relationship, Topology, Value};
 
-use super::super::shared::{Builder, Part};
+use super::super::tera_values::{Builder, Part};
 use super::super::{Element, ElementKind, Engine};
 use super::context::{Drawing, Ids};
 use super::{PropertyMode, function_text, short_type, shown_type, value_text};

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::super::shared::{Builder, Part};
+use super::super::tera_values::{Builder, Part};
 use super::context::Drawing;
 
 /// One entry of the flat layout: open a cluster, place a node, or close the last cluster.
