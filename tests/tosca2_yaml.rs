@@ -5,18 +5,7 @@
 
 mod common;
 
-use common::toscana;
-
-/// The IR of a template that must translate without a diagnostic.
-fn ir(text: &str) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, text).unwrap();
-    let out = toscana().arg("ir").arg(&path).output().unwrap();
-    let stderr = common::stderr(&out);
-    assert!(out.status.success() && stderr.is_empty(), "{stderr}");
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::ir_clean as ir;
 
 /// The properties of node template `n` in the IR.
 fn properties(ir: &serde_json::Value) -> serde_json::Value {

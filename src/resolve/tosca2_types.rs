@@ -482,31 +482,14 @@ fn schema_shape(checker: &mut Checker, type_node: &Node, base: Option<&str>, bod
     let Some(type_name) = type_node.as_str() else {
         return;
     };
-    let collection = matches!(base, Some("list" | "map"));
-    if let Some(entry) = body.entry("entry_schema")
-        && base.is_some()
-        && !collection
-    {
-        checker.report(
-            Diagnostic::error(
-                codes::TOSCA_SHAPE,
-                format!("`entry_schema` on a definition of type `{type_name}`, which is no list or map"),
-            )
-            .at_with(entry.key.span, "only lists and maps have entries")
-            .hint("remove `entry_schema`, or make the type `list` or `map` (§9.3 Schema Definition, §9.4 Property Definition: for other types the entry_schema is not allowed)"),
-        );
-    }
-    if let Some(entry) = body.entry("key_schema")
-        && base.is_some()
-        && base != Some("map")
-    {
-        checker.report(
-            Diagnostic::error(
-                codes::TOSCA_SHAPE,
-                format!("`key_schema` on a definition of type `{type_name}`, which is no map"),
-            )
-            .at_with(entry.key.span, "only maps have keys")
-            .hint("remove `key_schema`, or make the type `map` (§9.3 Schema Definition: key_schema is only allowed when the schema type is map)"),
+    if base.is_some() {
+        let subject = format!("a definition of type `{type_name}`");
+        misplaced_schemas(
+            checker,
+            body,
+            base,
+            &subject,
+            "§9.3 Schema Definition, §9.4 Property Definition",
         );
     }
     if matches!(type_name, "list" | "map") && !body.contains_key("entry_schema") {
@@ -535,30 +518,13 @@ fn data_type_schemas(
     defs: &[&TypeDef],
 ) {
     let collection = matches!(base, Some("list" | "map"));
-    if let Some(entry) = map.entry("entry_schema")
-        && !collection
-    {
-        checker.report(
-            Diagnostic::error(
-                codes::TOSCA_SHAPE,
-                format!("`entry_schema` on data type `{name}`, which derives from no list or map"),
-            )
-            .at_with(entry.key.span, "only lists and maps have entries")
-            .hint("remove `entry_schema`, or derive the type from `list` or `map` (§9.2 Data Type: for other data types the entry_schema is not allowed)"),
-        );
-    }
-    if let Some(entry) = map.entry("key_schema")
-        && base != Some("map")
-    {
-        checker.report(
-            Diagnostic::error(
-                codes::TOSCA_SHAPE,
-                format!("`key_schema` on data type `{name}`, which derives from no map"),
-            )
-            .at_with(entry.key.span, "only maps have keys")
-            .hint("remove `key_schema`, or derive the type from `map` (§9.2 Data Type: key_schema is for data types that derive from map)"),
-        );
-    }
+    misplaced_schemas(
+        checker,
+        map,
+        base,
+        &format!("data type `{name}`"),
+        "§9.2 Data Type",
+    );
     let inherited = defs
         .iter()
         .filter_map(|d| d.def.as_map())
@@ -575,6 +541,47 @@ fn data_type_schemas(
     }
     if base == Some("map") {
         key_schema_type(checker, map);
+    }
+}
+
+/// An `entry_schema` on what is (or derives from) no list or map, and a `key_schema` on what is
+/// no map: `subject` is what `body` defines, `base` the built-in type it is or derives from,
+/// `rule` the sections the hint cites ("for other types the entry_schema is not allowed").
+fn misplaced_schemas(
+    checker: &mut Checker,
+    body: &Map,
+    base: Option<&str>,
+    subject: &str,
+    rule: &str,
+) {
+    let misplaced = [
+        (
+            "entry_schema",
+            !matches!(base, Some("list" | "map")),
+            "no list or map",
+            "only lists and maps have entries",
+            "entries",
+        ),
+        (
+            "key_schema",
+            base != Some("map"),
+            "no map",
+            "only maps have keys",
+            "keys",
+        ),
+    ];
+    for (key, wrong, what, label, holds) in misplaced {
+        let Some(entry) = body.entry(key).filter(|_| wrong) else {
+            continue;
+        };
+        checker.report(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                format!("`{key}` on {subject}, which is {what}"),
+            )
+            .at_with(entry.key.span, label)
+            .hint(format!("remove `{key}`, or make the type one that has {holds} ({rule}: for other types the {key} is not allowed)")),
+        );
     }
 }
 
