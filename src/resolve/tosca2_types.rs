@@ -290,7 +290,7 @@ impl Checker<'_, '_> {
             .cloned();
         let is_scalar = base.as_deref() == Some("scalar");
         let defs = definitions(self.model, TypeKind::Data, &chain);
-        data_type_schemas(self, name, base.as_deref(), map, &defs);
+        data_type_schemas(self, name, base.as_deref(), map);
         if let (Some(base), Some(props)) = (&base, map.entry("properties")) {
             self.diags.push(
                 Diagnostic::error(
@@ -460,17 +460,13 @@ pub(super) fn multiplier(node: &Node) -> Option<f64> {
 // not allowed") and parameter definitions (§9.8 Parameter Definition). TOSCA 2.0 only: in the
 // Simple Profile `entry_schema` is optional (A.5.7.2 Keynames), and real 1.x files omit it.
 //
-// A missing `entry_schema` is reported only where the type is `list` or `map` itself: a data
-// type derived from them carries its own entry schema, and a refinement inherits its parent's.
-// A data type derived from `list` or `map` needs one of its own or inherited.
-//
-// A missing `entry_schema` is a warning, not an error: the OASIS TOSCA 2.0 test suite, written
-// by the committee that wrote the spec, keeps files with an untyped `type: list` property among
-// its valid ones (`function-definitions/s115.yaml`, `schema-definition/schema-defintion-short.yaml`),
-// and such a list's entries are still judged as values of any type. The spec's words are kept
-// in the warning, so the template's author learns what a strict processor rejects. An
-// `entry_schema` or `key_schema` where the type has no entries or keys has no reading at all,
-// and is an error.
+// A missing `entry_schema` is not reported, though §9.4 calls it mandatory for a collection
+// type: TOSCA 2.0 has no type for entries of any kind, so a free-form map (a Kubernetes
+// object's `spec`) could not be written at all, and the OASIS TOSCA 2.0 suite, written by the
+// committee that wrote the spec, keeps untyped lists among its valid files
+// (`function-definitions/s115.yaml`, `schema-definition/schema-defintion-short.yaml`). Such a
+// list's or map's entries are judged as values of any type. An `entry_schema` or `key_schema`
+// where the type has no entries or keys has no reading at all, and is an error.
 
 /// The built-in type a schema's keys must be or derive from (§9.3 Schema Definition).
 const KEY_TYPE: &str = "string";
@@ -492,32 +488,14 @@ fn schema_shape(checker: &mut Checker, type_node: &Node, base: Option<&str>, bod
             "§9.3 Schema Definition, §9.4 Property Definition",
         );
     }
-    if matches!(type_name, "list" | "map") && !body.contains_key("entry_schema") {
-        checker.report(
-            Diagnostic::warning(
-                codes::TOSCA_MISSING_KEY,
-                format!("a definition of type `{type_name}` has no `entry_schema`"),
-            )
-            .at_with(type_node.span, "the type of its entries is not said")
-            .hint(format!("add `entry_schema: <type of the entries>`: \"If the property type is a collection type, entry_schema is mandatory\" (§9.4 Property Definition, §9.3 Schema Definition); without it the {type_name}'s entries may be of any type")),
-        );
-    }
     if base == Some("map") {
         key_schema_type(checker, body);
     }
 }
 
 /// A data type's own schemas (§9.2 Data Type): `entry_schema` only on a type derived from a
-/// list or a map, which then has one (its own or inherited through `defs`, the type and its
-/// ancestors); `key_schema` only on one derived from a map.
-fn data_type_schemas(
-    checker: &mut Checker,
-    name: &str,
-    base: Option<&str>,
-    map: &Map,
-    defs: &[&TypeDef],
-) {
-    let collection = matches!(base, Some("list" | "map"));
+/// list or a map, `key_schema` only on one derived from a map, its keys strings.
+fn data_type_schemas(checker: &mut Checker, name: &str, base: Option<&str>, map: &Map) {
     misplaced_schemas(
         checker,
         map,
@@ -525,20 +503,6 @@ fn data_type_schemas(
         &format!("data type `{name}`"),
         "§9.2 Data Type",
     );
-    let inherited = defs
-        .iter()
-        .filter_map(|d| d.def.as_map())
-        .any(|m| m.contains_key("entry_schema"));
-    if collection && !inherited {
-        checker.report(
-            Diagnostic::warning(
-                codes::TOSCA_MISSING_KEY,
-                format!("data type `{name}` derives from a {} but has no `entry_schema`", base.unwrap_or_default()),
-            )
-            .at(defs[0].span)
-            .hint("add `entry_schema: <type of the entries>` (§9.2 Data Type: for data types that derive from list or map the entry schema is mandatory)"),
-        );
-    }
     if base == Some("map") {
         key_schema_type(checker, map);
     }
