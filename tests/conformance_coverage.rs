@@ -15,7 +15,7 @@ use common::{corpus_root, in_ci, skip};
 const COVERAGE: &str = "tests/conformance/coverage.tsv";
 
 /// How many checklist items `coverage.tsv` does not list yet (both checklists together).
-const UNLISTED: usize = 411;
+const UNLISTED: usize = 154;
 
 /// The item IDs of a checklist: every `- **ID**` bullet.
 fn checklist_ids(text: &str) -> Vec<String> {

@@ -6,18 +6,7 @@
 
 mod common;
 
-use common::toscana;
-
-/// `toscana ir` of `text`, which must read without any diagnostic.
-fn ir(text: &str) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, text).unwrap();
-    let out = toscana().arg("ir").arg(&path).output().unwrap();
-    let stderr = common::stderr(&out);
-    assert!(out.status.success() && stderr.is_empty(), "{stderr}");
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::ir_clean as ir;
 
 #[test]
 fn simple_profile_defaults_that_fit_their_definitions_are_taken() {

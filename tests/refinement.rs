@@ -179,3 +179,53 @@ node_types:
 ",
     );
 }
+
+/// The valid counterpart of `property-def-2-0-new-without-type` and
+/// `capability-def-2-0-new-property`: a derived type refines inherited properties and
+/// attributes in the single-line form and without `type`, adds new ones with their `type`, and
+/// a capability definition refines its capability type's properties and attributes, also
+/// through the type's own parent (§9.4 Property Definition, §8.2 Capability Definition).
+#[test]
+fn tosca2_refinements_name_what_they_inherit() {
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Endpoint:
+    properties:
+      port: { type: integer, required: false }
+    attributes:
+      address: { type: string }
+  Web:
+    derived_from: Endpoint
+    properties:
+      path: { type: string, required: false }
+node_types:
+  Server:
+    properties:
+      size: { type: integer }
+      name: { type: string, required: false }
+    attributes:
+      state: { type: string }
+    capabilities:
+      web:
+        type: Web
+        properties:
+          port: { required: true, default: 80 }
+          path: { required: false }
+        attributes:
+          address: { description: where it listens }
+  Small:
+    derived_from: Server
+    properties:
+      size: { value: 1 }
+      name: small
+      zone: { type: string, default: a }
+    attributes:
+      state: { default: new }
+service_template:
+  node_templates:
+    s:
+      type: Small
+",
+    );
+}

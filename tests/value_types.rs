@@ -191,3 +191,67 @@ topology_template:
 ",
     );
 }
+
+/// The valid counterpart of the `schema-2-0-*` and `data-type-2-0-*-schema-*` cases: every
+/// list and map says the type of its entries, a map's keys are strings or a type derived from
+/// string, a data type derived from a list inherits its parent's entry schema, and a property
+/// of such a type (or one refining an inherited list) needs no entry schema of its own
+/// (§9.2 Data Type, §9.3 Schema Definition, §9.4 Property Definition).
+#[test]
+fn tosca2_schemas_that_fit_their_types_are_accepted() {
+    common::assert_checks_clean(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Name:
+    derived_from: string
+  Names:
+    derived_from: list
+    entry_schema: Name
+  ShortNames:
+    derived_from: Names
+    validation: { $less_than: [ { $length: [ $value ] }, 4 ] }
+  Labels:
+    derived_from: map
+    key_schema: Name
+    entry_schema: string
+node_types:
+  Base:
+    properties:
+      ports:
+        type: list
+        entry_schema: integer
+      labels:
+        type: map
+        key_schema: Name
+        entry_schema:
+          type: list
+          entry_schema: string
+      tags:
+        type: ShortNames
+      env:
+        type: Labels
+      plain:
+        type: map
+        entry_schema: string
+  Derived:
+    derived_from: Base
+    properties:
+      ports:
+        default: [ 80 ]
+service_template:
+  inputs:
+    names:
+      type: list
+      entry_schema: string
+      default: [ a ]
+  node_templates:
+    n:
+      type: Derived
+      properties:
+        labels: { a: [ x ] }
+        tags: [ ab ]
+        env: { k: v }
+        plain: { k: v }
+",
+    );
+}

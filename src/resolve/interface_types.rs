@@ -5,6 +5,12 @@
 //! (§11.1 Interface Type, T2-IFTYPE-03). Implementations belong to the interface definitions of
 //! node and relationship types, and to templates.
 //!
+//! Nor does a TOSCA 2.0 interface type store what an operation returns: "Defining attribute
+//! mapping as part of the output parameter definition is not allowed in interface type
+//! definitions" (§11.4 Operation Definition; §11.6 Notification Definition for notifications;
+//! T2-IFTYPE-04), since the attributes belong to the node or relationship type that uses the
+//! interface.
+//!
 //! Operations are found where each dialect writes them: under `operations` and `notifications`
 //! (TOSCA 2.0, Simple Profile 1.3), and in the Simple Profile also directly under the type, as
 //! every key that is not one of the interface type's own keynames. A short-form operation (a
@@ -28,6 +34,9 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
         for section in ["operations", "notifications"] {
             if let Some(operations) = map.get(section).and_then(Node::as_map) {
                 implementations(operations.entries().iter().map(|e| &e.value), diags);
+                if model.dialect == Dialect::Tosca2 {
+                    output_mappings(operations, diags);
+                }
             }
         }
         if model.dialect != Dialect::Tosca2 {
@@ -63,4 +72,32 @@ fn report(operation: &Map, diags: &mut Diagnostics) {
         .at_with(entry.key.span, "not allowed in an interface type")
         .hint("an interface type only declares its operations (Simple Profile A.6.4.4 Additional Requirements; TOSCA 2.0 §11.1 Interface Type): move the `implementation` to the interface of a node or relationship type, or of a template, that uses this interface type"),
     );
+}
+
+/// Every output of a TOSCA 2.0 interface type's operation or notification that maps onto an
+/// attribute: long form `mapping:` or the short form, a list (§9.8 Parameter Definition).
+fn output_mappings(operations: &Map, diags: &mut Diagnostics) {
+    let outputs = operations
+        .entries()
+        .iter()
+        .filter_map(|e| e.value.as_map()?.get("outputs")?.as_map());
+    for output in outputs.flat_map(Map::entries) {
+        let at = match (output.value.as_map(), output.value.as_seq()) {
+            (Some(def), _) => def.entry("mapping").map(|e| e.key.span),
+            (None, Some(_)) => Some(output.value.span),
+            _ => None,
+        };
+        let Some(at) = at else { continue };
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                format!(
+                    "an interface type cannot map output `{}` onto an attribute",
+                    output.key.scalar_text().unwrap_or_default()
+                ),
+            )
+            .at_with(at, "an attribute mapping in an interface type")
+            .hint("the attribute belongs to the node or relationship type that uses the interface: map the output in that type's interface definition, or in a template (§11.4 Operation Definition, §11.6 Notification Definition)"),
+        );
+    }
 }

@@ -12,6 +12,9 @@
 //!   further refined or assigned" (§9.4 Property Definition). A template assigning it is
 //!   reported where templates are read ([`super::typing`]).
 //!
+//! A definition that refines nothing inherited must be a complete new one, and a capability
+//! definition may refine only what its capability type defines ([`new_definitions`]).
+//!
 //! A template whose type was refined this way would take values its parent type forbids, which
 //! is why substitution and `derived_from` checks may rely on a subtype narrowing only. The same
 //! rules hold for Simple Profile 1.x types, whose derivation merges definitions by name
@@ -22,10 +25,12 @@
 use std::cmp::Ordering;
 
 use super::constraints::{bound_type, compare, shown};
-use super::typing::{Definition, Typing};
-use super::written_definitions::Written;
+use super::types::{Ancestry, definitions};
+use super::typing::{Definition, Typing, definitions_of};
+use super::written_definitions::{SECTIONS, Written};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
+use crate::model::{Model, TypeKind};
 use crate::yaml::{Core, Map, Node as Yaml};
 
 /// The keynames of a definition that hold schemas (§9.3 Schema Definition).
@@ -313,5 +318,133 @@ fn below(a: &Bound, b: &Bound) -> bool {
         (Bound::Unbounded, _) => false,
         (Bound::Value(_), Bound::Unbounded) => true,
         (Bound::Value(a), Bound::Value(b)) => compare(a, b) == Some(Ordering::Less),
+    }
+}
+
+// Definitions that may only refine.
+//
+// TOSCA 2.0 definitions that may only refine, never add: where a definition is written without
+// its `type`, or where the spec forbids new names, the name must be one the definition
+// inherits.
+//
+// - A property or attribute a derived type introduces needs its `type`: the single-line form
+//   `<prop>: <value>` and a definition without `type` are refinements of an inherited
+//   definition (§9.4 Property Definition: `type` is mandatory, and "the short form can be used
+//   only during a refinement (i.e. the property has been previously defined)"; §9.6 Attribute
+//   Definition). A type with no parent is the front's to judge (every definition there is new).
+// - A capability definition's properties and attributes refine those of its capability type:
+//   "The referred properties must have been defined in the capability type definition
+//   referred to by the type keyname. New properties may not be added." (§8.2 Capability
+//   Definition), and the same for attributes.
+//
+// TOSCA 2.0 only: Simple Profile 1.x capability definitions may add properties (A.6.1
+// Capability definition lists them as property definitions).
+
+/// Checks every type of a TOSCA 2.0 model for definitions that add what may only be refined
+/// (see the section comment above).
+pub(super) fn new_definitions(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
+    if model.dialect != Dialect::Tosca2 || model.incomplete_types {
+        return;
+    }
+    for ((kind, id), def) in &model.types {
+        let Some(map) = def.def.as_map() else {
+            continue;
+        };
+        if *kind == TypeKind::Node {
+            capability_definitions(model, ancestry, map, diags);
+        }
+        if def.derived_from.is_none() || !SECTIONS.iter().any(|s| map.contains_key(s)) {
+            continue;
+        }
+        let chain = ancestry.chain(model, *kind, id);
+        let defs = definitions(model, *kind, &chain);
+        let Some(parents) = defs.get(1..) else {
+            continue;
+        };
+        for section in SECTIONS {
+            let Some(own) = map.get(section).and_then(Yaml::as_map) else {
+                continue;
+            };
+            let inherited = definitions_of(parents, section);
+            for entry in own.entries() {
+                let Some(name) = entry.key.as_str() else {
+                    continue;
+                };
+                let typed = entry.value.as_map().is_some_and(|m| m.contains_key("type"));
+                if typed || inherited.contains_key(name) {
+                    continue;
+                }
+                let noun = singular(section);
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_MISSING_KEY,
+                        format!("new {noun} `{name}` of `{}` has no `type`", def.name),
+                    )
+                    .at_with(entry.key.span, format!("no parent type defines this {noun}"))
+                    .hint(format!("a {noun} that refines nothing inherited is a new definition and needs `type:` (§9.4 Property Definition: the short form `<name>: <value>` and a definition without `type` only refine an inherited one); check the name against the parent's {section}")),
+                );
+            }
+        }
+    }
+}
+
+/// The property and attribute refinements of a node type's capability definitions name only
+/// what the capability type defines (§8.2 Capability Definition).
+fn capability_definitions(
+    model: &Model,
+    ancestry: &mut Ancestry,
+    node_type: &Map,
+    diags: &mut Diagnostics,
+) {
+    let capabilities = node_type.get("capabilities").and_then(Yaml::as_map);
+    for capability in capabilities.map_or(&[][..], Map::entries) {
+        let Some(body) = capability.value.as_map() else {
+            continue;
+        };
+        // A refinement of an inherited capability without `type` takes the inherited type;
+        // only a capability definition naming its type is judged here.
+        let Some(type_node) = body.get("type") else {
+            continue;
+        };
+        let Some(type_name) = type_node.as_str() else {
+            continue;
+        };
+        let file = type_node.span.file;
+        let Some(id) = ancestry.full_name(model, TypeKind::Capability, type_name, file) else {
+            continue;
+        };
+        let chain = ancestry.chain(model, TypeKind::Capability, &id);
+        let defs = definitions(model, TypeKind::Capability, &chain);
+        for section in SECTIONS {
+            let Some(own) = body.get(section).and_then(Yaml::as_map) else {
+                continue;
+            };
+            let defined = definitions_of(&defs, section);
+            for entry in own.entries() {
+                let Some(name) = entry.key.as_str() else {
+                    continue;
+                };
+                if defined.contains_key(name) {
+                    continue;
+                }
+                let noun = singular(section);
+                let cap = capability.key.as_str().unwrap_or_default();
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!("capability definition `{cap}` refines {noun} `{name}`, which its capability type `{type_name}` does not define"),
+                    )
+                    .at_with(entry.key.span, format!("not a {noun} of `{type_name}`"))
+                    .hint(format!("a capability definition only refines the {section} of its capability type; new ones may not be added (§8.2 Capability Definition): define `{name}` in a capability type derived from `{type_name}` and use that type")),
+                );
+            }
+        }
+    }
+}
+
+fn singular(section: &str) -> &'static str {
+    match section {
+        "attributes" => "attribute",
+        _ => "property",
     }
 }

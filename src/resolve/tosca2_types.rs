@@ -1,6 +1,7 @@
 //! TOSCA 2.0 type definitions judged with their types known: every type a definition names
 //! exists and is of the right kind, data types follow their derivation rules, scalar types their
-//! unit rules, and validation clauses call only functions that exist.
+//! unit rules, each `entry_schema` and `key_schema` fits the type it is written for, and
+//! validation clauses call only functions that exist.
 //!
 //! Runs over every type read, used or not, so a mistake in a type no template uses is still
 //! reported (a profile is mostly such types). Only for TOSCA 2.0: the Simple Profile's types are
@@ -87,6 +88,7 @@ pub fn check(
     for named in model.functions.values().chain(service_functions) {
         checker.signatures(&named.def);
     }
+    super::refinement::new_definitions(model, checker.ancestry, checker.diags);
 }
 
 pub(super) struct Checker<'a, 'm> {
@@ -215,6 +217,10 @@ impl Checker<'_, '_> {
     fn definition_types(&mut self, body: &Map) {
         if let Some(type_node) = body.get("type") {
             self.data_type_ref(type_node);
+            if let Some(name) = type_node.as_str() {
+                let base = self.built_in_base(name, type_node.span);
+                schema_shape(self, type_node, base.as_deref(), body);
+            }
         }
         for schema in ["key_schema", "entry_schema"] {
             match body.get(schema) {
@@ -283,6 +289,8 @@ impl Checker<'_, '_> {
             })
             .cloned();
         let is_scalar = base.as_deref() == Some("scalar");
+        let defs = definitions(self.model, TypeKind::Data, &chain);
+        data_type_schemas(self, name, base.as_deref(), map);
         if let (Some(base), Some(props)) = (&base, map.entry("properties")) {
             self.diags.push(
                 Diagnostic::error(
@@ -308,7 +316,6 @@ impl Checker<'_, '_> {
             }
             return;
         }
-        let defs = definitions(self.model, TypeKind::Data, &chain);
         super::scalar_types::check(self, name, map, &defs);
     }
 
@@ -386,6 +393,25 @@ impl Checker<'_, '_> {
         self.diags.push(d);
     }
 
+    /// The built-in type `name` (written at `at`) is or derives from; `None` for a complex data
+    /// type, or a name that is no data type (reported where it is written).
+    pub(super) fn built_in_base(&mut self, name: &str, at: Span) -> Option<String> {
+        if BUILT_IN.contains(&name) || name == "scalar" {
+            return Some(name.to_string());
+        }
+        let chain = self.ancestry.of(
+            self.model,
+            TypeKind::Data,
+            name,
+            at,
+            &mut Diagnostics::with_cap(0),
+        );
+        chain
+            .last()
+            .filter(|last| BUILT_IN.contains(&last.as_str()) || *last == "scalar")
+            .cloned()
+    }
+
     /// Whether `name` (written at `at`) is integer, float, or a data type derived from them:
     /// the number types a scalar's `data_type` may be (§9.1.2.2 scalar).
     pub(super) fn number_base(&mut self, name: &str, at: Span) -> Option<&'static str> {
@@ -415,5 +441,141 @@ pub(super) fn multiplier(node: &Node) -> Option<f64> {
         Core::Int(i) => Some(i as f64),
         Core::Float(f) => Some(f),
         _ => None,
+    }
+}
+
+// Schemas fit their types (§9.2 Data Type, §9.3 Schema Definition, §9.4 Property Definition).
+//
+// Whether a TOSCA 2.0 definition's `entry_schema` and `key_schema` fit its type: a list or a
+// map has an `entry_schema` and nothing else has one; only a map has a `key_schema`, and its
+// keys are strings or derive from `string`.
+//
+// The spec states the rule for every place a schema is written: data types (§9.2 Data Type:
+// "For data types that do not derive from the TOSCA list or map data type, the entry_schema is
+// not allowed"), schemas (§9.3 Schema Definition: "When the schema itself is of type list or
+// map, the schema definition is mandatory ... For other schema types, the entry_schema must
+// not be defined"; `key_schema` "only allowed when the schema type is map"), property and
+// attribute definitions (§9.4 Property Definition, §9.6 Attribute Definition: "If the property
+// type is a collection type, entry_schema is mandatory. For other types, the entry_schema is
+// not allowed") and parameter definitions (§9.8 Parameter Definition). TOSCA 2.0 only: in the
+// Simple Profile `entry_schema` is optional (A.5.7.2 Keynames), and real 1.x files omit it.
+//
+// A missing `entry_schema` is not reported, though §9.4 calls it mandatory for a collection
+// type: TOSCA 2.0 has no type for entries of any kind, so a free-form map (a Kubernetes
+// object's `spec`) could not be written at all, and the OASIS TOSCA 2.0 suite, written by the
+// committee that wrote the spec, keeps untyped lists among its valid files
+// (`function-definitions/s115.yaml`, `schema-definition/schema-defintion-short.yaml`). Such a
+// list's or map's entries are judged as values of any type. An `entry_schema` or `key_schema`
+// where the type has no entries or keys has no reading at all, and is an error.
+
+/// The built-in type a schema's keys must be or derive from (§9.3 Schema Definition).
+const KEY_TYPE: &str = "string";
+
+/// A property, attribute or parameter definition, or a schema: `type_name` is its written type
+/// (at `type_node`), `base` the built-in type it is or derives from (`None` for a complex data
+/// type or one not known).
+fn schema_shape(checker: &mut Checker, type_node: &Node, base: Option<&str>, body: &Map) {
+    let Some(type_name) = type_node.as_str() else {
+        return;
+    };
+    if base.is_some() {
+        let subject = format!("a definition of type `{type_name}`");
+        misplaced_schemas(
+            checker,
+            body,
+            base,
+            &subject,
+            "§9.3 Schema Definition, §9.4 Property Definition",
+        );
+    }
+    if base == Some("map") {
+        key_schema_type(checker, body);
+    }
+}
+
+/// A data type's own schemas (§9.2 Data Type): `entry_schema` only on a type derived from a
+/// list or a map, `key_schema` only on one derived from a map, its keys strings.
+fn data_type_schemas(checker: &mut Checker, name: &str, base: Option<&str>, map: &Map) {
+    misplaced_schemas(
+        checker,
+        map,
+        base,
+        &format!("data type `{name}`"),
+        "§9.2 Data Type",
+    );
+    if base == Some("map") {
+        key_schema_type(checker, map);
+    }
+}
+
+/// An `entry_schema` on what is (or derives from) no list or map, and a `key_schema` on what is
+/// no map: `subject` is what `body` defines, `base` the built-in type it is or derives from,
+/// `rule` the sections the hint cites ("for other types the entry_schema is not allowed").
+fn misplaced_schemas(
+    checker: &mut Checker,
+    body: &Map,
+    base: Option<&str>,
+    subject: &str,
+    rule: &str,
+) {
+    let misplaced = [
+        (
+            "entry_schema",
+            !matches!(base, Some("list" | "map")),
+            "no list or map",
+            "only lists and maps have entries",
+            "entries",
+        ),
+        (
+            "key_schema",
+            base != Some("map"),
+            "no map",
+            "only maps have keys",
+            "keys",
+        ),
+    ];
+    for (key, wrong, what, label, holds) in misplaced {
+        let Some(entry) = body.entry(key).filter(|_| wrong) else {
+            continue;
+        };
+        checker.report(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                format!("`{key}` on {subject}, which is {what}"),
+            )
+            .at_with(entry.key.span, label)
+            .hint(format!("remove `{key}`, or make the type one that has {holds} ({rule}: for other types the {key} is not allowed)")),
+        );
+    }
+}
+
+/// A `key_schema`'s type is `string` or derives from it (§9.3 Schema Definition: "the type of
+/// the keys ... must derive from string").
+fn key_schema_type(checker: &mut Checker, body: &Map) {
+    let Some(schema) = body.get("key_schema") else {
+        return;
+    };
+    let type_node = match schema.as_map() {
+        Some(inner) => inner.get("type"),
+        None => Some(schema),
+    };
+    let Some(type_node) = type_node else { return };
+    let Some(type_name) = type_node.as_str() else {
+        return;
+    };
+    match checker.built_in_base(type_name, type_node.span).as_deref() {
+        Some(KEY_TYPE) | None => {}
+        Some(other) => checker.report(
+            Diagnostic::error(
+                codes::TOSCA_TYPE_MISMATCH,
+                if other == type_name {
+                    format!("the keys of a map are of type `{type_name}`, which is no string")
+                } else {
+                    format!("the keys of a map are of type `{type_name}`, derived from `{other}`, which is no string")
+                },
+            )
+            .at(type_node.span)
+            .hint("map keys are strings: write `key_schema: string` or a data type derived from string, or leave key_schema out (§9.3 Schema Definition)"),
+        ),
     }
 }

@@ -49,6 +49,18 @@ pub fn finish_within(
     (status.code(), reader.join().unwrap())
 }
 
+/// The IR (`toscana ir`) of a template `text`, written to a scratch file, which must translate
+/// with no diagnostic at all.
+pub fn ir_clean(text: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, text).unwrap();
+    let out = toscana().arg("ir").arg(&path).output().unwrap();
+    let stderr = stderr(&out);
+    assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// Where the corpora are: beside the repository, read-only. `TOSCANA_TEST_CORPUS` points the
 /// tests elsewhere; the tests of the tests set it to a folder that does not exist, to check that
 /// a missing corpus fails a CI run.

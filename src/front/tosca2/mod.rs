@@ -17,6 +17,7 @@
 //! What needs types to judge (derivation, refinement, scalar units, unknown type names) is the
 //! resolver's; this module answers only "is this what the grammar allows here".
 
+mod pairs;
 mod places;
 mod table;
 mod yaml_tags;
@@ -350,6 +351,7 @@ impl Walker<'_> {
             );
             return;
         };
+        let mut names = Vec::new();
         for item in items {
             let entries = item.as_map().map_or(&[][..], Map::entries);
             let [entry] = entries else {
@@ -363,8 +365,10 @@ impl Walker<'_> {
             let Some(name) = self.name(&entry.key, d, what) else {
                 continue;
             };
+            names.push((name, entry.key.span));
             self.definition(&entry.value, d, &format!("{} `{name}`", d.noun()));
         }
+        pairs::unique_names(d, &names, what, self.diags);
     }
 
     /// A definition name: a non-empty string, without `:` for type and function names.
@@ -477,6 +481,7 @@ impl Walker<'_> {
             };
             self.keys(map, table, mandatory, what, level);
         }
+        pairs::check(d, map, what, self.diags);
         match d {
             D::Property | D::PropertyRefinement | D::Parameter => self.required_default(map, what),
             D::Import => self.import_rules(node, map),
