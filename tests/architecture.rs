@@ -185,7 +185,11 @@ fn without_tests(file: &str, original: &str, code: &str) -> (String, Vec<String>
                     Path::new(file.strip_suffix(".rs").unwrap()).join(format!("{name}.rs"))
                 }
             };
+            // `mod tests;` may also be a folder, `tests/mod.rs`, whose whole tree is test code:
+            // recorded as the folder, with a trailing `/`.
+            let folder = path.with_extension("");
             test_files.push(path.to_string_lossy().into_owned());
+            test_files.push(format!("{}/", folder.to_string_lossy()));
         }
         out.replace_range(at..end, &" ".repeat(end - at));
     }
@@ -270,7 +274,8 @@ fn edges(root: &Path) -> Vec<Edge> {
         let Some(path) = module_path(file) else {
             continue;
         };
-        if test_files.contains(file) {
+        let in_test_folder = |t: &String| t.ends_with('/') && file.starts_with(t.as_str());
+        if test_files.contains(file) || test_files.iter().any(in_test_folder) {
             continue;
         }
         for (at, to) in uses(code, &path) {
@@ -418,12 +423,18 @@ fn test_modules_declared_out_of_line_are_found() {
     let (_, files) = without_tests("src/back/engine.rs", text, &code);
     assert_eq!(
         files,
-        ["src/back/engine_tests.rs", "src/back/engine/more.rs"]
+        [
+            "src/back/engine_tests.rs",
+            "src/back/engine_tests/",
+            "src/back/engine/more.rs",
+            "src/back/engine/more/"
+        ]
     );
     let (_, files) = without_tests(
         "src/source/mod.rs",
         "#[cfg(test)]\nmod tests;",
         "#[cfg(test)]\nmod tests;",
     );
-    assert_eq!(files, ["src/source/tests.rs"]);
+    // `tests.rs` or the folder `tests/` (its `mod.rs` and every file below it).
+    assert_eq!(files, ["src/source/tests.rs", "src/source/tests/"]);
 }

@@ -14,7 +14,7 @@ use super::{Element, ElementContext, ElementKind};
 /// Element contexts share its parts too (see [`elements`]), so it is the one copy of the IR a
 /// render makes.
 pub fn topology_value(topology: &Topology) -> tera::Value {
-    super::shared::to_tera(topology)
+    super::tera_values::to_tera(topology)
 }
 
 /// The type a node only ever selected from outside the topology (directive `select`) has first

@@ -28,9 +28,9 @@ mod output;
 mod policies;
 pub mod registry;
 mod rules;
-pub mod shared;
 pub mod shebang;
 pub mod stack;
+pub mod tera_values;
 pub mod terraform;
 
 pub use elements::{elements, topology_value};
@@ -39,7 +39,7 @@ pub use output::{
     Destination, Shape, WriteReport, names_folder, recover, write_binary, write_outputs,
 };
 pub use registry::{Backend, Inputs};
-pub use shared::{json_to_tera, to_tera};
+pub use tera_values::{json_to_tera, to_tera};
 
 use std::fmt;
 

@@ -26,9 +26,7 @@ const TO_SPLIT: &str = "to split";
 const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/resolve/requirements.rs", 806, TO_SPLIT),
     ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
-    ("src/back/shared.rs", 966, TO_SPLIT),
     ("src/diag.rs", 1263, TO_SPLIT),
-    ("src/profiles/mod.rs", 1030, TO_SPLIT),
     ("src/resolve/calls/builtins.rs", 1920, TO_SPLIT),
     ("src/resolve/calls/eval.rs", 1574, TO_SPLIT),
     ("src/resolve/calls/path.rs", 802, TO_SPLIT),
@@ -41,7 +39,6 @@ const BIG_FILES: &[(&str, usize, &str)] = &[
 
 /// Functions over the limit today: (file, function, its lines then, why).
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
-    ("src/back/graphviz.rs", "context", 495, TO_SPLIT),
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
     ("src/resolve/calls/eval.rs", "defines", 129, TO_SPLIT),

@@ -22,7 +22,7 @@ pub use ledger::{Ledger, Reader};
 use super::binds::BindSchema;
 use super::meanings::Meanings;
 use super::rules::{Action, Document, Located, Rule, Target};
-use super::shared::{json_to_tera, to_tera};
+use super::tera_values::{json_to_tera, to_tera};
 use super::{Element, ElementContext, OutputFile};
 use errors::{path_error, tera_error};
 
