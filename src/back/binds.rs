@@ -149,6 +149,7 @@ pub const TERRAFORM: BindSchema = BindSchema {
         "spread_limit",
         "strategies",
         "target_group",
+        "volume_type",
     ],
 };
 

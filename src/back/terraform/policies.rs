@@ -41,6 +41,20 @@ pub struct Policies<'t> {
     pub placement: Vec<Option<Json>>,
     /// Per node: how its machine is scaled, when a scaling policy scales it.
     pub scaling: Vec<Option<Scaling<'t>>>,
+    /// Per node: the availability zones a placement policy names for its machine.
+    pub zones: Vec<Option<Zones<'t>>>,
+}
+
+/// The availability zones a placement policy's `zone`, `zones`, `availability_zone` or
+/// `availability_zones` name for one of its machines. A machine created once takes the zone at
+/// its place among the policy's machines, round the list (the machines spread over the
+/// zones in order); a scaled machine's group takes them all.
+pub struct Zones<'t> {
+    pub policy: &'t Policy,
+    /// Each zone as written (a literal or a `get_input`), in the policy's order.
+    pub zones: Vec<&'t Value>,
+    /// The machine's place among the policy's machines.
+    pub nth: usize,
 }
 
 /// A machine's scaling, as its policy and `scalable` capability say.
@@ -86,6 +100,7 @@ pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
         contexts: Vec::with_capacity(topology.policies.len()),
         placement: vec![None; count],
         scaling: (0..count).map(|_| None).collect(),
+        zones: (0..count).map(|_| None).collect(),
     };
     let policy_elements: Vec<&Element> = cx
         .elements
@@ -188,14 +203,14 @@ fn machines(
 
 /// A placement policy: its group's context, and the group for each of its machines.
 #[allow(clippy::too_many_arguments)]
-fn place(
-    cx: &Context<'_>,
-    p: &Policy,
-    props: Reader,
+fn place<'t>(
+    cx: &Context<'t>,
+    p: &'t Policy,
+    props: Reader<'t, '_>,
     name: &str,
     bind: &Json,
     span: Option<crate::source::Span>,
-    out: &mut Policies<'_>,
+    out: &mut Policies<'t>,
     diags: &mut Diagnostics,
 ) -> Json {
     let apart = placement_mode(p, props) == Placement::Apart;
@@ -219,17 +234,12 @@ fn place(
         }
         (false, _) => word(key).unwrap_or(key),
     };
-    for zones in ["zone", "zones", "availability_zone", "availability_zones"] {
-        if props.get(zones).is_some() {
-            diags.push(unexpressed(
-                span,
-                format!(
-                    "property `{zones}` of placement policy `{}` is left out: the machines are placed in their subnet's zone",
-                    p.name
-                ),
-                "choose the zone with the subnet (a network of the template) or the provider's default",
-            ));
-        }
+    let zones = zones_of(cx.topology, props);
+    if !zones.is_empty() {
+        // As `toscana k8s` reads such a policy: its machines are kept in the zones it names,
+        // which says where they are, not that they share or avoid hardware.
+        place_in_zones(cx, p, zones, span, out, diags);
+        return json!({});
     }
     let machines = machines(cx, p, span, diags);
     if machines.is_empty() {
@@ -287,6 +297,61 @@ fn place(
         "soft": soft,
         "machines": joined,
     })
+}
+
+/// The zones a placement policy names (`zone`, `zones`, `availability_zone`,
+/// `availability_zones`: one zone or a list, literals or inputs), in that order, each once.
+fn zones_of<'t>(topology: &'t Topology, props: Reader<'t, '_>) -> Vec<&'t Value> {
+    let mut out: Vec<&Value> = Vec::new();
+    for key in ["zone", "zones", "availability_zone", "availability_zones"] {
+        let Some(value) = props.get(key) else {
+            continue;
+        };
+        let items: Vec<&Value> = match known(topology, value) {
+            Value::List(items) => items.iter().collect(),
+            Value::Null => Vec::new(),
+            _ => vec![value],
+        };
+        for item in items {
+            if !out.contains(&item) {
+                out.push(item);
+            }
+        }
+    }
+    out
+}
+
+/// A placement policy with zones: each of its machines in one of them (see [`Zones`]).
+fn place_in_zones<'t>(
+    cx: &Context<'t>,
+    p: &'t Policy,
+    zones: Vec<&'t Value>,
+    span: Option<crate::source::Span>,
+    out: &mut Policies<'t>,
+    diags: &mut Diagnostics,
+) {
+    let mut nth = 0;
+    for m in machines(cx, p, span, diags) {
+        if let Some(other) = &out.zones[m.index()] {
+            diags.push(unexpressed(
+                span,
+                format!(
+                    "machine `{}` is already placed in the zones of policy `{}`; the zones of policy `{}` are left out for it",
+                    cx.topology.nodes[m.index()].name,
+                    other.policy.name,
+                    p.name
+                ),
+                "make the placement policies that name zones target disjoint machines",
+            ));
+            continue;
+        }
+        out.zones[m.index()] = Some(Zones {
+            policy: p,
+            zones: zones.clone(),
+            nth,
+        });
+        nth += 1;
+    }
 }
 
 /// A scaling policy: the scaling of each of its machines.

@@ -2,6 +2,7 @@ resource "aws_ebs_volume" "data_volume" {
   availability_zone = aws_instance.db_server.availability_zone
   size              = 47
   snapshot_id       = var.data_snapshot
+  type              = "gp3"
   encrypted         = true
 
   tags = {

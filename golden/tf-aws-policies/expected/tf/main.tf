@@ -14,6 +14,66 @@ data "aws_security_group" "default" {
   name   = "default"
 }
 
+data "aws_ami" "batch_1" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
+  }
+}
+
+resource "aws_instance" "batch_1" {
+  ami               = data.aws_ami.batch_1.id
+  instance_type     = "t3.large"
+  availability_zone = "eu-west-1a"
+
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
+
+  tags = {
+    Name = "batch_1"
+  }
+}
+
+data "aws_ami" "batch_2" {
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = ["ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-*"]
+  }
+}
+
+resource "aws_instance" "batch_2" {
+  ami               = data.aws_ami.batch_2.id
+  instance_type     = "t3.large"
+  availability_zone = "eu-west-1b"
+
+  # Encrypted with the account's default EBS key, as every volume toscana creates.
+  root_block_device {
+    encrypted = true
+  }
+
+  # Instance metadata only through IMDSv2 session tokens (no IMDSv1).
+  metadata_options {
+    http_tokens = "required"
+  }
+
+  tags = {
+    Name = "batch_2"
+  }
+}
+
 data "aws_ami" "cache" {
   most_recent = true
   owners      = ["099720109477"]
@@ -170,6 +230,19 @@ data "cloudinit_config" "web_vm" {
   }
 }
 
+# The default VPC's subnets in the zones of placement policy web_zones.
+data "aws_subnets" "web_vm_zones" {
+  filter {
+    name   = "vpc-id"
+    values = [data.aws_vpc.default.id]
+  }
+
+  filter {
+    name   = "availability-zone"
+    values = ["eu-west-1a", "eu-west-1b"]
+  }
+}
+
 # Scaled by policy autoscale: its instances are launched from this template by the
 # autoscaling group below, not created one by one.
 resource "aws_launch_template" "web_vm" {
@@ -185,6 +258,32 @@ resource "aws_launch_template" "web_vm" {
 
     ebs {
       encrypted = true
+    }
+  }
+
+  # Volume web_cache: each instance gets one of its own (a volume attaches to one instance),
+  # deleted with the instance; keep data that must outlive an instance elsewhere.
+  block_device_mappings {
+    device_name = "/dev/sdf"
+
+    ebs {
+      volume_size           = 20
+      volume_type           = "gp3"
+      encrypted             = true
+      delete_on_termination = true
+    }
+  }
+
+  # Volume web_media: each instance gets one of its own (a volume attaches to one instance),
+  # deleted with the instance; keep data that must outlive an instance elsewhere.
+  block_device_mappings {
+    device_name = "/dev/sdg"
+
+    ebs {
+      snapshot_id           = "snap-0a1b2c3d4e5f60718"
+      volume_type           = "gp3"
+      encrypted             = true
+      delete_on_termination = true
     }
   }
 
@@ -209,7 +308,7 @@ resource "aws_autoscaling_group" "web_vm" {
   min_size            = 2
   max_size            = 6
   desired_capacity    = 2
-  vpc_zone_identifier = data.aws_subnets.default.ids
+  vpc_zone_identifier = data.aws_subnets.web_vm_zones.ids
   target_group_arns   = [aws_lb_target_group.front.arn]
   # An instance the load balancer finds unhealthy is replaced.
   health_check_type = "ELB"

@@ -1,6 +1,7 @@
 resource "aws_ebs_volume" "data" {
   availability_zone = aws_instance.server.availability_zone
   size              = 50
+  type              = "gp3"
   encrypted         = true
 
   tags = {

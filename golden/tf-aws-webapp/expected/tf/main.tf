@@ -1,6 +1,7 @@
 resource "aws_ebs_volume" "data_disk" {
   availability_zone = aws_instance.web_vm.availability_zone
   size              = ceil(tonumber(regex("^\\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)", var.data_size)[0]) * { b = 1, kb = 1000, kib = 1024, mb = 1000000, mib = 1048576, gb = 1000000000, gib = 1073741824, tb = 1000000000000, tib = 1099511627776 }[lower(regex("([A-Za-z]+)\\s*$", var.data_size)[0])] / 1073741824)
+  type              = "gp3"
   encrypted         = true
 
   tags = {

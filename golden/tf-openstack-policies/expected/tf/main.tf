@@ -6,6 +6,38 @@ data "openstack_networking_secgroup_v2" "default" {
   name = "default"
 }
 
+data "openstack_images_image_v2" "batch_1" {
+  name        = "Ubuntu 24.04"
+  most_recent = true
+}
+
+resource "openstack_compute_instance_v2" "batch_1" {
+  name              = "batch_1"
+  image_id          = data.openstack_images_image_v2.batch_1.id
+  flavor_name       = "m1.large"
+  availability_zone = "az-1"
+
+  network {
+    name = var.openstack_network
+  }
+}
+
+data "openstack_images_image_v2" "batch_2" {
+  name        = "Ubuntu 24.04"
+  most_recent = true
+}
+
+resource "openstack_compute_instance_v2" "batch_2" {
+  name              = "batch_2"
+  image_id          = data.openstack_images_image_v2.batch_2.id
+  flavor_name       = "m1.large"
+  availability_zone = "az-2"
+
+  network {
+    name = var.openstack_network
+  }
+}
+
 data "openstack_images_image_v2" "cache" {
   name        = "Ubuntu 24.04"
   most_recent = true
@@ -89,6 +121,16 @@ resource "openstack_lb_member_v2" "front_web_vm" {
   pool_id       = openstack_lb_pool_v2.front.id
   address       = openstack_compute_instance_v2.web_vm.access_ip_v4
   protocol_port = 8080
+}
+
+resource "openstack_blockstorage_volume_v3" "web_cache" {
+  name = "shop-cache"
+  size = 20
+}
+
+resource "openstack_compute_volume_attach_v2" "web_cache_web_vm" {
+  instance_id = openstack_compute_instance_v2.web_vm.id
+  volume_id   = openstack_blockstorage_volume_v3.web_cache.id
 }
 
 data "openstack_images_image_v2" "web_vm" {

@@ -31,6 +31,8 @@ mod resources;
 mod scaling;
 mod sizes;
 mod steps;
+mod volumes;
+mod zones;
 use super::{Provider, ReadArtifact, Spans, unexpressed, unique_names};
 
 /// Names Terraform does not allow for resources.
@@ -137,6 +139,9 @@ pub fn build<'b>(
         })
         .collect();
     scaled_refs(&mut refs, &policies, &names);
+    volumes::launch_only_have_no_address(
+        &mut refs, topology, &meanings, &hosting, &roles, &policies,
+    );
     let node_ids = super::expr::node_ids(topology);
     let mut b = Builder {
         topology,
@@ -171,6 +176,8 @@ pub fn build<'b>(
     b.public_addresses = topology.node_ids().map(|id| b.public_address(id)).collect();
     let mut nodes: Vec<Json> = topology.node_ids().map(|id| b.node(id)).collect();
     b.relationships(&mut nodes);
+    volumes::into_launch_templates(&mut nodes);
+    b.zones_into_subnets(&mut nodes);
     for (i, node) in nodes.iter_mut().enumerate() {
         let mut deps: Vec<String> = Vec::new();
         for d in &b.depends[i] {
@@ -319,7 +326,11 @@ impl<'a> Builder<'a, '_> {
             );
         }
         let extra = match role.as_str() {
-            "compute" => self.compute(id),
+            "compute" => {
+                let mut machine = self.compute(id);
+                self.place_in_zone(id, &mut machine);
+                machine
+            }
             "block_storage" => self.block_storage(id),
             "network" => self.network(id),
             "port" => self.port(id),

@@ -1,7 +1,5 @@
 //! What the templates of storage, networks, ports, load balancers and containers need.
 
-use std::collections::HashSet;
-
 use serde_json::{Value as Json, json};
 
 use crate::back::ElementKind;
@@ -10,116 +8,10 @@ use crate::back::ignores::Part;
 use crate::back::meanings::Meaning;
 use crate::ir::{NodeId, Value, type_matches};
 
-use super::super::expr::{known, number};
-use super::super::scripts::{GIB, whole_units};
-use super::super::unexpressed;
+use super::super::expr::known;
 use super::{Builder, Provider};
 
 impl Builder<'_, '_> {
-    pub(super) fn block_storage(&mut self, id: NodeId) -> Json {
-        let topology = self.topology;
-        let size = self
-            .ledger
-            .property(topology, id.index(), "size")
-            .map(|v| known(topology, v));
-        let size_gib = match size {
-            Some(Value::Null) | None => None,
-            Some(v) => match whole_units(v, GIB, "GiB") {
-                Ok(Some(text)) => Some(text),
-                Ok(None) => {
-                    let node = &topology.nodes[id.index()].name;
-                    self.value(id, v, &format!("property `size` of node `{node}`"))
-                }
-                Err(_) => self.checked_size(id, v, GIB, "GiB", "property `size`"),
-            },
-        };
-        // A size from an input is its variable, where it is one the providers can hold.
-        let size_gib = size_gib.map(|text| {
-            let raw = self.ledger.property(topology, id.index(), "size");
-            raw.and_then(|raw| self.size_from_input(raw, GIB))
-                .unwrap_or(text)
-        });
-        let size_given = size_gib.is_some();
-        let size_gib = size_gib.or_else(|| {
-            self.bind(id)
-                .get("default_size_gib")
-                .and_then(Json::as_f64)
-                .map(number)
-        });
-        let mut attachments = Vec::new();
-        let mut attached: Vec<NodeId> = Vec::new();
-        let devices: Vec<String> = self
-            .bind(id)
-            .get("devices")
-            .and_then(Json::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|d| d.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for ri in self.incoming[id.index()].clone() {
-            let r = &self.topology.relationships[ri];
-            if !self.meanings.means_at(ri, Meaning::Attachment) {
-                continue;
-            }
-            let compute = self.hosting.root(r.source);
-            if self.role_of(compute) != "compute" || attached.contains(&compute) {
-                continue;
-            }
-            if self.is_scaled(compute) {
-                let span = self.spans.of(ElementKind::Relationship, ri);
-                self.diags.push(unexpressed(
-                    span,
-                    format!(
-                        "volume `{}` is not attached to `{}`: the machine is scaled, and one volume cannot be attached to each of its instances",
-                        self.topology.nodes[id.index()].name,
-                        self.topology.nodes[compute.index()].name
-                    ),
-                    "keep the data on storage every instance reaches (object storage, a database), or do not scale the machine",
-                ));
-                continue;
-            }
-            attached.push(compute);
-            let nth = attachments.len();
-            let device = match self.relationship_property(ri, "device") {
-                Some(Value::String(d)) => Some(hcl_str(d)),
-                _ => devices.get(nth).map(|d| hcl_str(d)),
-            };
-            if let Some(Value::String(location)) = self.relationship_property(ri, "location")
-                && self.provider != Provider::Kubernetes
-            {
-                let span = self.spans.of(ElementKind::Relationship, ri);
-                self.diags.push(unexpressed(
-                    span,
-                    format!(
-                        "volume `{}` is attached to `{}` but not mounted at {location}: Terraform attaches the disk, it does not format or mount it",
-                        self.topology.nodes[id.index()].name,
-                        self.topology.nodes[compute.index()].name
-                    ),
-                    "format and mount the device in a configure script of a node hosted on the machine",
-                ));
-            }
-            attachments.push(json!({
-                "name": self.derived_name(format!("{}_{}", self.names[id.index()], self.names[compute.index()])),
-                "compute": self.names[compute.index()],
-                "device": device,
-            }));
-        }
-        if attachments.is_empty() {
-            self.needs
-                .insert("availability_zones".to_string(), json!(true));
-        }
-        json!({
-            "size_gib": size_gib,
-            "size_given": size_given,
-            // The volume starts as a copy of the snapshot (Simple Profile 1.0 §C.7.9 tosca.nodes.BlockStorage).
-            "snapshot_id": self.prop(id, "snapshot_id"),
-            "attachments": attachments,
-            "volume_name": self.prop(id, "name"),
-        })
-    }
-
     pub(super) fn network(&mut self, id: NodeId) -> Json {
         let default_cidr = self
             .bind(id)
@@ -282,27 +174,17 @@ impl Builder<'_, '_> {
 
     /// The block storage attached to a machine, with where it is mounted.
     pub(super) fn volumes_of(&self, compute: NodeId) -> Json {
-        let mut members = vec![compute];
-        let mut i = 0;
-        while i < members.len() {
-            members.extend_from_slice(self.hosting.hosted(members[i]));
-            i += 1;
-        }
-        let mut seen: HashSet<NodeId> = HashSet::new();
-        let volumes: Vec<Json> = members
-            .iter()
-            .flat_map(|m| self.outgoing[m.index()].iter())
-            .filter(|&&ri| self.meanings.means_at(ri, Meaning::Attachment))
-            .map(|&ri| (ri, &self.topology.relationships[ri]))
-            .filter(|(_, r)| self.role_of(r.target) == "block_storage" && seen.insert(r.target))
-            .map(|(ri, r)| {
+        let volumes: Vec<Json> = self
+            .attachments_of(compute)
+            .into_iter()
+            .map(|(ri, volume)| {
                 let location = match self.relationship_property(ri, "location") {
                     Some(Value::String(l)) => Some(hcl_str(l)),
                     _ => None,
                 };
                 json!({
-                    "name": self.names[r.target.index()],
-                    "label": dns_label(&self.names[r.target.index()]),
+                    "name": self.names[volume.index()],
+                    "label": dns_label(&self.names[volume.index()]),
                     "location": location,
                 })
             })
