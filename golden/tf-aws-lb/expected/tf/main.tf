@@ -95,12 +95,35 @@ resource "aws_s3_bucket" "images" {
 resource "aws_lb" "lb" {
   load_balancer_type = "application"
   subnets            = data.aws_subnets.default.ids
+  security_groups    = [aws_security_group.lb_lb.id, data.aws_security_group.default.id]
   # Requests with malformed headers are dropped, not passed to the machines.
   drop_invalid_header_fields = true
 
   tags = {
     Name = "lb"
   }
+}
+
+# The listener's port, open to the world: an application load balancer is internet-facing.
+# The load balancer stays in the VPC's default group too, which its targets admit and whose
+# rules let it reach them.
+resource "aws_security_group" "lb_lb" {
+  name_prefix = "lb-"
+  description = "The listener of lb"
+  vpc_id      = data.aws_vpc.default.id
+
+  tags = {
+    Name = "lb"
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "lb_lb_listener" {
+  security_group_id = aws_security_group.lb_lb.id
+  description       = "The listener of the load balancer, open to the world"
+  ip_protocol       = "tcp"
+  from_port         = 80
+  to_port           = 80
+  cidr_ipv4         = "0.0.0.0/0"
 }
 
 resource "aws_lb_target_group" "lb" {

@@ -313,10 +313,19 @@ impl Builder<'_, '_> {
             self.needs
                 .insert("default_network".to_string(), json!(true));
         }
+        if self.provider == Provider::Aws {
+            // The load balancer's own group opens its listener; it stays in the VPC's default
+            // group too, which its targets admit and which lets it reach them.
+            self.needs
+                .insert("default_security_group".to_string(), json!(true));
+        }
+        let security_group = (self.provider == Provider::Aws)
+            .then(|| self.derived_name(format!("{}_lb", self.names[id.index()])));
         json!({
             "algorithm": algorithm,
             "port": client_port,
             "targets": targets,
+            "security_group": security_group,
         })
     }
 
