@@ -101,9 +101,9 @@ impl Engine {
             let left: Vec<(Part, String)> = ledger::accountable(topology, element.kind, index)
                 .into_iter()
                 .filter(|(part, key)| {
-                    !ledger.was_used(element.kind, index, *part, key)
-                        && !(*part == Part::Requirement
-                            && requirements.contains(&(index, key.as_str())))
+                    let made_reference =
+                        *part == Part::Requirement && requirements.contains(&(index, key.as_str()));
+                    !(made_reference || ledger.was_used(element.kind, index, *part, key))
                 })
                 .collect();
             if !left.is_empty() {
