@@ -297,6 +297,10 @@ node_types:
     derived_from: tosca.nodes.SoftwareComponent
   ops.nodes.MySQL:
     derived_from: tosca.nodes.DBMS
+  ops.nodes.Tuned:
+    derived_from: tosca.nodes.Container.Application
+    properties:
+      PGDATA: { type: string }
 topology_template:
   node_templates:
     pg:
@@ -304,7 +308,7 @@ topology_template:
       artifacts:
         image: { type: tosca.artifacts.Deployment.Image, file: "postgres:17.2" }
     pg_own:
-      type: tosca.nodes.Container.Application
+      type: ops.nodes.Tuned
       properties: { PGDATA: /var/lib/postgresql/data/cluster }
       artifacts:
         image: { type: tosca.artifacts.Deployment.Image, file: "postgres:17.2" }
@@ -331,8 +335,7 @@ topology_template:
 /// `mysqld --initialize` refuse and Kafka reads as a partition: where the claim is mounted at
 /// such a product's data folder itself, the data goes one folder down (the product table's
 /// `data_subfolder`). PostgreSQL is told `PGDATA` (a `PGDATA` the template sets is kept), Kafka
-/// `KAFKA_LOG_DIRS`; MariaDB gets the volume's subfolder mounted (`subPath`), and so does a lifted
-/// MySQL, whose package keeps its data in the folder the claim is mounted at. Kafka is in the product table: its
+/// `KAFKA_LOG_DIRS`; MariaDB and a MySQL DBMS get the volume's subfolder mounted (`subPath`). Kafka is in the product table: its
 /// image keeps its logs on a claim at `/var/lib/kafka/data`, a lifted one on the claim's
 /// subfolder mounted at `/var/lib/kafka`.
 #[test]
@@ -390,7 +393,9 @@ fn data_stays_out_of_a_fresh_volumes_lost_and_found() {
         ),
         "{stderr}"
     );
-    let legacy = statefulset("db-server");
+    // A DBMS of a product the table knows runs as the product's image, with the same subPath
+    // (a lifted MySQL's is in the k8s-wordpress-mysql golden).
+    let legacy = statefulset("legacy-db");
     assert!(
         legacy.contains(
             "- mountPath: /var/lib/mysql\n          name: data\n          subPath: mysql\n"
