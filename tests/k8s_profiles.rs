@@ -558,6 +558,74 @@ fn every_corpus_example_with_a_kubernetes_profile_translates() {
     validates(&substitute, &boutique);
 }
 
+/// A profile node's object carries its properties that are fields, the capabilities the data
+/// maps and the relationships made references; the rest is warned like everywhere else
+/// (`backend::not-translated`, issue 26): a property its type adds that is no field of the
+/// object, an artifact. What the object does carry, a property another node's value reads with
+/// `$get_property` among it, is not warned.
+#[test]
+fn what_a_profile_object_does_not_carry_is_warned() {
+    if !corpus_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("owned.yaml");
+    std::fs::write(
+        &file,
+        r#"tosca_definitions_version: tosca_2_0
+imports:
+  - profile: io.kubernetes:1.35
+    namespace: k8s
+node_types:
+  OwnedConfigMap:
+    derived_from: k8s:ConfigMap
+    properties:
+      owner: { type: string }
+      shelf: { type: string, required: false }
+artifact_types:
+  Logo:
+    description: a picture
+service_template:
+  node_templates:
+    settings:
+      type: OwnedConfigMap
+      properties:
+        metadata: { name: shop-settings }
+        data: { CURRENCY: EUR }
+        owner: team-shop
+      artifacts:
+        logo: { type: Logo, file: logo.png }
+    copy:
+      type: k8s:ConfigMap
+      properties:
+        metadata: { name: copy }
+        data: { SOURCE: { $get_property: [settings, metadata, name] } }
+"#,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("logo.png"), "png").unwrap();
+    let out = k8s(&[], &file);
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    let not_translated: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("warning[backend::not-translated]"))
+        .map(|l| l.split_once("warning[").map_or(l, |(_, w)| w))
+        .collect();
+    assert_eq!(
+        not_translated,
+        [
+            "backend::not-translated]: node `settings`: k8s does not translate property `owner`, artifact `logo`"
+        ],
+        "{stderr}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("SOURCE: shop-settings"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// Each test above that reads the corpus fails under `CI=true` when the corpus folder is gone.
 #[test]
 fn the_corpus_tests_fail_in_ci_without_the_corpus() {
@@ -570,6 +638,7 @@ fn the_corpus_tests_fail_in_ci_without_the_corpus() {
         "every_corpus_example_with_a_kubernetes_profile_translates",
         "the_hand_written_profile_references_become_api_references",
         "namespaces_of_the_hand_written_profile_reach_the_bindings",
+        "what_a_profile_object_does_not_carry_is_warned",
     ] {
         common::assert_fails_in_ci_without_the_corpus(test);
     }

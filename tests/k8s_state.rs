@@ -290,3 +290,116 @@ fn lifted_software_that_keeps_data_is_stateful() {
         "{stdout}"
     );
 }
+
+const FRESH_VOLUMES: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  ops.nodes.Kafka:
+    derived_from: tosca.nodes.SoftwareComponent
+  ops.nodes.MySQL:
+    derived_from: tosca.nodes.DBMS
+  ops.nodes.Tuned:
+    derived_from: tosca.nodes.Container.Application
+    properties:
+      PGDATA: { type: string }
+topology_template:
+  node_templates:
+    pg:
+      type: tosca.nodes.Container.Application
+      artifacts:
+        image: { type: tosca.artifacts.Deployment.Image, file: "postgres:17.2" }
+    pg_own:
+      type: ops.nodes.Tuned
+      properties: { PGDATA: /var/lib/postgresql/data/cluster }
+      artifacts:
+        image: { type: tosca.artifacts.Deployment.Image, file: "postgres:17.2" }
+    maria:
+      type: tosca.nodes.Container.Application
+      artifacts:
+        image: { type: tosca.artifacts.Deployment.Image, file: "mariadb:11.4" }
+    broker:
+      type: tosca.nodes.Container.Application
+      artifacts:
+        image: { type: tosca.artifacts.Deployment.Image, file: "apache/kafka:3.9.0" }
+    events:
+      type: ops.nodes.Kafka
+      requirements: [ { host: events_server } ]
+    legacy_db:
+      type: ops.nodes.MySQL
+      properties: { root_password: secret, port: 3306 }
+      requirements: [ { host: db_server } ]
+    events_server: { type: tosca.nodes.Compute }
+    db_server: { type: tosca.nodes.Compute }
+"#;
+
+/// The root of a fresh volume holds `lost+found`, which PostgreSQL's `initdb` and MySQL's
+/// `mysqld --initialize` refuse and Kafka reads as a partition: where the claim is mounted at
+/// such a product's data folder itself, the data goes one folder down (the product table's
+/// `data_subfolder`). PostgreSQL is told `PGDATA` (a `PGDATA` the template sets is kept), Kafka
+/// `KAFKA_LOG_DIRS`; MariaDB and a MySQL DBMS get the volume's subfolder mounted (`subPath`). Kafka is in the product table: its
+/// image keeps its logs on a claim at `/var/lib/kafka/data`, a lifted one on the claim's
+/// subfolder mounted at `/var/lib/kafka`.
+#[test]
+fn data_stays_out_of_a_fresh_volumes_lost_and_found() {
+    let (stdout, stderr) = translate(FRESH_VOLUMES, &[]);
+    let statefulset = |name: &str| {
+        stdout
+            .split("\n---\n")
+            .find(|d| {
+                d.contains("kind: StatefulSet\n") && d.contains(&format!("\n  name: {name}\n"))
+            })
+            .unwrap_or_else(|| panic!("{name} is a StatefulSet:\n{stdout}"))
+    };
+    let pg = statefulset("pg");
+    assert!(
+        pg.contains("- name: PGDATA\n          value: /var/lib/postgresql/data/pgdata\n"),
+        "{pg}"
+    );
+    assert!(
+        !pg.contains("subPath"),
+        "PostgreSQL gets PGDATA, not a subPath:\n{pg}"
+    );
+    let own = statefulset("pg-own");
+    assert!(
+        own.contains("value: /var/lib/postgresql/data/cluster\n") && !own.contains("/pgdata"),
+        "{own}"
+    );
+    let maria = statefulset("maria");
+    assert!(
+        maria.contains(
+            "- mountPath: /var/lib/mysql\n          name: data\n          subPath: mysql\n"
+        ),
+        "{maria}"
+    );
+    let broker = statefulset("broker");
+    assert!(
+        broker.contains("- mountPath: /var/lib/kafka/data\n          name: data\n"),
+        "{broker}"
+    );
+    assert!(
+        broker
+            .contains("- name: KAFKA_LOG_DIRS\n          value: /var/lib/kafka/data/kafka-logs\n"),
+        "{broker}"
+    );
+    let events = statefulset("events-server");
+    assert!(
+        events.contains(
+            "- mountPath: /var/lib/kafka\n          name: data\n          subPath: kafka-logs\n"
+        ),
+        "{events}"
+    );
+    assert!(
+        stderr.contains(
+            "`events` keeps its data in /var/lib/kafka on a claim of the default size 8Gi"
+        ),
+        "{stderr}"
+    );
+    // A DBMS of a product the table knows runs as the product's image, with the same subPath
+    // (a lifted MySQL's is in the k8s-wordpress-mysql golden).
+    let legacy = statefulset("legacy-db");
+    assert!(
+        legacy.contains(
+            "- mountPath: /var/lib/mysql\n          name: data\n          subPath: mysql\n"
+        ),
+        "{legacy}"
+    );
+}

@@ -210,13 +210,9 @@ impl<'a> Index<'a> {
         let mut pods = Vec::new();
         for o in objects {
             by_id.insert((o.kind.as_str(), o.namespace.as_str(), o.name.as_str()), o);
-            let template = match o.kind.as_str() {
-                "Pod" => &o.json,
-                "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "Job" => {
-                    &o.json["spec"]["template"]
-                }
-                "CronJob" => &o.json["spec"]["jobTemplate"]["spec"]["template"],
-                _ => continue,
+            // Where each kind keeps its pods: the library's one table of it.
+            let Some(template) = toscana::back::k8s_profile::pod_template(&o.json) else {
+                continue;
             };
             let labels = template["metadata"]["labels"]
                 .as_object()

@@ -74,6 +74,45 @@ impl Engine {
         }
     }
 
+    /// Warns (`backend::not-translated`), once per element, about what each of `elements` holds
+    /// that `ledger` did not record as used: for elements the backend's Rust translates with no
+    /// rule (the objects of a Kubernetes profile's nodes), so no template read them and no
+    /// `ignore:` applies. A requirement counts as used when the backend recorded its
+    /// relationship ([`Ledger::relationship`]); `hint` says what such a translation carries.
+    pub fn account_unruled(
+        &self,
+        ledger: &Ledger,
+        topology: &Topology,
+        elements: &[Element],
+        hint: &str,
+        diags: &mut Diagnostics,
+    ) {
+        let requirements: HashSet<(usize, &str)> = topology
+            .relationships
+            .iter()
+            .enumerate()
+            .filter(|(ri, _)| ledger.relationship_translated(*ri))
+            .map(|(_, r)| (r.source.index(), r.requirement.as_str()))
+            .collect();
+        for element in elements {
+            let ElementContext::Part { index, .. } = element.context else {
+                continue;
+            };
+            let left: Vec<(Part, String)> = ledger::accountable(topology, element.kind, index)
+                .into_iter()
+                .filter(|(part, key)| {
+                    let made_reference =
+                        *part == Part::Requirement && requirements.contains(&(index, key.as_str()));
+                    !(made_reference || ledger.was_used(element.kind, index, *part, key))
+                })
+                .collect();
+            if !left.is_empty() {
+                let left: Vec<&(Part, String)> = left.iter().collect();
+                diags.push(self.not_translated_warning(element, &left, hint.to_string()));
+            }
+        }
+    }
+
     /// What `element` (entry `index` of its kind) holds that neither `ledger` nor its rule's
     /// template used and its rule's `ignore:` does not list, with the rule; `None` when no rule
     /// takes it, it is only selected, or its template reads it wholesale.
@@ -119,6 +158,23 @@ impl Engine {
         rule: &Rule,
         left: &[&(Part, String)],
     ) -> Diagnostic {
+        let hint = match &rule.action {
+            Action::Skip(reason) => format!(
+                "the {} rule leaves it out as a whole: {reason}; translate it with a rule of your own (--backend-dir), or say why each is left out under the rule's `ignore:`",
+                self.name
+            ),
+            Action::Render { .. } => "nothing in the output carries them; translate them with a rule of your own (--backend-dir), or say why they are left out under the rule's `ignore:`".to_string(),
+        };
+        self.not_translated_warning(element, left, hint)
+    }
+
+    /// The `backend::not-translated` warning that `element` has `left` untranslated, with `hint`.
+    fn not_translated_warning(
+        &self,
+        element: &Element,
+        left: &[&(Part, String)],
+        hint: String,
+    ) -> Diagnostic {
         let what = if left.iter().all(|(part, _)| *part == Part::Value) {
             "it".to_string()
         } else {
@@ -126,13 +182,6 @@ impl Engine {
                 .map(|(part, key)| format!("{part} `{key}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
-        };
-        let hint = match &rule.action {
-            Action::Skip(reason) => format!(
-                "the {} rule leaves it out as a whole: {reason}; translate it with a rule of your own (--backend-dir), or say why each is left out under the rule's `ignore:`",
-                self.name
-            ),
-            Action::Render { .. } => "nothing in the output carries them; translate them with a rule of your own (--backend-dir), or say why they are left out under the rule's `ignore:`".to_string(),
         };
         let mut d = Diagnostic::warning(
             codes::BACKEND_NOT_TRANSLATED,

@@ -6,8 +6,10 @@
 //! The Kubernetes backend writes the objects (`back::kubernetes::profile`); the diagram groups
 //! them. Both read this module, so neither backend reaches into the other.
 
+mod pods;
 mod units;
 
+pub use pods::{pod_spec, pod_spec_mut, pod_template, runs_pods};
 pub use units::{Unit, claim_workloads};
 
 use std::sync::OnceLock;
@@ -31,8 +33,9 @@ pub struct Data {
     pub fields: Vec<String>,
     /// the keys of IntOrString values, whose strings of digits are numbers
     pub int_or_string: Vec<String>,
-    /// the kinds that run pods, each drawn as a cluster with what it uses
-    pub workloads: Vec<String>,
+    /// the kinds that run pods → the path of keys to their pod template (`spec.template`),
+    /// empty for a Pod ([`pods`])
+    pub workloads: IndexMap<String, String>,
     pub references: Vec<Reference>,
     /// Capabilities whose properties are fields of their node's object.
     pub capabilities: Vec<CapabilityFields>,

@@ -95,10 +95,8 @@ pub fn units(topology: &Topology) -> Vec<Unit> {
             uses.entry(s).or_default().push(t);
         }
     }
-    let workload = |i: usize| {
-        kinds[i].is_some_and(|k| data.workloads.iter().any(|w| w == k))
-            && !controller.contains_key(&i)
-    };
+    let workload =
+        |i: usize| kinds[i].is_some_and(super::runs_pods) && !controller.contains_key(&i);
     let by_name: HashMap<&str, usize> = topology
         .nodes
         .iter()

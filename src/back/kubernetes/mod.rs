@@ -139,9 +139,18 @@ pub fn build(
     let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
     // Nodes of a Kubernetes profile are their objects (`profile`), not offered to the rules.
-    let (ruled, profile_documents) =
-        profile::documents(topology, &elements, options.service_account_token, diags);
     let ledger = super::Ledger::new();
+    let profile::Documents {
+        ruled,
+        profiled,
+        documents: profile_documents,
+    } = profile::documents(
+        topology,
+        &elements,
+        options.service_account_token,
+        &ledger,
+        diags,
+    );
     let k8s = model::context(
         backend, topology, &ruled, sources, artifacts, limits, options, &ledger, diags,
     );
@@ -160,6 +169,7 @@ pub fn build(
     } else {
         backend.account(&ledger, topology, &ruled, diags);
     }
+    backend.account_unruled(&ledger, topology, &profiled, profile::NOT_CARRIED, diags);
     if diags.has_errors() {
         return None;
     }

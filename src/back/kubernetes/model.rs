@@ -28,6 +28,7 @@ mod policies;
 mod reads;
 mod scripts;
 mod state;
+mod subfolder;
 mod tables;
 mod wiring;
 mod workloads;
@@ -124,6 +125,10 @@ struct Mount {
     name: String,
     path: String,
     read_only: bool,
+    /// The volume's subfolder mounted at `path` instead of its root (`subPath`), for a product
+    /// that refuses a data folder holding the `lost+found` of a fresh filesystem
+    /// ([`state`]'s `data_subfolder`).
+    sub_path: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

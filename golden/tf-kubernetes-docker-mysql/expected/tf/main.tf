@@ -115,6 +115,7 @@ resource "kubernetes_stateful_set_v1" "db_container" {
           volume_mount {
             name       = "data"
             mount_path = "/var/lib/mysql"
+            sub_path   = "mysql"
           }
         }
       }

@@ -314,6 +314,7 @@ resource "kubernetes_stateful_set_v1" "mysql" {
           volume_mount {
             name       = "data"
             mount_path = "/var/lib/mysql"
+            sub_path   = "mysql"
           }
         }
       }

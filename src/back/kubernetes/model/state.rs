@@ -38,13 +38,15 @@ pub(super) const DEFAULT_DATA_FOLDER: &str = "/data";
 pub(super) const DEFAULT_DATA_SIZE: &str = "1Gi";
 
 /// Where a workload keeps its data, as far as toscana knows.
-struct DataFolder {
+pub(super) struct DataFolder {
     /// The node that keeps the data (warnings point at it).
     at: usize,
-    path: String,
+    pub(super) path: String,
     size: String,
     /// The product, when its table entry gave the folder; `None` for the default folder.
     product: Option<String>,
+    /// How the product keeps its data out of a fresh volume's root ([`super::subfolder`]).
+    pub(super) subfolder: Option<super::subfolder::Subfolder>,
 }
 
 impl Ctx<'_> {
@@ -80,27 +82,30 @@ impl Ctx<'_> {
                     // Storage is attached: where the data is, the template knows.
                     continue;
                 }
-                if self.plans[w]
+                let covering = self.plans[w]
                     .mounts
                     .iter()
-                    .any(|m| !m.read_only && covers(&m.path, &folder.path))
-                {
-                    continue;
-                }
-                self.add_data_claim(w, folder, diags);
+                    .position(|m| !m.read_only && covers(&m.path, &folder.path));
+                let mount = match covering {
+                    Some(mount) => mount,
+                    None => self.add_data_claim(w, &folder, diags),
+                };
+                self.keep_data_below_the_root(w, mount, &folder);
             }
         }
     }
 
     /// The claim template `data` of workload `w` mounted at `folder`, and the warning that says
-    /// which of its settings are defaults and how to choose them.
-    fn add_data_claim(&mut self, w: usize, folder: DataFolder, diags: &mut Diagnostics) {
+    /// which of its settings are defaults and how to choose them; the index of its mount.
+    fn add_data_claim(&mut self, w: usize, folder: &DataFolder, diags: &mut Diagnostics) -> usize {
         let DataFolder {
             at,
             path,
             size,
             product,
+            ..
         } = folder;
+        let (at, path, size) = (*at, path.clone(), size.clone());
         let name = self.node(at).name.clone();
         let whose = if self.roles[at] == Role::Container {
             "it"
@@ -140,7 +145,9 @@ impl Ctx<'_> {
             name: volume,
             path,
             read_only: false,
+            sub_path: None,
         });
+        plan.mounts.len() - 1
     }
 
     /// Where workload `w` keeps its data: the folder of its product, the default folder when
@@ -197,6 +204,7 @@ fn known(at: usize, product: &Json, key: &str) -> Option<DataFolder> {
             .unwrap_or(DEFAULT_DATA_SIZE)
             .to_string(),
         product: Some(json_str(product, "name").unwrap_or("product").to_string()),
+        subfolder: super::subfolder::Subfolder::of(product, key),
     })
 }
 
@@ -207,6 +215,7 @@ fn unknown(at: usize) -> DataFolder {
         path: DEFAULT_DATA_FOLDER.to_string(),
         size: DEFAULT_DATA_SIZE.to_string(),
         product: None,
+        subfolder: None,
     }
 }
 

@@ -333,6 +333,7 @@ impl Ctx<'_> {
                 name: volume.clone(),
                 path: location,
                 read_only: false,
+                sub_path: None,
             });
             plan.stateful = true;
             plan.claim_templates

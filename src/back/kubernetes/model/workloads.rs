@@ -654,6 +654,7 @@ impl Ctx<'_> {
             name: "scripts".to_string(),
             path: SCRIPTS_DIR.to_string(),
             read_only: true,
+            sub_path: None,
         });
         plan.replicas = self.replicas(root);
         if self.roles[root] != Role::Compute {

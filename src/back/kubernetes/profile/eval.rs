@@ -14,6 +14,7 @@ use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use crate::back::Ledger;
 use crate::ir::{Call, NodeId, Topology, Value};
 
 /// A property of a node or of one of its capabilities.
@@ -22,9 +23,12 @@ type Key = (usize, Option<String>, String);
 /// How deep values may refer to values before it is taken for a cycle.
 const MAX_DEPTH: usize = 32;
 
-/// Evaluates values in the context of one topology.
+/// Evaluates values in the context of one topology. Every property a value reads, of its own
+/// node or of another (`$get_property`), is read through the not-translated ledger: it is in
+/// the object, so it is translated.
 pub struct Evaluator<'t> {
     topology: &'t Topology,
+    ledger: &'t Ledger,
     /// The relationships leaving each node (indexes into the topology's), by node index.
     outgoing: Vec<Vec<usize>>,
     /// Each node by its name, for `get_property` of a named node.
@@ -36,13 +40,14 @@ pub struct Evaluator<'t> {
 }
 
 impl<'t> Evaluator<'t> {
-    pub fn new(topology: &'t Topology) -> Self {
+    pub fn new(topology: &'t Topology, ledger: &'t Ledger) -> Self {
         let mut outgoing = vec![Vec::new(); topology.nodes.len()];
         for (i, r) in topology.relationships.iter().enumerate() {
             outgoing[r.source.index()].push(i);
         }
         Self {
             topology,
+            ledger,
             known: RefCell::new(HashMap::new()),
             outgoing,
             by_name: topology
@@ -61,6 +66,7 @@ impl<'t> Evaluator<'t> {
     /// `value` as JSON, with `this` the node `SELF` names, and what could not be evaluated
     /// (left out as null). Nulls inside maps are left out.
     pub fn eval(&self, value: &Value, this: NodeId) -> (Json, Vec<String>) {
+        self.passed_on(value);
         let json = self.value(value, this, 0).unwrap_or_else(|problem| {
             self.problems.borrow_mut().push(problem);
             Json::Null
@@ -174,14 +180,14 @@ impl<'t> Evaluator<'t> {
         let n = &self.topology[node];
         match path {
             [PathWord::Name(k), PathWord::Name(cap), rest @ ..] if k == "CAPABILITY" => {
-                let c = n
-                    .capabilities
-                    .get(cap)
+                let c = self
+                    .ledger
+                    .capability(self.topology, node.index(), cap)
                     .ok_or_else(|| format!("node `{}` has no capability `{cap}`", n.name))?;
                 let [PathWord::Name(prop), keys @ ..] = rest else {
                     return Err("get_property of a capability needs a property".to_string());
                 };
-                let v = c.properties.get(prop).ok_or_else(|| {
+                let v = c.get(prop).ok_or_else(|| {
                     format!(
                         "capability `{cap}` of node `{}` has no property `{prop}`",
                         n.name
@@ -205,9 +211,13 @@ impl<'t> Evaluator<'t> {
                 };
                 let ends: Vec<NodeId> = self.outgoing[node.index()]
                     .iter()
-                    .map(|&r| &self.topology.relationships[r])
-                    .filter(|r| &r.requirement == req)
-                    .map(|r| if end == "SOURCE" { r.source } else { r.target })
+                    .filter(|&&r| &self.topology.relationships[r].requirement == req)
+                    .map(|&r| {
+                        // The relationship is what the value reaches its end through.
+                        self.ledger.relationship(r);
+                        let r = &self.topology.relationships[r];
+                        if end == "SOURCE" { r.source } else { r.target }
+                    })
                     .collect();
                 match index {
                     Some(i) => match ends.get(i) {
@@ -227,9 +237,9 @@ impl<'t> Evaluator<'t> {
                 }
             }
             [PathWord::Name(prop), keys @ ..] => {
-                let v = n
-                    .properties
-                    .get(prop)
+                let v = self
+                    .ledger
+                    .property(self.topology, node.index(), prop)
                     .ok_or_else(|| format!("node `{}` has no property `{prop}`", n.name))?;
                 descend(self.memo(node, None, prop, v, depth)?, keys)
             }
@@ -255,9 +265,18 @@ impl<'t> Evaluator<'t> {
         if let Some(known) = self.known.borrow().get(&key) {
             return known.clone();
         }
+        self.passed_on(value);
         let result = self.value(value, node, depth + 1);
         self.known.borrow_mut().insert(key, result.clone());
         result
+    }
+
+    /// Records the properties whose values `value` carries as read: the resolver already put
+    /// in what it could evaluate (`$get_property: [SELF, label]` is the label's value inside a
+    /// `$core:to_uppercase` left for here), so those reads are seen by their values
+    /// ([`Ledger::values_used`]).
+    fn passed_on(&self, value: &Value) {
+        self.ledger.values_used(self.topology, [value]);
     }
 
     fn node_named(&self, name: &str) -> Option<NodeId> {

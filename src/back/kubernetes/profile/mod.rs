@@ -17,6 +17,14 @@
 //! and written back ([`super::objects`]). A node of a profile type that names no kind toscana
 //! writes (an abstract `Resource`, a kind of a group it does not check) is one warning naming
 //! the type.
+//!
+//! What a node's object carries is read through the not-translated ledger like every other
+//! translation's reads (issue 26, "nothing silently dropped"): its properties that are fields,
+//! the properties of the capabilities the data maps, every property a value reaches with
+//! `$get_property`, and the relationships made into references. [`NOT_CARRIED`] is the hint of
+//! the `backend::not-translated` warning about the rest (a property that is no field, a
+//! capability the data does not map, an artifact, an operation other than the `create` and
+//! `delete` the object stands for).
 
 mod eval;
 mod refs;
@@ -29,6 +37,8 @@ use indexmap::IndexMap;
 use crate::back::k8s_profile::{data, kind_of, profile_type};
 use serde_json::Value as Json;
 
+use crate::back::ignores::Part;
+use crate::back::{ElementKind, Ledger};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{NodeId, Topology};
 use crate::source::Span;
@@ -37,6 +47,16 @@ use crate::source::Span;
 /// kubernetes`, whose rules skip it: its object is written with the others
 /// (`crate::back::terraform::kubernetes`).
 pub const OBJECT: &str = "toscana.kubernetes.ProfileObject";
+
+/// The hint of the `backend::not-translated` warning about what a profile node's object does
+/// not carry.
+pub const NOT_CARRIED: &str = "the object of a Kubernetes profile's node carries only its properties that are the object's top-level fields (`metadata`, `spec`, `data`, ...), the capabilities backends/kubernetes/profiles.yaml maps, and the relationships it makes references of; write the value into one of those, or leave it out";
+
+/// The operations a node's object stands for: the profiles' `Standard.create` applies the
+/// object (`kubectl apply`) and `Standard.delete` deletes it, which is what applying and deleting
+/// the manifests does. Any other operation (`configure`, an interface of the template's own) is
+/// warned.
+const CARRIED_OPERATIONS: [&str; 2] = ["Standard.create", "Standard.delete"];
 
 /// One object a node writes.
 pub struct ProfileObject {
@@ -82,32 +102,38 @@ pub fn node_spans(elements: &[crate::back::Element], nodes: usize) -> Vec<Option
     spans
 }
 
-/// For `toscana k8s`: the elements left for the rules, and each object of a profile node as a
-/// document to check with the rendered ones (its JSON text, who wrote it, where). Unless
-/// `service_account_token`, their pods get no service account token, as every other pod
+/// What [`documents`] gives the Kubernetes backend.
+pub struct Documents {
+    /// The elements left for the rules.
+    pub ruled: Vec<crate::back::Element>,
+    /// The elements of the profile nodes, accounted by the ledger ([`NOT_CARRIED`]).
+    pub profiled: Vec<crate::back::Element>,
+    /// Each object of a profile node as a document to check with the rendered ones: its JSON
+    /// text, who wrote it, where.
+    pub documents: Vec<(String, String, Option<Span>)>,
+}
+
+/// For `toscana k8s`: the objects of the profile nodes, what they read recorded in `ledger`.
+/// Unless `service_account_token`, their pods get no service account token, as every other pod
 /// ([`token`]).
-#[allow(clippy::type_complexity)]
 pub fn documents(
     topology: &Topology,
     elements: &[crate::back::Element],
     service_account_token: bool,
+    ledger: &Ledger,
     diags: &mut Diagnostics,
-) -> (
-    Vec<crate::back::Element>,
-    Vec<(String, String, Option<Span>)>,
-) {
+) -> Documents {
     let spans = node_spans(elements, topology.nodes.len());
-    let mut profile = objects(topology, |i| spans.get(i).copied().flatten(), diags);
+    let mut profile = objects_read(topology, ledger, |i| spans.get(i).copied().flatten(), diags);
     if !service_account_token {
         let mut written: Vec<&mut Json> =
             profile.objects.iter_mut().map(|p| &mut p.object).collect();
         token::withhold(&mut written);
     }
-    let ruled = elements
+    let (profiled, ruled) = elements
         .iter()
-        .filter(|e| !is_taken(&profile, e))
         .cloned()
-        .collect();
+        .partition(|e| is_taken(&profile, e));
     let documents = profile
         .objects
         .iter()
@@ -118,18 +144,33 @@ pub fn documents(
             (p.object.to_string(), origin, span)
         })
         .collect();
-    (ruled, documents)
+    Documents {
+        ruled,
+        profiled,
+        documents,
+    }
 }
 
-/// Builds the objects of every node of a Kubernetes profile in `topology`. `span_of` gives where
-/// a node is written, for warnings.
+/// Builds the objects of every node of a Kubernetes profile in `topology`, for a caller that
+/// only needs to know which nodes they are (the reads go to a ledger of their own). `span_of`
+/// gives where a node is written, for warnings.
 pub fn objects(
     topology: &Topology,
     span_of: impl Fn(usize) -> Option<Span>,
     diags: &mut Diagnostics,
 ) -> ProfileObjects {
+    objects_read(topology, &Ledger::new(), span_of, diags)
+}
+
+/// [`objects`], each read of the topology recorded in `ledger`.
+fn objects_read(
+    topology: &Topology,
+    ledger: &Ledger,
+    span_of: impl Fn(usize) -> Option<Span>,
+    diags: &mut Diagnostics,
+) -> ProfileObjects {
     let data = data();
-    let evaluator = eval::Evaluator::new(topology);
+    let evaluator = eval::Evaluator::new(topology, ledger);
     let mut taken = vec![false; topology.nodes.len()];
     let mut built: BTreeMap<usize, Json> = BTreeMap::new();
     // Types that name no object, with the nodes of them: one warning per type.
@@ -148,6 +189,8 @@ pub fn objects(
                 format!("{} ({full})", node.type_name)
             };
             unwritable.entry(named).or_default().push(i);
+            // Its warning says the node is skipped as a whole.
+            ledger.accounted(ElementKind::Node, i);
             continue;
         };
         let warn = |message: String| {
@@ -157,7 +200,11 @@ pub fn objects(
             }
             diags.push(d);
         };
-        let object = build(&evaluator, ids[i], kind, type_name, warn);
+        // The object is what its lifecycle's `create` applies and `delete` deletes.
+        for operation in CARRIED_OPERATIONS {
+            ledger.used(ElementKind::Node, i, Part::Operation, operation);
+        }
+        let object = build(&evaluator, ledger, ids[i], kind, type_name, warn);
         built.insert(i, object);
     }
     for (type_name, nodes) in &unwritable {
@@ -183,7 +230,7 @@ pub fn objects(
         }
         diags.push(d);
     }
-    let folded = refs::apply(&data.references, topology, &mut built);
+    let folded = refs::apply(&data.references, topology, ledger, &mut built);
     for object in built.values_mut() {
         numbers_as_numbers(object, &data.int_or_string);
     }
@@ -221,20 +268,25 @@ pub fn objects(
 /// type its type means. `warn` is told what could not be evaluated.
 fn build(
     evaluator: &eval::Evaluator,
+    ledger: &Ledger,
     id: NodeId,
     kind: &str,
     type_name: &str,
     mut warn: impl FnMut(String),
 ) -> Json {
     let data = data();
-    let node = &evaluator.topology()[id];
+    let topology = evaluator.topology();
+    let node = &topology[id];
     let mut object = serde_json::Map::new();
     object.insert("apiVersion".into(), Json::String(data.kinds[kind].clone()));
     object.insert("kind".into(), Json::String(kind.to_string()));
-    for (name, value) in &node.properties {
+    for name in node.properties.keys() {
         if !data.fields.iter().any(|f| f == name) {
             continue;
         }
+        let Some(value) = ledger.property(topology, id.index(), name) else {
+            continue;
+        };
         let (v, problems) = evaluator.eval(value, id);
         for problem in problems {
             warn(format!(
@@ -247,17 +299,21 @@ fn build(
         }
     }
     let mut object = Json::Object(object);
-    for (cap_name, capability) in &node.capabilities {
+    for cap_name in node.capabilities.keys() {
+        let Some(capability) = ledger.capability(topology, id.index(), cap_name) else {
+            continue;
+        };
         let rules: Vec<_> = data
             .capabilities
             .iter()
-            .filter(|r| r.matches(&capability.types, kind))
+            .filter(|r| r.matches(capability.types(), kind))
             .collect();
         if rules.is_empty() {
             continue;
         }
+        // The rules write from every property of the capability.
         let mut properties = serde_json::Map::new();
-        for (name, value) in &capability.properties {
+        for (name, value) in capability.properties() {
             let (v, problems) = evaluator.eval(value, id);
             for problem in problems {
                 warn(format!(
@@ -324,27 +380,19 @@ fn refused(object: &Json) -> Vec<(String, &'static str)> {
     out
 }
 
-/// The names of the containers without an image, wherever a kind keeps its pod spec.
+/// The names of the containers without an image, in the pod spec of an object whose kind runs
+/// pods (the one table of where each kind keeps it, [`crate::back::k8s_profile::pod_spec`]).
 fn imageless(object: &Json) -> Vec<String> {
-    const POD_SPECS: &[&str] = &[
-        "/spec",
-        "/spec/template/spec",
-        "/spec/jobTemplate/spec/template/spec",
-    ];
-    let mut out = Vec::new();
-    for at in POD_SPECS {
-        for list in ["containers", "initContainers"] {
-            let Some(Json::Array(items)) = object.pointer(&format!("{at}/{list}")) else {
-                continue;
-            };
-            for c in items {
-                if c.get("image").is_none_or(Json::is_null) {
-                    out.push(c["name"].as_str().unwrap_or("?").to_string());
-                }
-            }
-        }
-    }
-    out
+    let Some(spec) = crate::back::k8s_profile::pod_spec(object) else {
+        return Vec::new();
+    };
+    ["containers", "initContainers"]
+        .iter()
+        .filter_map(|list| spec.get(*list).and_then(Json::as_array))
+        .flatten()
+        .filter(|c| c.get("image").is_none_or(Json::is_null))
+        .map(|c| c["name"].as_str().unwrap_or("?").to_string())
+        .collect()
 }
 
 /// A string of digits under an IntOrString key written as the number: the generated profiles
@@ -422,6 +470,20 @@ mod tests {
         };
         assert_eq!(messages(binding(None)).len(), 1);
         assert!(messages(binding(Some("shop"))).is_empty());
+    }
+
+    #[test]
+    fn a_container_without_an_image_is_found_in_every_kind_that_runs_pods() {
+        let spec = serde_json::json!({"containers": [{"name": "app", "image": "nginx:1.27"}, {"name": "bare"}],
+            "initContainers": [{"name": "init"}]});
+        for object in [
+            serde_json::json!({"kind": "Pod", "spec": spec}),
+            serde_json::json!({"kind": "StatefulSet", "spec": {"template": {"spec": spec}}}),
+            serde_json::json!({"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": spec}}}}}),
+        ] {
+            assert_eq!(imageless(&object), ["bare", "init"], "{object}");
+        }
+        assert!(imageless(&serde_json::json!({"kind": "ConfigMap", "data": {}})).is_empty());
     }
 
     #[test]

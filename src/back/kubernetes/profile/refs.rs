@@ -12,20 +12,23 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::back::k8s_profile::{Reference, Write};
 use serde_json::Value as Json;
 
+use crate::back::Ledger;
 use crate::ir::Topology;
 
 /// Applies `references` to the built objects (by node index), pass by pass: first those that
 /// others read (a namespace), then the references that keep both objects, then those that fold
 /// a target into its source, so a folded pod carries its own references (its service account)
-/// into its controller. Gives the folded nodes.
+/// into its controller. Each relationship made a reference is recorded in `ledger`. Gives the
+/// folded nodes.
 pub fn apply(
     references: &[Reference],
     topology: &Topology,
+    ledger: &Ledger,
     built: &mut BTreeMap<usize, Json>,
 ) -> BTreeSet<usize> {
     let mut folded = BTreeSet::new();
     for pass in 0..=2 {
-        for r in &topology.relationships {
+        for (ri, r) in topology.relationships.iter().enumerate() {
             let (s, t) = (r.source.index(), r.target.index());
             let (Some(source), Some(target)) = (built.get(&s), built.get(&t)) else {
                 continue;
@@ -48,6 +51,7 @@ pub fn apply(
             };
             let roots = [("source", &source_copy), ("target", &target)];
             write_all(source, &entry.set, &entry.append, &target, &roots);
+            ledger.relationship(ri);
             if entry.fold {
                 folded.insert(t);
             }

@@ -15,20 +15,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value as Json;
 
-/// Where each kind that runs pods keeps its pod spec.
-const POD_SPEC: &[(&str, &[&str])] = &[
-    ("Pod", &["spec"]),
-    ("Deployment", &["spec", "template", "spec"]),
-    ("StatefulSet", &["spec", "template", "spec"]),
-    ("DaemonSet", &["spec", "template", "spec"]),
-    ("ReplicaSet", &["spec", "template", "spec"]),
-    ("ReplicationController", &["spec", "template", "spec"]),
-    ("Job", &["spec", "template", "spec"]),
-    (
-        "CronJob",
-        &["spec", "jobTemplate", "spec", "template", "spec"],
-    ),
-];
+use crate::back::k8s_profile::pod_spec_mut;
 
 /// Sets `automountServiceAccountToken: false` on the pod spec of every object of `objects` that
 /// runs pods, where the spec does not say and its account does not need the token.
@@ -36,7 +23,7 @@ pub fn withhold(objects: &mut [&mut Json]) {
     let written = accounts_of_kind(objects, "ServiceAccount");
     let bound = bound_accounts(objects);
     for object in objects.iter_mut() {
-        let Some(spec) = pod_spec(object) else {
+        let Some(spec) = pod_spec_mut(object) else {
             continue;
         };
         if spec.get("automountServiceAccountToken").is_some() {
@@ -54,15 +41,6 @@ pub fn withhold(objects: &mut [&mut Json]) {
             );
         }
     }
-}
-
-/// The pod spec of `object`, when its kind runs pods and it has one.
-fn pod_spec(object: &mut Json) -> Option<&mut Json> {
-    let kind = object.get("kind")?.as_str()?;
-    let (_, path) = POD_SPEC.iter().find(|(k, _)| *k == kind)?;
-    path.iter()
-        .try_fold(object, |at, key| at.get_mut(*key))
-        .filter(|spec| spec.is_object())
 }
 
 /// The names of the objects of `kind`.
@@ -99,11 +77,7 @@ mod tests {
     use serde_json::json;
 
     fn token(object: &Json) -> Option<&Json> {
-        let kind = object["kind"].as_str().unwrap();
-        let (_, path) = POD_SPEC.iter().find(|(k, _)| *k == kind).unwrap();
-        path.iter()
-            .try_fold(object, |at, key| at.get(*key))
-            .and_then(|spec| spec.get("automountServiceAccountToken"))
+        crate::back::k8s_profile::pod_spec(object)?.get("automountServiceAccountToken")
     }
 
     #[test]
