@@ -21,6 +21,7 @@ mod extras;
 mod filters;
 mod fulfil;
 mod functions;
+mod interface_defs;
 mod interface_parameters;
 mod interface_types;
 mod interfaces;
@@ -104,6 +105,7 @@ pub struct Context<'a> {
 fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut Diagnostics) {
     requirement_defs::check(model, ancestry, diags);
     derived_lists::check(model, ancestry, diags);
+    interface_defs::check(model, ancestry, diags);
     capability_refinement::check(model, ancestry, diags);
     interface_types::check(model, diags);
 }
