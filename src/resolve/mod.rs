@@ -19,6 +19,7 @@ mod defaults;
 mod derived_lists;
 mod extras;
 mod filters;
+mod fixed_parameters;
 mod fulfil;
 mod functions;
 mod interface_defs;
