@@ -43,6 +43,7 @@ mod select_filter;
 mod selection;
 mod simple_eval;
 mod substitution;
+mod template_names;
 mod tosca2_types;
 mod type_parts;
 mod types;
@@ -109,6 +110,7 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     interface_defs::check(model, ancestry, diags);
     capability_refinement::check(model, ancestry, diags);
     interface_types::check(model, diags);
+    template_names::check(model, diags);
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
