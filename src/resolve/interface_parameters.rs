@@ -15,10 +15,12 @@ use crate::yaml::{Map, Node};
 
 /// The checks of the parameter definitions every type writes: their defaults
 /// ([`super::parameter_defaults`]), then how they refine inherited ones
-/// ([`super::parameter_refinement`]).
+/// ([`super::parameter_refinement`]), then the templates' assignments of fixed ones
+/// ([`super::fixed_parameters`]).
 pub fn check(typing: &mut super::typing::Typing<'_, '_>, diags: &mut crate::diag::Diagnostics) {
     super::parameter_defaults::check(typing, diags);
     super::parameter_refinement::check(typing, diags);
+    super::fixed_parameters::check(typing, diags);
 }
 
 /// Where a parameter lives in its interface: the operation (`None` for the interface's own

@@ -115,7 +115,7 @@ pub fn check_operations(model: &Model, interface: &Interface, body: &Map, diags:
 }
 
 /// The operation and notification names an interface type or definition declares.
-fn declared(def: &Map) -> impl Iterator<Item = &str> {
+pub(super) fn declared(def: &Map) -> impl Iterator<Item = &str> {
     def.entries()
         .iter()
         .flat_map(|entry| match entry.key.scalar_text() {

@@ -11,14 +11,18 @@ mod boundary;
 mod call_shapes;
 pub mod calls;
 mod capability_defs;
+mod capability_refinement;
 mod capability_values;
 mod constraints;
 mod counts;
 mod defaults;
+mod derived_lists;
 mod filters;
+mod fixed_parameters;
 mod fulfil;
 mod functions;
 mod groups_and_policies;
+mod interface_defs;
 mod interface_parameters;
 mod interface_types;
 mod interfaces;
@@ -40,6 +44,7 @@ mod selection;
 mod simple_eval;
 mod substitution;
 mod substitution_mappings;
+mod template_names;
 mod tosca2_types;
 mod type_parts;
 mod types;
@@ -98,6 +103,18 @@ pub struct Context<'a> {
     pub patterns: patterns::Patterns,
 }
 
+/// The rules on what types and templates write, checked before any template is resolved:
+/// requirement and capability definitions, what derived types refine, interface definitions and
+/// types, and template names.
+fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut Diagnostics) {
+    requirement_defs::check(model, ancestry, diags);
+    derived_lists::check(model, ancestry, diags);
+    interface_defs::check(model, ancestry, diags);
+    capability_refinement::check(model, ancestry, diags);
+    interface_types::check(model, diags);
+    template_names::check(model, diags);
+}
+
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
 /// decides from `diags` whether to use it), so that `check` can report everything.
 pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topology {
@@ -109,8 +126,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     }
     let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
-    requirement_defs::check(model, &mut ancestry, diags);
-    interface_types::check(model, diags);
+    check_definitions(model, &mut ancestry, diags);
     value_types::check(model, &mut ancestry, diags);
     {
         let mut types = typing::Typing {

@@ -76,7 +76,7 @@ fn parent_layers<'m>(
 }
 
 /// The interface type a definition names, and the types it derives from, nearest first.
-fn interface_type_layers<'m>(
+pub(super) fn interface_type_layers<'m>(
     typing: &mut Typing<'_, 'm>,
     model: &'m Model,
     type_node: &Node,
