@@ -33,7 +33,6 @@ const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/resolve/nodes.rs", 1154, TO_SPLIT),
     ("src/resolve/typing.rs", 1034, TO_SPLIT),
     ("src/source/tests.rs", 878, TO_SPLIT),
-    ("src/yaml/load.rs", 2093, TO_SPLIT),
 ];
 
 /// Functions over the limit today: (file, function, its lines then, why).
@@ -58,7 +57,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ),
     ("src/resolve/typing.rs", "read_as", 186, TO_SPLIT),
     ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
-    ("src/yaml/load.rs", "scan_diagnostic", 171, TO_SPLIT),
 ];
 
 /// Every function of `code` with a body: its name and its length in lines.
