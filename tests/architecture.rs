@@ -60,6 +60,8 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/call_shapes.rs", "yaml", UNTYPED),
     ("src/resolve/capability_values.rs", "yaml", UNTYPED),
     ("src/resolve/calls/eval.rs", "yaml", UNTYPED),
+    ("src/resolve/calls/eval/call_index.rs", "yaml", UNTYPED),
+    ("src/resolve/calls/eval/custom.rs", "yaml", UNTYPED),
     ("src/resolve/calls/mappings.rs", "yaml", UNTYPED),
     ("src/resolve/calls/path.rs", "yaml", UNTYPED),
     ("src/resolve/calls/syntax.rs", "yaml", UNTYPED),

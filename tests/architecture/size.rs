@@ -26,7 +26,6 @@ const TO_SPLIT: &str = "to split";
 const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/resolve/requirements.rs", 806, TO_SPLIT),
     ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
-    ("src/resolve/calls/eval.rs", 1574, TO_SPLIT),
     ("src/resolve/calls/path.rs", 802, TO_SPLIT),
     ("src/resolve/fulfil.rs", 1518, TO_SPLIT),
     ("src/resolve/nodes.rs", 1154, TO_SPLIT),
@@ -38,7 +37,6 @@ const BIG_FILES: &[(&str, usize, &str)] = &[
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
-    ("src/resolve/calls/eval.rs", "defines", 129, TO_SPLIT),
     ("src/resolve/extras.rs", "substitution", 172, TO_SPLIT),
     ("src/resolve/fulfil.rs", "compatible", 134, TO_SPLIT),
     ("src/resolve/fulfil.rs", "connect", 148, TO_SPLIT),
