@@ -35,7 +35,6 @@ const BIG_FILES: &[(&str, usize, &str)] = &[
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
-    ("src/resolve/extras.rs", "substitution", 172, TO_SPLIT),
     ("src/resolve/fulfil.rs", "compatible", 134, TO_SPLIT),
     ("src/resolve/fulfil.rs", "connect", 148, TO_SPLIT),
     ("src/resolve/fulfil.rs", "select", 154, TO_SPLIT),
@@ -44,12 +43,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/resolve/requirements.rs", "relationship", 188, TO_SPLIT),
     ("src/resolve/requirements.rs", "select", 143, TO_SPLIT),
     ("src/resolve/scalar_types.rs", "check", 245, TO_SPLIT),
-    (
-        "src/resolve/substitution/splice.rs",
-        "splice",
-        412,
-        TO_SPLIT,
-    ),
     ("src/resolve/typing.rs", "read_as", 186, TO_SPLIT),
     ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
 ];
