@@ -1,0 +1,155 @@
+//! `$get_input` (§10.2.1.1 $get_input): the input's value, and the selectors into it.
+
+use super::{Evaluator, Site};
+use crate::diag::Diagnostics;
+use crate::ir::Value;
+use crate::resolve::calls::builtins;
+use crate::resolve::values::nested;
+
+impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
+    /// `$get_input` whose arguments became known here (`[ name, $node_index ]`); the reader
+    /// bound the others and reported undeclared inputs.
+    pub(super) fn input(
+        &mut self,
+        args: Vec<Value>,
+        site: &Site,
+        diags: &mut Diagnostics,
+    ) -> Result<Value, Vec<Value>> {
+        let Some(Value::String(name)) = args.first() else {
+            if !args.first().is_some_and(Value::has_call) {
+                self.error(
+                    site.arg(0),
+                    "`$get_input` names an input first".into(),
+                    "write `$get_input: <input name>` or `$get_input: [ <input name>, <key or index>, ... ]` (§10.2.1.1 $get_input)".into(),
+                    diags,
+                );
+            }
+            return Err(args);
+        };
+        if !self.selectors(&args, 1, &format!("input `{name}`"), site, diags) {
+            return Err(args);
+        }
+        match self.inputs.get(name) {
+            Some(Some(value)) if !args[1..].iter().any(Value::has_call) => {
+                if let Some(v) = nested(value, &args[1..]) {
+                    return Ok(v);
+                }
+                match self.missing_in_input(name, value, &args[1..]) {
+                    Ok(()) => Ok(Value::Null),
+                    Err((i, message)) => {
+                        self.error(
+                            site.arg(i + 1),
+                            message,
+                            "select a field its type defines, or an index within the list (§10.2.1.1 $get_input)"
+                                .into(),
+                            diags,
+                        );
+                        Err(args)
+                    }
+                }
+            }
+            _ => Err(args),
+        }
+    }
+
+    /// Whether the arguments from `from` on are keys (strings) and indices (non-negative
+    /// integers) into `what`, or calls that give them; reports the first that is not.
+    pub(super) fn selectors(
+        &mut self,
+        args: &[Value],
+        from: usize,
+        what: &str,
+        site: &Site,
+        diags: &mut Diagnostics,
+    ) -> bool {
+        let wrong = args.iter().enumerate().skip(from).find(|(_, step)| {
+            !matches!(step, Value::String(_) | Value::Call(_))
+                && !matches!(step, Value::Integer(k) if *k >= 0)
+        });
+        let Some((i, step)) = wrong else {
+            return true;
+        };
+        self.error(
+            site.arg(i),
+            format!(
+                "`{}` cannot select inside {what}",
+                crate::ir::value_text(step)
+            ),
+            "a key is a string and an index a non-negative integer (§10.2.1.1 $get_input)".into(),
+            diags,
+        );
+        false
+    }
+
+    /// Why `path` selects nothing inside the known value of input `name`: `Ok` when it names a
+    /// field the input's type declares and the value leaves unset (no value, null), else the
+    /// step that goes wrong and why.
+    pub(super) fn missing_in_input(
+        &self,
+        name: &str,
+        value: &Value,
+        path: &[Value],
+    ) -> Result<(), (usize, String)> {
+        let mut schema = self
+            .graph
+            .topology
+            .inputs
+            .iter()
+            .find(|i| i.name == name)
+            .and_then(|i| i.schema.as_ref());
+        let mut current = value;
+        for (i, step) in path.iter().enumerate() {
+            let shown = crate::ir::value_text(step);
+            match (current, step) {
+                (Value::Map(map), Value::String(key)) => match map.get(key) {
+                    Some(next) => {
+                        current = next;
+                        schema = schema.and_then(|s| s.properties.get(key).or(s.entry.as_deref()));
+                    }
+                    None if schema.is_some_and(|s| s.properties.contains_key(key)) => return Ok(()),
+                    None => {
+                        let mut known: Vec<&str> = map.keys().map(String::as_str).collect();
+                        if let Some(s) = schema {
+                            known.extend(s.properties.keys().map(String::as_str));
+                        }
+                        known.sort_unstable();
+                        known.dedup();
+                        return Err((
+                            i,
+                            format!(
+                                "input `{name}` has no `{key}` (it has: {})",
+                                known.join(", ")
+                            ),
+                        ));
+                    }
+                },
+                (Value::List(items), Value::Integer(k))
+                    if usize::try_from(*k).is_ok_and(|k| k < items.len()) =>
+                {
+                    current = &items[*k as usize];
+                    schema = schema.and_then(|s| s.entry.as_deref());
+                }
+                (Value::List(items), Value::Integer(k)) => {
+                    return Err((
+                        i,
+                        format!(
+                            "input `{name}` holds {} entr{} here, so index {k} is past the end",
+                            items.len(),
+                            if items.len() == 1 { "y" } else { "ies" }
+                        ),
+                    ));
+                }
+                (other, _) => {
+                    return Err((
+                        i,
+                        format!(
+                            "`{shown}` cannot select inside input `{name}` here: it is {}",
+                            builtins::describe(other)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
