@@ -363,6 +363,41 @@ topology_template:
     assert_eq!(ir["nodes"][target]["name"], "big", "{hosting}");
 }
 
+/// The valid counterparts of `normative-1-x-port-order-gap` and
+/// `normative-1-x-two-default-ports`: Ports bound to one Compute with orders 1 and 0 (any
+/// template order) and one default, and Ports that leave `order` to its default (no ordering
+/// asked for) check clean (F.5.2.1 Properties of tosca.nodes.network.Port).
+#[test]
+fn simple_profile_ports_in_order_are_accepted() {
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+    other:
+      type: tosca.nodes.Compute
+    net:
+      type: tosca.nodes.network.Network
+    second:
+      type: tosca.nodes.network.Port
+      properties: { order: 1 }
+      requirements: [ { binding: server }, { link: net } ]
+    first:
+      type: tosca.nodes.network.Port
+      properties: { order: 0, is_default: true }
+      requirements: [ { binding: server }, { link: net } ]
+    unordered_a:
+      type: tosca.nodes.network.Port
+      requirements: [ { binding: other }, { link: net } ]
+    unordered_b:
+      type: tosca.nodes.network.Port
+      properties: { is_default: true }
+      requirements: [ { binding: other }, { link: net } ]
+",
+    );
+}
+
 /// A version a YAML loader types as a float keeps the text written (SP-YAML-04): `14.10` is
 /// not `14.1`, and `18.0` keeps its `.0` (A.2.2 TOSCA version).
 #[test]

@@ -18,6 +18,7 @@ mod defaults;
 mod extras;
 mod filters;
 mod fulfil;
+mod function_targets;
 mod functions;
 mod interface_parameters;
 mod interface_types;
@@ -31,6 +32,7 @@ mod parameter_refinement;
 mod params;
 mod paths;
 pub mod patterns;
+mod port_order;
 mod refinement;
 mod required_keyname;
 mod requirement_defs;
@@ -403,4 +405,5 @@ fn after_build(
     unset_inputs::check(model, ancestry, template, topology, diags);
     workflow_calls::steps::check(model, template, topology, diags);
     extras::membership::check(model, ancestry, template, topology, diags);
+    port_order::check(template, topology, diags);
 }
