@@ -33,7 +33,7 @@ fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> Vec<&'m str> {
 /// The mappings of a `capabilities` or `requirements` section (`key`): a map of names to
 /// targets, or TOSCA 2.0's list of requirement mappings (§15.5 Requirement Mapping), each a
 /// single-entry map. A list item of another shape is reported; this is where the mappings are read
-/// (`resolve::extras`), and the later passes over them take [`well_formed_entries`].
+/// (`resolve::substitution_mappings`), and the later passes over them take [`well_formed_entries`].
 pub fn mapping_entries<'y>(
     key: &str,
     section: &'y Yaml,

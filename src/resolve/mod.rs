@@ -15,11 +15,11 @@ mod capability_values;
 mod constraints;
 mod counts;
 mod defaults;
-mod extras;
 mod filters;
 mod fulfil;
 mod function_targets;
 mod functions;
+mod groups_and_policies;
 mod interface_parameters;
 mod interface_types;
 mod interfaces;
@@ -43,6 +43,7 @@ mod select_filter;
 mod selection;
 mod simple_eval;
 mod substitution;
+mod substitution_mappings;
 mod tosca2_types;
 mod type_parts;
 mod types;
@@ -52,6 +53,7 @@ mod validation;
 mod value_types;
 mod values;
 mod workflow_calls;
+mod workflows;
 mod written_definitions;
 
 use std::collections::HashMap;
@@ -229,15 +231,15 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     nodes.build(template, &mut topology, diags);
     functions.read_implementations(|yaml, notes| nodes.function_implementation(yaml, notes));
     let unfulfilled = requirements::connect(&mut nodes, template, &functions, &mut topology, diags);
-    extras::groups_and_policies(&mut nodes, template, &mut topology, diags);
+    groups_and_policies::read(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
-    extras::workflows(&plain, &locator, template, &mut topology, diags);
+    workflows::read(&plain, &locator, template, &mut topology, diags);
     after_build(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the
     // list made so far (`calls::path`), and the boundary says which requirements those are.
-    topology.substitution = extras::substitution(&mut nodes, template, &topology, diags);
+    topology.substitution = substitution_mappings::read(&mut nodes, template, &topology, diags);
     calls::resolve(
         model,
         &mut nodes.typing(),
@@ -404,6 +406,6 @@ fn after_build(
 ) {
     unset_inputs::check(model, ancestry, template, topology, diags);
     workflow_calls::steps::check(model, template, topology, diags);
-    extras::membership::check(model, ancestry, template, topology, diags);
+    groups_and_policies::membership::check(model, ancestry, template, topology, diags);
     port_order::check(template, topology, diags);
 }

@@ -41,7 +41,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
     ("src/resolve/calls/eval.rs", "defines", 129, TO_SPLIT),
-    ("src/resolve/extras.rs", "substitution", 172, TO_SPLIT),
     ("src/resolve/fulfil.rs", "compatible", 134, TO_SPLIT),
     ("src/resolve/fulfil.rs", "connect", 148, TO_SPLIT),
     ("src/resolve/fulfil.rs", "select", 154, TO_SPLIT),

@@ -1,0 +1,254 @@
+//! Groups and policies of a topology template: their types, typed properties and attributes,
+//! members and targets (TOSCA 2.0 §16.2 Group Definition, §16.4 Policy Definition; the Simple
+//! Profile's group and policy definitions), read into the IR. Whether the members and targets
+//! are of the types their group or policy type admits is [`membership`].
+
+pub(super) mod membership;
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use super::nodes::{NodeBuilder, index};
+use super::values::ValueReader;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Group, GroupId, NodeId, Policy, PolicyTarget, Topology, TypeNames, Value};
+use crate::model::{Named, TopologyTemplate, TypeKind};
+use crate::yaml::{Map, Node as Yaml};
+
+/// Reads the template's groups, then its policies, into `topology`.
+pub fn read(
+    builder: &mut NodeBuilder,
+    template: &TopologyTemplate,
+    topology: &mut Topology,
+    diags: &mut Diagnostics,
+) {
+    let nodes: HashMap<String, NodeId> = index(topology)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    for named in &template.groups {
+        let (type_name, types, def) = typed(builder, named, TypeKind::Group, "group", diags);
+        let owner = format!("group `{}`", named.name);
+        let span = named.span;
+        let properties = typed_values(
+            builder,
+            &owner,
+            &types,
+            TypeKind::Group,
+            def,
+            "properties",
+            span,
+            diags,
+        );
+        let attributes = typed_values(
+            builder,
+            &owner,
+            &types,
+            TypeKind::Group,
+            def,
+            "attributes",
+            span,
+            diags,
+        );
+        let members = def
+            .and_then(|d| d.get("members"))
+            .map(|m| builder.strings(m, "`members`", diags))
+            .unwrap_or_default();
+        let member_spans = def
+            .and_then(|d| d.get("members"))
+            .map_or(named.span, |m| m.span);
+        let members = members
+            .iter()
+            .filter_map(|m| {
+                let found = nodes.get(m).copied();
+                if found.is_none() {
+                    diags.push(unknown(
+                        &format!("group `{}` has unknown member `{m}`", named.name),
+                        member_spans,
+                        m,
+                        nodes.keys(),
+                    ));
+                }
+                found
+            })
+            .collect();
+        let group = Group {
+            name: named.name.clone(),
+            type_name,
+            types,
+            description: text(def, "description"),
+            metadata: def
+                .and_then(|d| d.get("metadata"))
+                .map(|n| super::metadata_values(builder.reader, n, diags))
+                .unwrap_or_default(),
+            members,
+            properties,
+            attributes,
+            location: builder.locator.at(named.span),
+        };
+        topology.groups.push(group);
+    }
+    policies(builder, template, topology, &nodes, diags);
+}
+
+/// The template's policies, after its groups: a policy targets nodes and groups by name.
+fn policies(
+    builder: &mut NodeBuilder,
+    template: &TopologyTemplate,
+    topology: &mut Topology,
+    nodes: &HashMap<String, NodeId>,
+    diags: &mut Diagnostics,
+) {
+    let groups: HashMap<String, GroupId> = topology
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.name.clone(), GroupId::from_index(i)))
+        .collect();
+    for named in &template.policies {
+        let (type_name, types, def) = typed(builder, named, TypeKind::Policy, "policy", diags);
+        let owner = format!("policy `{}`", named.name);
+        let properties = typed_values(
+            builder,
+            &owner,
+            &types,
+            TypeKind::Policy,
+            def,
+            "properties",
+            named.span,
+            diags,
+        );
+        let target_names = def
+            .and_then(|d| d.get("targets"))
+            .map(|t| builder.strings(t, "`targets`", diags))
+            .unwrap_or_default();
+        let targets_span = def
+            .and_then(|d| d.get("targets"))
+            .map_or(named.span, |t| t.span);
+        let targets = target_names
+            .iter()
+            .filter_map(|t| match (nodes.get(t), groups.get(t)) {
+                (Some(n), _) => Some(PolicyTarget::Node(*n)),
+                (None, Some(g)) => Some(PolicyTarget::Group(*g)),
+                (None, None) => {
+                    diags.push(unknown(
+                        &format!(
+                            "policy `{}` targets unknown node or group `{t}`",
+                            named.name
+                        ),
+                        targets_span,
+                        t,
+                        nodes.keys().chain(groups.keys()),
+                    ));
+                    None
+                }
+            })
+            .collect();
+        let policy = Policy {
+            name: named.name.clone(),
+            type_name,
+            types,
+            description: text(def, "description"),
+            metadata: def
+                .and_then(|d| d.get("metadata"))
+                .map(|n| super::metadata_values(builder.reader, n, diags))
+                .unwrap_or_default(),
+            targets,
+            properties,
+            triggers: values(builder.reader, def, "triggers", diags),
+            location: builder.locator.at(named.span),
+        };
+        topology.policies.push(policy);
+    }
+}
+
+fn typed<'n>(
+    builder: &mut NodeBuilder,
+    named: &'n Named,
+    kind: TypeKind,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> (String, TypeNames, Option<&'n Map>) {
+    let def = named.def.as_map();
+    match builder.type_of(named, what, diags) {
+        Some((t, span)) => {
+            let types = builder.ancestry.of(builder.model, kind, &t, span, diags);
+            (t, types, def)
+        }
+        None => (String::new(), TypeNames::default(), def),
+    }
+}
+
+/// A group's or policy's `section` (`properties`, `attributes`): the defaults of its type
+/// chain, then its own assignments typed against the definitions, and a required property left
+/// unset reported once the whole chain is known. TOSCA 2.0 gives both "An optional map of
+/// property value assignments" (§16.2 Group Definition, §16.4 Policy Definition), which the
+/// type's property definitions govern as they do a node template's (T2-PROPASSIGN-04: every
+/// required property needs a value); the Simple Profile's group and policy types define
+/// properties the same way, so 1.x templates are read alike.
+///
+/// A property the type does not define is kept, untyped, and not reported: the normative
+/// policy types define no properties (`tosca.policies.Scaling`, `Placement`), and templates
+/// give them the settings an orchestrator reads by convention (`min_instances` and
+/// `max_instances` on a Scaling policy, which toscana's Kubernetes mapping reads too). A
+/// template whose type is unknown (reported where it is named) keeps all its values untyped.
+#[allow(clippy::too_many_arguments)]
+fn typed_values(
+    builder: &mut NodeBuilder,
+    owner: &str,
+    types: &TypeNames,
+    kind: TypeKind,
+    def: Option<&Map>,
+    section: &str,
+    at: crate::source::Span,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    if types.is_empty() {
+        return values(builder.reader, def, section, diags);
+    }
+    let assigned = def.and_then(|d| d.get(section));
+    if let Some(assigned) = assigned {
+        crate::model::shape::map(assigned, &format!("`{section}`"), diags);
+    }
+    let defs = super::types::definitions(builder.model, kind, types);
+    let definitions = builder.definitions.of(&defs, section);
+    let mut typing = builder.typing();
+    let mut values = typing.defaults(&definitions, section);
+    values.extend(typing.assigned(owner, &definitions, section, assigned, false, diags));
+    if section == "properties" && super::nodes::defs_complete(builder.model, &defs) {
+        builder
+            .typing()
+            .check_required(owner, &definitions, &values, at, diags);
+    }
+    values
+}
+
+fn text(def: Option<&Map>, key: &str) -> Option<String> {
+    def.and_then(|d| d.get(key))
+        .and_then(Yaml::scalar_text)
+        .map(str::to_string)
+}
+
+fn values(
+    reader: &ValueReader,
+    def: Option<&Map>,
+    key: &str,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    def.and_then(|d| d.get(key))
+        .map(|n| super::map_values(reader, n, &format!("`{key}`"), diags))
+        .unwrap_or_default()
+}
+
+fn unknown<'k>(
+    message: &str,
+    span: crate::source::Span,
+    name: &str,
+    known: impl Iterator<Item = &'k String>,
+) -> Diagnostic {
+    let known: Vec<&str> = known.map(String::as_str).collect();
+    Diagnostic::error(codes::TOSCA_UNKNOWN_NAME, message.to_string())
+        .at(span)
+        .did_you_mean(name, &known, None)
+}
