@@ -166,3 +166,46 @@ service_template:
     let queue = &tosca2["nodes"][0]["capabilities"]["queue"]["properties"];
     assert_eq!(queue["depth"]["value"], 50, "{queue}");
 }
+
+/// A one-line refinement `<name>: <value>` gives the property its value, so a required
+/// property it sets is set: TOSCA 2.0 reads it as the fixed `value` (§9.4 Property Definition),
+/// a 1.x type as its default; in a node type's properties and in its capability definition's.
+#[test]
+fn one_line_refinements_give_required_properties_their_value() {
+    for (version, topology) in [
+        ("tosca_simple_yaml_1_3", "topology_template"),
+        ("tosca_2_0", "service_template"),
+    ] {
+        let ir = ir(&format!(
+            "tosca_definitions_version: {version}
+capability_types:
+  Sized:
+    properties:
+      size:
+        type: integer
+node_types:
+  Box:
+    properties:
+      size:
+        type: integer
+    capabilities:
+      room:
+        type: Sized
+        properties:
+          size: 2
+  SmallBox:
+    derived_from: Box
+    properties:
+      size: 1
+{topology}:
+  node_templates:
+    box:
+      type: SmallBox
+"
+        ));
+        let node = &ir["nodes"][0];
+        assert_eq!(node["properties"]["size"]["value"], 1, "{version}: {node}");
+        let room = &node["capabilities"]["room"]["properties"]["size"];
+        assert_eq!(room["value"], 2, "{version}: {node}");
+    }
+}

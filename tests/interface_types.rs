@@ -81,3 +81,64 @@ topology_template:
 ",
     );
 }
+
+/// An operation's implementation is overridden, never merged: a template that writes
+/// `create: b.sh` replaces the type's `{primary: a.sh, dependencies: [dep.sh]}` whole, and
+/// keeps the type's input definitions, whose default still gives `level` its value
+/// (A.5.12 Interface definition, A.5.13 Operation definition; SP-TYPE-05, SP-OP-05).
+#[test]
+fn simple_profile_template_implementations_replace_the_types_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    for script in ["a.sh", "b.sh", "dep.sh"] {
+        std::fs::write(dir.path().join(script), "#!/bin/sh\n").unwrap();
+    }
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  App:
+    derived_from: tosca.nodes.Root
+    interfaces:
+      Standard:
+        type: tosca.interfaces.node.lifecycle.Standard
+        create:
+          implementation:
+            primary: a.sh
+            dependencies: [ dep.sh ]
+          inputs:
+            level: { type: integer, default: 3 }
+  BigApp:
+    derived_from: App
+    interfaces:
+      Standard:
+        configure: a.sh
+topology_template:
+  node_templates:
+    app:
+      type: BigApp
+      interfaces:
+        Standard:
+          create: b.sh
+",
+    )
+    .unwrap();
+    let out = toscana().arg("ir").arg(&path).output().unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let operations = &ir["nodes"][0]["interfaces"]["Standard"]["operations"];
+    let create = &operations["create"];
+    assert_eq!(
+        create["implementation"]["primary"]["file"], "b.sh",
+        "{create}"
+    );
+    assert_eq!(
+        create["implementation"]["dependencies"],
+        serde_json::json!([]),
+        "{create}"
+    );
+    assert_eq!(create["inputs"]["level"]["value"], 3, "{create}");
+    let configure = &operations["configure"]["implementation"]["primary"]["file"];
+    assert_eq!(configure, "a.sh", "{operations}");
+}

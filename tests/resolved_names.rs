@@ -240,3 +240,58 @@ topology_template:
 ",
     );
 }
+
+/// The valid counterparts of the `function-1-x-get-*-unknown` cases: `get_artifact` of an
+/// artifact the template has (its own or its type's), `get_operation_output` of an operation
+/// the interface type declares (implemented or not) and of a relationship template or
+/// `SOURCE`/`TARGET` (not judged), and `get_nodes_of_type` of a node type by its full name and
+/// by its shorthand check clean (B.6.1, B.7.1, B.8.1).
+#[test]
+fn simple_profile_function_targets_that_exist_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("install.sh"), "#!/bin/sh\n").unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  example.App:
+    derived_from: tosca.nodes.SoftwareComponent
+    artifacts:
+      setup:
+        type: tosca.artifacts.File
+        file: install.sh
+topology_template:
+  node_templates:
+    app:
+      type: example.App
+      requirements:
+        - host: server
+      artifacts:
+        installer:
+          type: tosca.artifacts.File
+          file: install.sh
+      interfaces:
+        Standard:
+          create:
+            implementation: install.sh
+            inputs:
+              package: { get_artifact: [ SELF, installer ] }
+              setup: { get_artifact: [ SELF, setup ] }
+              key: { get_operation_output: [ server, Standard, create, public_key ] }
+    server:
+      type: tosca.nodes.Compute
+  outputs:
+    started: { value: { get_operation_output: [ app, Standard, start, pid ] } }
+    servers: { value: { get_nodes_of_type: tosca.nodes.Compute } }
+    computes: { value: { get_nodes_of_type: Compute } }
+",
+    )
+    .unwrap();
+    let out = common::toscana().arg("check").arg(&path).output().unwrap();
+    let stderr = common::stderr(&out);
+    assert!(
+        out.status.success() && !stderr.contains("error"),
+        "{stderr}"
+    );
+}

@@ -255,3 +255,178 @@ service_template:
 ",
     );
 }
+
+/// `.inf`, `-.inf` and `.nan` are YAML 1.2 floats, so values of TOSCA's `float` (A.2.2,
+/// §9.1.1.3): the IR keeps them of kind `float`, written as their YAML spelling since JSON
+/// has no number for them.
+#[test]
+fn non_finite_floats_are_floats_in_the_ir() {
+    for (version, topology) in [
+        ("tosca_simple_yaml_1_3", "topology_template"),
+        ("tosca_2_0", "service_template"),
+    ] {
+        let ir = common::ir_clean(&format!(
+            "tosca_definitions_version: {version}
+node_types:
+  Gauge:
+    properties:
+      high: {{ type: float }}
+      low: {{ type: float }}
+      unknown: {{ type: float }}
+      untyped: {{ type: map }}
+{topology}:
+  node_templates:
+    gauge:
+      type: Gauge
+      properties:
+        high: .inf
+        low: -.Inf
+        unknown: .nan
+        untyped: {{ ratio: .INF }}
+"
+        ));
+        let properties = &ir["nodes"][0]["properties"];
+        for (name, text) in [("high", ".inf"), ("low", "-.inf"), ("unknown", ".nan")] {
+            assert_eq!(properties[name]["kind"], "float", "{version}: {properties}");
+            assert_eq!(properties[name]["value"], text, "{version}: {properties}");
+        }
+        let ratio = &properties["untyped"]["value"]["ratio"];
+        assert_eq!(ratio["kind"], "float", "{version}: {properties}");
+        assert_eq!(ratio["value"], ".inf", "{version}: {properties}");
+    }
+}
+
+/// The valid counterparts of the `normative-1-x-*` cases: a Scalable capability whose
+/// `default_instances` lies in [min_instances, max_instances] (bounds included), assigned
+/// Endpoints that give `port` or `ports`, and normative endpoints a template leaves as its type
+/// defines them (Compute's `endpoint`, which has neither), check clean (C.3.10.1 Properties,
+/// C.3.4.4 Additional requirements).
+#[test]
+fn normative_capability_rules_accept_what_they_allow() {
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+      capabilities:
+        scalable:
+          properties: { min_instances: 2, max_instances: 4, default_instances: 4 }
+    web_server:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: server
+      capabilities:
+        data_endpoint:
+          properties: { protocol: http, port: 8080 }
+        admin_endpoint:
+          properties:
+            ports:
+              console: { protocol: tcp, target: 9990 }
+",
+    );
+}
+
+/// The valid counterpart of `node-filter-1-x-capability-by-type`: a node_filter that names the
+/// target's capability by its type selects the template whose `host` capability passes
+/// (A.5.4.4 Additional requirements of Node Filter).
+#[test]
+fn simple_profile_node_filters_may_name_a_capability_by_its_type() {
+    let ir = common::ir_clean(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    app:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host:
+            node: tosca.nodes.Compute
+            node_filter:
+              capabilities:
+                - tosca.capabilities.Compute:
+                    properties:
+                      - num_cpus: { greater_or_equal: 4 }
+    small:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties: { num_cpus: 2 }
+    big:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties: { num_cpus: 8 }
+",
+    );
+    let hosting = &ir["relationships"][0];
+    let target = hosting["target"].as_u64().expect("a target node index") as usize;
+    assert_eq!(ir["nodes"][target]["name"], "big", "{hosting}");
+}
+
+/// The valid counterparts of `normative-1-x-port-order-gap` and
+/// `normative-1-x-two-default-ports`: Ports bound to one Compute with orders 1 and 0 (any
+/// template order) and one default, and Ports that leave `order` to its default (no ordering
+/// asked for) check clean (F.5.2.1 Properties of tosca.nodes.network.Port).
+#[test]
+fn simple_profile_ports_in_order_are_accepted() {
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+    other:
+      type: tosca.nodes.Compute
+    net:
+      type: tosca.nodes.network.Network
+    second:
+      type: tosca.nodes.network.Port
+      properties: { order: 1 }
+      requirements: [ { binding: server }, { link: net } ]
+    first:
+      type: tosca.nodes.network.Port
+      properties: { order: 0, is_default: true }
+      requirements: [ { binding: server }, { link: net } ]
+    unordered_a:
+      type: tosca.nodes.network.Port
+      requirements: [ { binding: other }, { link: net } ]
+    unordered_b:
+      type: tosca.nodes.network.Port
+      properties: { is_default: true }
+      requirements: [ { binding: other }, { link: net } ]
+",
+    );
+}
+
+/// A version a YAML loader types as a float keeps the text written (SP-YAML-04): `14.10` is
+/// not `14.1`, and `18.0` keeps its `.0` (A.2.2 TOSCA version).
+#[test]
+fn simple_profile_versions_written_as_floats_keep_their_text() {
+    let ir = common::ir_clean(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Release:
+    derived_from: tosca.nodes.Root
+    properties:
+      ubuntu: { type: version }
+      fedora: { type: version }
+topology_template:
+  node_templates:
+    release:
+      type: Release
+      properties:
+        ubuntu: 14.10
+        fedora: 18.0
+",
+    );
+    let properties = &ir["nodes"][0]["properties"];
+    assert_eq!(
+        properties["ubuntu"]["value"]["text"], "14.10",
+        "{properties}"
+    );
+    assert_eq!(properties["ubuntu"]["value"]["minor"], 10, "{properties}");
+    assert_eq!(
+        properties["fedora"]["value"]["text"], "18.0",
+        "{properties}"
+    );
+}

@@ -13,15 +13,57 @@
 use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::model::Named;
+use crate::model::{Dialect, Named};
 use crate::yaml::{Kind, Map, Node, overlay_maps};
 
+/// A kind of template that may use `copy`, and the section of the dialect's spec that says a
+/// copy's source must not be a copy itself.
+pub struct TemplateKind {
+    /// The kind in messages ("node template").
+    pub what: &'static str,
+    /// The section that states the rule, as cited in hints.
+    pub rule: &'static str,
+}
+
+/// The node and relationship [`TemplateKind`]s of one dialect.
+pub struct Rules {
+    pub node: TemplateKind,
+    pub relationship: TemplateKind,
+}
+
+impl Rules {
+    /// The sections of `dialect`'s spec: the Simple Profile states the rule in each template's
+    /// "Additional requirements"; TOSCA 2.0 in the definition of the `copy` keyname.
+    pub fn of(dialect: Dialect) -> Self {
+        let tosca2 = dialect == Dialect::Tosca2;
+        Rules {
+            node: TemplateKind {
+                what: "node template",
+                rule: if tosca2 {
+                    "§7.2 Node Template"
+                } else {
+                    "A.7.3.3 Additional requirements of Node Template"
+                },
+            },
+            relationship: TemplateKind {
+                what: "relationship template",
+                rule: if tosca2 {
+                    "§7.4 Relationship Template"
+                } else {
+                    "A.7.4.2 Additional requirements of Relationship Template"
+                },
+            },
+        }
+    }
+}
+
 /// Replaces every template of `templates` that has `copy` by the merge of its source and its
-/// own keynames. `what` names the kind in messages ("node template").
+/// own keynames. `kind` names the kind in messages and the rule in hints.
 ///
 /// A copy of a copy is reported and still merged down the chain, so the template is read as
 /// its author meant and the one mistake is not followed by others (a missing `type`, say).
-pub fn expand(templates: &mut [Named], what: &str, diags: &mut Diagnostics) {
+pub fn expand(templates: &mut [Named], kind: &TemplateKind, diags: &mut Diagnostics) {
+    let what = kind.what;
     let by_name: HashMap<&str, usize> = templates
         .iter()
         .enumerate()
@@ -73,7 +115,8 @@ pub fn expand(templates: &mut [Named], what: &str, diags: &mut Diagnostics) {
                 .at_with(copy.span, "the source of a copy")
                 .label(chained.span, "uses `copy` itself")
                 .hint(format!(
-                    "the source of `copy` must be a complete {what} (§9.8 Parameter Definition); copy from the template that `{source_name}` copies, or write `{source_name}` out in full"
+                    "the source of `copy` must be a complete {what} ({}); copy from the template that `{source_name}` copies, or write `{source_name}` out in full",
+                    kind.rule
                 )),
             );
         }
@@ -153,7 +196,11 @@ mod tests {
                 def: e.value.clone(),
             })
             .collect();
-        expand(&mut named, "node template", &mut diags);
+        expand(
+            &mut named,
+            &Rules::of(Dialect::SimpleProfile).node,
+            &mut diags,
+        );
         (named, diags)
     }
 

@@ -260,10 +260,11 @@ fn read_topology(
     diags: &mut Diagnostics,
 ) -> Option<crate::model::TopologyTemplate> {
     let mut topology = yaml::read_topology(template?, dialect, diags)?;
-    copy::expand(&mut topology.node_templates, "node template", diags);
+    let rules = copy::Rules::of(dialect);
+    copy::expand(&mut topology.node_templates, &rules.node, diags);
     copy::expand(
         &mut topology.relationship_templates,
-        "relationship template",
+        &rules.relationship,
         diags,
     );
     Some(topology)

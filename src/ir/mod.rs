@@ -8,6 +8,7 @@
 //! these types by [`json_schema`] and kept current by a test.
 
 mod family;
+mod float;
 mod handles;
 pub mod hosting;
 pub mod order;
@@ -19,6 +20,7 @@ mod value;
 mod value_maps;
 
 pub use family::{TypeKind, canonical, kind_of_uri, type_matches};
+pub use float::float_text;
 pub use handles::{GroupId, NodeId, RelationshipId};
 pub use hosting::{Hosting, is_hosting};
 pub use shared::Shared;

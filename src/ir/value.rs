@@ -18,9 +18,13 @@ pub enum Value {
     Null,
     Boolean(bool),
     Integer(i64),
-    /// A float; non-finite values serialise as `null` in JSON, so they keep their text in a
-    /// [`Value::String`] instead where the front end meets them.
-    Float(f64),
+    /// A float; an infinity or NaN is written as its YAML spelling (`.inf`, `-.inf`, `.nan`),
+    /// JSON having no number for it.
+    Float(
+        #[serde(serialize_with = "super::float::serialize")]
+        #[schemars(with = "super::float::FloatJson")]
+        f64,
+    ),
     String(String),
     List(Vec<Value>),
     /// A map in source order. Keys are strings (TOSCA map keys are typed by a string-like
@@ -177,7 +181,7 @@ pub fn value_text(value: &Value) -> String {
             Value::Null => out.push_str("null"),
             Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Integer(i) => out.push_str(&i.to_string()),
-            Value::Float(f) => out.push_str(&f.to_string()),
+            Value::Float(f) => out.push_str(&super::float::float_text(*f)),
             Value::String(s) | Value::Timestamp(s) | Value::Bytes(s) => out.push_str(s),
             Value::Scalar(s) => out.push_str(&s.text),
             Value::Version(v) => out.push_str(&v.text),

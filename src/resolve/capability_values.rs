@@ -23,6 +23,7 @@ use indexmap::IndexMap;
 
 use super::nodes::{NodeBuilder, defs_complete};
 use super::types::definitions;
+use super::workflow_calls::is_value;
 use crate::diag::Diagnostics;
 use crate::ir::{Capability, Shared, Value};
 use crate::model::TypeKind;
@@ -30,8 +31,11 @@ use crate::source::Span;
 use crate::yaml::Node as Yaml;
 
 impl NodeBuilder<'_> {
-    /// In a type's capability definition, `properties` are definitions (take their defaults);
-    /// a refinement may also assign plain values.
+    /// In a type's capability definition, `properties` are definitions (take their `default`,
+    /// or a TOSCA 2.0 fixed `value`); a refinement may also be the one-line form
+    /// `<name>: <value>` (§9.4 Property Definition: "the short form can be used only during a
+    /// refinement"; toscana reads the same form in 1.x capability definitions), which gives the
+    /// property its value. A map counts as a definition when it uses a definition keyname.
     pub(super) fn defaults_or_values(
         &self,
         values: &Yaml,
@@ -45,24 +49,36 @@ impl NodeBuilder<'_> {
             let Some(name) = entry.key.scalar_text() else {
                 continue;
             };
-            if let Some(default) = entry.value.as_map().and_then(|d| d.get("default")) {
-                out.insert(name.to_string(), self.reader.value(default, diags));
+            let value = match entry.value.as_map() {
+                Some(def) if !is_value(def) => def.get("default").or_else(|| def.get("value")),
+                _ => Some(&entry.value),
+            };
+            if let Some(value) = value {
+                out.insert(name.to_string(), self.reader.value(value, diags));
             }
         }
         out
     }
 
     /// Reports each required property of `capabilities` (the finished capabilities of node
-    /// template `node`) that has no value; `at` gives where a capability is assigned, if it is,
-    /// else the error points at `node_span`.
-    pub(super) fn check_required_capabilities(
+    /// template `node`) that has no value, and what the normative capability types' rules
+    /// forbid ([`super::normative_values`]); `assigned` is the template's `capabilities` as
+    /// written: an error points at a capability it assigns, else at `node_span`.
+    pub(super) fn check_capabilities(
         &mut self,
         node: &str,
         capabilities: &IndexMap<String, Shared<Capability>>,
-        at: impl Fn(&str) -> Option<Span>,
+        assigned: Option<&Yaml>,
         node_span: Span,
         diags: &mut Diagnostics,
     ) {
+        let at = |c: &str| assigned?.as_map()?.entry(c).map(|e| e.key.span);
+        let value_at = |c: &str, property: Option<&str>| {
+            let written = assigned?.as_map()?.get(c)?.as_map()?.get("properties");
+            let value = written.and_then(|p| p.as_map()?.get(property?));
+            value.map(|v| v.span).or_else(|| at(c))
+        };
+        super::normative_values::check(node, capabilities, value_at, node_span, diags);
         for (name, capability) in capabilities {
             let type_defs = definitions(self.model, TypeKind::Capability, &capability.types);
             if type_defs.is_empty() || !defs_complete(self.model, &type_defs) {

@@ -117,6 +117,8 @@ impl Checker<'_> {
             && self.reader.is_call(node)
         {
             let function = entry.key.scalar_text().unwrap_or_default();
+            let call = target_call(function, &entry.value, place);
+            super::function_targets::check(self.model, &self.index, topology, &call, diags);
             if matches!(function, "get_property" | "get_attribute")
                 && let Some(target) = self.reference(function, &entry.value, place, topology, diags)
                 && function == "get_property"
@@ -386,6 +388,20 @@ impl Checker<'_> {
             return None;
         }
         Some((node, name.to_string()))
+    }
+}
+
+/// A call's arguments for [`super::function_targets`]: a list's items, or the one argument.
+fn target_call<'a>(
+    function: &'a str,
+    args: &'a Yaml,
+    place: Place,
+) -> super::function_targets::Call<'a> {
+    let items = args.as_seq().unwrap_or(std::slice::from_ref(args));
+    super::function_targets::Call {
+        function,
+        args: items.iter().map(|a| (a.scalar_text(), a.span)).collect(),
+        this: place.this,
     }
 }
 

@@ -182,13 +182,8 @@ impl<'a> NodeBuilder<'a> {
         let only_selected = self.model.dialect == crate::ir::Dialect::Tosca2
             && selection(&directives).is_some_and(|otherwise| otherwise.is_empty());
         if !only_selected {
-            let at = |c: &str| {
-                def.get("capabilities")?
-                    .as_map()?
-                    .entry(c)
-                    .map(|e| e.key.span)
-            };
-            self.check_required_capabilities(&named.name, &capabilities, at, named.span, diags);
+            let assigned = def.get("capabilities");
+            self.check_capabilities(&named.name, &capabilities, assigned, named.span, diags);
         }
         let selection = selection(&directives).map(|otherwise| NodeSelection {
             node_filter: def.get("node_filter").map(|f| self.reader.value(f, diags)),

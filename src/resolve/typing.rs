@@ -28,6 +28,9 @@ use crate::model::literals::{self, UnitTable};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
 
+mod layers;
+pub use layers::definitions_of;
+
 /// Nesting of data types within data types checked at most; deeper values are taken as they are
 /// (a recursive data type is legal TOSCA, a value cannot nest forever, but the YAML depth limit
 /// already bounds it; this bounds the work per value).
@@ -38,12 +41,18 @@ const MAX_TYPE_DEPTH: usize = 64;
 pub struct Definition<'m> {
     /// The definition maps, most specific first.
     pub(super) layers: Vec<&'m Map>,
+    /// The value of a one-line refinement `<name>: <value>` more specific than every layer
+    /// that gives a `default` or `value` (see [`definitions_of`]).
+    pub(super) one_line: Option<&'m Yaml>,
 }
 
 impl<'m> Definition<'m> {
     /// A definition written in one place (an input, an entry_schema).
     pub fn single(map: &'m Map) -> Self {
-        Definition { layers: vec![map] }
+        Definition {
+            layers: vec![map],
+            one_line: None,
+        }
     }
 
     /// The most specific value of `key`.
@@ -55,14 +64,13 @@ impl<'m> Definition<'m> {
         self.get("type").and_then(Yaml::scalar_text)
     }
 
-    /// `required` defaults to true (Simple Profile and TOSCA 2.0 alike).
+    /// `required` defaults to true (Simple Profile and TOSCA 2.0 alike); a YAML 1.1 `no` is
+    /// false, as the Simple Profile's own files mean it (see [`super::required_keyname`]).
     pub fn required(&self) -> bool {
-        !matches!(
-            self.get("required")
-                .and_then(|n| n.as_scalar())
-                .map(|s| s.core),
-            Some(crate::yaml::Core::Bool(false))
-        )
+        let required = self.get("required");
+        let core = required.and_then(|n| n.as_scalar()).map(|s| s.core);
+        !(core == Some(crate::yaml::Core::Bool(false))
+            || required.and_then(yaml11_bool).is_some_and(|(_, b)| !b))
     }
 
     /// The `validation` clause of every layer: a refinement's is ANDed with what it inherits
@@ -82,31 +90,6 @@ impl<'m> Definition<'m> {
             .flat_map(|c| c.as_seq().unwrap_or(std::slice::from_ref(c)))
             .collect()
     }
-}
-
-/// The definitions of `section` (`properties`, `attributes`) along a type chain (most specific
-/// first), by name in the order the most general type lists them.
-pub fn definitions_of<'m>(
-    defs: &[&'m TypeDef],
-    section: &str,
-) -> IndexMap<&'m str, Definition<'m>> {
-    let mut out: IndexMap<&'m str, Definition<'m>> = IndexMap::new();
-    for def in defs.iter().rev() {
-        let Some(map) = def
-            .def
-            .as_map()
-            .and_then(|m| m.get(section))
-            .and_then(Yaml::as_map)
-        else {
-            continue;
-        };
-        for entry in map.entries() {
-            if let (Some(name), Some(body)) = (entry.key.scalar_text(), entry.value.as_map()) {
-                out.entry(name).or_default().layers.insert(0, body);
-            }
-        }
-    }
-    out
 }
 
 /// [`definitions_of`] remembered per type chain and section: every template of a type reads the
@@ -181,7 +164,7 @@ impl<'m> Typing<'_, 'm> {
             // A TOSCA 2.0 property definition's `value` is fixed (§9.4 Property Definition), and so
             // is its value.
             let fixed = self.fixed_value(section, def);
-            if let Some(default) = fixed.or_else(|| def.get("default")) {
+            if let Some(default) = fixed.or(def.one_line).or_else(|| def.get("default")) {
                 // A default that does not fit its type is the type's mistake, reported once
                 // where types are checked (`defaults::check`), not at every template.
                 let mut quiet = Diagnostics::with_cap(0);
@@ -194,7 +177,7 @@ impl<'m> Typing<'_, 'm> {
     /// The fixed `value` of a TOSCA 2.0 property definition, which no template may change.
     fn fixed_value(&self, section: &str, def: &Definition<'m>) -> Option<&'m Yaml> {
         (self.model.dialect == Dialect::Tosca2 && section == "properties")
-            .then(|| def.get("value"))
+            .then(|| def.one_line.or_else(|| def.get("value")))
             .flatten()
     }
 
@@ -738,9 +721,8 @@ impl<'m> Typing<'_, 'm> {
         match (shape, scalar.core) {
             (Shape::String, Core::Str) => Ok(Value::String(self.reader.unescape(text).to_string())),
             (Shape::Integer, Core::Int(i)) => Ok(Value::Integer(i)),
-            (Shape::Float, Core::Float(f)) if f.is_finite() => Ok(Value::Float(f)),
-            // Infinities and NaN are floats too; the IR keeps their text (JSON has no such numbers).
-            (Shape::Float, Core::Float(_)) => Ok(Value::String(text.to_string())),
+            // Infinities and NaN are floats too (the IR writes them as `.inf`, `.nan`).
+            (Shape::Float, Core::Float(f)) => Ok(Value::Float(f)),
             (Shape::Float, Core::Int(i)) => Ok(Value::Float(i as f64)),
             // TOSCA 2.0 booleans are the lowercase `true` and `false` only (§9.1.1.4; the YAML
             // core schema would also take `True` and `FALSE`).
@@ -971,7 +953,7 @@ fn major_only(node: &Yaml) -> Option<String> {
 }
 
 /// A YAML 1.1 boolean spelling (`yes`, `off`, ...) that YAML 1.2 reads as a string.
-fn yaml11_bool(node: &Yaml) -> Option<(String, bool)> {
+pub(super) fn yaml11_bool(node: &Yaml) -> Option<(String, bool)> {
     let scalar = node.as_scalar()?;
     if scalar.core != crate::yaml::Core::Str || !scalar.style.is_plain() {
         return None;

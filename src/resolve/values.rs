@@ -43,8 +43,7 @@ impl ValueReader<'_> {
                 Core::Null => Value::Null,
                 Core::Bool(b) => Value::Boolean(b),
                 Core::Int(i) => Value::Integer(i),
-                Core::Float(f) if f.is_finite() => Value::Float(f),
-                Core::Float(_) => Value::String(s.text.clone()),
+                Core::Float(f) => Value::Float(f),
                 Core::Str => match self.bare_call(&s.text).filter(|_| calls) {
                     // TOSCA 2.0: `$name` is a call without arguments (§10.1 Function Syntax).
                     Some(function) => self.call(function, None, node, diags),

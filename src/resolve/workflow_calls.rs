@@ -343,10 +343,11 @@ fn of_interface_operations(interface: &Map, dialect: Dialect) -> impl Iterator<I
     listed.chain(direct)
 }
 
-/// A map written where an input is defined that is a value, not a definition: the Simple
-/// Profile lets a type assign an operation input (A.5.11 Operation definition), as in
-/// `inputs: { port: { get_property: [SELF, port] } }`.
-fn is_value(layer: &Map) -> bool {
+/// A map written where an input or property is defined that is a value, not a definition (it
+/// uses no definition keyname): the Simple Profile lets a type assign an operation input
+/// (A.5.11 Operation definition), as in `inputs: { port: { get_property: [SELF, port] } }`,
+/// and a capability definition's one-line refinement may give a map value.
+pub(super) fn is_value(layer: &Map) -> bool {
     const DEFINITION_KEYS: &[&str] = &[
         "type",
         "description",

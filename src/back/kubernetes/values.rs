@@ -16,7 +16,7 @@ pub fn literal_text(value: &Value) -> Option<String> {
         Value::Null => return None,
         Value::Boolean(b) => b.to_string(),
         Value::Integer(i) => i.to_string(),
-        Value::Float(f) => f.to_string(),
+        Value::Float(f) => crate::ir::float_text(*f),
         Value::String(s) | Value::Timestamp(s) | Value::Bytes(s) => s.clone(),
         Value::Scalar(s) => s.text.clone(),
         Value::Version(v) => v.text.clone(),
@@ -32,7 +32,8 @@ fn plain_json(value: &Value) -> serde_json::Value {
         Value::Null | Value::Call(_) => J::Null,
         Value::Boolean(b) => J::Bool(*b),
         Value::Integer(i) => J::from(*i),
-        Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
+        Value::Float(f) => serde_json::Number::from_f64(*f)
+            .map_or_else(|| J::String(crate::ir::float_text(*f)), J::Number),
         Value::String(s) | Value::Timestamp(s) | Value::Bytes(s) => J::String(s.clone()),
         Value::Scalar(s) => J::String(s.text.clone()),
         Value::Version(v) => J::String(v.text.clone()),

@@ -467,7 +467,10 @@ fn inner(s: &str) -> String {
 
 /// A number as HCL writes it: integers without a fraction.
 pub fn number(f: f64) -> String {
-    if f.fract() == 0.0 && f.abs() < 1e15 {
+    if !f.is_finite() {
+        // No HCL number: where text is wanted, the YAML spelling the template wrote.
+        crate::ir::float_text(f)
+    } else if f.fract() == 0.0 && f.abs() < 1e15 {
         format!("{}", f as i64)
     } else {
         format!("{f}")
