@@ -301,3 +301,60 @@ fn a_size_no_provider_can_hold_is_an_error_at_its_node_never_inf() {
     );
     assert!(!out_dir.exists(), "nothing is written");
 }
+
+/// A resource a node's template derives from its name (load balancer `front`'s security
+/// group, `front_lb`) never takes the name of a node's own resource of the same type (machine
+/// `front_lb`'s group): both groups are written, under different names.
+#[test]
+fn a_derived_name_never_takes_a_node_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    front:
+      type: tosca.nodes.LoadBalancer
+      requirements:
+        - application: app
+    app:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: server
+    server:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: front_lb
+    front_lb:
+      type: tosca.nodes.Compute
+      capabilities:
+        endpoint:
+          properties:
+            port: 22
+"#,
+    )
+    .unwrap();
+    let out = toscana().arg("tf").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("resource \"aws_security_group\" \"front_lb\" {"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("resource \"aws_security_group\" \"front_lb_2\" {"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[aws_security_group.front_lb_2.id, data.aws_security_group.default.id]"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout
+            .matches("resource \"aws_security_group\" \"front_lb\" {")
+            .count(),
+        1,
+        "{stdout}"
+    );
+}

@@ -22,8 +22,10 @@ use super::expr::{NodeRef, Scope, known, number};
 use super::graph::{addresses_in, strongly_connected};
 use super::policies::{self, Policies};
 use super::scripts::{GIB, MIB, size_bytes};
+use derived::DerivedNames;
 use scaling::scaled_refs;
 
+mod derived;
 mod endpoints;
 mod images;
 mod reads;
@@ -163,7 +165,7 @@ pub fn build<'b>(
         artifacts: Vec::new(),
         needs: serde_json::Map::new(),
         depends: vec![Vec::new(); topology.nodes.len()],
-        derived: HashSet::new(),
+        derived: DerivedNames::seeded(taken_names(&names, &policies).iter()),
         variable_names: vars.values().cloned().collect(),
         size_variables: Vec::new(),
         outgoing: vec![Vec::new(); topology.nodes.len()],
@@ -206,6 +208,24 @@ pub fn build<'b>(
     }
 }
 
+/// The suffixes the templates add to a node's name for resources of their own (a machine's
+/// egress rule, a network's default route, a scaled machine's zones, a machine's cloud-config).
+const TEMPLATE_SUFFIXES: &[&str] = &["_egress", "_internet", "_zones", "_cloud_config"];
+
+/// Every name the configuration uses before any is derived: each node's (and the names its
+/// templates make from it) and each policy's.
+fn taken_names(names: &[String], policies: &Policies) -> Vec<String> {
+    let policy_names = policies
+        .contexts
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .map(str::to_string);
+    let node_names = names.iter().flat_map(|n| {
+        std::iter::once(n.clone()).chain(TEMPLATE_SUFFIXES.iter().map(move |s| format!("{n}{s}")))
+    });
+    node_names.chain(policy_names).collect()
+}
+
 struct Builder<'a, 'd> {
     topology: &'a Topology,
     ledger: &'a Ledger,
@@ -231,8 +251,9 @@ struct Builder<'a, 'd> {
     needs: serde_json::Map<String, Json>,
     /// Addresses each node's resource depends on.
     depends: Vec<Vec<String>>,
-    /// Names given to derived resources so far.
-    derived: HashSet<String>,
+    /// The names the configuration uses: the nodes', the policies', and the derived ones
+    /// given so far.
+    derived: DerivedNames,
     /// Variable names taken: the inputs', then the size variables' ([`Builder::instance_type`]).
     variable_names: HashSet<String>,
     size_variables: Vec<Json>,
@@ -588,15 +609,10 @@ impl<'a> Builder<'a, '_> {
         }
     }
 
-    /// A unique name for a resource derived from two nodes (an attachment, a target).
+    /// A unique name for a resource derived from nodes (an attachment, a target, a group):
+    /// never a name the configuration uses already ([`DerivedNames`]).
     fn derived_name(&mut self, base: String) -> String {
-        let mut name = base.clone();
-        let mut n = 2;
-        while !self.derived.insert(name.clone()) {
-            name = format!("{base}_{n}");
-            n += 1;
-        }
-        name
+        self.derived.derive(base)
     }
 
     /// The node's `count` as HCL (for replicas), `None` when it has none.
