@@ -358,3 +358,77 @@ topology_template:
         "{stdout}"
     );
 }
+
+/// A load balancer is in the VPC of the first machine it routes to (here network `net`'s); a
+/// machine in another VPC (the default one) could never register in its target group, so it
+/// is left out with a warning that says where each is and what would be right.
+#[test]
+fn a_load_balancer_routes_only_to_machines_in_its_own_vpc() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    front:
+      type: tosca.nodes.LoadBalancer
+      requirements:
+        - application: app_a
+        - application: app_b
+    app_a:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: server_a
+    app_b:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: server_b
+    server_a:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: vm_a
+    server_b:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: vm_b
+    vm_a:
+      type: tosca.nodes.Compute
+    vm_b:
+      type: tosca.nodes.Compute
+    net:
+      type: tosca.nodes.network.Network
+      properties:
+        cidr: 10.1.0.0/16
+    port_a:
+      type: tosca.nodes.network.Port
+      requirements:
+        - link: net
+        - binding: vm_a
+"#,
+    )
+    .unwrap();
+    let out = toscana()
+        .args(["tf", "--message-format", "json"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let warning = err
+        .lines()
+        .find(|l| l.contains("does not route to machine `vm_b`"))
+        .unwrap_or_else(|| panic!("no warning for vm_b:\n{err}"));
+    assert!(warning.contains("terraform::unexpressed"), "{warning}");
+    assert!(warning.contains("the default VPC"), "{warning}");
+    assert!(warning.contains("network `net`"), "{warning}");
+    assert!(warning.contains("in one network"), "{warning}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("target_id        = aws_instance.vm_a.id"), "{stdout}");
+    assert!(!stdout.contains("aws_instance.vm_b.id"), "{stdout}");
+    assert!(stdout.contains("vpc_id   = aws_vpc.net.id"), "{stdout}");
+    assert!(
+        stdout.contains("subnets            = [aws_subnet.net_lb_1.id, aws_subnet.net_lb_2.id]"),
+        "{stdout}"
+    );
+}

@@ -25,6 +25,7 @@ use super::scripts::{GIB, MIB, size_bytes};
 use derived::DerivedNames;
 use scaling::scaled_refs;
 
+mod balancing;
 mod derived;
 mod endpoints;
 mod images;
@@ -170,24 +171,21 @@ pub fn build<'b>(
         size_variables: Vec::new(),
         outgoing: vec![Vec::new(); topology.nodes.len()],
         incoming: vec![Vec::new(); topology.nodes.len()],
+        balancer_networks: vec![None; topology.nodes.len()],
+        balanced_networks: HashMap::new(),
     };
     for (i, r) in topology.relationships.iter().enumerate() {
         b.outgoing[r.source.index()].push(i);
         b.incoming[r.target.index()].push(i);
     }
+    b.place_balancers();
     b.public_addresses = topology.node_ids().map(|id| b.public_address(id)).collect();
     let mut nodes: Vec<Json> = topology.node_ids().map(|id| b.node(id)).collect();
     b.relationships(&mut nodes);
     volumes::into_launch_templates(&mut nodes);
     b.zones_into_subnets(&mut nodes);
-    for (i, node) in nodes.iter_mut().enumerate() {
-        let mut deps: Vec<String> = Vec::new();
-        for d in &b.depends[i] {
-            if !deps.contains(d) {
-                deps.push(d.clone());
-            }
-        }
-        node["depends_on"] = json!(deps);
+    for (node, depends) in nodes.iter_mut().zip(&b.depends) {
+        node["depends_on"] = json!(first_of_each(depends));
     }
     let needs = Json::Object(b.needs);
     // In name order, whatever the order of the node templates.
@@ -260,6 +258,22 @@ struct Builder<'a, 'd> {
     /// Relationship indexes by source node and by target node.
     outgoing: Vec<Vec<usize>>,
     incoming: Vec<Vec<usize>>,
+    /// By node: for an AWS load balancer in a network's VPC, that network
+    /// ([`Builder::place_balancers`]).
+    balancer_networks: Vec<Option<NodeId>>,
+    /// The networks AWS load balancers are in: the names of their subnets and range.
+    balanced_networks: HashMap<NodeId, Json>,
+}
+
+/// `items` without repeats, each where it first is.
+fn first_of_each(items: &[String]) -> Vec<&String> {
+    let mut out: Vec<&String> = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
 }
 
 impl<'a> Builder<'a, '_> {

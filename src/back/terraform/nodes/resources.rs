@@ -26,6 +26,12 @@ impl Builder<'_, '_> {
             self.needs
                 .insert("external_network".to_string(), json!(true));
         }
+        // Load balancers in the network's VPC: their subnets, one in each of two zones.
+        let load_balancer_subnets = self.balanced_networks.get(&id).cloned();
+        if load_balancer_subnets.is_some() {
+            self.needs
+                .insert("availability_zones".to_string(), json!(true));
+        }
         json!({
             "public_machines": public_machines,
             "network_name": self.prop(id, "network_name"),
@@ -35,6 +41,7 @@ impl Builder<'_, '_> {
             "start_ip": self.prop(id, "start_ip"),
             "end_ip": self.prop(id, "end_ip"),
             "dhcp_enabled": self.prop(id, "dhcp_enabled"),
+            "load_balancer_subnets": load_balancer_subnets,
         })
     }
 
@@ -215,30 +222,7 @@ impl Builder<'_, '_> {
     }
 
     pub(super) fn load_balancer(&mut self, id: NodeId) -> Json {
-        let algorithm = match self
-            .ledger
-            .property(self.topology, id.index(), "algorithm")
-            .map(|v| known(self.topology, v))
-        {
-            Some(Value::String(a)) => {
-                let table = self.bind(id).get("algorithms").unwrap_or(&Json::Null);
-                match table.get(a.to_lowercase()).and_then(Json::as_str) {
-                    Some(v) => Some(hcl_str(v)),
-                    None => {
-                        self.warn(
-                            id,
-                            format!(
-                                "algorithm `{a}` of load balancer `{}` has no equivalent; the provider's default is used",
-                                self.topology.nodes[id.index()].name
-                            ),
-                            "use an algorithm the rule's `bind.algorithms` lists",
-                        );
-                        None
-                    }
-                }
-            }
-            _ => None,
-        };
+        let algorithm = self.algorithm(id);
         let default_port = self
             .bind(id)
             .get("default_port")
@@ -294,11 +278,17 @@ impl Builder<'_, '_> {
                 continue;
             }
             targeted.push(target);
+            if kind != "container" && !self.reaches(id, target) {
+                continue;
+            }
             targets.push(json!({
                 "name": self.derived_name(format!("{}_{}", self.names[id.index()], self.names[target.index()])),
                 "node": self.names[target.index()],
                 "kind": kind,
                 "port": port,
+                // OpenStack: the member's subnet, so that the load balancer plugs into a
+                // network of the template it is not in (none: the default network, its own).
+                "subnet": (kind == "compute").then(|| self.machine_network(target)).flatten().map(|n| &self.names[n.index()]),
             }));
         }
         if self.provider == Provider::Kubernetes && targets.len() > 1 {
@@ -309,24 +299,57 @@ impl Builder<'_, '_> {
                 "put the applications behind one service each",
             );
         }
-        if self.provider != Provider::Kubernetes {
-            self.needs
-                .insert("default_network".to_string(), json!(true));
-        }
-        if self.provider == Provider::Aws {
-            // The load balancer's own group opens its listener; it stays in the VPC's default
-            // group too, which its targets admit and which lets it reach them.
-            self.needs
-                .insert("default_security_group".to_string(), json!(true));
-        }
-        let security_group = (self.provider == Provider::Aws)
-            .then(|| self.derived_name(format!("{}_lb", self.names[id.index()])));
-        json!({
+        let mut ctx = json!({
             "algorithm": algorithm,
             "port": client_port,
             "targets": targets,
-            "security_group": security_group,
-        })
+        });
+        match self.provider {
+            Provider::Openstack => {
+                self.needs
+                    .insert("default_network".to_string(), json!(true));
+            }
+            Provider::Aws => {
+                let lb = &self.names[id.index()];
+                ctx["security_group"] = json!(self.derived_name(format!("{lb}_lb")));
+                if let (Json::Object(ctx), Json::Object(place)) =
+                    (&mut ctx, self.balancer_place(id))
+                {
+                    ctx.extend(place);
+                }
+            }
+            Provider::Kubernetes => {}
+        }
+        ctx
+    }
+
+    /// The provider's name for load balancer `id`'s `algorithm` (the rule's
+    /// `bind.algorithms`); `None`, with a warning, for one it has no name for.
+    fn algorithm(&mut self, id: NodeId) -> Option<String> {
+        match self
+            .ledger
+            .property(self.topology, id.index(), "algorithm")
+            .map(|v| known(self.topology, v))
+        {
+            Some(Value::String(a)) => {
+                let table = self.bind(id).get("algorithms").unwrap_or(&Json::Null);
+                match table.get(a.to_lowercase()).and_then(Json::as_str) {
+                    Some(v) => Some(hcl_str(v)),
+                    None => {
+                        self.warn(
+                        id,
+                        format!(
+                            "algorithm `{a}` of load balancer `{}` has no equivalent; the provider's default is used",
+                            self.topology.nodes[id.index()].name
+                        ),
+                        "use an algorithm the rule's `bind.algorithms` lists",
+                    );
+                        None
+                    }
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The literal `port` of a capability of node `id`.
