@@ -50,12 +50,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/resolve/requirements.rs", "relationship", 188, TO_SPLIT),
     ("src/resolve/requirements.rs", "select", 143, TO_SPLIT),
     ("src/resolve/scalar_types.rs", "check", 245, TO_SPLIT),
-    (
-        "src/resolve/substitution/splice.rs",
-        "splice",
-        412,
-        TO_SPLIT,
-    ),
     ("src/resolve/typing.rs", "read_as", 186, TO_SPLIT),
     ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
     ("src/yaml/load.rs", "scan_diagnostic", 171, TO_SPLIT),
