@@ -424,7 +424,10 @@ topology_template:
     assert!(warning.contains("network `net`"), "{warning}");
     assert!(warning.contains("in one network"), "{warning}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("target_id        = aws_instance.vm_a.id"), "{stdout}");
+    assert!(
+        stdout.contains("target_id        = aws_instance.vm_a.id"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("aws_instance.vm_b.id"), "{stdout}");
     assert!(stdout.contains("vpc_id   = aws_vpc.net.id"), "{stdout}");
     assert!(

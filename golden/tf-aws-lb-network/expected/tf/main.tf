@@ -40,7 +40,7 @@ resource "aws_vpc_security_group_ingress_rule" "front_lb_listener" {
 }
 
 resource "aws_lb_target_group" "front" {
-  port     = 8080
+  port     = var.shop_port
   protocol = "HTTP"
   vpc_id   = aws_vpc.shop_net.id
 }
@@ -59,13 +59,13 @@ resource "aws_lb_listener" "front" {
 resource "aws_lb_target_group_attachment" "front_vm_1" {
   target_group_arn = aws_lb_target_group.front.arn
   target_id        = aws_instance.vm_1.id
-  port             = 8080
+  port             = var.shop_port
 }
 
 resource "aws_lb_target_group_attachment" "front_vm_2" {
   target_group_arn = aws_lb_target_group.front.arn
   target_id        = aws_instance.vm_2.id
-  port             = 8080
+  port             = var.shop_port
 }
 
 resource "aws_network_interface" "port_1" {

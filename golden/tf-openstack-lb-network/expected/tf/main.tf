@@ -29,14 +29,14 @@ resource "openstack_lb_member_v2" "front_vm_1" {
   pool_id       = openstack_lb_pool_v2.front.id
   address       = openstack_compute_instance_v2.vm_1.access_ip_v4
   subnet_id     = openstack_networking_subnet_v2.shop_net.id
-  protocol_port = 8080
+  protocol_port = var.shop_port
 }
 
 resource "openstack_lb_member_v2" "front_vm_2" {
   pool_id       = openstack_lb_pool_v2.front.id
   address       = openstack_compute_instance_v2.vm_2.access_ip_v4
   subnet_id     = openstack_networking_subnet_v2.shop_net.id
-  protocol_port = 8080
+  protocol_port = var.shop_port
 }
 
 resource "openstack_networking_port_v2" "port_1" {

@@ -228,7 +228,9 @@ impl Builder<'_, '_> {
             .get("default_port")
             .and_then(Json::as_i64)
             .unwrap_or(80);
-        let client_port = self.port_number(id, "client").unwrap_or(default_port);
+        let client_port = self
+            .capability_port(id, "client")
+            .unwrap_or_else(|| default_port.to_string());
         let mut targets: Vec<Json> = Vec::new();
         let mut targeted: Vec<NodeId> = Vec::new();
         for ri in self.outgoing[id.index()].clone() {
@@ -241,18 +243,12 @@ impl Builder<'_, '_> {
             let port = r
                 .capability
                 .as_deref()
-                .and_then(|c| self.port_number(app, c))
+                .and_then(|c| self.capability_port(app, c))
                 .or_else(|| {
-                    match self
-                        .ledger
-                        .property(self.topology, app.index(), "port")
-                        .map(|v| known(self.topology, v))
-                    {
-                        Some(Value::Integer(p)) => Some(*p),
-                        _ => None,
-                    }
+                    let written = self.ledger.property(self.topology, app.index(), "port")?;
+                    self.port_text(app, written)
                 })
-                .unwrap_or(default_port);
+                .unwrap_or_else(|| default_port.to_string());
             let kind = match self.role_of(root) {
                 "compute" => "compute",
                 _ if self.role_of(app) == "container" => "container",
@@ -352,12 +348,23 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// The literal `port` of a capability of node `id`.
-    pub(super) fn port_number(&self, id: NodeId, cap: &str) -> Option<i64> {
-        match known(self.topology, self.capability_property(id, cap, "port")?) {
-            Value::Integer(p) => Some(*p),
-            _ => None,
-        }
+    /// The `port` of capability `cap` of node `id` as HCL ([`Self::port_text`]).
+    pub(super) fn capability_port(&self, id: NodeId, cap: &str) -> Option<String> {
+        self.port_text(id, self.capability_property(id, cap, "port")?)
+    }
+
+    /// A port number of node `id` as HCL: the input's variable where `written` is a
+    /// `get_input` (so that the port follows `terraform.tfvars`), else the number; `None` when
+    /// it is no integer known before deployment.
+    fn port_text(&self, id: NodeId, written: &Value) -> Option<String> {
+        let Value::Integer(port) = known(self.topology, written) else {
+            return None;
+        };
+        Some(
+            self.scope()
+                .expr(written, Some(id))
+                .unwrap_or_else(|_| port.to_string()),
+        )
     }
 
     pub(super) fn container(&mut self, id: NodeId) -> Json {
