@@ -301,3 +301,137 @@ fn a_size_no_provider_can_hold_is_an_error_at_its_node_never_inf() {
     );
     assert!(!out_dir.exists(), "nothing is written");
 }
+
+/// A resource a node's template derives from its name (load balancer `front`'s security
+/// group, `front_lb`) never takes the name of a node's own resource of the same type (machine
+/// `front_lb`'s group): both groups are written, under different names.
+#[test]
+fn a_derived_name_never_takes_a_node_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    front:
+      type: tosca.nodes.LoadBalancer
+      requirements:
+        - application: app
+    app:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: server
+    server:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: front_lb
+    front_lb:
+      type: tosca.nodes.Compute
+      capabilities:
+        endpoint:
+          properties:
+            port: 22
+"#,
+    )
+    .unwrap();
+    let out = toscana().arg("tf").arg(&input).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("resource \"aws_security_group\" \"front_lb\" {"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("resource \"aws_security_group\" \"front_lb_2\" {"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[aws_security_group.front_lb_2.id, data.aws_security_group.default.id]"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout
+            .matches("resource \"aws_security_group\" \"front_lb\" {")
+            .count(),
+        1,
+        "{stdout}"
+    );
+}
+
+/// A load balancer is in the VPC of the first machine it routes to (here network `net`'s); a
+/// machine in another VPC (the default one) could never register in its target group, so it
+/// is left out with a warning that says where each is and what would be right.
+#[test]
+fn a_load_balancer_routes_only_to_machines_in_its_own_vpc() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.yaml");
+    fs::write(
+        &input,
+        r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    front:
+      type: tosca.nodes.LoadBalancer
+      requirements:
+        - application: app_a
+        - application: app_b
+    app_a:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: server_a
+    app_b:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: server_b
+    server_a:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: vm_a
+    server_b:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: vm_b
+    vm_a:
+      type: tosca.nodes.Compute
+    vm_b:
+      type: tosca.nodes.Compute
+    net:
+      type: tosca.nodes.network.Network
+      properties:
+        cidr: 10.1.0.0/16
+    port_a:
+      type: tosca.nodes.network.Port
+      requirements:
+        - link: net
+        - binding: vm_a
+"#,
+    )
+    .unwrap();
+    let out = toscana()
+        .args(["tf", "--message-format", "json"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let warning = err
+        .lines()
+        .find(|l| l.contains("does not route to machine `vm_b`"))
+        .unwrap_or_else(|| panic!("no warning for vm_b:\n{err}"));
+    assert!(warning.contains("terraform::unexpressed"), "{warning}");
+    assert!(warning.contains("the default VPC"), "{warning}");
+    assert!(warning.contains("network `net`"), "{warning}");
+    assert!(warning.contains("in one network"), "{warning}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("target_id        = aws_instance.vm_a.id"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("aws_instance.vm_b.id"), "{stdout}");
+    assert!(stdout.contains("vpc_id   = aws_vpc.net.id"), "{stdout}");
+    assert!(
+        stdout.contains("subnets            = [aws_subnet.net_lb_1.id, aws_subnet.net_lb_2.id]"),
+        "{stdout}"
+    );
+}

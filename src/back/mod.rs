@@ -256,6 +256,7 @@ const TERRAFORM_TEMPLATES: &[(&str, &str)] = tf_templates![
     "aws/object_storage.tera",
     "aws/load_balancer.tera",
     "aws/placement.tera",
+    "aws/security_group.tera",
     "openstack/versions.tf.tera",
     "openstack/providers.tf.tera",
     "openstack/main.tf.tera",

@@ -127,7 +127,7 @@ resource "aws_vpc_security_group_ingress_rule" "lb_lb_listener" {
 }
 
 resource "aws_lb_target_group" "lb" {
-  port                          = 8080
+  port                          = var.storefront_port
   protocol                      = "HTTP"
   vpc_id                        = data.aws_vpc.default.id
   load_balancing_algorithm_type = "least_outstanding_requests"
@@ -147,7 +147,7 @@ resource "aws_lb_listener" "lb" {
 resource "aws_lb_target_group_attachment" "lb_web_vm" {
   target_group_arn = aws_lb_target_group.lb.arn
   target_id        = aws_instance.web_vm.id
-  port             = 8080
+  port             = var.storefront_port
 }
 
 data "aws_ami" "web_vm" {

@@ -87,7 +87,7 @@ resource "openstack_lb_pool_v2" "lb" {
 resource "openstack_lb_member_v2" "lb_web_vm" {
   pool_id       = openstack_lb_pool_v2.lb.id
   address       = openstack_compute_instance_v2.web_vm.access_ip_v4
-  protocol_port = 8080
+  protocol_port = var.storefront_port
 }
 
 data "openstack_images_image_v2" "web_vm" {

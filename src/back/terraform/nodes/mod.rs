@@ -22,8 +22,11 @@ use super::expr::{NodeRef, Scope, known, number};
 use super::graph::{addresses_in, strongly_connected};
 use super::policies::{self, Policies};
 use super::scripts::{GIB, MIB, size_bytes};
+use derived::DerivedNames;
 use scaling::scaled_refs;
 
+mod balancing;
+mod derived;
 mod endpoints;
 mod images;
 mod reads;
@@ -163,29 +166,26 @@ pub fn build<'b>(
         artifacts: Vec::new(),
         needs: serde_json::Map::new(),
         depends: vec![Vec::new(); topology.nodes.len()],
-        derived: HashSet::new(),
+        derived: DerivedNames::seeded(taken_names(&names, &policies).iter()),
         variable_names: vars.values().cloned().collect(),
         size_variables: Vec::new(),
         outgoing: vec![Vec::new(); topology.nodes.len()],
         incoming: vec![Vec::new(); topology.nodes.len()],
+        balancer_networks: vec![None; topology.nodes.len()],
+        balanced_networks: HashMap::new(),
     };
     for (i, r) in topology.relationships.iter().enumerate() {
         b.outgoing[r.source.index()].push(i);
         b.incoming[r.target.index()].push(i);
     }
+    b.place_balancers();
     b.public_addresses = topology.node_ids().map(|id| b.public_address(id)).collect();
     let mut nodes: Vec<Json> = topology.node_ids().map(|id| b.node(id)).collect();
     b.relationships(&mut nodes);
     volumes::into_launch_templates(&mut nodes);
     b.zones_into_subnets(&mut nodes);
-    for (i, node) in nodes.iter_mut().enumerate() {
-        let mut deps: Vec<String> = Vec::new();
-        for d in &b.depends[i] {
-            if !deps.contains(d) {
-                deps.push(d.clone());
-            }
-        }
-        node["depends_on"] = json!(deps);
+    for (node, depends) in nodes.iter_mut().zip(&b.depends) {
+        node["depends_on"] = json!(first_of_each(depends));
     }
     let needs = Json::Object(b.needs);
     // In name order, whatever the order of the node templates.
@@ -204,6 +204,24 @@ pub fn build<'b>(
         needs,
         artifacts,
     }
+}
+
+/// The suffixes the templates add to a node's name for resources of their own (a machine's
+/// egress rule, a network's default route, a scaled machine's zones, a machine's cloud-config).
+const TEMPLATE_SUFFIXES: &[&str] = &["_egress", "_internet", "_zones", "_cloud_config"];
+
+/// Every name the configuration uses before any is derived: each node's (and the names its
+/// templates make from it) and each policy's.
+fn taken_names(names: &[String], policies: &Policies) -> Vec<String> {
+    let policy_names = policies
+        .contexts
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .map(str::to_string);
+    let node_names = names.iter().flat_map(|n| {
+        std::iter::once(n.clone()).chain(TEMPLATE_SUFFIXES.iter().map(move |s| format!("{n}{s}")))
+    });
+    node_names.chain(policy_names).collect()
 }
 
 struct Builder<'a, 'd> {
@@ -231,14 +249,31 @@ struct Builder<'a, 'd> {
     needs: serde_json::Map<String, Json>,
     /// Addresses each node's resource depends on.
     depends: Vec<Vec<String>>,
-    /// Names given to derived resources so far.
-    derived: HashSet<String>,
+    /// The names the configuration uses: the nodes', the policies', and the derived ones
+    /// given so far.
+    derived: DerivedNames,
     /// Variable names taken: the inputs', then the size variables' ([`Builder::instance_type`]).
     variable_names: HashSet<String>,
     size_variables: Vec<Json>,
     /// Relationship indexes by source node and by target node.
     outgoing: Vec<Vec<usize>>,
     incoming: Vec<Vec<usize>>,
+    /// By node: for an AWS load balancer in a network's VPC, that network
+    /// ([`Builder::place_balancers`]).
+    balancer_networks: Vec<Option<NodeId>>,
+    /// The networks AWS load balancers are in: the names of their subnets and range.
+    balanced_networks: HashMap<NodeId, Json>,
+}
+
+/// `items` without repeats, each where it first is.
+fn first_of_each(items: &[String]) -> Vec<&String> {
+    let mut out: Vec<&String> = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
 }
 
 impl<'a> Builder<'a, '_> {
@@ -588,15 +623,10 @@ impl<'a> Builder<'a, '_> {
         }
     }
 
-    /// A unique name for a resource derived from two nodes (an attachment, a target).
+    /// A unique name for a resource derived from nodes (an attachment, a target, a group):
+    /// never a name the configuration uses already ([`DerivedNames`]).
     fn derived_name(&mut self, base: String) -> String {
-        let mut name = base.clone();
-        let mut n = 2;
-        while !self.derived.insert(name.clone()) {
-            name = format!("{base}_{n}");
-            n += 1;
-        }
-        name
+        self.derived.derive(base)
     }
 
     /// The node's `count` as HCL (for replicas), `None` when it has none.

@@ -26,6 +26,12 @@ impl Builder<'_, '_> {
             self.needs
                 .insert("external_network".to_string(), json!(true));
         }
+        // Load balancers in the network's VPC: their subnets, one in each of two zones.
+        let load_balancer_subnets = self.balanced_networks.get(&id).cloned();
+        if load_balancer_subnets.is_some() {
+            self.needs
+                .insert("availability_zones".to_string(), json!(true));
+        }
         json!({
             "public_machines": public_machines,
             "network_name": self.prop(id, "network_name"),
@@ -35,6 +41,7 @@ impl Builder<'_, '_> {
             "start_ip": self.prop(id, "start_ip"),
             "end_ip": self.prop(id, "end_ip"),
             "dhcp_enabled": self.prop(id, "dhcp_enabled"),
+            "load_balancer_subnets": load_balancer_subnets,
         })
     }
 
@@ -215,36 +222,15 @@ impl Builder<'_, '_> {
     }
 
     pub(super) fn load_balancer(&mut self, id: NodeId) -> Json {
-        let algorithm = match self
-            .ledger
-            .property(self.topology, id.index(), "algorithm")
-            .map(|v| known(self.topology, v))
-        {
-            Some(Value::String(a)) => {
-                let table = self.bind(id).get("algorithms").unwrap_or(&Json::Null);
-                match table.get(a.to_lowercase()).and_then(Json::as_str) {
-                    Some(v) => Some(hcl_str(v)),
-                    None => {
-                        self.warn(
-                            id,
-                            format!(
-                                "algorithm `{a}` of load balancer `{}` has no equivalent; the provider's default is used",
-                                self.topology.nodes[id.index()].name
-                            ),
-                            "use an algorithm the rule's `bind.algorithms` lists",
-                        );
-                        None
-                    }
-                }
-            }
-            _ => None,
-        };
+        let algorithm = self.algorithm(id);
         let default_port = self
             .bind(id)
             .get("default_port")
             .and_then(Json::as_i64)
             .unwrap_or(80);
-        let client_port = self.port_number(id, "client").unwrap_or(default_port);
+        let client_port = self
+            .capability_port(id, "client")
+            .unwrap_or_else(|| default_port.to_string());
         let mut targets: Vec<Json> = Vec::new();
         let mut targeted: Vec<NodeId> = Vec::new();
         for ri in self.outgoing[id.index()].clone() {
@@ -257,18 +243,12 @@ impl Builder<'_, '_> {
             let port = r
                 .capability
                 .as_deref()
-                .and_then(|c| self.port_number(app, c))
+                .and_then(|c| self.capability_port(app, c))
                 .or_else(|| {
-                    match self
-                        .ledger
-                        .property(self.topology, app.index(), "port")
-                        .map(|v| known(self.topology, v))
-                    {
-                        Some(Value::Integer(p)) => Some(*p),
-                        _ => None,
-                    }
+                    let written = self.ledger.property(self.topology, app.index(), "port")?;
+                    self.port_text(app, written)
                 })
-                .unwrap_or(default_port);
+                .unwrap_or_else(|| default_port.to_string());
             let kind = match self.role_of(root) {
                 "compute" => "compute",
                 _ if self.role_of(app) == "container" => "container",
@@ -294,11 +274,17 @@ impl Builder<'_, '_> {
                 continue;
             }
             targeted.push(target);
+            if kind != "container" && !self.reaches(id, target) {
+                continue;
+            }
             targets.push(json!({
                 "name": self.derived_name(format!("{}_{}", self.names[id.index()], self.names[target.index()])),
                 "node": self.names[target.index()],
                 "kind": kind,
                 "port": port,
+                // OpenStack: the member's subnet, so that the load balancer plugs into a
+                // network of the template it is not in (none: the default network, its own).
+                "subnet": (kind == "compute").then(|| self.machine_network(target)).flatten().map(|n| &self.names[n.index()]),
             }));
         }
         if self.provider == Provider::Kubernetes && targets.len() > 1 {
@@ -309,32 +295,76 @@ impl Builder<'_, '_> {
                 "put the applications behind one service each",
             );
         }
-        if self.provider != Provider::Kubernetes {
-            self.needs
-                .insert("default_network".to_string(), json!(true));
-        }
-        if self.provider == Provider::Aws {
-            // The load balancer's own group opens its listener; it stays in the VPC's default
-            // group too, which its targets admit and which lets it reach them.
-            self.needs
-                .insert("default_security_group".to_string(), json!(true));
-        }
-        let security_group = (self.provider == Provider::Aws)
-            .then(|| self.derived_name(format!("{}_lb", self.names[id.index()])));
-        json!({
+        let mut ctx = json!({
             "algorithm": algorithm,
             "port": client_port,
             "targets": targets,
-            "security_group": security_group,
-        })
+        });
+        match self.provider {
+            Provider::Openstack => {
+                self.needs
+                    .insert("default_network".to_string(), json!(true));
+            }
+            Provider::Aws => {
+                let lb = &self.names[id.index()];
+                ctx["security_group"] = json!(self.derived_name(format!("{lb}_lb")));
+                if let (Json::Object(ctx), Json::Object(place)) =
+                    (&mut ctx, self.balancer_place(id))
+                {
+                    ctx.extend(place);
+                }
+            }
+            Provider::Kubernetes => {}
+        }
+        ctx
     }
 
-    /// The literal `port` of a capability of node `id`.
-    pub(super) fn port_number(&self, id: NodeId, cap: &str) -> Option<i64> {
-        match known(self.topology, self.capability_property(id, cap, "port")?) {
-            Value::Integer(p) => Some(*p),
+    /// The provider's name for load balancer `id`'s `algorithm` (the rule's
+    /// `bind.algorithms`); `None`, with a warning, for one it has no name for.
+    fn algorithm(&mut self, id: NodeId) -> Option<String> {
+        match self
+            .ledger
+            .property(self.topology, id.index(), "algorithm")
+            .map(|v| known(self.topology, v))
+        {
+            Some(Value::String(a)) => {
+                let table = self.bind(id).get("algorithms").unwrap_or(&Json::Null);
+                match table.get(a.to_lowercase()).and_then(Json::as_str) {
+                    Some(v) => Some(hcl_str(v)),
+                    None => {
+                        self.warn(
+                        id,
+                        format!(
+                            "algorithm `{a}` of load balancer `{}` has no equivalent; the provider's default is used",
+                            self.topology.nodes[id.index()].name
+                        ),
+                        "use an algorithm the rule's `bind.algorithms` lists",
+                    );
+                        None
+                    }
+                }
+            }
             _ => None,
         }
+    }
+
+    /// The `port` of capability `cap` of node `id` as HCL ([`Self::port_text`]).
+    pub(super) fn capability_port(&self, id: NodeId, cap: &str) -> Option<String> {
+        self.port_text(id, self.capability_property(id, cap, "port")?)
+    }
+
+    /// A port number of node `id` as HCL: the input's variable where `written` is a
+    /// `get_input` (so that the port follows `terraform.tfvars`), else the number; `None` when
+    /// it is no integer known before deployment.
+    fn port_text(&self, id: NodeId, written: &Value) -> Option<String> {
+        let Value::Integer(port) = known(self.topology, written) else {
+            return None;
+        };
+        Some(
+            self.scope()
+                .expr(written, Some(id))
+                .unwrap_or_else(|_| port.to_string()),
+        )
     }
 
     pub(super) fn container(&mut self, id: NodeId) -> Json {

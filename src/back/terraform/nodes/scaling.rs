@@ -69,6 +69,7 @@ impl Builder<'_, '_> {
         let target_groups: Vec<String> = scaling
             .balancers
             .iter()
+            .filter(|&&lb| self.registers_in(id, lb))
             .filter_map(|lb| {
                 self.bind(*lb)
                     .get("target_group")

@@ -1,0 +1,4 @@
+output "shop_url" {
+  description = "The shop's address"
+  value       = "http://${aws_lb.front.dns_name}/"
+}
