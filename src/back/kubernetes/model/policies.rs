@@ -203,6 +203,7 @@ impl<'a> Ctx<'a> {
                         diags.push(d);
                         continue;
                     }
+                    self.request_for_utilization(w, resource, &p.name, p.location, diags);
                     let plan = self.plans[w].clone();
                     let name = self.unique_name("hpa", &plan.name);
                     let meta = self.meta_at(
@@ -234,6 +235,52 @@ impl<'a> Ctx<'a> {
             out.push(json!({ "hpas": hpas }));
         }
         out
+    }
+}
+
+/// What a container scaled on a resource's utilization requests when its host gives no size
+/// for that resource (see [`Ctx::request_for_utilization`]).
+const UTILIZATION_REQUESTS: &[(&str, &str)] = &[("cpu", "500m"), ("memory", "512Mi")];
+
+impl Ctx<'_> {
+    /// A HorizontalPodAutoscaler computes utilization as a share of the containers' request
+    /// for the resource, and never scales a workload whose container requests none: such a
+    /// workload (its host gives no `num_cpus` or `mem_size`) gets the request of
+    /// [`UTILIZATION_REQUESTS`], with a warning that says how to size it.
+    fn request_for_utilization(
+        &mut self,
+        w: usize,
+        resource: &str,
+        policy: &str,
+        location: Option<crate::ir::Location>,
+        diags: &mut Diagnostics,
+    ) {
+        if self.plans[w].requests.contains_key(resource) {
+            return;
+        }
+        let Some(&(_, default)) = UTILIZATION_REQUESTS.iter().find(|(r, _)| *r == resource) else {
+            return;
+        };
+        self.plans[w]
+            .requests
+            .insert(resource.to_string(), default.to_string());
+        let property = if resource == "cpu" {
+            "num_cpus"
+        } else {
+            "mem_size"
+        };
+        let d = self.warn(
+            codes::K8S_UNSUPPORTED,
+            location,
+            format!(
+                "scaling policy `{policy}` scales `{}` on {resource} utilization, a share of the container's {resource} request, and its host gives no size: it requests {resource} `{default}`",
+                self.plans[w].name
+            ),
+            &format!(
+                "size the host with `{property}` on its `host` capability to choose the request (and limit)"
+            ),
+        );
+        diags.push(d);
     }
 }
 
