@@ -82,6 +82,18 @@ impl Call {
             span: None,
         }
     }
+
+    /// The same call, at the same place, with `args` for its arguments: what an evaluator
+    /// keeps for deployment when it cannot compute the call (without an implementation, which
+    /// is resolved again where the call is kept).
+    pub fn with_args(&self, args: Vec<Value>) -> Self {
+        Call {
+            function: self.function.clone(),
+            args,
+            implementation: None,
+            span: self.span,
+        }
+    }
 }
 
 impl Call {

@@ -239,14 +239,7 @@ impl Evaluator<'_> {
             .iter()
             .map(|a| self.value(a, place, topology, diags))
             .collect();
-        let kept = || {
-            Value::Call(Call {
-                function: call.function.clone(),
-                args: args.clone(),
-                implementation: None,
-                span: call.span,
-            })
-        };
+        let kept = || Value::Call(call.with_args(args.clone()));
         match call.function.as_str() {
             "get_property" => match self.property(&args, place, topology, diags) {
                 Some(copy) => match self.patterns.budget().compute(copy.weight()) {

@@ -259,14 +259,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             .iter()
             .map(|a| self.value(a, scope, diags))
             .collect();
-        let keep = |args: Vec<Value>| {
-            Value::Call(Call {
-                function: call.function.clone(),
-                args,
-                implementation: None,
-                span: call.span,
-            })
-        };
+        let keep = |args: Vec<Value>| Value::Call(call.with_args(args));
         match self
             .functions
             .lookup(&call.function, call.span.map(|s| s.file))

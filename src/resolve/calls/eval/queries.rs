@@ -23,14 +23,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
         scope: &Scope,
         diags: &mut Diagnostics,
     ) -> Value {
-        let keep = |args: Vec<Value>| {
-            Value::Call(Call {
-                function: call.function.clone(),
-                args,
-                implementation: None,
-                span: call.span,
-            })
-        };
+        let keep = |args: Vec<Value>| Value::Call(call.with_args(args));
         let reached = match self.graph.follow(self.typing.ancestry, scope, &args) {
             Ok(r) => r,
             Err(e) => {
