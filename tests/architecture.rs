@@ -81,6 +81,8 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/substitution_mappings.rs", "yaml", UNTYPED),
     ("src/resolve/workflows.rs", "yaml", UNTYPED),
     ("src/resolve/fulfil.rs", "yaml", UNTYPED),
+    ("src/resolve/fulfil/choose.rs", "yaml", UNTYPED),
+    ("src/resolve/fulfil/judge.rs", "yaml", UNTYPED),
     ("src/resolve/functions.rs", "yaml", UNTYPED),
     ("src/resolve/fixed_parameters.rs", "yaml", UNTYPED),
     ("src/resolve/interface_defs.rs", "yaml", UNTYPED),

@@ -34,21 +34,18 @@ use std::rc::Rc;
 
 use indexmap::IndexMap;
 
-use super::allocation::{self, Amount, Ledger};
+use super::allocation::Ledger;
 use super::assignments::{self, Assignment, Definition, DefinitionCache};
 use super::calls::{CallIndex, Evaluator, Functions, Graph, OpenRelationship, Scope};
 use super::counts::{self, known};
-use super::filters::Verdict;
 use super::nodes::{NodeBuilder, index};
 use super::requirements::{
     RelationshipTemplates, Unfulfilled, check_node_type, entry, labels, relationship,
-    target_capability,
 };
-use super::selection::{self, Candidates, Selection, TypeLists, Wanted};
+use super::selection::{self, Candidates, TypeLists};
 use super::types::definitions;
-use super::typing::Typing;
-use crate::diag::{Diagnostic, Diagnostics, codes, plural};
-use crate::ir::{NodeId, RelationshipId, Requirement, Topology, TypeNames, Value, type_matches};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{NodeId, RelationshipId, Requirement, Topology, TypeNames, Value};
 use crate::model::{TopologyTemplate, TypeKind};
 use crate::source::{FileId, Span};
 use crate::yaml::Node as Yaml;
@@ -58,7 +55,7 @@ mod compatible;
 mod judge;
 
 use choose::plain_allocation;
-use judge::{Judge2, unjudged};
+use judge::unjudged;
 
 /// One assignment on its way to relationships.
 struct Plan<'y, 'm> {

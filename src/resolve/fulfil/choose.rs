@@ -2,7 +2,20 @@
 //! node templates (§14.3.2 One-to-Many Relationships), the room each has left for allocations
 //! (§8.5.5 Capability Allocation), and what is reported when none fits.
 
-use super::*;
+use indexmap::IndexMap;
+
+use super::judge::Judge2;
+use super::{Decider, Plan, RelationshipInfo};
+use crate::diag::{Diagnostic, Diagnostics, codes, plural};
+use crate::ir::{NodeId, Topology, Value, type_matches};
+use crate::resolve::allocation::{self, Amount};
+use crate::resolve::counts::known;
+use crate::resolve::filters::Verdict;
+use crate::resolve::nodes::NodeBuilder;
+use crate::resolve::requirements::{Unfulfilled, target_capability};
+use crate::resolve::selection::{self, Selection, Wanted};
+use crate::resolve::typing::Typing;
+use crate::yaml::Node as Yaml;
 
 impl<'b> Decider<'_, 'b, '_> {
     /// An assignment that names its target template: the target is checked, not chosen.

@@ -2,7 +2,14 @@
 //! what it asks of a target: the node type, capability and relationship type of the
 //! assignment narrowed by the definition's.
 
-use super::*;
+use super::{Decider, Plan, RelationshipInfo};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::type_matches;
+use crate::model::TypeKind;
+use crate::resolve::nodes::NodeBuilder;
+use crate::resolve::selection::{self, Wanted};
+use crate::resolve::types::definitions;
+use crate::source::Span;
 
 impl<'b> Decider<'_, 'b, '_> {
     /// The assignment against its definition (T2-REQASSIGN-05): a node type, capability and

@@ -2,7 +2,16 @@
 //! capability type lists, node filters (§8.6 Node Filter Definition) and allocations (§8.5.5
 //! Capability Allocation), with the reason a filter does not hold.
 
-use super::*;
+use super::{Conditions, Plan, RelationshipInfo, State};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::{NodeId, Topology, Value, type_matches};
+use crate::model::{TopologyTemplate, TypeKind};
+use crate::resolve::allocation::{self, Ledger};
+use crate::resolve::calls::{Evaluator, OpenRelationship, Scope};
+use crate::resolve::filters::Verdict;
+use crate::resolve::selection::{self, TypeLists};
+use crate::resolve::typing::Typing;
+use crate::yaml::Node as Yaml;
 
 /// The TOSCA 2.0 checks of a candidate beyond its type and capability.
 pub(super) struct Judge2<'a, 'm> {
