@@ -1,5 +1,5 @@
 resource "aws_ebs_volume" "data" {
-  availability_zone = aws_instance.server.availability_zone
+  availability_zone = aws_subnet.net.availability_zone
   size              = 50
   type              = "gp3"
   encrypted         = true
@@ -42,11 +42,18 @@ data "aws_ami" "server" {
   }
 }
 
+# The attached volumes are mounted at their locations first (formatted only when they hold
+# no filesystem); a mount that fails stops the scripts after it.
 # The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
 # and runs them in deployment order, each with its own interpreter.
 locals {
   server_cloud_config = {
     write_files = [
+      {
+        path        = "/opt/toscana-volumes/mount-volume"
+        permissions = "0755"
+        content     = file("${path.module}/toscana/mount-volume.sh")
+      },
       {
         path        = "/opt/toscana/01-app-create.sh"
         permissions = "0755"
@@ -64,6 +71,7 @@ locals {
       },
     ]
     runcmd = [
+      "/bin/sh /opt/toscana-volumes/mount-volume '/var/lib/app' /dev/disk/by-id/nvme-Amazon_Elastic_Block_Store_${replace(aws_ebs_volume.data.id, "-", "")} '/dev/sdf' '/dev/xvdf' || exit 1",
       ["/bin/sh", "-c", "exec /opt/toscana/01-app-create.sh"],
       ["/bin/sh", "-c", ". /opt/toscana-env/02-app-start.env && exec /opt/toscana/02-app-start.sh"],
     ]
