@@ -423,3 +423,131 @@ topology_template:
         "{stdout}"
     );
 }
+
+/// A machine in a private network of the template whose software runs a script gets a way
+/// out (AWS: a NAT gateway and a route to it in the subnet's own route table; OpenStack: a
+/// router to the external network) and waits for it; a private network whose machines run no
+/// script gets none.
+#[test]
+fn scripts_in_a_private_network_get_a_route_out_and_wait_for_it() {
+    let template = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    app:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host: vm
+      interfaces:
+        Standard:
+          create: install.sh
+    vm:
+      type: tosca.nodes.Compute
+    quiet:
+      type: tosca.nodes.Compute
+    net:
+      type: tosca.nodes.network.Network
+      properties: { cidr: 10.1.0.0/16 }
+    calm:
+      type: tosca.nodes.network.Network
+      properties: { cidr: 10.2.0.0/16 }
+    port:
+      type: tosca.nodes.network.Port
+      requirements:
+        - link: net
+        - binding: vm
+    quiet_port:
+      type: tosca.nodes.network.Port
+      requirements:
+        - link: calm
+        - binding: quiet
+"#;
+    let files = [("install.sh", "#!/bin/sh\napt-get install -y nginx\n")];
+    let (aws, _) = tf_ok(template, &files, &[]);
+    for wanted in [
+        "resource \"aws_nat_gateway\" \"net_nat_gateway\"",
+        "subnet_id     = aws_subnet.net_nat.id",
+        "nat_gateway_id         = aws_nat_gateway.net_nat_gateway.id",
+        "subnet_id      = aws_subnet.net.id",
+        "depends_on = [aws_route.net_out]",
+    ] {
+        assert!(aws.contains(wanted), "no {wanted}:\n{aws}");
+    }
+    assert!(!aws.contains("aws_nat_gateway\" \"calm"), "{aws}");
+    assert!(!aws.contains("aws_internet_gateway\" \"calm"), "{aws}");
+    let (openstack, _) = tf_ok(template, &files, &["--provider", "openstack"]);
+    assert!(
+        openstack.contains("resource \"openstack_networking_router_interface_v2\" \"net\""),
+        "{openstack}"
+    );
+    assert!(
+        openstack.contains("depends_on = [openstack_networking_router_interface_v2.net]"),
+        "{openstack}"
+    );
+    assert!(!openstack.contains("router_v2\" \"calm"), "{openstack}");
+}
+
+/// Two attachments of one machine are each mounted, in order, before its scripts; a location
+/// that is no absolute path is a warning at the relationship, not a mount.
+#[test]
+fn each_attachment_is_mounted_before_the_scripts_and_a_bad_location_is_a_warning() {
+    let template = r#"tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    db:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host: vm
+      interfaces:
+        Standard:
+          create: install.sh
+    vm:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage:
+            node: data
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: /var/lib/mysql } }
+        - local_storage:
+            node: logs
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: "/var/log/it's" } }
+        - local_storage:
+            node: odd
+            relationship: { type: tosca.relationships.AttachesTo, properties: { location: relative/dir } }
+    data:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: disk, size: 10 GiB }
+    logs:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: disk, size: 10 GiB }
+    odd:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: disk, size: 10 GiB }
+"#;
+    let files = [("install.sh", "#!/bin/sh\necho install\n")];
+    let (aws, err) = tf_ok(template, &files, &[]);
+    let data = aws
+        .find("mount-volume '/var/lib/mysql' /dev/disk/by-id/nvme-Amazon_Elastic_Block_Store_${replace(aws_ebs_volume.data.id, \"-\", \"\")} '/dev/sdf' '/dev/xvdf' || exit 1")
+        .unwrap_or_else(|| panic!("no mount of data:\n{aws}"));
+    let logs = aws
+        .find("mount-volume '/var/log/it'\\\\''s' ")
+        .unwrap_or_else(|| panic!("no mount of logs:\n{aws}"));
+    let script = aws.find("exec /opt/toscana/01-").expect("the script runs");
+    assert!(data < logs && logs < script, "{aws}");
+    assert!(!aws.contains("relative/dir'"), "{aws}");
+    assert!(
+        aws.contains("availability_zone = data.aws_availability_zones.available.names[0]"),
+        "{aws}"
+    );
+    assert!(!aws.contains("aws_instance.vm.availability_zone"), "{aws}");
+    assert!(
+        err.contains("volume `odd` is attached to `vm` but not mounted")
+            && err.contains("no absolute path"),
+        "{err}"
+    );
+    let (openstack, _) = tf_ok(template, &files, &["--provider", "openstack"]);
+    assert!(
+        openstack.contains(
+            "mount-volume '/var/lib/mysql' /dev/disk/by-id/virtio-${substr(openstack_blockstorage_volume_v3.data.id, 0, 20)} || exit 1"
+        ),
+        "{openstack}"
+    );
+}

@@ -1,3 +1,8 @@
+data "openstack_networking_network_v2" "external" {
+  name     = var.openstack_external_network
+  external = true
+}
+
 resource "openstack_blockstorage_volume_v3" "data" {
   name = "data"
   size = 50
@@ -19,6 +24,19 @@ resource "openstack_networking_subnet_v2" "net" {
   cidr        = "172.16.0.0/24"
   ip_version  = 4
   enable_dhcp = false
+}
+
+# The machines in this network run scripts, which download packages: a router joins the
+# subnet to the external network (outbound only: no floating IP, nothing comes in).
+resource "openstack_networking_router_v2" "net" {
+  name                = "net"
+  admin_state_up      = true
+  external_network_id = data.openstack_networking_network_v2.external.id
+}
+
+resource "openstack_networking_router_interface_v2" "net" {
+  router_id = openstack_networking_router_v2.net.id
+  subnet_id = openstack_networking_subnet_v2.net.id
 }
 
 data "openstack_images_image_v2" "server" {
@@ -82,6 +100,8 @@ resource "openstack_compute_instance_v2" "server" {
   network {
     port = openstack_networking_port_v2.server_port.id
   }
+
+  depends_on = [openstack_networking_router_interface_v2.net]
 }
 
 resource "openstack_networking_port_v2" "server_port" {

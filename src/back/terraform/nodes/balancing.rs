@@ -174,7 +174,7 @@ impl Builder<'_, '_> {
 
 /// A range of [`RANGES`] that does not overlap `primary`, the network's own range; the first
 /// when that range is not known or not IPv4.
-fn range_beside(primary: Option<&str>) -> &'static str {
+pub(super) fn range_beside(primary: Option<&str>) -> &'static str {
     let taken = primary.and_then(v4_range);
     RANGES
         .into_iter()

@@ -30,6 +30,7 @@ mod derived;
 mod endpoints;
 mod images;
 mod mounts;
+mod outbound;
 mod reads;
 mod resources;
 mod scaling;
