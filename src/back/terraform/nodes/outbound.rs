@@ -20,10 +20,8 @@ use serde_json::{Value as Json, json};
 
 use crate::back::meanings::Meaning;
 use crate::back::stack;
-use crate::ir::{NodeId, Value};
+use crate::ir::NodeId;
 
-use super::super::expr::known;
-use super::balancing::range_beside;
 use super::{Builder, Provider};
 
 impl Builder<'_, '_> {
@@ -59,14 +57,7 @@ impl Builder<'_, '_> {
         let (subnet, range) = match balancer_subnet {
             Some(subnet) => (subnet, Json::Null),
             None => {
-                let cidr = match self
-                    .ledger
-                    .property(self.topology, id.index(), "cidr")
-                    .map(|v| known(self.topology, v))
-                {
-                    Some(Value::String(c)) => range_beside(Some(c)),
-                    _ => range_beside(None),
-                };
+                let cidr = self.range_beside_network(id);
                 let range = self.derived_name(format!("{name}_nat"));
                 (range.clone(), json!({ "name": range, "cidr": cidr }))
             }
