@@ -136,7 +136,7 @@ resource "aws_instance" "web_vm" {
     Name = "web_vm"
   }
 
-  depends_on = [aws_eip.web_port]
+  depends_on = [aws_eip.web_port, aws_route.web_net_internet, aws_route_table_association.web_net]
 }
 
 # The ports of the endpoints the machine and its software expose, open to the world when

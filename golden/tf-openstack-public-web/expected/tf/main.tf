@@ -109,6 +109,8 @@ resource "openstack_compute_instance_v2" "web_vm" {
   network {
     port = openstack_networking_port_v2.web_port.id
   }
+
+  depends_on = [openstack_networking_router_interface_v2.web_net]
 }
 
 # The ports of the endpoints the machine and its software expose, open to the world when

@@ -14,7 +14,9 @@
 //!   (SNAT), the one a public network gets too.
 //!
 //! Each such machine waits for that route (`depends_on`), so that its scripts do not run
-//! before the way out exists. A network whose machines run no script stays as it is.
+//! before the way out exists; a machine with a script in a public network waits for the
+//! network's route to the internet gateway or router the same way. A network whose machines
+//! run no script stays as it is.
 
 use serde_json::{Value as Json, json};
 
@@ -29,7 +31,7 @@ impl Builder<'_, '_> {
     /// null when it needs none: it is public already (`public`), or none of its machines runs
     /// a script.
     pub(super) fn outbound(&mut self, id: NodeId, public: bool) -> Json {
-        if public || !matches!(self.provider, Provider::Aws | Provider::Openstack) {
+        if !matches!(self.provider, Provider::Aws | Provider::Openstack) {
             return Json::Null;
         }
         let machines = self.scripted_machines_in(id);
@@ -37,6 +39,10 @@ impl Builder<'_, '_> {
             return Json::Null;
         }
         let name = self.names[id.index()].clone();
+        if public {
+            self.wait_for_public_route(&name, &machines);
+            return Json::Null;
+        }
         let route = match self.provider {
             Provider::Aws => format!("aws_route.{name}_out"),
             _ => format!("openstack_networking_router_interface_v2.{name}"),
@@ -68,6 +74,24 @@ impl Builder<'_, '_> {
             "range": range,
             "routes": self.derived_name(format!("{name}_private")),
         })
+    }
+
+    /// Makes each of `machines`, in the public network `name`, wait for the network's route to
+    /// the internet: its Elastic or floating IP alone does not make the route, and its scripts
+    /// would otherwise start downloading before it exists (AWS: the default route to the
+    /// internet gateway and the subnet's association with its table; OpenStack: the router's
+    /// interface on the subnet).
+    fn wait_for_public_route(&mut self, name: &str, machines: &[NodeId]) {
+        let routes = match self.provider {
+            Provider::Aws => vec![
+                format!("aws_route.{name}_internet"),
+                format!("aws_route_table_association.{name}"),
+            ],
+            _ => vec![format!("openstack_networking_router_interface_v2.{name}")],
+        };
+        for machine in machines {
+            self.depends[machine.index()].extend(routes.iter().cloned());
+        }
     }
 
     /// The machines whose first port is in network `id` and that run a lifecycle script
