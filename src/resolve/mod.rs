@@ -55,6 +55,7 @@ mod types;
 mod typing;
 mod unset_inputs;
 mod validation;
+mod validation_clause_types;
 mod value_types;
 mod values;
 mod workflow_calls;
