@@ -227,3 +227,68 @@ service_template:
         "{errors:#?}"
     );
 }
+
+#[test]
+fn a_node_type_and_a_data_type_may_share_a_name() {
+    // Names are unique per kind of type, as each kind has its own keyname section (§6.8.4
+    // Namespaces; the checklist's decision T2-NS-05).
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Disk:
+    derived_from: string
+node_types:
+  Disk:
+    properties:
+      label: { type: Disk }
+service_template:
+  node_templates:
+    d: { type: Disk, properties: { label: root } }
+",
+    );
+}
+
+#[test]
+fn nil_versions_and_clauses_that_read_other_properties() {
+    // `nil` takes only `null` (T2-LIT-07); versions compare part by part, numerically, so 1.10
+    // is after 1.9 and 1.2 before it (T2-LIT-10); a clause that reads another property of SELF
+    // is left for deployment, never wrongly failed (T2-VALID-03).
+    let template = |nothing: &str, release: &str| {
+        format!(
+            "tosca_definitions_version: tosca_2_0
+node_types:
+  Server:
+    properties:
+      nothing: {{ type: nil }}
+      release:
+        type: version
+        validation: {{ $greater_than: [ $value, 1.9 ] }}
+      low: {{ type: integer }}
+      high:
+        type: integer
+        validation: {{ $greater_than: [ $value, {{ $get_property: [ SELF, low ] }} ] }}
+service_template:
+  node_templates:
+    s:
+      type: Server
+      properties: {{ nothing: {nothing}, release: {release}, low: 1, high: 5 }}
+"
+        )
+    };
+    accepted(&template("null", "1.10"));
+    let messages: Vec<String> = read_text(&template("3", "1.2"))
+        .1
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .map(|d| d.message)
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("`properties.nothing` must be a null (type `nil`)"))
+            && messages.iter().any(|m| m.contains(
+                "`properties.release` does not pass the validation clause of type `version`"
+            )),
+        "{messages:#?}"
+    );
+}
