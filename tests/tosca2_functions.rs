@@ -166,6 +166,39 @@ fn pure_functions_are_evaluated_once_their_arguments_are_known() {
     assert_eq!(property(&t, "app", "flag"), &Value::Boolean(true));
 }
 
+/// The list and map tests of §10.2.3 (T2-FN-LST-02/03), `$remainder` of §10.2.5.5 (T2-FN-ARI-04),
+/// and a call written `$name$suffix` (§10.1 Function Syntax, T2-FN-03), evaluated before
+/// deployment.
+#[test]
+fn entry_and_key_tests_remainder_and_suffixed_names_are_evaluated() {
+    let t = topology(&format!(
+        r#"{SERVERS}    app:
+      type: App
+      properties:
+        text: {{ $concat$first: [ a, b ] }}
+        number: {{ $remainder: [ 7, 3 ] }}
+        flag:
+          $and:
+            - $has_entry: [ {{ $get_property: [ s1, tags ] }}, a ]
+            - $has_entry: [ {{ a: 1, b: 2 }}, 2 ]
+            - $not: [ {{ $has_entry: [ [ 1, 2 ], 3 ] }} ]
+            - $has_key: [ {{ a: 1 }}, a ]
+            - $not: [ {{ $has_key: [ {{ a: 1 }}, b ] }} ]
+            - $has_all_entries: [ [ 1, 2, 3 ], [ 1, 3 ] ]
+            - $not: [ {{ $has_all_entries: [ [ 1, 2 ], [ 1, 5 ] ] }} ]
+            - $has_any_entry: [ [ 1, 2 ], [ 5, 2 ] ]
+            - $has_all_keys: [ {{ a: 1, b: 2 }}, [ a, b ] ]
+            - $has_any_key: [ {{ a: 1 }}, [ z, a ] ]
+            - $not: [ {{ $has_any_key: [ {{ a: 1 }}, [ z ] ] }} ]
+      requirements:
+        - server: s1
+"#
+    ));
+    assert_eq!(property(&t, "app", "text"), &Value::string("ab"));
+    assert_eq!(property(&t, "app", "number"), &Value::Integer(1));
+    assert_eq!(property(&t, "app", "flag"), &Value::Boolean(true));
+}
+
 #[test]
 fn an_undefined_function_is_left_to_the_orchestrator_with_its_arguments_evaluated() {
     let (read, diags) = common::read_text(&format!(

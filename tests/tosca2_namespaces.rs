@@ -136,6 +136,40 @@ fn ir_with(dir: &Path, args: &[&str], entry: &str) -> (i32, String, serde_json::
 }
 
 #[test]
+fn an_imported_file_that_declares_another_profile_names_its_own_imports() {
+    // §6.7.1 Grammar: a file's `profile` applies to its types and those of its imports, until an
+    // imported file declares another, which "overrides the profile name value from that point
+    // in the import tree onward, recursively" (T2-PROF-03).
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "main.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports:\n  - url: base.yaml\n    namespace: base\nservice_template:\n  node_templates:\n    s:\n      type: base:Server\n",
+            ),
+            (
+                "base.yaml",
+                "tosca_definitions_version: tosca_2_0\nprofile: test.base:1\nimports:\n  - url: core.yaml\n    namespace: core\nnode_types:\n  Server:\n    derived_from: core:Host\n",
+            ),
+            (
+                "core.yaml",
+                "tosca_definitions_version: tosca_2_0\nprofile: test.core:1\nimports:\n  - url: root.yaml\nnode_types:\n  Host:\n    derived_from: Root\n",
+            ),
+            (
+                "root.yaml",
+                "tosca_definitions_version: tosca_2_0\nnode_types:\n  Root: {}\n",
+            ),
+        ],
+    );
+    let ir = ir(dir.path(), "main.yaml");
+    assert_eq!(
+        ir["nodes"][0]["types"],
+        serde_json::json!(["test.base:1:Server", "test.core:1:Host", "test.core:1:Root"])
+    );
+}
+
+#[test]
 fn under_oasis_profiles_a_definition_shadows_what_its_file_imports_into_its_root() {
     let dir = tempfile::tempdir().unwrap();
     write(

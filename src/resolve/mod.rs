@@ -7,6 +7,7 @@
 
 mod allocation;
 mod assignments;
+mod attribute_mappings;
 mod boundary;
 mod call_shapes;
 pub mod calls;
@@ -28,9 +29,11 @@ mod interface_parameters;
 mod interface_types;
 mod interfaces;
 mod multiplicity;
+mod node_filter_shape;
 mod nodes;
 mod normative_values;
 mod occurrences;
+mod operation_context;
 mod parameter_defaults;
 mod parameter_refinement;
 mod params;
@@ -55,6 +58,7 @@ mod types;
 mod typing;
 mod unset_inputs;
 mod validation;
+mod validation_clause_types;
 mod value_types;
 mod values;
 mod workflow_calls;
@@ -116,7 +120,10 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     interface_defs::check(model, ancestry, diags);
     capability_refinement::check(model, ancestry, diags);
     interface_types::check(model, diags);
+    operation_context::check(model, diags);
+    node_filter_shape::check(model, diags);
     template_names::check(model, diags);
+    attribute_mappings::check(model, ancestry, diags);
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller

@@ -82,6 +82,7 @@ pub fn check(
     for named in parameters {
         if let Some(body) = named.def.as_map() {
             checker.definition_types(body);
+            checker.definition_validation(body);
         }
     }
     let service_functions = model.topology.iter().flat_map(|t| &t.functions);
@@ -173,7 +174,39 @@ impl Checker<'_, '_> {
         }
         if let Some(validation) = map.get("validation") {
             self.functions(validation);
+            // A data type's own clause validates a value of the type itself (§9.2 Data Type).
+            let base = (kind == TypeKind::Data)
+                .then(|| {
+                    let chain = self.ancestry.chain(self.model, kind, id);
+                    chain
+                        .last()
+                        .filter(|b| BUILT_IN.contains(&b.as_str()) || *b == "scalar")
+                        .cloned()
+                })
+                .flatten();
+            self.clause_types(validation, base.as_deref());
         }
+    }
+
+    /// The type problems of a validation clause on a value whose built-in base is `base`
+    /// ([`super::validation_clause_types`]).
+    fn clause_types(&mut self, clause: &Node, base: Option<&str>) {
+        let found = super::validation_clause_types::problems(clause, base);
+        self.diags.extend(found);
+    }
+
+    /// A definition's `validation`: the functions it calls exist, and it type-checks against
+    /// the definition's `type`.
+    fn definition_validation(&mut self, body: &Map) {
+        let Some(validation) = body.get("validation") else {
+            return;
+        };
+        self.functions(validation);
+        let base = body
+            .get("type")
+            .and_then(|t| Some((t.as_str()?, t.span)))
+            .and_then(|(name, at)| self.built_in_base(name, at));
+        self.clause_types(validation, base.as_deref());
     }
 
     /// The schemas of a function's signatures name data types that exist, and their
@@ -190,9 +223,7 @@ impl Checker<'_, '_> {
                     (Some(_), _) => self.data_type_ref(schema),
                     (_, Some(map)) => {
                         self.definition_types(map);
-                        if let Some(validation) = map.get("validation") {
-                            self.functions(validation);
-                        }
+                        self.definition_validation(map);
                     }
                     _ => {}
                 }
@@ -207,9 +238,7 @@ impl Checker<'_, '_> {
                 continue;
             };
             self.definition_types(body);
-            if let Some(validation) = body.get("validation") {
-                self.functions(validation);
-            }
+            self.definition_validation(body);
         }
     }
 
@@ -228,9 +257,7 @@ impl Checker<'_, '_> {
                 Some(s) => {
                     if let Some(inner) = s.as_map() {
                         self.definition_types(inner);
-                        if let Some(validation) = inner.get("validation") {
-                            self.functions(validation);
-                        }
+                        self.definition_validation(inner);
                     }
                 }
                 None => {}

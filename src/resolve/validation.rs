@@ -143,7 +143,7 @@ impl Eval<'_, '_, '_> {
 }
 
 /// Whether an operand is the validated value itself (`$value`, not a key inside it).
-fn is_value(node: &Yaml) -> bool {
+pub(super) fn is_value(node: &Yaml) -> bool {
     syntax::call(node).is_some_and(|c| c.name == "value" && syntax::arguments(&c).is_empty())
 }
 

@@ -1,0 +1,186 @@
+//! A TOSCA 2.0 validation clause type-checked where it is written, before any value meets it:
+//! "the validation clause is a Boolean expression" (§9.11 Validation Clause), so a clause that
+//! yields something else, or that compares `$value` with a literal of another type, is a
+//! mistake in the definition (T2-VALID-05, T2-ERR-18). A data type's own clause "MUST be
+//! type-compatible with the type of the derived_from keyname" (§9.2 Data Type, T2-DATATYPE-07,
+//! T2-ERR-09). The spec's own examples that compare a string with a number (`$less_or_equal:
+//! [$value, 10]` on a string, T2-GAP-16) are such type errors too.
+//!
+//! Judged without a value, once per clause, where the type of `$value` is known: a comparison
+//! (`$equal`, the orderings, `$valid_values`, `$in_range`) of bare `$value` with a literal of
+//! another kind. §10.2.2.2.2 `$greater_than` makes such a comparison false rather than an
+//! error; in a validation clause it is false for every value, so the clause rejects them all,
+//! which is never what its author meant: it is the ill-typed clause T2-VALID-05 names. Only
+//! the bases whose literals are written as themselves are judged (string, integer, float,
+//! boolean); a scalar, version or timestamp is written as text and read as its type where the
+//! clause meets a value ([`super::validation`]). What depends on another function stays
+//! unjudged here, never wrongly failed.
+
+use super::calls::builtins::{self, describe};
+use super::calls::syntax;
+use crate::diag::{Diagnostic, codes};
+use crate::ir::{Dialect, Value};
+use crate::yaml::{Core, Node};
+
+use super::validation::is_value;
+use super::values::ValueReader;
+
+/// The functions that compare two operands, whose types must agree.
+const COMPARISONS: &[&str] = &[
+    "equal",
+    "greater_than",
+    "greater_or_equal",
+    "less_than",
+    "less_or_equal",
+    "valid_values",
+    "in_range",
+];
+
+/// The functions that never yield a boolean though their signature gives no one result type:
+/// `$concat` a string or list, the arithmetic a number or scalar.
+const NEVER_BOOLEAN: &[&str] = &[
+    "concat",
+    "sum",
+    "difference",
+    "product",
+    "quotient",
+    "remainder",
+];
+
+/// The problems of `clause`, the validation of a value whose type's built-in base is `base`
+/// (`None` for a complex type or one not known).
+pub fn problems(clause: &Node, base: Option<&str>) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    boolean(clause, &mut found);
+    comparisons(clause, base.filter(|b| judged(b)), &mut found);
+    found
+}
+
+/// Reports `node` when it cannot yield a boolean: a literal that is none, or a built-in whose
+/// result is never one; the operands of `$and`, `$or`, `$xor` and `$not` are judged alike.
+fn boolean(node: &Node, found: &mut Vec<Diagnostic>) {
+    let Some(call) = syntax::call(node) else {
+        if !matches!(node.as_scalar().map(|s| &s.core), Some(Core::Bool(_))) {
+            found.push(not_boolean(node, "this value is not a boolean"));
+        }
+        return;
+    };
+    let Some(b) = builtins::built_in(call.name) else {
+        return;
+    };
+    if matches!(b.name, "and" | "or" | "xor" | "not") {
+        for arg in syntax::arguments(&call) {
+            boolean(arg, found);
+        }
+    } else if NEVER_BOOLEAN.contains(&b.name) || b.result.is_some_and(|r| r != "boolean") {
+        found.push(not_boolean(
+            node,
+            &format!("`${}` does not yield a boolean", b.name),
+        ));
+    }
+}
+
+fn not_boolean(node: &Node, label: &str) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOSCA_FUNCTION,
+        "a validation clause must be a boolean expression",
+    )
+    .at_with(node.span, label)
+    .hint("write a condition, such as `{ $greater_or_equal: [ $value, 0 ] }`, or a function that yields true or false (§9.11 Validation Clause)")
+}
+
+/// Judges every comparison in `node` with bare `$value` among its operands, on a value of the
+/// built-in type `base`.
+fn comparisons(node: &Node, base: Option<&str>, found: &mut Vec<Diagnostic>) {
+    let Some(base) = base else { return };
+    if let Some(call) = syntax::call(node)
+        && COMPARISONS.contains(&call.name)
+    {
+        judge(&call, &syntax::arguments(&call), base, found);
+    }
+    let children: Vec<&Node> = match (node.as_map(), node.as_seq()) {
+        (Some(map), _) => map.entries().iter().map(|e| &e.value).collect(),
+        (_, Some(items)) => items.iter().collect(),
+        _ => Vec::new(),
+    };
+    for child in children {
+        comparisons(child, Some(base), found);
+    }
+}
+
+fn judge(call: &syntax::Written, args: &[&Node], base: &str, found: &mut Vec<Diagnostic>) {
+    let reader = ValueReader {
+        dialect: Dialect::Tosca2,
+        inputs: None,
+        budget: None,
+    };
+    // The operands `$value` is compared with: the other side of an ordering or `$equal`, the
+    // listed values of `$valid_values`, the bounds of `$in_range`.
+    let operands: Vec<&Node> = match (call.name, args) {
+        ("valid_values" | "in_range", [subject, list]) if is_value(subject) => list
+            .as_seq()
+            .map_or_else(Vec::new, |items| items.iter().collect()),
+        (_, [a, b]) if is_value(a) => vec![*b],
+        (_, [a, b]) if is_value(b) => vec![*a],
+        _ => Vec::new(),
+    };
+    for operand in operands.into_iter().filter(|o| syntax::call(o).is_none()) {
+        let mut quiet = crate::diag::Diagnostics::with_cap(0);
+        let value = reader.value(operand, &mut quiet);
+        let Some(kind) = kind(&value) else { continue };
+        if kind == kind_of_base(base) {
+            continue;
+        }
+        found.push(
+            Diagnostic::error(
+                codes::TOSCA_FUNCTION,
+                format!(
+                    "an ill-typed validation clause: `${}` compares {} (`$value`) with {}",
+                    call.name,
+                    a(base),
+                    describe(&value)
+                ),
+            )
+            .at_with(operand.span, format!("not {}", a(base)))
+            .hint(format!(
+                "a clause must be type-compatible with the type it validates, so it can hold for some value (§9.11 Validation Clause, §9.2 Data Type): compare `$value` with {}, or compare what a function makes of it (such as `{{ $length: [ $value ] }}`)",
+                a(base)
+            )),
+        );
+    }
+}
+
+/// What a literal operand is, for comparing with `$value`: numbers compare with numbers, the
+/// rest with their own kind; a null (compared by `$equal` with anything) is not judged.
+fn kind(value: &Value) -> Option<&'static str> {
+    Some(match value {
+        Value::Integer(_) | Value::Float(_) => "number",
+        Value::String(_) => "string",
+        Value::Boolean(_) => "boolean",
+        Value::List(_) => "list",
+        Value::Map(_) => "map",
+        _ => return None,
+    })
+}
+
+/// `base` with its article, for messages.
+fn a(base: &str) -> String {
+    if base == "integer" {
+        "an integer".to_string()
+    } else {
+        format!("a {base}")
+    }
+}
+
+fn kind_of_base(base: &str) -> &'static str {
+    match base {
+        "integer" | "float" => "number",
+        "string" => "string",
+        _ => "boolean",
+    }
+}
+
+/// Whether `base` is a built-in type whose literals a clause writes as themselves.
+fn judged(base: &str) -> bool {
+    matches!(base, "string" | "integer" | "float" | "boolean")
+}
