@@ -242,39 +242,17 @@ impl Engine {
         for element in elements {
             let who = format!("{} `{}`", element.kind, element.name);
             let Some((i, rule)) = self.rule_for(element) else {
-                let of_type = element
-                    .types
-                    .first()
-                    .map(|t| format!(" of type {t}"))
-                    .unwrap_or_default();
-                let mut d = Diagnostic::warning(
-                    codes::BACKEND_SKIPPED,
-                    format!("{who}{of_type} has no {} rule; skipped", self.name),
-                )
-                .hint(format!(
-                    "add a rule with `match: {{ kind: {} }}` in a mapping.yaml given with --backend-dir, or `skip: reason` to silence this",
-                    element.kind
-                ));
-                if let Some(span) = element.span {
-                    d = d.at(span);
-                }
-                diags.push(d);
+                diags.push(self.skipped(element, &who));
                 continue;
             };
             let Action::Render { template, target } = &rule.action else {
                 continue;
             };
             let mut ctx = base();
-            let context = match &element.context {
-                ElementContext::Value(v) => v.clone(),
-                ElementContext::Part { list, index } => match input {
-                    RenderInput::Ir(ir) if !self.whole_topology => {
-                        super::elements::own_part(ir, list, *index, !self.reads[i].nothing())
-                    }
-                    _ => super::elements::part(&topology, list, *index),
-                },
-            };
-            ctx.insert_value("element", context);
+            ctx.insert_value(
+                "element",
+                self.element_context(&input, &topology, element, i),
+            );
             ctx.insert_value("topology", topology.clone());
             ctx.insert_value("bind", binds[i].clone());
             ctx.insert("kind", element.kind.as_str());
@@ -335,6 +313,47 @@ impl Engine {
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         files
+    }
+
+    /// The warning that no rule takes `element` (`who`).
+    fn skipped(&self, element: &Element, who: &str) -> Diagnostic {
+        let of_type = element
+            .types
+            .first()
+            .map(|t| format!(" of type {t}"))
+            .unwrap_or_default();
+        let d = Diagnostic::warning(
+            codes::BACKEND_SKIPPED,
+            format!("{who}{of_type} has no {} rule; skipped", self.name),
+        )
+        .hint(format!(
+            "add a rule with `match: {{ kind: {} }}` in a mapping.yaml given with --backend-dir, or `skip: reason` to silence this",
+            element.kind
+        ));
+        match element.span {
+            Some(span) => d.at(span),
+            None => d,
+        }
+    }
+
+    /// What rule `rule`'s template sees as `element` (see [`RenderInput`]); `topology` is what
+    /// the render gives templates as `topology`.
+    fn element_context(
+        &self,
+        input: &RenderInput<'_>,
+        topology: &tera::Value,
+        element: &Element,
+        rule: usize,
+    ) -> tera::Value {
+        match &element.context {
+            ElementContext::Value(v) => v.clone(),
+            ElementContext::Part { list, index } => match input {
+                RenderInput::Ir(ir) if !self.whole_topology => {
+                    super::elements::own_part(ir, list, *index, !self.reads[rule].nothing())
+                }
+                _ => super::elements::part(topology, list, *index),
+            },
+        }
     }
 
     fn render_template(
