@@ -430,3 +430,37 @@ topology_template:
         "{properties}"
     );
 }
+
+/// The valid counterparts of `value-1-x-port-spec-without-port` and
+/// `value-1-x-port-range-outside`: PortSpec values with any one of `target`, `target_range`,
+/// `source` or `source_range`, ranges within [1, 65535] (the bounds included), a port given by
+/// `get_input`, in a list, a map and a single property, check clean (C.2.5 PortSpec).
+#[test]
+fn simple_profile_port_specs_with_a_port_are_accepted() {
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  inputs:
+    port: { type: integer, default: 8080 }
+  node_templates:
+    firewall:
+      type: Firewall
+      properties:
+        rules:
+          - { protocol: tcp, target: 443 }
+          - { protocol: udp, source: 53 }
+          - { target_range: [ 1, 65535 ] }
+          - { protocol: tcp, source_range: [ 1024, 1024 ] }
+          - { target: { get_input: port } }
+        named: { web: { target: 80 }, all: { source_range: [ 1, 65535 ] } }
+        one: { protocol: igmp, source: 1 }
+node_types:
+  Firewall:
+    derived_from: tosca.nodes.Root
+    properties:
+      rules: { type: list, entry_schema: PortSpec }
+      named: { type: map, entry_schema: tosca.datatypes.network.PortSpec }
+      one: { type: tosca.datatypes.network.PortSpec }
+",
+    );
+}

@@ -37,6 +37,7 @@ mod params;
 mod paths;
 pub mod patterns;
 mod port_order;
+mod port_spec;
 mod refinement;
 mod required_keyname;
 mod requirement_defs;
