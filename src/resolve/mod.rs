@@ -49,6 +49,7 @@ mod selection;
 mod simple_eval;
 mod substitution;
 mod substitution_mappings;
+mod target_types;
 mod template_names;
 mod tosca2_types;
 mod type_parts;
