@@ -6,6 +6,7 @@
 //! goes on past errors so one run reports them all.
 
 mod allocation;
+mod artifact_defs;
 mod assignments;
 mod boundary;
 mod call_shapes;
@@ -119,6 +120,7 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     capability_refinement::check(model, ancestry, diags);
     interface_types::check(model, diags);
     template_names::check(model, diags);
+    artifact_defs::check(model, ancestry, diags);
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
