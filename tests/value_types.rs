@@ -261,14 +261,21 @@ service_template:
 /// has no number for them.
 #[test]
 fn non_finite_floats_are_floats_in_the_ir() {
-    for (version, topology) in [
-        ("tosca_simple_yaml_1_3", "topology_template"),
-        ("tosca_2_0", "service_template"),
+    // A Simple Profile node type derives from tosca.nodes.Root (SP-TYPE-08); TOSCA 2.0 has no
+    // root type without a profile.
+    for (version, topology, root) in [
+        (
+            "tosca_simple_yaml_1_3",
+            "topology_template",
+            "derived_from: tosca.nodes.Root",
+        ),
+        ("tosca_2_0", "service_template", "description: a gauge"),
     ] {
         let ir = common::ir_clean(&format!(
             "tosca_definitions_version: {version}
 node_types:
   Gauge:
+    {root}
     properties:
       high: {{ type: float }}
       low: {{ type: float }}

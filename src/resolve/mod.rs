@@ -44,6 +44,7 @@ mod required_keyname;
 mod requirement_defs;
 mod requirement_mapping;
 mod requirements;
+mod root_types;
 mod scalar_types;
 mod select_filter;
 mod selection;
@@ -121,6 +122,7 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     interface_types::check(model, diags);
     template_names::check(model, diags);
     artifact_defs::check(model, ancestry, diags);
+    root_types::check(model, diags);
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
