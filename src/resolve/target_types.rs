@@ -2,7 +2,10 @@
 //! capability its relationship type admits (checklist SP-ERR-41, SP-REQA-07): the relationship
 //! type's `valid_target_types`, "one or more names of Capability Types that are valid targets
 //! for this relationship" (A.6.9.1 Relationship Type Keynames), must admit the target capability
-//! the requirement connects to. An error.
+//! the requirement connects to. A warning: the TOSCA 1.0 XML reader's YAML conversion writes
+//! XML relationships as the `dependency` requirement with a HostedOn or ConnectsTo relationship
+//! template to a node's `feature`, and real 1.x files do the same; refusing them would refuse
+//! files other processors read, so the warning says the rule and the output keeps the edge.
 //!
 //! The other half of SP-ERR-41, a capability's `valid_source_types` (A.6.1.1 Capability
 //! definition Keynames) excluding the source's node type, is judged only where a requirement
@@ -61,7 +64,7 @@ pub(super) fn check(
     let admitted = admitted_capabilities(builder.model, builder.ancestry, &defs);
     if !admits(&admitted, &capability.types) {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::warning(
                 codes::TOSCA_TYPE_MISMATCH,
                 format!(
                     "{what}, a `{is}`, which relationship type `{}` does not admit: its valid_target_types are {}",
