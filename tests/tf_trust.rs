@@ -6,7 +6,10 @@
 //!   editing `terraform.tfvars` changes what the configuration does;
 //! - no value of a sensitive variable (its default, or the value the case binds with `--set`)
 //!   appears in any file of the configuration, `.tf`, `.tfvars`, scripts or ConfigMap data
-//!   alike, and every output that refers to a sensitive variable is `sensitive = true`.
+//!   alike, and every output that refers to a sensitive variable is `sensitive = true`;
+//! - on AWS and OpenStack, every `location` of an attachment (`AttachesTo`) is mounted by the
+//!   machine's cloud-init before the template's scripts run, so that software writes to the
+//!   volume and not to the root disk.
 
 mod common;
 
@@ -146,16 +149,7 @@ fn secret_texts(case: &Path, sensitive: &BTreeSet<String>) -> Vec<(String, Strin
                 .map(|(k, v)| (k.to_string(), v.to_string()))
         })
         .collect();
-    let mut diags = toscana::diag::Diagnostics::new();
-    let read = toscana::pipeline::read(
-        &toscana::pipeline::ReadOptions {
-            input: Some(toscana::source::InputArg::Path(input_of(case))),
-            set,
-            ..Default::default()
-        },
-        &mut diags,
-    );
-    let topology = read.topology.expect("the golden input reads");
+    let topology = topology_of(case, set);
     let mut out = Vec::new();
     for input in &topology.inputs {
         let var = input.name.replace('-', "_").to_lowercase();
@@ -167,6 +161,20 @@ fn secret_texts(case: &Path, sensitive: &BTreeSet<String>) -> Vec<(String, Strin
         }
     }
     out
+}
+
+/// The case's topology, with `set` bound as `--set` binds it.
+fn topology_of(case: &Path, set: Vec<(String, String)>) -> toscana::ir::Topology {
+    let mut diags = toscana::diag::Diagnostics::new();
+    let read = toscana::pipeline::read(
+        &toscana::pipeline::ReadOptions {
+            input: Some(toscana::source::InputArg::Path(input_of(case))),
+            set,
+            ..Default::default()
+        },
+        &mut diags,
+    );
+    read.topology.expect("the golden input reads")
 }
 
 fn scalars(value: &toscana::ir::Value, found: &mut dyn FnMut(String)) {
@@ -243,5 +251,78 @@ fn no_secret_is_written_and_outputs_showing_one_are_sensitive() {
     assert!(
         checked > 0,
         "no golden case has a sensitive value to look for"
+    );
+}
+
+/// The `locals` attribute `name` of a configuration, as HCL text.
+fn local_text(bodies: &[Body], name: &str) -> Option<String> {
+    bodies
+        .iter()
+        .flat_map(|b| b.get_blocks("locals"))
+        .find_map(|l| l.body.get_attribute(name))
+        .map(|a| a.value.to_string())
+}
+
+#[test]
+fn every_attachment_location_is_mounted_before_the_scripts_run() {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for case in tf_cases() {
+        if tf_args(&case).iter().any(|a| a == "kubernetes") {
+            continue; // the volume claim's mount puts the storage at its location
+        }
+        let files = files(&case.join("expected/tf"));
+        let bodies: Vec<Body> = files
+            .iter()
+            .filter(|(n, _)| n.ends_with(".tf"))
+            .map(|(n, t)| parse(n, t))
+            .collect();
+        let main = files.get("main.tf").cloned().unwrap_or_default();
+        let topology = topology_of(&case, Vec::new());
+        let hosting = toscana::ir::Hosting::new(&topology);
+        for r in &topology.relationships {
+            let Some(toscana::ir::Value::String(location)) = r.properties.get("location") else {
+                continue;
+            };
+            if !r.types.iter().any(|t| t.ends_with("AttachesTo")) {
+                continue;
+            }
+            checked += 1;
+            let machine = topology.nodes[hosting.root(r.source).index()]
+                .name
+                .to_lowercase()
+                .replace('-', "_");
+            let where_ = format!("{}: `{location}` on `{machine}`", case.display());
+            let Some(config) = local_text(&bodies, &format!("{machine}_cloud_config")) else {
+                problems.push(format!("{where_}: the machine has no cloud-init config"));
+                continue;
+            };
+            if !main.contains(&format!("data.cloudinit_config.{machine}.rendered")) {
+                problems.push(format!(
+                    "{where_}: the config is not the machine's user data"
+                ));
+            }
+            let runcmd = config.split_once("runcmd").map_or("", |(_, r)| r);
+            let mount = format!("mount-volume '{location}' ");
+            match (runcmd.find(&mount), runcmd.find("/opt/toscana/")) {
+                (None, _) => problems.push(format!("{where_}: no mount in the user data")),
+                (Some(m), Some(script)) if script < m => {
+                    problems.push(format!("{where_}: mounted after a script runs"));
+                }
+                (Some(m), _) => {
+                    let line = runcmd[m..].lines().next().unwrap_or("");
+                    if !line.contains("/dev/") || !line.ends_with("|| exit 1\",") {
+                        problems.push(format!(
+                            "{where_}: the mount names no device or does not stop the scripts: {line}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        checked > 0,
+        "no golden case attaches a volume at a location"
     );
 }

@@ -141,6 +141,8 @@ pub const TERRAFORM: BindSchema = BindSchema {
         "hint",
         "ignored_properties",
         "images",
+        "mount_by_id",
+        "mount_xen_names",
         "public_address",
         "reason",
         "resource",

@@ -1,7 +1,8 @@
 //! From the IR to what rules match: one [`Element`] per input, node, relationship, group, policy
 //! and output, and the topology as templates see it.
 
-use tera::value::Key;
+use serde::Serialize;
+use tera::value::{Key, Map};
 
 pub(crate) use crate::ir::spans::SpanFinder;
 use crate::ir::{Location, Topology};
@@ -121,5 +122,60 @@ pub(super) fn part(topology: &tera::Value, list: &'static str, index: usize) -> 
             tera::Value::from(map)
         }
         None => item.cloned().unwrap_or_else(tera::Value::none),
+    }
+}
+
+/// The topology as templates see it when none reads it wholesale (see [`super::RenderInput`]):
+/// only `source` and `inputs`, the two parts a template may read as a whole without the
+/// render taking it to read everything ([`super::engine`]'s reads), each as [`topology_value`]
+/// would have them.
+pub(super) fn named_parts_value(topology: &Topology) -> tera::Value {
+    let mut map = Map::new();
+    map.insert(Key::Str("source"), super::to_tera(&topology.source));
+    map.insert(Key::Str("inputs"), super::to_tera(&topology.inputs));
+    tera::Value::from(map)
+}
+
+/// An element's context made from the IR itself, for a render that does not convert the
+/// whole topology: with `content`, its entry of `topology[list]` with `index` added, exactly as
+/// [`part`] gives it from [`topology_value`]; without (its template reads only `element.name`
+/// and `element.index`), only those two, so nothing of the element is converted that no
+/// template looks at.
+pub(super) fn own_part(
+    topology: &Topology,
+    list: &'static str,
+    index: usize,
+    content: bool,
+) -> tera::Value {
+    fn entry<T: Serialize>(
+        items: &[T],
+        index: usize,
+        name: fn(&T) -> &str,
+        content: bool,
+    ) -> tera::Value {
+        let Some(item) = items.get(index) else {
+            return tera::Value::none();
+        };
+        let mut map = if content {
+            match super::to_tera(item).as_map() {
+                Some(map) => map.clone(),
+                None => return tera::Value::none(),
+            }
+        } else {
+            let mut map = Map::new();
+            map.insert(Key::Str("name"), tera::Value::from(name(item)));
+            map
+        };
+        map.insert(Key::Str("index"), tera::Value::from(index));
+        tera::Value::from(map)
+    }
+    match list {
+        "inputs" => entry(&topology.inputs, index, |i| &i.name, content),
+        "nodes" => entry(&topology.nodes, index, |n| &n.name, content),
+        "relationships" => entry(&topology.relationships, index, |r| &r.name, content),
+        "groups" => entry(&topology.groups, index, |g| &g.name, content),
+        "policies" => entry(&topology.policies, index, |p| &p.name, content),
+        "outputs" => entry(&topology.outputs, index, |o| &o.name, content),
+        _ => tera::Value::none(),
     }
 }

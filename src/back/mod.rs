@@ -34,7 +34,7 @@ pub mod tera_values;
 pub mod terraform;
 
 pub use elements::{elements, topology_value};
-pub use engine::{CapabilityReader, Engine, Ledger, Reader};
+pub use engine::{CapabilityReader, Engine, Ledger, Reader, RenderInput};
 pub use output::{
     Destination, Shape, WriteReport, names_folder, recover, write_binary, write_outputs,
 };

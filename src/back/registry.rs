@@ -248,9 +248,8 @@ impl Backend for Rules {
         inputs: &mut Inputs<'_>,
         diags: &mut Diagnostics,
     ) -> Vec<OutputFile> {
-        let value = super::topology_value(&topology);
         let elements = super::elements(&topology, inputs.sources);
-        engine.render(value, &elements, diags)
+        engine.render(topology.topology(), &elements, diags)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::back::ignores::Part;
-use crate::back::{BuiltinBackend, ElementKind, Ledger, elements, topology_value};
+use crate::back::{BuiltinBackend, ElementKind, Ledger, elements};
 use crate::diag::Severity;
 use crate::limits::Limits;
 use crate::source::SourceMap;
@@ -86,7 +86,7 @@ fn warnings_of(
     let ledger = Ledger::new();
     record(&ledger, &topology);
     let mut diags = Diagnostics::new();
-    engine.render(topology_value(&topology), &elements, &mut diags);
+    engine.render(&topology, &elements, &mut diags);
     engine.account(&ledger, &topology, &elements, &mut diags);
     diags
         .iter()

@@ -18,7 +18,7 @@ use super::super::meanings::Meanings;
 use super::super::rules::{self, Action, Document, Located, Mapping, Rule, Target};
 use super::super::{BuiltinBackend, filters};
 use super::errors::{path_error, tera_error};
-use super::reads::{Reads, template_reads};
+use super::reads::{Reads, template_reads, text_reads};
 use super::{Engine, MAPPING_FILE};
 
 /// How deep `--backend-dir` is searched for templates; also stops symlink loops.
@@ -100,9 +100,11 @@ impl Engine {
                     .collect()
             })
             .collect();
-        let reads = rule_reads(&rules, &documents, &template_files);
+        let (reads, documents_read_everything) = rule_reads(&rules, &documents, &template_files);
+        let whole_topology = documents_read_everything || reads.contains(&Reads::Everything);
         Some(Engine {
             reads,
+            whole_topology,
             name,
             description,
             stdout_separator,
@@ -119,28 +121,36 @@ impl Engine {
     }
 }
 
-/// What each rule's template reads of its element ([`super::reads`]); every rule reads
-/// everything when a document reads the topology's elements wholesale.
+/// What each rule's template and output path read of its element ([`super::reads`]), and
+/// whether a document (its template or its output path) reads the topology's elements
+/// wholesale; then every rule reads everything.
 fn rule_reads(
     rules: &[Rule],
     documents: &[Document],
     template_files: &HashMap<String, (FileId, SourceFile)>,
-) -> Vec<Reads> {
+) -> (Vec<Reads>, bool) {
     let texts: HashMap<String, String> = template_files
         .iter()
         .map(|(name, (_, file))| (name.clone(), file.text.to_string()))
         .collect();
-    let documents_read_everything = documents
-        .iter()
-        .any(|d| template_reads(&d.template.text, &texts) == Reads::Everything);
-    rules
+    let documents_read_everything = documents.iter().any(|d| {
+        template_reads(&d.template.text, &texts)
+            .and(text_reads(&d.output.text))
+            .eq(&Reads::Everything)
+    });
+    let reads = rules
         .iter()
         .map(|rule| match &rule.action {
             _ if documents_read_everything => Reads::Everything,
+            Action::Render {
+                template,
+                target: Target::File(output),
+            } => template_reads(&template.text, &texts).and(text_reads(&output.text)),
             Action::Render { template, .. } => template_reads(&template.text, &texts),
             Action::Skip(_) => Reads::Keys(Default::default()),
         })
-        .collect()
+        .collect();
+    (reads, documents_read_everything)
 }
 
 /// Reads the built-in backend's mapping and templates and `backend_dir`'s into `sources`:

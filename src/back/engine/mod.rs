@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use tera::{Context, Tera};
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::canonical;
+use crate::ir::{Topology, canonical};
 use crate::source::{FileId, SourceFile, Span};
 
 mod account;
@@ -62,6 +62,11 @@ pub struct Engine {
     /// Per rule, what its template reads of the element it renders ([`reads`]), for
     /// [`Engine::account`].
     reads: Vec<reads::Reads>,
+    /// Whether some template (or output path) may read the topology or an element wholesale
+    /// (`topology.nodes`, `element.properties` as a whole, `{% set e = element %}`): a render
+    /// then converts the whole IR for its templates. Otherwise they get only what they read by
+    /// name ([`RenderInput`]).
+    whole_topology: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -71,6 +76,34 @@ impl std::fmt::Debug for Engine {
             .field("rules", &self.rules.len())
             .field("documents", &self.documents.len())
             .finish()
+    }
+}
+
+/// What a render gives its templates as `topology`, and each element as `element`.
+pub enum RenderInput<'t> {
+    /// The IR, converted for templates as far as they read it. When some template may read the
+    /// topology or an element wholesale ([`Engine::whole_topology`]), the whole topology is
+    /// converted once ([`super::topology_value`]) and each element's context is its part of it.
+    /// Otherwise templates read only parts they name, and the IR is most of a backend's
+    /// memory and time to convert (a tenth of `tosca2tf`'s instructions at 10,000 nodes): then
+    /// `topology` holds only `source` and `inputs`, and an element's context is its own entry,
+    /// converted when it is rendered, or only its `name` and `index` when that is all its
+    /// template reads. What a template sees of what it reads is the same either way.
+    Ir(&'t Topology),
+    /// A value made already (elements made by hand, as in tests): `topology` is this value and
+    /// an element's [`ElementContext::Part`] its entry.
+    Value(tera::Value),
+}
+
+impl<'t> From<&'t Topology> for RenderInput<'t> {
+    fn from(topology: &'t Topology) -> Self {
+        RenderInput::Ir(topology)
+    }
+}
+
+impl From<tera::Value> for RenderInput<'_> {
+    fn from(value: tera::Value) -> Self {
+        RenderInput::Value(value)
     }
 }
 
@@ -159,9 +192,9 @@ impl Engine {
     /// duplicate output paths are errors in `diags`. Files whose content is only whitespace are
     /// left out (a template declines by rendering nothing). The result is sorted by path and is
     /// byte-for-byte the same for the same input.
-    pub fn render(
+    pub fn render<'t>(
         &self,
-        topology: tera::Value,
+        topology: impl Into<RenderInput<'t>>,
         elements: &[Element],
         diags: &mut Diagnostics,
     ) -> Vec<OutputFile> {
@@ -174,16 +207,22 @@ impl Engine {
     /// `options` and `graph`); `element`, `kind`, `topology`, `bind` and `sections` win over a
     /// key of the same name.
     ///
-    /// `topology` is what [`super::topology_value`] made, and what templates see as `topology`;
-    /// each element's context shares its parts. The values of `extra` are Tera values
-    /// ([`super::to_tera`] makes them from anything serde serializes).
-    pub fn render_with(
+    /// Templates see `topology` and each element's context as [`RenderInput`] says. The values
+    /// of `extra` are Tera values ([`super::to_tera`] makes them from anything serde
+    /// serializes).
+    pub fn render_with<'t>(
         &self,
-        topology: tera::Value,
+        topology: impl Into<RenderInput<'t>>,
         elements: &[Element],
         extra: Vec<(String, tera::Value)>,
         diags: &mut Diagnostics,
     ) -> Vec<OutputFile> {
+        let input = topology.into();
+        let topology = match &input {
+            RenderInput::Ir(ir) if self.whole_topology => super::topology_value(ir),
+            RenderInput::Ir(ir) => super::elements::named_parts_value(ir),
+            RenderInput::Value(value) => value.clone(),
+        };
         let base = || {
             let mut ctx = Context::new();
             for (k, v) in &extra {
@@ -228,9 +267,12 @@ impl Engine {
             let mut ctx = base();
             let context = match &element.context {
                 ElementContext::Value(v) => v.clone(),
-                ElementContext::Part { list, index } => {
-                    super::elements::part(&topology, list, *index)
-                }
+                ElementContext::Part { list, index } => match input {
+                    RenderInput::Ir(ir) if !self.whole_topology => {
+                        super::elements::own_part(ir, list, *index, !self.reads[i].nothing())
+                    }
+                    _ => super::elements::part(&topology, list, *index),
+                },
             };
             ctx.insert_value("element", context);
             ctx.insert_value("topology", topology.clone());
@@ -399,5 +441,7 @@ impl Engine {
 
 #[cfg(test)]
 mod ledger_tests;
+#[cfg(test)]
+mod render_input_tests;
 #[cfg(test)]
 mod tests;

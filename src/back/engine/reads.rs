@@ -53,6 +53,37 @@ pub(crate) fn template_reads(name: &str, texts: &HashMap<String, String>) -> Rea
     Reads::Keys(keys)
 }
 
+/// What a template given as text reads (an output path such as `{{ element.name }}.yaml`),
+/// without the templates it could include: a path template includes none.
+pub(crate) fn text_reads(text: &str) -> Reads {
+    let mut keys = BTreeSet::new();
+    for tag in tags(text) {
+        if !scan(&split_strings(tag).0, &mut keys) {
+            return Reads::Everything;
+        }
+    }
+    Reads::Keys(keys)
+}
+
+impl Reads {
+    /// What two templates rendered for the same element read together.
+    pub(crate) fn and(self, other: Reads) -> Reads {
+        match (self, other) {
+            (Reads::Keys(mut a), Reads::Keys(b)) => {
+                a.extend(b);
+                Reads::Keys(a)
+            }
+            _ => Reads::Everything,
+        }
+    }
+
+    /// Whether the template reads nothing of an element's content (only `element.index`,
+    /// `element.name`, `topology.source` and `topology.inputs`, if anything).
+    pub(crate) fn nothing(&self) -> bool {
+        matches!(self, Reads::Keys(keys) if keys.is_empty())
+    }
+}
+
 /// The inside of every `{{ }}` and `{% %}` tag of a template; comments `{# #}` are left out.
 fn tags(text: &str) -> Vec<&str> {
     let mut out = Vec::new();

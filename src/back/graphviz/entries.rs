@@ -150,6 +150,7 @@ pub(super) fn relationships(d: &Drawing<'_>, b: &mut Builder) -> Vec<Part> {
             ("nested", b.bool(nested)),
             ("shown_type", b.opt_str(shown_type(r).as_deref())),
             ("type_full", b.str(r.types.first().unwrap_or(&r.type_name))),
+            ("requirement", b.str(&r.requirement)),
             ("count", b.opt_str(count.as_deref())),
             ("index", b.opt_str(index.as_deref())),
         ];
@@ -193,7 +194,9 @@ pub(super) fn groups(d: &Drawing<'_>, b: &mut Builder) -> Vec<Part> {
         let anchor = clusters.anchor[gi].map(|m| node_ids[m].as_str());
         let entry = [
             ("id", b.str(&clusters.ids[gi])),
+            ("name", b.str(&g.name)),
             ("cluster", b.bool(clusters.group_cluster[gi])),
+            ("type", b.str(&g.type_name)),
             ("type_short", b.str(short_type(&g.type_name))),
             ("members", b.list(members)),
             ("anchor", b.opt_str(anchor)),
@@ -232,6 +235,7 @@ pub(super) fn policies(d: &Drawing<'_>, b: &mut Builder, ids: &mut Ids) -> Vec<P
         }
         let entry = [
             ("id", b.str(&ids.make("p:", &p.name, pi))),
+            ("type", b.str(&p.type_name)),
             ("type_short", b.str(short_type(&p.type_name))),
             ("targets", b.list(targets)),
         ];

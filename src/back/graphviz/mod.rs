@@ -101,14 +101,13 @@ pub fn render(
 ) -> Vec<OutputFile> {
     // Valid: every handle resolves, so what follows indexes the topology unguarded.
     let topology: &Topology = topology.topology();
-    let value = super::topology_value(topology);
     let elements = elements(topology, sources);
     let graph = context(backend, topology, &elements, options);
     let extra = vec![
         ("options".to_string(), super::to_tera(options)),
         ("graph".to_string(), graph),
     ];
-    backend.render_with(value, &elements, extra, diags)
+    backend.render_with(topology, &elements, extra, diags)
 }
 
 /// The engine's elements (each knows its `index`, with which templates look themselves up in

@@ -136,7 +136,6 @@ pub fn build(
 ) -> Option<Built> {
     // Valid: every handle resolves, so what follows indexes the topology unguarded.
     let topology: &Topology = topology.topology();
-    let value = super::topology_value(topology);
     let elements = super::elements(topology, sources);
     // Nodes of a Kubernetes profile are their objects (`profile`), not offered to the rules.
     let ledger = super::Ledger::new();
@@ -158,7 +157,7 @@ pub fn build(
         ("k8s".to_string(), k8s),
         ("options".to_string(), super::to_tera(options)),
     ];
-    let files = backend.render_with(value, &ruled, extra, diags);
+    let files = backend.render_with(topology, &ruled, extra, diags);
     if options.outputs_written {
         let kept: Vec<Element> = ruled
             .iter()

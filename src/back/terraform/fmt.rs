@@ -270,8 +270,7 @@ fn scan(line: &str) -> Scan {
 }
 
 /// Parses `text` as an HCL body with `hcl-edit`; the error names the line and column.
-pub fn parse_check(text: &str) -> Result<(), String> {
+pub fn parse_check(text: &str) -> Result<hcl_edit::structure::Body, String> {
     text.parse::<hcl_edit::structure::Body>()
-        .map(|_| ())
         .map_err(|e| e.to_string())
 }

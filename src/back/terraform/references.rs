@@ -13,10 +13,15 @@ use hcl_edit::visit::{Visit, visit_block, visit_traversal};
 /// The names `var.<name>` refers to anywhere in `text` outside `variable` blocks; `text` that
 /// does not parse refers to nothing (it is reported where it is parsed before being written).
 pub fn variables_used(text: &str) -> BTreeSet<String> {
+    text.parse::<Body>()
+        .map(|body| variables_in(&body))
+        .unwrap_or_default()
+}
+
+/// The names `var.<name>` refers to anywhere in `body` outside `variable` blocks.
+pub fn variables_in(body: &Body) -> BTreeSet<String> {
     let mut uses = Uses::default();
-    if let Ok(body) = text.parse::<Body>() {
-        uses.visit_body(&body);
-    }
+    uses.visit_body(body);
     uses.names
 }
 

@@ -165,6 +165,44 @@ resource "aws_route_table_association" "shop_net_lb_2" {
   route_table_id = aws_route_table.shop_net.id
 }
 
+# The machines in this network run scripts, which download packages, and nothing makes it
+# public: a NAT gateway in a public subnet gives them a route out that lets nothing in.
+resource "aws_eip" "shop_net_nat_gateway" {
+  domain = "vpc"
+
+  depends_on = [aws_internet_gateway.shop_net]
+}
+
+resource "aws_nat_gateway" "shop_net_nat_gateway" {
+  allocation_id = aws_eip.shop_net_nat_gateway.id
+  subnet_id     = aws_subnet.shop_net_lb_1.id
+
+  tags = {
+    Name = "shop"
+  }
+
+  depends_on = [aws_internet_gateway.shop_net]
+}
+
+resource "aws_route_table" "shop_net_private" {
+  vpc_id = aws_vpc.shop_net.id
+
+  tags = {
+    Name = "shop"
+  }
+}
+
+resource "aws_route" "shop_net_out" {
+  route_table_id         = aws_route_table.shop_net_private.id
+  destination_cidr_block = "0.0.0.0/0"
+  nat_gateway_id         = aws_nat_gateway.shop_net_nat_gateway.id
+}
+
+resource "aws_route_table_association" "shop_net_private" {
+  subnet_id      = aws_subnet.shop_net.id
+  route_table_id = aws_route_table.shop_net_private.id
+}
+
 data "aws_ami" "vm_1" {
   most_recent = true
   owners      = ["099720109477"]
@@ -232,6 +270,8 @@ resource "aws_instance" "vm_1" {
   tags = {
     Name = "vm_1"
   }
+
+  depends_on = [aws_route.shop_net_out]
 }
 
 # The ports of the endpoints the machine and its software expose, open to the world when
@@ -331,6 +371,8 @@ resource "aws_instance" "vm_2" {
   tags = {
     Name = "vm_2"
   }
+
+  depends_on = [aws_route.shop_net_out]
 }
 
 # The ports of the endpoints the machine and its software expose, open to the world when

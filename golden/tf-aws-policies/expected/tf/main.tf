@@ -225,11 +225,18 @@ data "aws_ami" "web_vm" {
   }
 }
 
+# The attached volumes are mounted at their locations first (formatted only when they hold
+# no filesystem); a mount that fails stops the scripts after it.
 # The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
 # and runs them in deployment order, each with its own interpreter.
 locals {
   web_vm_cloud_config = {
     write_files = [
+      {
+        path        = "/opt/toscana-volumes/mount-volume"
+        permissions = "0755"
+        content     = file("${path.module}/toscana/mount-volume.sh")
+      },
       {
         path        = "/opt/toscana/01-shop-create.sh"
         permissions = "0755"
@@ -237,6 +244,8 @@ locals {
       },
     ]
     runcmd = [
+      "/bin/sh /opt/toscana-volumes/mount-volume '/var/cache/shop' '/dev/sdf' '/dev/xvdf' || exit 1",
+      "/bin/sh /opt/toscana-volumes/mount-volume '/srv/media' '/dev/sdg' '/dev/xvdg' || exit 1",
       ["/bin/sh", "-c", "exec /opt/toscana/01-shop-create.sh"],
     ]
   }

@@ -1,5 +1,9 @@
+data "aws_availability_zones" "available" {
+  state = "available"
+}
+
 resource "aws_ebs_volume" "data_disk" {
-  availability_zone = aws_instance.web_vm.availability_zone
+  availability_zone = data.aws_availability_zones.available.names[0]
   size              = ceil(tonumber(regex("^\\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)", var.data_size)[0]) * { b = 1, kb = 1000, kib = 1024, mb = 1000000, mib = 1048576, gb = 1000000000, gib = 1073741824, tb = 1000000000000, tib = 1099511627776 }[lower(regex("([A-Za-z]+)\\s*$", var.data_size)[0])] / 1073741824)
   type              = "gp3"
   encrypted         = true
@@ -25,11 +29,18 @@ data "aws_ami" "web_vm" {
   }
 }
 
+# The attached volumes are mounted at their locations first (formatted only when they hold
+# no filesystem); a mount that fails stops the scripts after it.
 # The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
 # and runs them in deployment order, each with its own interpreter.
 locals {
   web_vm_cloud_config = {
     write_files = [
+      {
+        path        = "/opt/toscana-volumes/mount-volume"
+        permissions = "0755"
+        content     = file("${path.module}/toscana/mount-volume.sh")
+      },
       {
         path        = "/opt/toscana/01-web-create.sh"
         permissions = "0755"
@@ -47,6 +58,7 @@ locals {
       },
     ]
     runcmd = [
+      "/bin/sh /opt/toscana-volumes/mount-volume '/srv/www' /dev/disk/by-id/nvme-Amazon_Elastic_Block_Store_${replace(aws_ebs_volume.data_disk.id, "-", "")} '/dev/sdf' '/dev/xvdf' || exit 1",
       ["/bin/sh", "-c", "exec /opt/toscana/01-web-create.sh"],
       ["/bin/sh", "-c", ". /opt/toscana-env/02-web-configure.env && exec /opt/toscana/02-web-configure.sh"],
     ]
@@ -67,6 +79,7 @@ data "cloudinit_config" "web_vm" {
 resource "aws_instance" "web_vm" {
   ami                         = data.aws_ami.web_vm.id
   instance_type               = "t3.medium"
+  availability_zone           = data.aws_availability_zones.available.names[0]
   user_data                   = data.cloudinit_config.web_vm.rendered
   user_data_replace_on_change = true
 

@@ -2,6 +2,11 @@ data "openstack_networking_network_v2" "default" {
   name = var.openstack_network
 }
 
+data "openstack_networking_network_v2" "external" {
+  name     = var.openstack_external_network
+  external = true
+}
+
 data "openstack_networking_secgroup_v2" "default" {
   name = "default"
 }
@@ -74,6 +79,19 @@ resource "openstack_networking_subnet_v2" "shop_net" {
   enable_dhcp = true
 }
 
+# The machines in this network run scripts, which download packages: a router joins the
+# subnet to the external network (outbound only: no floating IP, nothing comes in).
+resource "openstack_networking_router_v2" "shop_net" {
+  name                = "shop_net"
+  admin_state_up      = true
+  external_network_id = data.openstack_networking_network_v2.external.id
+}
+
+resource "openstack_networking_router_interface_v2" "shop_net" {
+  router_id = openstack_networking_router_v2.shop_net.id
+  subnet_id = openstack_networking_subnet_v2.shop_net.id
+}
+
 data "openstack_images_image_v2" "vm_1" {
   name        = "Ubuntu 24.04"
   most_recent = true
@@ -121,6 +139,8 @@ resource "openstack_compute_instance_v2" "vm_1" {
   network {
     port = openstack_networking_port_v2.port_1.id
   }
+
+  depends_on = [openstack_networking_router_interface_v2.shop_net]
 }
 
 # The ports of the endpoints the machine and its software expose, open to the world when
@@ -190,6 +210,8 @@ resource "openstack_compute_instance_v2" "vm_2" {
   network {
     port = openstack_networking_port_v2.port_2.id
   }
+
+  depends_on = [openstack_networking_router_interface_v2.shop_net]
 }
 
 # The ports of the endpoints the machine and its software expose, open to the world when

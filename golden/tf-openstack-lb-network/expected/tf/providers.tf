@@ -10,6 +10,12 @@ variable "openstack_network" {
   default     = "public"
 }
 
+variable "openstack_external_network" {
+  type        = string
+  description = "The external network that routers take their gateway from and floating IPs their addresses"
+  default     = "public"
+}
+
 provider "openstack" {
   cloud = var.openstack_cloud
 }

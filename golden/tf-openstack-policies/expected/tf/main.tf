@@ -138,11 +138,18 @@ data "openstack_images_image_v2" "web_vm" {
   most_recent = true
 }
 
+# The attached volumes are mounted at their locations first (formatted only when they hold
+# no filesystem); a mount that fails stops the scripts after it.
 # The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
 # and runs them in deployment order, each with its own interpreter.
 locals {
   web_vm_cloud_config = {
     write_files = [
+      {
+        path        = "/opt/toscana-volumes/mount-volume"
+        permissions = "0755"
+        content     = file("${path.module}/toscana/mount-volume.sh")
+      },
       {
         path        = "/opt/toscana/01-shop-create.sh"
         permissions = "0755"
@@ -150,6 +157,7 @@ locals {
       },
     ]
     runcmd = [
+      "/bin/sh /opt/toscana-volumes/mount-volume '/var/cache/shop' /dev/disk/by-id/virtio-${substr(openstack_blockstorage_volume_v3.web_cache.id, 0, 20)} || exit 1",
       ["/bin/sh", "-c", "exec /opt/toscana/01-shop-create.sh"],
     ]
   }

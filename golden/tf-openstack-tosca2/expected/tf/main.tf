@@ -1,3 +1,8 @@
+data "openstack_networking_network_v2" "external" {
+  name     = var.openstack_external_network
+  external = true
+}
+
 resource "openstack_blockstorage_volume_v3" "data" {
   name = "data"
   size = 50
@@ -21,16 +26,36 @@ resource "openstack_networking_subnet_v2" "net" {
   enable_dhcp = false
 }
 
+# The machines in this network run scripts, which download packages: a router joins the
+# subnet to the external network (outbound only: no floating IP, nothing comes in).
+resource "openstack_networking_router_v2" "net" {
+  name                = "net"
+  admin_state_up      = true
+  external_network_id = data.openstack_networking_network_v2.external.id
+}
+
+resource "openstack_networking_router_interface_v2" "net" {
+  router_id = openstack_networking_router_v2.net.id
+  subnet_id = openstack_networking_subnet_v2.net.id
+}
+
 data "openstack_images_image_v2" "server" {
   name        = "Ubuntu 22.04"
   most_recent = true
 }
 
+# The attached volumes are mounted at their locations first (formatted only when they hold
+# no filesystem); a mount that fails stops the scripts after it.
 # The lifecycle scripts, unchanged, and their inputs as env files; cloud-init writes them
 # and runs them in deployment order, each with its own interpreter.
 locals {
   server_cloud_config = {
     write_files = [
+      {
+        path        = "/opt/toscana-volumes/mount-volume"
+        permissions = "0755"
+        content     = file("${path.module}/toscana/mount-volume.sh")
+      },
       {
         path        = "/opt/toscana/01-app-create.sh"
         permissions = "0755"
@@ -48,6 +73,7 @@ locals {
       },
     ]
     runcmd = [
+      "/bin/sh /opt/toscana-volumes/mount-volume '/var/lib/app' /dev/disk/by-id/virtio-${substr(openstack_blockstorage_volume_v3.data.id, 0, 20)} || exit 1",
       ["/bin/sh", "-c", "exec /opt/toscana/01-app-create.sh"],
       ["/bin/sh", "-c", ". /opt/toscana-env/02-app-start.env && exec /opt/toscana/02-app-start.sh"],
     ]
@@ -74,6 +100,8 @@ resource "openstack_compute_instance_v2" "server" {
   network {
     port = openstack_networking_port_v2.server_port.id
   }
+
+  depends_on = [openstack_networking_router_interface_v2.net]
 }
 
 resource "openstack_networking_port_v2" "server_port" {

@@ -4,6 +4,12 @@ variable "openstack_cloud" {
   default     = "openstack"
 }
 
+variable "openstack_external_network" {
+  type        = string
+  description = "The external network that routers take their gateway from and floating IPs their addresses"
+  default     = "public"
+}
+
 provider "openstack" {
   cloud = var.openstack_cloud
 }

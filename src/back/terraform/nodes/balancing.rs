@@ -84,18 +84,24 @@ impl Builder<'_, '_> {
                 self.derived_name(format!("{name}_lb_1")),
                 self.derived_name(format!("{name}_lb_2")),
             ];
-            let cidr = match self
-                .ledger
-                .property(self.topology, network.index(), "cidr")
-                .map(|v| known(self.topology, v))
-            {
-                Some(Value::String(c)) => range_beside(Some(c)),
-                _ => range_beside(None),
-            };
+            let cidr = self.range_beside_network(network);
             self.balanced_networks.insert(
                 network,
                 json!({ "range": range, "cidr": cidr, "subnets": subnets }),
             );
+        }
+    }
+
+    /// A range to add to network `network`'s VPC for public subnets of its own: one of
+    /// [`RANGES`] away from the network's `cidr`.
+    pub(super) fn range_beside_network(&self, network: NodeId) -> &'static str {
+        match self
+            .ledger
+            .property(self.topology, network.index(), "cidr")
+            .map(|v| known(self.topology, v))
+        {
+            Some(Value::String(c)) => range_beside(Some(c)),
+            _ => range_beside(None),
         }
     }
 

@@ -29,6 +29,8 @@ mod balancing;
 mod derived;
 mod endpoints;
 mod images;
+mod mounts;
+mod outbound;
 mod reads;
 mod resources;
 mod scaling;
@@ -364,6 +366,7 @@ impl<'a> Builder<'a, '_> {
             "compute" => {
                 let mut machine = self.compute(id);
                 self.place_in_zone(id, &mut machine);
+                self.pin_volume_zone(id, &mut machine);
                 machine
             }
             "block_storage" => self.block_storage(id),
@@ -573,6 +576,7 @@ impl<'a> Builder<'a, '_> {
             "mem_mib": mem_text,
             "disk_gib": disk_text,
             "scripts": scripts,
+            "mounts": self.mounts(id),
             "script_env": script_env,
             "script_runner": script_runner,
             "ports": ports,

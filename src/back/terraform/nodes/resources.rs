@@ -32,7 +32,9 @@ impl Builder<'_, '_> {
             self.needs
                 .insert("availability_zones".to_string(), json!(true));
         }
+        let outbound = self.outbound(id, !public_machines.is_empty());
         json!({
+            "outbound": outbound,
             "public_machines": public_machines,
             "network_name": self.prop(id, "network_name"),
             "cidr": cidr,
@@ -53,28 +55,18 @@ impl Builder<'_, '_> {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for &ri in &self.incoming[id.index()] {
-            let port = self.topology.relationships[ri].source;
-            if !self.meanings.means_at(ri, Meaning::Link) || self.role_of(port) != "port" {
-                continue;
-            }
-            for &bi in &self.outgoing[port.index()] {
-                let machine = self.topology.relationships[bi].target;
-                if self.meanings.means_at(bi, Meaning::Binding)
-                    && self.role_of(machine) == "compute"
-                    && self.port_ids(machine).first() == Some(&port)
-                    && self
-                        .endpoints_of(machine)
-                        .iter()
-                        .any(|e| e["public"] == true)
-                {
-                    // A scaled machine's instances take a public address from the subnet.
-                    let port = (!self.is_scaled(machine)).then(|| &self.names[port.index()]);
-                    out.push(json!({
-                        "machine": self.names[machine.index()],
-                        "port": port,
-                    }));
-                }
+        for (port, machine) in self.primary_ports_in(id) {
+            if self
+                .endpoints_of(machine)
+                .iter()
+                .any(|e| e["public"] == true)
+            {
+                // A scaled machine's instances take a public address from the subnet.
+                let port = (!self.is_scaled(machine)).then(|| &self.names[port.index()]);
+                out.push(json!({
+                    "machine": self.names[machine.index()],
+                    "port": port,
+                }));
             }
         }
         out

@@ -16,7 +16,6 @@
 
 use serde_json::{Value as Json, json};
 
-use crate::back::ElementKind;
 use crate::back::filters::hcl_str;
 use crate::back::meanings::{Meaning, RelationshipMeanings};
 use crate::ir::{Hosting, NodeId, Topology, Value};
@@ -24,8 +23,7 @@ use crate::ir::{Hosting, NodeId, Topology, Value};
 use super::super::expr::{NodeRef, known, number};
 use super::super::policies::Policies;
 use super::super::scripts::{GIB, whole_units};
-use super::super::unexpressed;
-use super::{Builder, Provider};
+use super::Builder;
 
 /// Clears the address of each volume that only scaled machines attach: it is written only as
 /// block devices of their launch templates and has no resource of its own.
@@ -76,8 +74,7 @@ impl Builder<'_, '_> {
                 continue;
             }
             attached.push(compute);
-            let device = self.device(ri, compute, id);
-            self.warn_unmounted(ri, id, compute);
+            let device = self.device_name(ri, compute, id).map(|d| hcl_str(&d));
             if self.is_scaled(compute) {
                 launch_devices.push(json!({ "compute": compute.index(), "device": device }));
                 continue;
@@ -85,6 +82,7 @@ impl Builder<'_, '_> {
             attachments.push(json!({
                 "name": self.derived_name(format!("{}_{}", self.names[id.index()], self.names[compute.index()])),
                 "compute": self.names[compute.index()],
+                "compute_index": compute.index(),
                 "device": device,
             }));
         }
@@ -149,12 +147,12 @@ impl Builder<'_, '_> {
         (size_gib, given)
     }
 
-    /// The device name of attachment `ri` of `volume` to `compute`, as HCL: the attachment's
+    /// The device name of attachment `ri` of `volume` to `compute`: the attachment's
     /// `device`, else the `bind.devices` entry at the volume's place among the machine's
     /// volumes that name no device, so that the machine's volumes take distinct devices.
-    fn device(&self, ri: usize, compute: NodeId, volume: NodeId) -> Option<String> {
+    pub(super) fn device_name(&self, ri: usize, compute: NodeId, volume: NodeId) -> Option<String> {
         if let Some(Value::String(d)) = self.relationship_property(ri, "device") {
-            return Some(hcl_str(d));
+            return Some(d.clone());
         }
         let devices = self.bind(volume).get("devices").and_then(Json::as_array)?;
         let unnamed: Vec<NodeId> = self
@@ -169,7 +167,7 @@ impl Builder<'_, '_> {
             .map(|(_, v)| v)
             .collect();
         let nth = unnamed.iter().position(|&v| v == volume).unwrap_or(0);
-        devices.get(nth).and_then(Json::as_str).map(hcl_str)
+        devices.get(nth).and_then(Json::as_str).map(str::to_string)
     }
 
     /// The attachments of block storage to machine `compute` (or to software on it), each
@@ -192,27 +190,6 @@ impl Builder<'_, '_> {
             }
         }
         out
-    }
-
-    /// A warning when attachment `ri` names a mount point: AWS and OpenStack attach a disk,
-    /// they do not format or mount it.
-    fn warn_unmounted(&mut self, ri: usize, volume: NodeId, compute: NodeId) {
-        let Some(Value::String(location)) = self.relationship_property(ri, "location") else {
-            return;
-        };
-        if self.provider == Provider::Kubernetes {
-            return;
-        }
-        let span = self.spans.of(ElementKind::Relationship, ri);
-        self.diags.push(unexpressed(
-            span,
-            format!(
-                "volume `{}` is attached to `{}` but not mounted at {location}: Terraform attaches the disk, it does not format or mount it",
-                self.topology.nodes[volume.index()].name,
-                self.topology.nodes[compute.index()].name
-            ),
-            "format and mount the device in a configure script of a node hosted on the machine",
-        ));
     }
 }
 
