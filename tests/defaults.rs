@@ -172,9 +172,15 @@ service_template:
 /// a 1.x type as its default; in a node type's properties and in its capability definition's.
 #[test]
 fn one_line_refinements_give_required_properties_their_value() {
-    for (version, topology) in [
-        ("tosca_simple_yaml_1_3", "topology_template"),
-        ("tosca_2_0", "service_template"),
+    // A Simple Profile node type derives from tosca.nodes.Root (SP-TYPE-08); TOSCA 2.0 has no
+    // root type without a profile.
+    for (version, topology, root) in [
+        (
+            "tosca_simple_yaml_1_3",
+            "topology_template",
+            "derived_from: tosca.nodes.Root",
+        ),
+        ("tosca_2_0", "service_template", "description: a box"),
     ] {
         let ir = ir(&format!(
             "tosca_definitions_version: {version}
@@ -185,6 +191,7 @@ capability_types:
         type: integer
 node_types:
   Box:
+    {root}
     properties:
       size:
         type: integer

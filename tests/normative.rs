@@ -399,3 +399,27 @@ fn a_file_may_redefine_a_non_normative_type_quietly() {
     // The built-in WordPress requires admin_password and db_host; this one does not.
     assert!(!node.properties.contains_key("db_host"));
 }
+
+/// BlockStorage's `size` is needed only when no `volume_id` names an existing volume
+/// (C.7.9.1 Properties of tosca.nodes.BlockStorage, checklist SP-NORM-08): from 1.1 on the type
+/// gives `size` a default of 1 MB, so a template that names a volume, or gives neither, reads
+/// with no error; 1.0, whose table has no default, asks for `size` unless the template gives
+/// it, which the 1.0 case does.
+#[test]
+fn block_storage_reads_with_a_volume_id_and_no_size() {
+    let (topology, diags) = resolve(&template(
+        "tosca_simple_yaml_1_3",
+        "    disk:\n      type: tosca.nodes.Storage.BlockStorage\n      properties: { name: data, volume_id: vol-0a1b }\n",
+    ));
+    assert!(diags.is_empty(), "{diags:?}");
+    let node = &topology.unwrap().nodes[0];
+    assert!(node.properties.contains_key("volume_id"), "{node:?}");
+    let (_, diags) = resolve(&template(
+        "tosca_simple_yaml_1_0",
+        "    disk:\n      type: BlockStorage\n      properties: { volume_id: vol-0a1b }\n",
+    ));
+    assert!(
+        diags.len() == 1 && diags[0].message.contains("`size`"),
+        "{diags:?}"
+    );
+}

@@ -3,7 +3,9 @@
 //! workflow whose steps name existing nodes, groups, requirements, steps and workflows, whose
 //! activities are one-entry maps of the four kinds, and groups and policies whose members and
 //! targets are of (or derived from) the types their types list, and TOSCA 2.0 substitution
-//! mappings whose names resolve (`substitution-2-0-*`). Each file checks with no
+//! mappings whose names resolve (`substitution-2-0-*`), and Simple Profile requirements that
+//! name target templates their relationship types admit (`requirement-1-x-target-not-admitted`).
+//! Each file checks with no
 //! diagnostic, in TOSCA 2.0 and the Simple Profile 1.3 alike.
 
 mod common;
@@ -293,5 +295,63 @@ topology_template:
     assert!(
         out.status.success() && !stderr.contains("error"),
         "{stderr}"
+    );
+}
+
+/// The valid counterpart of `requirement-1-x-target-not-admitted`: requirements naming their
+/// target templates, where the relationship type's `valid_target_types` admit the capability
+/// connected to (directly and by derivation), and a relationship type with no list of its own,
+/// which admits what its parent's does (A.6.9.1 Relationship Type Keynames); the capability's
+/// `valid_source_types` admit the source (A.6.1.1 Capability definition Keynames).
+#[test]
+fn simple_profile_named_targets_both_ends_admit_are_accepted() {
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+relationship_types:
+  ConnectsToDatabase:
+    derived_from: tosca.relationships.ConnectsTo
+    valid_target_types: [ tosca.capabilities.Endpoint.Database ]
+capability_types:
+  Queries:
+    derived_from: tosca.capabilities.Endpoint.Database
+    valid_source_types: [ tosca.nodes.WebApplication ]
+node_types:
+  Store:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      queries: Queries
+  Shop:
+    derived_from: tosca.nodes.WebApplication
+    requirements:
+      - store: { capability: Queries, relationship: ConnectsToDatabase }
+      - reports: { capability: tosca.capabilities.Endpoint, relationship: ConnectsToDatabase }
+      - any: { capability: tosca.capabilities.Endpoint, relationship: tosca.relationships.ConnectsTo }
+topology_template:
+  node_templates:
+    shop:
+      type: Shop
+      requirements:
+        - host: web
+        - store: store
+        - reports: database
+        - any: web
+    store:
+      type: Store
+    database:
+      type: tosca.nodes.Database
+      properties: { name: shop }
+      requirements:
+        - host: dbms
+    dbms:
+      type: tosca.nodes.DBMS
+      requirements:
+        - host: server
+    web:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: server
+    server:
+      type: tosca.nodes.Compute
+",
     );
 }

@@ -261,14 +261,21 @@ service_template:
 /// has no number for them.
 #[test]
 fn non_finite_floats_are_floats_in_the_ir() {
-    for (version, topology) in [
-        ("tosca_simple_yaml_1_3", "topology_template"),
-        ("tosca_2_0", "service_template"),
+    // A Simple Profile node type derives from tosca.nodes.Root (SP-TYPE-08); TOSCA 2.0 has no
+    // root type without a profile.
+    for (version, topology, root) in [
+        (
+            "tosca_simple_yaml_1_3",
+            "topology_template",
+            "derived_from: tosca.nodes.Root",
+        ),
+        ("tosca_2_0", "service_template", "description: a gauge"),
     ] {
         let ir = common::ir_clean(&format!(
             "tosca_definitions_version: {version}
 node_types:
   Gauge:
+    {root}
     properties:
       high: {{ type: float }}
       low: {{ type: float }}
@@ -428,5 +435,39 @@ topology_template:
     assert_eq!(
         properties["fedora"]["value"]["text"], "18.0",
         "{properties}"
+    );
+}
+
+/// The valid counterparts of `value-1-x-port-spec-without-port` and
+/// `value-1-x-port-range-outside`: PortSpec values with any one of `target`, `target_range`,
+/// `source` or `source_range`, ranges within [1, 65535] (the bounds included), a port given by
+/// `get_input`, in a list, a map and a single property, check clean (C.2.5 PortSpec).
+#[test]
+fn simple_profile_port_specs_with_a_port_are_accepted() {
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  inputs:
+    port: { type: integer, default: 8080 }
+  node_templates:
+    firewall:
+      type: Firewall
+      properties:
+        rules:
+          - { protocol: tcp, target: 443 }
+          - { protocol: udp, source: 53 }
+          - { target_range: [ 1, 65535 ] }
+          - { protocol: tcp, source_range: [ 1024, 1024 ] }
+          - { target: { get_input: port } }
+        named: { web: { target: 80 }, all: { source_range: [ 1, 65535 ] } }
+        one: { protocol: igmp, source: 1 }
+node_types:
+  Firewall:
+    derived_from: tosca.nodes.Root
+    properties:
+      rules: { type: list, entry_schema: PortSpec }
+      named: { type: map, entry_schema: tosca.datatypes.network.PortSpec }
+      one: { type: tosca.datatypes.network.PortSpec }
+",
     );
 }

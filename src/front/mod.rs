@@ -4,6 +4,7 @@
 //! walks the import graph depth-first: each file is read once, a file that imports itself
 //! through a chain is reported with the whole chain, and the depth is bounded.
 
+mod alias;
 pub mod copy;
 pub mod csar_entry;
 pub mod data_types;
@@ -262,6 +263,9 @@ fn read_topology(
     let mut topology = yaml::read_topology(template?, dialect, diags)?;
     let rules = copy::Rules::of(dialect);
     copy::expand(&mut topology.node_templates, &rules.node, diags);
+    if dialect != Dialect::Tosca2 {
+        alias::read_as_copy(&mut topology.relationship_templates, diags);
+    }
     copy::expand(
         &mut topology.relationship_templates,
         &rules.relationship,
@@ -278,7 +282,10 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         entry,
         files: vec![entry],
         description: root.get("description").cloned(),
-        metadata: root.get("metadata").cloned(),
+        metadata: match dialect {
+            Dialect::Tosca2 => root.get("metadata").cloned(),
+            _ => simple_grammar::rules::metadata_with_top_level(root),
+        },
         types: IndexMap::default(),
         repositories: IndexMap::new(),
         topology: None,

@@ -196,11 +196,21 @@ pub fn holds(
         }
         "in_range" => {
             let (low, high) = in_range_bounds(operand, diags)?;
+            // A range lies within when both its bounds do; its upper bound UNBOUNDED only
+            // below an UNBOUNDED limit (the Simple Profile's PortSpec ranges, C.2.5.2).
+            let (first, last) = match value {
+                Value::List(bounds) if bound_type(type_name) != type_name => match &bounds[..] {
+                    [first, last] => (first, last),
+                    _ => return None,
+                },
+                _ => (value, value),
+            };
             let low = typing.operand(low, bound_type(type_name), operator, diags);
-            let above = compare(value, &low).is_none_or(|o| o != Ordering::Less);
+            let above = compare(first, &low).is_none_or(|o| o != Ordering::Less);
             let below = high.scalar_text() == Some("UNBOUNDED") || {
                 let high = typing.operand(high, bound_type(type_name), operator, diags);
-                compare(value, &high).is_none_or(|o| o != Ordering::Greater)
+                *last != Value::String("UNBOUNDED".into())
+                    && compare(last, &high).is_none_or(|o| o != Ordering::Greater)
             };
             above && below
         }

@@ -6,6 +6,7 @@
 //! goes on past errors so one run reports them all.
 
 mod allocation;
+mod artifact_defs;
 mod assignments;
 mod attribute_mappings;
 mod boundary;
@@ -40,17 +41,20 @@ mod params;
 mod paths;
 pub mod patterns;
 mod port_order;
+mod port_spec;
 mod refinement;
 mod required_keyname;
 mod requirement_defs;
 mod requirement_mapping;
 mod requirements;
+mod root_types;
 mod scalar_types;
 mod select_filter;
 mod selection;
 mod simple_eval;
 mod substitution;
 mod substitution_mappings;
+mod target_types;
 mod template_names;
 mod tosca2_types;
 mod type_parts;
@@ -124,6 +128,8 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     node_filter_shape::check(model, diags);
     template_names::check(model, diags);
     attribute_mappings::check(model, ancestry, diags);
+    artifact_defs::check(model, ancestry, diags);
+    root_types::check(model, diags);
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller

@@ -139,6 +139,8 @@ pub fn connect<'m>(
                         &mut templates,
                         diags,
                     );
+                    let at = a.node.as_ref().map_or(a.span, |(_, at)| *at);
+                    super::target_types::check(builder, topology, &rel, at, diags);
                     topology.relationships.push(rel);
                     entry(
                         &a.name,

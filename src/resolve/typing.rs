@@ -387,6 +387,9 @@ impl<'m> Typing<'_, 'm> {
             depth,
             diags,
         );
+        if let Value::Map(fields) = &value {
+            super::port_spec::check(&chain, fields, node.span, path, diags);
+        }
         // A data type derived from a primitive (or another data type) adds its constraints.
         for def in &chain {
             let Some(clauses) = def.def.as_map().and_then(|m| m.get("constraints")) else {

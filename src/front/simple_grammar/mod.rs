@@ -22,7 +22,7 @@
 //! `properties` are read in 1.0 files, as OpenStack tosca-parser (the reference processor of
 //! 1.0) reads them and its test files use them.
 
-mod rules;
+pub(crate) mod rules;
 mod table;
 
 pub(crate) use table::{E, Place, keynames, place, since};
@@ -72,6 +72,7 @@ pub fn check_file(root: &Map, lenience: Lenience, diags: &mut Diagnostics) {
         in_sol001: etsi_file,
         diags,
     };
+    rules::top_level_metadata(root, walker.diags);
     walker.entity(root, E::File, &What::Text("a TOSCA file"));
 }
 
@@ -131,6 +132,10 @@ impl Walker<'_> {
                         "requirements" if e.is_type() => {
                             rules::unique_requirement_names(&entry.value, what, self.diags)
                         }
+                        "directives" if e == E::NodeTemplate => {
+                            rules::directives(&entry.value, what, self.diags)
+                        }
+
                         _ => {}
                     }
                     self.sub(&entry.value, sub, &What::Key(key, what));

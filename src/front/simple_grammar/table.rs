@@ -512,6 +512,7 @@ pub(crate) fn keynames(e: E) -> &'static [&'static str] {
             .iter()
             .chain(common)
             .map(|(name, _, _)| *name)
+            .chain(read_with_a_warning(e).iter().copied())
             .collect()
     })
 }
@@ -569,4 +570,16 @@ pub(crate) fn since(e: E, key: &str) -> Option<Revision> {
         .chain(common)
         .find(|(name, ..)| *name == key)
         .map(|(_, revision, _)| *revision)
+}
+
+/// Keynames the grammar does not list for entity `e` that are read with a warning where the
+/// spec's own text writes them: the metadata keys A.9.3.2-4 show at the top level of a file
+/// ([`super::rules::top_level_metadata`]), and `alias`, the 1.0 draft's name of a relationship
+/// template's `copy` (`front::alias`).
+fn read_with_a_warning(e: E) -> &'static [&'static str] {
+    match e {
+        E::File => &super::rules::TOP_LEVEL_METADATA,
+        E::RelationshipTemplate => &["alias"],
+        _ => &[],
+    }
 }
