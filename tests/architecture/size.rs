@@ -26,7 +26,6 @@ const TO_SPLIT: &str = "to split";
 const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/resolve/requirements.rs", 806, TO_SPLIT),
     ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
-    ("src/resolve/nodes.rs", 1154, TO_SPLIT),
     ("src/resolve/typing.rs", 1034, TO_SPLIT),
 ];
 
