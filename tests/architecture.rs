@@ -109,6 +109,8 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/substitution/values.rs", "yaml", UNTYPED),
     ("src/resolve/tosca2_types.rs", "yaml", UNTYPED),
     ("src/resolve/typing.rs", "yaml", UNTYPED),
+    ("src/resolve/typing/definition.rs", "yaml", UNTYPED),
+    ("src/resolve/typing/read.rs", "yaml", UNTYPED),
     ("src/resolve/unset_inputs.rs", "yaml", UNTYPED),
     ("src/resolve/validation.rs", "yaml", UNTYPED),
     ("src/resolve/value_types.rs", "yaml", UNTYPED),

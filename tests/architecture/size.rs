@@ -26,7 +26,6 @@ const TO_SPLIT: &str = "to split";
 const BIG_FILES: &[(&str, usize, &str)] = &[
     ("src/resolve/requirements.rs", 806, TO_SPLIT),
     ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
-    ("src/resolve/typing.rs", 1034, TO_SPLIT),
 ];
 
 /// Functions over the limit today: (file, function, its lines then, why).
@@ -46,7 +45,7 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/resolve/requirements.rs", "relationship", 188, TO_SPLIT),
     ("src/resolve/requirements.rs", "select", 143, TO_SPLIT),
     ("src/resolve/scalar_types.rs", "check", 245, TO_SPLIT),
-    ("src/resolve/typing.rs", "read_as", 186, TO_SPLIT),
+    ("src/resolve/typing/read.rs", "read_as", 186, TO_SPLIT),
     ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
 ];
 
