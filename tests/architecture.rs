@@ -102,6 +102,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/requirement_defs.rs", "yaml", UNTYPED),
     ("src/resolve/requirement_mapping.rs", "yaml", UNTYPED),
     ("src/resolve/requirements.rs", "yaml", UNTYPED),
+    ("src/resolve/requirements/relationship.rs", "yaml", UNTYPED),
     ("src/resolve/scalar_types.rs", "yaml", UNTYPED),
     ("src/resolve/selection.rs", "yaml", UNTYPED),
     ("src/resolve/substitution/fit.rs", "yaml", UNTYPED),

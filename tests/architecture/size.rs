@@ -23,10 +23,7 @@ const TABLE: &str = "a table";
 const TO_SPLIT: &str = "to split";
 
 /// Files over the limit today: (file, its lines then, why).
-const BIG_FILES: &[(&str, usize, &str)] = &[
-    ("src/resolve/requirements.rs", 806, TO_SPLIT),
-    ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
-];
+const BIG_FILES: &[(&str, usize, &str)] = &[("src/back/kubernetes/model.rs", 869, TO_SPLIT)];
 
 /// Functions over the limit today: (file, function, its lines then, why).
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
@@ -42,7 +39,12 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/resolve/fulfil/choose.rs", "select", 154, TO_SPLIT),
     ("src/resolve/functions.rs", "reference", 176, TO_SPLIT),
     ("src/resolve/mod.rs", "resolve", 165, TO_SPLIT),
-    ("src/resolve/requirements.rs", "relationship", 188, TO_SPLIT),
+    (
+        "src/resolve/requirements/relationship.rs",
+        "relationship",
+        188,
+        TO_SPLIT,
+    ),
     ("src/resolve/requirements.rs", "select", 143, TO_SPLIT),
     ("src/resolve/scalar_types.rs", "check", 245, TO_SPLIT),
     ("src/resolve/typing/read.rs", "read_as", 186, TO_SPLIT),
