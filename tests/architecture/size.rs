@@ -23,7 +23,7 @@ const TABLE: &str = "a table";
 const TO_SPLIT: &str = "to split";
 
 /// Files over the limit today: (file, its lines then, why).
-const BIG_FILES: &[(&str, usize, &str)] = &[("src/back/kubernetes/model.rs", 869, TO_SPLIT)];
+const BIG_FILES: &[(&str, usize, &str)] = &[];
 
 /// Functions over the limit today: (file, function, its lines then, why).
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
