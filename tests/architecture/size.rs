@@ -48,7 +48,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/resolve/requirements.rs", "select", 143, TO_SPLIT),
     ("src/resolve/scalar_types.rs", "check", 245, TO_SPLIT),
     ("src/resolve/typing/read.rs", "read_as", 186, TO_SPLIT),
-    ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
 ];
 
 /// Every function of `code` with a body: its name and its length in lines.
