@@ -239,3 +239,28 @@ fn the_specifications_name_of_the_simple_profile_is_the_embedded_profile() {
         "org.oasis-open.simple:2.0:Compute"
     );
 }
+
+/// A definition copied word for word into a file that also imports the original into its root
+/// namespace is one definition, not two (`tosca::duplicate-name` is for two different ones,
+/// §6.8.4 Namespaces), however the copy's text ends: here a folded block scalar, followed by
+/// another type in one file and by another section in the other, as in the OASIS suite's
+/// `s136a.yaml`. A copy that differs in content is still a duplicate.
+#[test]
+fn a_definition_copied_into_the_importing_file_is_one_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let types = "tosca_definitions_version: tosca_2_0\ncapability_types:\n  Host:\n    description: >-\n      Ability to host software.\n  Service:\n    description: Ability to provide a service.\n\nnode_types:\n  Compute:\n    description: A compute node\n    capabilities:\n      host: { type: Host }\n";
+    let main = "tosca_definitions_version: tosca_2_0\nimports:\n  - types.yaml\ncapability_types:\n  Host:\n    description: >-\n      Ability to host software.\nnode_types:\n  Compute:\n    description: 'A compute node'\n    capabilities:\n      host: { type: Host }\nservice_template:\n  node_templates:\n    c: { type: Compute }\n";
+    write(dir.path(), &[("types.yaml", types), ("main.yaml", main)]);
+    let ir = ir(dir.path(), "main.yaml");
+    assert_eq!(ir["nodes"][0]["types"], serde_json::json!(["Compute"]));
+
+    let other = main.replace("'A compute node'", "A server");
+    write(dir.path(), &[("main.yaml", &other)]);
+    let (code, stderr, _) = ir_with(dir.path(), &[], "main.yaml");
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.matches("error[").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("types.yaml:10:3: error[tosca::duplicate-name]: node type `Compute` is defined twice, differently"),
+        "{stderr}"
+    );
+}

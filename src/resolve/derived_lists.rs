@@ -21,7 +21,7 @@ use super::types::{Ancestry, definitions};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, TypeDef, TypeKind};
-use crate::yaml::{Kind, Node};
+use crate::yaml::Node;
 
 /// The lists of one kind of type that may only narrow, with the kinds of type each names, and
 /// the section that says so.
@@ -161,7 +161,7 @@ fn keeps_triggers(def: &TypeDef, parents: &[&TypeDef], diags: &mut Diagnostics) 
         let Some((parent, inherited)) = inherited else {
             continue;
         };
-        if same_value(&entry.value, inherited) {
+        if entry.value.same_content(inherited) {
             continue;
         }
         diags.push(
@@ -176,25 +176,5 @@ fn keeps_triggers(def: &TypeDef, parents: &[&TypeDef], diags: &mut Diagnostics) 
             .label(inherited.span, "defined here")
             .hint("existing trigger definitions may not be changed in a derived policy type; new ones may be added: give this trigger a new name, or remove it (§16.3 Policy Type)"),
         );
-    }
-}
-
-/// Whether two YAML values hold the same content, wherever they were written.
-fn same_value(a: &Node, b: &Node) -> bool {
-    match (&a.kind, &b.kind) {
-        (Kind::Scalar(x), Kind::Scalar(y)) => x.text == y.text && x.core == y.core,
-        (Kind::Seq(x), Kind::Seq(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
-        }
-        (Kind::Map(x), Kind::Map(y)) => {
-            x.len() == y.len()
-                && x.entries().iter().all(|e| {
-                    e.key
-                        .scalar_text()
-                        .and_then(|k| y.get(k))
-                        .is_some_and(|v| same_value(&e.value, v))
-                })
-        }
-        _ => false,
     }
 }

@@ -252,6 +252,29 @@ impl Node {
         self.as_scalar().map(|s| s.text.as_str())
     }
 
+    /// Whether `other` holds the same content, wherever each was written: scalars compare by
+    /// decoded text and core-schema value, maps by key, sequences in order. Spans, tags and
+    /// quoting styles that do not change the value are ignored, so one definition copied into
+    /// two files, or one value written at two places, compares equal.
+    pub fn same_content(&self, other: &Node) -> bool {
+        match (&self.kind, &other.kind) {
+            (Kind::Scalar(x), Kind::Scalar(y)) => x.text == y.text && x.core == y.core,
+            (Kind::Seq(x), Kind::Seq(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.same_content(q))
+            }
+            (Kind::Map(x), Kind::Map(y)) => {
+                x.len() == y.len()
+                    && x.entries().iter().all(|e| {
+                        e.key
+                            .scalar_text()
+                            .and_then(|k| y.get(k))
+                            .is_some_and(|v| e.value.same_content(v))
+                    })
+            }
+            _ => false,
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(&self.kind, Kind::Scalar(s) if s.core == Core::Null)
     }

@@ -107,7 +107,7 @@ pub fn read_definitions(
     {
         // The 2.0 grammar (front::tosca2) reports a `functions` that is not a map.
         for named in shape::named(functions, "`functions`", &mut quiet) {
-            add_function(sources, model, named, diags);
+            add_function(model, named, diags);
         }
     }
 
@@ -248,7 +248,9 @@ fn add_type(
         );
     } else if let Some(earlier) = model.types.get(&key) {
         // The same definition reached through two files is harmless; a different one is not.
-        if sources.slice(earlier.def.span) != sources.slice(named.def.span) {
+        // Compared by content, not source text, so a copy whose text merely ends before another
+        // key or at the end of its file is the same definition.
+        if !earlier.def.same_content(&named.def) {
             diags.push(defined_twice(
                 &format!("{} `{}`", kind.noun(), named.name),
                 named.span,
@@ -273,13 +275,13 @@ fn add_type(
 /// A custom function definition outside a service template, keyed by its identity like a type
 /// (§10.4 Function Definitions). The same definition reached through two files is harmless; two
 /// different ones of one name in one namespace are not.
-fn add_function(sources: &SourceMap, model: &mut Model, named: Named, diags: &mut Diagnostics) {
+fn add_function(model: &mut Model, named: Named, diags: &mut Diagnostics) {
     let id = model.namespaces.id(named.span.file, &named.name);
     model
         .namespaces
         .define_function(named.span.file, &named.name, &id);
     if let Some(earlier) = model.functions.get(&id) {
-        if sources.slice(earlier.def.span) != sources.slice(named.def.span) {
+        if !earlier.def.same_content(&named.def) {
             diags.push(defined_twice(
                 &format!("function `{}`", named.name),
                 named.span,
