@@ -150,24 +150,7 @@ impl CallCheck<'_> {
             );
             return;
         }
-        // Every input of the operation: its own, then its interface's (§11.1 Interface Type),
-        // each seen through every layer that writes it; by name, for a stable report.
-        let mut found: Vec<(&str, bool, Definition<'_>)> = merged(&layers, dialect)
-            .into_iter()
-            .filter(|((op, section, _), _)| {
-                *section == "inputs" && op.is_none_or(|op| op == operation)
-            })
-            .map(|((op, _, name), definition)| (name, op.is_none(), definition))
-            .collect();
-        found.sort_by_key(|(name, interface_level, _)| (*name, *interface_level));
-        let mut defined: IndexMap<&str, Definition<'_>> = IndexMap::new();
-        for (name, _, definition) in found {
-            defined
-                .entry(name)
-                .or_default()
-                .layers
-                .extend(definition.layers);
-        }
+        let defined = defined_inputs(&layers, operation, dialect);
         // Inputs written as plain values (a Simple Profile type may assign an input instead of
         // defining it): defined, valued, not typed.
         let short: Vec<&str> = layers
@@ -180,26 +163,7 @@ impl CallCheck<'_> {
             .collect();
         let assigned = self.assigned(interface, operation);
         if let Some(given) = given {
-            for entry in given.entries() {
-                let Some(name) = entry.key.as_str() else {
-                    continue;
-                };
-                match defined.get(name) {
-                    None if !short.contains(&name) => {
-                        let known: Vec<&str> = defined.keys().copied().collect();
-                        diags.push(
-                            Diagnostic::error(
-                                codes::TOSCA_UNKNOWN_NAME,
-                                format!("`call_operation` of `{interface}.{operation}` passes input `{name}`, which the operation does not define"),
-                            )
-                            .at(entry.key.span)
-                            .did_you_mean(name, &known, Some(format!("the operation's inputs are: {}", known.join(", ")))),
-                        );
-                    }
-                    Some(body) => self.input_type(name, body, &entry.value, diags),
-                    None => {}
-                }
-            }
+            self.given_inputs(given, &defined, &short, interface, operation, diags);
         }
         for (name, definition) in &defined {
             let has_value = ["value", "default", "mapping"]
@@ -220,6 +184,39 @@ impl CallCheck<'_> {
                     .at(operation_node.span)
                     .hint(format!("pass it as `{activity}`, assign `{name}` in the node template's interface, or give its definition a default or `required: false` ({})", rule(dialect))),
                 );
+            }
+        }
+    }
+
+    /// The inputs a `call_operation` passes: each one the operation defines (or its type
+    /// assigns as a plain value, `short`), and of the type its definition gives.
+    fn given_inputs(
+        &self,
+        given: &Map,
+        defined: &IndexMap<&str, Definition<'_>>,
+        short: &[&str],
+        interface: &str,
+        operation: &str,
+        diags: &mut Diagnostics,
+    ) {
+        for entry in given.entries() {
+            let Some(name) = entry.key.as_str() else {
+                continue;
+            };
+            match defined.get(name) {
+                None if !short.contains(&name) => {
+                    let known: Vec<&str> = defined.keys().copied().collect();
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!("`call_operation` of `{interface}.{operation}` passes input `{name}`, which the operation does not define"),
+                        )
+                        .at(entry.key.span)
+                        .did_you_mean(name, &known, Some(format!("the operation's inputs are: {}", known.join(", ")))),
+                    );
+                }
+                Some(body) => self.input_type(name, body, &entry.value, diags),
+                None => {}
             }
         }
     }
@@ -341,6 +338,30 @@ fn of_interface_operations(interface: &Map, dialect: Dialect) -> impl Iterator<I
         .filter_map(|e| e.key.as_str())
         .filter(|key| !RESERVED.contains(key) && *key != "operations");
     listed.chain(direct)
+}
+
+/// Every input `operation` defines: its own, then its interface's (§11.1 Interface Type), each
+/// seen through every layer that writes it; by name, for a stable report.
+fn defined_inputs<'m>(
+    layers: &[&'m Map],
+    operation: &str,
+    dialect: Dialect,
+) -> IndexMap<&'m str, Definition<'m>> {
+    let mut found: Vec<(&str, bool, Definition<'_>)> = merged(layers, dialect)
+        .into_iter()
+        .filter(|((op, section, _), _)| *section == "inputs" && op.is_none_or(|op| op == operation))
+        .map(|((op, _, name), definition)| (name, op.is_none(), definition))
+        .collect();
+    found.sort_by_key(|(name, interface_level, _)| (*name, *interface_level));
+    let mut defined: IndexMap<&str, Definition<'_>> = IndexMap::new();
+    for (name, _, definition) in found {
+        defined
+            .entry(name)
+            .or_default()
+            .layers
+            .extend(definition.layers);
+    }
+    defined
 }
 
 /// A map written where an input or property is defined that is a value, not a definition (it

@@ -23,12 +23,7 @@ const TABLE: &str = "a table";
 const TO_SPLIT: &str = "to split";
 
 /// Files over the limit today: (file, its lines then, why).
-const BIG_FILES: &[(&str, usize, &str)] = &[
-    ("src/resolve/requirements.rs", 806, TO_SPLIT),
-    ("src/back/kubernetes/model.rs", 869, TO_SPLIT),
-    ("src/resolve/nodes.rs", 1154, TO_SPLIT),
-    ("src/resolve/typing.rs", 1034, TO_SPLIT),
-];
+const BIG_FILES: &[(&str, usize, &str)] = &[];
 
 /// Functions over the limit today: (file, function, its lines then, why).
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
@@ -44,11 +39,15 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/resolve/fulfil/choose.rs", "select", 154, TO_SPLIT),
     ("src/resolve/functions.rs", "reference", 176, TO_SPLIT),
     ("src/resolve/mod.rs", "resolve", 165, TO_SPLIT),
-    ("src/resolve/requirements.rs", "relationship", 188, TO_SPLIT),
+    (
+        "src/resolve/requirements/relationship.rs",
+        "relationship",
+        188,
+        TO_SPLIT,
+    ),
     ("src/resolve/requirements.rs", "select", 143, TO_SPLIT),
     ("src/resolve/scalar_types.rs", "check", 245, TO_SPLIT),
-    ("src/resolve/typing.rs", "read_as", 186, TO_SPLIT),
-    ("src/resolve/workflow_calls.rs", "call", 135, TO_SPLIT),
+    ("src/resolve/typing/read.rs", "read_as", 186, TO_SPLIT),
 ];
 
 /// Every function of `code` with a body: its name and its length in lines.

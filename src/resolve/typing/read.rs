@@ -1,0 +1,463 @@
+//! Reading a YAML value as a value of a type: primitives, scalars with units, ranges, lists and
+//! maps by their schemas, data types field by field, and the mismatch reported when it is not one.
+
+use indexmap::IndexMap;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::{Dialect, Value};
+use crate::model::TypeDef;
+use crate::model::literals::{self};
+use crate::resolve::calls::syntax;
+use crate::resolve::constraints;
+use crate::resolve::port_spec;
+use crate::resolve::validation;
+use crate::yaml::{Map, Node as Yaml};
+
+use super::{
+    Definition, MAX_TYPE_DEPTH, Shape, Typing, definitions_of, fixed_assigned, is_base64,
+    major_only, shape_name, unknown_name, yaml11_bool,
+};
+
+impl<'m> Typing<'_, 'm> {
+    /// `node` as a value of `type_name`, with the collection schemas given, checked against
+    /// the constraints of its data type chain.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn typed(
+        &mut self,
+        node: &Yaml,
+        type_name: &str,
+        entry_schema: Option<&'m Yaml>,
+        key_schema: Option<&'m Yaml>,
+        path: &str,
+        depth: usize,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        let (value, chain) = self.read_as(
+            node,
+            type_name,
+            entry_schema,
+            key_schema,
+            path,
+            depth,
+            diags,
+        );
+        if let Value::Map(fields) = &value {
+            port_spec::check(&chain, fields, node.span, path, diags);
+        }
+        // A data type derived from a primitive (or another data type) adds its constraints.
+        for def in &chain {
+            let Some(clauses) = def.def.as_map().and_then(|m| m.get("constraints")) else {
+                continue;
+            };
+            for clause in clauses.as_seq().unwrap_or(std::slice::from_ref(clauses)) {
+                constraints::check(self, &value, node, clause, type_name, path, diags);
+            }
+        }
+        if self.model.dialect == Dialect::Tosca2 {
+            // TOSCA 2.0: the validation clauses of the type chain all apply (§9.2 Data Type).
+            for def in &chain {
+                if let Some(clause) = def.def.as_map().and_then(|m| m.get("validation")) {
+                    validation::check(self, &value, node, clause, type_name, path, diags);
+                }
+            }
+            if let Value::Scalar(scalar) = &value {
+                self.scalar_number(scalar, &chain, node, path, diags);
+            }
+        }
+        value
+    }
+
+    /// The number of a TOSCA 2.0 scalar is a value of the scalar type's `data_type` (§9.1.2.2
+    /// scalar): an integer for an integer type, and valid against that type's validation clauses.
+    pub(super) fn scalar_number(
+        &mut self,
+        scalar: &crate::ir::ScalarUnit,
+        chain: &[&'m TypeDef],
+        node: &Yaml,
+        path: &str,
+        diags: &mut Diagnostics,
+    ) {
+        let data_type = chain
+            .iter()
+            .find_map(|d| d.def.as_map()?.get("data_type"))
+            .map_or_else(|| "float".to_string(), |t| self.identity(t));
+        let data_type = data_type.as_str();
+        let (shape, number_chain) = self.shape(data_type);
+        let number = if matches!(shape, Shape::Integer) {
+            let written = scalar.text.split_whitespace().next().unwrap_or_default();
+            match written.parse::<i64>() {
+                Ok(i) => Value::Integer(i),
+                Err(_) => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_TYPE_MISMATCH,
+                            format!(
+                                "`{path}`: the number `{written}` of `{}` must be an integer, since the scalar type's data_type is `{data_type}`",
+                                scalar.text
+                            ),
+                        )
+                        .at(node.span)
+                        .hint("write a whole number, or a smaller unit (§9.1.2.2 scalar: the number is of the data_type)"),
+                    );
+                    return;
+                }
+            }
+        } else {
+            Value::Float(scalar.number)
+        };
+        for def in &number_chain {
+            if let Some(clause) = def.def.as_map().and_then(|m| m.get("validation")) {
+                let what = format!("{path} (the number of `{}`)", scalar.text);
+                validation::check(self, &number, node, clause, data_type, &what, diags);
+            }
+        }
+    }
+
+    /// `node` read as a value of `type_name` (its structure and literal forms, no constraints
+    /// of the type itself), with the data type chain whose constraints apply.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn read_as(
+        &mut self,
+        node: &Yaml,
+        type_name: &str,
+        entry_schema: Option<&'m Yaml>,
+        key_schema: Option<&'m Yaml>,
+        path: &str,
+        depth: usize,
+        diags: &mut Diagnostics,
+    ) -> (Value, Vec<&'m TypeDef>) {
+        if self.reader.is_call(node) || self.reader.is_function_typo(node) || depth > MAX_TYPE_DEPTH
+        {
+            return (self.reader.value(node, diags), Vec::new());
+        }
+        if self.model.dialect == Dialect::Tosca2
+            && let Some(malformed) = node.as_map().and_then(syntax::malformed)
+        {
+            // A call among other keys: that, rather than the type the map does not fit.
+            diags.push(malformed);
+            return (
+                self.reader.value(node, &mut Diagnostics::with_cap(0)),
+                Vec::new(),
+            );
+        }
+        let (shape, chain) = self.shape(type_name);
+        let value = match shape {
+            Shape::Unknown => self.reader.value(node, diags),
+            Shape::List => match node.as_seq() {
+                Some(items) => Value::List(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| {
+                            self.entry(item, entry_schema, &format!("{path}[{i}]"), depth, diags)
+                        })
+                        .collect(),
+                ),
+                None => {
+                    return (
+                        self.mismatch(node, type_name, path, "a list", diags),
+                        Vec::new(),
+                    );
+                }
+            },
+            Shape::Map => match node.as_map() {
+                Some(map) => {
+                    let mut out = IndexMap::with_capacity(map.len());
+                    for entry in map.entries() {
+                        let Some(key) = entry.key.scalar_text() else {
+                            diags.push(self.reader.non_text_key(&entry.key));
+                            continue;
+                        };
+                        if let Some(key_schema) = key_schema {
+                            self.entry(
+                                &entry.key,
+                                Some(key_schema),
+                                &format!("{path} key `{key}`"),
+                                depth,
+                                diags,
+                            );
+                        }
+                        let value = self.entry(
+                            &entry.value,
+                            entry_schema,
+                            &format!("{path}.{key}"),
+                            depth,
+                            diags,
+                        );
+                        out.insert(self.reader.unescape(key).to_string(), value);
+                    }
+                    Value::Map(out)
+                }
+                None => {
+                    return (
+                        self.mismatch(node, type_name, path, "a map", diags),
+                        Vec::new(),
+                    );
+                }
+            },
+            Shape::Complex(defs) => match node.as_map() {
+                Some(_) => {
+                    let fields = definitions_of(&defs, "properties");
+                    let mut out = IndexMap::new();
+                    for entry in node.as_map().map_or(&[][..], Map::entries) {
+                        let Some(key) = entry.key.scalar_text() else {
+                            continue;
+                        };
+                        let field_path = format!("{path}.{key}");
+                        let value = match fields.get(key) {
+                            Some(def) if self.fixed_value("properties", def).is_some() => {
+                                diags.push(fixed_assigned(
+                                    &format!("a value of data type `{type_name}`"),
+                                    key,
+                                    entry.key.span,
+                                ));
+                                continue;
+                            }
+                            Some(def) => {
+                                self.value_at(&entry.value, def, &field_path, depth + 1, diags)
+                            }
+                            None => {
+                                diags.push(unknown_name(
+                                    &format!("a value of data type `{type_name}`"),
+                                    "properties",
+                                    key,
+                                    entry,
+                                    &fields,
+                                ));
+                                self.reader.value(&entry.value, diags)
+                            }
+                        };
+                        out.insert(key.to_string(), value);
+                    }
+                    for (name, def) in &fields {
+                        if out.contains_key(*name) {
+                            continue;
+                        }
+                        let fixed = self.fixed_value("properties", def);
+                        if let Some(default) = fixed.or_else(|| def.get("default")) {
+                            let mut quiet = Diagnostics::with_cap(0);
+                            let value = self.value_at(default, def, name, depth + 1, &mut quiet);
+                            out.insert(name.to_string(), value);
+                        } else if def.required() {
+                            diags.push(
+                                Diagnostic::error(
+                                    codes::TOSCA_MISSING_KEY,
+                                    format!("`{path}` of data type `{type_name}` lacks its required property `{name}`"),
+                                )
+                                .at(node.span)
+                                .hint(format!("add `{name}:` to the value")),
+                            );
+                        }
+                    }
+                    Value::Map(out)
+                }
+                None => {
+                    return (
+                        self.mismatch(node, type_name, path, "a map of its properties", diags),
+                        Vec::new(),
+                    );
+                }
+            },
+            // Two leniencies for the Simple Profile, whose tools read YAML 1.1 and took a bare
+            // major as a version; TOSCA 2.0 is strict.
+            Shape::Version if self.lenient() && major_only(node).is_some() => {
+                let text = major_only(node).unwrap_or_default();
+                diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_TYPE_MISMATCH,
+                        format!("`{path}` is `{text}`, but a version has at least `major.minor`; read as `{text}.0`"),
+                    )
+                    .at(node.span)
+                    .hint(format!("write `{text}.0`")),
+                );
+                match literals::version(&format!("{text}.0")) {
+                    Ok(mut v) => {
+                        v.text = text;
+                        Value::Version(v)
+                    }
+                    Err(_) => self.reader.value(node, diags),
+                }
+            }
+            Shape::Boolean if self.lenient() && yaml11_bool(node).is_some() => {
+                let (text, b) = yaml11_bool(node).unwrap_or_default();
+                diags.push(
+                    Diagnostic::warning(
+                        codes::TOSCA_TYPE_MISMATCH,
+                        format!("`{path}` is `{text}`, a string in YAML 1.2; read as the boolean {b}, as YAML 1.1 would"),
+                    )
+                    .at(node.span)
+                    .hint(format!("write `{b}`")),
+                );
+                Value::Boolean(b)
+            }
+            primitive => match self.primitive(node, &primitive) {
+                Ok(value) => value,
+                Err(expected) => {
+                    return (
+                        self.mismatch(node, type_name, path, &expected, diags),
+                        Vec::new(),
+                    );
+                }
+            },
+        };
+        (value, chain)
+    }
+
+    /// One list entry or map value, against an `entry_schema` (a type name or a definition).
+    pub(super) fn entry(
+        &mut self,
+        node: &Yaml,
+        schema: Option<&'m Yaml>,
+        path: &str,
+        depth: usize,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        match schema {
+            None => self.reader.value(node, diags),
+            Some(s) => match (s.scalar_text(), s.as_map()) {
+                (Some(_), _) => {
+                    let type_name = self.identity(s);
+                    self.typed(node, &type_name, None, None, path, depth + 1, diags)
+                }
+                (_, Some(map)) => {
+                    self.value_at(node, &Definition::single(map), path, depth + 1, diags)
+                }
+                _ => self.reader.value(node, diags),
+            },
+        }
+    }
+
+    /// A value against a full definition (type, schemas, constraints), `depth` data types deep.
+    pub(super) fn value_at(
+        &mut self,
+        node: &Yaml,
+        def: &Definition<'m>,
+        path: &str,
+        depth: usize,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        let Some(type_node) = def.get("type") else {
+            return self.reader.value(node, diags);
+        };
+        let type_name = &self.identity(type_node);
+        let value = self.typed(
+            node,
+            type_name,
+            def.get("entry_schema"),
+            def.get("key_schema"),
+            path,
+            depth,
+            diags,
+        );
+        for clause in def.constraints() {
+            constraints::check(self, &value, node, clause, type_name, path, diags);
+        }
+        if self.model.dialect == Dialect::Tosca2 {
+            for clause in def.validations() {
+                validation::check(self, &value, node, clause, type_name, path, diags);
+            }
+        }
+        value
+    }
+
+    /// A primitive value, or what was expected.
+    pub(super) fn primitive(&self, node: &Yaml, shape: &Shape) -> Result<Value, String> {
+        use crate::yaml::Core;
+        if let Shape::Range = shape {
+            return self.range(node).ok_or_else(|| {
+                "a range: a list of two integers [lower, upper] with lower ≤ upper (upper may be UNBOUNDED)".to_string()
+            });
+        }
+        let Some(scalar) = node.as_scalar() else {
+            return Err(format!(
+                "a single {}",
+                shape_name(shape).split_once(' ').map_or("", |(_, n)| n)
+            ));
+        };
+        let text = scalar.text.as_str();
+        match (shape, scalar.core) {
+            (Shape::String, Core::Str) => Ok(Value::String(self.reader.unescape(text).to_string())),
+            (Shape::Integer, Core::Int(i)) => Ok(Value::Integer(i)),
+            // Infinities and NaN are floats too (the IR writes them as `.inf`, `.nan`).
+            (Shape::Float, Core::Float(f)) => Ok(Value::Float(f)),
+            (Shape::Float, Core::Int(i)) => Ok(Value::Float(i as f64)),
+            // TOSCA 2.0 booleans are the lowercase `true` and `false` only (§9.1.1.4; the YAML
+            // core schema would also take `True` and `FALSE`).
+            (Shape::Boolean, Core::Bool(_))
+                if self.model.dialect == Dialect::Tosca2 && text != "true" && text != "false" =>
+            {
+                Err(format!(
+                    "`{text}` is not a TOSCA 2.0 boolean: write `{}` in lowercase",
+                    text.to_lowercase()
+                ))
+            }
+            (Shape::Boolean, Core::Bool(b)) => Ok(Value::Boolean(b)),
+            (Shape::Null, Core::Null) => Ok(Value::Null),
+            (Shape::Timestamp, Core::Str) => {
+                literals::timestamp(text).map(|()| Value::Timestamp(text.to_string()))
+            }
+            (Shape::Version, Core::Str | Core::Float(_) | Core::Int(_)) => {
+                literals::version(text).map(Value::Version)
+            }
+            (Shape::Bytes, Core::Str) => {
+                if is_base64(text) {
+                    Ok(Value::Bytes(text.to_string()))
+                } else {
+                    Err(format!("`{text}` is not Base64 text"))
+                }
+            }
+            (Shape::Scalar(table), Core::Str | Core::Int(_) | Core::Float(_)) => {
+                literals::scalar_unit(text, table).map(Value::Scalar)
+            }
+            _ => Err(shape_name(shape).to_string()),
+        }
+    }
+
+    /// A `range`: `[lower, upper]` of integers, `upper` possibly `UNBOUNDED`, lower ≤ upper.
+    pub(super) fn range(&self, node: &Yaml) -> Option<Value> {
+        use crate::yaml::Core;
+        let [lower, upper] = node.as_seq()? else {
+            return None;
+        };
+        let lower = match lower.as_scalar()?.core {
+            Core::Int(i) => i,
+            _ => return None,
+        };
+        let upper_value = match upper.as_scalar()? {
+            s if s.text == "UNBOUNDED" => Value::String("UNBOUNDED".into()),
+            s => match s.core {
+                Core::Int(i) if i >= lower => Value::Integer(i),
+                _ => return None,
+            },
+        };
+        Some(Value::List(vec![Value::Integer(lower), upper_value]))
+    }
+
+    pub(super) fn mismatch(
+        &self,
+        node: &Yaml,
+        type_name: &str,
+        path: &str,
+        expected: &str,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        let found = match node.as_scalar() {
+            Some(s) => format!("`{}` ({})", s.text, node.describe()),
+            None => node.describe().to_string(),
+        };
+        let mut message =
+            format!("`{path}` must be {expected} (type `{type_name}`), found {found}");
+        if expected.starts_with('`') {
+            // A literal reader's own reason already says what is wrong and what would be right.
+            message = format!("`{path}` (type `{type_name}`): {expected}");
+        }
+        diags.push(
+            Diagnostic::error(codes::TOSCA_TYPE_MISMATCH, message)
+                .at(node.span)
+                .hint(format!(
+                    "write a value of type `{type_name}`, or a function such as get_input"
+                )),
+        );
+        self.reader.value(node, &mut Diagnostics::with_cap(0))
+    }
+}
