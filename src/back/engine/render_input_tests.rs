@@ -46,9 +46,12 @@ fn backend(template_text: &str) -> BuiltinBackend {
     }
 }
 
+/// Rendered files as (path, contents).
+type Files = Vec<(String, String)>;
+
 /// The files `template_text` renders for [`TEMPLATE`], given the IR (converted as far as the
 /// templates read it) and given the whole topology converted beforehand.
-fn both_ways(template_text: &str) -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn both_ways(template_text: &str) -> (Files, Files) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.yaml");
     std::fs::write(&path, TEMPLATE).unwrap();
@@ -71,7 +74,7 @@ fn both_ways(template_text: &str) -> (Vec<(String, String)>, Vec<(String, String
     )
     .expect("the backend loads");
     let elements = elements(&topology, &sources);
-    let files = |files: Vec<OutputFile>| -> Vec<(String, String)> {
+    let files = |files: Vec<OutputFile>| -> Files {
         files.into_iter().map(|f| (f.path, f.contents)).collect()
     };
     let mut diags = Diagnostics::new();
