@@ -46,12 +46,8 @@ fn backend(template_text: &str) -> BuiltinBackend {
     }
 }
 
-/// Rendered files as (path, contents).
-type Files = Vec<(String, String)>;
-
-/// The files `template_text` renders for [`TEMPLATE`], given the IR (converted as far as the
-/// templates read it) and given the whole topology converted beforehand.
-fn both_ways(template_text: &str) -> (Files, Files) {
+/// [`TEMPLATE`]'s topology and the sources it was read from.
+fn read_template() -> (crate::ir::Topology, SourceMap) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.yaml");
     std::fs::write(&path, TEMPLATE).unwrap();
@@ -63,8 +59,18 @@ fn both_ways(template_text: &str) -> (Files, Files) {
         },
         &mut diags,
     );
-    let topology = read.topology.expect("the template reads");
-    let mut sources: SourceMap = read.sources;
+    assert!(!diags.has_errors(), "{:?}", diags.finish());
+    (read.topology.expect("the template reads"), read.sources)
+}
+
+/// Rendered files as (path, contents).
+type Files = Vec<(String, String)>;
+
+/// The files `template_text` renders for [`TEMPLATE`], given the IR (converted as far as the
+/// templates read it) and given the whole topology converted beforehand.
+fn both_ways(template_text: &str) -> (Files, Files) {
+    let (topology, mut sources) = read_template();
+    let mut diags = Diagnostics::new();
     let engine = Engine::load(
         Some(&backend(template_text)),
         None,
@@ -124,17 +130,7 @@ fn a_template_that_reads_the_topology_wholesale_sees_all_of_it() {
 
 #[test]
 fn an_element_entry_made_alone_is_its_part_of_the_whole_topology() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, TEMPLATE).unwrap();
-    let read = crate::pipeline::read(
-        &crate::pipeline::ReadOptions {
-            input: Some(crate::source::InputArg::Path(path)),
-            ..Default::default()
-        },
-        &mut Diagnostics::new(),
-    );
-    let topology = read.topology.expect("the template reads");
+    let (topology, _) = read_template();
     let whole = topology_value(&topology);
     let lists = [
         ("inputs", topology.inputs.len()),
