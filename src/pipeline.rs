@@ -527,3 +527,22 @@ fn bindings(loader: &mut Loader, options: &ReadOptions, diags: &mut Diagnostics)
     }
     bindings
 }
+
+/// For unit tests: `yaml` written to a file of a temporary folder and read through the whole
+/// pipeline, which must find no error; its topology and the sources it was read from.
+#[cfg(test)]
+pub(crate) fn read_text(yaml: &str) -> (Topology, SourceMap) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let mut diags = Diagnostics::new();
+    let read = read(
+        &ReadOptions {
+            input: Some(InputArg::Path(path)),
+            ..Default::default()
+        },
+        &mut diags,
+    );
+    assert!(!diags.has_errors(), "{:?}", diags.finish());
+    (read.topology.expect("the template reads"), read.sources)
+}

@@ -60,20 +60,8 @@ fn warnings_of(
     backend: &BuiltinBackend,
     record: impl Fn(&Ledger, &crate::ir::Topology),
 ) -> Vec<String> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, tosca).unwrap();
+    let (topology, mut sources) = crate::pipeline::read_text(tosca);
     let mut diags = Diagnostics::new();
-    let read = crate::pipeline::read(
-        &crate::pipeline::ReadOptions {
-            input: Some(crate::source::InputArg::Path(path)),
-            ..Default::default()
-        },
-        &mut diags,
-    );
-    assert!(!diags.has_errors(), "{:?}", diags.finish());
-    let topology = read.topology.expect("the template reads");
-    let mut sources: SourceMap = read.sources;
     let engine = Engine::load(
         Some(backend),
         None,

@@ -4,7 +4,6 @@
 use super::*;
 use crate::back::{BuiltinBackend, elements, topology_value};
 use crate::limits::Limits;
-use crate::source::SourceMap;
 
 const TEMPLATE: &str = r#"tosca_definitions_version: tosca_simple_yaml_1_3
 topology_template:
@@ -46,30 +45,13 @@ fn backend(template_text: &str) -> BuiltinBackend {
     }
 }
 
-/// [`TEMPLATE`]'s topology and the sources it was read from.
-fn read_template() -> (crate::ir::Topology, SourceMap) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, TEMPLATE).unwrap();
-    let mut diags = Diagnostics::new();
-    let read = crate::pipeline::read(
-        &crate::pipeline::ReadOptions {
-            input: Some(crate::source::InputArg::Path(path)),
-            ..Default::default()
-        },
-        &mut diags,
-    );
-    assert!(!diags.has_errors(), "{:?}", diags.finish());
-    (read.topology.expect("the template reads"), read.sources)
-}
-
 /// Rendered files as (path, contents).
 type Files = Vec<(String, String)>;
 
 /// The files `template_text` renders for [`TEMPLATE`], given the IR (converted as far as the
 /// templates read it) and given the whole topology converted beforehand.
 fn both_ways(template_text: &str) -> (Files, Files) {
-    let (topology, mut sources) = read_template();
+    let (topology, mut sources) = crate::pipeline::read_text(TEMPLATE);
     let mut diags = Diagnostics::new();
     let engine = Engine::load(
         Some(&backend(template_text)),
@@ -130,7 +112,7 @@ fn a_template_that_reads_the_topology_wholesale_sees_all_of_it() {
 
 #[test]
 fn an_element_entry_made_alone_is_its_part_of_the_whole_topology() {
-    let (topology, _) = read_template();
+    let (topology, _) = crate::pipeline::read_text(TEMPLATE);
     let whole = topology_value(&topology);
     let lists = [
         ("inputs", topology.inputs.len()),

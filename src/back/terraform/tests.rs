@@ -211,19 +211,7 @@ fn host_in_get_property_walks_down_to_the_node_that_has_the_property() {
 
 /// The topology `yaml` reads into (required inputs left without a value stay calls).
 fn topology_of(yaml: &str) -> crate::ir::Topology {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
-    std::fs::write(&path, yaml).unwrap();
-    let mut diags = crate::diag::Diagnostics::new();
-    let read = crate::pipeline::read(
-        &crate::pipeline::ReadOptions {
-            input: Some(crate::source::InputArg::Path(path)),
-            ..Default::default()
-        },
-        &mut diags,
-    );
-    assert!(!diags.has_errors(), "{:?}", diags.finish());
-    read.topology.expect("the template reads")
+    crate::pipeline::read_text(yaml).0
 }
 
 /// A topology with nothing in it, read from a minimal template.
