@@ -143,10 +143,11 @@ resource "openstack_compute_instance_v2" "vm_1" {
   depends_on = [openstack_networking_router_interface_v2.shop_net]
 }
 
-# The ports of the endpoints the machine and its software expose, open to the world when
-# public and otherwise to its network (or, in no network of the template, to the members of
-# the project's default group). The group keeps OpenStack's default egress rules, and the
-# machine stays in the default group too.
+# The ports of the endpoints the machine and its software expose and of its load balancers'
+# members, open to the world when public and otherwise to its network (in no network of the
+# template: to the members of the project's default group, and a load balancer's port to the
+# project network, where the load balancer's addresses are). The group keeps OpenStack's
+# default egress rules, and the machine stays in the default group too.
 resource "openstack_networking_secgroup_v2" "vm_1" {
   name        = "vm_1"
   description = "The endpoints of vm_1"
@@ -214,10 +215,11 @@ resource "openstack_compute_instance_v2" "vm_2" {
   depends_on = [openstack_networking_router_interface_v2.shop_net]
 }
 
-# The ports of the endpoints the machine and its software expose, open to the world when
-# public and otherwise to its network (or, in no network of the template, to the members of
-# the project's default group). The group keeps OpenStack's default egress rules, and the
-# machine stays in the default group too.
+# The ports of the endpoints the machine and its software expose and of its load balancers'
+# members, open to the world when public and otherwise to its network (in no network of the
+# template: to the members of the project's default group, and a load balancer's port to the
+# project network, where the load balancer's addresses are). The group keeps OpenStack's
+# default egress rules, and the machine stays in the default group too.
 resource "openstack_networking_secgroup_v2" "vm_2" {
   name        = "vm_2"
   description = "The endpoints of vm_2"

@@ -2,6 +2,13 @@ data "openstack_networking_network_v2" "default" {
   name = var.openstack_network
 }
 
+# The project network's IPv4 subnet: a load balancer's VIP and amphora ports are on it, so a
+# machine it routes to outside the template's networks admits the subnet's range on that port.
+data "openstack_networking_subnet_v2" "default" {
+  network_id = data.openstack_networking_network_v2.default.id
+  ip_version = 4
+}
+
 data "openstack_networking_secgroup_v2" "default" {
   name = "default"
 }
@@ -186,10 +193,11 @@ resource "openstack_compute_instance_v2" "web_vm" {
   }
 }
 
-# The ports of the endpoints the machine and its software expose, open to the world when
-# public and otherwise to its network (or, in no network of the template, to the members of
-# the project's default group). The group keeps OpenStack's default egress rules, and the
-# machine stays in the default group too.
+# The ports of the endpoints the machine and its software expose and of its load balancers'
+# members, open to the world when public and otherwise to its network (in no network of the
+# template: to the members of the project's default group, and a load balancer's port to the
+# project network, where the load balancer's addresses are). The group keeps OpenStack's
+# default egress rules, and the machine stays in the default group too.
 resource "openstack_networking_secgroup_v2" "web_vm" {
   name        = "web_vm"
   description = "The endpoints of web_vm"
@@ -197,13 +205,13 @@ resource "openstack_networking_secgroup_v2" "web_vm" {
 
 resource "openstack_networking_secgroup_rule_v2" "web_vm_tcp_8080_private" {
   security_group_id = openstack_networking_secgroup_v2.web_vm.id
-  description       = "shop data_endpoint (http), open to the default group's members"
+  description       = "shop data_endpoint (http), open to the project network, where its load balancer is"
   direction         = "ingress"
   ethertype         = "IPv4"
   protocol          = "tcp"
   port_range_min    = 8080
   port_range_max    = 8080
-  remote_group_id   = data.openstack_networking_secgroup_v2.default.id
+  remote_ip_prefix  = data.openstack_networking_subnet_v2.default.cidr
 }
 
 data "openstack_images_image_v2" "worker" {

@@ -6,13 +6,19 @@
 //! TCP). A public endpoint (`tosca.capabilities.Endpoint.Public`, or `network_name: PUBLIC`)
 //! is open to everyone, any other one to the machine's own network. Which endpoints there are
 //! is decided at translation (from an input's value); the port itself refers to the input.
+//!
+//! A port a load balancer routes to on the machine ([`super::routed`]) is opened too, marked
+//! `balanced`, so that the load balancer reaches it even where no endpoint declares it (an
+//! application without a `port`, routed to on the default one): the templates admit the load
+//! balancer's addresses there, which on OpenStack are not members of the project's default
+//! group. A public endpoint on that port admits them already.
 
 use serde_json::{Value as Json, json};
 
 use crate::ir::{NodeId, Value, type_matches};
 
 use super::super::expr::known;
-use super::Builder;
+use super::{Builder, Provider};
 
 impl Builder<'_, '_> {
     /// The endpoints of machine `compute`, one per port, protocol and reach, in template order.
@@ -68,9 +74,73 @@ impl Builder<'_, '_> {
                     "port": self.scope().expr(written, Some(member)).unwrap_or_else(|_| port.to_string()),
                     "protocol": protocol,
                     "public": public,
+                    "balanced": false,
                 }));
             }
         }
+        self.balanced_into(compute, &mut out, &seen);
         out
+    }
+
+    /// Marks the private endpoint on each port a load balancer routes to on machine `compute`
+    /// `balanced`, adding one where no endpoint declares the port (`seen`: the declared
+    /// ones' port, protocol and publicity); load balancers route over TCP (HTTP).
+    fn balanced_into(&self, compute: NodeId, out: &mut Vec<Json>, seen: &[(i64, &str, bool)]) {
+        for routed in &self.routed_ports[compute.index()] {
+            if !(1..=65535).contains(&routed.number) || seen.contains(&(routed.number, "tcp", true))
+            {
+                continue;
+            }
+            let name = format!(
+                "{}_tcp_{}_private",
+                self.names[compute.index()],
+                routed.number
+            );
+            if let Some(declared) = out.iter_mut().find(|e| e["name"] == name.as_str()) {
+                declared["balanced"] = json!(true);
+                continue;
+            }
+            let nodes = &self.topology.nodes;
+            out.push(json!({
+                "what": format!("{} for load balancer {} (http)", nodes[routed.application.index()].name, nodes[routed.balancer.index()].name),
+                "name": name,
+                "port": routed.text,
+                "protocol": "tcp",
+                "public": false,
+                "balanced": true,
+            }));
+        }
+    }
+
+    /// What a machine's security rules need declared once for the whole configuration. On
+    /// OpenStack: the project's default group (the machine stays in it beside its own, and
+    /// private endpoints of a machine in no network of the template open to its members), and
+    /// for a balanced endpoint of such a machine the project network's subnet, whose range its
+    /// rule admits. On AWS, for a machine in no network of the template: the default VPC and its
+    /// default group.
+    pub(super) fn endpoint_needs(&mut self, endpoints: &[Json], ports: &Json) {
+        if endpoints.is_empty() {
+            return;
+        }
+        let in_template_network = ports
+            .as_array()
+            .and_then(|p| p.first())
+            .is_some_and(|first| first["network"].is_string());
+        let mut needs = Vec::new();
+        match self.provider {
+            Provider::Openstack => {
+                needs.push("default_security_group");
+                if !in_template_network && endpoints.iter().any(|e| e["balanced"] == true) {
+                    needs.extend(["default_network", "default_subnet"]);
+                }
+            }
+            Provider::Aws if ports.as_array().is_none_or(Vec::is_empty) => {
+                needs.extend(["default_network", "default_security_group"]);
+            }
+            _ => {}
+        }
+        for need in needs {
+            self.needs.insert(need.to_string(), json!(true));
+        }
     }
 }

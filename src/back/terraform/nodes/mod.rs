@@ -33,6 +33,7 @@ mod mounts;
 mod outbound;
 mod reads;
 mod resources;
+mod routed;
 mod scaling;
 mod sizes;
 mod steps;
@@ -175,12 +176,14 @@ pub fn build<'b>(
         incoming: vec![Vec::new(); topology.nodes.len()],
         balancer_networks: vec![None; topology.nodes.len()],
         balanced_networks: HashMap::new(),
+        routed_ports: Vec::new(),
     };
     for (i, r) in topology.relationships.iter().enumerate() {
         b.outgoing[r.source.index()].push(i);
         b.incoming[r.target.index()].push(i);
     }
     b.place_balancers();
+    b.route_ports();
     b.public_addresses = topology.node_ids().map(|id| b.public_address(id)).collect();
     let mut nodes: Vec<Json> = topology.node_ids().map(|id| b.node(id)).collect();
     b.relationships(&mut nodes);
@@ -265,6 +268,8 @@ struct Builder<'a, 'd> {
     balancer_networks: Vec<Option<NodeId>>,
     /// The networks AWS load balancers are in: the names of their subnets and range.
     balanced_networks: HashMap<NodeId, Json>,
+    /// By machine: the ports load balancers route to on it ([`Builder::route_ports`]).
+    routed_ports: Vec<Vec<routed::RoutedPort>>,
 }
 
 /// `items` without repeats, each where it first is.
@@ -514,21 +519,7 @@ impl<'a> Builder<'a, '_> {
                 .map(|net| format!("aws_vpc.{net}")),
             None => Some("data.aws_vpc.default".to_string()),
         };
-        if self.provider == Provider::Openstack && !endpoints.is_empty() {
-            // The project's default group: the machine stays in it beside its own, and private
-            // endpoints of a machine in no network of the template open to its members.
-            self.needs
-                .insert("default_security_group".to_string(), json!(true));
-        }
-        if self.provider == Provider::Aws
-            && !endpoints.is_empty()
-            && vpc.as_deref() == Some("data.aws_vpc.default")
-        {
-            self.needs
-                .insert("default_network".to_string(), json!(true));
-            self.needs
-                .insert("default_security_group".to_string(), json!(true));
-        }
+        self.endpoint_needs(&endpoints, &ports);
         let scaling = self.scaling(id, &ports);
         let public_interface = ports
             .as_array()

@@ -232,15 +232,7 @@ impl Builder<'_, '_> {
             }
             let app = r.target;
             let root = self.hosting.root(app);
-            let port = r
-                .capability
-                .as_deref()
-                .and_then(|c| self.capability_port(app, c))
-                .or_else(|| {
-                    let written = self.ledger.property(self.topology, app.index(), "port")?;
-                    self.port_text(app, written)
-                })
-                .unwrap_or_else(|| default_port.to_string());
+            let port = self.routed_port(id, ri).text;
             let kind = match self.role_of(root) {
                 "compute" => "compute",
                 _ if self.role_of(app) == "container" => "container",
@@ -348,7 +340,7 @@ impl Builder<'_, '_> {
     /// A port number of node `id` as HCL: the input's variable where `written` is a
     /// `get_input` (so that the port follows `terraform.tfvars`), else the number; `None` when
     /// it is no integer known before deployment.
-    fn port_text(&self, id: NodeId, written: &Value) -> Option<String> {
+    pub(super) fn port_text(&self, id: NodeId, written: &Value) -> Option<String> {
         let Value::Integer(port) = known(self.topology, written) else {
             return None;
         };
