@@ -175,3 +175,23 @@ fn on_aws_the_undeclared_port_a_load_balancer_routes_to_is_opened_to_the_vpc() {
     let attachments = blocks(&body, "resource", "aws_lb_target_group_attachment");
     assert_eq!(attachments["front_vm"]["port"], "80");
 }
+
+/// In a network of the template the load balancer's subnets are in the range added to the
+/// VPC, outside the network's `cidr`: the routed ports admit that range too, not only the VPC's
+/// primary range, so the load balancer does not depend on the VPC's default group.
+#[test]
+fn on_aws_a_machine_in_a_network_admits_its_load_balancers_subnets_on_routed_ports() {
+    let body = main_tf(&format!("{TEMPLATE}{IN_A_NETWORK}"), "aws");
+    let rules = blocks(&body, "resource", "aws_vpc_security_group_ingress_rule");
+    for port in ["80", "8080"] {
+        let name = format!("vm_tcp_{port}_private");
+        assert_eq!(rules[&name]["cidr_ipv4"], "aws_vpc.net.cidr_block");
+        assert_eq!(
+            rules[&format!("{name}_lb")]["cidr_ipv4"],
+            "aws_vpc_ipv4_cidr_block_association.net_lb.cidr_block"
+        );
+    }
+    // No load balancer routes to 9000: the network alone.
+    assert!(rules.contains_key("vm_tcp_9000_private"));
+    assert!(!rules.contains_key("vm_tcp_9000_private_lb"));
+}

@@ -296,6 +296,15 @@ resource "aws_vpc_security_group_ingress_rule" "vm_1_tcp_8080_private" {
   cidr_ipv4         = aws_vpc.shop_net.cidr_block
 }
 
+resource "aws_vpc_security_group_ingress_rule" "vm_1_tcp_8080_private_lb" {
+  security_group_id = aws_security_group.vm_1.id
+  description       = "shop_1 app_endpoint (tcp), open to its load balancers' subnets"
+  ip_protocol       = "tcp"
+  from_port         = var.shop_port
+  to_port           = var.shop_port
+  cidr_ipv4         = aws_vpc_ipv4_cidr_block_association.shop_net_lb.cidr_block
+}
+
 # Scripts download packages; without this rule the group would let nothing out.
 resource "aws_vpc_security_group_egress_rule" "vm_1_egress" {
   security_group_id = aws_security_group.vm_1.id
@@ -395,6 +404,15 @@ resource "aws_vpc_security_group_ingress_rule" "vm_2_tcp_8080_private" {
   from_port         = var.shop_port
   to_port           = var.shop_port
   cidr_ipv4         = aws_vpc.shop_net.cidr_block
+}
+
+resource "aws_vpc_security_group_ingress_rule" "vm_2_tcp_8080_private_lb" {
+  security_group_id = aws_security_group.vm_2.id
+  description       = "shop_2 app_endpoint (tcp), open to its load balancers' subnets"
+  ip_protocol       = "tcp"
+  from_port         = var.shop_port
+  to_port           = var.shop_port
+  cidr_ipv4         = aws_vpc_ipv4_cidr_block_association.shop_net_lb.cidr_block
 }
 
 # Scripts download packages; without this rule the group would let nothing out.

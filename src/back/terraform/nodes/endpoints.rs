@@ -86,6 +86,16 @@ impl Builder<'_, '_> {
     /// `balanced`, adding one where no endpoint declares the port (`seen`: the declared
     /// ones' port, protocol and publicity); load balancers route over TCP (HTTP).
     fn balanced_into(&self, compute: NodeId, out: &mut Vec<Json>, seen: &[(i64, &str, bool)]) {
+        // On AWS, in a network of the template, the load balancers' subnets are in a range
+        // added to the VPC beside the network's `cidr`, which the private rule admits: a
+        // second rule admits that range, so the load balancers reach the machine without
+        // the VPC's default group.
+        let balancer_range = self
+            .machine_network(compute)
+            .filter(|_| self.provider == Provider::Aws)
+            .and_then(|network| self.balanced_networks.get(&network))
+            .and_then(|placed| placed["range"].as_str())
+            .map(|range| format!("aws_vpc_ipv4_cidr_block_association.{range}.cidr_block"));
         for routed in &self.routed_ports[compute.index()] {
             if !(1..=65535).contains(&routed.number) || seen.contains(&(routed.number, "tcp", true))
             {
@@ -98,6 +108,7 @@ impl Builder<'_, '_> {
             );
             if let Some(declared) = out.iter_mut().find(|e| e["name"] == name.as_str()) {
                 declared["balanced"] = json!(true);
+                declared["balancer_range"] = json!(balancer_range);
                 continue;
             }
             let nodes = &self.topology.nodes;
@@ -108,6 +119,7 @@ impl Builder<'_, '_> {
                 "protocol": "tcp",
                 "public": false,
                 "balanced": true,
+                "balancer_range": balancer_range,
             }));
         }
     }
