@@ -6,7 +6,8 @@
 //!   editing `terraform.tfvars` changes what the configuration does;
 //! - no value of a sensitive variable (its default, or the value the case binds with `--set`)
 //!   appears in any file of the configuration, `.tf`, `.tfvars`, scripts or ConfigMap data
-//!   alike, and every output that refers to a sensitive variable is `sensitive = true`;
+//!   alike, and every output that refers to a sensitive variable is `sensitive = true`; the
+//!   same search runs on `tf --provider kubernetes` of every `toscana k8s` golden;
 //! - on AWS and OpenStack, every `location` of an attachment (`AttachesTo`) is mounted by the
 //!   machine's cloud-init before the template's scripts run, so that software writes to the
 //!   volume and not to the root disk.
@@ -252,6 +253,84 @@ fn no_secret_is_written_and_outputs_showing_one_are_sensitive() {
         checked > 0,
         "no golden case has a sensitive value to look for"
     );
+}
+
+/// The golden cases with a `toscana k8s` output: `tf --provider kubernetes` writes the same
+/// stacks (tests/tf_k8s_same_objects.rs), several with passwords given by `--set`.
+fn k8s_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = fs::read_dir("golden")
+        .expect("golden/ exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("expected/k8s").is_dir())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// The files `toscana tf --provider kubernetes` writes for `case` with its `args` (its
+/// `--set` values, its preset), as (path, text), from the standard output.
+fn kubernetes_configuration(case: &Path) -> Result<Vec<(String, String)>, String> {
+    let output = common::toscana()
+        .arg("tf")
+        .arg(input_of(case))
+        .args(["--provider", "kubernetes"])
+        .args(tf_args(case))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("toscana runs");
+    if !output.status.success() {
+        return Err(common::stderr(&output));
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    Ok(stdout
+        .split("# ==> ")
+        .filter_map(|f| f.split_once(" <==\n"))
+        .map(|(path, text)| (path.to_string(), text.to_string()))
+        .collect())
+}
+
+/// The secrets test on the Kubernetes configuration of every `toscana k8s` golden: no value of
+/// a sensitive variable (a `--set` password, a default) in any file, ConfigMaps included.
+#[test]
+fn no_secret_is_written_for_any_k8s_golden_on_the_kubernetes_provider() {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for case in k8s_cases() {
+        let files = match kubernetes_configuration(&case) {
+            Ok(files) => files,
+            Err(stderr) => {
+                problems.push(format!("{}: toscana tf failed: {stderr}", case.display()));
+                continue;
+            }
+        };
+        let sensitive: BTreeSet<String> = files
+            .iter()
+            .filter(|(name, _)| name.ends_with(".tf"))
+            .flat_map(|(name, text)| declared(&parse(name, text)))
+            .filter(|(_, s)| *s)
+            .map(|(n, _)| n)
+            .collect();
+        if sensitive.is_empty() {
+            continue;
+        }
+        for (var, secret) in secret_texts(&case, &sensitive) {
+            if secret.len() < 4 {
+                continue;
+            }
+            checked += 1;
+            for (file, text) in &files {
+                if text.contains(&secret) {
+                    problems.push(format!(
+                        "{}: the value of sensitive variable `{var}` is written in {file}",
+                        case.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 5, "only {checked} sensitive values looked for");
 }
 
 /// The `locals` attribute `name` of a configuration, as HCL text.
