@@ -6,8 +6,9 @@
 //!   editing `terraform.tfvars` changes what the configuration does;
 //! - no value of a sensitive variable (its default, or the value the case binds with `--set`)
 //!   appears in any file of the configuration, `.tf`, `.tfvars`, scripts or ConfigMap data
-//!   alike, and every output that refers to a sensitive variable is `sensitive = true`; the
-//!   same search runs on `tf --provider kubernetes` of every `toscana k8s` golden;
+//!   alike, and every output that refers to a sensitive variable is `sensitive = true`;
+//! - both of these on `tf --provider kubernetes` of every `toscana k8s` golden too, which
+//!   carry most of the passwords given with `--set`;
 //! - on AWS and OpenStack, every `location` of an attachment (`AttachesTo`) is mounted by the
 //!   machine's cloud-init before the template's scripts run, so that software writes to the
 //!   volume and not to the root disk.
@@ -106,33 +107,48 @@ fn tf_warnings(case: &Path) -> String {
     common::stderr(&output)
 }
 
+/// The variables the `.tf` files of `files` (path, text) declare and nothing refers to.
+fn unused_variables<'t>(files: impl Iterator<Item = (&'t String, &'t String)>) -> Vec<String> {
+    let mut variables = BTreeMap::new();
+    let mut used = BTreeSet::new();
+    for (name, text) in files.filter(|(n, _)| n.ends_with(".tf")) {
+        variables.extend(declared(&parse(name, text)));
+        used.extend(variables_used(text));
+    }
+    variables
+        .into_keys()
+        .filter(|v| !used.contains(v))
+        .collect()
+}
+
+/// A problem for each of `unused` that no `terraform::unused-variable` warning of `warnings`
+/// (the run's stderr) reports.
+fn unreported(case: &Path, unused: &[String], warnings: &str) -> Vec<String> {
+    unused
+        .iter()
+        .filter(|var| {
+            !warnings.lines().any(|l| {
+                l.contains("warning[terraform::unused-variable]")
+                    && l.contains(&format!("variable `{var}`"))
+            })
+        })
+        .map(|var| {
+            format!(
+                "{}: variable `{var}` is used by nothing and no warning says so",
+                case.display()
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn every_variable_is_used_or_reported_unused() {
     let mut problems = Vec::new();
     for case in tf_cases() {
         let files = files(&case.join("expected/tf"));
-        let mut variables = BTreeMap::new();
-        let mut used = BTreeSet::new();
-        for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".tf")) {
-            variables.extend(declared(&parse(name, text)));
-            used.extend(variables_used(text));
-        }
-        let unused: Vec<&String> = variables.keys().filter(|v| !used.contains(*v)).collect();
-        if unused.is_empty() {
-            continue;
-        }
-        let warnings = tf_warnings(&case);
-        for var in unused {
-            let reported = warnings.lines().any(|l| {
-                l.contains("warning[terraform::unused-variable]")
-                    && l.contains(&format!("variable `{var}`"))
-            });
-            if !reported {
-                problems.push(format!(
-                    "{}: variable `{var}` is used by nothing and no warning says so",
-                    case.display()
-                ));
-            }
+        let unused = unused_variables(files.iter());
+        if !unused.is_empty() {
+            problems.extend(unreported(&case, &unused, &tf_warnings(&case)));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -269,8 +285,8 @@ fn k8s_cases() -> Vec<PathBuf> {
 }
 
 /// The files `toscana tf --provider kubernetes` writes for `case` with its `args` (its
-/// `--set` values, its preset), as (path, text), from the standard output.
-fn kubernetes_configuration(case: &Path) -> Result<Vec<(String, String)>, String> {
+/// `--set` values, its preset), as (path, text), from the standard output; and its warnings.
+fn kubernetes_configuration(case: &Path) -> Result<(Vec<(String, String)>, String), String> {
     let output = common::toscana()
         .arg("tf")
         .arg(input_of(case))
@@ -283,22 +299,24 @@ fn kubernetes_configuration(case: &Path) -> Result<Vec<(String, String)>, String
         return Err(common::stderr(&output));
     }
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    Ok(stdout
+    let files = stdout
         .split("# ==> ")
         .filter_map(|f| f.split_once(" <==\n"))
         .map(|(path, text)| (path.to_string(), text.to_string()))
-        .collect())
+        .collect();
+    Ok((files, common::stderr(&output)))
 }
 
-/// The secrets test on the Kubernetes configuration of every `toscana k8s` golden: no value of
-/// a sensitive variable (a `--set` password, a default) in any file, ConfigMaps included.
+/// The variables and secrets tests on the Kubernetes configuration of every `toscana k8s`
+/// golden: every variable used or reported unused, and no value of a sensitive variable (a
+/// `--set` password, a default) in any file, ConfigMaps included.
 #[test]
-fn no_secret_is_written_for_any_k8s_golden_on_the_kubernetes_provider() {
+fn every_k8s_golden_on_the_kubernetes_provider_uses_its_variables_and_writes_no_secret() {
     let mut problems = Vec::new();
     let mut checked = 0;
     for case in k8s_cases() {
-        let files = match kubernetes_configuration(&case) {
-            Ok(files) => files,
+        let (files, warnings) = match kubernetes_configuration(&case) {
+            Ok(found) => found,
             Err(stderr) => {
                 problems.push(format!("{}: toscana tf failed: {stderr}", case.display()));
                 continue;
@@ -311,6 +329,8 @@ fn no_secret_is_written_for_any_k8s_golden_on_the_kubernetes_provider() {
             .filter(|(_, s)| *s)
             .map(|(n, _)| n)
             .collect();
+        let unused = unused_variables(files.iter().map(|(n, t)| (n, t)));
+        problems.extend(unreported(&case, &unused, &warnings));
         if sensitive.is_empty() {
             continue;
         }
