@@ -101,6 +101,7 @@ pub const KUBERNETES: BindSchema = BindSchema {
         "default_size",
         "environment",
         "image_types",
+        "interpreter_packages",
         "interpreters",
         "known_ports",
         "product_properties",

@@ -28,11 +28,13 @@ impl Ctx<'_> {
         diags: &mut Diagnostics,
     ) -> String {
         let interpreters = bind.get("interpreters").cloned().unwrap_or(Json::Null);
-        let mut script = String::from(
-            "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\ncd ",
-        );
-        script.push_str(SCRIPTS_DIR);
-        script.push_str("/files\n");
+        let packages = bind
+            .get("interpreter_packages")
+            .cloned()
+            .unwrap_or(Json::Null);
+        let mut script = String::new();
+        // The programs the entrypoint makes sure of before the first script they run.
+        let mut ensured: Vec<String> = Vec::new();
         let mut shipped: Vec<String> = Vec::new();
         // The interpreter each shipped script's shebang names (`None`: it has none).
         let mut shebangs: HashMap<String, Option<String>> = HashMap::new();
@@ -104,6 +106,15 @@ impl Ctx<'_> {
             let Some(interpreter) = from_shebang.or(by_extension) else {
                 continue;
             };
+            let program = interpreter.split(' ').next().unwrap_or_default();
+            if program != "sh" && !ensured.iter().any(|p| p == program) {
+                let package = json_str(&packages, program).unwrap_or(program);
+                script.push_str(&format!(
+                    "command -v {program} >/dev/null 2>&1 || toscana_install {}\n",
+                    shell_quote(package)
+                ));
+                ensured.push(program.to_string());
+            }
             let path = safe_path(primary.path.as_deref().unwrap_or_default());
             script.push_str(&format!(
                 "echo \"toscana: {} {}\"\n{interpreter} {}\n",
@@ -113,7 +124,17 @@ impl Ctx<'_> {
             ));
         }
         script.push_str("exec sleep infinity\n");
-        script
+        let mut entrypoint = String::from(
+            "#!/bin/sh\n# Runs the lifecycle operations of the stack in deployment order, then keeps the\n# container running as the server did.\nset -e\n",
+        );
+        if !ensured.is_empty() {
+            entrypoint.push_str(INSTALL_FUNCTION);
+        }
+        entrypoint.push_str("cd ");
+        entrypoint.push_str(SCRIPTS_DIR);
+        entrypoint.push_str("/files\n");
+        entrypoint.push_str(&script);
+        entrypoint
     }
 
     /// Ships `files` (an operation's script and its dependencies) into `plan`'s ConfigMap,
@@ -200,6 +221,27 @@ impl Ctx<'_> {
         ok
     }
 }
+
+/// The entrypoint's installer of a program a script is run with and the image lacks: a bare
+/// base image has no `python3` (Debian, Ubuntu) or `bash` (Alpine), and a lifted server's
+/// scripts were written for a machine that had them. It uses whichever package manager the
+/// image has, as the scripts themselves do to install what they need (so it needs the same
+/// network access), and stops the entrypoint (`set -e`) when none can install it: a script
+/// that cannot run must not be skipped silently.
+const INSTALL_FUNCTION: &str = r#"# Installs a package the next script's interpreter comes in, with the image's package manager.
+toscana_install() {
+  echo "toscana: installing $1"
+  if command -v apt-get >/dev/null 2>&1; then
+    apt-get update -q && apt-get install -y -q --no-install-recommends "$1"
+  elif command -v dnf >/dev/null 2>&1; then dnf install -y -q "$1"
+  elif command -v microdnf >/dev/null 2>&1; then microdnf install -y "$1"
+  elif command -v yum >/dev/null 2>&1; then yum install -y -q "$1"
+  elif command -v apk >/dev/null 2>&1; then apk add --no-cache -q "$1"
+  elif command -v zypper >/dev/null 2>&1; then zypper --non-interactive install "$1"
+  else echo "toscana: no package manager installs $1 here" >&2; return 1
+  fi
+}
+"#;
 
 /// A relative path a ConfigMap volume accepts: no `..`, `.` or empty segments (a file from a
 /// folder above the template's keeps its place under `_up/`).
