@@ -283,7 +283,7 @@ pub const PAGES: &[Page] = &[
     Page {
         code: "tosca::duplicate-name",
         summary: "a name is defined twice, differently",
-        meaning: "Type, template and repository names are unique in their namespace. The same definition read twice, through two imports or as a copy with the same content in another file, is fine; two different definitions under one name are not, since which one applies cannot be known.",
+        meaning: "Type, template and repository names are unique in their namespace. The same definition read twice, through two imports or as a copy with the same content in another file, is fine; two different definitions under one name are not, since which one applies cannot be known. In a TOSCA 2.0 service template, inputs, outputs, node and relationship templates, groups, policies and workflows share one set of names (§6.9.1 Service Template Grammar).",
         example: "# a.yaml and b.yaml both define node type `my.App`, differently, and app.yaml imports both",
         fix: "Rename one of them, or (TOSCA 2.0) import one file into a namespace and name it `ns:Name`.",
     },

@@ -1,0 +1,264 @@
+//! The valid counterparts of the bad-input cases of rules the conformance coverage once listed
+//! as partly checked (tests/conformance/coverage.tsv): the names of a TOSCA 2.0 service template
+//! (`service-template-2-0-*-same-name`, T2-ST-03), the `CSAR-Version` of a Simple Profile CSAR
+//! (`csar-1-*-version-*`, SP-ERR-27) and the `entry_schema` of a data type derived from a list
+//! or a map (`data-type-2-0-*-without-entry-schema`, T2-DATATYPE-06). Each file checks with no
+//! diagnostic, or, where the rule reports once, reports once.
+
+mod common;
+
+use common::assert_checks_clean as accepted;
+
+#[test]
+fn tosca2_service_template_names_each_used_once_are_accepted() {
+    // §6.9.1 Service Template Grammar: one name per input, output, template, group, policy and
+    // workflow; a node template may still be named like a type or a requirement.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Endpoint: {}
+relationship_types:
+  ConnectsTo: {}
+node_types:
+  database:
+    capabilities:
+      endpoint: Endpoint
+  Web:
+    properties:
+      database_name:
+        type: string
+    requirements:
+      - database:
+          capability: Endpoint
+          relationship: ConnectsTo
+group_types:
+  Tier: {}
+policy_types:
+  Placement: {}
+service_template:
+  inputs:
+    database_name:
+      type: string
+      default: shop
+  node_templates:
+    database:
+      type: database
+    web:
+      type: Web
+      properties:
+        database_name: { $get_input: database_name }
+      requirements:
+        - database: database
+  outputs:
+    address:
+      type: string
+      value: web
+  groups:
+    frontend:
+      type: Tier
+      members: [ web ]
+  policies:
+    - near:
+        type: Placement
+  workflows:
+    deploy:
+      steps: {}
+",
+    );
+}
+
+#[test]
+fn simple_profile_names_shared_by_an_input_an_output_and_a_template_are_accepted() {
+    // The Simple Profile states no rule across sections, and its own example names an input
+    // and an output alike (1.0 ex-018).
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  inputs:
+    server:
+      type: string
+      default: small
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+  outputs:
+    server:
+      value: { get_input: server }
+",
+    );
+}
+
+/// A Simple Profile 1.3 CSAR folder whose TOSCA.meta says `CSAR-Version: <version>`, checked.
+fn check_simple_profile_csar(version: &str) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = dir.path().join("TOSCA-Metadata");
+    std::fs::create_dir_all(&meta).unwrap();
+    std::fs::write(
+        meta.join("TOSCA.meta"),
+        format!(
+            "TOSCA-Meta-File-Version: 1.0\nCSAR-Version: {version}\nCreated-By: toscana tests\nEntry-Definitions: service.yaml\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("service.yaml"),
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    vm:\n      type: tosca.nodes.Compute\n",
+    )
+    .unwrap();
+    common::toscana()
+        .arg("check")
+        .arg(dir.path())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_simple_profile_csar_of_version_1_1_is_accepted_and_no_other() {
+    // 1.0 §E.2 TOSCA Meta File: "the CSAR-Version keyword listed in block_0 of the meta-file is
+    // required to denote version 1.1".
+    let out = check_simple_profile_csar("1.1");
+    let stderr = common::stderr(&out);
+    assert!(
+        out.status.success() && stderr.contains("valid (0 warnings)"),
+        "{stderr}"
+    );
+    for other in ["1.0", "2.0", "1.10"] {
+        let out = check_simple_profile_csar(other);
+        let stderr = common::stderr(&out);
+        assert!(
+            !out.status.success()
+                && stderr.contains(&format!(
+                    "`CSAR-Version: {other}` in the TOSCA.meta of a Simple Profile CSAR"
+                )),
+            "{other}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn tosca2_data_types_with_entries_are_accepted() {
+    // §9.2 Data Type: a type derived from a list or map type that has an entry_schema inherits
+    // it (T2-DATATYPE-06's decision); a complex type or one derived from a scalar needs none.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Ports:
+    derived_from: list
+    entry_schema: integer
+  FrontPorts:
+    derived_from: Ports
+    validation: { $greater_than: [ { $length: [ $value ] }, 0 ] }
+  Labels:
+    derived_from: map
+    entry_schema:
+      type: string
+  Name:
+    derived_from: string
+  Endpoint:
+    properties:
+      port:
+        type: integer
+node_types:
+  Server:
+    properties:
+      ports:
+        type: FrontPorts
+      labels:
+        type: Labels
+      name:
+        type: Name
+service_template:
+  node_templates:
+    web:
+      type: Server
+      properties:
+        ports: [ 80 ]
+        labels: { tier: front }
+        name: web
+",
+    );
+}
+
+#[test]
+fn a_list_type_without_entries_is_reported_once_not_at_its_derived_types() {
+    let (_, diags) = common::read_text(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Ports:
+    derived_from: list
+  FrontPorts:
+    derived_from: Ports
+  BackPorts:
+    derived_from: Ports
+    entry_schema: integer
+",
+    );
+    let missing: Vec<_> = diags
+        .iter()
+        .filter(|d| d.message.contains("has no `entry_schema`"))
+        .collect();
+    assert_eq!(missing.len(), 1, "{diags:#?}");
+    assert!(
+        missing[0]
+            .message
+            .contains("data type `Ports` derives from `list`"),
+        "{missing:#?}"
+    );
+}
+
+#[test]
+fn a_variadic_signature_repeats_its_last_argument() {
+    // §10.4 Function Definitions: "If `optional_arguments` is not defined, then the last defined
+    // argument is the last defined regular argument. Note that in this case we have a 1+ usage
+    // of the last argument", and with optional arguments "a 0+ usage" of the last optional one.
+    let template = |calls: &str| {
+        format!(
+            "tosca_definitions_version: tosca_2_0
+node_types:
+  Maths:
+    properties:
+      total: {{ type: integer, required: false }}
+      label: {{ type: string, required: false }}
+functions:
+  sum_of:
+    signatures:
+      - arguments: [ string, integer ]
+        variadic: true
+        result: integer
+  tag:
+    signatures:
+      - arguments: [ integer ]
+        optional_arguments: [ string ]
+        variadic: true
+        result: string
+service_template:
+  node_templates:
+    m:
+      type: Maths
+      properties:
+{calls}"
+        )
+    };
+    accepted(&template(
+        "        total: { $sum_of: [ label, 1, 2, 3 ] }\n        label: { $tag: [ 1 ] }\n",
+    ));
+    accepted(&template(
+        "        total: { $sum_of: [ label, 1 ] }\n        label: { $tag: [ 1, a, b, c ] }\n",
+    ));
+    for (calls, says) in [
+        // 1+ without optional arguments: the repeated one appears at least once.
+        ("        total: { $sum_of: [ label ] }\n", "$sum_of"),
+        // The repetitions of the optional argument are strings.
+        ("        label: { $tag: [ 1, a, 2 ] }\n", "`argument 3`"),
+    ] {
+        let (_, diags) = common::read_text(&template(calls));
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.severity == toscana::diag::Severity::Error
+                    && d.code == "tosca::function"
+                    && d.message.contains(says)),
+            "{calls}: {diags:#?}"
+        );
+    }
+}
