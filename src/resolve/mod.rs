@@ -17,6 +17,7 @@ mod capability_refinement;
 mod capability_values;
 mod constraints;
 mod counts;
+mod data_type_entries;
 mod defaults;
 mod derived_lists;
 mod filters;
@@ -143,6 +144,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     }
     let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
+    data_type_entries::check(model, &mut ancestry, diags);
     check_definitions(model, &mut ancestry, diags);
     value_types::check(model, &mut ancestry, diags);
     {
