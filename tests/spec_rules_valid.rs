@@ -1,9 +1,11 @@
 //! The valid counterparts of the bad-input cases of rules the conformance coverage once listed
 //! as partly checked (tests/conformance/coverage.tsv): the names of a TOSCA 2.0 service template
 //! (`service-template-2-0-*-same-name`, T2-ST-03), the `CSAR-Version` of a Simple Profile CSAR
-//! (`csar-1-*-version-*`, SP-ERR-27) and the `entry_schema` of a data type derived from a list
-//! or a map (`data-type-2-0-*-without-entry-schema`, T2-DATATYPE-06). Each file checks with no
-//! diagnostic, or, where the rule reports once, reports once.
+//! (`csar-1-*-version-*`, SP-ERR-27), the `entry_schema` of a data type derived from a list or
+//! a map (`data-type-2-0-*-without-entry-schema`, T2-DATATYPE-06), a variadic argument repeated
+//! (`function2-variadic-repeat-type`, T2-FNDEF-03) and deprecated properties
+//! (`*-deprecated-assigned`, T2-PROPDEF-07). Each file checks with no diagnostic, or, where the
+//! rule reports once, reports once.
 
 mod common;
 
@@ -261,4 +263,33 @@ service_template:
             "{calls}: {diags:#?}"
         );
     }
+}
+
+#[test]
+fn properties_of_other_statuses_and_deprecated_ones_left_unset_are_accepted() {
+    // T2-PROPDEF-07: any status string is kept; only setting a deprecated one is reported.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+node_types:
+  Server:
+    properties:
+      flavor:
+        type: string
+        required: false
+        status: deprecated
+      size:
+        type: string
+        status: experimental
+      zone:
+        type: string
+        status: anything at all
+service_template:
+  node_templates:
+    web:
+      type: Server
+      properties:
+        size: large
+        zone: north
+",
+    );
 }

@@ -316,6 +316,13 @@ pub const PAGES: &[Page] = &[
         fix: "Move the construct where it takes effect (pass the file itself to translate its template), or express it another way the message suggests.",
     },
     Page {
+        code: "tosca::deprecated",
+        summary: "a template sets a property or attribute its type marks deprecated",
+        meaning: "A property or attribute definition with `status: deprecated` is still read and used, but the type's author has said it may go in a later version (A.5.7.3 Status values; in TOSCA 2.0, which defines no status values, toscana reads `deprecated` the same way). The warning is at the template's assignment.",
+        example: "node_types:\n  Server:\n    properties:\n      flavor: { type: string, required: false, status: deprecated }\n# a node template of type Server writes `flavor: small`",
+        fix: "Set what replaces it (the type's description usually says), or keep the value knowing a later version of the type may drop it.",
+    },
+    Page {
         code: "tosca::limit",
         summary: "the template asks for more work than a limit allows: node templates, representations, substitutions, derivation depth, computed values, compiled patterns",
         meaning: "`count`, substitution and expansion multiply node templates, `concat` chains double values, a derivation chain is kept whole by every type on it, and a regular expression can compile to gigabytes. The message names the limit that stopped it (`--max-node-templates`, `--max-representations`, `--max-substitution-depth`, `--max-substituted-nodes`, `--max-type-depth`, `--max-computed-size`, `--max-regex-size`), so a small template cannot ask for unbounded work.",

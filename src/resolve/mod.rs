@@ -19,6 +19,7 @@ mod constraints;
 mod counts;
 mod data_type_entries;
 mod defaults;
+mod deprecated_properties;
 mod derived_lists;
 mod filters;
 mod fixed_parameters;
@@ -118,7 +119,7 @@ pub struct Context<'a> {
 
 /// The rules on what types and templates write, checked before any template is resolved:
 /// requirement and capability definitions, what derived types refine, interface definitions and
-/// types, and template names.
+/// types, template names, data types' entries, and deprecated properties set.
 fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut Diagnostics) {
     requirement_defs::check(model, ancestry, diags);
     derived_lists::check(model, ancestry, diags);
@@ -131,6 +132,8 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     attribute_mappings::check(model, ancestry, diags);
     artifact_defs::check(model, ancestry, diags);
     root_types::check(model, diags);
+    data_type_entries::check(model, ancestry, diags);
+    deprecated_properties::check(model, ancestry, diags);
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller
@@ -144,7 +147,6 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     }
     let mut functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
-    data_type_entries::check(model, &mut ancestry, diags);
     check_definitions(model, &mut ancestry, diags);
     value_types::check(model, &mut ancestry, diags);
     {
