@@ -3,9 +3,10 @@
 //! (`service-template-2-0-*-same-name`, T2-ST-03), the `CSAR-Version` of a Simple Profile CSAR
 //! (`csar-1-*-version-*`, SP-ERR-27), the `entry_schema` of a data type derived from a list or
 //! a map (`data-type-2-0-*-without-entry-schema`, T2-DATATYPE-06), a variadic argument repeated
-//! (`function2-variadic-repeat-type`, T2-FNDEF-03) and deprecated properties
-//! (`*-deprecated-assigned`, T2-PROPDEF-07). Each file checks with no diagnostic, or, where the
-//! rule reports once, reports once.
+//! (`function2-variadic-repeat-type`, T2-FNDEF-03), deprecated properties
+//! (`*-deprecated-assigned`, T2-PROPDEF-07) and an implementation that names an artifact
+//! (T2-IMPL-02). Each file checks with no diagnostic, or, where the rule reports once, reports
+//! once.
 
 mod common;
 
@@ -291,5 +292,95 @@ service_template:
         size: large
         zone: north
 ",
+    );
+}
+
+#[test]
+fn an_implementation_names_an_artifact_of_its_node_type_or_template() {
+    // §11.8 Operation and Notification Implementations: "This notation can be used when the
+    // primary artifact name uniquely identifies the artifact because it refers to an artifact
+    // specified in the artifacts section of a type or template" (T2-IMPL-02).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    for script in ["install.sh", "setup.sh"] {
+        std::fs::write(dir.path().join("scripts").join(script), "#!/bin/sh\n").unwrap();
+    }
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        "tosca_definitions_version: tosca_2_0
+artifact_types:
+  Bash:
+    file_ext: [ sh ]
+interface_types:
+  Standard:
+    operations:
+      create: {}
+      configure: {}
+node_types:
+  Server:
+    artifacts:
+      install:
+        type: Bash
+        file: scripts/install.sh
+    interfaces:
+      lifecycle:
+        type: Standard
+        operations:
+          create:
+            implementation: install
+service_template:
+  node_templates:
+    web:
+      type: Server
+      artifacts:
+        setup:
+          type: Bash
+          file: scripts/setup.sh
+      interfaces:
+        lifecycle:
+          operations:
+            configure:
+              implementation:
+                primary: setup
+                dependencies: [ install ]
+",
+    )
+    .unwrap();
+    let out = common::toscana().arg("ir").arg(&path).output().unwrap();
+    let stderr = common::stderr(&out);
+    assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let operations = &ir["nodes"][0]["interfaces"]["lifecycle"]["operations"];
+    let named = |implementation: &serde_json::Value| {
+        (
+            implementation["name"].as_str().map(str::to_string),
+            implementation["type"].as_str().map(str::to_string),
+            implementation["file"].as_str().map(str::to_string),
+        )
+    };
+    let artifact = |name: &str, file: &str| {
+        (
+            Some(name.to_string()),
+            Some("Bash".to_string()),
+            Some(file.to_string()),
+        )
+    };
+    let create = &operations["create"]["implementation"];
+    assert_eq!(
+        named(&create["primary"]),
+        artifact("install", "scripts/install.sh"),
+        "{operations:#}"
+    );
+    let configure = &operations["configure"]["implementation"];
+    assert_eq!(
+        named(&configure["primary"]),
+        artifact("setup", "scripts/setup.sh"),
+        "{operations:#}"
+    );
+    assert_eq!(
+        named(&configure["dependencies"][0]),
+        artifact("install", "scripts/install.sh"),
+        "{operations:#}"
     );
 }
