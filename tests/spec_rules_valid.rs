@@ -1,8 +1,7 @@
 //! The valid counterparts of the bad-input cases of rules the conformance coverage once listed
 //! as partly checked (tests/conformance/coverage.tsv): the names of a TOSCA 2.0 service template
 //! (`service-template-2-0-*-same-name`, T2-ST-03), the `CSAR-Version` of a Simple Profile CSAR
-//! (`csar-1-*-version-*`, SP-ERR-27), the `entry_schema` of a data type derived from a list or
-//! a map (`data-type-2-0-*-without-entry-schema`, T2-DATATYPE-06), a variadic argument repeated
+//! (`csar-1-*-version-*`, SP-ERR-27), a variadic argument repeated
 //! (`function2-variadic-repeat-type`, T2-FNDEF-03), deprecated properties
 //! (`*-deprecated-assigned`, T2-PROPDEF-07) and an implementation that names an artifact
 //! (T2-IMPL-02). Each file checks with no diagnostic, or, where the rule reports once, reports
@@ -136,77 +135,6 @@ fn a_simple_profile_csar_of_version_1_1_is_accepted_and_no_other() {
             "{other}: {stderr}"
         );
     }
-}
-
-#[test]
-fn tosca2_data_types_with_entries_are_accepted() {
-    // §9.2 Data Type: a type derived from a list or map type that has an entry_schema inherits
-    // it (T2-DATATYPE-06's decision); a complex type or one derived from a scalar needs none.
-    accepted(
-        "tosca_definitions_version: tosca_2_0
-data_types:
-  Ports:
-    derived_from: list
-    entry_schema: integer
-  FrontPorts:
-    derived_from: Ports
-    validation: { $greater_than: [ { $length: [ $value ] }, 0 ] }
-  Labels:
-    derived_from: map
-    entry_schema:
-      type: string
-  Name:
-    derived_from: string
-  Endpoint:
-    properties:
-      port:
-        type: integer
-node_types:
-  Server:
-    properties:
-      ports:
-        type: FrontPorts
-      labels:
-        type: Labels
-      name:
-        type: Name
-service_template:
-  node_templates:
-    web:
-      type: Server
-      properties:
-        ports: [ 80 ]
-        labels: { tier: front }
-        name: web
-",
-    );
-}
-
-#[test]
-fn a_list_type_without_entries_is_reported_once_not_at_its_derived_types() {
-    let (_, diags) = common::read_text(
-        "tosca_definitions_version: tosca_2_0
-data_types:
-  Ports:
-    derived_from: list
-  FrontPorts:
-    derived_from: Ports
-  BackPorts:
-    derived_from: Ports
-    entry_schema: integer
-",
-    );
-    let missing: Vec<_> = diags
-        .iter()
-        .filter(|d| d.message.contains("has no `entry_schema`"))
-        .collect();
-    assert_eq!(missing.len(), 1, "{diags:#?}");
-    assert!(
-        missing[0]
-            .message
-            .contains("data type `Ports` derives from `list`"),
-        "{missing:#?}"
-    );
 }
 
 #[test]

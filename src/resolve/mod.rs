@@ -17,7 +17,6 @@ mod capability_refinement;
 mod capability_values;
 mod constraints;
 mod counts;
-mod data_type_entries;
 mod defaults;
 mod deprecated_properties;
 mod derived_lists;
@@ -119,7 +118,7 @@ pub struct Context<'a> {
 
 /// The rules on what types and templates write, checked before any template is resolved:
 /// requirement and capability definitions, what derived types refine, interface definitions and
-/// types, template names, data types' entries, and deprecated properties set.
+/// types, template names, and deprecated properties set.
 fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut Diagnostics) {
     requirement_defs::check(model, ancestry, diags);
     derived_lists::check(model, ancestry, diags);
@@ -132,7 +131,6 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     attribute_mappings::check(model, ancestry, diags);
     artifact_defs::check(model, ancestry, diags);
     root_types::check(model, diags);
-    data_type_entries::check(model, ancestry, diags);
     deprecated_properties::check(model, ancestry, diags);
 }
 
