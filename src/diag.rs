@@ -70,6 +70,8 @@ pub mod codes {
     pub const TOSCA_UNKNOWN_NAMESPACE: &str = "tosca::unknown-namespace";
     pub const TOSCA_CYCLE: &str = "tosca::cycle";
     pub const TOSCA_UNSUPPORTED: &str = "tosca::unsupported";
+    /// A template sets a property or attribute whose definition says `status: deprecated`.
+    pub const TOSCA_DEPRECATED: &str = "tosca::deprecated";
     pub const TOSCA_LIMIT: &str = "tosca::limit";
     pub const TOSCA_UNBOUND_INPUT: &str = "tosca::unbound-input";
     pub const TOSCA_TYPE_MISMATCH: &str = "tosca::type-mismatch";

@@ -141,12 +141,8 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
     {
         crate::front::xml::check_csar_meta(meta, loader.sources(), &options.quirks, diags);
     }
-    if let Some(meta) = opened
-        .csar
-        .as_ref()
-        .filter(|_| model.dialect == crate::ir::Dialect::Tosca2)
-    {
-        crate::front::tosca2::csar_version::check(meta, loader.sources(), diags);
+    if let Some(meta) = opened.csar.as_ref() {
+        crate::front::csar_version::check(meta, model.dialect, loader.sources(), diags);
     }
     let csar = opened.csar.map(|meta| meta.to_map());
     let entry_definitions = csar

@@ -283,7 +283,7 @@ pub const PAGES: &[Page] = &[
     Page {
         code: "tosca::duplicate-name",
         summary: "a name is defined twice, differently",
-        meaning: "Type, template and repository names are unique in their namespace. The same definition read twice, through two imports or as a copy with the same content in another file, is fine; two different definitions under one name are not, since which one applies cannot be known.",
+        meaning: "Type, template and repository names are unique in their namespace. The same definition read twice, through two imports or as a copy with the same content in another file, is fine; two different definitions under one name are not, since which one applies cannot be known. In a TOSCA 2.0 service template, inputs, outputs, node and relationship templates, groups, policies and workflows share one set of names (§6.9.1 Service Template Grammar).",
         example: "# a.yaml and b.yaml both define node type `my.App`, differently, and app.yaml imports both",
         fix: "Rename one of them, or (TOSCA 2.0) import one file into a namespace and name it `ns:Name`.",
     },
@@ -314,6 +314,13 @@ pub const PAGES: &[Page] = &[
         meaning: "A construct the spec allows but toscana cannot carry (a map key computed at deployment), or one that means nothing where it is written (the template of an imported file, which is not part of the service). The message says what is left out.",
         example: "# types.yaml, imported by app.yaml\ntopology_template:\n  node_templates: { db: { type: tosca.nodes.Database } }",
         fix: "Move the construct where it takes effect (pass the file itself to translate its template), or express it another way the message suggests.",
+    },
+    Page {
+        code: "tosca::deprecated",
+        summary: "a template sets a property or attribute its type marks deprecated",
+        meaning: "A property or attribute definition with `status: deprecated` is still read and used, but the type's author has said it may go in a later version (A.5.7.3 Status values; in TOSCA 2.0, which defines no status values, toscana reads `deprecated` the same way). The warning is at the template's assignment.",
+        example: "node_types:\n  Server:\n    properties:\n      flavor: { type: string, required: false, status: deprecated }\n# a node template of type Server writes `flavor: small`",
+        fix: "Set what replaces it (the type's description usually says), or keep the value knowing a later version of the type may drop it.",
     },
     Page {
         code: "tosca::limit",

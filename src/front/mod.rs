@@ -7,6 +7,7 @@
 mod alias;
 pub mod copy;
 pub mod csar_entry;
+pub mod csar_version;
 pub mod data_types;
 pub mod nested_refinements;
 pub mod simple_grammar;

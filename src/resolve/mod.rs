@@ -18,6 +18,7 @@ mod capability_values;
 mod constraints;
 mod counts;
 mod defaults;
+mod deprecated_properties;
 mod derived_lists;
 mod filters;
 mod fixed_parameters;
@@ -117,7 +118,7 @@ pub struct Context<'a> {
 
 /// The rules on what types and templates write, checked before any template is resolved:
 /// requirement and capability definitions, what derived types refine, interface definitions and
-/// types, and template names.
+/// types, template names, and deprecated properties set.
 fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut Diagnostics) {
     requirement_defs::check(model, ancestry, diags);
     derived_lists::check(model, ancestry, diags);
@@ -130,6 +131,7 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     attribute_mappings::check(model, ancestry, diags);
     artifact_defs::check(model, ancestry, diags);
     root_types::check(model, diags);
+    deprecated_properties::check(model, ancestry, diags);
 }
 
 /// Resolves a model into the IR. Returns the topology even when errors were found (the caller

@@ -1,17 +1,54 @@
-//! A TOSCA 2.0 node template and a relationship template do not share a name. Each section is a
-//! YAML map, so names are unique within it; across the two the spec is silent, but a TOSCA
-//! Path starts from a template name that may be either kind (§10.3 TOSCA Path: `<tosca_path> ::=
-//! <node_symbolic_name>, ... | <relationship_symbolic_name>, ...`; §10.2.1.2 $get_property: "We
-//! start from a specific node or relationship identified by its symbolic name"), so two templates of one name
-//! make every path that starts there ambiguous. The checklist's decision (T2-NODETPL-07) is an
-//! error, reported at the relationship template. Simple Profile 1.x paths name node templates
-//! only in most places, and its files are left as they are.
+//! In a TOSCA 2.0 service template one name means one thing: "duplicate template names within a
+//! service template SHALL be considered an error. These include, but are not limited to
+//! duplicate names found for the following template types: Inputs, Outputs, Node Templates,
+//! Relationship Templates, Groups, Policies, Workflows" (§6.9.1 Service Template Grammar;
+//! T2-ST-03, T2-ERR-33).
+//!
+//! Each section but `policies` is a YAML map, so within a section YAML already keeps names
+//! unique (and the front end reports a policy listed twice); what is left is a name used in two
+//! sections. The sentence scopes uniqueness to the service template, not to a section, and a
+//! reading "unique within each section" would make it say nothing for the map sections. The
+//! node/relationship case matters beyond the rule: a TOSCA Path starts from a template name that
+//! may be either kind (§10.3 TOSCA Path: `<tosca_path> ::= <node_symbolic_name>, ... |
+//! <relationship_symbolic_name>, ...`), so a shared name makes every path that starts there
+//! ambiguous (T2-NODETPL-07).
+//!
+//! Each name is owned by the first section that uses it, in the grammar's order (inputs,
+//! outputs, node templates, relationship templates, groups, policies, workflows); each later
+//! use is reported once, at its name, with the first one labelled. Simple Profile 1.x states no
+//! such rule (its A.1.1 lists collisions within one entity and from imports), and its own
+//! examples name an input and an output alike (1.0 ex-018), so its files are left as they are.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::hash::FastMap;
 use crate::ir::Dialect;
-use crate::model::Model;
+use crate::model::{Model, Named, TopologyTemplate};
 
-/// Reports each relationship template named like a node template.
+/// What each section's entries are called in a message: the singular with its article.
+const SECTIONS: [(&str, &str); 7] = [
+    ("inputs", "an input"),
+    ("outputs", "an output"),
+    ("node_templates", "a node template"),
+    ("relationship_templates", "a relationship template"),
+    ("groups", "a group"),
+    ("policies", "a policy"),
+    ("workflows", "a workflow"),
+];
+
+/// The service template's named entries, section by section in [`SECTIONS`] order.
+fn sections(topology: &TopologyTemplate) -> [&[Named]; 7] {
+    [
+        &topology.inputs,
+        &topology.outputs,
+        &topology.node_templates,
+        &topology.relationship_templates,
+        &topology.groups,
+        &topology.policies,
+        &topology.workflows,
+    ]
+}
+
+/// Reports each name of a TOSCA 2.0 service template used in a second section.
 pub fn check(model: &Model, diags: &mut Diagnostics) {
     let Some(topology) = model.topology.as_ref() else {
         return;
@@ -19,26 +56,41 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
     if model.dialect != Dialect::Tosca2 {
         return;
     }
-    let nodes: crate::hash::FastMap<&str, &crate::model::Named> = topology
-        .node_templates
-        .iter()
-        .map(|n| (n.name.as_str(), n))
-        .collect();
-    for relationship in &topology.relationship_templates {
-        let Some(node) = nodes.get(relationship.name.as_str()) else {
-            continue;
-        };
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_DUPLICATE,
-                format!(
-                    "relationship template `{}` has the name of a node template",
-                    relationship.name
-                ),
-            )
-            .at_with(relationship.span, "a relationship template")
-            .label(node.span, "the node template")
-            .hint("a TOSCA Path starts from the name of a node or relationship template, so one name cannot mean both: rename one of them (§10.3 TOSCA Path)"),
-        );
+    // The first use of each name: its section (an index into SECTIONS) and its entry.
+    let mut owners: FastMap<&str, (usize, &Named)> = FastMap::default();
+    for (section, entries) in sections(topology).into_iter().enumerate() {
+        for entry in entries {
+            let Some(&(first_section, first)) = owners.get(entry.name.as_str()) else {
+                owners.insert(entry.name.as_str(), (section, entry));
+                continue;
+            };
+            if first_section != section {
+                diags.push(reuse(
+                    entry,
+                    SECTIONS[section].1,
+                    first,
+                    SECTIONS[first_section].1,
+                ));
+            }
+        }
     }
+}
+
+/// The error for `entry` (called `kind`) named like `first` (called `first_kind`).
+fn reuse(entry: &Named, kind: &str, first: &Named, first_kind: &str) -> Diagnostic {
+    let subject = kind.split_once(' ').map_or(kind, |(_, noun)| noun);
+    Diagnostic::error(
+        codes::TOSCA_DUPLICATE,
+        format!(
+            "{subject} `{}` has the name of {first_kind}",
+            entry.name
+        ),
+    )
+    .at_with(entry.span, kind)
+    .label(first.span, format!("{first_kind} of that name"))
+    .hint(
+        "inputs, outputs, node and relationship templates, groups, policies and workflows of a \
+         service template share one set of names (\"duplicate template names within a service \
+         template SHALL be considered an error\", §6.9.1 Service Template Grammar): rename one of them",
+    )
 }

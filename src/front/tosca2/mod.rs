@@ -17,7 +17,6 @@
 //! What needs types to judge (derivation, refinement, scalar units, unknown type names) is the
 //! resolver's; this module answers only "is this what the grammar allows here".
 
-pub mod csar_version;
 mod pairs;
 mod places;
 mod table;
