@@ -30,7 +30,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
     ("src/resolve/fulfil.rs", "connect", 148, TO_SPLIT),
-    ("src/resolve/mod.rs", "resolve", 165, TO_SPLIT),
     (
         "src/resolve/requirements/relationship.rs",
         "relationship",
