@@ -30,12 +30,6 @@ const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
     ("src/resolve/fulfil.rs", "connect", 148, TO_SPLIT),
-    (
-        "src/resolve/requirements/relationship.rs",
-        "relationship",
-        188,
-        TO_SPLIT,
-    ),
     ("src/resolve/requirements.rs", "select", 143, TO_SPLIT),
 ];
 
