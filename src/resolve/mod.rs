@@ -378,7 +378,7 @@ pub fn expand(
 
 /// Problems of pairing representations as diagnostics at the elements they are about.
 fn report_problems(
-    problems: Vec<multiplicity::Problem>,
+    problems: Vec<multiplicity::PairingProblem>,
     topology: &Topology,
     sources: &SourceMap,
     diags: &mut Diagnostics,
