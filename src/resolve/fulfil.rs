@@ -46,7 +46,7 @@ use super::selection::{self, Candidates, TypeLists};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{NodeId, RelationshipId, Requirement, Topology, TypeNames, Value};
-use crate::model::{TopologyTemplate, TypeKind};
+use crate::model::{Named, TopologyTemplate, TypeKind};
 use crate::source::{FileId, Span};
 use crate::yaml::Node as Yaml;
 
@@ -124,85 +124,19 @@ pub fn connect<'m>(
     topology: &mut Topology,
     diags: &mut Diagnostics,
 ) -> Vec<Unfulfilled> {
-    let model = builder.model;
-    let mut plans: Vec<Plan> = Vec::new();
     let mut definitions = DefinitionCache::default();
+    let mut plans: Vec<Plan> = Vec::new();
     for (i, named) in template.node_templates.iter().enumerate() {
-        let def = named.def.as_map();
-        let node = &topology.nodes[i];
-        if let Some(filter) = def.and_then(|d| d.entry("node_filter"))
-            && node.selection.is_none()
-        {
-            diags.push(
-                Diagnostic::warning(
-                    codes::TOSCA_UNKNOWN_KEY,
-                    format!(
-                        "node template `{}` has a `node_filter` but not the `select` directive; nothing uses the filter",
-                        node.name
-                    ),
-                )
-                .at(filter.key.span)
-                .hint("a node filter on a node template selects the node from outside the topology (§7.2.1 Node Template Directives): add `directives: [ select ]`, or move the filter into the requirement that should choose by it"),
-            );
-        }
-        let list = def.and_then(|d| d.entry("requirements"));
-        let items = list
-            .and_then(|l| crate::model::shape::seq(&l.value, "`requirements`", diags))
-            .unwrap_or(&[]);
-        let mut read: Vec<Assignment> = items
-            .iter()
-            .filter_map(|item| assignments::read(item, model.dialect, diags))
-            .collect();
-        if let Some(selection) = &node.selection
-            && selection.otherwise.is_empty()
-        {
-            // A selected node is found, not created: its outgoing relationships are its own.
-            if let Some(list) = list.filter(|_| !read.is_empty()) {
-                diags.push(
-                    Diagnostic::warning(
-                        codes::TOSCA_UNSUPPORTED,
-                        format!(
-                            "node template `{}` is selected (directive `select`), so its requirements are ignored",
-                            node.name
-                        ),
-                    )
-                    .at(list.key.span)
-                    .hint("a selected node's outgoing relationships cannot be changed (§7.2.1 Node Template Directives); add `create` after `select` to create the node when none is found"),
-                );
-            }
-            continue;
-        }
-        let mut count_values: Vec<Value> = read
-            .iter()
-            .map(|a| count_value(builder, a, diags))
-            .collect();
-        counts::check(
-            model,
-            &mut definitions,
-            node,
+        let source = NodeId::from_index(i);
+        plans.extend(plans_of(
+            builder,
             named,
-            &mut read,
-            &mut count_values,
+            source,
+            topology,
+            &mut definitions,
             diags,
-        );
-        let labels = labels(&named.name, &read);
-        for ((a, count), label) in read.into_iter().zip(count_values).zip(labels) {
-            let def = definitions.get(model, &topology.nodes[i], &a.name);
-            let target_index = a.target_index.map(|t| builder.reader.value(t, diags));
-            plans.push(Plan {
-                source: NodeId::from_index(i),
-                a,
-                label,
-                def,
-                count,
-                target_index,
-                targets: Vec::new(),
-                open: None,
-                allocation: IndexMap::new(),
-            });
-        }
+        ));
     }
-
     let mut state = State {
         counts: topology.nodes.iter().map(|n| known(&n.count)).collect(),
         ledger: Ledger::default(),
@@ -221,9 +155,9 @@ pub fn connect<'m>(
         .then(|| topology.clone());
     let no_inputs = IndexMap::new();
     let conditions = snapshot.as_ref().map(|snapshot| Conditions {
-        graph: Graph::new(model, snapshot),
+        graph: Graph::new(builder.model, snapshot),
         functions,
-        calls: CallIndex::new(model),
+        calls: CallIndex::new(builder.model),
         inputs: builder.reader.inputs.unwrap_or(&no_inputs),
     });
     let by_name: HashMap<String, NodeId> = index(topology)
@@ -264,6 +198,95 @@ pub fn connect<'m>(
     }
     templates.report_unused(diags);
     unfulfilled
+}
+
+/// The plans of node template `named` (node `source`): one per requirement assignment,
+/// written or implicit, with its definition, count and label; none for a node that is
+/// selected rather than created.
+fn plans_of<'y, 'm>(
+    builder: &mut NodeBuilder<'m>,
+    named: &'y Named,
+    source: NodeId,
+    topology: &Topology,
+    definitions: &mut DefinitionCache<'m>,
+    diags: &mut Diagnostics,
+) -> Vec<Plan<'y, 'm>> {
+    let model = builder.model;
+    let def = named.def.as_map();
+    let node = &topology.nodes[source.index()];
+    if let Some(filter) = def.and_then(|d| d.entry("node_filter"))
+        && node.selection.is_none()
+    {
+        diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_UNKNOWN_KEY,
+                format!(
+                    "node template `{}` has a `node_filter` but not the `select` directive; nothing uses the filter",
+                    node.name
+                ),
+            )
+            .at(filter.key.span)
+            .hint("a node filter on a node template selects the node from outside the topology (§7.2.1 Node Template Directives): add `directives: [ select ]`, or move the filter into the requirement that should choose by it"),
+        );
+    }
+    let list = def.and_then(|d| d.entry("requirements"));
+    let items = list
+        .and_then(|l| crate::model::shape::seq(&l.value, "`requirements`", diags))
+        .unwrap_or(&[]);
+    let mut read: Vec<Assignment> = items
+        .iter()
+        .filter_map(|item| assignments::read(item, model.dialect, diags))
+        .collect();
+    if let Some(selection) = &node.selection
+        && selection.otherwise.is_empty()
+    {
+        // A selected node is found, not created: its outgoing relationships are its own.
+        if let Some(list) = list.filter(|_| !read.is_empty()) {
+            diags.push(
+                Diagnostic::warning(
+                    codes::TOSCA_UNSUPPORTED,
+                    format!(
+                        "node template `{}` is selected (directive `select`), so its requirements are ignored",
+                        node.name
+                    ),
+                )
+                .at(list.key.span)
+                .hint("a selected node's outgoing relationships cannot be changed (§7.2.1 Node Template Directives); add `create` after `select` to create the node when none is found"),
+            );
+        }
+        return Vec::new();
+    }
+    let mut count_values: Vec<Value> = read
+        .iter()
+        .map(|a| count_value(builder, a, diags))
+        .collect();
+    counts::check(
+        model,
+        definitions,
+        node,
+        named,
+        &mut read,
+        &mut count_values,
+        diags,
+    );
+    let labels = labels(&named.name, &read);
+    let mut plans = Vec::with_capacity(read.len());
+    for ((a, count), label) in read.into_iter().zip(count_values).zip(labels) {
+        let def = definitions.get(model, node, &a.name);
+        let target_index = a.target_index.map(|t| builder.reader.value(t, diags));
+        plans.push(Plan {
+            source,
+            a,
+            label,
+            def,
+            count,
+            target_index,
+            targets: Vec::new(),
+            open: None,
+            allocation: IndexMap::new(),
+        });
+    }
+    plans
 }
 
 /// An assignment's `count` as a value: an integer, or a call when it depends on an unbound

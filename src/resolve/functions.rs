@@ -175,75 +175,7 @@ impl Checker<'_> {
             return None;
         };
         let entity = items[0].scalar_text().unwrap_or_default();
-        let nodes: Vec<NodeId> = match entity {
-            "SELF" => match place.this {
-                Some(this) => vec![this],
-                None => {
-                    diags.push(
-                        Diagnostic::error(
-                            codes::TOSCA_UNKNOWN_NAME,
-                            format!("{function}: SELF means the template the function is written in, and an output has none"),
-                        )
-                        .at(items[0].span)
-                        .hint("name the node template instead"),
-                    );
-                    return None;
-                }
-            },
-            // A relationship's ends: judged where relationships are read.
-            "SOURCE" | "TARGET" => return None,
-            // HOST: the first node down the hosting chain that has the name.
-            "HOST" => {
-                let this = place.this?;
-                let mut chain = Vec::new();
-                let mut at = self.hosting.host(this);
-                while let Some(host) = at {
-                    if chain.contains(&host) {
-                        break;
-                    }
-                    chain.push(host);
-                    at = self.hosting.host(host);
-                }
-                if chain.is_empty() {
-                    diags.push(
-                        Diagnostic::error(
-                            codes::TOSCA_UNKNOWN_NAME,
-                            format!(
-                                "{function}: HOST means the node `{}` is hosted on, and it is hosted on nothing",
-                                topology.nodes[this.index()].name
-                            ),
-                        )
-                        .at(items[0].span)
-                        .hint("give it a `host` requirement, or name the node template"),
-                    );
-                    return None;
-                }
-                chain
-            }
-            name => match self.index.get(name) {
-                Some(&node) => vec![node],
-                None => {
-                    let known: Vec<&str> = self.index.keys().map(String::as_str).collect();
-                    let mut known = known;
-                    known.sort_unstable();
-                    diags.push(
-                        Diagnostic::error(
-                            codes::TOSCA_UNKNOWN_NAME,
-                            format!(
-                                "{function} names node template `{name}`, which does not exist"
-                            ),
-                        )
-                        .at(items[0].span)
-                        .did_you_mean(
-                            name,
-                            &known,
-                            Some("name a node template, SELF or HOST".into()),
-                        ),
-                    );
-                    return None;
-                }
-            },
-        };
+        let nodes = self.entity_nodes(function, &items[0], place, topology, diags)?;
         let names: Vec<&str> = items[1..]
             .iter()
             .map(|i| i.scalar_text().unwrap_or_default())
@@ -254,25 +186,150 @@ impl Checker<'_> {
             return None;
         }
         let via_capability = names.len() >= 2 && first.capabilities.contains_key(names[0]);
-        let (name, name_at) = if via_capability {
-            (names[1], &items[2])
+        let (capability, name, name_at) = if via_capability {
+            (Some(names[0]), names[1], &items[2])
         } else {
-            (names[0], &items[1])
+            (None, names[0], &items[1])
         };
+        let known = match self.defined(function, &nodes, capability, name, topology) {
+            // A node's own property, named directly, is what a `get_property` loop runs through.
+            Ok(Some(node))
+                if function == "get_property" && capability.is_none() && entity != "HOST" =>
+            {
+                return Some((node, name.to_string()));
+            }
+            Ok(_) => return None,
+            Err(known) => known,
+        };
+        let owner = match capability {
+            Some(capability) => format!(
+                "capability `{capability}` of node template `{}`",
+                first.name
+            ),
+            None if entity == "HOST" => format!(
+                "the hosts of `{}`",
+                topology.nodes[place.this?.index()].name
+            ),
+            None => format!("node template `{}`", first.name),
+        };
+        diags.push(unknown_property(function, &owner, name, name_at, known));
+        None
+    }
+
+    /// The nodes the first argument (`at`) names: `SELF`, the hosts of `SELF` for `HOST`, or a
+    /// node template; `None` for a relationship's ends (judged where relationships are read) or
+    /// what does not exist, reported.
+    fn entity_nodes(
+        &self,
+        function: &str,
+        at: &Yaml,
+        place: Place,
+        topology: &Topology,
+        diags: &mut Diagnostics,
+    ) -> Option<Vec<NodeId>> {
+        match at.scalar_text().unwrap_or_default() {
+            "SELF" => match place.this {
+                Some(this) => Some(vec![this]),
+                None => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!("{function}: SELF means the template the function is written in, and an output has none"),
+                        )
+                        .at(at.span)
+                        .hint("name the node template instead"),
+                    );
+                    None
+                }
+            },
+            "SOURCE" | "TARGET" => None,
+            "HOST" => self.hosts(function, place.this?, at, topology, diags),
+            name => match self.index.get(name) {
+                Some(&node) => Some(vec![node]),
+                None => {
+                    let mut known: Vec<&str> = self.index.keys().map(String::as_str).collect();
+                    known.sort_unstable();
+                    diags.push(
+                        Diagnostic::error(
+                            codes::TOSCA_UNKNOWN_NAME,
+                            format!(
+                                "{function} names node template `{name}`, which does not exist"
+                            ),
+                        )
+                        .at(at.span)
+                        .did_you_mean(
+                            name,
+                            &known,
+                            Some("name a node template, SELF or HOST".into()),
+                        ),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    /// What `HOST` names from node `this`: the nodes down its hosting chain, nearest first
+    /// (a property is looked up on the first that has it); `None` when it is hosted on nothing,
+    /// reported at `at`.
+    fn hosts(
+        &self,
+        function: &str,
+        this: NodeId,
+        at: &Yaml,
+        topology: &Topology,
+        diags: &mut Diagnostics,
+    ) -> Option<Vec<NodeId>> {
+        let mut chain = Vec::new();
+        let mut next = self.hosting.host(this);
+        while let Some(host) = next {
+            if chain.contains(&host) {
+                break;
+            }
+            chain.push(host);
+            next = self.hosting.host(host);
+        }
+        if chain.is_empty() {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_UNKNOWN_NAME,
+                    format!(
+                        "{function}: HOST means the node `{}` is hosted on, and it is hosted on nothing",
+                        topology.nodes[this.index()].name
+                    ),
+                )
+                .at(at.span)
+                .hint("give it a `host` requirement, or name the node template"),
+            );
+            return None;
+        }
+        Some(chain)
+    }
+
+    /// Looks `name` up among the properties (and, for `get_attribute`, the attributes) of each
+    /// of `nodes`, or of their `capability`: `Ok` with the first node that defines it, `Ok(None)`
+    /// when a type is not complete enough to tell, else `Err` with the names they do define.
+    fn defined(
+        &mut self,
+        function: &str,
+        nodes: &[NodeId],
+        capability: Option<&str>,
+        name: &str,
+        topology: &Topology,
+    ) -> Result<Option<NodeId>, Vec<&str>> {
         let mut known: Vec<&str> = Vec::new();
-        for &node in &nodes {
+        for &node in nodes {
             let node_ir = &topology.nodes[node.index()];
-            let (kind, types) = if via_capability {
-                match node_ir.capabilities.get(names[0]) {
+            let (kind, types) = match capability {
+                Some(capability) => match node_ir.capabilities.get(capability) {
                     Some(cap) => (TypeKind::Capability, &cap.types),
                     None => continue,
-                }
-            } else {
-                (TypeKind::Node, &node_ir.types)
+                },
+                None => (TypeKind::Node, &node_ir.types),
             };
             let defs = definitions(self.model, kind, types);
             if !super::nodes::defs_complete(self.model, &defs) {
-                return None;
+                return Ok(None);
             }
             let mut sections = vec!["properties"];
             if function == "get_attribute" {
@@ -282,51 +339,12 @@ impl Checker<'_> {
             for section in sections {
                 let defined = self.definitions.of(&defs, section);
                 if defined.contains_key(name) {
-                    if function == "get_property" && !via_capability && entity != "HOST" {
-                        return Some((node, name.to_string()));
-                    }
-                    return None;
+                    return Ok(Some(node));
                 }
                 known.extend(defined.keys().copied());
             }
         }
-        let what = if function == "get_property" {
-            "property"
-        } else {
-            "attribute or property"
-        };
-        let owner = if via_capability {
-            format!(
-                "capability `{}` of node template `{}`",
-                names[0], first.name
-            )
-        } else if entity == "HOST" {
-            format!(
-                "the hosts of `{}`",
-                topology.nodes[place.this?.index()].name
-            )
-        } else {
-            format!("node template `{}`", first.name)
-        };
-        known.sort();
-        known.dedup();
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_UNKNOWN_NAME,
-                format!("{function}: {owner} has no {what} `{name}`"),
-            )
-            .at(name_at.span)
-            .did_you_mean(
-                name,
-                &known,
-                Some(if known.is_empty() {
-                    format!("{owner} defines none")
-                } else {
-                    format!("defined: {}", known.join(", "))
-                }),
-            ),
-        );
-        None
+        Err(known)
     }
 
     /// Follows the chain of `get_property` calls from `property`, whose value reads `target`,
@@ -416,4 +434,36 @@ fn loop_error(chain: &[Target], topology: &Topology, at: &Yaml) -> Diagnostic {
     )
     .at(at.span)
     .hint("one of these properties must have a value of its own")
+}
+
+/// "`owner` has no property `name`", at the argument that names it, with the names `known`
+/// that `owner` does define.
+fn unknown_property(
+    function: &str,
+    owner: &str,
+    name: &str,
+    at: &Yaml,
+    mut known: Vec<&str>,
+) -> Diagnostic {
+    let what = if function == "get_property" {
+        "property"
+    } else {
+        "attribute or property"
+    };
+    known.sort();
+    known.dedup();
+    Diagnostic::error(
+        codes::TOSCA_UNKNOWN_NAME,
+        format!("{function}: {owner} has no {what} `{name}`"),
+    )
+    .at(at.span)
+    .did_you_mean(
+        name,
+        &known,
+        Some(if known.is_empty() {
+            format!("{owner} defines none")
+        } else {
+            format!("defined: {}", known.join(", "))
+        }),
+    )
 }

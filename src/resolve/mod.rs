@@ -139,67 +139,9 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
 pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topology {
     let locator = Locator::new(&model.files);
     let mut ancestry = types::Ancestry::new(model);
-    ancestry.check_all(model, diags);
-    if model.dialect != crate::ir::Dialect::Tosca2 {
-        filters::check_definitions(model, diags);
-    }
-    let mut functions = calls::Functions::new(model, diags);
-    tosca2_types::check(model, &mut ancestry, &functions, &ctx.patterns, diags);
-    check_definitions(model, &mut ancestry, diags);
-    value_types::check(model, &mut ancestry, diags);
-    {
-        let mut types = typing::Typing {
-            model,
-            reader: &values::ValueReader {
-                dialect: model.dialect,
-                inputs: None,
-                budget: None,
-            },
-            ancestry: &mut ancestry,
-            patterns: &ctx.patterns,
-        };
-        written_definitions::check(&mut types, diags);
-        interface_parameters::check(&mut types, diags);
-    }
-    let source = SourceInfo {
-        dialect: model.dialect,
-        version: model.version.clone(),
-        entry: ctx.sources.get(model.entry).name.clone(),
-        files: model
-            .files
-            .iter()
-            .map(|f| ctx.sources.get(*f).name.clone())
-            .collect(),
-        csar: ctx.csar.clone(),
-    };
-    let mut topology = Topology {
-        source,
-        description: None,
-        metadata: IndexMap::new(),
-        inputs: Vec::new(),
-        nodes: Vec::new(),
-        relationships: Vec::new(),
-        groups: Vec::new(),
-        policies: Vec::new(),
-        workflows: Vec::new(),
-        outputs: Vec::new(),
-        substitution: None,
-        substituted: Vec::new(),
-        location: model.topology.as_ref().and_then(|t| locator.at(t.span)),
-    };
-    let plain = values::ValueReader {
-        dialect: model.dialect,
-        inputs: None,
-        budget: None,
-    };
-    topology.description = model
-        .description
-        .as_ref()
-        .and_then(|d| d.scalar_text())
-        .map(str::to_string);
-    if let Some(metadata) = &model.metadata {
-        topology.metadata = metadata_values(&plain, metadata, diags);
-    }
+    let mut functions = check_types(model, ctx, &mut ancestry, diags);
+    let plain = unbound_reader(model);
+    let mut topology = outline(model, ctx, &locator, &plain, diags);
     let Some(template) = &model.topology else {
         params::check_unused_bindings(ctx.bindings, &[], diags);
         return topology;
@@ -207,16 +149,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     if let Some(d) = template.description.as_ref().and_then(|d| d.scalar_text()) {
         topology.description = Some(d.to_string());
     }
-    if template.node_templates.len() > ctx.limits.max_node_templates {
-        let span = template.node_templates[ctx.limits.max_node_templates].span;
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_LIMIT,
-                format!("more than {} node templates", ctx.limits.max_node_templates),
-            )
-            .at(span)
-            .hint("raise the limit with --max-node-templates N if this is intended"),
-        );
+    if too_many_node_templates(template, ctx.limits, diags) {
         return topology;
     }
 
@@ -242,14 +175,13 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         inputs: Some(input_values),
         budget: Some(ctx.patterns.budget()),
     };
-    let root = ctx.artifact_root.clone();
     let mut nodes = nodes::NodeBuilder {
         model,
         ctx,
         reader: &reader,
         locator: &locator,
         ancestry: &mut ancestry,
-        root,
+        root: ctx.artifact_root.clone(),
         artifacts: IndexMap::new(),
         missing_files_reported: Default::default(),
         files_named: Default::default(),
@@ -285,20 +217,136 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         simple_eval::evaluate(&mut topology, &ctx.patterns, diags);
     }
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
-    if model.dialect == crate::ir::Dialect::Tosca2 && !diags.has_errors() {
-        let problems = multiplicity::check(&topology, ctx.limits.max_representations);
-        report_problems(problems, &topology, ctx.sources, diags);
-    }
+    after_calls(model, ctx, template, &topology, diags);
+    topology
+}
+
+/// The rules on types and definitions, checked before any template is resolved (a template
+/// is read against them); returns the functions the model defines, which templates call.
+fn check_types<'m>(
+    model: &'m Model,
+    ctx: &Context,
+    ancestry: &mut types::Ancestry,
+    diags: &mut Diagnostics,
+) -> calls::Functions<'m> {
+    ancestry.check_all(model, diags);
     if model.dialect != crate::ir::Dialect::Tosca2 {
+        filters::check_definitions(model, diags);
+    }
+    let functions = calls::Functions::new(model, diags);
+    tosca2_types::check(model, ancestry, &functions, &ctx.patterns, diags);
+    check_definitions(model, ancestry, diags);
+    value_types::check(model, ancestry, diags);
+    let mut types = typing::Typing {
+        model,
+        reader: &unbound_reader(model),
+        ancestry,
+        patterns: &ctx.patterns,
+    };
+    written_definitions::check(&mut types, diags);
+    interface_parameters::check(&mut types, diags);
+    functions
+}
+
+/// A reader of values for which no input is bound, where `get_input` stays a call: the
+/// definitions' values, metadata, the inputs' own defaults, workflows.
+fn unbound_reader(model: &Model) -> values::ValueReader<'static> {
+    values::ValueReader {
+        dialect: model.dialect,
+        inputs: None,
+        budget: None,
+    }
+}
+
+/// The topology before any template is read: where it comes from, and the service
+/// template's description and metadata.
+fn outline(
+    model: &Model,
+    ctx: &Context,
+    locator: &Locator,
+    plain: &values::ValueReader,
+    diags: &mut Diagnostics,
+) -> Topology {
+    let source = SourceInfo {
+        dialect: model.dialect,
+        version: model.version.clone(),
+        entry: ctx.sources.get(model.entry).name.clone(),
+        files: model
+            .files
+            .iter()
+            .map(|f| ctx.sources.get(*f).name.clone())
+            .collect(),
+        csar: ctx.csar.clone(),
+    };
+    Topology {
+        source,
+        description: model
+            .description
+            .as_ref()
+            .and_then(|d| d.scalar_text())
+            .map(str::to_string),
+        metadata: match &model.metadata {
+            Some(metadata) => metadata_values(plain, metadata, diags),
+            None => IndexMap::new(),
+        },
+        inputs: Vec::new(),
+        nodes: Vec::new(),
+        relationships: Vec::new(),
+        groups: Vec::new(),
+        policies: Vec::new(),
+        workflows: Vec::new(),
+        outputs: Vec::new(),
+        substitution: None,
+        substituted: Vec::new(),
+        location: model.topology.as_ref().and_then(|t| locator.at(t.span)),
+    }
+}
+
+/// Whether the template has more node templates than the limit allows, reported at the first
+/// one over it: nothing of it is resolved then.
+fn too_many_node_templates(
+    template: &crate::model::TopologyTemplate,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> bool {
+    let Some(over) = template.node_templates.get(limits.max_node_templates) else {
+        return false;
+    };
+    diags.push(
+        Diagnostic::error(
+            codes::TOSCA_LIMIT,
+            format!("more than {} node templates", limits.max_node_templates),
+        )
+        .at(over.span)
+        .hint("raise the limit with --max-node-templates N if this is intended"),
+    );
+    true
+}
+
+/// The checks that need the calls evaluated: how TOSCA 2.0 representations pair up (only on
+/// a topology without errors, whose counts mean what they say), and the Simple Profile's
+/// requirement occurrences.
+fn after_calls(
+    model: &Model,
+    ctx: &Context,
+    template: &crate::model::TopologyTemplate,
+    topology: &Topology,
+    diags: &mut Diagnostics,
+) {
+    if model.dialect == crate::ir::Dialect::Tosca2 {
+        if !diags.has_errors() {
+            let problems = multiplicity::check(topology, ctx.limits.max_representations);
+            report_problems(problems, topology, ctx.sources, diags);
+        }
+    } else {
         occurrences::check(
             model,
             template,
-            &topology,
+            topology,
             ctx.report_open_requirements,
             diags,
         );
     }
-    topology
 }
 
 /// Every input as unbound, for a backend that declares inputs as variables
@@ -332,7 +380,7 @@ pub fn expand(
 
 /// Problems of pairing representations as diagnostics at the elements they are about.
 fn report_problems(
-    problems: Vec<multiplicity::Problem>,
+    problems: Vec<multiplicity::PairingProblem>,
     topology: &Topology,
     sources: &SourceMap,
     diags: &mut Diagnostics,

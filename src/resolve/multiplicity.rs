@@ -39,8 +39,10 @@ use crate::ir::{
     Relationship, RelationshipId, RelationshipInstance, Requirement, Shared, Topology, Value,
 };
 
-/// Something the pairing cannot do, with the element it is about.
-pub struct Problem {
+/// Why representations cannot be paired (or expanded) as the templates ask: a count not known,
+/// more representations than the limit, a relationship that cannot be made; with the element it
+/// is about. The resolver reports each as a diagnostic at that element.
+pub struct PairingProblem {
     pub at: Option<crate::ir::Location>,
     pub message: String,
     pub hint: String,
@@ -52,7 +54,10 @@ pub struct Problem {
 
 /// The expanded topology, or why there is none (a count not known, more than `limit` node and
 /// relationship representations).
-pub fn expand(topology: &Topology, limit: u64) -> Result<(Topology, Vec<Problem>), Problem> {
+pub fn expand(
+    topology: &Topology,
+    limit: u64,
+) -> Result<(Topology, Vec<PairingProblem>), PairingProblem> {
     let counts = counts(topology)?;
     let nodes = nodes_within(topology, &counts, limit)?;
     let inputs = input_values(topology);
@@ -145,7 +150,7 @@ pub fn expand(topology: &Topology, limit: u64) -> Result<(Topology, Vec<Problem>
 /// Checks that every relationship of the topology can be made between representations, when
 /// every count is known, without making them. Past `limit` representations the pairing is not
 /// checked, which a warning says.
-pub fn check(topology: &Topology, limit: u64) -> Vec<Problem> {
+pub fn check(topology: &Topology, limit: u64) -> Vec<PairingProblem> {
     let one = |v: &Value| matches!(v, Value::Integer(1));
     let trivial = topology.nodes.iter().all(|n| one(&n.count))
         && topology
@@ -173,7 +178,7 @@ pub fn check(topology: &Topology, limit: u64) -> Vec<Problem> {
     match paired {
         Ok(problems) => problems,
         // The translators keep `count` symbolic: only the check is left undone.
-        Err(problem) => vec![Problem {
+        Err(problem) => vec![PairingProblem {
             message: format!(
                 "the relationships between node representations are not checked: {}",
                 problem.message
@@ -186,7 +191,7 @@ pub fn check(topology: &Topology, limit: u64) -> Vec<Problem> {
 
 /// The node representations the templates' counts add up to, when at most `limit`; else the
 /// problem, at the template whose count passes it.
-fn nodes_within(topology: &Topology, counts: &[u64], limit: u64) -> Result<u64, Problem> {
+fn nodes_within(topology: &Topology, counts: &[u64], limit: u64) -> Result<u64, PairingProblem> {
     let mut total = 0u64;
     for (node, &c) in topology.nodes.iter().zip(counts) {
         total = total
@@ -199,8 +204,8 @@ fn nodes_within(topology: &Topology, counts: &[u64], limit: u64) -> Result<u64, 
 
 /// The problem of a topology with more than `limit` node and relationship representations,
 /// found at the element `at` (named `name`).
-fn too_many(limit: u64, at: Option<crate::ir::Location>, name: &str) -> Problem {
-    Problem {
+fn too_many(limit: u64, at: Option<crate::ir::Location>, name: &str) -> PairingProblem {
+    PairingProblem {
         at,
         message: format!(
             "with `{name}` the topology has more than {limit} node and relationship representations, the limit"
@@ -292,12 +297,12 @@ pub fn settle_target_indices(topology: &mut Topology) {
 }
 
 /// Every template's count, or the problem with the first that is not known.
-fn counts(topology: &Topology) -> Result<Vec<u64>, Problem> {
+fn counts(topology: &Topology) -> Result<Vec<u64>, PairingProblem> {
     topology
         .nodes
         .iter()
         .map(|n| {
-            super::counts::known(&n.count).ok_or_else(|| Problem {
+            super::counts::known(&n.count).ok_or_else(|| PairingProblem {
                 at: n.location,
                 message: format!(
                     "the `count` of node template `{}` is {}, not known until deployment, so its representations cannot be listed",
@@ -329,7 +334,7 @@ struct Pairing<'a> {
     /// For each relationship of templates: its target's representations by how many of its
     /// relationships they have so far, then by index.
     load: HashMap<usize, BTreeSet<(u64, u64)>>,
-    problems: Vec<Problem>,
+    problems: Vec<PairingProblem>,
 }
 
 impl<'a> Pairing<'a> {
@@ -363,7 +368,7 @@ impl<'a> Pairing<'a> {
     }
 
     /// Every representation of every template, in order; stops at the limit.
-    fn all(&mut self) -> Result<(), Problem> {
+    fn all(&mut self) -> Result<(), PairingProblem> {
         let topology = self.topology;
         for (s, node) in topology.nodes.iter().enumerate() {
             for i in 0..self.counts[s] {
@@ -375,7 +380,7 @@ impl<'a> Pairing<'a> {
 
     /// The relationships of representation `i` of template `s`, in the order of its
     /// requirement assignments.
-    fn representation(&mut self, node: &Node, s: usize, i: u64) -> Result<(), Problem> {
+    fn representation(&mut self, node: &Node, s: usize, i: u64) -> Result<(), PairingProblem> {
         let source = self.first[s] + i as usize;
         let mut indices: HashMap<&str, u64> = HashMap::new();
         for req in &node.requirements {
@@ -474,7 +479,7 @@ impl<'a> Pairing<'a> {
                 _ => None,
             };
             if found.is_none() {
-                self.problems.push(Problem {
+                self.problems.push(PairingProblem {
                     at: rel.location,
                     message: format!(
                         "`{source_name}` has no target for requirement `{}`: it names representation {} of `{}`, which has {have} (indices 0 to {})",
@@ -517,7 +522,7 @@ impl<'a> Pairing<'a> {
         }
         self.load.insert(rid.index(), set);
         let Some((_, t)) = found else {
-            self.problems.push(Problem {
+            self.problems.push(PairingProblem {
                 at: rel.location,
                 message: format!(
                     "`{source_name}` has no target left for requirement `{}`: each of its relationships needs a different representation of `{}` with room for its allocation, and none of the {have} is left",

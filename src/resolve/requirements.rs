@@ -321,6 +321,59 @@ fn select(
         return None;
     }
     let definition = definition(model, &node.types, &a.name);
+    let wanted = wanted(builder, a, &definition)?;
+    if wanted.node_types.is_empty()
+        && wanted.capability.is_none()
+        && wanted.capability_type.is_none()
+        && filter.is_none()
+    {
+        return None;
+    }
+    if let (Some(f), Some(t)) = (&filter, wanted.node_types.first()) {
+        let types = builder.ancestry.chain(model, TypeKind::Node, t);
+        let defs = definitions(model, TypeKind::Node, &types);
+        if super::nodes::defs_complete(model, &defs) {
+            filters::check_against_type(f, &mut builder.typing(), t, &defs, diags);
+        }
+    }
+    let mut judge_filter =
+        |typing: &mut super::typing::Typing, id: NodeId, _: Option<&str>| match &filter {
+            Some(f) => filters::judge(f, typing, &topology.nodes[id.index()]),
+            None => filters::Verdict::Fits,
+        };
+    let selection = selection::select(
+        &mut builder.typing(),
+        topology,
+        candidates,
+        source,
+        &a.name,
+        &wanted,
+        &mut judge_filter,
+    );
+    match selection {
+        selection::Selection::One(id) => Some(Ok(id)),
+        selection::Selection::Open {
+            fitting,
+            lines,
+            outside,
+        } => {
+            let optional = a.min.unwrap_or(definition.min) == 0;
+            let asks = wanted.describe(filter.is_some());
+            let found = (fitting.len(), lines.join("; "), outside);
+            unselected(builder, node, a, optional, &asks, found).map(Err)
+        }
+    }
+}
+
+/// What a requirement asks of its target: the node type the assignment names and the
+/// definition's, and the capability (by name or type) of each; `None` when the assignment's
+/// `node` is no type (nothing is known of what it asks).
+fn wanted(
+    builder: &mut NodeBuilder,
+    a: &Assignment,
+    definition: &assignments::Definition,
+) -> Option<selection::Wanted> {
+    let model = builder.model;
     let mut wanted = selection::Wanted::default();
     if let Some((n, at)) = &a.node {
         wanted.node_types.push(
@@ -351,47 +404,23 @@ fn select(
             .ancestry
             .full_name(model, TypeKind::Capability, c, capability_in)
     });
-    if wanted.node_types.is_empty()
-        && wanted.capability.is_none()
-        && wanted.capability_type.is_none()
-        && filter.is_none()
-    {
-        return None;
-    }
-    if let (Some(f), Some(t)) = (&filter, wanted.node_types.first()) {
-        let types = builder.ancestry.chain(model, TypeKind::Node, t);
-        let defs = definitions(model, TypeKind::Node, &types);
-        if super::nodes::defs_complete(model, &defs) {
-            filters::check_against_type(f, &mut builder.typing(), t, &defs, diags);
-        }
-    }
-    let mut judge_filter =
-        |typing: &mut super::typing::Typing, id: NodeId, _: Option<&str>| match &filter {
-            Some(f) => filters::judge(f, typing, &topology.nodes[id.index()]),
-            None => filters::Verdict::Fits,
-        };
-    let selection = selection::select(
-        &mut builder.typing(),
-        topology,
-        candidates,
-        source,
-        &a.name,
-        &wanted,
-        &mut judge_filter,
-    );
-    let (fitting, lines, outside) = match selection {
-        selection::Selection::One(id) => return Some(Ok(id)),
-        selection::Selection::Open {
-            fitting,
-            lines,
-            outside,
-        } => (fitting, lines, outside),
-    };
-    let optional = a.min.unwrap_or(definition.min) == 0;
+    Some(wanted)
+}
+
+/// What is said when selection finds not exactly one template (`found`: how many fit, a line
+/// per template judged, and whether the target is outside the topology): `None` when the
+/// requirement may stay open without a word, a warning when it may stay open and `check`
+/// says so, else the error.
+fn unselected(
+    builder: &NodeBuilder,
+    node: &Node,
+    a: &Assignment,
+    optional: bool,
+    asks: &str,
+    (fitting, listed, outside): (usize, String, bool),
+) -> Option<Diagnostic> {
     let selected = node.selection.is_some();
-    let asks = wanted.describe(filter.is_some());
-    let listed = lines.join("; ");
-    if fitting.is_empty() && (selected || optional || outside) {
+    if fitting == 0 && (selected || optional || outside) {
         // Allowed to stay open. `check` says so when the template gives no reason to expect
         // that: a requirement for a node outside the topology, which the orchestrator selects or
         // allocates as for an unassigned one (1.0 draft §11 Describing abstract requirements for
@@ -417,9 +446,9 @@ fn select(
             )
         };
         let warning = Diagnostic::warning(codes::TOSCA_UNFULFILLED, message).hint(hint);
-        return Some(Err(warning.at(a.span)));
+        return Some(warning.at(a.span));
     }
-    let diagnostic = if fitting.is_empty() {
+    let diagnostic = if fitting == 0 {
         Diagnostic::error(
                 codes::TOSCA_UNFULFILLED,
                 format!(
@@ -435,8 +464,7 @@ fn select(
         Diagnostic::error(
             codes::TOSCA_UNFULFILLED,
             format!(
-                "{} node templates fit requirement `{}` of `{}`, which asks for {asks}: {listed}",
-                fitting.len(),
+                "{fitting} node templates fit requirement `{}` of `{}`, which asks for {asks}: {listed}",
                 a.name,
                 node.name
             ),
@@ -445,7 +473,7 @@ fn select(
             "name the one meant with `node: <template>`, or narrow the choice with a `node_filter`",
         )
     };
-    Some(Err(diagnostic.at(a.span)))
+    Some(diagnostic.at(a.span))
 }
 
 /// A `node_filter` on a node template: read for its shape; a warning unless the template has the

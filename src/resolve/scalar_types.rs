@@ -8,34 +8,84 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::model::TypeDef;
-use crate::yaml::{Core, Map, Node};
+use crate::source::Span;
+use crate::yaml::{Core, Entry, Map, Node};
 
 use super::tosca2_types::{Checker, multiplier};
 
+/// The keynames that write a scalar type's unit table.
+const TABLE_KEYS: [&str; 3] = ["units", "prefixes", "canonical_unit"];
+
+/// A unit table: each unit (a prefixed one written out) with its multiplier, in the order the
+/// type chain writes them, inherited entries first.
+type UnitTable = Vec<(String, f64)>;
+
 pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeDef]) {
-    let parents: Vec<&Map> = defs.iter().skip(1).filter_map(|d| d.def.as_map()).collect();
-    let derives_from_scalar = map
-        .get("derived_from")
-        .and_then(Node::as_str)
-        .is_some_and(|p| p == "scalar");
-    if derives_from_scalar && !map.contains_key("units") {
-        checker.report(
-            Diagnostic::error(
-                codes::TOSCA_MISSING_KEY,
-                format!("scalar type `{name}` has no `units`"),
-            )
-            .at(defs[0].span)
-            .hint("a scalar type lists its units with their multipliers, at least one of them 1, such as `units: { B: 1 }` (§9.1.2.2 scalar)"),
-        );
+    let scalar = ScalarType {
+        name,
+        map,
+        defs,
+        parents: defs.iter().skip(1).filter_map(|d| d.def.as_map()).collect(),
+    };
+    scalar.check_units_written(checker);
+    let integer = scalar.check_data_type(checker);
+    scalar.check_canonical_unit_kept(checker);
+    for key in ["units", "prefixes"] {
+        if let Some(table) = map.get(key) {
+            scalar.check_multipliers(checker, key, table, integer);
+        }
+    }
+    if TABLE_KEYS.iter().any(|k| map.contains_key(k)) {
+        scalar.check_unit_table(checker);
+    }
+}
+
+/// One scalar type definition as the rules read it: what it writes (`map`), and the chain it
+/// inherits from, so each rule can compare the two without being handed them one by one.
+struct ScalarType<'a> {
+    name: &'a str,
+    map: &'a Map,
+    /// The type chain, this type first (its span is where a rule about the whole type points).
+    defs: &'a [&'a TypeDef],
+    /// The definitions of the types it derives from, nearest first.
+    parents: Vec<&'a Map>,
+}
+
+impl ScalarType<'_> {
+    /// A type derived from `scalar` itself must list its units: there is nothing to inherit.
+    fn check_units_written(&self, checker: &mut Checker) {
+        let derives_from_scalar = self
+            .map
+            .get("derived_from")
+            .and_then(Node::as_str)
+            .is_some_and(|p| p == "scalar");
+        if derives_from_scalar && !self.map.contains_key("units") {
+            checker.report(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    format!("scalar type `{}` has no `units`", self.name),
+                )
+                .at(self.defs[0].span)
+                .hint("a scalar type lists its units with their multipliers, at least one of them 1, such as `units: { B: 1 }` (§9.1.2.2 scalar)"),
+            );
+        }
     }
 
-    // data_type: a number type, fixed once a scalar type has it (default float).
-    let inherited = parents.iter().find_map(|m| m.get("data_type"));
-    let inherited_data_type = inherited.and_then(Node::as_str).unwrap_or("float");
-    let mut integer = false;
-    if let Some(entry) = map.entry("data_type")
-        && let Some(data_type) = entry.value.as_str()
-    {
+    /// `data_type`: a number type, fixed once a scalar type has it (default float). Returns
+    /// whether the number is an integer, which the multipliers must then be too.
+    fn check_data_type(&self, checker: &mut Checker) -> bool {
+        let name = self.name;
+        let inherited = self.parents.iter().find_map(|m| m.get("data_type"));
+        let inherited_data_type = inherited.and_then(Node::as_str).unwrap_or("float");
+        let Some((entry, data_type)) = self
+            .map
+            .entry("data_type")
+            .and_then(|e| Some((e, e.value.as_str()?)))
+        else {
+            let at = inherited.map_or(self.defs[0].span, |n| n.span);
+            return checker.number_base(inherited_data_type, at) == Some("integer");
+        };
+        let mut integer = false;
         match checker.number_base(data_type, entry.value.span) {
             None => checker.report(
                 Diagnostic::error(
@@ -47,7 +97,7 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
             ),
             Some(base) => integer = base == "integer",
         }
-        if !parents.is_empty() && data_type != inherited_data_type {
+        if !self.parents.is_empty() && data_type != inherited_data_type {
             checker.report(
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,
@@ -59,26 +109,29 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                 .hint("remove `data_type` here, or derive from `scalar` itself (§9.1.2.2 scalar)"),
             );
         }
-    } else if checker.number_base(
-        inherited_data_type,
-        inherited.map_or(defs[0].span, |n| n.span),
-    ) == Some("integer")
-    {
-        integer = true;
+        integer
     }
 
-    // canonical_unit: never added or changed by derivation.
-    if let Some(entry) = map.entry("canonical_unit")
-        && !parents.is_empty()
-    {
-        let inherited = parents
+    /// `canonical_unit`: never added or changed by derivation.
+    fn check_canonical_unit_kept(&self, checker: &mut Checker) {
+        let Some(entry) = self.map.entry("canonical_unit") else {
+            return;
+        };
+        if self.parents.is_empty() {
+            return;
+        }
+        let inherited = self
+            .parents
             .iter()
             .find_map(|m| m.get("canonical_unit").and_then(Node::as_str));
         if inherited != entry.value.as_str() {
             checker.report(
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,
-                    format!("scalar type `{name}` adds or changes `canonical_unit` by derivation"),
+                    format!(
+                        "scalar type `{}` adds or changes `canonical_unit` by derivation",
+                        self.name
+                    ),
                 )
                 .at(entry.key.span)
                 .hint("a derived scalar type keeps the canonical unit of its parent (§9.1.2.2 scalar)"),
@@ -86,20 +139,20 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
         }
     }
 
-    // Each multiplier: an integer or float above zero; an integer for an integer data_type.
-    for key in ["units", "prefixes"] {
-        let Some(table) = map.get(key) else { continue };
+    /// The multipliers `key` (`units` or `prefixes`) writes: a map of names to numbers.
+    fn check_multipliers(&self, checker: &mut Checker, key: &str, table: &Node, integer: bool) {
         let Some(table) = table.as_map() else {
             checker.report(
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,
                     format!(
-                        "`{key}` of scalar type `{name}` must be a map of names to multipliers"
+                        "`{key}` of scalar type `{}` must be a map of names to multipliers",
+                        self.name
                     ),
                 )
                 .at(table.span),
             );
-            continue;
+            return;
         };
         for entry in table.entries() {
             let what = format!(
@@ -107,50 +160,50 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
                 if key == "units" { "unit" } else { "prefix" },
                 entry.key.scalar_text().unwrap_or_default()
             );
-            match multiplier(&entry.value) {
-                None => checker.report(
-                    Diagnostic::error(
-                        codes::TOSCA_TYPE_MISMATCH,
-                        format!("{what} in scalar type `{name}` is not a number"),
-                    )
-                    .at(entry.value.span)
-                    .hint("a multiplier is an integer or a float (§9.1.2.2 scalar)"),
-                ),
-                Some(m) if m <= 0.0 || !m.is_finite() => checker.report(
-                    Diagnostic::error(
-                        codes::TOSCA_TYPE_MISMATCH,
-                        format!("{what} in scalar type `{name}` is {m}; a multiplier converts a value into the canonical unit and must be above zero"),
-                    )
-                    .at(entry.value.span),
-                ),
-                Some(_) => {
-                    if integer
-                        && !matches!(entry.value.as_scalar().map(|s| s.core), Some(Core::Int(_)))
-                    {
-                        checker.report(
-                            Diagnostic::error(
-                                codes::TOSCA_TYPE_MISMATCH,
-                                format!("{what} in scalar type `{name}` must be an integer, since its data_type is integer"),
-                            )
-                            .at(entry.value.span)
-                            .hint("§9.1.2.2 scalar: if the data_type is integer then the multiplier MUST be an integer"),
-                        );
-                    }
+            self.check_multiplier(checker, &what, entry, integer);
+        }
+    }
+
+    /// One multiplier: an integer or float above zero; an integer for an integer data_type.
+    fn check_multiplier(&self, checker: &mut Checker, what: &str, entry: &Entry, integer: bool) {
+        let name = self.name;
+        match multiplier(&entry.value) {
+            None => checker.report(
+                Diagnostic::error(
+                    codes::TOSCA_TYPE_MISMATCH,
+                    format!("{what} in scalar type `{name}` is not a number"),
+                )
+                .at(entry.value.span)
+                .hint("a multiplier is an integer or a float (§9.1.2.2 scalar)"),
+            ),
+            Some(m) if m <= 0.0 || !m.is_finite() => checker.report(
+                Diagnostic::error(
+                    codes::TOSCA_TYPE_MISMATCH,
+                    format!("{what} in scalar type `{name}` is {m}; a multiplier converts a value into the canonical unit and must be above zero"),
+                )
+                .at(entry.value.span),
+            ),
+            Some(_) => {
+                if integer && !matches!(entry.value.as_scalar().map(|s| s.core), Some(Core::Int(_)))
+                {
+                    checker.report(
+                        Diagnostic::error(
+                            codes::TOSCA_TYPE_MISMATCH,
+                            format!("{what} in scalar type `{name}` must be an integer, since its data_type is integer"),
+                        )
+                        .at(entry.value.span)
+                        .hint("§9.1.2.2 scalar: if the data_type is integer then the multiplier MUST be an integer"),
+                    );
                 }
             }
         }
     }
 
-    if !["units", "prefixes", "canonical_unit"]
-        .iter()
-        .any(|k| map.contains_key(k))
-    {
-        return;
-    }
-    // The whole table, inherited entries first.
-    let collect = |key: &str| -> Vec<(String, f64)> {
-        let mut out: Vec<(String, f64)> = Vec::new();
-        for m in parents.iter().rev().chain(std::iter::once(&map)) {
+    /// The entries of `key` over the whole chain, inherited ones first, a unit written again
+    /// replacing the inherited one.
+    fn inherited(&self, key: &str) -> UnitTable {
+        let mut out: UnitTable = Vec::new();
+        for m in self.parents.iter().rev().chain(std::iter::once(&self.map)) {
             for entry in m
                 .get(key)
                 .and_then(Node::as_map)
@@ -165,83 +218,117 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
             }
         }
         out
-    };
-    let units = collect("units");
-    let prefixes = collect("prefixes");
-    let at = map
-        .entry("units")
-        .or_else(|| map.entry("prefixes"))
-        .or_else(|| map.entry("canonical_unit"))
-        .map_or(defs[0].span, |e| e.key.span);
-    let single_base_unit = units.len() == 1 && units[0].1 == 1.0;
-    if !prefixes.is_empty() && !single_base_unit {
-        checker.report(
-            Diagnostic::error(
-                codes::TOSCA_SHAPE,
-                format!("scalar type `{name}` has `prefixes`, so its `units` must be a single unit with multiplier 1"),
-            )
-            .at(map.entry("prefixes").map_or(at, |e| e.key.span))
-            .hint("§9.1.2.2 scalar: if prefixes is used then units MUST only contain one entry, with multiplier 1; list other units without prefixes"),
-        );
-        return;
     }
-    let table: Vec<(String, f64)> = if prefixes.is_empty() {
-        units
-    } else {
-        prefixes
-            .iter()
-            .map(|(p, f)| (format!("{p}{}", units[0].0), f * units[0].1))
-            .collect()
-    };
-    let ones: Vec<&str> = table
-        .iter()
-        .filter(|(_, f)| *f == 1.0)
-        .map(|(u, _)| u.as_str())
-        .collect();
-    let canonical = defs
-        .iter()
-        .find_map(|d| d.def.as_map()?.get("canonical_unit"))
-        .and_then(|n| n.as_str().map(|t| (t, n.span)));
-    if ones.is_empty() {
-        checker.report(
-            Diagnostic::error(
-                codes::TOSCA_SHAPE,
-                format!("scalar type `{name}` has no unit with multiplier 1"),
-            )
-            .at(at)
-            .hint(if prefixes.is_empty() {
-                "§9.1.2.2 scalar: at least one unit MUST have the multiplier 1".to_string()
-            } else {
-                "with prefixes, the unit strings are prefix + unit: add the prefix \"\" with multiplier 1 to make the base unit one (§9.1.2.2 scalar)".to_string()
-            }),
-        );
-    } else if ones.len() > 1 && canonical.is_none() {
-        checker.report(
-            Diagnostic::error(
-                codes::TOSCA_MISSING_KEY,
-                format!(
-                    "scalar type `{name}` has several units with multiplier 1 ({}) and no `canonical_unit`",
-                    ones.join(", ")
-                ),
-            )
-            .at(at)
-            .hint("name one of them with `canonical_unit` (§9.1.2.2 scalar)"),
-        );
-    }
-    if let Some((unit, span)) = canonical {
-        match table.iter().find(|(u, _)| u == unit) {
-            None => checker.report(
+
+    /// The rules about the whole unit table, inherited entries included: prefixes only over a
+    /// single base unit, a unit with multiplier 1, and a canonical unit that is one of them.
+    fn check_unit_table(&self, checker: &mut Checker) {
+        let units = self.inherited("units");
+        let prefixes = self.inherited("prefixes");
+        let map = self.map;
+        let at = map
+            .entry("units")
+            .or_else(|| map.entry("prefixes"))
+            .or_else(|| map.entry("canonical_unit"))
+            .map_or(self.defs[0].span, |e| e.key.span);
+        let single_base_unit = units.len() == 1 && units[0].1 == 1.0;
+        if !prefixes.is_empty() && !single_base_unit {
+            checker.report(
                 Diagnostic::error(
-                    codes::TOSCA_UNKNOWN_NAME,
-                    format!("the `canonical_unit` `{unit}` of scalar type `{name}` is not one of its units"),
+                    codes::TOSCA_SHAPE,
+                    format!("scalar type `{}` has `prefixes`, so its `units` must be a single unit with multiplier 1", self.name),
                 )
-                .at(span)
-                .did_you_mean(
-                    unit,
-                    &table.iter().map(|(u, _)| u.as_str()).collect::<Vec<_>>(),
-                    Some(format!("its units are: {}", table.iter().map(|(u, _)| u.as_str()).collect::<Vec<_>>().join(", "))),
-                ),
-            ),
+                .at(map.entry("prefixes").map_or(at, |e| e.key.span))
+                .hint("§9.1.2.2 scalar: if prefixes is used then units MUST only contain one entry, with multiplier 1; list other units without prefixes"),
+            );
+            return;
+        }
+        let with_prefixes = !prefixes.is_empty();
+        let table: UnitTable = if with_prefixes {
+            prefixes
+                .iter()
+                .map(|(p, f)| (format!("{p}{}", units[0].0), f * units[0].1))
+                .collect()
+        } else {
+            units
+        };
+        let ones: Vec<&str> = table
+            .iter()
+            .filter(|(_, f)| *f == 1.0)
+            .map(|(u, _)| u.as_str())
+            .collect();
+        let canonical = self
+            .defs
+            .iter()
+            .find_map(|d| d.def.as_map()?.get("canonical_unit"))
+            .and_then(|n| n.as_str().map(|t| (t, n.span)));
+        self.check_unit_of_one(checker, &ones, canonical.is_some(), with_prefixes, at);
+        if let Some((unit, span)) = canonical {
+            self.check_canonical_unit(checker, &table, &ones, unit, span);
+        }
+    }
+
+    /// At least one unit has multiplier 1, and when several do, `canonical_unit` says which
+    /// of them values are converted into.
+    fn check_unit_of_one(
+        &self,
+        checker: &mut Checker,
+        ones: &[&str],
+        has_canonical: bool,
+        with_prefixes: bool,
+        at: Span,
+    ) {
+        let name = self.name;
+        if ones.is_empty() {
+            checker.report(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    format!("scalar type `{name}` has no unit with multiplier 1"),
+                )
+                .at(at)
+                .hint(if with_prefixes {
+                    "with prefixes, the unit strings are prefix + unit: add the prefix \"\" with multiplier 1 to make the base unit one (§9.1.2.2 scalar)".to_string()
+                } else {
+                    "§9.1.2.2 scalar: at least one unit MUST have the multiplier 1".to_string()
+                }),
+            );
+        } else if ones.len() > 1 && !has_canonical {
+            checker.report(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    format!(
+                        "scalar type `{name}` has several units with multiplier 1 ({}) and no `canonical_unit`",
+                        ones.join(", ")
+                    ),
+                )
+                .at(at)
+                .hint("name one of them with `canonical_unit` (§9.1.2.2 scalar)"),
+            );
+        }
+    }
+
+    /// The `canonical_unit` (`unit`, written at `span`) is one of the units, with multiplier 1.
+    fn check_canonical_unit(
+        &self,
+        checker: &mut Checker,
+        table: &UnitTable,
+        ones: &[&str],
+        unit: &str,
+        span: Span,
+    ) {
+        let name = self.name;
+        match table.iter().find(|(u, _)| u == unit) {
+            None => {
+                let units: Vec<&str> = table.iter().map(|(u, _)| u.as_str()).collect();
+                checker.report(
+                    Diagnostic::error(
+                        codes::TOSCA_UNKNOWN_NAME,
+                        format!("the `canonical_unit` `{unit}` of scalar type `{name}` is not one of its units"),
+                    )
+                    .at(span)
+                    .did_you_mean(unit, &units, Some(format!("its units are: {}", units.join(", ")))),
+                );
+            }
             Some((_, factor)) if *factor != 1.0 => checker.report(
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,

@@ -3,10 +3,10 @@
 //! screen or two. Lines are counted as the file has them, comments and blank lines included;
 //! a function from its `fn` line to its closing brace, test functions included.
 //!
-//! What exceeds them today is listed in [`BIG_FILES`] and [`BIG_FNS`] with its size then. Tables
-//! (the `explain` pages, keyname grammars) are the exception the issue allows; the rest is to be
-//! split. The lists only shrink: an entry that grows fails, and so does one back within the
-//! limit (remove it).
+//! What exceeds them today is listed in [`BIG_FILES`] and [`BIG_FNS`] with its size then: only
+//! tables (the `explain` pages, keyname grammars), the exception the issue allows; everything
+//! else is within the limits. The lists only shrink: an entry that grows fails, and so does one
+//! back within the limit (remove it).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,8 +19,6 @@ pub const MAX_FN_LINES: usize = 120;
 /// A table: data laid out one entry a line, which splitting would only scatter (a file listed
 /// so is within the limit without its table).
 const TABLE: &str = "a table";
-/// Not split yet.
-const TO_SPLIT: &str = "to split";
 
 /// Files over the limit today: (file, its lines then, why).
 const BIG_FILES: &[(&str, usize, &str)] = &[];
@@ -29,25 +27,6 @@ const BIG_FILES: &[(&str, usize, &str)] = &[];
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
     ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
-    (
-        "src/resolve/fulfil/compatible.rs",
-        "compatible",
-        134,
-        TO_SPLIT,
-    ),
-    ("src/resolve/fulfil.rs", "connect", 148, TO_SPLIT),
-    ("src/resolve/fulfil/choose.rs", "select", 154, TO_SPLIT),
-    ("src/resolve/functions.rs", "reference", 176, TO_SPLIT),
-    ("src/resolve/mod.rs", "resolve", 165, TO_SPLIT),
-    (
-        "src/resolve/requirements/relationship.rs",
-        "relationship",
-        188,
-        TO_SPLIT,
-    ),
-    ("src/resolve/requirements.rs", "select", 143, TO_SPLIT),
-    ("src/resolve/scalar_types.rs", "check", 245, TO_SPLIT),
-    ("src/resolve/typing/read.rs", "read_as", 186, TO_SPLIT),
 ];
 
 /// Every function of `code` with a body: its name and its length in lines.

@@ -143,26 +143,61 @@ impl<'b> Decider<'_, 'b, '_> {
             plan.open = Some(plan.count.clone());
             return;
         }
-        let source_name = self.topology.nodes[plan.source.index()].name.clone();
         let asks = wanted.describe(filters > 0);
-        let directives = &plan.a.directives;
-        if directives.first().map(String::as_str) == Some("external") {
-            plan.open = Some(plan.count.clone());
-            if self.builder.ctx.report_open_requirements {
-                self.diags.push(
-                    Diagnostic::warning(
-                        codes::TOSCA_UNFULFILLED,
-                        format!(
-                            "requirement `{}` of `{source_name}` asks for {asks} from outside this topology first (directive `external`), so it is left to the orchestrator",
-                            plan.a.name
-                        ),
-                    )
-                    .at(plan.a.span)
-                    .hint("put `internal` first to fulfil it from this topology's node templates"),
-                );
-            }
+        if plan.a.directives.first().map(String::as_str) == Some("external") {
+            self.outside_first(plan, &asks);
             return;
         }
+        let found = self.fitting(plan, relationship, &wanted);
+        // Templates this node does not target yet for this requirement first, then document
+        // order (the order the candidates come in).
+        let mut ordered = found.fitting.clone();
+        ordered.sort_by_key(|t| {
+            self.state
+                .used
+                .contains(&(plan.source, plan.a.name.clone(), *t))
+        });
+        match known(&plan.count) {
+            Some(count) => self.share_out(plan, count, &ordered, &found, &asks, relationship),
+            // A count known only at deployment: the first template that fits takes it all.
+            None => match ordered.first() {
+                Some(&first) => {
+                    self.chosen(plan, &ordered[..1], &found.fitting, &found.lines);
+                    self.take(plan, first, 1, relationship);
+                    plan.targets.push((first, plan.count.clone()));
+                }
+                None => {
+                    let count = plan.count.clone();
+                    self.unfulfilled(plan, count, &asks, &found.lines, found.outside);
+                }
+            },
+        }
+    }
+
+    /// An assignment whose directives look `external` first: left to the orchestrator, which
+    /// `check` reports.
+    fn outside_first(&mut self, plan: &mut Plan, asks: &str) {
+        plan.open = Some(plan.count.clone());
+        if !self.builder.ctx.report_open_requirements {
+            return;
+        }
+        let source = &self.topology.nodes[plan.source.index()].name;
+        self.diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_UNFULFILLED,
+                format!(
+                    "requirement `{}` of `{source}` asks for {asks} from outside this topology first (directive `external`), so it is left to the orchestrator",
+                    plan.a.name
+                ),
+            )
+            .at(plan.a.span)
+            .hint("put `internal` first to fulfil it from this topology's node templates"),
+        );
+    }
+
+    /// The templates that fit what the assignment asks for, with the TOSCA 2.0 checks
+    /// ([`Judge2`]) as the selection's judge.
+    fn fitting(&mut self, plan: &Plan, relationship: &RelationshipInfo, wanted: &Wanted) -> Found {
         let filters = self.sound_filters(plan, relationship);
         self.index_candidates();
         let candidates = self.state.candidates.as_ref().expect("indexed above");
@@ -183,37 +218,39 @@ impl<'b> Decider<'_, 'b, '_> {
             candidates,
             plan.source,
             &plan.a.name,
-            &wanted,
+            wanted,
             &mut extra,
         );
-        let (fitting, lines, outside) = match selection {
-            Selection::One(id) => (vec![id], Vec::new(), false),
+        match selection {
+            Selection::One(id) => Found {
+                fitting: vec![id],
+                lines: Vec::new(),
+                outside: false,
+            },
             Selection::Open {
                 fitting,
                 lines,
                 outside,
-            } => (fitting, lines, outside),
-        };
-        // Templates this node does not target yet for this requirement first, then document
-        // order (the order the candidates come in).
-        let mut ordered = fitting.clone();
-        ordered.sort_by_key(|t| {
-            self.state
-                .used
-                .contains(&(plan.source, plan.a.name.clone(), *t))
-        });
-        let Some(mut remaining) = known(&plan.count) else {
-            // A count known only at deployment: the first template that fits takes it all.
-            if let Some(&first) = ordered.first() {
-                self.chosen(plan, &ordered[..1], &fitting, &lines);
-                self.take(plan, first, 1, relationship);
-                plan.targets.push((first, plan.count.clone()));
-            } else {
-                self.unfulfilled(plan, plan.count.clone(), &asks, &lines, outside);
-            }
-            return;
-        };
-        let units = self.state.counts[plan.source.index()].unwrap_or(1).max(1);
+            } => Found {
+                fitting,
+                lines,
+                outside,
+            },
+        }
+    }
+
+    /// Shares a known `count` out among the `ordered` fitting templates, each taking what its
+    /// representations and capacity allow, and reports a count not reached.
+    fn share_out(
+        &mut self,
+        plan: &mut Plan,
+        count: u64,
+        ordered: &[NodeId],
+        found: &Found,
+        asks: &str,
+        relationship: &RelationshipInfo,
+    ) {
+        let mut remaining = count;
         let mut chosen = Vec::new();
         // What limits each template's share, for the message when the count is not reached.
         let mut limits: Vec<String> = Vec::new();
@@ -221,32 +258,7 @@ impl<'b> Decider<'_, 'b, '_> {
             if remaining == 0 {
                 break;
             }
-            let target = &self.topology.nodes[t.index()].name;
-            let have = self.state.counts[t.index()].unwrap_or(remaining);
-            let mut share = remaining.min(have);
-            let mut limit = format!("`{target}` has {have} representation{}", plural(have));
-            if let Some((cap, amounts)) = self.amounts(plan, t, relationship) {
-                let capability = &self.topology.nodes[t.index()].capabilities[cap.as_str()];
-                let count = self.state.counts[t.index()];
-                if let Some(fit) = self.state.ledger.fits(capability, t, &cap, &amounts, count)
-                    && fit / units < share
-                {
-                    share = fit / units;
-                    limit = format!(
-                        "capability `{cap}` of `{target}` has room for {fit} allocation{} of {} in all",
-                        plural(fit),
-                        amounts
-                            .iter()
-                            .map(|a| format!(
-                                "`{}: {}`",
-                                a.property,
-                                crate::ir::value_text(&a.value)
-                            ))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    );
-                }
-            }
+            let (share, limit) = self.share_of(plan, t, remaining, relationship);
             limits.push(limit);
             if share == 0 {
                 continue;
@@ -256,34 +268,77 @@ impl<'b> Decider<'_, 'b, '_> {
             chosen.push(t);
             remaining -= share;
         }
-        self.chosen(plan, &chosen, &fitting, &lines);
-        if remaining > 0 {
-            let missing = Value::Integer(remaining as i64);
-            if chosen.is_empty() && limits.iter().all(|l| !l.starts_with("capability")) {
-                self.unfulfilled(plan, missing, &asks, &lines, outside);
-            } else {
-                let k = known(&plan.count).unwrap_or(remaining);
-                let (each, apiece) = match self.state.counts[plan.source.index()] {
-                    Some(n) if n > 1 => (
-                        format!("each of the {n} representations of `{source_name}` asks"),
-                        " each",
-                    ),
-                    _ => (format!("`{source_name}` asks"), ""),
-                };
-                self.fail(
-                    plan,
-                    format!(
-                        "requirement `{}` cannot be fulfilled: {each} for {k} relationship{} to {asks}, each to a different representation, and only {}{apiece} can be made: {}",
-                        plan.a.name,
-                        plural(k),
-                        k - remaining,
-                        limits.join("; ")
-                    ),
-                    "lower its `count`, or give the targets more representations or capacity",
+        self.chosen(plan, &chosen, &found.fitting, &found.lines);
+        if remaining == 0 {
+            return;
+        }
+        let missing = Value::Integer(remaining as i64);
+        if chosen.is_empty() && limits.iter().all(|l| !l.starts_with("capability")) {
+            self.unfulfilled(plan, missing, asks, &found.lines, found.outside);
+        } else {
+            self.short(plan, remaining, asks, &limits);
+            plan.open = Some(missing);
+        }
+    }
+
+    /// How many of the `remaining` relationships template `t` can take: no more than it has
+    /// representations, nor than its capability has room for the allocation of every
+    /// representation of the source; and what limits it, in words.
+    fn share_of(
+        &mut self,
+        plan: &Plan,
+        t: NodeId,
+        remaining: u64,
+        relationship: &RelationshipInfo,
+    ) -> (u64, String) {
+        let units = self.state.counts[plan.source.index()].unwrap_or(1).max(1);
+        let target = &self.topology.nodes[t.index()].name;
+        let have = self.state.counts[t.index()].unwrap_or(remaining);
+        let mut share = remaining.min(have);
+        let mut limit = format!("`{target}` has {have} representation{}", plural(have));
+        if let Some((cap, amounts)) = self.amounts(plan, t, relationship) {
+            let capability = &self.topology.nodes[t.index()].capabilities[cap.as_str()];
+            let count = self.state.counts[t.index()];
+            if let Some(fit) = self.state.ledger.fits(capability, t, &cap, &amounts, count)
+                && fit / units < share
+            {
+                share = fit / units;
+                limit = format!(
+                    "capability `{cap}` of `{target}` has room for {fit} allocation{} of {} in all",
+                    plural(fit),
+                    amounts
+                        .iter()
+                        .map(|a| format!("`{}: {}`", a.property, crate::ir::value_text(&a.value)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 );
-                plan.open = Some(missing);
             }
         }
+        (share, limit)
+    }
+
+    /// The count could not be reached (`remaining` short): what each template could take.
+    fn short(&mut self, plan: &mut Plan, remaining: u64, asks: &str, limits: &[String]) {
+        let source_name = &self.topology.nodes[plan.source.index()].name;
+        let k = known(&plan.count).unwrap_or(remaining);
+        let (each, apiece) = match self.state.counts[plan.source.index()] {
+            Some(n) if n > 1 => (
+                format!("each of the {n} representations of `{source_name}` asks"),
+                " each",
+            ),
+            _ => (format!("`{source_name}` asks"), ""),
+        };
+        self.fail(
+            plan,
+            format!(
+                "requirement `{}` cannot be fulfilled: {each} for {k} relationship{} to {asks}, each to a different representation, and only {}{apiece} can be made: {}",
+                plan.a.name,
+                plural(k),
+                k - remaining,
+                limits.join("; ")
+            ),
+            "lower its `count`, or give the targets more representations or capacity",
+        );
     }
 
     /// Says which template was chosen when more fit than were needed.
@@ -450,6 +505,15 @@ impl<'b> Decider<'_, 'b, '_> {
             &mut extra,
         )
     }
+}
+
+/// The templates that fit an assignment, as the selection judged them.
+struct Found {
+    fitting: Vec<NodeId>,
+    /// One line per template judged, for the messages.
+    lines: Vec<String>,
+    /// No template is of the kind asked for: the target is outside the topology.
+    outside: bool,
 }
 
 /// The allocation as plain values, for the IR when no target reads it as typed.

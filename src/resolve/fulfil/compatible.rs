@@ -4,150 +4,191 @@
 
 use super::{Decider, Plan, RelationshipInfo};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::type_matches;
+use crate::ir::{TypeNames, type_matches};
 use crate::model::TypeKind;
-use crate::resolve::nodes::NodeBuilder;
 use crate::resolve::selection::{self, Wanted};
 use crate::resolve::types::definitions;
-use crate::source::Span;
+use crate::source::{FileId, Span};
 
 impl<'b> Decider<'_, 'b, '_> {
     /// The assignment against its definition (T2-REQASSIGN-05): a node type, capability and
     /// relationship type of its own must narrow the definition's, a symbolic capability stays
     /// as it is, and the relationship type must admit this node as its source.
     pub(super) fn compatible(&mut self, plan: &Plan, relationship: &RelationshipInfo, at: Span) {
+        self.node_type_narrows(plan);
+        self.capability_narrows(plan);
+        self.relationship_type_narrows(plan, relationship, at);
+        self.relationship_admits_source(plan, relationship);
+    }
+
+    /// The full name of type `name` of `kind`, as written in `file`.
+    fn full_name(&mut self, kind: TypeKind, name: &str, file: FileId) -> Option<String> {
         let model = self.builder.model;
-        let source = &self.topology.nodes[plan.source.index()];
-        let a = &plan.a;
-        let full =
-            |b: &mut NodeBuilder, kind, n: &str, file| b.ancestry.full_name(model, kind, n, file);
-        if let (Some((node, at)), Some(wanted)) = (&a.node, &plan.def.node)
-            && !self.topology.nodes.iter().any(|n| &n.name == node)
-            && let Some(wanted_full) =
-                full(self.builder, TypeKind::Node, wanted, plan.def.node_in())
-        {
-            let types = self.builder.ancestry.of(
-                model,
-                TypeKind::Node,
-                node,
-                *at,
-                &mut Diagnostics::with_cap(0),
-            );
-            if !types.is_empty() && !type_matches(&types, &wanted_full) {
+        self.builder.ancestry.full_name(model, kind, name, file)
+    }
+
+    /// The ancestry of type `name` of `kind` written at `at`, empty when it is unknown (which
+    /// is reported where the name is read).
+    fn ancestry_of(&mut self, kind: TypeKind, name: &str, at: Span) -> TypeNames {
+        let model = self.builder.model;
+        let quiet = &mut Diagnostics::with_cap(0);
+        self.builder.ancestry.of(model, kind, name, at, quiet)
+    }
+
+    /// A node type the assignment names (not a template) derives from the definition's.
+    fn node_type_narrows(&mut self, plan: &Plan) {
+        let topology = self.topology;
+        let (Some((node, at)), Some(wanted)) = (&plan.a.node, &plan.def.node) else {
+            return;
+        };
+        if topology.nodes.iter().any(|n| &n.name == node) {
+            return;
+        }
+        let Some(wanted_full) = self.full_name(TypeKind::Node, wanted, plan.def.node_in()) else {
+            return;
+        };
+        let types = self.ancestry_of(TypeKind::Node, node, *at);
+        if types.is_empty() || type_matches(&types, &wanted_full) {
+            return;
+        }
+        let source = &topology.nodes[plan.source.index()];
+        self.diags.push(
+            Diagnostic::error(
+                codes::TOSCA_TYPE_MISMATCH,
+                format!(
+                    "requirement `{}` of `{}` asks for a `{node}`, which does not derive from `{wanted}`, the node type its definition requires",
+                    plan.a.name, source.name
+                ),
+            )
+            .at(*at)
+            .hint(format!("name `{wanted}` or a type derived from it (§8.5.2 Requirement Assignment Grammar)")),
+        );
+    }
+
+    /// A capability the assignment names keeps the definition's symbolic capability name, or,
+    /// where the definition names a capability type, is a type derived from it.
+    fn capability_narrows(&mut self, plan: &Plan) {
+        let symbolic = self.symbolic_capability(plan);
+        let (Some(cap), Some(at)) = (&plan.a.capability, plan.a.capability_at) else {
+            return;
+        };
+        let as_type = self.full_name(TypeKind::Capability, cap, at.file);
+        match (&symbolic, &as_type, &plan.def.capability) {
+            (Some(name), _, _) if name != cap => {
+                let what = if as_type.is_some() {
+                    "capability type"
+                } else {
+                    "capability"
+                };
+                let source = &self.topology.nodes[plan.source.index()];
                 self.diags.push(
                     Diagnostic::error(
                         codes::TOSCA_TYPE_MISMATCH,
                         format!(
-                            "requirement `{}` of `{}` asks for a `{node}`, which does not derive from `{wanted}`, the node type its definition requires",
-                            a.name, source.name
+                            "requirement `{}` of `{}` names {what} `{cap}`, but its definition names the capability `{name}`, which an assignment cannot change",
+                            plan.a.name, source.name
                         ),
                     )
-                    .at(*at)
-                    .hint(format!("name `{wanted}` or a type derived from it (§8.5.2 Requirement Assignment Grammar)")),
+                    .at(at)
+                    .hint(format!("write `capability: {name}`, or leave it out (§8.5.2 Requirement Assignment Grammar)")),
                 );
             }
-        }
-        let symbolic = self.symbolic_capability(plan);
-        if let (Some(cap), Some(at)) = (&a.capability, a.capability_at) {
-            let as_type = full(self.builder, TypeKind::Capability, cap, at.file);
-            match (&symbolic, &as_type, &plan.def.capability) {
-                (Some(name), Some(_), _) if name != cap => self.diags.push(
-                    Diagnostic::error(
-                        codes::TOSCA_TYPE_MISMATCH,
-                        format!(
-                            "requirement `{}` of `{}` names capability type `{cap}`, but its definition names the capability `{name}`, which an assignment cannot change",
-                            a.name, source.name
-                        ),
-                    )
-                    .at(at)
-                    .hint(format!("write `capability: {name}`, or leave it out (§8.5.2 Requirement Assignment Grammar)")),
-                ),
-                (Some(name), None, _) if name != cap => self.diags.push(
-                    Diagnostic::error(
-                        codes::TOSCA_TYPE_MISMATCH,
-                        format!(
-                            "requirement `{}` of `{}` names capability `{cap}`, but its definition names the capability `{name}`, which an assignment cannot change",
-                            a.name, source.name
-                        ),
-                    )
-                    .at(at)
-                    .hint(format!("write `capability: {name}`, or leave it out (§8.5.2 Requirement Assignment Grammar)")),
-                ),
-                (None, Some(cap_full), Some(wanted)) => {
-                    if let Some(wanted_full) = full(
-                        self.builder,
-                        TypeKind::Capability,
-                        wanted,
-                        plan.def.capability_in(),
-                    ) {
-                        let types = self.builder.ancestry.of(
-                            model,
-                            TypeKind::Capability,
-                            cap,
-                            at,
-                            &mut Diagnostics::with_cap(0),
-                        );
-                        if !types.is_empty()
-                            && !type_matches(&types, &wanted_full)
-                            && cap_full != &wanted_full
-                        {
-                            self.diags.push(
-                                Diagnostic::error(
-                                    codes::TOSCA_TYPE_MISMATCH,
-                                    format!(
-                                        "requirement `{}` of `{}` asks for capability type `{cap}`, which does not derive from `{wanted}`, the capability type its definition requires",
-                                        a.name, source.name
-                                    ),
-                                )
-                                .at(at)
-                                .hint(format!("name `{wanted}` or a type derived from it, or a capability of the target by name (§8.5.2 Requirement Assignment Grammar)")),
-                            );
-                        }
-                    }
-                }
-                _ => {}
+            (None, Some(cap_full), Some(wanted)) => {
+                self.capability_type_narrows(plan, (cap, cap_full), wanted, at);
             }
+            _ => {}
         }
-        if let (Some(declared), Some(first)) = (&plan.def.relationship, relationship.types.first())
-            && let Some(declared_full) = full(
-                self.builder,
-                TypeKind::Relationship,
-                declared,
-                plan.def.relationship_in(),
+    }
+
+    /// The capability type the assignment names (`cap` and its full name) derives from the
+    /// capability type `wanted` of the definition.
+    fn capability_type_narrows(
+        &mut self,
+        plan: &Plan,
+        (cap, cap_full): (&str, &str),
+        wanted: &str,
+        at: Span,
+    ) {
+        let Some(wanted_full) =
+            self.full_name(TypeKind::Capability, wanted, plan.def.capability_in())
+        else {
+            return;
+        };
+        let types = self.ancestry_of(TypeKind::Capability, cap, at);
+        if types.is_empty() || type_matches(&types, &wanted_full) || cap_full == wanted_full {
+            return;
+        }
+        let source = &self.topology.nodes[plan.source.index()];
+        self.diags.push(
+            Diagnostic::error(
+                codes::TOSCA_TYPE_MISMATCH,
+                format!(
+                    "requirement `{}` of `{}` asks for capability type `{cap}`, which does not derive from `{wanted}`, the capability type its definition requires",
+                    plan.a.name, source.name
+                ),
             )
-            && !type_matches(&relationship.types, &declared_full)
-        {
-            self.diags.push(
-                Diagnostic::error(
-                    codes::TOSCA_TYPE_MISMATCH,
-                    format!(
-                        "requirement `{}` of `{}` uses relationship type `{first}`, which does not derive from `{declared}`, the relationship type its definition requires",
-                        a.name, source.name
-                    ),
-                )
-                .at(at)
-                .hint(format!("use `{declared}` or a type derived from it (§8.5.2 Requirement Assignment Grammar)")),
-            );
+            .at(at)
+            .hint(format!("name `{wanted}` or a type derived from it, or a capability of the target by name (§8.5.2 Requirement Assignment Grammar)")),
+        );
+    }
+
+    /// The relationship type the assignment uses derives from the definition's.
+    fn relationship_type_narrows(
+        &mut self,
+        plan: &Plan,
+        relationship: &RelationshipInfo,
+        at: Span,
+    ) {
+        let (Some(declared), Some(first)) = (&plan.def.relationship, relationship.types.first())
+        else {
+            return;
+        };
+        let Some(declared_full) =
+            self.full_name(TypeKind::Relationship, declared, plan.def.relationship_in())
+        else {
+            return;
+        };
+        if type_matches(&relationship.types, &declared_full) {
+            return;
         }
-        if !selection::admits(&relationship.valid_sources, &source.types)
-            && let Some(first) = relationship.types.first()
-        {
-            self.diags.push(
-                Diagnostic::error(
-                    codes::TOSCA_TYPE_MISMATCH,
-                    format!(
-                        "requirement `{}` of `{}` creates a `{first}` relationship, whose type admits only sources of type {}; `{}` is a {}",
-                        a.name,
-                        source.name,
-                        relationship.valid_sources.join(", "),
-                        source.name,
-                        source.type_name
-                    ),
-                )
-                .at(a.span)
-                .hint("use a relationship type whose `valid_source_node_types` admit this node (§7.3 Relationship Type)"),
-            );
+        let source = &self.topology.nodes[plan.source.index()];
+        self.diags.push(
+            Diagnostic::error(
+                codes::TOSCA_TYPE_MISMATCH,
+                format!(
+                    "requirement `{}` of `{}` uses relationship type `{first}`, which does not derive from `{declared}`, the relationship type its definition requires",
+                    plan.a.name, source.name
+                ),
+            )
+            .at(at)
+            .hint(format!("use `{declared}` or a type derived from it (§8.5.2 Requirement Assignment Grammar)")),
+        );
+    }
+
+    /// The relationship type's `valid_source_node_types` admit this node.
+    fn relationship_admits_source(&mut self, plan: &Plan, relationship: &RelationshipInfo) {
+        let source = &self.topology.nodes[plan.source.index()];
+        if selection::admits(&relationship.valid_sources, &source.types) {
+            return;
         }
+        let Some(first) = relationship.types.first() else {
+            return;
+        };
+        self.diags.push(
+            Diagnostic::error(
+                codes::TOSCA_TYPE_MISMATCH,
+                format!(
+                    "requirement `{}` of `{}` creates a `{first}` relationship, whose type admits only sources of type {}; `{}` is a {}",
+                    plan.a.name,
+                    source.name,
+                    relationship.valid_sources.join(", "),
+                    source.name,
+                    source.type_name
+                ),
+            )
+            .at(plan.a.span)
+            .hint("use a relationship type whose `valid_source_node_types` admit this node (§7.3 Relationship Type)"),
+        );
     }
 
     /// The definition's capability when it is the symbolic name of a capability of its `node`

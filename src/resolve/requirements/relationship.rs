@@ -5,13 +5,16 @@
 use indexmap::IndexMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Capability, Interfaces, NodeId, Relationship, Shared, Topology, TypeNames};
+use crate::ir::{
+    Capability, Interfaces, Location, Node, NodeId, Relationship, Shared, Topology, TypeNames,
+};
 use crate::model::{Model, TypeKind};
-use crate::resolve::assignments::Assignment;
+use crate::resolve::assignments::{Assignment, Definition};
 use crate::resolve::nodes::NodeBuilder;
 use crate::resolve::selection;
 use crate::resolve::type_parts::{Chain, ChainRef, RelationshipParts};
 use crate::resolve::types::definitions;
+use crate::source::Span;
 use crate::yaml::{Map, Node as Yaml};
 
 use super::{RelationshipTemplates, fallback_relationship};
@@ -34,10 +37,114 @@ pub(in crate::resolve) fn relationship(
         &topology.nodes[source.index()],
         &a.name,
     );
-    let mut name = label;
-    let mut type_at = a.span;
-    let mut assigned: Option<&Map> = None;
-    let mut template_location = None;
+    let written = written_relationship(builder, a, &definition, label, templates, diags);
+    let types = if written.type_name.is_empty() {
+        TypeNames::default()
+    } else {
+        builder.ancestry.of(
+            builder.model,
+            TypeKind::Relationship,
+            &written.type_name,
+            written.type_at,
+            diags,
+        )
+    };
+    let default_type = is_default_type(builder, &definition, a, &types);
+    let defs = definitions(builder.model, TypeKind::Relationship, &types);
+    let owner = format!(
+        "the relationship of requirement `{}` of `{}`",
+        a.name,
+        topology.nodes[source.index()].name
+    );
+    let values = written.assigned;
+    let assigned = |key: &str| values.and_then(|m| m.get(key));
+    let properties = builder.merged(
+        &owner,
+        &defs,
+        "properties",
+        assigned("properties"),
+        a.span,
+        diags,
+    );
+    let attributes = builder.merged(
+        &owner,
+        &defs,
+        "attributes",
+        assigned("attributes"),
+        a.span,
+        diags,
+    );
+    let (interfaces, admitted) = type_parts(builder, &defs, assigned("interfaces"), diags);
+    let target_node = &topology.nodes[target.index()];
+    let wanted = wanted_capability(builder, a, &definition, target_node);
+    let capability = wanted
+        .as_ref()
+        .and_then(|w| target_capability(&target_node.capabilities, w, &a.name, &admitted));
+    if let (Some(wanted), None) = (&wanted, &capability) {
+        let source_name = &topology.nodes[source.index()].name;
+        report_missing_capability(builder, source_name, a, wanted, target_node, diags);
+    }
+    Relationship {
+        name: written.name,
+        source,
+        target,
+        requirement: a.name.clone(),
+        capability,
+        count: crate::ir::Value::Integer(1),
+        target_index: None,
+        allocation: IndexMap::new(),
+        instance: None,
+        type_name: written.type_name,
+        types,
+        default_type,
+        properties,
+        assigned: crate::resolve::nodes::written_keys(assigned("properties")),
+        attributes,
+        interfaces,
+        location: builder.locator.at(a.span),
+        template_location: written.template_location,
+    }
+}
+
+/// A relationship as its assignment writes it, before its type is read.
+struct Written<'w> {
+    /// The relationship template's name, else the requirement's label.
+    name: String,
+    /// Its type's name as written; empty when nothing names one (TOSCA 2.0 has no fallback).
+    type_name: String,
+    /// Where the type comes from, for what is reported about it.
+    type_at: Span,
+    /// The keynames of the relationship template or inline assignment: its values.
+    assigned: Option<&'w Map>,
+    /// Where the relationship template is, when it comes from one.
+    template_location: Option<Location>,
+}
+
+/// What the assignment's `relationship` names: a relationship type, a relationship template,
+/// or an inline `{type, properties, interfaces}`; the definition's type where it names none.
+fn written_relationship<'w, 'y: 'w, 't: 'w>(
+    builder: &mut NodeBuilder,
+    a: &Assignment<'y>,
+    definition: &Definition,
+    label: String,
+    templates: &mut RelationshipTemplates<'t>,
+    diags: &mut Diagnostics,
+) -> Written<'w> {
+    let by_definition = |builder: &NodeBuilder, written: Written<'w>| Written {
+        type_name: definition
+            .relationship
+            .clone()
+            .unwrap_or_else(|| fallback_relationship(builder.model)),
+        type_at: definition.relationship_at.unwrap_or(written.type_at),
+        ..written
+    };
+    let mut written = Written {
+        name: label,
+        type_name: String::new(),
+        type_at: a.span,
+        assigned: None,
+        template_location: None,
+    };
     let named = a.relationship.and_then(Yaml::as_str);
     // A name is a relationship type first, then a template (§8.5.2 Requirement Assignment
     // Grammar); the Simple Profile looks for the template first.
@@ -50,160 +157,113 @@ pub(in crate::resolve) fn relationship(
                 .is_some()
     });
     let found = named.filter(|_| !is_type).and_then(|t| templates.get(t));
-    let type_name: String = match (a.relationship, found) {
+    match (a.relationship, found) {
         // A relationship template: its name, type and values.
         (_, Some(template)) => {
             templates.used.insert(template.name.as_str());
-            name = template.name.clone();
-            template_location = builder.locator.at(template.span);
-            assigned = template.def.as_map();
             let found = builder.type_of(template, "relationship template", diags);
-            type_at = found.as_ref().map_or(template.span, |(_, s)| *s);
-            found.map(|(t, _)| t).unwrap_or_default()
+            Written {
+                name: template.name.clone(),
+                type_at: found.as_ref().map_or(template.span, |(_, s)| *s),
+                type_name: found.map(|(t, _)| t).unwrap_or_default(),
+                assigned: template.def.as_map(),
+                template_location: builder.locator.at(template.span),
+            }
         }
         // A relationship type by name.
         (Some(r), None) if named.is_some() => {
-            type_at = r.span;
-            named.unwrap_or_default().to_string()
+            written.type_at = r.span;
+            written.type_name = named.unwrap_or_default().to_string();
+            written
         }
         // An inline `{type, properties, interfaces}`, its type possibly left to the definition.
         (Some(r), None) => {
-            assigned = r.as_map();
-            match assigned.and_then(|m| m.get("type")) {
+            written.assigned = r.as_map();
+            match written.assigned.and_then(|m| m.get("type")) {
                 Some(t) => {
-                    type_at = t.span;
-                    t.scalar_text().unwrap_or_default().to_string()
+                    written.type_at = t.span;
+                    written.type_name = t.scalar_text().unwrap_or_default().to_string();
+                    written
                 }
-                None => {
-                    type_at = definition.relationship_at.unwrap_or(type_at);
-                    definition
-                        .relationship
-                        .clone()
-                        .unwrap_or_else(|| fallback_relationship(builder.model))
-                }
+                None => by_definition(builder, written),
             }
         }
-        (None, _) => {
-            type_at = definition.relationship_at.unwrap_or(type_at);
-            definition
-                .relationship
-                .clone()
-                .unwrap_or_else(|| fallback_relationship(builder.model))
-        }
+        (None, _) => by_definition(builder, written),
+    }
+}
+
+/// Whether the relationship is of the type its definition declares (or, without one, the
+/// assignment names none): a backend may then draw it as the requirement's plain link.
+fn is_default_type(
+    builder: &mut NodeBuilder,
+    definition: &Definition,
+    a: &Assignment,
+    types: &TypeNames,
+) -> bool {
+    let Some(declared) = &definition.relationship else {
+        return a.relationship.is_none();
     };
-    let types = if type_name.is_empty() {
-        TypeNames::default()
-    } else {
-        builder.ancestry.of(
+    let declared = builder
+        .ancestry
+        .full_name(
             builder.model,
             TypeKind::Relationship,
-            &type_name,
-            type_at,
-            diags,
+            declared,
+            definition.relationship_in(),
         )
+        .unwrap_or_else(|| declared.clone());
+    types.first() == Some(&declared)
+}
+
+/// What the relationship connects to on `target`: a capability name of the target, or a
+/// capability type (perhaps by shorthand), the assignment's, else the definition's.
+fn wanted_capability(
+    builder: &mut NodeBuilder,
+    a: &Assignment,
+    definition: &Definition,
+    target: &Node,
+) -> Option<String> {
+    let (wanted, written_in) = match &a.capability {
+        Some(c) => (c.clone(), a.capability_at.unwrap_or(a.span).file),
+        None => (definition.capability.clone()?, definition.capability_in()),
     };
-    let default_type = match &definition.relationship {
-        Some(declared) => {
-            let declared = builder
-                .ancestry
-                .full_name(
-                    builder.model,
-                    TypeKind::Relationship,
-                    declared,
-                    definition.relationship_in(),
-                )
-                .unwrap_or_else(|| declared.clone());
-            types.first() == Some(&declared)
-        }
-        None => a.relationship.is_none(),
-    };
-    let defs = definitions(builder.model, TypeKind::Relationship, &types);
-    let owner = format!(
-        "the relationship of requirement `{}` of `{}`",
-        a.name,
-        topology.nodes[source.index()].name
-    );
-    let written = assigned.and_then(|m| m.get("properties"));
-    let properties = builder.merged(&owner, &defs, "properties", written, a.span, diags);
-    let attributes = builder.merged(
-        &owner,
-        &defs,
-        "attributes",
-        assigned.and_then(|m| m.get("attributes")),
-        a.span,
-        diags,
-    );
-    let (interfaces, admitted) = type_parts(
-        builder,
-        &defs,
-        assigned.and_then(|m| m.get("interfaces")),
-        diags,
-    );
-    // A capability name of the target, or a capability type (perhaps by shorthand).
-    let wanted = match &a.capability {
-        Some(c) => Some((c.clone(), a.capability_at.unwrap_or(a.span).file)),
-        None => definition
-            .capability
-            .clone()
-            .map(|c| (c, definition.capability_in())),
-    };
-    let wanted = wanted.map(|(w, written_in)| {
-        let capabilities = &topology.nodes[target.index()].capabilities;
-        match builder
-            .ancestry
-            .full_name(builder.model, TypeKind::Capability, &w, written_in)
-        {
-            Some(full) if !capabilities.contains_key(&w) => full,
-            _ => w,
-        }
-    });
-    let target_node = &topology.nodes[target.index()];
-    let capability = wanted
-        .as_ref()
-        .and_then(|w| target_capability(&target_node.capabilities, w, &a.name, &admitted));
-    if let (Some(wanted), None) = (&wanted, &capability) {
-        let target_defs = definitions(builder.model, TypeKind::Node, &target_node.types);
-        if crate::resolve::nodes::defs_complete(builder.model, &target_defs) {
-            let d = missing_capability(
-                &topology.nodes[source.index()].name,
-                a,
-                wanted,
-                &target_node.name,
-                target_node
-                    .capabilities
-                    .keys()
-                    .map(String::as_str)
-                    .collect(),
-                builder.model.dialect == crate::ir::Dialect::Tosca2,
-            );
-            diags.push(match namesake(&target_node.capabilities, wanted) {
-                Some((name, other)) => d.hint(format!(
-                    "its capability `{name}` is of type `{other}`: a type of the same name from another profile or namespace is another type (§6.7.3 Profile Versions)"
-                )),
-                None => d,
-            });
-        }
+    match builder
+        .ancestry
+        .full_name(builder.model, TypeKind::Capability, &wanted, written_in)
+    {
+        Some(full) if !target.capabilities.contains_key(&wanted) => Some(full),
+        _ => Some(wanted),
     }
-    Relationship {
-        name,
+}
+
+/// A target without the capability `wanted`: reported, unless the target's types are not all
+/// known (taken on trust), with the capability of a namesake type where it has one.
+fn report_missing_capability(
+    builder: &NodeBuilder,
+    source: &str,
+    a: &Assignment,
+    wanted: &str,
+    target: &Node,
+    diags: &mut Diagnostics,
+) {
+    let target_defs = definitions(builder.model, TypeKind::Node, &target.types);
+    if !crate::resolve::nodes::defs_complete(builder.model, &target_defs) {
+        return;
+    }
+    let d = missing_capability(
         source,
-        target,
-        requirement: a.name.clone(),
-        capability,
-        count: crate::ir::Value::Integer(1),
-        target_index: None,
-        allocation: IndexMap::new(),
-        instance: None,
-        type_name,
-        types,
-        default_type,
-        properties,
-        assigned: crate::resolve::nodes::written_keys(written),
-        attributes,
-        interfaces,
-        location: builder.locator.at(a.span),
-        template_location,
-    }
+        a,
+        wanted,
+        &target.name,
+        target.capabilities.keys().map(String::as_str).collect(),
+        builder.model.dialect == crate::ir::Dialect::Tosca2,
+    );
+    diags.push(match namesake(&target.capabilities, wanted) {
+        Some((name, other)) => d.hint(format!(
+            "its capability `{name}` is of type `{other}`: a type of the same name from another profile or namespace is another type (§6.7.3 Profile Versions)"
+        )),
+        None => d,
+    });
 }
 
 /// A relationship's interfaces (its type chain's, then its own `assigned` ones) and the

@@ -239,7 +239,7 @@ impl Expander<'_> {
         let mut problems = Vec::new();
         let out = splice(topology, plans, &names, &mut problems);
         let spans = SpanFinder::new(&out.source.files, self.ctx.sources);
-        for splice::Problem {
+        for splice::SpliceProblem {
             at,
             error,
             message,

@@ -19,8 +19,9 @@ use crate::ir::{
     RelationshipId, Requirement, Substituted, Topology, Value,
 };
 
-/// A problem found while splicing: where, whether it is an error, what, what would be right.
-pub(super) struct Problem {
+/// A problem found while splicing a substituting template into the topology: where, whether it
+/// is an error, what, what would be right. Reported once per place by the substitution.
+pub(super) struct SpliceProblem {
     pub at: Option<Location>,
     /// An error, else a warning.
     pub error: bool,
@@ -28,9 +29,9 @@ pub(super) struct Problem {
     pub hint: String,
 }
 
-impl Problem {
+impl SpliceProblem {
     fn error(at: Option<Location>, message: String, hint: String) -> Self {
-        Problem {
+        SpliceProblem {
             at,
             error: true,
             message,
@@ -39,7 +40,7 @@ impl Problem {
     }
 
     fn warning(at: Option<Location>, message: String, hint: String) -> Self {
-        Problem {
+        SpliceProblem {
             at,
             error: false,
             message,
@@ -53,7 +54,7 @@ pub(super) fn splice(
     outer: Topology,
     plans: Vec<Plan>,
     names: &[String],
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<SpliceProblem>,
 ) -> Topology {
     let mut splicer = Splicer::new(&outer, &plans, names, problems);
     splicer.nodes();
@@ -74,7 +75,7 @@ struct Splicer<'a> {
     plans: &'a [Plan],
     /// The substituting template of each plan, for messages.
     names: &'a [String],
-    problems: &'a mut Vec<Problem>,
+    problems: &'a mut Vec<SpliceProblem>,
     out: Topology,
     /// Outer node index → its plan, for the nodes substituted.
     plan_of: HashMap<usize, usize>,
@@ -99,7 +100,7 @@ impl<'a> Splicer<'a> {
         outer: &'a Topology,
         plans: &'a [Plan],
         names: &'a [String],
-        problems: &'a mut Vec<Problem>,
+        problems: &'a mut Vec<SpliceProblem>,
     ) -> Self {
         let mut out = Topology {
             nodes: Vec::new(),
@@ -276,7 +277,7 @@ impl<'a> Splicer<'a> {
         if mapped.is_empty() {
             // The substituting template fulfils it inside, or has no use for it
             // (tosca-parser's `system.yaml` hosts `dbsys`, whose template maps no `host`).
-            self.problems.push(Problem::warning(
+            self.problems.push(SpliceProblem::warning(
                 rel.location,
                 if *k > 1 && !assignment_targets(inner, &rel.requirement, 0).is_empty() {
                     format!(
@@ -306,7 +307,7 @@ impl<'a> Splicer<'a> {
                         .is_some_and(|i| self.inner_rels.contains(&i.index()))
             });
             if inside {
-                self.problems.push(Problem::error(
+                self.problems.push(SpliceProblem::error(
                     rel.location,
                     format!(
                         "requirement `{}` of substituted node `{}` is fulfilled here and also inside `{name}`, by `{}`'s requirement `{}`",
@@ -367,7 +368,7 @@ impl<'a> Splicer<'a> {
                 ),
             ),
         };
-        self.problems.push(Problem::error(
+        self.problems.push(SpliceProblem::error(
             rel.location,
             message,
             format!(
@@ -534,7 +535,7 @@ impl<'a> Splicer<'a> {
             Section::Requirements => "requirement",
         };
         let name = &self.names[p];
-        self.problems.push(Problem::warning(
+        self.problems.push(SpliceProblem::warning(
             at,
             format!(
                 "the boundary maps {noun} `{}` onto `{}` of `{}`, which `{name}` substitutes without mapping a {noun} `{}`; the mapping is dropped",

@@ -11,7 +11,7 @@ use crate::resolve::calls::syntax;
 use crate::resolve::constraints;
 use crate::resolve::port_spec;
 use crate::resolve::validation;
-use crate::yaml::{Map, Node as Yaml};
+use crate::yaml::Node as Yaml;
 
 use super::{
     Definition, MAX_TYPE_DEPTH, Shape, Typing, definitions_of, fixed_assigned, is_base64,
@@ -141,166 +141,182 @@ impl<'m> Typing<'_, 'm> {
             );
         }
         let (shape, chain) = self.shape(type_name);
-        let value = match shape {
-            Shape::Unknown => self.reader.value(node, diags),
-            Shape::List => match node.as_seq() {
-                Some(items) => Value::List(
-                    items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, item)| {
-                            self.entry(item, entry_schema, &format!("{path}[{i}]"), depth, diags)
-                        })
-                        .collect(),
-                ),
-                None => {
-                    return (
-                        self.mismatch(node, type_name, path, "a list", diags),
-                        Vec::new(),
-                    );
-                }
-            },
-            Shape::Map => match node.as_map() {
-                Some(map) => {
-                    let mut out = IndexMap::with_capacity(map.len());
-                    for entry in map.entries() {
-                        let Some(key) = entry.key.scalar_text() else {
-                            diags.push(self.reader.non_text_key(&entry.key));
-                            continue;
-                        };
-                        if let Some(key_schema) = key_schema {
-                            self.entry(
-                                &entry.key,
-                                Some(key_schema),
-                                &format!("{path} key `{key}`"),
-                                depth,
-                                diags,
-                            );
-                        }
-                        let value = self.entry(
-                            &entry.value,
-                            entry_schema,
-                            &format!("{path}.{key}"),
-                            depth,
-                            diags,
-                        );
-                        out.insert(self.reader.unescape(key).to_string(), value);
-                    }
-                    Value::Map(out)
-                }
-                None => {
-                    return (
-                        self.mismatch(node, type_name, path, "a map", diags),
-                        Vec::new(),
-                    );
-                }
-            },
-            Shape::Complex(defs) => match node.as_map() {
-                Some(_) => {
-                    let fields = definitions_of(&defs, "properties");
-                    let mut out = IndexMap::new();
-                    for entry in node.as_map().map_or(&[][..], Map::entries) {
-                        let Some(key) = entry.key.scalar_text() else {
-                            continue;
-                        };
-                        let field_path = format!("{path}.{key}");
-                        let value = match fields.get(key) {
-                            Some(def) if self.fixed_value("properties", def).is_some() => {
-                                diags.push(fixed_assigned(
-                                    &format!("a value of data type `{type_name}`"),
-                                    key,
-                                    entry.key.span,
-                                ));
-                                continue;
-                            }
-                            Some(def) => {
-                                self.value_at(&entry.value, def, &field_path, depth + 1, diags)
-                            }
-                            None => {
-                                diags.push(unknown_name(
-                                    &format!("a value of data type `{type_name}`"),
-                                    "properties",
-                                    key,
-                                    entry,
-                                    &fields,
-                                ));
-                                self.reader.value(&entry.value, diags)
-                            }
-                        };
-                        out.insert(key.to_string(), value);
-                    }
-                    for (name, def) in &fields {
-                        if out.contains_key(*name) {
-                            continue;
-                        }
-                        let fixed = self.fixed_value("properties", def);
-                        if let Some(default) = fixed.or_else(|| def.get("default")) {
-                            let mut quiet = Diagnostics::with_cap(0);
-                            let value = self.value_at(default, def, name, depth + 1, &mut quiet);
-                            out.insert(name.to_string(), value);
-                        } else if def.required() {
-                            diags.push(
-                                Diagnostic::error(
-                                    codes::TOSCA_MISSING_KEY,
-                                    format!("`{path}` of data type `{type_name}` lacks its required property `{name}`"),
-                                )
-                                .at(node.span)
-                                .hint(format!("add `{name}:` to the value")),
-                            );
-                        }
-                    }
-                    Value::Map(out)
-                }
-                None => {
-                    return (
-                        self.mismatch(node, type_name, path, "a map of its properties", diags),
-                        Vec::new(),
-                    );
-                }
-            },
+        let read = match shape {
+            Shape::Unknown => Ok(self.reader.value(node, diags)),
+            Shape::List => self.read_list(node, entry_schema, path, depth, diags),
+            Shape::Map => self.read_map(node, entry_schema, key_schema, path, depth, diags),
+            Shape::Complex(defs) => self.read_data_type(node, &defs, type_name, path, depth, diags),
             // Two leniencies for the Simple Profile, whose tools read YAML 1.1 and took a bare
             // major as a version; TOSCA 2.0 is strict.
             Shape::Version if self.lenient() && major_only(node).is_some() => {
-                let text = major_only(node).unwrap_or_default();
-                diags.push(
-                    Diagnostic::warning(
-                        codes::TOSCA_TYPE_MISMATCH,
-                        format!("`{path}` is `{text}`, but a version has at least `major.minor`; read as `{text}.0`"),
-                    )
-                    .at(node.span)
-                    .hint(format!("write `{text}.0`")),
-                );
-                match literals::version(&format!("{text}.0")) {
-                    Ok(mut v) => {
-                        v.text = text;
-                        Value::Version(v)
-                    }
-                    Err(_) => self.reader.value(node, diags),
-                }
+                Ok(self.major_only_version(node, path, diags))
             }
             Shape::Boolean if self.lenient() && yaml11_bool(node).is_some() => {
-                let (text, b) = yaml11_bool(node).unwrap_or_default();
-                diags.push(
-                    Diagnostic::warning(
-                        codes::TOSCA_TYPE_MISMATCH,
-                        format!("`{path}` is `{text}`, a string in YAML 1.2; read as the boolean {b}, as YAML 1.1 would"),
-                    )
-                    .at(node.span)
-                    .hint(format!("write `{b}`")),
-                );
-                Value::Boolean(b)
+                Ok(yaml11_boolean(node, path, diags))
             }
-            primitive => match self.primitive(node, &primitive) {
-                Ok(value) => value,
-                Err(expected) => {
-                    return (
-                        self.mismatch(node, type_name, path, &expected, diags),
-                        Vec::new(),
-                    );
-                }
-            },
+            primitive => self.primitive(node, &primitive),
         };
-        (value, chain)
+        match read {
+            Ok(value) => (value, chain),
+            // Not of the type: no constraints of its chain apply.
+            Err(expected) => (
+                self.mismatch(node, type_name, path, &expected, diags),
+                Vec::new(),
+            ),
+        }
+    }
+
+    /// A `list`: each item against the `entry_schema`; else what was expected.
+    fn read_list(
+        &mut self,
+        node: &Yaml,
+        entry_schema: Option<&'m Yaml>,
+        path: &str,
+        depth: usize,
+        diags: &mut Diagnostics,
+    ) -> Result<Value, String> {
+        let Some(items) = node.as_seq() else {
+            return Err("a list".to_string());
+        };
+        Ok(Value::List(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    self.entry(item, entry_schema, &format!("{path}[{i}]"), depth, diags)
+                })
+                .collect(),
+        ))
+    }
+
+    /// A `map`: each key against the `key_schema` and each value against the `entry_schema`;
+    /// else what was expected.
+    fn read_map(
+        &mut self,
+        node: &Yaml,
+        entry_schema: Option<&'m Yaml>,
+        key_schema: Option<&'m Yaml>,
+        path: &str,
+        depth: usize,
+        diags: &mut Diagnostics,
+    ) -> Result<Value, String> {
+        let Some(map) = node.as_map() else {
+            return Err("a map".to_string());
+        };
+        let mut out = IndexMap::with_capacity(map.len());
+        for entry in map.entries() {
+            let Some(key) = entry.key.scalar_text() else {
+                diags.push(self.reader.non_text_key(&entry.key));
+                continue;
+            };
+            if let Some(key_schema) = key_schema {
+                let key_path = format!("{path} key `{key}`");
+                self.entry(&entry.key, Some(key_schema), &key_path, depth, diags);
+            }
+            let value_path = format!("{path}.{key}");
+            let value = self.entry(&entry.value, entry_schema, &value_path, depth, diags);
+            out.insert(self.reader.unescape(key).to_string(), value);
+        }
+        Ok(Value::Map(out))
+    }
+
+    /// A value of a data type with properties (`defs`, its chain): the fields written, each
+    /// against its definition, then the defaults of those not written, and an error for each
+    /// required one missing; else what was expected.
+    fn read_data_type(
+        &mut self,
+        node: &Yaml,
+        defs: &[&'m TypeDef],
+        type_name: &str,
+        path: &str,
+        depth: usize,
+        diags: &mut Diagnostics,
+    ) -> Result<Value, String> {
+        let Some(map) = node.as_map() else {
+            return Err("a map of its properties".to_string());
+        };
+        let fields = definitions_of(defs, "properties");
+        let owner = format!("a value of data type `{type_name}`");
+        let mut out = IndexMap::new();
+        for entry in map.entries() {
+            let Some(key) = entry.key.scalar_text() else {
+                continue;
+            };
+            let value = match fields.get(key) {
+                Some(def) if self.fixed_value("properties", def).is_some() => {
+                    diags.push(fixed_assigned(&owner, key, entry.key.span));
+                    continue;
+                }
+                Some(def) => {
+                    let field_path = format!("{path}.{key}");
+                    self.value_at(&entry.value, def, &field_path, depth + 1, diags)
+                }
+                None => {
+                    diags.push(unknown_name(&owner, "properties", key, entry, &fields));
+                    self.reader.value(&entry.value, diags)
+                }
+            };
+            out.insert(key.to_string(), value);
+        }
+        for name in self.fill_defaults(&mut out, &fields, depth) {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    format!(
+                        "`{path}` of data type `{type_name}` lacks its required property `{name}`"
+                    ),
+                )
+                .at(node.span)
+                .hint(format!("add `{name}:` to the value")),
+            );
+        }
+        Ok(Value::Map(out))
+    }
+
+    /// Gives each field of `fields` that `out` lacks its fixed value or default; returns the
+    /// required ones that have neither, in definition order.
+    fn fill_defaults<'f>(
+        &mut self,
+        out: &mut IndexMap<String, Value>,
+        fields: &IndexMap<&'f str, Definition<'m>>,
+        depth: usize,
+    ) -> Vec<&'f str> {
+        let mut missing = Vec::new();
+        for (name, def) in fields {
+            if out.contains_key(*name) {
+                continue;
+            }
+            let fixed = self.fixed_value("properties", def);
+            if let Some(default) = fixed.or_else(|| def.get("default")) {
+                // A default is checked where it is defined.
+                let mut quiet = Diagnostics::with_cap(0);
+                let value = self.value_at(default, def, name, depth + 1, &mut quiet);
+                out.insert(name.to_string(), value);
+            } else if def.required() {
+                missing.push(*name);
+            }
+        }
+        missing
+    }
+
+    /// A Simple Profile `version` written as a bare major (`2`): read as `2.0`, with a warning.
+    fn major_only_version(&self, node: &Yaml, path: &str, diags: &mut Diagnostics) -> Value {
+        let text = major_only(node).unwrap_or_default();
+        diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_TYPE_MISMATCH,
+                format!("`{path}` is `{text}`, but a version has at least `major.minor`; read as `{text}.0`"),
+            )
+            .at(node.span)
+            .hint(format!("write `{text}.0`")),
+        );
+        match literals::version(&format!("{text}.0")) {
+            Ok(mut v) => {
+                v.text = text;
+                Value::Version(v)
+            }
+            Err(_) => self.reader.value(node, diags),
+        }
     }
 
     /// One list entry or map value, against an `entry_schema` (a type name or a definition).
@@ -460,4 +476,19 @@ impl<'m> Typing<'_, 'm> {
         );
         self.reader.value(node, &mut Diagnostics::with_cap(0))
     }
+}
+
+/// A Simple Profile `boolean` written as YAML 1.1 writes one (`yes`, `off`): read as the
+/// boolean, with a warning.
+fn yaml11_boolean(node: &Yaml, path: &str, diags: &mut Diagnostics) -> Value {
+    let (text, b) = yaml11_bool(node).unwrap_or_default();
+    diags.push(
+        Diagnostic::warning(
+            codes::TOSCA_TYPE_MISMATCH,
+            format!("`{path}` is `{text}`, a string in YAML 1.2; read as the boolean {b}, as YAML 1.1 would"),
+        )
+        .at(node.span)
+        .hint(format!("write `{b}`")),
+    );
+    Value::Boolean(b)
 }
