@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use crate::back::Ledger;
 use crate::back::filters::hcl_str;
-use crate::ir::{NodeId, Topology, Value};
+use crate::ir::{Function, NodeId, Topology, Value};
 
 /// How deep `get_property` may chase other `get_property` calls before giving up (a cycle).
 const MAX_DEPTH: usize = 16;
@@ -57,35 +57,10 @@ pub struct Scope<'a> {
 /// in a rule's table, the image for an `os`, a port to open); everything else refers to
 /// `var.<name>`. An input with neither, or a selector that is not a literal, stays the call.
 pub fn known<'v>(topology: &'v Topology, value: &'v Value) -> &'v Value {
-    let Value::Call(call) = value else {
-        return value;
-    };
-    let (Some(Value::String(name)), "get_input") = (call.args.first(), call.function.as_str())
-    else {
-        return value;
-    };
-    let input = topology.inputs.iter().find(|i| &i.name == name);
-    let bound = input.and_then(|i| i.value.as_ref().or(i.default.as_ref()));
-    let mut current = match bound {
-        Some(v) => v,
-        None => return value,
-    };
-    for step in &call.args[1..] {
-        current = match (current, step) {
-            (Value::Map(m), Value::String(k)) => match m.get(k) {
-                Some(v) => v,
-                None => return value,
-            },
-            (Value::List(l), Value::Integer(i)) => {
-                match usize::try_from(*i).ok().and_then(|i| l.get(i)) {
-                    Some(v) => v,
-                    None => return value,
-                }
-            }
-            _ => return value,
-        };
+    match value {
+        Value::Call(call) => crate::ir::eval::bound_input(topology, call).unwrap_or(value),
+        _ => value,
     }
-    current
 }
 
 /// Each node's index by its name, the first node of a name winning (as a scan would find it).
@@ -162,13 +137,13 @@ impl Scope<'_> {
 
     fn call(
         &self,
-        function: &str,
+        function: &Function,
         args: &[Value],
         this: Option<NodeId>,
         depth: usize,
     ) -> Result<String, String> {
         match function {
-            "get_input" => {
+            Function::GetInput => {
                 let Some(Value::String(name)) = args.first() else {
                     return Err("get_input needs an input name".to_string());
                 };
@@ -182,7 +157,7 @@ impl Scope<'_> {
                 }
                 Ok(out)
             }
-            "get_property" => {
+            Function::GetProperty => {
                 let value = self.property(args, this)?;
                 let node = match args.first() {
                     Some(Value::String(n)) => self.node_named(n, this).ok(),
@@ -190,9 +165,9 @@ impl Scope<'_> {
                 };
                 self.expr_at(value, node.or(this), depth + 1)
             }
-            "get_attribute" => self.attribute(args, this, depth),
-            "concat" => self.template(args, this, depth),
-            "join" => {
+            Function::GetAttribute => self.attribute(args, this, depth),
+            Function::Concat => self.template(args, this, depth),
+            Function::Join => {
                 let delimiter = match args.get(1) {
                     Some(Value::String(d)) => d.as_str(),
                     None => "",
@@ -217,7 +192,7 @@ impl Scope<'_> {
                     None => Err("join needs a list".to_string()),
                 }
             }
-            "token" => match args {
+            Function::Token => match args {
                 [s, Value::String(sep), Value::Integer(i)] => Ok(format!(
                     "element(split({}, {}), {i})",
                     hcl_str(sep),
@@ -236,7 +211,7 @@ impl Scope<'_> {
         let mut this = this;
         for _ in 0..MAX_DEPTH {
             match &value {
-                Value::Call(c) if c.function == "get_property" => {
+                Value::Call(c) if c.function == Function::GetProperty => {
                     let next = self.property(&c.args, this).ok()?.clone();
                     if let Some(Value::String(n)) = c.args.first() {
                         this = self.node_named(n, this).ok().or(this);

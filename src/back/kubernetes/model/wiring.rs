@@ -2,7 +2,7 @@
 //! networks, placement and scaling policies, load balancers.
 
 use crate::diag::{Diagnostics, codes};
-use crate::ir::Value;
+use crate::ir::{Function, Value};
 
 use super::super::values::{integer, literal_text, shouty, size_quantity};
 use super::addresses::{ADDRESS_ATTRIBUTES, POD_IP_MARK};
@@ -82,9 +82,9 @@ impl Ctx<'_> {
             )),
             Value::Call(call) => {
                 let args: Vec<String> = call.args.iter().filter_map(literal_text).collect();
-                match call.function.as_str() {
-                    "get_input" => Err(format!("input `{}` has no value", args.join("."))),
-                    "get_attribute" | "get_property" if args.len() >= 2 => {
+                match &call.function {
+                    Function::GetInput => Err(format!("input `{}` has no value", args.join("."))),
+                    Function::GetAttribute | Function::GetProperty if args.len() >= 2 => {
                         let entity = args[0].as_str();
                         let target = match entity {
                             "SELF" => Some(node),
@@ -113,7 +113,7 @@ impl Ctx<'_> {
                         if let Some(v) = known
                             && !v.has_call()
                             && !matches!(v, Value::Null)
-                            && (call.function == "get_property"
+                            && (call.function == Function::GetProperty
                                 || !matches!(attr, "state" | "tosca_id"))
                         {
                             return Ok(literal_text(v));
@@ -144,7 +144,7 @@ impl Ctx<'_> {
                             )),
                         }
                     }
-                    "concat" => {
+                    Function::Concat => {
                         let mut out = String::new();
                         for part in &call.args {
                             if let Some(t) = self.resolve(part, node, plan)? {
@@ -153,7 +153,7 @@ impl Ctx<'_> {
                         }
                         Ok(Some(out))
                     }
-                    "join" => {
+                    Function::Join => {
                         let list = match call.args.first() {
                             Some(Value::List(items)) => items.clone(),
                             _ => return Err("join() without a list".to_string()),

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::back::Ledger;
-use crate::ir::{Call, NodeId, Topology, Value};
+use crate::ir::{Call, Function, NodeId, Topology, Value};
 
 /// A property of a node or of one of its capabilities.
 type Key = (usize, Option<String>, String);
@@ -121,21 +121,22 @@ impl<'t> Evaluator<'t> {
                         .map(|a| self.value(a, this, depth + 1))
                         .collect()
                 };
-                // A custom function is named with its profile's namespace (`core:to_string`).
-                let name = call.function.rsplit(':').next().unwrap_or(&call.function);
-                match name {
-                    "get_input" => self.input(&call.args, this, depth)?,
-                    "get_property" => self.property(&call.args, this, depth)?,
-                    "concat" => concat(args()?),
-                    "join" => join(args()?)?,
-                    "to_string" => one(args()?).map(|v| Json::String(text(&v)))?,
-                    "to_uppercase" => {
+                // The community core profile's string functions, by the name they have in
+                // it: a template calls them with the profile's namespace (`core:to_string`).
+                match (&call.function, call.function.custom_local_name()) {
+                    (Function::GetInput, _) => self.input(&call.args, this, depth)?,
+                    (Function::GetProperty, _) => self.property(&call.args, this, depth)?,
+                    (Function::Concat, _) => concat(args()?),
+                    (Function::Join, _) => join(args()?)?,
+                    (_, Some("to_string")) => one(args()?).map(|v| Json::String(text(&v)))?,
+                    (_, Some("to_uppercase")) => {
                         one(args()?).map(|v| Json::String(text(&v).to_uppercase()))?
                     }
-                    "to_lowercase" => {
+                    (_, Some("to_lowercase")) => {
                         one(args()?).map(|v| Json::String(text(&v).to_lowercase()))?
                     }
-                    other => {
+                    (other, local) => {
+                        let other = local.unwrap_or(other.name());
                         return Err(format!(
                             "`${other}` is known only at deployment, and a manifest needs the value now"
                         ));

@@ -3,7 +3,12 @@
 
 use super::sets::plain_sets;
 use super::*;
-use crate::ir::{Call, ScalarUnit};
+use crate::ir::{Call, Dialect, ScalarUnit};
+
+/// The pure built-in of TOSCA 2.0 called `name` applied to `args`.
+fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
+    super::apply(&Function::parse(name, Dialect::Tosca2), args, patterns)
+}
 
 /// A map of values keyed by text, for tests.
 fn map(entries: &[(&str, Value)]) -> Value {
@@ -28,7 +33,7 @@ fn l(items: Vec<Value>) -> Value {
     Value::List(items)
 }
 fn later() -> Value {
-    Value::Call(Call::new("get_attribute", vec![s("x"), s("y")]))
+    Value::Call(Call::new(Function::GetAttribute, vec![s("x"), s("y")]))
 }
 fn value(name: &str, args: Vec<Value>) -> Value {
     match apply(name, &args, &Patterns::default()) {
