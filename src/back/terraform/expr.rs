@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use crate::back::Ledger;
 use crate::back::filters::hcl_str;
-use crate::ir::{Function, NodeId, Topology, Value};
+use crate::ir::{Call, Function, NodeId, Topology, Value, eval};
 
 /// How deep `get_property` may chase other `get_property` calls before giving up (a cycle).
 const MAX_DEPTH: usize = 16;
@@ -125,83 +125,15 @@ impl Scope<'_> {
                 }
                 format!("{{ {} }}", parts.join(", "))
             }
-            Value::Call(call) if call.has_unresolved_path() => {
-                return Err(format!(
-                    "{} follows a TOSCA path that leads to no one node template before deployment",
-                    crate::ir::value_text(value)
-                ));
-            }
-            Value::Call(call) => self.call(&call.function, &call.args, this, depth)?,
+            Value::Call(call) => eval::call(
+                call,
+                &mut Hcl {
+                    scope: self,
+                    this,
+                    depth,
+                },
+            )?,
         })
-    }
-
-    fn call(
-        &self,
-        function: &Function,
-        args: &[Value],
-        this: Option<NodeId>,
-        depth: usize,
-    ) -> Result<String, String> {
-        match function {
-            Function::GetInput => {
-                let Some(Value::String(name)) = args.first() else {
-                    return Err("get_input needs an input name".to_string());
-                };
-                let var = self
-                    .vars
-                    .get(name)
-                    .ok_or_else(|| format!("there is no input `{name}`"))?;
-                let mut out = format!("var.{var}");
-                for a in &args[1..] {
-                    out.push_str(&index(a)?);
-                }
-                Ok(out)
-            }
-            Function::GetProperty => {
-                let value = self.property(args, this)?;
-                let node = match args.first() {
-                    Some(Value::String(n)) => self.node_named(n, this).ok(),
-                    _ => None,
-                };
-                self.expr_at(value, node.or(this), depth + 1)
-            }
-            Function::GetAttribute => self.attribute(args, this, depth),
-            Function::Concat => self.template(args, this, depth),
-            Function::Join => {
-                let delimiter = match args.get(1) {
-                    Some(Value::String(d)) => d.as_str(),
-                    None => "",
-                    Some(_) => return Err("join's delimiter must be a string".to_string()),
-                };
-                match args.first() {
-                    Some(Value::List(items)) => {
-                        let mut parts = Vec::with_capacity(items.len() * 2);
-                        for (i, item) in items.iter().enumerate() {
-                            if i > 0 && !delimiter.is_empty() {
-                                parts.push(Value::String(delimiter.to_string()));
-                            }
-                            parts.push(item.clone());
-                        }
-                        self.template(&parts, this, depth)
-                    }
-                    Some(other) => Ok(format!(
-                        "join({}, {})",
-                        hcl_str(delimiter),
-                        self.expr_at(other, this, depth + 1)?
-                    )),
-                    None => Err("join needs a list".to_string()),
-                }
-            }
-            Function::Token => match args {
-                [s, Value::String(sep), Value::Integer(i)] => Ok(format!(
-                    "element(split({}, {}), {i})",
-                    hcl_str(sep),
-                    self.expr_at(s, this, depth + 1)?
-                )),
-                _ => Err("token needs a string, a separator and an index".to_string()),
-            },
-            other => Err(format!("`{other}` has no Terraform equivalent")),
-        }
     }
 
     /// The literal a value stands for: itself, or what `get_property` names (followed through
@@ -388,6 +320,107 @@ impl Scope<'_> {
         }
         out.push('"');
         Ok(out)
+    }
+}
+
+/// A call as an HCL expression ([`Scope::expr`]), seen from node `this` (for `SELF` and
+/// `HOST`).
+struct Hcl<'s, 'a> {
+    scope: &'s Scope<'a>,
+    this: Option<NodeId>,
+    depth: usize,
+}
+
+impl eval::Host for Hcl<'_, '_> {
+    type Out = String;
+
+    fn known(&mut self, value: &Value) -> Result<String, String> {
+        self.scope.expr_at(value, self.this, self.depth + 1)
+    }
+
+    /// `var.<name>` and the keys and indexes after the name.
+    fn input(&mut self, call: &Call) -> Result<String, String> {
+        let Some(Value::String(name)) = call.args.first() else {
+            return Err("get_input needs an input name".to_string());
+        };
+        let var = self
+            .scope
+            .vars
+            .get(name)
+            .ok_or_else(|| format!("there is no input `{name}`"))?;
+        let mut out = format!("var.{var}");
+        for a in &call.args[1..] {
+            out.push_str(&index(a)?);
+        }
+        Ok(out)
+    }
+
+    /// A property's value, seen from the node that has it; an attribute through the rule's
+    /// attribute table.
+    fn query(&mut self, call: &Call) -> Result<String, String> {
+        let (scope, args, this) = (self.scope, call.args.as_slice(), self.this);
+        match call.function {
+            Function::GetProperty => {
+                let value = scope.property(args, this)?;
+                let node = match args.first() {
+                    Some(Value::String(n)) => scope.node_named(n, this).ok(),
+                    _ => None,
+                };
+                scope.expr_at(value, node.or(this), self.depth + 1)
+            }
+            Function::GetAttribute => scope.attribute(args, this, self.depth),
+            _ => self.other(call),
+        }
+    }
+
+    /// An HCL string template of the parts.
+    fn concat(&mut self, call: &Call) -> Result<String, String> {
+        self.scope.template(&call.args, self.this, self.depth)
+    }
+
+    /// A template of the items with the delimiter between them; `join(...)` of a list known
+    /// only at deployment.
+    fn join(&mut self, call: &Call) -> Result<String, String> {
+        let (args, this, depth) = (call.args.as_slice(), self.this, self.depth);
+        let delimiter = match args.get(1) {
+            Some(Value::String(d)) => d.as_str(),
+            None => "",
+            Some(_) => return Err("join's delimiter must be a string".to_string()),
+        };
+        match args.first() {
+            Some(Value::List(items)) => {
+                let mut parts = Vec::with_capacity(items.len() * 2);
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 && !delimiter.is_empty() {
+                        parts.push(Value::String(delimiter.to_string()));
+                    }
+                    parts.push(item.clone());
+                }
+                self.scope.template(&parts, this, depth)
+            }
+            Some(other) => Ok(format!(
+                "join({}, {})",
+                hcl_str(delimiter),
+                self.scope.expr_at(other, this, depth + 1)?
+            )),
+            None => Err("join needs a list".to_string()),
+        }
+    }
+
+    /// `element(split(separators, text), index)`.
+    fn token(&mut self, call: &Call) -> Result<String, String> {
+        match call.args.as_slice() {
+            [s, Value::String(sep), Value::Integer(i)] => Ok(format!(
+                "element(split({}, {}), {i})",
+                hcl_str(sep),
+                self.scope.expr_at(s, self.this, self.depth + 1)?
+            )),
+            _ => Err("token needs a string, a separator and an index".to_string()),
+        }
+    }
+
+    fn other(&mut self, call: &Call) -> Result<String, String> {
+        Err(format!("`{}` has no Terraform equivalent", call.function))
     }
 }
 

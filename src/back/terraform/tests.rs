@@ -147,11 +147,28 @@ fn functions_become_references_and_string_templates() {
     assert_eq!(
         scope
             .expr(
+                &call(
+                    "token",
+                    vec![
+                        call("get_input", vec![s("port")]),
+                        s("."),
+                        Value::Integer(1)
+                    ]
+                ),
+                None
+            )
+            .unwrap(),
+        "element(split(\".\", var.port), 1)"
+    );
+    // Known arguments are computed as the resolver computes them (`ir::eval::apply`).
+    assert_eq!(
+        scope
+            .expr(
                 &call("token", vec![s("a.b"), s("."), Value::Integer(1)]),
                 None
             )
             .unwrap(),
-        "element(split(\".\", \"a.b\"), 1)"
+        "\"b\""
     );
     assert_eq!(
         scope
