@@ -136,6 +136,11 @@ impl Function {
             .map_or_else(|| Custom(name.to_string()), |(f, _)| f.clone())
     }
 
+    /// Every built-in function, of either dialect ([`Function::is_built_in`] says which).
+    pub fn built_ins() -> impl Iterator<Item = &'static Function> {
+        BUILT_INS.iter().map(|(f, _)| f)
+    }
+
     /// The name the function is called by, without TOSCA 2.0's `$`.
     pub fn name(&self) -> &str {
         match self {
@@ -249,6 +254,15 @@ mod tests {
         );
         assert_eq!(Function::parse("sum", Dialect::Tosca2), Sum);
         assert_eq!(Function::parse("concat", Dialect::SimpleProfile), Concat);
+    }
+
+    #[test]
+    fn the_simple_profiles_built_ins_are_the_functions_its_reader_knows() {
+        let built_ins: Vec<&str> = Function::built_ins()
+            .filter(|f| f.is_built_in(Dialect::SimpleProfile))
+            .map(Function::name)
+            .collect();
+        assert_eq!(built_ins, crate::model::FUNCTIONS_1X);
     }
 
     #[test]
