@@ -124,12 +124,12 @@ fn simple_profile_calls_known_at_translation_time_are_evaluated_where_they_are_w
     let Value::Call(port) = input("db_port") else {
         panic!("a get_input call: {:?}", input("db_port"))
     };
-    assert_eq!(port.function, "get_input");
+    assert_eq!(port.function, toscana::ir::Function::GetInput);
     // What only deployment knows stays a call, with the known arguments evaluated.
     let Value::Call(url) = input("url") else {
         panic!("a call")
     };
-    assert_eq!(url.function, "concat");
+    assert_eq!(url.function, toscana::ir::Function::Concat);
     assert_eq!(url.args[3], Value::Integer(80));
 }
 
@@ -149,7 +149,7 @@ fn known_calls_in_attribute_assignments_are_evaluated_too() {
             web.attributes["state"]
         )
     };
-    assert_eq!(state.function, "concat");
+    assert_eq!(state.function, toscana::ir::Function::Concat);
 }
 
 #[test]

@@ -7,8 +7,10 @@
 //! `toscana ir FILE` prints it as JSON; `docs/ir.schema.json` is its JSON Schema, generated from
 //! these types by [`json_schema`] and kept current by a test.
 
+pub mod eval;
 mod family;
 mod float;
+mod function;
 mod handles;
 pub mod hosting;
 pub mod order;
@@ -21,6 +23,7 @@ mod value_maps;
 
 pub use family::{TypeKind, canonical, kind_of_uri, type_matches};
 pub use float::float_text;
+pub use function::Function;
 pub use handles::{GroupId, NodeId, RelationshipId};
 pub use hosting::{Hosting, is_hosting};
 pub use shared::Shared;

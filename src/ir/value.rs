@@ -4,6 +4,8 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::Function;
+
 pub use crate::model::{ScalarUnit, Version};
 
 /// A TOSCA value, tagged so that no reader has to guess: `{"kind": "string", "value": "x"}`.
@@ -57,7 +59,8 @@ pub enum Value {
 /// and indices included; a backend that cannot follow it says so.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Call {
-    pub function: String,
+    #[schemars(with = "String")]
+    pub function: Function,
     pub args: Vec<Value>,
     /// For a call of a custom function (TOSCA 2.0 `functions`, §10.4 Function Definitions): the
     /// `implementation` of the signature the call fits, with its artifact paths resolved like
@@ -74,9 +77,9 @@ pub struct Call {
 
 impl Call {
     /// A call made by toscana rather than read, with no place in a file.
-    pub fn new(function: impl Into<String>, args: Vec<Value>) -> Self {
+    pub fn new(function: Function, args: Vec<Value>) -> Self {
         Call {
-            function: function.into(),
+            function,
             args,
             implementation: None,
             span: None,
@@ -103,15 +106,13 @@ impl Call {
     /// only at deployment. Backends that map the Simple Profile form cannot read it.
     pub fn has_unresolved_path(&self) -> bool {
         const KEYWORDS: &[&str] = &["RELATIONSHIP", "CAPABILITY", "SOURCE", "TARGET", "ALL"];
-        matches!(
-            self.function.as_str(),
-            "get_property" | "get_attribute" | "get_artifact" | "available_allocation"
-        ) && self.args.iter().enumerate().any(|(i, arg)| match arg {
-            Value::String(s) => KEYWORDS.contains(&s.as_str()),
-            Value::Integer(_) => i == 1,
-            Value::Call(_) => true,
-            _ => false,
-        })
+        self.function.is_query()
+            && self.args.iter().enumerate().any(|(i, arg)| match arg {
+                Value::String(s) => KEYWORDS.contains(&s.as_str()),
+                Value::Integer(_) => i == 1,
+                Value::Call(_) => true,
+                _ => false,
+            })
     }
 }
 
@@ -158,7 +159,7 @@ impl Value {
             Value::Call(call) => call
                 .args
                 .iter()
-                .fold(WORD + text(&call.function), |sum, v| {
+                .fold(WORD + text(call.function.name()), |sum, v| {
                     sum.saturating_add(v.weight())
                 }),
         }
@@ -220,7 +221,7 @@ pub fn value_text(value: &Value) -> String {
                 out.push('}');
             }
             Value::Call(call) => {
-                out.push_str(&call.function);
+                out.push_str(call.function.name());
                 out.push('(');
                 for (i, arg) in call.args.iter().enumerate() {
                     if i > 0 {

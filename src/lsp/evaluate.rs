@@ -19,7 +19,7 @@
 
 use super::check::Checked;
 use super::index::{CallSite, Owner, Step};
-use crate::ir::{Topology, Value};
+use crate::ir::{Dialect, Function, Topology, Value};
 use crate::resolve::calls::builtins::{self, Group, Outcome};
 use crate::yaml::{Core, Node};
 
@@ -38,7 +38,8 @@ pub fn describe(checked: &Checked, call: &CallSite) -> String {
                 f.section
             )
         }),
-        false => meaning_1x(name).map(|m| format!("{m} (Simple Profile §4 TOSCA functions)")),
+        false => meaning_1x(&Function::parse(name, Dialect::SimpleProfile))
+            .map(|m| format!("{m} (Simple Profile §4 TOSCA functions)")),
     };
     let mut out = format!("**`{}`**", call.function);
     if let Some(meaning) = meaning {
@@ -50,19 +51,21 @@ pub fn describe(checked: &Checked, call: &CallSite) -> String {
 }
 
 /// The one-line meaning of a Simple Profile function (Simple Profile 1.3 §4 TOSCA functions).
-fn meaning_1x(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "get_input" => "the value of an input of the service template",
-        "get_property" => "the value of a property of a template, or of one of its capabilities",
-        "get_attribute" => {
+fn meaning_1x(function: &Function) -> Option<&'static str> {
+    Some(match function {
+        Function::GetInput => "the value of an input of the service template",
+        Function::GetProperty => {
+            "the value of a property of a template, or of one of its capabilities"
+        }
+        Function::GetAttribute => {
             "the value of an attribute of a template, known once it is deployed (or its default)"
         }
-        "get_operation_output" => "an output of an operation, known once it has run",
-        "get_nodes_of_type" => "the names of the node templates of a type",
-        "get_artifact" => "the location of an artifact once it is deployed",
-        "concat" => "the strings given, one after the other",
-        "join" => "the strings of a list, with a delimiter between them",
-        "token" => "the substring of a string between separators, by position",
+        Function::GetOperationOutput => "an output of an operation, known once it has run",
+        Function::GetNodesOfType => "the names of the node templates of a type",
+        Function::GetArtifact => "the location of an artifact once it is deployed",
+        Function::Concat => "the strings given, one after the other",
+        Function::Join => "the strings of a list, with a delimiter between them",
+        Function::Token => "the substring of a string between separators, by position",
         _ => return None,
     })
 }
@@ -367,7 +370,12 @@ impl Alone<'_> {
     fn call(&self, written: &str, args: &Node, depth: usize) -> Option<Option<Value>> {
         let name = written.strip_prefix('$').unwrap_or(written);
         let tosca2 = written.starts_with('$');
-        if !tosca2 && !crate::model::FUNCTIONS_1X.contains(&name) {
+        let dialect = match tosca2 {
+            true => Dialect::Tosca2,
+            false => Dialect::SimpleProfile,
+        };
+        let function = Function::parse(name, dialect);
+        if !function.is_built_in(dialect) && !tosca2 {
             return None;
         }
         let list: Vec<&Node> = match args.as_seq() {
@@ -375,8 +383,8 @@ impl Alone<'_> {
             None => vec![args],
         };
         let text = |i: usize| list.get(i).and_then(|n| n.as_str());
-        Some(match name {
-            "get_input" => {
+        Some(match function {
+            Function::GetInput => {
                 let input = self
                     .topology
                     .inputs
@@ -386,22 +394,22 @@ impl Alone<'_> {
                     .and_then(|i| i.value.clone().or_else(|| i.default.clone()))
                     .and_then(|v| descend_args(v, &list[1..]))
             }
-            "get_property" | "get_attribute" => {
+            Function::GetProperty | Function::GetAttribute => {
                 let strings: Option<Vec<&str>> = list.iter().map(|n| n.as_str()).collect();
-                strings.and_then(|path| self.read(&path, name == "get_attribute"))
+                let attribute = function == Function::GetAttribute;
+                strings.and_then(|path| self.read(&path, attribute))
             }
-            "concat" | "join" => {
+            Function::Concat | Function::Join => {
                 let values = self.value(args, depth + 1)?;
                 let args = match values {
                     Value::List(items) => items,
                     other => vec![other],
                 };
-                applied(name, &args)
+                applied(&function, &args)
             }
-            "and" | "or" if tosca2 => self.logic(name == "and", args, depth),
+            Function::And | Function::Or => self.logic(function == Function::And, args, depth),
             _ if tosca2 => {
-                let function = builtins::built_in(name)?;
-                if function.group != Group::Pure {
+                if builtins::built_in(name)?.group != Group::Pure {
                     return Some(None);
                 }
                 let values = self.value(args, depth + 1)?;
@@ -409,7 +417,7 @@ impl Alone<'_> {
                     Value::List(items) => items,
                     other => vec![other],
                 };
-                applied(name, &args)
+                applied(&function, &args)
             }
             _ => None,
         })
@@ -548,15 +556,19 @@ fn descend_args(value: Value, args: &[&Node]) -> Option<Value> {
 }
 
 /// A pure function applied by the resolver's implementation, when its arguments are known.
-fn applied(name: &str, args: &[Value]) -> Option<Value> {
+fn applied(function: &Function, args: &[Value]) -> Option<Value> {
     if args.iter().any(Value::has_call) {
         return None;
     }
-    let function = builtins::built_in(name)?;
-    if function.arity(args.len()).is_err() {
+    let built_in = builtins::built_in(function.name())?;
+    if built_in.arity(args.len()).is_err() {
         return None;
     }
-    match builtins::apply(name, args, &crate::resolve::patterns::Patterns::default()) {
+    match builtins::apply(
+        function,
+        args,
+        &crate::resolve::patterns::Patterns::default(),
+    ) {
         Outcome::Value(value) => Some(value),
         _ => None,
     }

@@ -377,7 +377,7 @@ impl Checker<'_> {
                 break;
             }
             next = match topology.nodes[target.0.index()].properties.get(&target.1) {
-                Some(Value::Call(call)) if call.function == "get_property" => {
+                Some(Value::Call(call)) if call.function == crate::ir::Function::GetProperty => {
                     self.call_target(call, target.0, topology)
                 }
                 _ => None,

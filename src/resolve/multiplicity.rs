@@ -35,7 +35,7 @@ use indexmap::IndexMap;
 
 use super::allocation::number;
 use crate::ir::{
-    BoundaryMapping, Call, Instance, Interface, Interfaces, Node, NodeId, PolicyTarget,
+    BoundaryMapping, Call, Function, Instance, Interface, Interfaces, Node, NodeId, PolicyTarget,
     Relationship, RelationshipId, RelationshipInstance, Requirement, Shared, Topology, Value,
 };
 
@@ -639,13 +639,13 @@ impl<'a> Eval<'a> {
 
     fn call(&self, call: &Call) -> Value {
         let index = |i: Option<u64>| i.map(|i| Value::Integer(i as i64));
-        match call.function.as_str() {
-            "node_index" if call.args.is_empty() => {
+        match call.function {
+            Function::NodeIndex if call.args.is_empty() => {
                 if let Some(v) = index(self.node_index) {
                     return v;
                 }
             }
-            "relationship_index" if call.args.is_empty() => {
+            Function::RelationshipIndex if call.args.is_empty() => {
                 if let Some(v) = index(self.relationship_index) {
                     return v;
                 }
@@ -654,20 +654,21 @@ impl<'a> Eval<'a> {
         }
         let args: Vec<Value> = call.args.iter().map(|a| self.value(a)).collect();
         let known = |v: &Value| !v.has_call();
-        let computed = match (call.function.as_str(), &args[..]) {
-            ("get_input", [Value::String(name), path @ ..]) if path.iter().all(known) => self
-                .inputs
-                .get(name.as_str())
-                .and_then(|v| super::values::nested(v, path)),
-            ("sum", items) if !items.is_empty() => fold(items, 0, i64::checked_add),
-            ("product", items) if !items.is_empty() => fold(items, 1, i64::checked_mul),
-            ("difference", [Value::Integer(a), Value::Integer(b)]) => {
+        let computed = match (&call.function, &args[..]) {
+            (Function::GetInput, [Value::String(name), path @ ..]) if path.iter().all(known) => {
+                self.inputs
+                    .get(name.as_str())
+                    .and_then(|v| super::values::nested(v, path))
+            }
+            (Function::Sum, items) if !items.is_empty() => fold(items, 0, i64::checked_add),
+            (Function::Product, items) if !items.is_empty() => fold(items, 1, i64::checked_mul),
+            (Function::Difference, [Value::Integer(a), Value::Integer(b)]) => {
                 a.checked_sub(*b).map(Value::Integer)
             }
-            ("remainder", [Value::Integer(a), Value::Integer(b)]) if *b != 0 => {
+            (Function::Remainder, [Value::Integer(a), Value::Integer(b)]) if *b != 0 => {
                 a.checked_rem_euclid(*b).map(Value::Integer)
             }
-            ("quotient", [Value::Integer(a), Value::Integer(b)]) if *b != 0 => {
+            (Function::Quotient, [Value::Integer(a), Value::Integer(b)]) if *b != 0 => {
                 Some(Value::Float(*a as f64 / *b as f64))
             }
             _ => None,

@@ -32,7 +32,7 @@ use super::values::{computed_too_much, nested};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
 use crate::ir::Hosting;
-use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
+use crate::ir::{Call, Function, NodeId, RelationshipId, Topology, Value};
 
 /// Who `SELF` is where a value is written.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -240,8 +240,8 @@ impl Evaluator<'_> {
             .map(|a| self.value(a, place, topology, diags))
             .collect();
         let kept = || Value::Call(call.with_args(args.clone()));
-        match call.function.as_str() {
-            "get_property" => match self.property(&args, place, topology, diags) {
+        match call.function {
+            Function::GetProperty => match self.property(&args, place, topology, diags) {
                 Some(copy) => match self.patterns.budget().compute(copy.weight()) {
                     Ok(()) => copy,
                     Err(exceeded) => {
@@ -258,10 +258,10 @@ impl Evaluator<'_> {
                 },
                 None => kept(),
             },
-            "concat" | "join" | "token" => {
-                let texts: Vec<Value> = match (call.function.as_str(), args.split_first()) {
-                    ("concat", _) => args.iter().map(as_text).collect(),
-                    ("join", Some((Value::List(items), rest))) => {
+            Function::Concat | Function::Join | Function::Token => {
+                let texts: Vec<Value> = match (&call.function, args.split_first()) {
+                    (Function::Concat, _) => args.iter().map(as_text).collect(),
+                    (Function::Join, Some((Value::List(items), rest))) => {
                         let items = Value::List(items.iter().map(as_text).collect());
                         std::iter::once(items).chain(rest.iter().cloned()).collect()
                     }
@@ -432,7 +432,9 @@ impl Evaluator<'_> {
 /// turns into its own variable.
 fn context_free(value: &Value) -> bool {
     match value {
-        Value::Call(call) => call.function == "get_input" && !call.args.iter().any(Value::has_call),
+        Value::Call(call) => {
+            call.function == Function::GetInput && !call.args.iter().any(Value::has_call)
+        }
         Value::List(items) => items.iter().all(context_free),
         Value::Map(map) => map.values().all(context_free),
         _ => true,

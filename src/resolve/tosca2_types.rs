@@ -402,11 +402,18 @@ impl Checker<'_, '_> {
             .iter()
             .map(|arg| match syntax::call(arg) {
                 // Known only when the clause is applied.
-                Some(inner) => Value::Call(Call::new(inner.name, Vec::new())),
+                Some(inner) => Value::Call(Call::new(
+                    crate::ir::Function::parse(inner.name, Dialect::Tosca2),
+                    Vec::new(),
+                )),
                 None => reader.value(arg, &mut quiet),
             })
             .collect();
-        if let Outcome::Wrong { arg, message } = builtins::apply(b.name, &values, self.patterns) {
+        if let Outcome::Wrong { arg, message } = builtins::apply(
+            &crate::ir::Function::parse(b.name, Dialect::Tosca2),
+            &values,
+            self.patterns,
+        ) {
             let at = arg.map_or(call.name_node.span, |i| args[i].span);
             self.diags.push(
                 Diagnostic::error(codes::TOSCA_FUNCTION, message)

@@ -8,7 +8,7 @@
 //! function, such as `$get_property`) leaves the clause unjudged, never wrongly failed.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::Value;
+use crate::ir::{Dialect, Function, Value};
 use crate::yaml::Node as Yaml;
 
 use super::calls::builtins::{self, Group, Outcome};
@@ -61,21 +61,26 @@ impl Eval<'_, '_, '_> {
             return self.operand(node, false);
         };
         let args = syntax::arguments(&call);
-        let function = call.name;
+        let name = call.name;
+        let function = &Function::parse(name, Dialect::Tosca2);
         match function {
-            "value" => {
+            Function::Value => {
                 let mut path = Vec::with_capacity(args.len());
                 for arg in &args {
                     path.push(self.eval(arg)?);
                 }
                 nested(self.value, &path)
             }
-            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
+            Function::Equal
+            | Function::GreaterThan
+            | Function::GreaterOrEqual
+            | Function::LessThan
+            | Function::LessOrEqual => {
                 let [a, b] = args[..] else { return None };
                 let (a, b) = self.operands(a, b)?;
                 outcome(builtins::apply(function, &[a, b], self.typing.patterns))
             }
-            "valid_values" => {
+            Function::ValidValues => {
                 let [a, list] = args[..] else { return None };
                 let subject = self.eval(a)?;
                 let is_value = is_value(a);
@@ -89,7 +94,7 @@ impl Eval<'_, '_, '_> {
                     self.typing.patterns,
                 ))
             }
-            "in_range" if self.typing.model.in_range_function => {
+            Function::InRange if self.typing.model.in_range_function => {
                 let [a, bounds] = args[..] else { return None };
                 let subject = self.eval(a)?;
                 let [lower, upper] = bounds.as_seq()? else {
@@ -105,12 +110,12 @@ impl Eval<'_, '_, '_> {
                     self.typing.patterns,
                 ))
             }
-            _ if builtins::built_in(function).is_some_and(|b| b.group == Group::Pure) => {
+            _ if builtins::built_in(name).is_some_and(|b| b.group == Group::Pure) => {
                 let mut values = Vec::with_capacity(args.len());
                 for arg in &args {
                     values.push(self.eval(arg)?);
                 }
-                let b = builtins::built_in(function)?;
+                let b = builtins::built_in(name)?;
                 if values.len() < b.min || b.max.is_some_and(|max| values.len() > max) {
                     return None;
                 }

@@ -4,7 +4,7 @@ use indexmap::IndexMap;
 
 use super::calls::syntax;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Call, Dialect, Value};
+use crate::ir::{Call, Dialect, Function, Value};
 use crate::model::FUNCTIONS_1X;
 use crate::yaml::{Core, Kind, Node};
 
@@ -197,11 +197,12 @@ impl ValueReader<'_> {
                 }
             }
         };
-        if function == "get_input" {
+        let function = Function::parse(function, self.dialect);
+        if function == Function::GetInput {
             return self.get_input(args, at, diags);
         }
         Value::Call(Call {
-            function: function.to_string(),
+            function,
             args,
             implementation: None,
             span: Some(at.span),
@@ -259,7 +260,7 @@ impl ValueReader<'_> {
 
 fn unbound(args: Vec<Value>, at: &Node) -> Value {
     Value::Call(Call {
-        function: "get_input".to_string(),
+        function: Function::GetInput,
         args,
         implementation: None,
         span: Some(at.span),

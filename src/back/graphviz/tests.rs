@@ -241,7 +241,7 @@ fn values_read_as_written() {
         "[1, \"x\"]"
     );
     let call = Value::Call(crate::ir::Call::new(
-        "get_attribute",
+        crate::ir::Function::GetAttribute,
         vec![Value::string("server"), Value::string("public address")],
     ));
     assert_eq!(

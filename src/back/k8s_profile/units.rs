@@ -166,7 +166,7 @@ pub fn units(topology: &Topology) -> Vec<Unit> {
 fn named_nodes(value: &Value, by_name: &HashMap<&str, usize>, out: &mut Vec<usize>) {
     match value {
         Value::Call(c) => {
-            if c.function == "get_property"
+            if c.function == crate::ir::Function::GetProperty
                 && let Some(Value::String(name)) = c.args.first()
                 && let Some(&i) = by_name.get(name.as_str())
             {

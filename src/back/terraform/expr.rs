@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use crate::back::Ledger;
 use crate::back::filters::hcl_str;
-use crate::ir::{NodeId, Topology, Value};
+use crate::ir::{Call, Function, NodeId, Topology, Value, eval};
 
 /// How deep `get_property` may chase other `get_property` calls before giving up (a cycle).
 const MAX_DEPTH: usize = 16;
@@ -57,35 +57,10 @@ pub struct Scope<'a> {
 /// in a rule's table, the image for an `os`, a port to open); everything else refers to
 /// `var.<name>`. An input with neither, or a selector that is not a literal, stays the call.
 pub fn known<'v>(topology: &'v Topology, value: &'v Value) -> &'v Value {
-    let Value::Call(call) = value else {
-        return value;
-    };
-    let (Some(Value::String(name)), "get_input") = (call.args.first(), call.function.as_str())
-    else {
-        return value;
-    };
-    let input = topology.inputs.iter().find(|i| &i.name == name);
-    let bound = input.and_then(|i| i.value.as_ref().or(i.default.as_ref()));
-    let mut current = match bound {
-        Some(v) => v,
-        None => return value,
-    };
-    for step in &call.args[1..] {
-        current = match (current, step) {
-            (Value::Map(m), Value::String(k)) => match m.get(k) {
-                Some(v) => v,
-                None => return value,
-            },
-            (Value::List(l), Value::Integer(i)) => {
-                match usize::try_from(*i).ok().and_then(|i| l.get(i)) {
-                    Some(v) => v,
-                    None => return value,
-                }
-            }
-            _ => return value,
-        };
+    match value {
+        Value::Call(call) => crate::ir::eval::bound_input(topology, call).unwrap_or(value),
+        _ => value,
     }
-    current
 }
 
 /// Each node's index by its name, the first node of a name winning (as a scan would find it).
@@ -150,83 +125,15 @@ impl Scope<'_> {
                 }
                 format!("{{ {} }}", parts.join(", "))
             }
-            Value::Call(call) if call.has_unresolved_path() => {
-                return Err(format!(
-                    "{} follows a TOSCA path that leads to no one node template before deployment",
-                    crate::ir::value_text(value)
-                ));
-            }
-            Value::Call(call) => self.call(&call.function, &call.args, this, depth)?,
+            Value::Call(call) => eval::call(
+                call,
+                &mut Hcl {
+                    scope: self,
+                    this,
+                    depth,
+                },
+            )?,
         })
-    }
-
-    fn call(
-        &self,
-        function: &str,
-        args: &[Value],
-        this: Option<NodeId>,
-        depth: usize,
-    ) -> Result<String, String> {
-        match function {
-            "get_input" => {
-                let Some(Value::String(name)) = args.first() else {
-                    return Err("get_input needs an input name".to_string());
-                };
-                let var = self
-                    .vars
-                    .get(name)
-                    .ok_or_else(|| format!("there is no input `{name}`"))?;
-                let mut out = format!("var.{var}");
-                for a in &args[1..] {
-                    out.push_str(&index(a)?);
-                }
-                Ok(out)
-            }
-            "get_property" => {
-                let value = self.property(args, this)?;
-                let node = match args.first() {
-                    Some(Value::String(n)) => self.node_named(n, this).ok(),
-                    _ => None,
-                };
-                self.expr_at(value, node.or(this), depth + 1)
-            }
-            "get_attribute" => self.attribute(args, this, depth),
-            "concat" => self.template(args, this, depth),
-            "join" => {
-                let delimiter = match args.get(1) {
-                    Some(Value::String(d)) => d.as_str(),
-                    None => "",
-                    Some(_) => return Err("join's delimiter must be a string".to_string()),
-                };
-                match args.first() {
-                    Some(Value::List(items)) => {
-                        let mut parts = Vec::with_capacity(items.len() * 2);
-                        for (i, item) in items.iter().enumerate() {
-                            if i > 0 && !delimiter.is_empty() {
-                                parts.push(Value::String(delimiter.to_string()));
-                            }
-                            parts.push(item.clone());
-                        }
-                        self.template(&parts, this, depth)
-                    }
-                    Some(other) => Ok(format!(
-                        "join({}, {})",
-                        hcl_str(delimiter),
-                        self.expr_at(other, this, depth + 1)?
-                    )),
-                    None => Err("join needs a list".to_string()),
-                }
-            }
-            "token" => match args {
-                [s, Value::String(sep), Value::Integer(i)] => Ok(format!(
-                    "element(split({}, {}), {i})",
-                    hcl_str(sep),
-                    self.expr_at(s, this, depth + 1)?
-                )),
-                _ => Err("token needs a string, a separator and an index".to_string()),
-            },
-            other => Err(format!("`{other}` has no Terraform equivalent")),
-        }
     }
 
     /// The literal a value stands for: itself, or what `get_property` names (followed through
@@ -236,7 +143,7 @@ impl Scope<'_> {
         let mut this = this;
         for _ in 0..MAX_DEPTH {
             match &value {
-                Value::Call(c) if c.function == "get_property" => {
+                Value::Call(c) if c.function == Function::GetProperty => {
                     let next = self.property(&c.args, this).ok()?.clone();
                     if let Some(Value::String(n)) = c.args.first() {
                         this = self.node_named(n, this).ok().or(this);
@@ -413,6 +320,107 @@ impl Scope<'_> {
         }
         out.push('"');
         Ok(out)
+    }
+}
+
+/// A call as an HCL expression ([`Scope::expr`]), seen from node `this` (for `SELF` and
+/// `HOST`).
+struct Hcl<'s, 'a> {
+    scope: &'s Scope<'a>,
+    this: Option<NodeId>,
+    depth: usize,
+}
+
+impl eval::Host for Hcl<'_, '_> {
+    type Out = String;
+
+    fn known(&mut self, value: &Value) -> Result<String, String> {
+        self.scope.expr_at(value, self.this, self.depth + 1)
+    }
+
+    /// `var.<name>` and the keys and indexes after the name.
+    fn input(&mut self, call: &Call) -> Result<String, String> {
+        let Some(Value::String(name)) = call.args.first() else {
+            return Err("get_input needs an input name".to_string());
+        };
+        let var = self
+            .scope
+            .vars
+            .get(name)
+            .ok_or_else(|| format!("there is no input `{name}`"))?;
+        let mut out = format!("var.{var}");
+        for a in &call.args[1..] {
+            out.push_str(&index(a)?);
+        }
+        Ok(out)
+    }
+
+    /// A property's value, seen from the node that has it; an attribute through the rule's
+    /// attribute table.
+    fn query(&mut self, call: &Call) -> Result<String, String> {
+        let (scope, args, this) = (self.scope, call.args.as_slice(), self.this);
+        match call.function {
+            Function::GetProperty => {
+                let value = scope.property(args, this)?;
+                let node = match args.first() {
+                    Some(Value::String(n)) => scope.node_named(n, this).ok(),
+                    _ => None,
+                };
+                scope.expr_at(value, node.or(this), self.depth + 1)
+            }
+            Function::GetAttribute => scope.attribute(args, this, self.depth),
+            _ => self.other(call),
+        }
+    }
+
+    /// An HCL string template of the parts.
+    fn concat(&mut self, call: &Call) -> Result<String, String> {
+        self.scope.template(&call.args, self.this, self.depth)
+    }
+
+    /// A template of the items with the delimiter between them; `join(...)` of a list known
+    /// only at deployment.
+    fn join(&mut self, call: &Call) -> Result<String, String> {
+        let (args, this, depth) = (call.args.as_slice(), self.this, self.depth);
+        let delimiter = match args.get(1) {
+            Some(Value::String(d)) => d.as_str(),
+            None => "",
+            Some(_) => return Err("join's delimiter must be a string".to_string()),
+        };
+        match args.first() {
+            Some(Value::List(items)) => {
+                let mut parts = Vec::with_capacity(items.len() * 2);
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 && !delimiter.is_empty() {
+                        parts.push(Value::String(delimiter.to_string()));
+                    }
+                    parts.push(item.clone());
+                }
+                self.scope.template(&parts, this, depth)
+            }
+            Some(other) => Ok(format!(
+                "join({}, {})",
+                hcl_str(delimiter),
+                self.scope.expr_at(other, this, depth + 1)?
+            )),
+            None => Err("join needs a list".to_string()),
+        }
+    }
+
+    /// `element(split(separators, text), index)`.
+    fn token(&mut self, call: &Call) -> Result<String, String> {
+        match call.args.as_slice() {
+            [s, Value::String(sep), Value::Integer(i)] => Ok(format!(
+                "element(split({}, {}), {i})",
+                hcl_str(sep),
+                self.scope.expr_at(s, self.this, self.depth + 1)?
+            )),
+            _ => Err("token needs a string, a separator and an index".to_string()),
+        }
+    }
+
+    fn other(&mut self, call: &Call) -> Result<String, String> {
+        Err(format!("`{}` has no Terraform equivalent", call.function))
     }
 }
 

@@ -599,7 +599,7 @@ fn every_value(topology: &Topology) -> impl Iterator<Item = &Value> {
 fn attributes_read<'v>(value: &'v Value, read: &mut std::collections::HashSet<&'v str>) {
     match value {
         Value::Call(c) => {
-            if c.function == "get_attribute"
+            if c.function == crate::ir::Function::GetAttribute
                 && let Some(name) = c.args.first().and_then(Value::as_str)
             {
                 read.insert(name);

@@ -65,6 +65,7 @@ fn unique_names_are_snake_case_identifiers_without_clashes() {
 }
 
 fn call(function: &str, args: Vec<Value>) -> Value {
+    let function = crate::ir::Function::parse(function, crate::ir::Dialect::SimpleProfile);
     Value::Call(Call::new(function, args))
 }
 
@@ -146,11 +147,28 @@ fn functions_become_references_and_string_templates() {
     assert_eq!(
         scope
             .expr(
+                &call(
+                    "token",
+                    vec![
+                        call("get_input", vec![s("port")]),
+                        s("."),
+                        Value::Integer(1)
+                    ]
+                ),
+                None
+            )
+            .unwrap(),
+        "element(split(\".\", var.port), 1)"
+    );
+    // Known arguments are computed as the resolver computes them (`ir::eval::apply`).
+    assert_eq!(
+        scope
+            .expr(
                 &call("token", vec![s("a.b"), s("."), Value::Integer(1)]),
                 None
             )
             .unwrap(),
-        "element(split(\".\", \"a.b\"), 1)"
+        "\"b\""
     );
     assert_eq!(
         scope
@@ -273,23 +291,28 @@ fn constraints_become_conditions_with_sentences() {
 #[test]
 fn tosca_2_validation_clauses_become_conditions() {
     use super::vars::validation;
+    // The IR names TOSCA 2.0's functions without their `$`.
+    let call = |name: &str, args: Vec<Value>| {
+        let function = crate::ir::Function::parse(name, crate::ir::Dialect::Tosca2);
+        Value::Call(Call::new(function, args))
+    };
     // `$value` reads as a call without arguments (§10.1 Function Syntax).
     let value = || call("value", Vec::new());
     let clause = call(
-        "$and",
+        "and",
         vec![
             call(
-                "$greater_or_equal",
-                vec![call("$length", vec![value()]), Value::Integer(3)],
+                "greater_or_equal",
+                vec![call("length", vec![value()]), Value::Integer(3)],
             ),
-            call("$not", vec![call("$equal", vec![value(), s("admin")])]),
+            call("not", vec![call("equal", vec![value(), s("admin")])]),
         ],
     );
     assert_eq!(
         validation(&clause, "var.user").unwrap(),
         "(length(var.user) >= 3 && !(var.user == \"admin\"))"
     );
-    assert!(validation(&call("$has_entry", vec![value()]), "var.x").is_err());
+    assert!(validation(&call("has_entry", vec![value()]), "var.x").is_err());
 }
 
 #[test]

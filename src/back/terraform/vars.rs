@@ -9,7 +9,7 @@ use serde_json::{Value as Json, json};
 use crate::back::ElementKind;
 use crate::back::filters::hcl_str;
 use crate::diag::Diagnostics;
-use crate::ir::{Input, Schema, Topology, Value};
+use crate::ir::{Function, Input, Schema, Topology, Value};
 
 use super::expr::{key, number};
 use super::nodes::Built;
@@ -450,11 +450,11 @@ pub(super) fn validation(v: &Value, var: &str) -> Result<String, String> {
             _ => Err("it is not a boolean function".to_string()),
         };
     };
-    let f = call.function.trim_start_matches('$');
+    let f = &call.function;
     let args = &call.args;
     let operand = |a: &Value| -> Result<String, String> {
         match a {
-            Value::Call(c) if c.function.trim_start_matches('$') == "value" => Ok(var.to_string()),
+            Value::Call(c) if c.function == Function::Value => Ok(var.to_string()),
             Value::Call(c) => value_function(c, var).unwrap_or_else(|| validation(a, var)),
             other => literal(other),
         }
@@ -466,46 +466,64 @@ pub(super) fn validation(v: &Value, var: &str) -> Result<String, String> {
         }
     };
     match f {
-        "and" | "or" => {
+        Function::And | Function::Or => {
             let parts: Result<Vec<String>, String> =
                 args.iter().map(|a| validation(a, var)).collect();
-            let joined = parts?.join(if f == "and" { " && " } else { " || " });
+            let joined = parts?.join(if *f == Function::And { " && " } else { " || " });
             Ok(if args.len() > 1 {
                 format!("({joined})")
             } else {
                 joined
             })
         }
-        "not" => match args.as_slice() {
+        Function::Not => match args.as_slice() {
             [a] => Ok(format!("!({})", validation(a, var)?)),
             _ => Err("`not` needs one argument".to_string()),
         },
-        "equal" => binary("=="),
-        "greater_than" => binary(">"),
-        "greater_or_equal" => binary(">="),
-        "less_than" => binary("<"),
-        "less_or_equal" => binary("<="),
-        "valid_values" | "in_range" | "length" | "min_length" | "max_length" | "matches"
-        | "pattern" => {
-            let [subject, arg] = args.as_slice() else {
-                return Err(format!("`{f}` needs two arguments"));
+        Function::Equal => binary("=="),
+        Function::GreaterThan => binary(">"),
+        Function::GreaterOrEqual => binary(">="),
+        Function::LessThan => binary("<"),
+        Function::LessOrEqual => binary("<="),
+        // The 1.x constraint operators that §10.2 has no function for are read too, under
+        // the names a template that calls them as custom functions gives them.
+        Function::ValidValues | Function::InRange | Function::Length | Function::Matches => {
+            let op = match f {
+                Function::Matches => "pattern",
+                other => other.name(),
             };
-            let subject = operand(subject)?;
-            let op = if f == "matches" { "pattern" } else { f };
-            let (cond, _) = condition(op, arg, &subject, "")?;
-            Ok(cond)
+            comparison(f, op, args, operand)
+        }
+        Function::Custom(op) if matches!(op.as_str(), "min_length" | "max_length" | "pattern") => {
+            comparison(f, op, args, operand)
         }
         other => Err(format!("`{other}` has no Terraform equivalent")),
     }
 }
 
+/// `function`'s `[subject, arg]` read as the constraint operator `op`: the condition a
+/// validation clause's comparison means, `operand` turning the subject into HCL.
+fn comparison(
+    function: &Function,
+    op: &str,
+    args: &[Value],
+    operand: impl Fn(&Value) -> Result<String, String>,
+) -> Result<String, String> {
+    let [subject, arg] = args else {
+        return Err(format!("`{function}` needs two arguments"));
+    };
+    let subject = operand(subject)?;
+    let (cond, _) = condition(op, arg, &subject, "")?;
+    Ok(cond)
+}
+
 /// A TOSCA 2.0 function that computes a value inside a validation clause (`$length` of one
 /// argument, arithmetic, `$concat`), or `None` when `call` is a boolean function.
 fn value_function(call: &crate::ir::Call, var: &str) -> Option<Result<String, String>> {
-    let f = call.function.trim_start_matches('$');
+    let f = &call.function;
     let operand = |a: &Value| -> Result<String, String> {
         match a {
-            Value::Call(c) if c.function.trim_start_matches('$') == "value" => Ok(var.to_string()),
+            Value::Call(c) if c.function == Function::Value => Ok(var.to_string()),
             Value::Call(c) => value_function(c, var)
                 .unwrap_or_else(|| Err(format!("`{}` gives no value", c.function))),
             other => literal(other),
@@ -520,13 +538,13 @@ fn value_function(call: &crate::ir::Call, var: &str) -> Option<Result<String, St
         Ok(format!("({})", parts.join(&format!(" {symbol} "))))
     };
     Some(match (f, call.args.as_slice()) {
-        ("length", [a]) => operand(a).map(|x| format!("length({x})")),
-        ("sum", _) => arithmetic("+"),
-        ("difference", _) => arithmetic("-"),
-        ("product", _) => arithmetic("*"),
-        ("quotient", _) => arithmetic("/"),
-        ("remainder", _) => arithmetic("%"),
-        ("concat", _) => all().map(|p| format!("join(\"\", [{}])", p.join(", "))),
+        (Function::Length, [a]) => operand(a).map(|x| format!("length({x})")),
+        (Function::Sum, _) => arithmetic("+"),
+        (Function::Difference, _) => arithmetic("-"),
+        (Function::Product, _) => arithmetic("*"),
+        (Function::Quotient, _) => arithmetic("/"),
+        (Function::Remainder, _) => arithmetic("%"),
+        (Function::Concat, _) => all().map(|p| format!("join(\"\", [{}])", p.join(", "))),
         _ => return None,
     })
 }

@@ -28,9 +28,9 @@ mod containment;
 mod logic;
 mod sets;
 mod signatures;
-mod strings;
 
-use crate::ir::Value;
+use crate::ir::eval::base64_len;
+use crate::ir::{Function, Value};
 use crate::limits::{Exceeded, Limit};
 use crate::resolve::patterns::Patterns;
 pub use arithmetic::scalar_like;
@@ -41,63 +41,19 @@ use containment::{affix, entries, keys};
 use logic::logic;
 use sets::sets;
 pub use signatures::{BUILT_INS, BuiltIn, Group, IN_RANGE, built_in, names};
-use strings::{base64_len, concat, join, token};
 
-/// What applying a pure built-in to its arguments gives.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
-    Value(Value),
-    /// An argument is known only at deployment (and the known ones are right).
-    Later,
-    /// An argument (by index) or the call as a whole (`None`) is wrong.
-    Wrong {
-        arg: Option<usize>,
-        message: String,
-    },
-    /// A limit of the run stops the call (it is kept, unevaluated): what passed it, and which.
-    Limit {
-        message: String,
-        limit: Limit,
-    },
-}
+pub use crate::ir::eval::{Outcome, describe};
+use crate::ir::eval::{known, wrong};
 
-fn wrong(arg: usize, message: impl Into<String>) -> Outcome {
-    Outcome::Wrong {
-        arg: Some(arg),
-        message: message.into(),
-    }
-}
-
-/// How a value is named in messages.
-pub fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Boolean(_) => "a boolean",
-        Value::Integer(_) => "an integer",
-        Value::Float(_) => "a float",
-        Value::String(_) => "a string",
-        Value::List(_) => "a list",
-        Value::Map(_) => "a map",
-        Value::Scalar(_) => "a scalar",
-        Value::Version(_) => "a version",
-        Value::Timestamp(_) => "a timestamp",
-        Value::Bytes(_) => "bytes",
-        Value::Call(_) => "a function call",
-    }
-}
-
-/// The argument if it is known before deployment.
-fn known(args: &[Value], i: usize) -> Option<&Value> {
-    args.get(i).filter(|v| !v.has_call())
-}
-
-/// Applies the pure built-in `name` (one of [`Group::Pure`]) to `args`, whose count is already
+/// Applies the pure built-in `function` (one of [`Group::Pure`]) to `args`, whose count is already
 /// checked against the table. `patterns` compiles `$matches` expressions, once a run, and holds
 /// the run's budget for computed values, which the functions that build a value as large as
 /// their arguments together (`$concat`, `$join`, `$union`) spend: a chain of `$concat`s that
 /// doubles its value at each step stops at the budget, not at the machine's memory.
-pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
-    if matches!(name, "concat" | "join" | "union") {
+pub fn apply(function: &Function, args: &[Value], patterns: &Patterns) -> Outcome {
+    use Function as F;
+    let name = function.name();
+    if matches!(function, F::Concat | F::Join | F::Union) {
         let weight = args
             .iter()
             .fold(0u64, |sum, a| sum.saturating_add(a.weight()));
@@ -110,9 +66,9 @@ pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
             };
         }
     }
-    match name {
-        "and" | "or" => logic(name == "and", args),
-        "not" => match known(args, 0) {
+    match function {
+        F::And | F::Or => logic(*function == F::And, args),
+        F::Not => match known(args, 0) {
             Some(Value::Boolean(b)) => Outcome::Value(Value::Boolean(!b)),
             Some(other) => wrong(
                 0,
@@ -120,7 +76,7 @@ pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
             ),
             None => Outcome::Later,
         },
-        "xor" => {
+        F::Xor => {
             let mut values = Vec::new();
             for i in 0..args.len() {
                 match known(args, i) {
@@ -136,9 +92,9 @@ pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
                 _ => Outcome::Later,
             }
         }
-        "equal" => equal(args),
-        "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => order(name, args),
-        "valid_values" => match (known(args, 0), known(args, 1)) {
+        F::Equal => equal(args),
+        F::GreaterThan | F::GreaterOrEqual | F::LessThan | F::LessOrEqual => order(name, args),
+        F::ValidValues => match (known(args, 0), known(args, 1)) {
             (_, Some(list)) if !matches!(list, Value::List(_)) => wrong(
                 1,
                 format!(
@@ -151,12 +107,12 @@ pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
             }
             _ => Outcome::Later,
         },
-        "in_range" => in_range(args),
-        "matches" => matches(args, patterns),
-        "has_suffix" | "has_prefix" | "contains" => affix(name, args),
-        "has_entry" | "has_all_entries" | "has_any_entry" => entries(name, args),
-        "has_key" | "has_all_keys" | "has_any_key" => keys(name, args),
-        "length" => match known(args, 0) {
+        F::InRange => in_range(args),
+        F::Matches => matches(args, patterns),
+        F::HasSuffix | F::HasPrefix | F::Contains => affix(name, args),
+        F::HasEntry | F::HasAllEntries | F::HasAnyEntry => entries(name, args),
+        F::HasKey | F::HasAllKeys | F::HasAnyKey => keys(name, args),
+        F::Length => match known(args, 0) {
             Some(Value::String(s)) => Outcome::Value(Value::Integer(s.chars().count() as i64)),
             Some(Value::List(l)) => Outcome::Value(Value::Integer(l.len() as i64)),
             Some(Value::Map(m)) => Outcome::Value(Value::Integer(m.len() as i64)),
@@ -170,14 +126,13 @@ pub fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
             ),
             None => Outcome::Later,
         },
-        "concat" => concat(args),
-        "join" => join(args),
-        "token" => token(args),
-        "union" | "intersection" => sets(name == "union", args),
-        "sum" | "difference" => finite(name, sum(name, args)),
-        "product" => finite(name, product(args)),
-        "quotient" | "remainder" => finite(name, divide(name, args)),
-        "round" | "floor" | "ceil" => rounding(name, args),
+        // The string functions every backend shares ([`crate::ir::eval`]).
+        F::Concat | F::Join | F::Token => crate::ir::eval::apply(function, args),
+        F::Union | F::Intersection => sets(*function == F::Union, args),
+        F::Sum | F::Difference => finite(name, sum(name, args)),
+        F::Product => finite(name, product(args)),
+        F::Quotient | F::Remainder => finite(name, divide(name, args)),
+        F::Round | F::Floor | F::Ceil => rounding(name, args),
         _ => Outcome::Later,
     }
 }

@@ -262,7 +262,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         let keep = |args: Vec<Value>| Value::Call(call.with_args(args));
         match self
             .functions
-            .lookup(&call.function, call.span.map(|s| s.file))
+            .lookup(call.function.name(), call.span.map(|s| s.file))
         {
             None => {
                 self.unknown(call, &site, diags);
@@ -274,7 +274,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                         let implementation = custom.signatures[signature].implementation();
                         self.not_run(custom, signature, diags);
                         Value::Call(Call {
-                            function: call.function.clone(),
+                            // A name read as a built-in that this template defines itself
+                            // (`in_range`, see `Functions::lookup`) calls its own function.
+                            function: crate::ir::Function::Custom(call.function.name().into()),
                             args: typed,
                             implementation: implementation.map(Box::new),
                             span: call.span,
@@ -288,29 +290,31 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     return keep(args);
                 }
                 match b.group {
-                    Group::Pure => match builtins::apply(b.name, &args, self.typing.patterns) {
-                        Outcome::Value(v) => v,
-                        Outcome::Later => keep(args),
-                        Outcome::Limit { message, limit } => {
-                            let mut d =
-                                Diagnostic::error(codes::TOSCA_LIMIT, message).hint(limit.hint());
-                            if let Some(at) = site.name {
-                                d = d.at(at);
+                    Group::Pure => {
+                        match builtins::apply(&call.function, &args, self.typing.patterns) {
+                            Outcome::Value(v) => v,
+                            Outcome::Later => keep(args),
+                            Outcome::Limit { message, limit } => {
+                                let mut d = Diagnostic::error(codes::TOSCA_LIMIT, message)
+                                    .hint(limit.hint());
+                                if let Some(at) = site.name {
+                                    d = d.at(at);
+                                }
+                                self.report(d, diags);
+                                keep(args)
                             }
-                            self.report(d, diags);
-                            keep(args)
+                            Outcome::Wrong { arg, message } => {
+                                let at = arg.and_then(|i| site.arg(i)).or(site.name);
+                                self.error(
+                                    at,
+                                    message,
+                                    format!("`${}` takes {} ({})", b.name, b.grammar, b.section),
+                                    diags,
+                                );
+                                keep(args)
+                            }
                         }
-                        Outcome::Wrong { arg, message } => {
-                            let at = arg.and_then(|i| site.arg(i)).or(site.name);
-                            self.error(
-                                at,
-                                message,
-                                format!("`${}` takes {} ({})", b.name, b.grammar, b.section),
-                                diags,
-                            );
-                            keep(args)
-                        }
-                    },
+                    }
                     Group::Query => {
                         let reached = self.query(b, call, args.clone(), &site, scope, diags);
                         self.charged(b.name, reached, &site, diags)
@@ -348,7 +352,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 let site = self.site(call);
                 match self
                     .functions
-                    .lookup(&call.function, call.span.map(|s| s.file))
+                    .lookup(call.function.name(), call.span.map(|s| s.file))
                 {
                     None => self.unknown(call, &site, diags),
                     Some(Function::BuiltIn(b)) => {
@@ -377,7 +381,12 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     fn unknown(&mut self, call: &Call, site: &Site, diags: &mut Diagnostics) {
-        let d = unknown::report(self.model(), self.functions, &call.function, site.name);
+        let d = unknown::report(
+            self.model(),
+            self.functions,
+            call.function.name(),
+            site.name,
+        );
         self.report(d, diags);
     }
 

@@ -34,7 +34,7 @@ pub fn check(model: &Model, evaluator: &mut Evaluator<'_, '_, '_, '_>, diags: &m
                 continue;
             };
             let call = Value::Call(Call {
-                function: "get_attribute".to_string(),
+                function: crate::ir::Function::GetAttribute,
                 args,
                 implementation: None,
                 span: Some(list.span),

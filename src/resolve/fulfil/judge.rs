@@ -264,15 +264,15 @@ pub(super) fn why_false(evaluator: &mut Evaluator, clause: &Value, scope: &Scope
     let Value::Call(call) = clause else {
         return format!("`{}` is false", crate::ir::value_text(clause));
     };
-    match call.function.as_str() {
-        "and" => {
+    match call.function {
+        crate::ir::Function::And => {
             for arg in &call.args {
                 if evaluator.evaluate(arg, scope, &mut quiet) == Value::Boolean(false) {
                     return why_false(evaluator, arg, scope);
                 }
             }
         }
-        "or" => {
+        crate::ir::Function::Or => {
             let reasons: Vec<String> = call
                 .args
                 .iter()
@@ -280,7 +280,9 @@ pub(super) fn why_false(evaluator: &mut Evaluator, clause: &Value, scope: &Scope
                 .collect();
             return format!("none holds: {}", reasons.join("; "));
         }
-        "not" => return format!("`$not` of a clause that holds{}", line_of(clause)),
+        crate::ir::Function::Not => {
+            return format!("`$not` of a clause that holds{}", line_of(clause));
+        }
         _ => {}
     }
     let shown: Vec<String> = call

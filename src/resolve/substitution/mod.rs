@@ -592,7 +592,7 @@ fn with_inputs_bound(node: &Node, inputs: &[Input]) -> Node {
 
 fn bind_inputs(value: &Value, inputs: &[Input]) -> Value {
     match value {
-        Value::Call(call) if call.function == "get_input" => {
+        Value::Call(call) if call.function == crate::ir::Function::GetInput => {
             let Some(Value::String(name)) = call.args.first() else {
                 return value.clone();
             };

@@ -49,7 +49,7 @@ pub(super) fn rename_value(value: &mut Value, renames: &Renames) {
         Value::List(items) => items.iter_mut().for_each(|v| rename_value(v, renames)),
         Value::Map(map) => map.values_mut().for_each(|v| rename_value(v, renames)),
         Value::Call(call)
-            if call.function == "get_input"
+            if call.function == crate::ir::Function::GetInput
                 && let Some(Value::String(name)) = call.args.first()
                 && let Some(given) = renames.inputs.get(name.as_str()) =>
         {
@@ -69,14 +69,9 @@ pub(super) fn rename_value(value: &mut Value, renames: &Renames) {
             *value = given;
         }
         Value::Call(call) => {
-            if matches!(
-                call.function.as_str(),
-                "get_property"
-                    | "get_attribute"
-                    | "get_artifact"
-                    | "get_operation_output"
-                    | "available_allocation"
-            ) && let Some(Value::String(first)) = call.args.first_mut()
+            if (call.function.is_query()
+                || call.function == crate::ir::Function::GetOperationOutput)
+                && let Some(Value::String(first)) = call.args.first_mut()
                 && let Some(new) = renames.nodes.get(first.as_str())
             {
                 *first = new.clone();

@@ -123,8 +123,11 @@ pub(super) fn read_attributes(
         Value::List(items) => items.iter_mut().for_each(|v| read_attributes(v, mapped)),
         Value::Map(map) => map.values_mut().for_each(|v| read_attributes(v, mapped)),
         Value::Call(call) => {
-            let found = match (call.function.as_str(), call.args.as_slice()) {
-                ("get_attribute", [Value::String(node), Value::String(attribute)]) => mapped
+            let found = match (&call.function, call.args.as_slice()) {
+                (
+                    crate::ir::Function::GetAttribute,
+                    [Value::String(node), Value::String(attribute)],
+                ) => mapped
                     .get(node.as_str())
                     .and_then(|a| a.get(attribute.as_str()))
                     .cloned(),

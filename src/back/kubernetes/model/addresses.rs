@@ -6,7 +6,7 @@
 //! address, and that of a neighbour in the same lifted stack, is the pod IP, from the downward
 //! API: a server that binds to it is reachable, unlike one bound to `localhost`.
 
-use crate::ir::Value;
+use crate::ir::{Function, Value};
 
 use super::super::values::literal_text;
 use super::*;
@@ -37,8 +37,10 @@ fn address_subjects(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::Call(call) => {
             let args: Vec<String> = call.args.iter().filter_map(literal_text).collect();
-            if matches!(call.function.as_str(), "get_attribute" | "get_property")
-                && args.len() >= 2
+            if matches!(
+                call.function,
+                Function::GetAttribute | Function::GetProperty
+            ) && args.len() >= 2
                 && args
                     .last()
                     .is_some_and(|a| ADDRESS_ATTRIBUTES.contains(&a.as_str()))

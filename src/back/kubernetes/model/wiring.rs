@@ -2,7 +2,7 @@
 //! networks, placement and scaling policies, load balancers.
 
 use crate::diag::{Diagnostics, codes};
-use crate::ir::Value;
+use crate::ir::{Call, Function, Value, eval};
 
 use super::super::values::{integer, literal_text, shouty, size_quantity};
 use super::addresses::{ADDRESS_ATTRIBUTES, POD_IP_MARK};
@@ -71,109 +71,91 @@ impl Ctx<'_> {
         node: usize,
         plan: &Plan,
     ) -> Result<Option<String>, String> {
-        let from = self.workload_of[node];
-        // While a plan is built it is not in `plans` yet; a reference to one of its own members
-        // is local.
-        let local = |t: usize| plan.members.contains(&t);
         match value {
-            Value::Call(call) if call.has_unresolved_path() => Err(format!(
-                "{} follows a TOSCA path that leads to no one node template before deployment",
-                crate::ir::value_text(value)
-            )),
-            Value::Call(call) => {
-                let args: Vec<String> = call.args.iter().filter_map(literal_text).collect();
-                match call.function.as_str() {
-                    "get_input" => Err(format!("input `{}` has no value", args.join("."))),
-                    "get_attribute" | "get_property" if args.len() >= 2 => {
-                        let entity = args[0].as_str();
-                        let target = match entity {
-                            "SELF" => Some(node),
-                            "HOST" => self
-                                .topology
-                                .node_at(node)
-                                .and_then(|id| self.hosting.host(id))
-                                .map(|h| h.index()),
-                            _ => self.node_index.get(entity).copied(),
-                        };
-                        let Some(target) = target else {
-                            return Err(format!(
-                                "`{}` names `{entity}`, which is not a node here",
-                                call.function
-                            ));
-                        };
-                        let attr = args.last().map(String::as_str).unwrap_or("");
-                        // A property (or attribute) with a value known now.
-                        let known = if args.len() >= 3 {
-                            self.capability(target, &args[1])
-                                .and_then(|c| c.get(attr).or_else(|| c.attribute(attr)))
-                        } else {
-                            self.property(target, attr)
-                                .or_else(|| self.ledger.attribute(self.topology, target, attr))
-                        };
-                        if let Some(v) = known
-                            && !v.has_call()
-                            && !matches!(v, Value::Null)
-                            && (call.function == "get_property"
-                                || !matches!(attr, "state" | "tosca_id"))
-                        {
-                            return Ok(literal_text(v));
-                        }
-                        match attr {
-                            a if ADDRESS_ATTRIBUTES.contains(&a) => {
-                                if local(target) {
-                                    // The pod's own address (`SELF`, its host, a neighbour
-                                    // in the same lifted stack): the pod IP.
-                                    Ok(Some(POD_IP_MARK.to_string()))
-                                } else {
-                                    self.host_of(target, from).map(Some)
-                                }
-                            }
-                            "port" => {
-                                let cap = (args.len() >= 3).then(|| args[1].as_str());
-                                self.port_of(target, cap)
-                                    .map(|p| Some(p.to_string()))
-                                    .ok_or_else(|| {
-                                        format!("`{}` has no port", self.node(target).name)
-                                    })
-                            }
-                            "tosca_name" => Ok(Some(self.node(target).name.clone())),
-                            _ => Err(format!(
-                                "{}({}) is known only after deployment",
-                                call.function,
-                                args.join(", ")
-                            )),
-                        }
-                    }
-                    "concat" => {
-                        let mut out = String::new();
-                        for part in &call.args {
-                            if let Some(t) = self.resolve(part, node, plan)? {
-                                out.push_str(&t);
-                            }
-                        }
-                        Ok(Some(out))
-                    }
-                    "join" => {
-                        let list = match call.args.first() {
-                            Some(Value::List(items)) => items.clone(),
-                            _ => return Err("join() without a list".to_string()),
-                        };
-                        let delimiter = call.args.get(1).and_then(literal_text).unwrap_or_default();
-                        let mut parts = Vec::new();
-                        for part in &list {
-                            if let Some(t) = self.resolve(part, node, plan)? {
-                                parts.push(t);
-                            }
-                        }
-                        Ok(Some(parts.join(&delimiter)))
-                    }
-                    other => Err(format!("{other}() is known only after deployment")),
-                }
-            }
+            Value::Call(call) => eval::call(
+                call,
+                &mut Text {
+                    ctx: self,
+                    node,
+                    plan,
+                },
+            ),
             v if v.has_call() => {
                 Err("a list or map holds a function known only after deployment".to_string())
             }
             v => Ok(literal_text(v)),
+        }
+    }
+
+    /// `get_attribute` or `get_property` of `call` (`[node, (capability,) name]`) as text: a
+    /// value known now, a node's address or port, its name.
+    fn query_text(&self, call: &Call, node: usize, plan: &Plan) -> Result<Option<String>, String> {
+        let args: Vec<String> = call.args.iter().filter_map(literal_text).collect();
+        if !matches!(
+            call.function,
+            Function::GetAttribute | Function::GetProperty
+        ) || args.len() < 2
+        {
+            return Err(after_deployment(call));
+        }
+        let from = self.workload_of[node];
+        // While a plan is built it is not in `plans` yet; a reference to one of its own members
+        // is local.
+        let local = |t: usize| plan.members.contains(&t);
+        let entity = args[0].as_str();
+        let target = match entity {
+            "SELF" => Some(node),
+            "HOST" => self
+                .topology
+                .node_at(node)
+                .and_then(|id| self.hosting.host(id))
+                .map(|h| h.index()),
+            _ => self.node_index.get(entity).copied(),
+        };
+        let Some(target) = target else {
+            return Err(format!(
+                "`{}` names `{entity}`, which is not a node here",
+                call.function
+            ));
+        };
+        let attr = args.last().map(String::as_str).unwrap_or("");
+        // A property (or attribute) with a value known now.
+        let known = if args.len() >= 3 {
+            self.capability(target, &args[1])
+                .and_then(|c| c.get(attr).or_else(|| c.attribute(attr)))
+        } else {
+            self.property(target, attr)
+                .or_else(|| self.ledger.attribute(self.topology, target, attr))
+        };
+        if let Some(v) = known
+            && !v.has_call()
+            && !matches!(v, Value::Null)
+            && (call.function == Function::GetProperty || !matches!(attr, "state" | "tosca_id"))
+        {
+            return Ok(literal_text(v));
+        }
+        match attr {
+            a if ADDRESS_ATTRIBUTES.contains(&a) => {
+                if local(target) {
+                    // The pod's own address (`SELF`, its host, a neighbour in the same lifted
+                    // stack): the pod IP.
+                    Ok(Some(POD_IP_MARK.to_string()))
+                } else {
+                    self.host_of(target, from).map(Some)
+                }
+            }
+            "port" => {
+                let cap = (args.len() >= 3).then(|| args[1].as_str());
+                self.port_of(target, cap)
+                    .map(|p| Some(p.to_string()))
+                    .ok_or_else(|| format!("`{}` has no port", self.node(target).name))
+            }
+            "tosca_name" => Ok(Some(self.node(target).name.clone())),
+            _ => Err(format!(
+                "{}({}) is known only after deployment",
+                call.function,
+                args.join(", ")
+            )),
         }
     }
 
@@ -579,4 +561,63 @@ impl Ctx<'_> {
         }
         out
     }
+}
+
+/// A value as the text of an environment variable ([`Ctx::resolve`]), for one node of a plan.
+struct Text<'c, 'a> {
+    ctx: &'c Ctx<'a>,
+    node: usize,
+    plan: &'c Plan,
+}
+
+impl eval::Host for Text<'_, '_> {
+    type Out = Option<String>;
+
+    fn known(&mut self, value: &Value) -> Result<Self::Out, String> {
+        Ok(literal_text(value))
+    }
+
+    fn input(&mut self, call: &Call) -> Result<Self::Out, String> {
+        let args: Vec<String> = call.args.iter().filter_map(literal_text).collect();
+        Err(format!("input `{}` has no value", args.join(".")))
+    }
+
+    fn query(&mut self, call: &Call) -> Result<Self::Out, String> {
+        self.ctx.query_text(call, self.node, self.plan)
+    }
+
+    /// The texts of the parts one after the other, a null part adding none.
+    fn concat(&mut self, call: &Call) -> Result<Self::Out, String> {
+        let mut out = String::new();
+        for part in &call.args {
+            if let Some(t) = self.ctx.resolve(part, self.node, self.plan)? {
+                out.push_str(&t);
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// The texts of the list's items with the delimiter between them, a null item left out.
+    fn join(&mut self, call: &Call) -> Result<Self::Out, String> {
+        let Some(Value::List(items)) = call.args.first() else {
+            return Err("join() without a list".to_string());
+        };
+        let delimiter = call.args.get(1).and_then(literal_text).unwrap_or_default();
+        let mut parts = Vec::new();
+        for part in items {
+            if let Some(t) = self.ctx.resolve(part, self.node, self.plan)? {
+                parts.push(t);
+            }
+        }
+        Ok(Some(parts.join(&delimiter)))
+    }
+
+    fn other(&mut self, call: &Call) -> Result<Self::Out, String> {
+        Err(after_deployment(call))
+    }
+}
+
+/// Why a call has no text in a manifest.
+fn after_deployment(call: &Call) -> String {
+    format!("{}() is known only after deployment", call.function)
 }

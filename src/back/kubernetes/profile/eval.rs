@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::back::Ledger;
-use crate::ir::{Call, NodeId, Topology, Value};
+use crate::ir::{Call, Function, NodeId, Topology, Value, eval};
 
 /// A property of a node or of one of its capabilities.
 type Key = (usize, Option<String>, String);
@@ -113,36 +113,22 @@ impl<'t> Evaluator<'t> {
     }
 
     fn call(&self, call: &Call, this: NodeId, depth: usize) -> Result<Json, String> {
-        Ok({
-            {
-                let args = || -> Result<Vec<Json>, String> {
-                    call.args
-                        .iter()
-                        .map(|a| self.value(a, this, depth + 1))
-                        .collect()
-                };
-                // A custom function is named with its profile's namespace (`core:to_string`).
-                let name = call.function.rsplit(':').next().unwrap_or(&call.function);
-                match name {
-                    "get_input" => self.input(&call.args, this, depth)?,
-                    "get_property" => self.property(&call.args, this, depth)?,
-                    "concat" => concat(args()?),
-                    "join" => join(args()?)?,
-                    "to_string" => one(args()?).map(|v| Json::String(text(&v)))?,
-                    "to_uppercase" => {
-                        one(args()?).map(|v| Json::String(text(&v).to_uppercase()))?
-                    }
-                    "to_lowercase" => {
-                        one(args()?).map(|v| Json::String(text(&v).to_lowercase()))?
-                    }
-                    other => {
-                        return Err(format!(
-                            "`${other}` is known only at deployment, and a manifest needs the value now"
-                        ));
-                    }
-                }
-            }
-        })
+        eval::call(
+            call,
+            &mut Field {
+                evaluator: self,
+                this,
+                depth,
+            },
+        )
+    }
+
+    /// The arguments of `call`, each evaluated (what cannot be is null, and a problem).
+    fn args(&self, call: &Call, this: NodeId, depth: usize) -> Result<Vec<Json>, String> {
+        call.args
+            .iter()
+            .map(|a| self.value(a, this, depth + 1))
+            .collect()
     }
 
     fn input(&self, args: &[Value], this: NodeId, depth: usize) -> Result<Json, String> {
@@ -313,6 +299,62 @@ fn descend(mut value: Json, keys: &[PathWord]) -> Result<Json, String> {
         };
     }
     Ok(value)
+}
+
+/// A value as a JSON field of a profile object ([`Evaluator::eval`]), seen from node `this`.
+struct Field<'e, 't> {
+    evaluator: &'e Evaluator<'t>,
+    this: NodeId,
+    depth: usize,
+}
+
+impl eval::Host for Field<'_, '_> {
+    type Out = Json;
+
+    fn known(&mut self, value: &Value) -> Result<Json, String> {
+        self.evaluator.value(value, self.this, self.depth + 1)
+    }
+
+    fn input(&mut self, call: &Call) -> Result<Json, String> {
+        self.evaluator.input(&call.args, self.this, self.depth)
+    }
+
+    fn query(&mut self, call: &Call) -> Result<Json, String> {
+        match call.function {
+            Function::GetProperty => self.evaluator.property(&call.args, self.this, self.depth),
+            _ => self.other(call),
+        }
+    }
+
+    /// The evaluator follows TOSCA 2.0 paths itself, through relationships and `ALL`.
+    fn unresolved_query(&mut self, call: &Call) -> Result<Json, String> {
+        self.query(call)
+    }
+
+    fn concat(&mut self, call: &Call) -> Result<Json, String> {
+        Ok(concat(self.evaluator.args(call, self.this, self.depth)?))
+    }
+
+    fn join(&mut self, call: &Call) -> Result<Json, String> {
+        join(self.evaluator.args(call, self.this, self.depth)?)
+    }
+
+    /// The community core profile's string functions, by the name they have in it: a template
+    /// calls them with the profile's namespace (`core:to_string`).
+    fn other(&mut self, call: &Call) -> Result<Json, String> {
+        let args = || self.evaluator.args(call, self.this, self.depth);
+        match call.function.custom_local_name() {
+            Some("to_string") => one(args()?).map(|v| Json::String(text(&v))),
+            Some("to_uppercase") => one(args()?).map(|v| Json::String(text(&v).to_uppercase())),
+            Some("to_lowercase") => one(args()?).map(|v| Json::String(text(&v).to_lowercase())),
+            local => {
+                let name = local.unwrap_or(call.function.name());
+                Err(format!(
+                    "`${name}` is known only at deployment, and a manifest needs the value now"
+                ))
+            }
+        }
+    }
 }
 
 /// `$concat` (§10.2.3.2 $concat): strings joined, or, when an argument is a list, the lists

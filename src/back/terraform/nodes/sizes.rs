@@ -47,7 +47,7 @@ impl Builder<'_, '_> {
         let Value::Call(call) = raw else {
             return None;
         };
-        if call.function != "get_input" {
+        if call.function != crate::ir::Function::GetInput {
             return None;
         }
         let input = call.args.first()?.as_str()?;
@@ -176,7 +176,7 @@ impl Builder<'_, '_> {
         let inputs: Vec<(&str, &str)> = ["num_cpus", "mem_size", "disk_size"]
             .into_iter()
             .filter_map(|prop| match self.capability_property(id, "host", prop)? {
-                Value::Call(c) if c.function == "get_input" => {
+                Value::Call(c) if c.function == crate::ir::Function::GetInput => {
                     Some((prop, c.args.first()?.as_str()?))
                 }
                 _ => None,

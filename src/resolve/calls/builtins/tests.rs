@@ -3,7 +3,12 @@
 
 use super::sets::plain_sets;
 use super::*;
-use crate::ir::{Call, ScalarUnit};
+use crate::ir::{Call, Dialect, ScalarUnit};
+
+/// The pure built-in of TOSCA 2.0 called `name` applied to `args`.
+fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
+    super::apply(&Function::parse(name, Dialect::Tosca2), args, patterns)
+}
 
 /// A map of values keyed by text, for tests.
 fn map(entries: &[(&str, Value)]) -> Value {
@@ -28,7 +33,7 @@ fn l(items: Vec<Value>) -> Value {
     Value::List(items)
 }
 fn later() -> Value {
-    Value::Call(Call::new("get_attribute", vec![s("x"), s("y")]))
+    Value::Call(Call::new(Function::GetAttribute, vec![s("x"), s("y")]))
 }
 fn value(name: &str, args: Vec<Value>) -> Value {
     match apply(name, &args, &Patterns::default()) {
@@ -343,4 +348,20 @@ fn arithmetic() {
     assert_eq!(value("floor", vec![Value::Float(-0.5)]), i(-1));
     assert_eq!(value("ceil", vec![Value::Float(0.2)]), i(1));
     assert_eq!(value("ceil", vec![i(2)]), i(2));
+}
+
+/// The IR's [`Function`] and this table say the same of every TOSCA 2.0 built-in: that it is
+/// one, whether it is pure, whether it reads the representation graph.
+#[test]
+fn the_table_and_the_ir_agree_on_every_built_in() {
+    for b in BUILT_INS.iter().chain([&IN_RANGE]) {
+        let f = Function::parse(b.name, Dialect::Tosca2);
+        assert!(f.is_built_in(Dialect::Tosca2), "{}", b.name);
+        assert_eq!(f.is_pure(), b.group == Group::Pure, "{}", b.name);
+        assert_eq!(f.is_query(), b.group == Group::Query, "{}", b.name);
+    }
+    for f in Function::built_ins().filter(|f| f.is_built_in(Dialect::Tosca2)) {
+        let in_table = built_in(f.name()).is_some() || *f == Function::InRange;
+        assert!(in_table, "{f} is no built-in of the table");
+    }
 }

@@ -101,7 +101,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
     pub(super) fn result_type(&mut self, call: &Call) -> Option<String> {
         let node = match self
             .functions
-            .lookup(&call.function, call.span.map(|s| s.file))?
+            .lookup(call.function.name(), call.span.map(|s| s.file))?
         {
             Function::BuiltIn(b) => return b.result.map(str::to_string),
             Function::Custom(c) => {

@@ -5,7 +5,7 @@ use super::{Outcome, describe, known, wrong};
 use crate::ir::Value;
 
 /// The number of bytes Base64 text stands for.
-pub(super) fn base64_len(text: &str) -> usize {
+pub fn base64_len(text: &str) -> usize {
     let chars: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     let padding = chars.iter().rev().take_while(|b| **b == b'=').count();
     (chars.len() / 4) * 3 - padding.min(2)
