@@ -94,7 +94,7 @@ pub fn render(
     options: &K8sOptions,
     diags: &mut Diagnostics,
 ) -> Vec<OutputFile> {
-    let Some(Built { objects, others }) = build(
+    let Some(Built { objects, others }) = build::<objects::Yaml>(
         backend, topology, sources, artifacts, limits, options, diags,
     ) else {
         return Vec::new();
@@ -114,10 +114,10 @@ pub fn render(
     write(objects, others, options)
 }
 
-/// What the model and the templates made of a topology: the checked objects, in the order of
-/// [`KIND_ORDER`], and the files that are no object.
-pub struct Built {
-    pub objects: Vec<objects::Object>,
+/// What the model and the templates made of a topology: the checked objects (in the form `F`
+/// their writer takes), in the order of [`KIND_ORDER`], and the files that are no object.
+pub struct Built<F> {
+    pub objects: Vec<objects::Object<F>>,
     pub others: Vec<OutputFile>,
 }
 
@@ -125,7 +125,7 @@ pub struct Built {
 /// the objects `toscana k8s` writes and `toscana tf --provider kubernetes` writes as HCL.
 /// `None` when there was an error.
 #[allow(clippy::too_many_arguments)]
-pub fn build(
+pub fn build<F: objects::Form>(
     backend: &Engine,
     topology: Valid<'_>,
     sources: &mut SourceMap,
@@ -133,7 +133,7 @@ pub fn build(
     limits: &Limits,
     options: &K8sOptions,
     diags: &mut Diagnostics,
-) -> Option<Built> {
+) -> Option<Built<F>> {
     // Valid: every handle resolves, so what follows indexes the topology unguarded.
     let topology: &Topology = topology.topology();
     let elements = super::elements(topology, sources);
@@ -223,7 +223,7 @@ pub fn build(
 
 /// The files of the objects: one stream, or one file per object and a kustomization.
 fn write(
-    objects: Vec<objects::Object>,
+    objects: Vec<objects::Object<objects::Yaml>>,
     others: Vec<OutputFile>,
     options: &K8sOptions,
 ) -> Vec<OutputFile> {
@@ -233,7 +233,7 @@ fn write(
             if i > 0 {
                 stream.push_str("---\n");
             }
-            stream.push_str(&o.yaml);
+            stream.push_str(&o.body.0);
         }
         let mut out = others;
         if !stream.is_empty() {
@@ -254,7 +254,7 @@ fn write(
         names.push(path.clone());
         out.push(OutputFile {
             path,
-            contents: o.yaml,
+            contents: o.body.0,
         });
     }
     if !names.is_empty() {
@@ -270,11 +270,11 @@ fn write(
 
 /// Each document (its text, who wrote it, where) checked against its Kubernetes type; two that
 /// write the same object are an error.
-fn checked(
+fn checked<F: objects::Form>(
     documents: Vec<(String, String, Option<Span>)>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
-) -> Vec<objects::Object> {
+) -> Vec<objects::Object<F>> {
     let mut objects = Vec::new();
     let mut seen: HashMap<(String, String), String> = HashMap::new();
     for (text, origin, element) in documents {

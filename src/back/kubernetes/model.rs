@@ -36,6 +36,9 @@ mod workloads;
 
 use kinds::{is_endpoint, is_image};
 
+/// The `bind` of a node no rule takes.
+static NO_BIND: Json = Json::Null;
+
 /// Where the entrypoint and the scripts of a lifted stack are mounted.
 const SCRIPTS_DIR: &str = "/toscana";
 
@@ -323,7 +326,8 @@ struct Ctx<'a> {
     /// What each relationship means to this backend (its mapping's `relationships:`).
     meanings: RelationshipMeanings,
     roles: Vec<Role>,
-    binds: Vec<Json>,
+    /// Per node: its rule's `bind` (null without a rule).
+    binds: Binds<'a>,
     spans: SpanFinder<'a>,
     options: &'a K8sOptions,
     instance: String,
@@ -366,12 +370,12 @@ pub fn context(
         .iter()
         .filter(|e| e.kind == ElementKind::Node)
         .collect();
-    let binds: Vec<Json> = (0..topology.nodes.len())
+    let binds: Vec<&Json> = (0..topology.nodes.len())
         .map(|i| {
             node_elements
                 .get(i)
                 .and_then(|e| backend.bind_for(e))
-                .map_or(Json::Null, |(_, b)| b.clone())
+                .map_or(&NO_BIND, |(_, b)| b)
         })
         .collect();
     let roles: Vec<Role> = binds
@@ -419,7 +423,7 @@ pub fn context(
         hosting: Hosting::by(topology, |id| meanings.means(id, Meaning::Hosting)),
         meanings,
         roles,
-        binds,
+        binds: Binds(binds),
         spans: SpanFinder::new(&topology.source.files, sources),
         options,
         instance: dns_label(&instance),
@@ -479,6 +483,17 @@ struct K8s<'a> {
     policies: Vec<Json>,
 }
 
+/// Each node's rule's `bind`, borrowed from the rules: a `bind` holds tables (products, known
+/// ports) that a copy per node would repeat thousands of times. `binds[i]` is node `i`'s.
+struct Binds<'a>(Vec<&'a Json>);
+
+impl std::ops::Index<usize> for Binds<'_> {
+    type Output = Json;
+    fn index(&self, node: usize) -> &Json {
+        self.0[node]
+    }
+}
+
 /// The words in a name, for matching product keywords: `my-PostgreSQL_db` → `my postgresql db`.
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_ascii_alphanumeric())
@@ -506,6 +521,11 @@ fn json_strings(j: &Json, key: &str) -> Vec<String> {
 impl<'a> Ctx<'a> {
     fn node(&self, i: usize) -> &'a crate::ir::Node {
         &self.topology.nodes[i]
+    }
+
+    /// Node `i`'s `bind`, for as long as the rules live (not only while `self` is borrowed).
+    fn bind(&self, i: usize) -> &'a Json {
+        self.binds.0[i]
     }
 
     fn span_of(&mut self, location: Option<crate::ir::Location>) -> Option<Span> {

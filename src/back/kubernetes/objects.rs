@@ -15,16 +15,43 @@ use crate::limits::Limits;
 use crate::source::{Origin, SourceMap, Span};
 use crate::yaml::{Core, Kind, Node};
 
-/// One checked Kubernetes object, ready to write.
+/// One checked Kubernetes object, ready to write, in the form `F` its writer takes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Object {
+pub struct Object<F> {
     pub kind: String,
     pub name: String,
-    /// The object as YAML, one document, ending with a newline.
-    pub yaml: String,
-    /// The same object as JSON, for the writers of other formats (`toscana tf --provider
-    /// kubernetes` writes it as HCL).
-    pub json: Json,
+    pub body: F,
+}
+
+/// The form a checked object is kept in: what its writer writes, and nothing more. Every object
+/// of a topology is held until all are checked and sorted, so a second form kept beside the
+/// first doubled `toscana k8s`'s peak memory (5.8 GB at 100,000 nodes, see
+/// `docs/performance.md`).
+pub trait Form: Sized {
+    /// The kept form of an object that passed the check: `json` as read, `typed` as its
+    /// Kubernetes type holds it.
+    fn keep<T: Serialize>(json: Json, typed: &T) -> Result<Self, String>;
+}
+
+/// The object as YAML, one document ending with a newline, written from its Kubernetes type
+/// (`toscana k8s`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Yaml(pub String);
+
+impl Form for Yaml {
+    fn keep<T: Serialize>(_json: Json, typed: &T) -> Result<Yaml, String> {
+        serde_saphyr::to_string(typed)
+            .map(Yaml)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The object as JSON, as the template wrote it, for the writers of other formats (`toscana
+/// tf --provider kubernetes` writes it as HCL).
+impl Form for Json {
+    fn keep<T: Serialize>(json: Json, _typed: &T) -> Result<Json, String> {
+        Ok(json)
+    }
 }
 
 /// Splits a rendered fragment into its YAML documents at `---` lines, dropping empty ones. Each
@@ -84,15 +111,15 @@ pub fn to_json(node: &Node) -> Result<Json, String> {
 /// Nearly every document is plain YAML that checks out, and needs no spans: it is read straight
 /// into JSON ([`crate::yaml::plain_json`]). Anything else, and any document that fails the
 /// check, is read again with the loader, whose spans and messages the error then carries.
-pub fn check_document(
+pub fn check_document<F: Form>(
     text: &str,
     who: &str,
     element: Option<Span>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
-) -> Option<Object> {
+) -> Option<Object<F>> {
     if let Some(json) = crate::yaml::plain_json(text, &Limits::default())
-        && let Ok(object) = roundtrip(&json)
+        && let Ok(object) = roundtrip(json)
     {
         return Some(object);
     }
@@ -100,13 +127,13 @@ pub fn check_document(
 }
 
 /// [`check_document`] with the loader's tree, so an error can point into the document.
-fn check_with_spans(
+fn check_with_spans<F: Form>(
     text: &str,
     who: &str,
     element: Option<Span>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
-) -> Option<Object> {
+) -> Option<Object<F>> {
     // The text joins the run's sources only when an error points into it: thousands of
     // objects that check out need not stay in memory until the end.
     let mut scratch = SourceMap::new();
@@ -141,7 +168,7 @@ fn check_with_spans(
             return None;
         }
     };
-    match roundtrip(&json) {
+    match roundtrip(json) {
         Ok(object) => Some(object),
         Err((e, path)) => {
             if let Some(d) = out_of_range(&e, &root, who, element) {
@@ -230,45 +257,47 @@ fn find<'n>(root: &'n Node, path: &str) -> Option<&'n Node> {
 
 /// Deserializes `json` into the type its `apiVersion`/`kind` name, serializes it back, and
 /// fails on anything lost, with the path of the first loss.
-pub fn roundtrip(json: &Json) -> Result<Object, (String, Option<String>)> {
+pub fn roundtrip<F: Form>(json: Json) -> Result<Object<F>, (String, Option<String>)> {
     use k8s_openapi::api::{apps, autoscaling, batch, core, networking, policy, rbac};
     let api = json.get("apiVersion").and_then(Json::as_str).unwrap_or("");
     let kind = json.get("kind").and_then(Json::as_str).unwrap_or("");
     match (api, kind) {
-        ("v1", "ConfigMap") => typed::<core::v1::ConfigMap>(json),
-        ("v1", "Secret") => typed::<core::v1::Secret>(json),
-        ("v1", "Service") => typed::<core::v1::Service>(json),
-        ("v1", "PersistentVolumeClaim") => typed::<core::v1::PersistentVolumeClaim>(json),
-        ("v1", "Namespace") => typed::<core::v1::Namespace>(json),
-        ("v1", "ServiceAccount") => typed::<core::v1::ServiceAccount>(json),
-        ("v1", "Pod") => typed::<core::v1::Pod>(json),
-        ("apps/v1", "Deployment") => typed::<apps::v1::Deployment>(json),
-        ("apps/v1", "StatefulSet") => typed::<apps::v1::StatefulSet>(json),
-        ("apps/v1", "DaemonSet") => typed::<apps::v1::DaemonSet>(json),
-        ("batch/v1", "Job") => typed::<batch::v1::Job>(json),
-        ("batch/v1", "CronJob") => typed::<batch::v1::CronJob>(json),
+        ("v1", "ConfigMap") => typed::<core::v1::ConfigMap, F>(json),
+        ("v1", "Secret") => typed::<core::v1::Secret, F>(json),
+        ("v1", "Service") => typed::<core::v1::Service, F>(json),
+        ("v1", "PersistentVolumeClaim") => typed::<core::v1::PersistentVolumeClaim, F>(json),
+        ("v1", "Namespace") => typed::<core::v1::Namespace, F>(json),
+        ("v1", "ServiceAccount") => typed::<core::v1::ServiceAccount, F>(json),
+        ("v1", "Pod") => typed::<core::v1::Pod, F>(json),
+        ("apps/v1", "Deployment") => typed::<apps::v1::Deployment, F>(json),
+        ("apps/v1", "StatefulSet") => typed::<apps::v1::StatefulSet, F>(json),
+        ("apps/v1", "DaemonSet") => typed::<apps::v1::DaemonSet, F>(json),
+        ("batch/v1", "Job") => typed::<batch::v1::Job, F>(json),
+        ("batch/v1", "CronJob") => typed::<batch::v1::CronJob, F>(json),
         ("autoscaling/v2", "HorizontalPodAutoscaler") => {
-            typed::<autoscaling::v2::HorizontalPodAutoscaler>(json)
+            typed::<autoscaling::v2::HorizontalPodAutoscaler, F>(json)
         }
-        ("networking.k8s.io/v1", "NetworkPolicy") => typed::<networking::v1::NetworkPolicy>(json),
-        ("networking.k8s.io/v1", "Ingress") => typed::<networking::v1::Ingress>(json),
-        ("policy/v1", "PodDisruptionBudget") => typed::<policy::v1::PodDisruptionBudget>(json),
-        ("rbac.authorization.k8s.io/v1", "Role") => typed::<rbac::v1::Role>(json),
-        ("rbac.authorization.k8s.io/v1", "RoleBinding") => typed::<rbac::v1::RoleBinding>(json),
+        ("networking.k8s.io/v1", "NetworkPolicy") => {
+            typed::<networking::v1::NetworkPolicy, F>(json)
+        }
+        ("networking.k8s.io/v1", "Ingress") => typed::<networking::v1::Ingress, F>(json),
+        ("policy/v1", "PodDisruptionBudget") => typed::<policy::v1::PodDisruptionBudget, F>(json),
+        ("rbac.authorization.k8s.io/v1", "Role") => typed::<rbac::v1::Role, F>(json),
+        ("rbac.authorization.k8s.io/v1", "RoleBinding") => typed::<rbac::v1::RoleBinding, F>(json),
         // The kinds a Kubernetes profile may write besides (`profile`).
-        ("v1", "PersistentVolume") => typed::<core::v1::PersistentVolume>(json),
-        ("v1", "LimitRange") => typed::<core::v1::LimitRange>(json),
-        ("v1", "ResourceQuota") => typed::<core::v1::ResourceQuota>(json),
-        ("v1", "ReplicationController") => typed::<core::v1::ReplicationController>(json),
-        ("v1", "Endpoints") => typed::<core::v1::Endpoints>(json),
-        ("apps/v1", "ReplicaSet") => typed::<apps::v1::ReplicaSet>(json),
-        ("networking.k8s.io/v1", "IngressClass") => typed::<networking::v1::IngressClass>(json),
-        ("rbac.authorization.k8s.io/v1", "ClusterRole") => typed::<rbac::v1::ClusterRole>(json),
+        ("v1", "PersistentVolume") => typed::<core::v1::PersistentVolume, F>(json),
+        ("v1", "LimitRange") => typed::<core::v1::LimitRange, F>(json),
+        ("v1", "ResourceQuota") => typed::<core::v1::ResourceQuota, F>(json),
+        ("v1", "ReplicationController") => typed::<core::v1::ReplicationController, F>(json),
+        ("v1", "Endpoints") => typed::<core::v1::Endpoints, F>(json),
+        ("apps/v1", "ReplicaSet") => typed::<apps::v1::ReplicaSet, F>(json),
+        ("networking.k8s.io/v1", "IngressClass") => typed::<networking::v1::IngressClass, F>(json),
+        ("rbac.authorization.k8s.io/v1", "ClusterRole") => typed::<rbac::v1::ClusterRole, F>(json),
         ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding") => {
-            typed::<rbac::v1::ClusterRoleBinding>(json)
+            typed::<rbac::v1::ClusterRoleBinding, F>(json)
         }
         ("storage.k8s.io/v1", "StorageClass") => {
-            typed::<k8s_openapi::api::storage::v1::StorageClass>(json)
+            typed::<k8s_openapi::api::storage::v1::StorageClass, F>(json)
         }
         ("", _) | (_, "") => Err(("it has no `apiVersion` and `kind`".to_string(), None)),
         _ => Err((
@@ -278,26 +307,23 @@ pub fn roundtrip(json: &Json) -> Result<Object, (String, Option<String>)> {
     }
 }
 
-fn typed<T: DeserializeOwned + Serialize>(json: &Json) -> Result<Object, (String, Option<String>)> {
+fn typed<T: DeserializeOwned + Serialize, F: Form>(
+    json: Json,
+) -> Result<Object<F>, (String, Option<String>)> {
     let plain = |e: String| (e, None);
-    let value = T::deserialize(json).map_err(|e| plain(e.to_string()))?;
+    let value = T::deserialize(&json).map_err(|e| plain(e.to_string()))?;
     // Nothing lost, so the typed object's kind and name are those `json` holds.
-    let checked = if super::survives::survives(json, &value) {
-        kind_and_name(json)
+    let checked = if super::survives::survives(&json, &value) {
+        kind_and_name(&json)
     } else {
         None
     };
     let (kind, name) = match checked {
         Some(found) => found,
-        None => exact_check(json, &value)?,
+        None => exact_check(&json, &value)?,
     };
-    let yaml = serde_saphyr::to_string(&value).map_err(|e| plain(e.to_string()))?;
-    Ok(Object {
-        kind,
-        name,
-        yaml,
-        json: json.clone(),
-    })
+    let body = F::keep(json, &value).map_err(plain)?;
+    Ok(Object { kind, name, body })
 }
 
 /// The `kind` and `metadata.name` of an object, when both are strings.
@@ -400,7 +426,7 @@ fn differs<'a>(a: &'a Json, b: &Json, steps: &mut Vec<Step<'a>>) -> bool {
 }
 
 /// The file name of an object: `<kind>-<name>.yaml`, kind in lower case.
-pub fn file_name(object: &Object) -> String {
+pub fn file_name<F>(object: &Object<F>) -> String {
     format!("{}-{}.yaml", object.kind.to_ascii_lowercase(), object.name)
 }
 

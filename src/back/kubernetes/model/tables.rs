@@ -48,13 +48,18 @@ impl Ctx<'_> {
                 texts.extend(words(v));
             }
         }
+        // The words are lower case, so a listed word matches one in any case without a
+        // lower-case copy of it (this scan runs for every node and every entry of the table).
+        let named = |m: &str| texts.iter().any(|t| t.eq_ignore_ascii_case(m));
         bind.get(table)?
             .as_array()?
             .iter()
             .find(|p| {
-                keys.iter()
-                    .flat_map(|key| json_strings(p, key))
-                    .any(|m| texts.contains(&m.to_ascii_lowercase()))
+                keys.iter().any(|key| {
+                    p.get(*key)
+                        .and_then(Json::as_array)
+                        .is_some_and(|listed| listed.iter().filter_map(Json::as_str).any(named))
+                })
             })
             .cloned()
     }

@@ -235,9 +235,9 @@ impl Ctx<'_> {
     /// A container application: image artifact, ports, environment.
     pub(super) fn container_workload(&mut self, plan: &mut Plan, diags: &mut Diagnostics) {
         let i = plan.owner;
-        let node = self.node(i).clone();
-        let bind = self.binds[i].clone();
-        let image_types = json_strings(&bind, "image_types");
+        let node = self.node(i);
+        let bind = self.bind(i);
+        let image_types = json_strings(bind, "image_types");
         let artifact = node
             .artifacts
             .iter()
@@ -295,7 +295,7 @@ impl Ctx<'_> {
         plan.ports = self.endpoint_ports(&[i]);
         // Properties the rules map to the environment.
         if bind.get("property_env").and_then(Json::as_bool) == Some(true) {
-            let skip = json_strings(&bind, "property_env_skip");
+            let skip = json_strings(bind, "property_env_skip");
             for (name, value) in &node.properties {
                 if skip.contains(name) || matches!(value, Value::Null) {
                     continue;
@@ -625,13 +625,13 @@ impl Ctx<'_> {
         // A stack that keeps data is a StatefulSet with its data on claims (`claim_state`).
         plan.stateful = order.iter().any(|m| self.keeps_data(m.index()));
         // The base image.
-        let bind = self.binds[root].clone();
+        let bind = self.bind(root);
         plan.image = Some(self.base_image(root, diags));
         plan.requests = self.requests(root);
         plan.ports = self.endpoint_ports(&plan.members.clone());
         // Scripts, in order, and their inputs as the environment.
-        let script = self.ship_scripts(&mut plan, &steps, &bind, artifacts, limits, diags);
-        self.unattended(&mut plan, root, &bind, diags);
+        let script = self.ship_scripts(&mut plan, &steps, bind, artifacts, limits, diags);
+        self.unattended(&mut plan, root, bind, diags);
         plan.config.insert(
             0,
             Pair {

@@ -82,7 +82,7 @@ pub fn write(
     let marked = first_read(reread, &[markers.bindings(topology, true)])
         .and_then(|read| build(&engine, &read, sources, limits, &mut Diagnostics::new()))
         .unwrap_or_default();
-    let marked: HashMap<(String, String), &Object> = marked
+    let marked: HashMap<(String, String), &Object<Json>> = marked
         .iter()
         .map(|o| ((o.kind.clone(), markers.with_values(&o.name)), o))
         .collect();
@@ -97,7 +97,7 @@ pub fn write(
             .and_then(|read| build(&engine, &read, sources, limits, &mut Diagnostics::new()))
             .unwrap_or_default()
     };
-    let moved: HashMap<(String, String), &Object> = moved
+    let moved: HashMap<(String, String), &Object<Json>> = moved
         .iter()
         .map(|o| ((o.kind.clone(), o.name.clone()), o))
         .collect();
@@ -106,7 +106,7 @@ pub fn write(
     let mut why_manifest: Vec<Option<String>> = Vec::new();
     let mut labels: HashSet<(String, String)> = HashSet::new();
     for o in &objects {
-        let (resource, why, base) = match hcl::typed_resource(data, &o.json) {
+        let (resource, why, base) = match hcl::typed_resource(data, &o.body) {
             Ok(resource) => (resource, None, o.name.to_snake_case()),
             Err(why) => (
                 "kubernetes_manifest".to_string(),
@@ -132,12 +132,12 @@ pub fn write(
     for (o, why) in objects.iter().zip(&why_manifest) {
         let address = &addresses[&(o.kind.clone(), o.name.clone())];
         let cluster_scoped = data.cluster_scoped.contains(&o.kind);
-        let a = namespaced(&o.json, cluster_scoped);
+        let a = namespaced(&o.body, cluster_scoped);
         let key = (o.kind.clone(), o.name.clone());
         let b = marked
             .get(&key)
-            .map(|m| namespaced(&m.json, cluster_scoped));
-        let c = moved.get(&key).map(|m| namespaced(&m.json, cluster_scoped));
+            .map(|m| namespaced(&m.body, cluster_scoped));
+        let c = moved.get(&key).map(|m| namespaced(&m.body, cluster_scoped));
         if !main.is_empty() {
             main.push('\n');
         }
@@ -149,7 +149,7 @@ pub fn write(
             moved: c.as_ref(),
         };
         main.push_str(&writer.resource(address, &a, partners));
-        if let Some(node) = o.json.pointer("/metadata/annotations/toscana.io~1node") {
+        if let Some(node) = o.body.pointer("/metadata/annotations/toscana.io~1node") {
             let node = node.as_str().unwrap_or_default().to_string();
             by_node.entry(node).or_default().push(address.clone());
         }
@@ -217,7 +217,7 @@ fn build(
     sources: &mut SourceMap,
     limits: &Limits,
     diags: &mut Diagnostics,
-) -> Option<Vec<Object>> {
+) -> Option<Vec<Object<Json>>> {
     let topology = match crate::ir::validate(&read.topology) {
         Ok(valid) => valid,
         Err(problems) => {
@@ -232,7 +232,7 @@ fn build(
         outputs_written: true,
         ..K8sOptions::default()
     };
-    let built = kubernetes::build(
+    let built = kubernetes::build::<Json>(
         engine,
         topology,
         sources,
