@@ -165,8 +165,10 @@ fn interface_inputs_and_operation_inputs_stay_in_their_scopes() {
 
 /// An operation's implementation names an artifact of its node first, and a file otherwise
 /// (A.5.13 Operation definition; checklist SP-OP-04): `create: installer` is the type's
-/// `installer` artifact, a Bash script with its artifact type; `configure.sh` is a file. The
-/// artifact is an extended definition with `type` and `file` (A.5.5 Artifact definition).
+/// `installer` artifact, a Bash script with its artifact type; `configure.sh` is a file, whose
+/// type its extension tells through the normative Bash type's `file_ext: [ sh ]` (A.6.3
+/// Artifact Type; SP-ARTT-02), in a node's and a relationship's interface alike. The artifact is
+/// an extended definition with `type` and `file` (A.5.5 Artifact definition).
 #[test]
 fn an_implementation_names_an_artifact_before_a_file() {
     let ir = ir(SHOP, SCRIPTS);
@@ -177,12 +179,30 @@ fn an_implementation_names_an_artifact_before_a_file() {
     assert_eq!(create["file"], "install.sh");
     let configure = &operations["configure"]["implementation"]["primary"];
     assert_eq!(configure["file"], "configure.sh");
+    let bash = [
+        "tosca.artifacts.Implementation.Bash",
+        "tosca.artifacts.Implementation",
+        "tosca.artifacts.Root",
+    ];
+    assert_eq!(configure["type"], bash[0]);
+    assert_eq!(configure["types"], serde_json::json!(bash));
+    let rel = ir["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "shop.database")
+        .expect("the database relationship");
+    let wire = &rel["interfaces"]["Configure"]["operations"]["pre_configure_source"]["implementation"]
+        ["primary"];
+    assert_eq!(wire["file"], "wire.sh");
+    assert_eq!(wire["types"], serde_json::json!(bash));
 }
 
 /// Artifact types with and without their optional `mime_type` and `file_ext` (A.6.3 Artifact
 /// Type): a short artifact definition whose extension one of them lists (`.war`, in any case)
-/// reads with no warning, and so does a `.py` one, which the normative Python type lists; an
-/// extended one names a type without `file_ext` (the valid counterparts of `artifact-1-x-*`).
+/// reads with no warning and has that type, and so does a `.py` one, which the normative
+/// Python type lists (A.5.5.2.1 Short notation; SP-ARTD-02); an extended one names a type
+/// without `file_ext` (the valid counterparts of `artifact-1-x-*`).
 #[test]
 fn artifact_types_list_the_extensions_short_definitions_use() {
     let ir = ir(
@@ -219,5 +239,18 @@ topology_template:
     );
     let artifacts = &node(&ir, "shop")["artifacts"];
     assert_eq!(artifacts["archive"]["file"], "shop.WAR");
+    assert_eq!(artifacts["archive"]["type"], "WebArchive");
+    assert_eq!(
+        artifacts["archive"]["types"],
+        serde_json::json!([
+            "WebArchive",
+            "tosca.artifacts.Deployment",
+            "tosca.artifacts.Root"
+        ])
+    );
+    assert_eq!(
+        artifacts["tool"]["type"],
+        "tosca.artifacts.Implementation.Python"
+    );
     assert_eq!(artifacts["notes"]["type"], "Notes");
 }

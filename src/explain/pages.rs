@@ -289,10 +289,10 @@ pub const PAGES: &[Page] = &[
     },
     Page {
         code: "tosca::ambiguous-name",
-        summary: "a TOSCA 2.0 name that means two different types in the file it is written in",
-        meaning: "In TOSCA 2.0 a name without a prefix is looked up in the file's root namespace, where imports without `namespace:` put their definitions. Two different types reachable under one name make the name ambiguous.",
+        summary: "a TOSCA 2.0 name that means two different types in the file it is written in, or a file extension two unrelated artifact types list",
+        meaning: "In TOSCA 2.0 a name without a prefix is looked up in the file's root namespace, where imports without `namespace:` put their definitions. Two different types reachable under one name make the name ambiguous (an error). An artifact written as a file alone (a short artifact definition, an implementation naming a file) gets the artifact type whose `file_ext` lists its extension; when two types neither of which derives from the other list it, the artifact is kept without a type (a warning).",
         example: "imports:\n  - url: a.yaml\n  - url: b.yaml   # both define `Server`",
-        fix: "Import one of the files with `namespace: b` and write `b:Server`.",
+        fix: "Import one of the files with `namespace: b` and write `b:Server`. For a file extension: write the artifact with its `type`, or keep the extension in one type's `file_ext`.",
     },
     Page {
         code: "tosca::unknown-namespace",

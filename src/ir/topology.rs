@@ -349,8 +349,13 @@ pub struct Implementation {
 pub struct Artifact {
     /// The artifact's name; for an operation's inline implementation, the file as written.
     pub name: String,
+    /// The artifact type as written; for an artifact written as a file alone (a short
+    /// definition, an implementation naming a file), the identity of the type the file's
+    /// extension tells through the artifact types' `file_ext`, or `None` when no type, or
+    /// several unrelated ones, list it.
     #[serde(rename = "type")]
     pub type_name: Option<String>,
+    /// The artifact type and its ancestors (identities), most specific first.
     pub types: TypeNames,
     /// The file as written in the template.
     pub file: String,

@@ -13,10 +13,13 @@
 //! choice to the processor ("report an error or warning"), and the normative types list only
 //! `sh`, `py` (and the non-normative `iso`, `qcow2`), so files every other processor reads
 //! (`app.war`, `image.img`) would otherwise be refused. Which type such a file gets is the
-//! orchestrator's to decide; the IR keeps the artifact without a type.
+//! orchestrator's to decide; the IR keeps the artifact without a type. The type an extension
+//! does tell is put on the IR artifact when the node is built ([`super::artifact_types`]),
+//! which also reports an extension several unrelated types claim.
 
 use std::collections::HashSet;
 
+use super::artifact_types::{FileTypes, Inferred};
 use super::types::{Ancestry, definitions};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
@@ -30,7 +33,7 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
     {
         return;
     }
-    let extensions = extensions(model);
+    let extensions = FileTypes::new(model, ancestry);
     for ((kind, id), def) in &model.types {
         if *kind != TypeKind::Node {
             continue;
@@ -57,19 +60,6 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
         let owner = format!("node template `{}`", template.name);
         check_section(map.get("artifacts"), &owner, &inherited, &extensions, diags);
     }
-}
-
-/// Every `file_ext` of every artifact type read, in lowercase.
-fn extensions(model: &Model) -> HashSet<String> {
-    model
-        .types
-        .iter()
-        .filter(|((kind, _), _)| *kind == TypeKind::Artifact)
-        .filter_map(|(_, def)| def.def.as_map()?.get("file_ext")?.as_seq())
-        .flatten()
-        .filter_map(Yaml::scalar_text)
-        .map(str::to_lowercase)
-        .collect()
 }
 
 /// The artifact names the node types `chain` define.
@@ -99,7 +89,7 @@ fn check_section(
     section: Option<&Yaml>,
     owner: &str,
     inherited: &HashSet<String>,
-    extensions: &HashSet<String>,
+    extensions: &FileTypes,
     diags: &mut Diagnostics,
 ) {
     for (key, value) in section.map(entries).unwrap_or_default() {
@@ -107,7 +97,7 @@ fn check_section(
             continue;
         };
         if let Some(file) = value.scalar_text() {
-            if !inferable(file, extensions) {
+            if extensions.infer(file) == Inferred::Unknown {
                 diags.push(
                     Diagnostic::warning(
                         codes::TOSCA_MISSING_KEY,
@@ -130,12 +120,4 @@ fn check_section(
             );
         }
     }
-}
-
-/// Whether the extension of `file` (its name after the last `/`, from any `.`, so `tar.gz`
-/// counts) is one an artifact type lists.
-fn inferable(file: &str, extensions: &HashSet<String>) -> bool {
-    let name = file.rsplit('/').next().unwrap_or(file).to_lowercase();
-    name.match_indices('.')
-        .any(|(i, _)| extensions.contains(&name[i + 1..]))
 }

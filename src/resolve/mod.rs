@@ -7,6 +7,7 @@
 
 mod allocation;
 mod artifact_defs;
+mod artifact_types;
 mod assignments;
 mod attribute_mappings;
 mod boundary;
@@ -175,6 +176,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         inputs: Some(input_values),
         budget: Some(ctx.patterns.budget()),
     };
+    let file_types = artifact_types::FileTypes::new(model, &mut ancestry);
     let mut nodes = nodes::NodeBuilder {
         model,
         ctx,
@@ -186,6 +188,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         missing_files_reported: Default::default(),
         files_named: Default::default(),
         artifact_paths: Default::default(),
+        file_types,
+        ambiguous_files_reported: Default::default(),
         definitions: Default::default(),
         type_parts: Default::default(),
         requirement_definitions: Default::default(),

@@ -55,6 +55,10 @@ pub struct NodeBuilder<'a> {
     /// Each artifact file's path by the file that names it and the name it is given there
     /// ([`Self::artifact_path`]): every template of a type names its type's scripts again.
     pub artifact_paths: std::cell::RefCell<FastMap<(FileId, String), Option<String>>>,
+    /// The artifact type each file extension tells, for an artifact written as a file alone.
+    pub file_types: super::artifact_types::FileTypes,
+    /// Where a file whose extension several artifact types claim was reported, once per place.
+    pub ambiguous_files_reported: std::cell::RefCell<std::collections::HashSet<Span>>,
 }
 
 /// The keys a template writes in one of its sections (`properties`, `attributes`), in the order

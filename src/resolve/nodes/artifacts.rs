@@ -8,6 +8,7 @@ use indexmap::IndexMap;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Artifact, TypeNames};
 use crate::model::{TypeDef, TypeKind};
+use crate::resolve::artifact_types::Inferred;
 use crate::resolve::{map_values, paths};
 use crate::source::{FileId, Span};
 use crate::yaml::{Kind, Map, Node as Yaml};
@@ -118,9 +119,10 @@ impl<'a> NodeBuilder<'a> {
         });
     }
 
-    /// An artifact named by a string: the node's artifact of that name, else a file.
+    /// An artifact named by a string: the node's artifact of that name, else a file, whose type
+    /// its extension tells ([`FileTypes`](crate::resolve::artifact_types::FileTypes)).
     pub(super) fn file_artifact(
-        &self,
+        &mut self,
         name: &str,
         file: &str,
         node: &Yaml,
@@ -130,10 +132,11 @@ impl<'a> NodeBuilder<'a> {
         if let Some(artifact) = self.artifacts.get(file) {
             return artifact.clone();
         }
+        let (type_name, types) = self.inferred_type(name, file, node.span, diags);
         let artifact = Artifact {
             name: name.to_string(),
-            type_name: None,
-            types: TypeNames::default(),
+            type_name,
+            types,
             file: file.to_string(),
             path: self.artifact_path(node.span.file, file),
             repository: None,
@@ -147,6 +150,32 @@ impl<'a> NodeBuilder<'a> {
         };
         self.check_file(&artifact, node.span, diags);
         artifact
+    }
+
+    /// The type of an artifact written as the file `file` alone (at `at`): the one its extension
+    /// tells, with its ancestry; none when no type, or several unrelated ones, claim the
+    /// extension. The latter is warned about once per place: the type the author meant is not
+    /// known, so a translator that picks a runner by type will not know how to run the file.
+    fn inferred_type(
+        &mut self,
+        name: &str,
+        file: &str,
+        at: Span,
+        diags: &mut Diagnostics,
+    ) -> (Option<String>, TypeNames) {
+        match self.file_types.infer(file) {
+            Inferred::Type(id) => {
+                let types = self.ancestry.chain(self.model, TypeKind::Artifact, id);
+                (Some(id.to_string()), types)
+            }
+            Inferred::Ambiguous { extension, types } => {
+                if self.ambiguous_files_reported.borrow_mut().insert(at) {
+                    diags.push(ambiguous(name, file, extension, types).at(at));
+                }
+                (None, TypeNames::default())
+            }
+            Inferred::Unknown => (None, TypeNames::default()),
+        }
     }
 
     pub fn artifacts(
@@ -346,6 +375,32 @@ impl<'a> NodeBuilder<'a> {
         }
         artifact
     }
+}
+
+/// The warning for a file whose extension unrelated artifact types claim.
+pub(crate) fn ambiguous(name: &str, file: &str, extension: &str, types: &[String]) -> Diagnostic {
+    let listed = types
+        .iter()
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (what, fix) = match name.is_empty() || name == file {
+        true => (
+            format!("implementation file `{file}`"),
+            format!(
+                "define the artifact in the node's `artifacts` as `<name>: {{ type: <one of them>, file: {file} }}` and name it in the implementation"
+            ),
+        ),
+        false => (
+            format!("artifact `{name}` (`{file}`)"),
+            format!("write the artifact as `{name}: {{ type: <one of them>, file: {file} }}`"),
+        ),
+    };
+    Diagnostic::warning(
+        codes::TOSCA_AMBIGUOUS,
+        format!("the type of {what} cannot be inferred: artifact types {listed} all list the extension `{extension}`, and none derives from another"),
+    )
+    .hint(format!("name the type: {fix} (A.5.5.2.2 Extended notation; §12.2 Artifact Definition), or keep `{extension}` in one type's `file_ext` only"))
 }
 
 /// Whether an artifact is an image: its type is, or derives from, the Simple Profile's

@@ -234,7 +234,7 @@ impl<'a> NodeBuilder<'a> {
     }
 
     pub(super) fn implementation_from_file(
-        &self,
+        &mut self,
         file: &str,
         node: &Yaml,
         diags: &mut Diagnostics,
