@@ -39,7 +39,6 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/calls/path.rs", 1),
     ("src/resolve/calls/table.rs", 1),
     ("src/resolve/calls/unused.rs", 1),
-    ("src/resolve/deprecated_properties.rs", 1),
     ("src/resolve/filters.rs", 2),
     ("src/resolve/fulfil.rs", 2),
     ("src/resolve/fulfil/choose.rs", 1),
@@ -48,13 +47,12 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/requirements/relationship.rs", 1),
     ("src/resolve/simple_eval.rs", 1),
     ("src/resolve/substitution/mod.rs", 1),
-    ("src/resolve/tosca2_types.rs", 3),
+    ("src/resolve/tosca2_types.rs", 1),
     ("src/resolve/type_parts.rs", 1),
     ("src/resolve/typing.rs", 1),
     ("src/resolve/typing/read.rs", 3),
     ("src/resolve/validation.rs", 1),
     ("src/resolve/validation_clause_types.rs", 1),
-    ("src/resolve/workflow_calls.rs", 1),
     ("src/yaml/reuse.rs", 1),
 ];
 
