@@ -238,6 +238,18 @@ pub fn yes_no(d: &Doc, n: X, name: &str, default: bool, diags: &mut Diagnostics)
     }
 }
 
+/// The TOSCA boolean attribute `name` of `n` as [`yes_no`] reads it (`default` when absent or
+/// not `yes` or `no`), reporting nothing: for a second reading of an attribute of an element
+/// that is read, and its attribute reported, where the element is defined (`abstract` and
+/// `final` by `type_head` and `implementation`).
+pub fn flag(n: X, name: &str, default: bool) -> bool {
+    match attr(n, name) {
+        Some("yes") => true,
+        Some("no") => false,
+        _ => default,
+    }
+}
+
 /// Whether `s` is an XML NCName (what `xs:ID` values and type names must be).
 pub fn is_ncname(s: &str) -> bool {
     let mut chars = s.chars();

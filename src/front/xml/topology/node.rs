@@ -43,8 +43,7 @@ pub(super) fn node_template(
     if let Some((f, span)) = &found {
         m.set("type", build::s(x.found_name(XKind::NodeType, f), *span));
         if let Found::Def(def) = f {
-            let mut quiet = crate::diag::Diagnostics::with_cap(0);
-            if doc::yes_no(x.docs[def.doc], x.node(*def), "abstract", false, &mut quiet) {
+            if doc::flag(x.node(*def), "abstract", false) {
                 x.diags.push(
                     Diagnostic::warning(
                         codes::XML_RULE,
