@@ -39,7 +39,7 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/tosca2_types.rs", 1),
     ("src/resolve/type_parts.rs", 1),
     ("src/resolve/typing.rs", 1),
-    ("src/resolve/typing/read.rs", 3),
+    ("src/resolve/typing/read.rs", 2),
     ("src/resolve/validation.rs", 1),
     ("src/resolve/validation_clause_types.rs", 1),
     ("src/yaml/reuse.rs", 1),
