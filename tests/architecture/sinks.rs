@@ -29,7 +29,7 @@ const SINKS: &[(&str, usize)] = &[
     ("src/pipeline.rs", 3),
     ("src/resolve/allocation.rs", 1),
     ("src/resolve/calls/eval/custom.rs", 1),
-    ("src/resolve/calls/eval/properties.rs", 3),
+    ("src/resolve/calls/eval/properties.rs", 2),
     ("src/resolve/calls/table.rs", 1),
     ("src/resolve/filters.rs", 2),
     ("src/resolve/fulfil.rs", 2),
