@@ -449,6 +449,13 @@ impl Diagnostics {
         self.extend(fresh);
     }
 
+    /// How many diagnostics were pushed, kept or past the cap: compared before and after a
+    /// call, whether the call reported anything, without making it report into a sink of its
+    /// own.
+    pub fn reported(&self) -> usize {
+        self.errors + self.warnings
+    }
+
     pub fn has_errors(&self) -> bool {
         self.errors > 0
     }

@@ -13,6 +13,8 @@
 
 #[path = "architecture/rust_text.rs"]
 mod rust_text;
+#[path = "architecture/sinks.rs"]
+mod sinks;
 #[path = "architecture/size.rs"]
 mod size;
 
@@ -286,8 +288,9 @@ fn group_heads(group: &str) -> Vec<String> {
     heads
 }
 
-/// Every edge between top-level modules in the non-test code of `src/`.
-fn edges(root: &Path) -> Vec<Edge> {
+/// The non-test code of `src/`: each file that is not test code as a whole, with comments,
+/// literals and `#[cfg(test)]` items blanked (see [`code_only`] and [`without_tests`]).
+fn non_test_code(root: &Path) -> Vec<(String, String)> {
     let mut texts = Vec::new();
     let mut test_files = BTreeSet::new();
     for (file, original) in sources(root) {
@@ -296,15 +299,20 @@ fn edges(root: &Path) -> Vec<Edge> {
         test_files.extend(tests);
         texts.push((file, code));
     }
+    texts.retain(|(file, _)| {
+        let in_test_folder = |t: &String| t.ends_with('/') && file.starts_with(t.as_str());
+        !test_files.contains(file) && !test_files.iter().any(in_test_folder)
+    });
+    texts
+}
+
+/// Every edge between top-level modules in the non-test code of `src/`.
+fn edges(root: &Path) -> Vec<Edge> {
     let mut out = Vec::new();
-    for (file, code) in &texts {
+    for (file, code) in &non_test_code(root) {
         let Some(path) = module_path(file) else {
             continue;
         };
-        let in_test_folder = |t: &String| t.ends_with('/') && file.starts_with(t.as_str());
-        if test_files.contains(file) || test_files.iter().any(in_test_folder) {
-            continue;
-        }
         for (at, to) in uses(code, &path) {
             if to != path[0] {
                 out.push(Edge {

@@ -640,13 +640,12 @@ pub(super) mod mappings {
         if let Some(type_node) = type_node
             && let Some(type_name) = type_node.scalar_text()
         {
-            let mut quiet = Diagnostics::with_cap(0);
-            let chain = builder.ancestry.of(
+            // The interface type is reported where the interface is read.
+            let chain = builder.ancestry.of_reported_elsewhere(
                 builder.model,
                 TypeKind::Interface,
                 type_name,
                 type_node.span,
-                &mut quiet,
             );
             for def in definitions(builder.model, TypeKind::Interface, &chain) {
                 if let Some(map) = def.def.as_map() {

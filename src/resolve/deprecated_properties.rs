@@ -63,13 +63,7 @@ fn assignments(
         return;
     };
     // An unknown type is reported where its ancestry is first asked for.
-    let chain = ancestry.of(
-        model,
-        kind,
-        type_name,
-        type_node.span,
-        &mut Diagnostics::with_cap(0),
-    );
+    let chain = ancestry.of_reported_elsewhere(model, kind, type_name, type_node.span);
     let defs = definitions(model, kind, &chain);
     for section in ["properties", "attributes"] {
         let Some(assigned) = map.get(section).and_then(|n| n.as_map()) else {

@@ -433,13 +433,9 @@ impl Checker<'_, '_> {
         if BUILT_IN.contains(&name) || name == "scalar" {
             return Some(name.to_string());
         }
-        let chain = self.ancestry.of(
-            self.model,
-            TypeKind::Data,
-            name,
-            at,
-            &mut Diagnostics::with_cap(0),
-        );
+        let chain = self
+            .ancestry
+            .of_reported_elsewhere(self.model, TypeKind::Data, name, at);
         chain
             .last()
             .filter(|last| BUILT_IN.contains(&last.as_str()) || *last == "scalar")
@@ -454,13 +450,9 @@ impl Checker<'_, '_> {
             "float" => return Some("float"),
             _ => {}
         }
-        let chain = self.ancestry.of(
-            self.model,
-            TypeKind::Data,
-            name,
-            at,
-            &mut Diagnostics::with_cap(0),
-        );
+        let chain = self
+            .ancestry
+            .of_reported_elsewhere(self.model, TypeKind::Data, name, at);
         match chain.last().map(String::as_str) {
             Some("integer") => Some("integer"),
             Some("float") => Some("float"),

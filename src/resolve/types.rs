@@ -256,6 +256,23 @@ impl Ancestry {
         }
     }
 
+    /// The ancestry of `name` as written at `used_at`, like [`Ancestry::of`] but reporting
+    /// nothing: for a second reading of a type name that another pass reads with `of` and
+    /// reports there (unknown, ambiguous, cyclic), so each fact is reported once, where it is
+    /// read. An unknown name is its own ancestry, as with `of`.
+    pub fn of_reported_elsewhere(
+        &mut self,
+        model: &Model,
+        kind: TypeKind,
+        name: &str,
+        used_at: Span,
+    ) -> TypeNames {
+        match self.full_name(model, kind, name, used_at.file) {
+            Some(full) => self.chain(model, kind, &full),
+            None => TypeNames::from([name.to_string()]),
+        }
+    }
+
     /// The ancestry of the type whose identity is `id` (a key of [`Model::types`], or a name
     /// that is none, which is its own ancestry). Reports nothing: what is wrong with a type's
     /// derivation is [`Ancestry::check_all`]'s to report, once, however often its ancestry is

@@ -122,12 +122,11 @@ impl CallCheck<'_> {
             .find_map(|m| m.get("type").filter(|t| t.as_str().is_some()));
         let mut layers: Vec<&Map> = interface_defs.clone();
         if let Some(type_node) = interface_type {
-            let chain = ancestry.of(
+            let chain = ancestry.of_reported_elsewhere(
                 self.model,
                 TypeKind::Interface,
                 type_node.as_str().unwrap_or_default(),
                 type_node.span,
-                &mut Diagnostics::with_cap(0),
             );
             layers.extend(
                 definitions(self.model, TypeKind::Interface, &chain)

@@ -23,13 +23,8 @@ pub struct Doc<'a> {
 /// Parses XML (no DTDs: an entity bomb is refused by the parser). A syntax error becomes one
 /// `xml::syntax` diagnostic at its line and column.
 pub fn parse<'a>(id: FileId, file: &'a SourceFile, diags: &mut Diagnostics) -> Option<Doc<'a>> {
-    let options = ParsingOptions {
-        allow_dtd: false,
-        nodes_limit: 5_000_000,
-        ..ParsingOptions::default()
-    };
-    match Document::parse_with_options(&file.text, options) {
-        Ok(doc) => Some(Doc { id, file, doc }),
+    match parse_unreported(id, file) {
+        Ok(doc) => Some(doc),
         Err(e) => {
             let pos = e.pos();
             let start = byte_at(&file.text, pos.row, pos.col);
@@ -41,6 +36,16 @@ pub fn parse<'a>(id: FileId, file: &'a SourceFile, diags: &mut Diagnostics) -> O
             None
         }
     }
+}
+
+/// [`parse`] without reporting: for a file the loader has parsed, and reported, already.
+pub fn parse_unreported<'a>(id: FileId, file: &'a SourceFile) -> Result<Doc<'a>, roxmltree::Error> {
+    let options = ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: 5_000_000,
+        ..ParsingOptions::default()
+    };
+    Document::parse_with_options(&file.text, options).map(|doc| Doc { id, file, doc })
 }
 
 /// The byte offset of a 1-based line and character column.
@@ -158,6 +163,20 @@ pub fn check_element(
             diags.push(unknown_element(d, c, n, allowed));
         }
     }
+    check_attributes(d, n, attrs, lenient, diags) && ok
+}
+
+/// The attribute half of [`check_element`], for an element whose children are checked as they
+/// are read: reports each attribute without a namespace that is neither in `attrs` nor in
+/// `lenient`, and says whether there was none.
+pub fn check_attributes(
+    d: &Doc,
+    n: X,
+    attrs: &[&str],
+    lenient: &[&str],
+    diags: &mut Diagnostics,
+) -> bool {
+    let mut ok = true;
     for a in n.attributes().filter(|a| a.namespace().is_none()) {
         if !attrs.contains(&a.name()) && !lenient.contains(&a.name()) {
             ok = false;
@@ -235,6 +254,18 @@ pub fn yes_no(d: &Doc, n: X, name: &str, default: bool, diags: &mut Diagnostics)
             );
             default
         }
+    }
+}
+
+/// The TOSCA boolean attribute `name` of `n` as [`yes_no`] reads it (`default` when absent or
+/// not `yes` or `no`), reporting nothing: for a second reading of an attribute of an element
+/// that is read, and its attribute reported, where the element is defined (`abstract` and
+/// `final` by `type_head` and `implementation`).
+pub fn flag(n: X, name: &str, default: bool) -> bool {
+    match attr(n, name) {
+        Some("yes") => true,
+        Some("no") => false,
+        _ => default,
     }
 }
 

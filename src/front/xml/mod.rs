@@ -131,11 +131,14 @@ fn translate(
     csar_root: Option<std::path::PathBuf>,
     diags: &mut Diagnostics,
 ) -> Option<Translated> {
-    let mut quiet = Diagnostics::with_cap(0);
+    // The loader parsed each file and reported what does not parse.
     let docs: Vec<(doc::Doc, load::Role)> = loaded
         .files
         .iter()
-        .filter_map(|f| doc::parse(f.id, sources.get(f.id), &mut quiet).map(|d| (d, f.role)))
+        .filter_map(|f| {
+            let parsed = doc::parse_unreported(f.id, sources.get(f.id)).ok();
+            parsed.map(|d| (d, f.role))
+        })
         .collect();
     let docs_only: Vec<&doc::Doc> = docs.iter().map(|(d, _)| d).collect();
     let roles: Vec<load::Role> = docs.iter().map(|(_, r)| *r).collect();

@@ -49,14 +49,8 @@ pub fn collect(x: &mut X) {
         for a in ["id", "targetNamespace"] {
             doc::required(d, root, a, x.diags);
         }
-        doc::check_element(
-            d,
-            root,
-            &[],
-            &["id", "name", "targetNamespace"],
-            &[],
-            &mut crate::diag::Diagnostics::with_cap(0),
-        );
+        // Its children are checked below, as they are read.
+        doc::check_attributes(d, root, &["id", "name", "targetNamespace"], &[], x.diags);
         let mut defines = 0;
         for c in root.children().filter(|c| c.is_element()) {
             let name = c.tag_name().name();

@@ -167,9 +167,14 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     /// definition is judged for every template of the type, and reported once.
     fn commit(&mut self, attempt: Diagnostics, diags: &mut Diagnostics) {
         for d in attempt.finish() {
-            if self.reported.insert((d.span, d.message.clone())) {
-                diags.push(d);
-            }
+            self.commit_one(d, diags);
+        }
+    }
+
+    /// [`Self::commit`] of one diagnostic found outside an attempt.
+    fn commit_one(&mut self, d: Diagnostic, diags: &mut Diagnostics) {
+        if self.reported.insert((d.span, d.message.clone())) {
+            diags.push(d);
         }
     }
 

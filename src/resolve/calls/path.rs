@@ -36,7 +36,6 @@
 use indexmap::IndexMap;
 use std::collections::HashMap;
 
-use crate::diag::Diagnostics;
 use crate::ir::{NodeId, RelationshipId, Topology, TypeNames, Value};
 use crate::model::{Model, Named, TypeKind};
 use crate::resolve::nodes::defs_complete;
@@ -425,10 +424,11 @@ impl<'t> Walk<'_, 't, '_> {
         }
     }
 
+    /// The ancestry of a type the graph already holds, whose name was reported where it was
+    /// read.
     fn chain(&mut self, kind: TypeKind, name: &str) -> TypeNames {
-        let mut quiet = Diagnostics::with_cap(0);
         self.ancestry
-            .of(self.graph.model, kind, name, Default::default(), &mut quiet)
+            .of_reported_elsewhere(self.graph.model, kind, name, Default::default())
     }
 
     /// One step from nodes: `RELATIONSHIP` or `CAPABILITY`; `None` when the path ends.

@@ -56,11 +56,11 @@ pub fn read(
             .as_map()
             .and_then(|m| m.get("type"))
             .and_then(|t| Some((t.as_str()?, t.span)))
+            // The type is reported where the relationship template is read.
             .map(|(name, at)| {
-                let mut quiet = Diagnostics::with_cap(0);
                 typing
                     .ancestry
-                    .of(model, TypeKind::Relationship, name, at, &mut quiet)
+                    .of_reported_elsewhere(model, TypeKind::Relationship, name, at)
             })
             .unwrap_or_default();
         let scope = Scope::Open(Box::new(OpenRelationship {

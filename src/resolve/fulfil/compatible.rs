@@ -3,7 +3,7 @@
 //! assignment narrowed by the definition's.
 
 use super::{Decider, Plan, RelationshipInfo};
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, codes};
 use crate::ir::{TypeNames, type_matches};
 use crate::model::TypeKind;
 use crate::resolve::selection::{self, Wanted};
@@ -31,8 +31,9 @@ impl<'b> Decider<'_, 'b, '_> {
     /// is reported where the name is read).
     fn ancestry_of(&mut self, kind: TypeKind, name: &str, at: Span) -> TypeNames {
         let model = self.builder.model;
-        let quiet = &mut Diagnostics::with_cap(0);
-        self.builder.ancestry.of(model, kind, name, at, quiet)
+        self.builder
+            .ancestry
+            .of_reported_elsewhere(model, kind, name, at)
     }
 
     /// A node type the assignment names (not a template) derives from the definition's.

@@ -35,10 +35,9 @@ impl<'a> NodeBuilder<'a> {
             return known.clone();
         }
         let files_before = self.files_named.get();
-        let mut local = Diagnostics::with_cap(0);
-        let interfaces = self.type_interfaces(defs, &mut local);
-        let clean = local.iter().next().is_none() && self.files_named.get() == files_before;
-        diags.extend(local.iter().cloned());
+        let reported_before = diags.reported();
+        let interfaces = self.type_interfaces(defs, diags);
+        let clean = diags.reported() == reported_before && self.files_named.get() == files_before;
         if clean {
             self.type_parts
                 .interfaces

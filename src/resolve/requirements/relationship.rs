@@ -290,10 +290,9 @@ pub(super) fn type_parts<'a>(
     let (mut interfaces, admitted) = match known {
         Some(known) => known,
         None => {
-            let mut local = Diagnostics::with_cap(0);
-            let interfaces = builder.type_interfaces(defs, &mut local);
-            let clean = local.iter().next().is_none();
-            diags.extend(local.iter().cloned());
+            let reported_before = diags.reported();
+            let interfaces = builder.type_interfaces(defs, diags);
+            let clean = diags.reported() == reported_before;
             let admitted = admitted_capabilities(builder.model, builder.ancestry, defs);
             builder.type_parts.relationships.insert(
                 Chain::of(defs),

@@ -131,14 +131,11 @@ impl<'m> Typing<'_, 'm> {
             return (self.reader.value(node, diags), Vec::new());
         }
         if self.model.dialect == Dialect::Tosca2
-            && let Some(malformed) = node.as_map().and_then(syntax::malformed)
+            && node.as_map().and_then(syntax::malformed).is_some()
         {
-            // A call among other keys: that, rather than the type the map does not fit.
-            diags.push(malformed);
-            return (
-                self.reader.value(node, &mut Diagnostics::with_cap(0)),
-                Vec::new(),
-            );
+            // A call among other keys: that, rather than the type the map does not fit. The
+            // plain reading reports it (`ValueReader::value`), with what is wrong inside.
+            return (self.reader.value(node, diags), Vec::new());
         }
         let (shape, chain) = self.shape(type_name);
         let read = match shape {

@@ -42,18 +42,17 @@ pub(super) fn node_template(
     };
     if let Some((f, span)) = &found {
         m.set("type", build::s(x.found_name(XKind::NodeType, f), *span));
-        if let Found::Def(def) = f {
-            let mut quiet = crate::diag::Diagnostics::with_cap(0);
-            if doc::yes_no(x.docs[def.doc], x.node(*def), "abstract", false, &mut quiet) {
-                x.diags.push(
-                    Diagnostic::warning(
-                        codes::XML_RULE,
-                        format!("node template `{id}` is of abstract type `{}`; it must be substituted before deployment", x.yaml_name(XKind::NodeType, *def)),
-                    )
-                    .at(*span)
-                    .hint("use a concrete derived type, or provide a service template with this substitutableNodeType"),
-                );
-            }
+        if let Found::Def(def) = f
+            && doc::flag(x.node(*def), "abstract", false)
+        {
+            x.diags.push(
+                Diagnostic::warning(
+                    codes::XML_RULE,
+                    format!("node template `{id}` is of abstract type `{}`; it must be substituted before deployment", x.yaml_name(XKind::NodeType, *def)),
+                )
+                .at(*span)
+                .hint("use a concrete derived type, or provide a service template with this substitutableNodeType"),
+            );
         }
     }
     if let Some(text) = documentation(n) {

@@ -39,19 +39,10 @@ impl X<'_, '_> {
     /// The implementation whose artifacts a type gets: the first non-abstract one read.
     pub(super) fn chosen_implementation(&mut self, yaml: &str, at: Span) -> Option<Def> {
         let list = self.impls.get(yaml)?.clone();
-        let mut quiet = crate::diag::Diagnostics::with_cap(0);
         let concrete: Vec<Def> = list
             .iter()
             .copied()
-            .filter(|d| {
-                !doc::yes_no(
-                    self.docs[d.doc],
-                    self.node(*d),
-                    "abstract",
-                    false,
-                    &mut quiet,
-                )
-            })
+            .filter(|d| !doc::flag(self.node(*d), "abstract", false))
             .collect();
         let first = *concrete.first()?;
         if concrete.len() > 1 {

@@ -248,8 +248,7 @@ impl<'d, 'a> X<'d, 'a> {
         if let Found::Def(p) = found {
             let pd = self.docs[p.doc];
             let pn = self.node(p);
-            let mut quiet = crate::diag::Diagnostics::with_cap(0);
-            if doc::yes_no(pd, pn, "final", false, &mut quiet) {
+            if doc::flag(pn, "final", false) {
                 self.diags.push(
                     Diagnostic::error(
                         codes::XML_RULE,

@@ -102,6 +102,10 @@ pub(super) fn implementation(x: &mut X, di: usize, n: Xn, kind: XKind) {
         &[],
         x.diags,
     );
+    // Read here, where the implementation is defined, so a value other than yes or no is
+    // reported once; `chosen_implementation` and `derived` read them again with `doc::flag`.
+    doc::yes_no(d, n, "abstract", false, x.diags);
+    doc::yes_no(d, n, "final", false, x.diags);
     x.derived(di, n, kind, derive_attr);
     if kid(n, "DerivedFrom").is_some() {
         x.lose(di, n, "an implementation's `DerivedFrom`");
@@ -118,14 +122,7 @@ impl X<'_, '_> {
         n: Xn,
     ) {
         let Found::Def(def) = f else { return };
-        let mut quiet = crate::diag::Diagnostics::with_cap(0);
-        if doc::yes_no(
-            self.docs[def.doc],
-            self.node(*def),
-            "abstract",
-            false,
-            &mut quiet,
-        ) {
+        if doc::flag(self.node(*def), "abstract", false) {
             let d = self.docs[di];
             self.diags.push(
                 Diagnostic::error(

@@ -74,9 +74,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
                     if let Some(at) = at {
                         d = d.at(at);
                     }
-                    let mut found = Diagnostics::with_cap(0);
-                    found.push(d);
-                    self.commit(found, diags);
+                    self.commit_one(d, diags);
                     for k in &stack[start..] {
                         self.memo.insert(k.clone(), Memo::Looped);
                     }

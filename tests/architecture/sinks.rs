@@ -1,0 +1,143 @@
+//! Swallowing sinks, counted (issue 24: "a fact is reported once, where it is read"). A sink
+//! is a `Diagnostics::with_cap(0)` made in library code and handed to a call only so that what
+//! the call reports can be thrown away or peeked at: the call both computes and reports, and
+//! another pass reports the same fact. Each sink hides that double reading, and a diagnostic
+//! that only the sunk call would have found is lost without a trace. The fix is to split the
+//! reading from the reporting (call a function that computes without reporting), or to report
+//! there and remove the other report.
+//!
+//! The sinks left in the non-test code of `src/` are listed in [`SINKS`] with their count per
+//! file. The list only shrinks: a file with more sinks than listed fails, a file not listed
+//! that makes one fails, and a file whose count dropped fails until its entry is lowered (or
+//! removed at zero), so progress stays locked in. Test code (`#[cfg(test)]` items and the files
+//! they pull in) may make sinks freely: a test collects diagnostics to look at them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::rust_text::words;
+
+/// Sinks left per file: (file, how many). Only shrinks.
+const SINKS: &[(&str, usize)] = &[
+    ("src/back/engine/ignore_names.rs", 1),
+    ("src/back/kubernetes/objects.rs", 1),
+    ("src/front/variability/mod.rs", 1),
+    ("src/front/xml/props.rs", 1),
+    ("src/front/xml/to_tosca2/normative.rs", 1),
+    ("src/front/xml/types/mod.rs", 1),
+    ("src/front/yaml/mod.rs", 4),
+    ("src/pipeline.rs", 3),
+    ("src/resolve/allocation.rs", 1),
+    ("src/resolve/calls/eval/custom.rs", 1),
+    ("src/resolve/calls/eval/properties.rs", 2),
+    ("src/resolve/calls/table.rs", 1),
+    ("src/resolve/filters.rs", 2),
+    ("src/resolve/fulfil.rs", 2),
+    ("src/resolve/fulfil/choose.rs", 1),
+    ("src/resolve/simple_eval.rs", 1),
+    ("src/resolve/substitution/mod.rs", 1),
+    ("src/resolve/tosca2_types.rs", 1),
+    ("src/resolve/type_parts.rs", 1),
+    ("src/resolve/typing.rs", 1),
+    ("src/resolve/typing/read.rs", 2),
+    ("src/resolve/validation.rs", 1),
+    ("src/resolve/validation_clause_types.rs", 1),
+    ("src/yaml/reuse.rs", 1),
+];
+
+/// How many `with_cap(0)` calls `code` (code only, literals and comments blanked) makes.
+pub fn sinks_in(code: &str) -> usize {
+    words(code, "with_cap")
+        .filter(|&at| {
+            let args: String = code[at + "with_cap".len()..]
+                .chars()
+                .take_while(|&c| c != ')')
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            args == "(0"
+        })
+        .count()
+}
+
+/// What is wrong with `found` (file → sinks) against `allowed` (file → sinks listed).
+fn ratchet(found: &BTreeMap<String, usize>, allowed: &BTreeMap<String, usize>) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (file, &count) in found {
+        match allowed.get(file) {
+            None => wrong.push(format!(
+                "{file}: {count} new `with_cap(0)` sink(s): report each fact once, where it is \
+                 read, instead of sinking a second report"
+            )),
+            Some(&then) if count > then => wrong.push(format!(
+                "{file}: {count} `with_cap(0)` sinks, more than the {then} listed: the list may \
+                 only shrink"
+            )),
+            _ => {}
+        }
+    }
+    for (file, &then) in allowed {
+        let now = found.get(file).copied().unwrap_or(0);
+        if now < then {
+            wrong.push(format!(
+                "{file}: {now} `with_cap(0)` sinks, fewer than the {then} listed: lower its \
+                 entry in tests/architecture/sinks.rs (remove it at 0)"
+            ));
+        }
+    }
+    wrong
+}
+
+#[test]
+fn swallowing_sinks_only_go_away() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found: BTreeMap<String, usize> = super::non_test_code(root)
+        .into_iter()
+        .map(|(file, code)| (file, sinks_in(&code)))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let allowed: BTreeMap<String, usize> = SINKS.iter().map(|&(f, n)| (f.to_string(), n)).collect();
+    let wrong = ratchet(&found, &allowed);
+    assert!(
+        wrong.is_empty(),
+        "{} problems:\n{}\n\nfound now:\n{}",
+        wrong.len(),
+        wrong.join("\n"),
+        found
+            .iter()
+            .map(|(f, n)| format!("    (\"{f}\", {n}),"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn sinks_are_counted_in_code_only_and_by_their_argument() {
+    let code = super::rust_text::code_only(
+        "let a = Diagnostics::with_cap(0);\nlet b = Diagnostics::with_cap( 0 );\n\
+         let c = Diagnostics::with_cap(10);\n// Diagnostics::with_cap(0)\n\
+         let d = \"with_cap(0)\";\nlet e = my_with_cap(0);\n",
+    );
+    assert_eq!(sinks_in(&code), 2);
+}
+
+#[test]
+fn the_ratchet_fails_on_growth_on_new_files_and_on_stale_entries() {
+    let map = |pairs: &[(&str, usize)]| -> BTreeMap<String, usize> {
+        pairs.iter().map(|&(f, n)| (f.to_string(), n)).collect()
+    };
+    let allowed = map(&[("src/a.rs", 2), ("src/b.rs", 1)]);
+    assert!(ratchet(&map(&[("src/a.rs", 2), ("src/b.rs", 1)]), &allowed).is_empty());
+    let grown = ratchet(&map(&[("src/a.rs", 3), ("src/b.rs", 1)]), &allowed);
+    assert!(grown[0].contains("more than the 2 listed"), "{grown:?}");
+    let new = ratchet(
+        &map(&[("src/a.rs", 2), ("src/b.rs", 1), ("src/c.rs", 1)]),
+        &allowed,
+    );
+    assert!(new[0].contains("src/c.rs: 1 new"), "{new:?}");
+    let dropped = ratchet(&map(&[("src/a.rs", 1)]), &allowed);
+    assert_eq!(dropped.len(), 2, "{dropped:?}");
+    assert!(
+        dropped.iter().all(|w| w.contains("lower its entry")),
+        "{dropped:?}"
+    );
+}
