@@ -180,6 +180,33 @@ fn secret_texts(case: &Path, sensitive: &BTreeSet<String>) -> Vec<(String, Strin
     out
 }
 
+/// Looks for the value of every sensitive variable of `case` in every file, adding a problem
+/// for each found; returns how many values were looked for.
+fn leaked_secrets<'t>(
+    case: &Path,
+    sensitive: &BTreeSet<String>,
+    files: impl Iterator<Item = (&'t String, &'t String)> + Clone,
+    problems: &mut Vec<String>,
+) -> usize {
+    let mut checked = 0;
+    for (var, secret) in secret_texts(case, sensitive) {
+        // A value this short (a flag, a digit) is found anywhere; it is no secret worth the name.
+        if secret.len() < 4 {
+            continue;
+        }
+        checked += 1;
+        for (file, text) in files.clone() {
+            if text.contains(&secret) {
+                problems.push(format!(
+                    "{}: the value of sensitive variable `{var}` is written in {file}",
+                    case.display()
+                ));
+            }
+        }
+    }
+    checked
+}
+
 /// The case's topology, with `set` bound as `--set` binds it.
 fn topology_of(case: &Path, set: Vec<(String, String)>) -> toscana::ir::Topology {
     let mut diags = toscana::diag::Diagnostics::new();
@@ -248,21 +275,7 @@ fn no_secret_is_written_and_outputs_showing_one_are_sensitive() {
                 }
             }
         }
-        for (var, secret) in secret_texts(&case, &sensitive) {
-            // A value this short (a flag, a digit) is found anywhere; it is no secret worth the name.
-            if secret.len() < 4 {
-                continue;
-            }
-            checked += 1;
-            for (file, text) in &files {
-                if text.contains(&secret) {
-                    problems.push(format!(
-                        "{}: the value of sensitive variable `{var}` is written in {file}",
-                        case.display()
-                    ));
-                }
-            }
-        }
+        checked += leaked_secrets(&case, &sensitive, files.iter(), &mut problems);
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(
@@ -334,20 +347,12 @@ fn every_k8s_golden_on_the_kubernetes_provider_uses_its_variables_and_writes_no_
         if sensitive.is_empty() {
             continue;
         }
-        for (var, secret) in secret_texts(&case, &sensitive) {
-            if secret.len() < 4 {
-                continue;
-            }
-            checked += 1;
-            for (file, text) in &files {
-                if text.contains(&secret) {
-                    problems.push(format!(
-                        "{}: the value of sensitive variable `{var}` is written in {file}",
-                        case.display()
-                    ));
-                }
-            }
-        }
+        checked += leaked_secrets(
+            &case,
+            &sensitive,
+            files.iter().map(|(n, t)| (n, t)),
+            &mut problems,
+        );
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(checked >= 5, "only {checked} sensitive values looked for");
