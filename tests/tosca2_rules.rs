@@ -741,3 +741,22 @@ fn a_capability_definition_narrows_its_types_valid_lists() {
         "lists `S` in `valid_relationship_types`",
     );
 }
+
+/// A scalar type whose `units` or `prefixes` is not a map gets one error, the grammar's, at
+/// the value (§9.1.2.2 scalar): the unit-table rules, which read maps, do not report it again.
+#[test]
+fn a_unit_table_that_is_not_a_map_is_reported_once() {
+    for (table, col) in [
+        ("units: bps", 12),
+        ("units: { bps: 1 }\n    prefixes: [k, M]", 15),
+    ] {
+        let bad = t(&format!(
+            "data_types:\n  Bitrate:\n    derived_from: scalar\n    data_type: float\n    {table}\n"
+        ));
+        let found = errors(&bad);
+        assert_eq!(found.len(), 1, "{table}: {found:#?}");
+        let span = found[0].span.expect("a span");
+        assert!(found[0].message.contains("must be a map"), "{found:#?}");
+        assert_eq!(span.col, col, "{found:#?}");
+    }
+}

@@ -30,10 +30,19 @@ pub(super) fn check(checker: &mut Checker, name: &str, map: &Map, defs: &[&TypeD
     scalar.check_units_written(checker);
     let integer = scalar.check_data_type(checker);
     scalar.check_canonical_unit_kept(checker);
+    // A `units` or `prefixes` that is not a map is reported where the grammar reads it (the
+    // keyname table of §9.1.2.2 scalar); the rules below read maps, and judged against a table
+    // that is not one they would only report the same mistake again in other words.
+    let mut tables = Vec::new();
     for key in ["units", "prefixes"] {
-        if let Some(table) = map.get(key) {
-            scalar.check_multipliers(checker, key, table, integer);
+        match map.get(key).map(Node::as_map) {
+            Some(Some(table)) => tables.push((key, table)),
+            Some(None) => return,
+            None => {}
         }
+    }
+    for (key, table) in tables {
+        scalar.check_multipliers(checker, key, table, integer);
     }
     if TABLE_KEYS.iter().any(|k| map.contains_key(k)) {
         scalar.check_unit_table(checker);
@@ -140,20 +149,7 @@ impl ScalarType<'_> {
     }
 
     /// The multipliers `key` (`units` or `prefixes`) writes: a map of names to numbers.
-    fn check_multipliers(&self, checker: &mut Checker, key: &str, table: &Node, integer: bool) {
-        let Some(table) = table.as_map() else {
-            checker.report(
-                Diagnostic::error(
-                    codes::TOSCA_SHAPE,
-                    format!(
-                        "`{key}` of scalar type `{}` must be a map of names to multipliers",
-                        self.name
-                    ),
-                )
-                .at(table.span),
-            );
-            return;
-        };
+    fn check_multipliers(&self, checker: &mut Checker, key: &str, table: &Map, integer: bool) {
         for entry in table.entries() {
             let what = format!(
                 "the multiplier of {} `{}`",
