@@ -27,13 +27,17 @@ use crate::model::{Model, TypeKind};
 use crate::yaml::Node as Yaml;
 
 /// Checks the artifact definitions of every node type and node template read.
-pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
+pub fn check(
+    model: &Model,
+    ancestry: &mut Ancestry,
+    extensions: &FileTypes,
+    diags: &mut Diagnostics,
+) {
     if !matches!(model.dialect, Dialect::SimpleProfile | Dialect::Variability)
         || model.incomplete_types
     {
         return;
     }
-    let extensions = FileTypes::new(model, ancestry);
     for ((kind, id), def) in &model.types {
         if *kind != TypeKind::Node {
             continue;
@@ -42,7 +46,7 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
         let inherited = inherited(model, chain.get(1..).unwrap_or_default());
         let section = def.def.as_map().and_then(|m| m.get("artifacts"));
         let owner = format!("node type `{}`", def.name);
-        check_section(section, &owner, &inherited, &extensions, diags);
+        check_section(section, &owner, &inherited, extensions, diags);
     }
     let Some(topology) = &model.topology else {
         return;
@@ -58,7 +62,7 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             .unwrap_or_default();
         let inherited = inherited(model, &chain);
         let owner = format!("node template `{}`", template.name);
-        check_section(map.get("artifacts"), &owner, &inherited, &extensions, diags);
+        check_section(map.get("artifacts"), &owner, &inherited, extensions, diags);
     }
 }
 

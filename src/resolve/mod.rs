@@ -120,7 +120,12 @@ pub struct Context<'a> {
 /// The rules on what types and templates write, checked before any template is resolved:
 /// requirement and capability definitions, what derived types refine, interface definitions and
 /// types, template names, and deprecated properties set.
-fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut Diagnostics) {
+fn check_definitions(
+    model: &Model,
+    ancestry: &mut types::Ancestry,
+    file_types: &artifact_types::FileTypes,
+    diags: &mut Diagnostics,
+) {
     requirement_defs::check(model, ancestry, diags);
     derived_lists::check(model, ancestry, diags);
     interface_defs::check(model, ancestry, diags);
@@ -130,7 +135,7 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
     node_filter_shape::check(model, diags);
     template_names::check(model, diags);
     attribute_mappings::check(model, ancestry, diags);
-    artifact_defs::check(model, ancestry, diags);
+    artifact_defs::check(model, ancestry, file_types, diags);
     root_types::check(model, diags);
     deprecated_properties::check(model, ancestry, diags);
 }
@@ -140,7 +145,10 @@ fn check_definitions(model: &Model, ancestry: &mut types::Ancestry, diags: &mut 
 pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topology {
     let locator = Locator::new(&model.files);
     let mut ancestry = types::Ancestry::new(model);
-    let mut functions = check_types(model, ctx, &mut ancestry, diags);
+    // Which artifact type each file extension tells: for the artifact definitions' check and
+    // for the artifacts the node builder makes, read once.
+    let file_types = artifact_types::FileTypes::new(model, &mut ancestry);
+    let mut functions = check_types(model, ctx, &mut ancestry, &file_types, diags);
     let plain = unbound_reader(model);
     let mut topology = outline(model, ctx, &locator, &plain, diags);
     let Some(template) = &model.topology else {
@@ -176,7 +184,6 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         inputs: Some(input_values),
         budget: Some(ctx.patterns.budget()),
     };
-    let file_types = artifact_types::FileTypes::new(model, &mut ancestry);
     let mut nodes = nodes::NodeBuilder {
         model,
         ctx,
@@ -231,6 +238,7 @@ fn check_types<'m>(
     model: &'m Model,
     ctx: &Context,
     ancestry: &mut types::Ancestry,
+    file_types: &artifact_types::FileTypes,
     diags: &mut Diagnostics,
 ) -> calls::Functions<'m> {
     ancestry.check_all(model, diags);
@@ -239,7 +247,7 @@ fn check_types<'m>(
     }
     let functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, ancestry, &functions, &ctx.patterns, diags);
-    check_definitions(model, ancestry, diags);
+    check_definitions(model, ancestry, file_types, diags);
     value_types::check(model, ancestry, diags);
     let mut types = typing::Typing {
         model,
