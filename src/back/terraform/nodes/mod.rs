@@ -19,7 +19,7 @@ use crate::ir::Hosting;
 use crate::ir::{NodeId, Topology, Value};
 
 use super::expr::{NodeRef, Scope, known, number};
-use super::graph::{addresses_in, strongly_connected};
+use super::graph::{addresses_in_value, strongly_connected};
 use super::policies::{self, Policies};
 use super::scripts::{GIB, MIB, size_bytes};
 use derived::DerivedNames;
@@ -660,10 +660,9 @@ impl<'a> Builder<'a, '_> {
             .enumerate()
             .filter_map(|(i, r)| r.address.as_deref().map(|a| (a, i)))
             .collect();
-        let texts: Vec<String> = nodes.iter().map(Json::to_string).collect();
         let mut references: Vec<Vec<usize>> = vec![Vec::new(); count];
-        for (i, text) in texts.iter().enumerate() {
-            for address in addresses_in(text) {
+        for (i, node) in nodes.iter().enumerate() {
+            for address in addresses_in_value(node) {
                 if let Some(&j) = by_address.get(address)
                     && j != i
                     && !references[i].contains(&j)
