@@ -300,6 +300,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         });
     let mut sources = read.sources;
     let artifacts = read.artifacts;
+    let mut model = read.model;
     let valid = read
         .topology
         .as_ref()
@@ -340,6 +341,10 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
                 reread: &|bindings: &[(String, crate::ir::Value)]| reread(&options, &job, bindings),
             };
             let backend = backend.expect("a translation chooses a backend");
+            // What the front end read (YAML trees with spans, for the language server's index)
+            // serves no backend: freed before the backend builds its own model, so the two are
+            // never alive together (the run's peak memory was their sum).
+            drop(model.take());
             translate(
                 &run,
                 &translation,
@@ -351,7 +356,7 @@ fn run(args: &ReadArgs, output: Option<&Path>, job: Job<'_>) -> ExitCode {
         }
     };
     leave_to_the_exit(read.topology);
-    leave_to_the_exit(read.model);
+    leave_to_the_exit(model);
     Report {
         args: &args.report,
         sources: &sources,
