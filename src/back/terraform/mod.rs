@@ -17,14 +17,15 @@
 //!   images, and `depends_on` for relationships whose values do not flow.
 //!
 //! After rendering, every `.tf` and `.tfvars` file is laid out as `terraform fmt` does
-//! ([`fmt`]) and parsed with `hcl-edit`; a file that does not parse is an internal error, never
-//! written.
+//! ([`fmt`]) and parsed with `hcl-edit`, a piece at a time ([`parse`]); a file that does not
+//! parse is an internal error, never written.
 
 pub mod expr;
 pub mod fmt;
 mod graph;
 pub mod kubernetes;
 mod nodes;
+mod parse;
 mod policies;
 pub mod references;
 mod scripts;
@@ -208,10 +209,8 @@ fn format_and_check(files: &mut [OutputFile], diags: &mut Diagnostics) -> BTreeS
             continue;
         }
         file.contents = fmt::format(&file.contents);
-        match fmt::parse_check(&file.contents) {
-            Ok(body) if file.path.ends_with(".tf") => {
-                used.extend(references::variables_in(&body));
-            }
+        match parse::check(&file.contents) {
+            Ok(variables) if file.path.ends_with(".tf") => used.extend(variables),
             Ok(_) => {}
             Err(e) => diags.push(
                 Diagnostic::error(
