@@ -153,6 +153,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let mut topology = outline(model, ctx, &locator, &plain, diags);
     let Some(template) = &model.topology else {
         params::check_unused_bindings(ctx.bindings, &[], diags);
+        requirement_defs::check_type_references(model, &mut ancestry, diags);
         return topology;
     };
     if let Some(d) = template.description.as_ref().and_then(|d| d.scalar_text()) {
@@ -229,6 +230,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     }
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     after_calls(model, ctx, template, &topology, diags);
+    // Last, so that it adds only the unknown names the templates' types did not show.
+    requirement_defs::check_type_references(model, nodes.ancestry, diags);
     topology
 }
 
