@@ -4,8 +4,8 @@
 //! (`csar-1-*-version-*`, SP-ERR-27), a variadic argument repeated
 //! (`function2-variadic-repeat-type`, T2-FNDEF-03), deprecated properties
 //! (`*-deprecated-assigned`, T2-PROPDEF-07) and an implementation that names an artifact
-//! (T2-IMPL-02). Each file checks with no diagnostic, or, where the rule reports once, reports
-//! once.
+//! (T2-IMPL-02), and output values (`*-hunt-output-value-type`, T2-PARAM-01). Each file checks
+//! with no diagnostic, or, where the rule reports once, reports once.
 
 mod common;
 
@@ -310,5 +310,39 @@ service_template:
         named(&configure["dependencies"][0]),
         artifact("install", "scripts/install.sh"),
         "{operations:#}"
+    );
+}
+
+#[test]
+fn output_values_of_their_type_or_of_an_unknown_type_are_accepted() {
+    // The valid counterpart of `*-hunt-output-value-type`: a literal of the output's type, a
+    // function (checked when evaluated), an untyped output, and an output typed with a name no
+    // file defines (a placeholder, left alone).
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+node_types:
+  Server:
+    properties:
+      port:
+        type: integer
+service_template:
+  node_templates:
+    server:
+      type: Server
+      properties:
+        port: 8080
+  outputs:
+    port:
+      type: integer
+      value: { $get_property: [ server, port ] }
+    replicas:
+      type: integer
+      value: 3
+    label:
+      value: [ a, b ]
+    url:
+      type: Url
+      value: http://example.com/
+",
     );
 }

@@ -37,6 +37,7 @@ mod nodes;
 mod normative_values;
 mod occurrences;
 mod operation_context;
+mod output_values;
 mod parameter_defaults;
 mod parameter_refinement;
 mod params;
@@ -211,6 +212,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     workflows::read(&plain, &locator, template, &mut topology, diags);
     after_build(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
+    output_values::check(&mut nodes.typing(), template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the
     // list made so far (`calls::path`), and the boundary says which requirements those are.
