@@ -4,7 +4,8 @@
 //! (`csar-1-*-version-*`, SP-ERR-27), a variadic argument repeated
 //! (`function2-variadic-repeat-type`, T2-FNDEF-03), deprecated properties
 //! (`*-deprecated-assigned`, T2-PROPDEF-07) and an implementation that names an artifact
-//! (T2-IMPL-02), and output values (`*-hunt-output-value-type`, T2-PARAM-01). Each file checks
+//! (T2-IMPL-02), output values (`*-hunt-output-value-type`, T2-PARAM-01) and a requirement's
+//! capability (`t2-hunt-requirement-capability-unknown`, T2-REQASSIGN-02). Each file checks
 //! with no diagnostic, or, where the rule reports once, reports once.
 
 mod common;
@@ -343,6 +344,46 @@ service_template:
     url:
       type: Url
       value: http://example.com/
+",
+    );
+}
+
+#[test]
+fn requirement_capabilities_by_name_or_by_type_of_a_node_type_are_accepted() {
+    // The valid counterpart of `t2-hunt-requirement-capability-unknown`: with `node` a node
+    // type, `capability` names one of its capabilities or a capability type (§8.5.2).
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Bindable: {}
+relationship_types:
+  BindsTo: {}
+node_types:
+  Port:
+    requirements:
+      - binding:
+          capability: Bindable
+          relationship: BindsTo
+      - backup:
+          capability: Bindable
+          relationship: BindsTo
+  Host:
+    capabilities:
+      binding:
+        type: Bindable
+service_template:
+  node_templates:
+    port:
+      type: Port
+      requirements:
+        - binding:
+            node: Host
+            capability: binding
+        - backup:
+            node: Host
+            capability: Bindable
+    host:
+      type: Host
 ",
     );
 }
