@@ -68,7 +68,11 @@ pub enum Quirk {
     /// [`crate::model::names`] for the shadowing rule); `io.kubernetes:1.35` refines
     /// `Service.spec`, `Deployment.spec` and the `metadata` of several types so (see
     /// [`super::nested_refinements`]); `community.tosca.technology.kubernetes:0.1` types two
-    /// properties `core:port` where the core profile defines `Port`.
+    /// properties `core:port` where the core profile defines `Port`. The type names written
+    /// inside type definitions (a requirement definition's `node` and `relationship`, a
+    /// capability, interface or artifact definition's `type`) that name no type are warnings:
+    /// `io.kubernetes:1.35`'s `cluster` requirement names `base:KubernetesCluster`, which the
+    /// base profile it expects it in does not define.
     OasisProfiles,
     /// Unknown keynames as warnings (ignored) instead of errors
     ///

@@ -633,8 +633,11 @@ fn the_ir_of_every_accepted_simple_profile_file_is_resolved() {
     }
     eprintln!("{read} accepted Simple Profile corpus files checked for a resolved IR");
     // 107 since unknown keynames are errors: four files with one (three of them invalid by
-    // their corpus, one a documented disagreement) are no longer accepted.
-    assert!(read >= 107, "only {read} corpus files were accepted");
+    // their corpus, one a documented disagreement) are no longer accepted. 104 since the type
+    // names inside unused types are checked: tosca-parser's `custom_types/collectd.yaml`,
+    // `kibana.yaml` and `rsyslog.yaml`, read alone, name node types of sibling files they do
+    // not import (tosca-parser reads them only through a template that imports them all).
+    assert!(read >= 104, "only {read} corpus files were accepted");
     assert!(
         unresolved.is_empty(),
         "unresolved IR:\n{}",

@@ -4,8 +4,9 @@
 //! (`csar-1-*-version-*`, SP-ERR-27), a variadic argument repeated
 //! (`function2-variadic-repeat-type`, T2-FNDEF-03), deprecated properties
 //! (`*-deprecated-assigned`, T2-PROPDEF-07) and an implementation that names an artifact
-//! (T2-IMPL-02). Each file checks with no diagnostic, or, where the rule reports once, reports
-//! once.
+//! (T2-IMPL-02), output values (`*-hunt-output-value-type`, T2-PARAM-01) and a requirement's
+//! capability (`t2-hunt-requirement-capability-unknown`, T2-REQASSIGN-02). Each file checks
+//! with no diagnostic, or, where the rule reports once, reports once.
 
 mod common;
 
@@ -310,5 +311,79 @@ service_template:
         named(&configure["dependencies"][0]),
         artifact("install", "scripts/install.sh"),
         "{operations:#}"
+    );
+}
+
+#[test]
+fn output_values_of_their_type_or_of_an_unknown_type_are_accepted() {
+    // The valid counterpart of `*-hunt-output-value-type`: a literal of the output's type, a
+    // function (checked when evaluated), an untyped output, and an output typed with a name no
+    // file defines (a placeholder, left alone).
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+node_types:
+  Server:
+    properties:
+      port:
+        type: integer
+service_template:
+  node_templates:
+    server:
+      type: Server
+      properties:
+        port: 8080
+  outputs:
+    port:
+      type: integer
+      value: { $get_property: [ server, port ] }
+    replicas:
+      type: integer
+      value: 3
+    label:
+      value: [ a, b ]
+    url:
+      type: Url
+      value: http://example.com/
+",
+    );
+}
+
+#[test]
+fn requirement_capabilities_by_name_or_by_type_of_a_node_type_are_accepted() {
+    // The valid counterpart of `t2-hunt-requirement-capability-unknown`: with `node` a node
+    // type, `capability` names one of its capabilities or a capability type (§8.5.2).
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Bindable: {}
+relationship_types:
+  BindsTo: {}
+node_types:
+  Port:
+    requirements:
+      - binding:
+          capability: Bindable
+          relationship: BindsTo
+      - backup:
+          capability: Bindable
+          relationship: BindsTo
+  Host:
+    capabilities:
+      binding:
+        type: Bindable
+service_template:
+  node_templates:
+    port:
+      type: Port
+      requirements:
+        - binding:
+            node: Host
+            capability: binding
+        - backup:
+            node: Host
+            capability: Bindable
+    host:
+      type: Host
+",
     );
 }

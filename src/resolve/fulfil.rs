@@ -196,7 +196,7 @@ pub fn connect<'m>(
             .requirements
             .extend(entries);
     }
-    templates.report_unused(diags);
+    templates.report_unused(builder, diags);
     unfulfilled
 }
 

@@ -37,6 +37,7 @@ mod nodes;
 mod normative_values;
 mod occurrences;
 mod operation_context;
+mod output_values;
 mod parameter_defaults;
 mod parameter_refinement;
 mod params;
@@ -153,6 +154,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let mut topology = outline(model, ctx, &locator, &plain, diags);
     let Some(template) = &model.topology else {
         params::check_unused_bindings(ctx.bindings, &[], diags);
+        requirement_defs::check_type_references(model, &mut ancestry, diags);
         return topology;
     };
     if let Some(d) = template.description.as_ref().and_then(|d| d.scalar_text()) {
@@ -210,6 +212,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     workflows::read(&plain, &locator, template, &mut topology, diags);
     after_build(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
+    output_values::check(&mut nodes.typing(), template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the
     // list made so far (`calls::path`), and the boundary says which requirements those are.
@@ -229,6 +232,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     }
     requirements::report(unfulfilled, topology.substitution.as_ref(), diags);
     after_calls(model, ctx, template, &topology, diags);
+    // Last, so that it adds only the unknown names the templates' types did not show.
+    requirement_defs::check_type_references(model, nodes.ancestry, diags);
     topology
 }
 

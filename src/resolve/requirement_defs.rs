@@ -481,3 +481,166 @@ fn type_list(
         }
     }
 }
+
+/// The type names a type writes inside its own definitions, checked for every type read, used
+/// or not: a capability definition's `type` and type lists, a requirement definition's `node`,
+/// `relationship` (and, in the Simple Profile, `capability`), an interface definition's `type`
+/// and an artifact definition's `type`.
+///
+/// Each of these keynames names a type of one kind: "The mandatory name of the capability type
+/// on which this capability definition is based" (§8.2 Capability Definition), "The optional
+/// keyname used to provide the name of a valid node type that contains the capability definition
+/// that can be used to fulfill the requirement" and the relationship's "name of the relationship
+/// type used for the relationship" (§8.4 Requirement Definition), "The mandatory name of the
+/// interface type on which this interface definition is based" (§11.2 Interface Definition),
+/// "The mandatory artifact type for the artifact definition" (§12.2 Artifact Definition); the
+/// Simple Profile's tables say the same (A.6.1 Capability definition, A.6.2 Requirement
+/// definition, A.5.12 Interface definition, A.5.5 Artifact definition). A type no template uses
+/// is a type all the same (a profile is mostly such types), so a name that is no type is an
+/// error where it is written, not only once a template happens to use the type that writes it.
+/// A file of types that names types only its siblings define (and does not import) is
+/// incomplete when read alone.
+///
+/// The template builder reads the same names for the types templates use, and reports an unknown
+/// one there; this check runs after it and adds only what was not reported already, so each
+/// fact is reported once. A capability name in a TOSCA 2.0 requirement definition may be a
+/// capability's symbolic name, and is judged by [`check`].
+///
+/// Reports into `diags` what it does not already hold.
+pub fn check_type_references(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
+    let mut found = Diagnostics::new();
+    let mut checker = Names {
+        model,
+        ancestry,
+        found: &mut found,
+    };
+    for ((kind, _), def) in &model.types {
+        let Some(map) = def.def.as_map() else {
+            continue;
+        };
+        if *kind == TypeKind::Node {
+            checker.capabilities(map);
+            checker.requirements(map);
+            checker.artifacts(map);
+        }
+        if matches!(
+            kind,
+            TypeKind::Node | TypeKind::Relationship | TypeKind::Group
+        ) {
+            checker.interfaces(map);
+        }
+    }
+    // Before this check these names went unread; the OASIS community profiles rely on that
+    // (see `Quirk::OasisProfiles`).
+    let excused = found
+        .iter()
+        .map(|d| d.clone().excused_by(crate::quirk::Quirk::OasisProfiles));
+    diags.extend_unseen(excused);
+}
+
+struct Names<'a, 'm> {
+    model: &'m Model,
+    ancestry: &'a mut Ancestry,
+    found: &'a mut Diagnostics,
+}
+
+impl Names<'_, '_> {
+    /// `node`, where it is a string, names a type of `kind`.
+    fn named(&mut self, kind: TypeKind, node: &Node) {
+        if let Some(name) = node.as_str() {
+            self.ancestry
+                .of(self.model, kind, name, node.span, self.found);
+        }
+    }
+
+    /// Each string of the list `node` names a type of `kind`.
+    fn listed(&mut self, kind: TypeKind, node: Option<&Node>) {
+        for item in node.and_then(Node::as_seq).unwrap_or_default() {
+            self.named(kind, item);
+        }
+    }
+
+    /// Capability definitions: the short form is the type's name (§8.2 Capability Definition).
+    fn capabilities(&mut self, map: &Map) {
+        let Some(defs) = map.get("capabilities").and_then(Node::as_map) else {
+            return;
+        };
+        for entry in defs.entries() {
+            let body = &entry.value;
+            if body.as_str().is_some() {
+                self.named(TypeKind::Capability, body);
+                continue;
+            }
+            let Some(body) = body.as_map() else { continue };
+            if let Some(t) = body.get("type") {
+                self.named(TypeKind::Capability, t);
+            }
+            let sources = match self.model.dialect {
+                Dialect::Tosca2 => "valid_source_node_types",
+                _ => "valid_source_types",
+            };
+            self.listed(TypeKind::Node, body.get(sources));
+            if self.model.dialect == Dialect::Tosca2 {
+                self.listed(TypeKind::Relationship, body.get("valid_relationship_types"));
+            }
+        }
+    }
+
+    /// Requirement definitions: a list of one-entry maps (§8.4 Requirement Definition).
+    fn requirements(&mut self, map: &Map) {
+        let items = map.get("requirements").and_then(Node::as_seq);
+        for item in items.unwrap_or_default() {
+            for entry in item.as_map().map_or(&[][..], Map::entries) {
+                let Some(body) = entry.value.as_map() else {
+                    // The short form names a capability; a TOSCA 2.0 one may be symbolic.
+                    if self.model.dialect != Dialect::Tosca2 {
+                        self.named(TypeKind::Capability, &entry.value);
+                    }
+                    continue;
+                };
+                if self.model.dialect != Dialect::Tosca2
+                    && let Some(capability) = body.get("capability")
+                {
+                    self.named(TypeKind::Capability, capability);
+                }
+                if let Some(node) = body.get("node") {
+                    self.named(TypeKind::Node, node);
+                }
+                match body.get("relationship") {
+                    Some(r) if r.as_str().is_some() => self.named(TypeKind::Relationship, r),
+                    Some(r) => {
+                        if let Some(t) = r.as_map().and_then(|m| m.get("type")) {
+                            self.named(TypeKind::Relationship, t);
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+
+    /// Interface definitions; one without `type` refines an inherited one (§11.2 Interface
+    /// Definition), whose type is already named.
+    fn interfaces(&mut self, map: &Map) {
+        let Some(defs) = map.get("interfaces").and_then(Node::as_map) else {
+            return;
+        };
+        for entry in defs.entries() {
+            if let Some(t) = entry.value.as_map().and_then(|m| m.get("type")) {
+                self.named(TypeKind::Interface, t);
+            }
+        }
+    }
+
+    /// Artifact definitions; the short form names only a file, whose type its extension tells.
+    fn artifacts(&mut self, map: &Map) {
+        let Some(defs) = map.get("artifacts").and_then(Node::as_map) else {
+            return;
+        };
+        for entry in defs.entries() {
+            if let Some(t) = entry.value.as_map().and_then(|m| m.get("type")) {
+                self.named(TypeKind::Artifact, t);
+            }
+        }
+    }
+}

@@ -21,6 +21,7 @@ use crate::model::{Model, Named, TopologyTemplate, TypeKind};
 use crate::yaml::Node as Yaml;
 
 mod relationship;
+mod unused;
 pub(super) use relationship::{admitted_capabilities, relationship, target_capability};
 
 /// The relationship type used when neither the assignment nor a definition read names one: the
@@ -167,7 +168,7 @@ pub fn connect<'m>(
             topology.nodes[i].requirements.push(requirement);
         }
     }
-    templates.report_unused(diags);
+    templates.report_unused(builder, diags);
     unfulfilled
 }
 
@@ -280,10 +281,12 @@ impl<'t> RelationshipTemplates<'t> {
         self.by_name.get(name).copied()
     }
 
-    /// A relationship template no requirement names is a warning (it has no effect).
-    pub(super) fn report_unused(&self, diags: &mut Diagnostics) {
+    /// A relationship template no requirement names is a warning (it has no effect), and is
+    /// read all the same ([`unused`]).
+    pub(super) fn report_unused(&self, builder: &mut NodeBuilder, diags: &mut Diagnostics) {
         for r in self.all {
             if !self.used.contains(r.name.as_str()) {
+                unused::read(builder, r, diags);
                 diags.push(
                     Diagnostic::warning(
                         codes::TOSCA_UNKNOWN_NAME,

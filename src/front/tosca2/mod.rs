@@ -289,6 +289,21 @@ impl Walker<'_> {
                     self.wrong(node, what, "a map");
                 }
             }
+            K::Assignments => {
+                if !node.is_null() && node.as_map().is_none() {
+                    self.wrong(node, what, "a map");
+                }
+            }
+            K::List => {
+                if node.as_seq().is_none() {
+                    self.wrong(node, what, "a list");
+                }
+            }
+            K::ListOrMap => {
+                if !node.is_null() && node.as_seq().is_none() && node.as_map().is_none() {
+                    self.wrong(node, what, "a list of mappings");
+                }
+            }
             K::Defs(d) => self.defs(node, d, what, level),
             K::ListDefs(d) => self.list_defs(node, d, what, level),
             K::Schema => self.schema(node, what),

@@ -30,6 +30,14 @@ pub(super) enum K {
     Range,
     /// A map (content free: `dsl_definitions`).
     FreeMap,
+    /// A map of assignments or mappings whose entries later stages read (operation inputs and
+    /// outputs, artifact properties, substitution mappings); empty (null) is an empty map.
+    Assignments,
+    /// A list whose entries later stages read (a step's `activities`).
+    List,
+    /// A list or a map: substitution `requirements`, "seq of requirement mappings" in §15.1's
+    /// table and a map in the drafts that came before it.
+    ListOrMap,
     /// A map of named definitions of one kind.
     Defs(D),
     /// A list of single-entry maps `{ name: definition }` of one kind.
@@ -106,6 +114,14 @@ pub(super) const PROPERTY_KEYS: &[(&str, K)] = &[
     ("key_schema", K::Schema),
     ("entry_schema", K::Schema),
     ("status", K::Str),
+];
+
+/// The keynames of an operation or notification assignment (§11.5 Operation Assignment, §11.7
+/// Notification Assignment).
+const OPERATION_ASSIGNMENT: &[(&str, K)] = &[
+    ("implementation", K::Any),
+    ("inputs", K::Assignments),
+    ("outputs", K::Assignments),
 ];
 
 /// Whether `key` is a keyname of a TOSCA 2.0 import (its own, or `description` and `metadata`,
@@ -333,7 +349,7 @@ impl D {
                     ("artifact_version", Str),
                     ("checksum", Str),
                     ("checksum_algorithm", Str),
-                    ("properties", Any),
+                    ("properties", Assignments),
                 ],
                 &["type", "file"],
             ),
@@ -424,7 +440,7 @@ impl D {
                     ("target", Str),
                     ("target_relationship", Str),
                     ("filter", Any),
-                    ("activities", Any),
+                    ("activities", List),
                     ("on_success", Any),
                     ("on_failure", Any),
                 ],
@@ -435,11 +451,11 @@ impl D {
                 &[
                     ("node_type", Str),
                     ("substitution_filter", Any),
-                    ("properties", Any),
-                    ("attributes", Any),
-                    ("capabilities", Any),
-                    ("requirements", Any),
-                    ("interfaces", Any),
+                    ("properties", Assignments),
+                    ("attributes", Assignments),
+                    ("capabilities", Assignments),
+                    ("requirements", ListOrMap),
+                    ("interfaces", Assignments),
                 ],
                 &["node_type"],
             ),
@@ -481,17 +497,14 @@ impl D {
             // §11.3 Interface Assignment
             D::InterfaceAssignment => (
                 &[
-                    ("inputs", Any),
+                    ("inputs", Assignments),
                     ("operations", Defs(D::OperationAssignment)),
                     ("notifications", Defs(D::OperationAssignment)),
                 ],
                 &[],
             ),
             // §11.5 Operation Assignment, §11.7 Notification Assignment
-            D::OperationAssignment => (
-                &[("implementation", Any), ("inputs", Any), ("outputs", Any)],
-                &[],
-            ),
+            D::OperationAssignment => (OPERATION_ASSIGNMENT, &[]),
         }
     }
 

@@ -133,6 +133,7 @@ impl<'b> Decider<'_, 'b, '_> {
     /// The target chosen among the templates.
     pub(super) fn select(&mut self, plan: &mut Plan, relationship: &RelationshipInfo) {
         let wanted = self.wanted(plan, false, relationship);
+        self.check_capability_name(plan, &wanted);
         let filters = plan.def.filters.len() + usize::from(plan.a.node_filter.is_some());
         if wanted.node_types.is_empty()
             && wanted.capability.is_none()

@@ -221,6 +221,43 @@ impl<'b> Decider<'_, 'b, '_> {
         crate::resolve::filters::capability_names(&defs).contains(&cap)
     }
 
+    /// Reports an assignment whose `capability` is neither a capability type nor a capability of
+    /// the node type it asks for: "the name of either a capability definition within a target
+    /// node type or a capability type" (§8.5.2 Requirement Assignment Grammar), so no template
+    /// could fit. Nothing is said where the node type's chain is not all known.
+    pub(super) fn check_capability_name(&mut self, plan: &Plan, wanted: &Wanted) {
+        let (Some((cap, None)), Some(node_type)) = (&wanted.capability, wanted.node_types.first())
+        else {
+            return;
+        };
+        if plan.a.capability.is_none() {
+            return;
+        }
+        let model = self.builder.model;
+        let types = self
+            .builder
+            .ancestry
+            .chain(model, TypeKind::Node, node_type);
+        let defs = definitions(model, TypeKind::Node, &types);
+        if !crate::resolve::nodes::defs_complete(model, &defs)
+            || crate::resolve::filters::capability_names(&defs).contains(&cap.as_str())
+        {
+            return;
+        }
+        let source = &self.topology.nodes[plan.source.index()].name;
+        self.diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNKNOWN_NAME,
+                format!(
+                    "requirement `{}` of `{source}` names capability `{cap}`, which is neither a capability type nor a capability of node type `{node_type}`",
+                    plan.a.name
+                ),
+            )
+            .at(plan.a.capability_at.unwrap_or(plan.a.span))
+            .hint("name a capability the node type defines, or a capability type (§8.5.2 Requirement Assignment Grammar)"),
+        );
+    }
+
     /// What the assignment asks of its target's type and capability.
     pub(super) fn wanted(
         &mut self,
