@@ -28,25 +28,52 @@
 //! TOSCA 2.0 suite that the suite calls valid omit the entry schema; they are suite defects,
 //! recorded with the spec's words in `tests/conformance/DISAGREEMENTS.md`.
 //!
-//! TOSCA 2.0 only: the Simple Profile's `entry_schema` is "The optional key that is used to
-//! declare the name of the Datatype definition for entries of set types such as the TOSCA list
-//! or map" (A.5.7.2 Keynames).
+//! The Simple Profile's `entry_schema` is "The optional key that is used to declare the name of
+//! the Datatype definition for entries of set types such as the TOSCA list or map" (A.5.7.2
+//! Keynames): a 1.x list or map without one is not reported (the key is optional, and real 1.x
+//! files leave it out), and one on a type that is no list or map is a warning (SP-PROP-07): it
+//! declares entries such a value does not have, and the spec's own PortSpec writes one on
+//! `type: integer` (C.2.5.2), which toscana's embedded profile corrects.
 //!
 //! The judgement of one definition reads its YAML, and so lives with the other schema rules in
 //! [`super::tosca2_types`]; this module holds the rule's reasons and the refinement-aware hook
 //! for the definitions types write.
 
 use super::tosca2_types::missing_entry_schema;
+use super::typing::Typing;
 use super::written_definitions::Written;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
+use crate::model::TypeKind;
+
+/// The Simple Profile's built-in value types that are no collections (3.2 TOSCA built-in
+/// types, A.2 Primitive types, A.3 Special types).
+const SIMPLE_SCALARS: &[&str] = &[
+    "string",
+    "integer",
+    "float",
+    "boolean",
+    "timestamp",
+    "null",
+    "version",
+    "range",
+    "scalar-unit.size",
+    "scalar-unit.time",
+    "scalar-unit.frequency",
+    "scalar-unit.bitrate",
+];
 
 /// A property or attribute definition a type writes ([`super::written_definitions`]), judged
-/// with what it inherits: TOSCA 2.0 only (see the module docs for 1.x).
-pub fn written(dialect: Dialect, written: &Written, diags: &mut Diagnostics) {
-    if dialect != Dialect::Tosca2 {
-        return;
+/// with what it inherits.
+pub fn written(typing: &mut Typing, written: &Written, diags: &mut Diagnostics) {
+    match typing.model.dialect {
+        Dialect::Tosca2 => missing_in_2_0(written, diags),
+        Dialect::SimpleProfile | Dialect::Variability => misplaced_in_1_x(typing, written, diags),
+        Dialect::Xml => {}
     }
+}
+
+fn missing_in_2_0(written: &Written, diags: &mut Diagnostics) {
     let Some(type_node) = written.body.get("type") else {
         // A refinement that keeps the inherited type was judged where that type was written.
         return;
@@ -54,10 +81,59 @@ pub fn written(dialect: Dialect, written: &Written, diags: &mut Diagnostics) {
     if written.merged.get("entry_schema").is_some() {
         return;
     }
-    let noun = match written.section {
+    let subject = format!("{} `{}`", noun(written), written.name);
+    diags.extend(missing_entry_schema(&subject, type_node, written.body));
+}
+
+/// A 1.x `entry_schema` written on a definition whose type (its own or inherited) is no list or
+/// map: a warning (see the module docs).
+fn misplaced_in_1_x(typing: &mut Typing, written: &Written, diags: &mut Diagnostics) {
+    let Some(entry) = written.body.entry("entry_schema") else {
+        return;
+    };
+    let Some(type_node) = written.merged.get("type") else {
+        return;
+    };
+    let Some(type_name) = type_node.as_str() else {
+        return;
+    };
+    if !is_scalar_1_x(typing, type_name, type_node.span.file) {
+        return;
+    }
+    diags.push(
+        Diagnostic::warning(
+            codes::TOSCA_SHAPE,
+            format!(
+                "`entry_schema` on {} `{}` of type `{type_name}`, which is no list or map",
+                noun(written),
+                written.name
+            ),
+        )
+        .at_with(entry.key.span, "only lists and maps have entries")
+        .hint("remove `entry_schema`, or make the type `list` or `map`: it names \"the Datatype definition for entries of set types such as the TOSCA list or map\" (A.5.7.2 Keynames), and a value of this type has none, so it is ignored"),
+    );
+}
+
+/// Whether 1.x type `name` (written in `file`) is a built-in scalar type or a data type derived
+/// from one; `false` for a collection, a complex data type and a name that is no type (reported
+/// elsewhere).
+fn is_scalar_1_x(typing: &mut Typing, name: &str, file: crate::source::FileId) -> bool {
+    if SIMPLE_SCALARS.contains(&name) {
+        return true;
+    }
+    let model = typing.model;
+    let Some(id) = typing.ancestry.full_name(model, TypeKind::Data, name, file) else {
+        return false;
+    };
+    let chain = typing.ancestry.chain(model, TypeKind::Data, &id);
+    chain
+        .last()
+        .is_some_and(|base| SIMPLE_SCALARS.contains(&base.as_str()))
+}
+
+fn noun(written: &Written) -> &'static str {
+    match written.section {
         "attributes" => "attribute",
         _ => "property",
-    };
-    let subject = format!("{noun} `{}`", written.name);
-    diags.extend(missing_entry_schema(&subject, type_node, written.body));
+    }
 }
