@@ -642,7 +642,10 @@ pub(super) fn missing_entry_schema(
     if !COLLECTIONS.contains(&type_name) || body.contains_key("entry_schema") {
         return None;
     }
-    Some(no_entry_schema(type_node, format!("{subject} of type `{type_name}` has no `entry_schema`"))
+    // A warning until toscana's own XML-to-2.0 conversion can describe the entries of an XSD
+    // complex element (see `super::entry_schema_required`).
+    Some(Diagnostic::warning(codes::TOSCA_MISSING_KEY, format!("{subject} of type `{type_name}` has no `entry_schema`"))
+        .at_with(type_node.span, "a collection needs the schema of its entries")
         .hint(format!("add `entry_schema:` with the type of the {type_name}'s entries (e.g. `entry_schema: string`), or a data type that describes them (§9.4 Property Definition: \"If the property type is a collection type, entry_schema is mandatory\"; §9.3 Schema Definition)")))
 }
 
