@@ -111,6 +111,49 @@ service_template:
     assert_eq!(dependencies[1]["types"], json!([]));
 }
 
+/// TOSCA 2.0's short artifact form `name: file` (ex-178's `zip: /data/wordpress.zip`, no form of
+/// §12.2's grammar; T2-ARTDEF-05's DECIDE) reads as `{ file: <it> }` typed by its extension, in a
+/// node type and in a node template alike, and `$get_artifact` reaches it.
+#[test]
+fn tosca_2_0_short_artifact_definitions_have_the_type_their_extension_tells() {
+    let ir = ir(
+        "tosca_definitions_version: tosca_2_0
+imports:
+  - profile: org.oasis-open.simple:2.0
+artifact_types:
+  Zip:
+    derived_from: Root
+    file_ext: [ zip ]
+node_types:
+  WordPress:
+    derived_from: Root
+    artifacts:
+      setup: scripts/setup.sh
+    interfaces:
+      Standard:
+        type: Lifecycle.Standard
+        operations:
+          create:
+            implementation: setup
+            inputs:
+              wp-zip: { $get_artifact: [ SELF, zip ] }
+service_template:
+  node_templates:
+    wordpress:
+      type: WordPress
+      artifacts:
+        zip: data/wordpress.zip
+",
+        &["scripts/setup.sh", "data/wordpress.zip"],
+    );
+    let wordpress = node(&ir, "wordpress");
+    let artifacts = &wordpress["artifacts"];
+    assert_eq!(artifacts["setup"]["file"], "scripts/setup.sh");
+    assert_eq!(artifacts["setup"]["types"], json!(BASH_2_0));
+    assert_eq!(artifacts["zip"]["file"], "data/wordpress.zip");
+    assert_eq!(artifacts["zip"]["type"], "Zip");
+}
+
 /// TOSCA 2.0 with a template's own artifact type derived from the profile's Python type and
 /// claiming `py` too: the derived type is the more specific statement, so it wins, and the
 /// ancestry still lists the profile's type. A type that only inherits `file_ext` claims nothing.

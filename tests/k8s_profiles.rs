@@ -349,7 +349,7 @@ fn the_hand_written_profile_references_become_api_references() {
     assert_eq!(
         template,
         [
-            "tests/data/k8s-profiles/handwritten.yaml:40:5: warning[backend::skipped]: type k8s:EmptyDir (community.tosca.technology.kubernetes:0.1:EmptyDir) names no Kubernetes object toscana writes, so its node `scratch` is skipped"
+            "tests/data/k8s-profiles/handwritten.yaml:49:5: warning[backend::skipped]: type k8s:EmptyDir (community.tosca.technology.kubernetes:0.1:EmptyDir) names no Kubernetes object toscana writes, so its node `scratch` is skipped"
         ],
         "{stderr}"
     );
@@ -387,7 +387,7 @@ fn namespaces_of_the_hand_written_profile_reach_the_bindings() {
     assert_eq!(
         template,
         [
-            "tests/data/k8s-profiles/namespaced.yaml:33:5: warning[k8s::unsupported]: node `admins`: a ServiceAccount subject of its ClusterRoleBinding has no namespace, which Kubernetes refuses"
+            "tests/data/k8s-profiles/namespaced.yaml:42:5: warning[k8s::unsupported]: node `admins`: a ServiceAccount subject of its ClusterRoleBinding has no namespace, which Kubernetes refuses"
         ],
         "{stderr}"
     );

@@ -36,9 +36,12 @@ node_types:
     properties:
       text: { type: string, required: false }
       number: { type: integer, required: false }
-      list: { type: list, required: false }
+      list: { type: list, entry_schema: integer, required: false }
+      names: { type: list, entry_schema: string, required: false }
       flag: { type: boolean, required: false }
-      any: { type: map, required: false }
+      any: { type: map, entry_schema: string, required: false }
+      counts: { type: map, entry_schema: integer, required: false }
+      position: { type: integer, required: false }
     requirements:
       - server:
           capability: Endpoint
@@ -91,7 +94,7 @@ fn paths_follow_requirements_relationships_and_capabilities() {
         text: {{ $get_property: [ SELF, RELATIONSHIP, server, 1, TARGET, name ] }}
         number: {{ $get_property: [ SELF, RELATIONSHIP, server, CAPABILITY, port ] }}
         list: {{ $get_property: [ SELF, RELATIONSHIP, server, ALL, TARGET, CAPABILITY, endpoint, port ] }}
-        any: {{ $get_property: [ s1, settings ] }}
+        counts: {{ $get_property: [ s1, settings ] }}
       requirements:
         - server: s1
         - server:
@@ -105,7 +108,7 @@ fn paths_follow_requirements_relationships_and_capabilities() {
     assert_eq!(property(&t, "app", "text"), &Value::string("two"));
     assert_eq!(property(&t, "app", "number"), &Value::Integer(81));
     assert_eq!(value_text(property(&t, "app", "list")), "[81, 82]");
-    assert_eq!(value_text(property(&t, "app", "any")), "{threads: 4}");
+    assert_eq!(value_text(property(&t, "app", "counts")), "{threads: 4}");
     // In a relationship SELF is the relationship; a chain through another property is followed.
     let second = &t.relationships[1];
     assert_eq!(second.properties["target_port"], Value::Integer(82));
@@ -120,7 +123,7 @@ fn incoming_relationships_are_reached_from_a_capability() {
       type: App
       properties:
         number: {{ $get_property: [ s1, CAPABILITY, endpoint, RELATIONSHIP, 1, weight ] }}
-        list: {{ $get_property: [ s1, CAPABILITY, endpoint, RELATIONSHIP, ALL, SOURCE, text ] }}
+        names: {{ $get_property: [ s1, CAPABILITY, endpoint, RELATIONSHIP, ALL, SOURCE, text ] }}
         text: first
       requirements:
         - server: s1
@@ -138,7 +141,7 @@ fn incoming_relationships_are_reached_from_a_capability() {
     ));
     assert_eq!(property(&t, "a1", "number"), &Value::Integer(7));
     assert_eq!(
-        value_text(property(&t, "a1", "list")),
+        value_text(property(&t, "a1", "names")),
         r#"["first", "second"]"#
     );
 }
@@ -237,7 +240,7 @@ fn what_deployment_decides_stays_a_call_in_the_simple_profile_form() {
         any:
           orchestrated: {{ $get_property: [ SELF, RELATIONSHIP, backup, TARGET, name ] }}
           custom: {{ $to_string: [ {{ $get_property: [ s1, CAPABILITY, endpoint, port ] }} ] }}
-          index: $node_index
+        position: $node_index
       requirements:
         - server: s1
 "#
@@ -265,7 +268,7 @@ fn what_deployment_decides_stays_a_call_in_the_simple_profile_form() {
     // A custom function's implementation is opaque: its arguments are evaluated, it is not.
     assert_eq!(value_text(&any["custom"]), "to_string(81)");
     // One representation: its index is 0.
-    assert_eq!(any["index"], Value::Integer(0));
+    assert_eq!(property(&t, "app", "position"), &Value::Integer(0));
 }
 
 #[test]

@@ -238,6 +238,10 @@ node_types:
     properties:
       ports:
         default: [ 80 ]
+      # Restating the type keeps the inherited entry_schema (§9.4 Property Definition).
+      plain:
+        type: map
+        description: refined
 service_template:
   inputs:
     names:
@@ -262,14 +266,21 @@ service_template:
 #[test]
 fn non_finite_floats_are_floats_in_the_ir() {
     // A Simple Profile node type derives from tosca.nodes.Root (SP-TYPE-08); TOSCA 2.0 has no
-    // root type without a profile.
-    for (version, topology, root) in [
+    // root type without a profile, and a map there needs its entry_schema (§9.4 Property
+    // Definition); a 1.x map may leave it out.
+    for (version, topology, root, map) in [
         (
             "tosca_simple_yaml_1_3",
             "topology_template",
             "derived_from: tosca.nodes.Root",
+            "type: map",
         ),
-        ("tosca_2_0", "service_template", "description: a gauge"),
+        (
+            "tosca_2_0",
+            "service_template",
+            "description: a gauge",
+            "type: map, entry_schema: float",
+        ),
     ] {
         let ir = common::ir_clean(&format!(
             "tosca_definitions_version: {version}
@@ -280,7 +291,7 @@ node_types:
       high: {{ type: float }}
       low: {{ type: float }}
       unknown: {{ type: float }}
-      untyped: {{ type: map }}
+      untyped: {{ {map} }}
 {topology}:
   node_templates:
     gauge:

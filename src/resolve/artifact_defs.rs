@@ -16,6 +16,13 @@
 //! orchestrator's to decide; the IR keeps the artifact without a type. The type an extension
 //! does tell is put on the IR artifact when the node is built ([`super::artifact_types`]),
 //! which also reports an extension several unrelated types claim.
+//!
+//! TOSCA 2.0 has no short notation in §12.2 Artifact Definition's grammar, yet the spec's own
+//! example of `$get_artifact` writes `zip: /data/wordpress.zip` (§10.2.1.4). toscana reads it as
+//! the Simple Profile does, `{ file: <it> }` with the type its extension tells through the
+//! `file_ext` of the artifact types read (§12.1 Artifact Type), and warns when none does
+//! (T2-ARTDEF-05's DECIDE). The 2.0 grammar makes `type` and `file` of an extended definition
+//! mandatory, which the front end reports; only the short notation is judged here for 2.0.
 
 use std::collections::HashSet;
 
@@ -33,9 +40,7 @@ pub fn check(
     extensions: &FileTypes,
     diags: &mut Diagnostics,
 ) {
-    if !matches!(model.dialect, Dialect::SimpleProfile | Dialect::Variability)
-        || model.incomplete_types
-    {
+    if model.dialect == Dialect::Xml || model.incomplete_types {
         return;
     }
     for ((kind, id), def) in &model.types {
@@ -46,7 +51,14 @@ pub fn check(
         let inherited = inherited(model, chain.get(1..).unwrap_or_default());
         let section = def.def.as_map().and_then(|m| m.get("artifacts"));
         let owner = format!("node type `{}`", def.name);
-        check_section(section, &owner, &inherited, extensions, diags);
+        check_section(
+            section,
+            &owner,
+            &inherited,
+            extensions,
+            model.dialect,
+            diags,
+        );
     }
     let Some(topology) = &model.topology else {
         return;
@@ -62,7 +74,14 @@ pub fn check(
             .unwrap_or_default();
         let inherited = inherited(model, &chain);
         let owner = format!("node template `{}`", template.name);
-        check_section(map.get("artifacts"), &owner, &inherited, extensions, diags);
+        check_section(
+            map.get("artifacts"),
+            &owner,
+            &inherited,
+            extensions,
+            model.dialect,
+            diags,
+        );
     }
 }
 
@@ -94,8 +113,17 @@ fn check_section(
     owner: &str,
     inherited: &HashSet<String>,
     extensions: &FileTypes,
+    dialect: Dialect,
     diags: &mut Diagnostics,
 ) {
+    let short_notation = match dialect {
+        Dialect::Tosca2 => {
+            "the short form `<name>: <file>` is read as a file whose type its extension tells (T2-ARTDEF-05; `file_ext` of §12.1 Artifact Type; §12.2 Artifact Definition has no short form)"
+        }
+        _ => {
+            "the short notation is for files whose type the extension tells (A.5.5.2.1 Short notation; `file_ext` of A.6.3 Artifact Type)"
+        }
+    };
     for (key, value) in section.map(entries).unwrap_or_default() {
         let Some(name) = key.scalar_text().filter(|n| !inherited.contains(*n)) else {
             continue;
@@ -108,10 +136,11 @@ fn check_section(
                         format!("artifact `{name}` of {owner} is written as a file alone, but no artifact type lists the extension of `{file}`, so its type cannot be inferred"),
                     )
                     .at(value.span)
-                    .hint(format!("the short notation is for files whose type the extension tells (A.5.5.2.1 Short notation; `file_ext` of A.6.3 Artifact Type): write `{name}: {{ type: <artifact type>, file: {file} }}`")),
+                    .hint(format!("{short_notation}: write `{name}: {{ type: <artifact type>, file: {file} }}`")),
                 );
             }
         } else if let Some(map) = value.as_map()
+            && dialect != Dialect::Tosca2
             && !map.contains_key("type")
         {
             diags.push(

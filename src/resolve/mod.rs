@@ -21,6 +21,7 @@ mod counts;
 mod defaults;
 mod deprecated_properties;
 mod derived_lists;
+mod entry_schema_required;
 mod filters;
 mod fixed_parameters;
 mod fulfil;

@@ -94,7 +94,15 @@ impl TypeLists {
         if let Some(found) = self.0.borrow().get(&key) {
             return Rc::clone(found);
         }
-        let found = Rc::new(valid_types(typing, node, name, cap, keyname, kind));
+        let found = Rc::new(valid_types(
+            typing.model,
+            typing.ancestry,
+            node,
+            name,
+            cap,
+            keyname,
+            kind,
+        ));
         self.0.borrow_mut().insert(key, Rc::clone(&found));
         found
     }
@@ -358,15 +366,15 @@ pub(super) fn capability_of_type<'c>(
 /// A list of types a node's capability admits (`valid_source_types`; TOSCA 2.0
 /// `valid_source_node_types`, `valid_relationship_types`): its definition's on the node type
 /// chain, else its capability type's, as full names of `kind`.
-fn valid_types(
-    typing: &mut Typing,
+pub(super) fn valid_types(
+    model: &Model,
+    ancestry: &mut Ancestry,
     node: &Node,
     name: &str,
     cap: &Capability,
     keyname: &str,
     kind: TypeKind,
 ) -> Vec<String> {
-    let model = typing.model;
     let node_defs = definitions(model, TypeKind::Node, &node.types);
     let from_node = node_defs.iter().find_map(|d| {
         d.def
@@ -379,7 +387,7 @@ fn valid_types(
     });
     let cap_defs = definitions(model, TypeKind::Capability, &cap.types);
     let list = from_node.or_else(|| cap_defs.iter().find_map(|d| d.def.as_map()?.get(keyname)));
-    full_names(typing.ancestry, model, list, kind)
+    full_names(ancestry, model, list, kind)
 }
 
 /// The type names of a list (`valid_*_types`) as identities of `kind`, each read in the file

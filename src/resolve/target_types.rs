@@ -7,13 +7,17 @@
 //! template to a node's `feature`, and real 1.x files do the same; refusing them would refuse
 //! files other processors read, so the warning says the rule and the output keeps the edge.
 //!
-//! The other half of SP-ERR-41, a capability's `valid_source_types` (A.6.1.1 Capability
-//! definition Keynames) excluding the source's node type, is judged only where a requirement
-//! selects its target ([`super::selection`] passes over templates whose capability refuses the
-//! source), not for a named target: the normative Compute's `host` admits only
-//! `tosca.nodes.SoftwareComponent` (C.7.2 tosca.nodes.Compute), and templates commonly host a
-//! Database or a type derived from `tosca.nodes.Root` on a Compute by name (this repository's
-//! `examples/hello.yaml`, tosca-parser's own interface tests), which other processors accept.
+//! The other half of SP-ERR-41, a capability's `valid_source_types` excluding the source's
+//! node type, is judged the same way: where a requirement selects its target,
+//! [`super::selection`] passes over templates whose capability refuses the source; for a named
+//! target it is a warning. The keyname is "An optional list of one or more valid names of Node
+//! Types that are supported as valid sources of any relationship established to the declared
+//! Capability Type" (A.6.1.1 Capability definition Keynames, A.6.1 Capability Type): it says
+//! which sources are supported, with no SHALL that a processor refuse another, and templates
+//! commonly host a Database or a type derived from `tosca.nodes.Root` on a Compute by name,
+//! whose normative `host` admits only `tosca.nodes.SoftwareComponent` (C.7.2
+//! tosca.nodes.Compute): this repository's `examples/hello.yaml`, tosca-parser's own interface
+//! tests, which other processors accept. The warning names the rule; the edge is kept.
 //!
 //! A requirement that selects its target is fulfilled only by templates that pass these checks;
 //! one that names a template was connected without them. TOSCA 2.0 fulfilment judges both
@@ -23,7 +27,7 @@
 
 use super::nodes::NodeBuilder;
 use super::requirements::admitted_capabilities;
-use super::selection::admits;
+use super::selection::{admits, valid_types};
 use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Relationship, Topology};
@@ -74,6 +78,30 @@ pub(super) fn check(
             )
             .at(at)
             .hint("a relationship connects only to capabilities of its type's `valid_target_types` (A.6.9.1 Relationship Type Keynames): name a target with a capability of one of those types, or use another relationship type"),
+        );
+    }
+    let sources = valid_types(
+        builder.model,
+        builder.ancestry,
+        target,
+        name,
+        capability,
+        "valid_source_types",
+        TypeKind::Node,
+    );
+    if !admits(&sources, &source.types) {
+        diags.push(
+            Diagnostic::warning(
+                codes::TOSCA_TYPE_MISMATCH,
+                format!(
+                    "{what}, which supports only sources of type {}; `{}` is a `{}`",
+                    sources.join(", "),
+                    source.name,
+                    source.type_name
+                ),
+            )
+            .at(at)
+            .hint("a capability's `valid_source_types` are \"valid names of Node Types that are supported as valid sources of any relationship established to\" it (A.6.1 Capability Type): connect a node of one of those types, or give the target a capability that admits this one (a node type may redefine the capability's valid_source_types)"),
         );
     }
 }

@@ -81,7 +81,7 @@ pub fn check(
     let parameters = model.topology.iter().flat_map(|t| &t.inputs);
     for named in parameters {
         if let Some(body) = named.def.as_map() {
-            checker.definition_types(body);
+            checker.definition_types(body, Missing::Here);
             checker.definition_validation(body);
         }
     }
@@ -90,6 +90,14 @@ pub fn check(
         checker.signatures(&named.def);
     }
     super::refinement::new_definitions(model, checker.ancestry, checker.diags);
+}
+
+/// Where a definition's missing `entry_schema` is judged: here, or merged with the definition
+/// it refines ([`super::entry_schema_required::written`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    Here,
+    Inherited,
 }
 
 pub(super) struct Checker<'a, 'm> {
@@ -103,14 +111,16 @@ pub(super) struct Checker<'a, 'm> {
 impl Checker<'_, '_> {
     /// One type, whose identity (key in the model) is `id`.
     fn type_def(&mut self, kind: TypeKind, id: &str, def: &TypeDef, map: &Map) {
+        // Properties and attributes may inherit their entry schema: judged merged with what
+        // they refine ([`super::entry_schema_required::written`]).
         for section in ["properties", "attributes"] {
             if let Some(defs) = map.get(section).and_then(Node::as_map) {
-                self.value_defs(defs);
+                self.value_defs(defs, Missing::Inherited);
             }
         }
         for interface in interface_parameters::interfaces_of(kind, map) {
             for parameters in interface_parameters::of_interface(interface, Dialect::Tosca2) {
-                self.value_defs(parameters.map);
+                self.value_defs(parameters.map, Missing::Here);
             }
         }
         let names = |key: &'static str, of: TypeKind| (key, of);
@@ -222,7 +232,7 @@ impl Checker<'_, '_> {
                 match (schema.as_str(), schema.as_map()) {
                     (Some(_), _) => self.data_type_ref(schema),
                     (_, Some(map)) => {
-                        self.definition_types(map);
+                        self.definition_types(map, Missing::Here);
                         self.definition_validation(map);
                     }
                     _ => {}
@@ -232,23 +242,32 @@ impl Checker<'_, '_> {
     }
 
     /// Property, attribute or parameter definitions: their types, schemas and validation.
-    fn value_defs(&mut self, defs: &Map) {
+    fn value_defs(&mut self, defs: &Map, missing: Missing) {
         for entry in defs.entries() {
             let Some(body) = entry.value.as_map() else {
                 continue;
             };
-            self.definition_types(body);
+            self.definition_types(body, missing);
             self.definition_validation(body);
         }
     }
 
     /// The `type` of a definition or schema, and of its `key_schema` and `entry_schema`.
-    fn definition_types(&mut self, body: &Map) {
+    /// `missing` says where a missing `entry_schema` of `body` itself is judged; nested schemas
+    /// are judged here.
+    fn definition_types(&mut self, body: &Map, missing: Missing) {
         if let Some(type_node) = body.get("type") {
             self.data_type_ref(type_node);
             if let Some(name) = type_node.as_str() {
                 let base = self.built_in_base(name, type_node.span);
                 schema_shape(self, type_node, base.as_deref(), body);
+            }
+            if missing == Missing::Here {
+                self.diags.extend(missing_entry_schema(
+                    "a schema or parameter",
+                    type_node,
+                    body,
+                ));
             }
         }
         for schema in ["key_schema", "entry_schema"] {
@@ -256,7 +275,7 @@ impl Checker<'_, '_> {
                 Some(s) if s.as_str().is_some() => self.data_type_ref(s),
                 Some(s) => {
                     if let Some(inner) = s.as_map() {
-                        self.definition_types(inner);
+                        self.definition_types(inner, Missing::Here);
                         self.definition_validation(inner);
                     }
                 }
@@ -318,6 +337,7 @@ impl Checker<'_, '_> {
         let is_scalar = base.as_deref() == Some("scalar");
         let defs = definitions(self.model, TypeKind::Data, &chain);
         data_type_schemas(self, name, base.as_deref(), map);
+        self.diags.extend(missing_data_type_entry_schema(name, map));
         if let (Some(base), Some(props)) = (&base, map.entry("properties")) {
             self.diags.push(
                 Diagnostic::error(
@@ -604,4 +624,44 @@ fn key_schema_type(checker: &mut Checker, body: &Map) {
             .hint("map keys are strings: write `key_schema: string` or a data type derived from string, or leave key_schema out (§9.3 Schema Definition)"),
         ),
     }
+}
+
+/// The built-in collection types, whose entries need a schema
+/// ([`super::entry_schema_required`]).
+const COLLECTIONS: [&str; 2] = ["list", "map"];
+
+/// A definition or schema (`body`, described by `subject`: "property `ports`") whose `type`
+/// (at `type_node`) is `list` or `map` and that writes no `entry_schema`: the error, if so
+/// ([`super::entry_schema_required`]).
+pub(super) fn missing_entry_schema(
+    subject: &str,
+    type_node: &Node,
+    body: &Map,
+) -> Option<Diagnostic> {
+    let type_name = type_node.as_str()?;
+    if !COLLECTIONS.contains(&type_name) || body.contains_key("entry_schema") {
+        return None;
+    }
+    // A warning until toscana's own XML-to-2.0 conversion can describe the entries of an XSD
+    // complex element (see `super::entry_schema_required`).
+    Some(Diagnostic::warning(codes::TOSCA_MISSING_KEY, format!("{subject} of type `{type_name}` has no `entry_schema`"))
+        .at_with(type_node.span, "a collection needs the schema of its entries")
+        .hint(format!("add `entry_schema:` with the type of the {type_name}'s entries (e.g. `entry_schema: string`), or a data type that describes them (§9.4 Property Definition: \"If the property type is a collection type, entry_schema is mandatory\"; §9.3 Schema Definition)")))
+}
+
+/// Data type `name` (body `map`) derived from `list` or `map` itself, with no `entry_schema`:
+/// the error, if so ([`super::entry_schema_required`]).
+fn missing_data_type_entry_schema(name: &str, map: &Map) -> Option<Diagnostic> {
+    let parent = map.get("derived_from")?;
+    let parent_name = parent.as_str()?;
+    if !COLLECTIONS.contains(&parent_name) || map.contains_key("entry_schema") {
+        return None;
+    }
+    Some(no_entry_schema(parent, format!("data type `{name}` derives from `{parent_name}` and has no `entry_schema`"))
+        .hint(format!("add `entry_schema:` with the type of the entries (§9.2 Data Type: \"For data types that derive from the TOSCA list or map data types, the mandatory schema definition for the entries in properties of this data type\"); derive from a {parent_name} type that has one to inherit it")))
+}
+
+fn no_entry_schema(at: &Node, message: String) -> Diagnostic {
+    Diagnostic::error(codes::TOSCA_MISSING_KEY, message)
+        .at_with(at.span, "a collection needs the schema of its entries")
 }

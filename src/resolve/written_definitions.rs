@@ -46,6 +46,7 @@ pub fn check(typing: &mut Typing, diags: &mut Diagnostics) {
         super::refinement::check(typing, written, &mut refined);
         super::defaults::check(typing, written, &mut defaulted);
         super::required_keyname::check(typing.model.dialect, written, &mut defaulted);
+        super::entry_schema_required::written(typing, written, &mut defaulted);
     });
     diags.extend(refined.iter().cloned());
     diags.extend(defaulted.iter().cloned());

@@ -449,6 +449,11 @@ impl Walker<'_> {
             }
             D::RequirementAssignment => node.as_str().is_some() || node.as_seq().is_some(),
             D::Implementation => node.as_str().is_some(),
+            // `zip: /data/wordpress.zip` (the spec's own example of §10.2.1.4 $get_artifact) is
+            // no form of §12.2 Artifact Definition's grammar; read as `{ file: <it> }` with the
+            // type its extension tells, warned about when none does (T2-ARTDEF-05's DECIDE,
+            // `resolve::artifact_defs`).
+            D::ArtifactDef => node.as_str().is_some(),
             _ => false,
         };
         if short_ok {

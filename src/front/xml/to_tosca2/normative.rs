@@ -12,7 +12,18 @@
 //! (`ir::family`).
 //!
 //! 1.3's built-in `range` and `scalar-unit.*` types are no built-ins in 2.0 (T2-DIFF-06): a
-//! file that uses them defines them, as a list of two and as scalar types with 1.3's units.
+//! file that uses them defines them, as a list of two integers and as scalar types with 1.3's
+//! units.
+//!
+//! `range` is written as the compatibility profile `org.oasis-open.simple:1.3` writes it
+//! (`src/profiles/tosca2/simple_1_3.yaml`): `derived_from: list`, `entry_schema: integer`, a
+//! length of two. 2.0 mandates the entry schema ("For data types that derive from the TOSCA list
+//! or map data types, the mandatory schema definition for the entries", §9.2 Data Type) and has
+//! no type for "an integer or `UNBOUNDED`" (no union type; `UNBOUNDED` survives only in
+//! `count_range`'s own grammar), so a range's upper bound is an integer in 2.0. The XML
+//! reader writes no range values (XML properties are not typed by `range`); what uses the type
+//! is the normative `PortSpec`, whose port ranges are bounded, and a 1.3 `in_range` over a range
+//! becomes bounds on its two integers ([`super::validation`]).
 
 use std::collections::HashSet;
 
@@ -158,7 +169,7 @@ fn scalar_type(name: &str, span: Span) -> Option<Node> {
     Some(m.done())
 }
 
-/// 1.3's `range`: two integers, the upper one possibly `UNBOUNDED`.
+/// 1.3's `range` in 2.0: a list of two integers (see the module docs for `UNBOUNDED`).
 fn range_type(span: Span) -> Node {
     let call = |f: &str, args: Vec<Node>| {
         let mut m = M::new(span);
@@ -171,11 +182,12 @@ fn range_type(span: Span) -> Node {
         "description",
         span,
         build::s(
-            "TOSCA Simple Profile 1.3's `range`: a lower and an upper bound, the upper one an integer or UNBOUNDED.",
+            "TOSCA Simple Profile 1.3's `range`: a lower and an upper bound, as a list of two integers (UNBOUNDED has no 2.0 counterpart).",
             span,
         ),
     );
     m.put("derived_from", span, build::s("list", span));
+    m.put("entry_schema", span, build::s("integer", span));
     m.put(
         "validation",
         span,

@@ -288,3 +288,43 @@ fn interface_types_declare_the_operations_their_definitions_name() {
         "{out}"
     );
 }
+
+#[test]
+fn a_range_is_a_list_of_two_integers_with_its_entry_schema() {
+    let (out, lost) = rewrite_text(&format!(
+        "{HEAD}node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n      ports:\n        type: range\n        constraints:\n          - in_range: [ 1, 65535 ]\n      open:\n        type: range\n        constraints:\n          - in_range: [ 1024, UNBOUNDED ]\n"
+    ));
+    // §9.2 Data Type: a data type derived from list has a mandatory entry_schema.
+    assert_eq!(
+        section(&out, "  range:"),
+        "  range:
+    description: \"TOSCA Simple Profile 1.3's `range`: a lower and an upper bound, as a list of two integers (UNBOUNDED has no 2.0 counterpart).\"
+    derived_from: list
+    entry_schema: integer
+    validation:
+      $equal:
+      - $length:
+        - $value
+      - 2
+"
+    );
+    // The upper bound is an integer: compared with the high end, never with `UNBOUNDED`.
+    assert_eq!(
+        section(&out, "      ports:"),
+        "      ports:
+        type: range
+        validation:
+          $and:
+          - $greater_or_equal:
+            - $value:
+              - 0
+            - 1
+          - $less_or_equal:
+            - $value:
+              - 1
+            - 65535
+"
+    );
+    assert!(section(&out, "      open:").ends_with("- 1024\n"), "{out}");
+    assert!(lost.is_empty(), "{lost:?}");
+}

@@ -85,7 +85,8 @@ fn one(rw: &mut Rw, operator: &str, operand: &Node, span: Span) -> Option<Node> 
 }
 
 /// `in_range` on a 1.3 `range` holds both of its bounds to the range: the lower one at least
-/// the low end, the upper one at most the high end or `UNBOUNDED`.
+/// the low end, the upper one at most the high end (none for `UNBOUNDED`). A range is a list of
+/// two integers in 2.0 ([`super::normative`]), so its upper bound is never `UNBOUNDED` there.
 fn range_in_range(rw: &mut Rw, operand: &Node, span: Span) -> Option<Node> {
     let [low, high] = operand.as_seq()? else {
         return None;
@@ -97,13 +98,11 @@ fn range_in_range(rw: &mut Rw, operand: &Node, span: Span) -> Option<Node> {
         span,
     )];
     if high.scalar_text() != Some("UNBOUNDED") {
-        let unbounded = call("$equal", vec![bound(1), build::s("UNBOUNDED", span)], span);
-        let at_most = call(
+        parts.push(call(
             "$less_or_equal",
             vec![bound(1), super::values::value(rw, high)?],
             span,
-        );
-        parts.push(call("$or", vec![unbounded, at_most], span));
+        ));
     }
     Some(call("$and", parts, span))
 }
