@@ -147,7 +147,7 @@ pub(crate) fn parse(root: &Node, diags: &mut Diagnostics) -> Option<Mapping> {
     mapping.description = opt_string(map, "description", diags).map(|l| l.text);
     if let Some(sep) = map.get("stdout_separator") {
         match sep.as_scalar() {
-            Some(s) if s.core == Core::Str => mapping.stdout_separator = Some(s.text.clone()),
+            Some(s) if s.core == Core::Str => mapping.stdout_separator = Some(s.text.to_string()),
             _ => diags.push(shape(
                 sep,
                 "`stdout_separator`",
@@ -382,10 +382,9 @@ pub(crate) fn to_json(node: &Node, diags: &mut Diagnostics) -> Option<serde_json
             Core::Null => J::Null,
             Core::Bool(b) => J::Bool(b),
             Core::Int(i) => J::from(i),
-            Core::Float(f) => {
-                serde_json::Number::from_f64(f).map_or_else(|| J::String(s.text.clone()), J::Number)
-            }
-            Core::Str => J::String(s.text.clone()),
+            Core::Float(f) => serde_json::Number::from_f64(f)
+                .map_or_else(|| J::String(s.text.to_string()), J::Number),
+            Core::Str => J::String(s.text.to_string()),
         },
         Kind::Seq(items) => {
             let mut out = Vec::with_capacity(items.len());

@@ -281,6 +281,7 @@ fn rewrite_property(
     let data_type = Node {
         span: block.value.span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: Kind::Map(data_type),
     };
     let nested_owner = Owner {
@@ -323,6 +324,7 @@ fn add_data_types(root: &mut Map, added: Vec<(Node, Node)>, diags: &mut Diagnost
             Node {
                 span,
                 tag: None,
+                style: crate::yaml::Style::Plain,
                 kind: Kind::Map(types),
             },
         );

@@ -335,7 +335,7 @@ impl Alone<'_> {
                 Core::Bool(b) => Value::Boolean(b),
                 Core::Int(i) => Value::Integer(i),
                 Core::Float(f) => Value::Float(f),
-                Core::Str => Value::String(scalar.text.clone()),
+                Core::Str => Value::String(scalar.text.to_string()),
             });
         }
         if let Some(items) = node.as_seq() {

@@ -313,7 +313,7 @@ pub(super) fn bound_type(type_name: &str) -> &str {
 /// The source text of a node, for messages (`[ 1, 65535 ]`, `2 GB`).
 pub fn shown(node: &Yaml) -> String {
     match node.as_scalar() {
-        Some(s) => s.text.clone(),
+        Some(s) => s.text.to_string(),
         None => match node.as_seq() {
             Some(items) => format!(
                 "[{}]",

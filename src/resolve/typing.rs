@@ -422,15 +422,15 @@ fn shape_name(shape: &Shape) -> &'static str {
 
 /// A version written as its major number alone (`16`), which tosca-parser accepts.
 fn major_only(node: &Yaml) -> Option<String> {
-    let text = &node.as_scalar()?.text;
+    let text = &*node.as_scalar()?.text;
     (!text.is_empty() && text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| text.clone())
+        .then(|| text.to_string())
 }
 
 /// A YAML 1.1 boolean spelling (`yes`, `off`, ...) that YAML 1.2 reads as a string.
 pub(super) fn yaml11_bool(node: &Yaml) -> Option<(String, bool)> {
     let scalar = node.as_scalar()?;
-    if scalar.core != crate::yaml::Core::Str || !scalar.style.is_plain() {
+    if scalar.core != crate::yaml::Core::Str || !node.style.is_plain() {
         return None;
     }
     let b = match scalar.text.to_ascii_lowercase().as_str() {
@@ -438,7 +438,7 @@ pub(super) fn yaml11_bool(node: &Yaml) -> Option<(String, bool)> {
         "no" | "n" | "off" => false,
         _ => return None,
     };
-    Some((scalar.text.clone(), b))
+    Some((scalar.text.to_string(), b))
 }
 
 fn is_base64(text: &str) -> bool {

@@ -130,7 +130,7 @@ struct Frame {
     /// comments and blank lines.
     end: u32,
     anchor: usize,
-    tag: Option<String>,
+    tag: Option<Box<str>>,
     /// This subtree so far (this node included), for the alias budget.
     size: Cost,
 }
@@ -477,6 +477,7 @@ impl<'a> Loader<'a> {
         let node = Node {
             span,
             tag: frame.tag,
+            style: Style::Plain,
             kind,
         };
         if frame.anchor != 0 {
@@ -509,9 +510,9 @@ fn null_node(span: Span) -> Node {
     Node {
         span,
         tag: None,
+        style: Style::Plain,
         kind: Kind::Scalar(Scalar {
-            text: String::new(),
-            style: Style::Plain,
+            text: Box::default(),
             core: Core::Null,
         }),
     }
@@ -521,7 +522,8 @@ fn null_node(span: Span) -> Node {
 fn is_empty_document(root: &Node) -> bool {
     root.tag.is_none()
         && root.span.start == root.span.end
-        && matches!(&root.kind, Kind::Scalar(s) if s.core == Core::Null && s.style.is_plain())
+        && root.style.is_plain()
+        && matches!(&root.kind, Kind::Scalar(s) if s.core == Core::Null)
 }
 
 #[cfg(test)]

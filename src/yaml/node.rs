@@ -32,14 +32,16 @@ pub enum Core {
     Str,
 }
 
-/// A scalar: its content after YAML decoding, how it was written, and its core-schema value.
+/// A scalar: its content after YAML decoding and its core-schema value; how it was written is
+/// its node's [`Node::style`].
 ///
 /// `text` is the content (escapes decoded, lines folded); the exact source characters are
 /// `sources.slice(node.span)`. A `version` typed `1.10` reads `text`, so it stays `1.10`.
+/// The text is a `Box<str>` (the loader's strings are exact-sized anyway), a word less than a
+/// `String` in every node (see [`Node`] for why that counts).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
-    pub text: String,
-    pub style: Style,
+    pub text: Box<str>,
     pub core: Core,
 }
 
@@ -64,7 +66,7 @@ pub struct Map {
     /// Hashed with foldhash ([`crate::hash`]): the map of node templates is indexed by every
     /// template's name and asked for each name the resolver looks up.
     #[allow(clippy::box_collection)]
-    index: Option<Box<FastMap<String, usize>>>,
+    index: Option<Box<FastMap<Box<str>, usize>>>,
 }
 
 /// Maps with more entries than this get an index.
@@ -79,12 +81,12 @@ impl Map {
     /// add the new one in that case; the loader turns that into a duplicate-key error.
     #[allow(clippy::result_large_err)] // the rejected pair goes straight back to the loader
     pub fn insert(&mut self, key: Node, value: Node) -> Result<(), (Node, Node)> {
-        let text = key.as_scalar().map(|s| s.text.as_str());
+        let text = key.as_scalar().map(|s| &*s.text);
         if text.is_some_and(|t| self.position(t).is_some()) {
             return Err((key, value));
         }
         if let (Some(index), Some(text)) = (&mut self.index, text) {
-            index.insert(text.to_string(), self.entries.len());
+            index.insert(text.into(), self.entries.len());
         }
         self.entries.push(Entry { key, value });
         if self.index.is_none() && self.entries.len() > INDEX_FROM {
@@ -114,7 +116,7 @@ impl Map {
             None => self
                 .entries
                 .iter()
-                .position(|e| e.key.as_scalar().is_some_and(|s| s.text == key)),
+                .position(|e| e.key.as_scalar().is_some_and(|s| &*s.text == key)),
         }
     }
 
@@ -147,9 +149,9 @@ impl Map {
                     ..span
                 },
                 tag: None,
+                style: Style::Plain,
                 kind: Kind::Scalar(Scalar {
-                    text: String::new(),
-                    style: Style::Plain,
+                    text: Box::default(),
                     core: Core::Null,
                 }),
             },
@@ -191,8 +193,13 @@ pub enum Kind {
 pub struct Node {
     pub span: Span,
     /// The tag as written, expanded for the core schema (`tag:yaml.org,2002:str`) and verbatim for
-    /// others (`!custom`).
-    pub tag: Option<String>,
+    /// others (`!custom`). Boxed rather than a `String`: tags are rare, and every node pays for
+    /// the field (a loaded tree of 100,000 node templates holds about 2.6 million nodes).
+    pub tag: Option<Box<str>>,
+    /// How a scalar was written; [`Style::Plain`] for a list or a map. Kept here rather than in
+    /// [`Scalar`], where it would cost a word of padding in every node: here it fills the
+    /// padding after the span (a node is 72 bytes rather than 80).
+    pub style: Style,
     pub kind: Kind,
 }
 
@@ -202,9 +209,9 @@ impl Node {
         Node {
             span,
             tag: None,
+            style: Style::Plain,
             kind: Kind::Scalar(Scalar {
-                text: text.to_string(),
-                style: Style::Plain,
+                text: text.into(),
                 core: Core::Str,
             }),
         }
@@ -249,7 +256,7 @@ impl Node {
 
     /// The text of any scalar, whatever the core schema made of it.
     pub fn scalar_text(&self) -> Option<&str> {
-        self.as_scalar().map(|s| s.text.as_str())
+        self.as_scalar().map(|s| &*s.text)
     }
 
     /// Whether `other` holds the same content, wherever each was written: scalars compare by
@@ -304,9 +311,9 @@ mod tests {
         Node {
             span: Span::default(),
             tag: None,
+            style: Style::Plain,
             kind: Kind::Scalar(Scalar {
-                text: text.to_string(),
-                style: Style::Plain,
+                text: text.into(),
                 core: Core::Str,
             }),
         }
@@ -335,5 +342,21 @@ mod tests {
         assert!(map.get("k13").is_some_and(Node::is_null));
         assert_eq!(map.len(), 20);
         assert!(map.take("k20").is_none());
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// A loaded tree of 100,000 node templates holds about 2.6 million nodes, so every byte of
+    /// [`Node`] is 2.6 MB of `check`'s peak (docs/performance.md).
+    #[test]
+    fn a_node_stays_small() {
+        assert!(
+            size_of::<Node>() <= 80,
+            "Node is {} bytes",
+            size_of::<Node>()
+        );
     }
 }

@@ -10,6 +10,7 @@ pub fn overlay(base: &Node, over: &Node) -> Node {
         (Some(b), Some(o)) => Node {
             span: over.span,
             tag: over.tag.clone(),
+            style: over.style,
             kind: Kind::Map(overlay_maps(b, o)),
         },
         _ => over.clone(),

@@ -153,7 +153,7 @@ fn data(node: &Node) -> Json {
             Core::Bool(b) => Json::Bool(b),
             Core::Int(i) => Json::from(i),
             Core::Float(f) => Json::from(f),
-            Core::Str => Json::String(s.text.clone()),
+            Core::Str => Json::String(s.text.to_string()),
         },
         Kind::Seq(items) => Json::Array(items.iter().map(data).collect()),
         Kind::Map(map) => Json::Object(

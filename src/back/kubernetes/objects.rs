@@ -86,7 +86,7 @@ pub fn to_json(node: &Node) -> Result<Json, String> {
             Core::Float(f) => serde_json::Number::from_f64(f)
                 .map(Json::Number)
                 .ok_or_else(|| format!("the number `{}` is not finite", s.text))?,
-            Core::Str => Json::String(s.text.clone()),
+            Core::Str => Json::String(s.text.to_string()),
         },
         Kind::Seq(items) => Json::Array(items.iter().map(to_json).collect::<Result<_, _>>()?),
         Kind::Map(map) => {

@@ -81,6 +81,7 @@ pub(crate) fn metadata_with_top_level(root: &Map) -> Option<Node> {
     Some(Node {
         span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: crate::yaml::Kind::Map(map),
     })
 }

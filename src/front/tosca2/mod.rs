@@ -688,7 +688,7 @@ impl Walker<'_> {
                     _ => None,
                 };
                 let upper_ok = match upper.as_scalar() {
-                    Some(s) if s.text == "UNBOUNDED" && s.core == Core::Str => true,
+                    Some(s) if &*s.text == "UNBOUNDED" && s.core == Core::Str => true,
                     Some(s) => matches!((s.core, lower), (Core::Int(u), Some(l)) if u >= l),
                     None => false,
                 };

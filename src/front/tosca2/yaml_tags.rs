@@ -30,8 +30,8 @@ pub fn check(root: &Map, diags: &mut Diagnostics) {
         .flat_map(|e| [&e.key, &e.value])
         .collect();
     while let Some(node) = stack.pop() {
-        if let Some(tag) = &node.tag
-            && let Some((_, written, instead)) = REFUSED.iter().find(|(t, ..)| t == tag)
+        if let Some(tag) = node.tag.as_deref()
+            && let Some((_, written, instead)) = REFUSED.iter().find(|(t, ..)| *t == tag)
         {
             diags.push(
                 Diagnostic::error(

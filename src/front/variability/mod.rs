@@ -147,6 +147,7 @@ fn resolve_here(
     let empty = Node {
         span: root.span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: crate::yaml::Kind::Map(crate::yaml::Map::new()),
     };
     let topo = root_map.get("topology_template").unwrap_or(&empty);

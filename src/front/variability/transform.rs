@@ -22,6 +22,7 @@ fn map_node(span: Span, map: Map) -> Node {
     Node {
         span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: Kind::Map(map),
     }
 }
@@ -222,6 +223,7 @@ fn policies(value: &Node, ev: &mut Evaluator<'_, '_>) -> Option<Node> {
     Some(Node {
         span: value.span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: Kind::Seq(list),
     })
 }
@@ -237,6 +239,7 @@ fn replace_list(def: &Node, key: &str, items: Vec<Node>) -> Node {
             let list = Node {
                 span: e.value.span,
                 tag: None,
+                style: crate::yaml::Style::Plain,
                 kind: Kind::Seq(items.clone()),
             };
             put(&mut out, &e.key, list);
@@ -303,6 +306,7 @@ fn node(n: usize, ev: &mut Evaluator<'_, '_>) -> Node {
                 let list = Node {
                     span: e.value.span,
                     tag: None,
+                    style: crate::yaml::Style::Plain,
                     kind: Kind::Seq(kept),
                 };
                 put(&mut out, &e.key, list);

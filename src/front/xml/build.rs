@@ -25,9 +25,9 @@ fn scalar(text: String, core: Core, span: Span) -> Node {
     Node {
         span,
         tag: None,
+        style: Style::Plain,
         kind: Kind::Scalar(Scalar {
-            text,
-            style: Style::Plain,
+            text: text.into_boxed_str(),
             core,
         }),
     }
@@ -37,6 +37,7 @@ pub fn seq(items: Vec<Node>, span: Span) -> Node {
     Node {
         span,
         tag: None,
+        style: Style::Plain,
         kind: Kind::Seq(items),
     }
 }
@@ -87,6 +88,7 @@ impl M {
         Node {
             span: self.span,
             tag: None,
+            style: Style::Plain,
             kind: Kind::Map(self.map),
         }
     }

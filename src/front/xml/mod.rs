@@ -260,6 +260,7 @@ pub(crate) fn with_types(tree: &Node, extra: Vec<(&str, Node, Node)>) -> Node {
     Node {
         span: tree.span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: Kind::Map(out),
     }
 }
@@ -270,6 +271,7 @@ fn place(out: &mut crate::yaml::Map, sections: Vec<(&str, crate::source::Span, c
             let node = Node {
                 span,
                 tag: None,
+                style: crate::yaml::Style::Plain,
                 kind: crate::yaml::Kind::Map(m),
             };
             let _ = out.insert(build::s(name, span), node);

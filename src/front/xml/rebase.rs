@@ -67,7 +67,12 @@ pub fn rebase(
 
 /// Rewrites the `file` of every artifact definition (an entry of an `artifacts` map) in `node`.
 fn walk(node: Node, in_artifacts: bool, f: &mut impl FnMut(&str, Span) -> Option<String>) -> Node {
-    let Node { span, tag, kind } = node;
+    let Node {
+        span,
+        tag,
+        style,
+        kind,
+    } = node;
     let kind = match kind {
         Kind::Map(map) => {
             let mut out = Map::new();
@@ -86,14 +91,29 @@ fn walk(node: Node, in_artifacts: bool, f: &mut impl FnMut(&str, Span) -> Option
         Kind::Seq(items) => Kind::Seq(items.into_iter().map(|n| walk(n, false, f)).collect()),
         scalar => scalar,
     };
-    Node { span, tag, kind }
+    Node {
+        span,
+        tag,
+        style,
+        kind,
+    }
 }
 
 /// An artifact definition with its `file` rewritten by `f`.
 fn artifact(def: Node, f: &mut impl FnMut(&str, Span) -> Option<String>) -> Node {
-    let Node { span, tag, kind } = def;
+    let Node {
+        span,
+        tag,
+        style,
+        kind,
+    } = def;
     let Kind::Map(map) = kind else {
-        return Node { span, tag, kind };
+        return Node {
+            span,
+            tag,
+            style,
+            kind,
+        };
     };
     let mut out = Map::new();
     for entry in map.into_entries() {
@@ -109,6 +129,7 @@ fn artifact(def: Node, f: &mut impl FnMut(&str, Span) -> Option<String>) -> Node
     Node {
         span,
         tag,
+        style,
         kind: Kind::Map(out),
     }
 }

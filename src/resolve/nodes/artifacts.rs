@@ -228,6 +228,7 @@ impl<'a> NodeBuilder<'a> {
                                 Cow::Owned(Yaml {
                                     span: entry.value.span,
                                     tag: None,
+                                    style: crate::yaml::Style::Plain,
                                     kind: Kind::Map(map),
                                 })
                             }

@@ -387,7 +387,7 @@ impl<'m> Typing<'_, 'm> {
                 shape_name(shape).split_once(' ').map_or("", |(_, n)| n)
             ));
         };
-        let text = scalar.text.as_str();
+        let text = &*scalar.text;
         match (shape, scalar.core) {
             (Shape::String, Core::Str) => Ok(Value::String(self.reader.unescape(text).to_string())),
             (Shape::Integer, Core::Int(i)) => Ok(Value::Integer(i)),
@@ -437,7 +437,7 @@ impl<'m> Typing<'_, 'm> {
             _ => return None,
         };
         let upper_value = match upper.as_scalar()? {
-            s if s.text == "UNBOUNDED" => Value::String("UNBOUNDED".into()),
+            s if &*s.text == "UNBOUNDED" => Value::String("UNBOUNDED".into()),
             s => match s.core {
                 Core::Int(i) if i >= lower => Value::Integer(i),
                 _ => return None,

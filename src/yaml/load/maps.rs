@@ -62,7 +62,8 @@ impl MapBuilder {
 }
 
 fn is_merge_key(key: &Node) -> bool {
-    matches!(&key.kind, Kind::Scalar(s) if s.style.is_plain() && s.text == "<<")
+    key.style.is_plain()
+        && matches!(&key.kind, Kind::Scalar(s) if &*s.text == "<<")
         && key
             .tag
             .as_deref()

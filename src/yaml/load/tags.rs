@@ -50,12 +50,12 @@ impl TagRule {
 
 /// The tag as it is stored in [`Node::tag`]: `tag:yaml.org,2002:suffix` for `!!suffix`, the
 /// verbatim `!custom` for local tags, the full URI for others.
-pub(super) fn tag_text(tag: &Tag) -> String {
+pub(super) fn tag_text(tag: &Tag) -> Box<str> {
     if tag.handle().is_empty() {
         // The non-specific tag `!`.
-        return tag.suffix().to_owned();
+        return tag.suffix().into();
     }
-    tag.to_string()
+    tag.to_string().into_boxed_str()
 }
 
 /// `!!int` for the core tags, as written for anything else, for messages.
@@ -71,7 +71,7 @@ impl Loader<'_> {
         &mut self,
         text: String,
         style: ScalarStyle,
-        tag: Option<String>,
+        tag: Option<Box<str>>,
         span: Span,
     ) -> Node {
         let style = match style {
@@ -158,7 +158,11 @@ impl Loader<'_> {
         Node {
             span,
             tag,
-            kind: Kind::Scalar(Scalar { text, style, core }),
+            style,
+            kind: Kind::Scalar(Scalar {
+                text: text.into_boxed_str(),
+                core,
+            }),
         }
     }
 }

@@ -40,15 +40,12 @@ fn core_schema_applies_to_plain_scalars_only() {
         "a: 1.10\nb: yes\nc: 017\nd: '017'\ne: \"true\"\nf: true\ng: ~\nh: |\n  12\ni: 0o17\nj: 2024-04-14\n",
     );
     let a = get(&root, "a").as_scalar().unwrap();
-    assert_eq!(a.text, "1.10");
+    assert_eq!(&*a.text, "1.10");
     assert_eq!(a.core, Core::Float(1.1));
     assert_eq!(core(get(&root, "b")), Core::Str);
     assert_eq!(core(get(&root, "c")), Core::Int(17));
     assert_eq!(core(get(&root, "d")), Core::Str);
-    assert_eq!(
-        get(&root, "d").as_scalar().unwrap().style,
-        Style::SingleQuoted
-    );
+    assert_eq!(get(&root, "d").style, Style::SingleQuoted);
     assert_eq!(core(get(&root, "e")), Core::Str);
     assert_eq!(core(get(&root, "f")), Core::Bool(true));
     assert_eq!(core(get(&root, "g")), Core::Null);
@@ -519,7 +516,7 @@ fn empty_values_are_null_with_a_zero_length_span() {
     let key = get(get(&root, "top"), "key");
     let s = key.as_scalar().unwrap();
     assert_eq!(s.core, Core::Null);
-    assert_eq!(s.text, "");
+    assert_eq!(&*s.text, "");
     assert_eq!(key.span.start, key.span.end);
     assert_eq!((key.span.line, key.span.col), (2, 6));
 }

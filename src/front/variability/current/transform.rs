@@ -32,6 +32,7 @@ fn map_node(span: Span, map: Map) -> Node {
     Node {
         span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: YKind::Map(map),
     }
 }
@@ -40,6 +41,7 @@ fn seq_node(span: Span, items: Vec<Node>) -> Node {
     Node {
         span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: YKind::Seq(items),
     }
 }
@@ -85,9 +87,9 @@ pub fn value_node(v: &Value, span: Span) -> Node {
     let scalar = |text: String, core: Core| Node {
         span,
         tag: None,
+        style: crate::yaml::Style::Plain,
         kind: YKind::Scalar(Scalar {
-            text,
-            style: Style::Plain,
+            text: text.into_boxed_str(),
             core,
         }),
     };
@@ -100,9 +102,7 @@ pub fn value_node(v: &Value, span: Span) -> Node {
         Value::Num(n) => scalar(v.text(), Core::Float(*n)),
         Value::Str(s) => {
             let mut node = Node::string(s, span);
-            if let YKind::Scalar(sc) = &mut node.kind {
-                sc.style = Style::DoubleQuoted;
-            }
+            node.style = Style::DoubleQuoted;
             node
         }
         Value::List(items) => seq_node(span, items.iter().map(|i| value_node(i, span)).collect()),

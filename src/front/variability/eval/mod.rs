@@ -41,7 +41,7 @@ impl Value {
             Core::Bool(b) => Value::Bool(b),
             Core::Int(i) => Value::Num(i as f64),
             Core::Float(f) => Value::Num(f),
-            Core::Str => Value::Str(s.text.clone()),
+            Core::Str => Value::Str(s.text.to_string()),
         })
     }
 

@@ -54,9 +54,9 @@ impl Names {
     /// A string scalar that names a type, renamed.
     pub fn rename(&self, node: &Node) -> Node {
         match &node.kind {
-            Kind::Scalar(s) if self.0.contains(&s.text) => Node {
+            Kind::Scalar(s) if self.0.contains(&*s.text) => Node {
                 kind: Kind::Scalar(Scalar {
-                    text: encode(&s.text),
+                    text: encode(&s.text).into(),
                     ..s.clone()
                 }),
                 ..node.clone()

@@ -105,13 +105,13 @@ pub fn used<'l>(library: &'l Library, root: &Map, names: &Names) -> Used<'l> {
     while let Some(node) = queue.pop() {
         match &node.kind {
             Kind::Scalar(s) => {
-                if let Some((name, def)) = by_name.get_key_value(s.text.as_str())
+                if let Some((name, def)) = by_name.get_key_value(&*s.text)
                     && !names.defines(name)
                     && wanted.insert(name)
                 {
                     queue.push(def);
                 }
-                mentioned.insert(s.text.clone());
+                mentioned.insert(s.text.to_string());
             }
             Kind::Seq(items) => queue.extend(items),
             Kind::Map(m) => queue.extend(m.entries().iter().map(|e| &e.value)),

@@ -102,7 +102,7 @@ fn escaped(node: &Node, s: &Scalar) -> Node {
     if s.core == Core::Str && s.text.starts_with('$') {
         return Node {
             kind: Kind::Scalar(Scalar {
-                text: format!("${}", s.text),
+                text: format!("${}", s.text).into(),
                 ..s.clone()
             }),
             ..node.clone()
