@@ -8,6 +8,7 @@
 mod allocation;
 mod artifact_defs;
 mod artifact_types;
+mod assigned_names;
 mod assignments;
 mod attribute_mappings;
 mod boundary;
