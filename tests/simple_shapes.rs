@@ -2,7 +2,8 @@
 //! `shape-1-x-*` and `definition-1-x-*` bad-input cases. Every short form the spec gives (a
 //! capability or requirement definition as its type name, an operation as its implementation,
 //! an artifact as its file, a requirement assignment as its node, a relationship as its type,
-//! `entry_schema` as a type name), YAML 1.1 booleans, and the refinements of an inherited
+//! `entry_schema` as a type name), an operation written `[]` (ETSI NFV SOL001's way of leaving
+//! it to the orchestrator), and the refinements of an inherited
 //! property (without `type`, or in one line) check with no error.
 
 mod common;
@@ -60,6 +61,7 @@ topology_template:
       interfaces:
         Standard:
           configure: https://example.com/configure.sh
+          start: []
     server:
       type: tosca.nodes.Compute
     db:

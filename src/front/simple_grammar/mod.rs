@@ -188,6 +188,7 @@ impl Walker<'_> {
 
     /// One entity; a scalar (the short forms) has no keynames.
     fn one(&mut self, node: &Node, e: E, what: &What<'_>) {
+        shapes::short_form_entity(e, node, what, self.diags);
         let Some(map) = node.as_map() else { return };
         // An input of an operation in a type is a definition only when it says its type;
         // otherwise it is a value, perhaps a function call.

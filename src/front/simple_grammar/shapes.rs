@@ -163,7 +163,22 @@ pub(super) fn definition(
     what: &dyn std::fmt::Display,
     diags: &mut Diagnostics,
 ) {
-    let short_form = matches!(
+    // A property or attribute written `<name>: <value>` refines an inherited one, which only
+    // the resolver knows of (`resolve::simple_new_definitions`).
+    if value.is_null()
+        || value.as_map().is_some()
+        || matches!(e, E::Input | E::Property | E::Attribute)
+    {
+        return;
+    }
+    if !short_form(e) {
+        diags.push(wrong(value, &what.to_string(), "a map of its keynames"));
+    }
+}
+
+/// Whether entity `e` has a short form, a scalar written in place of its map.
+fn short_form(e: E) -> bool {
+    matches!(
         e,
         E::CapabilityDef
             | E::RequirementDef
@@ -175,18 +190,31 @@ pub(super) fn definition(
             | E::RelationshipAssignment
             | E::Import
             | E::Schema
+    )
+}
+
+/// Reports one entity with a short form (an operation, an implementation, a relationship)
+/// written as a list: neither its map nor the scalar that stands for it.
+pub(super) fn short_form_entity(
+    e: E,
+    value: &Node,
+    what: &dyn std::fmt::Display,
+    diags: &mut Diagnostics,
+) {
+    let listed = matches!(
+        e,
+        E::CapabilityDef
+            | E::RequirementDef
+            | E::ArtifactDef
+            | E::RelationshipDef
+            | E::RelationshipAssignment
+            | E::Operation
+            | E::OperationAssignment
+            | E::Implementation
     );
-    // A property or attribute written `<name>: <value>` refines an inherited one, which only
-    // the resolver knows of (`resolve::simple_new_definitions`).
-    if value.is_null()
-        || value.as_map().is_some()
-        || matches!(e, E::Input | E::Property | E::Attribute)
-    {
-        return;
-    }
-    if !short_form {
-        diags.push(wrong(value, &what.to_string(), "a map of its keynames"));
-    } else if value.as_seq().is_some() {
+    // ETSI NFV SOL001 descriptors write `instantiate: []` for an operation left to the VNFM
+    // (tosca-parser's `csar_multiple_deployment_flavour.zip`); an empty list says nothing.
+    if listed && value.as_seq().is_some_and(|items| !items.is_empty()) {
         diags.push(wrong(
             value,
             &what.to_string(),
