@@ -91,8 +91,18 @@ fn expected(e: E, key: &str) -> Option<Shape> {
         "metadata" => Map,
         "valid_source_types" | "valid_target_types" | "members" | "targets" | "file_ext"
         | "dependencies" => Texts,
-        "mime_type" | "file" | "repository" | "deploy_path" | "primary" | "artifact_version"
-        | "checksum" | "checksum_algorithm" | "operation_host" | "copy" => Text,
+        "mime_type"
+        | "file"
+        | "repository"
+        | "deploy_path"
+        | "primary"
+        | "artifact_version"
+        | "checksum"
+        | "checksum_algorithm"
+        | "operation_host"
+        | "copy"
+        | "namespace"
+        | "tosca_default_namespace" => Text,
         "implementation" if e == E::ArtifactDef => Text,
         "capability" | "node" if e == E::RequirementDef => Text,
         "entry_schema" | "key_schema" => NotList,
