@@ -355,3 +355,41 @@ topology_template:
 ",
     );
 }
+
+/// The valid counterpart of `function-1-x-host-in-output` and
+/// `function-1-x-source-outside-relationship`: SOURCE and TARGET in a requirement's
+/// relationship, and HOST in a hosted node's own interface, check clean (A.4.1 Reserved
+/// Function Keywords).
+#[test]
+fn simple_profile_function_keywords_where_they_mean_something_are_accepted() {
+    common::assert_checks_clean(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+    app:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host:
+            node: server
+            relationship:
+              type: tosca.relationships.HostedOn
+              interfaces:
+                Configure:
+                  pre_configure_source:
+                    implementation: https://example.com/pre.sh
+                    inputs:
+                      from: { get_attribute: [ SOURCE, state ] }
+                      to: { get_attribute: [ TARGET, private_address ] }
+      interfaces:
+        Standard:
+          configure:
+            implementation: https://example.com/configure.sh
+            inputs:
+              address: { get_attribute: [ HOST, private_address ] }
+  outputs:
+    address: { value: { get_attribute: [ server, private_address ] } }
+",
+    );
+}

@@ -20,10 +20,13 @@ use crate::ir::{Dialect, NodeId, Topology, Value};
 use crate::model::{Model, TopologyTemplate, TypeKind};
 use crate::yaml::Node as Yaml;
 
-/// Where a function is written: which node `SELF` is, if any.
+/// Where a function is written: which node `SELF` is, if any, and whether a relationship's
+/// `SOURCE` and `TARGET` exist there.
 #[derive(Clone, Copy)]
 struct Place {
     this: Option<NodeId>,
+    /// Inside a requirement assignment, whose relationship the function may name the ends of.
+    relationship: bool,
 }
 
 /// A property of a node, as `get_property` reaches it: node, property name, path inside.
@@ -55,6 +58,7 @@ pub fn check(
         };
         let place = Place {
             this: Some(NodeId::from_index(i)),
+            relationship: false,
         };
         for (key, value) in def
             .entries()
@@ -74,7 +78,14 @@ pub fn check(
                         );
                     }
                 }
-                "attributes" | "capabilities" | "requirements" | "interfaces" | "artifacts" => {
+                "requirements" => {
+                    let place = Place {
+                        relationship: true,
+                        ..place
+                    };
+                    checker.walk(value, place, topology, None, diags)
+                }
+                "attributes" | "capabilities" | "interfaces" | "artifacts" => {
                     checker.walk(value, place, topology, None, diags)
                 }
                 _ => {}
@@ -83,7 +94,11 @@ pub fn check(
     }
     for named in &template.outputs {
         if let Some(value) = named.def.as_map().and_then(|m| m.get("value")) {
-            checker.walk(value, Place { this: None }, topology, None, diags);
+            let place = Place {
+                this: None,
+                relationship: false,
+            };
+            checker.walk(value, place, topology, None, diags);
         }
     }
 }
@@ -242,7 +257,13 @@ impl Checker<'_> {
                     None
                 }
             },
-            "SOURCE" | "TARGET" => None,
+            "SOURCE" | "TARGET" if place.relationship => None,
+            keyword @ ("SOURCE" | "TARGET" | "HOST")
+                if keyword != "HOST" || place.this.is_none() =>
+            {
+                diags.push(out_of_context(function, keyword, place, at));
+                None
+            }
             "HOST" => self.hosts(function, place.this?, at, topology, diags),
             name => match self.index.get(name) {
                 Some(&node) => Some(vec![node]),
@@ -421,6 +442,43 @@ fn target_call<'a>(
         args: items.iter().map(|a| (a.scalar_text(), a.span)).collect(),
         this: place.this,
     }
+}
+
+/// `SOURCE` or `TARGET` outside a relationship, or `HOST` in an output: "SOURCE: A TOSCA
+/// orchestrator will interpret this keyword as the Node Template instance that is at the source
+/// end of the relationship that contains the referencing function" (A.4.1 Reserved Function
+/// Keywords; TARGET the same at the target end), and HOST refers to "all nodes that host the
+/// node using this reference": an output is no node, and a node's own properties, attributes,
+/// capabilities and interfaces are in no relationship (checklist SP-ERR-42).
+fn out_of_context(function: &str, keyword: &str, place: Place, at: &Yaml) -> Diagnostic {
+    let (means, here) = match keyword {
+        "HOST" => (
+            "the nodes that host the node using it",
+            "an output belongs to no node",
+        ),
+        "SOURCE" => (
+            "the source node of the relationship the function is written in",
+            if place.this.is_none() {
+                "an output is in no relationship"
+            } else {
+                "a node template's own properties, attributes, capabilities and interfaces are in no relationship"
+            },
+        ),
+        _ => (
+            "the target node of the relationship the function is written in",
+            if place.this.is_none() {
+                "an output is in no relationship"
+            } else {
+                "a node template's own properties, attributes, capabilities and interfaces are in no relationship"
+            },
+        ),
+    };
+    Diagnostic::error(
+        codes::TOSCA_UNKNOWN_NAME,
+        format!("{function}: {keyword} means {means}, and {here}"),
+    )
+    .at(at.span)
+    .hint("name the node template instead (SELF for the template the function is written in); SOURCE and TARGET belong in a requirement's relationship")
 }
 
 fn loop_error(chain: &[Target], topology: &Topology, at: &Yaml) -> Diagnostic {

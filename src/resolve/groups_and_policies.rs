@@ -188,8 +188,9 @@ fn typed<'n>(
 /// required property needs a value); the Simple Profile's group and policy types define
 /// properties the same way, so 1.x templates are read alike.
 ///
-/// A property the type does not define is kept, untyped, and not reported: the normative
-/// policy types define no properties (`tosca.policies.Scaling`, `Placement`), and templates
+/// A property the type does not define is kept, untyped; it is reported only when the type
+/// chain defines properties ([`super::assigned_names`]): the normative policy types define no
+/// properties (`tosca.policies.Scaling`, `Placement`), and templates
 /// give them the settings an orchestrator reads by convention (`min_instances` and
 /// `max_instances` on a Scaling policy, which toscana's Kubernetes mapping reads too). A
 /// template whose type is unknown (reported where it is named) keeps all its values untyped.
@@ -213,8 +214,14 @@ fn typed_values(
     }
     let defs = super::types::definitions(builder.model, kind, types);
     let definitions = builder.definitions.of(&defs, section);
+    let complete = super::nodes::defs_complete(builder.model, &defs);
     let mut typing = builder.typing();
     let mut values = typing.defaults(&definitions, section);
+    if section == "properties" && !definitions.is_empty() && complete {
+        let none = IndexMap::new();
+        let names = super::nodes::names(assigned);
+        super::assigned_names::check(owner, section, names, &definitions, &none, diags);
+    }
     values.extend(typing.assigned(owner, &definitions, section, assigned, false, diags));
     if section == "properties" && super::nodes::defs_complete(builder.model, &defs) {
         builder

@@ -8,6 +8,7 @@
 mod allocation;
 mod artifact_defs;
 mod artifact_types;
+mod assigned_names;
 mod assignments;
 mod attribute_mappings;
 mod boundary;
@@ -56,6 +57,7 @@ mod scalar_types;
 mod select_filter;
 mod selection;
 mod simple_eval;
+mod simple_new_definitions;
 mod substitution;
 mod substitution_mappings;
 mod target_types;
@@ -253,6 +255,7 @@ fn check_types<'m>(
     }
     let functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, ancestry, &functions, &ctx.patterns, diags);
+    simple_new_definitions::check(model, ancestry, diags);
     check_definitions(model, ancestry, file_types, diags);
     value_types::check(model, ancestry, diags);
     let mut types = typing::Typing {

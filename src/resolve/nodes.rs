@@ -283,6 +283,17 @@ impl<'a> NodeBuilder<'a> {
         }
         let check_names = section == "properties" && defs_complete(self.model, defs);
         let definitions = self.definitions.of(defs, section);
+        if section == "attributes" && defs_complete(self.model, defs) {
+            let properties = self.definitions.of(defs, "properties");
+            super::assigned_names::check(
+                owner,
+                section,
+                names(assigned),
+                &definitions,
+                &properties,
+                diags,
+            );
+        }
         let mut values = self.defaults(&definitions, section);
         let mut typing = self.typing();
         values.extend(typing.assigned(owner, &definitions, section, assigned, check_names, diags));
@@ -319,6 +330,16 @@ impl<'a> NodeBuilder<'a> {
             patterns: &self.patterns,
         }
     }
+}
+
+/// The names a section (`properties`, `attributes`) assigns, with where each is written.
+pub(super) fn names(assigned: Option<&Yaml>) -> impl Iterator<Item = (&str, Span)> {
+    let entries = assigned
+        .and_then(Yaml::as_map)
+        .map_or(&[][..], Map::entries);
+    entries
+        .iter()
+        .filter_map(|e| Some((e.key.scalar_text()?, e.key.span)))
 }
 
 /// Whether every type on a chain was read, so a missing name is really missing. A type that

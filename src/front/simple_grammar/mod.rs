@@ -23,6 +23,7 @@
 //! 1.0) reads them and its test files use them.
 
 pub(crate) mod rules;
+mod shapes;
 mod table;
 
 pub(crate) use table::{E, Place, keynames, place, since};
@@ -138,6 +139,11 @@ impl Walker<'_> {
 
                         _ => {}
                     }
+                    shapes::keyname(e, key, &entry.value, what, self.diags);
+                    // The readers report the sections of the file and the topology.
+                    if !matches!(e, E::File | E::Topology) {
+                        shapes::section(sub, &entry.value, &What::Key(key, what), self.diags);
+                    }
                     self.sub(&entry.value, sub, &What::Key(key, what));
                 }
                 None => match others {
@@ -174,6 +180,7 @@ impl Walker<'_> {
             let name = entry.key.scalar_text().unwrap_or("?");
             let outer = self.in_sol001;
             self.in_sol001 |= is_sol001_name(name);
+            shapes::definition(e, &entry.value, &What::Named(e, name), self.diags);
             self.one(&entry.value, e, &What::Named(e, name));
             self.in_sol001 = outer;
         }
@@ -181,6 +188,7 @@ impl Walker<'_> {
 
     /// One entity; a scalar (the short forms) has no keynames.
     fn one(&mut self, node: &Node, e: E, what: &What<'_>) {
+        shapes::short_form_entity(e, node, what, self.diags);
         let Some(map) = node.as_map() else { return };
         // An input of an operation in a type is a definition only when it says its type;
         // otherwise it is a value, perhaps a function call.
