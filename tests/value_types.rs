@@ -482,3 +482,60 @@ node_types:
 ",
     );
 }
+
+/// A schema written as a map names its entries' type under `type`, except where it refines the
+/// schema of an inherited definition (a definition without its own `type`), which keeps the
+/// inherited type (§9.3 Schema Definition's refinement rules; A.5.7.2 for 1.x). The cases
+/// without `type` where nothing is inherited are bad-input cases
+/// (`entry-schema-{1-x,2-0}-without-type`).
+#[test]
+fn schema_refinements_without_type_keep_the_inherited_type() {
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+node_types:
+  Base:
+    properties:
+      sizes:
+        type: map
+        key_schema: { type: string }
+        entry_schema: { type: integer, description: a size }
+  Derived:
+    derived_from: Base
+    properties:
+      sizes:
+        entry_schema:
+          description: a size, never negative
+          validation: { $greater_or_equal: [ $value, 0 ] }
+service_template:
+  node_templates:
+    d:
+      type: Derived
+      properties:
+        sizes: { a: 1 }
+",
+    );
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.Base:
+    derived_from: tosca.nodes.Root
+    properties:
+      sizes:
+        type: map
+        entry_schema: { type: integer }
+  my.Derived:
+    derived_from: my.Base
+    properties:
+      sizes:
+        entry_schema:
+          description: a size, never negative
+          constraints: [ { greater_or_equal: 0 } ]
+topology_template:
+  node_templates:
+    d:
+      type: my.Derived
+      properties:
+        sizes: { a: 1 }
+",
+    );
+}

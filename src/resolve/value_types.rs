@@ -12,7 +12,7 @@
 use super::interface_parameters::{interfaces_of, of_interface};
 use super::types::Ancestry;
 use super::typing::is_built_in;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, TypeKind};
 use crate::yaml::{Map, Node};
@@ -57,12 +57,39 @@ fn definition(model: &Model, ancestry: &mut Ancestry, body: &Map, diags: &mut Di
             Some(node) if node.as_str().is_some() => data_type(model, ancestry, node, diags),
             Some(node) => {
                 if let Some(inner) = node.as_map() {
+                    untyped_schema(schema, body, inner, diags);
                     definition(model, ancestry, inner, diags);
                 }
             }
             None => {}
         }
     }
+}
+
+/// A schema written as a map names its type under `type`: the schema "is used to declare the
+/// name of the Datatype definition for entries" (A.5.7.2), which 1.0 writes as the name itself
+/// and 1.2 and later as a schema definition whose `type` is required. Without it the entries
+/// would be typed by nothing and go unchecked.
+fn untyped_schema(keyname: &str, owner: &Map, schema: &Map, diags: &mut Diagnostics) {
+    // A definition without its own `type` refines an inherited one, and its schemas the
+    // inherited schemas, whose type they keep.
+    let refinement = owner.get("type").is_none();
+    let Some(entry) = owner
+        .entry(keyname)
+        .filter(|_| !refinement && schema.get("type").is_none())
+    else {
+        return;
+    };
+    diags.push(
+        Diagnostic::error(
+            codes::TOSCA_MISSING_KEY,
+            format!("this `{keyname}` has no `type`: it does not say what data type its entries are"),
+        )
+        .at_with(entry.key.span, "a schema definition without `type`")
+        .hint(format!(
+            "name the entries' data type: `{keyname}: <type>` or `{keyname}: {{ type: <type>, ... }}` (A.5.7.2)"
+        )),
+    );
 }
 
 /// A name where a data type is expected: a built-in one, or a defined data type (reported as

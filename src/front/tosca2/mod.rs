@@ -199,7 +199,13 @@ impl Walker<'_> {
                 });
                 continue;
             };
-            self.value(&entry.value, shape, &format!("`{key}` of {what}"), level);
+            let what = format!("`{key}` of {what}");
+            match shape {
+                // A schema refining an inherited one may leave out its `type`, as the
+                // definition that holds it may (§9.3's refinement rules); see [`Self::schema`].
+                K::Schema => self.schema(&entry.value, &what, map.contains_key("type")),
+                _ => self.value(&entry.value, shape, &what, level),
+            }
         }
         for key in mandatory {
             if !map.contains_key(key) {
@@ -306,11 +312,11 @@ impl Walker<'_> {
             }
             K::Defs(d) => self.defs(node, d, what, level),
             K::ListDefs(d) => self.list_defs(node, d, what, level),
-            K::Schema => self.schema(node, what),
+            K::Schema => self.schema(node, what, true),
             K::Schemas => match node.as_seq() {
                 Some(items) => {
                     for item in items {
-                        self.schema(item, &format!("an entry of {what}"));
+                        self.schema(item, &format!("an entry of {what}"), true);
                     }
                 }
                 None => self.wrong(node, what, "a list of schema definitions"),
@@ -586,8 +592,14 @@ impl Walker<'_> {
         }
     }
 
-    /// A schema definition (§9.3 Schema Definition): a type name, or a map with `type`.
-    fn schema(&mut self, node: &Node, what: &str) {
+    /// A schema definition (§9.3 Schema Definition): a type name, or a map with `type`, "The
+    /// mandatory data type for the key or entry". `owner_typed` is whether the definition (or
+    /// schema) holding it writes its own `type`: one that does not refines an inherited
+    /// definition, and its schemas refine the inherited schemas, whose `type` they keep unless
+    /// they restate it ("must be derived from (or the same as) the type in the schema
+    /// definition in the parent entity type definition", §9.3), as the OASIS suite's
+    /// `schema-definition-derived.yaml` writes them.
+    fn schema(&mut self, node: &Node, what: &str, owner_typed: bool) {
         if node.as_str().is_some() {
             return;
         }
@@ -603,7 +615,7 @@ impl Walker<'_> {
                 ("key_schema", K::Schema),
                 ("entry_schema", K::Schema),
             ],
-            &[],
+            if owner_typed { &["type"] } else { &[] },
             what,
             Level::Nested,
         );
