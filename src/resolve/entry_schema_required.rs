@@ -47,28 +47,19 @@
 //! for the definitions types write.
 
 use super::tosca2_types::missing_entry_schema;
-use super::typing::Typing;
+use super::typing::{Typing, is_built_in};
 use super::written_definitions::Written;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
 use crate::model::TypeKind;
 
-/// The Simple Profile's built-in value types that are no collections (3.2 TOSCA built-in
-/// types, A.2 Primitive types, A.3 Special types).
-const SIMPLE_SCALARS: &[&str] = &[
-    "string",
-    "integer",
-    "float",
-    "boolean",
-    "timestamp",
-    "null",
-    "version",
-    "range",
-    "scalar-unit.size",
-    "scalar-unit.time",
-    "scalar-unit.frequency",
-    "scalar-unit.bitrate",
-];
+/// Whether `name` is a Simple Profile built-in value type that is no collection (3.2 TOSCA
+/// built-in types, A.2 Primitive types, A.3 Special types): the one table of built-in types
+/// ([`is_built_in`]) less `list` and `map`.
+fn is_scalar_built_in(name: &str) -> bool {
+    is_built_in(name, Dialect::SimpleProfile)
+        && !matches!(name.strip_prefix("tosca:").unwrap_or(name), "list" | "map")
+}
 
 /// A property or attribute definition a type writes ([`super::written_definitions`]), judged
 /// with what it inherits.
@@ -125,7 +116,7 @@ fn misplaced_in_1_x(typing: &mut Typing, written: &Written, diags: &mut Diagnost
 /// from one; `false` for a collection, a complex data type and a name that is no type (reported
 /// elsewhere).
 fn is_scalar_1_x(typing: &mut Typing, name: &str, file: crate::source::FileId) -> bool {
-    if SIMPLE_SCALARS.contains(&name) {
+    if is_scalar_built_in(name) {
         return true;
     }
     let model = typing.model;
@@ -133,9 +124,7 @@ fn is_scalar_1_x(typing: &mut Typing, name: &str, file: crate::source::FileId) -
         return false;
     };
     let chain = typing.ancestry.chain(model, TypeKind::Data, &id);
-    chain
-        .last()
-        .is_some_and(|base| SIMPLE_SCALARS.contains(&base.as_str()))
+    chain.last().is_some_and(|base| is_scalar_built_in(base))
 }
 
 fn noun(written: &Written) -> &'static str {
