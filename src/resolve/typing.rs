@@ -433,11 +433,7 @@ pub(super) fn yaml11_bool(node: &Yaml) -> Option<(String, bool)> {
     if scalar.core != crate::yaml::Core::Str || !node.style.is_plain() {
         return None;
     }
-    let b = match scalar.text.to_ascii_lowercase().as_str() {
-        "yes" | "y" | "on" => true,
-        "no" | "n" | "off" => false,
-        _ => return None,
-    };
+    let b = crate::yaml::yaml11_bool_word(&scalar.text)?;
     Some((scalar.text.to_string(), b))
 }
 

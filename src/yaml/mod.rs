@@ -22,4 +22,4 @@ pub use load::{load, load_recorded};
 pub use node::{Core, Entry, Kind, Map, Node, Scalar, Style};
 pub use overlay::{overlay, overlay_maps};
 pub use reuse::TreeCache;
-pub use schema::resolve_plain;
+pub use schema::{resolve_plain, yaml11_bool_word};

@@ -156,6 +156,17 @@ fn number_shape(bytes: &[u8]) -> Shape {
     }
 }
 
+/// The boolean a YAML 1.1 word spells (`yes`, `y`, `on`, `no`, `n`, `off`, in any case), which
+/// the YAML 1.2 core schema reads as a string. The Simple Profile's own files write `required:
+/// no`, so its readers take these words as booleans (with a warning where a value is typed).
+pub fn yaml11_bool_word(text: &str) -> Option<bool> {
+    match text.to_ascii_lowercase().as_str() {
+        "yes" | "y" | "on" => Some(true),
+        "no" | "n" | "off" => Some(false),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

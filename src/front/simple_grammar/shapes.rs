@@ -28,7 +28,7 @@
 
 use super::table::{E, Sub};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::yaml::{Core, Node};
+use crate::yaml::{Core, Node, yaml11_bool_word};
 
 /// What a keyname's value must be.
 #[derive(Clone, Copy)]
@@ -55,10 +55,9 @@ impl Shape {
             Shape::Text => scalar(node),
             Shape::Bool => node.as_scalar().is_some_and(|s| {
                 matches!(s.core, Core::Bool(_))
-                    || matches!(
-                        s.text.to_ascii_lowercase().as_str(),
-                        "yes" | "no" | "on" | "off" | "y" | "n" | "true" | "false"
-                    )
+                    || yaml11_bool_word(&s.text).is_some()
+                    || s.text.eq_ignore_ascii_case("true")
+                    || s.text.eq_ignore_ascii_case("false")
             }),
             Shape::Texts => node.as_seq().is_some_and(|items| items.iter().all(scalar)),
             Shape::Map => node.as_map().is_some(),
