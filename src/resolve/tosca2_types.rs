@@ -417,7 +417,8 @@ impl Checker<'_, '_> {
             inputs: None,
             budget: None,
         };
-        let mut quiet = Diagnostics::with_cap(0);
+        // The clause's literals are first read here, so what is wrong in them as values (a
+        // call among other keys, a key that is not text) is reported here, once.
         let values: Vec<Value> = args
             .iter()
             .map(|arg| match syntax::call(arg) {
@@ -426,7 +427,7 @@ impl Checker<'_, '_> {
                     crate::ir::Function::parse(inner.name, Dialect::Tosca2),
                     Vec::new(),
                 )),
-                None => reader.value(arg, &mut quiet),
+                None => reader.value(arg, self.diags),
             })
             .collect();
         if let Outcome::Wrong { arg, message } = builtins::apply(

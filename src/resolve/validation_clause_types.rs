@@ -125,8 +125,9 @@ fn judge(call: &syntax::Written, args: &[&Node], base: &str, found: &mut Vec<Dia
         _ => Vec::new(),
     };
     for operand in operands.into_iter().filter(|o| syntax::call(o).is_none()) {
-        let mut quiet = crate::diag::Diagnostics::with_cap(0);
-        let value = reader.value(operand, &mut quiet);
+        // What is wrong in the literal as a value is reported where the clause's arguments are
+        // first read, `tosca2_types`' check of its built-in calls.
+        let value = reader.plain(operand);
         let Some(kind) = kind(&value) else { continue };
         if kind == kind_of_base(base) {
             continue;

@@ -27,17 +27,29 @@ pub struct ValueReader<'a> {
 }
 
 impl ValueReader<'_> {
+    /// `node` as a value, reporting what is wrong in it (a misspelt function, a malformed
+    /// call, an undeclared input, a key that is not text): the reading of the place that
+    /// owns the node.
     pub fn value(&self, node: &Node, diags: &mut Diagnostics) -> Value {
-        self.read(node, true, diags)
+        self.read(node, true, &mut Some(diags))
+    }
+
+    /// `node` as a value, the same one [`Self::value`] gives, for a second use of a node whose
+    /// problems the place that owns it reports when it reads it (each caller names that
+    /// place): nothing is reported here, and no diagnostic is made.
+    pub fn plain(&self, node: &Node) -> Value {
+        self.read(node, true, &mut None)
     }
 
     /// A value in which functions mean nothing: `metadata`, which is opaque (T2-FN-09), so a
     /// `$` there is text. A TOSCA 2.0 `$$` escape is still undone.
     pub fn metadata(&self, node: &Node, diags: &mut Diagnostics) -> Value {
-        self.read(node, false, diags)
+        self.read(node, false, &mut Some(diags))
     }
 
-    fn read(&self, node: &Node, calls: bool, diags: &mut Diagnostics) -> Value {
+    /// The reading behind [`Self::value`] and [`Self::plain`]: `diags` is where problems are
+    /// reported, or `None` where the caller's node is reported by its owner.
+    fn read(&self, node: &Node, calls: bool, diags: &mut Option<&mut Diagnostics>) -> Value {
         match &node.kind {
             Kind::Scalar(s) => match s.core {
                 Core::Null => Value::Null,
@@ -62,7 +74,7 @@ impl ValueReader<'_> {
                         return self.call(function, Some(&entry.value), node, diags);
                     }
                     if self.dialect != Dialect::Tosca2 && looks_like_function(key) {
-                        diags.push(
+                        report(diags, || {
                             Diagnostic::error(
                                 codes::TOSCA_UNKNOWN_NAME,
                                 format!("unknown function `{key}`"),
@@ -72,12 +84,13 @@ impl ValueReader<'_> {
                                 key,
                                 FUNCTIONS_1X,
                                 Some(format!("the functions are {}", FUNCTIONS_1X.join(", "))),
-                            ),
-                        );
+                            )
+                        });
                     }
                 }
                 if self.dialect == Dialect::Tosca2
                     && calls
+                    && let Some(diags) = diags.as_deref_mut()
                     && let Some(d) = syntax::malformed(map)
                 {
                     diags.push(d);
@@ -91,7 +104,7 @@ impl ValueReader<'_> {
                                 self.read(&entry.value, calls, diags),
                             );
                         }
-                        None => diags.push(self.non_text_key(&entry.key)),
+                        None => report(diags, || self.non_text_key(&entry.key)),
                     }
                 }
                 Value::Map(out)
@@ -170,10 +183,10 @@ impl ValueReader<'_> {
         function: &str,
         args_node: Option<&Node>,
         at: &Node,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         if self.dialect == Dialect::Tosca2 && function.is_empty() {
-            diags.push(syntax::nameless(at));
+            report(diags, || syntax::nameless(at));
             return Value::Null;
         }
         let args: Vec<Value> = match (self.dialect, args_node) {
@@ -186,14 +199,16 @@ impl ValueReader<'_> {
                 };
                 syntax::arguments(&written)
                     .into_iter()
-                    .map(|i| self.value(i, diags))
+                    .map(|i| self.read(i, true, diags))
                     .collect()
             }
             (_, Some(args_node)) => {
-                super::call_shapes::check(function, args_node, diags);
+                if let Some(diags) = diags.as_deref_mut() {
+                    super::call_shapes::check(function, args_node, diags);
+                }
                 match args_node.as_seq() {
-                    Some(items) => items.iter().map(|i| self.value(i, diags)).collect(),
-                    None => vec![self.value(args_node, diags)],
+                    Some(items) => items.iter().map(|i| self.read(i, true, diags)).collect(),
+                    None => vec![self.read(args_node, true, diags)],
                 }
             }
         };
@@ -211,13 +226,18 @@ impl ValueReader<'_> {
 
     /// Binds `get_input` to the input's value; an unbound input stays a call for the backend
     /// (a Terraform variable, say), and an undeclared one is an error.
-    fn get_input(&self, args: Vec<Value>, at: &Node, diags: &mut Diagnostics) -> Value {
+    fn get_input(
+        &self,
+        args: Vec<Value>,
+        at: &Node,
+        diags: &mut Option<&mut Diagnostics>,
+    ) -> Value {
         let Some(name) = args.first().and_then(Value::as_str) else {
-            diags.push(
+            report(diags, || {
                 Diagnostic::error(codes::TOSCA_SHAPE, "get_input needs the name of an input")
                     .at(at.span)
-                    .hint("write `get_input: <input name>`"),
-            );
+                    .hint("write `get_input: <input name>`")
+            });
             return Value::Null;
         };
         let Some(inputs) = self.inputs else {
@@ -225,8 +245,8 @@ impl ValueReader<'_> {
         };
         match inputs.get(name) {
             None => {
-                let known: Vec<&str> = inputs.keys().map(String::as_str).collect();
-                diags.push(
+                report(diags, || {
+                    let known: Vec<&str> = inputs.keys().map(String::as_str).collect();
                     Diagnostic::error(
                         codes::TOSCA_UNKNOWN_NAME,
                         format!("get_input refers to undefined input `{name}`"),
@@ -236,8 +256,8 @@ impl ValueReader<'_> {
                         name,
                         &known,
                         Some("declare it under `inputs` of the service template".into()),
-                    ),
-                );
+                    )
+                });
                 Value::Null
             }
             Some(Some(value)) => {
@@ -247,7 +267,9 @@ impl ValueReader<'_> {
                 let weight = copy.weight();
                 match self.budget.map(|b| b.compute(weight)) {
                     Some(Err(exceeded)) => {
-                        diags.push(computed_too_much("get_input", weight, exceeded, at.span));
+                        report(diags, || {
+                            computed_too_much("get_input", weight, exceeded, at.span)
+                        });
                         unbound(args, at)
                     }
                     _ => copy,
@@ -255,6 +277,13 @@ impl ValueReader<'_> {
             }
             Some(None) => unbound(args, at),
         }
+    }
+}
+
+/// Reports the diagnostic `make` makes, if the reading reports (see [`ValueReader::plain`]).
+fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnostic) {
+    if let Some(diags) = diags {
+        diags.push(make());
     }
 }
 

@@ -36,12 +36,10 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/fulfil/choose.rs", 1),
     ("src/resolve/simple_eval.rs", 1),
     ("src/resolve/substitution/mod.rs", 1),
-    ("src/resolve/tosca2_types.rs", 1),
     ("src/resolve/type_parts.rs", 1),
     ("src/resolve/typing.rs", 1),
     ("src/resolve/typing/read.rs", 2),
     ("src/resolve/validation.rs", 1),
-    ("src/resolve/validation_clause_types.rs", 1),
     ("src/yaml/reuse.rs", 1),
 ];
 
