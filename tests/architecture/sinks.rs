@@ -38,7 +38,7 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/substitution/mod.rs", 1),
     ("src/resolve/type_parts.rs", 1),
     ("src/resolve/typing.rs", 1),
-    ("src/resolve/typing/read.rs", 2),
+    ("src/resolve/typing/read.rs", 1),
     ("src/resolve/validation.rs", 1),
     ("src/yaml/reuse.rs", 1),
 ];

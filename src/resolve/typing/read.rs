@@ -471,7 +471,10 @@ impl<'m> Typing<'_, 'm> {
                     "write a value of type `{type_name}`, or a function such as get_input"
                 )),
         );
-        self.reader.value(node, &mut Diagnostics::with_cap(0))
+        // Not a value of its type, the node is kept as written; this is its only reading, so
+        // what is wrong inside it as a value (an undeclared input, a misspelt function) is
+        // reported too.
+        self.reader.value(node, diags)
     }
 }
 
