@@ -84,22 +84,21 @@ pub fn read(
             continue;
         };
         let type_name = definition.type_name().unwrap_or_default();
-        let mut quiet = Diagnostics::with_cap(0);
-        let value = typing.operand(&entry.value, type_name, "allocation", &mut quiet);
-        let amount = number(&value).filter(|_| !quiet.has_errors());
-        match amount {
-            _ if value.has_call() => {}
-            Some(n) if n >= 0.0 => out.push(Amount {
+        let value = typing.amount(&entry.value, type_name);
+        let number = value.as_ref().filter(|v| !v.has_call()).map(number);
+        match (value, number) {
+            (Some(_), None) => {}
+            (Some(value), Some(Some(n))) if n >= 0.0 => out.push(Amount {
                 property: property.to_string(),
                 value,
                 number: n,
             }),
-            Some(_) => problems.push((
+            (Some(_), Some(Some(_))) => problems.push((
                 entry.value.span,
                 format!("the allocation of `{property}` is negative"),
                 "allocate a non-negative amount".to_string(),
             )),
-            None => problems.push((
+            (None, _) | (Some(_), Some(None)) => problems.push((
                 entry.value.span,
                 format!(
                     "`{property}` of capability `{name}` is a {type_name}; only integer, float and scalar properties can be allocated from, by amounts of their type"

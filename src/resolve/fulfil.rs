@@ -436,7 +436,7 @@ impl<'b> Decider<'_, 'b, '_> {
         let model = self.builder.model;
         let source = &self.topology.nodes[plan.source.index()];
         let complete = self.state.definitions.complete(model, source);
-        plan.allocation = plain_allocation(self.builder, plan.a.allocation);
+        plan.allocation = plain_allocation(self.builder, plan.a.allocation, self.diags);
         let k = known(&plan.count);
         if k == Some(0) {
             return;

@@ -267,6 +267,25 @@ impl<'m> Typing<'_, 'm> {
         }
     }
 
+    /// An allocation amount (§8.5.5 Capability Allocation) read as a value of `type_name`,
+    /// reporting nothing: a call as it is; a literal of a type that counts (an integer, float
+    /// or scalar type, or a type not known) when it is a value of that type; else `None`. What
+    /// is wrong in the node as a value is reported where the assignment's `allocation` is
+    /// first read (`fulfil::choose::plain_allocation`); what is wrong against the capability,
+    /// by the caller ([`super::allocation::read`]).
+    pub fn amount(&mut self, node: &Yaml, type_name: &str) -> Option<Value> {
+        if self.reader.is_call(node) {
+            return Some(self.reader.plain(node));
+        }
+        match self.shape(type_name).0 {
+            shape @ (Shape::Integer | Shape::Float | Shape::Scalar(_)) => {
+                self.primitive(node, &shape).ok()
+            }
+            Shape::Unknown => Some(self.reader.plain(node)),
+            _ => None,
+        }
+    }
+
     /// A constraint's operand read as a value of the constrained type.
     pub fn operand(
         &mut self,

@@ -517,12 +517,17 @@ struct Found {
     outside: bool,
 }
 
-/// The allocation as plain values, for the IR when no target reads it as typed.
+/// The allocation as plain values, for the IR when no target reads it as typed. This is where
+/// the assignment's `allocation` is first read (once per assignment), so what is wrong in it
+/// as a value (an undeclared input, a misspelt function) is reported here; the readings as
+/// amounts of a candidate's capability ([`allocation::read`]) report only what is wrong
+/// against that capability.
 pub(super) fn plain_allocation(
     builder: &NodeBuilder,
     allocation: Option<&Yaml>,
+    diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
-    match allocation.map(|a| builder.reader.value(a, &mut Diagnostics::with_cap(0))) {
+    match allocation.map(|a| builder.reader.value(a, diags)) {
         Some(Value::Map(m)) => m,
         _ => IndexMap::new(),
     }
