@@ -112,9 +112,10 @@ struct State<'m> {
     /// capability of the node type.
     symbolic: HashMap<(String, String, FileId), bool>,
     definitions: DefinitionCache<'m>,
-    /// Node filters checked once for what is wrong whatever the candidate (an unknown
-    /// function, a malformed path), by where they are written: whether they are sound.
-    sound_filters: HashMap<Span, bool>,
+    /// Node filters read and checked once for what is wrong whatever the candidate (an
+    /// unknown function, a malformed path), by where they are written: the value of each,
+    /// and whether it is sound.
+    sound_filters: HashMap<Span, (Value, bool)>,
 }
 
 pub fn connect<'m>(
@@ -191,7 +192,14 @@ pub fn connect<'m>(
     }
 
     for plan in &plans {
-        let entries = build(builder, topology, plan, &mut templates, diags);
+        let entries = build(
+            builder,
+            topology,
+            plan,
+            &mut templates,
+            &state.sound_filters,
+            diags,
+        );
         topology.nodes[plan.source.index()]
             .requirements
             .extend(entries);
@@ -307,6 +315,7 @@ fn build(
     topology: &mut Topology,
     plan: &Plan,
     templates: &mut RelationshipTemplates,
+    filters_read: &HashMap<Span, (Value, bool)>,
     diags: &mut Diagnostics,
 ) -> Vec<Requirement> {
     let a = &plan.a;
@@ -350,7 +359,11 @@ fn build(
             count: open.clone(),
             node: a.node.as_ref().map(|(n, _)| n.clone()),
             capability: a.capability.clone(),
-            node_filter: a.node_filter.map(|f| builder.reader.value(f, diags)),
+            // Read (and reported) where the filter was judged, if it was; else read here.
+            node_filter: a.node_filter.map(|f| match filters_read.get(&f.span) {
+                Some((value, _)) => value.clone(),
+                None => builder.reader.value(f, diags),
+            }),
             ..base
         });
     }
@@ -395,13 +408,14 @@ impl<'b> Decider<'_, 'b, '_> {
         }));
         let mut out = Vec::new();
         for filter in plan.filters() {
-            let value = self
-                .builder
-                .reader
-                .value(filter, &mut Diagnostics::with_cap(0));
             let sound = match self.state.sound_filters.get(&filter.span) {
-                Some(&sound) => sound,
+                Some(read) => read.clone(),
                 None => {
+                    // The filter's first reading as a value: what is wrong in it as one is
+                    // reported here, once, however many requirements it serves (an open
+                    // requirement keeps this value, see [`build`]).
+                    let value = self.builder.reader.value(filter, self.diags);
+                    let mut found = Diagnostics::new();
                     let mut typing = self.builder.typing();
                     let mut evaluator = Evaluator::new(
                         &mut typing,
@@ -410,16 +424,17 @@ impl<'b> Decider<'_, 'b, '_> {
                         &conditions.calls,
                         conditions.inputs,
                     );
-                    let mut found = Diagnostics::new();
                     evaluator.evaluate(&value, &scope, &mut found);
                     let sound = !found.has_errors();
                     self.diags.extend(found.finish().into_iter().map(unjudged));
-                    self.state.sound_filters.insert(filter.span, sound);
-                    sound
+                    self.state
+                        .sound_filters
+                        .insert(filter.span, (value.clone(), sound));
+                    (value, sound)
                 }
             };
-            if sound {
-                out.push(value);
+            if sound.1 {
+                out.push(sound.0);
             }
         }
         out

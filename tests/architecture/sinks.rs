@@ -31,7 +31,7 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/calls/eval/properties.rs", 2),
     ("src/resolve/calls/table.rs", 1),
     ("src/resolve/filters.rs", 2),
-    ("src/resolve/fulfil.rs", 2),
+    ("src/resolve/fulfil.rs", 1),
     ("src/resolve/simple_eval.rs", 1),
     ("src/resolve/substitution/mod.rs", 1),
     ("src/resolve/type_parts.rs", 1),
