@@ -1,4 +1,9 @@
 //! Reading YAML nodes as the shapes a grammar expects, with a diagnostic when they are not.
+//!
+//! Each reading has a form (`map_to`, `seq_to`, ...) that takes where its diagnostics go as an
+//! `Option`: the diagnostics of the stage that owns the node, or `None` where a grammar has
+//! already reported the node's shape when it read it first (a TOSCA 2.0 file, whose grammar
+//! `front::tosca2` checks before the model is filled). `None` makes no diagnostic at all.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::Named;
@@ -8,6 +13,14 @@ use crate::yaml::{Map, Node};
 /// The node as a map. A null (an empty `properties:`) is read as an empty map, with a warning
 /// because it usually means the content was forgotten or mis-indented.
 pub fn map<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'a Map> {
+    map_to(node, what, Some(diags))
+}
+
+/// [`map`], reporting to `diags` if any.
+pub fn map_to<'a>(node: &'a Node, what: &str, diags: Option<&mut Diagnostics>) -> Option<&'a Map> {
+    let Some(diags) = diags else {
+        return node.as_map();
+    };
     if node.is_null() {
         diags.push(
             Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
@@ -25,6 +38,18 @@ pub fn map<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'
 
 /// The node as a list; a null is read as empty, with a warning.
 pub fn seq<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'a [Node]> {
+    seq_to(node, what, Some(diags))
+}
+
+/// [`seq`], reporting to `diags` if any.
+pub fn seq_to<'a>(
+    node: &'a Node,
+    what: &str,
+    diags: Option<&mut Diagnostics>,
+) -> Option<&'a [Node]> {
+    let Some(diags) = diags else {
+        return node.as_seq();
+    };
     if node.is_null() {
         diags.push(
             Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
@@ -43,10 +68,17 @@ pub fn seq<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'
 /// The node's text when it is a scalar string (a plain `1.0` or `true` is accepted by its text,
 /// since names and descriptions are strings whatever they look like).
 pub fn text(node: &Node, what: &str, diags: &mut Diagnostics) -> Option<String> {
+    text_to(node, what, Some(diags))
+}
+
+/// [`text`], reporting to `diags` if any.
+pub fn text_to(node: &Node, what: &str, diags: Option<&mut Diagnostics>) -> Option<String> {
     match node.scalar_text() {
         Some(t) if !node.is_null() => Some(t.to_string()),
         _ => {
-            diags.push(wrong_shape(node, what, "a string"));
+            if let Some(diags) = diags {
+                diags.push(wrong_shape(node, what, "a string"));
+            }
             None
         }
     }
@@ -54,7 +86,12 @@ pub fn text(node: &Node, what: &str, diags: &mut Diagnostics) -> Option<String> 
 
 /// The entries of a map section as named definitions, in source order. Keys must be strings.
 pub fn named(node: &Node, what: &str, diags: &mut Diagnostics) -> Vec<Named> {
-    let Some(map) = map(node, what, diags) else {
+    named_to(node, what, Some(diags))
+}
+
+/// [`named`], reporting to `diags` if any.
+pub fn named_to(node: &Node, what: &str, mut diags: Option<&mut Diagnostics>) -> Vec<Named> {
+    let Some(map) = map_to(node, what, diags.as_deref_mut()) else {
         return Vec::new();
     };
     let mut out = Vec::with_capacity(map.len());
@@ -65,11 +102,15 @@ pub fn named(node: &Node, what: &str, diags: &mut Diagnostics) -> Vec<Named> {
                 span: entry.key.span,
                 def: entry.value.clone(),
             }),
-            None => diags.push(wrong_shape(
-                &entry.key,
-                &format!("a name in {what}"),
-                "a string",
-            )),
+            None => {
+                if let Some(diags) = diags.as_deref_mut() {
+                    diags.push(wrong_shape(
+                        &entry.key,
+                        &format!("a name in {what}"),
+                        "a string",
+                    ));
+                }
+            }
         }
     }
     out
@@ -78,7 +119,12 @@ pub fn named(node: &Node, what: &str, diags: &mut Diagnostics) -> Vec<Named> {
 /// [`named`] for a section the reader owns: the definitions are moved out of it, not copied
 /// (a service template's `node_templates` can hold 100,000 of them).
 pub fn named_owned(node: Node, what: &str, diags: &mut Diagnostics) -> Vec<Named> {
-    if map(&node, what, diags).is_none() {
+    named_owned_to(node, what, Some(diags))
+}
+
+/// [`named_owned`], reporting to `diags` if any.
+pub fn named_owned_to(node: Node, what: &str, mut diags: Option<&mut Diagnostics>) -> Vec<Named> {
+    if map_to(&node, what, diags.as_deref_mut()).is_none() {
         return Vec::new();
     }
     let crate::yaml::Kind::Map(entries) = node.kind else {
@@ -92,11 +138,15 @@ pub fn named_owned(node: Node, what: &str, diags: &mut Diagnostics) -> Vec<Named
                 span: entry.key.span,
                 def: entry.value,
             }),
-            None => diags.push(wrong_shape(
-                &entry.key,
-                &format!("a name in {what}"),
-                "a string",
-            )),
+            None => {
+                if let Some(diags) = diags.as_deref_mut() {
+                    diags.push(wrong_shape(
+                        &entry.key,
+                        &format!("a name in {what}"),
+                        "a string",
+                    ));
+                }
+            }
         }
     }
     out

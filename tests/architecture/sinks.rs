@@ -25,7 +25,6 @@ const SINKS: &[(&str, usize)] = &[
     ("src/front/xml/props.rs", 1),
     ("src/front/xml/to_tosca2/normative.rs", 1),
     ("src/front/xml/types/mod.rs", 1),
-    ("src/front/yaml/mod.rs", 4),
     ("src/pipeline.rs", 3),
     ("src/resolve/calls/eval/custom.rs", 1),
     ("src/resolve/calls/eval/properties.rs", 2),

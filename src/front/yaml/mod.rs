@@ -39,8 +39,7 @@ pub fn read_definitions(
 ) -> Vec<ImportDecl> {
     let dialect = model.dialect;
     // In a TOSCA 2.0 file the 2.0 grammar reports wrong shapes; the readers below only take
-    // what is usable, so their own shape messages would say it twice.
-    let mut quiet = Diagnostics::with_cap(0);
+    // what is usable, so they report shapes for the Simple Profile only (see [`shapes`]).
     if dialect == Dialect::Tosca2 {
         super::tosca2::check_file(root, file == model.entry, diags);
         super::tosca2::check_dsl_anchors(sources, root, diags);
@@ -61,7 +60,7 @@ pub fn read_definitions(
     }
 
     if let Some(repos) = root.get("repositories") {
-        for repo in shape::named(repos, "`repositories`", shapes(dialect, &mut quiet, diags)) {
+        for repo in shape::named_to(repos, "`repositories`", shapes(dialect, diags)) {
             if let Some(url) = repository_url(&repo.def, dialect, diags) {
                 let id = model.namespaces.id(file, &repo.name);
                 model.namespaces.define_repository(file, &repo.name, &id);
@@ -96,8 +95,8 @@ pub fn read_definitions(
         let Some(section) = root.get(kind.section()) else {
             continue;
         };
-        let sink = shapes(dialect, &mut quiet, diags);
-        for named in shape::named(section, &format!("`{}`", kind.section()), sink) {
+        let sink = shapes(dialect, diags);
+        for named in shape::named_to(section, &format!("`{}`", kind.section()), sink) {
             add_type(sources, model, kind, named, diags);
         }
     }
@@ -106,7 +105,7 @@ pub fn read_definitions(
         && let Some(functions) = root.get("functions")
     {
         // The 2.0 grammar (front::tosca2) reports a `functions` that is not a map.
-        for named in shape::named(functions, "`functions`", &mut quiet) {
+        for named in shape::named_to(functions, "`functions`", None) {
             add_function(model, named, diags);
         }
     }
@@ -201,19 +200,20 @@ fn add_type(
     named: Named,
     diags: &mut Diagnostics,
 ) {
-    let mut quiet = Diagnostics::with_cap(0);
-    let sink = shapes(model.dialect, &mut quiet, diags);
+    let mut sink = shapes(model.dialect, diags);
     let derived_from = match named.def.as_map() {
-        Some(map) => map
-            .get("derived_from")
-            .and_then(|d| shape::text(d, "`derived_from`", sink).map(|parent| (parent, d.span))),
+        Some(map) => map.get("derived_from").and_then(|d| {
+            shape::text_to(d, "`derived_from`", sink.as_deref_mut()).map(|parent| (parent, d.span))
+        }),
         None if named.def.is_null() => None,
         None => {
-            sink.push(shape::wrong_shape(
-                &named.def,
-                &format!("the {} `{}`", kind.noun(), named.name),
-                "a map",
-            ));
+            if let Some(diags) = sink {
+                diags.push(shape::wrong_shape(
+                    &named.def,
+                    &format!("the {} `{}`", kind.noun(), named.name),
+                    "a map",
+                ));
+            }
             return;
         }
     };
@@ -300,8 +300,7 @@ fn read_imports(
     model: &mut Model,
     diags: &mut Diagnostics,
 ) -> Vec<ImportDecl> {
-    let mut quiet = Diagnostics::with_cap(0);
-    let Some(items) = shape::seq(imports, "`imports`", shapes(dialect, &mut quiet, diags)) else {
+    let Some(items) = shape::seq_to(imports, "`imports`", shapes(dialect, diags)) else {
         return Vec::new();
     };
     let mut out = Vec::with_capacity(items.len());
@@ -318,14 +317,16 @@ fn read_imports(
             continue;
         }
         if !body.is_null() && body.as_map().is_none() {
-            shapes(dialect, &mut quiet, diags).push(shape::wrong_shape(
-                body,
-                "an import",
-                "a file name or a map of import keynames",
-            ));
+            if let Some(diags) = shapes(dialect, diags) {
+                diags.push(shape::wrong_shape(
+                    body,
+                    "an import",
+                    "a file name or a map of import keynames",
+                ));
+            }
             continue;
         }
-        let Some(map) = shape::map(body, "an import", shapes(dialect, &mut quiet, diags)) else {
+        let Some(map) = shape::map_to(body, "an import", shapes(dialect, diags)) else {
             continue;
         };
         if dialect != Dialect::Tosca2 {
@@ -375,13 +376,17 @@ fn read_imports(
             );
             continue;
         };
-        let sink = shapes(dialect, &mut quiet, diags);
-        let Some(url) = shape::text(url_node, &format!("an import's `{url_key}`"), sink) else {
+        let mut sink = shapes(dialect, diags);
+        let Some(url) = shape::text_to(
+            url_node,
+            &format!("an import's `{url_key}`"),
+            sink.as_deref_mut(),
+        ) else {
             continue;
         };
         let repository = map
             .get("repository")
-            .and_then(|r| shape::text(r, "an import's `repository`", sink));
+            .and_then(|r| shape::text_to(r, "an import's `repository`", sink));
         out.push(ImportDecl {
             url,
             profile: None,
@@ -411,13 +416,13 @@ pub fn read_topology(
     dialect: Dialect,
     diags: &mut Diagnostics,
 ) -> Option<TopologyTemplate> {
-    let mut quiet = Diagnostics::with_cap(0);
-    let diags = shapes(dialect, &mut quiet, diags);
+    // A TOSCA 2.0 service template's shapes and keynames are checked, as errors, by the 2.0
+    // grammar (front::tosca2): this reading reports for the Simple Profile only.
+    let mut diags = shapes(dialect, diags);
     let what = format!("`{}`", topology_key(dialect));
-    let map = shape::map(&node, &what, diags)?;
-    // TOSCA 2.0 keynames are checked, as errors, by the 2.0 grammar (front::tosca2).
-    let warn_keys = dialect != Dialect::Tosca2;
-    if warn_keys {
+    let map = shape::map_to(&node, &what, diags.as_deref_mut())?;
+    let warn_keys = diags.is_some();
+    if let Some(diags) = diags.as_deref_mut() {
         shape::check_keys(map, keynames(E::Topology), &what, diags);
     }
     let span = node.span;
@@ -428,7 +433,7 @@ pub fn read_topology(
         "inputs",
         keynames(E::TopologyParameter),
         "input",
-        diags,
+        diags.as_deref_mut(),
     );
     let node_templates = section(
         warn_keys,
@@ -436,7 +441,7 @@ pub fn read_topology(
         "node_templates",
         keynames(E::NodeTemplate),
         "node template",
-        diags,
+        diags.as_deref_mut(),
     );
     let relationship_templates = section(
         warn_keys,
@@ -444,21 +449,28 @@ pub fn read_topology(
         "relationship_templates",
         keynames(E::RelationshipTemplate),
         "relationship template",
-        diags,
+        diags.as_deref_mut(),
     );
-    let groups = section(warn_keys, map, "groups", keynames(E::Group), "group", diags);
-    let policies = policies(warn_keys, map, diags);
+    let groups = section(
+        warn_keys,
+        map,
+        "groups",
+        keynames(E::Group),
+        "group",
+        diags.as_deref_mut(),
+    );
+    let policies = policies(warn_keys, map, diags.as_deref_mut());
     let outputs = section(
         warn_keys,
         map,
         "outputs",
         keynames(E::TopologyParameter),
         "output",
-        diags,
+        diags.as_deref_mut(),
     );
     let workflows = map
         .take("workflows")
-        .map(|w| shape::named_owned(w, "`workflows`", diags))
+        .map(|w| shape::named_owned_to(w, "`workflows`", diags.as_deref_mut()))
         .unwrap_or_default();
     Some(TopologyTemplate {
         span,
@@ -472,7 +484,7 @@ pub fn read_topology(
         workflows,
         substitution_mappings: map.take("substitution_mappings"),
         functions: match map.take("functions") {
-            Some(f) if dialect == Dialect::Tosca2 => shape::named_owned(f, "`functions`", diags),
+            Some(f) if dialect == Dialect::Tosca2 => shape::named_owned_to(f, "`functions`", diags),
             _ => Vec::new(),
         },
     })
@@ -485,12 +497,15 @@ fn section(
     key: &str,
     keys: &[&str],
     what: &str,
-    diags: &mut Diagnostics,
+    mut diags: Option<&mut Diagnostics>,
 ) -> Vec<Named> {
     let Some(node) = map.take(key) else {
         return Vec::new();
     };
-    let entries = shape::named_owned(node, &format!("`{key}`"), diags);
+    let entries = shape::named_owned_to(node, &format!("`{key}`"), diags.as_deref_mut());
+    let Some(diags) = diags else {
+        return entries;
+    };
     for e in &entries {
         match e.def.as_map() {
             Some(m) if warn_keys => {
@@ -511,7 +526,7 @@ fn section(
 
 /// Policies are a list of single-entry maps in 1.x and 2.0 (a map is accepted too, as some
 /// tools write it).
-fn policies(warn_keys: bool, map: &mut Map, diags: &mut Diagnostics) -> Vec<Named> {
+fn policies(warn_keys: bool, map: &mut Map, mut diags: Option<&mut Diagnostics>) -> Vec<Named> {
     let Some(node) = map.take("policies") else {
         return Vec::new();
     };
@@ -519,11 +534,18 @@ fn policies(warn_keys: bool, map: &mut Map, diags: &mut Diagnostics) -> Vec<Name
         crate::yaml::Kind::Seq(items) => {
             let mut out = Vec::new();
             for item in items {
-                out.extend(shape::named_owned(item, "a policy entry", diags));
+                out.extend(shape::named_owned_to(
+                    item,
+                    "a policy entry",
+                    diags.as_deref_mut(),
+                ));
             }
             out
         }
-        _ => shape::named_owned(node, "`policies`", diags),
+        _ => shape::named_owned_to(node, "`policies`", diags.as_deref_mut()),
+    };
+    let Some(diags) = diags else {
+        return named;
     };
     for p in &named {
         if let Some(m) = p.def.as_map().filter(|_| warn_keys) {
@@ -538,18 +560,11 @@ fn policies(warn_keys: bool, map: &mut Map, diags: &mut Diagnostics) -> Vec<Name
     named
 }
 
-/// Where the shape messages of the generic readers go: to the user for Simple Profile files, to
-/// `quiet` for TOSCA 2.0 files, whose grammar (front::tosca2) has already reported them.
-fn shapes<'d>(
-    dialect: Dialect,
-    quiet: &'d mut Diagnostics,
-    diags: &'d mut Diagnostics,
-) -> &'d mut Diagnostics {
-    if dialect == Dialect::Tosca2 {
-        quiet
-    } else {
-        diags
-    }
+/// Where the shape messages of the generic readers go: to the user for Simple Profile files,
+/// whose shapes this reader is the first to read; nowhere for TOSCA 2.0 files, whose grammar
+/// (front::tosca2) has already reported them where it read them.
+fn shapes(dialect: Dialect, diags: &mut Diagnostics) -> Option<&mut Diagnostics> {
+    (dialect != Dialect::Tosca2).then_some(diags)
 }
 
 /// The keyname that holds the service template in this dialect.
