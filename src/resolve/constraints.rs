@@ -70,19 +70,31 @@ pub fn check(
 /// A clause's operator and operand; `None` (reported) when it is not a single-key map with a
 /// known operator.
 pub fn parse<'y>(clause: &'y Yaml, diags: &mut Diagnostics) -> Option<(&'y str, &'y Yaml)> {
+    parse_to(clause, Some(diags))
+}
+
+/// [`parse`], reporting to `diags` if any (`None` where the clause's owner reports it).
+pub fn parse_to<'y>(
+    clause: &'y Yaml,
+    diags: Option<&mut Diagnostics>,
+) -> Option<(&'y str, &'y Yaml)> {
     let Some([entry]) = clause.as_map().map(|m| m.entries()) else {
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_SHAPE,
-                "a constraint clause must be a single-key map `{operator: operand}`",
-            )
-            .at(clause.span)
-            .hint("e.g. `- in_range: [ 1, 65535 ]`; constraints are a list of such clauses"),
-        );
+        if let Some(diags) = diags {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_SHAPE,
+                    "a constraint clause must be a single-key map `{operator: operand}`",
+                )
+                .at(clause.span)
+                .hint("e.g. `- in_range: [ 1, 65535 ]`; constraints are a list of such clauses"),
+            );
+        }
         return None;
     };
     let operator = entry.key.scalar_text()?;
     if !OPERATORS.contains(&operator) {
+        // Not reported (`None`): the clause's owner reports it.
+        let diags = diags?;
         diags.push(
             Diagnostic::error(
                 codes::TOSCA_UNKNOWN_KEY,

@@ -56,11 +56,20 @@ pub struct NodeFilter<'y> {
 
 /// Reads a `node_filter`, reporting every wrong shape (SP-ERR-32) and unknown operator.
 pub fn read<'y>(node: &'y Yaml, diags: &mut Diagnostics) -> NodeFilter<'y> {
+    read_to(node, &mut Some(diags))
+}
+
+/// [`read`], reporting to `diags` if any: `None` for a second reading of a filter whose
+/// owner reports it where it reads it first (each caller names that place).
+pub fn read_to<'y>(node: &'y Yaml, diags: &mut Option<&mut Diagnostics>) -> NodeFilter<'y> {
     let mut out = NodeFilter::default();
-    let Some(map) = crate::model::shape::map(node, "`node_filter`", diags) else {
+    let Some(map) = crate::model::shape::map_to(node, "`node_filter`", diags.as_deref_mut()) else {
         return out;
     };
-    crate::model::shape::check_keys(map, &["properties", "capabilities"], "`node_filter`", diags);
+    if let Some(diags) = diags.as_deref_mut() {
+        let known = ["properties", "capabilities"];
+        crate::model::shape::check_keys(map, &known, "`node_filter`", diags);
+    }
     if let Some(properties) = map.get("properties") {
         out.properties = property_filters(properties, "`node_filter.properties`", diags);
     }
@@ -81,11 +90,13 @@ pub fn read<'y>(node: &'y Yaml, diags: &mut Diagnostics) -> NodeFilter<'y> {
             continue;
         }
         let Some((key, value)) = single(item) else {
-            diags.push(not_single(
-                item,
-                "a capability filter",
-                "`- <capability name or type>: {properties: [...]}`",
-            ));
+            report(diags, || {
+                not_single(
+                    item,
+                    "a capability filter",
+                    "`- <capability name or type>: {properties: [...]}`",
+                )
+            });
             continue;
         };
         let Some(name) = key.scalar_text() else {
@@ -98,8 +109,10 @@ pub fn read<'y>(node: &'y Yaml, diags: &mut Diagnostics) -> NodeFilter<'y> {
         };
         if !value.is_null() {
             let what = format!("capability filter `{name}`");
-            if let Some(body) = crate::model::shape::map(value, &what, diags) {
-                crate::model::shape::check_keys(body, &["properties"], &what, diags);
+            if let Some(body) = crate::model::shape::map_to(value, &what, diags.as_deref_mut()) {
+                if let Some(diags) = diags.as_deref_mut() {
+                    crate::model::shape::check_keys(body, &["properties"], &what, diags);
+                }
                 if let Some(properties) = body.get("properties") {
                     filter.properties = property_filters(
                         properties,
@@ -115,16 +128,27 @@ pub fn read<'y>(node: &'y Yaml, diags: &mut Diagnostics) -> NodeFilter<'y> {
 }
 
 /// A list (never a map: the filters are ordered, SP-NF-01), or `None` when it is not one.
-fn list<'y>(node: &'y Yaml, what: &str, diags: &mut Diagnostics) -> Option<&'y [Yaml]> {
+fn list<'y>(
+    node: &'y Yaml,
+    what: &str,
+    diags: &mut Option<&mut Diagnostics>,
+) -> Option<&'y [Yaml]> {
     match node.as_map() {
         Some(_) => {
-            diags.push(
+            report(diags, || {
                 crate::model::shape::wrong_shape(node, what, "a list of single-entry maps")
-                    .hint("write each filter as a list item: `- <name>: ...`"),
-            );
+                    .hint("write each filter as a list item: `- <name>: ...`")
+            });
             None
         }
-        None => crate::model::shape::seq(node, what, diags),
+        None => crate::model::shape::seq_to(node, what, diags.as_deref_mut()),
+    }
+}
+
+/// Reports the diagnostic `make` makes, if the reading reports (see [`read_to`]).
+fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnostic) {
+    if let Some(diags) = diags {
+        diags.push(make());
     }
 }
 
@@ -152,7 +176,7 @@ fn not_single(item: &Yaml, what: &str, form: &str) -> Diagnostic {
 fn property_filters<'y>(
     node: &'y Yaml,
     what: &str,
-    diags: &mut Diagnostics,
+    diags: &mut Option<&mut Diagnostics>,
 ) -> Vec<PropertyFilter<'y>> {
     let Some(items) = list(node, what, diags) else {
         return Vec::new();
@@ -160,11 +184,13 @@ fn property_filters<'y>(
     let mut out = Vec::with_capacity(items.len());
     for item in items {
         let Some((key, value)) = single(item) else {
-            diags.push(not_single(
-                item,
-                "a property filter",
-                "`- <property>: <constraint clause or list of clauses>`",
-            ));
+            report(diags, || {
+                not_single(
+                    item,
+                    "a property filter",
+                    "`- <property>: <constraint clause or list of clauses>`",
+                )
+            });
             continue;
         };
         let Some(name) = key.scalar_text() else {
@@ -173,10 +199,10 @@ fn property_filters<'y>(
         let clauses = match (value.as_seq(), value.as_map()) {
             (Some(items), _) => items
                 .iter()
-                .filter_map(|c| constraints::parse(c, diags))
+                .filter_map(|c| constraints::parse_to(c, diags.as_deref_mut()))
                 .map(|(operator, operand)| Clause { operator, operand })
                 .collect(),
-            (_, Some(_)) => constraints::parse(value, diags)
+            (_, Some(_)) => constraints::parse_to(value, diags.as_deref_mut())
                 .map(|(operator, operand)| Clause { operator, operand })
                 .into_iter()
                 .collect(),
@@ -186,14 +212,14 @@ fn property_filters<'y>(
                 operand: value,
             }],
             _ => {
-                diags.push(
+                report(diags, || {
                     crate::model::shape::wrong_shape(
                         value,
                         &format!("property filter `{name}`"),
                         "a constraint clause, a list of clauses or a value",
                     )
-                    .hint(format!("e.g. `- {name}: {{ equal: <value> }}`")),
-                );
+                    .hint(format!("e.g. `- {name}: {{ equal: <value> }}`"))
+                });
                 continue;
             }
         };
@@ -502,8 +528,9 @@ pub fn check_definitions(model: &Model, diags: &mut Diagnostics) {
 /// deployment passes. For the language server, which completes a requirement's target with
 /// the templates that would fit.
 pub fn admits(model: &Model, ancestry: &mut super::Ancestry, filter: &Yaml, node: &Node) -> bool {
-    let mut quiet = Diagnostics::with_cap(0);
-    let read = read(filter, &mut quiet);
+    // What is wrong in the filter is reported by the check the language server runs
+    // beside this, where requirement fulfilment reads the filter.
+    let read = read_to(filter, &mut None);
     let reader = super::values::ValueReader {
         dialect: model.dialect,
         inputs: None,
