@@ -80,9 +80,12 @@ impl<'m> Typing<'_, 'm> {
             let fixed = self.fixed_value(section, def);
             if let Some(default) = fixed.or(def.one_line).or_else(|| def.get("default")) {
                 // A default that does not fit its type is the type's mistake, reported once
-                // where types are checked (`defaults::check`), not at every template.
-                let mut quiet = Diagnostics::with_cap(0);
-                out.insert(name.to_string(), self.value(default, def, name, &mut quiet));
+                // where types are checked (`defaults::check`), not at every template: this
+                // reading reports nothing.
+                out.insert(
+                    name.to_string(),
+                    self.value_at(default, def, name, 0, &mut None),
+                );
             }
         }
         out
@@ -182,7 +185,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.value_at(node, def, path, 0, diags)
+        self.value_at(node, def, path, 0, &mut Some(diags))
     }
 
     /// Whether the Simple Profile's YAML 1.1 habits are read with a warning (not in TOSCA 2.0).
@@ -200,7 +203,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.entry(node, Some(schema), path, 0, diags)
+        self.entry(node, Some(schema), path, 0, &mut Some(diags))
     }
 
     /// Whether a value computed before deployment (a function's result) can be a value of the
@@ -295,7 +298,8 @@ impl<'m> Typing<'_, 'm> {
         diags: &mut Diagnostics,
     ) -> Value {
         let path = format!("the operand of `{operator}`");
-        self.read_as(node, type_name, None, None, &path, 0, diags).0
+        self.read_as(node, type_name, None, None, &path, 0, &mut Some(diags))
+            .0
     }
 
     /// The data type a `type` (or schema) node names where it is written: its identity, or

@@ -30,7 +30,7 @@ impl<'m> Typing<'_, 'm> {
         key_schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         let (value, chain) = self.read_as(
             node,
@@ -41,6 +41,10 @@ impl<'m> Typing<'_, 'm> {
             depth,
             diags,
         );
+        // What follows only reports: a reading that does not report skips it.
+        let Some(diags) = diags.as_deref_mut() else {
+            return value;
+        };
         if let Value::Map(fields) = &value {
             port_spec::check(&chain, fields, node.span, path, diags);
         }
@@ -124,22 +128,22 @@ impl<'m> Typing<'_, 'm> {
         key_schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> (Value, Vec<&'m TypeDef>) {
         if self.reader.is_call(node) || self.reader.is_function_typo(node) || depth > MAX_TYPE_DEPTH
         {
-            return (self.reader.value(node, diags), Vec::new());
+            return (read_plain(self.reader, node, diags), Vec::new());
         }
         if self.model.dialect == Dialect::Tosca2
             && node.as_map().and_then(syntax::malformed).is_some()
         {
             // A call among other keys: that, rather than the type the map does not fit. The
             // plain reading reports it (`ValueReader::value`), with what is wrong inside.
-            return (self.reader.value(node, diags), Vec::new());
+            return (read_plain(self.reader, node, diags), Vec::new());
         }
         let (shape, chain) = self.shape(type_name);
         let read = match shape {
-            Shape::Unknown => Ok(self.reader.value(node, diags)),
+            Shape::Unknown => Ok(read_plain(self.reader, node, diags)),
             Shape::List => self.read_list(node, entry_schema, path, depth, diags),
             Shape::Map => self.read_map(node, entry_schema, key_schema, path, depth, diags),
             Shape::Complex(defs) => self.read_data_type(node, &defs, type_name, path, depth, diags),
@@ -170,7 +174,7 @@ impl<'m> Typing<'_, 'm> {
         entry_schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Result<Value, String> {
         let Some(items) = node.as_seq() else {
             return Err("a list".to_string());
@@ -195,7 +199,7 @@ impl<'m> Typing<'_, 'm> {
         key_schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Result<Value, String> {
         let Some(map) = node.as_map() else {
             return Err("a map".to_string());
@@ -203,7 +207,7 @@ impl<'m> Typing<'_, 'm> {
         let mut out = IndexMap::with_capacity(map.len());
         for entry in map.entries() {
             let Some(key) = entry.key.scalar_text() else {
-                diags.push(self.reader.non_text_key(&entry.key));
+                report(diags, || self.reader.non_text_key(&entry.key));
                 continue;
             };
             if let Some(key_schema) = key_schema {
@@ -227,7 +231,7 @@ impl<'m> Typing<'_, 'm> {
         type_name: &str,
         path: &str,
         depth: usize,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Result<Value, String> {
         let Some(map) = node.as_map() else {
             return Err("a map of its properties".to_string());
@@ -241,7 +245,7 @@ impl<'m> Typing<'_, 'm> {
             };
             let value = match fields.get(key) {
                 Some(def) if self.fixed_value("properties", def).is_some() => {
-                    diags.push(fixed_assigned(&owner, key, entry.key.span));
+                    report(diags, || fixed_assigned(&owner, key, entry.key.span));
                     continue;
                 }
                 Some(def) => {
@@ -249,14 +253,16 @@ impl<'m> Typing<'_, 'm> {
                     self.value_at(&entry.value, def, &field_path, depth + 1, diags)
                 }
                 None => {
-                    diags.push(unknown_name(&owner, "properties", key, entry, &fields));
-                    self.reader.value(&entry.value, diags)
+                    report(diags, || {
+                        unknown_name(&owner, "properties", key, entry, &fields)
+                    });
+                    read_plain(self.reader, &entry.value, diags)
                 }
             };
             out.insert(key.to_string(), value);
         }
         for name in self.fill_defaults(&mut out, &fields, depth) {
-            diags.push(
+            report(diags, || {
                 Diagnostic::error(
                     codes::TOSCA_MISSING_KEY,
                     format!(
@@ -264,8 +270,8 @@ impl<'m> Typing<'_, 'm> {
                     ),
                 )
                 .at(node.span)
-                .hint(format!("add `{name}:` to the value")),
-            );
+                .hint(format!("add `{name}:` to the value"))
+            });
         }
         Ok(Value::Map(out))
     }
@@ -285,9 +291,9 @@ impl<'m> Typing<'_, 'm> {
             }
             let fixed = self.fixed_value("properties", def);
             if let Some(default) = fixed.or_else(|| def.get("default")) {
-                // A default is checked where it is defined.
-                let mut quiet = Diagnostics::with_cap(0);
-                let value = self.value_at(default, def, name, depth + 1, &mut quiet);
+                // A default is checked where it is defined (`defaults::check`), so this
+                // reading reports nothing.
+                let value = self.value_at(default, def, name, depth + 1, &mut None);
                 out.insert(name.to_string(), value);
             } else if def.required() {
                 missing.push(*name);
@@ -297,22 +303,27 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A Simple Profile `version` written as a bare major (`2`): read as `2.0`, with a warning.
-    fn major_only_version(&self, node: &Yaml, path: &str, diags: &mut Diagnostics) -> Value {
+    fn major_only_version(
+        &self,
+        node: &Yaml,
+        path: &str,
+        diags: &mut Option<&mut Diagnostics>,
+    ) -> Value {
         let text = major_only(node).unwrap_or_default();
-        diags.push(
+        report(diags, || {
             Diagnostic::warning(
                 codes::TOSCA_TYPE_MISMATCH,
                 format!("`{path}` is `{text}`, but a version has at least `major.minor`; read as `{text}.0`"),
             )
             .at(node.span)
-            .hint(format!("write `{text}.0`")),
-        );
+            .hint(format!("write `{text}.0`"))
+        });
         match literals::version(&format!("{text}.0")) {
             Ok(mut v) => {
                 v.text = text;
                 Value::Version(v)
             }
-            Err(_) => self.reader.value(node, diags),
+            Err(_) => read_plain(self.reader, node, diags),
         }
     }
 
@@ -323,10 +334,10 @@ impl<'m> Typing<'_, 'm> {
         schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         match schema {
-            None => self.reader.value(node, diags),
+            None => read_plain(self.reader, node, diags),
             Some(s) => match (s.scalar_text(), s.as_map()) {
                 (Some(_), _) => {
                     let type_name = self.identity(s);
@@ -335,7 +346,7 @@ impl<'m> Typing<'_, 'm> {
                 (_, Some(map)) => {
                     self.value_at(node, &Definition::single(map), path, depth + 1, diags)
                 }
-                _ => self.reader.value(node, diags),
+                _ => read_plain(self.reader, node, diags),
             },
         }
     }
@@ -347,10 +358,10 @@ impl<'m> Typing<'_, 'm> {
         def: &Definition<'m>,
         path: &str,
         depth: usize,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         let Some(type_node) = def.get("type") else {
-            return self.reader.value(node, diags);
+            return read_plain(self.reader, node, diags);
         };
         let type_name = &self.identity(type_node);
         let value = self.typed(
@@ -362,6 +373,10 @@ impl<'m> Typing<'_, 'm> {
             depth,
             diags,
         );
+        // What follows only reports: a reading that does not report skips it.
+        let Some(diags) = diags.as_deref_mut() else {
+            return value;
+        };
         for clause in def.constraints() {
             constraints::check(self, &value, node, clause, type_name, path, diags);
         }
@@ -452,7 +467,7 @@ impl<'m> Typing<'_, 'm> {
         type_name: &str,
         path: &str,
         expected: &str,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         let found = match node.as_scalar() {
             Some(s) => format!("`{}` ({})", s.text, node.describe()),
@@ -464,31 +479,52 @@ impl<'m> Typing<'_, 'm> {
             // A literal reader's own reason already says what is wrong and what would be right.
             message = format!("`{path}` (type `{type_name}`): {expected}");
         }
-        diags.push(
+        report(diags, || {
             Diagnostic::error(codes::TOSCA_TYPE_MISMATCH, message)
                 .at(node.span)
                 .hint(format!(
                     "write a value of type `{type_name}`, or a function such as get_input"
-                )),
-        );
+                ))
+        });
         // Not a value of its type, the node is kept as written; this is its only reading, so
         // what is wrong inside it as a value (an undeclared input, a misspelt function) is
         // reported too.
-        self.reader.value(node, diags)
+        read_plain(self.reader, node, diags)
     }
 }
 
 /// A Simple Profile `boolean` written as YAML 1.1 writes one (`yes`, `off`): read as the
 /// boolean, with a warning.
-fn yaml11_boolean(node: &Yaml, path: &str, diags: &mut Diagnostics) -> Value {
+fn yaml11_boolean(node: &Yaml, path: &str, diags: &mut Option<&mut Diagnostics>) -> Value {
     let (text, b) = yaml11_bool(node).unwrap_or_default();
-    diags.push(
+    report(diags, || {
         Diagnostic::warning(
             codes::TOSCA_TYPE_MISMATCH,
             format!("`{path}` is `{text}`, a string in YAML 1.2; read as the boolean {b}, as YAML 1.1 would"),
         )
         .at(node.span)
-        .hint(format!("write `{b}`")),
-    );
+        .hint(format!("write `{b}`"))
+    });
     Value::Boolean(b)
+}
+
+/// Reports the diagnostic `make` makes, if the reading reports: a reading with `None` (a
+/// default, checked where it is defined) makes no diagnostic.
+fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnostic) {
+    if let Some(diags) = diags {
+        diags.push(make());
+    }
+}
+
+/// `node` as a plain value ([`ValueReader`](crate::resolve::values::ValueReader)), reporting
+/// if the reading reports.
+fn read_plain(
+    reader: &crate::resolve::values::ValueReader,
+    node: &Yaml,
+    diags: &mut Option<&mut Diagnostics>,
+) -> Value {
+    match diags {
+        Some(diags) => reader.value(node, diags),
+        None => reader.plain(node),
+    }
 }
