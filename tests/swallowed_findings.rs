@@ -1,0 +1,92 @@
+//! Diagnostics that swallowing sinks used to lose (issue 24: "a fact is reported once, where
+//! it is read"): each is now reported exactly once, at its place, beside whatever the input
+//! already got. The bad-input cases can only show a run's first error; these show the ones
+//! found after it.
+
+use std::path::Path;
+
+mod common;
+
+use common::{stderr, toscana};
+
+/// The diagnostics of `toscana check FILE --message-format json`.
+fn json_check(file: &Path) -> Vec<serde_json::Value> {
+    let out = toscana()
+        .arg("check")
+        .arg(file)
+        .args(["--message-format", "json"])
+        .output()
+        .unwrap();
+    stderr(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// How many diagnostics of `code` at `line`:`column` say `message` when `text` is checked.
+fn count(text: &str, code: &str, (line, column): (u64, u64), message: &str) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.yaml");
+    std::fs::write(&file, text).unwrap();
+    let found = json_check(&file);
+    found
+        .iter()
+        .filter(|d| {
+            d["code"] == code
+                && d["line"] == line
+                && d["column"] == column
+                && d["message"].as_str().is_some_and(|m| m.contains(message))
+        })
+        .count()
+}
+
+#[test]
+fn what_is_wrong_inside_a_value_not_of_its_type_is_reported_with_the_mismatch() {
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Box:
+    derived_from: tosca.nodes.Root
+    properties:
+      size:
+        type: integer
+topology_template:
+  node_templates:
+    b:
+      type: Box
+      properties:
+        size: [ { get_input: nope } ]
+";
+    let at = (13, 15);
+    assert_eq!(count(text, "tosca::type-mismatch", at, "must be a single integer"), 1);
+    let inside = (13, 17);
+    let undefined = "get_input refers to undefined input `nope`";
+    assert_eq!(count(text, "tosca::unknown-name", inside, undefined), 1);
+}
+
+#[test]
+fn a_malformed_call_among_a_validation_clauses_literals_is_reported_once() {
+    // The type is used by two templates: the clause is still read, and reported, once.
+    let text = "tosca_definitions_version: tosca_2_0
+data_types:
+  Small:
+    derived_from: string
+    validation: { $equal: [ $value, { a: 1, $concat: [ x ] } ] }
+node_types:
+  Box:
+    properties:
+      size:
+        type: Small
+service_template:
+  node_templates:
+    b:
+      type: Box
+      properties:
+        size: abc
+    c:
+      type: Box
+      properties:
+        size: def
+";
+    let malformed = "malformed function: `$concat` is one of 2 keys of this map";
+    assert_eq!(count(text, "tosca::function", (5, 45), malformed), 1);
+}
