@@ -540,24 +540,20 @@ impl<'b> Decider<'_, 'b, '_> {
         {
             return (Rc::clone(known), at);
         }
-        let mut quiet = Diagnostics::with_cap(0);
+        // The relationship's type and properties are read, and what is wrong with them
+        // reported, where the relationship is made (`relationship`, from `build`): this
+        // earlier reading, to judge candidates, reports nothing.
         let types = match &name {
-            Some((n, written)) => {
-                self.builder
-                    .ancestry
-                    .of(model, TypeKind::Relationship, n, *written, &mut quiet)
-            }
+            Some((n, written)) => self.builder.ancestry.of_reported_elsewhere(
+                model,
+                TypeKind::Relationship,
+                n,
+                *written,
+            ),
             None => TypeNames::default(),
         };
         let defs = definitions(model, TypeKind::Relationship, &types);
-        let properties = self.builder.merged(
-            "the relationship",
-            &defs,
-            "properties",
-            assigned,
-            at,
-            &mut quiet,
-        );
+        let properties = self.builder.merged_values(&defs, "properties", assigned);
         let ancestry = &mut *self.builder.ancestry;
         let info = Rc::new(RelationshipInfo {
             valid_targets: selection::listed_types(

@@ -304,6 +304,22 @@ impl<'a> NodeBuilder<'a> {
         values
     }
 
+    /// The values [`Self::merged`] gives (the defaults of `section` in `defs`, then the
+    /// typed assignments in `assigned`), reporting nothing: for a second reading of
+    /// assignments whose owner reports them where it reads them (each caller names it).
+    pub fn merged_values(
+        &mut self,
+        defs: &[&'a TypeDef],
+        section: &str,
+        assigned: Option<&Yaml>,
+    ) -> IndexMap<String, Value> {
+        let definitions = self.definitions.of(defs, section);
+        let mut values = self.defaults(&definitions, section);
+        let mut typing = self.typing();
+        values.extend(typing.assigned_to("", &definitions, section, assigned, false, &mut None));
+        values
+    }
+
     /// The typed defaults of `section`'s merged definitions from [`DefinitionsCache::of`],
     /// worked out once per definition set (what [`Typing::defaults`] gives). The cache's key is
     /// the set's address, which is one (type chain, section) for as long as the builder lives.

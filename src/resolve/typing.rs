@@ -108,6 +108,21 @@ impl<'m> Typing<'_, 'm> {
         check_names: bool,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Value> {
+        let diags = &mut Some(diags);
+        self.assigned_to(owner, definitions, section, assigned, check_names, diags)
+    }
+
+    /// [`Self::assigned`], reporting to `diags` if any: `None` for a second reading of
+    /// assignments whose owner reports them where it reads them (each caller names it).
+    pub fn assigned_to(
+        &mut self,
+        owner: &str,
+        definitions: &IndexMap<&'m str, Definition<'m>>,
+        section: &str,
+        assigned: Option<&Yaml>,
+        check_names: bool,
+        diags: &mut Option<&mut Diagnostics>,
+    ) -> IndexMap<String, Value> {
         let mut out = IndexMap::new();
         let entries = assigned
             .and_then(Yaml::as_map)
@@ -134,16 +149,21 @@ impl<'m> Typing<'_, 'm> {
             };
             let value = match definitions.get(name) {
                 Some(def) if self.fixed_value(section, def).is_some() => {
-                    diags.push(fixed_assigned(owner, name, entry.key.span));
+                    if let Some(diags) = diags {
+                        diags.push(fixed_assigned(owner, name, entry.key.span));
+                    }
                     continue;
                 }
-                Some(def) => self.value(node, def, &format!("{section}.{name}"), diags),
-                None => {
-                    if check_names {
-                        diags.push(unknown_name(owner, section, name, entry, definitions));
+                Some(def) => self.value_at(node, def, &format!("{section}.{name}"), 0, diags),
+                None => match diags {
+                    Some(diags) => {
+                        if check_names {
+                            diags.push(unknown_name(owner, section, name, entry, definitions));
+                        }
+                        self.reader.value(node, diags)
                     }
-                    self.reader.value(node, diags)
-                }
+                    None => self.reader.plain(node),
+                },
             };
             out.insert(name.to_string(), value);
         }
