@@ -57,7 +57,10 @@ topology_template:
         size: [ { get_input: nope } ]
 ";
     let at = (13, 15);
-    assert_eq!(count(text, "tosca::type-mismatch", at, "must be a single integer"), 1);
+    assert_eq!(
+        count(text, "tosca::type-mismatch", at, "must be a single integer"),
+        1
+    );
     let inside = (13, 17);
     let undefined = "get_input refers to undefined input `nope`";
     assert_eq!(count(text, "tosca::unknown-name", inside, undefined), 1);
