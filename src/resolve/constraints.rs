@@ -125,7 +125,7 @@ pub fn judge(typing: &mut Typing, clause: &Yaml, type_name: &str, diags: &mut Di
     };
     match operator {
         "in_range" => {
-            let Some((low, high)) = in_range_bounds(operand, diags) else {
+            let Some((low, high)) = in_range_bounds(operand, &mut Some(diags)) else {
                 return;
             };
             let low_value = typing.operand(low, bound_type(type_name), operator, diags);
@@ -188,16 +188,37 @@ pub fn holds(
     type_name: &str,
     diags: &mut Diagnostics,
 ) -> Option<bool> {
+    holds_to(
+        typing,
+        value,
+        operator,
+        operand,
+        type_name,
+        &mut Some(diags),
+    )
+}
+
+/// [`holds`], reporting to `diags` if any: `None` where the clause is judged again (against
+/// each candidate of a requirement, say) after its owner read it and reported what is wrong
+/// with it (each caller names that place).
+pub fn holds_to(
+    typing: &mut Typing,
+    value: &Value,
+    operator: &str,
+    operand: &Yaml,
+    type_name: &str,
+    diags: &mut Option<&mut Diagnostics>,
+) -> Option<bool> {
     if matches!(value, Value::Call(_)) {
         return None;
     }
     let ok = match operator {
         "equal" => {
-            let want = typing.operand(operand, type_name, operator, diags);
+            let want = typing.operand_to(operand, type_name, operator, diags);
             same(value, &want)
         }
         "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
-            let want = typing.operand(operand, type_name, operator, diags);
+            let want = typing.operand_to(operand, type_name, operator, diags);
             let order = compare(value, &want)?;
             match operator {
                 "greater_than" => order == Ordering::Greater,
@@ -217,10 +238,10 @@ pub fn holds(
                 },
                 _ => (value, value),
             };
-            let low = typing.operand(low, bound_type(type_name), operator, diags);
+            let low = typing.operand_to(low, bound_type(type_name), operator, diags);
             let above = compare(first, &low).is_none_or(|o| o != Ordering::Less);
             let below = high.scalar_text() == Some("UNBOUNDED") || {
-                let high = typing.operand(high, bound_type(type_name), operator, diags);
+                let high = typing.operand_to(high, bound_type(type_name), operator, diags);
                 *last != Value::String("UNBOUNDED".into())
                     && compare(last, &high).is_none_or(|o| o != Ordering::Greater)
             };
@@ -228,16 +249,14 @@ pub fn holds(
         }
         "valid_values" => {
             let Some(items) = operand.as_seq() else {
-                diags.push(bad_operand(
-                    operand,
-                    operator,
-                    "a list of the allowed values",
-                ));
+                report(diags, || {
+                    bad_operand(operand, operator, "a list of the allowed values")
+                });
                 return None;
             };
             let allowed: Vec<Value> = items
                 .iter()
-                .map(|i| typing.operand(i, type_name, operator, diags))
+                .map(|i| typing.operand_to(i, type_name, operator, diags))
                 .collect();
             allowed.iter().any(|a| same(value, a))
         }
@@ -246,7 +265,9 @@ pub fn holds(
                 crate::yaml::Core::Int(i) if i >= 0 => Some(i as usize),
                 _ => None,
             }) else {
-                diags.push(bad_operand(operand, operator, "a non-negative integer"));
+                report(diags, || {
+                    bad_operand(operand, operator, "a non-negative integer")
+                });
                 return None;
             };
             let len = length(value)?;
@@ -258,11 +279,9 @@ pub fn holds(
         }
         "pattern" => {
             let Some(pattern) = operand.scalar_text() else {
-                diags.push(bad_operand(
-                    operand,
-                    operator,
-                    "a regular expression string",
-                ));
+                report(diags, || {
+                    bad_operand(operand, operator, "a regular expression string")
+                });
                 return None;
             };
             let Value::String(text) = value else {
@@ -271,15 +290,17 @@ pub fn holds(
             match typing.patterns.whole(pattern) {
                 Ok(regex) => regex.is_match(text),
                 Err(Refused::Invalid(why)) => {
-                    diags.push(bad_operand(
-                        operand,
-                        operator,
-                        &format!("a valid regular expression ({why})"),
-                    ));
+                    report(diags, || {
+                        bad_operand(
+                            operand,
+                            operator,
+                            &format!("a valid regular expression ({why})"),
+                        )
+                    });
                     return None;
                 }
                 Err(refused @ Refused::Budget(_)) => {
-                    diags.push(
+                    report(diags, || {
                         Diagnostic::error(
                             codes::TOSCA_LIMIT,
                             format!(
@@ -288,8 +309,8 @@ pub fn holds(
                             ),
                         )
                         .at(operand.span)
-                        .hint(refused.hint().unwrap_or_default()),
-                    );
+                        .hint(refused.hint().unwrap_or_default())
+                    });
                     return None;
                 }
             }
@@ -301,16 +322,24 @@ pub fn holds(
 }
 
 /// The two bounds of an `in_range` operand; `None` (reported) when it is not a list of two.
-fn in_range_bounds<'y>(operand: &'y Yaml, diags: &mut Diagnostics) -> Option<(&'y Yaml, &'y Yaml)> {
+fn in_range_bounds<'y>(
+    operand: &'y Yaml,
+    diags: &mut Option<&mut Diagnostics>,
+) -> Option<(&'y Yaml, &'y Yaml)> {
     let Some([low, high]) = operand.as_seq() else {
-        diags.push(bad_operand(
-            operand,
-            "in_range",
-            "a list of two values, [min, max]",
-        ));
+        report(diags, || {
+            bad_operand(operand, "in_range", "a list of two values, [min, max]")
+        });
         return None;
     };
     Some((low, high))
+}
+
+/// Reports the diagnostic `make` makes, if the judgement reports (see [`holds_to`]).
+fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnostic) {
+    if let Some(diags) = diags {
+        diags.push(make());
+    }
 }
 
 /// The type of an `in_range` bound on a value of `type_name`: the bounds of a `range` are its

@@ -456,15 +456,17 @@ fn judge_property(
         .get(filter.name)
         .and_then(Definition::type_name)
         .unwrap_or_default();
-    let mut quiet = Diagnostics::with_cap(0);
     for clause in &filter.clauses {
-        let holds = constraints::holds(
+        // What is wrong in the clause is reported where the filter is checked against the
+        // type the requirement asks for (`check_properties`); judging a candidate reports
+        // nothing.
+        let holds = constraints::holds_to(
             typing,
             value,
             clause.operator,
             clause.operand,
             type_name,
-            &mut quiet,
+            &mut None,
         );
         if holds != Some(true) {
             let written = format!(

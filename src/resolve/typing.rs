@@ -317,9 +317,19 @@ impl<'m> Typing<'_, 'm> {
         operator: &str,
         diags: &mut Diagnostics,
     ) -> Value {
+        self.operand_to(node, type_name, operator, &mut Some(diags))
+    }
+
+    /// [`Self::operand`], reporting to `diags` if any (`None`: the clause's owner reports it).
+    pub fn operand_to(
+        &mut self,
+        node: &Yaml,
+        type_name: &str,
+        operator: &str,
+        diags: &mut Option<&mut Diagnostics>,
+    ) -> Value {
         let path = format!("the operand of `{operator}`");
-        self.read_as(node, type_name, None, None, &path, 0, &mut Some(diags))
-            .0
+        self.read_as(node, type_name, None, None, &path, 0, diags).0
     }
 
     /// The data type a `type` (or schema) node names where it is written: its identity, or
