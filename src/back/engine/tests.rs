@@ -7,6 +7,7 @@ use serde_json::json;
 
 use super::*;
 use crate::back::BuiltinBackend;
+use crate::back::to_tera;
 use crate::back::{ElementKind, write_outputs};
 use crate::diag::Severity;
 use crate::limits::Limits;
