@@ -5,7 +5,9 @@
 //! (`function2-variadic-repeat-type`, T2-FNDEF-03), deprecated properties
 //! (`*-deprecated-assigned`, T2-PROPDEF-07) and an implementation that names an artifact
 //! (T2-IMPL-02), output values (`*-hunt-output-value-type`, T2-PARAM-01) and a requirement's
-//! capability (`t2-hunt-requirement-capability-unknown`, T2-REQASSIGN-02). Each file checks
+//! capability (`t2-hunt-requirement-capability-unknown`, T2-REQASSIGN-02), and the 1.x
+//! definitions that refine inherited ones without naming their base (`hunt3-*-def-1-x-no-*`,
+//! A.6.1.1, A.6.2.1, A.5.12.2.1). Each file checks
 //! with no diagnostic, or, where the rule reports once, reports once.
 
 mod common;
@@ -384,6 +386,40 @@ service_template:
             capability: Bindable
     host:
       type: Host
+",
+    );
+}
+
+#[test]
+fn simple_definitions_that_refine_inherited_ones_may_leave_out_their_base() {
+    // A.6.1.1, A.6.2.1, A.5.12.2.1: a new capability definition names its `type`, a new
+    // requirement definition its `capability`, a new interface definition its `type`
+    // (`hunt3-*-def-1-x-no-*`); under a name the parent type defines, each refines the inherited
+    // one and may leave it out. The short forms name the base by their value.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.Server:
+    derived_from: tosca.nodes.Compute
+    capabilities:
+      host:
+        properties:
+          num_cpus:
+            type: integer
+            default: 2
+      admin: tosca.capabilities.Endpoint.Admin
+    requirements:
+      - local_storage:
+          occurrences: [0, 1]
+      - backup: tosca.capabilities.Attachment
+    interfaces:
+      Standard:
+        create:
+          description: creates the server
+topology_template:
+  node_templates:
+    server:
+      type: my.Server
 ",
     );
 }
