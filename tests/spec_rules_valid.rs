@@ -7,7 +7,7 @@
 //! (T2-IMPL-02), output values (`*-hunt-output-value-type`, T2-PARAM-01) and a requirement's
 //! capability (`t2-hunt-requirement-capability-unknown`, T2-REQASSIGN-02), and the 1.x
 //! definitions that refine inherited ones without naming their base (`hunt3-*-def-1-x-no-*`,
-//! A.6.1.1, A.6.2.1, A.5.12.2.1). Each file checks
+//! A.6.1.1, A.6.2.1, A.5.12.2.1), and the TOSCA 1.0 XML shapes of `hunt3-xml-*`. Each file checks
 //! with no diagnostic, or, where the rule reports once, reports once.
 
 mod common;
@@ -421,5 +421,54 @@ topology_template:
     server:
       type: my.Server
 ",
+    );
+}
+
+#[test]
+fn xml_parameters_derivations_interfaces_and_artifact_references_as_the_schema_writes_them() {
+    // The valid counterparts of `hunt3-xml-*` (TOSCA 1.0 csd06 Appendix D): parameters with
+    // `name` and `type` (tParameter), `DerivedFrom` with `typeRef`, `SourceInterfaces` and
+    // `TargetInterfaces` holding `Interface` elements, an `ArtifactReference` with `reference`
+    // and an `Include` pattern. The checker tells XML from YAML by the content.
+    accepted(
+        r#"<Definitions xmlns="http://docs.oasis-open.org/tosca/ns/2011/12" xmlns:t="http://example.com/t" id="d" targetNamespace="http://example.com/t">
+  <NodeType name="Base"/>
+  <NodeType name="App">
+    <DerivedFrom typeRef="t:Base"/>
+    <Interfaces>
+      <Interface name="lifecycle">
+        <Operation name="install">
+          <InputParameters>
+            <InputParameter name="port" type="xs:integer" required="no"/>
+          </InputParameters>
+          <OutputParameters>
+            <OutputParameter name="url" type="xs:string"/>
+          </OutputParameters>
+        </Operation>
+      </Interface>
+    </Interfaces>
+  </NodeType>
+  <RelationshipType name="ConnectsTo">
+    <SourceInterfaces>
+      <Interface name="configure">
+        <Operation name="pre_configure"/>
+      </Interface>
+    </SourceInterfaces>
+    <TargetInterfaces>
+      <Interface name="configure">
+        <Operation name="add_source"/>
+      </Interface>
+    </TargetInterfaces>
+  </RelationshipType>
+  <ArtifactType name="Script"/>
+  <ArtifactTemplate id="install" type="t:Script">
+    <ArtifactReferences>
+      <ArtifactReference reference="scripts">
+        <Include pattern="*.sh"/>
+      </ArtifactReference>
+    </ArtifactReferences>
+  </ArtifactTemplate>
+</Definitions>
+"#,
     );
 }

@@ -237,6 +237,21 @@ pub fn required<'a>(d: &Doc, n: X<'a, '_>, name: &str, diags: &mut Diagnostics) 
     }
 }
 
+/// An `InputParameter` or `OutputParameter` (the schema's tParameter, X1-IFC-03): no TOSCA
+/// children, the attributes `name` and `type` (both `use="required"`, an opaque string) and
+/// `required` (yes/no, default yes). Returns its name and type, each when written, and its
+/// `required`.
+pub fn parameter<'a>(
+    d: &Doc,
+    p: X<'a, '_>,
+    diags: &mut Diagnostics,
+) -> (Option<&'a str>, Option<&'a str>, bool) {
+    check_element(d, p, &[], &["name", "type", "required"], &[], diags);
+    let name = required(d, p, "name", diags);
+    let type_name = required(d, p, "type", diags);
+    (name, type_name, yes_no(d, p, "required", true, diags))
+}
+
 /// A `yes`/`no` attribute (TOSCA's tBoolean), `default` when absent.
 pub fn yes_no(d: &Doc, n: X, name: &str, default: bool, diags: &mut Diagnostics) -> bool {
     match attr(n, name) {

@@ -70,13 +70,14 @@ pub(super) fn workflows(x: &mut X, di: usize, plans: Xn) -> M {
         w.set_nonempty("metadata", meta);
         if let Some(ip) = kid(p, "InputParameters") {
             let mut inputs = M::new(d.el(ip));
+            doc::check_element(d, ip, &["InputParameter"], &[], &[], x.diags);
             for param in kids(ip, "InputParameter") {
-                let Some(name) = doc::required(d, param, "name", x.diags) else {
+                let (name, _, required) = doc::parameter(d, param, x.diags);
+                let Some(name) = name else {
                     continue;
                 };
                 let mut pm = M::new(d.el(param));
                 pm.set("type", build::s("string", d.at(param, "type")));
-                let required = doc::yes_no(d, param, "required", true, x.diags);
                 pm.set(
                     "required",
                     build::boolean(required, d.at(param, "required")),
@@ -84,6 +85,12 @@ pub(super) fn workflows(x: &mut X, di: usize, plans: Xn) -> M {
                 inputs.put(name, d.at(param, "name"), pm.done());
             }
             w.set_nonempty("inputs", inputs);
+        }
+        if let Some(op) = kid(p, "OutputParameters") {
+            doc::check_element(d, op, &["OutputParameter"], &[], &[], x.diags);
+            for param in kids(op, "OutputParameter") {
+                doc::parameter(d, param, x.diags);
+            }
         }
         for el in ["Precondition", "OutputParameters"] {
             if let Some(c) = p.children().find(|c| doc::is(*c, el)) {

@@ -244,6 +244,10 @@ impl<'d, 'a> X<'d, 'a> {
     /// not be final.
     fn derived(&mut self, di: usize, n: Xn, kind: XKind, attr_name: &str) -> Option<(Found, Span)> {
         let df = kid(n, "DerivedFrom")?;
+        // `DerivedFrom` holds its one required QName attribute and nothing else.
+        let d = self.docs[di];
+        doc::check_element(d, df, &[], &[attr_name], &[], self.diags);
+        doc::required(d, df, attr_name, self.diags)?;
         let (found, span) = self.resolve(di, df, attr_name, kind)?;
         if let Found::Def(p) = found {
             let pd = self.docs[p.doc];
