@@ -472,3 +472,64 @@ fn xml_parameters_derivations_interfaces_and_artifact_references_as_the_schema_w
 "#,
     );
 }
+
+#[test]
+fn xml_lists_relationship_ends_and_exported_operations_as_the_schema_writes_them() {
+    // The valid counterparts of the second `hunt3-xml-*` batch (TOSCA 1.0 csd06 Appendix D):
+    // list elements holding their own items, SourceElement/TargetElement with `ref` only,
+    // ValidSource/ValidTarget with `typeRef`, an exported operation bound to a plan by
+    // `planRef`.
+    accepted(
+        r#"<Definitions xmlns="http://docs.oasis-open.org/tosca/ns/2011/12" xmlns:t="http://example.com/t" id="d" targetNamespace="http://example.com/t">
+  <RequirementType name="NeedsDatabase" requiredCapabilityType="t:Database"/>
+  <CapabilityType name="Database"/>
+  <NodeType name="App">
+    <RequirementDefinitions>
+      <RequirementDefinition name="db" requirementType="t:NeedsDatabase" lowerBound="0"/>
+    </RequirementDefinitions>
+  </NodeType>
+  <NodeType name="Dbms">
+    <CapabilityDefinitions>
+      <CapabilityDefinition name="api" capabilityType="t:Database"/>
+    </CapabilityDefinitions>
+  </NodeType>
+  <RelationshipType name="ConnectsTo">
+    <ValidSource typeRef="t:NeedsDatabase"/>
+    <ValidTarget typeRef="t:Database"/>
+  </RelationshipType>
+  <ServiceTemplate id="st">
+    <BoundaryDefinitions>
+      <Interfaces>
+        <Interface name="management">
+          <Operation name="scale">
+            <Plan planRef="scale_out"/>
+          </Operation>
+        </Interface>
+      </Interfaces>
+    </BoundaryDefinitions>
+    <TopologyTemplate>
+      <NodeTemplate id="web" type="t:App">
+        <Requirements>
+          <Requirement id="web_db" name="db" type="t:NeedsDatabase"/>
+        </Requirements>
+      </NodeTemplate>
+      <NodeTemplate id="db" type="t:Dbms">
+        <Capabilities>
+          <Capability id="db_api" name="api" type="t:Database"/>
+        </Capabilities>
+      </NodeTemplate>
+      <RelationshipTemplate id="web_to_db" type="t:ConnectsTo">
+        <SourceElement ref="web_db"/>
+        <TargetElement ref="db_api"/>
+      </RelationshipTemplate>
+    </TopologyTemplate>
+    <Plans>
+      <Plan id="scale_out" planType="http://example.com/ScalePlan" planLanguage="http://www.omg.org/spec/BPMN/20100524/MODEL">
+        <PlanModelReference reference="plans/scale.zip"/>
+      </Plan>
+    </Plans>
+  </ServiceTemplate>
+</Definitions>
+"#,
+    );
+}

@@ -166,6 +166,19 @@ pub fn check_element(
     check_attributes(d, n, attrs, lenient, diags) && ok
 }
 
+/// A list element of the schema (`Requirements`, `DeploymentArtifacts`, `PropertyMappings`, ...):
+/// no attributes and, besides `documentation`, only `item` children, which it returns. Without
+/// the check, a misspelt or misplaced child would be dropped without a word.
+pub fn items<'a, 'i>(
+    d: &Doc,
+    list: X<'a, 'i>,
+    item: &'static str,
+    diags: &mut Diagnostics,
+) -> impl Iterator<Item = X<'a, 'i>> + use<'a, 'i> {
+    check_element(d, list, &[item], &[], &[], diags);
+    kids(list, item)
+}
+
 /// The attribute half of [`check_element`], for an element whose children are checked as they
 /// are read: reports each attribute without a namespace that is neither in `attrs` nor in
 /// `lenient`, and says whether there was none.

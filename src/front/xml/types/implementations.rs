@@ -70,7 +70,7 @@ impl X<'_, '_> {
         let d = self.docs[def.doc];
         let n = self.node(def);
         if let Some(ias) = kid(n, "ImplementationArtifacts") {
-            for (i, ia) in kids(ias, "ImplementationArtifact").enumerate() {
+            for (i, ia) in doc::items(d, ias, "ImplementationArtifact", self.diags).enumerate() {
                 let iface = attr(ia, "interfaceName").map(str::to_string);
                 let op = attr(ia, "operationName").map(str::to_string);
                 let name =
@@ -95,7 +95,7 @@ impl X<'_, '_> {
             }
         }
         if let Some(das) = kid(n, "DeploymentArtifacts") {
-            for da in kids(das, "DeploymentArtifact") {
+            for da in doc::items(d, das, "DeploymentArtifact", self.diags) {
                 let Some(name) = doc::required(d, da, "name", self.diags) else {
                     continue;
                 };
