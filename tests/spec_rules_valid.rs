@@ -533,3 +533,38 @@ fn xml_lists_relationship_ends_and_exported_operations_as_the_schema_writes_them
 "#,
     );
 }
+
+#[test]
+fn simple_group_members_policy_targets_and_occurrences_as_the_spec_writes_them() {
+    // The valid counterparts of `hunt3-group-type-1-x-member-unknown`,
+    // `hunt3-policy-type-1-x-target-unknown` and `hunt3-requirement-def-1-x-occurrences-inverted`:
+    // members name node types, targets node or group types, occurrences are [min, max] with
+    // min <= max (the implied default [1, 1] among them) or [min, UNBOUNDED].
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+group_types:
+  my.Tier:
+    derived_from: tosca.groups.Root
+    members: [ tosca.nodes.WebServer, tosca.nodes.Compute ]
+policy_types:
+  my.Backup:
+    derived_from: tosca.policies.Root
+    targets: [ tosca.nodes.Storage.BlockStorage, my.Tier ]
+node_types:
+  my.Balancer:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      admin:
+        type: tosca.capabilities.Endpoint.Admin
+        occurrences: [1, 1]
+    requirements:
+      - backend:
+          capability: tosca.capabilities.Endpoint
+          occurrences: [0, UNBOUNDED]
+topology_template:
+  node_templates:
+    balancer:
+      type: my.Balancer
+",
+    );
+}
