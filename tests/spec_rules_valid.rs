@@ -478,7 +478,7 @@ fn xml_lists_relationship_ends_and_exported_operations_as_the_schema_writes_them
     // The valid counterparts of the second `hunt3-xml-*` batch (TOSCA 1.0 csd06 Appendix D):
     // list elements holding their own items, SourceElement/TargetElement with `ref` only,
     // ValidSource/ValidTarget with `typeRef`, an exported operation bound to a plan by
-    // `planRef`.
+    // `planRef`, a Tag with `name` and `value`.
     accepted(
         r#"<Definitions xmlns="http://docs.oasis-open.org/tosca/ns/2011/12" xmlns:t="http://example.com/t" id="d" targetNamespace="http://example.com/t">
   <RequirementType name="NeedsDatabase" requiredCapabilityType="t:Database"/>
@@ -498,6 +498,9 @@ fn xml_lists_relationship_ends_and_exported_operations_as_the_schema_writes_them
     <ValidTarget typeRef="t:Database"/>
   </RelationshipType>
   <ServiceTemplate id="st">
+    <Tags>
+      <Tag name="tier" value="web"/>
+    </Tags>
     <BoundaryDefinitions>
       <Interfaces>
         <Interface name="management">

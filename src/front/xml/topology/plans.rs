@@ -10,7 +10,7 @@ use crate::front::xml::doc::{self, attr, documentation, kid, kids};
 pub(super) fn workflows(x: &mut X, di: usize, plans: Xn) -> M {
     let d = x.docs[di];
     let mut out = M::new(d.el(plans));
-    for p in kids(plans, "Plan") {
+    for p in doc::items(d, plans, "Plan", x.diags) {
         doc::check_element(
             d,
             p,
@@ -32,6 +32,9 @@ pub(super) fn workflows(x: &mut X, di: usize, plans: Xn) -> M {
         let lang = doc::required(d, p, "planLanguage", x.diags);
         let model = kid(p, "PlanModel");
         let reference = kid(p, "PlanModelReference");
+        if let Some(r) = reference {
+            doc::check_element(d, r, &[], &["reference"], &[], x.diags);
+        }
         if model.is_some() == reference.is_some() {
             x.diags.push(
                 Diagnostic::error(codes::XML_SCHEMA, format!("plan `{id}` has {} of PlanModel and PlanModelReference; it has exactly one", if model.is_some() { "both" } else { "neither" }))
