@@ -5,7 +5,9 @@
 //! (`function2-variadic-repeat-type`, T2-FNDEF-03), deprecated properties
 //! (`*-deprecated-assigned`, T2-PROPDEF-07) and an implementation that names an artifact
 //! (T2-IMPL-02), output values (`*-hunt-output-value-type`, T2-PARAM-01) and a requirement's
-//! capability (`t2-hunt-requirement-capability-unknown`, T2-REQASSIGN-02). Each file checks
+//! capability (`t2-hunt-requirement-capability-unknown`, T2-REQASSIGN-02), and the 1.x
+//! definitions that refine inherited ones without naming their base (`hunt3-*-def-1-x-no-*`,
+//! A.6.1.1, A.6.2.1, A.5.12.2.1), and the TOSCA 1.0 XML shapes of `hunt3-xml-*`. Each file checks
 //! with no diagnostic, or, where the rule reports once, reports once.
 
 mod common;
@@ -384,6 +386,188 @@ service_template:
             capability: Bindable
     host:
       type: Host
+",
+    );
+}
+
+#[test]
+fn simple_definitions_that_refine_inherited_ones_may_leave_out_their_base() {
+    // A.6.1.1, A.6.2.1, A.5.12.2.1: a new capability definition names its `type`, a new
+    // requirement definition its `capability`, a new interface definition its `type`
+    // (`hunt3-*-def-1-x-no-*`); under a name the parent type defines, each refines the inherited
+    // one and may leave it out. The short forms name the base by their value.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.Server:
+    derived_from: tosca.nodes.Compute
+    capabilities:
+      host:
+        properties:
+          num_cpus:
+            type: integer
+            default: 2
+      admin: tosca.capabilities.Endpoint.Admin
+    requirements:
+      - local_storage:
+          occurrences: [0, 1]
+      - backup: tosca.capabilities.Attachment
+    interfaces:
+      Standard:
+        create:
+          description: creates the server
+topology_template:
+  node_templates:
+    server:
+      type: my.Server
+",
+    );
+}
+
+#[test]
+fn xml_parameters_derivations_interfaces_and_artifact_references_as_the_schema_writes_them() {
+    // The valid counterparts of `hunt3-xml-*` (TOSCA 1.0 csd06 Appendix D): parameters with
+    // `name` and `type` (tParameter), `DerivedFrom` with `typeRef`, `SourceInterfaces` and
+    // `TargetInterfaces` holding `Interface` elements, an `ArtifactReference` with `reference`
+    // and an `Include` pattern. The checker tells XML from YAML by the content.
+    accepted(
+        r#"<Definitions xmlns="http://docs.oasis-open.org/tosca/ns/2011/12" xmlns:t="http://example.com/t" id="d" targetNamespace="http://example.com/t">
+  <NodeType name="Base"/>
+  <NodeType name="App">
+    <DerivedFrom typeRef="t:Base"/>
+    <Interfaces>
+      <Interface name="lifecycle">
+        <Operation name="install">
+          <InputParameters>
+            <InputParameter name="port" type="xs:integer" required="no"/>
+          </InputParameters>
+          <OutputParameters>
+            <OutputParameter name="url" type="xs:string"/>
+          </OutputParameters>
+        </Operation>
+      </Interface>
+    </Interfaces>
+  </NodeType>
+  <RelationshipType name="ConnectsTo">
+    <SourceInterfaces>
+      <Interface name="configure">
+        <Operation name="pre_configure"/>
+      </Interface>
+    </SourceInterfaces>
+    <TargetInterfaces>
+      <Interface name="configure">
+        <Operation name="add_source"/>
+      </Interface>
+    </TargetInterfaces>
+  </RelationshipType>
+  <ArtifactType name="Script"/>
+  <ArtifactTemplate id="install" type="t:Script">
+    <ArtifactReferences>
+      <ArtifactReference reference="scripts">
+        <Include pattern="*.sh"/>
+      </ArtifactReference>
+    </ArtifactReferences>
+  </ArtifactTemplate>
+</Definitions>
+"#,
+    );
+}
+
+#[test]
+fn xml_lists_relationship_ends_and_exported_operations_as_the_schema_writes_them() {
+    // The valid counterparts of the second `hunt3-xml-*` batch (TOSCA 1.0 csd06 Appendix D):
+    // list elements holding their own items, SourceElement/TargetElement with `ref` only,
+    // ValidSource/ValidTarget with `typeRef`, an exported operation bound to a plan by
+    // `planRef`, a Tag with `name` and `value`.
+    accepted(
+        r#"<Definitions xmlns="http://docs.oasis-open.org/tosca/ns/2011/12" xmlns:t="http://example.com/t" id="d" targetNamespace="http://example.com/t">
+  <RequirementType name="NeedsDatabase" requiredCapabilityType="t:Database"/>
+  <CapabilityType name="Database"/>
+  <NodeType name="App">
+    <RequirementDefinitions>
+      <RequirementDefinition name="db" requirementType="t:NeedsDatabase" lowerBound="0"/>
+    </RequirementDefinitions>
+  </NodeType>
+  <NodeType name="Dbms">
+    <CapabilityDefinitions>
+      <CapabilityDefinition name="api" capabilityType="t:Database"/>
+    </CapabilityDefinitions>
+  </NodeType>
+  <RelationshipType name="ConnectsTo">
+    <ValidSource typeRef="t:NeedsDatabase"/>
+    <ValidTarget typeRef="t:Database"/>
+  </RelationshipType>
+  <ServiceTemplate id="st">
+    <Tags>
+      <Tag name="tier" value="web"/>
+    </Tags>
+    <BoundaryDefinitions>
+      <Interfaces>
+        <Interface name="management">
+          <Operation name="scale">
+            <Plan planRef="scale_out"/>
+          </Operation>
+        </Interface>
+      </Interfaces>
+    </BoundaryDefinitions>
+    <TopologyTemplate>
+      <NodeTemplate id="web" type="t:App">
+        <Requirements>
+          <Requirement id="web_db" name="db" type="t:NeedsDatabase"/>
+        </Requirements>
+      </NodeTemplate>
+      <NodeTemplate id="db" type="t:Dbms">
+        <Capabilities>
+          <Capability id="db_api" name="api" type="t:Database"/>
+        </Capabilities>
+      </NodeTemplate>
+      <RelationshipTemplate id="web_to_db" type="t:ConnectsTo">
+        <SourceElement ref="web_db"/>
+        <TargetElement ref="db_api"/>
+      </RelationshipTemplate>
+    </TopologyTemplate>
+    <Plans>
+      <Plan id="scale_out" planType="http://example.com/ScalePlan" planLanguage="http://www.omg.org/spec/BPMN/20100524/MODEL">
+        <PlanModelReference reference="plans/scale.zip"/>
+      </Plan>
+    </Plans>
+  </ServiceTemplate>
+</Definitions>
+"#,
+    );
+}
+
+#[test]
+fn simple_group_members_policy_targets_and_occurrences_as_the_spec_writes_them() {
+    // The valid counterparts of `hunt3-group-type-1-x-member-unknown`,
+    // `hunt3-policy-type-1-x-target-unknown` and `hunt3-requirement-def-1-x-occurrences-inverted`:
+    // members name node types, targets node or group types, occurrences are [min, max] with
+    // min <= max (the implied default [1, 1] among them) or [min, UNBOUNDED].
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+group_types:
+  my.Tier:
+    derived_from: tosca.groups.Root
+    members: [ tosca.nodes.WebServer, tosca.nodes.Compute ]
+policy_types:
+  my.Backup:
+    derived_from: tosca.policies.Root
+    targets: [ tosca.nodes.Storage.BlockStorage, my.Tier ]
+node_types:
+  my.Balancer:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      admin:
+        type: tosca.capabilities.Endpoint.Admin
+        occurrences: [1, 1]
+    requirements:
+      - backend:
+          capability: tosca.capabilities.Endpoint
+          occurrences: [0, UNBOUNDED]
+topology_template:
+  node_templates:
+    balancer:
+      type: my.Balancer
 ",
     );
 }

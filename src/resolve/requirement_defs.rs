@@ -485,7 +485,8 @@ fn type_list(
 /// The type names a type writes inside its own definitions, checked for every type read, used
 /// or not: a capability definition's `type` and type lists, a requirement definition's `node`,
 /// `relationship` (and, in the Simple Profile, `capability`), an interface definition's `type`
-/// and an artifact definition's `type`.
+/// and an artifact definition's `type`; in the Simple Profile also a group type's `members` and
+/// a policy type's `targets`.
 ///
 /// Each of these keynames names a type of one kind: "The mandatory name of the capability type
 /// on which this capability definition is based" (§8.2 Capability Definition), "The optional
@@ -528,6 +529,13 @@ pub fn check_type_references(model: &Model, ancestry: &mut Ancestry, diags: &mut
             TypeKind::Node | TypeKind::Relationship | TypeKind::Group
         ) {
             checker.interfaces(map);
+        }
+        if model.dialect != Dialect::Tosca2 {
+            match kind {
+                TypeKind::Group => checker.listed(TypeKind::Node, map.get("members")),
+                TypeKind::Policy => checker.policy_targets(map.get("targets")),
+                _ => {}
+            }
         }
     }
     // Before this check these names went unread; the OASIS community profiles rely on that
@@ -628,6 +636,24 @@ impl Names<'_, '_> {
         for entry in defs.entries() {
             if let Some(t) = entry.value.as_map().and_then(|m| m.get("type")) {
                 self.named(TypeKind::Interface, t);
+            }
+        }
+    }
+
+    /// A 1.x policy type's `targets`, "an optional list of valid Node Types or Group Types the
+    /// Policy Type can be applied to" (Simple Profile 1.3, 3.7.12 Policy Type): each names a
+    /// node type or a group type. A 1.x group type's `members` name node types (3.7.11 Group
+    /// Type), read by [`Self::listed`].
+    fn policy_targets(&mut self, node: Option<&Node>) {
+        for item in node.and_then(Node::as_seq).unwrap_or_default() {
+            let Some(name) = item.as_str() else {
+                continue;
+            };
+            let group = self
+                .ancestry
+                .full_name(self.model, TypeKind::Group, name, item.span.file);
+            if group.is_none() {
+                self.named(TypeKind::Node, item);
             }
         }
     }

@@ -166,6 +166,19 @@ pub fn check_element(
     check_attributes(d, n, attrs, lenient, diags) && ok
 }
 
+/// A list element of the schema (`Requirements`, `DeploymentArtifacts`, `PropertyMappings`, ...):
+/// no attributes and, besides `documentation`, only `item` children, which it returns. Without
+/// the check, a misspelt or misplaced child would be dropped without a word.
+pub fn items<'a, 'i>(
+    d: &Doc,
+    list: X<'a, 'i>,
+    item: &'static str,
+    diags: &mut Diagnostics,
+) -> impl Iterator<Item = X<'a, 'i>> + use<'a, 'i> {
+    check_element(d, list, &[item], &[], &[], diags);
+    kids(list, item)
+}
+
 /// The attribute half of [`check_element`], for an element whose children are checked as they
 /// are read: reports each attribute without a namespace that is neither in `attrs` nor in
 /// `lenient`, and says whether there was none.
@@ -235,6 +248,21 @@ pub fn required<'a>(d: &Doc, n: X<'a, '_>, name: &str, diags: &mut Diagnostics) 
             None
         }
     }
+}
+
+/// An `InputParameter` or `OutputParameter` (the schema's tParameter, X1-IFC-03): no TOSCA
+/// children, the attributes `name` and `type` (both `use="required"`, an opaque string) and
+/// `required` (yes/no, default yes). Returns its name and type, each when written, and its
+/// `required`.
+pub fn parameter<'a>(
+    d: &Doc,
+    p: X<'a, '_>,
+    diags: &mut Diagnostics,
+) -> (Option<&'a str>, Option<&'a str>, bool) {
+    check_element(d, p, &[], &["name", "type", "required"], &[], diags);
+    let name = required(d, p, "name", diags);
+    let type_name = required(d, p, "type", diags);
+    (name, type_name, yes_no(d, p, "required", true, diags))
 }
 
 /// A `yes`/`no` attribute (TOSCA's tBoolean), `default` when absent.

@@ -195,6 +195,15 @@ fn requests(d: &doc::Doc, root: X, quirks: &Quirks, diags: &mut Diagnostics) -> 
     let mut out = Vec::new();
     let mut triples: HashSet<(String, String, String)> = HashSet::new();
     for imp in doc::kids(root, "Import") {
+        // tImport: `namespace`, `location`, `importType` (X1-IMP-01).
+        doc::check_element(
+            d,
+            imp,
+            &[],
+            &["namespace", "location", "importType"],
+            &[],
+            diags,
+        );
         let location = attr(imp, "location").map(str::to_string);
         let namespace = attr(imp, "namespace").map(str::to_string);
         let span = d.el(imp);

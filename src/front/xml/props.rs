@@ -101,6 +101,7 @@ impl X<'_, '_> {
     pub(super) fn own_schema(&mut self, di: usize, n: Xn) -> Option<Schema> {
         let d = self.docs[di];
         if let Some(p) = doc::kid(n, "PropertiesDefinition") {
+            doc::check_element(d, p, &[], &["element", "type"], &[], self.diags);
             let element = attr(p, "element");
             let ty = attr(p, "type");
             if element.is_some() == ty.is_some() {

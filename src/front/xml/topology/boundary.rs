@@ -55,11 +55,9 @@ pub(super) fn boundary(
     if let Some(pc) = kid(bd, "PropertyConstraints") {
         x.lose(di, pc, "boundary `PropertyConstraints`");
     }
-    for (i, p) in kid(bd, "Policies")
-        .into_iter()
-        .flat_map(|p| kids(p, "Policy"))
-        .enumerate()
-    {
+    let listed =
+        kid(bd, "Policies").map(|p| doc::items(d, p, "Policy", x.diags).collect::<Vec<_>>());
+    for (i, p) in listed.unwrap_or_default().into_iter().enumerate() {
         if let Some(pol) = super::policy::policy(x, di, p, &format!("boundary_policy_{i}"), None) {
             policies.push(pol);
         }
@@ -141,10 +139,21 @@ fn property_mappings(x: &mut X, di: usize, bd: Xn, ids: &HashMap<&str, Target>) 
     let Some(p) = kid(bd, "Properties") else {
         return props;
     };
-    for pm in kid(p, "PropertyMappings")
-        .into_iter()
-        .flat_map(|m| kids(m, "PropertyMapping"))
-    {
+    let listed = kid(p, "PropertyMappings")
+        .map(|m| doc::items(d, m, "PropertyMapping", x.diags).collect::<Vec<_>>());
+    for pm in listed.unwrap_or_default() {
+        doc::check_element(
+            d,
+            pm,
+            &[],
+            &[
+                "serviceTemplatePropertyRef",
+                "targetObjectRef",
+                "targetPropertyRef",
+            ],
+            &[],
+            x.diags,
+        );
         let (Some(service), Some(object), Some(target)) = (
             doc::required(d, pm, "serviceTemplatePropertyRef", x.diags),
             doc::required(d, pm, "targetObjectRef", x.diags),
@@ -201,20 +210,36 @@ fn property_mappings(x: &mut X, di: usize, bd: Xn, ids: &HashMap<&str, Target>) 
     props
 }
 
+/// What an exported operation binds, with the attributes each binding has.
+const BINDINGS: [(&str, &[&str]); 3] = [
+    (
+        "NodeOperation",
+        &["nodeRef", "interfaceName", "operationName"],
+    ),
+    (
+        "RelationshipOperation",
+        &["relationshipRef", "interfaceName", "operationName"],
+    ),
+    ("Plan", &["planRef"]),
+];
+
 /// Exported interfaces: operations bound to a plan; those bound to a node or relationship
 /// operation have no YAML counterpart.
 fn exported_interfaces(x: &mut X, di: usize, bd: Xn, ids: &HashMap<&str, Target>) -> M {
     let d = x.docs[di];
     let mut ifs = M::new(d.el(bd));
-    for i in kid(bd, "Interfaces")
-        .into_iter()
-        .flat_map(|i| kids(i, "Interface"))
-    {
+    let listed =
+        kid(bd, "Interfaces").map(|i| doc::items(d, i, "Interface", x.diags).collect::<Vec<_>>());
+    for i in listed.unwrap_or_default() {
+        // tExportedInterface: a `name` and its operations; tExportedOperation: a `name` and
+        // one NodeOperation, RelationshipOperation or Plan (X1-IFC-06, csd06 Appendix D).
+        doc::check_element(d, i, &["Operation"], &["name"], &[], x.diags);
         let Some(iname) = doc::required(d, i, "name", x.diags) else {
             continue;
         };
         let mut ops = M::new(d.el(i));
         for o in kids(i, "Operation") {
+            doc::check_element(d, o, &BINDINGS.map(|(el, _)| el), &["name"], &[], x.diags);
             let Some(oname) = doc::required(d, o, "name", x.diags) else {
                 continue;
             };
@@ -234,6 +259,9 @@ fn exported_interfaces(x: &mut X, di: usize, bd: Xn, ids: &HashMap<&str, Target>
                 continue;
             }
             let b = bound[0];
+            if let Some((_, attrs)) = BINDINGS.iter().find(|(el, _)| doc::is(b, el)) {
+                doc::check_element(d, b, &[], attrs, &[], x.diags);
+            }
             let (attr_name, want) = match b.tag_name().name() {
                 "NodeOperation" => ("nodeRef", "node template"),
                 "RelationshipOperation" => ("relationshipRef", "relationship template"),

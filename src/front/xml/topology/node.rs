@@ -102,7 +102,7 @@ fn check_requirements(x: &mut X, di: usize, n: Xn, id: &str, found: Option<&Type
         .as_ref()
         .map(|(f, _)| x.definition_names(f, "RequirementDefinitions", "RequirementDefinition"));
     if let Some(reqs) = kid(n, "Requirements") {
-        for r in kids(reqs, "Requirement") {
+        for r in doc::items(d, reqs, "Requirement", x.diags) {
             doc::check_element(
                 d,
                 r,
@@ -149,7 +149,7 @@ fn capabilities(x: &mut X, di: usize, n: Xn, id: &str, found: Option<&Typed>) ->
         .map(|(f, _)| x.definition_names(f, "CapabilityDefinitions", "CapabilityDefinition"));
     let caps = kid(n, "Capabilities")?;
     let mut cm = M::new(d.el(caps));
-    for c in kids(caps, "Capability") {
+    for c in doc::items(d, caps, "Capability", x.diags) {
         doc::check_element(
             d,
             c,
@@ -202,7 +202,7 @@ fn capabilities(x: &mut X, di: usize, n: Xn, id: &str, found: Option<&Typed>) ->
 fn node_policies(x: &mut X, di: usize, n: Xn, id: &str, policies: &mut Vec<Node>) {
     let d = x.docs[di];
     if let Some(pols) = kid(n, "Policies") {
-        for (i, p) in kids(pols, "Policy").enumerate() {
+        for (i, p) in doc::items(d, pols, "Policy", x.diags).enumerate() {
             if let Some(pol) = super::policy::policy(
                 x,
                 di,
@@ -221,7 +221,7 @@ fn artifacts(x: &mut X, di: usize, n: Xn) -> Option<M> {
     let d = x.docs[di];
     let das = kid(n, "DeploymentArtifacts")?;
     let mut am = M::new(d.el(das));
-    for da in kids(das, "DeploymentArtifact") {
+    for da in doc::items(d, das, "DeploymentArtifact", x.diags) {
         let Some(name) = doc::required(d, da, "name", x.diags) else {
             continue;
         };

@@ -10,7 +10,7 @@ use crate::front::xml::doc::{self, attr, documentation, kid, kids};
 pub(super) fn workflows(x: &mut X, di: usize, plans: Xn) -> M {
     let d = x.docs[di];
     let mut out = M::new(d.el(plans));
-    for p in kids(plans, "Plan") {
+    for p in doc::items(d, plans, "Plan", x.diags) {
         doc::check_element(
             d,
             p,
@@ -32,6 +32,9 @@ pub(super) fn workflows(x: &mut X, di: usize, plans: Xn) -> M {
         let lang = doc::required(d, p, "planLanguage", x.diags);
         let model = kid(p, "PlanModel");
         let reference = kid(p, "PlanModelReference");
+        if let Some(r) = reference {
+            doc::check_element(d, r, &[], &["reference"], &[], x.diags);
+        }
         if model.is_some() == reference.is_some() {
             x.diags.push(
                 Diagnostic::error(codes::XML_SCHEMA, format!("plan `{id}` has {} of PlanModel and PlanModelReference; it has exactly one", if model.is_some() { "both" } else { "neither" }))
@@ -70,13 +73,14 @@ pub(super) fn workflows(x: &mut X, di: usize, plans: Xn) -> M {
         w.set_nonempty("metadata", meta);
         if let Some(ip) = kid(p, "InputParameters") {
             let mut inputs = M::new(d.el(ip));
+            doc::check_element(d, ip, &["InputParameter"], &[], &[], x.diags);
             for param in kids(ip, "InputParameter") {
-                let Some(name) = doc::required(d, param, "name", x.diags) else {
+                let (name, _, required) = doc::parameter(d, param, x.diags);
+                let Some(name) = name else {
                     continue;
                 };
                 let mut pm = M::new(d.el(param));
                 pm.set("type", build::s("string", d.at(param, "type")));
-                let required = doc::yes_no(d, param, "required", true, x.diags);
                 pm.set(
                     "required",
                     build::boolean(required, d.at(param, "required")),
@@ -84,6 +88,12 @@ pub(super) fn workflows(x: &mut X, di: usize, plans: Xn) -> M {
                 inputs.put(name, d.at(param, "name"), pm.done());
             }
             w.set_nonempty("inputs", inputs);
+        }
+        if let Some(op) = kid(p, "OutputParameters") {
+            doc::check_element(d, op, &["OutputParameter"], &[], &[], x.diags);
+            for param in kids(op, "OutputParameter") {
+                doc::parameter(d, param, x.diags);
+            }
         }
         for el in ["Precondition", "OutputParameters"] {
             if let Some(c) = p.children().find(|c| doc::is(*c, el)) {

@@ -155,6 +155,7 @@ fn end<'a, 'i>(
         );
         return None;
     };
+    doc::check_element(d, e, &[], &["ref"], &[], x.diags);
     let rf = doc::required(d, e, "ref", x.diags)?;
     match ids.get(rf) {
         Some(t) => Some(*t),

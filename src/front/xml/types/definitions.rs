@@ -158,7 +158,7 @@ pub(super) fn node_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
     if let Some(reqs) = kid(n, "RequirementDefinitions") {
         let mut list = Vec::new();
         let mut names: Vec<String> = Vec::new();
-        for r in kids(reqs, "RequirementDefinition") {
+        for r in doc::items(d, reqs, "RequirementDefinition", x.diags) {
             doc::check_element(
                 d,
                 r,
@@ -216,7 +216,7 @@ pub(super) fn node_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node {
     }
     if let Some(caps) = kid(n, "CapabilityDefinitions") {
         let mut cm = M::new(d.el(caps));
-        for c in kids(caps, "CapabilityDefinition") {
+        for c in doc::items(d, caps, "CapabilityDefinition", x.diags) {
             doc::check_element(
                 d,
                 c,
@@ -289,6 +289,14 @@ pub(super) fn relationship_type(x: &mut X, di: usize, n: Xn, yaml: &str) -> Node
             ),
         })
     };
+    // `ValidSource` and `ValidTarget` hold their one required QName `typeRef` (X1-REL-02).
+    for end in ["ValidSource", "ValidTarget"]
+        .into_iter()
+        .filter_map(|e| kid(n, e))
+    {
+        doc::check_element(d, end, &[], &["typeRef"], &[], x.diags);
+        doc::required(d, end, "typeRef", x.diags);
+    }
     if let Some(vs) = kid(n, "ValidSource") {
         let q = qname(d, vs, "typeRef", x.diags);
         let mut keeps = None;

@@ -70,7 +70,7 @@ impl X<'_, '_> {
         let d = self.docs[def.doc];
         let n = self.node(def);
         if let Some(ias) = kid(n, "ImplementationArtifacts") {
-            for (i, ia) in kids(ias, "ImplementationArtifact").enumerate() {
+            for (i, ia) in doc::items(d, ias, "ImplementationArtifact", self.diags).enumerate() {
                 let iface = attr(ia, "interfaceName").map(str::to_string);
                 let op = attr(ia, "operationName").map(str::to_string);
                 let name =
@@ -95,7 +95,7 @@ impl X<'_, '_> {
             }
         }
         if let Some(das) = kid(n, "DeploymentArtifacts") {
-            for da in kids(das, "DeploymentArtifact") {
+            for da in doc::items(d, das, "DeploymentArtifact", self.diags) {
                 let Some(name) = doc::required(d, da, "name", self.diags) else {
                     continue;
                 };
@@ -206,6 +206,9 @@ impl X<'_, '_> {
     pub(super) fn interfaces(&mut self, di: usize, ifs: Xn, ias: &[Ia], side: &str) -> M {
         let d = self.docs[di];
         let mut im = M::new(d.el(ifs));
+        // `Interfaces`, `SourceInterfaces`, `TargetInterfaces`: tInterfaces, one or more
+        // `Interface` and nothing else (X1-IFC-01, X1-IFC-05).
+        doc::check_element(d, ifs, &["Interface"], &[], &[], self.diags);
         for i in kids(ifs, "Interface") {
             doc::check_element(d, i, &["Operation"], &["name"], &[], self.diags);
             let Some(iname) = doc::required(d, i, "name", self.diags) else {
@@ -252,6 +255,9 @@ impl X<'_, '_> {
                 }
                 if let Some(op) = kid(o, "OutputParameters") {
                     doc::check_element(d, op, &["OutputParameter"], &[], &[], self.diags);
+                    for p in kids(op, "OutputParameter") {
+                        doc::parameter(d, p, self.diags);
+                    }
                     self.lose(di, op, "operation `OutputParameters`");
                 }
                 let ia = ias
@@ -319,16 +325,15 @@ impl X<'_, '_> {
     /// for the template, which never assigns it (the invoking plan does, given `required`).
     pub(super) fn parameter<'n>(&mut self, di: usize, p: Xn<'n, '_>) -> Option<(&'n str, Node)> {
         let d = self.docs[di];
-        doc::check_element(d, p, &[], &["name", "type", "required"], &[], self.diags);
-        let name = doc::required(d, p, "name", self.diags)?;
-        let local = attr(p, "type").unwrap_or("string").rsplit(':').next();
+        let (name, written_type, _) = doc::parameter(d, p, self.diags);
+        let name = name?;
+        let local = written_type.unwrap_or("string").rsplit(':').next();
         let yaml_ty = match local.unwrap_or("string") {
             "list" => "list",
             "map" => "map",
             "number" => "float",
             other => crate::front::xml::props_builtin(other),
         };
-        doc::yes_no(d, p, "required", true, self.diags);
         let mut m = M::new(d.el(p));
         m.set("type", build::s(yaml_ty, d.at(p, "type")));
         m.set("required", build::boolean(false, d.at(p, "required")));

@@ -14,7 +14,7 @@ use roxmltree::Node as Xn;
 
 use super::X;
 use super::build::{self, M};
-use super::doc::{self, attr, documentation, kid, kids};
+use super::doc::{self, attr, documentation, kid};
 use super::names::{Def, QName, XKind, base_parent, base_type, clark, qname};
 use crate::diag::{Diagnostic, codes};
 use crate::quirk::Quirk;
@@ -244,6 +244,10 @@ impl<'d, 'a> X<'d, 'a> {
     /// not be final.
     fn derived(&mut self, di: usize, n: Xn, kind: XKind, attr_name: &str) -> Option<(Found, Span)> {
         let df = kid(n, "DerivedFrom")?;
+        // `DerivedFrom` holds its one required QName attribute and nothing else.
+        let d = self.docs[di];
+        doc::check_element(d, df, &[], &[attr_name], &[], self.diags);
+        doc::required(d, df, attr_name, self.diags)?;
         let (found, span) = self.resolve(di, df, attr_name, kind)?;
         if let Found::Def(p) = found {
             let pd = self.docs[p.doc];
@@ -323,7 +327,9 @@ impl<'d, 'a> X<'d, 'a> {
     pub(super) fn tags(&mut self, di: usize, n: Xn, meta: &mut M) {
         let d = self.docs[di];
         let Some(tags) = kid(n, "Tags") else { return };
-        for t in kids(tags, "Tag") {
+        // tTags holds `Tag` elements; a tTag has the attributes `name` and `value`.
+        for t in doc::items(d, tags, "Tag", self.diags) {
+            doc::check_element(d, t, &[], &["name", "value"], &[], self.diags);
             let (Some(name), Some(value)) = (
                 doc::required(d, t, "name", self.diags),
                 doc::required(d, t, "value", self.diags),

@@ -35,7 +35,11 @@ pub(super) fn artifact_template(x: &mut X, di: usize, n: Xn) {
         }
     }
     if let Some(refs) = kid(n, "ArtifactReferences") {
+        // tArtifactReferences: one or more `ArtifactReference`, each a `reference` with
+        // `Include`/`Exclude` patterns (XSD tArtifactReference).
+        doc::check_element(d, refs, &["ArtifactReference"], &[], &[], x.diags);
         for r in kids(refs, "ArtifactReference") {
+            doc::check_element(d, r, &["Include", "Exclude"], &["reference"], &[], x.diags);
             doc::required(d, r, "reference", x.diags);
             if kid(r, "Include").is_some() || kid(r, "Exclude").is_some() {
                 x.lose(di, r, "`Include`/`Exclude` patterns");
