@@ -1,0 +1,98 @@
+//! The valid counterparts of the bad-input cases the TOSCA 2.0 meaning-mutation hunt added
+//! (`tests/bad_input/hunt4-*`, issue 25): what each new rule must go on accepting. Each file
+//! checks with no diagnostic.
+
+mod common;
+
+use common::assert_checks_clean as accepted;
+
+#[test]
+fn workflow_get_input_names_a_workflow_or_a_service_template_input() {
+    // §10.2.1.1 $get_input, §13.2 Imperative Workflows: a workflow may read its own inputs and
+    // the service template's; the operation is named as <interface>.<operation>, in the short
+    // and the extended notation (§13.2.3.3 Call Operation Activity Definition).
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Backup:
+    operations:
+      backup:
+        inputs:
+          location:
+            type: string
+          label:
+            type: string
+      verify: {}
+node_types:
+  Entity:
+    interfaces:
+      backup:
+        type: Backup
+service_template:
+  inputs:
+    site:
+      type: string
+  node_templates:
+    client:
+      type: Entity
+  workflows:
+    backup:
+      inputs:
+        destination:
+          type: string
+      steps:
+        backup_client:
+          target: client
+          activities:
+            - call_operation:
+                operation: backup.backup
+                inputs:
+                  location: { $get_input: destination }
+                  label: { $concat: [ { $get_input: site }, -backup ] }
+            - call_operation: backup.verify
+",
+    );
+}
+
+#[test]
+fn simple_profile_workflow_get_input_names_a_workflow_or_a_topology_input() {
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Server:
+    derived_from: tosca.nodes.Root
+    interfaces:
+      Standard:
+        type: tosca.interfaces.node.lifecycle.Standard
+        configure:
+          inputs:
+            port:
+              type: integer
+              required: false
+            retries:
+              type: integer
+              required: false
+topology_template:
+  inputs:
+    port:
+      type: integer
+  node_templates:
+    web:
+      type: Server
+  workflows:
+    configure_all:
+      inputs:
+        retries:
+          type: integer
+      steps:
+        configure_web:
+          target: web
+          activities:
+            - call_operation:
+                operation: Standard.configure
+                inputs:
+                  port: { get_input: port }
+                  retries: { get_input: retries }
+",
+    );
+}
