@@ -96,3 +96,57 @@ topology_template:
 ",
     );
 }
+
+#[test]
+fn get_input_paths_into_unbound_inputs_follow_their_types() {
+    // §10.2.1.1 $get_input: nested names dereference a complex input, indexes a list; a data
+    // type derived from a primitive, a map's keys and a `$node_index` are left to the value.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Net:
+    properties:
+      name:
+        type: string
+      ports:
+        type: list
+        entry_schema: integer
+      labels:
+        type: map
+        entry_schema: string
+  Short:
+    derived_from: string
+node_types:
+  Worker:
+    properties:
+      name:
+        type: string
+      port:
+        type: integer
+      label:
+        type: string
+      site:
+        type: string
+      short:
+        type: string
+service_template:
+  inputs:
+    net:
+      type: Net
+    sites:
+      type: list
+      entry_schema: string
+    short:
+      type: Short
+  node_templates:
+    w:
+      type: Worker
+      properties:
+        name: { $get_input: [ net, name ] }
+        port: { $get_input: [ net, ports, 0 ] }
+        label: { $get_input: [ net, labels, tier ] }
+        site: { $get_input: [ sites, $node_index ] }
+        short: { $get_input: short }
+",
+    );
+}
