@@ -150,3 +150,46 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn validation_clauses_comparing_lengths_with_numbers_and_scalars_with_scalars_are_accepted() {
+    // §10.2.3.1 $length yields an integer, of a string, list or map; a scalar is compared with
+    // scalars written with their unit (§9.1.2.2 scalar), in any operand order.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  ShortString:
+    derived_from: string
+    validation: { $less_or_equal: [ { $length: [ $value ] }, 10 ] }
+  Length:
+    derived_from: scalar
+    units:
+      m: 1.0
+      cm: 0.01
+node_types:
+  Box:
+    properties:
+      name:
+        type: ShortString
+      width:
+        type: Length
+        validation:
+          $and:
+            - { $less_than: [ $value, 15 cm ] }
+            - { $greater_or_equal: [ 1 cm, 1 cm ] }
+            - { $valid_values: [ $value, [ 10 cm, 12 cm ] ] }
+      tags:
+        type: list
+        entry_schema: string
+        validation: { $greater_or_equal: [ 1, { $length: [ $value ] } ] }
+service_template:
+  node_templates:
+    box:
+      type: Box
+      properties:
+        name: crate
+        width: 12 cm
+        tags: [ fragile ]
+",
+    );
+}
