@@ -193,3 +193,75 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn workflow_and_trigger_conditions_that_name_what_exists_are_accepted() {
+    // §13.2.1 Workflow Precondition Definition, §13.2.2 step `filter`, §16.5 Trigger Definition:
+    // Boolean expressions whose paths from named templates lead to attributes, properties and
+    // capabilities their types define; a path from `SELF` is left to the orchestrator, and a
+    // workflow's inputs are typed parameter definitions.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Host:
+    properties:
+      cpus:
+        type: integer
+        required: false
+interface_types:
+  Standard:
+    operations:
+      create: {}
+      start: {}
+node_types:
+  Compute:
+    properties:
+      size:
+        type: integer
+    attributes:
+      load:
+        type: float
+    capabilities:
+      host: Host
+    interfaces:
+      Standard:
+        type: Standard
+policy_types:
+  Scaling:
+    targets: [ Compute ]
+service_template:
+  node_templates:
+    server:
+      type: Compute
+      properties:
+        size: 2
+  policies:
+    - scale:
+        type: Scaling
+        targets: [ server ]
+        triggers:
+          overload:
+            event: load_high
+            condition:
+              $and:
+                - { $greater_than: [ { $get_attribute: [ server, load ] }, 0.8 ] }
+                - { $less_than: [ { $get_property: [ server, size ] }, 10 ] }
+            action:
+              - call_operation: Standard.start
+  workflows:
+    deploy:
+      inputs:
+        retries:
+          type: integer
+          default: 3
+      precondition: { $greater_or_equal: [ { $get_property: [ server, CAPABILITY, host, cpus ] }, 1 ] }
+      steps:
+        create:
+          target: server
+          filter:
+            - { $equal: [ { $get_attribute: [ SELF, state ] }, initial ] }
+          activities:
+            - call_operation: Standard.create
+",
+    );
+}
