@@ -265,3 +265,53 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn node_type_output_mappings_onto_what_the_type_defines_are_accepted() {
+    // §9.8 Parameter Definition: an incoming parameter's `mapping`, or its single-line form,
+    // names an attribute (or a property, reflected as one) of the node, its capability's too.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Endpoint:
+    attributes:
+      url:
+        type: string
+interface_types:
+  Standard:
+    operations:
+      create:
+        outputs:
+          id:
+            type: string
+          port:
+            type: integer
+          url:
+            type: string
+node_types:
+  Compute:
+    properties:
+      port:
+        type: integer
+        required: false
+    attributes:
+      server_id:
+        type: string
+    capabilities:
+      endpoint: Endpoint
+    interfaces:
+      Standard:
+        type: Standard
+        operations:
+          create:
+            outputs:
+              id: [ SELF, server_id ]
+              port: { mapping: [ SELF, port ] }
+              url: [ SELF, CAPABILITY, endpoint, url ]
+service_template:
+  node_templates:
+    server:
+      type: Compute
+",
+    );
+}

@@ -142,6 +142,13 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         }
     }
 
+    /// The chain of type `id` of `kind`, most specific first: what `SELF` is known by where
+    /// it is any node of a type ([`Scope::Candidate`]).
+    pub fn type_chain(&mut self, kind: TypeKind, id: &str) -> crate::ir::TypeNames {
+        let model = self.model();
+        self.typing.ancestry.chain(model, kind, id)
+    }
+
     /// The evaluator with `$available_allocation` answered by `available`.
     pub fn with_available(mut self, available: &'e Available<'e>) -> Self {
         self.available = Some(available);
