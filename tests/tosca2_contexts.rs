@@ -145,7 +145,7 @@ node_types:
           create:
             outputs:
               ip: [ SELF, address ]
-              public: [ SELF, endpoint, ip ]
+              public: [ SELF, CAPABILITY, endpoint, ip ]
 service_template:
   node_templates:
     web:

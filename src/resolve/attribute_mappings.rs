@@ -6,8 +6,8 @@
 //!
 //! The mappings that count are those onto an attribute of the template itself, `[ SELF,
 //! <attribute> ]`, written in the interface definitions of its type chain or of the template.
-//! A mapping onto a capability's attribute (`[ SELF, <capability>, <attribute> ]`) targets
-//! another entity, whose attributes a node template does not assign.
+//! A mapping onto a capability's attribute (`[ SELF, CAPABILITY, <capability>, <attribute> ]`,
+//! §10.3 TOSCA Path) targets another entity, whose attributes a node template does not assign.
 
 use std::collections::BTreeMap;
 

@@ -534,6 +534,16 @@ pub(super) mod mappings {
                 continue;
             }
             let Some(output) = entry.value.scalar_text() else {
+                // The Simple Profile's `[ <node_template>, <attribute> ]` is no 2.0 form: "an
+                // output value of the substituting service template" is mapped, by its name.
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOSCA_SHAPE,
+                        "an attribute mapping's value must be the name of an output of the template",
+                    )
+                    .at(entry.value.span)
+                    .hint("write `<attribute_name>: <output_name>`, and give the template an output whose value reads the attribute, such as `{ $get_attribute: [ <node_template>, <attribute> ] }` (§15.3 Attribute Mapping)"),
+                );
                 continue;
             };
             let Some(declared) = topology.outputs.iter().find(|o| o.name == output) else {

@@ -85,6 +85,9 @@ pub fn check(
             checker.definition_validation(body);
         }
     }
+    if let Some(template) = &model.topology {
+        checker.workflows_and_triggers(template);
+    }
     let service_functions = model.topology.iter().flat_map(|t| &t.functions);
     for named in model.functions.values().chain(service_functions) {
         checker.signatures(&named.def);
@@ -217,6 +220,44 @@ impl Checker<'_, '_> {
             .and_then(|t| Some((t.as_str()?, t.span)))
             .and_then(|(name, at)| self.built_in_base(name, at));
         self.clause_types(validation, base.as_deref());
+    }
+
+    /// A workflow's inputs are parameter definitions (§13.2 Imperative Workflows, §9.8
+    /// Parameter Definition), typed as the service template's are; its `precondition`, its
+    /// steps' `filter` clauses and a policy trigger's `condition` are condition clauses, Boolean
+    /// expressions (§13.2.1 Workflow Precondition Definition, §13.2.2 Workflow Step Definition,
+    /// §16.5 Trigger Definition: "an optional Boolean expression"), judged as a validation
+    /// clause is, with no `$value`.
+    fn workflows_and_triggers(&mut self, template: &crate::model::TopologyTemplate) {
+        for workflow in template.workflows.iter().filter_map(|w| w.def.as_map()) {
+            let inputs = workflow.get("inputs").and_then(Node::as_map);
+            for body in inputs.map_or(&[][..], |m| m.entries()) {
+                if let Some(body) = body.value.as_map() {
+                    self.definition_types(body, Missing::Here);
+                    self.definition_validation(body);
+                }
+            }
+            let steps = workflow.get("steps").and_then(Node::as_map);
+            let filters = steps
+                .map_or(&[][..], |m| m.entries())
+                .iter()
+                .filter_map(|step| step.value.as_map()?.get("filter")?.as_seq())
+                .flatten();
+            for clause in workflow.get("precondition").into_iter().chain(filters) {
+                self.clause_types(clause, None);
+            }
+        }
+        for policy in &template.policies {
+            let triggers = policy
+                .def
+                .as_map()
+                .and_then(|p| p.get("triggers")?.as_map());
+            for trigger in triggers.map_or(&[][..], |m| m.entries()) {
+                if let Some(condition) = trigger.value.as_map().and_then(|t| t.get("condition")) {
+                    self.clause_types(condition, None);
+                }
+            }
+        }
     }
 
     /// The schemas of a function's signatures name data types that exist, and their

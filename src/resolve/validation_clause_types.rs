@@ -8,13 +8,16 @@
 //!
 //! Judged without a value, once per clause, where the type of `$value` is known: a comparison
 //! (`$equal`, the orderings, `$valid_values`, `$in_range`) of bare `$value` with a literal of
-//! another kind. §10.2.2.2.2 `$greater_than` makes such a comparison false rather than an
+//! another kind, or of `$length` (of anything: an integer, §10.2.3.1 $length) with a literal
+//! that is no number. §10.2.2.2.2 `$greater_than` makes such a comparison false rather than an
 //! error; in a validation clause it is false for every value, so the clause rejects them all,
 //! which is never what its author meant: it is the ill-typed clause T2-VALID-05 names. Only
 //! the bases whose literals are written as themselves are judged (string, integer, float,
-//! boolean); a scalar, version or timestamp is written as text and read as its type where the
-//! clause meets a value ([`super::validation`]). What depends on another function stays
-//! unjudged here, never wrongly failed.
+//! boolean), and a scalar, whose literal is text (a number with its unit), so a bare number,
+//! boolean, list or map is never one; which text is a valid scalar of the type, and a
+//! version or timestamp, are read as their type where the clause meets a value
+//! ([`super::validation`]). What depends on another function stays unjudged here, never
+//! wrongly failed.
 
 use super::calls::builtins::{self, describe};
 use super::calls::syntax;
@@ -52,7 +55,7 @@ const NEVER_BOOLEAN: &[&str] = &[
 pub fn problems(clause: &Node, base: Option<&str>) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     boolean(clause, &mut found);
-    comparisons(clause, base.filter(|b| judged(b)), &mut found);
+    comparisons(clause, base, &mut found);
     found
 }
 
@@ -89,10 +92,10 @@ fn not_boolean(node: &Node, label: &str) -> Diagnostic {
     .hint("write a condition, such as `{ $greater_or_equal: [ $value, 0 ] }`, or a function that yields true or false (§9.11 Validation Clause)")
 }
 
-/// Judges every comparison in `node` with bare `$value` among its operands, on a value of the
-/// built-in type `base`.
+/// Judges every comparison in `node` whose subject is known: bare `$value`, on a value of the
+/// built-in type `base`, or `$length` of anything, an integer (§10.2.3.1 $length: "the number
+/// of characters in a string or elements in a list or map").
 fn comparisons(node: &Node, base: Option<&str>, found: &mut Vec<Diagnostic>) {
-    let Some(base) = base else { return };
     if let Some(call) = syntax::call(node)
         && COMPARISONS.contains(&call.name)
     {
@@ -104,25 +107,47 @@ fn comparisons(node: &Node, base: Option<&str>, found: &mut Vec<Diagnostic>) {
         _ => Vec::new(),
     };
     for child in children {
-        comparisons(child, Some(base), found);
+        comparisons(child, base, found);
     }
 }
 
-fn judge(call: &syntax::Written, args: &[&Node], base: &str, found: &mut Vec<Diagnostic>) {
+/// The type of a comparison's subject and how to name it: `$value` of a judged `base`, or a
+/// `$length`.
+fn subject(node: &Node, base: Option<&str>) -> Option<(&'static str, &'static str)> {
+    if is_value(node) {
+        return base.map(|b| (b, "`$value`")).and_then(|(b, shown)| {
+            ["string", "integer", "float", "boolean", "scalar"]
+                .into_iter()
+                .find(|k| *k == b)
+                .map(|k| (k, shown))
+        });
+    }
+    syntax::call(node)
+        .filter(|c| c.name == "length")
+        .map(|_| ("integer", "`$length`"))
+}
+
+fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut Vec<Diagnostic>) {
     let reader = ValueReader {
         dialect: Dialect::Tosca2,
         inputs: None,
         budget: None,
     };
-    // The operands `$value` is compared with: the other side of an ordering or `$equal`, the
-    // listed values of `$valid_values`, the bounds of `$in_range`.
-    let operands: Vec<&Node> = match (call.name, args) {
-        ("valid_values" | "in_range", [subject, list]) if is_value(subject) => list
-            .as_seq()
-            .map_or_else(Vec::new, |items| items.iter().collect()),
-        (_, [a, b]) if is_value(a) => vec![*b],
-        (_, [a, b]) if is_value(b) => vec![*a],
-        _ => Vec::new(),
+    // The operands the subject is compared with: the other side of an ordering or `$equal`,
+    // the listed values of `$valid_values`, the bounds of `$in_range`.
+    let (operands, (base, shown)): (Vec<&Node>, _) = match (call.name, args) {
+        ("valid_values" | "in_range", [first, list]) if subject(first, base).is_some() => (
+            list.as_seq()
+                .map_or_else(Vec::new, |items| items.iter().collect()),
+            subject(first, base).unwrap_or_default(),
+        ),
+        (_, [a, b]) if subject(a, base).is_some() => {
+            (vec![*b], subject(a, base).unwrap_or_default())
+        }
+        (_, [a, b]) if subject(b, base).is_some() => {
+            (vec![*a], subject(b, base).unwrap_or_default())
+        }
+        _ => return,
     };
     for operand in operands.into_iter().filter(|o| syntax::call(o).is_none()) {
         // What is wrong in the literal as a value is reported where the clause's arguments are
@@ -136,7 +161,7 @@ fn judge(call: &syntax::Written, args: &[&Node], base: &str, found: &mut Vec<Dia
             Diagnostic::error(
                 codes::TOSCA_FUNCTION,
                 format!(
-                    "an ill-typed validation clause: `${}` compares {} (`$value`) with {}",
+                    "an ill-typed validation clause: `${}` compares {} ({shown}) with {}",
                     call.name,
                     a(base),
                     describe(&value)
@@ -144,7 +169,7 @@ fn judge(call: &syntax::Written, args: &[&Node], base: &str, found: &mut Vec<Dia
             )
             .at_with(operand.span, format!("not {}", a(base)))
             .hint(format!(
-                "a clause must be type-compatible with the type it validates, so it can hold for some value (§9.11 Validation Clause, §9.2 Data Type): compare `$value` with {}, or compare what a function makes of it (such as `{{ $length: [ $value ] }}`)",
+                "a clause must be type-compatible with the type it validates, so it can hold for some value (§9.11 Validation Clause, §9.2 Data Type): compare {shown} with {}, or compare what a function makes of it (such as `{{ $length: [ $value ] }}`)",
                 a(base)
             )),
         );
@@ -176,12 +201,9 @@ fn a(base: &str) -> String {
 fn kind_of_base(base: &str) -> &'static str {
     match base {
         "integer" | "float" => "number",
-        "string" => "string",
+        // A scalar is written as text, its number and unit (§9.1.2.2 scalar: "It SHALL be
+        // considered an error if either the scalar or unit portion is missing").
+        "string" | "scalar" => "string",
         _ => "boolean",
     }
-}
-
-/// Whether `base` is a built-in type whose literals a clause writes as themselves.
-fn judged(base: &str) -> bool {
-    matches!(base, "string" | "integer" | "float" | "boolean")
 }

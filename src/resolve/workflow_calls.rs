@@ -652,6 +652,8 @@ pub(super) mod steps {
                     );
                 } else if kind == "inline" {
                     self.inlined(&entry.value, diags);
+                } else if kind == "call_operation" {
+                    operation_notation(&entry.value, self.rule, diags);
                 }
             }
         }
@@ -680,6 +682,36 @@ pub(super) mod steps {
                 .did_you_mean(wanted, &known, Some(format!("name a workflow of the service template's `workflows` (§13.2.3.4 Inline Workflow Activity Definition; {})", self.rule))),
             );
         }
+    }
+
+    /// `call_operation: <interface>.<operation>` or `call_operation: { operation:
+    /// <interface>.<operation>, inputs }`: "The operation name uses the
+    /// <interface_name>.<operation_name> notation" (§13.2.3.3 Call Operation Activity Definition),
+    /// so a name without both parts names no operation of any interface. Which interface and
+    /// operation it names is [`super::check`]'s.
+    fn operation_notation(value: &Node, rule: &str, diags: &mut Diagnostics) {
+        let name = match value.as_map() {
+            Some(m) => m.get("operation"),
+            None => Some(value),
+        };
+        let Some(name) = name.filter(|n| n.as_str().is_some()) else {
+            return;
+        };
+        let text = name.as_str().unwrap_or_default();
+        if text
+            .split_once('.')
+            .is_some_and(|(interface, operation)| !interface.is_empty() && !operation.is_empty())
+        {
+            return;
+        }
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNKNOWN_NAME,
+                format!("`call_operation` names `{text}`, which is not an operation written as <interface>.<operation>"),
+            )
+            .at(name.span)
+            .hint(format!("name the operation with its interface, such as `Standard.create` (§13.2.3.3 Call Operation Activity Definition: \"The operation name uses the <interface_name>.<operation_name> notation\"; {rule})")),
+        );
     }
 
     /// The section that defines workflow steps, for the dialect.

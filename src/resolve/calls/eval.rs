@@ -142,6 +142,13 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         }
     }
 
+    /// The chain of type `id` of `kind`, most specific first: what `SELF` is known by where
+    /// it is any node of a type ([`Scope::Candidate`]).
+    pub fn type_chain(&mut self, kind: TypeKind, id: &str) -> crate::ir::TypeNames {
+        let model = self.model();
+        self.typing.ancestry.chain(model, kind, id)
+    }
+
     /// The evaluator with `$available_allocation` answered by `available`.
     pub fn with_available(mut self, available: &'e Available<'e>) -> Self {
         self.available = Some(available);
@@ -349,8 +356,12 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     /// Calls in workflows and policy triggers observe a deployment's state when they run, so
-    /// they are neither evaluated nor followed here (toscana carries workflows over as data);
-    /// each must still name a function that exists, with arguments one of its forms takes.
+    /// they are not evaluated here (toscana carries workflows over as data); each must still
+    /// name a function that exists, with arguments one of its forms takes. A query whose path
+    /// starts at a named template (`$get_attribute: [ server, ip ]`, §10.3 TOSCA Path) means
+    /// the same wherever it is written, so its path is followed as an output's is: the
+    /// template, and the property or attribute its type defines, must exist. A path from
+    /// `SELF` (or another keyword) is left alone, as nothing says what `SELF` is there.
     fn judge_names(&mut self, value: &Value, diags: &mut Diagnostics) {
         match value {
             Value::Call(call) => {
@@ -360,6 +371,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     .lookup(call.function.name(), call.span.map(|s| s.file))
                 {
                     None => self.unknown(call, &site, diags),
+                    Some(Function::BuiltIn(b)) if b.group == Group::Query && anchored(call) => {
+                        self.call(call, &Scope::Template, diags);
+                    }
                     Some(Function::BuiltIn(b)) => {
                         self.arity(b, call.args.len(), &site, diags);
                     }
@@ -405,4 +419,11 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             }
         }
     }
+}
+
+/// Whether a query's path starts at a template named by a literal (not a path keyword such as
+/// `SELF`) and nothing in it is computed.
+fn anchored(call: &Call) -> bool {
+    matches!(call.args.first(), Some(Value::String(s)) if !super::path::KEYWORDS.contains(&s.as_str()))
+        && !call.args.iter().any(Value::has_call)
 }

@@ -10,16 +10,27 @@ use super::eval::Evaluator;
 use super::path::Scope;
 use crate::diag::Diagnostics;
 use crate::ir::{Call, NodeId, Value};
-use crate::model::Model;
+use crate::model::{Model, TypeKind};
 use crate::yaml::{Core, Node as Yaml};
 
-/// Whether `model`'s node templates write any output mapping (so the pass has work).
+/// Whether `model`'s node templates or node types write any output mapping (so the pass has
+/// work).
 pub fn any(model: &Model) -> bool {
-    model.topology.as_ref().is_some_and(|t| {
+    let in_templates = model.topology.as_ref().is_some_and(|t| {
         t.node_templates
             .iter()
             .any(|named| mappings(&named.def).next().is_some())
-    })
+    });
+    in_templates || node_types(model).any(|(_, def)| type_mappings(def).next().is_some())
+}
+
+/// The node types of `model`, by name.
+fn node_types(model: &Model) -> impl Iterator<Item = (&str, &Yaml)> {
+    model
+        .types
+        .iter()
+        .filter(|((kind, _), _)| *kind == TypeKind::Node)
+        .map(|((_, id), def)| (id.as_str(), &def.def))
 }
 
 /// Checks every output mapping of every node template (node ids are the templates' places).
@@ -30,32 +41,73 @@ pub fn check(model: &Model, evaluator: &mut Evaluator<'_, '_, '_, '_>, diags: &m
     for (i, named) in template.node_templates.iter().enumerate() {
         let scope = Scope::Node(NodeId::from_index(i));
         for (parameter, list) in mappings(&named.def) {
-            let Some(args) = arguments(list) else {
-                continue;
-            };
-            let call = Value::Call(Call {
-                function: crate::ir::Function::GetAttribute,
-                args,
-                implementation: None,
-                span: Some(list.span),
-            });
-            let mut found = Diagnostics::new();
-            evaluator.evaluate(&call, &scope, &mut found);
-            diags.extend(found.finish().into_iter().map(|mut d| {
-                d.message = d.message.replacen(
-                    "`$get_attribute`",
-                    &format!("output mapping `{parameter}`"),
-                    1,
-                );
-                d
-            }));
+            judge(evaluator, parameter, list, &scope, diags);
         }
     }
+    // A node type's operation refinement may map its outputs too, where `SELF` is any node
+    // of the type (§11.2.3 Operation Refinement: "It is allowed only in node and relationship
+    // type definitions"; §9.8 Parameter Definition, `mapping` and its single-line form).
+    for (id, def) in node_types(model) {
+        let scope = Scope::Candidate(evaluator.type_chain(TypeKind::Node, id));
+        for (parameter, list) in type_mappings(def) {
+            judge(evaluator, parameter, list, &scope, diags);
+        }
+    }
+}
+
+/// Judges one mapping as the `$get_attribute` it stands for, in `scope`.
+fn judge(
+    evaluator: &mut Evaluator<'_, '_, '_, '_>,
+    parameter: &str,
+    list: &Yaml,
+    scope: &Scope,
+    diags: &mut Diagnostics,
+) {
+    let Some(args) = arguments(list) else {
+        return;
+    };
+    let call = Value::Call(Call {
+        function: crate::ir::Function::GetAttribute,
+        args,
+        implementation: None,
+        span: Some(list.span),
+    });
+    let mut found = Diagnostics::new();
+    evaluator.evaluate(&call, scope, &mut found);
+    diags.extend(found.finish().into_iter().map(|mut d| {
+        d.message = d.message.replacen(
+            "`$get_attribute`",
+            &format!("output mapping `{parameter}`"),
+            1,
+        );
+        d
+    }));
+}
+
+/// `(parameter, mapping)` for every output of every operation and notification of a node
+/// type's interface definitions that maps an attribute: a definition's `mapping`, or the
+/// single-line form, the list itself.
+fn type_mappings(def: &Yaml) -> impl Iterator<Item = (&str, &Yaml)> {
+    outputs(def).filter_map(|output| {
+        let list = match output.value.as_map() {
+            Some(m) => m.get("mapping")?,
+            None => &output.value,
+        };
+        list.as_seq()?;
+        Some((output.key.as_str()?, list))
+    })
 }
 
 /// `(parameter, mapping)` for every output of every operation and notification of a node
 /// template's interfaces that is written as a list (a mapping, not a definition).
 fn mappings(def: &Yaml) -> impl Iterator<Item = (&str, &Yaml)> {
+    outputs(def)
+        .filter(|output| output.value.as_seq().is_some())
+        .filter_map(|output| Some((output.key.as_str()?, &output.value)))
+}
+
+/// Every output entry of every operation and notification of the interfaces `def` writes.
+fn outputs(def: &Yaml) -> impl Iterator<Item = &crate::yaml::Entry> {
     let interfaces = def
         .as_map()
         .and_then(|m| m.get("interfaces"))
@@ -72,8 +124,6 @@ fn mappings(def: &Yaml) -> impl Iterator<Item = (&str, &Yaml)> {
         .flat_map(|operations| operations.entries())
         .filter_map(|operation| operation.value.as_map()?.get("outputs")?.as_map())
         .flat_map(|outputs| outputs.entries())
-        .filter(|output| output.value.as_seq().is_some())
-        .filter_map(|output| Some((output.key.as_str()?, &output.value)))
 }
 
 /// The mapping's entries as a call's arguments: strings and integers only (anything else is

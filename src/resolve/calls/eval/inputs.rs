@@ -48,8 +48,91 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
                     }
                 }
             }
+            Some(None) if !args[1..].iter().any(Value::has_call) => {
+                if let Some((i, message)) = self.wrong_in_type(name, &args[1..]) {
+                    self.error(
+                        site.arg(i + 1),
+                        message,
+                        "select a field its type defines, or an index into a list (§10.2.1.1 $get_input: the nested names and indexes dereference complex inputs and lists)"
+                            .into(),
+                        diags,
+                    );
+                }
+                Err(args)
+            }
             _ => Err(args),
         }
+    }
+
+    /// Why `path` cannot select inside input `name`, which has no value yet, by its declared
+    /// type: a step into a type that holds nothing to select (a string, a number, ...), a key
+    /// its data type does not define, or a key into a list. `None` where the type does not
+    /// settle it (a map's keys, a data type derived from a collection, an unknown type).
+    fn wrong_in_type(&self, name: &str, path: &[Value]) -> Option<(usize, String)> {
+        /// The types that hold no fields or entries (§9.1.1 Primitive Types, §9.1.2 Special
+        /// Types; the Simple Profile's scalar-unit types).
+        const FLAT: &[&str] = &[
+            "string",
+            "integer",
+            "float",
+            "boolean",
+            "bytes",
+            "nil",
+            "timestamp",
+            "version",
+            "scalar-unit.size",
+            "scalar-unit.time",
+            "scalar-unit.frequency",
+            "scalar-unit.bitrate",
+        ];
+        let input = self.graph.topology.inputs.iter().find(|i| i.name == name)?;
+        // A primitive type has no schema; its name says it all.
+        let Some(mut schema) = input.schema.as_ref() else {
+            let type_name = input.type_name.as_deref()?;
+            let shown = crate::ir::value_text(path.first()?);
+            return FLAT.contains(&type_name).then(|| (0, format!("`{shown}` cannot select inside input `{name}`: its type `{type_name}` holds no fields or entries")));
+        };
+        for (i, step) in path.iter().enumerate() {
+            let shown = crate::ir::value_text(step);
+            let flat = FLAT.contains(&schema.type_name.as_str()) && schema.properties.is_empty();
+            if flat {
+                return Some((
+                    i,
+                    format!(
+                        "`{shown}` cannot select inside input `{name}` here: its type `{}` holds no fields or entries",
+                        schema.type_name
+                    ),
+                ));
+            }
+            let record = !schema.properties.is_empty() && schema.entry.is_none();
+            schema = match step {
+                Value::String(key) if record => match schema.properties.get(key) {
+                    Some(next) => next,
+                    None => {
+                        let known: Vec<&str> =
+                            schema.properties.keys().map(String::as_str).collect();
+                        return Some((
+                            i,
+                            format!(
+                                "input `{name}` has no `{key}` here: its type `{}` defines {}",
+                                schema.type_name,
+                                known.join(", ")
+                            ),
+                        ));
+                    }
+                },
+                Value::String(key) if schema.type_name == "list" => {
+                    return Some((
+                        i,
+                        format!(
+                            "`{key}` cannot select inside input `{name}` here: it is a list, selected by index"
+                        ),
+                    ));
+                }
+                _ => schema.entry.as_deref()?,
+            };
+        }
+        None
     }
 
     /// Whether the arguments from `from` on are keys (strings) and indices (non-negative
