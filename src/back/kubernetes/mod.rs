@@ -236,8 +236,12 @@ fn write(
     options: &K8sOptions,
 ) -> Vec<OutputFile> {
     if !options.split {
-        let mut stream = String::new();
-        for (i, o) in objects.iter().enumerate() {
+        // The stream is as long as the objects together: allocated once, it is not grown by
+        // doubling, which held the old and the new buffer at once (the whole output, at the
+        // end of the run, on top of the objects).
+        let length: usize = objects.iter().map(|o| o.body.0.len() + "---\n".len()).sum();
+        let mut stream = String::with_capacity(length);
+        for (i, o) in objects.into_iter().enumerate() {
             if i > 0 {
                 stream.push_str("---\n");
             }
