@@ -189,23 +189,31 @@ pub fn build<F: objects::Form>(
         *c += 1;
     }
     let mut others: Vec<OutputFile> = Vec::new();
-    // Each rendered document, and each object of a profile node, with who wrote it.
-    let mut documents: Vec<(String, String, Option<Span>)> = Vec::new();
+    // Each rendered document is checked where it lies in its file's text, and the file is
+    // dropped once its documents are: a copy of every document held until all were checked
+    // doubled the rendered text at `toscana k8s`'s peak (docs/performance.md).
+    let mut checker = Checker::default();
     for file in files {
         if !(file.path.ends_with(".yaml") || file.path.ends_with(".yml")) {
             others.push(file);
             continue;
         }
-        let (origin, element) = who
-            .get(&file.path)
-            .cloned()
-            .unwrap_or_else(|| (format!("the template of `{}`", file.path), None));
+        let fallback;
+        let (origin, element) = match who.get(&file.path) {
+            Some((origin, element)) => (origin.as_str(), *element),
+            None => {
+                fallback = format!("the template of `{}`", file.path);
+                (fallback.as_str(), None)
+            }
+        };
         for doc in objects::split_documents(&file.contents) {
-            documents.push((doc.to_string(), origin.clone(), element));
+            checker.check(doc, origin, element, sources, diags);
         }
     }
-    documents.extend(profile_documents);
-    let mut objects = checked(documents, sources, diags);
+    for (text, origin, element) in profile_documents {
+        checker.check(&text, &origin, element, sources, diags);
+    }
+    let mut objects = checker.objects;
     if diags.has_errors() {
         return None;
     }
@@ -228,8 +236,12 @@ fn write(
     options: &K8sOptions,
 ) -> Vec<OutputFile> {
     if !options.split {
-        let mut stream = String::new();
-        for (i, o) in objects.iter().enumerate() {
+        // The stream is as long as the objects together: allocated once, it is not grown by
+        // doubling, which held the old and the new buffer at once (the whole output, at the
+        // end of the run, on top of the objects).
+        let length: usize = objects.iter().map(|o| o.body.0.len() + "---\n".len()).sum();
+        let mut stream = String::with_capacity(length);
+        for (i, o) in objects.into_iter().enumerate() {
             if i > 0 {
                 stream.push_str("---\n");
             }
@@ -268,21 +280,38 @@ fn write(
     out
 }
 
-/// Each document (its text, who wrote it, where) checked against its Kubernetes type; two that
-/// write the same object are an error.
-fn checked<F: objects::Form>(
-    documents: Vec<(String, String, Option<Span>)>,
-    sources: &mut SourceMap,
-    diags: &mut Diagnostics,
-) -> Vec<objects::Object<F>> {
-    let mut objects = Vec::new();
-    let mut seen: HashMap<(String, String), String> = HashMap::new();
-    for (text, origin, element) in documents {
-        let Some(object) = objects::check_document(&text, &origin, element, sources, diags) else {
-            continue;
+/// The objects checked so far; two documents that write the same object are an error.
+struct Checker<F> {
+    objects: Vec<objects::Object<F>>,
+    /// Who wrote each (kind, name) first.
+    seen: HashMap<(String, String), String>,
+}
+
+impl<F> Default for Checker<F> {
+    fn default() -> Self {
+        Checker {
+            objects: Vec::new(),
+            seen: HashMap::new(),
+        }
+    }
+}
+
+impl<F: objects::Form> Checker<F> {
+    /// Checks one document (its text, who wrote it, where) against its Kubernetes type.
+    fn check(
+        &mut self,
+        text: &str,
+        origin: &str,
+        element: Option<Span>,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) {
+        let Some(object) = objects::check_document::<F>(text, origin, element, sources, diags)
+        else {
+            return;
         };
         let key = (object.kind.clone(), object.name.clone());
-        if let Some(first) = seen.get(&key) {
+        if let Some(first) = self.seen.get(&key) {
             diags.push(Diagnostic::error(
                 codes::K8S_INTERNAL,
                 format!(
@@ -290,12 +319,11 @@ fn checked<F: objects::Form>(
                     object.kind, object.name
                 ),
             ));
-            continue;
+            return;
         }
-        seen.insert(key, origin);
-        objects.push(object);
+        self.seen.insert(key, origin.to_string());
+        self.objects.push(object);
     }
-    objects
 }
 
 #[cfg(test)]

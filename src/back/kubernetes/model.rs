@@ -347,6 +347,9 @@ struct Ctx<'a> {
     /// The workloads as a first planning pass decided them ([`Foresight`]), so that an address
     /// resolves the same whether its node is declared before or after the one that needs it.
     foresight: Option<foresight::Foresight>,
+    /// True while the first planning pass runs ([`foresight`]): it decides the workloads only,
+    /// so variables are not resolved and scripts not shipped.
+    foreseeing: bool,
     /// Per node: another node reaches it by address (a relationship other than hosting or
     /// attachment targets it, or a function asks for its address), so its workload gets a
     /// Service even when it declares no port.
@@ -435,6 +438,7 @@ pub fn context(
         out_rels: outgoing(topology),
         templated: vec![false; topology.nodes.len()],
         foresight: None,
+        foreseeing: false,
         addressed: Vec::new(),
     };
     ctx.addressed = ctx.addressed_nodes();

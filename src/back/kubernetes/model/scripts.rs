@@ -27,6 +27,8 @@ impl Ctx<'_> {
         limits: &Limits,
         diags: &mut Diagnostics,
     ) -> String {
+        // The first planning pass decides workloads, which no script changes: it ships none.
+        let steps = if self.foreseeing { &[][..] } else { steps };
         let interpreters = bind.get("interpreters").cloned().unwrap_or(Json::Null);
         let packages = bind
             .get("interpreter_packages")

@@ -361,7 +361,8 @@ impl Ctx<'_> {
         secret: bool,
         diags: &mut Diagnostics,
     ) {
-        if matches!(value, Value::Null) {
+        // The first planning pass decides workloads, which no variable changes.
+        if self.foreseeing || matches!(value, Value::Null) {
             return;
         }
         let at = self.env_at.or(self.node(node).location);
