@@ -12,6 +12,7 @@ pub mod data_types;
 pub mod nested_refinements;
 pub mod simple_grammar;
 pub mod tosca2;
+pub mod value;
 pub mod variability;
 pub mod version;
 pub mod xml;

@@ -8,9 +8,11 @@ pub mod literals;
 pub mod names;
 mod revision;
 pub mod shape;
+pub mod value;
 
 pub use literals::{ScalarUnit, Version};
 pub use revision::Revision;
+pub use value::{Text, Value};
 
 use indexmap::IndexMap;
 
