@@ -283,11 +283,12 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         version,
         entry,
         files: vec![entry],
-        description: root.get("description").cloned(),
+        description: root.get("description").cloned().and_then(value::into_text),
         metadata: match dialect {
             Dialect::Tosca2 => root.get("metadata").cloned(),
             _ => simple_grammar::rules::metadata_with_top_level(root),
-        },
+        }
+        .map(value::into_value),
         types: IndexMap::default(),
         repositories: IndexMap::new(),
         topology: None,

@@ -178,7 +178,8 @@ pub struct TopologyTemplate {
     /// Where the service template (the value of `topology_template` / `service_template`)
     /// starts: the place of a diagnostic about the topology as a whole.
     pub span: Span,
-    pub description: Option<Node>,
+    /// The `description`, when it is a scalar (the grammar reports one that is not).
+    pub description: Option<Text>,
     pub inputs: Vec<Named>,
     pub node_templates: Vec<Named>,
     pub relationship_templates: Vec<Named>,
@@ -201,8 +202,11 @@ pub struct Model {
     pub entry: FileId,
     /// Every file read, entry first, in the order they were read.
     pub files: Vec<FileId>,
-    pub description: Option<Node>,
-    pub metadata: Option<Node>,
+    /// The entry's `description`, when it is a scalar (the grammar reports one that is not).
+    pub description: Option<Text>,
+    /// The entry's `metadata` (in the Simple Profile with the top-level `template_name`,
+    /// `template_author` and `template_version` it stands for), as written.
+    pub metadata: Option<Value>,
     /// Types of every kind by identity (the name, qualified in TOSCA 2.0 by profile or
     /// namespace, see [`names`]), in the order they were read.
     /// Hashed with foldhash: it is asked for type definitions several times per node template.
