@@ -386,3 +386,7 @@ pub(super) fn nested(value: &Value, path: &[Value]) -> Option<Value> {
     }
     Some(current.clone())
 }
+
+#[cfg(test)]
+#[path = "values_tests.rs"]
+mod tests;
