@@ -234,8 +234,18 @@ pub struct Model {
     /// The longest derivation chain followed ([`crate::limits::Limits::max_type_depth`]), for
     /// every [`crate::resolve::types::Ancestry`] built on this model.
     pub max_type_depth: usize,
-    /// Every import followed to a file: the import as written (a file name, or the map of its
-    /// keynames) and the file read. The language server links an import to its file with it,
-    /// rather than parsing the importing files again.
-    pub imports: Vec<(Node, FileId)>,
+    /// Every import followed to a file, in the order followed. The language server links an
+    /// import to its file with it, rather than parsing the importing files again.
+    pub imports: Vec<Import>,
+}
+
+/// An import followed to a file.
+#[derive(Debug, Clone)]
+pub struct Import {
+    /// The file or URL as written, the short form (`- types.yaml`) and the `file` (1.x) or
+    /// `url` (2.0) keyname alike; `None` for an import that names neither (a TOSCA 2.0
+    /// `profile`).
+    pub written: Option<Text>,
+    /// The file read.
+    pub file: FileId,
 }
