@@ -95,7 +95,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/operation_context.rs", "yaml", UNTYPED),
     ("src/resolve/interface_parameters.rs", "yaml", UNTYPED),
     ("src/resolve/interfaces.rs", "yaml", UNTYPED),
-    ("src/resolve/mod.rs", "yaml", UNTYPED),
     ("src/resolve/nodes.rs", "yaml", UNTYPED),
     ("src/resolve/nodes/artifacts.rs", "yaml", UNTYPED),
     ("src/resolve/nodes/capabilities.rs", "yaml", UNTYPED),

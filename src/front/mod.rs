@@ -12,6 +12,7 @@ pub mod data_types;
 pub mod nested_refinements;
 pub mod simple_grammar;
 pub mod tosca2;
+pub mod value;
 pub mod variability;
 pub mod version;
 pub mod xml;
@@ -275,6 +276,19 @@ fn read_topology(
     Some(topology)
 }
 
+/// The file or URL an import writes: the short form's string, or its `file` (Simple Profile)
+/// or `url` (TOSCA 2.0) keyname when that is a string.
+fn written_location(import: &Node) -> Option<crate::model::Text> {
+    let written = match import.as_map() {
+        Some(map) => map.get("file").or_else(|| map.get("url"))?,
+        None => import,
+    };
+    Some(crate::model::Text {
+        text: written.as_str()?.to_string(),
+        span: written.span,
+    })
+}
+
 /// A model of the entry file, before its definitions and imports are read.
 fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Model {
     Model {
@@ -282,11 +296,12 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
         version,
         entry,
         files: vec![entry],
-        description: root.get("description").cloned(),
+        description: root.get("description").cloned().and_then(value::into_text),
         metadata: match dialect {
             Dialect::Tosca2 => root.get("metadata").cloned(),
             _ => simple_grammar::rules::metadata_with_top_level(root),
-        },
+        }
+        .map(value::into_value),
         types: IndexMap::default(),
         repositories: IndexMap::new(),
         topology: None,
@@ -570,7 +585,10 @@ impl<'a> ImportWalk<'a> {
                 }
             }
         };
-        self.model.imports.push((import.node.clone(), file));
+        self.model.imports.push(crate::model::Import {
+            written: written_location(&import.node),
+            file,
+        });
         if let Some(pos) = self.stack.iter().position(|(f, _)| *f == file) {
             self.report_cycle(pos, import.node.span);
             return true;
@@ -683,4 +701,43 @@ fn unknown_profile(name: &str, at: Span) -> Diagnostic {
     .hint(format!(
         "toscana embeds {embedded}; for another profile, pass --profile-path DIR where DIR lays profiles out by name (io/kubernetes/1.35/profile.yaml declares `profile: io.kubernetes:1.35`)"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written_location;
+    use crate::diag::Diagnostics;
+    use crate::limits::Limits;
+    use crate::source::{Origin, SourceMap};
+
+    /// The `imports` of `text`, each as the language server links it: the file or URL written.
+    fn written(text: &str) -> Vec<Option<(String, u32, u32)>> {
+        let mut sources = SourceMap::new();
+        let file = sources.add("t.yaml", Origin::Stdin, text);
+        let mut diags = Diagnostics::new();
+        let root = crate::yaml::load(&sources, file, &Limits::default(), &mut diags).unwrap();
+        let imports = root.as_map().and_then(|m| m.get("imports")).unwrap();
+        let imports = imports.as_seq().unwrap();
+        imports
+            .iter()
+            .map(|i| written_location(i).map(|t| (t.text, t.span.line, t.span.col)))
+            .collect()
+    }
+
+    #[test]
+    fn an_import_is_linked_by_the_file_or_url_it_writes_in_any_form() {
+        let found = written(
+            "imports:\n  - types.yaml\n  - file: more.yaml\n  - url: 'other.yaml'\n  - profile: org.oasis-open.simple:2.0\n  - file: [not, text]\n",
+        );
+        assert_eq!(
+            found,
+            [
+                Some(("types.yaml".to_string(), 2, 5)),
+                Some(("more.yaml".to_string(), 3, 11)),
+                Some(("other.yaml".to_string(), 4, 10)),
+                None,
+                None,
+            ]
+        );
+    }
 }

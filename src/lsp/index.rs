@@ -233,8 +233,7 @@ impl Walk<'_> {
     }
 
     /// The span of a scalar's text, without the quotes of a quoted scalar.
-    fn text_span(&self, node: &Node) -> Span {
-        let mut span = node.span;
+    fn text_span(&self, mut span: Span) -> Span {
         let text = self.sources.get(span.file).text.as_bytes();
         let (start, end) = (span.start as usize, span.end as usize);
         if end > start + 1
@@ -250,7 +249,12 @@ impl Walk<'_> {
     }
 
     fn add(&mut self, node: &Node, target: Target, definition: bool) {
-        let span = self.text_span(node);
+        self.add_at(node.span, target, definition);
+    }
+
+    /// [`Self::add`] for the text at `span` (the model's typed fields keep spans, not nodes).
+    fn add_at(&mut self, span: Span, target: Target, definition: bool) {
+        let span = self.text_span(span);
         self.index.occurrences.push(Occurrence {
             span,
             target,
@@ -446,7 +450,7 @@ impl Walk<'_> {
         if !self.sources.slice(key.span).contains(name) {
             return;
         }
-        let span = self.text_span(key);
+        let span = self.text_span(key.span);
         self.index.members.push(Member {
             span,
             owner: owner.clone(),
@@ -717,22 +721,19 @@ impl Walk<'_> {
     /// Each import of a workspace file, to the file it read, as the front end followed it.
     fn imports(&mut self) {
         let model = self.model;
-        for (import, file) in &model.imports {
-            if !self.in_workspace(import.span.file) {
+        for import in &model.imports {
+            // The import's file or URL is written in the importing file.
+            let Some(written) = &import.written else {
+                continue;
+            };
+            if !self.in_workspace(written.span.file) {
                 continue;
             }
-            let written = match import.as_map() {
-                Some(map) => map.get("file").or_else(|| map.get("url")),
-                None => Some(import),
-            };
-            let Some(written) = written.filter(|w| w.as_str().is_some()) else {
-                continue;
-            };
-            self.index.definitions.insert(
-                Target::File(*file),
-                self.sources.get(*file).span(*file, 0, 0),
-            );
-            self.add(written, Target::File(*file), false);
+            let file = import.file;
+            self.index
+                .definitions
+                .insert(Target::File(file), self.sources.get(file).span(file, 0, 0));
+            self.add_at(written.span, Target::File(file), false);
         }
     }
 }

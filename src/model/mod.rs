@@ -8,9 +8,11 @@ pub mod literals;
 pub mod names;
 mod revision;
 pub mod shape;
+pub mod value;
 
 pub use literals::{ScalarUnit, Version};
 pub use revision::Revision;
+pub use value::{Text, Value};
 
 use indexmap::IndexMap;
 
@@ -176,7 +178,8 @@ pub struct TopologyTemplate {
     /// Where the service template (the value of `topology_template` / `service_template`)
     /// starts: the place of a diagnostic about the topology as a whole.
     pub span: Span,
-    pub description: Option<Node>,
+    /// The `description`, when it is a scalar (the grammar reports one that is not).
+    pub description: Option<Text>,
     pub inputs: Vec<Named>,
     pub node_templates: Vec<Named>,
     pub relationship_templates: Vec<Named>,
@@ -199,8 +202,11 @@ pub struct Model {
     pub entry: FileId,
     /// Every file read, entry first, in the order they were read.
     pub files: Vec<FileId>,
-    pub description: Option<Node>,
-    pub metadata: Option<Node>,
+    /// The entry's `description`, when it is a scalar (the grammar reports one that is not).
+    pub description: Option<Text>,
+    /// The entry's `metadata` (in the Simple Profile with the top-level `template_name`,
+    /// `template_author` and `template_version` it stands for), as written.
+    pub metadata: Option<Value>,
     /// Types of every kind by identity (the name, qualified in TOSCA 2.0 by profile or
     /// namespace, see [`names`]), in the order they were read.
     /// Hashed with foldhash: it is asked for type definitions several times per node template.
@@ -228,8 +234,18 @@ pub struct Model {
     /// The longest derivation chain followed ([`crate::limits::Limits::max_type_depth`]), for
     /// every [`crate::resolve::types::Ancestry`] built on this model.
     pub max_type_depth: usize,
-    /// Every import followed to a file: the import as written (a file name, or the map of its
-    /// keynames) and the file read. The language server links an import to its file with it,
-    /// rather than parsing the importing files again.
-    pub imports: Vec<(Node, FileId)>,
+    /// Every import followed to a file, in the order followed. The language server links an
+    /// import to its file with it, rather than parsing the importing files again.
+    pub imports: Vec<Import>,
+}
+
+/// An import followed to a file.
+#[derive(Debug, Clone)]
+pub struct Import {
+    /// The file or URL as written, the short form (`- types.yaml`) and the `file` (1.x) or
+    /// `url` (2.0) keyname alike; `None` for an import that names neither (a TOSCA 2.0
+    /// `profile`).
+    pub written: Option<Text>,
+    /// The file read.
+    pub file: FileId,
 }

@@ -154,11 +154,20 @@ pub fn named_owned_to(node: Node, what: &str, mut diags: Option<&mut Diagnostics
 
 /// "`x` must be a map, found a list" at the node.
 pub fn wrong_shape(node: &Node, what: &str, expected: &str) -> Diagnostic {
+    shape_error(node.span, node.describe(), what, expected)
+}
+
+/// [`wrong_shape`] for a value of the model ([`super::Value`]).
+pub fn wrong_value_shape(value: &super::Value, what: &str, expected: &str) -> Diagnostic {
+    shape_error(value.span, value.describe(), what, expected)
+}
+
+fn shape_error(span: crate::source::Span, found: &str, what: &str, expected: &str) -> Diagnostic {
     Diagnostic::error(
         codes::TOSCA_SHAPE,
-        format!("{what} must be {expected}, found {}", node.describe()),
+        format!("{what} must be {expected}, found {found}"),
     )
-    .at_with(node.span, format!("expected {expected}"))
+    .at_with(span, format!("expected {expected}"))
 }
 
 /// Reports every key of `map` that `known` does not list as an unknown keyname: an error, since

@@ -86,7 +86,7 @@ use crate::ir::{Location, SourceInfo, Topology, Value};
 use crate::limits::Limits;
 use crate::model::Model;
 use crate::source::{FileId, SourceMap, Span};
-use crate::yaml::Node;
+use values::{map_values, metadata_values};
 
 /// Whether a node template passes a Simple Profile node filter: what the language server's
 /// completion offers a requirement as targets.
@@ -162,8 +162,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         requirement_defs::check_type_references(model, &mut ancestry, diags);
         return topology;
     };
-    if let Some(d) = template.description.as_ref().and_then(|d| d.scalar_text()) {
-        topology.description = Some(d.to_string());
+    if let Some(d) = &template.description {
+        topology.description = Some(d.text.clone());
     }
     if too_many_node_templates(template, ctx.limits, diags) {
         return topology;
@@ -305,13 +305,9 @@ fn outline(
     };
     Topology {
         source,
-        description: model
-            .description
-            .as_ref()
-            .and_then(|d| d.scalar_text())
-            .map(str::to_string),
+        description: model.description.as_ref().map(|d| d.text.clone()),
         metadata: match &model.metadata {
-            Some(metadata) => metadata_values(plain, metadata, diags),
+            Some(metadata) => template_metadata(plain, metadata, diags),
             None => IndexMap::new(),
         },
         inputs: Vec::new(),
@@ -462,38 +458,18 @@ impl Locator {
     }
 }
 
-/// A map of values (properties, triggers) in source order.
-fn map_values(
+/// The template's `metadata` map: opaque data, in which a `$` is no function call (T2-FN-09).
+fn template_metadata(
     reader: &values::ValueReader,
-    node: &Node,
-    what: &str,
+    metadata: &crate::model::Value,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
-    let value = reader.value(node, diags);
-    as_map(value, node, what, diags)
-}
-
-/// A `metadata` map: opaque data, in which a `$` is no function call (T2-FN-09).
-fn metadata_values(
-    reader: &values::ValueReader,
-    node: &Node,
-    diags: &mut Diagnostics,
-) -> IndexMap<String, Value> {
-    let value = reader.metadata(node, diags);
-    as_map(value, node, "`metadata`", diags)
-}
-
-fn as_map(
-    value: Value,
-    node: &Node,
-    what: &str,
-    diags: &mut Diagnostics,
-) -> IndexMap<String, Value> {
-    match value {
+    match reader.opaque(metadata, diags) {
         Value::Map(map) => map,
         Value::Null => IndexMap::new(),
         _ => {
-            diags.push(crate::model::shape::wrong_shape(node, what, "a map"));
+            let d = crate::model::shape::wrong_value_shape(metadata, "`metadata`", "a map");
+            diags.push(d);
             IndexMap::new()
         }
     }

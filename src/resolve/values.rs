@@ -6,6 +6,7 @@ use super::calls::syntax;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Dialect, Function, Value};
 use crate::model::FUNCTIONS_1X;
+use crate::model::{self, value::Data, value::ValueKind};
 use crate::yaml::{Core, Kind, Node};
 
 /// A single-key map whose key reads like a function name (`get_propery`, `concatenate`) is a
@@ -115,22 +116,44 @@ impl ValueReader<'_> {
     /// The warning for a map key that is not text (a list, a map), whose entry the IR cannot
     /// hold.
     pub fn non_text_key(&self, key: &Node) -> Diagnostic {
-        match syntax::call(key) {
-            // TOSCA 2.0 allows a call as a key (§10.1 Function Syntax); its text is known only at
-            // deployment, and the IR's keys are text.
-            Some(call) if self.dialect == Dialect::Tosca2 => Diagnostic::warning(
-                codes::TOSCA_UNSUPPORTED,
-                format!(
-                    "a map key computed by `${}` is known only at deployment; toscana keeps map keys as text, so this entry is left out",
-                    call.name
-                ),
-            ),
-            _ => Diagnostic::warning(
-                codes::TOSCA_UNSUPPORTED,
-                "a map value with a non-string key is not supported; entry ignored",
-            ),
+        non_text_key(self.dialect, syntax::call(key).map(|c| c.name), key.span)
+    }
+
+    /// A value of the model in which functions mean nothing (`metadata`, opaque data,
+    /// T2-FN-09), read as [`Self::metadata`] reads a YAML node: a TOSCA 2.0 `$$` escape is
+    /// undone, and an entry whose key is not text is left out with a warning.
+    pub fn opaque(&self, value: &model::Value, diags: &mut Diagnostics) -> Value {
+        match &value.kind {
+            ValueKind::Scalar(s) => match s.data {
+                Data::Null => Value::Null,
+                Data::Bool(b) => Value::Boolean(b),
+                Data::Integer(i) => Value::Integer(i),
+                Data::Float(f) => Value::Float(f),
+                Data::String => Value::String(self.unescape(&s.text).to_string()),
+            },
+            ValueKind::List(items) => {
+                Value::List(items.iter().map(|i| self.opaque(i, diags)).collect())
+            }
+            ValueKind::Map(map) => {
+                let mut out = IndexMap::with_capacity(map.len());
+                for entry in map.entries() {
+                    match entry.key.scalar_text() {
+                        Some(key) => {
+                            out.insert(
+                                self.unescape(key).to_string(),
+                                self.opaque(&entry.value, diags),
+                            );
+                        }
+                        None => diags.push(non_text_key(
+                            self.dialect,
+                            key_call(&entry.key),
+                            entry.key.span,
+                        )),
+                    }
+                }
+                Value::Map(out)
+            }
         }
-        .at(key.span)
     }
 
     /// Whether a node is a single-entry map whose key reads like a misspelt function (reported
@@ -287,6 +310,72 @@ fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnosti
     }
 }
 
+/// The warning for a map key that is not text, at `span`; `call` is the function a TOSCA 2.0
+/// key `{ $name: args }` calls.
+fn non_text_key(dialect: Dialect, call: Option<&str>, span: crate::source::Span) -> Diagnostic {
+    match call {
+        // TOSCA 2.0 allows a call as a key (§10.1 Function Syntax); its text is known only at
+        // deployment, and the IR's keys are text.
+        Some(name) if dialect == Dialect::Tosca2 => Diagnostic::warning(
+            codes::TOSCA_UNSUPPORTED,
+            format!(
+                "a map key computed by `${name}` is known only at deployment; toscana keeps map keys as text, so this entry is left out"
+            ),
+        ),
+        _ => Diagnostic::warning(
+            codes::TOSCA_UNSUPPORTED,
+            "a map value with a non-string key is not supported; entry ignored",
+        ),
+    }
+    .at(span)
+}
+
+/// The function a key that is not text calls, when it is a map `{ $name: args }` (§10.1
+/// Function Syntax), as [`syntax::call`] reads one.
+fn key_call(key: &model::Value) -> Option<&str> {
+    let [entry] = key.as_map()?.entries() else {
+        return None;
+    };
+    syntax::function_name(entry.key.as_str()?)
+}
+
+/// A map of values (properties, triggers) in source order.
+pub(super) fn map_values(
+    reader: &ValueReader,
+    node: &Node,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    match reader.value(node, diags) {
+        Value::Map(map) => map,
+        Value::Null => IndexMap::new(),
+        _ => {
+            diags.push(crate::model::shape::wrong_shape(node, what, "a map"));
+            IndexMap::new()
+        }
+    }
+}
+
+/// A `metadata` map: opaque data, in which a `$` is no function call (T2-FN-09).
+pub(super) fn metadata_values(
+    reader: &ValueReader,
+    node: &Node,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    match reader.metadata(node, diags) {
+        Value::Map(map) => map,
+        Value::Null => IndexMap::new(),
+        _ => {
+            diags.push(crate::model::shape::wrong_shape(
+                node,
+                "`metadata`",
+                "a map",
+            ));
+            IndexMap::new()
+        }
+    }
+}
+
 fn unbound(args: Vec<Value>, at: &Node) -> Value {
     Value::Call(Call {
         function: Function::GetInput,
@@ -326,3 +415,7 @@ pub(super) fn nested(value: &Value, path: &[Value]) -> Option<Value> {
     }
     Some(current.clone())
 }
+
+#[cfg(test)]
+#[path = "values_tests.rs"]
+mod tests;

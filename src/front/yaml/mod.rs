@@ -474,7 +474,9 @@ pub fn read_topology(
         .unwrap_or_default();
     Some(TopologyTemplate {
         span,
-        description: map.take("description"),
+        description: map
+            .take("description")
+            .and_then(crate::front::value::into_text),
         inputs,
         node_templates,
         relationship_templates,

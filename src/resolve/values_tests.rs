@@ -1,0 +1,85 @@
+//! The model's values read into IR values: `ValueReader::opaque` reads a `model::Value` as
+//! `ValueReader::metadata` reads the YAML it was built from.
+
+use indexmap::IndexMap;
+
+use super::ValueReader;
+use crate::diag::Diagnostics;
+use crate::ir::{Dialect, Value};
+use crate::limits::Limits;
+use crate::resolve::typing::tests::topology;
+use crate::source::{Origin, SourceMap};
+
+/// `text` read both ways in `dialect`: from its YAML tree and from the model value built of it,
+/// each with the messages it reported.
+fn both_ways(dialect: Dialect, text: &str) -> ((Value, Vec<String>), (Value, Vec<String>)) {
+    let mut sources = SourceMap::new();
+    let file = sources.add("t.yaml", Origin::Stdin, text);
+    let mut loaded = Diagnostics::new();
+    let node = crate::yaml::load(&sources, file, &Limits::default(), &mut loaded).unwrap();
+    let reader = ValueReader {
+        dialect,
+        inputs: None,
+        budget: None,
+    };
+    let read = |f: &dyn Fn(&mut Diagnostics) -> Value| {
+        let mut diags = Diagnostics::new();
+        let value = f(&mut diags);
+        let messages = diags
+            .iter()
+            .map(|d| format!("{} at {:?}", d.message, d.span))
+            .collect();
+        (value, messages)
+    };
+    let from_yaml = read(&|d| reader.metadata(&node, d));
+    let value = crate::front::value::into_value(node.clone());
+    let from_model = read(&|d| reader.opaque(&value, d));
+    (from_yaml, from_model)
+}
+
+#[test]
+fn a_model_value_reads_as_the_yaml_it_was_built_from() {
+    let text = "a: 1\nb: 1.5\nc: ~\nd: true\ne: '$$x'\nf: $concat\ng: [x, '$$y', { h: 2 }]\n? [k, l]\n: list key\n? { $concat: [a, b] }\n: call key\n? { plain: map }\n: map key\n";
+    for dialect in [Dialect::SimpleProfile, Dialect::Tosca2] {
+        let (from_yaml, from_model) = both_ways(dialect, text);
+        assert_eq!(from_yaml, from_model, "{dialect:?}");
+        // The three entries whose key is not text are left out, each with a warning.
+        let Value::Map(map) = &from_model.0 else {
+            panic!("a map");
+        };
+        assert_eq!(map.len(), 7);
+        assert_eq!(from_model.1.len(), 3);
+    }
+    let (_, (value, messages)) = both_ways(Dialect::Tosca2, text);
+    let Value::Map(map) = value else {
+        panic!("a map")
+    };
+    // TOSCA 2.0 undoes the `$$` escape; a `$` in metadata calls nothing (T2-FN-09).
+    assert_eq!(map["e"], Value::String("$x".into()));
+    assert_eq!(map["f"], Value::String("$concat".into()));
+    assert!(
+        messages[1].contains("computed by `$concat`"),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn the_templates_description_and_metadata_reach_the_ir() {
+    let (read, diags) = topology(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ndescription: the shop\ntemplate_name: shop\nmetadata:\n  owner: ops\ntopology_template:\n  description: its nodes\n  node_templates: {}\n",
+    );
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    assert_eq!(read.description.as_deref(), Some("its nodes"));
+    let expected: IndexMap<String, Value> = [
+        ("owner".to_string(), Value::String("ops".into())),
+        ("template_name".to_string(), Value::String("shop".into())),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(read.metadata, expected);
+    // Without a description of its own, the service template has the file's.
+    let (read, _) = topology(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ndescription: the shop\ntopology_template:\n  node_templates: {}\n",
+    );
+    assert_eq!(read.description.as_deref(), Some("the shop"));
+}
