@@ -346,14 +346,8 @@ pub(super) fn map_values(
     what: &str,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
-    match reader.value(node, diags) {
-        Value::Map(map) => map,
-        Value::Null => IndexMap::new(),
-        _ => {
-            diags.push(crate::model::shape::wrong_shape(node, what, "a map"));
-            IndexMap::new()
-        }
-    }
+    let value = reader.value(node, diags);
+    entries_of(value, node, what, diags)
 }
 
 /// A `metadata` map: opaque data, in which a `$` is no function call (T2-FN-09).
@@ -362,15 +356,23 @@ pub(super) fn metadata_values(
     node: &Node,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
-    match reader.metadata(node, diags) {
+    let value = reader.metadata(node, diags);
+    entries_of(value, node, "`metadata`", diags)
+}
+
+/// The entries of `value`, read from `node` where a map (`what`) belongs: none for an empty
+/// value, none and an error for anything but a map.
+fn entries_of(
+    value: Value,
+    node: &Node,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> IndexMap<String, Value> {
+    match value {
         Value::Map(map) => map,
         Value::Null => IndexMap::new(),
         _ => {
-            diags.push(crate::model::shape::wrong_shape(
-                node,
-                "`metadata`",
-                "a map",
-            ));
+            diags.push(crate::model::shape::wrong_shape(node, what, "a map"));
             IndexMap::new()
         }
     }

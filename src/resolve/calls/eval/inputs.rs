@@ -4,6 +4,7 @@ use super::{Evaluator, Site};
 use crate::diag::Diagnostics;
 use crate::ir::Value;
 use crate::resolve::calls::builtins;
+use crate::resolve::typing::is_built_in;
 use crate::resolve::values::nested;
 
 impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
@@ -69,32 +70,16 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
     /// its data type does not define, or a key into a list. `None` where the type does not
     /// settle it (a map's keys, a data type derived from a collection, an unknown type).
     fn wrong_in_type(&self, name: &str, path: &[Value]) -> Option<(usize, String)> {
-        /// The types that hold no fields or entries (§9.1.1 Primitive Types, §9.1.2 Special
-        /// Types; the Simple Profile's scalar-unit types).
-        const FLAT: &[&str] = &[
-            "string",
-            "integer",
-            "float",
-            "boolean",
-            "bytes",
-            "nil",
-            "timestamp",
-            "version",
-            "scalar-unit.size",
-            "scalar-unit.time",
-            "scalar-unit.frequency",
-            "scalar-unit.bitrate",
-        ];
         let input = self.graph.topology.inputs.iter().find(|i| i.name == name)?;
         // A primitive type has no schema; its name says it all.
         let Some(mut schema) = input.schema.as_ref() else {
             let type_name = input.type_name.as_deref()?;
             let shown = crate::ir::value_text(path.first()?);
-            return FLAT.contains(&type_name).then(|| (0, format!("`{shown}` cannot select inside input `{name}`: its type `{type_name}` holds no fields or entries")));
+            return self.holds_nothing(type_name).then(|| (0, format!("`{shown}` cannot select inside input `{name}`: its type `{type_name}` holds no fields or entries")));
         };
         for (i, step) in path.iter().enumerate() {
             let shown = crate::ir::value_text(step);
-            let flat = FLAT.contains(&schema.type_name.as_str()) && schema.properties.is_empty();
+            let flat = self.holds_nothing(&schema.type_name) && schema.properties.is_empty();
             if flat {
                 return Some((
                     i,
@@ -234,5 +219,13 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
             }
         }
         Ok(())
+    }
+
+    /// Whether values of the built-in type `type_name` hold no fields or entries to select
+    /// (§9.1.1 Primitive Types, §9.1.2 Special Types; the Simple Profile's scalar-unit types):
+    /// every built-in type but the collections and 1.x's `range`, a list of two.
+    fn holds_nothing(&self, type_name: &str) -> bool {
+        let bare = type_name.strip_prefix("tosca:").unwrap_or(type_name);
+        is_built_in(type_name, self.model().dialect) && !matches!(bare, "list" | "map" | "range")
     }
 }
