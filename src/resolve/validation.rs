@@ -136,14 +136,14 @@ impl Eval<'_, '_, '_> {
         if syntax::call(node).is_some() {
             return self.eval(node);
         }
-        let mut ignored = Diagnostics::with_cap(0);
-        let value = if as_validated_type {
-            self.typing
-                .operand(node, self.type_name, "validation", &mut ignored)
+        // The clause's literals are read, and what is wrong in them reported, where the clause
+        // is written (`tosca2_types`, `validation_clause_types`): an operand not of the
+        // validated type leaves the clause unjudged here, and nothing is reported again.
+        if as_validated_type {
+            self.typing.operand_fit(node, self.type_name).ok()
         } else {
-            self.typing.reader.value(node, &mut ignored)
-        };
-        (!ignored.has_errors()).then_some(value)
+            Some(self.typing.reader.plain(node))
+        }
     }
 }
 

@@ -50,12 +50,25 @@ const NEVER_BOOLEAN: &[&str] = &[
     "remainder",
 ];
 
+/// Reads a literal compared with `$value` as a value of the validated type, reporting nothing:
+/// `Err` names the type and says what a value of it is
+/// ([`super::typing::Typing::operand_fit`]).
+pub type Fit<'f> = &'f mut dyn FnMut(&Node) -> Result<(), Misfit>;
+
+/// A literal that is not a value of the validated type: the type's name, and what a value of
+/// it is or (starting with a backquote) why the literal is none.
+pub struct Misfit {
+    pub type_name: String,
+    pub expected: String,
+}
+
 /// The problems of `clause`, the validation of a value whose type's built-in base is `base`
-/// (`None` for a complex type or one not known).
-pub fn problems(clause: &Node, base: Option<&str>) -> Vec<Diagnostic> {
+/// (`None` for a complex type or one not known), its literals compared with `$value` read by
+/// `fit` as values of the validated type.
+pub fn problems(clause: &Node, base: Option<&str>, fit: Fit) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     boolean(clause, &mut found);
-    comparisons(clause, base, &mut found);
+    comparisons(clause, base, fit, &mut found);
     found
 }
 
@@ -95,11 +108,11 @@ fn not_boolean(node: &Node, label: &str) -> Diagnostic {
 /// Judges every comparison in `node` whose subject is known: bare `$value`, on a value of the
 /// built-in type `base`, or `$length` of anything, an integer (§10.2.3.1 $length: "the number
 /// of characters in a string or elements in a list or map").
-fn comparisons(node: &Node, base: Option<&str>, found: &mut Vec<Diagnostic>) {
+fn comparisons(node: &Node, base: Option<&str>, fit: Fit, found: &mut Vec<Diagnostic>) {
     if let Some(call) = syntax::call(node)
         && COMPARISONS.contains(&call.name)
     {
-        judge(&call, &syntax::arguments(&call), base, found);
+        judge(&call, &syntax::arguments(&call), base, fit, found);
     }
     let children: Vec<&Node> = match (node.as_map(), node.as_seq()) {
         (Some(map), _) => map.entries().iter().map(|e| &e.value).collect(),
@@ -107,27 +120,51 @@ fn comparisons(node: &Node, base: Option<&str>, found: &mut Vec<Diagnostic>) {
         _ => Vec::new(),
     };
     for child in children {
-        comparisons(child, base, found);
+        comparisons(child, base, &mut *fit, found);
     }
 }
 
-/// The type of a comparison's subject and how to name it: `$value` of a judged `base`, or a
-/// `$length`.
-fn subject(node: &Node, base: Option<&str>) -> Option<(&'static str, &'static str)> {
+/// A comparison's subject: bare `$value` or a `$length`.
+#[derive(Clone, Copy, Default)]
+struct Subject {
+    /// The built-in base whose literals are judged by their kind, if it is one.
+    kind_of: Option<&'static str>,
+    shown: &'static str,
+    /// Whether it is bare `$value`, whose operands are read as values of the validated type.
+    is_value: bool,
+}
+
+/// The type of a comparison's subject and how to name it: `$value` (its `base` judged by
+/// kind when it is one whose literals are written as themselves), or a `$length`.
+fn subject(node: &Node, base: Option<&str>) -> Option<Subject> {
     if is_value(node) {
-        return base.map(|b| (b, "`$value`")).and_then(|(b, shown)| {
+        let kind_of = base.and_then(|b| {
             ["string", "integer", "float", "boolean", "scalar"]
                 .into_iter()
                 .find(|k| *k == b)
-                .map(|k| (k, shown))
+        });
+        return Some(Subject {
+            kind_of,
+            shown: "`$value`",
+            is_value: true,
         });
     }
     syntax::call(node)
         .filter(|c| c.name == "length")
-        .map(|_| ("integer", "`$length`"))
+        .map(|_| Subject {
+            kind_of: Some("integer"),
+            shown: "`$length`",
+            is_value: false,
+        })
 }
 
-fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut Vec<Diagnostic>) {
+fn judge(
+    call: &syntax::Written,
+    args: &[&Node],
+    base: Option<&str>,
+    fit: Fit,
+    found: &mut Vec<Diagnostic>,
+) {
     let reader = ValueReader {
         dialect: Dialect::Tosca2,
         inputs: None,
@@ -135,7 +172,7 @@ fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut
     };
     // The operands the subject is compared with: the other side of an ordering or `$equal`,
     // the listed values of `$valid_values`, the bounds of `$in_range`.
-    let (operands, (base, shown)): (Vec<&Node>, _) = match (call.name, args) {
+    let (operands, subject): (Vec<&Node>, _) = match (call.name, args) {
         ("valid_values" | "in_range", [first, list]) if subject(first, base).is_some() => (
             list.as_seq()
                 .map_or_else(Vec::new, |items| items.iter().collect()),
@@ -154,9 +191,15 @@ fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut
         // first read, `tosca2_types`' check of its built-in calls.
         let value = reader.plain(operand);
         let Some(kind) = kind(&value) else { continue };
-        if kind == kind_of_base(base) {
+        let Some(base) = subject.kind_of.filter(|&b| kind != kind_of_base(b)) else {
+            if subject.is_value
+                && let Err(misfit) = fit(operand)
+            {
+                found.push(not_of_type(call, operand, &misfit));
+            }
             continue;
-        }
+        };
+        let shown = subject.shown;
         found.push(
             Diagnostic::error(
                 codes::TOSCA_FUNCTION,
@@ -174,6 +217,35 @@ fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut
             )),
         );
     }
+}
+
+/// `operand`, compared by `call` with `$value`, is not a value of the validated type, so the
+/// comparison is false for every value (§10.2.2.2 Comparison Functions: true "if both arguments
+/// are of the same type"; `$valid_values` lists "values of the same type as the first
+/// argument"): the ill-typed clause of §9.11 Validation Clause.
+fn not_of_type(call: &syntax::Written, operand: &Node, misfit: &Misfit) -> Diagnostic {
+    let Misfit {
+        type_name,
+        expected,
+    } = misfit;
+    let found = operand.as_scalar().map_or_else(
+        || operand.describe().to_string(),
+        |s| format!("`{}`", s.text),
+    );
+    let why = if expected.starts_with('`') {
+        expected.to_string()
+    } else {
+        format!("{found} is not {expected}")
+    };
+    Diagnostic::error(
+        codes::TOSCA_FUNCTION,
+        format!(
+            "an ill-typed validation clause: `${}` compares `$value`, of type `{type_name}`, with an operand not of that type: {why}",
+            call.name
+        ),
+    )
+    .at_with(operand.span, format!("not a `{type_name}`"))
+    .hint(format!("an operand compared with `$value` must be a value of the type it validates, or the clause holds for no value (§10.2.2.2 Comparison Functions, §9.11 Validation Clause): write a `{type_name}`"))
 }
 
 /// What a literal operand is, for comparing with `$value`: numbers compare with numbers, the
