@@ -91,3 +91,41 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn a_refinement_that_keeps_the_inherited_type_compares_with_values_of_that_type() {
+    // §9.4 Property Definition: a refinement that does not restate `type` keeps the inherited
+    // one, so its clause's operands are read as values of that type.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Length:
+    derived_from: scalar
+    units:
+      m: 1.0
+      cm: 0.01
+node_types:
+  Box:
+    properties:
+      width:
+        type: Length
+      release:
+        type: version
+        required: false
+  BigBox:
+    derived_from: Box
+    properties:
+      width:
+        validation: { $less_than: [ $value, 15 m ] }
+      release:
+        validation: { $greater_than: [ $value, 1.0 ] }
+service_template:
+  node_templates:
+    box:
+      type: BigBox
+      properties:
+        width: 12 cm
+        release: 1.2
+",
+    );
+}

@@ -21,12 +21,16 @@
 
 use super::calls::builtins::{self, describe};
 use super::calls::syntax;
-use crate::diag::{Diagnostic, codes};
+use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
+use crate::model::TypeKind;
 use crate::yaml::{Core, Node};
 
+use super::tosca2_types::BUILT_IN;
+use super::typing::Typing;
 use super::validation::is_value;
 use super::values::ValueReader;
+use super::written_definitions::Written;
 
 /// The functions that compare two operands, whose types must agree.
 const COMPARISONS: &[&str] = &[
@@ -70,6 +74,46 @@ pub fn problems(clause: &Node, base: Option<&str>, fit: Fit) -> Vec<Diagnostic> 
     boolean(clause, &mut found);
     comparisons(clause, base, fit, &mut found);
     found
+}
+
+/// A TOSCA 2.0 property or attribute definition that refines an inherited one without restating
+/// its `type` ([`super::written_definitions`]): its clause's comparisons judged as [`problems`]
+/// judges them, against the inherited type, which is not known where [`super::tosca2_types`]
+/// reads the definition alone (and judges whether the clause is a boolean expression).
+pub fn refined(typing: &mut Typing, written: &Written, diags: &mut Diagnostics) {
+    if typing.model.dialect != Dialect::Tosca2 || written.body.get("type").is_some() {
+        return;
+    }
+    let (Some(clause), Some(type_node)) =
+        (written.body.get("validation"), written.merged.get("type"))
+    else {
+        return;
+    };
+    if type_node.as_str().is_none() {
+        return;
+    }
+    let validated = typing.identity(type_node);
+    let built_in = |name: &str| BUILT_IN.contains(&name) || name == "scalar";
+    let base = if built_in(&validated) {
+        Some(validated.clone())
+    } else {
+        let chain = typing
+            .ancestry
+            .chain(typing.model, TypeKind::Data, &validated);
+        chain.last().filter(|b| built_in(b)).cloned()
+    };
+    let mut fit = |operand: &Node| {
+        typing
+            .operand_fit(operand, &validated)
+            .map(|_| ())
+            .map_err(|expected| Misfit {
+                type_name: validated.clone(),
+                expected,
+            })
+    };
+    let mut found = Vec::new();
+    comparisons(clause, base.as_deref(), &mut fit, &mut found);
+    diags.extend(found);
 }
 
 /// Reports `node` when it cannot yield a boolean: a literal that is none, or a built-in whose
