@@ -5,7 +5,9 @@
 //! [`builtins::apply`] as everywhere else. Literal operands compared with
 //! `$value` are read as values of the validated type, so `1 Mbits/s` compares as a scalar of
 //! that type and `1.10` as a version. What cannot be judged before deployment (another
-//! function, such as `$get_property`) leaves the clause unjudged, never wrongly failed.
+//! function, such as `$get_property`) leaves the clause unjudged, never wrongly failed; so does
+//! an operand that is not a value of the validated type, a mistake of the clause reported once
+//! where it is written ([`super::validation_clause_types`]), not at every value.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Function, Value};

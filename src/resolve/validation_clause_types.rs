@@ -11,13 +11,17 @@
 //! another kind, or of `$length` (of anything: an integer, §10.2.3.1 $length) with a literal
 //! that is no number. §10.2.2.2.2 `$greater_than` makes such a comparison false rather than an
 //! error; in a validation clause it is false for every value, so the clause rejects them all,
-//! which is never what its author meant: it is the ill-typed clause T2-VALID-05 names. Only
-//! the bases whose literals are written as themselves are judged (string, integer, float,
-//! boolean), and a scalar, whose literal is text (a number with its unit), so a bare number,
-//! boolean, list or map is never one; which text is a valid scalar of the type, and a
-//! version or timestamp, are read as their type where the clause meets a value
-//! ([`super::validation`]). What depends on another function stays unjudged here, never
-//! wrongly failed.
+//! which is never what its author meant: it is the ill-typed clause T2-VALID-05 names. The
+//! kind is judged for the bases whose literals are written as themselves (string, integer,
+//! float, boolean), and a scalar, whose literal is text (a number with its unit), so a bare
+//! number, boolean, list or map is never one. A literal of the right kind compared with bare
+//! `$value` is then read as a value of the validated type ([`Fit`], the typed reader without
+//! its report): `15 GB` for a scalar type whose units are m and cm, `abc` for a version,
+//! `next week` for a timestamp, `True` for a TOSCA 2.0 boolean are none, reported here once.
+//! Where the clause meets a value ([`super::validation`]) such an operand leaves it unjudged
+//! and is not reported again. A refinement that keeps its inherited `type` is judged from the
+//! walk over written definitions, which knows that type ([`refined`]). What depends on another
+//! function stays unjudged here, never wrongly failed.
 
 use super::calls::builtins::{self, describe};
 use super::calls::syntax;
