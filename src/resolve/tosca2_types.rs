@@ -20,6 +20,8 @@ use super::calls::table::{Function, signature_entries};
 use super::calls::{Functions, reserved_name, syntax, unknown};
 use super::interface_parameters;
 use super::types::{Ancestry, definitions};
+use super::typing::Typing;
+use super::validation_clause_types::Misfit;
 use super::values::ValueReader;
 
 /// The built-in types of TOSCA 2.0 (§9.1 TOSCA Built-In Types); `scalar` is abstract.
@@ -197,15 +199,56 @@ impl Checker<'_, '_> {
                         .cloned()
                 })
                 .flatten();
-            self.clause_types(validation, base.as_deref());
+            let validated = (kind == TypeKind::Data).then_some(id);
+            self.clause_types(validation, base.as_deref(), validated);
         }
     }
 
     /// The type problems of a validation clause on a value whose built-in base is `base`
-    /// ([`super::validation_clause_types`]).
-    fn clause_types(&mut self, clause: &Node, base: Option<&str>) {
-        let found = super::validation_clause_types::problems(clause, base);
+    /// ([`super::validation_clause_types`]), its literals compared with `$value` read as values
+    /// of the data type `validated` (an identity), if known.
+    fn clause_types(&mut self, clause: &Node, base: Option<&str>, validated: Option<&str>) {
+        let reader = ValueReader {
+            dialect: Dialect::Tosca2,
+            inputs: None,
+            budget: None,
+        };
+        let mut typing = Typing {
+            model: self.model,
+            reader: &reader,
+            ancestry: &mut *self.ancestry,
+            patterns: self.patterns,
+        };
+        let mut fit = |operand: &Node| match validated {
+            Some(type_name) => {
+                typing
+                    .operand_fit(operand, type_name)
+                    .map(|_| ())
+                    .map_err(|expected| Misfit {
+                        type_name: type_name.to_string(),
+                        expected,
+                    })
+            }
+            None => Ok(()),
+        };
+        let found = super::validation_clause_types::problems(clause, base, &mut fit);
         self.diags.extend(found);
+    }
+
+    /// The identity of the data type a definition's `type` names ([`Typing::identity`]).
+    fn identity(&mut self, type_node: &Node) -> String {
+        let reader = ValueReader {
+            dialect: Dialect::Tosca2,
+            inputs: None,
+            budget: None,
+        };
+        Typing {
+            model: self.model,
+            reader: &reader,
+            ancestry: &mut *self.ancestry,
+            patterns: self.patterns,
+        }
+        .identity(type_node)
     }
 
     /// A definition's `validation`: the functions it calls exist, and it type-checks against
@@ -219,7 +262,11 @@ impl Checker<'_, '_> {
             .get("type")
             .and_then(|t| Some((t.as_str()?, t.span)))
             .and_then(|(name, at)| self.built_in_base(name, at));
-        self.clause_types(validation, base.as_deref());
+        let validated = body
+            .get("type")
+            .filter(|t| t.as_str().is_some())
+            .map(|t| self.identity(t));
+        self.clause_types(validation, base.as_deref(), validated.as_deref());
     }
 
     /// A workflow's inputs are parameter definitions (§13.2 Imperative Workflows, §9.8
@@ -244,7 +291,7 @@ impl Checker<'_, '_> {
                 .filter_map(|step| step.value.as_map()?.get("filter")?.as_seq())
                 .flatten();
             for clause in workflow.get("precondition").into_iter().chain(filters) {
-                self.clause_types(clause, None);
+                self.clause_types(clause, None, None);
             }
         }
         for policy in &template.policies {
@@ -254,7 +301,7 @@ impl Checker<'_, '_> {
                 .and_then(|p| p.get("triggers")?.as_map());
             for trigger in triggers.map_or(&[][..], |m| m.entries()) {
                 if let Some(condition) = trigger.value.as_map().and_then(|t| t.get("condition")) {
-                    self.clause_types(condition, None);
+                    self.clause_types(condition, None, None);
                 }
             }
         }

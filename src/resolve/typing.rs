@@ -332,6 +332,18 @@ impl<'m> Typing<'_, 'm> {
         self.read_as(node, type_name, None, None, &path, 0, diags).0
     }
 
+    /// A validation clause's literal operand compared with `$value`, read as a value of the
+    /// validated type `type_name` (an identity), reporting nothing: the value, or what a value
+    /// of the type is when `node` is none (§10.2.2.2 Comparison Functions: the arguments
+    /// compared are of the same type). The clause is type-checked where it is written
+    /// (`validation_clause_types`), which reports such an operand once; where it meets a
+    /// value (`validation::check`), it is judged only when its operands are of the type.
+    pub fn operand_fit(&mut self, node: &Yaml, type_name: &str) -> Result<Value, String> {
+        let path = "the operand";
+        self.read_fitting(node, type_name, None, None, path, 0, &mut None)
+            .map(|(value, _)| value)
+    }
+
     /// The data type a `type` (or schema) node names where it is written: its identity, or
     /// the name as written when it is a built-in type or names nothing (reported where types
     /// are checked). The values read from here on carry identities, so a type name means the

@@ -5,7 +5,9 @@
 //! [`builtins::apply`] as everywhere else. Literal operands compared with
 //! `$value` are read as values of the validated type, so `1 Mbits/s` compares as a scalar of
 //! that type and `1.10` as a version. What cannot be judged before deployment (another
-//! function, such as `$get_property`) leaves the clause unjudged, never wrongly failed.
+//! function, such as `$get_property`) leaves the clause unjudged, never wrongly failed; so does
+//! an operand that is not a value of the validated type, a mistake of the clause reported once
+//! where it is written ([`super::validation_clause_types`]), not at every value.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Function, Value};
@@ -136,14 +138,14 @@ impl Eval<'_, '_, '_> {
         if syntax::call(node).is_some() {
             return self.eval(node);
         }
-        let mut ignored = Diagnostics::with_cap(0);
-        let value = if as_validated_type {
-            self.typing
-                .operand(node, self.type_name, "validation", &mut ignored)
+        // The clause's literals are read, and what is wrong in them reported, where the clause
+        // is written (`tosca2_types`, `validation_clause_types`): an operand not of the
+        // validated type leaves the clause unjudged here, and nothing is reported again.
+        if as_validated_type {
+            self.typing.operand_fit(node, self.type_name).ok()
         } else {
-            self.typing.reader.value(node, &mut ignored)
-        };
-        (!ignored.has_errors()).then_some(value)
+            Some(self.typing.reader.plain(node))
+        }
     }
 }
 

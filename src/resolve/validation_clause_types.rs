@@ -11,22 +11,30 @@
 //! another kind, or of `$length` (of anything: an integer, §10.2.3.1 $length) with a literal
 //! that is no number. §10.2.2.2.2 `$greater_than` makes such a comparison false rather than an
 //! error; in a validation clause it is false for every value, so the clause rejects them all,
-//! which is never what its author meant: it is the ill-typed clause T2-VALID-05 names. Only
-//! the bases whose literals are written as themselves are judged (string, integer, float,
-//! boolean), and a scalar, whose literal is text (a number with its unit), so a bare number,
-//! boolean, list or map is never one; which text is a valid scalar of the type, and a
-//! version or timestamp, are read as their type where the clause meets a value
-//! ([`super::validation`]). What depends on another function stays unjudged here, never
-//! wrongly failed.
+//! which is never what its author meant: it is the ill-typed clause T2-VALID-05 names. The
+//! kind is judged for the bases whose literals are written as themselves (string, integer,
+//! float, boolean), and a scalar, whose literal is text (a number with its unit), so a bare
+//! number, boolean, list or map is never one. A literal of the right kind compared with bare
+//! `$value` is then read as a value of the validated type ([`Fit`], the typed reader without
+//! its report): `15 GB` for a scalar type whose units are m and cm, `abc` for a version,
+//! `next week` for a timestamp, `True` for a TOSCA 2.0 boolean are none, reported here once.
+//! Where the clause meets a value ([`super::validation`]) such an operand leaves it unjudged
+//! and is not reported again. A refinement that keeps its inherited `type` is judged from the
+//! walk over written definitions, which knows that type ([`refined`]). What depends on another
+//! function stays unjudged here, never wrongly failed.
 
 use super::calls::builtins::{self, describe};
 use super::calls::syntax;
-use crate::diag::{Diagnostic, codes};
+use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
+use crate::model::TypeKind;
 use crate::yaml::{Core, Node};
 
+use super::tosca2_types::BUILT_IN;
+use super::typing::Typing;
 use super::validation::is_value;
 use super::values::ValueReader;
+use super::written_definitions::Written;
 
 /// The functions that compare two operands, whose types must agree.
 const COMPARISONS: &[&str] = &[
@@ -50,13 +58,66 @@ const NEVER_BOOLEAN: &[&str] = &[
     "remainder",
 ];
 
+/// Reads a literal compared with `$value` as a value of the validated type, reporting nothing:
+/// `Err` names the type and says what a value of it is
+/// ([`super::typing::Typing::operand_fit`]).
+pub type Fit<'f> = &'f mut dyn FnMut(&Node) -> Result<(), Misfit>;
+
+/// A literal that is not a value of the validated type: the type's name, and what a value of
+/// it is or (starting with a backquote) why the literal is none.
+pub struct Misfit {
+    pub type_name: String,
+    pub expected: String,
+}
+
 /// The problems of `clause`, the validation of a value whose type's built-in base is `base`
-/// (`None` for a complex type or one not known).
-pub fn problems(clause: &Node, base: Option<&str>) -> Vec<Diagnostic> {
+/// (`None` for a complex type or one not known), its literals compared with `$value` read by
+/// `fit` as values of the validated type.
+pub fn problems(clause: &Node, base: Option<&str>, fit: Fit) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     boolean(clause, &mut found);
-    comparisons(clause, base, &mut found);
+    comparisons(clause, base, fit, &mut found);
     found
+}
+
+/// A TOSCA 2.0 property or attribute definition that refines an inherited one without restating
+/// its `type` ([`super::written_definitions`]): its clause's comparisons judged as [`problems`]
+/// judges them, against the inherited type, which is not known where [`super::tosca2_types`]
+/// reads the definition alone (and judges whether the clause is a boolean expression).
+pub fn refined(typing: &mut Typing, written: &Written, diags: &mut Diagnostics) {
+    if typing.model.dialect != Dialect::Tosca2 || written.body.get("type").is_some() {
+        return;
+    }
+    let (Some(clause), Some(type_node)) =
+        (written.body.get("validation"), written.merged.get("type"))
+    else {
+        return;
+    };
+    if type_node.as_str().is_none() {
+        return;
+    }
+    let validated = typing.identity(type_node);
+    let built_in = |name: &str| BUILT_IN.contains(&name) || name == "scalar";
+    let base = if built_in(&validated) {
+        Some(validated.clone())
+    } else {
+        let chain = typing
+            .ancestry
+            .chain(typing.model, TypeKind::Data, &validated);
+        chain.last().filter(|b| built_in(b)).cloned()
+    };
+    let mut fit = |operand: &Node| {
+        typing
+            .operand_fit(operand, &validated)
+            .map(|_| ())
+            .map_err(|expected| Misfit {
+                type_name: validated.clone(),
+                expected,
+            })
+    };
+    let mut found = Vec::new();
+    comparisons(clause, base.as_deref(), &mut fit, &mut found);
+    diags.extend(found);
 }
 
 /// Reports `node` when it cannot yield a boolean: a literal that is none, or a built-in whose
@@ -95,11 +156,11 @@ fn not_boolean(node: &Node, label: &str) -> Diagnostic {
 /// Judges every comparison in `node` whose subject is known: bare `$value`, on a value of the
 /// built-in type `base`, or `$length` of anything, an integer (§10.2.3.1 $length: "the number
 /// of characters in a string or elements in a list or map").
-fn comparisons(node: &Node, base: Option<&str>, found: &mut Vec<Diagnostic>) {
+fn comparisons(node: &Node, base: Option<&str>, fit: Fit, found: &mut Vec<Diagnostic>) {
     if let Some(call) = syntax::call(node)
         && COMPARISONS.contains(&call.name)
     {
-        judge(&call, &syntax::arguments(&call), base, found);
+        judge(&call, &syntax::arguments(&call), base, fit, found);
     }
     let children: Vec<&Node> = match (node.as_map(), node.as_seq()) {
         (Some(map), _) => map.entries().iter().map(|e| &e.value).collect(),
@@ -107,27 +168,51 @@ fn comparisons(node: &Node, base: Option<&str>, found: &mut Vec<Diagnostic>) {
         _ => Vec::new(),
     };
     for child in children {
-        comparisons(child, base, found);
+        comparisons(child, base, &mut *fit, found);
     }
 }
 
-/// The type of a comparison's subject and how to name it: `$value` of a judged `base`, or a
-/// `$length`.
-fn subject(node: &Node, base: Option<&str>) -> Option<(&'static str, &'static str)> {
+/// A comparison's subject: bare `$value` or a `$length`.
+#[derive(Clone, Copy, Default)]
+struct Subject {
+    /// The built-in base whose literals are judged by their kind, if it is one.
+    kind_of: Option<&'static str>,
+    shown: &'static str,
+    /// Whether it is bare `$value`, whose operands are read as values of the validated type.
+    is_value: bool,
+}
+
+/// The type of a comparison's subject and how to name it: `$value` (its `base` judged by
+/// kind when it is one whose literals are written as themselves), or a `$length`.
+fn subject(node: &Node, base: Option<&str>) -> Option<Subject> {
     if is_value(node) {
-        return base.map(|b| (b, "`$value`")).and_then(|(b, shown)| {
+        let kind_of = base.and_then(|b| {
             ["string", "integer", "float", "boolean", "scalar"]
                 .into_iter()
                 .find(|k| *k == b)
-                .map(|k| (k, shown))
+        });
+        return Some(Subject {
+            kind_of,
+            shown: "`$value`",
+            is_value: true,
         });
     }
     syntax::call(node)
         .filter(|c| c.name == "length")
-        .map(|_| ("integer", "`$length`"))
+        .map(|_| Subject {
+            kind_of: Some("integer"),
+            shown: "`$length`",
+            is_value: false,
+        })
 }
 
-fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut Vec<Diagnostic>) {
+fn judge(
+    call: &syntax::Written,
+    args: &[&Node],
+    base: Option<&str>,
+    fit: Fit,
+    found: &mut Vec<Diagnostic>,
+) {
     let reader = ValueReader {
         dialect: Dialect::Tosca2,
         inputs: None,
@@ -135,7 +220,7 @@ fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut
     };
     // The operands the subject is compared with: the other side of an ordering or `$equal`,
     // the listed values of `$valid_values`, the bounds of `$in_range`.
-    let (operands, (base, shown)): (Vec<&Node>, _) = match (call.name, args) {
+    let (operands, subject): (Vec<&Node>, _) = match (call.name, args) {
         ("valid_values" | "in_range", [first, list]) if subject(first, base).is_some() => (
             list.as_seq()
                 .map_or_else(Vec::new, |items| items.iter().collect()),
@@ -154,9 +239,15 @@ fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut
         // first read, `tosca2_types`' check of its built-in calls.
         let value = reader.plain(operand);
         let Some(kind) = kind(&value) else { continue };
-        if kind == kind_of_base(base) {
+        let Some(base) = subject.kind_of.filter(|&b| kind != kind_of_base(b)) else {
+            if subject.is_value
+                && let Err(misfit) = fit(operand)
+            {
+                found.push(not_of_type(call, operand, &misfit));
+            }
             continue;
-        }
+        };
+        let shown = subject.shown;
         found.push(
             Diagnostic::error(
                 codes::TOSCA_FUNCTION,
@@ -174,6 +265,35 @@ fn judge(call: &syntax::Written, args: &[&Node], base: Option<&str>, found: &mut
             )),
         );
     }
+}
+
+/// `operand`, compared by `call` with `$value`, is not a value of the validated type, so the
+/// comparison is false for every value (§10.2.2.2 Comparison Functions: true "if both arguments
+/// are of the same type"; `$valid_values` lists "values of the same type as the first
+/// argument"): the ill-typed clause of §9.11 Validation Clause.
+fn not_of_type(call: &syntax::Written, operand: &Node, misfit: &Misfit) -> Diagnostic {
+    let Misfit {
+        type_name,
+        expected,
+    } = misfit;
+    let found = operand.as_scalar().map_or_else(
+        || operand.describe().to_string(),
+        |s| format!("`{}`", s.text),
+    );
+    let why = if expected.starts_with('`') {
+        expected.to_string()
+    } else {
+        format!("{found} is not {expected}")
+    };
+    Diagnostic::error(
+        codes::TOSCA_FUNCTION,
+        format!(
+            "an ill-typed validation clause: `${}` compares `$value`, of type `{type_name}`, with an operand not of that type: {why}",
+            call.name
+        ),
+    )
+    .at_with(operand.span, format!("not a `{type_name}`"))
+    .hint(format!("an operand compared with `$value` must be a value of the type it validates, or the clause holds for no value (§10.2.2.2 Comparison Functions, §9.11 Validation Clause): write a `{type_name}`"))
 }
 
 /// What a literal operand is, for comparing with `$value`: numbers compare with numbers, the

@@ -47,6 +47,7 @@ pub fn check(typing: &mut Typing, diags: &mut Diagnostics) {
         super::defaults::check(typing, written, &mut defaulted);
         super::required_keyname::check(typing.model.dialect, written, &mut defaulted);
         super::entry_schema_required::written(typing, written, &mut defaulted);
+        super::validation_clause_types::refined(typing, written, &mut defaulted);
     });
     diags.extend(refined.iter().cloned());
     diags.extend(defaulted.iter().cloned());

@@ -130,16 +130,49 @@ impl<'m> Typing<'_, 'm> {
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
     ) -> (Value, Vec<&'m TypeDef>) {
+        let read = self.read_fitting(
+            node,
+            type_name,
+            entry_schema,
+            key_schema,
+            path,
+            depth,
+            diags,
+        );
+        match read {
+            Ok(read) => read,
+            // Not of the type: no constraints of its chain apply.
+            Err(expected) => (
+                self.mismatch(node, type_name, path, &expected, diags),
+                Vec::new(),
+            ),
+        }
+    }
+
+    /// [`Self::read_as`] up to its verdict: the value and chain, or, when `node` itself is not
+    /// of the type, what a value of it is (reported by `read_as`, by nobody here). What is
+    /// wrong deeper inside (a field, an entry) is reported to `diags` if any.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn read_fitting(
+        &mut self,
+        node: &Yaml,
+        type_name: &str,
+        entry_schema: Option<&'m Yaml>,
+        key_schema: Option<&'m Yaml>,
+        path: &str,
+        depth: usize,
+        diags: &mut Option<&mut Diagnostics>,
+    ) -> Result<(Value, Vec<&'m TypeDef>), String> {
         if self.reader.is_call(node) || self.reader.is_function_typo(node) || depth > MAX_TYPE_DEPTH
         {
-            return (read_plain(self.reader, node, diags), Vec::new());
+            return Ok((read_plain(self.reader, node, diags), Vec::new()));
         }
         if self.model.dialect == Dialect::Tosca2
             && node.as_map().and_then(syntax::malformed).is_some()
         {
             // A call among other keys: that, rather than the type the map does not fit. The
             // plain reading reports it (`ValueReader::value`), with what is wrong inside.
-            return (read_plain(self.reader, node, diags), Vec::new());
+            return Ok((read_plain(self.reader, node, diags), Vec::new()));
         }
         let (shape, chain) = self.shape(type_name);
         let read = match shape {
@@ -157,14 +190,7 @@ impl<'m> Typing<'_, 'm> {
             }
             primitive => self.primitive(node, &primitive),
         };
-        match read {
-            Ok(value) => (value, chain),
-            // Not of the type: no constraints of its chain apply.
-            Err(expected) => (
-                self.mismatch(node, type_name, path, &expected, diags),
-                Vec::new(),
-            ),
-        }
+        read.map(|value| (value, chain))
     }
 
     /// A `list`: each item against the `entry_schema`; else what was expected.
