@@ -12,6 +12,11 @@
 //! from names alone, re-pointing every handle (which is why this is the IR's, not a backend's:
 //! only the IR makes handles). The shuffle test of `tests/golden.rs` checks the result.
 //!
+//! A capability or interface that the elements of a type share ([`super::Shared`]) is put in
+//! order once and handed, in order, to every element that shared it, so that the order does not
+//! undo the sharing (a copy for each node was the largest part of what a translation held
+//! beyond what `check` holds).
+//!
 //! A group's members and a policy's targets are written as lists but name a set (TOSCA 2.0
 //! §16.2 Group Definition, §16.4 Policy Definition): a member that is a substituted node
 //! stands for the nodes of its substituting template, in that template's written order, so
@@ -27,8 +32,8 @@
 
 use indexmap::IndexMap;
 
-use super::shared::Shared;
-use super::{GroupId, NodeId, PolicyTarget, RelationshipId, Topology};
+use super::shared::ChangedOnce;
+use super::{GroupId, Interface, NodeId, PolicyTarget, RelationshipId, Topology};
 
 /// Puts `topology` in its canonical order, in place (see the module docs).
 pub fn canonical(topology: &mut Topology) {
@@ -38,6 +43,8 @@ pub fn canonical(topology: &mut Topology) {
     order_relationships(topology);
     order_groups(topology);
     set_orders(topology);
+    let mut capabilities = ChangedOnce::default();
+    let mut interfaces = ChangedOnce::default();
     for node in &mut topology.nodes {
         node.properties.sort_keys();
         node.attributes.sort_keys();
@@ -45,18 +52,19 @@ pub fn canonical(topology: &mut Topology) {
         node.capabilities.sort_keys();
         for capability in node.capabilities.values_mut() {
             if !is_sorted(&capability.properties) || !is_sorted(&capability.attributes) {
-                let capability = Shared::make_mut(capability);
-                capability.properties.sort_keys();
-                capability.attributes.sort_keys();
+                capabilities.change(capability, |capability| {
+                    capability.properties.sort_keys();
+                    capability.attributes.sort_keys();
+                });
             }
         }
-        order_interfaces(&mut node.interfaces);
+        order_interfaces(&mut node.interfaces, &mut interfaces);
         node.artifacts.sort_keys();
     }
     for relationship in &mut topology.relationships {
         relationship.properties.sort_keys();
         relationship.attributes.sort_keys();
-        order_interfaces(&mut relationship.interfaces);
+        order_interfaces(&mut relationship.interfaces, &mut interfaces);
     }
     for group in &mut topology.groups {
         group.properties.sort_keys();
@@ -73,28 +81,30 @@ fn is_sorted<V>(map: &IndexMap<String, V>) -> bool {
 
 /// The inputs of each interface and operation in name order. Interfaces and operations keep
 /// the order their types give them, which a backend may follow as the lifecycle's
-/// (`create` before `configure` before `start`).
-fn order_interfaces(interfaces: &mut super::Interfaces) {
+/// (`create` before `configure` before `start`). An interface shared by every element of its
+/// type is put in order once, for all of them (`sorted`).
+fn order_interfaces(interfaces: &mut super::Interfaces, sorted: &mut ChangedOnce<Interface>) {
     for interface in interfaces.values_mut() {
-        let sorted = is_sorted(&interface.inputs)
+        let in_order = is_sorted(&interface.inputs)
             && interface
                 .operations
                 .values()
                 .chain(interface.notifications.values())
                 .all(|o| is_sorted(&o.inputs) && is_sorted(&o.outputs));
-        if sorted {
+        if in_order {
             continue; // shared with every node of its type: copied only to change it
         }
-        let interface = Shared::make_mut(interface);
-        interface.inputs.sort_keys();
-        for operation in interface
-            .operations
-            .values_mut()
-            .chain(interface.notifications.values_mut())
-        {
-            operation.inputs.sort_keys();
-            operation.outputs.sort_keys();
-        }
+        sorted.change(interface, |interface| {
+            interface.inputs.sort_keys();
+            for operation in interface
+                .operations
+                .values_mut()
+                .chain(interface.notifications.values_mut())
+            {
+                operation.inputs.sort_keys();
+                operation.outputs.sort_keys();
+            }
+        });
     }
 }
 
@@ -236,5 +246,90 @@ fn order_groups(topology: &mut Topology) {
                 *id = GroupId::from_index(moved[id.index()]);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::pipeline::{ReadOptions, read};
+    use crate::source::InputArg;
+
+    fn topology(yaml: &str) -> Topology {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, yaml).unwrap();
+        let options = ReadOptions {
+            input: Some(InputArg::Path(path)),
+            ..ReadOptions::default()
+        };
+        let mut diags = Diagnostics::new();
+        read(&options, &mut diags).topology.unwrap()
+    }
+
+    /// A type whose capability and interface define their entries out of name order, and
+    /// three nodes of it that assign none of them.
+    const SHARING: &str = "tosca_definitions_version: tosca_simple_yaml_1_3
+capability_types:
+  Endpoint:
+    derived_from: tosca.capabilities.Root
+    properties:
+      zone: { type: string, default: z }
+      address: { type: string, default: a }
+interface_types:
+  Life:
+    derived_from: tosca.interfaces.Root
+    operations:
+      deploy: {}
+node_types:
+  Service:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      endpoint: Endpoint
+    interfaces:
+      Life:
+        type: Life
+        inputs: { zone: z, address: a }
+        operations:
+          deploy: { inputs: { zone: z, address: a } }
+topology_template:
+  node_templates:
+    c: { type: Service }
+    b: { type: Service }
+    a: { type: Service }
+";
+
+    fn same<T>(a: &T, b: &T) -> bool {
+        std::ptr::eq(a, b)
+    }
+
+    fn endpoint(t: &Topology, node: usize) -> &crate::ir::Capability {
+        &t.nodes[node].capabilities["endpoint"]
+    }
+
+    fn life(t: &Topology, node: usize) -> &Interface {
+        &t.nodes[node].interfaces["Life"]
+    }
+
+    #[test]
+    fn shared_parts_are_put_in_order_once_and_stay_shared() {
+        let mut t = topology(SHARING);
+        assert!(
+            same(endpoint(&t, 0), endpoint(&t, 2)),
+            "resolved, the type's part is shared"
+        );
+        assert!(same(life(&t, 0), life(&t, 2)));
+        canonical(&mut t);
+        for i in 0..3 {
+            let keys: Vec<_> = endpoint(&t, i).properties.keys().collect();
+            assert_eq!(keys, ["address", "zone"]);
+            let keys: Vec<_> = life(&t, i).inputs.keys().collect();
+            assert_eq!(keys, ["address", "zone"]);
+            let keys: Vec<_> = life(&t, i).operations["deploy"].inputs.keys().collect();
+            assert_eq!(keys, ["address", "zone"]);
+        }
+        assert!(same(endpoint(&t, 0), endpoint(&t, 1)) && same(endpoint(&t, 1), endpoint(&t, 2)));
+        assert!(same(life(&t, 0), life(&t, 1)) && same(life(&t, 1), life(&t, 2)));
     }
 }

@@ -10,6 +10,7 @@
 use std::any::Any;
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -94,5 +95,90 @@ impl<T: JsonSchema> JsonSchema for Shared<T> {
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         T::json_schema(generator)
+    }
+}
+
+/// Changes shared parts so that they stay shared: every element that held one part before the
+/// change holds one changed part after it, made once (where [`Shared::make_mut`] on each
+/// element would give each its own copy).
+///
+/// Only for a change that depends on the part alone (such as putting its maps in name order),
+/// so that the part changed once is the part each element would have changed.
+pub(crate) struct ChangedOnce<T> {
+    /// By the address of the part before the change: that part (held, so that its address
+    /// cannot be taken by another part while it is remembered) and the part after.
+    by_address: HashMap<usize, (Shared<T>, Shared<T>)>,
+}
+
+impl<T> Default for ChangedOnce<T> {
+    fn default() -> Self {
+        ChangedOnce {
+            by_address: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Clone> ChangedOnce<T> {
+    /// `part` changed by `change`: in place when no other element holds it, otherwise the
+    /// copy made and changed for the first element that held it.
+    pub fn change(&mut self, part: &mut Shared<T>, change: impl FnOnce(&mut T)) {
+        if let Some(alone) = Arc::get_mut(&mut part.0) {
+            change(alone);
+            return;
+        }
+        let address = Arc::as_ptr(&part.0) as usize;
+        let (_, changed) = self.by_address.entry(address).or_insert_with(|| {
+            let mut copy = T::clone(part);
+            change(&mut copy);
+            (part.clone(), Shared::new(copy))
+        });
+        *part = changed.clone();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same<T>(a: &Shared<T>, b: &Shared<T>) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+
+    #[test]
+    fn a_part_changed_once_stays_shared() {
+        let part = Shared::new(vec![3, 1, 2]);
+        let mut holders = vec![part.clone(), part.clone(), part];
+        let mut sorted = ChangedOnce::default();
+        let mut sorts = 0;
+        for holder in &mut holders {
+            sorted.change(holder, |v: &mut Vec<i32>| {
+                sorts += 1;
+                v.sort();
+            });
+        }
+        assert_eq!(sorts, 1);
+        assert!(holders.iter().all(|h| **h == [1, 2, 3]));
+        assert!(same(&holders[0], &holders[1]) && same(&holders[1], &holders[2]));
+    }
+
+    #[test]
+    fn a_part_held_alone_is_changed_in_place() {
+        let mut alone = Shared::new(vec![2, 1]);
+        let before = Arc::as_ptr(&alone.0);
+        ChangedOnce::default().change(&mut alone, |v: &mut Vec<i32>| v.sort());
+        assert_eq!(*alone, [1, 2]);
+        assert_eq!(Arc::as_ptr(&alone.0), before);
+    }
+
+    #[test]
+    fn parts_alike_but_distinct_are_changed_apart() {
+        let (a, b) = (Shared::new(vec![2, 1]), Shared::new(vec![2, 1]));
+        let mut holders = [a.clone(), b.clone(), a, b];
+        let mut sorted = ChangedOnce::default();
+        for holder in &mut holders {
+            sorted.change(holder, |v: &mut Vec<i32>| v.sort());
+        }
+        assert!(same(&holders[0], &holders[2]) && same(&holders[1], &holders[3]));
+        assert!(!same(&holders[0], &holders[1]));
     }
 }
