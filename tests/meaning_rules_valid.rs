@@ -315,3 +315,82 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn type_interface_inputs_reading_what_the_type_defines_are_accepted() {
+    // §11.4 Operation Definition: a node or relationship type's input values may read what is
+    // accessible from SELF: the type chain's properties and attributes, a capability's, a
+    // relationship's ends; `$get_input` names the inputs of whichever service template uses
+    // the type, which a type does not know. No template uses these types.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Endpoint:
+    properties:
+      protocol:
+        type: string
+        default: tcp
+interface_types:
+  Standard:
+    inputs:
+      host:
+        type: string
+    operations:
+      configure:
+        inputs:
+          port:
+            type: integer
+  Configure:
+    operations:
+      pre_configure_source: {}
+node_types:
+  Base:
+    properties:
+      port:
+        type: integer
+        default: 80
+  Server:
+    derived_from: Base
+    attributes:
+      address:
+        type: string
+    capabilities:
+      endpoint: Endpoint
+    interfaces:
+      Standard:
+        type: Standard
+        inputs:
+          host: { $get_attribute: [ SELF, address ] }
+        operations:
+          configure:
+            inputs:
+              port:
+                type: integer
+                value: { $get_property: [ SELF, port ] }
+              protocol:
+                type: string
+                value: { $get_property: [ SELF, CAPABILITY, endpoint, protocol ] }
+              site:
+                type: string
+                value: { $get_input: site }
+relationship_types:
+  ConnectsTo:
+    properties:
+      weight:
+        type: integer
+        default: 1
+    interfaces:
+      Configure:
+        type: Configure
+        operations:
+          pre_configure_source:
+            inputs:
+              weight:
+                type: integer
+                value: { $get_property: [ SELF, weight ] }
+              target_port:
+                type: integer
+                value: { $get_property: [ SELF, TARGET, port ] }
+",
+    );
+}

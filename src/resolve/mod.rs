@@ -160,6 +160,21 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let Some(template) = &model.topology else {
         params::check_unused_bindings(ctx.bindings, &[], diags);
         requirement_defs::check_type_references(model, &mut ancestry, diags);
+        // A profile's types are judged before any template uses them: the calls their
+        // interfaces write (`calls::type_inputs`, output mappings), with no inputs to read.
+        calls::resolve(
+            model,
+            &mut typing::Typing {
+                model,
+                reader: &plain,
+                ancestry: &mut ancestry,
+                patterns: &ctx.patterns,
+            },
+            &functions,
+            &IndexMap::new(),
+            &mut topology,
+            diags,
+        );
         return topology;
     };
     if let Some(d) = &template.description {
