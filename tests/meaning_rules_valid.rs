@@ -394,3 +394,77 @@ relationship_types:
 ",
     );
 }
+
+#[test]
+fn simple_profile_type_interface_inputs_reading_what_the_type_defines_are_accepted() {
+    // A.5.11 Operation definition, B.4.2 get_property, B.5.1 get_attribute, B.1 Reserved
+    // Function Keywords: a type's inputs read the type chain's properties and attributes (the
+    // normative Root's `tosca_id` too), a capability's, through a requirement, from HOST; a
+    // relationship type's from SOURCE and TARGET; `get_input` names the inputs of whichever
+    // service template uses the type. No template uses these types.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+capability_types:
+  my.capabilities.Endpoint:
+    derived_from: tosca.capabilities.Root
+    properties:
+      protocol:
+        type: string
+        default: tcp
+node_types:
+  my.nodes.Base:
+    derived_from: tosca.nodes.Root
+    properties:
+      port:
+        type: integer
+        default: 80
+  my.nodes.Server:
+    derived_from: my.nodes.Base
+    attributes:
+      address:
+        type: string
+    capabilities:
+      endpoint: my.capabilities.Endpoint
+      admin:
+        type: my.capabilities.Endpoint
+        properties:
+          realm:
+            type: string
+            required: false
+    requirements:
+      - database:
+          capability: tosca.capabilities.Endpoint.Database
+    interfaces:
+      Standard:
+        type: tosca.interfaces.node.lifecycle.Standard
+        inputs:
+          host: { get_attribute: [ SELF, address ] }
+          id: { get_attribute: [ SELF, tosca_id ] }
+        configure:
+          inputs:
+            port:
+              type: integer
+              default: { get_property: [ SELF, port ] }
+            protocol: { get_property: [ SELF, endpoint, protocol ] }
+            realm: { get_property: [ SELF, admin, realm ] }
+            db_name: { get_property: [ SELF, database, name ] }
+            host_cpus: { get_property: [ HOST, host, num_cpus ] }
+            site: { concat: [ { get_input: site }, /, { get_property: [ SELF, port ] } ] }
+relationship_types:
+  my.relationships.ConnectsTo:
+    derived_from: tosca.relationships.ConnectsTo
+    properties:
+      weight:
+        type: integer
+        default: 1
+    interfaces:
+      Configure:
+        type: tosca.interfaces.relationship.Configure
+        pre_configure_source:
+          inputs:
+            weight: { get_property: [ SELF, weight ] }
+            target_port: { get_property: [ TARGET, port ] }
+            source_ip: { get_attribute: [ SOURCE, private_address ] }
+",
+    );
+}
