@@ -449,6 +449,19 @@ impl Diagnostics {
         self.extend(fresh);
     }
 
+    /// Adds the diagnostics of the same code at a place no kept diagnostic of that code names:
+    /// a second judgement of a place a first one judged already (a type's call, judged once
+    /// for the type and once for each template of it) adds nothing there.
+    pub fn extend_at_new_places(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
+        let seen: std::collections::HashSet<(&str, Option<Span>)> =
+            self.items.iter().map(|d| (d.code, d.span)).collect();
+        let fresh: Vec<Diagnostic> = diagnostics
+            .into_iter()
+            .filter(|d| d.span.is_none() || !seen.contains(&(d.code, d.span)))
+            .collect();
+        self.extend(fresh);
+    }
+
     /// How many diagnostics were pushed, kept or past the cap: compared before and after a
     /// call, whether the call reported anything, without making it report into a sink of its
     /// own.

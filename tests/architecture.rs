@@ -72,6 +72,8 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/calls/path/definitions.rs", "yaml", UNTYPED),
     ("src/resolve/calls/syntax.rs", "yaml", UNTYPED),
     ("src/resolve/calls/table.rs", "yaml", UNTYPED),
+    ("src/resolve/calls/type_inputs.rs", "yaml", UNTYPED),
+    ("src/resolve/type_functions.rs", "yaml", UNTYPED),
     ("src/resolve/calls/unused.rs", "yaml", UNTYPED),
     ("src/resolve/constraints.rs", "yaml", UNTYPED),
     ("src/resolve/derived_lists.rs", "yaml", UNTYPED),

@@ -315,3 +315,156 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn type_interface_inputs_reading_what_the_type_defines_are_accepted() {
+    // §11.4 Operation Definition: a node or relationship type's input values may read what is
+    // accessible from SELF: the type chain's properties and attributes, a capability's, a
+    // relationship's ends; `$get_input` names the inputs of whichever service template uses
+    // the type, which a type does not know. No template uses these types.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Endpoint:
+    properties:
+      protocol:
+        type: string
+        default: tcp
+interface_types:
+  Standard:
+    inputs:
+      host:
+        type: string
+    operations:
+      configure:
+        inputs:
+          port:
+            type: integer
+  Configure:
+    operations:
+      pre_configure_source: {}
+node_types:
+  Base:
+    properties:
+      port:
+        type: integer
+        default: 80
+  Server:
+    derived_from: Base
+    attributes:
+      address:
+        type: string
+    capabilities:
+      endpoint: Endpoint
+    interfaces:
+      Standard:
+        type: Standard
+        inputs:
+          host: { $get_attribute: [ SELF, address ] }
+        operations:
+          configure:
+            inputs:
+              port:
+                type: integer
+                value: { $get_property: [ SELF, port ] }
+              protocol:
+                type: string
+                value: { $get_property: [ SELF, CAPABILITY, endpoint, protocol ] }
+              site:
+                type: string
+                value: { $get_input: site }
+relationship_types:
+  ConnectsTo:
+    properties:
+      weight:
+        type: integer
+        default: 1
+    interfaces:
+      Configure:
+        type: Configure
+        operations:
+          pre_configure_source:
+            inputs:
+              weight:
+                type: integer
+                value: { $get_property: [ SELF, weight ] }
+              target_port:
+                type: integer
+                value: { $get_property: [ SELF, TARGET, port ] }
+",
+    );
+}
+
+#[test]
+fn simple_profile_type_interface_inputs_reading_what_the_type_defines_are_accepted() {
+    // A.5.11 Operation definition, B.4.2 get_property, B.5.1 get_attribute, B.1 Reserved
+    // Function Keywords: a type's inputs read the type chain's properties and attributes (the
+    // normative Root's `tosca_id` too), a capability's, through a requirement, from HOST; a
+    // relationship type's from SOURCE and TARGET; `get_input` names the inputs of whichever
+    // service template uses the type. No template uses these types.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+capability_types:
+  my.capabilities.Endpoint:
+    derived_from: tosca.capabilities.Root
+    properties:
+      protocol:
+        type: string
+        default: tcp
+node_types:
+  my.nodes.Base:
+    derived_from: tosca.nodes.Root
+    properties:
+      port:
+        type: integer
+        default: 80
+  my.nodes.Server:
+    derived_from: my.nodes.Base
+    attributes:
+      address:
+        type: string
+    capabilities:
+      endpoint: my.capabilities.Endpoint
+      admin:
+        type: my.capabilities.Endpoint
+        properties:
+          realm:
+            type: string
+            required: false
+    requirements:
+      - database:
+          capability: tosca.capabilities.Endpoint.Database
+    interfaces:
+      Standard:
+        type: tosca.interfaces.node.lifecycle.Standard
+        inputs:
+          host: { get_attribute: [ SELF, address ] }
+          id: { get_attribute: [ SELF, tosca_id ] }
+        configure:
+          inputs:
+            port:
+              type: integer
+              default: { get_property: [ SELF, port ] }
+            protocol: { get_property: [ SELF, endpoint, protocol ] }
+            realm: { get_property: [ SELF, admin, realm ] }
+            db_name: { get_property: [ SELF, database, name ] }
+            host_cpus: { get_property: [ HOST, host, num_cpus ] }
+            site: { concat: [ { get_input: site }, /, { get_property: [ SELF, port ] } ] }
+relationship_types:
+  my.relationships.ConnectsTo:
+    derived_from: tosca.relationships.ConnectsTo
+    properties:
+      weight:
+        type: integer
+        default: 1
+    interfaces:
+      Configure:
+        type: tosca.interfaces.relationship.Configure
+        pre_configure_source:
+          inputs:
+            weight: { get_property: [ SELF, weight ] }
+            target_port: { get_property: [ TARGET, port ] }
+            source_ip: { get_attribute: [ SOURCE, private_address ] }
+",
+    );
+}

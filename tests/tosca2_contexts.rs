@@ -97,8 +97,8 @@ relationship_types:
         operations:
           run:
             inputs:
-              from: { type: string, value: { $get_property: [ SOURCE, backup_dir ] } }
-              to: { type: string, value: { $get_property: [ TARGET, backup_dir ] } }
+              from: { type: string, value: { $get_property: [ SELF, SOURCE, backup_dir ] } }
+              to: { type: string, value: { $get_property: [ SELF, TARGET, backup_dir ] } }
             outputs:
               done: { type: string, mapping: [ SELF, copied ] }
 service_template:

@@ -65,6 +65,7 @@ mod substitution_mappings;
 mod target_types;
 mod template_names;
 mod tosca2_types;
+mod type_functions;
 mod type_parts;
 mod types;
 mod typing;
@@ -160,6 +161,22 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     let Some(template) = &model.topology else {
         params::check_unused_bindings(ctx.bindings, &[], diags);
         requirement_defs::check_type_references(model, &mut ancestry, diags);
+        type_functions::check(model, &mut ancestry, diags);
+        // A profile's types are judged before any template uses them: the calls their
+        // interfaces write (`calls::type_inputs`, output mappings), with no inputs to read.
+        calls::resolve(
+            model,
+            &mut typing::Typing {
+                model,
+                reader: &plain,
+                ancestry: &mut ancestry,
+                patterns: &ctx.patterns,
+            },
+            &functions,
+            &IndexMap::new(),
+            &mut topology,
+            diags,
+        );
         return topology;
     };
     if let Some(d) = &template.description {
@@ -219,6 +236,8 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     output_values::check(&mut nodes.typing(), template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
+    // After the templates read their types' values, so a place is reported once.
+    type_functions::check(model, nodes.ancestry, diags);
     // Before the calls: a path that takes `ALL` of a requirement the mappings map is not the
     // list made so far (`calls::path`), and the boundary says which requirements those are.
     topology.substitution = substitution_mappings::read(&mut nodes, template, &topology, diags);

@@ -54,6 +54,11 @@ pub struct TypeParts {
     /// may mean an artifact of the template being built (`create: installer`), and a missing
     /// file is reported once per place, so neither can be replayed.
     pub interfaces: ChainMap<Interfaces>,
+    /// What working out a chain's interfaces reported (code, place, message): a chain that
+    /// reported is worked out again for each template of it, and its reports, the same YAML
+    /// read the same way, are passed on once.
+    pub interface_reports:
+        crate::hash::FastSet<(&'static str, Option<crate::source::Span>, String)>,
 }
 
 /// What a relationship type chain gives each of its relationships, worked out once.

@@ -33,7 +33,9 @@
 //! are kept as written, and only their names and argument counts are judged. A node
 //! template's operation output mappings are `$get_attribute` paths without the `$`, judged by
 //! the same walk ([`mappings`]); so are the calls of relationship templates no requirement
-//! uses, which are not in the IR ([`unused`]).
+//! uses, which are not in the IR ([`unused`]). A node or relationship type's interface inputs are
+//! judged for the type too, with `SELF` any entity of it ([`type_inputs`]), so a type no template
+//! uses is checked.
 
 pub mod builtins;
 mod eval;
@@ -41,6 +43,7 @@ mod mappings;
 pub mod path;
 pub mod syntax;
 pub mod table;
+mod type_inputs;
 pub(crate) mod unknown;
 mod unused;
 
@@ -78,8 +81,9 @@ pub fn resolve<'m>(
         }
     }
     let output_mappings = mappings::any(model);
+    let type_inputs = type_inputs::any(model);
     let unused = unused::read(model, typing, topology, diags);
-    if !eval::has_calls(topology) && !output_mappings && unused.is_empty() {
+    if !eval::has_calls(topology) && !output_mappings && !type_inputs && unused.is_empty() {
         return;
     }
     let calls = CallIndex::new(model);
@@ -91,6 +95,9 @@ pub fn resolve<'m>(
         mappings::check(model, &mut evaluator, diags);
     }
     unused::check(&unused, &mut evaluator, diags);
+    if type_inputs {
+        type_inputs::check(model, &mut evaluator, diags);
+    }
 }
 
 /// A template, requirement or capability named like a TOSCA path keyword could not be told from

@@ -25,7 +25,8 @@ impl<'a> NodeBuilder<'a> {
     }
 
     /// [`Self::type_interfaces`], worked out once per type chain when that reports nothing and
-    /// names no file (see [`TypeParts::interfaces`]); otherwise for every template, as before.
+    /// names no file (see [`TypeParts::interfaces`]); otherwise for every template, as before,
+    /// with what it reports passed on once (`TypeParts::interface_reports`).
     pub(super) fn chain_interfaces(
         &mut self,
         defs: &[&TypeDef],
@@ -35,9 +36,15 @@ impl<'a> NodeBuilder<'a> {
             return known.clone();
         }
         let files_before = self.files_named.get();
-        let reported_before = diags.reported();
-        let interfaces = self.type_interfaces(defs, diags);
-        let clean = diags.reported() == reported_before && self.files_named.get() == files_before;
+        let mut found = Diagnostics::new();
+        let interfaces = self.type_interfaces(defs, &mut found);
+        let clean = found.reported() == 0 && self.files_named.get() == files_before;
+        for d in found.finish() {
+            let key = (d.code, d.span, d.message.clone());
+            if self.type_parts.interface_reports.insert(key) {
+                diags.push(d);
+            }
+        }
         if clean {
             self.type_parts
                 .interfaces
