@@ -496,7 +496,7 @@ fn loop_error(chain: &[Target], topology: &Topology, at: &Yaml) -> Diagnostic {
 
 /// "`owner` has no property `name`", at the argument that names it, with the names `known`
 /// that `owner` does define.
-fn unknown_property(
+pub(super) fn unknown_property(
     function: &str,
     owner: &str,
     name: &str,

@@ -26,6 +26,7 @@
 //! (`nodes::interfaces`), and what it reported at a place is kept
 //! ([`Diagnostics::extend_at_new_places`]).
 
+use super::functions::unknown_property;
 use super::interface_parameters::{interfaces_of, of_interface};
 use super::nodes::defs_complete;
 use super::types::{Ancestry, definitions};
@@ -208,30 +209,8 @@ impl Judge<'_, '_> {
                 (owner, first, &rest[0], known)
             }
         };
-        let what = if function == "get_property" {
-            "property"
-        } else {
-            "attribute or property"
-        };
-        let mut known: Vec<&str> = known.iter().map(String::as_str).collect();
-        known.sort_unstable();
-        known.dedup();
-        diags.push(
-            Diagnostic::error(
-                codes::TOSCA_UNKNOWN_NAME,
-                format!("{function}: {owner} has no {what} `{name}`"),
-            )
-            .at(at.span)
-            .did_you_mean(
-                name,
-                &known,
-                Some(if known.is_empty() {
-                    format!("{owner} defines none")
-                } else {
-                    format!("defined: {}", known.join(", "))
-                }),
-            ),
-        );
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        diags.push(unknown_property(function, &owner, name, at, known));
     }
 
     /// Whether the type chain defines a requirement `name` (a list of single-entry maps).
