@@ -39,3 +39,19 @@ pub fn json_schema() -> String {
     text.push('\n');
     text
 }
+
+/// The topology `yaml` reads to, through the whole pipeline: what the IR's own tests start from.
+#[cfg(test)]
+pub(crate) fn read_for_test(yaml: &str) -> Topology {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let options = crate::pipeline::ReadOptions {
+        input: Some(crate::source::InputArg::Path(path)),
+        ..crate::pipeline::ReadOptions::default()
+    };
+    let mut diags = crate::diag::Diagnostics::new();
+    crate::pipeline::read(&options, &mut diags)
+        .topology
+        .unwrap()
+}

@@ -252,21 +252,7 @@ fn order_groups(topology: &mut Topology) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::Diagnostics;
-    use crate::pipeline::{ReadOptions, read};
-    use crate::source::InputArg;
-
-    fn topology(yaml: &str) -> Topology {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.yaml");
-        std::fs::write(&path, yaml).unwrap();
-        let options = ReadOptions {
-            input: Some(InputArg::Path(path)),
-            ..ReadOptions::default()
-        };
-        let mut diags = Diagnostics::new();
-        read(&options, &mut diags).topology.unwrap()
-    }
+    use crate::ir::read_for_test as topology;
 
     /// A type whose capability and interface define their entries out of name order, and
     /// three nodes of it that assign none of them.

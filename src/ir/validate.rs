@@ -129,21 +129,7 @@ pub fn validate(topology: &Topology) -> Result<Valid<'_>, Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::Diagnostics;
-    use crate::pipeline::{ReadOptions, read};
-    use crate::source::InputArg;
-
-    fn topology(yaml: &str) -> Topology {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.yaml");
-        std::fs::write(&path, yaml).unwrap();
-        let options = ReadOptions {
-            input: Some(InputArg::Path(path)),
-            ..ReadOptions::default()
-        };
-        let mut diags = Diagnostics::new();
-        read(&options, &mut diags).topology.unwrap()
-    }
+    use crate::ir::read_for_test as topology;
 
     const TWO: &str = "tosca_definitions_version: tosca_simple_yaml_1_3
 topology_template:
