@@ -2,8 +2,9 @@
 //! end turns what the YAML loader read into what the resolver reads. The TOSCA 1.0 XML and
 //! Variability4TOSCA front ends write YAML trees first, so their values come through here too.
 
-use crate::model::value::{Data, Entry, Scalar, Text, Value, ValueKind, ValueMap};
-use crate::yaml::{Core, Kind, Node};
+use crate::model::tree::data;
+use crate::model::value::{Entry, Scalar, Text, Value, ValueKind, ValueMap};
+use crate::yaml::{Kind, Node};
 
 /// `node` as a model value, its text moved rather than copied: the tree is not kept beside it.
 /// Tags are dropped (the loader has applied the core schema's; the resolver reads no other),
@@ -44,21 +45,12 @@ pub fn into_text(node: Node) -> Option<Text> {
     }
 }
 
-fn data(core: Core) -> Data {
-    match core {
-        Core::Null => Data::Null,
-        Core::Bool(b) => Data::Bool(b),
-        Core::Int(i) => Data::Integer(i),
-        Core::Float(f) => Data::Float(f),
-        Core::Str => Data::String,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::diag::Diagnostics;
     use crate::limits::Limits;
+    use crate::model::value::Data;
     use crate::source::{Origin, SourceMap};
 
     fn read(text: &str) -> Value {

@@ -8,6 +8,7 @@ pub mod literals;
 pub mod names;
 mod revision;
 pub mod shape;
+pub mod tree;
 pub mod value;
 
 pub use literals::{ScalarUnit, Version};
