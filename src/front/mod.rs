@@ -632,7 +632,7 @@ impl<'a> ImportWalk<'a> {
         };
         let Some(map) = root.as_map() else {
             self.diags.push(shape::wrong_shape(
-                &root,
+                &*root,
                 "an imported TOSCA file",
                 "a map of keynames",
             ));

@@ -7,6 +7,7 @@
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::Named;
+use crate::model::tree::Tree;
 use crate::quirk::Quirk;
 use crate::yaml::{Map, Node};
 
@@ -153,21 +154,12 @@ pub fn named_owned_to(node: Node, what: &str, mut diags: Option<&mut Diagnostics
 }
 
 /// "`x` must be a map, found a list" at the node.
-pub fn wrong_shape(node: &Node, what: &str, expected: &str) -> Diagnostic {
-    shape_error(node.span, node.describe(), what, expected)
-}
-
-/// [`wrong_shape`] for a value of the model ([`super::Value`]).
-pub fn wrong_value_shape(value: &super::Value, what: &str, expected: &str) -> Diagnostic {
-    shape_error(value.span, value.describe(), what, expected)
-}
-
-fn shape_error(span: crate::source::Span, found: &str, what: &str, expected: &str) -> Diagnostic {
+pub fn wrong_shape<T: Tree>(node: &T, what: &str, expected: &str) -> Diagnostic {
     Diagnostic::error(
         codes::TOSCA_SHAPE,
-        format!("{what} must be {expected}, found {found}"),
+        format!("{what} must be {expected}, found {}", node.describe()),
     )
-    .at_with(span, format!("expected {expected}"))
+    .at_with(node.span(), format!("expected {expected}"))
 }
 
 /// Reports every key of `map` that `known` does not list as an unknown keyname: an error, since

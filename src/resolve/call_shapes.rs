@@ -7,12 +7,13 @@
 //! call is an error at its span instead of an `Expr` no backend can use.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::yaml::{Core, Kind, Node};
+use crate::model::tree::{Shape, Tree};
+use crate::model::value::Data;
 
 /// Reports what is wrong with the arguments of one call of `function` (a 1.x built-in).
-pub fn check(function: &str, args: &Node, diags: &mut Diagnostics) {
-    let items = args.as_seq();
-    let problem: Option<(&Node, String)> = match function {
+pub fn check<T: Tree>(function: &str, args: &T, diags: &mut Diagnostics) {
+    let items = args.items();
+    let problem: Option<(&T, String)> = match function {
         "concat" => match items {
             Some(items) if !items.is_empty() => None,
             _ => Some((args, "concat needs a list of one or more strings or expressions".to_string())),
@@ -21,7 +22,7 @@ pub fn check(function: &str, args: &Node, diags: &mut Diagnostics) {
             Some([list, rest @ ..]) if rest.len() <= 1 => {
                 if !is_list_or_call(list) {
                     Some((list, "join's first argument must be a list of strings or expressions".into()))
-                } else if let Some(delimiter) = rest.first().filter(|d| !is_string(d)) {
+                } else if let Some(delimiter) = rest.first().filter(|d| !is_string(*d)) {
                     Some((delimiter, "join's delimiter (second argument) must be a string".into()))
                 } else {
                     None
@@ -56,21 +57,21 @@ pub fn check(function: &str, args: &Node, diags: &mut Diagnostics) {
     if let Some((at, problem)) = problem {
         diags.push(
             Diagnostic::error(codes::TOSCA_SHAPE, problem)
-                .at(at.span)
+                .at(at.span())
                 .hint(format!("see the `{function}` grammar in the Simple Profile's section on intrinsic functions")),
         );
     }
 }
 
-fn is_string(node: &Node) -> bool {
-    matches!(&node.kind, Kind::Scalar(s) if matches!(s.core, Core::Str))
+fn is_string<T: Tree>(node: &T) -> bool {
+    node.as_str().is_some()
 }
 
-fn is_index(node: &Node) -> bool {
-    matches!(&node.kind, Kind::Scalar(s) if matches!(s.core, Core::Int(i) if i >= 0))
+fn is_index<T: Tree>(node: &T) -> bool {
+    matches!(node.shape(), Shape::Scalar(_, Data::Integer(i)) if i >= 0)
 }
 
 /// A literal list, or a call whose result may be one.
-fn is_list_or_call(node: &Node) -> bool {
-    node.as_seq().is_some() || node.as_map().is_some_and(|m| m.len() == 1)
+fn is_list_or_call<T: Tree>(node: &T) -> bool {
+    node.items().is_some() || node.entries().is_some_and(|m| m.len() == 1)
 }

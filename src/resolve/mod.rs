@@ -326,7 +326,7 @@ fn outline(
         source,
         description: model.description.as_ref().map(|d| d.text.clone()),
         metadata: match &model.metadata {
-            Some(metadata) => template_metadata(plain, metadata, diags),
+            Some(metadata) => values::metadata_values(plain, metadata, diags),
             None => IndexMap::new(),
         },
         inputs: Vec::new(),
@@ -474,23 +474,6 @@ impl Locator {
             line: span.line,
             column: span.col,
         })
-    }
-}
-
-/// The template's `metadata` map: opaque data, in which a `$` is no function call (T2-FN-09).
-fn template_metadata(
-    reader: &values::ValueReader,
-    metadata: &crate::model::Value,
-    diags: &mut Diagnostics,
-) -> IndexMap<String, Value> {
-    match reader.opaque(metadata, diags) {
-        Value::Map(map) => map,
-        Value::Null => IndexMap::new(),
-        _ => {
-            let d = crate::model::shape::wrong_value_shape(metadata, "`metadata`", "a map");
-            diags.push(d);
-            IndexMap::new()
-        }
     }
 }
 

@@ -487,7 +487,7 @@ impl Checker<'_, '_> {
     /// as literals are of kinds it takes (a regular expression that compiles, a non-negative
     /// index): mistakes in the clause itself, reported once here rather than for every value
     /// it judges.
-    fn built_in_call(&mut self, b: &BuiltIn, call: &syntax::Written) {
+    fn built_in_call(&mut self, b: &BuiltIn, call: &syntax::Written<Node>) {
         let args = syntax::arguments(call);
         if let Err((message, hint)) = b.arity(args.len()) {
             self.diags.push(
@@ -509,13 +509,13 @@ impl Checker<'_, '_> {
         // call among other keys, a key that is not text) is reported here, once.
         let values: Vec<Value> = args
             .iter()
-            .map(|arg| match syntax::call(arg) {
+            .map(|arg| match syntax::call(*arg) {
                 // Known only when the clause is applied.
                 Some(inner) => Value::Call(Call::new(
                     crate::ir::Function::parse(inner.name, Dialect::Tosca2),
                     Vec::new(),
                 )),
-                None => reader.value(arg, self.diags),
+                None => reader.value(*arg, self.diags),
             })
             .collect();
         if let Outcome::Wrong { arg, message } = builtins::apply(

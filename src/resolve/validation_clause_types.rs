@@ -207,7 +207,7 @@ fn subject(node: &Node, base: Option<&str>) -> Option<Subject> {
 }
 
 fn judge(
-    call: &syntax::Written,
+    call: &syntax::Written<Node>,
     args: &[&Node],
     base: Option<&str>,
     fit: Fit,
@@ -234,7 +234,7 @@ fn judge(
         }
         _ => return,
     };
-    for operand in operands.into_iter().filter(|o| syntax::call(o).is_none()) {
+    for operand in operands.into_iter().filter(|o| syntax::call(*o).is_none()) {
         // What is wrong in the literal as a value is reported where the clause's arguments are
         // first read, `tosca2_types`' check of its built-in calls.
         let value = reader.plain(operand);
@@ -271,7 +271,7 @@ fn judge(
 /// comparison is false for every value (§10.2.2.2 Comparison Functions: true "if both arguments
 /// are of the same type"; `$valid_values` lists "values of the same type as the first
 /// argument"): the ill-typed clause of §9.11 Validation Clause.
-fn not_of_type(call: &syntax::Written, operand: &Node, misfit: &Misfit) -> Diagnostic {
+fn not_of_type(call: &syntax::Written<Node>, operand: &Node, misfit: &Misfit) -> Diagnostic {
     let Misfit {
         type_name,
         expected,

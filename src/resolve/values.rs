@@ -1,4 +1,7 @@
-//! YAML nodes into IR values, with function calls recognised and inputs bound.
+//! Data values into IR values, with function calls recognised and inputs bound.
+//!
+//! Written once over [`Tree`], so a value the model has typed ([`crate::model::Value`]) and one
+//! it still keeps as YAML are read alike (see [`crate::model::tree`] for why).
 
 use indexmap::IndexMap;
 
@@ -6,8 +9,9 @@ use super::calls::syntax;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Dialect, Function, Value};
 use crate::model::FUNCTIONS_1X;
-use crate::model::{self, value::Data, value::ValueKind};
-use crate::yaml::{Core, Kind, Node};
+use crate::model::tree::{Pair, Shape, Tree};
+use crate::model::value::Data;
+use crate::source::Span;
 
 /// A single-key map whose key reads like a function name (`get_propery`, `concatenate`) is a
 /// typo far more often than data, and the Simple Profile has no escape for it (SP-FUNC-11).
@@ -15,7 +19,7 @@ fn looks_like_function(key: &str) -> bool {
     key.starts_with("get_") || key.starts_with("concat") || key == "tokens" || key == "joins"
 }
 
-/// Converts YAML to IR values for one dialect, binding `get_input` where the input has a value.
+/// Converts data values to IR values for one dialect, binding `get_input` where the input has a value.
 pub struct ValueReader<'a> {
     pub dialect: Dialect,
     /// Every declared input with its value (bound or default, `None` when it has neither); or
@@ -31,48 +35,48 @@ impl ValueReader<'_> {
     /// `node` as a value, reporting what is wrong in it (a misspelt function, a malformed
     /// call, an undeclared input, a key that is not text): the reading of the place that
     /// owns the node.
-    pub fn value(&self, node: &Node, diags: &mut Diagnostics) -> Value {
+    pub fn value<T: Tree>(&self, node: &T, diags: &mut Diagnostics) -> Value {
         self.read(node, true, &mut Some(diags))
     }
 
     /// `node` as a value, the same one [`Self::value`] gives, for a second use of a node whose
     /// problems the place that owns it reports when it reads it (each caller names that
     /// place): nothing is reported here, and no diagnostic is made.
-    pub fn plain(&self, node: &Node) -> Value {
+    pub fn plain<T: Tree>(&self, node: &T) -> Value {
         self.read(node, true, &mut None)
     }
 
     /// A value in which functions mean nothing: `metadata`, which is opaque (T2-FN-09), so a
     /// `$` there is text. A TOSCA 2.0 `$$` escape is still undone.
-    pub fn metadata(&self, node: &Node, diags: &mut Diagnostics) -> Value {
+    pub fn metadata<T: Tree>(&self, node: &T, diags: &mut Diagnostics) -> Value {
         self.read(node, false, &mut Some(diags))
     }
 
     /// The reading behind [`Self::value`] and [`Self::plain`]: `diags` is where problems are
     /// reported, or `None` where the caller's node is reported by its owner.
-    fn read(&self, node: &Node, calls: bool, diags: &mut Option<&mut Diagnostics>) -> Value {
-        match &node.kind {
-            Kind::Scalar(s) => match s.core {
-                Core::Null => Value::Null,
-                Core::Bool(b) => Value::Boolean(b),
-                Core::Int(i) => Value::Integer(i),
-                Core::Float(f) => Value::Float(f),
-                Core::Str => match self.bare_call(&s.text).filter(|_| calls) {
+    fn read<T: Tree>(&self, node: &T, calls: bool, diags: &mut Option<&mut Diagnostics>) -> Value {
+        match node.shape() {
+            Shape::Scalar(text, data) => match data {
+                Data::Null => Value::Null,
+                Data::Bool(b) => Value::Boolean(b),
+                Data::Integer(i) => Value::Integer(i),
+                Data::Float(f) => Value::Float(f),
+                Data::String => match self.bare_call(text).filter(|_| calls) {
                     // TOSCA 2.0: `$name` is a call without arguments (§10.1 Function Syntax).
                     Some(function) => self.call(function, None, node, diags),
-                    None => Value::String(self.unescape(&s.text).to_string()),
+                    None => Value::String(self.unescape(text).to_string()),
                 },
             },
-            Kind::Seq(items) => {
+            Shape::List(items) => {
                 Value::List(items.iter().map(|i| self.read(i, calls, diags)).collect())
             }
-            Kind::Map(map) => {
-                if let [entry] = map.entries()
-                    && let Some(key) = entry.key.as_str()
+            Shape::Map(entries) => {
+                if let [entry] = entries
+                    && let Some(key) = entry.key().as_str()
                     && calls
                 {
                     if let Some(function) = self.function_name(key) {
-                        return self.call(function, Some(&entry.value), node, diags);
+                        return self.call(function, Some(entry.value()), node, diags);
                     }
                     if self.dialect != Dialect::Tosca2 && looks_like_function(key) {
                         report(diags, || {
@@ -80,7 +84,7 @@ impl ValueReader<'_> {
                                 codes::TOSCA_UNKNOWN_NAME,
                                 format!("unknown function `{key}`"),
                             )
-                            .at(entry.key.span)
+                            .at(entry.key().span())
                             .did_you_mean(
                                 key,
                                 FUNCTIONS_1X,
@@ -92,20 +96,20 @@ impl ValueReader<'_> {
                 if self.dialect == Dialect::Tosca2
                     && calls
                     && let Some(diags) = diags.as_deref_mut()
-                    && let Some(d) = syntax::malformed(map)
+                    && let Some(d) = syntax::malformed::<T>(entries)
                 {
                     diags.push(d);
                 }
-                let mut out = IndexMap::with_capacity(map.len());
-                for entry in map.entries() {
-                    match entry.key.scalar_text() {
+                let mut out = IndexMap::with_capacity(entries.len());
+                for entry in entries {
+                    match entry.key().scalar_text() {
                         Some(key) => {
                             out.insert(
                                 self.unescape(key).to_string(),
-                                self.read(&entry.value, calls, diags),
+                                self.read(entry.value(), calls, diags),
                             );
                         }
-                        None => report(diags, || self.non_text_key(&entry.key)),
+                        None => report(diags, || self.non_text_key(entry.key())),
                     }
                 }
                 Value::Map(out)
@@ -115,61 +119,24 @@ impl ValueReader<'_> {
 
     /// The warning for a map key that is not text (a list, a map), whose entry the IR cannot
     /// hold.
-    pub fn non_text_key(&self, key: &Node) -> Diagnostic {
-        non_text_key(self.dialect, syntax::call(key).map(|c| c.name), key.span)
-    }
-
-    /// A value of the model in which functions mean nothing (`metadata`, opaque data,
-    /// T2-FN-09), read as [`Self::metadata`] reads a YAML node: a TOSCA 2.0 `$$` escape is
-    /// undone, and an entry whose key is not text is left out with a warning.
-    pub fn opaque(&self, value: &model::Value, diags: &mut Diagnostics) -> Value {
-        match &value.kind {
-            ValueKind::Scalar(s) => match s.data {
-                Data::Null => Value::Null,
-                Data::Bool(b) => Value::Boolean(b),
-                Data::Integer(i) => Value::Integer(i),
-                Data::Float(f) => Value::Float(f),
-                Data::String => Value::String(self.unescape(&s.text).to_string()),
-            },
-            ValueKind::List(items) => {
-                Value::List(items.iter().map(|i| self.opaque(i, diags)).collect())
-            }
-            ValueKind::Map(map) => {
-                let mut out = IndexMap::with_capacity(map.len());
-                for entry in map.entries() {
-                    match entry.key.scalar_text() {
-                        Some(key) => {
-                            out.insert(
-                                self.unescape(key).to_string(),
-                                self.opaque(&entry.value, diags),
-                            );
-                        }
-                        None => diags.push(non_text_key(
-                            self.dialect,
-                            key_call(&entry.key),
-                            entry.key.span,
-                        )),
-                    }
-                }
-                Value::Map(out)
-            }
-        }
+    pub fn non_text_key<T: Tree>(&self, key: &T) -> Diagnostic {
+        non_text_key(self.dialect, syntax::call(key).map(|c| c.name), key.span())
     }
 
     /// Whether a node is a single-entry map whose key reads like a misspelt function (reported
     /// when the node is read).
-    pub fn is_function_typo(&self, node: &Node) -> bool {
+    pub fn is_function_typo<T: Tree>(&self, node: &T) -> bool {
         self.dialect != Dialect::Tosca2
-            && matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().is_some_and(|k| looks_like_function(k) && self.function_name(k).is_none()))
+            && matches!(node.entries(), Some([entry]) if entry.key().as_str().is_some_and(|k| looks_like_function(k) && self.function_name(k).is_none()))
     }
 
     /// Whether a node is a function call: a single-entry map keyed by a function name, or in
     /// TOSCA 2.0 also a string that starts with one `$`.
-    pub fn is_call(&self, node: &Node) -> bool {
+    pub fn is_call<T: Tree>(&self, node: &T) -> bool {
         match self.dialect {
             Dialect::Tosca2 => syntax::call(node).is_some(),
             _ => {
-                matches!(node.as_map().map(|m| m.entries()), Some([entry]) if entry.key.as_str().and_then(|k| self.function_name(k)).is_some())
+                matches!(node.entries(), Some([entry]) if entry.key().as_str().and_then(|k| self.function_name(k)).is_some())
             }
         }
     }
@@ -201,11 +168,11 @@ impl ValueReader<'_> {
 
     /// A call of `function` with the arguments `args_node` (`None`: the bare form), written at
     /// `at`.
-    fn call(
+    fn call<T: Tree>(
         &self,
         function: &str,
-        args_node: Option<&Node>,
-        at: &Node,
+        args_node: Option<&T>,
+        at: &T,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         if self.dialect == Dialect::Tosca2 && function.is_empty() {
@@ -229,7 +196,7 @@ impl ValueReader<'_> {
                 if let Some(diags) = diags.as_deref_mut() {
                     super::call_shapes::check(function, args_node, diags);
                 }
-                match args_node.as_seq() {
+                match args_node.items() {
                     Some(items) => items.iter().map(|i| self.read(i, true, diags)).collect(),
                     None => vec![self.read(args_node, true, diags)],
                 }
@@ -237,28 +204,23 @@ impl ValueReader<'_> {
         };
         let function = Function::parse(function, self.dialect);
         if function == Function::GetInput {
-            return self.get_input(args, at, diags);
+            return self.get_input(args, at.span(), diags);
         }
         Value::Call(Call {
             function,
             args,
             implementation: None,
-            span: Some(at.span),
+            span: Some(at.span()),
         })
     }
 
     /// Binds `get_input` to the input's value; an unbound input stays a call for the backend
     /// (a Terraform variable, say), and an undeclared one is an error.
-    fn get_input(
-        &self,
-        args: Vec<Value>,
-        at: &Node,
-        diags: &mut Option<&mut Diagnostics>,
-    ) -> Value {
+    fn get_input(&self, args: Vec<Value>, at: Span, diags: &mut Option<&mut Diagnostics>) -> Value {
         let Some(name) = args.first().and_then(Value::as_str) else {
             report(diags, || {
                 Diagnostic::error(codes::TOSCA_SHAPE, "get_input needs the name of an input")
-                    .at(at.span)
+                    .at(at)
                     .hint("write `get_input: <input name>`")
             });
             return Value::Null;
@@ -274,7 +236,7 @@ impl ValueReader<'_> {
                         codes::TOSCA_UNKNOWN_NAME,
                         format!("get_input refers to undefined input `{name}`"),
                     )
-                    .at_with(at.span, "no such input")
+                    .at_with(at, "no such input")
                     .did_you_mean(
                         name,
                         &known,
@@ -291,7 +253,7 @@ impl ValueReader<'_> {
                 match self.budget.map(|b| b.compute(weight)) {
                     Some(Err(exceeded)) => {
                         report(diags, || {
-                            computed_too_much("get_input", weight, exceeded, at.span)
+                            computed_too_much("get_input", weight, exceeded, at)
                         });
                         unbound(args, at)
                     }
@@ -312,7 +274,7 @@ fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnosti
 
 /// The warning for a map key that is not text, at `span`; `call` is the function a TOSCA 2.0
 /// key `{ $name: args }` calls.
-fn non_text_key(dialect: Dialect, call: Option<&str>, span: crate::source::Span) -> Diagnostic {
+fn non_text_key(dialect: Dialect, call: Option<&str>, span: Span) -> Diagnostic {
     match call {
         // TOSCA 2.0 allows a call as a key (§10.1 Function Syntax); its text is known only at
         // deployment, and the IR's keys are text.
@@ -330,19 +292,10 @@ fn non_text_key(dialect: Dialect, call: Option<&str>, span: crate::source::Span)
     .at(span)
 }
 
-/// The function a key that is not text calls, when it is a map `{ $name: args }` (§10.1
-/// Function Syntax), as [`syntax::call`] reads one.
-fn key_call(key: &model::Value) -> Option<&str> {
-    let [entry] = key.as_map()?.entries() else {
-        return None;
-    };
-    syntax::function_name(entry.key.as_str()?)
-}
-
 /// A map of values (properties, triggers) in source order.
-pub(super) fn map_values(
+pub(super) fn map_values<T: Tree>(
     reader: &ValueReader,
-    node: &Node,
+    node: &T,
     what: &str,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
@@ -351,9 +304,9 @@ pub(super) fn map_values(
 }
 
 /// A `metadata` map: opaque data, in which a `$` is no function call (T2-FN-09).
-pub(super) fn metadata_values(
+pub(super) fn metadata_values<T: Tree>(
     reader: &ValueReader,
-    node: &Node,
+    node: &T,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
     let value = reader.metadata(node, diags);
@@ -362,9 +315,9 @@ pub(super) fn metadata_values(
 
 /// The entries of `value`, read from `node` where a map (`what`) belongs: none for an empty
 /// value, none and an error for anything but a map.
-fn entries_of(
+fn entries_of<T: Tree>(
     value: Value,
-    node: &Node,
+    node: &T,
     what: &str,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
@@ -378,12 +331,12 @@ fn entries_of(
     }
 }
 
-fn unbound(args: Vec<Value>, at: &Node) -> Value {
+fn unbound(args: Vec<Value>, at: Span) -> Value {
     Value::Call(Call {
         function: Function::GetInput,
         args,
         implementation: None,
-        span: Some(at.span),
+        span: Some(at),
     })
 }
 
@@ -393,7 +346,7 @@ pub(super) fn computed_too_much(
     function: &str,
     weight: u64,
     crate::limits::Exceeded(limit): crate::limits::Exceeded,
-    at: crate::source::Span,
+    at: Span,
 ) -> Diagnostic {
     Diagnostic::error(
         codes::TOSCA_LIMIT,

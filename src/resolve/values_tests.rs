@@ -1,5 +1,5 @@
-//! The model's values read into IR values: `ValueReader::opaque` reads a `model::Value` as
-//! `ValueReader::metadata` reads the YAML it was built from.
+//! The model's values read into IR values: `ValueReader` reads a `model::Value` as it reads the
+//! YAML the value was built from, calls and what it reports included.
 
 use indexmap::IndexMap;
 
@@ -11,8 +11,16 @@ use crate::resolve::typing::tests::topology;
 use crate::source::{Origin, SourceMap};
 
 /// `text` read both ways in `dialect`: from its YAML tree and from the model value built of it,
-/// each with the messages it reported.
+/// each with the messages it reported; as `metadata` (no calls) or, with `calls`, as a value.
 fn both_ways(dialect: Dialect, text: &str) -> ((Value, Vec<String>), (Value, Vec<String>)) {
+    read_both_ways(dialect, text, false)
+}
+
+fn read_both_ways(
+    dialect: Dialect,
+    text: &str,
+    calls: bool,
+) -> ((Value, Vec<String>), (Value, Vec<String>)) {
     let mut sources = SourceMap::new();
     let file = sources.add("t.yaml", Origin::Stdin, text);
     let mut loaded = Diagnostics::new();
@@ -31,9 +39,15 @@ fn both_ways(dialect: Dialect, text: &str) -> ((Value, Vec<String>), (Value, Vec
             .collect();
         (value, messages)
     };
-    let from_yaml = read(&|d| reader.metadata(&node, d));
     let value = crate::front::value::into_value(node.clone());
-    let from_model = read(&|d| reader.opaque(&value, d));
+    if calls {
+        return (
+            read(&|d| reader.value(&node, d)),
+            read(&|d| reader.value(&value, d)),
+        );
+    }
+    let from_yaml = read(&|d| reader.metadata(&node, d));
+    let from_model = read(&|d| reader.metadata(&value, d));
     (from_yaml, from_model)
 }
 
@@ -61,6 +75,32 @@ fn a_model_value_reads_as_the_yaml_it_was_built_from() {
         messages[1].contains("computed by `$concat`"),
         "{messages:?}"
     );
+}
+
+#[test]
+fn calls_in_a_model_value_read_as_in_the_yaml_it_was_built_from() {
+    // Simple Profile: built-ins with their shapes checked, a misspelt one, a key that is no
+    // text; `get_input` stays a call, as no inputs are bound here.
+    let simple = "a: { concat: [x, { get_attribute: [SELF, ip] }] }\nb: { token: [s, '', -1] }\nc: { get_propery: [SELF, p] }\nd: { get_input: missing }\n? [k]\n: v\n";
+    let (from_yaml, from_model) = read_both_ways(Dialect::SimpleProfile, simple, true);
+    assert_eq!(from_yaml, from_model);
+    assert_eq!(from_model.1.len(), 3, "{:?}", from_model.1);
+    let Value::Map(map) = &from_model.0 else {
+        panic!("a map");
+    };
+    assert!(matches!(&map["a"], Value::Call(c) if c.args.len() == 2));
+    assert!(matches!(&map["d"], Value::Call(c) if c.args.len() == 1));
+    // TOSCA 2.0: a bare call, a call with a suffix, a malformed map, a nameless `$`, an escape.
+    let tosca2 = "a: $node_index\nb: { $concat$1: [x, y] }\nc: { $concat: [x], other: 1 }\nd: { $: 1 }\ne: $$text\n? { $concat: [k] }\n: v\n";
+    let (from_yaml, from_model) = read_both_ways(Dialect::Tosca2, tosca2, true);
+    assert_eq!(from_yaml, from_model);
+    assert_eq!(from_model.1.len(), 3, "{:?}", from_model.1);
+    let Value::Map(map) = &from_model.0 else {
+        panic!("a map");
+    };
+    assert!(matches!(&map["a"], Value::Call(c) if c.args.is_empty()));
+    assert!(matches!(&map["b"], Value::Call(c) if c.args.len() == 2));
+    assert_eq!(map["e"], Value::String("$text".into()));
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! of one map (§10.1 Function Syntax); the suffix is not part of the name.
 
 use crate::diag::{Diagnostic, codes};
-use crate::yaml::{Map, Node};
+use crate::model::tree::{Pair, Shape, Tree};
 
 /// The function a string names, if it is a call: `$name` and `$name$suffix` name `name`, which
 /// may be empty (`$` alone, reported by the caller); `$$...` and any other text name none.
@@ -30,39 +30,37 @@ pub fn unescape(text: &str) -> &str {
 }
 
 /// A call as written: the function's name, where it is named, and the arguments node (`None`
-/// for the bare-string form, which has none).
-pub struct Written<'y> {
+/// for the bare-string form, which has none). Read from either tree the model holds
+/// ([`Tree`]).
+pub struct Written<'y, T: Tree> {
     pub name: &'y str,
-    pub name_node: &'y Node,
-    pub args: Option<&'y Node>,
+    pub name_node: &'y T,
+    pub args: Option<&'y T>,
 }
 
 /// `node` read as a call, if it is one: `{ $name: args }` or `$name`.
-pub fn call(node: &Node) -> Option<Written<'_>> {
-    if let Some(text) = node.as_str() {
-        return function_name(text).map(|name| Written {
+pub fn call<T: Tree>(node: &T) -> Option<Written<'_, T>> {
+    match node.shape() {
+        Shape::Scalar(..) => function_name(node.as_str()?).map(|name| Written {
             name,
             name_node: node,
             args: None,
-        });
+        }),
+        Shape::Map([entry]) => Some(Written {
+            name: function_name(entry.key().as_str()?)?,
+            name_node: entry.key(),
+            args: Some(entry.value()),
+        }),
+        _ => None,
     }
-    let [entry] = node.as_map()?.entries() else {
-        return None;
-    };
-    let name = function_name(entry.key.as_str()?)?;
-    Some(Written {
-        name,
-        name_node: &entry.key,
-        args: Some(&entry.value),
-    })
 }
 
 /// The argument nodes of a call: the items of a list, the one node of any other value
 /// (`$get_input: name`), none for the bare form or a null value (`$node_index:`).
-pub fn arguments<'y>(written: &Written<'y>) -> Vec<&'y Node> {
+pub fn arguments<'y, T: Tree>(written: &Written<'y, T>) -> Vec<&'y T> {
     match written.args {
         None => Vec::new(),
-        Some(args) => match args.as_seq() {
+        Some(args) => match args.items() {
             Some(items) => items.iter().collect(),
             None if args.is_null() => Vec::new(),
             None => vec![args],
@@ -70,33 +68,36 @@ pub fn arguments<'y>(written: &Written<'y>) -> Vec<&'y Node> {
     }
 }
 
-/// The error for a map that has a `$` key among other keys (§10.1 Function Syntax): "malformed
-/// function".
-pub fn malformed(map: &Map) -> Option<Diagnostic> {
-    if map.len() < 2 {
+/// The error for a map (its `entries`) that has a `$` key among other keys (§10.1 Function
+/// Syntax): "malformed function".
+pub fn malformed<T: Tree>(entries: &[T::Entry]) -> Option<Diagnostic> {
+    if entries.len() < 2 {
         return None;
     }
-    let entry = map
-        .entries()
+    let key = entries
         .iter()
-        .find(|e| e.key.as_str().and_then(function_name).is_some())?;
-    let key = entry.key.as_str().unwrap_or_default();
+        .map(Pair::key)
+        .find(|k| k.as_str().and_then(function_name).is_some())?;
+    let text = key.as_str().unwrap_or_default();
     Some(
         Diagnostic::error(
             codes::TOSCA_FUNCTION,
-            format!("malformed function: `{key}` is one of {} keys of this map", map.len()),
+            format!(
+                "malformed function: `{text}` is one of {} keys of this map",
+                entries.len()
+            ),
         )
-        .at_with(entry.key.span, "a function call must be the only key of its map")
+        .at_with(key.span(), "a function call must be the only key of its map")
         .hint(format!(
-            "write the call as a map of its own (`{{ {key}: [ ... ] }}`), or `${key}` for a key that is literal text (§10.1 Function Syntax)"
+            "write the call as a map of its own (`{{ {text}: [ ... ] }}`), or `${text}` for a key that is literal text (§10.1 Function Syntax)"
         )),
     )
 }
 
 /// The error for `$` with no name after it.
-pub fn nameless(at: &Node) -> Diagnostic {
+pub fn nameless<T: Tree>(at: &T) -> Diagnostic {
     Diagnostic::error(codes::TOSCA_FUNCTION, "`$` names no function")
-        .at(at.span)
+        .at(at.span())
         .hint("write `$$` for a literal `$`, or the function's name after the `$` (§10.1 Function Syntax)")
 }
 

@@ -168,7 +168,10 @@ impl<'m> Typing<'_, 'm> {
             return Ok((read_plain(self.reader, node, diags), Vec::new()));
         }
         if self.model.dialect == Dialect::Tosca2
-            && node.as_map().and_then(syntax::malformed).is_some()
+            && node
+                .as_map()
+                .and_then(|m| syntax::malformed::<Yaml>(m.entries()))
+                .is_some()
         {
             // A call among other keys: that, rather than the type the map does not fit. The
             // plain reading reports it (`ValueReader::value`), with what is wrong inside.

@@ -313,7 +313,7 @@ impl<'t> Options<'t> {
                 Some(s) => s.to_string(),
                 None => {
                     diags.push(crate::model::shape::wrong_shape(
-                        n,
+                        *n,
                         "option `mode`",
                         "one of manual, consistent-strict, consistent-loose, default, semantic-strict, semantic-loose",
                     ));
@@ -356,7 +356,7 @@ impl<'t> Options<'t> {
                 );
             if expects_bool && bool_of(node).is_none() {
                 diags.push(crate::model::shape::wrong_shape(
-                    node,
+                    *node,
                     &format!("option `{key}`"),
                     "true or false",
                 ));

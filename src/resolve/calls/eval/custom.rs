@@ -146,7 +146,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
                 _ => Ok(arg.clone()),
             };
         }
-        if let Some(node) = node.filter(|n| syntax::call(n).is_none()) {
+        if let Some(node) = node.filter(|n| syntax::call(*n).is_none()) {
             let mut found = Diagnostics::with_cap(0);
             let path = format!("argument {}", i + 1);
             let value = self.typing.schema_value(node, schema, &path, &mut found);
