@@ -112,7 +112,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/requirements/relationship.rs", "yaml", UNTYPED),
     ("src/resolve/scalar_types.rs", "yaml", UNTYPED),
     ("src/resolve/selection.rs", "yaml", UNTYPED),
-    ("src/resolve/simple_new_parts.rs", "yaml", UNTYPED),
+    ("src/resolve/simple_new_definitions.rs", "yaml", UNTYPED),
     ("src/resolve/simple_occurrences.rs", "yaml", UNTYPED),
     ("src/resolve/substitution/fit.rs", "yaml", UNTYPED),
     ("src/resolve/substitution/mod.rs", "yaml", UNTYPED),

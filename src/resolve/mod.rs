@@ -58,7 +58,6 @@ mod select_filter;
 mod selection;
 mod simple_eval;
 mod simple_new_definitions;
-mod simple_new_parts;
 mod simple_occurrences;
 mod substitution;
 mod substitution_mappings;
@@ -277,7 +276,6 @@ fn check_types<'m>(
     let functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, ancestry, &functions, &ctx.patterns, diags);
     simple_new_definitions::check(model, ancestry, diags);
-    simple_new_parts::check(model, ancestry, diags);
     simple_occurrences::check(model, diags);
     check_definitions(model, ancestry, file_types, diags);
     value_types::check(model, ancestry, diags);
