@@ -52,7 +52,8 @@ struct Part {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Form {
     /// A value definition (property, attribute): a map of keynames in a map section; any other
-    /// value under a new name lacks its `type` (an empty one is reported by the grammar).
+    /// value under a new name lacks its `type`, an empty one (`name:`) too: it would define a
+    /// property of no type.
     Value,
     /// A definition whose short form names its base by its value (capability, requirement,
     /// interface); only a map of keynames can lack it. Requirements are a list of one-entry
@@ -74,7 +75,7 @@ const PARTS: [Part; 5] = [
         noun: "attribute",
         a_noun: "an attribute",
         keyname: "type",
-        rule: "A.5.7.2: `type` is required",
+        rule: "A.5.9.2: `type` is required",
         form: Form::Value,
     },
     Part {
@@ -160,7 +161,7 @@ fn named_entries<'n>(part: &Part, section: &'n Node) -> impl Iterator<Item = &'n
 /// Whether a definition, read as a new one, does not name its base.
 fn lacks(part: &Part, body: &Node) -> bool {
     match part.form {
-        Form::Value => !body.is_null() && body.as_map().is_none_or(|b| !b.contains_key("type")),
+        Form::Value => body.as_map().is_none_or(|b| !b.contains_key("type")),
         Form::Based => body.as_map().is_some_and(|b| !b.contains_key(part.keyname)),
     }
 }
@@ -181,7 +182,7 @@ fn missing(part: &Part, name: &str, def: &TypeDef, entry: &Entry) -> Diagnostic 
     let label = format!("no parent type defines this {noun}");
     match part.form {
         Form::Value => {
-            let problem = if entry.value.as_map().is_some() {
+            let problem = if entry.value.as_map().is_some() || entry.value.is_null() {
                 "has no `type`"
             } else {
                 "is not a map of keynames"

@@ -1,0 +1,82 @@
+//! The valid counterparts of the `hunt6-*` bad-input cases: Simple Profile 1.x rules that no
+//! visible corpus file broke (issue 25). Each file here writes what the rule allows, in the
+//! forms the spec allows (short forms, normative names, inherited definitions), and checks
+//! with no diagnostic at all.
+
+mod common;
+
+use common::assert_checks_clean as accepted;
+
+#[test]
+fn inputs_typed_by_built_in_normative_and_defined_data_types_are_accepted() {
+    // A.8.1.1 inputs: property definitions, whose `type` names a data type
+    // (`hunt6-input-1-x-type-undefined`, `hunt6-workflow-input-1-x-type-undefined`): a
+    // primitive, a scalar unit, a normative data type, one the file defines, a list with its
+    // entry schema, and a workflow's input.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+data_types:
+  my.Port:
+    derived_from: integer
+    constraints:
+      - in_range: [1, 65535]
+topology_template:
+  inputs:
+    cpus:
+      type: integer
+      default: 2
+    memory:
+      type: scalar-unit.size
+      default: 2 GB
+    credential:
+      type: tosca.datatypes.Credential
+      required: false
+    port:
+      type: my.Port
+      default: 8080
+    zones:
+      type: list
+      entry_schema:
+        type: string
+      default: [a, b]
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties:
+            num_cpus: { get_input: cpus }
+            mem_size: { get_input: memory }
+  workflows:
+    scale:
+      inputs:
+        replicas:
+          type: integer
+          required: false
+      steps:
+        start:
+          target: server
+          activities:
+            - set_state: started
+",
+    );
+}
+
+#[test]
+fn an_empty_definition_under_an_inherited_name_refines_it() {
+    // A.5.7.2, A.5.9.2 (`hunt6-property-def-1-x-empty-new`): an empty definition under a name
+    // the parent type defines adds nothing and is left alone.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.Server:
+    derived_from: tosca.nodes.Compute
+    attributes:
+      public_address:
+topology_template:
+  node_templates:
+    server:
+      type: my.Server
+",
+    );
+}
