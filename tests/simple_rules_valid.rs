@@ -80,3 +80,54 @@ topology_template:
 ",
     );
 }
+
+#[test]
+fn workflow_steps_with_every_keyname_are_accepted() {
+    // 1.1-1.3 imperative workflow and step definitions (`hunt6-workflow-step-1-x-unknown-keyname`):
+    // every keyname of a workflow (description, metadata, inputs, preconditions, steps) and of
+    // a step (target, target_relationship, operation_host, filter, activities, on_success,
+    // on_failure), the single-name form of `on_success`.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+    app:
+      type: tosca.nodes.SoftwareComponent
+      requirements:
+        - host: server
+  workflows:
+    restart:
+      description: stops and starts the application
+      metadata:
+        owner: operations
+      inputs:
+        reason:
+          type: string
+          required: false
+      preconditions:
+        - target: server
+          condition:
+            - assert:
+                - state: [{ equal: started }]
+      steps:
+        stop:
+          target: app
+          target_relationship: host
+          operation_host: SOURCE
+          filter:
+            - assert:
+                - state: [{ equal: started }]
+          activities:
+            - set_state: stopping
+          on_success: start
+          on_failure:
+            - start
+        start:
+          target: app
+          activities:
+            - set_state: started
+",
+    );
+}
