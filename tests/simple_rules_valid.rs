@@ -131,3 +131,37 @@ topology_template:
 ",
     );
 }
+
+#[test]
+fn repository_credentials_of_the_credential_type_are_accepted() {
+    // A.5.6.1 Keynames, C.2.1 tosca.datatypes.Credential (`hunt6-repository-1-x-credential-*`):
+    // a token with its type, and every field with its type; the single-line repository has no
+    // credential. (A credential of a `token` alone, `{ token: s3cret }`, reads as a call of the
+    // 1.x `token` function, a one-entry map keyed by its name: a Simple Profile ambiguity
+    // toscana resolves for the function everywhere, properties of type Credential too.)
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+repositories:
+  plain: https://plain.example.com/
+  tokens:
+    url: https://tokens.example.com/
+    credential:
+      token_type: password
+      token: s3cret
+  full:
+    description: every field
+    url: https://full.example.com/
+    credential:
+      protocol: https
+      token_type: bearer
+      token: abc
+      keys:
+        tenant: shop
+      user: deployer
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+",
+    );
+}

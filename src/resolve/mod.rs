@@ -48,6 +48,7 @@ pub mod patterns;
 mod port_order;
 mod port_spec;
 mod refinement;
+mod repository_credentials;
 mod required_keyname;
 mod requirement_defs;
 mod requirement_mapping;
@@ -287,6 +288,7 @@ fn check_types<'m>(
     };
     written_definitions::check(&mut types, diags);
     interface_parameters::check(&mut types, diags);
+    repository_credentials::check(&mut types, diags);
     functions
 }
 
