@@ -107,6 +107,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/params.rs", "yaml", UNTYPED),
     ("src/resolve/refinement.rs", "yaml", UNTYPED),
     ("src/resolve/requirement_defs.rs", "yaml", UNTYPED),
+    ("src/resolve/requirement_interfaces.rs", "yaml", UNTYPED),
     ("src/resolve/requirement_mapping.rs", "yaml", UNTYPED),
     ("src/resolve/requirements.rs", "yaml", UNTYPED),
     ("src/resolve/requirements/relationship.rs", "yaml", UNTYPED),

@@ -165,3 +165,50 @@ topology_template:
 ",
     );
 }
+
+#[test]
+fn requirement_relationship_interfaces_that_refine_declared_ones_are_accepted() {
+    // A.6.2.2.3 (`hunt6-requirement-def-1-x-relationship-*`): the relationship's interfaces
+    // named by their name (`Configure`) or their interface type's name, inputs for the
+    // interface and for operations its type declares (in the old shape and under
+    // `operations`), typed by data types, with defaults of their type.
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.App:
+    derived_from: tosca.nodes.SoftwareComponent
+    requirements:
+      - database:
+          capability: tosca.capabilities.Endpoint.Database
+          relationship:
+            type: tosca.relationships.ConnectsTo
+            interfaces:
+              Configure:
+                inputs:
+                  schema:
+                    type: string
+                    default: shop
+                post_configure_source:
+                  inputs:
+                    retries:
+                      type: integer
+                      default: 3
+      - cache:
+          capability: tosca.capabilities.Endpoint
+          relationship:
+            type: tosca.relationships.ConnectsTo
+            interfaces:
+              tosca.interfaces.relationship.Configure:
+                operations:
+                  pre_configure_target:
+                    inputs:
+                      flush:
+                        type: boolean
+                        required: false
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+",
+    );
+}

@@ -51,6 +51,7 @@ mod refinement;
 mod repository_credentials;
 mod required_keyname;
 mod requirement_defs;
+mod requirement_interfaces;
 mod requirement_mapping;
 mod requirements;
 mod root_types;
@@ -289,6 +290,7 @@ fn check_types<'m>(
     written_definitions::check(&mut types, diags);
     interface_parameters::check(&mut types, diags);
     repository_credentials::check(&mut types, diags);
+    requirement_interfaces::check(&mut types, diags);
     functions
 }
 

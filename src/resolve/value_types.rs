@@ -64,7 +64,12 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
 }
 
 /// One definition or schema: its `type`, then its schemas.
-fn definition(model: &Model, ancestry: &mut Ancestry, body: &Map, diags: &mut Diagnostics) {
+pub(super) fn definition(
+    model: &Model,
+    ancestry: &mut Ancestry,
+    body: &Map,
+    diags: &mut Diagnostics,
+) {
     if let Some(type_node) = body.get("type") {
         data_type(model, ancestry, type_node, diags);
     }
