@@ -153,6 +153,10 @@ fn check_definitions(
 pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topology {
     let locator = Locator::new(&model.files);
     let mut ancestry = types::Ancestry::new(model);
+    // First, before anything walks a chain: a chain walked without reporting is remembered,
+    // and `check_all` would then find it known and report nothing (an artifact type of an
+    // unknown parent that shares a `file_ext` with another went unreported that way).
+    ancestry.check_all(model, diags);
     // Which artifact type each file extension tells: for the artifact definitions' check and
     // for the artifacts the node builder makes, read once.
     let file_types = artifact_types::FileTypes::new(model, &mut ancestry);
@@ -271,7 +275,6 @@ fn check_types<'m>(
     file_types: &artifact_types::FileTypes,
     diags: &mut Diagnostics,
 ) -> calls::Functions<'m> {
-    ancestry.check_all(model, diags);
     if model.dialect != crate::ir::Dialect::Tosca2 {
         filters::check_definitions(model, diags);
     }
