@@ -1,5 +1,5 @@
-//! The valid counterparts of the `hunt6-*` bad-input cases: Simple Profile 1.x rules that no
-//! visible corpus file broke (issue 25). Each file here writes what the rule allows, in the
+//! The valid counterparts of the `hunt6-*` bad-input cases: Simple Profile 1.x (and TOSCA 1.0
+//! XML) rules that no visible corpus file broke (issue 25). Each file here writes what the rule allows, in the
 //! forms the spec allows (short forms, normative names, inherited definitions), and checks
 //! with no diagnostic at all.
 
@@ -210,5 +210,42 @@ topology_template:
     server:
       type: tosca.nodes.Compute
 ",
+    );
+}
+
+#[test]
+fn xml_template_properties_with_a_namespaced_attribute_are_accepted() {
+    // `hunt6-xml-template-properties-unknown-attribute`: `<Properties>` has no attribute of
+    // its own, but one in another namespace is an extension (csd06 tExtensibleElements'
+    // `anyAttribute namespace="##other"`) and passes. The checker tells XML by the content.
+    accepted(
+        r#"<Definitions xmlns="http://docs.oasis-open.org/tosca/ns/2011/12" xmlns:t="http://example.com/t" xmlns:p="http://example.com/p" xmlns:x="http://example.com/x" id="d" targetNamespace="http://example.com/t">
+  <Types>
+    <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://example.com/p" elementFormDefault="qualified">
+      <xs:element name="ServerProperties">
+        <xs:complexType>
+          <xs:sequence>
+            <xs:element name="Port" type="xs:int"/>
+          </xs:sequence>
+        </xs:complexType>
+      </xs:element>
+    </xs:schema>
+  </Types>
+  <NodeType name="Server">
+    <PropertiesDefinition element="p:ServerProperties"/>
+  </NodeType>
+  <ServiceTemplate id="shop">
+    <TopologyTemplate>
+      <NodeTemplate id="web" type="t:Server">
+        <Properties x:origin="inventory">
+          <p:ServerProperties>
+            <p:Port>8080</p:Port>
+          </p:ServerProperties>
+        </Properties>
+      </NodeTemplate>
+    </TopologyTemplate>
+  </ServiceTemplate>
+</Definitions>
+"#,
     );
 }
