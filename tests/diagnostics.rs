@@ -305,3 +305,51 @@ fn color_follows_the_flag_and_no_color() {
     // auto: standard error is a pipe here, so no colour.
     assert!(!run("auto", false).contains("\u{1b}["));
 }
+
+#[test]
+fn a_type_under_an_unknown_parent_gets_that_one_error_not_one_per_definition() {
+    // The unknown parent is the mistake; what it would define is unknown, so toscana cannot
+    // say that a definition of the derived type is new and must name its base (A.5.7.2,
+    // A.6.1.1: `resolve::simple_new_definitions`). Under a known parent it does.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.yaml");
+    let text = |parent: &str| {
+        format!(
+            "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.Server:
+    derived_from: {parent}
+    properties:
+      port:
+        default: 80
+    capabilities:
+      admin:
+        description: the administration endpoint
+"
+        )
+    };
+    let codes = |parent: &str| -> Vec<(String, u64)> {
+        std::fs::write(&file, text(parent)).unwrap();
+        json_check(&file)
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        codes("my.Nowhere"),
+        [("tosca::unknown-type".to_string(), 4)]
+    );
+    assert_eq!(
+        codes("tosca.nodes.Root"),
+        [
+            ("tosca::missing-keyname".to_string(), 6),
+            ("tosca::missing-keyname".to_string(), 9)
+        ]
+    );
+}

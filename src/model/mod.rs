@@ -170,6 +170,9 @@ pub struct Repository {
     pub span: Span,
     /// The span of its whole definition, to tell one definition read twice from two.
     pub definition: Span,
+    /// The 1.x `credential`, a `tosca.datatypes.Credential` value (A.5.6.1 Keynames); TOSCA
+    /// 2.0 repository definitions have none.
+    pub credential: Option<Node>,
 }
 
 /// The service template (1.x `topology_template`, 2.0 `service_template`), sections in source

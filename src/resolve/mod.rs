@@ -48,8 +48,10 @@ pub mod patterns;
 mod port_order;
 mod port_spec;
 mod refinement;
+mod repository_credentials;
 mod required_keyname;
 mod requirement_defs;
+mod requirement_interfaces;
 mod requirement_mapping;
 mod requirements;
 mod root_types;
@@ -58,7 +60,6 @@ mod select_filter;
 mod selection;
 mod simple_eval;
 mod simple_new_definitions;
-mod simple_new_parts;
 mod simple_occurrences;
 mod substitution;
 mod substitution_mappings;
@@ -152,6 +153,10 @@ fn check_definitions(
 pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topology {
     let locator = Locator::new(&model.files);
     let mut ancestry = types::Ancestry::new(model);
+    // First, before anything walks a chain: a chain walked without reporting is remembered,
+    // and `check_all` would then find it known and report nothing (an artifact type of an
+    // unknown parent that shares a `file_ext` with another went unreported that way).
+    ancestry.check_all(model, diags);
     // Which artifact type each file extension tells: for the artifact definitions' check and
     // for the artifacts the node builder makes, read once.
     let file_types = artifact_types::FileTypes::new(model, &mut ancestry);
@@ -270,14 +275,12 @@ fn check_types<'m>(
     file_types: &artifact_types::FileTypes,
     diags: &mut Diagnostics,
 ) -> calls::Functions<'m> {
-    ancestry.check_all(model, diags);
     if model.dialect != crate::ir::Dialect::Tosca2 {
         filters::check_definitions(model, diags);
     }
     let functions = calls::Functions::new(model, diags);
     tosca2_types::check(model, ancestry, &functions, &ctx.patterns, diags);
     simple_new_definitions::check(model, ancestry, diags);
-    simple_new_parts::check(model, ancestry, diags);
     simple_occurrences::check(model, diags);
     check_definitions(model, ancestry, file_types, diags);
     value_types::check(model, ancestry, diags);
@@ -289,6 +292,8 @@ fn check_types<'m>(
     };
     written_definitions::check(&mut types, diags);
     interface_parameters::check(&mut types, diags);
+    repository_credentials::check(&mut types, diags);
+    requirement_interfaces::check(&mut types, diags);
     functions
 }
 

@@ -42,7 +42,12 @@ fn interface<'m>(typing: &mut Typing<'_, 'm>, interface: &'m Map, diags: &mut Di
 }
 
 /// A parameter definition's non-null `default`, when it writes a `type` too.
-fn parameter<'m>(typing: &mut Typing<'_, 'm>, name: &str, body: &'m Map, diags: &mut Diagnostics) {
+pub(super) fn parameter<'m>(
+    typing: &mut Typing<'_, 'm>,
+    name: &str,
+    body: &'m Map,
+    diags: &mut Diagnostics,
+) {
     let (Some(_), Some(default)) = (body.get("type"), body.get("default")) else {
         return;
     };

@@ -276,7 +276,9 @@ impl Ancestry {
     /// The ancestry of the type whose identity is `id` (a key of [`Model::types`], or a name
     /// that is none, which is its own ancestry). Reports nothing: what is wrong with a type's
     /// derivation is [`Ancestry::check_all`]'s to report, once, however often its ancestry is
-    /// asked. After `check_all` every type's ancestry is known, so this only reads it.
+    /// asked. After `check_all` every type's ancestry is known, so this only reads it; before
+    /// it, the walk is remembered unreported, and `check_all` would say nothing of it: so
+    /// `check_all` comes first (`resolve::resolve`).
     pub fn chain(&mut self, model: &Model, kind: TypeKind, id: &str) -> TypeNames {
         self.walk(model, kind, id, None)
     }

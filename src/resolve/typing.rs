@@ -208,6 +208,18 @@ impl<'m> Typing<'_, 'm> {
         self.value_at(node, def, path, 0, &mut Some(diags))
     }
 
+    /// `node` read as a value of the type `type_name` itself (no definition around it: a
+    /// keyname the grammar types, such as a 1.x repository's `credential`).
+    pub fn value_of_type(
+        &mut self,
+        node: &Yaml,
+        type_name: &str,
+        path: &str,
+        diags: &mut Diagnostics,
+    ) -> Value {
+        self.typed(node, type_name, None, None, path, 0, &mut Some(diags))
+    }
+
     /// Whether the Simple Profile's YAML 1.1 habits are read with a warning (not in TOSCA 2.0).
     fn lenient(&self) -> bool {
         self.model.dialect != Dialect::Tosca2

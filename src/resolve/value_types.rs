@@ -1,6 +1,6 @@
 //! The types of Simple Profile value definitions name data types: a property, attribute or
 //! parameter (interface and operation input and output) definition's `type`, and its `entry_schema` (and `key_schema`), written in any type, used or
-//! not. "The required data type for the property" (A.5.7.2 Keynames) and "The optional key that
+//! not, and a topology's or workflow's input definition's. "The required data type for the property" (A.5.7.2 Keynames) and "The optional key that
 //! is used to declare the name of the Datatype definition for entries of set types such as the
 //! TOSCA list or map" (A.5.7.2, `entry_schema`) name a built-in type or a data type, never a
 //! node or capability type, nor a name defined nowhere.
@@ -42,13 +42,34 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             }
         }
     }
-    // The topology's inputs are left alone: the Variability4TOSCA suite's resolved templates,
-    // valid Simple Profile files, write placeholder input `type`s that no file defines (TOSCA
-    // 2.0 service templates get the rule, [`super::tosca2_types`]).
+    // The topology's inputs are property definitions: "The inputs section provides a means to
+    // define parameters using TOSCA property definitions" (A.8.1.1 inputs; checklist SP-IN-01),
+    // and a workflow's inputs (1.1 and later) are parameter definitions typed the same way.
+    // Outputs are left
+    // alone (their `type` is optional, and their value computed: `super::output_values`).
+    // TOSCA 2.0 service templates get the rule from [`super::tosca2_types`].
+    let Some(template) = &model.topology else {
+        return;
+    };
+    let workflow_inputs = template
+        .workflows
+        .iter()
+        .filter_map(|w| w.def.as_map()?.get("inputs")?.as_map())
+        .flat_map(|inputs| inputs.entries())
+        .map(|entry| &entry.value);
+    let inputs = template.inputs.iter().map(|named| &named.def);
+    for body in inputs.chain(workflow_inputs).filter_map(Node::as_map) {
+        definition(model, ancestry, body, diags);
+    }
 }
 
 /// One definition or schema: its `type`, then its schemas.
-fn definition(model: &Model, ancestry: &mut Ancestry, body: &Map, diags: &mut Diagnostics) {
+pub(super) fn definition(
+    model: &Model,
+    ancestry: &mut Ancestry,
+    body: &Map,
+    diags: &mut Diagnostics,
+) {
     if let Some(type_node) = body.get("type") {
         data_type(model, ancestry, type_node, diags);
     }

@@ -25,7 +25,7 @@ const BIG_FILES: &[(&str, usize, &str)] = &[];
 
 /// Functions over the limit today: (file, function, its lines then, why).
 const BIG_FNS: &[(&str, &str, usize, &str)] = &[
-    ("src/front/simple_grammar/table.rs", "table", 332, TABLE),
+    ("src/front/simple_grammar/table.rs", "table", 326, TABLE),
     ("src/front/tosca2/table.rs", "table", 377, TABLE),
 ];
 

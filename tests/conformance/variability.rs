@@ -710,6 +710,16 @@ fn with_placeholders(output: &str) -> String {
             found[i].3.record(template);
         };
         let topo = &doc["topology_template"];
+        // An input's `type` names a data type (A.8.1.1 inputs: property definitions); the
+        // corpus writes placeholders there too (`type: a`, head/inputs/default-alternative).
+        for input in values(&topo["inputs"]) {
+            if input["type"]
+                .as_str()
+                .is_some_and(|t| !BUILT_IN_TYPES.contains(&t))
+            {
+                add("data_types", "tosca.datatypes.Root", input);
+            }
+        }
         for node in values(&topo["node_templates"]) {
             add("node_types", "tosca.nodes.Root", node);
             for art in values(&node["artifacts"]) {
@@ -739,6 +749,25 @@ fn with_placeholders(output: &str) -> String {
     doc.as_object_mut().unwrap().remove("imports");
     serde_json::to_string_pretty(&doc).unwrap()
 }
+
+/// The Simple Profile's built-in data type names (the primitive types and its own), which an input's
+/// `type` names without a definition.
+const BUILT_IN_TYPES: &[&str] = &[
+    "string",
+    "integer",
+    "float",
+    "boolean",
+    "timestamp",
+    "null",
+    "list",
+    "map",
+    "range",
+    "version",
+    "scalar-unit.size",
+    "scalar-unit.time",
+    "scalar-unit.frequency",
+    "scalar-unit.bitrate",
+];
 
 /// The values of a JSON object; none for anything else.
 fn values(v: &Json) -> impl Iterator<Item = &Json> {

@@ -55,6 +55,9 @@ pub(crate) enum E {
     RelationshipTemplate,
     Group,
     Policy,
+    /// An imperative workflow (1.1 and later).
+    Workflow,
+    WorkflowStep,
     Substitution,
 }
 
@@ -88,6 +91,36 @@ const OPERATION: Table = &[
     ("implementation", V1_0, Sub::One(E::Implementation)),
     ("inputs", V1_0, Sub::Defs(E::Input)),
     ("outputs", V1_3, Sub::Leaf),
+];
+
+const IMPLEMENTATION: Table = &[
+    ("primary", V1_0, Sub::Leaf),
+    ("dependencies", V1_0, Sub::Leaf),
+    ("timeout", V1_3, Sub::Leaf),
+    ("operation_host", V1_3, Sub::Leaf),
+];
+
+/// The imperative workflow definition, brought by 1.1 (the 1.0 draft has none); 1.3 added its
+/// `implementation` and `outputs`.
+const WORKFLOW: Table = &[
+    ("description", V1_1, Sub::Leaf),
+    ("metadata", V1_1, Sub::Leaf),
+    ("inputs", V1_1, Sub::Defs(E::Property)),
+    ("preconditions", V1_1, Sub::Leaf),
+    ("steps", V1_1, Sub::Defs(E::WorkflowStep)),
+    ("implementation", V1_3, Sub::Leaf),
+    ("outputs", V1_3, Sub::Leaf),
+];
+
+/// A workflow's step definition (1.1 and later).
+const WORKFLOW_STEP: Table = &[
+    ("target", V1_1, Sub::Leaf),
+    ("target_relationship", V1_1, Sub::Leaf),
+    ("operation_host", V1_1, Sub::Leaf),
+    ("filter", V1_1, Sub::Leaf),
+    ("activities", V1_1, Sub::Leaf),
+    ("on_success", V1_1, Sub::Leaf),
+    ("on_failure", V1_1, Sub::Leaf),
 ];
 
 const INTERFACE_ASSIGNMENT: Table = &[
@@ -286,15 +319,7 @@ impl E {
                 Others::Operations(E::Operation),
             ),
             E::Operation => (OPERATION, Others::Warn),
-            E::Implementation => (
-                &[
-                    ("primary", V1_0, Leaf),
-                    ("dependencies", V1_0, Leaf),
-                    ("timeout", V1_3, Leaf),
-                    ("operation_host", V1_3, Leaf),
-                ],
-                Others::Warn,
-            ),
+            E::Implementation => (IMPLEMENTATION, Others::Warn),
             E::ArtifactDef => (
                 &[
                     ("type", V1_0, Leaf),
@@ -325,7 +350,7 @@ impl E {
                     ("policies", V1_0, ListDefs(E::Policy)),
                     ("outputs", V1_0, Defs(E::TopologyParameter)),
                     ("substitution_mappings", V1_0, One(E::Substitution)),
-                    ("workflows", V1_1, Leaf),
+                    ("workflows", V1_1, Defs(E::Workflow)),
                 ],
                 Others::Reported,
             ),
@@ -433,6 +458,8 @@ impl E {
                 ],
                 Others::Reported,
             ),
+            E::Workflow => (WORKFLOW, Others::Warn),
+            E::WorkflowStep => (WORKFLOW_STEP, Others::Warn),
             E::Substitution => (
                 &[
                     ("properties", V1_0, Leaf),
@@ -493,6 +520,8 @@ impl E {
             E::RelationshipTemplate => "relationship template",
             E::Group => "group",
             E::Policy => "policy",
+            E::Workflow => "workflow",
+            E::WorkflowStep => "workflow step",
             E::Substitution => "`substitution_mappings`",
         }
     }

@@ -342,6 +342,11 @@ impl X<'_, '_> {
         owner: &str,
     ) -> Option<Node> {
         let d = self.docs[di];
+        // `<Properties>` holds the property document and nothing else: the pseudo-schemas give
+        // it no attribute (csd06, Service Template: `<Properties> XML fragment </Properties>`,
+        // and the same in every template), so one without a namespace is a mistake read by
+        // nobody; a namespaced one is an extension.
+        doc::check_attributes(d, props, &[], &[], self.diags);
         let elements: Vec<Xn> = props.children().filter(|c| c.is_element()).collect();
         let [root] = elements[..] else {
             if elements.len() > 1 {

@@ -85,6 +85,7 @@ pub fn read_definitions(
                         url,
                         span: repo.span,
                         definition: repo.def.span,
+                        credential: repo.def.as_map().and_then(|m| m.get("credential")).cloned(),
                     },
                 );
             }

@@ -139,6 +139,9 @@ fn property_mappings(x: &mut X, di: usize, bd: Xn, ids: &HashMap<&str, Target>) 
     let Some(p) = kid(bd, "Properties") else {
         return props;
     };
+    // The boundary's `<Properties>` holds its property document and `PropertyMappings`, and
+    // no attribute (csd06, Service Template pseudo-schema).
+    doc::check_attributes(d, p, &[], &[], x.diags);
     let listed = kid(p, "PropertyMappings")
         .map(|m| doc::items(d, m, "PropertyMapping", x.diags).collect::<Vec<_>>());
     for pm in listed.unwrap_or_default() {
