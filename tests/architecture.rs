@@ -127,6 +127,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/value_types.rs", "yaml", UNTYPED),
     ("src/resolve/values.rs", "yaml", UNTYPED),
     ("src/resolve/workflow_calls.rs", "yaml", UNTYPED),
+    ("src/resolve/workflow_inlines.rs", "yaml", UNTYPED),
     ("src/resolve/written_definitions.rs", "yaml", UNTYPED),
 ];
 
