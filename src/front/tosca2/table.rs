@@ -439,7 +439,8 @@ impl D {
                 &[
                     ("target", Str),
                     ("target_relationship", Str),
-                    ("filter", Any),
+                    // "seq of validation clauses"
+                    ("filter", List),
                     ("activities", List),
                     ("on_success", Any),
                     ("on_failure", Any),
