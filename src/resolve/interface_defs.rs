@@ -13,7 +13,7 @@
 //! Templates assigning operations are checked by [`super::interfaces::check_operations`]; an
 //! interface type no name resolves to is reported by the type checks.
 
-use super::interfaces::declared;
+use super::interfaces::declared_in;
 use super::types::{Ancestry, definitions};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
@@ -56,15 +56,16 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             if type_defs.len() < type_chain.len() {
                 continue;
             }
-            let known: Vec<&str> = type_defs
-                .iter()
-                .filter_map(|d| d.def.as_map())
-                .flat_map(declared)
-                .collect();
             for section in ["operations", "notifications"] {
                 let Some(named) = body.get(section).and_then(Node::as_map) else {
                     continue;
                 };
+                // An operation refines an operation, a notification a notification.
+                let known: Vec<&str> = type_defs
+                    .iter()
+                    .filter_map(|d| d.def.as_map())
+                    .flat_map(|d| declared_in(d, section))
+                    .collect();
                 for op in named.entries() {
                     let Some(op_name) = op.key.scalar_text() else {
                         continue;
