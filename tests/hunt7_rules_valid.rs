@@ -1,0 +1,235 @@
+//! The valid counterparts of the bad-input cases the second TOSCA 2.0 meaning hunt added
+//! (`tests/bad_input/hunt7-*`, issue 25): what each new rule must go on accepting. Each file
+//! checks with no diagnostic.
+
+mod common;
+
+use common::assert_checks_clean as accepted;
+
+/// A workflow `archive` that `nightly` inlines; `INLINE` is the inline activity.
+fn inlining(inline: &str) -> String {
+    format!(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Backup:
+    operations:
+      backup: {{}}
+node_types:
+  Entity:
+    interfaces:
+      backup:
+        type: Backup
+service_template:
+  node_templates:
+    client:
+      type: Entity
+  workflows:
+    archive:
+      inputs:
+        location:
+          type: string
+        retries:
+          type: float
+          required: false
+        label:
+          type: string
+          default: nightly
+      steps:
+        archive_client:
+          target: client
+          activities:
+            - call_operation: backup.backup
+    nightly:
+      inputs:
+        site:
+          type: string
+        attempts:
+          type: integer
+      steps:
+        nightly_client:
+          target: client
+          activities:
+{inline}"
+    )
+}
+
+#[test]
+fn inline_passes_the_inputs_the_inlined_workflow_defines() {
+    // §13.2.3.4 Inline Workflow Activity Definition: the inputs are assignments for the inlined
+    // workflow's parameters; a literal, a function, or a workflow input of a type that fits (an
+    // integer for a float, §9.1.1 Primitive Types); inputs with a default or `required: false`
+    // may be left out.
+    for inline in [
+        "            - inline:
+                workflow: archive
+                inputs:
+                  location: { $get_input: site }
+                  retries: { $get_input: attempts }
+",
+        "            - inline:
+                workflow: archive
+                inputs:
+                  location: /backups
+                  label: { $concat: [ { $get_input: site }, -weekly ] }
+                  retries: 3
+",
+    ] {
+        accepted(&inlining(inline));
+    }
+}
+
+#[test]
+fn inline_and_delegate_in_both_notations() {
+    // §13.2.3: the short notation names what runs; the extended one under `workflow` or
+    // `operation`. A workflow that defines no required inputs is inlined in the short form,
+    // itself included (the OASIS snippet s122 inlines its own workflow).
+    let text = inlining(
+        "            - inline:
+                workflow: archive
+                inputs:
+                  location: here
+            - delegate: deploy
+            - delegate:
+                workflow: deploy
+            - call_operation:
+                operation: backup.backup
+    quiet:
+      steps:
+        again:
+          target: client
+          activities:
+            - inline: quiet
+",
+    );
+    accepted(&text);
+}
+
+#[test]
+fn conditions_in_substitution_filters_and_step_filters() {
+    // §15.1 Substitution Mapping: `substitution_filter` is a condition clause, `SELF` the
+    // substituted node; §13.2.2: a step's `filter` is a list of condition clauses.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Backup:
+    operations:
+      backup: {}
+node_types:
+  Database:
+    properties:
+      size:
+        type: integer
+  Volume:
+    properties:
+      size:
+        type: integer
+    attributes:
+      ready:
+        type: boolean
+    interfaces:
+      backup:
+        type: Backup
+service_template:
+  inputs:
+    size:
+      type: integer
+  substitution_mappings:
+    node_type: Database
+    substitution_filter:
+      $and:
+        - { $greater_than: [ { $get_property: [ SELF, size ] }, 10 ] }
+        - { $less_or_equal: [ { $get_property: [ SELF, size ] }, 1000 ] }
+    properties:
+      size: size
+  node_templates:
+    volume:
+      type: Volume
+      properties:
+        size: { $get_input: size }
+  workflows:
+    archive:
+      steps:
+        archive_volume:
+          target: volume
+          filter:
+            - { $equal: [ { $get_attribute: [ volume, ready ] }, true ] }
+          activities:
+            - call_operation: backup.backup
+",
+    );
+}
+
+#[test]
+fn operations_and_notifications_each_in_their_own_section() {
+    // §11.4-§11.7: a type refines, and a template assigns, an operation under `operations` and a
+    // notification under `notifications`; the Simple Profile writes operations directly under
+    // the interface too.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+artifact_types:
+  Script: {}
+interface_types:
+  Lifecycle:
+    operations:
+      start: {}
+    notifications:
+      started:
+        outputs:
+          address:
+            type: string
+node_types:
+  Server:
+    attributes:
+      address:
+        type: string
+    interfaces:
+      lifecycle:
+        type: Lifecycle
+        notifications:
+          started:
+            outputs:
+              address:
+                mapping: [ SELF, address ]
+service_template:
+  node_templates:
+    server:
+      type: Server
+      artifacts:
+        run:
+          type: Script
+          file: https://example.com/run.sh
+      interfaces:
+        lifecycle:
+          operations:
+            start: run
+          notifications:
+            started: run
+",
+    );
+    accepted(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+interface_types:
+  Lifecycle:
+    derived_from: tosca.interfaces.Root
+    start:
+      description: started directly under the interface
+    notifications:
+      started: {}
+node_types:
+  Server:
+    derived_from: tosca.nodes.Root
+    interfaces:
+      lifecycle:
+        type: Lifecycle
+topology_template:
+  node_templates:
+    server:
+      type: Server
+      interfaces:
+        lifecycle:
+          start: https://example.com/run.sh
+          notifications:
+            started: https://example.com/watch.sh
+",
+    );
+}
