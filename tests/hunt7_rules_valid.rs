@@ -233,3 +233,126 @@ topology_template:
 ",
     );
 }
+
+#[test]
+fn values_on_outgoing_parameters_and_mappings_on_incoming_ones() {
+    // §9.8 Parameter Definition: template outputs and operation inputs (outgoing) carry
+    // `value`; template inputs, operation and notification outputs (incoming) carry `mapping`,
+    // in full or short form; a template input has a `default`.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Lifecycle:
+    inputs:
+      verbose:
+        type: boolean
+        value: false
+    operations:
+      create:
+        inputs:
+          retries:
+            type: integer
+        outputs:
+          id:
+            type: string
+    notifications:
+      moved:
+        outputs:
+          address:
+            type: string
+node_types:
+  Server:
+    properties:
+      port:
+        type: integer
+    attributes:
+      id:
+        type: string
+      address:
+        type: string
+    interfaces:
+      lifecycle:
+        type: Lifecycle
+        operations:
+          create:
+            inputs:
+              retries:
+                value: 3
+            outputs:
+              id:
+                mapping: [ SELF, id ]
+        notifications:
+          moved:
+            outputs:
+              address: [ SELF, address ]
+service_template:
+  inputs:
+    port:
+      type: integer
+      default: 8080
+  node_templates:
+    server:
+      type: Server
+      properties:
+        port: { $get_input: port }
+  outputs:
+    server_id:
+      type: string
+      value: { $get_attribute: [ server, id ] }
+",
+    );
+}
+
+#[test]
+fn group_attributes_its_type_defines_or_reflects_and_trigger_action_lists() {
+    // §9.7 Attribute Assignment: an attribute the group type defines, or a property reflected
+    // as one; §16.5 Trigger Definition: `action` is a list of activities.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Backup:
+    operations:
+      start_backup: {}
+node_types:
+  Server:
+    interfaces:
+      backup:
+        type: Backup
+group_types:
+  Redundant:
+    members: [ Server ]
+    properties:
+      leader:
+        type: string
+        required: false
+    attributes:
+      healthy:
+        type: boolean
+policy_types:
+  Backups:
+    targets: [ Server, Redundant ]
+service_template:
+  node_templates:
+    a:
+      type: Server
+    b:
+      type: Server
+  groups:
+    pair:
+      type: Redundant
+      members: [ a, b ]
+      attributes:
+        healthy: true
+        leader: a
+  policies:
+    - nightly:
+        type: Backups
+        targets: [ a, pair ]
+        triggers:
+          power_failure:
+            event: power-failure
+            action:
+              - call_operation: backup.start_backup
+",
+    );
+}
