@@ -290,6 +290,7 @@ fn check_types<'m>(
         patterns: &ctx.patterns,
     };
     written_definitions::check(&mut types, diags);
+    refinement::data_type_schemas(&mut types, diags);
     interface_parameters::check(&mut types, diags);
     functions
 }
