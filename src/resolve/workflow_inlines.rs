@@ -16,6 +16,9 @@
 //!   rules a `call_operation` follows for the operation's inputs
 //!   ([`super::workflow_calls`]), the inlined workflow taking the operation's place.
 //!
+//! - `set_state` names the node's new state, a `str` (§13.2.3.2 Set State Activity
+//!   Definition).
+//!
 //! Policy triggers' `action` lists are activities too (§16.5 Trigger Definition); an `inline`
 //! there has no workflow inputs of its own to read. Only TOSCA 2.0: the Simple Profile's
 //! `inline` names a workflow and passes nothing (1.3 Workflow activity definition). Which
@@ -105,6 +108,12 @@ impl<'m> Inlines<'_, 'm> {
             return; // Not one activity: reported by the step checks.
         };
         let kind = entry.key.as_str().unwrap_or_default();
+        if kind == "set_state" && entry.value.as_str().is_none() {
+            let d = crate::model::shape::wrong_shape(&entry.value, "`set_state`", "a string")
+                .hint("name the state the node is set to, as a string (§13.2.3.2 Set State Activity Definition: `set_state` is a `str`)");
+            self.found.push(d);
+            return;
+        }
         let Some(&(_, key, rule)) = NAMED_BY.iter().find(|(k, _, _)| *k == kind) else {
             return;
         };
