@@ -356,3 +356,218 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn refinements_that_keep_or_narrow_interface_and_schema_types() {
+    // §11.2 Interface Definition: a derived type's interface names the inherited type, one
+    // derived from it, or none; §9.3 Schema Definition: a refined schema's type derives from
+    // the inherited one, whether the property restates its `type` or not, in a property or in
+    // a data type derived from a list type.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+data_types:
+  Port:
+    derived_from: integer
+  Ports:
+    derived_from: list
+    entry_schema: integer
+  WellKnownPorts:
+    derived_from: Ports
+    entry_schema: Port
+interface_types:
+  Lifecycle:
+    operations:
+      create: {}
+  TimedLifecycle:
+    derived_from: Lifecycle
+    operations:
+      create:
+        description: created within a deadline
+node_types:
+  Server:
+    properties:
+      ports:
+        type: list
+        entry_schema: integer
+        required: false
+    interfaces:
+      lifecycle:
+        type: Lifecycle
+  WebServer:
+    derived_from: Server
+    properties:
+      ports:
+        entry_schema: Port
+    interfaces:
+      lifecycle:
+        type: TimedLifecycle
+  AppServer:
+    derived_from: WebServer
+    interfaces:
+      lifecycle:
+        operations:
+          create:
+            description: refined without restating the type
+",
+    );
+}
+
+#[test]
+fn capability_attributes_its_type_defines_or_reflects() {
+    // §8.3 Capability Assignment, §9.7 Attribute Assignment: an attribute of the capability type,
+    // or a property reflected as an attribute.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Socket:
+    properties:
+      port:
+        type: integer
+    attributes:
+      address:
+        type: string
+node_types:
+  Database:
+    capabilities:
+      socket:
+        type: Socket
+service_template:
+  node_templates:
+    db:
+      type: Database
+      capabilities:
+        socket:
+          properties:
+            port: 5432
+          attributes:
+            address: 10.0.0.5
+            port: 5432
+",
+    );
+}
+
+#[test]
+fn artifact_properties_of_their_types() {
+    // §12.2 Artifact Definition: property assignments typed by the artifact type's definitions;
+    // a type that defines none (the spec's own `sw-image` example assigns `name`, `size`, ...
+    // to a profile type that defines none) takes what it is given.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+artifact_types:
+  Image:
+    properties:
+      disk_format:
+        type: string
+      min_disk:
+        type: integer
+        required: false
+      container_format:
+        type: string
+        default: BARE
+  Archive: {}
+node_types:
+  VM:
+    artifacts:
+      image:
+        type: Image
+        file: https://example.com/images/vm.qcow2
+        properties:
+          disk_format: QCOW2
+          min_disk: 1
+      bundle:
+        type: Archive
+        file: https://example.com/bundle.zip
+        properties:
+          name: vSRX
+          size: 649 MB
+service_template:
+  node_templates:
+    vm:
+      type: VM
+",
+    );
+}
+
+#[test]
+fn call_operation_literals_of_the_input_types() {
+    // §9.9 Parameter Value Assignment: a literal of the input's type (an integer where a float
+    // is defined), or a function, judged when the workflow runs.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Maintenance:
+    operations:
+      rotate_logs:
+        inputs:
+          keep_days:
+            type: integer
+          ratio:
+            type: float
+          label:
+            type: string
+node_types:
+  Server:
+    properties:
+      name:
+        type: string
+    interfaces:
+      maintenance:
+        type: Maintenance
+service_template:
+  node_templates:
+    web:
+      type: Server
+      properties:
+        name: web
+  workflows:
+    housekeeping:
+      steps:
+        rotate:
+          target: web
+          activities:
+            - call_operation:
+                operation: maintenance.rotate_logs
+                inputs:
+                  keep_days: 7
+                  ratio: 1
+                  label: { $concat: [ { $get_property: [ web, name ] }, -logs ] }
+",
+    );
+}
+
+#[test]
+fn workflow_outputs_map_onto_attributes_of_templates() {
+    // §13.2 Imperative Workflows: `outputs` map onto attributes of a node of the service, in
+    // the short form or as a definition's `mapping`.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Backup:
+    operations:
+      backup: {}
+node_types:
+  Database:
+    attributes:
+      last_backup:
+        type: string
+    interfaces:
+      backup:
+        type: Backup
+service_template:
+  node_templates:
+    db:
+      type: Database
+  workflows:
+    nightly:
+      outputs:
+        archive: [ db, last_backup ]
+        again:
+          mapping: [ db, last_backup ]
+      steps:
+        backup_db:
+          target: db
+          activities:
+            - call_operation: backup.backup
+",
+    );
+}
