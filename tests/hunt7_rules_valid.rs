@@ -571,3 +571,48 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn workflow_inputs_by_direction() {
+    // §9.8 Parameter Definition: an internal workflow's inputs are incoming (a `default`, no
+    // `value`); an external workflow's are outgoing, and may carry a `value`.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+artifact_types:
+  Bpmn: {}
+interface_types:
+  Backup:
+    operations:
+      backup: {}
+node_types:
+  Database:
+    interfaces:
+      backup:
+        type: Backup
+service_template:
+  node_templates:
+    db:
+      type: Database
+  workflows:
+    nightly:
+      inputs:
+        retention_days:
+          type: integer
+          default: 7
+      steps:
+        backup_db:
+          target: db
+          activities:
+            - call_operation: backup.backup
+    weekly:
+      inputs:
+        retention_days:
+          type: integer
+          value: 30
+      implementation:
+        primary:
+          type: Bpmn
+          file: https://example.com/weekly.bpmn
+",
+    );
+}

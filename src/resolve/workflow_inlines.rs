@@ -16,6 +16,8 @@
 //!   rules a `call_operation` follows for the operation's inputs
 //!   ([`super::workflow_calls`]), the inlined workflow taking the operation's place.
 //!
+//! - An internal workflow's inputs are incoming parameters, which have no `value` (§9.8
+//!   Parameter Definition).
 //! - `set_state` names the node's new state, a `str` (§13.2.3.2 Set State Activity
 //!   Definition).
 //!
@@ -71,6 +73,9 @@ pub fn check<'m>(
             continue;
         };
         let own_inputs = map.get("inputs").and_then(Node::as_map);
+        if !map.contains_key("implementation") {
+            internal_inputs(own_inputs, check.found);
+        }
         let steps = map.get("steps").and_then(Node::as_map);
         for step in steps.map_or(&[][..], Map::entries) {
             let activities = step.value.as_map().and_then(|s| s.get("activities"));
@@ -93,6 +98,27 @@ pub fn check<'m>(
     }
     // Reading the passed values for the IR reports what is wrong with their calls already.
     diags.extend_unseen(found.iter().cloned());
+}
+
+/// The inputs of an internal workflow (one of steps, not an external `implementation`) are
+/// incoming parameters, given when it runs: "internal workflow inputs" are listed among them, and
+/// `value` "May only be defined for outgoing parameters" (§9.8 Parameter Definition). An external
+/// workflow's inputs are outgoing, and may.
+fn internal_inputs(inputs: Option<&Map>, found: &mut Diagnostics) {
+    for entry in inputs.map_or(&[][..], Map::entries) {
+        let Some(value) = entry.value.as_map().and_then(|m| m.entry("value")) else {
+            continue;
+        };
+        let name = entry.key.as_str().unwrap_or_default();
+        found.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                format!("input `{name}` of a workflow of steps is an incoming parameter, which cannot have a `value`"),
+            )
+            .at(value.key.span)
+            .hint("its value is given when the workflow runs: give a `default` instead (§9.8 Parameter Definition: `value` \"May only be defined for outgoing parameters\"; internal workflow inputs are incoming)"),
+        );
+    }
 }
 
 struct Inlines<'t, 'm> {

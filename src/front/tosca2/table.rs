@@ -57,7 +57,8 @@ pub(crate) enum Flow {
     In,
     /// Template outputs, operation inputs (an interface's inputs are its operations').
     Out,
-    /// A workflow's inputs: incoming for a workflow of steps, outgoing for an external one.
+    /// A workflow's inputs: incoming for a workflow of steps, outgoing for an external one
+    /// (judged by `resolve::workflow_inlines`, which sees the whole workflow).
     Either,
 }
 
