@@ -125,6 +125,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("src/resolve/validation_clause_types.rs", "yaml", UNTYPED),
     ("src/resolve/value_types.rs", "yaml", UNTYPED),
     ("src/resolve/workflow_calls.rs", "yaml", UNTYPED),
+    ("src/resolve/workflow_inlines.rs", "yaml", UNTYPED),
     ("src/resolve/written_definitions.rs", "yaml", UNTYPED),
 ];
 

@@ -153,8 +153,13 @@ fn keys(
         }
         [t, "groups", _] if is_topology(t) => pick(E1::Group, E2::Group),
         [t, "policies", _] if is_topology(t) => pick(E1::Policy, E2::Policy),
-        [t, "inputs" | "outputs", _] if is_topology(t) => {
-            pick(E1::TopologyParameter, E2::Parameter)
+        [t, section @ ("inputs" | "outputs"), _] if is_topology(t) => {
+            let flow = if *section == "inputs" {
+                crate::front::tosca2::Flow::In
+            } else {
+                crate::front::tosca2::Flow::Out
+            };
+            pick(E1::TopologyParameter, E2::Parameter(flow))
         }
         [
             t,

@@ -189,7 +189,7 @@ fn typed<'n>(
 /// properties the same way, so 1.x templates are read alike.
 ///
 /// A property the type does not define is kept, untyped; it is reported only when the type
-/// chain defines properties ([`super::assigned_names`]): the normative policy types define no
+/// chain defines properties (a TOSCA 2.0 attribute always is) ([`super::assigned_names`]): the normative policy types define no
 /// properties (`tosca.policies.Scaling`, `Placement`), and templates
 /// give them the settings an orchestrator reads by convention (`min_instances` and
 /// `max_instances` on a Scaling policy, which toscana's Kubernetes mapping reads too). A
@@ -214,13 +214,24 @@ fn typed_values(
     }
     let defs = super::types::definitions(builder.model, kind, types);
     let definitions = builder.definitions.of(&defs, section);
+    // A property is reflected as an attribute of the same name (§9.7 Attribute Assignment).
+    let reflected = match section {
+        "attributes" => builder.definitions.of(&defs, "properties"),
+        _ => std::rc::Rc::default(),
+    };
     let complete = super::nodes::defs_complete(builder.model, &defs);
     let mut typing = builder.typing();
     let mut values = typing.defaults(&definitions, section);
-    if section == "properties" && !definitions.is_empty() && complete {
-        let none = IndexMap::new();
+    // A TOSCA 2.0 group's attributes are those its type defines (§9.7 Attribute Assignment:
+    // "an attribute definition with the same name ... declared ... in its declared type"); no
+    // convention gives undefined ones a meaning, as it does the normative policies' properties.
+    let names_checked = match section {
+        "properties" => !definitions.is_empty(),
+        _ => typing.model.dialect == crate::ir::Dialect::Tosca2,
+    };
+    if names_checked && complete {
         let names = super::nodes::names(assigned);
-        super::assigned_names::check(owner, section, names, &definitions, &none, diags);
+        super::assigned_names::check(owner, section, names, &definitions, &reflected, diags);
     }
     values.extend(typing.assigned(owner, &definitions, section, assigned, false, diags));
     if section == "properties" && super::nodes::defs_complete(builder.model, &defs) {

@@ -13,7 +13,7 @@
 //! Templates assigning operations are checked by [`super::interfaces::check_operations`]; an
 //! interface type no name resolves to is reported by the type checks.
 
-use super::interfaces::declared;
+use super::interfaces::declared_in;
 use super::types::{Ancestry, definitions};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
@@ -51,20 +51,24 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             else {
                 continue;
             };
+            if let Some(d) = narrowed(model, ancestry, def, name, &type_id, &own_and_parents) {
+                diags.push(d);
+            }
             let type_chain = ancestry.chain(model, TypeKind::Interface, &type_id);
             let type_defs = definitions(model, TypeKind::Interface, &type_chain);
             if type_defs.len() < type_chain.len() {
                 continue;
             }
-            let known: Vec<&str> = type_defs
-                .iter()
-                .filter_map(|d| d.def.as_map())
-                .flat_map(declared)
-                .collect();
             for section in ["operations", "notifications"] {
                 let Some(named) = body.get(section).and_then(Node::as_map) else {
                     continue;
                 };
+                // An operation refines an operation, a notification a notification.
+                let known: Vec<&str> = type_defs
+                    .iter()
+                    .filter_map(|d| d.def.as_map())
+                    .flat_map(|d| declared_in(d, section))
+                    .collect();
                 for op in named.entries() {
                     let Some(op_name) = op.key.scalar_text() else {
                         continue;
@@ -79,6 +83,57 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             }
         }
     }
+}
+
+/// An interface the type redefines with its own `type`: "type: must be derived from (or the same
+/// as) the type in the interface definition in the parent entity type definition" (§11.2
+/// Interface Definition). `own_id` is the identity of the type the definition names; the
+/// parent's is the nearest ancestor's definition of `name` that names one.
+fn narrowed(
+    model: &Model,
+    ancestry: &mut Ancestry,
+    def: &TypeDef,
+    name: &str,
+    own_id: &str,
+    own_and_parents: &[&TypeDef],
+) -> Option<Diagnostic> {
+    let (own, parents) = own_and_parents.split_first()?;
+    let own_type = interfaces_of(own)?.get(name)?.as_map()?.get("type")?;
+    let (parent, inherited) = parents
+        .iter()
+        .find_map(|p| {
+            let inherited = interfaces_of(p)?.get(name)?.as_map()?.get("type")?;
+            Some((p, inherited.as_str()?.to_string(), inherited.span))
+        })
+        .map(|(p, name, span)| (p, (name, span)))?;
+    let inherited_id =
+        ancestry.full_name(model, TypeKind::Interface, &inherited.0, inherited.1.file)?;
+    if ancestry
+        .chain(model, TypeKind::Interface, own_id)
+        .contains(&inherited_id)
+    {
+        return None;
+    }
+    let written = own_type.as_str().unwrap_or_default();
+    Some(
+        Diagnostic::error(
+            codes::TOSCA_TYPE_MISMATCH,
+            format!(
+                "{} `{}` refines interface `{name}` to type `{written}`, which does not derive from `{}`, its type in {} `{}`",
+                def.kind.noun(),
+                def.name,
+                inherited.0,
+                parent.kind.noun(),
+                parent.name
+            ),
+        )
+        .at_with(own_type.span, "not derived from the inherited type")
+        .label(inherited.1, "inherited type")
+        .hint(format!(
+            "a refined interface's type must be the inherited type or derive from it: name `{}` or a type derived from it, or leave `type` out to keep it (§11.2 Interface Definition)",
+            inherited.0
+        )),
+    )
 }
 
 /// The `interfaces` map a type defines itself.

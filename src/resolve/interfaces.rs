@@ -66,47 +66,64 @@ pub fn check_operations(model: &Model, interface: &Interface, body: &Map, diags:
     if !super::nodes::defs_complete(model, &type_defs) {
         return;
     }
-    let mut known: Vec<&str> = interface
-        .operations
-        .keys()
-        .chain(interface.notifications.keys())
-        .map(String::as_str)
-        .collect();
-    for def in type_defs.iter().filter_map(|d| d.def.as_map()) {
-        known.extend(declared(def));
-    }
+    // An operation is assigned under `operations` (or, in the Simple Profile, directly under the
+    // interface), a notification under `notifications`: each names one of its own kind
+    // (§11.5 Operation Assignment, §11.7 Notification Assignment).
+    let known_as = |section: &'static str| -> Vec<&str> {
+        let own = match section {
+            "notifications" => &interface.notifications,
+            _ => &interface.operations,
+        };
+        let mut known: Vec<&str> = own.keys().map(String::as_str).collect();
+        for def in type_defs.iter().filter_map(|d| d.def.as_map()) {
+            known.extend(declared_in(def, section));
+        }
+        known
+    };
+    let (operations, notifications) = (known_as("operations"), known_as("notifications"));
     let assigned = body
         .entries()
         .iter()
         .flat_map(|entry| match entry.key.scalar_text() {
-            Some("operations" | "notifications") => entry
+            Some(section @ ("operations" | "notifications")) => entry
                 .value
                 .as_map()
                 .map_or(&[][..], |m| m.entries())
                 .iter()
+                .map(|e| (section, e))
                 .collect::<Vec<_>>(),
             Some(key) if RESERVED.contains(&key) => Vec::new(),
-            _ => vec![entry],
+            _ => vec![("operations", entry)],
         });
-    for entry in assigned {
+    for (section, entry) in assigned {
         let Some(name) = entry.key.scalar_text() else {
             continue;
+        };
+        let known = if section == "notifications" {
+            &notifications
+        } else {
+            &operations
         };
         if known.contains(&name) {
             continue;
         }
         let interface_type = interface.type_name.as_deref().unwrap_or("its type");
+        let noun = if section == "notifications" {
+            "notification"
+        } else {
+            "operation"
+        };
         diags.push(
             Diagnostic::error(
                 codes::TOSCA_UNKNOWN_NAME,
-                format!("interface `{interface_type}` has no operation `{name}`"),
+                format!("interface `{interface_type}` has no {noun} `{name}`"),
             )
             .at(entry.key.span)
             .did_you_mean(
                 name,
-                &known,
+                known,
                 Some(format!(
-                    "a template can only give implementations and inputs to operations its type defines: {}",
+                    "a template can only give implementations and inputs to {section} its type defines: {}",
                     known.join(", ")
                 )),
             ),
@@ -114,17 +131,21 @@ pub fn check_operations(model: &Model, interface: &Interface, body: &Map, diags:
     }
 }
 
-/// The operation and notification names an interface type or definition declares.
-pub(super) fn declared(def: &Map) -> impl Iterator<Item = &str> {
+/// The names an interface type or definition declares as `section` (`operations` or
+/// `notifications`); the Simple Profile's operations written directly under the interface count
+/// as `operations`.
+pub(super) fn declared_in<'a>(
+    def: &'a Map,
+    section: &'static str,
+) -> impl Iterator<Item = &'a str> {
     def.entries()
         .iter()
-        .flat_map(|entry| match entry.key.scalar_text() {
-            Some("operations" | "notifications") => entry
+        .flat_map(move |entry| match entry.key.scalar_text() {
+            Some(key) if key == section => entry
                 .value
                 .as_map()
                 .map_or_else(Vec::new, |m| m.names().collect()),
-            Some(key) if RESERVED.contains(&key) => Vec::new(),
-            Some(key) => vec![key],
-            None => Vec::new(),
+            Some(key) if section == "operations" && !RESERVED.contains(&key) => vec![key],
+            _ => Vec::new(),
         })
 }

@@ -76,6 +76,7 @@ mod validation_clause_types;
 mod value_types;
 mod values;
 mod workflow_calls;
+mod workflow_inlines;
 mod workflows;
 mod written_definitions;
 
@@ -240,6 +241,7 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
     after_build(model, nodes.ancestry, template, &topology, diags);
     topology.outputs = params::outputs(&reader, &locator, template, diags);
     output_values::check(&mut nodes.typing(), template, diags);
+    workflow_inlines::check(&mut nodes.typing(), template, diags);
     functions::check(model, template, &reader, &mut topology, diags);
     // After the templates read their types' values, so a place is reported once.
     type_functions::check(model, nodes.ancestry, diags);
@@ -291,6 +293,7 @@ fn check_types<'m>(
         patterns: &ctx.patterns,
     };
     written_definitions::check(&mut types, diags);
+    refinement::data_type_schemas(&mut types, diags);
     interface_parameters::check(&mut types, diags);
     repository_credentials::check(&mut types, diags);
     requirement_interfaces::check(&mut types, diags);

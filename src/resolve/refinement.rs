@@ -67,6 +67,40 @@ pub fn check<'m>(typing: &mut Typing<'_, 'm>, written: &Written<'_, 'm>, diags: 
     }
 }
 
+/// A TOSCA 2.0 data type derived from another that restates `key_schema` or `entry_schema`
+/// refines the inherited schema: "key_schema: the key_schema definition may be refined according
+/// to schema refinement rules", and so may `entry_schema` (§9.2 Data Type), whose `type` "must be
+/// derived from (or the same as) the type in the schema definition in the parent" (§9.3 Schema
+/// Definition).
+pub fn data_type_schemas(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
+    let model = typing.model;
+    if model.dialect != Dialect::Tosca2 {
+        return;
+    }
+    for ((kind, id), def) in &model.types {
+        let Some(body) = def.def.as_map() else {
+            continue;
+        };
+        if *kind != TypeKind::Data || !SCHEMAS.iter().any(|k| body.contains_key(k)) {
+            continue;
+        }
+        let chain = typing.ancestry.chain(model, TypeKind::Data, id);
+        let parents = definitions(model, TypeKind::Data, chain.get(1..).unwrap_or(&[]));
+        let parent = Definition {
+            layers: parents.iter().filter_map(|p| p.def.as_map()).collect(),
+            one_line: None,
+        };
+        let refined = Refined {
+            noun: "data type",
+            rule: "§9.2 Data Type",
+            name: &def.name,
+            body,
+            parent: &parent,
+        };
+        refined.check_type(typing, diags);
+    }
+}
+
 /// One definition a derived type (or an interface definition) writes under an inherited name.
 pub(super) struct Refined<'a, 'm> {
     /// What is refined: `property`, `attribute`, `input`, `output`.
@@ -89,11 +123,13 @@ impl Refined<'_, '_> {
     /// (recursively) according to schema refinement rules", whose `type` "must be derived from
     /// (or the same as) the type in the schema definition in the parent entity type
     /// definition" (§9.3 Schema Definition).
+    /// A refinement that keeps the inherited `type` may still refine its schemas.
     pub fn check_type(&self, typing: &mut Typing, diags: &mut Diagnostics) {
-        let (Some(own), Some(inherited)) = (self.body.get("type"), self.parent.get("type")) else {
-            return;
+        let narrowed = match (self.body.get("type"), self.parent.get("type")) {
+            (Some(own), Some(inherited)) => self.narrows(typing, own, inherited, "type", diags),
+            _ => true,
         };
-        if self.narrows(typing, own, inherited, "type", diags) {
+        if narrowed {
             for key in SCHEMAS {
                 if let (Some(own), Some(inherited)) = (self.body.get(key), self.parent.get(key)) {
                     self.check_schema(typing, own, inherited, key, 0, diags);

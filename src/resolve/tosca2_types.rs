@@ -274,7 +274,7 @@ impl Checker<'_, '_> {
     /// steps' `filter` clauses and a policy trigger's `condition` are condition clauses, Boolean
     /// expressions (§13.2.1 Workflow Precondition Definition, §13.2.2 Workflow Step Definition,
     /// §16.5 Trigger Definition: "an optional Boolean expression"), judged as a validation
-    /// clause is, with no `$value`.
+    /// clause is, with no `$value`; so is a substitution mapping's `substitution_filter`.
     fn workflows_and_triggers(&mut self, template: &crate::model::TopologyTemplate) {
         for workflow in template.workflows.iter().filter_map(|w| w.def.as_map()) {
             let inputs = workflow.get("inputs").and_then(Node::as_map);
@@ -293,6 +293,13 @@ impl Checker<'_, '_> {
             for clause in workflow.get("precondition").into_iter().chain(filters) {
                 self.clause_types(clause, None, None);
             }
+        }
+        // A condition clause too (§15.1 Substitution Mapping), which no other pass reads unless
+        // a node is substituted.
+        let substitution = template.substitution_mappings.as_ref();
+        if let Some(filter) = substitution.and_then(|m| m.as_map()?.get("substitution_filter")) {
+            self.functions(filter);
+            self.clause_types(filter, None, None);
         }
         for policy in &template.policies {
             let triggers = policy

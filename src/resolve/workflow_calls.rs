@@ -162,7 +162,8 @@ impl CallCheck<'_> {
             .collect();
         let assigned = self.assigned(interface, operation);
         if let Some(given) = given {
-            self.given_inputs(given, &defined, &short, interface, operation, diags);
+            self.given_inputs(given, &defined, &short, (interface, operation), diags);
+            self.literal_types(ancestry, given, &defined, diags);
         }
         for (name, definition) in &defined {
             let has_value = ["value", "default", "mapping"]
@@ -194,8 +195,7 @@ impl CallCheck<'_> {
         given: &Map,
         defined: &IndexMap<&str, Definition<'_>>,
         short: &[&str],
-        interface: &str,
-        operation: &str,
+        (interface, operation): (&str, &str),
         diags: &mut Diagnostics,
     ) {
         for entry in given.entries() {
@@ -216,6 +216,39 @@ impl CallCheck<'_> {
                 }
                 Some(body) => self.input_type(name, body, &entry.value, diags),
                 None => {}
+            }
+        }
+    }
+
+    /// The inputs a `call_operation` passes as literals are values of the types their
+    /// definitions give: "a type-compatible value" (§9.9 Parameter Value Assignment); a function
+    /// is judged when it runs, a `$get_input` by [`Self::input_type`].
+    fn literal_types(
+        &self,
+        ancestry: &mut Ancestry,
+        given: &Map,
+        defined: &IndexMap<&str, Definition<'_>>,
+        diags: &mut Diagnostics,
+    ) {
+        let reader = super::values::ValueReader {
+            dialect: self.model.dialect,
+            inputs: None,
+            budget: None,
+        };
+        let patterns = super::patterns::Patterns::default();
+        let mut typing = super::typing::Typing {
+            model: self.model,
+            reader: &reader,
+            ancestry,
+            patterns: &patterns,
+        };
+        for entry in given.entries() {
+            let Some(definition) = entry.key.as_str().and_then(|name| defined.get(name)) else {
+                continue;
+            };
+            if definition.type_name().is_some() && !reader.is_call(&entry.value) {
+                let path = format!("inputs.{}", entry.key.as_str().unwrap_or_default());
+                typing.value(&entry.value, definition, &path, diags);
             }
         }
     }

@@ -23,6 +23,7 @@ mod table;
 mod yaml_tags;
 
 pub(crate) use table::D as Entity;
+pub(crate) use table::Flow;
 
 /// The keynames of `entity`, or of the file for `None`: for the language server's completion
 /// (src/lsp/completion.rs).
@@ -444,7 +445,7 @@ impl Walker<'_> {
             D::Repository | D::CapabilityDef | D::CapabilityRefinement | D::InterfaceDef => {
                 node.as_str().is_some()
             }
-            D::PropertyRefinement | D::AttributeRefinement | D::Parameter => {
+            D::PropertyRefinement | D::AttributeRefinement | D::Parameter(_) => {
                 !node.as_map().is_some_and(is_definition_map)
             }
             D::OperationDef | D::OperationAssignment => node.as_map().is_none() && !node.is_null(),
@@ -509,7 +510,9 @@ impl Walker<'_> {
         }
         pairs::check(d, map, what, self.diags);
         match d {
-            D::Property | D::PropertyRefinement | D::Parameter => self.required_default(map, what),
+            D::Property | D::PropertyRefinement | D::Parameter(_) => {
+                self.required_default(map, what)
+            }
             D::Import => self.import_rules(node, map),
             D::Function => {
                 if let Some(signatures) = map.get("signatures") {

@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::source::Span;
 use crate::yaml::Map;
 
-use super::table::D;
+use super::table::{D, Flow};
 
 /// The rules between the keynames of one definition of kind `d`, described as `what`.
 pub(super) fn check(d: D, map: &Map, what: &str, diags: &mut Diagnostics) {
@@ -30,7 +30,7 @@ pub(super) fn check(d: D, map: &Map, what: &str, diags: &mut Diagnostics) {
             }
         }
         // `value`: "Mutually exclusive with the mapping keyname" (§9.8 Parameter Definition).
-        D::Parameter => {
+        D::Parameter(flow) => {
             if let (Some(value), Some(mapping)) = (map.entry("value"), map.entry("mapping")) {
                 diags.push(
                     Diagnostic::error(
@@ -41,9 +41,40 @@ pub(super) fn check(d: D, map: &Map, what: &str, diags: &mut Diagnostics) {
                     .label(value.key.span, "a value is what the operation is given")
                     .hint("keep `value` for a parameter given to an operation or template, `mapping` for one it returns; they are mutually exclusive (§9.8 Parameter Definition)"),
                 );
+            } else {
+                direction(flow, map, what, diags);
             }
         }
         _ => {}
+    }
+}
+
+/// A parameter's `value` is for an outgoing one, its `mapping` for an incoming one: `value` "May
+/// only be defined for outgoing parameters", `mapping` "May only be defined for incoming
+/// parameters" (§9.8 Parameter Definition, which lists the parameters of each direction).
+fn direction(flow: Flow, map: &Map, what: &str, diags: &mut Diagnostics) {
+    let (key, wrong, hint) = match flow {
+        Flow::In => (
+            "value",
+            "an incoming parameter (a template input, an operation or notification output)",
+            "its value comes from outside: give a `default` instead, or move the value to where the parameter is assigned",
+        ),
+        Flow::Out => (
+            "mapping",
+            "an outgoing parameter (a template output, an operation input)",
+            "a mapping stores a returned value into an attribute: give a `value` instead, or map an output of the operation",
+        ),
+        Flow::Either => return,
+    };
+    if let Some(entry) = map.entry(key) {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                format!("{what} is {wrong}, which cannot have a `{key}`"),
+            )
+            .at(entry.key.span)
+            .hint(format!("{hint} (§9.8 Parameter Definition: `{key}` \"May only be defined for {} parameters\")", if key == "value" { "outgoing" } else { "incoming" })),
+        );
     }
 }
 

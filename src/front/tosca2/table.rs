@@ -48,6 +48,20 @@ pub(super) enum K {
     Schemas,
 }
 
+/// Which way a parameter's value goes, seen from the orchestrator (§9.8 Parameter Definition):
+/// `value` "May only be defined for outgoing parameters", `mapping` "May only be defined for
+/// incoming parameters".
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Flow {
+    /// Template inputs, operation and notification outputs.
+    In,
+    /// Template outputs, operation inputs (an interface's inputs are its operations').
+    Out,
+    /// A workflow's inputs: incoming for a workflow of steps, outgoing for an external one
+    /// (judged by `resolve::workflow_inlines`, which sees the whole workflow).
+    Either,
+}
+
 /// The kinds of definitions, each with its keyname table.
 #[derive(Clone, Copy, PartialEq)]
 pub(crate) enum D {
@@ -69,7 +83,7 @@ pub(crate) enum D {
     PropertyRefinement,
     Attribute,
     AttributeRefinement,
-    Parameter,
+    Parameter(Flow),
     CapabilityDef,
     /// A capability definition in a derived node type, which may refine an inherited one.
     CapabilityRefinement,
@@ -172,7 +186,7 @@ impl D {
             // §11.1 Interface Type
             D::InterfaceType => (
                 &[
-                    ("inputs", Defs(D::Parameter)),
+                    ("inputs", Defs(D::Parameter(Flow::Out))),
                     ("operations", Defs(D::OperationDef)),
                     ("notifications", Defs(D::OperationDef)),
                 ],
@@ -267,7 +281,7 @@ impl D {
                 },
             ),
             // §9.8 Parameter Definition: every property keyname plus `mapping`, `type` optional
-            D::Parameter => (
+            D::Parameter(_) => (
                 &[
                     ("type", Str),
                     ("description", Str),
@@ -323,7 +337,7 @@ impl D {
             D::InterfaceDef => (
                 &[
                     ("type", Str),
-                    ("inputs", Defs(D::Parameter)),
+                    ("inputs", Defs(D::Parameter(Flow::Out))),
                     ("operations", Defs(D::OperationDef)),
                     ("notifications", Defs(D::OperationDef)),
                 ],
@@ -333,8 +347,8 @@ impl D {
             D::OperationDef => (
                 &[
                     ("implementation", Any),
-                    ("inputs", Defs(D::Parameter)),
-                    ("outputs", Defs(D::Parameter)),
+                    ("inputs", Defs(D::Parameter(Flow::Out))),
+                    ("outputs", Defs(D::Parameter(Flow::In))),
                 ],
                 &[],
             ),
@@ -355,14 +369,15 @@ impl D {
             ),
             // §16.5 Trigger Definition
             D::Trigger => (
-                &[("event", Str), ("condition", Any), ("action", Any)],
+                // `action`: "seq of activity definitions"
+                &[("event", Str), ("condition", Any), ("action", List)],
                 &["event", "action"],
             ),
             // §6.9.1 Service Template Grammar
             D::ServiceTemplate => (
                 &[
-                    ("inputs", Defs(D::Parameter)),
-                    ("outputs", Defs(D::Parameter)),
+                    ("inputs", Defs(D::Parameter(Flow::In))),
+                    ("outputs", Defs(D::Parameter(Flow::Out))),
                     ("node_templates", Defs(D::NodeTemplate)),
                     ("relationship_templates", Defs(D::RelationshipTemplate)),
                     ("groups", Defs(D::Group)),
@@ -426,7 +441,7 @@ impl D {
             // §13.2 Imperative Workflows
             D::Workflow => (
                 &[
-                    ("inputs", Defs(D::Parameter)),
+                    ("inputs", Defs(D::Parameter(Flow::Either))),
                     ("precondition", Any),
                     ("steps", Defs(D::Step)),
                     ("implementation", Any),
@@ -439,7 +454,8 @@ impl D {
                 &[
                     ("target", Str),
                     ("target_relationship", Str),
-                    ("filter", Any),
+                    // "seq of validation clauses"
+                    ("filter", List),
                     ("activities", List),
                     ("on_success", Any),
                     ("on_failure", Any),
@@ -525,7 +541,7 @@ impl D {
             D::Import => "import",
             D::Property | D::PropertyRefinement => "property definition",
             D::Attribute | D::AttributeRefinement => "attribute definition",
-            D::Parameter => "parameter definition",
+            D::Parameter(_) => "parameter definition",
             D::CapabilityDef | D::CapabilityRefinement => "capability definition",
             D::RequirementDef => "requirement definition",
             D::RelationshipDef => "relationship definition",

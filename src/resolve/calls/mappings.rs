@@ -21,7 +21,14 @@ pub fn any(model: &Model) -> bool {
             .iter()
             .any(|named| mappings(&named.def).next().is_some())
     });
-    in_templates || node_types(model).any(|(_, def)| type_mappings(def).next().is_some())
+    let in_workflows = model.topology.as_ref().is_some_and(|t| {
+        t.workflows
+            .iter()
+            .any(|w| workflow_outputs(&w.def).next().is_some())
+    });
+    in_templates
+        || in_workflows
+        || node_types(model).any(|(_, def)| type_mappings(def).next().is_some())
 }
 
 /// The node types of `model`, by name.
@@ -42,6 +49,15 @@ pub fn check(model: &Model, evaluator: &mut Evaluator<'_, '_, '_, '_>, diags: &m
         let scope = Scope::Node(NodeId::from_index(i));
         for (parameter, list) in mappings(&named.def) {
             judge(evaluator, parameter, list, &scope, diags);
+        }
+    }
+    // A workflow's `outputs` are "attribute mappings that specify workflow output values and
+    // their mappings onto attributes of a node or relationship defined in the service" (§13.2
+    // Imperative Workflows): a path from a named template must lead to an attribute it has. A
+    // path from `SELF` or another keyword is left alone, as nothing says what it is there.
+    for workflow in &template.workflows {
+        for (parameter, list) in workflow_outputs(&workflow.def) {
+            judge(evaluator, parameter, list, &Scope::Template, diags);
         }
     }
     // A node type's operation refinement may map its outputs too, where `SELF` is any node
@@ -96,6 +112,26 @@ fn type_mappings(def: &Yaml) -> impl Iterator<Item = (&str, &Yaml)> {
         list.as_seq()?;
         Some((output.key.as_str()?, list))
     })
+}
+
+/// `(parameter, mapping)` for every output of a workflow written as a mapping (the list, or a
+/// definition's `mapping`) from a named template.
+fn workflow_outputs(def: &Yaml) -> impl Iterator<Item = (&str, &Yaml)> {
+    let outputs = def.as_map().and_then(|m| m.get("outputs")?.as_map());
+    outputs
+        .into_iter()
+        .flat_map(|m| m.entries())
+        .filter_map(|output| {
+            let list = match output.value.as_map() {
+                Some(m) => m.get("mapping")?,
+                None => &output.value,
+            };
+            let first = list.as_seq()?.first()?.as_str()?;
+            if ["SELF", "SOURCE", "TARGET", "HOST"].contains(&first) {
+                return None;
+            }
+            Some((output.key.as_str()?, list))
+        })
 }
 
 /// `(parameter, mapping)` for every output of every operation and notification of a node

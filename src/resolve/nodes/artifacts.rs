@@ -353,6 +353,7 @@ impl<'a> NodeBuilder<'a> {
             (None, Some(f)) => self.artifact_path(f.span.file, &file),
             _ => None,
         };
+        let properties = self.artifact_properties(name, map, &types, node.span, diags);
         let artifact = Artifact {
             name: name.to_string(),
             type_name,
@@ -363,10 +364,7 @@ impl<'a> NodeBuilder<'a> {
             repository_url,
             deploy_path: text("deploy_path"),
             description: text("description"),
-            properties: map
-                .get("properties")
-                .map(|p| map_values(self.reader, p, "`properties`", diags))
-                .unwrap_or_default(),
+            properties,
             checksum: text("checksum"),
             checksum_algorithm: text("checksum_algorithm"),
             location: self.locator.at(node.span),
@@ -415,4 +413,55 @@ pub(super) fn is_image(artifact: &Artifact) -> bool {
         .chain(artifact.type_name.as_ref())
         .map(|t| t.rsplit_once(':').map_or(t.as_str(), |(_, local)| local))
         .any(|t| t == "tosca.artifacts.Deployment.Image" || t == "Deployment.Image")
+}
+
+impl NodeBuilder<'_> {
+    /// An artifact definition's `properties`, "property assignments" (§12.2 Artifact Definition)
+    /// of the property definitions of its artifact type (§12.1 Artifact Type): in TOSCA 2.0,
+    /// typed against them, a required one without a default must be set, and a name the type
+    /// does not define is an error when the type defines some (as for groups and policies,
+    /// [`crate::resolve::assigned_names`]). A type's artifact is read again for each of its
+    /// templates, so each problem is reported once.
+    fn artifact_properties(
+        &mut self,
+        name: &str,
+        map: &Map,
+        types: &TypeNames,
+        at: Span,
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, crate::ir::Value> {
+        let assigned = map.get("properties");
+        let defs = crate::resolve::types::definitions(self.model, TypeKind::Artifact, types);
+        let typed = self.model.dialect == crate::ir::Dialect::Tosca2
+            && !types.is_empty()
+            && super::defs_complete(self.model, &defs);
+        if !typed {
+            return assigned
+                .map(|p| map_values(self.reader, p, "`properties`", diags))
+                .unwrap_or_default();
+        }
+        let mut found = Diagnostics::new();
+        if let Some(assigned) = assigned {
+            crate::model::shape::map(assigned, "`properties`", &mut found);
+        }
+        let definitions = self.definitions.of(&defs, "properties");
+        let owner = match name {
+            "" => "an inline implementation artifact".to_string(),
+            name => format!("artifact `{name}`"),
+        };
+        let mut typing = self.typing();
+        let mut values = typing.defaults(&definitions, "properties");
+        let check_names = !definitions.is_empty();
+        values.extend(typing.assigned(
+            &owner,
+            &definitions,
+            "properties",
+            assigned,
+            check_names,
+            &mut found,
+        ));
+        typing.check_required(&owner, &definitions, &values, at, &mut found);
+        diags.extend_unseen(found.iter().cloned());
+        values
+    }
 }

@@ -169,6 +169,24 @@ impl<'a> NodeBuilder<'a> {
                     if let Some(values) = m.get(key) {
                         crate::model::shape::map(values, &format!("`{key}`"), diags);
                         let definitions = self.definitions.of(&type_defs, key);
+                        // A TOSCA 2.0 capability's attributes are those its type defines or
+                        // reflects from a property (§8.3 Capability Assignment, §9.7 Attribute
+                        // Assignment).
+                        if key == "attributes"
+                            && check_names
+                            && self.model.dialect == crate::ir::Dialect::Tosca2
+                        {
+                            let reflected = self.definitions.of(&type_defs, "properties");
+                            let names = super::names(Some(values));
+                            crate::resolve::assigned_names::check(
+                                &owner,
+                                key,
+                                names,
+                                &definitions,
+                                &reflected,
+                                diags,
+                            );
+                        }
                         target.extend(self.typing().assigned(
                             &owner,
                             &definitions,
