@@ -20,7 +20,7 @@
 //! definitions with its own rules.
 
 use super::interface_parameters::{map_entries, of_interface};
-use super::interfaces::{RESERVED, declared};
+use super::interfaces::{RESERVED, declared_in};
 use super::types::definitions;
 use super::typing::Typing;
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -171,6 +171,12 @@ fn interface<'m>(
 
 /// The operation and notification definitions of an interface definition: under `operations`
 /// and `notifications`, and (the Simple Profile's older shape) every key not a keyname.
+/// The operations and notifications an interface type or definition declares: a requirement
+/// definition's relationship interface refines either kind under its one name.
+fn declared(def: &Map) -> impl Iterator<Item = &str> {
+    declared_in(def, "operations").chain(declared_in(def, "notifications"))
+}
+
 fn operations(body: &Map) -> impl Iterator<Item = &Entry> {
     body.entries()
         .iter()
