@@ -16,8 +16,8 @@
 //!   rules a `call_operation` follows for the operation's inputs
 //!   ([`super::workflow_calls`]), the inlined workflow taking the operation's place.
 //!
-//! - An internal workflow's inputs are incoming parameters, which have no `value` (§9.8
-//!   Parameter Definition).
+//! - An internal workflow's inputs are incoming parameters, which should have no `value` (§9.8
+//!   Parameter Definition: SHOULD NOT, so a warning).
 //! - `set_state` names the node's new state, a `str` (§13.2.3.2 Set State Activity
 //!   Definition).
 //!
@@ -102,8 +102,9 @@ pub fn check<'m>(
 
 /// The inputs of an internal workflow (one of steps, not an external `implementation`) are
 /// incoming parameters, given when it runs: "internal workflow inputs" are listed among them, and
-/// `value` "May only be defined for outgoing parameters" (§9.8 Parameter Definition). An external
-/// workflow's inputs are outgoing, and may.
+/// `value` "SHOULD NOT be defined in *incoming* parameter definitions" (§9.8 Parameter
+/// Definition; a warning, as `front::tosca2`'s direction rule explains). An external workflow's
+/// inputs are outgoing, and may.
 fn internal_inputs(inputs: Option<&Map>, found: &mut Diagnostics) {
     for entry in inputs.map_or(&[][..], Map::entries) {
         let Some(value) = entry.value.as_map().and_then(|m| m.entry("value")) else {
@@ -111,12 +112,12 @@ fn internal_inputs(inputs: Option<&Map>, found: &mut Diagnostics) {
         };
         let name = entry.key.as_str().unwrap_or_default();
         found.push(
-            Diagnostic::error(
+            Diagnostic::warning(
                 codes::TOSCA_SHAPE,
-                format!("input `{name}` of a workflow of steps is an incoming parameter, which cannot have a `value`"),
+                format!("input `{name}` of a workflow of steps is an incoming parameter, which should not have a `value`"),
             )
             .at(value.key.span)
-            .hint("its value is given when the workflow runs: give a `default` instead (§9.8 Parameter Definition: `value` \"May only be defined for outgoing parameters\"; internal workflow inputs are incoming)"),
+            .hint("its value is given when the workflow runs: give a `default` instead (§9.8 Parameter Definition: `value` \"SHOULD NOT be defined in *incoming* parameter definitions\"; internal workflow inputs are incoming)"),
         );
     }
 }

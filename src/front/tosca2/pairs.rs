@@ -51,7 +51,11 @@ pub(super) fn check(d: D, map: &Map, what: &str, diags: &mut Diagnostics) {
 
 /// A parameter's `value` is for an outgoing one, its `mapping` for an incoming one: `value` "May
 /// only be defined for outgoing parameters", `mapping` "May only be defined for incoming
-/// parameters" (§9.8 Parameter Definition, which lists the parameters of each direction).
+/// parameters" (§9.8 Parameter Definition, which lists the parameters of each direction). A
+/// warning, not an error: the same section's grammar notes weaken the table's words to "the value
+/// keyname is relevant only for *outgoing* parameter definitions and SHOULD NOT be defined in
+/// *incoming* parameter definitions" (and the same of `mapping`), and a SHOULD NOT does not make a
+/// file invalid (T2-PARAM-03 reads it so).
 fn direction(flow: Flow, map: &Map, what: &str, diags: &mut Diagnostics) {
     let (key, wrong, hint) = match flow {
         Flow::In => (
@@ -68,12 +72,12 @@ fn direction(flow: Flow, map: &Map, what: &str, diags: &mut Diagnostics) {
     };
     if let Some(entry) = map.entry(key) {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::warning(
                 codes::TOSCA_SHAPE,
-                format!("{what} is {wrong}, which cannot have a `{key}`"),
+                format!("{what} is {wrong}, which should not have a `{key}`"),
             )
             .at(entry.key.span)
-            .hint(format!("{hint} (§9.8 Parameter Definition: `{key}` \"May only be defined for {} parameters\")", if key == "value" { "outgoing" } else { "incoming" })),
+            .hint(format!("{hint} (§9.8 Parameter Definition: `{key}` \"SHOULD NOT be defined in {} parameter definitions\")", if key == "value" { "incoming" } else { "outgoing" })),
         );
     }
 }
