@@ -459,6 +459,10 @@ impl Engine {
             return;
         }
         origins.insert(path.clone(), origin);
+        // Tera's buffer has room to spare (about twice the text): the files of a render are
+        // held until all are rendered, so each keeps only its text.
+        let mut contents = contents;
+        contents.shrink_to_fit();
         files.push(OutputFile { path, contents });
     }
 }
