@@ -453,15 +453,8 @@ pub fn context(
     let hpas = ctx.scaling(elements, backend, diags);
     let lbs = ctx.load_balancers(diags);
 
-    let mut nodes: Vec<NodeOut> = vec![NodeOut::default(); topology.nodes.len()];
-    for plan in ctx.plans.clone() {
-        let out = ctx.finish(&plan);
-        let slot = &mut nodes[plan.owner];
-        slot.config_map = out.config_map;
-        slot.secret = out.secret;
-        slot.service = out.service;
-        slot.workload = out.workload;
-    }
+    // Consumed: the plans are freed before the Tera values are built.
+    let mut nodes = ctx.finished();
     for (i, claim) in claims {
         nodes[i].claims.push(claim);
     }

@@ -142,6 +142,23 @@ impl Ctx<'_> {
         None
     }
 
+    /// Every workload's objects, by owner node, the context consumed: the plans (each
+    /// workload's environment, scripts and volumes) are freed before the caller builds the Tera
+    /// values, not held beside them at the model's peak. [`Ctx::finish`] reads no other plan,
+    /// so each plan is dropped once finished.
+    pub(super) fn finished(mut self) -> Vec<NodeOut> {
+        let mut nodes: Vec<NodeOut> = vec![NodeOut::default(); self.topology.nodes.len()];
+        for plan in std::mem::take(&mut self.plans) {
+            let out = self.finish(&plan);
+            let slot = &mut nodes[plan.owner];
+            slot.config_map = out.config_map;
+            slot.secret = out.secret;
+            slot.service = out.service;
+            slot.workload = out.workload;
+        }
+        nodes
+    }
+
     /// The objects of one workload.
     pub(super) fn finish(&mut self, plan: &Plan) -> NodeOut {
         let mut out = NodeOut::default();
