@@ -93,3 +93,18 @@ service_template:
     let malformed = "malformed function: `$concat` is one of 2 keys of this map";
     assert_eq!(count(text, "tosca::function", (5, 45), malformed), 1);
 }
+
+#[test]
+fn a_property_elements_type_with_an_undeclared_prefix_is_reported_once_where_the_schema_is_read() {
+    // Two node types use the XSD element; its local element's type was read into a sink and
+    // the property silently became a string.
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bad_input/sinks3-xml-local-element-type-undeclared-prefix/input.tosca");
+    let found = json_check(&case);
+    let undeclared: Vec<_> = found
+        .iter()
+        .filter(|d| d["code"] == "xml::qname")
+        .map(|d| (d["line"].clone(), d["column"].clone()))
+        .collect();
+    assert_eq!(undeclared, [(5.into(), 39.into())], "{found:#?}");
+}
