@@ -1,7 +1,8 @@
 //! Diagnostics that swallowing sinks used to lose (issue 24: "a fact is reported once, where
 //! it is read"): each is now reported exactly once, at its place, beside whatever the input
 //! already got. The bad-input cases can only show a run's first error; these show the ones
-//! found after it.
+//! found after it. A buffer replayed for every use reported one fact many times: such a fact
+//! is now reported once too.
 
 use std::path::Path;
 
@@ -107,4 +108,28 @@ fn a_property_elements_type_with_an_undeclared_prefix_is_reported_once_where_the
         .map(|d| (d["line"].clone(), d["column"].clone()))
         .collect();
     assert_eq!(undeclared, [(5.into(), 39.into())], "{found:#?}");
+}
+
+#[test]
+fn a_node_types_capability_problem_is_reported_once_not_once_per_template() {
+    // The chain's capabilities are worked out once; their diagnostics were replayed for every
+    // template of the type, three times here.
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Box:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      c:
+        type: NoSuchCap
+topology_template:
+  node_templates:
+    a:
+      type: Box
+    b:
+      type: Box
+    c:
+      type: Box
+";
+    let unknown = "unknown capability type `NoSuchCap`";
+    assert_eq!(count(text, "tosca::unknown-type", (7, 15), unknown), 1);
 }

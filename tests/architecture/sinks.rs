@@ -27,7 +27,6 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/calls/table.rs", 1),
     ("src/resolve/simple_eval.rs", 1),
     ("src/resolve/substitution/mod.rs", 1),
-    ("src/resolve/type_parts.rs", 1),
     ("src/yaml/reuse.rs", 1),
 ];
 
