@@ -494,12 +494,9 @@ impl<'a> ImportWalk<'a> {
         }
         self.model.files.push(id);
         let sources = self.loader.sources();
-        let Some(root) = self
-            .trees
-            .tree(sources, id, self.limits, self.diags, |diags| {
-                crate::yaml::load_recorded(sources, id, file.events, self.limits, diags)
-            })
-        else {
+        let Some(root) = self.trees.tree(sources, id, self.limits, self.diags, || {
+            crate::yaml::load_recorded_apart(sources, id, file.events, self.limits)
+        }) else {
             return id;
         };
         if let Some(map) = root.as_map() {
@@ -613,12 +610,9 @@ impl<'a> ImportWalk<'a> {
         }
         self.model.files.push(file);
         let sources = self.loader.sources();
-        let Some(loaded) = self
-            .trees
-            .tree(sources, file, self.limits, self.diags, |diags| {
-                crate::yaml::load(sources, file, self.limits, diags)
-            })
-        else {
+        let Some(loaded) = self.trees.tree(sources, file, self.limits, self.diags, || {
+            crate::yaml::load_apart(sources, file, self.limits)
+        }) else {
             return false;
         };
         // A kept tree is shared with later checks: the quirk's rewrite goes into a copy.

@@ -114,8 +114,9 @@ pub fn placed_by_name(sources: &SourceMap, found: Vec<Diagnostic>) -> Vec<Diagno
         .collect()
 }
 
-/// [`load`]'s tree and what the loader found, given back rather than reported.
-fn load_apart(
+/// [`load`]'s tree and what the loader found, given back rather than reported: for a caller
+/// that keeps them to report again ([`super::TreeCache`]).
+pub fn load_apart(
     sources: &SourceMap,
     file: FileId,
     limits: &Limits,
@@ -156,7 +157,7 @@ pub fn load_recorded(
 }
 
 /// [`load_recorded`]'s tree and what the loader found, given back rather than reported.
-fn load_recorded_apart(
+pub fn load_recorded_apart(
     sources: &SourceMap,
     file: FileId,
     events: &[u8],

@@ -27,7 +27,6 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/calls/table.rs", 1),
     ("src/resolve/simple_eval.rs", 1),
     ("src/resolve/substitution/mod.rs", 1),
-    ("src/yaml/reuse.rs", 1),
 ];
 
 /// How many `with_cap(0)` calls `code` (code only, literals and comments blanked) makes.
