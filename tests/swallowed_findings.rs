@@ -133,3 +133,35 @@ topology_template:
     let unknown = "unknown capability type `NoSuchCap`";
     assert_eq!(count(text, "tosca::unknown-type", (7, 15), unknown), 1);
 }
+
+#[test]
+fn convert_reports_why_the_xml_does_not_read() {
+    // `convert` translated the XML into a sink and read it again only when the translation
+    // worked: XML that is not well-formed failed with no error shown.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.xml");
+    std::fs::write(
+        &file,
+        "<Definitions xmlns=\"http://docs.oasis-open.org/tosca/ns/2011/12\" id=\"d\" targetNamespace=\"x\">\n  <NodeType name=\"A\">\n</Definitions>\n",
+    )
+    .unwrap();
+    let out = toscana()
+        .arg("convert")
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.path().join("out.yaml"))
+        .args(["--message-format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let found: Vec<serde_json::Value> = stderr(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let syntax: Vec<_> = found
+        .iter()
+        .filter(|d| d["code"] == "xml::syntax")
+        .map(|d| (d["line"].clone(), d["column"].clone()))
+        .collect();
+    assert_eq!(syntax, [(3.into(), 1.into())], "{found:#?}");
+}

@@ -21,7 +21,7 @@ use super::rust_text::words;
 const SINKS: &[(&str, usize)] = &[
     ("src/front/variability/mod.rs", 1),
     ("src/front/xml/types/mod.rs", 1),
-    ("src/pipeline.rs", 3),
+    ("src/pipeline.rs", 2),
     ("src/resolve/calls/eval/custom.rs", 1),
     ("src/resolve/calls/eval/properties.rs", 2),
     ("src/resolve/calls/table.rs", 1),
