@@ -63,6 +63,9 @@ pub struct Read {
     pub variability: Option<Resolved>,
     /// What the front end read, with spans: the language server's index of names.
     pub model: Option<crate::model::Model>,
+    /// The Simple Profile 1.3 trees a TOSCA 1.0 XML input was translated into, and what they
+    /// could not hold: what `toscana convert` writes.
+    pub xml: Option<crate::front::xml::Translated>,
 }
 
 /// Reads and resolves the input. Problems go into `diags`; the topology is returned even when
@@ -84,6 +87,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
             artifacts: ArtifactFiles::nowhere(),
             variability: None,
             model: None,
+            xml: None,
         };
     };
     let variable = crate::front::Variability {
@@ -103,9 +107,10 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
                     .map(|e| e.to_string_lossy().into_owned())
             }),
     };
-    let (model, variability) =
+    let (model, besides) =
         crate::front::read_with(&mut loader, opened.entry, &options.limits, &variable, diags);
     drop(variable);
+    let (variability, xml) = (besides.variability, besides.xml);
     if let Some(resolved) = &variability {
         // A value taken as a variability input is not also a topology input, unless the
         // resolved topology declares an input of that name too.
@@ -123,6 +128,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
             artifacts: ArtifactFiles::nowhere(),
             variability: None,
             model: None,
+            xml,
         };
     };
     if opened
@@ -179,6 +185,7 @@ pub fn read(options: &ReadOptions, diags: &mut Diagnostics) -> Read {
         artifacts,
         variability,
         model: Some(model),
+        xml,
     }
 }
 
@@ -207,62 +214,57 @@ pub fn convert_xml(
     if let InputArg::Path(path) = &input {
         diags.place_unplaced_since(mark, &path.display().to_string());
     }
-    let mut tree = None;
-    if let Some(opened) = opened {
-        if !crate::front::xml::looks_like_xml(&loader.sources().get(opened.entry).text) {
-            diags.push(
-                Diagnostic::error(
-                    codes::TOSCA_UNSUPPORTED,
-                    "`convert` reads TOSCA 1.0 XML; this input is YAML",
-                )
-                .in_file(loader.sources().get(opened.entry).name.clone())
-                .hint("YAML input needs no conversion; `toscana check` reads it as it is"),
-            );
-        } else {
-            let mut check = Diagnostics::with_cap(0);
-            let csar_entry = opened
-                .csar
-                .as_ref()
-                .and_then(|m| m.entry_definitions.clone());
-            if let Some(t) = crate::front::xml::read(
-                &mut loader,
-                opened.entry,
-                &options.quirks,
-                csar_entry.as_deref(),
-                &mut check,
-            ) {
-                tree = crate::front::xml::merge(&t.trees).map(|merged| {
-                    crate::front::xml::rebase::rebase(merged, loader.sources(), places, diags)
-                });
-                let in_2_0 = target == ConvertTarget::tosca_2_0;
-                diags.extend(
-                    t.lost
-                        .iter()
-                        .filter(|l| !(in_2_0 && l.tosca2.is_some()))
-                        .map(|l| l.warning(target.dialect())),
-                );
-                if in_2_0 && let Some(merged) = &tree {
-                    let extra: Vec<_> = t.lost.iter().filter_map(|l| l.tosca2.as_ref()).collect();
-                    let rewritten = crate::front::xml::to_tosca2::rewrite(merged, &extra);
-                    diags.extend(rewritten.lost);
-                    tree = Some(rewritten.tree);
-                }
-            }
-        }
-    }
-    let sources = loader.into_sources();
-    if tree.is_some() {
-        // Judge the input as `check` does, so errors stop the conversion and are shown once.
-        let read = read(options, diags);
-        if read.topology.is_none() {
-            tree = None;
-        }
+    let Some(opened) = opened else {
         return Converted {
-            tree,
-            sources: read.sources,
+            tree: None,
+            sources: loader.into_sources(),
+        };
+    };
+    if !crate::front::xml::looks_like_xml(&loader.sources().get(opened.entry).text) {
+        diags.push(
+            Diagnostic::error(
+                codes::TOSCA_UNSUPPORTED,
+                "`convert` reads TOSCA 1.0 XML; this input is YAML",
+            )
+            .in_file(loader.sources().get(opened.entry).name.clone())
+            .hint("YAML input needs no conversion; `toscana check` reads it as it is"),
+        );
+        return Converted {
+            tree: None,
+            sources: loader.into_sources(),
         };
     }
-    Converted { tree, sources }
+    // The input is read as `check` reads it, reporting, so errors stop the conversion and are
+    // shown once; the trees written are the ones that reading translated.
+    let read = read(options, diags);
+    let Some(t) = read.xml.as_ref() else {
+        return Converted {
+            tree: None,
+            sources: read.sources,
+        };
+    };
+    let mut tree = crate::front::xml::merge(&t.trees)
+        .map(|merged| crate::front::xml::rebase::rebase(merged, &read.sources, places, diags));
+    let in_2_0 = target == ConvertTarget::tosca_2_0;
+    diags.extend(
+        t.lost
+            .iter()
+            .filter(|l| !(in_2_0 && l.tosca2.is_some()))
+            .map(|l| l.warning(target.dialect())),
+    );
+    if in_2_0 && let Some(merged) = &tree {
+        let extra: Vec<_> = t.lost.iter().filter_map(|l| l.tosca2.as_ref()).collect();
+        let rewritten = crate::front::xml::to_tosca2::rewrite(merged, &extra);
+        diags.extend(rewritten.lost);
+        tree = Some(rewritten.tree);
+    }
+    if read.topology.is_none() {
+        tree = None;
+    }
+    Converted {
+        tree,
+        sources: read.sources,
+    }
 }
 
 /// The service templates that may substitute node templates of `model`: each `--substitute`

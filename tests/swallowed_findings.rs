@@ -1,7 +1,8 @@
 //! Diagnostics that swallowing sinks used to lose (issue 24: "a fact is reported once, where
 //! it is read"): each is now reported exactly once, at its place, beside whatever the input
 //! already got. The bad-input cases can only show a run's first error; these show the ones
-//! found after it.
+//! found after it. A buffer replayed for every use reported one fact many times: such a fact
+//! is now reported once too.
 
 use std::path::Path;
 
@@ -92,4 +93,75 @@ service_template:
 ";
     let malformed = "malformed function: `$concat` is one of 2 keys of this map";
     assert_eq!(count(text, "tosca::function", (5, 45), malformed), 1);
+}
+
+#[test]
+fn a_property_elements_type_with_an_undeclared_prefix_is_reported_once_where_the_schema_is_read() {
+    // Two node types use the XSD element; its local element's type was read into a sink and
+    // the property silently became a string.
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bad_input/sinks3-xml-local-element-type-undeclared-prefix/input.tosca");
+    let found = json_check(&case);
+    let undeclared: Vec<_> = found
+        .iter()
+        .filter(|d| d["code"] == "xml::qname")
+        .map(|d| (d["line"].clone(), d["column"].clone()))
+        .collect();
+    assert_eq!(undeclared, [(5.into(), 39.into())], "{found:#?}");
+}
+
+#[test]
+fn a_node_types_capability_problem_is_reported_once_not_once_per_template() {
+    // The chain's capabilities are worked out once; their diagnostics were replayed for every
+    // template of the type, three times here.
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Box:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      c:
+        type: NoSuchCap
+topology_template:
+  node_templates:
+    a:
+      type: Box
+    b:
+      type: Box
+    c:
+      type: Box
+";
+    let unknown = "unknown capability type `NoSuchCap`";
+    assert_eq!(count(text, "tosca::unknown-type", (7, 15), unknown), 1);
+}
+
+#[test]
+fn convert_reports_why_the_xml_does_not_read() {
+    // `convert` translated the XML into a sink and read it again only when the translation
+    // worked: XML that is not well-formed failed with no error shown.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.xml");
+    std::fs::write(
+        &file,
+        "<Definitions xmlns=\"http://docs.oasis-open.org/tosca/ns/2011/12\" id=\"d\" targetNamespace=\"x\">\n  <NodeType name=\"A\">\n</Definitions>\n",
+    )
+    .unwrap();
+    let out = toscana()
+        .arg("convert")
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.path().join("out.yaml"))
+        .args(["--message-format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let found: Vec<serde_json::Value> = stderr(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let syntax: Vec<_> = found
+        .iter()
+        .filter(|d| d["code"] == "xml::syntax")
+        .map(|d| (d["line"].clone(), d["column"].clone()))
+        .collect();
+    assert_eq!(syntax, [(3.into(), 1.into())], "{found:#?}");
 }

@@ -56,17 +56,28 @@ pub struct Variability<'a> {
     pub trees: crate::yaml::TreeCache,
 }
 
-/// [`read`], resolving a variable template first; also returns the resolution, if there was one.
+/// What reading an entry gives besides its model.
+#[derive(Default)]
+pub struct Besides {
+    /// The resolution of a variable template (Variability4TOSCA), when the entry was one.
+    pub variability: Option<variability::Resolved>,
+    /// The Simple Profile 1.3 trees TOSCA 1.0 XML was translated into, when the entry was
+    /// XML: what `toscana convert` writes, read once with the model.
+    pub xml: Option<xml::Translated>,
+}
+
+/// [`read`], resolving a variable template first; also returns the resolution, if there was
+/// one, and the translation of an XML entry.
 pub fn read_with(
     loader: &mut Loader,
     entry: FileId,
     limits: &Limits,
     variable: &Variability<'_>,
     diags: &mut Diagnostics,
-) -> (Option<Model>, Option<variability::Resolved>) {
-    let mut resolved = None;
-    let model = read_entry(loader, entry, limits, variable, &mut resolved, diags);
-    (model, resolved)
+) -> (Option<Model>, Besides) {
+    let mut besides = Besides::default();
+    let model = read_entry(loader, entry, limits, variable, &mut besides, diags);
+    (model, besides)
 }
 
 fn read_entry(
@@ -74,11 +85,19 @@ fn read_entry(
     entry: FileId,
     limits: &Limits,
     variable: &Variability<'_>,
-    resolved: &mut Option<variability::Resolved>,
+    besides: &mut Besides,
     diags: &mut Diagnostics,
 ) -> Option<Model> {
     if xml::looks_like_xml(&loader.sources().get(entry).text) {
-        return read_xml(loader, entry, limits, variable, diags);
+        let translated = xml::read(
+            loader,
+            entry,
+            &variable.quirks,
+            variable.csar_entry.as_deref(),
+            diags,
+        )?;
+        let translated = besides.xml.insert(translated);
+        return read_xml(loader, entry, limits, variable, translated, diags);
     }
     let mut root = crate::yaml::load(loader.sources(), entry, limits, diags)?;
     if variable.quirks.has(Quirk::ThreePartVersions) {
@@ -97,7 +116,7 @@ fn read_entry(
         let r = variability::resolve(&root, &variable.options, &variable.given, limits, diags)?;
         version = variability::transform::RESOLVED_VERSION.to_string();
         let tree = r.tree.clone();
-        *resolved = Some(r);
+        besides.variability = Some(r);
         tree
     } else {
         if !variable.options.is_default() {
@@ -315,22 +334,16 @@ fn new_model(dialect: Dialect, version: String, entry: FileId, root: &Map) -> Mo
     }
 }
 
-/// TOSCA 1.0 XML: the documents are translated into Simple Profile 1.3 trees (see
-/// [`xml`]), which are then read like YAML files with the 1.3 normative types.
+/// TOSCA 1.0 XML: the documents translated into Simple Profile 1.3 trees (see [`xml`]) are
+/// read like YAML files with the 1.3 normative types.
 fn read_xml(
     loader: &mut Loader,
     entry: FileId,
     limits: &Limits,
     variable: &Variability<'_>,
+    translated: &xml::Translated,
     diags: &mut Diagnostics,
 ) -> Option<Model> {
-    let translated = xml::read(
-        loader,
-        entry,
-        &variable.quirks,
-        variable.csar_entry.as_deref(),
-        diags,
-    )?;
     let (_, entry_tree) = translated.trees.first()?;
     let entry_map = entry_tree.as_map()?;
     let mut model = new_model(Dialect::Xml, xml::TOSCA_NS.to_string(), entry, entry_map);
@@ -494,12 +507,9 @@ impl<'a> ImportWalk<'a> {
         }
         self.model.files.push(id);
         let sources = self.loader.sources();
-        let Some(root) = self
-            .trees
-            .tree(sources, id, self.limits, self.diags, |diags| {
-                crate::yaml::load_recorded(sources, id, file.events, self.limits, diags)
-            })
-        else {
+        let Some(root) = self.trees.tree(sources, id, self.limits, self.diags, || {
+            crate::yaml::load_recorded_apart(sources, id, file.events, self.limits)
+        }) else {
             return id;
         };
         if let Some(map) = root.as_map() {
@@ -613,12 +623,9 @@ impl<'a> ImportWalk<'a> {
         }
         self.model.files.push(file);
         let sources = self.loader.sources();
-        let Some(loaded) = self
-            .trees
-            .tree(sources, file, self.limits, self.diags, |diags| {
-                crate::yaml::load(sources, file, self.limits, diags)
-            })
-        else {
+        let Some(loaded) = self.trees.tree(sources, file, self.limits, self.diags, || {
+            crate::yaml::load_apart(sources, file, self.limits)
+        }) else {
             return false;
         };
         // A kept tree is shared with later checks: the quirk's rewrite goes into a copy.

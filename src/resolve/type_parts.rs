@@ -3,47 +3,22 @@
 //! A node template starts from its type: the capabilities its type chain defines (typed, with
 //! their defaults) and the typed defaults of its property and attribute definitions. Those
 //! depend on the type alone, so 10,000 templates of one type need them worked out once, then
-//! copied. A problem found while working them out is reported again for every template that
-//! uses them, exactly as if each had worked them out itself, so caching changes no output.
+//! copied. A problem found while working them out is about the types: it is reported once,
+//! where they are first worked out, not again for every template that uses them.
 
 use std::hash::{Hash, Hasher};
 
 use indexmap::{Equivalent, IndexMap};
 
-use crate::diag::{Diagnostic, Diagnostics};
 use crate::hash::FastMap;
 use crate::ir::{Capability, Interfaces, Shared, Value};
 use crate::model::TypeDef;
-
-/// A result with the diagnostics found while making it.
-pub struct Replayed<T> {
-    pub value: T,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl<T: Clone> Replayed<T> {
-    /// Runs `make` with a sink of its own and keeps what it reported.
-    pub fn make(make: impl FnOnce(&mut Diagnostics) -> T) -> Self {
-        let mut local = Diagnostics::with_cap(0);
-        let value = make(&mut local);
-        Replayed {
-            value,
-            diagnostics: local.iter().cloned().collect(),
-        }
-    }
-
-    /// The value, with its diagnostics reported into `diags` again.
-    pub fn replay(&self, diags: &mut Diagnostics) -> T {
-        diags.extend(self.diagnostics.iter().cloned());
-        self.value.clone()
-    }
-}
 
 /// The per-type results of one resolution.
 #[derive(Default)]
 pub struct TypeParts {
     /// A node type chain → the capabilities it defines, before a template's assignments.
-    pub capabilities: ChainMap<Replayed<IndexMap<String, Shared<Capability>>>>,
+    pub capabilities: ChainMap<IndexMap<String, Shared<Capability>>>,
     /// Merged definitions (by address in the run's `DefinitionsCache`, which keeps them for the
     /// whole run) → the typed values of their defaults.
     pub defaults: FastMap<usize, IndexMap<String, Value>>,

@@ -60,6 +60,67 @@ pub fn load(
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Option<Node> {
+    let (root, found) = load_apart(sources, file, limits);
+    diags.extend(found);
+    root
+}
+
+/// [`load`] for text toscana ships or writes itself (an embedded profile, a document a backend
+/// rendered), where anything the loader finds is toscana's bug, not the input's: the tree when
+/// the loader found nothing, or else what it found, for the caller to report as its own bug
+/// (see [`placed_by_name`]).
+pub fn load_own(
+    sources: &SourceMap,
+    file: FileId,
+    limits: &Limits,
+) -> Result<Node, Vec<Diagnostic>> {
+    match load_apart(sources, file, limits) {
+        (Some(root), found) if found.is_empty() => Ok(root),
+        (_, found) => Err(found),
+    }
+}
+
+/// [`load_own`] from the events `build.rs` recorded ([`load_recorded`]): how an embedded
+/// profile is read where no input's diagnostics are at hand.
+pub fn load_recorded_own(
+    sources: &SourceMap,
+    file: FileId,
+    events: &[u8],
+    limits: &Limits,
+) -> Result<Node, Vec<Diagnostic>> {
+    match load_recorded_apart(sources, file, events, limits) {
+        (Some(root), found) if found.is_empty() => Ok(root),
+        (_, found) => Err(found),
+    }
+}
+
+/// `found`, each placed by the name of its file in `sources` and its line and column rather
+/// than by a span: the spans of [`load_own`]'s problems point into a source map the caller
+/// keeps to itself, which the run's diagnostics cannot show. Secondary labels, which only spans
+/// can place, are left out.
+pub fn placed_by_name(sources: &SourceMap, found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    found
+        .into_iter()
+        .map(|mut d| {
+            d.labels.clear();
+            match d.span.take() {
+                Some(span) => d.in_file_at(
+                    sources.get(span.file).name.clone(),
+                    Some((span.line, span.col)),
+                ),
+                None => d,
+            }
+        })
+        .collect()
+}
+
+/// [`load`]'s tree and what the loader found, given back rather than reported: for a caller
+/// that keeps them to report again ([`super::TreeCache`]).
+pub fn load_apart(
+    sources: &SourceMap,
+    file: FileId,
+    limits: &Limits,
+) -> (Option<Node>, Vec<Diagnostic>) {
     let source = sources.get(file);
     let text: &str = &source.text;
     let mut patch = Patch::default();
@@ -77,8 +138,7 @@ pub fn load(
         {
             continue;
         }
-        diags.extend(out);
-        return root;
+        return (root, out);
     }
 }
 
@@ -91,6 +151,18 @@ pub fn load_recorded(
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Option<Node> {
+    let (root, found) = load_recorded_apart(sources, file, events, limits);
+    diags.extend(found);
+    root
+}
+
+/// [`load_recorded`]'s tree and what the loader found, given back rather than reported.
+pub fn load_recorded_apart(
+    sources: &SourceMap,
+    file: FileId,
+    events: &[u8],
+    limits: &Limits,
+) -> (Option<Node>, Vec<Diagnostic>) {
     let patch = Patch::default();
     let mut loader = Loader::new(sources.get(file), &patch, file, limits);
     let mut fatal = false;
@@ -100,8 +172,7 @@ pub fn load_recorded(
         }
     }
     let root = loader.finish(fatal);
-    diags.extend(std::mem::take(&mut loader.out));
-    root
+    (root, std::mem::take(&mut loader.out))
 }
 
 /// The parser's options for reading with `limits`: unresolved aliases reported by the loader, no

@@ -18,7 +18,10 @@ mod reuse;
 mod schema;
 
 pub use json::plain_json;
-pub use load::{load, load_recorded};
+pub use load::{
+    load, load_apart, load_own, load_recorded, load_recorded_apart, load_recorded_own,
+    placed_by_name,
+};
 pub use node::{Core, Entry, Kind, Map, Node, Scalar, Style};
 pub use overlay::{overlay, overlay_maps};
 pub use reuse::TreeCache;

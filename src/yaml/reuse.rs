@@ -72,17 +72,21 @@ impl TreeCache {
 
     /// The tree of `file`: the one kept from an earlier check when the file is unchanged (its
     /// diagnostics reported into `diags` again), else what `load` builds (then kept). `load`
-    /// must depend on nothing but the file's text, its id and `limits`.
+    /// gives the tree and what loading found ([`super::load_apart`]), reported here into
+    /// `diags` and kept with the tree; it must depend on nothing but the file's text, its id
+    /// and `limits`.
     pub fn tree(
         &self,
         sources: &SourceMap,
         file: FileId,
         limits: &Limits,
         diags: &mut Diagnostics,
-        load: impl FnOnce(&mut Diagnostics) -> Option<Node>,
+        load: impl FnOnce() -> (Option<Node>, Vec<Diagnostic>),
     ) -> Option<Arc<Node>> {
         let Some(store) = &self.0 else {
-            return load(diags).map(Arc::new);
+            let (tree, found) = load();
+            diags.extend(found);
+            return tree.map(Arc::new);
         };
         let source = sources.get(file);
         let key = (file, source.name.clone());
@@ -100,9 +104,8 @@ impl TreeCache {
             diags.extend(kept.diagnostics.iter().cloned());
             return kept.tree.clone();
         }
-        let mut own = Diagnostics::with_cap(0);
-        let tree = load(&mut own).map(Arc::new);
-        let diagnostics: Vec<Diagnostic> = own.iter().cloned().collect();
+        let (tree, diagnostics) = load();
+        let tree = tree.map(Arc::new);
         diags.extend(diagnostics.iter().cloned());
         kept_trees.insert(
             key,

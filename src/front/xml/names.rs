@@ -143,6 +143,48 @@ pub fn read_qname(
     what: &str,
     diags: &mut Diagnostics,
 ) -> Option<QName> {
+    match parse_qname(n, value) {
+        Ok(q) => Some(q),
+        Err(problem) => {
+            diags.push(problem.diagnostic(value, span, what));
+            None
+        }
+    }
+}
+
+/// Why a QName does not read.
+pub enum QNameProblem<'v> {
+    /// Not `prefix:Name` or `Name` with both parts NCNames.
+    Malformed,
+    /// The prefix is declared on neither the element nor an ancestor.
+    Undeclared(&'v str),
+}
+
+impl QNameProblem<'_> {
+    /// The error, for the QName `value` in attribute `what`, written at `span`.
+    fn diagnostic(&self, value: &str, span: Span, what: &str) -> Diagnostic {
+        match self {
+            QNameProblem::Malformed => Diagnostic::error(
+                codes::XML_SCHEMA,
+                format!("`{what}=\"{value}\"` is not a QName"),
+            )
+            .at(span)
+            .hint("write `prefix:Name` with a prefix declared by `xmlns:prefix=\"namespace\"`"),
+            QNameProblem::Undeclared(p) => Diagnostic::error(
+                codes::XML_QNAME,
+                format!("the prefix `{p}` of `{value}` is not declared"),
+            )
+            .at(span)
+            .hint(format!(
+                "declare it on this element or an ancestor: xmlns:{p}=\"NAMESPACE-URI\""
+            )),
+        }
+    }
+}
+
+/// The QName `value`, its prefix resolved with the declarations in scope at `n`, without
+/// reporting: [`read_qname`] is the reading that reports.
+pub fn parse_qname<'v>(n: X, value: &'v str) -> Result<QName, QNameProblem<'v>> {
     let (prefix, local) = match value.split_once(':') {
         Some((p, l)) => (Some(p), l),
         None => (None, value),
@@ -152,36 +194,16 @@ pub fn read_qname(
         || prefix.is_some_and(|p| !super::doc::is_ncname(p))
         || !super::doc::is_ncname(local)
     {
-        diags.push(
-            Diagnostic::error(
-                codes::XML_SCHEMA,
-                format!("`{what}=\"{value}\"` is not a QName"),
-            )
-            .at(span)
-            .hint("write `prefix:Name` with a prefix declared by `xmlns:prefix=\"namespace\"`"),
-        );
-        return None;
+        return Err(QNameProblem::Malformed);
     }
     let ns = match prefix {
         Some(p) => match n.lookup_namespace_uri(Some(p)) {
             Some(ns) => ns.to_string(),
-            None => {
-                diags.push(
-                    Diagnostic::error(
-                        codes::XML_QNAME,
-                        format!("the prefix `{p}` of `{value}` is not declared"),
-                    )
-                    .at(span)
-                    .hint(format!(
-                        "declare it on this element or an ancestor: xmlns:{p}=\"NAMESPACE-URI\""
-                    )),
-                );
-                return None;
-            }
+            None => return Err(QNameProblem::Undeclared(p)),
         },
         None => n.lookup_namespace_uri(None).unwrap_or("").to_string(),
     };
-    Some(QName {
+    Ok(QName {
         ns,
         local: local.to_string(),
         unprefixed: prefix.is_none(),

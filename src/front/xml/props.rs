@@ -13,7 +13,7 @@ use roxmltree::Node as Xn;
 use super::X;
 use super::build::{self, M};
 use super::doc::{self, WINERY_NS, XSD_NS, attr};
-use super::names::{Def, QName, read_qname};
+use super::names::{Def, QName, parse_qname, read_qname};
 use crate::diag::{Diagnostic, codes};
 use crate::quirk::Quirk;
 use crate::source::Span;
@@ -232,20 +232,19 @@ impl X<'_, '_> {
                 .find(|c| c.is_element() && c.tag_name().name() == "complexType");
             return Some(Schema {
                 root,
-                fields: ct.map(|c| self.fields(def.doc, c)).unwrap_or_default(),
+                fields: ct.map(|c| self.fields(c)).unwrap_or_default(),
                 simple: false,
             });
         }
         Some(Schema {
             root: None,
-            fields: self.fields(def.doc, node),
+            fields: self.fields(node),
             simple: false,
         })
     }
 
     /// The local elements of a complex type's sequence/all/choice.
-    fn fields(&mut self, di: usize, ct: Xn) -> Vec<Field> {
-        let d = self.docs[di];
+    fn fields(&mut self, ct: Xn) -> Vec<Field> {
         let mut out = Vec::new();
         let mut elements = Vec::new();
         local_elements(ct, &mut elements);
@@ -267,19 +266,16 @@ impl X<'_, '_> {
                 restriction(st).unwrap_or(("string", Vec::new()))
             } else {
                 match attr(e, "type") {
-                    Some(t) => {
-                        let mut quiet = crate::diag::Diagnostics::with_cap(0);
-                        match read_qname(d, e, t, d.at(e, "type"), "type", &mut quiet) {
-                            Some(q) if q.ns == XSD_NS => (builtin(&q.local), Vec::new()),
-                            Some(q) => {
-                                match self.sym.xsd_types.get(&(q.ns.clone(), q.local.clone())) {
-                                    Some(td) => self.simple_base(*td),
-                                    None => ("string", Vec::new()),
-                                }
-                            }
+                    // A QName that does not read was reported where the schema was read
+                    // (`symbols::local_element_types`).
+                    Some(t) => match parse_qname(e, t) {
+                        Ok(q) if q.ns == XSD_NS => (builtin(&q.local), Vec::new()),
+                        Ok(q) => match self.sym.xsd_types.get(&(q.ns.clone(), q.local.clone())) {
+                            Some(td) => self.simple_base(*td),
                             None => ("string", Vec::new()),
-                        }
-                    }
+                        },
+                        Err(_) => ("string", Vec::new()),
+                    },
                     None => ("string", Vec::new()),
                 }
             };
@@ -539,7 +535,7 @@ fn constraints(f: &Field, span: Span) -> Node {
 
 /// The `xs:element`s of a content model, through nested sequence/all/choice but not into
 /// the anonymous types of those elements.
-fn local_elements<'a, 'i>(n: Xn<'a, 'i>, out: &mut Vec<Xn<'a, 'i>>) {
+pub(super) fn local_elements<'a, 'i>(n: Xn<'a, 'i>, out: &mut Vec<Xn<'a, 'i>>) {
     for c in n
         .children()
         .filter(|c| c.is_element() && c.tag_name().namespace() == Some(XSD_NS))

@@ -9,7 +9,7 @@ use roxmltree::Node as Xn;
 use super::X;
 use super::doc::{self, TOSCA_NS, WINERY_NS, XSD_NS, attr, is_ncname};
 use super::load::{Loaded, Role};
-use super::names::{Def, XKind, clark};
+use super::names::{Def, XKind, clark, read_qname};
 use crate::diag::{Diagnostic, codes};
 use crate::quirk::Quirk;
 
@@ -212,6 +212,21 @@ fn define(x: &mut X, i: usize, n: Xn, kind: XKind, tns: &str) {
         .push(kind);
 }
 
+/// Checks that the `type` of each local element of complex type `ct` (the properties a
+/// `PropertiesDefinition` naming it gives) is a QName whose prefix is declared: reported here,
+/// once per schema read, however many types' properties use the complex type
+/// (`props::fields` reads the same QNames without reporting).
+fn local_element_types(x: &mut X, i: usize, ct: Xn) {
+    let d = x.docs[i];
+    let mut elements = Vec::new();
+    super::props::local_elements(ct, &mut elements);
+    for e in elements {
+        if let Some(t) = attr(e, "type") {
+            read_qname(d, e, t, d.at(e, "type"), "type", x.diags);
+        }
+    }
+}
+
 /// Global `xs:element` and `xs:complexType` of a schema.
 fn schema(x: &mut X, i: usize, s: Xn, tns: &str) {
     for c in s
@@ -230,8 +245,20 @@ fn schema(x: &mut X, i: usize, s: Xn, tns: &str) {
                 x.sym
                     .xsd_elements
                     .insert((tns.to_string(), name.to_string()), def);
+                let inline = c
+                    .children()
+                    .find(|k| k.is_element() && k.tag_name().name() == "complexType");
+                if let Some(ct) = inline {
+                    local_element_types(x, i, ct);
+                }
             }
-            "complexType" | "simpleType" => {
+            "complexType" => {
+                local_element_types(x, i, c);
+                x.sym
+                    .xsd_types
+                    .insert((tns.to_string(), name.to_string()), def);
+            }
+            "simpleType" => {
                 x.sym
                     .xsd_types
                     .insert((tns.to_string(), name.to_string()), def);

@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Capability, Shared, TypeNames};
 use crate::model::{TypeDef, TypeKind};
-use crate::resolve::type_parts::{Chain, ChainRef, Replayed};
+use crate::resolve::type_parts::{Chain, ChainRef};
 use crate::resolve::types::definitions;
 use crate::yaml::Node as Yaml;
 
@@ -20,16 +20,20 @@ impl<'a> NodeBuilder<'a> {
         node: &str,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Shared<Capability>> {
+        // What working a chain's capabilities out finds is about the types, not the template:
+        // it is reported once, by the first template of the chain.
         let mut out = match self.type_parts.capabilities.get(&ChainRef(defs)) {
-            Some(known) => known.replay(diags),
+            Some(known) => known.clone(),
             None => {
-                let made = Replayed::make(|local| {
-                    let made = self.type_capabilities(defs, local);
-                    made.into_iter().map(|(k, c)| (k, Shared::new(c))).collect()
-                });
-                let out = made.replay(diags);
-                self.type_parts.capabilities.insert(Chain::of(defs), made);
-                out
+                let made: IndexMap<String, Shared<Capability>> = self
+                    .type_capabilities(defs, diags)
+                    .into_iter()
+                    .map(|(k, c)| (k, Shared::new(c)))
+                    .collect();
+                self.type_parts
+                    .capabilities
+                    .insert(Chain::of(defs), made.clone());
+                made
             }
         };
         self.assigned_capabilities(&mut out, defs, assigned, node, diags);

@@ -631,3 +631,48 @@ fn large_flat_documents_load() {
     let root = ok(&line);
     assert_eq!(root.as_seq().unwrap().len(), 200_000);
 }
+
+#[test]
+fn load_own_gives_the_tree_only_when_nothing_was_found_and_places_problems_by_name() {
+    let mut sources = SourceMap::new();
+    let clean = sources.add("<builtin>/clean.yaml", Origin::Stdin, "a: 1\n");
+    let both = sources.add(
+        "<builtin>/both.yaml",
+        Origin::Stdin,
+        "a: 1\nb: 99999999999999999999\na: 2\n",
+    );
+    assert!(load_own(&sources, clean, &Limits::default()).is_ok());
+    // A warning alone is found too: text toscana wrote itself should draw none.
+    let found = load_own(&sources, both, &Limits::default()).unwrap_err();
+    assert_eq!(
+        codes_of(&found),
+        [codes::YAML_INT_RANGE, codes::YAML_DUPLICATE_KEY]
+    );
+    assert!(found.iter().any(|d| !d.labels.is_empty()), "{found:#?}");
+    let placed = placed_by_name(&sources, found);
+    let places: Vec<_> = placed
+        .iter()
+        .map(|d| {
+            (
+                d.span,
+                d.labels.len(),
+                d.file.clone().map(|f| (f.path, f.line, f.column)),
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (
+                None,
+                0,
+                Some(("<builtin>/both.yaml".to_string(), Some(2), Some(4)))
+            ),
+            (
+                None,
+                0,
+                Some(("<builtin>/both.yaml".to_string(), Some(3), Some(1)))
+            ),
+        ]
+    );
+}

@@ -63,16 +63,17 @@ pub struct Rewritten {
 /// Rewrites the 1.3 tree of translated XML (one merged file) as TOSCA 2.0, adding the
 /// keynames only 2.0 has (`extra`).
 pub fn rewrite(tree: &Node, extra: &[&Tosca2Only]) -> Rewritten {
-    let library = normative::Library::load();
+    let mut lost = Vec::new();
+    let library = normative::Library::load(&mut lost);
     let Some(root) = tree.as_map() else {
         return Rewritten {
             tree: tree.clone(),
-            lost: Vec::new(),
+            lost,
         };
     };
     let mut rw = Rw {
         names: names::Names::defined_in(root),
-        lost: Vec::new(),
+        lost,
         report: true,
         source: root,
         library: &library,

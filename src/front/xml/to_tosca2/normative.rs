@@ -27,7 +27,7 @@
 
 use std::collections::HashSet;
 
-use crate::diag::Diagnostics;
+use crate::diag::Diagnostic;
 use crate::limits::Limits;
 use crate::source::{Origin, SourceMap, Span};
 use crate::yaml::{Kind, Map, Node};
@@ -42,20 +42,19 @@ pub struct Library {
 }
 
 impl Library {
-    pub fn load() -> Library {
+    /// The embedded 1.3 profile, read. Each of its files reads clean (`profiles::tests` loads
+    /// every one and asserts no diagnostic); were one not to, it is left out rather than
+    /// stopping the conversion, and what its reading found goes into `lost`, placed in the
+    /// embedded file.
+    pub fn load(lost: &mut Vec<Diagnostic>) -> Library {
         let mut sources = SourceMap::new();
         let mut files = Vec::new();
         for file in crate::profiles::simple_profile(super::super::YAML_VERSION).unwrap_or_default()
         {
             let id = sources.add(file.name, Origin::Builtin(file.name.to_string()), file.text);
-            // The embedded files are checked by the profile tests; one that does not read is
-            // left out rather than stopping the conversion.
-            let mut quiet = Diagnostics::with_cap(0);
-            let limits = Limits::default();
-            if let Some(root) =
-                crate::yaml::load_recorded(&sources, id, file.events, &limits, &mut quiet)
-            {
-                files.push(root);
+            match crate::yaml::load_recorded_own(&sources, id, file.events, &Limits::default()) {
+                Ok(root) => files.push(root),
+                Err(found) => lost.extend(crate::yaml::placed_by_name(&sources, found)),
             }
         }
         Library { files }
