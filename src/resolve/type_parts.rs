@@ -32,10 +32,10 @@ impl<T: Clone> Replayed<T> {
         }
     }
 
-    /// The value, with its diagnostics reported into `diags` again.
-    pub fn replay(&self, diags: &mut Diagnostics) -> T {
+    /// The value, copied by `copy`, with its diagnostics reported into `diags` again.
+    pub fn replay(&self, copy: impl FnOnce(&T) -> T, diags: &mut Diagnostics) -> T {
         diags.extend(self.diagnostics.iter().cloned());
-        self.value.clone()
+        copy(&self.value)
     }
 }
 

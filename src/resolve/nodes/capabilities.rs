@@ -21,13 +21,13 @@ impl<'a> NodeBuilder<'a> {
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Shared<Capability>> {
         let mut out = match self.type_parts.capabilities.get(&ChainRef(defs)) {
-            Some(known) => known.replay(diags),
+            Some(known) => known.replay(crate::ir::clone_exact, diags),
             None => {
                 let made = Replayed::make(|local| {
                     let made = self.type_capabilities(defs, local);
                     made.into_iter().map(|(k, c)| (k, Shared::new(c))).collect()
                 });
-                let out = made.replay(diags);
+                let out = made.replay(crate::ir::clone_exact, diags);
                 self.type_parts.capabilities.insert(Chain::of(defs), made);
                 out
             }
