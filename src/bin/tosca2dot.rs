@@ -1,5 +1,7 @@
 //! `tosca2dot`: the same as `toscana dot`.
 
+// Without the `system-allocator` feature, which heap profilers need (Cargo.toml).
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

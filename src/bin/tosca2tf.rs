@@ -1,5 +1,7 @@
 //! `tosca2tf`: the same as `toscana tf`.
 
+// Without the `system-allocator` feature, which heap profilers need (Cargo.toml).
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

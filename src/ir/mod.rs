@@ -8,6 +8,7 @@
 //! these types by [`json_schema`] and kept current by a test.
 
 pub mod eval;
+mod exact;
 mod family;
 mod float;
 mod function;
@@ -21,6 +22,7 @@ mod validate;
 mod value;
 mod value_maps;
 
+pub use exact::clone_exact;
 pub use family::{TypeKind, canonical, kind_of_uri, type_matches};
 pub use float::float_text;
 pub use function::Function;

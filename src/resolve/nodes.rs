@@ -330,7 +330,7 @@ impl<'a> NodeBuilder<'a> {
     ) -> IndexMap<String, Value> {
         let key = std::rc::Rc::as_ptr(definitions) as usize;
         if let Some(known) = self.type_parts.defaults.get(&key) {
-            return known.clone();
+            return crate::ir::clone_exact(known);
         }
         let values = self.typing().defaults(definitions, section);
         self.type_parts.defaults.insert(key, values.clone());

@@ -92,6 +92,12 @@ pub fn connect<'m>(
             .filter_map(|item| assignments::read(item, builder.model.dialect, diags))
             .collect();
         let labels = labels(&named.name, &assignments);
+        // One entry per assignment: reserved at its size, since a node's list grown by
+        // doubling held room for four requirements where most nodes have one, for the whole
+        // run (docs/performance.md, "Where the rest goes").
+        topology.nodes[i]
+            .requirements
+            .reserve_exact(assignments.len());
         for (a, label) in assignments.iter().zip(labels) {
             let target = a.node.as_ref().and_then(|(n, _)| by_name.get(n).copied());
             // SP-NF-03 (TOSCA 2.0 allows a filter on a named template: it must hold of it).

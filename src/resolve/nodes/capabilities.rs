@@ -23,7 +23,7 @@ impl<'a> NodeBuilder<'a> {
         // What working a chain's capabilities out finds is about the types, not the template:
         // it is reported once, by the first template of the chain.
         let mut out = match self.type_parts.capabilities.get(&ChainRef(defs)) {
-            Some(known) => known.clone(),
+            Some(known) => crate::ir::clone_exact(known),
             None => {
                 let made: IndexMap<String, Shared<Capability>> = self
                     .type_capabilities(defs, diags)

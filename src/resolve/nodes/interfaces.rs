@@ -33,7 +33,7 @@ impl<'a> NodeBuilder<'a> {
         diags: &mut Diagnostics,
     ) -> Interfaces {
         if let Some(known) = self.type_parts.interfaces.get(&ChainRef(defs)) {
-            return known.clone();
+            return crate::ir::clone_exact(known);
         }
         let files_before = self.files_named.get();
         let mut found = Diagnostics::new();

@@ -286,7 +286,12 @@ pub(super) fn type_parts<'a>(
         .type_parts
         .relationships
         .get(&ChainRef(defs))
-        .and_then(|p| Some((p.interfaces.clone()?, p.admitted.clone())));
+        .and_then(|p| {
+            Some((
+                crate::ir::clone_exact(p.interfaces.as_ref()?),
+                p.admitted.clone(),
+            ))
+        });
     let (mut interfaces, admitted) = match known {
         Some(known) => known,
         None => {
