@@ -318,24 +318,7 @@ impl CallCheck<'_> {
         let Some(expected) = definition.type_name() else {
             return;
         };
-        let Some([entry]) = value.as_map().map(Map::entries) else {
-            return;
-        };
-        if entry.key.as_str() != Some("$get_input") {
-            return;
-        }
-        let argument = match entry.value.as_seq() {
-            Some([single]) => single,
-            Some(_) => return,
-            None => &entry.value,
-        };
-        let Some(input) = argument.as_str() else {
-            return;
-        };
-        let Some(declared) = self
-            .workflow_inputs
-            .and_then(|m| m.get(input)?.as_map()?.get("type")?.as_str())
-        else {
+        let Some((input, declared)) = passed_workflow_input(value, self.workflow_inputs) else {
             return;
         };
         // No conversion but integer to float (§9.1.1 Primitive Types); data types are left to the
@@ -353,6 +336,29 @@ impl CallCheck<'_> {
             );
         }
     }
+}
+
+/// The workflow input a value passes on as `$get_input: name` (or `[name]`), with the type its
+/// definition in `inputs` (the workflow's) declares: what an operation's or an inlined
+/// workflow's input is then given.
+pub(super) fn passed_workflow_input<'a>(
+    value: &'a Node,
+    inputs: Option<&'a Map>,
+) -> Option<(&'a str, &'a str)> {
+    let [entry] = value.as_map()?.entries() else {
+        return None;
+    };
+    if entry.key.as_str() != Some("$get_input") {
+        return None;
+    }
+    let argument = match entry.value.as_seq() {
+        Some([single]) => single,
+        Some(_) => return None,
+        None => &entry.value,
+    };
+    let input = argument.as_str()?;
+    let declared = inputs?.get(input)?.as_map()?.get("type")?.as_str()?;
+    Some((input, declared))
 }
 
 /// The operation names an interface type or definition writes: under `operations` (and

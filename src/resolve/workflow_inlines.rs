@@ -226,20 +226,7 @@ impl<'m> Inlines<'_, 'm> {
         value: &Node,
         own: Option<&Map>,
     ) {
-        let Some([call]) = value.as_map().map(Map::entries) else {
-            return;
-        };
-        if call.key.as_str() != Some("$get_input") {
-            return;
-        }
-        let argument = match call.value.as_seq() {
-            Some([single]) => single,
-            Some(_) => return,
-            None => &call.value,
-        };
-        let declared = argument
-            .as_str()
-            .and_then(|name| own?.get(name)?.as_map()?.get("type")?.as_str());
+        let declared = super::workflow_calls::passed_workflow_input(value, own).map(|(_, t)| t);
         let expected = definition.get("type").and_then(Node::as_str);
         let (Some(declared), Some(expected)) = (declared, expected) else {
             return;
