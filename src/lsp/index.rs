@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{Model, Named, TypeKind};
+use crate::model::{Dialect, Model, Named, TypeKind, call};
 use crate::resolve::Ancestry;
 use crate::source::{FileId, Origin, SourceMap, Span};
 use crate::yaml::Node;
@@ -81,7 +81,8 @@ pub struct Member {
 pub struct CallSite {
     /// The whole call (`{ get_input: port }`).
     pub span: Span,
-    /// The function as written (`get_input`, `$concat`).
+    /// The function called, with TOSCA 2.0's `$` (`get_input`, `$concat`; `$concat$1` is a call
+    /// of `$concat`, §10.1 Function Syntax).
     pub function: String,
     /// The template of the service template the call is written in, if any.
     pub owner: Option<Owner>,
@@ -635,7 +636,7 @@ impl Walk<'_> {
             if let Some(call) = self.call(value) {
                 self.index.calls.push(CallSite {
                     span: value.span,
-                    function: call.to_string(),
+                    function: call,
                     owner: self.owner.clone(),
                     place: place.as_ref().map(|steps| {
                         steps
@@ -674,30 +675,16 @@ impl Walk<'_> {
         }
     }
 
-    /// The function `value` calls, if it is a call (a one-entry map keyed by a Simple Profile
-    /// function, or by `$name` in TOSCA 2.0); the inputs and templates its first argument
-    /// names are indexed as references.
-    fn call<'n>(&mut self, value: &'n Node) -> Option<&'n str> {
-        let map = value.as_map()?;
-        let entry = map.entries().first().filter(|_| map.len() == 1)?;
-        let written = entry.key.as_str()?;
-        let name = match written.strip_prefix('$') {
-            Some(name)
-                if self.model.dialect == crate::ir::Dialect::Tosca2
-                    && !name.starts_with('$')
-                    && !name.is_empty() =>
-            {
-                name
-            }
-            Some(_) => return None,
-            None if crate::model::FUNCTIONS_1X.contains(&written) => written,
-            None => return None,
-        };
-        let first = match entry.value.as_seq() {
-            Some(args) => args.first(),
-            None => Some(&entry.value),
-        };
-        if let Some(first) = first
+    /// The function `value` calls, if it is a call of the model's dialect
+    /// ([`crate::model::call`]: a one-entry map keyed by a Simple Profile function, or by
+    /// `$name` or `$name$suffix` in TOSCA 2.0, §10.1 Function Syntax), as hover shows it
+    /// (`get_input`, `$concat`: the suffix is no part of the name); the inputs and templates
+    /// its first argument names are indexed as references.
+    fn call(&mut self, value: &Node) -> Option<String> {
+        let dialect = self.model.dialect;
+        let written = call::call_in(dialect, value).filter(|c| !c.name.is_empty())?;
+        let name = written.name;
+        if let Some(first) = call::arguments(&written).first().copied()
             && let Some(text) = first.as_str()
         {
             if name == "get_input" {
@@ -713,7 +700,10 @@ impl Walk<'_> {
                 }
             }
         }
-        Some(written)
+        Some(match dialect {
+            Dialect::Tosca2 => format!("${name}"),
+            _ => name.to_string(),
+        })
     }
 
     // ----- imports ----------------------------------------------------------------------
