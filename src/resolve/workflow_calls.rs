@@ -22,7 +22,7 @@ use indexmap::IndexMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Topology};
-use crate::model::{Model, TopologyTemplate, TypeKind};
+use crate::model::{Model, TopologyTemplate, TypeKind, call};
 use crate::yaml::{Map, Node};
 
 use super::interface_parameters::merged;
@@ -285,16 +285,13 @@ impl CallCheck<'_> {
         let Some(expected) = definition.type_name() else {
             return;
         };
-        let Some([entry]) = value.as_map().map(Map::entries) else {
+        // Any call of `get_input`, `$get_input$1` included (§10.1 Function Syntax).
+        let Some(written) = call::call(value).filter(|c| c.name == "get_input" && c.args.is_some())
+        else {
             return;
         };
-        if entry.key.as_str() != Some("$get_input") {
+        let [argument] = call::arguments(&written)[..] else {
             return;
-        }
-        let argument = match entry.value.as_seq() {
-            Some([single]) => single,
-            Some(_) => return,
-            None => &entry.value,
         };
         let Some(input) = argument.as_str() else {
             return;
