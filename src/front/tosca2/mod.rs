@@ -284,7 +284,8 @@ impl Walker<'_> {
             K::Count => {
                 let ok = match node.as_scalar().map(|s| s.core) {
                     Some(Core::Int(i)) => i >= 0,
-                    _ => node.as_map().is_some() && call::call(node).is_some(),
+                    // A call, `{ $name: ... }` or `$name` (§10.1 Function Syntax).
+                    _ => call::call(node).is_some(),
                 };
                 if !ok {
                     self.wrong(node, what, "a non-negative integer");
