@@ -1,7 +1,8 @@
 //! The language server finds the calls the checker finds (one detection,
 //! [`crate::model::call`]): a TOSCA 2.0 key `$name$suffix` calls `name` (§10.1 Function
-//! Syntax), a Simple Profile function name without `$` is no call in TOSCA 2.0, and `$$`
-//! escapes are undone where a call is evaluated on its own.
+//! Syntax), a string `$name` is a call without arguments, a Simple Profile function name
+//! without `$` is no call in TOSCA 2.0, and `$$` escapes are undone where a call is evaluated
+//! on its own.
 
 use super::check::{Checked, Settings, check};
 use super::evaluate;
@@ -94,4 +95,31 @@ fn an_escaped_dollar_evaluates_to_its_literal_text() {
     let (checked, at) = checked();
     let (_, text) = hover(&checked, at("$concat: [ $$dollar")).expect("a call");
     assert!(text.contains("evaluates to `\"$dollar\"`"), "{text}");
+}
+
+#[test]
+fn a_bare_dollar_string_is_a_call_without_arguments() {
+    let service = "tosca_definitions_version: tosca_2_0
+node_types:
+  App:
+    properties:
+      label: { type: string }
+      escaped: { type: string }
+service_template:
+  node_templates:
+    app:
+      type: App
+      properties:
+        label: $replicas
+        escaped: $$replicas
+";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().canonicalize().unwrap().join("service.yaml");
+    std::fs::write(&path, service).unwrap();
+    let checked = check(&path, Overlay::default(), &Settings::default());
+    let at = |text: &str| service.find(text).expect("in the template") as u32;
+    let (function, text) = hover(&checked, at("$replicas\n")).expect("a call");
+    assert_eq!(function, "$replicas");
+    assert!(text.contains("known only at deployment"), "{text}");
+    assert_eq!(hover(&checked, at("$$replicas")), None);
 }

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::model::{Dialect, Model, Named, TypeKind, call};
 use crate::resolve::Ancestry;
 use crate::source::{FileId, Origin, SourceMap, Span};
-use crate::yaml::Node;
+use crate::yaml::{Map, Node};
 
 /// The sections of a service template whose entries have names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -632,27 +632,27 @@ impl Walk<'_> {
     /// [`Walk::calls`], with the steps from the owner's definition to `value` (`None` inside
     /// another call's arguments). The steps borrow the keys; a call's place copies them.
     fn calls_under<'n>(&mut self, value: &'n Node, place: &mut Option<Vec<Borrowed<'n>>>) {
-        if let Some(map) = value.as_map() {
-            if let Some(call) = self.call(value) {
-                self.index.calls.push(CallSite {
-                    span: value.span,
-                    function: call,
-                    owner: self.owner.clone(),
-                    place: place.as_ref().map(|steps| {
-                        steps
-                            .iter()
-                            .map(|step| match step {
-                                Borrowed::Key(k) => Step::Key(k.to_string()),
-                                Borrowed::Item(i) => Step::Item(*i),
-                            })
-                            .collect()
-                    }),
-                });
-                for entry in map.entries() {
-                    self.calls_under(&entry.value, &mut None);
-                }
-                return;
+        if let Some(call) = self.call(value) {
+            self.index.calls.push(CallSite {
+                span: value.span,
+                function: call,
+                owner: self.owner.clone(),
+                place: place.as_ref().map(|steps| {
+                    steps
+                        .iter()
+                        .map(|step| match step {
+                            Borrowed::Key(k) => Step::Key(k.to_string()),
+                            Borrowed::Item(i) => Step::Item(*i),
+                        })
+                        .collect()
+                }),
+            });
+            for entry in value.as_map().map(Map::entries).unwrap_or_default() {
+                self.calls_under(&entry.value, &mut None);
             }
+            return;
+        }
+        if let Some(map) = value.as_map() {
             for entry in map.entries() {
                 if let Some(steps) = place {
                     steps.push(Borrowed::Key(entry.key.as_str().unwrap_or_default()));
@@ -677,7 +677,8 @@ impl Walk<'_> {
 
     /// The function `value` calls, if it is a call of the model's dialect
     /// ([`crate::model::call`]: a one-entry map keyed by a Simple Profile function, or by
-    /// `$name` or `$name$suffix` in TOSCA 2.0, §10.1 Function Syntax), as hover shows it
+    /// `$name` or `$name$suffix` in TOSCA 2.0, or the string `$name`, a call without
+    /// arguments, §10.1 Function Syntax), as hover shows it
     /// (`get_input`, `$concat`: the suffix is no part of the name); the inputs and templates
     /// its first argument names are indexed as references.
     fn call(&mut self, value: &Node) -> Option<String> {
