@@ -549,6 +549,15 @@ fn call_operation_passes_the_inputs_the_operation_defines() {
         25,
         "input `name` of the operation has type `string`, but it is passed the workflow input `id`, of type `integer`",
     );
+    // A suffix after a second `$` is no part of the function's name (§10.1 Function Syntax).
+    rule(
+        &format!("{V}{BACKUP}                  name: {{ $get_input$1: id }}\n"),
+        &good,
+        "tosca::type-mismatch",
+        34,
+        25,
+        "input `name` of the operation has type `string`, but it is passed the workflow input `id`, of type `integer`",
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@
 use super::check::Checked;
 use super::index::{CallSite, Owner, Step};
 use crate::ir::{Dialect, Function, Topology, Value};
+use crate::model::call;
 use crate::resolve::calls::builtins::{self, Group, Outcome};
 use crate::yaml::{Core, Node};
 
@@ -324,10 +325,15 @@ pub fn holds(topology: &Topology, candidate: &Candidate<'_>, clause: &Node) -> O
 }
 
 impl Alone<'_> {
-    /// `node` as a value: a literal, or a call evaluated; `None` when not known.
+    /// `node` as a value: a literal, or a call evaluated; `None` when not known. Calls are
+    /// those of the template's dialect ([`call::call_in`], the detection the resolver uses),
+    /// and TOSCA 2.0's `$$` escapes are undone in strings and keys as the resolver does.
     fn value(&self, node: &Node, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
             return None;
+        }
+        if let Some(written) = call::call_in(self.topology.source.dialect, node) {
+            return self.call(&written, depth);
         }
         if let Some(scalar) = node.as_scalar() {
             return Some(match scalar.core {
@@ -335,7 +341,7 @@ impl Alone<'_> {
                 Core::Bool(b) => Value::Boolean(b),
                 Core::Int(i) => Value::Integer(i),
                 Core::Float(f) => Value::Float(f),
-                Core::Str => Value::String(scalar.text.to_string()),
+                Core::Str => Value::String(self.unescape(&scalar.text).to_string()),
             });
         }
         if let Some(items) = node.as_seq() {
@@ -345,19 +351,12 @@ impl Alone<'_> {
                 .collect::<Option<Vec<_>>>()
                 .map(Value::List);
         }
-        let map = node.as_map()?;
-        let entry = map.entries().first().filter(|_| map.len() == 1);
-        if let Some(entry) = entry
-            && let Some(written) = entry.key.as_str()
-            && let Some(result) = self.call(written, &entry.value, depth)
-        {
-            return result;
-        }
-        map.entries()
+        node.as_map()?
+            .entries()
             .iter()
             .map(|e| {
                 Some((
-                    e.key.as_str()?.to_string(),
+                    self.unescape(e.key.as_str()?).to_string(),
                     self.value(&e.value, depth + 1)?,
                 ))
             })
@@ -365,25 +364,32 @@ impl Alone<'_> {
             .map(Value::Map)
     }
 
-    /// The value of the call of `written` with `args`: `Some(None)` when it is a call whose
-    /// value is not known, `None` when `written` is no function.
-    fn call(&self, written: &str, args: &Node, depth: usize) -> Option<Option<Value>> {
-        let name = written.strip_prefix('$').unwrap_or(written);
-        let tosca2 = written.starts_with('$');
+    /// The text a string stands for in the template's dialect.
+    fn unescape<'s>(&self, text: &'s str) -> &'s str {
+        match self.topology.source.dialect {
+            Dialect::Tosca2 => call::unescape(text),
+            _ => text,
+        }
+    }
+
+    /// The value of `written`, a call: `None` when it is not known (an attribute, a function
+    /// toscana does not compute, one of TOSCA 2.0's custom functions).
+    fn call(&self, written: &call::Written<'_, Node>, depth: usize) -> Option<Value> {
+        let name = written.name;
+        let tosca2 = self.topology.source.dialect == Dialect::Tosca2;
         let dialect = match tosca2 {
             true => Dialect::Tosca2,
             false => Dialect::SimpleProfile,
         };
         let function = Function::parse(name, dialect);
-        if !function.is_built_in(dialect) && !tosca2 {
-            return None;
-        }
-        let list: Vec<&Node> = match args.as_seq() {
-            Some(items) => items.iter().collect(),
-            None => vec![args],
-        };
+        let list = call::arguments(written);
         let text = |i: usize| list.get(i).and_then(|n| n.as_str());
-        Some(match function {
+        let values = || {
+            list.iter()
+                .map(|n| self.value(n, depth + 1))
+                .collect::<Option<Vec<_>>>()
+        };
+        match function {
             Function::GetInput => {
                 let input = self
                     .topology
@@ -392,35 +398,25 @@ impl Alone<'_> {
                     .find(|i| Some(i.name.as_str()) == text(0));
                 input
                     .and_then(|i| i.value.clone().or_else(|| i.default.clone()))
-                    .and_then(|v| descend_args(v, &list[1..]))
+                    .and_then(|v| descend_args(v, list.get(1..).unwrap_or_default()))
             }
             Function::GetProperty | Function::GetAttribute => {
                 let strings: Option<Vec<&str>> = list.iter().map(|n| n.as_str()).collect();
                 let attribute = function == Function::GetAttribute;
                 strings.and_then(|path| self.read(&path, attribute))
             }
-            Function::Concat | Function::Join => {
-                let values = self.value(args, depth + 1)?;
-                let args = match values {
-                    Value::List(items) => items,
-                    other => vec![other],
-                };
-                applied(&function, &args)
+            Function::Concat | Function::Join => applied(&function, &values()?),
+            Function::And | Function::Or => {
+                self.logic(function == Function::And, written.args?, depth)
             }
-            Function::And | Function::Or => self.logic(function == Function::And, args, depth),
             _ if tosca2 => {
                 if builtins::built_in(name)?.group != Group::Pure {
-                    return Some(None);
+                    return None;
                 }
-                let values = self.value(args, depth + 1)?;
-                let args = match values {
-                    Value::List(items) => items,
-                    other => vec![other],
-                };
-                applied(&function, &args)
+                applied(&function, &values()?)
             }
             _ => None,
-        })
+        }
     }
 
     /// `$and` (`all`) or `$or` of clauses of which some may be unknown: one false clause decides

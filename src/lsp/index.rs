@@ -12,10 +12,10 @@
 
 use std::collections::HashMap;
 
-use crate::model::{Model, Named, TypeKind};
+use crate::model::{Dialect, Model, Named, TypeKind, call};
 use crate::resolve::Ancestry;
 use crate::source::{FileId, Origin, SourceMap, Span};
-use crate::yaml::Node;
+use crate::yaml::{Map, Node};
 
 /// The sections of a service template whose entries have names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -81,7 +81,8 @@ pub struct Member {
 pub struct CallSite {
     /// The whole call (`{ get_input: port }`).
     pub span: Span,
-    /// The function as written (`get_input`, `$concat`).
+    /// The function called, with TOSCA 2.0's `$` (`get_input`, `$concat`; `$concat$1` is a call
+    /// of `$concat`, §10.1 Function Syntax).
     pub function: String,
     /// The template of the service template the call is written in, if any.
     pub owner: Option<Owner>,
@@ -631,27 +632,27 @@ impl Walk<'_> {
     /// [`Walk::calls`], with the steps from the owner's definition to `value` (`None` inside
     /// another call's arguments). The steps borrow the keys; a call's place copies them.
     fn calls_under<'n>(&mut self, value: &'n Node, place: &mut Option<Vec<Borrowed<'n>>>) {
-        if let Some(map) = value.as_map() {
-            if let Some(call) = self.call(value) {
-                self.index.calls.push(CallSite {
-                    span: value.span,
-                    function: call.to_string(),
-                    owner: self.owner.clone(),
-                    place: place.as_ref().map(|steps| {
-                        steps
-                            .iter()
-                            .map(|step| match step {
-                                Borrowed::Key(k) => Step::Key(k.to_string()),
-                                Borrowed::Item(i) => Step::Item(*i),
-                            })
-                            .collect()
-                    }),
-                });
-                for entry in map.entries() {
-                    self.calls_under(&entry.value, &mut None);
-                }
-                return;
+        if let Some(call) = self.call(value) {
+            self.index.calls.push(CallSite {
+                span: value.span,
+                function: call,
+                owner: self.owner.clone(),
+                place: place.as_ref().map(|steps| {
+                    steps
+                        .iter()
+                        .map(|step| match step {
+                            Borrowed::Key(k) => Step::Key(k.to_string()),
+                            Borrowed::Item(i) => Step::Item(*i),
+                        })
+                        .collect()
+                }),
+            });
+            for entry in value.as_map().map(Map::entries).unwrap_or_default() {
+                self.calls_under(&entry.value, &mut None);
             }
+            return;
+        }
+        if let Some(map) = value.as_map() {
             for entry in map.entries() {
                 if let Some(steps) = place {
                     steps.push(Borrowed::Key(entry.key.as_str().unwrap_or_default()));
@@ -674,30 +675,17 @@ impl Walk<'_> {
         }
     }
 
-    /// The function `value` calls, if it is a call (a one-entry map keyed by a Simple Profile
-    /// function, or by `$name` in TOSCA 2.0); the inputs and templates its first argument
-    /// names are indexed as references.
-    fn call<'n>(&mut self, value: &'n Node) -> Option<&'n str> {
-        let map = value.as_map()?;
-        let entry = map.entries().first().filter(|_| map.len() == 1)?;
-        let written = entry.key.as_str()?;
-        let name = match written.strip_prefix('$') {
-            Some(name)
-                if self.model.dialect == crate::ir::Dialect::Tosca2
-                    && !name.starts_with('$')
-                    && !name.is_empty() =>
-            {
-                name
-            }
-            Some(_) => return None,
-            None if crate::model::FUNCTIONS_1X.contains(&written) => written,
-            None => return None,
-        };
-        let first = match entry.value.as_seq() {
-            Some(args) => args.first(),
-            None => Some(&entry.value),
-        };
-        if let Some(first) = first
+    /// The function `value` calls, if it is a call of the model's dialect
+    /// ([`crate::model::call`]: a one-entry map keyed by a Simple Profile function, or by
+    /// `$name` or `$name$suffix` in TOSCA 2.0, or the string `$name`, a call without
+    /// arguments, §10.1 Function Syntax), as hover shows it
+    /// (`get_input`, `$concat`: the suffix is no part of the name); the inputs and templates
+    /// its first argument names are indexed as references.
+    fn call(&mut self, value: &Node) -> Option<String> {
+        let dialect = self.model.dialect;
+        let written = call::call_in(dialect, value).filter(|c| !c.name.is_empty())?;
+        let name = written.name;
+        if let Some(first) = call::arguments(&written).first().copied()
             && let Some(text) = first.as_str()
         {
             if name == "get_input" {
@@ -713,7 +701,10 @@ impl Walk<'_> {
                 }
             }
         }
-        Some(written)
+        Some(match dialect {
+            Dialect::Tosca2 => format!("${name}"),
+            _ => name.to_string(),
+        })
     }
 
     // ----- imports ----------------------------------------------------------------------

@@ -52,6 +52,8 @@ pub mod workspace;
 pub mod xml;
 
 #[cfg(test)]
+mod calls_tests;
+#[cfg(test)]
 mod reuse_tests;
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,7 @@
 //! exist where) and files what it read here; the resolver gives it meaning. Definitions keep
 //! their YAML nodes, so the resolver can point every error at the text that caused it.
 
+pub mod call;
 pub mod literals;
 pub mod names;
 mod revision;

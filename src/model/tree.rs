@@ -2,7 +2,7 @@
 //! built: the model's own [`Value`] and the `yaml::Node` the model still keeps for the
 //! definitions it has not typed yet (see `docs/architecture.md`, "The typed model").
 //!
-//! The value layer (`resolve::calls::syntax`, TOSCA 2.0 §10.1 Function Syntax and the Simple
+//! The value layer ([`crate::model::call`], TOSCA 2.0 §10.1 Function Syntax and the Simple
 //! Profile's function names; `resolve::call_shapes`; `resolve::values::ValueReader`) is written
 //! once over [`Tree`], so a typed entity's values and a YAML definition's are read by the same
 //! code, and a resolver file that reads values through it names no YAML. Why a trait rather than

@@ -15,7 +15,7 @@ use super::types::definitions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::FastMap;
 use crate::ir::{Dialect, Node};
-use crate::model::{Model, TypeKind};
+use crate::model::{Model, TypeKind, call};
 use crate::source::{FileId, Span};
 use crate::yaml::{Map, Node as Yaml};
 
@@ -128,13 +128,13 @@ pub fn read<'y>(
     }
     if dialect == Dialect::Tosca2 && entry.value.as_seq().is_some() {
         // The short form of a tuple (§14.3.4 Matched Pairs: `- uses: [ right, $node_index ]`).
-        node(&mut a, &entry.value, diags);
+        node(&mut a, &entry.value, dialect, diags);
         return Some(a);
     }
     let map: &Map = entry.value.as_map()?;
     crate::model::shape::check_keys(map, KEYNAMES, &format!("requirement `{}`", a.name), diags);
     if let Some(n) = map.get("node") {
-        node(&mut a, n, diags);
+        node(&mut a, n, dialect, diags);
     }
     a.capability = map
         .get("capability")
@@ -182,22 +182,38 @@ pub fn read<'y>(
 
 /// `node:` as a name, or (TOSCA 2.0) `[template, index]` with an index that is a
 /// non-negative integer or an expression (§8.5.1 Supported Keynames).
-fn node<'y>(a: &mut Assignment<'y>, node: &'y Yaml, diags: &mut Diagnostics) {
+fn node<'y>(a: &mut Assignment<'y>, node: &'y Yaml, dialect: Dialect, diags: &mut Diagnostics) {
     if let Some(name) = node.scalar_text() {
         a.node = Some((name.to_string(), node.span));
         return;
     }
+    // A non-negative integer, or a call: `$node_index`, `$relationship_index` and expressions
+    // over them (§10.1 Function Syntax: `$$x` is the literal text `$x`, a map of another key no
+    // call).
     let index_ok = |i: &Yaml| match i.as_scalar().map(|s| s.core) {
         Some(crate::yaml::Core::Int(n)) => n >= 0,
-        // `$node_index`, `$relationship_index` and expressions over them.
-        Some(crate::yaml::Core::Str) => i.as_str().is_some_and(|s| s.starts_with('$')),
-        _ => i.as_map().is_some_and(|m| m.len() == 1),
+        _ => call::call_in(dialect, i).is_some(),
     };
     match node.as_seq() {
         Some([template, index]) if template.as_str().is_some() && index_ok(index) => {
             a.node = template.as_str().map(|t| (t.to_string(), template.span));
             a.target_index = Some(index);
         }
+        Some([template, index]) if template.as_str().is_some() => diags.push(
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                format!(
+                    "the index in `node` of requirement `{}` must be a non-negative integer or a function call, found {}",
+                    a.name,
+                    match index.as_str() {
+                        Some(text) => format!("the string `{text}`"),
+                        None => index.describe().to_string(),
+                    }
+                ),
+            )
+            .at(index.span)
+            .hint("write a non-negative integer or an expression such as $node_index; a leading `$$` is a literal `$`, and a map is a call only with one `$` key (§8.5.1 Supported Keynames, §10.1 Function Syntax)"),
+        ),
         _ => diags.push(
             Diagnostic::error(
                 codes::TOSCA_SHAPE,

@@ -17,7 +17,7 @@ use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Hosting;
 use crate::ir::{Dialect, NodeId, Topology, Value};
-use crate::model::{Model, TopologyTemplate, TypeKind};
+use crate::model::{Model, TopologyTemplate, TypeKind, call};
 use crate::yaml::Node as Yaml;
 
 /// Where a function is written: which node `SELF` is, if any, and whether a relationship's
@@ -128,14 +128,14 @@ impl Checker<'_> {
         property: Option<Target>,
         diags: &mut Diagnostics,
     ) {
-        if let Some([entry]) = node.as_map().map(|m| m.entries())
-            && self.reader.is_call(node)
+        if let Some(written) = call::call_in(self.reader.dialect, node)
+            && let Some(args) = written.args
         {
-            let function = entry.key.scalar_text().unwrap_or_default();
-            let call = target_call(function, &entry.value, place);
+            let function = written.name;
+            let call = target_call(function, args, place);
             super::function_targets::check(self.model, &self.index, topology, &call, diags);
             if matches!(function, "get_property" | "get_attribute")
-                && let Some(target) = self.reference(function, &entry.value, place, topology, diags)
+                && let Some(target) = self.reference(function, args, place, topology, diags)
                 && function == "get_property"
                 && let Some(property) = property
                 && let Some(chain) = self.follow(property, target, topology)
@@ -147,7 +147,7 @@ impl Checker<'_> {
                     diags.push(loop_error(&chain, topology, node));
                 }
             }
-            self.walk(&entry.value, place, topology, None, diags);
+            self.walk(args, place, topology, None, diags);
             return;
         }
         match (node.as_seq(), node.as_map()) {

@@ -34,7 +34,7 @@ use super::typing::definitions_of;
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Dialect;
-use crate::model::{Model, TypeDef, TypeKind};
+use crate::model::{Model, TypeDef, TypeKind, call};
 use crate::yaml::Node as Yaml;
 
 /// The kinds of type whose interface definitions hold inputs.
@@ -106,10 +106,10 @@ struct Judge<'m, 'd> {
 impl Judge<'_, '_> {
     /// Judges every `get_property` and `get_attribute` in `value`, wherever it is nested.
     fn walk(&self, value: &Yaml, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
-        if let Some([entry]) = value.as_map().map(|m| m.entries())
-            && let Some(function @ ("get_property" | "get_attribute")) = entry.key.as_str()
+        if let Some(call) = call::call_in(Dialect::SimpleProfile, value)
+            && let ("get_property" | "get_attribute", Some(args)) = (call.name, call.args)
         {
-            self.query(function, &entry.value, ancestry, diags);
+            self.query(call.name, args, ancestry, diags);
         }
         let children: Vec<&Yaml> = match (value.as_map(), value.as_seq()) {
             (Some(map), _) => map.entries().iter().map(|e| &e.value).collect(),

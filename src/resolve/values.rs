@@ -9,6 +9,7 @@ use super::calls::syntax;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Dialect, Function, Value};
 use crate::model::FUNCTIONS_1X;
+use crate::model::call;
 use crate::model::tree::{Pair, Shape, Tree};
 use crate::model::value::Data;
 use crate::source::Span;
@@ -120,7 +121,7 @@ impl ValueReader<'_> {
     /// The warning for a map key that is not text (a list, a map), whose entry the IR cannot
     /// hold.
     pub fn non_text_key<T: Tree>(&self, key: &T) -> Diagnostic {
-        non_text_key(self.dialect, syntax::call(key).map(|c| c.name), key.span())
+        non_text_key(self.dialect, call::call(key).map(|c| c.name), key.span())
     }
 
     /// Whether a node is a single-entry map whose key reads like a misspelt function (reported
@@ -133,27 +134,19 @@ impl ValueReader<'_> {
     /// Whether a node is a function call: a single-entry map keyed by a function name, or in
     /// TOSCA 2.0 also a string that starts with one `$`.
     pub fn is_call<T: Tree>(&self, node: &T) -> bool {
-        match self.dialect {
-            Dialect::Tosca2 => syntax::call(node).is_some(),
-            _ => {
-                matches!(node.entries(), Some([entry]) if entry.key().as_str().and_then(|k| self.function_name(k)).is_some())
-            }
-        }
+        call::call_in(self.dialect, node).is_some()
     }
 
     /// The function a map key names: `get_input` in 1.x, `$get_input` (or `$get_input$2`) in
     /// 2.0, where `$$` escapes a literal `$`.
     fn function_name<'k>(&self, key: &'k str) -> Option<&'k str> {
-        match self.dialect {
-            Dialect::Tosca2 => syntax::function_name(key),
-            _ => FUNCTIONS_1X.contains(&key).then_some(key),
-        }
+        call::key_function(self.dialect, key)
     }
 
     /// The function a TOSCA 2.0 string value calls without arguments.
     fn bare_call<'k>(&self, text: &'k str) -> Option<&'k str> {
         match self.dialect {
-            Dialect::Tosca2 => syntax::function_name(text),
+            Dialect::Tosca2 => call::function_name(text),
             _ => None,
         }
     }
@@ -161,7 +154,7 @@ impl ValueReader<'_> {
     /// TOSCA 2.0 escapes a leading `$` in strings and keys as `$$`.
     pub fn unescape<'s>(&self, text: &'s str) -> &'s str {
         match self.dialect {
-            Dialect::Tosca2 => syntax::unescape(text),
+            Dialect::Tosca2 => call::unescape(text),
             _ => text,
         }
     }
@@ -182,12 +175,12 @@ impl ValueReader<'_> {
         let args: Vec<Value> = match (self.dialect, args_node) {
             (_, None) => Vec::new(),
             (Dialect::Tosca2, Some(args_node)) => {
-                let written = syntax::Written {
+                let written = call::Written {
                     name: function,
                     name_node: at,
                     args: Some(args_node),
                 };
-                syntax::arguments(&written)
+                call::arguments(&written)
                     .into_iter()
                     .map(|i| self.read(i, true, diags))
                     .collect()

@@ -22,7 +22,7 @@ use indexmap::IndexMap;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Topology};
-use crate::model::{Model, TopologyTemplate, TypeKind};
+use crate::model::{Model, TopologyTemplate, TypeKind, call};
 use crate::yaml::{Map, Node};
 
 use super::interface_parameters::merged;
@@ -338,23 +338,18 @@ impl CallCheck<'_> {
     }
 }
 
-/// The workflow input a value passes on as `$get_input: name` (or `[name]`), with the type its
+/// The workflow input a value passes on as `$get_input: name` (or `[name]`, or a suffixed
+/// `$get_input$1`), with the type its
 /// definition in `inputs` (the workflow's) declares: what an operation's or an inlined
 /// workflow's input is then given.
 pub(super) fn passed_workflow_input<'a>(
     value: &'a Node,
     inputs: Option<&'a Map>,
 ) -> Option<(&'a str, &'a str)> {
-    let [entry] = value.as_map()?.entries() else {
+    // Any call of `get_input`, `$get_input$1` included (§10.1 Function Syntax).
+    let written = call::call(value).filter(|c| c.name == "get_input" && c.args.is_some())?;
+    let [argument] = call::arguments(&written)[..] else {
         return None;
-    };
-    if entry.key.as_str() != Some("$get_input") {
-        return None;
-    }
-    let argument = match entry.value.as_seq() {
-        Some([single]) => single,
-        Some(_) => return None,
-        None => &entry.value,
     };
     let input = argument.as_str()?;
     let declared = inputs?.get(input)?.as_map()?.get("type")?.as_str()?;

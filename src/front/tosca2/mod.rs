@@ -39,6 +39,7 @@ pub(crate) use places::{Place, has_keyname, place};
 pub use table::is_import_keyname;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::model::call;
 use crate::quirk::Quirk;
 use crate::source::SourceMap;
 use crate::yaml::{Core, Map, Node};
@@ -284,7 +285,8 @@ impl Walker<'_> {
             K::Count => {
                 let ok = match node.as_scalar().map(|s| s.core) {
                     Some(Core::Int(i)) => i >= 0,
-                    _ => node.as_map().is_some_and(is_call),
+                    // A call, `{ $name: ... }` or `$name` (§10.1 Function Syntax).
+                    _ => call::call(node).is_some(),
                 };
                 if !ok {
                     self.wrong(node, what, "a non-negative integer");
@@ -446,7 +448,7 @@ impl Walker<'_> {
                 node.as_str().is_some()
             }
             D::PropertyRefinement | D::AttributeRefinement | D::Parameter(_) => {
-                !node.as_map().is_some_and(is_definition_map)
+                !is_definition_map(node)
             }
             D::OperationDef | D::OperationAssignment => node.as_map().is_none() && !node.is_null(),
             // `- host: Compute` names the capability type (definition) or the target node
@@ -757,16 +759,14 @@ impl Walker<'_> {
     }
 }
 
-/// A map that is a function call: one key starting with `$` (and not `$$`).
-fn is_call(map: &Map) -> bool {
-    matches!(map.entries(), [entry] if entry.key.as_str().is_some_and(|k| k.starts_with('$') && !k.starts_with("$$")))
-}
-
 /// Whether a map written where a parameter or property definition may also be a value (the
 /// short forms of §9.4 Property Definition and §9.8 Parameter Definition) is a definition: it uses
 /// definition keynames.
-fn is_definition_map(map: &Map) -> bool {
-    !is_call(map)
+fn is_definition_map(node: &Node) -> bool {
+    let Some(map) = node.as_map() else {
+        return false;
+    };
+    call::call(node).is_none()
         && map.entries().iter().any(|e| {
             e.key.as_str().is_some_and(|k| {
                 matches!(

@@ -5,6 +5,8 @@
 //! them.
 
 use crate::diag::Diagnostics;
+use crate::model::Dialect;
+use crate::model::call::call_in;
 use crate::yaml::{Core, Node};
 
 use super::model::{Data, Id, Kind, Model};
@@ -102,10 +104,9 @@ pub fn consumers(model: &mut Model<'_>, _diags: &mut Diagnostics) {
         };
         let Some(value) = data.value else { continue };
         let mut consuming = Vec::new();
-        if let Some(input) = value
-            .as_map()
-            .filter(|m| m.len() == 1)
-            .and_then(|m| m.get("get_input"))
+        if let Some(input) = call_in(Dialect::SimpleProfile, value)
+            .filter(|c| c.name == "get_input")
+            .and_then(|c| c.args)
         {
             if let Some(i) = input_by(model, input) {
                 consuming.push(i);

@@ -8,6 +8,8 @@ use indexmap::IndexMap;
 
 use crate::front::variability::eval::Value;
 use crate::front::variability::language::CURRENT_KEYNAMES;
+use crate::model::Dialect;
+use crate::model::call::call_in;
 use crate::source::Span;
 use crate::yaml::{Core, Kind as YKind, Map, Node, Scalar, Style};
 
@@ -326,10 +328,9 @@ impl Transform<'_, '_> {
 
     /// `get_input` by position becomes `get_input` by name, as the positions are gone.
     fn renamed_input(&self, value: Node) -> Node {
-        let Some(arg) = value
-            .as_map()
-            .filter(|m| m.len() == 1)
-            .and_then(|m| m.get("get_input"))
+        let Some(arg) = call_in(Dialect::SimpleProfile, &value)
+            .filter(|c| c.name == "get_input")
+            .and_then(|c| c.args)
         else {
             return value;
         };

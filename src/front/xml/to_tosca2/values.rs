@@ -2,6 +2,8 @@
 //! Syntax), so a literal one is escaped as `$$`, and the 1.3 functions are written with their `$`
 //! names.
 
+use crate::model::Dialect;
+use crate::model::call::{Written, call_in};
 use crate::yaml::{Core, Kind, Map, Node, Scalar};
 
 use super::Rw;
@@ -35,11 +37,13 @@ pub fn value(rw: &mut Rw, node: &Node) -> Option<Node> {
             })
         }
         Kind::Map(map) => {
-            if let [entry] = map.entries()
-                && let Some(function) = entry.key.as_str()
-                && crate::model::FUNCTIONS_1X.contains(&function)
+            if let Some(Written {
+                name,
+                name_node,
+                args: Some(args),
+            }) = call_in(Dialect::SimpleProfile, node)
             {
-                return call(rw, node, function, &entry.key, &entry.value);
+                return call(rw, node, name, name_node, args);
             }
             let mut out = Map::new();
             for e in map.entries() {
