@@ -204,10 +204,9 @@ fn schema(
     });
     let mut properties = IndexMap::new();
     if !matches!(short, "list" | "map") {
-        // A scratch list: the input's type was already checked where it was read.
-        let mut scratch = Diagnostics::new();
+        // The input's type was already read, and reported, where the input was read.
         let span = def.get("type").map(|n| n.span)?;
-        let chain = ancestry.of(model, TypeKind::Data, &type_name, span, &mut scratch);
+        let chain = ancestry.of_reported_elsewhere(model, TypeKind::Data, &type_name, span);
         for typedef in super::types::definitions(model, TypeKind::Data, &chain)
             .into_iter()
             .rev()

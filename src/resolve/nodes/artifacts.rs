@@ -267,17 +267,14 @@ impl<'a> NodeBuilder<'a> {
         else {
             return;
         };
-        let mut quiet = Diagnostics::default();
-        let after_types = self
-            .ancestry
-            .of(self.model, TypeKind::Artifact, &after, at, &mut quiet);
-        let before_types = self.ancestry.of(
-            self.model,
-            TypeKind::Artifact,
-            &before,
-            before_at,
-            &mut quiet,
-        );
+        // Both type names are read, and an unknown or ambiguous one reported, where each
+        // artifact is read; here only their ancestries are compared.
+        let after_types =
+            self.ancestry
+                .of_reported_elsewhere(self.model, TypeKind::Artifact, &after, at);
+        let before_types =
+            self.ancestry
+                .of_reported_elsewhere(self.model, TypeKind::Artifact, &before, before_at);
         let Some(before_name) = before_types.first() else {
             return;
         };
