@@ -29,6 +29,7 @@ mod layers;
 mod read;
 pub use definition::{Definition, DefinitionsCache};
 pub use layers::definitions_of;
+use read::Schemas;
 
 /// Nesting of data types within data types checked at most; deeper values are taken as they are
 /// (a recursive data type is legal TOSCA, a value cannot nest forever, but the YAML depth limit
@@ -217,7 +218,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.typed(node, type_name, None, None, path, 0, &mut Some(diags))
+        self.typed(node, type_name, Schemas::NONE, path, 0, &mut Some(diags))
     }
 
     /// Whether the Simple Profile's YAML 1.1 habits are read with a warning (not in TOSCA 2.0).
@@ -341,7 +342,8 @@ impl<'m> Typing<'_, 'm> {
         diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         let path = format!("the operand of `{operator}`");
-        self.read_as(node, type_name, None, None, &path, 0, diags).0
+        self.read_as(node, type_name, Schemas::NONE, &path, 0, diags)
+            .0
     }
 
     /// A validation clause's literal operand compared with `$value`, read as a value of the
@@ -352,7 +354,7 @@ impl<'m> Typing<'_, 'm> {
     /// value (`validation::check`), it is judged only when its operands are of the type.
     pub fn operand_fit(&mut self, node: &Yaml, type_name: &str) -> Result<Value, String> {
         let path = "the operand";
-        self.read_fitting(node, type_name, None, None, path, 0, &mut None)
+        self.read_fitting(node, type_name, Schemas::NONE, path, 0, &mut None)
             .map(|(value, _)| value)
     }
 

@@ -18,29 +18,42 @@ use super::{
     major_only, shape_name, unknown_name, yaml11_bool,
 };
 
+/// The collection schemas a value is read with: a list's or map's `entry_schema`, a map's
+/// `key_schema` (none for a value of a named type, whose own definition gives them).
+#[derive(Clone, Copy)]
+pub(super) struct Schemas<'m> {
+    pub entry: Option<&'m Yaml>,
+    pub key: Option<&'m Yaml>,
+}
+
+impl<'m> Schemas<'m> {
+    pub const NONE: Self = Schemas {
+        entry: None,
+        key: None,
+    };
+
+    /// The schemas a definition (property, parameter, schema) writes.
+    pub fn of(def: &Definition<'m>) -> Self {
+        Schemas {
+            entry: def.get("entry_schema"),
+            key: def.get("key_schema"),
+        }
+    }
+}
+
 impl<'m> Typing<'_, 'm> {
     /// `node` as a value of `type_name`, with the collection schemas given, checked against
     /// the constraints of its data type chain.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn typed(
         &mut self,
         node: &Yaml,
         type_name: &str,
-        entry_schema: Option<&'m Yaml>,
-        key_schema: Option<&'m Yaml>,
+        schemas: Schemas<'m>,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
-        let (value, chain) = self.read_as(
-            node,
-            type_name,
-            entry_schema,
-            key_schema,
-            path,
-            depth,
-            diags,
-        );
+        let (value, chain) = self.read_as(node, type_name, schemas, path, depth, diags);
         // What follows only reports: a reading that does not report skips it.
         let Some(diags) = diags.as_deref_mut() else {
             return value;
@@ -119,26 +132,16 @@ impl<'m> Typing<'_, 'm> {
 
     /// `node` read as a value of `type_name` (its structure and literal forms, no constraints
     /// of the type itself), with the data type chain whose constraints apply.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn read_as(
         &mut self,
         node: &Yaml,
         type_name: &str,
-        entry_schema: Option<&'m Yaml>,
-        key_schema: Option<&'m Yaml>,
+        schemas: Schemas<'m>,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
     ) -> (Value, Vec<&'m TypeDef>) {
-        let read = self.read_fitting(
-            node,
-            type_name,
-            entry_schema,
-            key_schema,
-            path,
-            depth,
-            diags,
-        );
+        let read = self.read_fitting(node, type_name, schemas, path, depth, diags);
         match read {
             Ok(read) => read,
             // Not of the type: no constraints of its chain apply.
@@ -152,13 +155,11 @@ impl<'m> Typing<'_, 'm> {
     /// [`Self::read_as`] up to its verdict: the value and chain, or, when `node` itself is not
     /// of the type, what a value of it is (reported by `read_as`, by nobody here). What is
     /// wrong deeper inside (a field, an entry) is reported to `diags` if any.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn read_fitting(
         &mut self,
         node: &Yaml,
         type_name: &str,
-        entry_schema: Option<&'m Yaml>,
-        key_schema: Option<&'m Yaml>,
+        schemas: Schemas<'m>,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
@@ -180,8 +181,8 @@ impl<'m> Typing<'_, 'm> {
         let (shape, chain) = self.shape(type_name);
         let read = match shape {
             Shape::Unknown => Ok(read_plain(self.reader, node, diags)),
-            Shape::List => self.read_list(node, entry_schema, path, depth, diags),
-            Shape::Map => self.read_map(node, entry_schema, key_schema, path, depth, diags),
+            Shape::List => self.read_list(node, schemas.entry, path, depth, diags),
+            Shape::Map => self.read_map(node, schemas, path, depth, diags),
             Shape::Complex(defs) => self.read_data_type(node, &defs, type_name, path, depth, diags),
             // Two leniencies for the Simple Profile, whose tools read YAML 1.1 and took a bare
             // major as a version; TOSCA 2.0 is strict.
@@ -224,8 +225,7 @@ impl<'m> Typing<'_, 'm> {
     fn read_map(
         &mut self,
         node: &Yaml,
-        entry_schema: Option<&'m Yaml>,
-        key_schema: Option<&'m Yaml>,
+        schemas: Schemas<'m>,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
@@ -239,12 +239,12 @@ impl<'m> Typing<'_, 'm> {
                 report(diags, || self.reader.non_text_key(&entry.key));
                 continue;
             };
-            if let Some(key_schema) = key_schema {
+            if let Some(key_schema) = schemas.key {
                 let key_path = format!("{path} key `{key}`");
                 self.entry(&entry.key, Some(key_schema), &key_path, depth, diags);
             }
             let value_path = format!("{path}.{key}");
-            let value = self.entry(&entry.value, entry_schema, &value_path, depth, diags);
+            let value = self.entry(&entry.value, schemas.entry, &value_path, depth, diags);
             out.insert(self.reader.unescape(key).to_string(), value);
         }
         Ok(Value::Map(out))
@@ -370,7 +370,7 @@ impl<'m> Typing<'_, 'm> {
             Some(s) => match (s.scalar_text(), s.as_map()) {
                 (Some(_), _) => {
                     let type_name = self.identity(s);
-                    self.typed(node, &type_name, None, None, path, depth + 1, diags)
+                    self.typed(node, &type_name, Schemas::NONE, path, depth + 1, diags)
                 }
                 (_, Some(map)) => {
                     self.value_at(node, &Definition::single(map), path, depth + 1, diags)
@@ -393,15 +393,7 @@ impl<'m> Typing<'_, 'm> {
             return read_plain(self.reader, node, diags);
         };
         let type_name = &self.identity(type_node);
-        let value = self.typed(
-            node,
-            type_name,
-            def.get("entry_schema"),
-            def.get("key_schema"),
-            path,
-            depth,
-            diags,
-        );
+        let value = self.typed(node, type_name, Schemas::of(def), path, depth, diags);
         // What follows only reports: a reading that does not report skips it.
         let Some(diags) = diags.as_deref_mut() else {
             return value;
