@@ -365,6 +365,13 @@ impl Checker<'_, '_> {
                 ));
             }
         }
+        self.schemas(body);
+    }
+
+    /// The `key_schema` and `entry_schema` of a definition, schema or list or map data type
+    /// (§9.2 Data Type, §9.3 Schema Definition): each names a data type, and a schema written
+    /// as a map is judged as any definition is, its `validation` against its own `type`.
+    fn schemas(&mut self, body: &Map) {
         for schema in ["key_schema", "entry_schema"] {
             match body.get(schema) {
                 Some(s) if s.as_str().is_some() => self.data_type_ref(s),
@@ -432,6 +439,7 @@ impl Checker<'_, '_> {
         let is_scalar = base.as_deref() == Some("scalar");
         let defs = definitions(self.model, TypeKind::Data, &chain);
         data_type_schemas(self, name, base.as_deref(), map);
+        self.schemas(map);
         self.diags.extend(missing_data_type_entry_schema(name, map));
         if let (Some(base), Some(props)) = (&base, map.entry("properties")) {
             self.diags.push(
