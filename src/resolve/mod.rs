@@ -233,7 +233,10 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         patterns,
     };
     nodes.build(template, &mut topology, diags);
-    functions.read_implementations(|yaml, notes| nodes.function_implementation(yaml, notes));
+    functions.read_implementations(
+        |yaml, notes| nodes.function_implementation(yaml, notes),
+        diags,
+    );
     let unfulfilled = requirements::connect(&mut nodes, template, &functions, &mut topology, diags);
     groups_and_policies::read(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.

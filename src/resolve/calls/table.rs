@@ -210,11 +210,14 @@ impl<'m> Functions<'m> {
 
     /// Reads every signature's `implementation` with `read`, which resolves it as an
     /// operation's implementation is resolved (§10.4 Function Definitions: "the same definition"),
-    /// its artifact files checked, keeping what it reports for the calls that use the signature;
-    /// done once, after the topology's artifacts are known.
+    /// its artifact files checked; done once, after the topology's artifacts are known. An
+    /// error (an artifact type defined nowhere) is one of the definition, used or not, and goes
+    /// to `diags` at once; a warning (a file not there yet) is kept for the calls that use the
+    /// signature, whose deployment would need the file.
     pub fn read_implementations(
         &mut self,
         mut read: impl FnMut(&'m Yaml, &mut Diagnostics) -> Implementation,
+        diags: &mut Diagnostics,
     ) {
         for custom in self.custom.values_mut() {
             for signature in &mut custom.signatures {
@@ -223,7 +226,10 @@ impl<'m> Functions<'m> {
                 };
                 let mut notes = Diagnostics::with_cap(0);
                 signature.implemented_by = Some(read(written, &mut notes));
-                signature.implementation_notes = notes.finish();
+                let (errors, warnings): (Vec<_>, Vec<_>) =
+                    notes.finish().into_iter().partition(Diagnostic::is_error);
+                diags.extend(errors);
+                signature.implementation_notes = warnings;
             }
         }
     }
