@@ -82,6 +82,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "yaml",
         UNTYPED,
     ),
+    ("src/resolve/substitution_filter_paths.rs", "yaml", UNTYPED),
     ("src/resolve/substitution_mappings.rs", "yaml", UNTYPED),
     ("src/resolve/workflows.rs", "yaml", UNTYPED),
     ("src/resolve/fulfil.rs", "yaml", UNTYPED),

@@ -176,3 +176,47 @@ service_template:
         "{stderr}"
     );
 }
+
+#[test]
+fn substitution_filters_read_what_the_substituted_type_defines() {
+    // §15.1 Substitution Mapping, §10.3 TOSCA Path: `SELF` is the node to be substituted; its
+    // properties, its attributes (every property is one too), a capability's property, and
+    // paths through relationships, which the type alone does not decide, are accepted.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+capability_types:
+  Storage:
+    properties:
+      gb:
+        type: integer
+node_types:
+  Database:
+    properties:
+      size_gb:
+        type: integer
+    attributes:
+      state:
+        type: string
+    capabilities:
+      storage:
+        type: Storage
+        properties:
+          gb: 10
+service_template:
+  substitution_mappings:
+    node_type: Database
+    substitution_filter:
+      $and:
+        - $greater_or_equal: [ { $get_property: [ SELF, size_gb ] }, 100 ]
+        - $greater_or_equal: [ { $get_attribute: [ SELF, size_gb ] }, 100 ]
+        - $equal: [ { $get_attribute: [ SELF, state ] }, ready ]
+        - $greater_than: [ { $get_property: [ SELF, CAPABILITY, storage, gb ] }, 1 ]
+        - $equal: [ { $get_attribute: [ SELF, RELATIONSHIP, host, 0, TARGET, state ] }, up ]
+  node_templates:
+    store:
+      type: Database
+      properties:
+        size_gb: 100
+",
+    );
+}

@@ -62,6 +62,7 @@ mod simple_eval;
 mod simple_new_definitions;
 mod simple_occurrences;
 mod substitution;
+mod substitution_filter_paths;
 mod substitution_mappings;
 mod target_types;
 mod template_names;

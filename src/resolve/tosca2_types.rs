@@ -301,6 +301,14 @@ impl Checker<'_, '_> {
             self.functions(filter);
             self.clause_types(filter, None, None);
         }
+        if let Some(mappings) = substitution.and_then(|m| m.as_map()) {
+            super::substitution_filter_paths::check(
+                self.model,
+                self.ancestry,
+                mappings,
+                self.diags,
+            );
+        }
         for policy in &template.policies {
             let triggers = policy
                 .def
