@@ -220,3 +220,51 @@ service_template:
 ",
     );
 }
+
+#[test]
+fn workflows_inline_others_that_do_not_come_back() {
+    // §13.2.3.4 Inline Workflow Activity Definition: a chain of inlines (nightly inlines
+    // archive, archive inlines verify) and one workflow inlined twice are finite; a step that
+    // repeats through `on_failure` is a retry, not an inline.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+interface_types:
+  Backup:
+    operations:
+      backup: {}
+      verify: {}
+node_types:
+  Entity:
+    interfaces:
+      backup:
+        type: Backup
+service_template:
+  node_templates:
+    client:
+      type: Entity
+  workflows:
+    verify:
+      steps:
+        verify_client:
+          target: client
+          activities:
+            - call_operation: backup.verify
+    archive:
+      steps:
+        archive_client:
+          target: client
+          activities:
+            - call_operation: backup.backup
+            - inline: verify
+          on_failure: [ archive_client ]
+    nightly:
+      steps:
+        nightly_client:
+          target: client
+          activities:
+            - inline: archive
+            - inline:
+                workflow: verify
+",
+    );
+}

@@ -29,6 +29,7 @@ mod fulfil;
 mod function_targets;
 mod functions;
 mod groups_and_policies;
+mod inline_cycles;
 mod interface_defs;
 mod interface_parameters;
 mod interface_types;
@@ -500,6 +501,7 @@ fn after_build(
 ) {
     unset_inputs::check(model, ancestry, template, topology, diags);
     workflow_calls::steps::check(model, template, topology, diags);
+    inline_cycles::check(template, diags);
     groups_and_policies::membership::check(model, ancestry, template, topology, diags);
     port_order::check(template, topology, diags);
 }
