@@ -1,8 +1,13 @@
-//! A workflow may not inline itself, directly or through the workflows it inlines. An inline
-//! activity "inlines another workflow defined in the service (allowing reusability)" (§13.2.3
-//! Activity Definition, §13.2.3.4 Inline Workflow Activity Definition): the inlined workflow's
-//! steps take the activity's place. A workflow that comes back to itself along its inlines
-//! would have to be put in its own place without end, so no orchestrator could ever run it.
+//! A workflow that inlines itself, directly or through the workflows it inlines, gets a
+//! warning. An inline activity "inlines another workflow defined in the service (allowing
+//! reusability)" (§13.2.3 Activity Definition, §13.2.3.4 Inline Workflow Activity Definition):
+//! the inlined workflow's steps take the activity's place, so a workflow that comes back to
+//! itself along its inlines would have to be put in its own place without end.
+//!
+//! A warning, not an error: the spec does not say what an orchestrator does with such a
+//! workflow, and the OASIS suite's valid `inline-workflow-activity-definition/s122.yaml` puts
+//! the spec's own activity list (`- inline: my-workflow`, §13.2.3.4) inside `my-workflow`
+//! itself, expecting it accepted. The warning names the cycle for the author to judge.
 //!
 //! Read for every dialect with workflows (the Simple Profile's 1.1 and later inline the same
 //! way, and [`super::workflow_calls`] resolves their `inline` names alike). Which workflow an
@@ -105,7 +110,7 @@ fn cycle_error(workflow: &str, inlined: &str, cycle: &[&str], at: &Node) -> Diag
             cycle.join(" → ")
         ),
     };
-    Diagnostic::error(
+    Diagnostic::warning(
         codes::TOSCA_CYCLE,
         format!("{what}; inlining it would never end"),
     )
