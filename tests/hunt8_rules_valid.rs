@@ -111,6 +111,30 @@ service_template:
     let stderr = common::stderr(&out);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("valid (0 warnings)"), "{stderr}");
+    // A profile, with no service template, is judged alike.
+    accepted(
+        "tosca_definitions_version: tosca_2_0
+profile: org.example.checksums:1.0
+artifact_types:
+  Python:
+    file_ext: [ py ]
+  Library:
+    derived_from: Python
+functions:
+  checksum:
+    signatures:
+      - arguments: [ string ]
+        result: string
+        implementation:
+          primary:
+            type: Python
+            file: checksum.py
+          dependencies:
+            - type: Library
+              file: hashing.py
+            - hashing.py
+",
+    );
 }
 
 #[test]

@@ -26,6 +26,7 @@ mod entry_schema_required;
 mod filters;
 mod fixed_parameters;
 mod fulfil;
+mod function_artifacts;
 mod function_targets;
 mod functions;
 mod groups_and_policies;

@@ -94,6 +94,7 @@ pub fn check(
     for named in model.functions.values().chain(service_functions) {
         checker.signatures(&named.def);
     }
+    super::function_artifacts::check(model, checker.ancestry, checker.diags);
     super::refinement::new_definitions(model, checker.ancestry, checker.diags);
 }
 
