@@ -12,6 +12,7 @@ use super::typing::Typing;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Value;
 use crate::model::literals::{self, compare_versions};
+use crate::model::tree::Tree;
 use crate::yaml::Node as Yaml;
 
 /// The operators of the Simple Profile.
@@ -31,10 +32,10 @@ const OPERATORS: &[&str] = &[
 ];
 
 /// Checks `value` (read from `node`, of type `type_name`, named `path`) against one clause.
-pub fn check(
+pub fn check<N: Tree>(
     typing: &mut Typing,
     value: &Value,
-    node: &Yaml,
+    node: &N,
     clause: &Yaml,
     type_name: &str,
     path: &str,
@@ -60,7 +61,7 @@ pub fn check(
                     shown(operand)
                 ),
             )
-            .at(node.span)
+            .at(node.span())
             .label(clause.span, "the constraint")
             .hint("change the value, or the constraint if it is wrong"),
         );
@@ -352,10 +353,10 @@ pub(super) fn bound_type(type_name: &str) -> &str {
 }
 
 /// The source text of a node, for messages (`[ 1, 65535 ]`, `2 GB`).
-pub fn shown(node: &Yaml) -> String {
-    match node.as_scalar() {
-        Some(s) => s.text.to_string(),
-        None => match node.as_seq() {
+pub fn shown<N: Tree>(node: &N) -> String {
+    match node.scalar_text() {
+        Some(text) => text.to_string(),
+        None => match node.items() {
             Some(items) => format!(
                 "[{}]",
                 items.iter().map(shown).collect::<Vec<_>>().join(", ")

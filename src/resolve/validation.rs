@@ -11,6 +11,7 @@
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Function, Value};
+use crate::model::tree::Tree;
 use crate::yaml::Node as Yaml;
 
 use super::calls::builtins::{self, Group, Outcome};
@@ -19,10 +20,10 @@ use super::typing::Typing;
 use super::values::nested;
 
 /// Reports `value` (written at `node`) when `clause` is false for it.
-pub fn check(
+pub fn check<N: Tree>(
     typing: &mut Typing,
     value: &Value,
-    node: &Yaml,
+    node: &N,
     clause: &Yaml,
     type_name: &str,
     path: &str,
@@ -42,7 +43,7 @@ pub fn check(
                 codes::TOSCA_CONSTRAINT,
                 format!("`{path}` does not pass the validation clause of type `{type_name}`"),
             )
-            .at_with(node.span, "this value")
+            .at_with(node.span(), "this value")
             .label(clause.span, "the validation clause it fails")
             .hint("give a value for which the clause is true (§9.11 Validation Clause)"),
         );
