@@ -306,7 +306,7 @@ fn check_in_range(
                         codes::TOSCA_CONSTRAINT,
                         format!(
                             "{noun} `{name}` refines the inherited `in_range: {}` to `in_range: {}`, which is wider",
-                            shown(wider),
+                            shown(*wider),
                             shown(own)
                         ),
                     )
