@@ -297,7 +297,7 @@ impl Checker<'_, '_> {
         // A condition clause too (§15.1 Substitution Mapping), which no other pass reads unless
         // a node is substituted.
         let substitution = template.substitution_mappings.as_ref();
-        if let Some(filter) = substitution.and_then(|m| m.as_map()?.get("substitution_filter")) {
+        if let Some(filter) = substitution.and_then(|m| m.substitution_filter.as_ref()) {
             self.functions(filter);
             self.clause_types(filter, None, None);
         }
