@@ -85,9 +85,18 @@ fn boundary(section: Node, requirements: bool, several: bool) -> BoundaryMapping
                 }
             }
         }
-        _ => {}
+        _ => {
+            return BoundaryMappings {
+                not_a_section: Some(into_value(section)),
+                ..BoundaryMappings::default()
+            };
+        }
     }
-    BoundaryMappings { entries, malformed }
+    BoundaryMappings {
+        entries,
+        malformed,
+        not_a_section: None,
+    }
 }
 
 /// What one mapping names: `[node, name]`, 1.3's `{ mapping: [node, name] }`, or, when
@@ -133,4 +142,102 @@ fn text(value: &Value) -> Option<Text> {
         text: value.scalar_text()?.to_string(),
         span: value.span,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::limits::Limits;
+    use crate::source::{Origin, SourceMap};
+
+    fn read_text(text: &str, dialect: Dialect) -> SubstitutionMappings {
+        let mut sources = SourceMap::new();
+        let file = sources.add("t.yaml", Origin::Stdin, text);
+        let mut diags = Diagnostics::new();
+        let node =
+            crate::yaml::load(&sources, file, &Limits::default(), &mut diags).expect("loads");
+        read(node, dialect)
+    }
+
+    /// Each mapping as `name -> node.inner | node` pairs, `!` for a value of no allowed form.
+    fn shown(mappings: &BoundaryMappings) -> Vec<String> {
+        mappings
+            .entries
+            .iter()
+            .map(|e| {
+                let targets = match &e.targets {
+                    None => "!".to_string(),
+                    Some(targets) => targets
+                        .iter()
+                        .map(|t| match t {
+                            Target::Pair(node, inner) => format!("{}.{}", node.text, inner.text),
+                            Target::Selectable(node) => node.text.clone(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                };
+                format!("{} -> {targets}", e.name().unwrap_or("?"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_map_and_list_forms_of_a_requirement_mapping_read_alike() {
+        let text = "node_type: App\nrequirements:\n  - db: [ app, db ]\n  - [ peer, 2 ]: [ app, peer ]\n  - db: { mapping: [ other, db ] }\n  - 7\n  - { a: [x, y], b: [x, y] }\n";
+        let list = read_text(text, Dialect::Tosca2);
+        assert_eq!(
+            shown(&list.requirements),
+            ["db -> app.db", "peer -> app.peer", "db -> other.db"]
+        );
+        assert_eq!(list.requirements.malformed.len(), 2);
+        assert_eq!(
+            list.requirements.entries[1]
+                .count()
+                .and_then(Value::scalar_text),
+            Some("2")
+        );
+        let map = read_text(
+            "node_type: App\nrequirements:\n  db: [ app, db ]\n  peer: { mapping: [ app, peer ] }\n",
+            Dialect::SimpleProfile,
+        );
+        assert_eq!(
+            shown(&map.requirements),
+            ["db -> app.db", "peer -> app.peer"]
+        );
+        assert_eq!(map.node_type.as_ref().and_then(Value::as_str), Some("App"));
+    }
+
+    #[test]
+    fn only_a_tosca2_requirement_maps_onto_selectable_nodes_and_lists_of_targets() {
+        let text = "requirements:\n  a: sel\n  b: [ [ x, r ], sel, [ y, r ] ]\n  c: []\ncapabilities:\n  d: sel\n  e: [ x, c ]\n";
+        let tosca2 = read_text(text, Dialect::Tosca2);
+        assert_eq!(
+            shown(&tosca2.requirements),
+            ["a -> sel", "b -> x.r sel y.r", "c -> !"]
+        );
+        assert_eq!(shown(&tosca2.capabilities), ["d -> !", "e -> x.c"]);
+        let simple = read_text(text, Dialect::SimpleProfile);
+        assert_eq!(shown(&simple.requirements), ["a -> !", "b -> !", "c -> !"]);
+    }
+
+    #[test]
+    fn unknown_keys_are_kept_in_order_and_a_value_that_is_no_map_is_kept_whole() {
+        let read = read_text(
+            "bogus: 1\nnode_type: A\n? [ k ]\n: 2\ndescription: d\nproperties: { p: i }\nsubstitution_filter: { properties: [] }\n",
+            Dialect::SimpleProfile,
+        );
+        let unknown: Vec<_> = read.unknown_keys.iter().map(Value::describe).collect();
+        assert_eq!(unknown, ["a string", "a list"]);
+        assert!(
+            read.properties
+                .as_ref()
+                .and_then(Value::as_map)
+                .is_some_and(|m| m.contains_key("p"))
+        );
+        assert!(read.substitution_filter.is_some() && read.not_a_map.is_none());
+        let list = read_text("[ 1 ]\n", Dialect::SimpleProfile);
+        assert_eq!(list.not_a_map.as_ref().map(Value::describe), Some("a list"));
+        assert!(list.node_type.is_none() && list.unknown_keys.is_empty());
+    }
 }

@@ -76,6 +76,8 @@ pub struct BoundaryMappings {
     pub entries: Vec<BoundaryMapping>,
     /// The items of a requirements list that are not single-entry maps, in source order.
     pub malformed: Vec<Value>,
+    /// The section as written when it is neither a map nor (for requirements) a list.
+    pub not_a_section: Option<Value>,
 }
 
 /// One capability or requirement mapping.

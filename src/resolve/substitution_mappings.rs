@@ -105,9 +105,21 @@ fn boundary_mappings(
 ) -> Vec<BoundaryMapping> {
     let (section, noun): (&BoundaryMappings, _) = match requirements {
         true => (&mappings.requirements, "requirement"),
-        // As the section's name without its last letter has always said; a later commit fixes it.
-        false => (&mappings.capabilities, "capabilitie"),
+        false => (&mappings.capabilities, "capability"),
     };
+    // TOSCA 2.0's grammar reports a section of the wrong shape where it checks the file.
+    if let Some(written) = &section.not_a_section
+        && builder.model.dialect != crate::ir::Dialect::Tosca2
+    {
+        let what = match requirements {
+            true => "`requirements` of `substitution_mappings`",
+            false => "`capabilities` of `substitution_mappings`",
+        };
+        diags.push(match requirements && !written.is_null() {
+            true => shape::wrong_shape(written, what, "a map or a list of single-entry maps"),
+            false => shape::not_a_map(written, what),
+        });
+    }
     for item in &section.malformed {
         diags.push(shape::wrong_shape(
             item,
