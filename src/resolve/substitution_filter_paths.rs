@@ -16,14 +16,20 @@
 use super::calls::path::KEYWORDS;
 use super::types::{Ancestry, definitions};
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::model::substitution::SubstitutionMappings;
 use crate::model::{Model, TypeDef, TypeKind, call};
 use crate::yaml::{Map, Node};
 
 /// Checks the `SELF` paths of `mappings`' `substitution_filter` against its `node_type`.
-pub fn check(model: &Model, ancestry: &mut Ancestry, mappings: &Map, diags: &mut Diagnostics) {
+pub fn check(
+    model: &Model,
+    ancestry: &mut Ancestry,
+    mappings: &SubstitutionMappings,
+    diags: &mut Diagnostics,
+) {
     let (Some(type_node), Some(filter)) = (
-        mappings.get("node_type"),
-        mappings.get("substitution_filter"),
+        mappings.node_type.as_ref(),
+        mappings.substitution_filter.as_ref(),
     ) else {
         return;
     };

@@ -298,11 +298,11 @@ impl Checker<'_, '_> {
         // A condition clause too (§15.1 Substitution Mapping), which no other pass reads unless
         // a node is substituted.
         let substitution = template.substitution_mappings.as_ref();
-        if let Some(filter) = substitution.and_then(|m| m.as_map()?.get("substitution_filter")) {
+        if let Some(filter) = substitution.and_then(|m| m.substitution_filter.as_ref()) {
             self.functions(filter);
             self.clause_types(filter, None, None);
         }
-        if let Some(mappings) = substitution.and_then(|m| m.as_map()) {
+        if let Some(mappings) = substitution {
             super::substitution_filter_paths::check(
                 self.model,
                 self.ancestry,

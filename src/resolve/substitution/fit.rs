@@ -8,25 +8,26 @@ use indexmap::IndexMap;
 use super::Candidate;
 use crate::diag::Diagnostics;
 use crate::ir::{Dialect, Node, NodeId, Topology, Value};
+use crate::model::substitution::SubstitutionMappings;
+use crate::model::tree::Tree;
 use crate::model::{Model, TypeKind};
 use crate::resolve::calls::{CallIndex, Evaluator, Functions, Graph, Scope};
-use crate::yaml::{Map, Node as Yaml};
 
 /// What a candidate declares: the node type it substitutes (its full name) and its mappings.
 pub(super) struct Boundary<'m> {
     pub(super) node_type: String,
-    pub(super) mappings: &'m Map,
+    pub(super) mappings: &'m SubstitutionMappings,
 }
 
 pub(super) fn boundary(candidate: &Candidate) -> Option<Boundary<'_>> {
-    let node = candidate
+    let mappings = candidate
         .model
         .topology
         .as_ref()?
         .substitution_mappings
-        .as_ref()?;
-    let mappings = node.as_map()?;
-    let written = mappings.get("node_type")?;
+        .as_ref()
+        .filter(|m| m.not_a_map.is_none())?;
+    let written = mappings.node_type.as_ref()?;
     let name = written.scalar_text()?;
     // Its own resolution reports an unknown type.
     let mut quiet = Diagnostics::new();
@@ -117,7 +118,7 @@ pub(super) fn fits(
 ) -> Fit {
     let (model, node) = (judged.model, judged.node);
     if model.dialect == Dialect::Tosca2 {
-        return match (b.mappings.get("substitution_filter"), judged.conditions) {
+        return match (&b.mappings.substitution_filter, judged.conditions) {
             (Some(filter), Some(conditions)) => conditions.judge(filter, judged.id),
             _ => Fit::Yes,
         };
@@ -130,7 +131,7 @@ pub(super) fn fits(
     let mut quiet = Diagnostics::new();
     let mut maybe = None;
     if model.dialect != Dialect::Tosca2
-        && let Some(mappings) = b.mappings.get("properties").and_then(Yaml::as_map)
+        && let Some(mappings) = b.mappings.properties.as_ref().and_then(|p| p.as_map())
     {
         let declared =
             |name: &str| template.is_some_and(|t| t.inputs.iter().any(|i| i.name == name));
@@ -160,7 +161,7 @@ pub(super) fn fits(
             }
         }
     }
-    if let Some(filter) = b.mappings.get("substitution_filter") {
+    if let Some(filter) = &b.mappings.substitution_filter {
         let filter = filter
             .as_map()
             .and_then(|m| m.get("node_filter"))
@@ -232,7 +233,7 @@ impl<'t> Conditions<'t> {
 
     /// The filter (a condition clause, or a list of them that must all hold, as in a node
     /// filter) judged on node `id`.
-    fn judge(&self, filter: &Yaml, id: NodeId) -> Fit {
+    fn judge<T: Tree>(&self, filter: &T, id: NodeId) -> Fit {
         let reader = crate::resolve::values::ValueReader {
             dialect: Dialect::Tosca2,
             inputs: None,
