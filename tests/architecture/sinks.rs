@@ -39,7 +39,6 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/fulfil/judge.rs", 1),
     ("src/resolve/refinement.rs", 1),
     ("src/resolve/simple_eval.rs", 2),
-    ("src/resolve/substitution/fit.rs", 4),
     ("src/resolve/substitution/mod.rs", 1),
 ];
 
