@@ -144,6 +144,19 @@ impl<'m> Functions<'m> {
     /// The custom functions of `model` with the service template's refinements, reporting what
     /// the refinements may not change and definitions that shadow a built-in.
     pub fn new(model: &'m Model, diags: &mut Diagnostics) -> Self {
+        Self::read_to(model, &mut Some(diags))
+    }
+
+    /// The same functions as [`Functions::new`], for a second reading of a model whose own
+    /// resolution reads them with `new` and reports there (each caller names that place):
+    /// nothing is reported here, and no diagnostic is made.
+    pub fn reported_elsewhere(model: &'m Model) -> Self {
+        Self::read_to(model, &mut None)
+    }
+
+    /// The reading behind [`Functions::new`] and [`Functions::reported_elsewhere`]: `diags`
+    /// is where problems are reported, or `None` where the model's owner reports them.
+    fn read_to(model: &'m Model, diags: &mut Option<&mut Diagnostics>) -> Self {
         let mut custom: IndexMap<String, Custom<'m>> = IndexMap::new();
         for (id, named) in &model.functions {
             custom.insert(id.clone(), read(named));
@@ -157,14 +170,16 @@ impl<'m> Functions<'m> {
                 .next()
                 .unwrap_or_else(|| named.name.clone());
             match custom.get_mut(&outer) {
-                Some(outer) => refine(outer, named, diags),
+                Some(outer) => refine(outer, named, diags.as_deref_mut()),
                 None => {
                     custom.insert(outer, read(named));
                 }
             }
         }
         for def in custom.values() {
-            if builtins::built_in(&def.name).is_some() {
+            if let Some(diags) = diags.as_deref_mut()
+                && builtins::built_in(&def.name).is_some()
+            {
                 diags.push(
                     Diagnostic::warning(
                         codes::TOSCA_DUPLICATE,
@@ -268,7 +283,8 @@ pub fn signature_entries(node: Option<&Yaml>) -> Vec<&Yaml> {
 }
 
 /// Applies a service template's refinement of a function (§10.4 Function Definitions).
-fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics) {
+/// What a refinement may not change is reported to `diags`, if any.
+fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, mut diags: Option<&mut Diagnostics>) {
     let items = signature_entries(named.def.as_map().and_then(|m| m.get("signatures")));
     let before = outer.signatures.len();
     for (i, item) in items.iter().enumerate() {
@@ -284,6 +300,9 @@ fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics)
                 outer.signatures[i].implementation = Some(&entry.value);
                 continue;
             }
+            let Some(diags) = diags.as_deref_mut() else {
+                continue;
+            };
             diags.push(
                 Diagnostic::error(
                     codes::TOSCA_FUNCTION,

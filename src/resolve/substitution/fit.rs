@@ -29,14 +29,13 @@ pub(super) fn boundary(candidate: &Candidate) -> Option<Boundary<'_>> {
         .filter(|m| m.not_a_map.is_none())?;
     let written = mappings.node_type.as_ref()?;
     let name = written.scalar_text()?;
-    // Its own resolution reports an unknown type.
-    let mut quiet = Diagnostics::new();
-    let ancestry = crate::resolve::types::Ancestry::new(&candidate.model).of(
+    // Read, and an unknown, ambiguous or cyclic type reported, where the candidate is resolved
+    // (`substitution_mappings::read`).
+    let ancestry = crate::resolve::types::Ancestry::new(&candidate.model).of_reported_elsewhere(
         &candidate.model,
         TypeKind::Node,
         name,
         written.span,
-        &mut quiet,
     );
     Some(Boundary {
         node_type: ancestry.first()?.clone(),
@@ -128,7 +127,6 @@ pub(super) fn fits(
         inputs: None,
         budget: None,
     };
-    let mut quiet = Diagnostics::new();
     let mut maybe = None;
     if model.dialect != Dialect::Tosca2
         && let Some(mappings) = b.mappings.properties.as_ref().and_then(|p| p.as_map())
@@ -142,7 +140,9 @@ pub(super) fn fits(
             if declared(text) {
                 continue;
             }
-            let wanted = reader.value(&e.value, &mut quiet);
+            // Read, and what is wrong in it reported, where the candidate is resolved
+            // (`substitution_mappings::read`).
+            let wanted = reader.plain(&e.value);
             match node.properties.get(property) {
                 Some(Value::Call(_)) => {
                     maybe = Some(format!(
@@ -166,7 +166,9 @@ pub(super) fn fits(
             .as_map()
             .and_then(|m| m.get("node_filter"))
             .unwrap_or(filter);
-        let read = crate::resolve::filters::read(filter, &mut quiet);
+        // Read, and its wrong shapes reported, where the candidate is resolved
+        // (`boundary::check_substitution_filter`).
+        let read = crate::resolve::filters::read_to(filter, &mut None);
         let mut ancestry = crate::resolve::types::Ancestry::new(model);
         let mut typing = crate::resolve::typing::Typing {
             model,
@@ -215,8 +217,9 @@ impl<'t> Conditions<'t> {
             model,
             patterns,
             graph: Graph::new(model, topology),
-            // Its own resolution reported the functions' problems.
-            functions: Functions::new(model, &mut Diagnostics::new()),
+            // The template's own resolution reads its functions and reports their problems
+            // (`resolve::check_types`).
+            functions: Functions::reported_elsewhere(model),
             calls: CallIndex::new(model),
             inputs: topology
                 .inputs
@@ -239,8 +242,9 @@ impl<'t> Conditions<'t> {
             inputs: None,
             budget: None,
         };
-        let mut quiet = Diagnostics::new();
-        let clauses = match reader.value(filter, &mut quiet) {
+        // Read, and what is wrong in it reported, where the candidate is resolved (with its
+        // types: `tosca2_types`' `workflows_and_triggers`).
+        let clauses = match reader.plain(filter) {
             Value::List(items) => items,
             one => vec![one],
         };
