@@ -205,7 +205,7 @@ impl<'a, 'm> Judge2<'a, 'm> {
             match value {
                 Value::Boolean(true) => {}
                 Value::Boolean(false) => {
-                    let why = why_false(&mut evaluator, filter, &scope, &mut found);
+                    let why = why_false(&mut evaluator, filter, &scope);
                     return Verdict::Fails(format!("fails the node_filter: {why}"));
                 }
                 _ => {
@@ -258,24 +258,17 @@ pub(super) fn unjudged(mut d: Diagnostic) -> Diagnostic {
 }
 
 /// Why a condition that evaluates to false is false: the innermost comparison that decided
-/// it, with the values compared. The parts of `clause` are evaluated again, with the evaluator
-/// that evaluated the whole clause into `found` (the judging's buffer): each part's problems
-/// were reported there then, and the evaluator passes each problem on once (`commit_one`), so
-/// this adds none.
-pub(super) fn why_false(
-    evaluator: &mut Evaluator,
-    clause: &Value,
-    scope: &Scope,
-    found: &mut Diagnostics,
-) -> String {
+/// it, with the values compared.
+pub(super) fn why_false(evaluator: &mut Evaluator, clause: &Value, scope: &Scope) -> String {
+    let mut quiet = Diagnostics::with_cap(1);
     let Value::Call(call) = clause else {
         return format!("`{}` is false", crate::ir::value_text(clause));
     };
     match call.function {
         crate::ir::Function::And => {
             for arg in &call.args {
-                if evaluator.evaluate(arg, scope, found) == Value::Boolean(false) {
-                    return why_false(evaluator, arg, scope, found);
+                if evaluator.evaluate(arg, scope, &mut quiet) == Value::Boolean(false) {
+                    return why_false(evaluator, arg, scope);
                 }
             }
         }
@@ -283,7 +276,7 @@ pub(super) fn why_false(
             let reasons: Vec<String> = call
                 .args
                 .iter()
-                .map(|a| why_false(evaluator, a, scope, found))
+                .map(|a| why_false(evaluator, a, scope))
                 .collect();
             return format!("none holds: {}", reasons.join("; "));
         }
@@ -295,7 +288,7 @@ pub(super) fn why_false(
     let shown: Vec<String> = call
         .args
         .iter()
-        .map(|a| crate::ir::value_text(&evaluator.evaluate(a, scope, found)))
+        .map(|a| crate::ir::value_text(&evaluator.evaluate(a, scope, &mut quiet)))
         .collect();
     format!(
         "`${}` is false for {}{}",
