@@ -139,3 +139,37 @@ topology_template:
 "#,
     );
 }
+
+#[test]
+fn unused_expressions_in_the_expression_language() {
+    // § Variability Expression: named expressions no condition reads are read as written, with
+    // presence operators on any element, seed names of renamed functions, and value
+    // expressions of every arity the operators take.
+    accepted(
+        r#"tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      replicas:
+        type: integer
+        default: 2
+        default_expression: { add: [1, 1] }
+    expressions:
+      scaled: { greater: [{ variability_input: replicas }, 1] }
+      unused_logic:
+        and:
+          - { node_presence: app }
+          - { not: true }
+          - { implies: [{ logic_expression: scaled }, { has_incoming_relation: app }] }
+          - { exo: [true, false] }
+      unused_value: { mul: [{ value_expression: cost }, { get_variability_input: replicas }] }
+      cost: { sub: [10, 1, 1] }
+      unused_strings: { concat: [a, { token: [a-b, "-", 1] }] }
+      unused_range: { in_range: [{ variability_input: replicas }, [1, 5]] }
+  node_templates:
+    app:
+      type: tosca.nodes.Compute
+      conditions: { logic_expression: scaled }
+"#,
+    );
+}

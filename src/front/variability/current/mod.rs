@@ -18,6 +18,7 @@ pub mod dates;
 mod defaults;
 pub mod encode;
 pub mod explain;
+pub mod expressions;
 pub mod formula;
 pub mod inputs;
 pub mod keynames;
@@ -107,6 +108,7 @@ pub fn resolve(
         anchor,
         diags,
     );
+    expressions::check(&named("expressions"), &definitions, diags);
     let mut values =
         values::Values::new(assigned, definitions, named("expressions")).with_budget(budget);
     // Constraints naming inputs that do not exist were reported; judging them would only add
