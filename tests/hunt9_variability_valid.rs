@@ -173,3 +173,23 @@ topology_template:
 "#,
     );
 }
+
+#[test]
+fn solver_options_take_their_values() {
+    // § Solver Options: `optimization_topology` a boolean, min or max; its mode count or
+    // weight; `optimization_technologies_mode` also weight-count.
+    accepted(
+        r#"tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options:
+      optimization_topology: max
+      optimization_topology_mode: count
+      optimization_technologies: false
+      optimization_technologies_mode: weight-count
+  node_templates:
+    a:
+      type: tosca.nodes.Compute
+"#,
+    );
+}
