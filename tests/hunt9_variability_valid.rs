@@ -193,3 +193,26 @@ topology_template:
 "#,
     );
 }
+
+#[test]
+fn property_expressions_of_absent_properties() {
+    // § Property Assignment `expression`: a value expression, read whether or not the property
+    // is present.
+    accepted(
+        r#"tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      replicas:
+        type: integer
+        default: 1
+  node_templates:
+    web:
+      type: tosca.nodes.Root
+      properties:
+        - label:
+            expression: { concat: [v, { variability_input: replicas }] }
+            conditions: { greater: [{ variability_input: replicas }, 1] }
+"#,
+    );
+}

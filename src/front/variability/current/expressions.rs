@@ -16,6 +16,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::source::Span;
 use crate::yaml::Node;
 
+use super::model::{Data, Model};
 use super::values::{VALUE_OPERATORS, current_name};
 
 /// The logical operators (§ Logical Operators) and `logic_expression`.
@@ -95,12 +96,18 @@ struct Names<'a> {
     expressions: Vec<&'a str>,
 }
 
-/// Checks every named expression and every input's `default_expression`.
+/// Checks every named expression, every input's `default_expression` and the `expression`s
+/// of `properties` (§ Property Assignment), which are computed only for present properties.
 pub fn check(
     expressions: &IndexMap<&str, &Node>,
     inputs: &IndexMap<&str, &Node>,
+    model: &Model<'_>,
     diags: &mut Diagnostics,
 ) {
+    let properties = model.elements.iter().filter_map(|e| match &e.data {
+        Data::Property(p) => p.expression,
+        _ => None,
+    });
     let declared: Vec<&str> = inputs.keys().copied().collect();
     let names = Names {
         inputs: &declared,
@@ -109,7 +116,12 @@ pub fn check(
     let defaults = inputs
         .values()
         .filter_map(|d| d.as_map()?.get("default_expression"));
-    for expr in expressions.values().copied().chain(defaults) {
+    for expr in expressions
+        .values()
+        .copied()
+        .chain(defaults)
+        .chain(properties)
+    {
         walk(expr, &names, 0, diags);
     }
 }

@@ -108,7 +108,6 @@ pub fn resolve(
         anchor,
         diags,
     );
-    expressions::check(&named("expressions"), &definitions, diags);
     let mut values =
         values::Values::new(assigned, definitions, named("expressions")).with_budget(budget);
     // Constraints naming inputs that do not exist were reported; judging them would only add
@@ -118,6 +117,7 @@ pub fn resolve(
     }
     let mut model = build::build(root, topo, options.relation_default_implied(), diags);
     keynames::check(&model, diags);
+    expressions::check(&values.expressions, &values.definitions, &model, diags);
     anchor_check(&model, &options, anchor, diags);
     technologies::enrich(&mut model, &options, section("qualities"), diags);
     if diags.error_count() > errors {
