@@ -201,7 +201,7 @@ pub struct Node {
     pub tag: Option<Box<String>>,
     /// How a scalar was written; [`Style::Plain`] for a list or a map. Kept here rather than in
     /// [`Scalar`], where it would cost a word of padding in every node: here it fills the
-    /// padding after the span (a node is 72 bytes rather than 80).
+    /// padding after the span rather than a padded word in [`Scalar`].
     pub style: Style,
     pub kind: Kind,
 }
@@ -358,11 +358,13 @@ mod size_tests {
     use super::*;
 
     /// A loaded tree of 100,000 node templates holds about 2.6 million nodes, so every byte of
-    /// [`Node`] is 2.6 MB of `check`'s peak (docs/performance.md).
+    /// [`Node`] is 2.6 MB of `check`'s peak (docs/performance.md). 72 bytes: the [`Kind`] is 40
+    /// (a scalar's text and core value, 32, beside the discriminant), the span 20 with the
+    /// style in its padding, the tag one pointer.
     #[test]
     fn a_node_stays_small() {
         assert!(
-            size_of::<Node>() <= 64,
+            size_of::<Node>() <= 72,
             "Node is {} bytes",
             size_of::<Node>()
         );
