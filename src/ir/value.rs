@@ -14,14 +14,14 @@ pub use crate::model::{ScalarUnit, Version};
 /// `version` keeps its written text (`1.10`), a scalar-unit both its text and canonical number.
 /// What cannot be known before deployment stays a [`Call`], which backends turn into their own
 /// reference syntax or report as untranslatable.
-///
-/// The variants larger than a string (a map, a scalar-unit, a version, a call: 72 to 96 bytes)
-/// are boxed, so a value is 32 bytes rather than 104. Every property, attribute and input
-/// entry holds one, and requirements and relationships two (their `count` and node filter or
-/// target index); most are strings, numbers and booleans, which then carry no room for the
-/// rare large kinds (at 100,000 nodes about 2 million values, docs/performance.md). Serde and
-/// schemars see through a `Box`, so the IR's JSON and schema are unchanged; a size test holds
-/// the size.
+//
+// (Not a doc comment: the doc comment is the IR schema's description.) The variants larger
+// than a string (a map, a scalar-unit, a version, a call: 72 to 96 bytes) are boxed, so a
+// value is 32 bytes rather than 104. Every property, attribute and input entry holds one, and
+// requirements and relationships two (their `count` and node filter or target index); most are
+// strings, numbers and booleans, which then carry no room for the rare large kinds (at 100,000
+// nodes about 2 million values, docs/performance.md). Serde and schemars see through a `Box`,
+// so the IR's JSON and schema are unchanged; a size test holds the size.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Value {
