@@ -165,3 +165,41 @@ fn convert_reports_why_the_xml_does_not_read() {
         .collect();
     assert_eq!(syntax, [(3.into(), 1.into())], "{found:#?}");
 }
+
+#[test]
+fn a_refined_range_widened_by_a_bare_major_version_is_reported() {
+    // The refined bound `4` of a version is read as `4.0` with a warning where it is written;
+    // the widening check read the bounds into a sink and skipped any range whose reading
+    // reported something, so a range widened to `4` passed (SP-TYPE-06).
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Base:
+    derived_from: tosca.nodes.Root
+    properties:
+      release:
+        type: version
+        constraints:
+          - in_range: [ 1.0, 3.0 ]
+  Wider:
+    derived_from: Base
+    properties:
+      release:
+        type: version
+        constraints:
+          - in_range: [ 1.0, 4 ]
+topology_template:
+  node_templates:
+    w:
+      type: Wider
+      properties:
+        release: 2.0
+";
+    let wider =
+        "refines the inherited `in_range: [1.0, 3.0]` to `in_range: [1.0, 4]`, which is wider";
+    assert_eq!(
+        count(text, "tosca::constraint-violated", (16, 23), wider),
+        1
+    );
+    let major = "read as `4.0`";
+    assert_eq!(count(text, "tosca::type-mismatch", (16, 30), major), 1);
+}

@@ -67,39 +67,49 @@ fn scalar_text(filter: &str, v: &Value) -> TeraResult<String> {
 pub fn yaml_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    escape_json_like(s, &mut out);
+    s.chars().for_each(|c| escape_json_like(c, &mut out));
     out.push('"');
     out
 }
 
 /// A quoted HCL string that Terraform reads back as exactly `s`, never as an interpolation
-/// (`${`) or a template directive (`%{`).
+/// (`${`) or a template directive (`%{`): their mark is doubled (`$${`, `%%{`), which HCL reads
+/// as the literal text.
+///
+/// Written in one pass into one buffer (it writes every string value of a `tosca2tf` run).
 pub fn hcl_str(s: &str) -> String {
-    let mut escaped = String::with_capacity(s.len() + 2);
-    escape_json_like(s, &mut escaped);
-    let escaped = escaped.replace("${", "$${").replace("%{", "%%{");
-    format!("\"{escaped}\"")
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '$' | '%') && chars.peek() == Some(&'{') {
+            out.push(c);
+        }
+        escape_json_like(c, &mut out);
+    }
+    out.push('"');
+    out
 }
 
-fn escape_json_like(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20
-                || (0x7f..=0x9f).contains(&(c as u32))
-                || matches!(
-                    c,
-                    '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
-                ) =>
-            {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
+/// `c` as it is written inside a double-quoted string that JSON and YAML (1.1 and 1.2) both
+/// read back as `c` (see [`yaml_str`]).
+fn escape_json_like(c: char, out: &mut String) {
+    match c {
+        '"' => out.push_str("\\\""),
+        '\\' => out.push_str("\\\\"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if (c as u32) < 0x20
+            || (0x7f..=0x9f).contains(&(c as u32))
+            || matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+            ) =>
+        {
+            out.push_str(&format!("\\u{:04x}", c as u32));
         }
+        c => out.push(c),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod csar_version;
 pub mod data_types;
 pub mod nested_refinements;
 pub mod simple_grammar;
+pub mod substitution;
 pub mod tosca2;
 pub mod value;
 pub mod variability;

@@ -12,6 +12,8 @@
 
 use std::collections::HashMap;
 
+use crate::model::substitution::{SubstitutionMappings, Target as MappedTarget};
+use crate::model::value::{Value, ValueMap};
 use crate::model::{Dialect, Model, Named, TypeKind, call};
 use crate::resolve::Ancestry;
 use crate::source::{FileId, Origin, SourceMap, Span};
@@ -278,16 +280,19 @@ impl Walk<'_> {
     /// than read (TOSCA 1.0 XML's implicit `tosca.nodes.Root` parent, placed at the element)
     /// is no reference: its local name is not in the text its span covers.
     fn type_ref(&mut self, kind: TypeKind, node: &Node) {
-        let Some(name) = node.as_str() else { return };
+        if let Some(name) = node.as_str() {
+            self.type_ref_at(kind, name, node.span);
+        }
+    }
+
+    /// [`Self::type_ref`] for a name and its span (the model's typed fields).
+    fn type_ref_at(&mut self, kind: TypeKind, name: &str, span: Span) {
         let local = name.rsplit(['.', ':', '}', '/']).next().unwrap_or(name);
-        if !self.sources.slice(node.span).contains(local) {
+        if !self.sources.slice(span).contains(local) {
             return;
         }
-        if let Some(id) = self
-            .ancestry
-            .full_name(self.model, kind, name, node.span.file)
-        {
-            self.add(node, Target::Type(kind, id), false);
+        if let Some(id) = self.ancestry.full_name(self.model, kind, name, span.file) {
+            self.add_at(span, Target::Type(kind, id), false);
         }
     }
 
@@ -302,10 +307,16 @@ impl Walk<'_> {
 
     /// A name written where a node template (or else a node type) is expected.
     fn node_ref(&mut self, node: &Node) {
-        let Some(name) = node.as_str() else { return };
+        if let Some(name) = node.as_str() {
+            self.node_ref_at(name, node.span);
+        }
+    }
+
+    /// [`Self::node_ref`] for a name and its span (the model's typed fields).
+    fn node_ref_at(&mut self, name: &str, span: Span) {
         match self.template(Section::Node, name) {
-            Some(target) => self.add(node, target, false),
-            None => self.type_ref(TypeKind::Node, node),
+            Some(target) => self.add_at(span, target, false),
+            None => self.type_ref_at(TypeKind::Node, name, span),
         }
     }
 
@@ -598,26 +609,32 @@ impl Walk<'_> {
         }
     }
 
-    fn substitution_mappings(&mut self, mappings: &Node) {
-        let Some(map) = mappings.as_map() else { return };
-        if let Some(t) = map.get("node_type") {
-            self.type_ref(TypeKind::Node, t);
+    /// The node type, the inner node templates and the inputs the mappings name.
+    fn substitution_mappings(&mut self, mappings: &SubstitutionMappings) {
+        if let Some(t) = &mappings.node_type
+            && let Some(name) = t.as_str()
+        {
+            self.type_ref_at(TypeKind::Node, name, t.span);
         }
-        for section in ["capabilities", "requirements"] {
-            for entry in entries_under(mappings, section) {
-                if let Some(first) = entry.value.as_seq().and_then(<[Node]>::first) {
-                    self.node_ref(first);
-                }
+        for section in [&mappings.capabilities, &mappings.requirements] {
+            for target in section
+                .entries
+                .iter()
+                .flat_map(|e| e.targets.iter().flatten())
+            {
+                let (MappedTarget::Pair(node, _) | MappedTarget::Selectable(node)) = target;
+                self.node_ref_at(&node.text, node.span);
             }
         }
-        for section in ["properties", "attributes"] {
-            for entry in entries_under(mappings, section) {
-                if let Some(first) = entry.value.as_seq().and_then(<[Node]>::first)
+        for section in [&mappings.properties, &mappings.attributes] {
+            let entries = section.as_ref().and_then(Value::as_map);
+            for entry in entries.map_or(&[][..], ValueMap::entries) {
+                if let Some(first) = entry.value.as_list().and_then(<[Value]>::first)
                     && let Some(input) = first
                         .as_str()
                         .and_then(|n| self.template(Section::Input, n))
                 {
-                    self.add(first, input, false);
+                    self.add_at(first.span, input, false);
                 }
             }
         }
@@ -727,15 +744,6 @@ impl Walk<'_> {
             self.add_at(written.span, Target::File(file), false);
         }
     }
-}
-
-/// The entries of the map under `key` of the map `node` (none when either is no map).
-fn entries_under<'n>(node: &'n Node, key: &str) -> &'n [crate::yaml::Entry] {
-    node.as_map()
-        .and_then(|m| m.get(key))
-        .and_then(Node::as_map)
-        .map(|m| m.entries())
-        .unwrap_or_default()
 }
 
 /// The entries of a requirements section: a list of one-entry maps (Simple Profile, TOSCA 2.0

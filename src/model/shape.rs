@@ -22,19 +22,23 @@ pub fn map_to<'a>(node: &'a Node, what: &str, diags: Option<&mut Diagnostics>) -
     let Some(diags) = diags else {
         return node.as_map();
     };
-    if node.is_null() {
-        diags.push(
-            Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
-                .at_with(node.span, "read as an empty map")
-                .hint("remove the keyname, or indent its content under it"),
-        );
-        return None;
-    }
     let found = node.as_map();
     if found.is_none() {
-        diags.push(wrong_shape(node, what, "a map"));
+        diags.push(not_a_map(node, what));
     }
     found
+}
+
+/// What is said of a tree that is no map where `what`, a map, belongs: a null (an empty
+/// `properties:`) is read as an empty map, with a warning because it usually means the content
+/// was forgotten or mis-indented; anything else is the wrong shape.
+pub fn not_a_map<T: Tree>(node: &T, what: &str) -> Diagnostic {
+    if node.is_null() {
+        return Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
+            .at_with(node.span(), "read as an empty map")
+            .hint("remove the keyname, or indent its content under it");
+    }
+    wrong_shape(node, what, "a map")
 }
 
 /// The node as a list; a null is read as empty, with a warning.
@@ -166,28 +170,32 @@ pub fn wrong_shape<T: Tree>(node: &T, what: &str, expected: &str) -> Diagnostic 
 /// a misspelt keyname would drop what it holds (a warning under `--quirk unknown-keynames`).
 pub fn check_keys(map: &Map, known: &[&str], what: &str, diags: &mut Diagnostics) {
     for entry in map.entries() {
-        let Some(key) = entry.key.scalar_text() else {
-            diags.push(wrong_shape(
-                &entry.key,
-                &format!("a keyname of {what}"),
-                "a string",
-            ));
-            continue;
-        };
-        if !known.contains(&key) {
-            diags.push(
-                Diagnostic::error(
-                    codes::TOSCA_UNKNOWN_KEY,
-                    format!("unknown keyname `{key}` in {what}"),
-                )
-                .excused_by(Quirk::UnknownKeynames)
-                .at_with(entry.key.span, "not a keyname here")
-                .did_you_mean(
-                    key,
-                    known,
-                    Some(format!("known keynames here: {}", known.join(", "))),
-                ),
-            );
+        if let Some(problem) = key_problem(&entry.key, known, what) {
+            diags.push(problem);
         }
     }
+}
+
+/// What [`check_keys`] says of one key: a key that is no string, or one `known` does not list.
+pub fn key_problem<T: Tree>(key: &T, known: &[&str], what: &str) -> Option<Diagnostic> {
+    let Some(text) = key.scalar_text() else {
+        return Some(wrong_shape(
+            key,
+            &format!("a keyname of {what}"),
+            "a string",
+        ));
+    };
+    (!known.contains(&text)).then(|| {
+        Diagnostic::error(
+            codes::TOSCA_UNKNOWN_KEY,
+            format!("unknown keyname `{text}` in {what}"),
+        )
+        .excused_by(Quirk::UnknownKeynames)
+        .at_with(key.span(), "not a keyname here")
+        .did_you_mean(
+            text,
+            known,
+            Some(format!("known keynames here: {}", known.join(", "))),
+        )
+    })
 }

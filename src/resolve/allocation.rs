@@ -17,7 +17,7 @@ use super::typing::{Typing, definitions_of};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Capability, NodeId, Value};
 use crate::model::TypeKind;
-use crate::yaml::Node as Yaml;
+use crate::model::tree::{Pair, Tree};
 
 /// One amount of an allocation, read as its property's type.
 #[derive(Clone)]
@@ -42,20 +42,20 @@ pub fn number(value: &Value) -> Option<f64> {
 /// cannot give (no such property, not a number type, a negative amount) is an error when
 /// `report` (the capability is the one the requirement must target), and otherwise the reason
 /// the capability does not fit.
-pub fn read(
+pub fn read<A: Tree>(
     typing: &mut Typing,
-    allocation: &Yaml,
+    allocation: &A,
     capability: &Capability,
     name: &str,
     report: Option<&mut Diagnostics>,
 ) -> Result<Vec<Amount>, String> {
-    let Some(map) = allocation.as_map() else {
+    let Some(entries) = allocation.entries() else {
         let why = format!(
             "`allocation` must be a map of capability property names to amounts, found {}",
             allocation.describe()
         );
         if let Some(diags) = report {
-            diags.push(Diagnostic::error(codes::TOSCA_SHAPE, why.clone()).at(allocation.span));
+            diags.push(Diagnostic::error(codes::TOSCA_SHAPE, why.clone()).at(allocation.span()));
         }
         return Err(why);
     };
@@ -64,15 +64,16 @@ pub fn read(
     let defined = definitions_of(&defs, "properties");
     let mut out = Vec::new();
     let mut problems: Vec<(crate::source::Span, String, String)> = Vec::new();
-    for entry in map.entries() {
-        let Some(property) = entry.key.scalar_text() else {
+    for entry in entries {
+        let (key, written) = (entry.key(), entry.value());
+        let Some(property) = key.scalar_text() else {
             continue;
         };
         let Some(definition) = defined.get(property) else {
             if complete {
                 let known: Vec<&str> = defined.keys().copied().collect();
                 problems.push((
-                    entry.key.span,
+                    key.span(),
                     format!("capability `{name}` has no property `{property}` to allocate from"),
                     match crate::diag::closest(property, &known) {
                         Some(near) => format!("did you mean `{near}`?"),
@@ -84,7 +85,7 @@ pub fn read(
             continue;
         };
         let type_name = definition.type_name().unwrap_or_default();
-        let value = typing.amount(&entry.value, type_name);
+        let value = typing.amount(written, type_name);
         let number = value.as_ref().filter(|v| !v.has_call()).map(number);
         match (value, number) {
             (Some(_), None) => {}
@@ -94,12 +95,12 @@ pub fn read(
                 number: n,
             }),
             (Some(_), Some(Some(_))) => problems.push((
-                entry.value.span,
+                written.span(),
                 format!("the allocation of `{property}` is negative"),
                 "allocate a non-negative amount".to_string(),
             )),
             (None, _) | (Some(_), Some(None)) => problems.push((
-                entry.value.span,
+                written.span(),
                 format!(
                     "`{property}` of capability `{name}` is a {type_name}; only integer, float and scalar properties can be allocated from, by amounts of their type"
                 ),

@@ -15,10 +15,10 @@ use super::nodes::defs_complete;
 use super::types::definitions;
 use super::typing::definitions_of;
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::ir::{Dialect, NodeId, Topology};
+use crate::ir::{NodeId, Topology};
 use crate::model::Revision;
+use crate::model::substitution::{SubstitutionMappings, Target};
 use crate::model::{Model, TopologyTemplate, TypeDef, TypeKind};
-use crate::yaml::{Entry, Kind, Map, Node as Yaml};
 
 /// Capability names, or requirement names, that the definitions on a type chain define.
 fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> Vec<&'m str> {
@@ -30,115 +30,11 @@ fn defined_names<'m>(defs: &[&'m TypeDef], section: &str) -> Vec<&'m str> {
     }
 }
 
-/// The mappings of a `capabilities` or `requirements` section (`key`): a map of names to
-/// targets, or TOSCA 2.0's list of requirement mappings (§15.5 Requirement Mapping), each a
-/// single-entry map. A list item of another shape is reported; this is where the mappings are read
-/// (`resolve::substitution_mappings`), and the later passes over them take [`well_formed_entries`].
-pub fn mapping_entries<'y>(
-    key: &str,
-    section: &'y Yaml,
-    diags: &mut Diagnostics,
-) -> Vec<&'y Entry> {
-    entries(key, section)
-        .filter_map(|entry| {
-            entry
-                .map_err(|item| {
-                    diags.push(crate::model::shape::wrong_shape(
-                        item,
-                        "a requirement mapping",
-                        "a single-entry map `<requirement>: [<node template>, <requirement>]`",
-                    ))
-                })
-                .ok()
-        })
-        .collect()
-}
-
-/// [`mapping_entries`] without the items of another shape, which it has reported.
-pub fn well_formed_entries<'y>(key: &str, section: &'y Yaml) -> Vec<&'y Entry> {
-    entries(key, section).filter_map(Result::ok).collect()
-}
-
-/// Each mapping of a section, or the list item that is not one.
-fn entries<'y>(
-    key: &str,
-    section: &'y Yaml,
-) -> Box<dyn Iterator<Item = Result<&'y Entry, &'y Yaml>> + 'y> {
-    match &section.kind {
-        Kind::Map(map) => Box::new(map.entries().iter().map(Ok)),
-        Kind::Seq(items) if key == "requirements" => {
-            Box::new(
-                items
-                    .iter()
-                    .map(|item| match item.as_map().map(Map::entries) {
-                        Some([entry]) => Ok(entry),
-                        _ => Err(item),
-                    }),
-            )
-        }
-        _ => Box::new(std::iter::empty()),
-    }
-}
-
-/// The name a capability or requirement mapping is for: its key, or the first item of TOSCA
-/// 2.0's `[<requirement>, <count>]` key (§15.5 Requirement Mapping), whose count an orchestrator
-/// uses.
-pub fn mapped_name(key: &Yaml) -> Option<&str> {
-    key.scalar_text().or_else(|| match key.as_seq()? {
-        [name, _count] => name.scalar_text(),
-        _ => None,
-    })
-}
-
-/// What one capability or requirement mapping maps onto.
-pub enum Target<'y> {
-    /// `[node template, capability or requirement]`.
-    Pair(&'y Yaml, &'y Yaml),
-    /// A selectable node template (a TOSCA 2.0 requirement mapped onto the node itself).
-    Selectable(&'y Yaml),
-}
-
-/// What one capability or requirement mapping names: `[node, name]`, 1.3's
-/// `{ mapping: [node, name] }`, or, when `tosca2_requirement` (a TOSCA 2.0 requirement, §15.5),
-/// also a selectable node template's name or a list of pairs and names. `None` for any other
-/// shape.
-pub fn mapping_targets(value: &Yaml, tosca2_requirement: bool) -> Option<Vec<Target<'_>>> {
-    let target = value
-        .as_map()
-        .and_then(|m| m.get("mapping"))
-        .unwrap_or(value);
-    fn pair(n: &Yaml) -> Option<Target<'_>> {
-        match n.as_seq()? {
-            [node, name] if node.scalar_text().is_some() && name.scalar_text().is_some() => {
-                Some(Target::Pair(node, name))
-            }
-            _ => None,
-        }
-    }
-    if let Some(one) = pair(target) {
-        return Some(vec![one]);
-    }
-    if !tosca2_requirement {
-        return None;
-    }
-    fn item(n: &Yaml) -> Option<Target<'_>> {
-        match n.scalar_text() {
-            Some(_) => Some(Target::Selectable(n)),
-            None => pair(n),
-        }
-    }
-    match target.as_seq() {
-        Some(items) if !items.is_empty() => items.iter().map(item).collect(),
-        Some(_) => None,
-        None => item(target).map(|t| vec![t]),
-    }
-}
-
 /// Checks the `capabilities` and `requirements` sections of `mappings` against the node type
 /// (whose ancestry is `node_types`) and the inner nodes they point at.
 pub fn check_mapped_names(
     model: &Model,
-    mappings: &Map,
+    mappings: &SubstitutionMappings,
     node_types: &[String],
     topology: &Topology,
     nodes: &crate::hash::FastMap<&str, NodeId>,
@@ -147,16 +43,16 @@ pub fn check_mapped_names(
     let outer_defs = definitions(model, TypeKind::Node, node_types);
     let outer_known = defs_complete(model, &outer_defs);
     let node_type = node_types.first().map_or("", String::as_str);
-    for (section, noun) in [
-        ("capabilities", "capability"),
-        ("requirements", "requirement"),
+    for (section, noun, mapped) in [
+        ("capabilities", "capability", &mappings.capabilities),
+        ("requirements", "requirement", &mappings.requirements),
     ] {
-        let Some(entries) = mappings.get(section) else {
+        if mapped.entries.is_empty() {
             continue;
-        };
+        }
         let outer = defined_names(&outer_defs, section);
-        for entry in well_formed_entries(section, entries) {
-            let Some(name) = mapped_name(&entry.key) else {
+        for entry in &mapped.entries {
+            let Some(name) = entry.name() else {
                 continue;
             };
             if outer_known && !outer.contains(&name) {
@@ -177,16 +73,11 @@ pub fn check_mapped_names(
                     ),
                 );
             }
-            let several = section == "requirements" && model.dialect == Dialect::Tosca2;
-            for target in mapping_targets(&entry.value, several).unwrap_or_default() {
+            for target in entry.targets.iter().flatten() {
                 let Target::Pair(inner_node, inner) = target else {
                     continue;
                 };
-                let (Some(node_name), Some(inner_name)) =
-                    (inner_node.scalar_text(), inner.scalar_text())
-                else {
-                    continue;
-                };
+                let (node_name, inner_name) = (inner_node.text.as_str(), inner.text.as_str());
                 let Some(&id) = nodes.get(node_name) else {
                     continue; // reported where the mapping is read
                 };
@@ -220,14 +111,14 @@ pub fn check_mapped_names(
 /// substitution for model composition).
 pub fn check_implicit_inputs(
     model: &Model,
-    mappings: &Map,
-    mappings_span: crate::source::Span,
+    mappings: &SubstitutionMappings,
     node_types: &[String],
     template: &TopologyTemplate,
     diags: &mut Diagnostics,
 ) {
+    let mappings_span = mappings.span;
     let before_1_2 = Revision::of(&model.version).is_some_and(|r| r < Revision::V1_2);
-    if !before_1_2 || mappings.contains_key("properties") {
+    if !before_1_2 || mappings.properties.is_some() {
         return;
     }
     let defs = definitions(model, TypeKind::Node, node_types);
@@ -278,11 +169,11 @@ pub fn check_implicit_inputs(
 /// `substitution_filter` (1.3) is a node filter and is held to the node filter grammar. The
 /// form OpenStack tosca-parser reads, with the filter wrapped in a `node_filter:` key, is
 /// unwrapped with a warning, so its content is checked rather than ignored.
-pub fn check_substitution_filter(mappings: &Map, diags: &mut Diagnostics) {
-    let Some(filter) = mappings.get("substitution_filter") else {
+pub fn check_substitution_filter(mappings: &SubstitutionMappings, diags: &mut Diagnostics) {
+    let Some(filter) = &mappings.substitution_filter else {
         return;
     };
-    let wrapped = match filter.as_map().map(Map::entries) {
+    let wrapped = match filter.as_map().map(|m| m.entries()) {
         Some([only]) if only.key.as_str() == Some("node_filter") => Some(only),
         _ => None,
     };
@@ -332,6 +223,8 @@ pub(super) mod mappings {
 
     use crate::diag::{Diagnostic, Diagnostics, codes};
     use crate::ir::{Dialect, NodeId, Topology};
+    use crate::model::substitution::SubstitutionMappings;
+    use crate::model::value::{Value, ValueMap};
     use crate::model::{TypeDef, TypeKind};
     use crate::resolve::nodes::{NodeBuilder, defs_complete};
     use crate::resolve::types::definitions;
@@ -347,7 +240,7 @@ pub(super) mod mappings {
     /// Every check of the names a substitution mapping uses.
     pub fn check(
         builder: &mut NodeBuilder,
-        mappings: &Map,
+        mappings: &SubstitutionMappings,
         node_types: &[String],
         topology: &Topology,
         nodes: &crate::hash::FastMap<&str, NodeId>,
@@ -366,9 +259,15 @@ pub(super) mod mappings {
             defs: &defs,
             inputs: model.topology.as_ref().map_or(&[][..], |t| &t.inputs),
         };
-        properties(&outer, mappings.get("properties"), topology, diags);
-        attributes(&outer, mappings.get("attributes"), topology, diags);
-        interfaces(builder, &outer, mappings.get("interfaces"), topology, diags);
+        properties(&outer, mappings.properties.as_ref(), topology, diags);
+        attributes(&outer, mappings.attributes.as_ref(), topology, diags);
+        interfaces(
+            builder,
+            &outer,
+            mappings.interfaces.as_ref(),
+            topology,
+            diags,
+        );
     }
 
     /// The substituted node type and its definitions, most specific first.
@@ -396,8 +295,8 @@ pub(super) mod mappings {
 
         /// Whether a `[CAPABILITY, <name>, ...]` or `[RELATIONSHIP, <name>, ...]` key names a
         /// capability or requirement the node type defines; reports it when not.
-        fn qualified_key(&self, key: &Yaml, diags: &mut Diagnostics) {
-            let Some([kind, name, ..]) = key.as_seq() else {
+        fn qualified_key(&self, key: &Value, diags: &mut Diagnostics) {
+            let Some([kind, name, ..]) = key.as_list() else {
                 return;
             };
             let (section, noun) = match kind.scalar_text() {
@@ -428,11 +327,13 @@ pub(super) mod mappings {
     /// an input of the template of the same type; every required input without a default mapped.
     fn properties(
         outer: &Outer,
-        section: Option<&Yaml>,
+        section: Option<&Value>,
         topology: &Topology,
         diags: &mut Diagnostics,
     ) {
-        let entries = section.and_then(Yaml::as_map).map_or(&[][..], Map::entries);
+        let entries = section
+            .and_then(Value::as_map)
+            .map_or(&[][..], ValueMap::entries);
         let known = outer.names("properties");
         let inputs: Vec<&str> = topology.inputs.iter().map(|i| i.name.as_str()).collect();
         let mut mapped: HashSet<&str> = HashSet::new();
@@ -510,11 +411,13 @@ pub(super) mod mappings {
     /// the template of the same type.
     fn attributes(
         outer: &Outer,
-        section: Option<&Yaml>,
+        section: Option<&Value>,
         topology: &Topology,
         diags: &mut Diagnostics,
     ) {
-        let entries = section.and_then(Yaml::as_map).map_or(&[][..], Map::entries);
+        let entries = section
+            .and_then(Value::as_map)
+            .map_or(&[][..], ValueMap::entries);
         let mut known = outer.names("attributes");
         known.extend(outer.names("properties"));
         let outputs: Vec<&str> = topology.outputs.iter().map(|o| o.name.as_str()).collect();
@@ -576,11 +479,13 @@ pub(super) mod mappings {
     fn interfaces(
         builder: &mut NodeBuilder,
         outer: &Outer,
-        section: Option<&Yaml>,
+        section: Option<&Value>,
         topology: &Topology,
         diags: &mut Diagnostics,
     ) {
-        let entries = section.and_then(Yaml::as_map).map_or(&[][..], Map::entries);
+        let entries = section
+            .and_then(Value::as_map)
+            .map_or(&[][..], ValueMap::entries);
         let workflows: Vec<&str> = topology.workflows.iter().map(|w| w.name.as_str()).collect();
         let mut known: Vec<&str> = outer
             .defs
@@ -603,7 +508,7 @@ pub(super) mod mappings {
                 continue;
             }
             let operations = operations_of(builder, outer.defs, interface);
-            for op in entry.value.as_map().map_or(&[][..], Map::entries) {
+            for op in entry.value.as_map().map_or(&[][..], ValueMap::entries) {
                 let operation = op.key.scalar_text().unwrap_or_default();
                 if !operations.iter().any(|o| o == operation) {
                     let listed: Vec<&str> = operations.iter().map(String::as_str).collect();
@@ -667,7 +572,13 @@ pub(super) mod mappings {
     }
 
     /// A mapped name that names nothing of its kind.
-    fn unknown(message: String, at: &Yaml, wanted: &str, known: &[&str], rule: &str) -> Diagnostic {
+    fn unknown(
+        message: String,
+        at: &Value,
+        wanted: &str,
+        known: &[&str],
+        rule: &str,
+    ) -> Diagnostic {
         Diagnostic::error(codes::TOSCA_UNKNOWN_NAME, message)
             .at(at.span)
             .did_you_mean(
@@ -681,7 +592,7 @@ pub(super) mod mappings {
     fn mismatch(
         expected: Option<&str>,
         declared: Option<&str>,
-        at: &Yaml,
+        at: &Value,
         noun: &str,
         diags: &mut Diagnostics,
     ) {

@@ -12,7 +12,8 @@ use super::typing::Typing;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Value;
 use crate::model::literals::{self, compare_versions};
-use crate::yaml::Node as Yaml;
+use crate::model::tree::{Pair, Shape as TreeShape, Tree};
+use crate::model::value::Data;
 
 /// The operators of the Simple Profile.
 const OPERATORS: &[&str] = &[
@@ -31,18 +32,18 @@ const OPERATORS: &[&str] = &[
 ];
 
 /// Checks `value` (read from `node`, of type `type_name`, named `path`) against one clause.
-pub fn check(
+pub fn check<N: Tree, C: Tree>(
     typing: &mut Typing,
     value: &Value,
-    node: &Yaml,
-    clause: &Yaml,
+    node: &N,
+    clause: &C,
     type_name: &str,
     path: &str,
     diags: &mut Diagnostics,
 ) {
     // A clause judged where it is written had its own mistakes reported there.
     let mut reported = Diagnostics::new();
-    let clause_problems = if typing.patterns.was_judged(clause.span) {
+    let clause_problems = if typing.patterns.was_judged(clause.span()) {
         &mut reported
     } else {
         &mut *diags
@@ -60,8 +61,8 @@ pub fn check(
                     shown(operand)
                 ),
             )
-            .at(node.span)
-            .label(clause.span, "the constraint")
+            .at(node.span())
+            .label(clause.span(), "the constraint")
             .hint("change the value, or the constraint if it is wrong"),
         );
     }
@@ -69,29 +70,29 @@ pub fn check(
 
 /// A clause's operator and operand; `None` (reported) when it is not a single-key map with a
 /// known operator.
-pub fn parse<'y>(clause: &'y Yaml, diags: &mut Diagnostics) -> Option<(&'y str, &'y Yaml)> {
+pub fn parse<'y, C: Tree>(clause: &'y C, diags: &mut Diagnostics) -> Option<(&'y str, &'y C)> {
     parse_to(clause, Some(diags))
 }
 
 /// [`parse`], reporting to `diags` if any (`None` where the clause's owner reports it).
-pub fn parse_to<'y>(
-    clause: &'y Yaml,
+pub fn parse_to<'y, C: Tree>(
+    clause: &'y C,
     diags: Option<&mut Diagnostics>,
-) -> Option<(&'y str, &'y Yaml)> {
-    let Some([entry]) = clause.as_map().map(|m| m.entries()) else {
+) -> Option<(&'y str, &'y C)> {
+    let Some([entry]) = clause.entries() else {
         if let Some(diags) = diags {
             diags.push(
                 Diagnostic::error(
                     codes::TOSCA_SHAPE,
                     "a constraint clause must be a single-key map `{operator: operand}`",
                 )
-                .at(clause.span)
+                .at(clause.span())
                 .hint("e.g. `- in_range: [ 1, 65535 ]`; constraints are a list of such clauses"),
             );
         }
         return None;
     };
-    let operator = entry.key.scalar_text()?;
+    let operator = entry.key().scalar_text()?;
     if !OPERATORS.contains(&operator) {
         // Not reported (`None`): the clause's owner reports it.
         let diags = diags?;
@@ -100,7 +101,7 @@ pub fn parse_to<'y>(
                 codes::TOSCA_UNKNOWN_KEY,
                 format!("unknown constraint operator `{operator}`"),
             )
-            .at(entry.key.span)
+            .at(entry.key().span())
             .did_you_mean(
                 operator,
                 OPERATORS,
@@ -109,7 +110,7 @@ pub fn parse_to<'y>(
         );
         return None;
     }
-    Some((operator, &entry.value))
+    Some((operator, entry.value()))
 }
 
 /// Judges one clause on its own, as written for type `type_name`: a single-key map with a known
@@ -119,7 +120,7 @@ pub fn parse_to<'y>(
 /// Additional Requirements: "Constraints of a property definition SHALL be type-compatible
 /// with the type defined for that definition"). Each mistake is reported as [`check`] reports
 /// it when it meets the clause.
-pub fn judge(typing: &mut Typing, clause: &Yaml, type_name: &str, diags: &mut Diagnostics) {
+pub fn judge<C: Tree>(typing: &mut Typing, clause: &C, type_name: &str, diags: &mut Diagnostics) {
     let Some((operator, operand)) = parse(clause, diags) else {
         return;
     };
@@ -136,8 +137,8 @@ pub fn judge(typing: &mut Typing, clause: &Yaml, type_name: &str, diags: &mut Di
             if compare(&low_value, &high_value) == Some(Ordering::Greater) {
                 diags.push(
                     bad_operand(operand, operator, "[min, max] with min not above max")
-                        .label(low.span, "min")
-                        .label(high.span, "max")
+                        .label(low.span(), "min")
+                        .label(high.span(), "max")
                         .hint(format!(
                             "write `in_range: [ {}, {} ]`",
                             shown(high),
@@ -146,7 +147,7 @@ pub fn judge(typing: &mut Typing, clause: &Yaml, type_name: &str, diags: &mut Di
                 );
             }
         }
-        "valid_values" => match operand.as_seq() {
+        "valid_values" => match operand.items() {
             Some(items) => {
                 for item in items {
                     typing.operand(item, type_name, operator, diags);
@@ -180,11 +181,11 @@ pub fn judge(typing: &mut Typing, clause: &Yaml, type_name: &str, diags: &mut Di
 /// Whether `value` (of type `type_name`) satisfies `operator: operand`. `None` when that cannot
 /// be told now: the value is a function known only at deployment, the two cannot be compared,
 /// or the operand is malformed (reported).
-pub fn holds(
+pub fn holds<C: Tree>(
     typing: &mut Typing,
     value: &Value,
     operator: &str,
-    operand: &Yaml,
+    operand: &C,
     type_name: &str,
     diags: &mut Diagnostics,
 ) -> Option<bool> {
@@ -201,11 +202,11 @@ pub fn holds(
 /// [`holds`], reporting to `diags` if any: `None` where the clause is judged again (against
 /// each candidate of a requirement, say) after its owner read it and reported what is wrong
 /// with it (each caller names that place).
-pub fn holds_to(
+pub fn holds_to<C: Tree>(
     typing: &mut Typing,
     value: &Value,
     operator: &str,
-    operand: &Yaml,
+    operand: &C,
     type_name: &str,
     diags: &mut Option<&mut Diagnostics>,
 ) -> Option<bool> {
@@ -248,7 +249,7 @@ pub fn holds_to(
             above && below
         }
         "valid_values" => {
-            let Some(items) = operand.as_seq() else {
+            let Some(items) = operand.items() else {
                 report(diags, || {
                     bad_operand(operand, operator, "a list of the allowed values")
                 });
@@ -261,15 +262,13 @@ pub fn holds_to(
             allowed.iter().any(|a| same(value, a))
         }
         "length" | "min_length" | "max_length" => {
-            let Some(limit) = operand.as_scalar().and_then(|s| match s.core {
-                crate::yaml::Core::Int(i) if i >= 0 => Some(i as usize),
-                _ => None,
-            }) else {
+            let TreeShape::Scalar(_, Data::Integer(limit @ 0..)) = operand.shape() else {
                 report(diags, || {
                     bad_operand(operand, operator, "a non-negative integer")
                 });
                 return None;
             };
+            let limit = limit as usize;
             let len = length(value)?;
             match operator {
                 "length" => len == limit,
@@ -308,7 +307,7 @@ pub fn holds_to(
                                 refused.why()
                             ),
                         )
-                        .at(operand.span)
+                        .at(operand.span())
                         .hint(refused.hint().unwrap_or_default())
                     });
                     return None;
@@ -322,11 +321,11 @@ pub fn holds_to(
 }
 
 /// The two bounds of an `in_range` operand; `None` (reported) when it is not a list of two.
-fn in_range_bounds<'y>(
-    operand: &'y Yaml,
+fn in_range_bounds<'y, C: Tree>(
+    operand: &'y C,
     diags: &mut Option<&mut Diagnostics>,
-) -> Option<(&'y Yaml, &'y Yaml)> {
-    let Some([low, high]) = operand.as_seq() else {
+) -> Option<(&'y C, &'y C)> {
+    let Some([low, high]) = operand.items() else {
         report(diags, || {
             bad_operand(operand, "in_range", "a list of two values, [min, max]")
         });
@@ -352,10 +351,10 @@ pub(super) fn bound_type(type_name: &str) -> &str {
 }
 
 /// The source text of a node, for messages (`[ 1, 65535 ]`, `2 GB`).
-pub fn shown(node: &Yaml) -> String {
-    match node.as_scalar() {
-        Some(s) => s.text.to_string(),
-        None => match node.as_seq() {
+pub fn shown<N: Tree>(node: &N) -> String {
+    match node.scalar_text() {
+        Some(text) => text.to_string(),
+        None => match node.items() {
             Some(items) => format!(
                 "[{}]",
                 items.iter().map(shown).collect::<Vec<_>>().join(", ")
@@ -365,12 +364,12 @@ pub fn shown(node: &Yaml) -> String {
     }
 }
 
-fn bad_operand(operand: &Yaml, operator: &str, expected: &str) -> Diagnostic {
+fn bad_operand<C: Tree>(operand: &C, operator: &str, expected: &str) -> Diagnostic {
     Diagnostic::error(
         codes::TOSCA_SHAPE,
         format!("the operand of `{operator}` must be {expected}"),
     )
-    .at(operand.span)
+    .at(operand.span())
 }
 
 /// Equal values: numbers by value (2 equals 2.0), scalars in their canonical unit.

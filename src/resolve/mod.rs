@@ -26,9 +26,11 @@ mod entry_schema_required;
 mod filters;
 mod fixed_parameters;
 mod fulfil;
+mod function_artifacts;
 mod function_targets;
 mod functions;
 mod groups_and_policies;
+mod inline_cycles;
 mod interface_defs;
 mod interface_parameters;
 mod interface_types;
@@ -62,6 +64,7 @@ mod simple_eval;
 mod simple_new_definitions;
 mod simple_occurrences;
 mod substitution;
+mod substitution_filter_paths;
 mod substitution_mappings;
 mod target_types;
 mod template_names;
@@ -233,7 +236,10 @@ pub fn resolve(model: &Model, ctx: &Context, diags: &mut Diagnostics) -> Topolog
         patterns,
     };
     nodes.build(template, &mut topology, diags);
-    functions.read_implementations(|yaml, notes| nodes.function_implementation(yaml, notes));
+    functions.read_implementations(
+        |yaml, notes| nodes.function_implementation(yaml, notes),
+        diags,
+    );
     let unfulfilled = requirements::connect(&mut nodes, template, &functions, &mut topology, diags);
     groups_and_policies::read(&mut nodes, template, &mut topology, diags);
     // A workflow's get_input names the workflow's own inputs: read without binding.
@@ -496,6 +502,7 @@ fn after_build(
 ) {
     unset_inputs::check(model, ancestry, template, topology, diags);
     workflow_calls::steps::check(model, template, topology, diags);
+    inline_cycles::check(template, diags);
     groups_and_policies::membership::check(model, ancestry, template, topology, diags);
     port_order::check(template, topology, diags);
 }

@@ -306,7 +306,7 @@ fn check_in_range(
                         codes::TOSCA_CONSTRAINT,
                         format!(
                             "{noun} `{name}` refines the inherited `in_range: {}` to `in_range: {}`, which is wider",
-                            shown(wider),
+                            shown(*wider),
                             shown(own)
                         ),
                     )
@@ -332,20 +332,21 @@ fn in_ranges(definition: &Map) -> Vec<&Yaml> {
         .collect()
 }
 
-/// The two bounds of an `in_range` operand, read quietly (a malformed one is reported where it
-/// is written, `written_definitions::judge_constraints`).
+/// The two bounds of an `in_range` operand as values of the definition's type, `None` when one
+/// is not a value of it. Read without reporting ([`Typing::operand_fit`]): the operand is read
+/// where it is written, and a malformed one reported there (`written_definitions::
+/// judge_constraints`). A bound that is a call or a collection reads, but compares with
+/// nothing, so it decides nothing.
 fn bounds(typing: &mut Typing, operand: &Yaml, type_name: &str) -> Option<(Bound, Bound)> {
     let [low, high] = operand.as_seq()? else {
         return None;
     };
     let element = bound_type(type_name);
-    let mut quiet = Diagnostics::new();
     let mut read = |node: &Yaml| match node.scalar_text() {
-        Some("UNBOUNDED") => Bound::Unbounded,
-        _ => Bound::Value(typing.operand(node, element, "in_range", &mut quiet)),
+        Some("UNBOUNDED") => Some(Bound::Unbounded),
+        _ => typing.operand_fit(node, element).ok().map(Bound::Value),
     };
-    let bounds = (read(low), read(high));
-    quiet.is_empty().then_some(bounds)
+    Some((read(low)?, read(high)?))
 }
 
 /// Whether bound `a` lies strictly below bound `b`; bounds that cannot be compared are not.

@@ -6,6 +6,12 @@
 //! with a field the type does not define, could not authorize anything, and an orchestrator
 //! fetching the repository's artifacts would fail only at deployment.
 //!
+//! A credential is data, not a place for functions: the Simple Profile evaluates its intrinsic
+//! functions in property, attribute and parameter values of a topology (A.9 / 4.x Intrinsic
+//! functions), and a repository is read before any topology exists. So `credential:
+//! { token: s3cr3t }`, the shortest credential there is (the required `token` alone), is the
+//! field `token`, not a call of the `token` function with one argument.
+//!
 //! TOSCA 2.0 repository definitions have no `credential` (§6.5 Repository Definitions:
 //! description, metadata, url); its grammar reports the keyname there.
 
@@ -25,7 +31,19 @@ pub fn check(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
     for (name, repository) in &model.repositories {
         if let Some(credential) = &repository.credential {
             let path = format!("repositories.{name}.credential");
-            typing.value_of_type(credential, CREDENTIAL, &path, diags);
+            // A credential naming its `token` and nothing else is a single-entry map the value
+            // reader would take for a call of the `token` function, whose name the field
+            // shares. `token` is the only required field, so such a credential is whole when
+            // the token is a string (C.2.1 tosca.datatypes.Credential: `token`, string,
+            // required).
+            match credential.as_map().map(|m| m.entries()) {
+                Some([entry]) if entry.key.as_str() == Some("token") => {
+                    typing.value_of_type(&entry.value, "string", &format!("{path}.token"), diags);
+                }
+                _ => {
+                    typing.value_of_type(credential, CREDENTIAL, &path, diags);
+                }
+            }
         }
     }
 }

@@ -16,44 +16,40 @@
 use indexmap::IndexMap;
 
 use super::assignments::definition;
-use super::boundary::{Target, mapping_targets, well_formed_entries};
 use crate::diag::{Diagnostic, Diagnostics, codes, plural};
 use crate::ir::{NodeId, Topology};
-use crate::model::Model;
+use crate::model::substitution::{BoundaryMappings, Target};
+use crate::model::{Model, Text, Value};
 use crate::source::Span;
-use crate::yaml::{Map, Node as Yaml};
 
 /// What the mappings of one outer requirement name map onto.
 #[derive(Default)]
-struct Mapped<'y> {
-    /// Each mapping, in the order written.
-    all: Vec<&'y Yaml>,
-    /// The mappings onto a mandatory inner requirement.
-    mandatory: Vec<&'y Yaml>,
+struct Mapped<'m> {
+    /// Each mapping's key, in the order written.
+    all: Vec<&'m Value>,
+    /// The keys of the mappings onto a mandatory inner requirement.
+    mandatory: Vec<&'m Value>,
 }
 
 /// Checks the `requirements` mappings of a TOSCA 2.0 `substitution_mappings` against the rules
 /// above; `node_types` is the substituted node type's ancestry, `nodes` the inner templates.
 pub fn check(
     model: &Model,
-    mappings: &Map,
+    requirements: &BoundaryMappings,
     node_types: &[String],
     topology: &Topology,
     nodes: &crate::hash::FastMap<&str, NodeId>,
     diags: &mut Diagnostics,
 ) {
-    let Some(section) = mappings.get("requirements") else {
-        return;
-    };
     let mut by_name: IndexMap<&str, Mapped> = IndexMap::new();
-    for entry in well_formed_entries("requirements", section) {
+    for entry in &requirements.entries {
         let Some(name) = entry.key.scalar_text() else {
             continue;
         };
         // One mapping may name several inner requirements (§15.5.2): they share the one outer
         // relationship, so the mapping counts once, as mandatory if any of them is.
         let mut mandatory = false;
-        for target in mapping_targets(&entry.value, true).unwrap_or_default() {
+        for target in entry.targets.iter().flatten() {
             if let Target::Pair(node, inner) = target {
                 mandatory |= onto_mandatory(node, inner, topology, nodes, diags);
             }
@@ -132,15 +128,13 @@ fn too_many(written: bool, message: String, at: Span, range_at: Span, hint: &str
 /// Whether the mapping onto requirement `inner` of node template `node` maps onto a mandatory
 /// requirement; reports a mapping onto a requirement the inner template already fulfils.
 fn onto_mandatory(
-    node: &Yaml,
-    inner: &Yaml,
+    node: &Text,
+    inner: &Text,
     topology: &Topology,
     nodes: &crate::hash::FastMap<&str, NodeId>,
     diags: &mut Diagnostics,
 ) -> bool {
-    let (Some(node_name), Some(inner_name)) = (node.scalar_text(), inner.scalar_text()) else {
-        return false;
-    };
+    let (node_name, inner_name) = (node.text.as_str(), inner.text.as_str());
     let Some(&id) = nodes.get(node_name) else {
         return false; // reported where the mapping is read
     };

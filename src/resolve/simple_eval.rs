@@ -178,7 +178,7 @@ impl Evaluator<'_> {
             let before = self.deferrals;
             let mut attempt = Diagnostics::with_cap(0);
             self.depth = 0;
-            let evaluated = self.value(value, place, topology, &mut attempt);
+            let evaluated = self.value(value, place, topology, &mut Some(&mut attempt));
             if self.deferrals == before {
                 diags.extend(attempt.finish());
                 return evaluated;
@@ -193,7 +193,9 @@ impl Evaluator<'_> {
         while let Some(slot) = self.deferred.last().cloned() {
             let before = self.deferrals;
             self.depth = 0;
-            self.reached(slot.clone(), &[], topology, &mut Diagnostics::with_cap(1));
+            // Reports nothing: what is wrong in the property is reported where it is evaluated
+            // as a value of its own (`settled_value`), once it is known.
+            self.reached(slot.clone(), &[], topology, &mut None);
             if (self.deferrals == before || self.known.contains_key(&slot))
                 && let Some(i) = self.deferred.iter().rposition(|s| *s == slot)
             {
@@ -208,7 +210,7 @@ impl Evaluator<'_> {
         value: &Value,
         place: Place,
         topology: &Topology,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         match value {
             Value::List(items) if value.has_call() => Value::List(
@@ -232,7 +234,7 @@ impl Evaluator<'_> {
         call: &Call,
         place: Place,
         topology: &Topology,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
         let args: Vec<Value> = call
             .args
@@ -245,7 +247,7 @@ impl Evaluator<'_> {
                 Some(copy) => match self.patterns.budget().compute(copy.weight()) {
                     Ok(()) => copy,
                     Err(exceeded) => {
-                        if let Some(span) = call.span {
+                        if let (Some(span), Some(diags)) = (call.span, diags) {
                             diags.push(computed_too_much(
                                 "get_property",
                                 copy.weight(),
@@ -271,7 +273,7 @@ impl Evaluator<'_> {
                     Outcome::Value(v) => v,
                     Outcome::Later => kept(),
                     Outcome::Limit { message, limit } => {
-                        if let Some(span) = call.span {
+                        if let (Some(span), Some(diags)) = (call.span, diags) {
                             diags.push(
                                 Diagnostic::error(codes::TOSCA_LIMIT, message.replace('$', ""))
                                     .at(span)
@@ -281,7 +283,7 @@ impl Evaluator<'_> {
                         kept()
                     }
                     Outcome::Wrong { message, .. } => {
-                        if let Some(span) = call.span {
+                        if let (Some(span), Some(diags)) = (call.span, diags) {
                             diags.push(
                                 Diagnostic::error(codes::TOSCA_FUNCTION, message.replace('$', ""))
                                     .at(span),
@@ -301,7 +303,7 @@ impl Evaluator<'_> {
         args: &[Value],
         place: Place,
         topology: &Topology,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Option<Value> {
         let entity = args.first()?.as_str()?;
         let names: Vec<&str> = args[1..].iter().map_while(Value::as_str).collect();
@@ -388,7 +390,7 @@ impl Evaluator<'_> {
         slot: Slot,
         path: &[Value],
         topology: &Topology,
-        diags: &mut Diagnostics,
+        diags: &mut Option<&mut Diagnostics>,
     ) -> Option<Value> {
         if let Some(known) = self.known.get(&slot) {
             return known.as_ref().and_then(|v| nested(v, path));

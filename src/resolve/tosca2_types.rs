@@ -94,6 +94,7 @@ pub fn check(
     for named in model.functions.values().chain(service_functions) {
         checker.signatures(&named.def);
     }
+    super::function_artifacts::check(model, checker.ancestry, checker.diags);
     super::refinement::new_definitions(model, checker.ancestry, checker.diags);
 }
 
@@ -297,9 +298,17 @@ impl Checker<'_, '_> {
         // A condition clause too (§15.1 Substitution Mapping), which no other pass reads unless
         // a node is substituted.
         let substitution = template.substitution_mappings.as_ref();
-        if let Some(filter) = substitution.and_then(|m| m.as_map()?.get("substitution_filter")) {
+        if let Some(filter) = substitution.and_then(|m| m.substitution_filter.as_ref()) {
             self.functions(filter);
             self.clause_types(filter, None, None);
+        }
+        if let Some(mappings) = substitution {
+            super::substitution_filter_paths::check(
+                self.model,
+                self.ancestry,
+                mappings,
+                self.diags,
+            );
         }
         for policy in &template.policies {
             let triggers = policy
@@ -365,6 +374,13 @@ impl Checker<'_, '_> {
                 ));
             }
         }
+        self.schemas(body);
+    }
+
+    /// The `key_schema` and `entry_schema` of a definition, schema or list or map data type
+    /// (§9.2 Data Type, §9.3 Schema Definition): each names a data type, and a schema written
+    /// as a map is judged as any definition is, its `validation` against its own `type`.
+    fn schemas(&mut self, body: &Map) {
         for schema in ["key_schema", "entry_schema"] {
             match body.get(schema) {
                 Some(s) if s.as_str().is_some() => self.data_type_ref(s),
@@ -432,6 +448,7 @@ impl Checker<'_, '_> {
         let is_scalar = base.as_deref() == Some("scalar");
         let defs = definitions(self.model, TypeKind::Data, &chain);
         data_type_schemas(self, name, base.as_deref(), map);
+        self.schemas(map);
         self.diags.extend(missing_data_type_entry_schema(name, map));
         if let (Some(base), Some(props)) = (&base, map.entry("properties")) {
             self.diags.push(

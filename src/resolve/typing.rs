@@ -21,6 +21,7 @@ use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
 use crate::model::literals::{self, UnitTable};
+use crate::model::tree::Tree;
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
 
@@ -159,7 +160,13 @@ impl<'m> Typing<'_, 'm> {
                 None => match diags {
                     Some(diags) => {
                         if check_names {
-                            diags.push(unknown_name(owner, section, name, entry, definitions));
+                            diags.push(unknown_name(
+                                owner,
+                                section,
+                                name,
+                                entry.key.span,
+                                definitions,
+                            ));
                         }
                         self.reader.value(node, diags)
                     }
@@ -199,9 +206,9 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// `node` read as a value of the definition `def`; `path` names it in messages.
-    pub fn value(
+    pub fn value<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         def: &Definition<'m>,
         path: &str,
         diags: &mut Diagnostics,
@@ -211,9 +218,9 @@ impl<'m> Typing<'_, 'm> {
 
     /// `node` read as a value of the type `type_name` itself (no definition around it: a
     /// keyname the grammar types, such as a 1.x repository's `credential`).
-    pub fn value_of_type(
+    pub fn value_of_type<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         type_name: &str,
         path: &str,
         diags: &mut Diagnostics,
@@ -229,9 +236,9 @@ impl<'m> Typing<'_, 'm> {
     /// `node` read against a schema definition (a type name, or a map with `type`,
     /// `entry_schema`, `key_schema` and `validation`), as a function signature declares its
     /// arguments (§10.4 Function Definitions).
-    pub fn schema_value(
+    pub fn schema_value<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         schema: &'m Yaml,
         path: &str,
         diags: &mut Diagnostics,
@@ -309,7 +316,7 @@ impl<'m> Typing<'_, 'm> {
     /// is wrong in the node as a value is reported where the assignment's `allocation` is
     /// first read (`fulfil::choose::plain_allocation`); what is wrong against the capability,
     /// by the caller ([`super::allocation::read`]).
-    pub fn amount(&mut self, node: &Yaml, type_name: &str) -> Option<Value> {
+    pub fn amount<N: Tree>(&mut self, node: &N, type_name: &str) -> Option<Value> {
         if self.reader.is_call(node) {
             return Some(self.reader.plain(node));
         }
@@ -323,9 +330,9 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A constraint's operand read as a value of the constrained type.
-    pub fn operand(
+    pub fn operand<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         type_name: &str,
         operator: &str,
         diags: &mut Diagnostics,
@@ -334,9 +341,9 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// [`Self::operand`], reporting to `diags` if any (`None`: the clause's owner reports it).
-    pub fn operand_to(
+    pub fn operand_to<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         type_name: &str,
         operator: &str,
         diags: &mut Option<&mut Diagnostics>,
@@ -352,7 +359,7 @@ impl<'m> Typing<'_, 'm> {
     /// compared are of the same type). The clause is type-checked where it is written
     /// (`validation_clause_types`), which reports such an operand once; where it meets a
     /// value (`validation::check`), it is judged only when its operands are of the type.
-    pub fn operand_fit(&mut self, node: &Yaml, type_name: &str) -> Result<Value, String> {
+    pub fn operand_fit<N: Tree>(&mut self, node: &N, type_name: &str) -> Result<Value, String> {
         let path = "the operand";
         self.read_fitting(node, type_name, Schemas::NONE, path, 0, &mut None)
             .map(|(value, _)| value)
@@ -500,20 +507,20 @@ fn shape_name(shape: &Shape) -> &'static str {
 }
 
 /// A version written as its major number alone (`16`), which tosca-parser accepts.
-fn major_only(node: &Yaml) -> Option<String> {
-    let text = &*node.as_scalar()?.text;
+fn major_only<N: Tree>(node: &N) -> Option<String> {
+    let text = node.scalar_text()?;
     (!text.is_empty() && text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit()))
         .then(|| text.to_string())
 }
 
 /// A YAML 1.1 boolean spelling (`yes`, `off`, ...) that YAML 1.2 reads as a string.
-pub(super) fn yaml11_bool(node: &Yaml) -> Option<(String, bool)> {
-    let scalar = node.as_scalar()?;
-    if scalar.core != crate::yaml::Core::Str || !node.style.is_plain() {
+pub(super) fn yaml11_bool<N: Tree>(node: &N) -> Option<(String, bool)> {
+    let text = node.as_str()?;
+    if !node.plain() {
         return None;
     }
-    let b = crate::yaml::yaml11_bool_word(&scalar.text)?;
-    Some((scalar.text.to_string(), b))
+    let b = crate::yaml::yaml11_bool_word(text)?;
+    Some((text.to_string(), b))
 }
 
 fn is_base64(text: &str) -> bool {
@@ -539,7 +546,7 @@ fn unknown_name(
     owner: &str,
     section: &str,
     name: &str,
-    entry: &crate::yaml::Entry,
+    at: crate::source::Span,
     defined: &IndexMap<&str, Definition>,
 ) -> Diagnostic {
     let what = match section {
@@ -557,7 +564,7 @@ fn unknown_name(
         codes::TOSCA_UNKNOWN_NAME,
         format!("{owner} assigns {what} `{name}`, which its type does not define"),
     )
-    .at(entry.key.span)
+    .at(at)
     .did_you_mean(name, &known, Some(otherwise))
 }
 

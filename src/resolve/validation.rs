@@ -11,7 +11,7 @@
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Function, Value};
-use crate::yaml::Node as Yaml;
+use crate::model::tree::Tree;
 
 use super::calls::builtins::{self, Group, Outcome};
 use super::calls::syntax;
@@ -19,11 +19,11 @@ use super::typing::Typing;
 use super::values::nested;
 
 /// Reports `value` (written at `node`) when `clause` is false for it.
-pub fn check(
+pub fn check<N: Tree, C: Tree>(
     typing: &mut Typing,
     value: &Value,
-    node: &Yaml,
-    clause: &Yaml,
+    node: &N,
+    clause: &C,
     type_name: &str,
     path: &str,
     diags: &mut Diagnostics,
@@ -42,8 +42,8 @@ pub fn check(
                 codes::TOSCA_CONSTRAINT,
                 format!("`{path}` does not pass the validation clause of type `{type_name}`"),
             )
-            .at_with(node.span, "this value")
-            .label(clause.span, "the validation clause it fails")
+            .at_with(node.span(), "this value")
+            .label(clause.span(), "the validation clause it fails")
             .hint("give a value for which the clause is true (§9.11 Validation Clause)"),
         );
     }
@@ -57,7 +57,7 @@ struct Eval<'a, 't, 'm> {
 
 impl Eval<'_, '_, '_> {
     /// The value of an expression, or `None` when it cannot be known here.
-    fn eval(&mut self, node: &Yaml) -> Option<Value> {
+    fn eval<C: Tree>(&mut self, node: &C) -> Option<Value> {
         let Some(call) = syntax::call(node) else {
             // A literal where a boolean expression or operand is expected.
             return self.operand(node, false);
@@ -69,7 +69,7 @@ impl Eval<'_, '_, '_> {
             Function::Value => {
                 let mut path = Vec::with_capacity(args.len());
                 for arg in &args {
-                    path.push(self.eval(arg)?);
+                    path.push(self.eval(*arg)?);
                 }
                 nested(self.value, &path)
             }
@@ -87,7 +87,7 @@ impl Eval<'_, '_, '_> {
                 let subject = self.eval(a)?;
                 let is_value = is_value(a);
                 let mut items = Vec::new();
-                for item in list.as_seq()? {
+                for item in list.items()? {
                     items.push(self.operand(item, is_value)?);
                 }
                 outcome(builtins::apply(
@@ -99,7 +99,7 @@ impl Eval<'_, '_, '_> {
             Function::InRange if self.typing.model.in_range_function => {
                 let [a, bounds] = args[..] else { return None };
                 let subject = self.eval(a)?;
-                let [lower, upper] = bounds.as_seq()? else {
+                let [lower, upper] = bounds.items()? else {
                     return None;
                 };
                 let (lower, upper) = (
@@ -115,7 +115,7 @@ impl Eval<'_, '_, '_> {
             _ if builtins::built_in(name).is_some_and(|b| b.group == Group::Pure) => {
                 let mut values = Vec::with_capacity(args.len());
                 for arg in &args {
-                    values.push(self.eval(arg)?);
+                    values.push(self.eval(*arg)?);
                 }
                 let b = builtins::built_in(name)?;
                 if values.len() < b.min || b.max.is_some_and(|max| values.len() > max) {
@@ -130,11 +130,11 @@ impl Eval<'_, '_, '_> {
 
     /// Two operands: expressions evaluated, literals read as the validated type when the other
     /// side is `$value` itself, else as plain values.
-    fn operands(&mut self, a: &Yaml, b: &Yaml) -> Option<(Value, Value)> {
+    fn operands<C: Tree>(&mut self, a: &C, b: &C) -> Option<(Value, Value)> {
         Some((self.operand(a, is_value(b))?, self.operand(b, is_value(a))?))
     }
 
-    fn operand(&mut self, node: &Yaml, as_validated_type: bool) -> Option<Value> {
+    fn operand<C: Tree>(&mut self, node: &C, as_validated_type: bool) -> Option<Value> {
         if syntax::call(node).is_some() {
             return self.eval(node);
         }
@@ -150,7 +150,7 @@ impl Eval<'_, '_, '_> {
 }
 
 /// Whether an operand is the validated value itself (`$value`, not a key inside it).
-pub(super) fn is_value(node: &Yaml) -> bool {
+pub(super) fn is_value<C: Tree>(node: &C) -> bool {
     syntax::call(node).is_some_and(|c| c.name == "value" && syntax::arguments(&c).is_empty())
 }
 

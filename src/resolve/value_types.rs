@@ -34,6 +34,12 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             .into_iter()
             .flat_map(|interface| of_interface(interface, model.dialect))
             .map(|parameters| parameters.map);
+        // A list or map data type's own schemas (the `key_schema` and `entry_schema` keynames
+        // 1.3 gives a data type definition) name data types as a definition's do: "the name of
+        // the Datatype definition for entries" (A.5.7.2). The type has no `type` to read.
+        if def.kind == TypeKind::Data {
+            definition(model, ancestry, map, diags);
+        }
         for defs in sections.chain(parameters) {
             for entry in defs.entries() {
                 if let Some(body) = entry.value.as_map() {

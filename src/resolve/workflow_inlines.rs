@@ -19,7 +19,14 @@
 //! - An internal workflow's inputs are incoming parameters, which should have no `value` (§9.8
 //!   Parameter Definition: SHOULD NOT, so a warning).
 //! - `set_state` names the node's new state, a `str` (§13.2.3.2 Set State Activity
-//!   Definition).
+//!   Definition). Which strings are states is not judged: TOSCA 2.0 lists no node states
+//!   (csd07 has no normative list; §13.2.3.2 says only "Value of the node state"), and the
+//!   Simple Profile's list (A.3.1 Node States: initial, creating, ... error) is of the states
+//!   "recognized" for the orchestrator to set, not a closed set for workflows: OASIS's own 1.3
+//!   tutorial (`examples/1.3/tutorial/workflows.yaml`) sets `up` and `down`.
+//! - A `delegate` names "the workflow of the node provided by the TOSCA orchestrator"
+//!   (§13.2.3.1 Delegate Workflow Activity Definition), not one of the service template's, so
+//!   its name is not resolved either.
 //!
 //! Policy triggers' `action` lists are activities too (§16.5 Trigger Definition); an `inline`
 //! there has no workflow inputs of its own to read. Only TOSCA 2.0: the Simple Profile's

@@ -21,6 +21,7 @@ use crate::ir::Hosting;
 
 mod addresses;
 mod defaults;
+mod env;
 mod foresight;
 mod images;
 mod kinds;

@@ -124,6 +124,10 @@ pub fn format(text: &str) -> String {
 
 /// The marker of a heredoc this line opens (`<<EOT`, `<<-EOT` at its end), if any.
 fn heredoc_marker(line: &str) -> Option<&str> {
+    // Most lines have no `<` at all, which a byte search says at once.
+    if !line.contains('<') {
+        return None;
+    }
     let code = line.split('#').next().unwrap_or(line).trim_end();
     let at = code.rfind("<<")?;
     let marker = code[at + 2..].trim_start_matches('-');
@@ -176,13 +180,11 @@ struct Scan {
 /// Brackets and the assignment of one line, skipping strings with their interpolations and
 /// comments.
 fn scan(line: &str) -> Scan {
-    #[derive(PartialEq)]
-    enum Mode {
-        Code,
-        Str,
-    }
-    // Each entry: a string, or code inside `${` (which ends at its matching `}`).
-    let mut stack: Vec<Mode> = vec![Mode::Code];
+    // The strings and `${` interpolations open around the byte being read. They alternate (a
+    // string opens in code, an interpolation in a string), so their count says which one is
+    // innermost: a string when it is odd, code (top-level or interpolated) when it is even.
+    // Counted rather than kept as a stack, which was an allocation for every line.
+    let mut open: usize = 0;
     let mut interp_depth: Vec<i64> = Vec::new();
     let mut level: i64 = 0;
     let mut net: i64 = 0;
@@ -193,18 +195,16 @@ fn scan(line: &str) -> Scan {
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
-        let in_str = stack.last() == Some(&Mode::Str);
+        let in_str = open % 2 == 1;
         if in_str {
             match c {
                 b'\\' => i += 1,
-                b'"' => {
-                    stack.pop();
-                }
+                b'"' => open -= 1,
                 b'$' | b'%' if bytes.get(i + 1) == Some(&b'{') => {
                     if i > 0 && bytes[i - 1] == c {
                         // `$${` is a literal `${`.
                     } else {
-                        stack.push(Mode::Code);
+                        open += 1;
                         interp_depth.push(0);
                         i += 1;
                     }
@@ -214,13 +214,13 @@ fn scan(line: &str) -> Scan {
             i += 1;
             continue;
         }
-        let top_level = stack.len() == 1;
+        let top_level = open == 0;
         match c {
             b'#' if top_level => break,
             b'/' if top_level && bytes.get(i + 1) == Some(&b'/') => break,
             b'"' => {
                 leading = false;
-                stack.push(Mode::Str);
+                open += 1;
             }
             b'{' | b'[' | b'(' => {
                 leading = false;
@@ -236,7 +236,7 @@ fn scan(line: &str) -> Scan {
                     if let Some(d) = interp_depth.last_mut() {
                         if *d == 0 && c == b'}' {
                             interp_depth.pop();
-                            stack.pop();
+                            open -= 1;
                         } else {
                             *d -= 1;
                         }

@@ -19,11 +19,11 @@ pub fn addresses_in_value(value: &Json) -> Vec<&str> {
 /// built it (a few levels), never as deep as a template's data.
 fn collect_addresses<'v>(value: &'v Json, out: &mut Vec<&'v str>) {
     match value {
-        Json::String(text) => out.extend(addresses_in(text)),
+        Json::String(text) => addresses_in(text, out),
         Json::Array(items) => items.iter().for_each(|item| collect_addresses(item, out)),
         Json::Object(map) => {
             for (key, item) in map {
-                out.extend(addresses_in(key));
+                addresses_in(key, out);
                 collect_addresses(item, out);
             }
         }
@@ -31,33 +31,27 @@ fn collect_addresses<'v>(value: &'v Json, out: &mut Vec<&'v str>) {
     }
 }
 
-/// Every `type.name` in `text` that may be a resource address (followed by `.`).
-pub fn addresses_in(text: &str) -> Vec<&str> {
+/// Adds to `out` every `type.name` in `text` that may be a resource address: two words (ASCII
+/// letters, digits and `_`) joined by a `.` and followed by another, where the first word is
+/// not the tail of a longer dotted name (no `.` before it).
+///
+/// Found from the dots, which are few in a context's strings (`memchr`), each looking back for
+/// its first word and ahead for its second, rather than by taking every byte for a possible
+/// start of a word and a fresh list for each string: the search was 0.12 G of `tosca2tf`'s
+/// 5.5 G instructions at 10,000 nodes.
+fn addresses_in<'t>(text: &'t str, out: &mut Vec<&'t str>) {
     let bytes = text.as_bytes();
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !word(bytes[i]) || (i > 0 && (word(bytes[i - 1]) || bytes[i - 1] == b'.')) {
-            i += 1;
+    let word = |c: &&u8| c.is_ascii_alphanumeric() || **c == b'_';
+    for dot in memchr::memchr_iter(b'.', bytes) {
+        let start = dot - bytes[..dot].iter().rev().take_while(word).count();
+        if start == dot || (start > 0 && bytes[start - 1] == b'.') {
             continue;
         }
-        let start = i;
-        while i < bytes.len() && word(bytes[i]) {
-            i += 1;
-        }
-        if i < bytes.len() && bytes[i] == b'.' {
-            let mid = i + 1;
-            let mut j = mid;
-            while j < bytes.len() && word(bytes[j]) {
-                j += 1;
-            }
-            if j > mid && j < bytes.len() && bytes[j] == b'.' {
-                out.push(&text[start..j]);
-            }
+        let end = dot + 1 + bytes[dot + 1..].iter().take_while(word).count();
+        if end > dot + 1 && bytes.get(end) == Some(&b'.') {
+            out.push(&text[start..end]);
         }
     }
-    out
 }
 
 /// The strongly connected component of each vertex (Tarjan's algorithm, without recursion).
@@ -125,5 +119,22 @@ mod tests {
         });
         let found = addresses_in_value(&context);
         assert_eq!(found, ["aws_subnet.a", "aws_eip.b"]);
+    }
+
+    #[test]
+    fn an_address_is_two_words_between_dots_that_no_dotted_name_ends_with() {
+        fn found(text: &str) -> Vec<&str> {
+            let mut out = Vec::new();
+            addresses_in(text, &mut out);
+            out
+        }
+        assert_eq!(found("aws_instance.web.id"), ["aws_instance.web"]);
+        assert_eq!(found("${a.b.c.d} x.y.z"), ["a.b", "x.y"]);
+        // A trailing pair, an empty word, a name inside a dotted name, a word glued to a
+        // non-word character: no address.
+        assert_eq!(found("a.b"), Vec::<&str>::new());
+        assert_eq!(found("a..b. .a.b. a.b"), Vec::<&str>::new());
+        assert_eq!(found("-x.y.z é.f.g é f.g.h"), ["x.y", "f.g"]);
+        assert_eq!(found(".start.of."), Vec::<&str>::new());
     }
 }

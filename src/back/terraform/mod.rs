@@ -101,11 +101,10 @@ pub fn render(
     let ledger = super::Ledger::new();
     // With `--provider kubernetes` the resources are the objects `toscana k8s` builds
     // ([`kubernetes`]), which reports on each node; the rules give the nodes their roles and
-    // attribute tables, for outputs.
-    let mut quiet = Diagnostics::new();
+    // attribute tables, for outputs, and report nothing of resources that are not written.
     let node_diags = match provider {
-        Provider::Kubernetes => &mut quiet,
-        _ => &mut *diags,
+        Provider::Kubernetes => None,
+        _ => Some(&mut *diags),
     };
     let mut built = nodes::build(
         backend,
@@ -300,12 +299,9 @@ fn profile_objects(
     if provider != Provider::Kubernetes {
         return elements;
     }
-    let spans = super::kubernetes::profile::node_spans(&elements, topology.nodes.len());
-    let taken = super::kubernetes::profile::objects(
-        topology,
-        |i| spans.get(i).copied().flatten(),
-        &mut Diagnostics::new(),
-    );
+    // Which nodes are the profile's is a decision on their types; their objects, and what is
+    // wrong with them, are `kubernetes::write`'s build (as `toscana k8s` builds them).
+    let taken = super::kubernetes::profile::taken(topology);
     for e in &mut elements {
         if super::kubernetes::profile::is_taken(&taken, e) {
             e.types

@@ -93,7 +93,7 @@ pub struct Context<'a> {
     pub ledger: &'a Ledger,
 }
 
-pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
+pub fn read<'t>(cx: &Context<'t>, mut diags: Option<&mut Diagnostics>) -> Policies<'t> {
     let topology = cx.topology;
     let count = topology.nodes.len();
     let mut out = Policies {
@@ -127,9 +127,16 @@ pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
             .and_then(Json::as_str)
             .unwrap_or("");
         let context = match (role, bind) {
-            ("placement", Some(bind)) => {
-                place(cx, p, props, &names[pi], bind, span, &mut out, diags)
-            }
+            ("placement", Some(bind)) => place(
+                cx,
+                p,
+                props,
+                &names[pi],
+                bind,
+                span,
+                &mut out,
+                diags.as_deref_mut(),
+            ),
             ("scaling", Some(bind)) => {
                 let balancers = balancers.get_or_insert_with(|| self::balancers(cx));
                 let triggers = Reader::new(
@@ -140,25 +147,35 @@ pub fn read<'t>(cx: &Context<'t>, diags: &mut Diagnostics) -> Policies<'t> {
                     Part::Trigger,
                 );
                 scale(
-                    cx, p, props, triggers, bind, balancers, span, &mut out, diags,
+                    cx,
+                    p,
+                    props,
+                    triggers,
+                    bind,
+                    balancers,
+                    span,
+                    &mut out,
+                    diags.as_deref_mut(),
                 );
                 json!({})
             }
             ("unsupported", Some(bind)) => {
                 let reason = bind.get("reason").and_then(Json::as_str).unwrap_or("");
                 let hint = bind.get("hint").and_then(Json::as_str).unwrap_or("");
-                let mut d = Diagnostic::warning(
-                    codes::TF_UNSUPPORTED,
-                    format!(
-                        "policy `{}` of type {} is skipped: {reason}",
-                        p.name, p.type_name
-                    ),
-                )
-                .hint(hint.to_string());
-                if let Some(span) = span {
-                    d = d.at(span);
+                if let Some(diags) = diags.as_deref_mut() {
+                    let mut d = Diagnostic::warning(
+                        codes::TF_UNSUPPORTED,
+                        format!(
+                            "policy `{}` of type {} is skipped: {reason}",
+                            p.name, p.type_name
+                        ),
+                    )
+                    .hint(hint.to_string());
+                    if let Some(span) = span {
+                        d = d.at(span);
+                    }
+                    diags.push(d);
                 }
-                diags.push(d);
                 // The warning names the whole policy as left out, so none of its keys is
                 // reported again.
                 cx.ledger.accounted(ElementKind::Policy, pi);
@@ -177,13 +194,14 @@ fn machines(
     cx: &Context<'_>,
     p: &Policy,
     span: Option<crate::source::Span>,
-    diags: &mut Diagnostics,
+    mut diags: Option<&mut Diagnostics>,
 ) -> Vec<NodeId> {
     let mut out = Vec::new();
     for n in policy_nodes(cx.topology, &p.targets) {
         let machine = cx.hosting.root(n);
         if cx.roles[machine.index()] != "compute" {
-            diags.push(unexpressed(
+            if let Some(diags) = diags.as_deref_mut() {
+                diags.push(unexpressed(
                 span,
                 format!(
                     "policy `{}` is left out for `{}`: it runs on no machine this backend creates",
@@ -192,6 +210,7 @@ fn machines(
                 ),
                 "target a tosca.nodes.Compute, or software hosted on one",
             ));
+            }
             continue;
         }
         if !out.contains(&machine) {
@@ -211,7 +230,7 @@ fn place<'t>(
     bind: &Json,
     span: Option<crate::source::Span>,
     out: &mut Policies<'t>,
-    diags: &mut Diagnostics,
+    mut diags: Option<&mut Diagnostics>,
 ) -> Json {
     let apart = placement_mode(p, props) == Placement::Apart;
     let soft = placement_is_soft(p, props);
@@ -221,7 +240,8 @@ fn place<'t>(
     let strategy = match (soft, word(&format!("{key}_soft"))) {
         (true, Some(w)) => w,
         (true, None) => {
-            diags.push(unexpressed(
+            if let Some(diags) = diags.as_deref_mut() {
+                diags.push(unexpressed(
                 span,
                 format!(
                     "placement policy `{}` is a preference, which this provider's groups cannot be: its targets are kept {} strictly",
@@ -230,6 +250,7 @@ fn place<'t>(
                 ),
                 "drop `soft`/`preferred` from the policy, or accept the strict placement",
             ));
+            }
             word(key).unwrap_or(key)
         }
         (false, _) => word(key).unwrap_or(key),
@@ -238,12 +259,13 @@ fn place<'t>(
     if !zones.is_empty() {
         // As `toscana k8s` reads such a policy: its machines are kept in the zones it names,
         // which says where they are, not that they share or avoid hardware.
-        place_in_zones(cx, p, zones, span, out, diags);
+        place_in_zones(cx, p, zones, span, out, diags.as_deref_mut());
         return json!({});
     }
-    let machines = machines(cx, p, span, diags);
+    let machines = machines(cx, p, span, diags.as_deref_mut());
     if machines.is_empty() {
-        diags.push(unexpressed(
+        if let Some(diags) = diags.as_deref_mut() {
+            diags.push(unexpressed(
             span,
             format!(
                 "placement policy `{}` places no machine this backend creates, so no group is written",
@@ -251,13 +273,15 @@ fn place<'t>(
             ),
             "target Compute nodes, or software hosted on them",
         ));
+        }
         return json!({});
     }
     let mut joined = Vec::new();
     for m in machines {
         let node = &cx.topology.nodes[m.index()].name;
         if let Some(other) = &out.placement[m.index()] {
-            diags.push(unexpressed(
+            if let Some(diags) = diags.as_deref_mut() {
+                diags.push(unexpressed(
                 span,
                 format!(
                     "machine `{node}` is already in the placement group of policy `{}`; policy `{}` is left out for it, since a machine joins one group",
@@ -266,6 +290,7 @@ fn place<'t>(
                 ),
                 "make the placement policies target disjoint machines",
             ));
+            }
             continue;
         }
         out.placement[m.index()] = Some(json!({
@@ -278,7 +303,10 @@ fn place<'t>(
         joined.push(node.clone());
     }
     let limit = bind.get("spread_limit").and_then(Json::as_u64);
-    if apart && let Some(limit) = limit.filter(|&l| joined.len() as u64 > l) {
+    if apart
+        && let Some(limit) = limit.filter(|&l| joined.len() as u64 > l)
+        && let Some(diags) = diags
+    {
         diags.push(unexpressed(
             span,
             format!(
@@ -328,12 +356,13 @@ fn place_in_zones<'t>(
     zones: Vec<&'t Value>,
     span: Option<crate::source::Span>,
     out: &mut Policies<'t>,
-    diags: &mut Diagnostics,
+    mut diags: Option<&mut Diagnostics>,
 ) {
     let mut nth = 0;
-    for m in machines(cx, p, span, diags) {
+    for m in machines(cx, p, span, diags.as_deref_mut()) {
         if let Some(other) = &out.zones[m.index()] {
-            diags.push(unexpressed(
+            if let Some(diags) = diags.as_deref_mut() {
+                diags.push(unexpressed(
                 span,
                 format!(
                     "machine `{}` is already placed in the zones of policy `{}`; the zones of policy `{}` are left out for it",
@@ -343,6 +372,7 @@ fn place_in_zones<'t>(
                 ),
                 "make the placement policies that name zones target disjoint machines",
             ));
+            }
             continue;
         }
         out.zones[m.index()] = Some(Zones {
@@ -365,15 +395,25 @@ fn scale<'t>(
     balancers: &[Vec<NodeId>],
     span: Option<crate::source::Span>,
     out: &mut Policies<'t>,
-    diags: &mut Diagnostics,
+    mut diags: Option<&mut Diagnostics>,
 ) {
     let topology = cx.topology;
     let integer = |v: Option<&Value>| match v.map(|v| known(topology, v)) {
         Some(Value::Integer(i)) => Some(*i),
         _ => None,
     };
-    let cpu = cpu_target(topology, p, props, triggers, bind, span, diags);
-    if props.get("increment").is_some() {
+    let cpu = cpu_target(
+        topology,
+        p,
+        props,
+        triggers,
+        bind,
+        span,
+        diags.as_deref_mut(),
+    );
+    if props.get("increment").is_some()
+        && let Some(diags) = diags.as_deref_mut()
+    {
         diags.push(unexpressed(
             span,
             format!(
@@ -390,10 +430,11 @@ fn scale<'t>(
     }
     .filter(|s| *s >= 0);
     let default_max = bind.get("default_max").and_then(Json::as_i64).unwrap_or(10);
-    for m in machines(cx, p, span, diags) {
+    for m in machines(cx, p, span, diags.as_deref_mut()) {
         let node = &topology.nodes[m.index()];
         if let Some(other) = &out.scaling[m.index()] {
-            diags.push(unexpressed(
+            if let Some(diags) = diags.as_deref_mut() {
+                diags.push(unexpressed(
                 span,
                 format!(
                     "machine `{}` is already scaled by policy `{}`; policy `{}` is left out for it",
@@ -401,6 +442,7 @@ fn scale<'t>(
                 ),
                 "make the scaling policies target disjoint machines",
             ));
+            }
             continue;
         }
         let scalable = cx.ledger.capability(topology, m.index(), "scalable");
@@ -421,7 +463,8 @@ fn scale<'t>(
         );
         let start = integer(desired).unwrap_or(lo);
         if lo < 0 || lo > hi || start < lo || start > hi {
-            let d = Diagnostic::error(
+            if let Some(diags) = diags.as_deref_mut() {
+                let d = Diagnostic::error(
                     codes::TF_OUT_OF_RANGE,
                     format!(
                         "scaling policy `{}` asks machine `{}` for {start} instances between {lo} and {hi}, which no autoscaling group can hold",
@@ -429,10 +472,11 @@ fn scale<'t>(
                     ),
                 )
                 .hint("give 0 <= min_instances <= default_instances <= max_instances");
-            diags.push(match span {
-                Some(span) => d.at(span),
-                None => d,
-            });
+                diags.push(match span {
+                    Some(span) => d.at(span),
+                    None => d,
+                });
+            }
             continue;
         }
         let balancers = balancers[m.index()].clone();
@@ -463,7 +507,7 @@ fn cpu_target(
     triggers: Reader,
     bind: &Json,
     span: Option<crate::source::Span>,
-    diags: &mut Diagnostics,
+    mut diags: Option<&mut Diagnostics>,
 ) -> i64 {
     let integer = |v: Option<&Value>| match v.map(|v| known(topology, v)) {
         Some(Value::Integer(i)) => Some(*i),
@@ -480,7 +524,8 @@ fn cpu_target(
         }) => Some(percent),
         Some(Trigger::Utilization { resource: "cpu", .. }) | None => None,
         Some(Trigger::Utilization { resource, .. }) => {
-            diags.push(unexpressed(
+            if let Some(diags) = diags.as_deref_mut() {
+                diags.push(unexpressed(
                 span,
                 format!(
                     "scaling policy `{}` triggers on {resource} utilization, which an autoscaling group tracks only with an agent on the machines; it tracks CPU utilization instead",
@@ -488,10 +533,12 @@ fn cpu_target(
                 ),
                 "write the trigger's condition as `utilization greater_than N%` of cpu, or add a tracking policy of your own",
             ));
+            }
             None
         }
         Some(Trigger::Unknown(what)) => {
-            diags.push(unexpressed(
+            if let Some(diags) = diags {
+                diags.push(unexpressed(
                 span,
                 format!(
                     "scaling policy `{}` triggers on {what}, which the backend cannot track; it tracks CPU utilization instead",
@@ -499,6 +546,7 @@ fn cpu_target(
                 ),
                 "write the trigger's condition as `utilization greater_than N%` of cpu",
             ));
+            }
             None
         }
     }
@@ -536,8 +584,12 @@ pub fn warn_scaled_addresses(
     hosting: &Hosting,
     policies: &Policies<'_>,
     spans: &Spans,
-    diags: &mut Diagnostics,
+    diags: Option<&mut Diagnostics>,
 ) {
+    // Only reports: a build that reports nothing skips it.
+    let Some(diags) = diags else {
+        return;
+    };
     if policies.scaling.iter().all(Option::is_none) {
         return;
     }

@@ -13,6 +13,7 @@
 
 pub mod check;
 pub mod current;
+pub mod definitions;
 pub mod eval;
 pub mod graph;
 pub mod language;
@@ -170,6 +171,7 @@ fn resolve_here(
             "the variability definition (Variability4TOSCA 1.0)",
             diags,
         );
+        definitions::check(root, variability.unwrap_or(&empty), diags);
     }
     let declared_node = section(variability, "inputs", diags);
     let presets = section(variability, "presets", diags);

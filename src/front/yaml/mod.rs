@@ -485,7 +485,9 @@ pub fn read_topology(
         policies,
         outputs,
         workflows,
-        substitution_mappings: map.take("substitution_mappings"),
+        substitution_mappings: map
+            .take("substitution_mappings")
+            .map(|m| Box::new(crate::front::substitution::read(m, dialect))),
         functions: match map.take("functions") {
             Some(f) if dialect == Dialect::Tosca2 => shape::named_owned_to(f, "`functions`", diags),
             _ => Vec::new(),

@@ -144,6 +144,19 @@ impl<'m> Functions<'m> {
     /// The custom functions of `model` with the service template's refinements, reporting what
     /// the refinements may not change and definitions that shadow a built-in.
     pub fn new(model: &'m Model, diags: &mut Diagnostics) -> Self {
+        Self::read_to(model, &mut Some(diags))
+    }
+
+    /// The same functions as [`Functions::new`], for a second reading of a model whose own
+    /// resolution reads them with `new` and reports there (each caller names that place):
+    /// nothing is reported here, and no diagnostic is made.
+    pub fn reported_elsewhere(model: &'m Model) -> Self {
+        Self::read_to(model, &mut None)
+    }
+
+    /// The reading behind [`Functions::new`] and [`Functions::reported_elsewhere`]: `diags`
+    /// is where problems are reported, or `None` where the model's owner reports them.
+    fn read_to(model: &'m Model, diags: &mut Option<&mut Diagnostics>) -> Self {
         let mut custom: IndexMap<String, Custom<'m>> = IndexMap::new();
         for (id, named) in &model.functions {
             custom.insert(id.clone(), read(named));
@@ -157,14 +170,16 @@ impl<'m> Functions<'m> {
                 .next()
                 .unwrap_or_else(|| named.name.clone());
             match custom.get_mut(&outer) {
-                Some(outer) => refine(outer, named, diags),
+                Some(outer) => refine(outer, named, diags.as_deref_mut()),
                 None => {
                     custom.insert(outer, read(named));
                 }
             }
         }
         for def in custom.values() {
-            if builtins::built_in(&def.name).is_some() {
+            if let Some(diags) = diags.as_deref_mut()
+                && builtins::built_in(&def.name).is_some()
+            {
                 diags.push(
                     Diagnostic::warning(
                         codes::TOSCA_DUPLICATE,
@@ -210,11 +225,14 @@ impl<'m> Functions<'m> {
 
     /// Reads every signature's `implementation` with `read`, which resolves it as an
     /// operation's implementation is resolved (§10.4 Function Definitions: "the same definition"),
-    /// its artifact files checked, keeping what it reports for the calls that use the signature;
-    /// done once, after the topology's artifacts are known.
+    /// its artifact files checked; done once, after the topology's artifacts are known. An
+    /// error (an artifact type defined nowhere) is one of the definition, used or not, and goes
+    /// to `diags` at once; a warning (a file not there yet) is kept for the calls that use the
+    /// signature, whose deployment would need the file.
     pub fn read_implementations(
         &mut self,
         mut read: impl FnMut(&'m Yaml, &mut Diagnostics) -> Implementation,
+        diags: &mut Diagnostics,
     ) {
         for custom in self.custom.values_mut() {
             for signature in &mut custom.signatures {
@@ -223,7 +241,10 @@ impl<'m> Functions<'m> {
                 };
                 let mut notes = Diagnostics::with_cap(0);
                 signature.implemented_by = Some(read(written, &mut notes));
-                signature.implementation_notes = notes.finish();
+                let (errors, warnings): (Vec<_>, Vec<_>) =
+                    notes.finish().into_iter().partition(Diagnostic::is_error);
+                diags.extend(errors);
+                signature.implementation_notes = warnings;
             }
         }
     }
@@ -262,7 +283,8 @@ pub fn signature_entries(node: Option<&Yaml>) -> Vec<&Yaml> {
 }
 
 /// Applies a service template's refinement of a function (§10.4 Function Definitions).
-fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics) {
+/// What a refinement may not change is reported to `diags`, if any.
+fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, mut diags: Option<&mut Diagnostics>) {
     let items = signature_entries(named.def.as_map().and_then(|m| m.get("signatures")));
     let before = outer.signatures.len();
     for (i, item) in items.iter().enumerate() {
@@ -278,6 +300,9 @@ fn refine<'m>(outer: &mut Custom<'m>, named: &'m Named, diags: &mut Diagnostics)
                 outer.signatures[i].implementation = Some(&entry.value);
                 continue;
             }
+            let Some(diags) = diags.as_deref_mut() else {
+                continue;
+            };
             diags.push(
                 Diagnostic::error(
                     codes::TOSCA_FUNCTION,

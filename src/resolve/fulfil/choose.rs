@@ -8,6 +8,7 @@ use super::judge::Judge2;
 use super::{Decider, Plan, RelationshipInfo};
 use crate::diag::{Diagnostic, Diagnostics, codes, plural};
 use crate::ir::{NodeId, Topology, Value, type_matches};
+use crate::model::tree::Tree;
 use crate::resolve::allocation::{self, Amount};
 use crate::resolve::counts::known;
 use crate::resolve::filters::Verdict;
@@ -15,7 +16,6 @@ use crate::resolve::nodes::NodeBuilder;
 use crate::resolve::requirements::{Unfulfilled, target_capability};
 use crate::resolve::selection::{self, Selection, Wanted};
 use crate::resolve::typing::Typing;
-use crate::yaml::Node as Yaml;
 
 impl<'b> Decider<'_, 'b, '_> {
     /// An assignment that names its target template: the target is checked, not chosen.
@@ -522,9 +522,9 @@ struct Found {
 /// as a value (an undeclared input, a misspelt function) is reported here; the readings as
 /// amounts of a candidate's capability ([`allocation::read`]) report only what is wrong
 /// against that capability.
-pub(super) fn plain_allocation(
+pub(super) fn plain_allocation<A: Tree>(
     builder: &NodeBuilder,
-    allocation: Option<&Yaml>,
+    allocation: Option<&A>,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
     match allocation.map(|a| builder.reader.value(a, diags)) {

@@ -296,6 +296,17 @@ impl<'a> NodeBuilder<'a> {
         node: &Yaml,
         diags: &mut Diagnostics,
     ) -> Artifact {
+        // A type's artifact is read again for each template of the type: what is wrong in its
+        // definition (an unknown type or repository, no `file`) is reported once, at the type.
+        let mut found = Diagnostics::new();
+        let artifact = self.read_artifact(name, node, &mut found);
+        if found.reported() > 0 {
+            diags.extend_unseen(found.iter().cloned());
+        }
+        artifact
+    }
+
+    fn read_artifact(&mut self, name: &str, node: &Yaml, diags: &mut Diagnostics) -> Artifact {
         if let Some(file) = node.as_str() {
             return self.file_artifact(name, file, node, diags);
         }

@@ -8,34 +8,34 @@ use indexmap::IndexMap;
 use super::Candidate;
 use crate::diag::Diagnostics;
 use crate::ir::{Dialect, Node, NodeId, Topology, Value};
+use crate::model::substitution::SubstitutionMappings;
+use crate::model::tree::Tree;
 use crate::model::{Model, TypeKind};
 use crate::resolve::calls::{CallIndex, Evaluator, Functions, Graph, Scope};
-use crate::yaml::{Map, Node as Yaml};
 
 /// What a candidate declares: the node type it substitutes (its full name) and its mappings.
 pub(super) struct Boundary<'m> {
     pub(super) node_type: String,
-    pub(super) mappings: &'m Map,
+    pub(super) mappings: &'m SubstitutionMappings,
 }
 
 pub(super) fn boundary(candidate: &Candidate) -> Option<Boundary<'_>> {
-    let node = candidate
+    let mappings = candidate
         .model
         .topology
         .as_ref()?
         .substitution_mappings
-        .as_ref()?;
-    let mappings = node.as_map()?;
-    let written = mappings.get("node_type")?;
+        .as_ref()
+        .filter(|m| m.not_a_map.is_none())?;
+    let written = mappings.node_type.as_ref()?;
     let name = written.scalar_text()?;
-    // Its own resolution reports an unknown type.
-    let mut quiet = Diagnostics::new();
-    let ancestry = crate::resolve::types::Ancestry::new(&candidate.model).of(
+    // Read, and an unknown, ambiguous or cyclic type reported, where the candidate is resolved
+    // (`substitution_mappings::read`).
+    let ancestry = crate::resolve::types::Ancestry::new(&candidate.model).of_reported_elsewhere(
         &candidate.model,
         TypeKind::Node,
         name,
         written.span,
-        &mut quiet,
     );
     Some(Boundary {
         node_type: ancestry.first()?.clone(),
@@ -117,7 +117,7 @@ pub(super) fn fits(
 ) -> Fit {
     let (model, node) = (judged.model, judged.node);
     if model.dialect == Dialect::Tosca2 {
-        return match (b.mappings.get("substitution_filter"), judged.conditions) {
+        return match (&b.mappings.substitution_filter, judged.conditions) {
             (Some(filter), Some(conditions)) => conditions.judge(filter, judged.id),
             _ => Fit::Yes,
         };
@@ -127,10 +127,9 @@ pub(super) fn fits(
         inputs: None,
         budget: None,
     };
-    let mut quiet = Diagnostics::new();
     let mut maybe = None;
     if model.dialect != Dialect::Tosca2
-        && let Some(mappings) = b.mappings.get("properties").and_then(Yaml::as_map)
+        && let Some(mappings) = b.mappings.properties.as_ref().and_then(|p| p.as_map())
     {
         let declared =
             |name: &str| template.is_some_and(|t| t.inputs.iter().any(|i| i.name == name));
@@ -141,7 +140,9 @@ pub(super) fn fits(
             if declared(text) {
                 continue;
             }
-            let wanted = reader.value(&e.value, &mut quiet);
+            // Read, and what is wrong in it reported, where the candidate is resolved
+            // (`substitution_mappings::read`).
+            let wanted = reader.plain(&e.value);
             match node.properties.get(property) {
                 Some(Value::Call(_)) => {
                     maybe = Some(format!(
@@ -160,12 +161,14 @@ pub(super) fn fits(
             }
         }
     }
-    if let Some(filter) = b.mappings.get("substitution_filter") {
+    if let Some(filter) = &b.mappings.substitution_filter {
         let filter = filter
             .as_map()
             .and_then(|m| m.get("node_filter"))
             .unwrap_or(filter);
-        let read = crate::resolve::filters::read(filter, &mut quiet);
+        // Read, and its wrong shapes reported, where the candidate is resolved
+        // (`boundary::check_substitution_filter`).
+        let read = crate::resolve::filters::read_to(filter, &mut None);
         let mut ancestry = crate::resolve::types::Ancestry::new(model);
         let mut typing = crate::resolve::typing::Typing {
             model,
@@ -214,8 +217,9 @@ impl<'t> Conditions<'t> {
             model,
             patterns,
             graph: Graph::new(model, topology),
-            // Its own resolution reported the functions' problems.
-            functions: Functions::new(model, &mut Diagnostics::new()),
+            // The template's own resolution reads its functions and reports their problems
+            // (`resolve::check_types`).
+            functions: Functions::reported_elsewhere(model),
             calls: CallIndex::new(model),
             inputs: topology
                 .inputs
@@ -232,14 +236,15 @@ impl<'t> Conditions<'t> {
 
     /// The filter (a condition clause, or a list of them that must all hold, as in a node
     /// filter) judged on node `id`.
-    fn judge(&self, filter: &Yaml, id: NodeId) -> Fit {
+    fn judge<T: Tree>(&self, filter: &T, id: NodeId) -> Fit {
         let reader = crate::resolve::values::ValueReader {
             dialect: Dialect::Tosca2,
             inputs: None,
             budget: None,
         };
-        let mut quiet = Diagnostics::new();
-        let clauses = match reader.value(filter, &mut quiet) {
+        // Read, and what is wrong in it reported, where the candidate is resolved (with its
+        // types: `tosca2_types`' `workflows_and_triggers`).
+        let clauses = match reader.plain(filter) {
             Value::List(items) => items,
             one => vec![one],
         };

@@ -163,7 +163,7 @@ impl Expander<'_> {
             .boundaries
             .iter()
             .flatten()
-            .any(|b| b.mappings.contains_key("substitution_filter"));
+            .any(|b| b.mappings.substitution_filter.is_some());
         let conditions = (model.dialect == Dialect::Tosca2 && filtered)
             .then(|| Conditions::new(model, &topology, self.ctx.patterns.clone()));
         for (i, node) in topology.nodes.iter().enumerate() {
@@ -502,7 +502,7 @@ impl Expander<'_> {
                 continue;
             }
             ok = false;
-            let how = if b.mappings.contains_key("properties") {
+            let how = if b.mappings.properties.is_some() {
                 format!(
                     "map a property onto it under `substitution_mappings.properties` in `{}` and set that property on `{}`",
                     candidate.name, node.name

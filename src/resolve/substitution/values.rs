@@ -9,8 +9,8 @@ use indexmap::IndexMap;
 
 use super::fit::Boundary;
 use crate::ir::{Dialect, Node, Topology, Value};
+use crate::model::Value as Written;
 use crate::source::Span;
-use crate::yaml::Node as Yaml;
 
 /// The inner inputs the node's properties give values to, and the mappings that name an input
 /// the template does not declare (name, where).
@@ -23,7 +23,7 @@ pub(super) fn input_values(
 ) -> Vec<(String, Value)> {
     let declared = |name: &str| template.inputs.iter().any(|i| i.name == name);
     let mut out = Vec::new();
-    let mappings = b.mappings.get("properties").and_then(Yaml::as_map);
+    let mappings = b.mappings.properties.as_ref().and_then(Written::as_map);
     if dialect != Dialect::Tosca2 {
         // Simple Profile (§12 Using node template substitution for model composition): properties
         // are inputs by name; `properties` mappings (1.2) map others, and win (they are bound
@@ -43,7 +43,7 @@ pub(super) fn input_values(
             .as_map()
             .and_then(|m| m.get("mapping"))
             .unwrap_or(&entry.value);
-        let input = match (target.scalar_text(), target.as_seq()) {
+        let input = match (target.scalar_text(), target.as_list()) {
             (Some(name), _) => Some(name),
             (None, Some([one])) => one.scalar_text(),
             _ => None,
@@ -56,7 +56,7 @@ pub(super) fn input_values(
             }
             continue;
         }
-        let value = match (entry.key.scalar_text(), entry.key.as_seq()) {
+        let value = match (entry.key.scalar_text(), entry.key.as_list()) {
             (Some(property), _) => node.properties.get(property),
             (None, Some([kind, cap, property])) if kind.scalar_text() == Some("CAPABILITY") => node
                 .capabilities

@@ -7,6 +7,8 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
 use crate::model::TypeDef;
 use crate::model::literals::{self};
+use crate::model::tree::{Pair, Shape as TreeShape, Tree};
+use crate::model::value::Data;
 use crate::resolve::calls::syntax;
 use crate::resolve::constraints;
 use crate::resolve::port_spec;
@@ -44,9 +46,9 @@ impl<'m> Schemas<'m> {
 impl<'m> Typing<'_, 'm> {
     /// `node` as a value of `type_name`, with the collection schemas given, checked against
     /// the constraints of its data type chain.
-    pub(super) fn typed(
+    pub(super) fn typed<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
         path: &str,
@@ -59,7 +61,7 @@ impl<'m> Typing<'_, 'm> {
             return value;
         };
         if let Value::Map(fields) = &value {
-            port_spec::check(&chain, fields, node.span, path, diags);
+            port_spec::check(&chain, fields, node.span(), path, diags);
         }
         // A data type derived from a primitive (or another data type) adds its constraints.
         for def in &chain {
@@ -86,11 +88,11 @@ impl<'m> Typing<'_, 'm> {
 
     /// The number of a TOSCA 2.0 scalar is a value of the scalar type's `data_type` (§9.1.2.2
     /// scalar): an integer for an integer type, and valid against that type's validation clauses.
-    pub(super) fn scalar_number(
+    pub(super) fn scalar_number<N: Tree>(
         &mut self,
         scalar: &crate::ir::ScalarUnit,
         chain: &[&'m TypeDef],
-        node: &Yaml,
+        node: &N,
         path: &str,
         diags: &mut Diagnostics,
     ) {
@@ -113,7 +115,7 @@ impl<'m> Typing<'_, 'm> {
                                 scalar.text
                             ),
                         )
-                        .at(node.span)
+                        .at(node.span())
                         .hint("write a whole number, or a smaller unit (§9.1.2.2 scalar: the number is of the data_type)"),
                     );
                     return;
@@ -132,9 +134,9 @@ impl<'m> Typing<'_, 'm> {
 
     /// `node` read as a value of `type_name` (its structure and literal forms, no constraints
     /// of the type itself), with the data type chain whose constraints apply.
-    pub(super) fn read_as(
+    pub(super) fn read_as<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
         path: &str,
@@ -155,9 +157,9 @@ impl<'m> Typing<'_, 'm> {
     /// [`Self::read_as`] up to its verdict: the value and chain, or, when `node` itself is not
     /// of the type, what a value of it is (reported by `read_as`, by nobody here). What is
     /// wrong deeper inside (a field, an entry) is reported to `diags` if any.
-    pub(super) fn read_fitting(
+    pub(super) fn read_fitting<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
         path: &str,
@@ -170,8 +172,8 @@ impl<'m> Typing<'_, 'm> {
         }
         if self.model.dialect == Dialect::Tosca2
             && node
-                .as_map()
-                .and_then(|m| syntax::malformed::<Yaml>(m.entries()))
+                .entries()
+                .and_then(|entries| syntax::malformed::<N>(entries))
                 .is_some()
         {
             // A call among other keys: that, rather than the type the map does not fit. The
@@ -198,15 +200,15 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A `list`: each item against the `entry_schema`; else what was expected.
-    fn read_list(
+    fn read_list<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         entry_schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Result<Value, String> {
-        let Some(items) = node.as_seq() else {
+        let Some(items) = node.items() else {
             return Err("a list".to_string());
         };
         Ok(Value::List(
@@ -222,29 +224,29 @@ impl<'m> Typing<'_, 'm> {
 
     /// A `map`: each key against the `key_schema` and each value against the `entry_schema`;
     /// else what was expected.
-    fn read_map(
+    fn read_map<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         schemas: Schemas<'m>,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Result<Value, String> {
-        let Some(map) = node.as_map() else {
+        let Some(entries) = node.entries() else {
             return Err("a map".to_string());
         };
-        let mut out = IndexMap::with_capacity(map.len());
-        for entry in map.entries() {
-            let Some(key) = entry.key.scalar_text() else {
-                report(diags, || self.reader.non_text_key(&entry.key));
+        let mut out = IndexMap::with_capacity(entries.len());
+        for entry in entries {
+            let Some(key) = entry.key().scalar_text() else {
+                report(diags, || self.reader.non_text_key(entry.key()));
                 continue;
             };
             if let Some(key_schema) = schemas.key {
                 let key_path = format!("{path} key `{key}`");
-                self.entry(&entry.key, Some(key_schema), &key_path, depth, diags);
+                self.entry(entry.key(), Some(key_schema), &key_path, depth, diags);
             }
             let value_path = format!("{path}.{key}");
-            let value = self.entry(&entry.value, schemas.entry, &value_path, depth, diags);
+            let value = self.entry(entry.value(), schemas.entry, &value_path, depth, diags);
             out.insert(self.reader.unescape(key).to_string(), value);
         }
         Ok(Value::Map(Box::new(out)))
@@ -253,39 +255,40 @@ impl<'m> Typing<'_, 'm> {
     /// A value of a data type with properties (`defs`, its chain): the fields written, each
     /// against its definition, then the defaults of those not written, and an error for each
     /// required one missing; else what was expected.
-    fn read_data_type(
+    fn read_data_type<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         defs: &[&'m TypeDef],
         type_name: &str,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Result<Value, String> {
-        let Some(map) = node.as_map() else {
+        let Some(entries) = node.entries() else {
             return Err("a map of its properties".to_string());
         };
         let fields = definitions_of(defs, "properties");
         let owner = format!("a value of data type `{type_name}`");
         let mut out = IndexMap::new();
-        for entry in map.entries() {
-            let Some(key) = entry.key.scalar_text() else {
+        for entry in entries {
+            let Some(key) = entry.key().scalar_text() else {
                 continue;
             };
             let value = match fields.get(key) {
                 Some(def) if self.fixed_value("properties", def).is_some() => {
-                    report(diags, || fixed_assigned(&owner, key, entry.key.span));
+                    report(diags, || fixed_assigned(&owner, key, entry.key().span()));
                     continue;
                 }
                 Some(def) => {
                     let field_path = format!("{path}.{key}");
-                    self.value_at(&entry.value, def, &field_path, depth + 1, diags)
+                    self.value_at(entry.value(), def, &field_path, depth + 1, diags)
                 }
                 None => {
+                    let at = entry.key().span();
                     report(diags, || {
-                        unknown_name(&owner, "properties", key, entry, &fields)
+                        unknown_name(&owner, "properties", key, at, &fields)
                     });
-                    read_plain(self.reader, &entry.value, diags)
+                    read_plain(self.reader, entry.value(), diags)
                 }
             };
             out.insert(key.to_string(), value);
@@ -298,7 +301,7 @@ impl<'m> Typing<'_, 'm> {
                         "`{path}` of data type `{type_name}` lacks its required property `{name}`"
                     ),
                 )
-                .at(node.span)
+                .at(node.span())
                 .hint(format!("add `{name}:` to the value"))
             });
         }
@@ -332,9 +335,9 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A Simple Profile `version` written as a bare major (`2`): read as `2.0`, with a warning.
-    fn major_only_version(
+    fn major_only_version<N: Tree>(
         &self,
-        node: &Yaml,
+        node: &N,
         path: &str,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
@@ -344,7 +347,7 @@ impl<'m> Typing<'_, 'm> {
                 codes::TOSCA_TYPE_MISMATCH,
                 format!("`{path}` is `{text}`, but a version has at least `major.minor`; read as `{text}.0`"),
             )
-            .at(node.span)
+            .at(node.span())
             .hint(format!("write `{text}.0`"))
         });
         match literals::version(&format!("{text}.0")) {
@@ -357,9 +360,9 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// One list entry or map value, against an `entry_schema` (a type name or a definition).
-    pub(super) fn entry(
+    pub(super) fn entry<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
@@ -381,9 +384,9 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A value against a full definition (type, schemas, constraints), `depth` data types deep.
-    pub(super) fn value_at(
+    pub(super) fn value_at<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         def: &Definition<'m>,
         path: &str,
         depth: usize,
@@ -410,29 +413,29 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A primitive value, or what was expected.
-    pub(super) fn primitive(&self, node: &Yaml, shape: &Shape) -> Result<Value, String> {
-        use crate::yaml::Core;
+    pub(super) fn primitive<N: Tree>(&self, node: &N, shape: &Shape) -> Result<Value, String> {
         if let Shape::Range = shape {
             return self.range(node).ok_or_else(|| {
                 "a range: a list of two integers [lower, upper] with lower ≤ upper (upper may be UNBOUNDED)".to_string()
             });
         }
-        let Some(scalar) = node.as_scalar() else {
+        let TreeShape::Scalar(text, data) = node.shape() else {
             return Err(format!(
                 "a single {}",
                 shape_name(shape).split_once(' ').map_or("", |(_, n)| n)
             ));
         };
-        let text = &*scalar.text;
-        match (shape, scalar.core) {
-            (Shape::String, Core::Str) => Ok(Value::String(self.reader.unescape(text).to_string())),
-            (Shape::Integer, Core::Int(i)) => Ok(Value::Integer(i)),
+        match (shape, data) {
+            (Shape::String, Data::String) => {
+                Ok(Value::String(self.reader.unescape(text).to_string()))
+            }
+            (Shape::Integer, Data::Integer(i)) => Ok(Value::Integer(i)),
             // Infinities and NaN are floats too (the IR writes them as `.inf`, `.nan`).
-            (Shape::Float, Core::Float(f)) => Ok(Value::Float(f)),
-            (Shape::Float, Core::Int(i)) => Ok(Value::Float(i as f64)),
+            (Shape::Float, Data::Float(f)) => Ok(Value::Float(f)),
+            (Shape::Float, Data::Integer(i)) => Ok(Value::Float(i as f64)),
             // TOSCA 2.0 booleans are the lowercase `true` and `false` only (§9.1.1.4; the YAML
             // core schema would also take `True` and `FALSE`).
-            (Shape::Boolean, Core::Bool(_))
+            (Shape::Boolean, Data::Bool(_))
                 if self.model.dialect == Dialect::Tosca2 && text != "true" && text != "false" =>
             {
                 Err(format!(
@@ -440,22 +443,22 @@ impl<'m> Typing<'_, 'm> {
                     text.to_lowercase()
                 ))
             }
-            (Shape::Boolean, Core::Bool(b)) => Ok(Value::Boolean(b)),
-            (Shape::Null, Core::Null) => Ok(Value::Null),
-            (Shape::Timestamp, Core::Str) => {
+            (Shape::Boolean, Data::Bool(b)) => Ok(Value::Boolean(b)),
+            (Shape::Null, Data::Null) => Ok(Value::Null),
+            (Shape::Timestamp, Data::String) => {
                 literals::timestamp(text).map(|()| Value::Timestamp(text.to_string()))
             }
-            (Shape::Version, Core::Str | Core::Float(_) | Core::Int(_)) => {
+            (Shape::Version, Data::String | Data::Float(_) | Data::Integer(_)) => {
                 literals::version(text).map(|v| Value::Version(Box::new(v)))
             }
-            (Shape::Bytes, Core::Str) => {
+            (Shape::Bytes, Data::String) => {
                 if is_base64(text) {
                     Ok(Value::Bytes(text.to_string()))
                 } else {
                     Err(format!("`{text}` is not Base64 text"))
                 }
             }
-            (Shape::Scalar(table), Core::Str | Core::Int(_) | Core::Float(_)) => {
+            (Shape::Scalar(table), Data::String | Data::Integer(_) | Data::Float(_)) => {
                 literals::scalar_unit(text, table).map(|s| Value::Scalar(Box::new(s)))
             }
             _ => Err(shape_name(shape).to_string()),
@@ -463,35 +466,32 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A `range`: `[lower, upper]` of integers, `upper` possibly `UNBOUNDED`, lower ≤ upper.
-    pub(super) fn range(&self, node: &Yaml) -> Option<Value> {
-        use crate::yaml::Core;
-        let [lower, upper] = node.as_seq()? else {
+    pub(super) fn range<N: Tree>(&self, node: &N) -> Option<Value> {
+        let [lower, upper] = node.items()? else {
             return None;
         };
-        let lower = match lower.as_scalar()?.core {
-            Core::Int(i) => i,
+        let lower = match lower.shape() {
+            TreeShape::Scalar(_, Data::Integer(i)) => i,
             _ => return None,
         };
-        let upper_value = match upper.as_scalar()? {
-            s if &*s.text == "UNBOUNDED" => Value::String("UNBOUNDED".into()),
-            s => match s.core {
-                Core::Int(i) if i >= lower => Value::Integer(i),
-                _ => return None,
-            },
+        let upper_value = match upper.shape() {
+            TreeShape::Scalar("UNBOUNDED", _) => Value::String("UNBOUNDED".into()),
+            TreeShape::Scalar(_, Data::Integer(i)) if i >= lower => Value::Integer(i),
+            _ => return None,
         };
         Some(Value::List(vec![Value::Integer(lower), upper_value]))
     }
 
-    pub(super) fn mismatch(
+    pub(super) fn mismatch<N: Tree>(
         &self,
-        node: &Yaml,
+        node: &N,
         type_name: &str,
         path: &str,
         expected: &str,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
-        let found = match node.as_scalar() {
-            Some(s) => format!("`{}` ({})", s.text, node.describe()),
+        let found = match node.scalar_text() {
+            Some(text) => format!("`{text}` ({})", node.describe()),
             None => node.describe().to_string(),
         };
         let mut message =
@@ -502,7 +502,7 @@ impl<'m> Typing<'_, 'm> {
         }
         report(diags, || {
             Diagnostic::error(codes::TOSCA_TYPE_MISMATCH, message)
-                .at(node.span)
+                .at(node.span())
                 .hint(format!(
                     "write a value of type `{type_name}`, or a function such as get_input"
                 ))
@@ -516,14 +516,14 @@ impl<'m> Typing<'_, 'm> {
 
 /// A Simple Profile `boolean` written as YAML 1.1 writes one (`yes`, `off`): read as the
 /// boolean, with a warning.
-fn yaml11_boolean(node: &Yaml, path: &str, diags: &mut Option<&mut Diagnostics>) -> Value {
+fn yaml11_boolean<N: Tree>(node: &N, path: &str, diags: &mut Option<&mut Diagnostics>) -> Value {
     let (text, b) = yaml11_bool(node).unwrap_or_default();
     report(diags, || {
         Diagnostic::warning(
             codes::TOSCA_TYPE_MISMATCH,
             format!("`{path}` is `{text}`, a string in YAML 1.2; read as the boolean {b}, as YAML 1.1 would"),
         )
-        .at(node.span)
+        .at(node.span())
         .hint(format!("write `{b}`"))
     });
     Value::Boolean(b)
@@ -539,9 +539,9 @@ fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnosti
 
 /// `node` as a plain value ([`ValueReader`](crate::resolve::values::ValueReader)), reporting
 /// if the reading reports.
-fn read_plain(
+fn read_plain<N: Tree>(
     reader: &crate::resolve::values::ValueReader,
-    node: &Yaml,
+    node: &N,
     diags: &mut Option<&mut Diagnostics>,
 ) -> Value {
     match diags {

@@ -3,10 +3,11 @@
 //! A workload's environment names the Services of the nodes it reaches, so resolving it needs
 //! every other workload decided: its name, its ports, whether it is stateful. Workloads are
 //! planned in declaration order, so an application declared before its database would find no
-//! workload for it. The backend therefore plans twice: a first pass, whose warnings are
-//! dropped, decides every workload; the second pass, which is the real one, resolves addresses
-//! against what the first decided ([`Ctx::decided`]). Both passes plan in the same order from
-//! the same state, so names and indexes agree.
+//! workload for it. The backend therefore plans twice: a first pass decides every workload and
+//! reports nothing (it is given no `Diagnostics`, so it builds no diagnostic); the second pass,
+//! which is the real one, reports what planning finds, once, and resolves addresses against
+//! what the first decided ([`Ctx::decided`]). Both passes plan in the same order from the same
+//! state, so names and indexes agree.
 //!
 //! The first pass only decides ([`Ctx::foreseeing`]): what an address needs of a workload is
 //! its name, its members, its ports and whether it is stateful, and none of them depends on
@@ -39,8 +40,9 @@ impl Ctx<'_> {
         let n = self.topology.nodes.len();
         let names_before = self.names.clone();
         self.foreseeing = true;
-        self.plan_workloads(artifacts, limits, &mut Diagnostics::new());
-        self.attach_storage(&mut Diagnostics::new());
+        // Reports nothing: the second pass, below, reports what planning finds.
+        self.plan_workloads(artifacts, limits, None);
+        self.attach_storage(None);
         self.foreseeing = false;
         self.foresight = Some(Foresight {
             workload_of: std::mem::replace(&mut self.workload_of, vec![None; n]),
@@ -48,8 +50,8 @@ impl Ctx<'_> {
         });
         self.names = names_before;
         self.templated = vec![false; n];
-        self.plan_workloads(artifacts, limits, diags);
-        self.attach_storage(diags);
+        self.plan_workloads(artifacts, limits, Some(&mut *diags));
+        self.attach_storage(Some(diags));
     }
 
     /// The workload of each node and the workloads, as the first planning pass decided them

@@ -13,7 +13,7 @@ use super::*;
 
 impl Ctx<'_> {
     /// The image for a server's `os` capability.
-    pub(super) fn base_image(&mut self, root: usize, diags: &mut Diagnostics) -> String {
+    pub(super) fn base_image(&mut self, root: usize, diags: Option<&mut Diagnostics>) -> String {
         let os = self.node(root).capabilities.iter().find(|(_, c)| {
             c.types.iter().any(|t| t.ends_with("OperatingSystem"))
                 || c.properties.contains_key("distribution")
@@ -37,7 +37,7 @@ impl Ctx<'_> {
         owner: usize,
         product: &Json,
         version: Option<&str>,
-        diags: &mut Diagnostics,
+        diags: Option<&mut Diagnostics>,
     ) -> Option<String> {
         let name = json_str(product, "name").unwrap_or("");
         let node = self.node(owner).name.clone();
@@ -55,7 +55,7 @@ impl Ctx<'_> {
 
     /// Warns when the container image of `plan` names neither a tag nor a digest, or is a
     /// release out of support.
-    pub(super) fn check_image(&mut self, plan: &Plan, diags: &mut Diagnostics) {
+    pub(super) fn check_image(&mut self, plan: &Plan, diags: Option<&mut Diagnostics>) {
         let (location, name) = (
             self.node(plan.owner).location,
             self.node(plan.owner).name.clone(),
@@ -70,11 +70,13 @@ impl Ctx<'_> {
         &mut self,
         location: Option<crate::ir::Location>,
         findings: Vec<Finding>,
-        diags: &mut Diagnostics,
+        mut diags: Option<&mut Diagnostics>,
     ) {
         for f in findings {
-            let d = self.warn(codes::K8S_UNSUPPORTED, location, f.message, &f.hint);
-            diags.push(d);
+            if let Some(diags) = diags.as_deref_mut() {
+                let d = self.warn(codes::K8S_UNSUPPORTED, location, f.message, &f.hint);
+                diags.push(d);
+            }
         }
     }
 }

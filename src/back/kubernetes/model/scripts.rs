@@ -25,7 +25,7 @@ impl Ctx<'_> {
         bind: &Json,
         artifacts: &ArtifactFiles,
         limits: &Limits,
-        diags: &mut Diagnostics,
+        mut diags: Option<&mut Diagnostics>,
     ) -> String {
         // The first planning pass decides workloads, which no script changes: it ships none.
         let steps = if self.foreseeing { &[][..] } else { steps };
@@ -50,7 +50,8 @@ impl Ctx<'_> {
                     .primary
                     .as_ref()
                     .and_then(|a| a.location);
-                self.add_env(plan, node, &env_name(name), value, secret, diags);
+                let env = env_name(name);
+                self.add_env(plan, node, &env, value, secret, diags.as_deref_mut());
                 self.env_at = None;
             }
             let Some(primary) = step.implementation.primary.as_ref() else {
@@ -77,13 +78,7 @@ impl Ctx<'_> {
                     .is_some()
             };
             if by_extension.is_none() && !has_shebang() {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    primary.location,
-                    format!("the {} operation of `{node_name}` is `{}`, which a container cannot run; skipped", step.operation, primary.file),
-                    "lift-and-shift runs shell and Python scripts: start the script with a `#!` line naming its interpreter, or add one for this extension to the rules' `interpreters`",
-                );
-                diags.push(d);
+                self.cannot_run(step, primary, &node_name, diags.as_deref_mut());
                 continue;
             }
             let files = std::iter::once(primary).chain(&step.implementation.dependencies);
@@ -95,7 +90,7 @@ impl Ctx<'_> {
                 &mut shebangs,
                 artifacts,
                 limits,
-                diags,
+                diags.as_deref_mut(),
             );
             if !ok && !shipped.contains(primary.path.as_ref().unwrap_or(&String::new())) {
                 continue;
@@ -139,6 +134,27 @@ impl Ctx<'_> {
         entrypoint
     }
 
+    /// Warns, where `diags` is given, that the script `primary` of `step` is not shipped: a
+    /// container cannot tell how to run it.
+    fn cannot_run(
+        &mut self,
+        step: &LifecycleStep<'_>,
+        primary: &crate::ir::Artifact,
+        node_name: &str,
+        diags: Option<&mut Diagnostics>,
+    ) {
+        let Some(diags) = diags else {
+            return;
+        };
+        let d = self.warn(
+            codes::K8S_UNSUPPORTED,
+            primary.location,
+            format!("the {} operation of `{node_name}` is `{}`, which a container cannot run; skipped", step.operation, primary.file),
+            "lift-and-shift runs shell and Python scripts: start the script with a `#!` line naming its interpreter, or add one for this extension to the rules' `interpreters`",
+        );
+        diags.push(d);
+    }
+
     /// Ships `files` (an operation's script and its dependencies) into `plan`'s ConfigMap,
     /// each once (`shipped`), noting the interpreter each script's shebang names. False when
     /// one could not be shipped (warned).
@@ -152,18 +168,20 @@ impl Ctx<'_> {
         shebangs: &mut HashMap<String, Option<String>>,
         artifacts: &ArtifactFiles,
         limits: &Limits,
-        diags: &mut Diagnostics,
+        mut diags: Option<&mut Diagnostics>,
     ) -> bool {
         let mut ok = true;
         for artifact in files {
             let Some(path) = artifact.path.clone() else {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    artifact.location,
-                    format!("artifact `{}` of `{node_name}` lives in a repository; the lifted container cannot fetch it", artifact.file),
-                    "ship the file with the template (a path next to it or in the CSAR)",
-                );
-                diags.push(d);
+                if let Some(diags) = diags.as_deref_mut() {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        artifact.location,
+                        format!("artifact `{}` of `{node_name}` lives in a repository; the lifted container cannot fetch it", artifact.file),
+                        "ship the file with the template (a path next to it or in the CSAR)",
+                    );
+                    diags.push(d);
+                }
                 ok = false;
                 continue;
             };
@@ -196,26 +214,30 @@ impl Ctx<'_> {
                     shipped.push(path);
                 }
                 Ok(Err(_)) => {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        artifact.location,
-                        format!("artifact `{}` of `{node_name}` is not text; a ConfigMap cannot ship it", artifact.file),
-                        "put binary files into the base image",
-                    );
-                    diags.push(d);
+                    if let Some(diags) = diags.as_deref_mut() {
+                        let d = self.warn(
+                            codes::K8S_UNSUPPORTED,
+                            artifact.location,
+                            format!("artifact `{}` of `{node_name}` is not text; a ConfigMap cannot ship it", artifact.file),
+                            "put binary files into the base image",
+                        );
+                        diags.push(d);
+                    }
                     ok = false;
                 }
                 Err(why) => {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        artifact.location,
-                        format!(
-                            "artifact `{}` of `{node_name}` cannot be read: {why}",
-                            artifact.file
-                        ),
-                        "translate from the folder or CSAR that holds the scripts",
-                    );
-                    diags.push(d);
+                    if let Some(diags) = diags.as_deref_mut() {
+                        let d = self.warn(
+                            codes::K8S_UNSUPPORTED,
+                            artifact.location,
+                            format!(
+                                "artifact `{}` of `{node_name}` cannot be read: {why}",
+                                artifact.file
+                            ),
+                            "translate from the folder or CSAR that holds the scripts",
+                        );
+                        diags.push(d);
+                    }
                     ok = false;
                 }
             }

@@ -206,7 +206,7 @@ impl Ctx<'_> {
                         &format!("{prefix}_HOST"),
                         &Value::String(host),
                         false,
-                        diags,
+                        Some(&mut *diags),
                     );
                     match port {
                         Some(port) => self.add_env(
@@ -215,7 +215,7 @@ impl Ctx<'_> {
                             &format!("{prefix}_PORT"),
                             &Value::Integer(port),
                             false,
-                            diags,
+                            Some(&mut *diags),
                         ),
                         None => {
                             let target = &self.node(t).name;
@@ -261,7 +261,7 @@ impl Ctx<'_> {
     /// (else `/mnt/<storage>`). A Deployment mounting one PersistentVolumeClaim would hand one
     /// ReadWriteOnce disk to every replica and to the next pod of a rolling update, which
     /// cannot start while the old one holds it; a StatefulSet gives each replica its own.
-    pub(super) fn attach_storage(&mut self, diags: &mut Diagnostics) {
+    pub(super) fn attach_storage(&mut self, mut diags: Option<&mut Diagnostics>) {
         for id in self.topology.relationship_ids() {
             let r = &self.topology[id];
             let (s, t) = (r.source.index(), r.target.index());
@@ -276,13 +276,15 @@ impl Ctx<'_> {
                 continue;
             }
             let Some(w) = self.workload_of.get(user).copied().flatten() else {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    r.location,
-                    format!("`{}` is attached to `{}`, which has no Kubernetes workload; the volume is not mounted", self.node(storage).name, self.node(user).name),
-                    "",
-                );
-                diags.push(d);
+                if let Some(diags) = diags.as_deref_mut() {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        r.location,
+                        format!("`{}` is attached to `{}`, which has no Kubernetes workload; the volume is not mounted", self.node(storage).name, self.node(user).name),
+                        "",
+                    );
+                    diags.push(d);
+                }
                 continue;
             };
             let location = self
@@ -302,13 +304,15 @@ impl Ctx<'_> {
                     "`{}` cannot be mounted at `{location}` in `{}`: `{}` is already mounted at `{}`; skipped",
                     self.topology.nodes[storage].name, plan.name, taken.name, taken.path
                 );
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    r.location,
-                    message,
-                    "give the attachment another `location`, or the storage another name",
-                );
-                diags.push(d);
+                if let Some(diags) = diags.as_deref_mut() {
+                    let d = self.warn(
+                        codes::K8S_UNSUPPORTED,
+                        r.location,
+                        message,
+                        "give the attachment another `location`, or the storage another name",
+                    );
+                    diags.push(d);
+                }
                 continue;
             }
             plan.mounts.push(Mount {

@@ -11,9 +11,8 @@ use crate::limits::Limits;
 use crate::source::ArtifactFiles;
 
 use super::super::values::{
-    cpu_quantity, data_key, env_name, integer, literal_text, port_name, shouty, size_quantity,
+    cpu_quantity, env_name, integer, literal_text, port_name, size_quantity,
 };
-use super::addresses::{POD_IP_ENV, POD_IP_MARK};
 use super::defaults;
 use super::*;
 use crate::back::ignores::Part;
@@ -25,7 +24,7 @@ impl Ctx<'_> {
         &mut self,
         artifacts: &ArtifactFiles,
         limits: &Limits,
-        diags: &mut Diagnostics,
+        mut diags: Option<&mut Diagnostics>,
     ) {
         let n = self.topology.nodes.len();
         // Databases with a known product first: they take their DBMS and hosted databases.
@@ -60,7 +59,7 @@ impl Ctx<'_> {
             for &h in &hosted {
                 taken[h] = true;
             }
-            self.product_workload(&mut plan, &product, &hosted, diags);
+            self.product_workload(&mut plan, &product, &hosted, diags.as_deref_mut());
             plan.product = Some(product);
             let w = self.plans.len();
             for &m in &plan.members {
@@ -76,7 +75,7 @@ impl Ctx<'_> {
             match self.roles[i] {
                 Role::Container => {
                     let mut plan = self.new_plan(i, "application");
-                    self.container_workload(&mut plan, diags);
+                    self.container_workload(&mut plan, diags.as_deref_mut());
                     if plan.image.is_some() {
                         self.workload_of[i] = Some(self.plans.len());
                         self.plans.push(plan);
@@ -85,7 +84,7 @@ impl Ctx<'_> {
                 Role::Compute | Role::Software | Role::Dbms | Role::Database
                     if self.hosting.root(id) == id =>
                 {
-                    self.stack_workload(id, &taken, artifacts, limits, diags);
+                    self.stack_workload(id, &taken, artifacts, limits, diags.as_deref_mut());
                 }
                 _ => {}
             }
@@ -126,8 +125,10 @@ impl Ctx<'_> {
             };
             // The warning says the node is skipped as a whole.
             self.ledger.accounted(ElementKind::Node, i);
-            let d = self.warn(codes::K8S_UNSUPPORTED, self.node(i).location, message, hint);
-            diags.push(d);
+            if let Some(diags) = diags.as_deref_mut() {
+                let d = self.warn(codes::K8S_UNSUPPORTED, self.node(i).location, message, hint);
+                diags.push(d);
+            }
         }
     }
 
@@ -137,13 +138,13 @@ impl Ctx<'_> {
         plan: &mut Plan,
         product: &Json,
         hosted: &[usize],
-        diags: &mut Diagnostics,
+        mut diags: Option<&mut Diagnostics>,
     ) {
         let owner = plan.owner;
         let version = self
             .property(owner, "component_version")
             .and_then(literal_text);
-        plan.image = self.product_image(owner, product, version.as_deref(), diags);
+        plan.image = self.product_image(owner, product, version.as_deref(), diags.as_deref_mut());
         let port = self
             .property(owner, "port")
             .and_then(integer)
@@ -183,37 +184,41 @@ impl Ctx<'_> {
                 continue;
             };
             let Some(env) = json_str(&env_map, slot).map(str::to_string) else {
-                if !matches!(value, Value::Null) {
+                if !matches!(value, Value::Null)
+                    && let Some(diags) = diags.as_deref_mut()
+                {
                     let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        self.node(node).location,
-                        format!(
-                            "property `{property}` of `{}` has no setting in the {} image; skipped",
-                            self.node(node).name,
-                            json_str(product, "name").unwrap_or("database")
-                        ),
-                        "set it up with an init script, or add it to the product's `env` in the rules",
-                    );
+                            codes::K8S_UNSUPPORTED,
+                            self.node(node).location,
+                            format!(
+                                "property `{property}` of `{}` has no setting in the {} image; skipped",
+                                self.node(node).name,
+                                json_str(product, "name").unwrap_or("database")
+                            ),
+                            "set it up with an init script, or add it to the product's `env` in the rules",
+                        );
                     diags.push(d);
                 }
                 continue;
             };
             let secret = slot.contains("password");
-            self.add_env(plan, node, &env, &value, secret, diags);
+            self.add_env(plan, node, &env, &value, secret, diags.as_deref_mut());
         }
         for &extra in hosted.iter().skip(1) {
-            let d = self.warn(
-                codes::K8S_UNSUPPORTED,
-                self.node(extra).location,
-                format!(
-                    "database `{}` is the second on `{}`: the image creates only `{}`; skipped",
-                    self.node(extra).name,
-                    self.node(owner).name,
-                    self.node(hosted[0]).name
-                ),
-                "create further databases with an init script",
-            );
-            diags.push(d);
+            if let Some(diags) = diags.as_deref_mut() {
+                let d = self.warn(
+                    codes::K8S_UNSUPPORTED,
+                    self.node(extra).location,
+                    format!(
+                        "database `{}` is the second on `{}`: the image creates only `{}`; skipped",
+                        self.node(extra).name,
+                        self.node(owner).name,
+                        self.node(hosted[0]).name
+                    ),
+                    "create further databases with an init script",
+                );
+                diags.push(d);
+            }
         }
         // Its data claim comes with every other stateful workload's (`claim_state`), after the
         // storage attached to it, which may already hold the data folder.
@@ -233,7 +238,11 @@ impl Ctx<'_> {
     }
 
     /// A container application: image artifact, ports, environment.
-    pub(super) fn container_workload(&mut self, plan: &mut Plan, diags: &mut Diagnostics) {
+    pub(super) fn container_workload(
+        &mut self,
+        plan: &mut Plan,
+        mut diags: Option<&mut Diagnostics>,
+    ) {
         let i = plan.owner;
         let node = self.node(i);
         let bind = self.bind(i);
@@ -271,19 +280,21 @@ impl Ctx<'_> {
                 if let Some(image) = self.property(i, "image").and_then(Value::as_str) {
                     plan.image = Some(image.to_string());
                 } else {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        node.location,
-                        format!("container application `{}` has no image artifact; skipped", node.name),
-                        "add an artifact of type tosca.artifacts.Deployment.Image (file: nginx:1.27)",
-                    );
-                    diags.push(d);
+                    if let Some(diags) = diags.as_deref_mut() {
+                        let d = self.warn(
+                            codes::K8S_UNSUPPORTED,
+                            node.location,
+                            format!("container application `{}` has no image artifact; skipped", node.name),
+                            "add an artifact of type tosca.artifacts.Deployment.Image (file: nginx:1.27)",
+                        );
+                        diags.push(d);
+                    }
                     self.ledger.accounted(ElementKind::Node, i);
                     return;
                 }
             }
         }
-        self.check_image(plan, diags);
+        self.check_image(plan, diags.as_deref_mut());
         // An image of a product that keeps state, or a type that names one or offers a database
         // endpoint: a StatefulSet with its data on a claim (`claim_state`).
         plan.state = plan
@@ -302,7 +313,7 @@ impl Ctx<'_> {
                 }
                 self.used(i, Part::Property, name);
                 let secret = self.is_secret_name(name);
-                self.add_property_env(plan, i, name, value, secret, diags);
+                self.add_property_env(plan, i, name, value, secret, diags.as_deref_mut());
             }
         }
         // Operation inputs of create and start.
@@ -317,121 +328,20 @@ impl Ctx<'_> {
                             .as_ref()
                             .and_then(|im| im.primary.as_ref())
                             .and_then(|a| a.location);
-                        self.add_env(plan, i, &env_name(name), value, secret, diags);
+                        self.add_env(
+                            plan,
+                            i,
+                            &env_name(name),
+                            value,
+                            secret,
+                            diags.as_deref_mut(),
+                        );
                         self.env_at = None;
                     }
                 }
             }
         }
         plan.replicas = self.replicas(i);
-    }
-
-    /// A property as environment: a credential becomes `<NAME>_USER` and a secret
-    /// `<NAME>_TOKEN`; anything else `<NAME>`.
-    pub(super) fn add_property_env(
-        &mut self,
-        plan: &mut Plan,
-        node: usize,
-        name: &str,
-        value: &Value,
-        secret: bool,
-        diags: &mut Diagnostics,
-    ) {
-        if let Value::Map(map) = value
-            && map.contains_key("token")
-        {
-            for (k, v) in map.iter() {
-                let env = shouty(&format!("{name}_{k}"));
-                let secret = k == "token" || k == "keys";
-                self.add_env(plan, node, &env, v, secret, diags);
-            }
-            return;
-        }
-        self.add_env(plan, node, &shouty(name), value, secret, diags);
-    }
-
-    /// Adds one variable; a secret goes into the workload's Secret. A value Kubernetes cannot
-    /// hold is a warning and left out.
-    pub(super) fn add_env(
-        &mut self,
-        plan: &mut Plan,
-        node: usize,
-        name: &str,
-        value: &Value,
-        secret: bool,
-        diags: &mut Diagnostics,
-    ) {
-        // The first planning pass decides workloads, which no variable changes.
-        if self.foreseeing || matches!(value, Value::Null) {
-            return;
-        }
-        let at = self.env_at.or(self.node(node).location);
-        let text = match self.resolve(value, node, plan) {
-            Ok(Some(t)) => t,
-            Ok(None) => return,
-            Err(why) => {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    at,
-                    format!(
-                        "environment variable `{name}` of `{}` is left out: {why}",
-                        self.node(node).name
-                    ),
-                    "give the value as a literal or an input, or set it after deployment",
-                );
-                diags.push(d);
-                return;
-            }
-        };
-        if let Some(existing) = plan.env.iter().find(|e| e.name == name) {
-            let same = existing.value.as_deref() == Some(env_value(&text).as_str())
-                || (existing.secret.is_some() && plan.secret.get(name) == Some(&text));
-            if !same {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    at,
-                    format!("environment variable `{name}` of `{}` is set twice with different values; the first is kept", self.node(node).name),
-                    "the lifted stack runs in one container, which has one environment",
-                );
-                diags.push(d);
-            }
-            return;
-        }
-        let own_address = text.contains(POD_IP_MARK);
-        if secret && !own_address {
-            // A Secret's value reaches the container as it is: Kubernetes expands `$(...)`
-            // only in `value`.
-            let key = data_key(name);
-            plan.secret.insert(key.clone(), text);
-            plan.env.push(Env {
-                name: name.to_string(),
-                value: None,
-                secret: Some(String::new()), // named in `finish`
-                key: Some(key),
-                field: None,
-            });
-        } else {
-            if own_address && !plan.env.iter().any(|e| e.name == POD_IP_ENV) {
-                // First, so that every later variable can refer to it.
-                plan.env.insert(
-                    0,
-                    Env {
-                        name: POD_IP_ENV.to_string(),
-                        value: None,
-                        secret: None,
-                        key: None,
-                        field: Some("status.podIP".to_string()),
-                    },
-                );
-            }
-            plan.env.push(Env {
-                name: name.to_string(),
-                value: Some(env_value(&text)),
-                secret: None,
-                key: None,
-                field: None,
-            });
-        }
     }
 
     /// Ports of the endpoint capabilities of `members` (and their `port` properties), each
@@ -570,7 +480,7 @@ impl Ctx<'_> {
         taken: &[bool],
         artifacts: &ArtifactFiles,
         limits: &Limits,
-        diags: &mut Diagnostics,
+        mut diags: Option<&mut Diagnostics>,
     ) {
         let root = root_id.index();
         let stack = self.hosting.stack(self.topology, root_id);
@@ -627,12 +537,19 @@ impl Ctx<'_> {
         plan.stateful = order.iter().any(|m| self.keeps_data(m.index()));
         // The base image.
         let bind = self.bind(root);
-        plan.image = Some(self.base_image(root, diags));
+        plan.image = Some(self.base_image(root, diags.as_deref_mut()));
         plan.requests = self.requests(root);
         plan.ports = self.endpoint_ports(&plan.members.clone());
         // Scripts, in order, and their inputs as the environment.
-        let script = self.ship_scripts(&mut plan, &steps, bind, artifacts, limits, diags);
-        self.unattended(&mut plan, root, bind, diags);
+        let script = self.ship_scripts(
+            &mut plan,
+            &steps,
+            bind,
+            artifacts,
+            limits,
+            diags.as_deref_mut(),
+        );
+        self.unattended(&mut plan, root, bind, diags.as_deref_mut());
         plan.config.insert(
             0,
             Pair {
@@ -658,8 +575,10 @@ impl Ctx<'_> {
             sub_path: None,
         });
         plan.replicas = self.replicas(root);
-        if self.roles[root] != Role::Compute {
-            let d = self.warn(
+        if self.roles[root] != Role::Compute
+            && let Some(diags) = diags
+        {
+            diags.push(self.warn(
                 codes::K8S_UNSUPPORTED,
                 self.node(root).location,
                 format!(
@@ -667,8 +586,7 @@ impl Ctx<'_> {
                     self.node(root).name
                 ),
                 "host it on a Compute node whose `os` capability names the distribution",
-            );
-            diags.push(d);
+            ));
         }
         let w = self.plans.len();
         for &m in &plan.members {
@@ -679,14 +597,20 @@ impl Ctx<'_> {
 
     /// What scripts written for a server need to run unattended in a container (the rules'
     /// `environment`): package managers must not stop to ask, there is no terminal.
-    fn unattended(&mut self, plan: &mut Plan, root: usize, bind: &Json, diags: &mut Diagnostics) {
+    fn unattended(
+        &mut self,
+        plan: &mut Plan,
+        root: usize,
+        bind: &Json,
+        mut diags: Option<&mut Diagnostics>,
+    ) {
         let Some(settings) = bind.get("environment").and_then(Json::as_object) else {
             return;
         };
         for (name, value) in settings {
             if let Some(value) = value.as_str() {
                 let value = Value::String(value.to_string());
-                self.add_env(plan, root, name, &value, false, diags);
+                self.add_env(plan, root, name, &value, false, diags.as_deref_mut());
             }
         }
     }
@@ -758,36 +682,11 @@ pub(super) fn scaled_instances(topology: &Topology, ledger: &Ledger) -> HashMap<
     out
 }
 
-/// The text of an environment variable's `value` that the container sees as `text`:
-/// Kubernetes expands `$(NAME)` in `value` and reads `$$` as `$`, so every `$` is doubled; a
-/// node's own address (`POD_IP_MARK`) becomes a reference to the variable the downward API
-/// fills with the pod IP, which is the one expansion meant.
-fn env_value(text: &str) -> String {
-    text.replace('$', "$$")
-        .replace(POD_IP_MARK, &format!("$({POD_IP_ENV})"))
-}
-
 /// The Kubernetes protocol of an endpoint's `protocol` property (TCP unless it says UDP or SCTP).
 fn protocol(value: Option<&Value>) -> &'static str {
     match value.and_then(Value::as_str).map(str::to_ascii_lowercase) {
         Some(p) if p == "udp" => "UDP",
         Some(p) if p == "sctp" => "SCTP",
         _ => "TCP",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_env_value_reaches_the_container_as_written() {
-        // Kubernetes reads `$$` as `$` and expands `$(NAME)`: both are escaped.
-        assert_eq!(env_value("p$(HOME)x$$y$"), "p$$(HOME)x$$$$y$$");
-        // The one reference meant: the pod's own IP.
-        assert_eq!(
-            env_value(&format!("http://{POD_IP_MARK}:80")),
-            "http://$(TOSCANA_POD_IP):80"
-        );
     }
 }

@@ -75,13 +75,25 @@ pub struct ProfileObjects {
     pub taken: Vec<bool>,
 }
 
-/// Whether `element` is a node of a Kubernetes profile, which [`objects`] took.
-pub fn is_taken(profile: &ProfileObjects, element: &crate::back::Element) -> bool {
+/// Per node of `topology`: whether it is a node of a Kubernetes profile, which
+/// [`documents`] takes (writes, or warns about) and the rules of `mapping.yaml` are not offered. A decision
+/// on the node's types alone, so a caller that only needs it (`toscana tf --provider
+/// kubernetes`, whose objects `toscana k8s`'s build writes and reports on) builds no object.
+pub fn taken(topology: &Topology) -> Vec<bool> {
+    topology
+        .nodes
+        .iter()
+        .map(|node| node.types.iter().any(|t| profile_type(t).is_some()))
+        .collect()
+}
+
+/// Whether `element` is a node of a Kubernetes profile: `taken` is [`taken`]'s answer.
+pub fn is_taken(taken: &[bool], element: &crate::back::Element) -> bool {
     match element.context {
         crate::back::ElementContext::Part {
             list: "nodes",
             index,
-        } => profile.taken.get(index).copied().unwrap_or(false),
+        } => taken.get(index).copied().unwrap_or(false),
         _ => false,
     }
 }
@@ -133,7 +145,7 @@ pub fn documents(
     let (profiled, ruled) = elements
         .iter()
         .cloned()
-        .partition(|e| is_taken(&profile, e));
+        .partition(|e| is_taken(&profile.taken, e));
     let documents = profile
         .objects
         .iter()
@@ -151,18 +163,8 @@ pub fn documents(
     }
 }
 
-/// Builds the objects of every node of a Kubernetes profile in `topology`, for a caller that
-/// only needs to know which nodes they are (the reads go to a ledger of their own). `span_of`
-/// gives where a node is written, for warnings.
-pub fn objects(
-    topology: &Topology,
-    span_of: impl Fn(usize) -> Option<Span>,
-    diags: &mut Diagnostics,
-) -> ProfileObjects {
-    objects_read(topology, &Ledger::new(), span_of, diags)
-}
-
-/// [`objects`], each read of the topology recorded in `ledger`.
+/// Builds the objects of every node of a Kubernetes profile in `topology`, each read of the
+/// topology recorded in `ledger`. `span_of` gives where a node is written, for warnings.
 fn objects_read(
     topology: &Topology,
     ledger: &Ledger,
@@ -171,16 +173,15 @@ fn objects_read(
 ) -> ProfileObjects {
     let data = data();
     let evaluator = eval::Evaluator::new(topology, ledger);
-    let mut taken = vec![false; topology.nodes.len()];
+    let taken = taken(topology);
     let mut built: BTreeMap<usize, Json> = BTreeMap::new();
     // Types that name no object, with the nodes of them: one warning per type.
     let mut unwritable: IndexMap<String, Vec<usize>> = IndexMap::new();
     let ids: Vec<NodeId> = topology.node_ids().collect();
     for (i, node) in topology.nodes.iter().enumerate() {
-        if !node.types.iter().any(|t| profile_type(t).is_some()) {
+        if !taken[i] {
             continue;
         }
-        taken[i] = true;
         let Some((kind, type_name)) = kind_of(&node.types) else {
             let full = node.types.first().map_or("", String::as_str);
             let named = if full == node.type_name {

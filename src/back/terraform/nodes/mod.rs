@@ -100,7 +100,7 @@ pub fn build<'b>(
     provider: Provider,
     read_artifact: ReadArtifact,
     ledger: &Ledger,
-    diags: &mut Diagnostics,
+    mut diags: Option<&mut Diagnostics>,
 ) -> Built<'b> {
     let node_elements: Vec<&Element> = elements
         .iter()
@@ -128,9 +128,9 @@ pub fn build<'b>(
             meanings: &meanings,
             ledger,
         },
-        diags,
+        diags.as_deref_mut(),
     );
-    policies::warn_scaled_addresses(topology, &hosting, &policies, spans, diags);
+    policies::warn_scaled_addresses(topology, &hosting, &policies, spans, diags.as_deref_mut());
     let mut refs: Vec<NodeRef> = binds
         .iter()
         .zip(&names)
@@ -249,7 +249,10 @@ struct Builder<'a, 'd> {
     hosts: &'a [Option<NodeId>],
     node_ids: &'a HashMap<String, NodeId>,
     read_artifact: ReadArtifact<'a>,
-    diags: &'d mut Diagnostics,
+    /// Where the warnings go; `None` for a build that reports nothing (`toscana tf --provider
+    /// kubernetes`, whose resources are the Kubernetes objects, built and reported on apart):
+    /// then no diagnostic is made ([`Builder::reporting`]).
+    diags: Option<&'d mut Diagnostics>,
     artifacts: Vec<(String, String)>,
     needs: serde_json::Map<String, Json>,
     /// Addresses each node's resource depends on.
@@ -312,8 +315,30 @@ impl<'a> Builder<'a, '_> {
     }
 
     fn warn(&mut self, id: NodeId, message: String, hint: &str) {
-        let span = self.span(id);
-        self.diags.push(unexpressed(span, message, hint));
+        if self.reporting() {
+            let span = self.span(id);
+            self.push(unexpressed(span, message, hint));
+        }
+    }
+
+    /// Whether this build reports: where it does not, no diagnostic is made.
+    fn reporting(&self) -> bool {
+        self.diags.is_some()
+    }
+
+    /// Reports `d`: made only where this build is [`Builder::reporting`].
+    fn push(&mut self, d: Diagnostic) {
+        if let Some(diags) = self.diags.as_deref_mut() {
+            diags.push(d);
+        }
+    }
+
+    /// Reports `d` at node `id`, where it is written.
+    fn push_at(&mut self, id: NodeId, d: Diagnostic) {
+        match self.span(id) {
+            Some(span) => self.push(d.at(span)),
+            None => self.push(d),
+        }
     }
 
     /// A property of node `id` as HCL, or `None` (absent, null, or not expressible: warned).
@@ -392,21 +417,23 @@ impl<'a> Builder<'a, '_> {
                     .and_then(Json::as_str)
                     .unwrap_or("it has no equivalent with this provider")
                     .to_string();
-                let node = &self.topology.nodes[id.index()];
-                let mut d = Diagnostic::warning(
-                    codes::TF_UNSUPPORTED,
-                    format!(
-                        "node `{}` of type {} is skipped: {reason}",
-                        node.name, node.type_name
-                    ),
-                );
-                if let Some(h) = self.bind(id).get("hint").and_then(Json::as_str) {
-                    d = d.hint(h.to_string());
+                if self.reporting() {
+                    let node = &self.topology.nodes[id.index()];
+                    let mut d = Diagnostic::warning(
+                        codes::TF_UNSUPPORTED,
+                        format!(
+                            "node `{}` of type {} is skipped: {reason}",
+                            node.name, node.type_name
+                        ),
+                    );
+                    if let Some(h) = self.bind(id).get("hint").and_then(Json::as_str) {
+                        d = d.hint(h.to_string());
+                    }
+                    if let Some(span) = self.span(id) {
+                        d = d.at(span);
+                    }
+                    self.push(d);
                 }
-                if let Some(span) = self.span(id) {
-                    d = d.at(span);
-                }
-                self.diags.push(d);
                 json!({})
             }
             _ => json!({}),
@@ -723,31 +750,35 @@ impl<'a> Builder<'a, '_> {
                         .flatten()
                         .map(|&n| format!("`{}`", self.topology.nodes[n].name))
                         .collect();
-                    let span = self.spans.of(ElementKind::Node, from);
-                    self.diags.push(unexpressed(
-                        span,
-                        format!(
-                            "{} read each other's attributes, which Terraform cannot create: one must exist before the other",
-                            names.join(", ")
-                        ),
-                        "pass one of the values some other way (a fixed address, DNS, or a script that looks it up)",
-                    ));
+                    if self.reporting() {
+                        let span = self.spans.of(ElementKind::Node, from);
+                        self.push(unexpressed(
+                            span,
+                            format!(
+                                "{} read each other's attributes, which Terraform cannot create: one must exist before the other",
+                                names.join(", ")
+                            ),
+                            "pass one of the values some other way (a fixed address, DNS, or a script that looks it up)",
+                        ));
+                    }
                 }
             }
         }
         for (from, to, ri) in candidates {
             if component[from] == component[to] {
                 let r = &self.topology.relationships[ri];
-                let span = self.spans.of(ElementKind::Relationship, ri);
-                self.diags.push(unexpressed(
-                    span,
-                    format!(
-                        "the dependency of `{}` on `{}` is left out: it would close a cycle of resources waiting for each other",
-                        self.topology.nodes[r.source.index()].name,
-                        self.topology.nodes[r.target.index()].name
-                    ),
-                    "Terraform cannot create resources that wait for each other",
-                ));
+                if self.reporting() {
+                    let span = self.spans.of(ElementKind::Relationship, ri);
+                    self.push(unexpressed(
+                        span,
+                        format!(
+                            "the dependency of `{}` on `{}` is left out: it would close a cycle of resources waiting for each other",
+                            self.topology.nodes[r.source.index()].name,
+                            self.topology.nodes[r.target.index()].name
+                        ),
+                        "Terraform cannot create resources that wait for each other",
+                    ));
+                }
                 continue;
             }
             if let Some(address) = self.refs[to].address.clone() {

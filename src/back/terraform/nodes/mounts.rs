@@ -119,16 +119,18 @@ impl Builder<'_, '_> {
             Value::Null => return None,
             _ => "its location is not known before deployment".to_string(),
         };
-        let span = self.spans.of(ElementKind::Relationship, ri);
-        self.diags.push(unexpressed(
-            span,
-            format!(
-                "volume `{}` is attached to `{}` but not mounted: {why}",
-                self.topology.nodes[volume.index()].name,
-                self.topology.nodes[compute.index()].name
-            ),
-            "give the AttachesTo relationship a `location` that is an absolute path, such as /var/lib/data",
-        ));
+        if self.reporting() {
+            let span = self.spans.of(ElementKind::Relationship, ri);
+            self.push(unexpressed(
+                span,
+                format!(
+                    "volume `{}` is attached to `{}` but not mounted: {why}",
+                    self.topology.nodes[volume.index()].name,
+                    self.topology.nodes[compute.index()].name
+                ),
+                "give the AttachesTo relationship a `location` that is an absolute path, such as /var/lib/data",
+            ));
+        }
         None
     }
 

@@ -75,18 +75,20 @@ impl Builder<'_, '_> {
         match whole_units(value, unit, unit_name) {
             Ok(text) => text,
             Err(reason) => {
-                let mut d = Diagnostic::error(
-                    codes::TF_OUT_OF_RANGE,
-                    format!(
-                        "{what} of node `{}` cannot be written: {reason}",
-                        self.topology.nodes[id.index()].name
-                    ),
-                )
-                .hint("give a size a provider can hold; Terraform would read `inf` as a reference, not a number");
-                if let Some(span) = self.span(id) {
-                    d = d.at(span);
+                if self.reporting() {
+                    let mut d = Diagnostic::error(
+                        codes::TF_OUT_OF_RANGE,
+                        format!(
+                            "{what} of node `{}` cannot be written: {reason}",
+                            self.topology.nodes[id.index()].name
+                        ),
+                    )
+                    .hint("give a size a provider can hold; Terraform would read `inf` as a reference, not a number");
+                    if let Some(span) = self.span(id) {
+                        d = d.at(span);
+                    }
+                    self.push(d);
                 }
-                self.diags.push(d);
                 None
             }
         }

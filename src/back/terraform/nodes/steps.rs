@@ -58,15 +58,14 @@ impl Builder<'_, '_> {
                     }
                 },
                 Err(reason) => {
-                    let mut d = Diagnostic::warning(
-                        codes::TF_ARTIFACT,
-                        format!("{what} is left out: {reason}"),
-                    )
-                    .hint("put the script next to the template (or in the CSAR) under the path the template names");
-                    if let Some(span) = self.span(step.node) {
-                        d = d.at(span);
+                    if self.reporting() {
+                        let d = Diagnostic::warning(
+                            codes::TF_ARTIFACT,
+                            format!("{what} is left out: {reason}"),
+                        )
+                        .hint("put the script next to the template (or in the CSAR) under the path the template names");
+                        self.push_at(step.node, d);
                     }
-                    self.diags.push(d);
                     continue;
                 }
             };

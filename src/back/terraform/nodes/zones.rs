@@ -93,12 +93,14 @@ impl Builder<'_, '_> {
                         "machine `{}` is placed in zone {zone}, but its interface is in the subnet of network `{}`, which another machine's placement put in zone {taken}: it runs there",
                         self.topology.nodes[m].name, self.topology.nodes[network as usize].name
                     );
-                    let span = self.spans.of(ElementKind::Node, m);
-                    self.diags.push(unexpressed(
-                        span,
-                        message,
-                        "put machines placed in different zones in different networks",
-                    ));
+                    if self.reporting() {
+                        let span = self.spans.of(ElementKind::Node, m);
+                        self.push(unexpressed(
+                            span,
+                            message,
+                            "put machines placed in different zones in different networks",
+                        ));
+                    }
                 }
             }
         }

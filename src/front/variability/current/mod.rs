@@ -18,8 +18,10 @@ pub mod dates;
 mod defaults;
 pub mod encode;
 pub mod explain;
+pub mod expressions;
 pub mod formula;
 pub mod inputs;
+pub mod keynames;
 pub mod links;
 pub mod model;
 pub mod options;
@@ -77,7 +79,13 @@ pub fn resolve(
             diags,
         );
         unread_sections(map, diags);
+        sections(map, diags);
     }
+    let before_definitions = diags.error_count();
+    if let Some(v) = variability {
+        super::definitions::check(root, v, diags);
+    }
+    let definitions_fine = diags.error_count() == before_definitions;
     let options = Options::read(version, section("options"), diags);
     if !cli.pruning_is_default() {
         diags.push(
@@ -102,8 +110,14 @@ pub fn resolve(
     );
     let mut values =
         values::Values::new(assigned, definitions, named("expressions")).with_budget(budget);
-    inputs::validate(&mut values, diags);
+    // Constraints naming inputs that do not exist were reported; judging them would only add
+    // a second, vaguer error.
+    if definitions_fine {
+        inputs::validate(&mut values, diags);
+    }
     let mut model = build::build(root, topo, options.relation_default_implied(), diags);
+    keynames::check(&model, diags);
+    expressions::check(&values.expressions, &values.definitions, &model, diags);
     anchor_check(&model, &options, anchor, diags);
     technologies::enrich(&mut model, &options, section("qualities"), diags);
     if diags.error_count() > errors {
@@ -182,6 +196,31 @@ fn unread_sections(map: &crate::yaml::Map, diags: &mut Diagnostics) {
                     "write the type-specific conditions or technology rules inline in the template",
                 ),
         );
+    }
+}
+
+/// § Variability Definition: `inputs`, `presets` and `expressions` are maps, `constraints` a
+/// list; anything else would be read as empty.
+fn sections(map: &crate::yaml::Map, diags: &mut Diagnostics) {
+    for e in map.entries() {
+        let (fits, expected) = match e.key.scalar_text() {
+            Some("inputs" | "presets" | "expressions") => (
+                e.value.as_map().is_some(),
+                "a map (§ Variability Definition)",
+            ),
+            Some("constraints") => (
+                e.value.as_seq().is_some(),
+                "a list of logic expressions (§ Variability Definition)",
+            ),
+            _ => continue,
+        };
+        if !fits && !e.value.is_null() {
+            diags.push(crate::model::shape::wrong_shape(
+                &e.value,
+                &format!("`variability.{}`", e.key.scalar_text().unwrap_or_default()),
+                expected,
+            ));
+        }
     }
 }
 

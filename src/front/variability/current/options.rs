@@ -361,6 +361,28 @@ impl<'t> Options<'t> {
                     "true or false",
                 ));
             }
+            // § Solver Options: the optimisations and their modes take only these values.
+            let choices: &[&str] = match key.as_str() {
+                "optimization_topology" | "optimization_technologies" => &["min", "max"],
+                "optimization_topology_mode" => &["count", "weight"],
+                "optimization_technologies_mode" => &["count", "weight", "weight-count"],
+                _ => continue,
+            };
+            let boolean_allowed = !key.ends_with("_mode");
+            let fits = (boolean_allowed && bool_of(node).is_some())
+                || node.as_str().is_some_and(|t| choices.contains(&t));
+            if !fits {
+                let expected = format!(
+                    "{}{} (§ Solver Options)",
+                    if boolean_allowed { "true, false, " } else { "" },
+                    choices.join(" or ")
+                );
+                diags.push(crate::model::shape::wrong_shape(
+                    *node,
+                    &format!("option `{key}`"),
+                    &expected,
+                ));
+            }
         }
     }
 
