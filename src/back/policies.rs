@@ -168,12 +168,12 @@ pub(crate) mod tests {
     }
 
     fn map(entries: &[(&str, Value)]) -> Value {
-        Value::Map(
+        Value::Map(Box::new(
             entries
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.clone()))
                 .collect(),
-        )
+        ))
     }
 
     #[test]

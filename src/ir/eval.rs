@@ -148,7 +148,7 @@ pub fn call<H: Host>(call: &Call, host: &mut H) -> Result<H::Out, String> {
 pub fn unresolved_path(call: &Call) -> String {
     format!(
         "{} follows a TOSCA path that leads to no one node template before deployment",
-        super::value_text(&Value::Call(call.clone()))
+        super::value_text(&Value::Call(Box::new(call.clone())))
     )
 }
 
@@ -182,7 +182,10 @@ mod tests {
     }
 
     fn later() -> Value {
-        Value::Call(Call::new(Function::GetAttribute, vec![s("db"), s("ip")]))
+        Value::Call(Box::new(Call::new(
+            Function::GetAttribute,
+            vec![s("db"), s("ip")],
+        )))
     }
 
     #[test]

@@ -14,6 +14,14 @@ pub use crate::model::{ScalarUnit, Version};
 /// `version` keeps its written text (`1.10`), a scalar-unit both its text and canonical number.
 /// What cannot be known before deployment stays a [`Call`], which backends turn into their own
 /// reference syntax or report as untranslatable.
+//
+// (Not a doc comment: the doc comment is the IR schema's description.) The variants larger
+// than a string (a map, a scalar-unit, a version, a call: 72 to 96 bytes) are boxed, so a
+// value is 32 bytes rather than 104. Every property, attribute and input entry holds one, and
+// requirements and relationships two (their `count` and node filter or target index); most are
+// strings, numbers and booleans, which then carry no room for the rare large kinds (at 100,000
+// nodes about 2 million values, docs/performance.md). Serde and schemars see through a `Box`,
+// so the IR's JSON and schema are unchanged; a size test holds the size.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Value {
@@ -31,17 +39,17 @@ pub enum Value {
     List(Vec<Value>),
     /// A map in source order. Keys are strings (TOSCA map keys are typed by a string-like
     /// `key_schema`).
-    Map(IndexMap<String, Value>),
+    Map(Box<IndexMap<String, Value>>),
     /// A scalar with a unit (`4 GB`, `1 ms`, or a TOSCA 2.0 user-defined scalar type).
-    Scalar(ScalarUnit),
+    Scalar(Box<ScalarUnit>),
     /// A TOSCA version (`major.minor[.fix[.qualifier[-build]]]`), with its written text kept.
-    Version(Version),
+    Version(Box<Version>),
     /// An RFC 3339 / ISO 8601 timestamp, as written.
     Timestamp(String),
     /// TOSCA 2.0 `bytes`, as the Base64 text written in the template.
     Bytes(String),
     /// A function whose result is known only at deployment, or an input left unbound.
-    Call(Call),
+    Call(Box<Call>),
 }
 
 /// A function call kept for deployment time: the IR's expression.
@@ -245,4 +253,20 @@ pub fn value_text(value: &Value) -> String {
     let mut out = String::new();
     flat(value, &mut out);
     out
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// Every property and attribute entry of the IR holds a value (see [`Value`] for why the
+    /// large kinds are boxed); a variant added unboxed beside them would undo it.
+    #[test]
+    fn a_value_stays_small() {
+        assert!(
+            size_of::<Value>() <= 32,
+            "Value is {} bytes",
+            size_of::<Value>()
+        );
+    }
 }

@@ -361,7 +361,7 @@ impl Alone<'_> {
                 ))
             })
             .collect::<Option<indexmap::IndexMap<_, _>>>()
-            .map(Value::Map)
+            .map(|map| Value::Map(Box::new(map)))
     }
 
     /// The text a string stands for in the template's dialect.

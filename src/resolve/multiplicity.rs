@@ -631,7 +631,7 @@ impl<'a> Eval<'a> {
     fn value(&self, value: &Value) -> Value {
         match value {
             Value::List(items) => Value::List(items.iter().map(|v| self.value(v)).collect()),
-            Value::Map(map) => Value::Map(self.map(map)),
+            Value::Map(map) => Value::Map(Box::new(self.map(map))),
             Value::Call(call) => self.call(call),
             other => other.clone(),
         }
@@ -674,12 +674,12 @@ impl<'a> Eval<'a> {
             _ => None,
         };
         computed.unwrap_or_else(|| {
-            Value::Call(Call {
+            Value::Call(Box::new(Call {
                 function: call.function.clone(),
                 args,
                 implementation: call.implementation.clone(),
                 span: call.span,
-            })
+            }))
         })
     }
 }

@@ -103,7 +103,7 @@ pub fn inputs<'m>(
             None => Vec::new(),
         };
         let metadata = match get("metadata").map(|n| reader.metadata(n, diags)) {
-            Some(Value::Map(m)) => m,
+            Some(Value::Map(m)) => *m,
             _ => IndexMap::new(),
         };
         let sensitive = matches!(

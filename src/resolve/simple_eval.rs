@@ -219,11 +219,11 @@ impl Evaluator<'_> {
                     .map(|v| self.value(v, place, topology, diags))
                     .collect(),
             ),
-            Value::Map(map) if value.has_call() => Value::Map(
+            Value::Map(map) if value.has_call() => Value::Map(Box::new(
                 map.iter()
                     .map(|(k, v)| (k.clone(), self.value(v, place, topology, diags)))
                     .collect(),
-            ),
+            )),
             Value::Call(call) => self.call(call, place, topology, diags),
             other => other.clone(),
         }
@@ -241,7 +241,7 @@ impl Evaluator<'_> {
             .iter()
             .map(|a| self.value(a, place, topology, diags))
             .collect();
-        let kept = || Value::Call(call.with_args(args.clone()));
+        let kept = || Value::Call(Box::new(call.with_args(args.clone())));
         match call.function {
             Function::GetProperty => match self.property(&args, place, topology, diags) {
                 Some(copy) => match self.patterns.budget().compute(copy.weight()) {

@@ -535,10 +535,10 @@ impl Checker<'_, '_> {
             .iter()
             .map(|arg| match syntax::call(*arg) {
                 // Known only when the clause is applied.
-                Some(inner) => Value::Call(Call::new(
+                Some(inner) => Value::Call(Box::new(Call::new(
                     crate::ir::Function::parse(inner.name, Dialect::Tosca2),
                     Vec::new(),
-                )),
+                ))),
                 None => reader.value(*arg, self.diags),
             })
             .collect();

@@ -113,7 +113,7 @@ impl ValueReader<'_> {
                         None => report(diags, || self.non_text_key(entry.key())),
                     }
                 }
-                Value::Map(out)
+                Value::Map(Box::new(out))
             }
         }
     }
@@ -199,12 +199,12 @@ impl ValueReader<'_> {
         if function == Function::GetInput {
             return self.get_input(args, at.span(), diags);
         }
-        Value::Call(Call {
+        Value::Call(Box::new(Call {
             function,
             args,
             implementation: None,
             span: Some(at.span()),
-        })
+        }))
     }
 
     /// Binds `get_input` to the input's value; an unbound input stays a call for the backend
@@ -315,7 +315,7 @@ fn entries_of<T: Tree>(
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
     match value {
-        Value::Map(map) => map,
+        Value::Map(map) => *map,
         Value::Null => IndexMap::new(),
         _ => {
             diags.push(crate::model::shape::wrong_shape(node, what, "a map"));
@@ -325,12 +325,12 @@ fn entries_of<T: Tree>(
 }
 
 fn unbound(args: Vec<Value>, at: Span) -> Value {
-    Value::Call(Call {
+    Value::Call(Box::new(Call {
         function: Function::GetInput,
         args,
         implementation: None,
         span: Some(at),
-    })
+    }))
 }
 
 /// The error of a function whose result would pass the run's budget for computed values

@@ -201,7 +201,8 @@ struct Frame {
     /// comments and blank lines.
     end: u32,
     anchor: usize,
-    tag: Option<Box<str>>,
+    #[allow(clippy::box_collection)] // as [`Node::tag`]
+    tag: Option<Box<String>>,
     /// This subtree so far (this node included), for the alias budget.
     size: Cost,
 }
@@ -460,13 +461,13 @@ impl<'a> Loader<'a> {
         self.count(1, start)?;
         let tag = tag.map(tag_text);
         let wrong = !matches!(
-            (&collection, TagRule::of(tag.as_deref())),
+            (&collection, TagRule::of(tag.as_deref().map(String::as_str))),
             (_, TagRule::None | TagRule::Other)
                 | (Collection::Seq(_), TagRule::Seq)
                 | (Collection::Map(_), TagRule::Map)
         );
         if wrong {
-            let shown = tag.as_deref().map(tag_display).unwrap_or_default();
+            let shown = tag.as_deref().map(|t| tag_display(t)).unwrap_or_default();
             let what = match collection {
                 Collection::Seq(_) => "a list",
                 Collection::Map(_) => "a map",
@@ -591,7 +592,7 @@ fn null_node(span: Span) -> Node {
 
 /// A document that is only `---` (or only a tag-less empty value) holds nothing for TOSCA.
 fn is_empty_document(root: &Node) -> bool {
-    root.tag.is_none()
+    root.tag().is_none()
         && root.span.start == root.span.end
         && root.style.is_plain()
         && matches!(&root.kind, Kind::Scalar(s) if s.core == Core::Null)

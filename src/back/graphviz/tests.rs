@@ -240,10 +240,10 @@ fn values_read_as_written() {
         value_text(&Value::List(vec![Value::Integer(1), Value::string("x")])),
         "[1, \"x\"]"
     );
-    let call = Value::Call(crate::ir::Call::new(
+    let call = Value::Call(Box::new(crate::ir::Call::new(
         crate::ir::Function::GetAttribute,
         vec![Value::string("server"), Value::string("public address")],
-    ));
+    )));
     assert_eq!(
         value_text(&call),
         "get_attribute(server, \"public address\")"

@@ -3,7 +3,7 @@
 
 use heck::ToShoutySnakeCase;
 
-use crate::ir::{ScalarUnit, Value};
+use crate::ir::Value;
 
 /// The text of a literal value for an environment variable or a Secret: strings as they are,
 /// numbers and booleans as written, scalars and versions as written, lists and maps as JSON.
@@ -62,9 +62,11 @@ pub fn integer(value: &Value) -> Option<i64> {
 /// stays exact), an integer as its bytes.
 pub fn size_quantity(value: &Value) -> Option<String> {
     let (written, number, unit) = match value {
-        Value::Scalar(ScalarUnit {
-            text, number, unit, ..
-        }) => (decimal_prefix(text), *number, unit.clone()),
+        Value::Scalar(scalar) => (
+            decimal_prefix(&scalar.text),
+            scalar.number,
+            scalar.unit.clone(),
+        ),
         Value::String(s) => {
             let s = s.trim();
             let split = s

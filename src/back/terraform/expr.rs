@@ -116,7 +116,7 @@ impl Scope<'_> {
             Value::Map(map) if map.is_empty() => "{}".to_string(),
             Value::Map(map) => {
                 let mut parts = Vec::with_capacity(map.len());
-                for (k, v) in map {
+                for (k, v) in map.iter() {
                     parts.push(format!(
                         "{} = {}",
                         key(k),

@@ -66,7 +66,7 @@ fn unique_names_are_snake_case_identifiers_without_clashes() {
 
 fn call(function: &str, args: Vec<Value>) -> Value {
     let function = crate::ir::Function::parse(function, crate::ir::Dialect::SimpleProfile);
-    Value::Call(Call::new(function, args))
+    Value::Call(Box::new(Call::new(function, args)))
 }
 
 fn s(text: &str) -> Value {
@@ -79,7 +79,7 @@ fn literals_are_hcl_with_interpolation_escaped() {
     map.insert("plain".to_string(), Value::Integer(1));
     map.insert("with space".to_string(), s("${x} %{y}"));
     assert_eq!(
-        literal(&Value::Map(map)).unwrap(),
+        literal(&Value::Map(Box::new(map))).unwrap(),
         "{ plain = 1, \"with space\" = \"$${x} %%{y}\" }"
     );
     assert_eq!(
@@ -252,7 +252,7 @@ fn sizes_written_as_text_are_read_in_bytes() {
 fn map1(key: &str, value: Value) -> Value {
     let mut m = IndexMap::new();
     m.insert(key.to_string(), value);
-    Value::Map(m)
+    Value::Map(Box::new(m))
 }
 
 #[test]
@@ -294,7 +294,7 @@ fn tosca_2_validation_clauses_become_conditions() {
     // The IR names TOSCA 2.0's functions without their `$`.
     let call = |name: &str, args: Vec<Value>| {
         let function = crate::ir::Function::parse(name, crate::ir::Dialect::Tosca2);
-        Value::Call(Call::new(function, args))
+        Value::Call(Box::new(Call::new(function, args)))
     };
     // `$value` reads as a call without arguments (§10.1 Function Syntax).
     let value = || call("value", Vec::new());

@@ -30,7 +30,7 @@ pub fn check(root: &Map, diags: &mut Diagnostics) {
         .flat_map(|e| [&e.key, &e.value])
         .collect();
     while let Some(node) = stack.pop() {
-        if let Some(tag) = node.tag.as_deref()
+        if let Some(tag) = node.tag()
             && let Some((_, written, instead)) = REFUSED.iter().find(|(t, ..)| *t == tag)
         {
             diags.push(

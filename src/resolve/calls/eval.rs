@@ -191,11 +191,11 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             Value::List(items) if value.has_call() => {
                 Value::List(items.iter().map(|i| self.value(i, scope, diags)).collect())
             }
-            Value::Map(map) if value.has_call() => Value::Map(
+            Value::Map(map) if value.has_call() => Value::Map(Box::new(
                 map.iter()
                     .map(|(k, v)| (k.clone(), self.value(v, scope, diags)))
                     .collect(),
-            ),
+            )),
             other => other.clone(),
         }
     }
@@ -271,7 +271,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             .iter()
             .map(|a| self.value(a, scope, diags))
             .collect();
-        let keep = |args: Vec<Value>| Value::Call(call.with_args(args));
+        let keep = |args: Vec<Value>| Value::Call(Box::new(call.with_args(args)));
         match self
             .functions
             .lookup(call.function.name(), call.span.map(|s| s.file))
@@ -285,14 +285,14 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                     Some((signature, typed)) => {
                         let implementation = custom.signatures[signature].implementation();
                         self.not_run(custom, signature, diags);
-                        Value::Call(Call {
+                        Value::Call(Box::new(Call {
                             // A name read as a built-in that this template defines itself
                             // (`in_range`, see `Functions::lookup`) calls its own function.
                             function: crate::ir::Function::Custom(call.function.name().into()),
                             args: typed,
                             implementation: implementation.map(Box::new),
                             span: call.span,
-                        })
+                        }))
                     }
                     None => keep(args),
                 }

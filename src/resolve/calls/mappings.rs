@@ -82,12 +82,12 @@ fn judge(
     let Some(args) = arguments(list) else {
         return;
     };
-    let call = Value::Call(Call {
+    let call = Value::Call(Box::new(Call {
         function: crate::ir::Function::GetAttribute,
         args,
         implementation: None,
         span: Some(list.span),
-    });
+    }));
     let mut found = Diagnostics::new();
     evaluator.evaluate(&call, scope, &mut found);
     diags.extend(found.finish().into_iter().map(|mut d| {

@@ -528,7 +528,7 @@ pub(super) fn plain_allocation<A: Tree>(
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
     match allocation.map(|a| builder.reader.value(a, diags)) {
-        Some(Value::Map(m)) => m,
+        Some(Value::Map(m)) => *m,
         _ => IndexMap::new(),
     }
 }

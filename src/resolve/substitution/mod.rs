@@ -604,11 +604,11 @@ fn bind_inputs(value: &Value, inputs: &[Input]) -> Value {
                 .unwrap_or_else(|| value.clone())
         }
         Value::List(items) => Value::List(items.iter().map(|i| bind_inputs(i, inputs)).collect()),
-        Value::Map(map) => Value::Map(
+        Value::Map(map) => Value::Map(Box::new(
             map.iter()
                 .map(|(k, v)| (k.clone(), bind_inputs(v, inputs)))
                 .collect(),
-        ),
+        )),
         other => other.clone(),
     }
 }

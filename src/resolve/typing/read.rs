@@ -249,7 +249,7 @@ impl<'m> Typing<'_, 'm> {
             let value = self.entry(entry.value(), schemas.entry, &value_path, depth, diags);
             out.insert(self.reader.unescape(key).to_string(), value);
         }
-        Ok(Value::Map(out))
+        Ok(Value::Map(Box::new(out)))
     }
 
     /// A value of a data type with properties (`defs`, its chain): the fields written, each
@@ -305,7 +305,7 @@ impl<'m> Typing<'_, 'm> {
                 .hint(format!("add `{name}:` to the value"))
             });
         }
-        Ok(Value::Map(out))
+        Ok(Value::Map(Box::new(out)))
     }
 
     /// Gives each field of `fields` that `out` lacks its fixed value or default; returns the
@@ -353,7 +353,7 @@ impl<'m> Typing<'_, 'm> {
         match literals::version(&format!("{text}.0")) {
             Ok(mut v) => {
                 v.text = text;
-                Value::Version(v)
+                Value::Version(Box::new(v))
             }
             Err(_) => read_plain(self.reader, node, diags),
         }
@@ -449,7 +449,7 @@ impl<'m> Typing<'_, 'm> {
                 literals::timestamp(text).map(|()| Value::Timestamp(text.to_string()))
             }
             (Shape::Version, Data::String | Data::Float(_) | Data::Integer(_)) => {
-                literals::version(text).map(Value::Version)
+                literals::version(text).map(|v| Value::Version(Box::new(v)))
             }
             (Shape::Bytes, Data::String) => {
                 if is_base64(text) {
@@ -459,7 +459,7 @@ impl<'m> Typing<'_, 'm> {
                 }
             }
             (Shape::Scalar(table), Data::String | Data::Integer(_) | Data::Float(_)) => {
-                literals::scalar_unit(text, table).map(Value::Scalar)
+                literals::scalar_unit(text, table).map(|s| Value::Scalar(Box::new(s)))
             }
             _ => Err(shape_name(shape).to_string()),
         }

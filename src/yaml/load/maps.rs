@@ -64,10 +64,7 @@ impl MapBuilder {
 fn is_merge_key(key: &Node) -> bool {
     key.style.is_plain()
         && matches!(&key.kind, Kind::Scalar(s) if &*s.text == "<<")
-        && key
-            .tag
-            .as_deref()
-            .is_none_or(|t| t == "tag:yaml.org,2002:merge")
+        && key.tag().is_none_or(|t| t == "tag:yaml.org,2002:merge")
 }
 
 pub(super) fn add_entry(

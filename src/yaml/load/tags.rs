@@ -50,12 +50,13 @@ impl TagRule {
 
 /// The tag as it is stored in [`Node::tag`]: `tag:yaml.org,2002:suffix` for `!!suffix`, the
 /// verbatim `!custom` for local tags, the full URI for others.
-pub(super) fn tag_text(tag: &Tag) -> Box<str> {
+#[allow(clippy::box_collection)] // the form of `Node::tag`, one pointer in every node
+pub(super) fn tag_text(tag: &Tag) -> Box<String> {
     if tag.handle().is_empty() {
         // The non-specific tag `!`.
-        return tag.suffix().into();
+        return Box::new(tag.suffix().to_owned());
     }
-    tag.to_string().into_boxed_str()
+    Box::new(tag.to_string())
 }
 
 /// `!!int` for the core tags, as written for anything else, for messages.
@@ -67,11 +68,12 @@ pub(super) fn tag_display(tag: &str) -> String {
 }
 
 impl Loader<'_> {
+    #[allow(clippy::box_collection)] // the tag as `Node::tag` keeps it
     pub(super) fn scalar(
         &mut self,
         text: String,
         style: ScalarStyle,
-        tag: Option<Box<str>>,
+        tag: Option<Box<String>>,
         span: Span,
     ) -> Node {
         let style = match style {
@@ -107,7 +109,7 @@ impl Loader<'_> {
             }
             resolved.core
         };
-        let core = match TagRule::of(tag.as_deref()) {
+        let core = match TagRule::of(tag.as_deref().map(String::as_str)) {
             TagRule::None | TagRule::Other => untagged(self, &text),
             TagRule::Str => Core::Str,
             rule @ (TagRule::Int | TagRule::Float | TagRule::Bool | TagRule::Null) => {
@@ -126,7 +128,7 @@ impl Loader<'_> {
                 match fits {
                     Some(core) => core,
                     None => {
-                        let shown = tag.as_deref().map(tag_display).unwrap_or_default();
+                        let shown = tag.as_deref().map(|t| tag_display(t)).unwrap_or_default();
                         self.out.push(
                             Diagnostic::error(
                                 codes::YAML_SYNTAX,
@@ -143,7 +145,7 @@ impl Loader<'_> {
                 }
             }
             TagRule::Map | TagRule::Seq => {
-                let shown = tag.as_deref().map(tag_display).unwrap_or_default();
+                let shown = tag.as_deref().map(|t| tag_display(t)).unwrap_or_default();
                 self.out.push(
                     Diagnostic::error(
                         codes::YAML_SYNTAX,

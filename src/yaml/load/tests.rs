@@ -69,10 +69,7 @@ fn integer_out_of_range_is_a_string_with_a_warning() {
 fn explicit_core_tags_force_and_check_types() {
     let root = ok("a: !!str 12\nb: !!int '12'\nc: !!float 3\nd: !!bool \"false\"\ne: !!null ''\n");
     assert_eq!(get(&root, "a").as_str(), Some("12"));
-    assert_eq!(
-        get(&root, "a").tag.as_deref(),
-        Some("tag:yaml.org,2002:str")
-    );
+    assert_eq!(get(&root, "a").tag(), Some("tag:yaml.org,2002:str"));
     assert_eq!(core(get(&root, "b")), Core::Int(12));
     assert_eq!(core(get(&root, "c")), Core::Float(3.0));
     assert_eq!(core(get(&root, "d")), Core::Bool(false));
@@ -94,18 +91,12 @@ fn explicit_core_tags_force_and_check_types() {
 fn other_tags_are_kept() {
     let root =
         ok("a: !!binary aGk=\nb: !custom 5\nc: !!timestamp 2024-01-01\nd: !map {x: 1}\ne: ! 7\n");
-    assert_eq!(
-        get(&root, "a").tag.as_deref(),
-        Some("tag:yaml.org,2002:binary")
-    );
+    assert_eq!(get(&root, "a").tag(), Some("tag:yaml.org,2002:binary"));
     assert_eq!(get(&root, "a").as_str(), Some("aGk="));
-    assert_eq!(get(&root, "b").tag.as_deref(), Some("!custom"));
+    assert_eq!(get(&root, "b").tag(), Some("!custom"));
     assert_eq!(core(get(&root, "b")), Core::Int(5));
-    assert_eq!(
-        get(&root, "c").tag.as_deref(),
-        Some("tag:yaml.org,2002:timestamp")
-    );
-    assert_eq!(get(&root, "d").tag.as_deref(), Some("!map"));
+    assert_eq!(get(&root, "c").tag(), Some("tag:yaml.org,2002:timestamp"));
+    assert_eq!(get(&root, "d").tag(), Some("!map"));
     assert!(get(&root, "d").as_map().is_some());
     // The non-specific tag `!` makes a string.
     assert_eq!(get(&root, "e").as_str(), Some("7"));

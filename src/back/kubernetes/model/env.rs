@@ -23,7 +23,7 @@ impl Ctx<'_> {
         if let Value::Map(map) = value
             && map.contains_key("token")
         {
-            for (k, v) in map {
+            for (k, v) in map.iter() {
                 let env = shouty(&format!("{name}_{k}"));
                 let secret = k == "token" || k == "keys";
                 self.add_env(plan, node, &env, v, secret, diags.as_deref_mut());

@@ -94,7 +94,7 @@ impl<'t> Evaluator<'t> {
             ),
             Value::Map(map) => {
                 let mut out = serde_json::Map::new();
-                for (k, v) in map {
+                for (k, v) in map.iter() {
                     let v = self.value(v, this, depth + 1)?;
                     if !v.is_null() {
                         out.insert(k.clone(), v);

@@ -154,7 +154,9 @@ fn moved(value: &Value, offset: i64) -> Option<Value> {
         Value::Integer(i) => Some(Value::Integer(i.checked_add(offset).unwrap_or(i - offset))),
         Value::Float(f) if f.is_finite() => Some(Value::Float(f + offset as f64)),
         Value::Boolean(b) => Some(Value::Boolean(!b)),
-        Value::Scalar(s) if s.canonical_unit == "B" => moved_size(s, offset).map(Value::Scalar),
+        Value::Scalar(s) if s.canonical_unit == "B" => {
+            moved_size(s, offset).map(|s| Value::Scalar(Box::new(s)))
+        }
         _ => None,
     }
 }
@@ -247,13 +249,13 @@ mod tests {
     use serde_json::json;
 
     fn moves() -> Moves {
-        let size = Value::Scalar(ScalarUnit {
+        let size = Value::Scalar(Box::new(ScalarUnit {
             text: "20 GB".into(),
             number: 20.0,
             unit: "GB".into(),
             canonical: 20e9,
             canonical_unit: "B".into(),
-        });
+        }));
         let entry = |name: &str, value: Value, offset| Move {
             input: name.into(),
             variable: format!("var.{name}"),

@@ -73,13 +73,13 @@ pub fn scalar_like(like: &ScalarUnit, number: f64) -> Value {
     } else {
         (number, like.canonical_unit.clone(), 1.0)
     };
-    Value::Scalar(ScalarUnit {
+    Value::Scalar(Box::new(ScalarUnit {
         text: format!("{} {unit}", number_text(number)),
         number,
         unit,
         canonical: number * factor,
         canonical_unit: like.canonical_unit.clone(),
-    })
+    }))
 }
 
 /// A number as text: whole numbers without a fraction.

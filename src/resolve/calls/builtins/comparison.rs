@@ -17,7 +17,9 @@ pub(super) fn coerce(a: &Value, b: &Value) -> Option<(Value, Value)> {
     fn read(s: &str, like: &Value) -> Result<Value, ()> {
         match like {
             Value::Scalar(scalar) => scalar_text(s, scalar).ok_or(()),
-            Value::Version(_) => literals::version(s).map(Value::Version).map_err(|_| ()),
+            Value::Version(_) => literals::version(s)
+                .map(|v| Value::Version(Box::new(v)))
+                .map_err(|_| ()),
             Value::Timestamp(_) if literals::timestamp(s).is_ok() => {
                 Ok(Value::Timestamp(s.to_string()))
             }
@@ -60,13 +62,13 @@ fn scalar_text(text: &str, like: &ScalarUnit) -> Option<Value> {
     } else {
         return None;
     };
-    Some(Value::Scalar(ScalarUnit {
+    Some(Value::Scalar(Box::new(ScalarUnit {
         text: text.to_string(),
         number,
         unit: unit.to_string(),
         canonical: number * factor,
         canonical_unit: like.canonical_unit.clone(),
-    }))
+    })))
 }
 
 /// Whether two values are of kinds that can be compared at all.

@@ -12,12 +12,12 @@ fn apply(name: &str, args: &[Value], patterns: &Patterns) -> Outcome {
 
 /// A map of values keyed by text, for tests.
 fn map(entries: &[(&str, Value)]) -> Value {
-    Value::Map(
+    Value::Map(Box::new(
         entries
             .iter()
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect::<indexmap::IndexMap<_, _>>(),
-    )
+    ))
 }
 
 fn s(t: &str) -> Value {
@@ -33,7 +33,10 @@ fn l(items: Vec<Value>) -> Value {
     Value::List(items)
 }
 fn later() -> Value {
-    Value::Call(Call::new(Function::GetAttribute, vec![s("x"), s("y")]))
+    Value::Call(Box::new(Call::new(
+        Function::GetAttribute,
+        vec![s("x"), s("y")],
+    )))
 }
 fn value(name: &str, args: Vec<Value>) -> Value {
     match apply(name, &args, &Patterns::default()) {
@@ -48,13 +51,13 @@ fn wrong_arg(name: &str, args: Vec<Value>) -> Option<usize> {
     }
 }
 fn gb(n: f64) -> Value {
-    Value::Scalar(ScalarUnit {
+    Value::Scalar(Box::new(ScalarUnit {
         text: format!("{n} GB"),
         number: n,
         unit: "GB".into(),
         canonical: n * 1e9,
         canonical_unit: "B".into(),
-    })
+    }))
 }
 
 #[test]

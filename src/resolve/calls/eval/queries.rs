@@ -23,7 +23,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
         scope: &Scope,
         diags: &mut Diagnostics,
     ) -> Value {
-        let keep = |args: Vec<Value>| Value::Call(call.with_args(args));
+        let keep = |args: Vec<Value>| Value::Call(Box::new(call.with_args(args)));
         let reached = match self.graph.follow(self.typing.ancestry, scope, &args) {
             Ok(r) => r,
             Err(e) => {
