@@ -550,6 +550,22 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A warning into `diags` when the pass reports: the first planning pass
+    /// (`model/foresight.rs`) passes `None`, since it only decides and the second pass reports.
+    fn warn_to(
+        &mut self,
+        diags: Option<&mut Diagnostics>,
+        code: &'static str,
+        location: Option<crate::ir::Location>,
+        message: String,
+        hint: &str,
+    ) {
+        if let Some(diags) = diags {
+            let d = self.warn(code, location, message, hint);
+            diags.push(d);
+        }
+    }
+
     fn warn(
         &mut self,
         code: &'static str,

@@ -53,18 +53,16 @@ impl Ctx<'_> {
             Ok(Some(t)) => t,
             Ok(None) => return,
             Err(why) => {
-                if let Some(diags) = diags.as_deref_mut() {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        at,
-                        format!(
-                            "environment variable `{name}` of `{}` is left out: {why}",
-                            self.node(node).name
-                        ),
-                        "give the value as a literal or an input, or set it after deployment",
-                    );
-                    diags.push(d);
-                }
+                self.warn_to(
+                    diags.as_deref_mut(),
+                    codes::K8S_UNSUPPORTED,
+                    at,
+                    format!(
+                        "environment variable `{name}` of `{}` is left out: {why}",
+                        self.node(node).name
+                    ),
+                    "give the value as a literal or an input, or set it after deployment",
+                );
                 return;
             }
         };

@@ -73,10 +73,13 @@ impl Ctx<'_> {
         mut diags: Option<&mut Diagnostics>,
     ) {
         for f in findings {
-            if let Some(diags) = diags.as_deref_mut() {
-                let d = self.warn(codes::K8S_UNSUPPORTED, location, f.message, &f.hint);
-                diags.push(d);
-            }
+            self.warn_to(
+                diags.as_deref_mut(),
+                codes::K8S_UNSUPPORTED,
+                location,
+                f.message,
+                &f.hint,
+            );
         }
     }
 }

@@ -173,15 +173,10 @@ impl Ctx<'_> {
         let mut ok = true;
         for artifact in files {
             let Some(path) = artifact.path.clone() else {
-                if let Some(diags) = diags.as_deref_mut() {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
+                self.warn_to(diags.as_deref_mut(), codes::K8S_UNSUPPORTED,
                         artifact.location,
                         format!("artifact `{}` of `{node_name}` lives in a repository; the lifted container cannot fetch it", artifact.file),
-                        "ship the file with the template (a path next to it or in the CSAR)",
-                    );
-                    diags.push(d);
-                }
+                        "ship the file with the template (a path next to it or in the CSAR)",);
                 ok = false;
                 continue;
             };
@@ -214,30 +209,23 @@ impl Ctx<'_> {
                     shipped.push(path);
                 }
                 Ok(Err(_)) => {
-                    if let Some(diags) = diags.as_deref_mut() {
-                        let d = self.warn(
-                            codes::K8S_UNSUPPORTED,
+                    self.warn_to(diags.as_deref_mut(), codes::K8S_UNSUPPORTED,
                             artifact.location,
                             format!("artifact `{}` of `{node_name}` is not text; a ConfigMap cannot ship it", artifact.file),
-                            "put binary files into the base image",
-                        );
-                        diags.push(d);
-                    }
+                            "put binary files into the base image",);
                     ok = false;
                 }
                 Err(why) => {
-                    if let Some(diags) = diags.as_deref_mut() {
-                        let d = self.warn(
-                            codes::K8S_UNSUPPORTED,
-                            artifact.location,
-                            format!(
-                                "artifact `{}` of `{node_name}` cannot be read: {why}",
-                                artifact.file
-                            ),
-                            "translate from the folder or CSAR that holds the scripts",
-                        );
-                        diags.push(d);
-                    }
+                    self.warn_to(
+                        diags.as_deref_mut(),
+                        codes::K8S_UNSUPPORTED,
+                        artifact.location,
+                        format!(
+                            "artifact `{}` of `{node_name}` cannot be read: {why}",
+                            artifact.file
+                        ),
+                        "translate from the folder or CSAR that holds the scripts",
+                    );
                     ok = false;
                 }
             }

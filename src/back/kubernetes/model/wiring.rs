@@ -276,15 +276,10 @@ impl Ctx<'_> {
                 continue;
             }
             let Some(w) = self.workload_of.get(user).copied().flatten() else {
-                if let Some(diags) = diags.as_deref_mut() {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
+                self.warn_to(diags.as_deref_mut(), codes::K8S_UNSUPPORTED,
                         r.location,
                         format!("`{}` is attached to `{}`, which has no Kubernetes workload; the volume is not mounted", self.node(storage).name, self.node(user).name),
-                        "",
-                    );
-                    diags.push(d);
-                }
+                        "",);
                 continue;
             };
             let location = self
@@ -304,15 +299,13 @@ impl Ctx<'_> {
                     "`{}` cannot be mounted at `{location}` in `{}`: `{}` is already mounted at `{}`; skipped",
                     self.topology.nodes[storage].name, plan.name, taken.name, taken.path
                 );
-                if let Some(diags) = diags.as_deref_mut() {
-                    let d = self.warn(
-                        codes::K8S_UNSUPPORTED,
-                        r.location,
-                        message,
-                        "give the attachment another `location`, or the storage another name",
-                    );
-                    diags.push(d);
-                }
+                self.warn_to(
+                    diags.as_deref_mut(),
+                    codes::K8S_UNSUPPORTED,
+                    r.location,
+                    message,
+                    "give the attachment another `location`, or the storage another name",
+                );
                 continue;
             }
             plan.mounts.push(Mount {

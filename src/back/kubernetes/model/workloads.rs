@@ -125,10 +125,13 @@ impl Ctx<'_> {
             };
             // The warning says the node is skipped as a whole.
             self.ledger.accounted(ElementKind::Node, i);
-            if let Some(diags) = diags.as_deref_mut() {
-                let d = self.warn(codes::K8S_UNSUPPORTED, self.node(i).location, message, hint);
-                diags.push(d);
-            }
+            self.warn_to(
+                diags.as_deref_mut(),
+                codes::K8S_UNSUPPORTED,
+                self.node(i).location,
+                message,
+                hint,
+            );
         }
     }
 
@@ -205,20 +208,18 @@ impl Ctx<'_> {
             self.add_env(plan, node, &env, &value, secret, diags.as_deref_mut());
         }
         for &extra in hosted.iter().skip(1) {
-            if let Some(diags) = diags.as_deref_mut() {
-                let d = self.warn(
-                    codes::K8S_UNSUPPORTED,
-                    self.node(extra).location,
-                    format!(
-                        "database `{}` is the second on `{}`: the image creates only `{}`; skipped",
-                        self.node(extra).name,
-                        self.node(owner).name,
-                        self.node(hosted[0]).name
-                    ),
-                    "create further databases with an init script",
-                );
-                diags.push(d);
-            }
+            self.warn_to(
+                diags.as_deref_mut(),
+                codes::K8S_UNSUPPORTED,
+                self.node(extra).location,
+                format!(
+                    "database `{}` is the second on `{}`: the image creates only `{}`; skipped",
+                    self.node(extra).name,
+                    self.node(owner).name,
+                    self.node(hosted[0]).name
+                ),
+                "create further databases with an init script",
+            );
         }
         // Its data claim comes with every other stateful workload's (`claim_state`), after the
         // storage attached to it, which may already hold the data folder.
@@ -280,15 +281,10 @@ impl Ctx<'_> {
                 if let Some(image) = self.property(i, "image").and_then(Value::as_str) {
                     plan.image = Some(image.to_string());
                 } else {
-                    if let Some(diags) = diags.as_deref_mut() {
-                        let d = self.warn(
-                            codes::K8S_UNSUPPORTED,
+                    self.warn_to(diags.as_deref_mut(), codes::K8S_UNSUPPORTED,
                             node.location,
                             format!("container application `{}` has no image artifact; skipped", node.name),
-                            "add an artifact of type tosca.artifacts.Deployment.Image (file: nginx:1.27)",
-                        );
-                        diags.push(d);
-                    }
+                            "add an artifact of type tosca.artifacts.Deployment.Image (file: nginx:1.27)",);
                     self.ledger.accounted(ElementKind::Node, i);
                     return;
                 }
