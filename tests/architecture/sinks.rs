@@ -29,7 +29,6 @@ const SINKS: &[(&str, usize)] = &[
     ("src/back/terraform/kubernetes/mod.rs", 2),
     ("src/cli/mod.rs", 1),
     ("src/front/variability/mod.rs", 1),
-    ("src/front/xml/types/mod.rs", 1),
     ("src/pipeline.rs", 3),
     ("src/resolve/calls/eval/custom.rs", 1),
     ("src/resolve/calls/eval/properties.rs", 2),

@@ -155,6 +155,8 @@ fn translate(
         namespace_only: loaded.namespace_only.clone(),
         visible: visibility(&docs_only, loaded),
         schemas: HashMap::new(),
+        own_schemas: HashMap::new(),
+        policy_template_values: HashMap::new(),
         pending_interfaces: Vec::new(),
         trusted: Vec::new(),
         trusted_props: HashMap::new(),
@@ -307,4 +309,12 @@ pub(crate) struct X<'d, 'a> {
     pending_interfaces: Vec<(String, crate::source::Span)>,
     /// Property schemas already worked out, by type name.
     schemas: HashMap<String, Option<props::Schema>>,
+    /// The schema each type element declares itself, by (document, element): read, and
+    /// reported, once, by whichever asks first (the type's own translation, or a template's
+    /// [`X::schema_of`] of that type or of a type derived from it).
+    own_schemas: HashMap<(usize, roxmltree::NodeId), Option<props::Schema>>,
+    /// Each policy template's properties, by (document, element): read, and reported, once,
+    /// by whichever asks first (the template's own translation, or a Policy whose policyRef
+    /// names it).
+    policy_template_values: HashMap<(usize, roxmltree::NodeId), Option<Node>>,
 }

@@ -97,8 +97,21 @@ pub(crate) fn builtin(local: &str) -> &'static str {
 }
 
 impl X<'_, '_> {
-    /// The schema a type element itself declares (not inherited), reporting what is wrong.
+    /// The schema a type element itself declares (not inherited), reporting what is wrong
+    /// the first time it is asked for: the type's translation and the templates whose types
+    /// inherit it ask for the same element, which is read once and reported once.
     pub(super) fn own_schema(&mut self, di: usize, n: Xn) -> Option<Schema> {
+        let key = (di, n.id());
+        if let Some(schema) = self.own_schemas.get(&key) {
+            return schema.clone();
+        }
+        let schema = self.read_own_schema(di, n);
+        self.own_schemas.insert(key, schema.clone());
+        schema
+    }
+
+    /// [`Self::own_schema`], read.
+    fn read_own_schema(&mut self, di: usize, n: Xn) -> Option<Schema> {
         let d = self.docs[di];
         if let Some(p) = doc::kid(n, "PropertiesDefinition") {
             doc::check_element(d, p, &[], &["element", "type"], &[], self.diags);

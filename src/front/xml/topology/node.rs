@@ -389,7 +389,7 @@ fn check_part_type(
     }) else {
         return;
     };
-    let wanted = match x.quiet_resolve(owner.doc, definition, type_attr, kind) {
+    let wanted = match x.found(owner.doc, definition, type_attr, kind) {
         Some(w @ (Found::Def(_) | Found::Builtin(_))) => x.found_name(kind, &w),
         _ => return,
     };

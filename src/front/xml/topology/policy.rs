@@ -4,7 +4,7 @@ use roxmltree::Node as Xn;
 
 use crate::front::xml::X;
 use crate::front::xml::build::{self, M};
-use crate::front::xml::doc::{self, attr, kid};
+use crate::front::xml::doc::{self, attr};
 use crate::front::xml::names::XKind;
 use crate::front::xml::types::Found;
 use crate::yaml::Node;
@@ -38,13 +38,13 @@ pub(super) fn policy(
         && let Some((Found::Def(t), _)) = x.resolve(di, p, "policyRef", XKind::PolicyTemplate)
     {
         let tn = x.node(t);
-        if let Some(props) = kid(tn, "Properties") {
-            let ty = x.quiet_resolve(t.doc, tn, "type", XKind::PolicyType);
-            let schema = ty.as_ref().and_then(|f| x.schema_of(XKind::PolicyType, f));
-            let v = x.quietly(|x| x.values(t.doc, props, schema.as_ref(), "the policy template"));
-            if let Some(v) = v {
-                m.set("properties", v);
-            }
+        // The template's type as its own translation reads it, which reports it and reads
+        // no properties without one (a `type` missing or empty).
+        let ty = attr(tn, "type")
+            .filter(|t| !t.is_empty())
+            .and_then(|_| x.found(t.doc, tn, "type", XKind::PolicyType));
+        if let Some(v) = ty.and_then(|f| x.policy_template_values(t.doc, tn, &f)) {
+            m.set("properties", v);
         }
     }
     if p.children().any(|c| c.is_element()) {

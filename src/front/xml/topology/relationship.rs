@@ -235,8 +235,9 @@ fn check_end(
     } else {
         XKind::CapabilityType
     };
-    let Some((q, span)) =
-        x.quietly(|x| crate::front::xml::names::qname(x.docs[owner.doc], v, "typeRef", x.diags))
+    // A second reading: the relationship type's ValidSource or ValidTarget is read, and its
+    // QName reported, where the type is written.
+    let Some(Ok(q)) = attr(v, "typeRef").map(|text| crate::front::xml::names::parse_qname(v, text))
     else {
         return;
     };
@@ -250,8 +251,8 @@ fn check_end(
     } else {
         return;
     };
-    let wanted = match x.quietly(|x| x.resolve_q(owner.doc, &q, span, kind)) {
-        Some(w @ (Found::Def(_) | Found::Builtin(_))) => x.found_name(kind, &w),
+    let wanted = match x.found_q(owner.doc, &q, kind) {
+        w @ (Found::Def(_) | Found::Builtin(_)) => x.found_name(kind, &w),
         _ => return,
     };
     let (holder, attr_kind) = match (kind, part) {
@@ -260,7 +261,7 @@ fn check_end(
         // A requirement or capability type is wanted, and the end is the node itself.
         _ => return,
     };
-    let Some(actual) = x.quiet_resolve(di, holder, "type", attr_kind) else {
+    let Some(actual) = x.found(di, holder, "type", attr_kind) else {
         return;
     };
     let Some(names) = x.ancestry(attr_kind, &actual) else {

@@ -373,34 +373,48 @@ impl<'d, 'a> X<'d, 'a> {
         }
         self.schemas.insert(name.clone(), None);
         let n = self.node(*def);
-        let schema = match self.quietly(|x| x.own_schema(def.doc, n)) {
+        let schema = match self.own_schema(def.doc, n) {
             Some(s) => Some(s),
             None => kid(n, "DerivedFrom")
-                .and_then(|df| self.quiet_resolve(def.doc, df, "typeRef", kind))
+                .and_then(|df| self.found(def.doc, df, "typeRef", kind))
                 .and_then(|p| self.schema_of(kind, &p)),
         };
         self.schemas.insert(name, schema.clone());
         schema
     }
 
-    /// Runs `f` with its diagnostics dropped: for looking things up that are reported where
-    /// they are written.
-    pub(super) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        let real = std::mem::replace(self.diags, crate::diag::Diagnostics::with_cap(0));
-        let out = f(self);
-        *self.diags = real;
-        out
+    /// What [`Self::resolve`] finds for the QName in attribute `name` of `n`, reporting and
+    /// recording nothing: a second reading of a reference that is resolved, and reported
+    /// (unknown, of another kind, not imported, taken on trust), where it is written. A name
+    /// that does not read as a QName stands for the written text, as `resolve` recovers it.
+    pub(super) fn found(&self, di: usize, n: Xn, name: &str, kind: XKind) -> Option<Found> {
+        let text = attr(n, name)?;
+        Some(match super::names::parse_qname(n, text) {
+            Ok(q) => self.found_q(di, &q, kind),
+            Err(_) => Found::Trusted(text.to_string()),
+        })
     }
 
-    /// [`Self::resolve`] without reporting anything.
-    pub(super) fn quiet_resolve(
-        &mut self,
-        di: usize,
-        n: Xn,
-        name: &str,
-        kind: XKind,
-    ) -> Option<Found> {
-        self.quietly(|x| x.resolve(di, n, name, kind).map(|(f, _)| f))
+    /// What [`Self::resolve_q`] finds for `q`, reporting and recording nothing (its
+    /// non-reporting half): the definition of that name, or of the unprefixed name in the
+    /// document's targetNamespace, or the normative type a ToscaBaseTypes name stands for;
+    /// anything else stands for a type taken on trust, as `resolve_q` recovers it.
+    pub(super) fn found_q(&self, di: usize, q: &QName, kind: XKind) -> Found {
+        let defined = |ns: &str| {
+            self.sym
+                .defs
+                .get(&(kind, ns.to_string(), q.local.clone()))
+                .copied()
+        };
+        if let Some(def) = defined(&q.ns) {
+            return Found::Def(def);
+        }
+        if q.unprefixed
+            && let Some(def) = defined(&self.tns(di))
+        {
+            return Found::Def(def);
+        }
+        base_type(kind, q).map_or_else(|| Found::Trusted(q.clark()), Found::Builtin)
     }
 
     /// The names of a type and its ancestors that the XML tells (the normative ancestors of a
@@ -415,7 +429,7 @@ impl<'d, 'a> X<'d, 'a> {
                     chain.iter().map(|d| self.yaml_name(kind, *d)).collect();
                 let root = self.node(*chain.last()?);
                 if let Some(df) = kid(root, "DerivedFrom") {
-                    match self.quiet_resolve(chain.last()?.doc, df, "typeRef", kind)? {
+                    match self.found(chain.last()?.doc, df, "typeRef", kind)? {
                         Found::Builtin(b) => names.push(b),
                         Found::Trusted(_) => return None,
                         Found::Def(_) => {}
@@ -435,7 +449,7 @@ impl<'d, 'a> X<'d, 'a> {
             let Some(df) = kid(n, "DerivedFrom") else {
                 break;
             };
-            let f = self.quiet_resolve(last.doc, df, "typeRef", kind);
+            let f = self.found(last.doc, df, "typeRef", kind);
             match f {
                 Some(Found::Def(p)) if !out.iter().any(|d| d.node == p.node && d.doc == p.doc) => {
                     out.push(p)

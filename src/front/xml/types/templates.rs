@@ -6,6 +6,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::xml::X;
 use crate::front::xml::doc::{self, kid, kids};
 use crate::front::xml::names::XKind;
+use crate::yaml::Node;
 
 use super::Found;
 
@@ -63,10 +64,30 @@ pub(super) fn policy_template(x: &mut X, di: usize, n: Xn) {
     }
     if let Some((f, _)) = x.resolve(di, n, "type", XKind::PolicyType) {
         x.check_abstract(XKind::PolicyType, &f, di, n);
-        if let Some(p) = kid(n, "Properties") {
-            let s = x.schema_of(XKind::PolicyType, &f);
-            x.values(di, p, s.as_ref(), "this policy template");
+        x.policy_template_values(di, n, &f);
+    }
+}
+
+impl X<'_, '_> {
+    /// The `Properties` of the policy template `n`, whose type resolved to `ty`, as values of
+    /// that type's schema: read, and reported, the first time they are asked for, by the
+    /// template's own translation or by a Policy whose policyRef names it (which merges them
+    /// into its properties), and kept for the other.
+    pub(in crate::front::xml) fn policy_template_values(
+        &mut self,
+        di: usize,
+        n: Xn,
+        ty: &Found,
+    ) -> Option<Node> {
+        let key = (di, n.id());
+        if let Some(values) = self.policy_template_values.get(&key) {
+            return values.clone();
         }
+        let props = kid(n, "Properties")?;
+        let schema = self.schema_of(XKind::PolicyType, ty);
+        let values = self.values(di, props, schema.as_ref(), "this policy template");
+        self.policy_template_values.insert(key, values.clone());
+        values
     }
 }
 
