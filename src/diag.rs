@@ -547,6 +547,8 @@ impl Diagnostics {
 
 mod emit;
 mod human;
+mod subject;
 
 pub use emit::{MAX_TEXT, MessageFormat, emit, shortened};
 pub use human::render_human;
+pub use subject::Subject;

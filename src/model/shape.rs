@@ -5,6 +5,8 @@
 //! already reported the node's shape when it read it first (a TOSCA 2.0 file, whose grammar
 //! `front::tosca2` checks before the model is filled). `None` makes no diagnostic at all.
 
+use std::fmt;
+
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::Named;
 use crate::model::tree::Tree;
@@ -13,12 +15,20 @@ use crate::yaml::{Map, Node};
 
 /// The node as a map. A null (an empty `properties:`) is read as an empty map, with a warning
 /// because it usually means the content was forgotten or mis-indented.
-pub fn map<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'a Map> {
+pub fn map<'a>(
+    node: &'a Node,
+    what: impl fmt::Display,
+    diags: &mut Diagnostics,
+) -> Option<&'a Map> {
     map_to(node, what, Some(diags))
 }
 
 /// [`map`], reporting to `diags` if any.
-pub fn map_to<'a>(node: &'a Node, what: &str, diags: Option<&mut Diagnostics>) -> Option<&'a Map> {
+pub fn map_to<'a>(
+    node: &'a Node,
+    what: impl fmt::Display,
+    diags: Option<&mut Diagnostics>,
+) -> Option<&'a Map> {
     let Some(diags) = diags else {
         return node.as_map();
     };
@@ -32,7 +42,7 @@ pub fn map_to<'a>(node: &'a Node, what: &str, diags: Option<&mut Diagnostics>) -
 /// What is said of a tree that is no map where `what`, a map, belongs: a null (an empty
 /// `properties:`) is read as an empty map, with a warning because it usually means the content
 /// was forgotten or mis-indented; anything else is the wrong shape.
-pub fn not_a_map<T: Tree>(node: &T, what: &str) -> Diagnostic {
+pub fn not_a_map<T: Tree>(node: &T, what: impl fmt::Display) -> Diagnostic {
     if node.is_null() {
         return Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
             .at_with(node.span(), "read as an empty map")
@@ -42,14 +52,18 @@ pub fn not_a_map<T: Tree>(node: &T, what: &str) -> Diagnostic {
 }
 
 /// The node as a list; a null is read as empty, with a warning.
-pub fn seq<'a>(node: &'a Node, what: &str, diags: &mut Diagnostics) -> Option<&'a [Node]> {
+pub fn seq<'a>(
+    node: &'a Node,
+    what: impl fmt::Display,
+    diags: &mut Diagnostics,
+) -> Option<&'a [Node]> {
     seq_to(node, what, Some(diags))
 }
 
 /// [`seq`], reporting to `diags` if any.
 pub fn seq_to<'a>(
     node: &'a Node,
-    what: &str,
+    what: impl fmt::Display,
     diags: Option<&mut Diagnostics>,
 ) -> Option<&'a [Node]> {
     let Some(diags) = diags else {
@@ -72,12 +86,16 @@ pub fn seq_to<'a>(
 
 /// The node's text when it is a scalar string (a plain `1.0` or `true` is accepted by its text,
 /// since names and descriptions are strings whatever they look like).
-pub fn text(node: &Node, what: &str, diags: &mut Diagnostics) -> Option<String> {
+pub fn text(node: &Node, what: impl fmt::Display, diags: &mut Diagnostics) -> Option<String> {
     text_to(node, what, Some(diags))
 }
 
 /// [`text`], reporting to `diags` if any.
-pub fn text_to(node: &Node, what: &str, diags: Option<&mut Diagnostics>) -> Option<String> {
+pub fn text_to(
+    node: &Node,
+    what: impl fmt::Display,
+    diags: Option<&mut Diagnostics>,
+) -> Option<String> {
     match node.scalar_text() {
         Some(t) if !node.is_null() => Some(t.to_string()),
         _ => {
@@ -111,7 +129,7 @@ pub fn named_to(node: &Node, what: &str, mut diags: Option<&mut Diagnostics>) ->
                 if let Some(diags) = diags.as_deref_mut() {
                     diags.push(wrong_shape(
                         &entry.key,
-                        &format!("a name in {what}"),
+                        format!("a name in {what}"),
                         "a string",
                     ));
                 }
@@ -123,12 +141,20 @@ pub fn named_to(node: &Node, what: &str, mut diags: Option<&mut Diagnostics>) ->
 
 /// [`named`] for a section the reader owns: the definitions are moved out of it, not copied
 /// (a service template's `node_templates` can hold 100,000 of them).
-pub fn named_owned(node: Node, what: &str, diags: &mut Diagnostics) -> Vec<Named> {
+pub fn named_owned(
+    node: Node,
+    what: impl fmt::Display + Copy,
+    diags: &mut Diagnostics,
+) -> Vec<Named> {
     named_owned_to(node, what, Some(diags))
 }
 
 /// [`named_owned`], reporting to `diags` if any.
-pub fn named_owned_to(node: Node, what: &str, mut diags: Option<&mut Diagnostics>) -> Vec<Named> {
+pub fn named_owned_to(
+    node: Node,
+    what: impl fmt::Display + Copy,
+    mut diags: Option<&mut Diagnostics>,
+) -> Vec<Named> {
     if map_to(&node, what, diags.as_deref_mut()).is_none() {
         return Vec::new();
     }
@@ -147,7 +173,7 @@ pub fn named_owned_to(node: Node, what: &str, mut diags: Option<&mut Diagnostics
                 if let Some(diags) = diags.as_deref_mut() {
                     diags.push(wrong_shape(
                         &entry.key,
-                        &format!("a name in {what}"),
+                        format!("a name in {what}"),
                         "a string",
                     ));
                 }
@@ -158,7 +184,7 @@ pub fn named_owned_to(node: Node, what: &str, mut diags: Option<&mut Diagnostics
 }
 
 /// "`x` must be a map, found a list" at the node.
-pub fn wrong_shape<T: Tree>(node: &T, what: &str, expected: &str) -> Diagnostic {
+pub fn wrong_shape<T: Tree>(node: &T, what: impl fmt::Display, expected: &str) -> Diagnostic {
     Diagnostic::error(
         codes::TOSCA_SHAPE,
         format!("{what} must be {expected}, found {}", node.describe()),
@@ -168,7 +194,12 @@ pub fn wrong_shape<T: Tree>(node: &T, what: &str, expected: &str) -> Diagnostic 
 
 /// Reports every key of `map` that `known` does not list as an unknown keyname: an error, since
 /// a misspelt keyname would drop what it holds (a warning under `--quirk unknown-keynames`).
-pub fn check_keys(map: &Map, known: &[&str], what: &str, diags: &mut Diagnostics) {
+pub fn check_keys(
+    map: &Map,
+    known: &[&str],
+    what: impl fmt::Display + Copy,
+    diags: &mut Diagnostics,
+) {
     for entry in map.entries() {
         if let Some(problem) = key_problem(&entry.key, known, what) {
             diags.push(problem);
@@ -177,13 +208,13 @@ pub fn check_keys(map: &Map, known: &[&str], what: &str, diags: &mut Diagnostics
 }
 
 /// What [`check_keys`] says of one key: a key that is no string, or one `known` does not list.
-pub fn key_problem<T: Tree>(key: &T, known: &[&str], what: &str) -> Option<Diagnostic> {
+pub fn key_problem<T: Tree>(
+    key: &T,
+    known: &[&str],
+    what: impl fmt::Display,
+) -> Option<Diagnostic> {
     let Some(text) = key.scalar_text() else {
-        return Some(wrong_shape(
-            key,
-            &format!("a keyname of {what}"),
-            "a string",
-        ));
+        return Some(wrong_shape(key, format!("a keyname of {what}"), "a string"));
     };
     (!known.contains(&text)).then(|| {
         Diagnostic::error(

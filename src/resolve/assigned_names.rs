@@ -27,7 +27,7 @@ use crate::source::Span;
 /// `defined` nor `also` has (`also`: the names allowed besides the section's own definitions,
 /// the reflected properties).
 pub(super) fn check<'n>(
-    owner: &str,
+    owner: impl std::fmt::Display,
     section: &str,
     assigned: impl IntoIterator<Item = (&'n str, Span)>,
     defined: &IndexMap<&str, Definition>,

@@ -215,7 +215,7 @@ fn property_filters<'y>(
                 report(diags, || {
                     crate::model::shape::wrong_shape(
                         value,
-                        &format!("property filter `{name}`"),
+                        format!("property filter `{name}`"),
                         "a constraint clause, a list of clauses or a value",
                     )
                     .hint(format!("e.g. `- {name}: {{ equal: <value> }}`"))

@@ -210,7 +210,7 @@ fn typed_values(
     }
     let assigned = def.and_then(|d| d.get(section));
     if let Some(assigned) = assigned {
-        crate::model::shape::map(assigned, &format!("`{section}`"), diags);
+        crate::model::shape::map(assigned, format!("`{section}`"), diags);
     }
     let defs = super::types::definitions(builder.model, kind, types);
     let definitions = builder.definitions.of(&defs, section);

@@ -1,6 +1,8 @@
 //! Node templates with their types merged in: properties, attributes, capabilities, interfaces
 //! and artifacts.
 
+use std::fmt;
+
 use indexmap::IndexMap;
 
 use super::patterns::Patterns;
@@ -9,7 +11,7 @@ use super::types::{Ancestry, definitions};
 use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
 use super::{Context, Locator, metadata_values};
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Subject, codes};
 use crate::hash::FastMap;
 use crate::ir::{
     Artifact, Capability, InstanceBounds, Node, NodeId, NodeSelection, Shared, Topology, TypeNames,
@@ -133,7 +135,7 @@ impl<'a> NodeBuilder<'a> {
                 None => {
                     diags.push(crate::model::shape::wrong_shape(
                         t,
-                        &format!("`type` of {what} `{}`", named.name),
+                        format!("`type` of {what} `{}`", named.name),
                         "a string",
                     ));
                     None
@@ -173,7 +175,7 @@ impl<'a> NodeBuilder<'a> {
                 .and_then(|n| n.scalar_text())
                 .map(str::to_string)
         };
-        let owner = format!("node template `{}`", named.name);
+        let owner = Subject::new("node template", &named.name);
         let capabilities = self.capabilities(&defs, def.get("capabilities"), &named.name, diags);
         let instances =
             instance_bounds(&capabilities).or_else(|| xml_instance_bounds(def.get("metadata")));
@@ -253,7 +255,7 @@ impl<'a> NodeBuilder<'a> {
     /// names are checked when the whole chain is known, and so are required properties.
     pub fn merged(
         &mut self,
-        owner: &str,
+        owner: &dyn fmt::Display,
         defs: &[&'a TypeDef],
         section: &str,
         assigned: Option<&Yaml>,
@@ -269,7 +271,7 @@ impl<'a> NodeBuilder<'a> {
     #[allow(clippy::too_many_arguments)]
     fn merged_checked(
         &mut self,
-        owner: &str,
+        owner: &dyn fmt::Display,
         defs: &[&'a TypeDef],
         section: &str,
         assigned: Option<&Yaml>,
@@ -279,7 +281,7 @@ impl<'a> NodeBuilder<'a> {
     ) -> IndexMap<String, Value> {
         if let Some(assigned) = assigned {
             // Only the shape is reported here; the entries are read below.
-            crate::model::shape::map(assigned, &format!("`{section}`"), diags);
+            crate::model::shape::map(assigned, Subject::quoted(section), diags);
         }
         let check_names = section == "properties" && defs_complete(self.model, defs);
         let definitions = self.definitions.of(defs, section);

@@ -18,7 +18,7 @@
 
 use indexmap::IndexMap;
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Subject, codes};
 use crate::ir::{Capability, Shared, Value, type_matches};
 use crate::source::Span;
 
@@ -32,23 +32,24 @@ pub(super) fn check(
     node_span: Span,
     diags: &mut Diagnostics,
 ) {
+    let node_subject = Subject::new("node template", node);
     for (name, capability) in capabilities {
-        let owner = format!("capability `{name}` of node template `{node}`");
+        let owner = Subject::new("capability", name).of(&node_subject);
         let value_at = |property: &str| at(name, Some(property)).unwrap_or(node_span);
         if type_matches(&capability.types, "tosca.capabilities.Scalable") {
-            scalable(&owner, &capability.properties, value_at, diags);
+            scalable(owner, &capability.properties, value_at, diags);
         }
         if let Some(assigned) = at(name, None)
             && type_matches(&capability.types, "tosca.capabilities.Endpoint")
         {
-            endpoint(&owner, &capability.properties, assigned, diags);
+            endpoint(owner, &capability.properties, assigned, diags);
         }
     }
 }
 
 /// `min_instances` ≤ `default_instances` ≤ `max_instances`, where each is an integer.
 fn scalable(
-    owner: &str,
+    owner: Subject,
     properties: &IndexMap<String, Value>,
     at: impl Fn(&str) -> Span,
     diags: &mut Diagnostics,
@@ -92,7 +93,12 @@ fn scalable(
 }
 
 /// An assigned Endpoint with neither `port` nor `ports`.
-fn endpoint(owner: &str, properties: &IndexMap<String, Value>, at: Span, diags: &mut Diagnostics) {
+fn endpoint(
+    owner: Subject,
+    properties: &IndexMap<String, Value>,
+    at: Span,
+    diags: &mut Diagnostics,
+) {
     let set = |key: &str| properties.get(key).is_some_and(|v| *v != Value::Null);
     if set("port") || set("ports") {
         return;

@@ -29,7 +29,7 @@ use super::nodes::NodeBuilder;
 use super::requirements::admitted_capabilities;
 use super::selection::{admits, valid_types};
 use super::types::definitions;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Subject, codes};
 use crate::ir::{Dialect, Relationship, Topology};
 use crate::model::TypeKind;
 use crate::source::Span;
@@ -56,10 +56,11 @@ pub(super) fn check(
     let Some(capability) = target.capabilities.get(name) else {
         return;
     };
-    let what = format!(
-        "requirement `{}` of `{}` connects to capability `{name}` of `{}`",
-        rel.requirement, source.name, target.name
-    );
+    let (source_subject, target_subject) =
+        (Subject::quoted(&source.name), Subject::quoted(&target.name));
+    let requirement = Subject::new("requirement", &rel.requirement).of(&source_subject);
+    let capability_subject = Subject::new("capability", name).of(&target_subject);
+    let what = format_args!("{requirement} connects to {capability_subject}");
     let is = capability
         .type_name
         .as_deref()

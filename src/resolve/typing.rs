@@ -12,6 +12,7 @@
 //! and keeps what it does not restate (usually `type`).
 
 use std::borrow::Cow;
+use std::fmt;
 
 use indexmap::IndexMap;
 
@@ -103,7 +104,7 @@ impl<'m> Typing<'_, 'm> {
     /// Only the typed assignments of `section` in `assigned`, against `definitions`.
     pub fn assigned(
         &mut self,
-        owner: &str,
+        owner: impl fmt::Display + Copy,
         definitions: &IndexMap<&'m str, Definition<'m>>,
         section: &str,
         assigned: Option<&Yaml>,
@@ -118,7 +119,7 @@ impl<'m> Typing<'_, 'm> {
     /// assignments whose owner reports them where it reads them (each caller names it).
     pub fn assigned_to(
         &mut self,
-        owner: &str,
+        owner: impl fmt::Display + Copy,
         definitions: &IndexMap<&'m str, Definition<'m>>,
         section: &str,
         assigned: Option<&Yaml>,
@@ -182,7 +183,7 @@ impl<'m> Typing<'_, 'm> {
     /// does not hold. `at` is where the template is written.
     pub fn check_required(
         &self,
-        owner: &str,
+        owner: impl fmt::Display + Copy,
         properties: &IndexMap<&'m str, Definition<'m>>,
         values: &IndexMap<String, Value>,
         at: crate::source::Span,
@@ -532,7 +533,11 @@ fn is_base64(text: &str) -> bool {
 }
 
 /// `owner` assigns `name`, whose TOSCA 2.0 definition fixes its `value` (§9.4 Property Definition).
-fn fixed_assigned(owner: &str, name: &str, at: crate::source::Span) -> Diagnostic {
+fn fixed_assigned(
+    owner: impl fmt::Display + Copy,
+    name: &str,
+    at: crate::source::Span,
+) -> Diagnostic {
     Diagnostic::error(
         codes::TOSCA_TYPE_MISMATCH,
         format!("{owner} assigns property `{name}`, whose definition fixes its `value`"),
@@ -543,7 +548,7 @@ fn fixed_assigned(owner: &str, name: &str, at: crate::source::Span) -> Diagnosti
 
 /// "`owner` assigns property `x`, which its type does not define", with the closest name.
 fn unknown_name(
-    owner: &str,
+    owner: impl fmt::Display + Copy,
     section: &str,
     name: &str,
     at: crate::source::Span,

@@ -28,7 +28,7 @@ use std::rc::Rc;
 
 use super::interface_parameters::{definitions_named, merged};
 use super::types::definitions;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Subject, codes};
 use crate::hash::FastMap;
 use crate::ir::{Interface, Interfaces, Topology, TypeNames};
 use crate::model::{Model, Named, TopologyTemplate, TypeKind};
@@ -100,13 +100,13 @@ fn templates(
             kind,
             types,
             interfaces,
-            owner: format!(
-                "{} `{name}`",
+            owner: Subject::new(
                 if kind == TypeKind::Node {
                     "node template"
                 } else {
                     "relationship template"
-                }
+                },
+                name,
             ),
             at: assigned_at(named),
             called: &called,
@@ -222,7 +222,7 @@ struct Judged<'a> {
     kind: TypeKind,
     types: &'a TypeNames,
     interfaces: &'a Interfaces,
-    owner: String,
+    owner: Subject<'a>,
     at: Span,
     called: &'a HashSet<(String, String)>,
     /// The node template's name, as workflow steps target it (empty for a relationship).

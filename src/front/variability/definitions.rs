@@ -121,7 +121,7 @@ fn input(
     let Some(map) = def.as_map() else {
         diags.push(wrong_shape(
             def,
-            &format!("variability input `{name}`"),
+            format!("variability input `{name}`"),
             "an input parameter definition (a map with `type`, `default`, ...; § Variability Input)",
         ));
         return;
@@ -178,7 +178,7 @@ fn input(
                 ),
                 None => diags.push(wrong_shape(
                     r,
-                    &format!("`{key}` of variability input `{name}`"),
+                    format!("`{key}` of variability input `{name}`"),
                     "the name of a variability input, or a list of them (§ Variability Input)",
                 )),
             }
@@ -191,7 +191,7 @@ fn preset(key: &Node, def: &Node, inputs: Option<&crate::yaml::Map>, diags: &mut
     let Some(map) = def.as_map() else {
         diags.push(wrong_shape(
             def,
-            &format!("variability preset `{name}`"),
+            format!("variability preset `{name}`"),
             "a map with `name`, `description` and `inputs` (§ Variability Preset)",
         ));
         return;
@@ -216,7 +216,7 @@ fn preset(key: &Node, def: &Node, inputs: Option<&crate::yaml::Map>, diags: &mut
     let Some(values) = values.as_map() else {
         diags.push(wrong_shape(
             values,
-            &format!("`inputs` of variability preset `{name}`"),
+            format!("`inputs` of variability preset `{name}`"),
             "a map of variability input names to values (§ Variability Preset)",
         ));
         return;

@@ -363,7 +363,7 @@ fn section<'a>(
     if node.as_map().is_none() && !node.is_null() {
         diags.push(crate::model::shape::wrong_shape(
             node,
-            &format!("`variability.{key}`"),
+            format!("`variability.{key}`"),
             "a map",
         ));
     }
@@ -385,7 +385,7 @@ fn add_value(
         }
         None => diags.push(crate::model::shape::wrong_shape(
             value,
-            &format!("the value of variability input `{name}`"),
+            format!("the value of variability input `{name}`"),
             "a boolean, a number, a string or a list of these",
         )),
     }

@@ -5,7 +5,7 @@
 //! [`super::simple_grammar`], which also applies their version rules; a TOSCA 2.0 file is held
 //! to its own grammar, [`super::tosca2`], before this reader takes what is usable of it.
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Subject, codes};
 use crate::ir::Dialect;
 use crate::model::{Model, Named, Repository, TopologyTemplate, TypeDef, TypeKind};
 use crate::source::{FileId, SourceMap, Span};
@@ -211,7 +211,7 @@ fn add_type(
             if let Some(diags) = sink {
                 diags.push(shape::wrong_shape(
                     &named.def,
-                    &format!("the {} `{}`", kind.noun(), named.name),
+                    format!("the {} `{}`", kind.noun(), named.name),
                     "a map",
                 ));
             }
@@ -337,7 +337,7 @@ fn read_imports(
         for key in ["namespace_prefix", "namespace"] {
             if let Some(prefix) = map
                 .get(key)
-                .and_then(|p| shape::text(p, &format!("an import's `{key}`"), diags))
+                .and_then(|p| shape::text(p, format!("an import's `{key}`"), diags))
             {
                 model.namespace_prefixes.insert(prefix.clone());
                 namespace = Some(prefix);
@@ -380,7 +380,7 @@ fn read_imports(
         let mut sink = shapes(dialect, diags);
         let Some(url) = shape::text_to(
             url_node,
-            &format!("an import's `{url_key}`"),
+            format!("an import's `{url_key}`"),
             sink.as_deref_mut(),
         ) else {
             continue;
@@ -501,27 +501,25 @@ fn section(
     map: &mut Map,
     key: &str,
     keys: &[&str],
-    what: &str,
+    what: &'static str,
     mut diags: Option<&mut Diagnostics>,
 ) -> Vec<Named> {
     let Some(node) = map.take(key) else {
         return Vec::new();
     };
-    let entries = shape::named_owned_to(node, &format!("`{key}`"), diags.as_deref_mut());
+    let entries = shape::named_owned_to(node, Subject::quoted(key), diags.as_deref_mut());
     let Some(diags) = diags else {
         return entries;
     };
     for e in &entries {
         match e.def.as_map() {
-            Some(m) if warn_keys => {
-                shape::check_keys(m, keys, &format!("{what} `{}`", e.name), diags)
-            }
+            Some(m) if warn_keys => shape::check_keys(m, keys, Subject::new(what, &e.name), diags),
             Some(_) => {}
             // Outputs and inputs may be written in short form in some tools; nulls were reported.
             None if key == "outputs" || key == "inputs" || e.def.is_null() => {}
             None => diags.push(shape::wrong_shape(
                 &e.def,
-                &format!("{what} `{}`", e.name),
+                format!("{what} `{}`", e.name),
                 "a map",
             )),
         }

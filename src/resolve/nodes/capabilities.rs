@@ -171,7 +171,7 @@ impl<'a> NodeBuilder<'a> {
                     ("attributes", &mut cap.attributes),
                 ] {
                     if let Some(values) = m.get(key) {
-                        crate::model::shape::map(values, &format!("`{key}`"), diags);
+                        crate::model::shape::map(values, format!("`{key}`"), diags);
                         let definitions = self.definitions.of(&type_defs, key);
                         // A TOSCA 2.0 capability's attributes are those its type defines or
                         // reflects from a property (§8.3 Capability Assignment, §9.7 Attribute

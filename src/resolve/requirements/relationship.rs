@@ -4,7 +4,7 @@
 
 use indexmap::IndexMap;
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Subject, codes};
 use crate::ir::{
     Capability, Interfaces, Location, Node, NodeId, Relationship, Shared, Topology, TypeNames,
 };
@@ -51,11 +51,8 @@ pub(in crate::resolve) fn relationship(
     };
     let default_type = is_default_type(builder, &definition, a, &types);
     let defs = definitions(builder.model, TypeKind::Relationship, &types);
-    let owner = format!(
-        "the relationship of requirement `{}` of `{}`",
-        a.name,
-        topology.nodes[source.index()].name
-    );
+    let source_subject = Subject::quoted(&topology.nodes[source.index()].name);
+    let owner = Subject::new("the relationship of requirement", &a.name).of(&source_subject);
     let values = written.assigned;
     let assigned = |key: &str| values.and_then(|m| m.get(key));
     let properties = builder.merged(

@@ -38,7 +38,7 @@ pub fn assigned(
         }
         None => diags.push(crate::model::shape::wrong_shape(
             node,
-            &format!("the value of variability input `{name}`"),
+            format!("the value of variability input `{name}`"),
             "a boolean, a number, a string or a list of these",
         )),
     };

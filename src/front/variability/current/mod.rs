@@ -217,7 +217,7 @@ fn sections(map: &crate::yaml::Map, diags: &mut Diagnostics) {
         if !fits && !e.value.is_null() {
             diags.push(crate::model::shape::wrong_shape(
                 &e.value,
-                &format!("`variability.{}`", e.key.scalar_text().unwrap_or_default()),
+                format!("`variability.{}`", e.key.scalar_text().unwrap_or_default()),
                 expected,
             ));
         }

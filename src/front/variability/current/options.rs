@@ -357,7 +357,7 @@ impl<'t> Options<'t> {
             if expects_bool && bool_of(node).is_none() {
                 diags.push(crate::model::shape::wrong_shape(
                     *node,
-                    &format!("option `{key}`"),
+                    format!("option `{key}`"),
                     "true or false",
                 ));
             }
@@ -379,7 +379,7 @@ impl<'t> Options<'t> {
                 );
                 diags.push(crate::model::shape::wrong_shape(
                     *node,
-                    &format!("option `{key}`"),
+                    format!("option `{key}`"),
                     &expected,
                 ));
             }
