@@ -14,8 +14,9 @@ use crate::model::shape::{check_keys, wrong_shape};
 use crate::yaml::{Core, Node};
 
 /// The keynames of a TOSCA input parameter definition (Simple Profile 1.3 §3.6.14 Parameter
-/// definition, with those of §3.6.10 Property definition it includes) and those § Variability
-/// Input adds.
+/// definition, with those of §3.6.10 Property definition it includes: the first
+/// [`PARAMETER_KEYS`]), then those § Variability Input of the current text adds
+/// ([`CURRENT_INPUT_KEYNAMES`], the rest).
 const INPUT_KEYS: &[&str] = &[
     "type",
     "description",
@@ -36,6 +37,13 @@ const INPUT_KEYS: &[&str] = &[
     "requires",
     "excludes",
 ];
+
+/// How many of [`INPUT_KEYS`] a TOSCA input parameter definition has.
+const PARAMETER_KEYS: usize = 11;
+
+/// The keynames of variability inputs only the current text defines (§ Variability Input),
+/// which the release candidate's inputs do not have.
+pub(super) const CURRENT_INPUT_KEYNAMES: &[&str] = INPUT_KEYS.split_at(PARAMETER_KEYS).1;
 
 /// The keynames of § Variability Input that name other variability inputs.
 const INPUT_REFERENCES: &[&str] = &[
@@ -275,5 +283,26 @@ fn fits(type_name: &str, value: &Node, what: &str, diags: &mut Diagnostics) {
             what,
             &format!("a value of its type `{type_name}`"),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CURRENT_INPUT_KEYNAMES;
+
+    #[test]
+    fn the_current_keynames_are_the_seven_variability_input_adds() {
+        assert_eq!(
+            CURRENT_INPUT_KEYNAMES,
+            [
+                "default_expression",
+                "mandatory",
+                "optional",
+                "choices",
+                "alternatives",
+                "requires",
+                "excludes"
+            ]
+        );
     }
 }

@@ -45,17 +45,6 @@ pub const CURRENT_KEYNAMES: &[&str] = &[
     "default_condition_mode",
 ];
 
-/// Keynames of variability inputs only the current text defines (§ Variability Input).
-const CURRENT_INPUT_KEYNAMES: &[&str] = &[
-    "default_expression",
-    "mandatory",
-    "optional",
-    "choices",
-    "alternatives",
-    "requires",
-    "excludes",
-];
-
 fn found(reason: impl Into<String>, span: Span) -> Option<Current> {
     Some(Current {
         reason: reason.into(),
@@ -92,7 +81,7 @@ pub fn current(root: &Node) -> Option<Current> {
         }
         if let Some(inputs) = var.get("inputs").and_then(Node::as_map) {
             for e in inputs.entries() {
-                for key in CURRENT_INPUT_KEYNAMES {
+                for key in super::definitions::CURRENT_INPUT_KEYNAMES {
                     if let Some(d) = e.value.as_map().and_then(|m| m.entry(key)) {
                         return found(format!("a variability input has `{key}`"), d.key.span);
                     }
