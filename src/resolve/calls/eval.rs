@@ -25,7 +25,7 @@ use crate::model::{Model, TypeKind};
 use crate::resolve::typing::Typing;
 use crate::source::Span;
 
-pub use call_index::{CallIndex, Written};
+pub use call_index::{CallIndex, CallTree};
 
 /// Whether any value of the topology that this pass walks holds a call.
 pub fn has_calls(topology: &Topology) -> bool {
@@ -200,7 +200,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
 
     fn site(&self, call: &Call) -> Site {
         let written = call.span.and_then(|s| self.calls.get(s));
-        let site = written.and_then(Written::site);
+        let site = written.and_then(CallTree::site);
         Site {
             name: site.as_ref().map(|(name, _)| *name).or(call.span),
             args: site
@@ -211,10 +211,10 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     /// Each argument as written, when the call was found.
-    fn argument_nodes(&self, call: &Call) -> Vec<Written<'m>> {
+    fn argument_nodes(&self, call: &Call) -> Vec<CallTree<'m>> {
         call.span
             .and_then(|s| self.calls.get(s))
-            .map(Written::arguments)
+            .map(CallTree::arguments)
             .filter(|nodes| nodes.len() == call.args.len())
             .unwrap_or_default()
     }

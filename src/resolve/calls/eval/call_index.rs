@@ -13,12 +13,12 @@ use crate::yaml::Node as Yaml;
 /// A call as written: in a definition the model still keeps as YAML, or in a typed entity's
 /// [`Typed`] value (a group's or policy's properties).
 #[derive(Clone, Copy)]
-pub enum Written<'m> {
+pub enum CallTree<'m> {
     Yaml(&'m Yaml),
     Typed(&'m Typed),
 }
 
-impl<'m> Written<'m> {
+impl<'m> CallTree<'m> {
     /// Where the function's name is written, and where each argument is, when the tree is a
     /// call (it always is: only calls are indexed).
     pub fn site(self) -> Option<(Span, Vec<Span>)> {
@@ -31,27 +31,27 @@ impl<'m> Written<'m> {
             Some((written.name_node.span(), args))
         }
         match self {
-            Written::Yaml(node) => of(node),
-            Written::Typed(value) => of(value),
+            CallTree::Yaml(node) => of(node),
+            CallTree::Typed(value) => of(value),
         }
     }
 
     /// Each argument as written.
-    pub fn arguments(self) -> Vec<Written<'m>> {
+    pub fn arguments(self) -> Vec<CallTree<'m>> {
         match self {
-            Written::Yaml(node) => syntax::call(node)
+            CallTree::Yaml(node) => syntax::call(node)
                 .map(|w| {
                     syntax::arguments(&w)
                         .into_iter()
-                        .map(Written::Yaml)
+                        .map(CallTree::Yaml)
                         .collect()
                 })
                 .unwrap_or_default(),
-            Written::Typed(value) => syntax::call(value)
+            CallTree::Typed(value) => syntax::call(value)
                 .map(|w| {
                     syntax::arguments(&w)
                         .into_iter()
-                        .map(Written::Typed)
+                        .map(CallTree::Typed)
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -61,15 +61,15 @@ impl<'m> Written<'m> {
     /// Whether the tree is a call.
     pub fn is_call(self) -> bool {
         match self {
-            Written::Yaml(node) => syntax::call(node).is_some(),
-            Written::Typed(value) => syntax::call(value).is_some(),
+            CallTree::Yaml(node) => syntax::call(node).is_some(),
+            CallTree::Typed(value) => syntax::call(value).is_some(),
         }
     }
 }
 
 /// The written form of every call in the files read, by the span the IR call carries.
 pub struct CallIndex<'m> {
-    by_span: HashMap<Span, Written<'m>>,
+    by_span: HashMap<Span, CallTree<'m>>,
 }
 
 impl<'m> CallIndex<'m> {
@@ -78,10 +78,10 @@ impl<'m> CallIndex<'m> {
             by_span: HashMap::new(),
         };
         for def in model.types.values() {
-            index.add(&def.def, Written::Yaml);
+            index.add(&def.def, CallTree::Yaml);
         }
         for named in model.functions.values() {
-            index.add(&named.def, Written::Yaml);
+            index.add(&named.def, CallTree::Yaml);
         }
         if let Some(t) = &model.topology {
             let sections = [
@@ -92,14 +92,14 @@ impl<'m> CallIndex<'m> {
                 &t.workflows,
             ];
             for named in sections.into_iter().flatten() {
-                index.add(&named.def, Written::Yaml);
+                index.add(&named.def, CallTree::Yaml);
             }
             for grouping in t.groups.iter().chain(&t.policies) {
                 for (_, value) in grouping.values() {
-                    index.add(value, Written::Typed);
+                    index.add(value, CallTree::Typed);
                 }
                 if let Some(triggers) = &grouping.triggers {
-                    index.add(triggers, Written::Yaml);
+                    index.add(triggers, CallTree::Yaml);
                 }
             }
         }
@@ -107,7 +107,7 @@ impl<'m> CallIndex<'m> {
     }
 
     /// Every call under `node`, keys included.
-    fn add<T: Tree>(&mut self, node: &'m T, written: fn(&'m T) -> Written<'m>) {
+    fn add<T: Tree>(&mut self, node: &'m T, written: fn(&'m T) -> CallTree<'m>) {
         if syntax::call(node).is_some() {
             self.by_span.insert(node.span(), written(node));
         }
@@ -123,7 +123,7 @@ impl<'m> CallIndex<'m> {
         }
     }
 
-    pub(super) fn get(&self, span: Span) -> Option<Written<'m>> {
+    pub(super) fn get(&self, span: Span) -> Option<CallTree<'m>> {
         self.by_span.get(&span).copied()
     }
 }

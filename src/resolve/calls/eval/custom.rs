@@ -1,7 +1,7 @@
 //! Calls of functions defined under `functions` (§10.4 Function Definitions): the arguments
 //! against the signatures, and the note that an implementation is not run here.
 
-use super::{Evaluator, Site, Written};
+use super::{CallTree, Evaluator, Site};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Value};
 use crate::resolve::calls::builtins;
@@ -129,7 +129,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
     pub(super) fn argument(
         &mut self,
         arg: &Value,
-        node: Option<Written<'m>>,
+        node: Option<CallTree<'m>>,
         schema: &'m Yaml,
         i: usize,
     ) -> Result<Value, String> {
@@ -149,8 +149,8 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
             let mut found = Diagnostics::with_cap(0);
             let path = format!("argument {}", i + 1);
             let value = match node {
-                Written::Yaml(node) => self.typing.schema_value(node, schema, &path, &mut found),
-                Written::Typed(node) => self.typing.schema_value(node, schema, &path, &mut found),
+                CallTree::Yaml(node) => self.typing.schema_value(node, schema, &path, &mut found),
+                CallTree::Typed(node) => self.typing.schema_value(node, schema, &path, &mut found),
             };
             return match found.iter().find(|d| d.is_error()) {
                 Some(d) => Err(d.message.clone()),
