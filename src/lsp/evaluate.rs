@@ -21,8 +21,11 @@ use super::check::Checked;
 use super::index::{CallSite, Owner, Step};
 use crate::ir::{Dialect, Function, Topology, Value};
 use crate::model::call;
+use crate::model::tree::{Pair, Shape, Tree};
+use crate::model::value::Data;
 use crate::resolve::calls::builtins::{self, Group, Outcome};
-use crate::yaml::{Core, Node};
+use crate::source::Span;
+use crate::yaml::Node;
 
 /// At most this many calls deep are read on their own (a call nested in a call ...).
 const MAX_DEPTH: usize = 16;
@@ -92,12 +95,15 @@ fn evaluation(checked: &Checked, call: &CallSite) -> String {
             show(value)
         );
     }
-    let read = written_call(checked, call).and_then(|node| {
+    let read = written_call(checked, call).and_then(|written| {
         let evaluator = Alone {
             topology,
             this: This::Template(call.owner.as_ref()),
         };
-        evaluator.value(node, 0)
+        match written {
+            WrittenCall::Yaml(node) => evaluator.value(node, 0),
+            WrittenCall::Typed(value) => evaluator.value(value, 0),
+        }
     });
     match read {
         Some(value) if !value.has_call() => format!("evaluates to `{}`", show(&value)),
@@ -105,33 +111,52 @@ fn evaluation(checked: &Checked, call: &CallSite) -> String {
     }
 }
 
-/// The call's YAML, found again in its definition (the index keeps spans, not trees).
-fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<&'m Node> {
+/// A call as written: in a definition the model keeps as YAML, or in a group's or policy's
+/// typed values.
+enum WrittenCall<'m> {
+    Yaml(&'m Node),
+    Typed(&'m crate::model::Value),
+}
+
+/// The call as written, found again in its definition (the index keeps spans, not trees).
+fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<WrittenCall<'m>> {
     let model = checked.model.as_ref()?;
     let span = call.span;
-    let holds = |def: &Node| def.span.file == span.file && contains(def.span, span);
+    let holds = |def: Span| def.file == span.file && contains(def, span);
     if let Some(topology) = &model.topology {
         let named = topology
             .inputs
             .iter()
             .chain(&topology.node_templates)
             .chain(&topology.relationship_templates)
-            .chain(&topology.groups)
-            .chain(&topology.policies)
             .chain(&topology.outputs)
             .chain(&topology.workflows);
         if let Some(found) = named
-            .filter(|n| holds(&n.def))
+            .filter(|n| holds(n.def.span))
             .find_map(|n| find(&n.def, span))
         {
-            return Some(found);
+            return Some(WrittenCall::Yaml(found));
+        }
+        for grouping in topology.groups.iter().chain(&topology.policies) {
+            if !holds(grouping.definition) {
+                continue;
+            }
+            let typed = grouping.values().map(|(_, value)| value);
+            if let Some(found) = typed.filter(|v| holds(v.span)).find_map(|v| find(v, span)) {
+                return Some(WrittenCall::Typed(found));
+            }
+            let triggers = grouping.triggers.as_ref().filter(|t| holds(t.span));
+            if let Some(found) = triggers.and_then(|t| find(t, span)) {
+                return Some(WrittenCall::Yaml(found));
+            }
         }
     }
     model
         .types
         .values()
-        .filter(|t| holds(&t.def))
+        .filter(|t| holds(t.def.span))
         .find_map(|t| find(&t.def, span))
+        .map(WrittenCall::Yaml)
 }
 
 fn contains(outer: crate::source::Span, inner: crate::source::Span) -> bool {
@@ -139,20 +164,19 @@ fn contains(outer: crate::source::Span, inner: crate::source::Span) -> bool {
 }
 
 /// The node at `span` under `node`, walking only into the children that hold it.
-fn find(node: &Node, span: crate::source::Span) -> Option<&Node> {
-    if node.span == span {
+fn find<T: Tree>(node: &T, span: Span) -> Option<&T> {
+    if node.span() == span {
         return Some(node);
     }
-    let holds = |child: &&Node| child.span.file == span.file && contains(child.span, span);
-    match (node.as_map(), node.as_seq()) {
-        (Some(map), _) => map
-            .entries()
+    let holds = |child: &&T| child.span().file == span.file && contains(child.span(), span);
+    match node.shape() {
+        Shape::Map(entries) => entries
             .iter()
-            .map(|e| &e.value)
+            .map(|e| e.value())
             .filter(holds)
             .find_map(|child| find(child, span)),
-        (_, Some(items)) => items.iter().filter(holds).find_map(|c| find(c, span)),
-        _ => None,
+        Shape::List(items) => items.iter().filter(holds).find_map(|c| find(c, span)),
+        Shape::Scalar(..) => None,
     }
 }
 
@@ -328,36 +352,38 @@ impl Alone<'_> {
     /// `node` as a value: a literal, or a call evaluated; `None` when not known. Calls are
     /// those of the template's dialect ([`call::call_in`], the detection the resolver uses),
     /// and TOSCA 2.0's `$$` escapes are undone in strings and keys as the resolver does.
-    fn value(&self, node: &Node, depth: usize) -> Option<Value> {
+    fn value<T: Tree>(&self, node: &T, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
             return None;
         }
         if let Some(written) = call::call_in(self.topology.source.dialect, node) {
             return self.call(&written, depth);
         }
-        if let Some(scalar) = node.as_scalar() {
-            return Some(match scalar.core {
-                Core::Null => Value::Null,
-                Core::Bool(b) => Value::Boolean(b),
-                Core::Int(i) => Value::Integer(i),
-                Core::Float(f) => Value::Float(f),
-                Core::Str => Value::String(self.unescape(&scalar.text).to_string()),
-            });
-        }
-        if let Some(items) = node.as_seq() {
-            return items
-                .iter()
-                .map(|item| self.value(item, depth + 1))
-                .collect::<Option<Vec<_>>>()
-                .map(Value::List);
-        }
-        node.as_map()?
-            .entries()
+        let entries = match node.shape() {
+            Shape::Scalar(text, data) => {
+                return Some(match data {
+                    Data::Null => Value::Null,
+                    Data::Bool(b) => Value::Boolean(b),
+                    Data::Integer(i) => Value::Integer(i),
+                    Data::Float(f) => Value::Float(f),
+                    Data::String => Value::String(self.unescape(text).to_string()),
+                });
+            }
+            Shape::List(items) => {
+                return items
+                    .iter()
+                    .map(|item| self.value(item, depth + 1))
+                    .collect::<Option<Vec<_>>>()
+                    .map(Value::List);
+            }
+            Shape::Map(entries) => entries,
+        };
+        entries
             .iter()
             .map(|e| {
                 Some((
-                    self.unescape(e.key.as_str()?).to_string(),
-                    self.value(&e.value, depth + 1)?,
+                    self.unescape(e.key().as_str()?).to_string(),
+                    self.value(e.value(), depth + 1)?,
                 ))
             })
             .collect::<Option<indexmap::IndexMap<_, _>>>()
@@ -374,7 +400,7 @@ impl Alone<'_> {
 
     /// The value of `written`, a call: `None` when it is not known (an attribute, a function
     /// toscana does not compute, one of TOSCA 2.0's custom functions).
-    fn call(&self, written: &call::Written<'_, Node>, depth: usize) -> Option<Value> {
+    fn call<T: Tree>(&self, written: &call::Written<'_, T>, depth: usize) -> Option<Value> {
         let name = written.name;
         let tosca2 = self.topology.source.dialect == Dialect::Tosca2;
         let dialect = match tosca2 {
@@ -386,7 +412,7 @@ impl Alone<'_> {
         let text = |i: usize| list.get(i).and_then(|n| n.as_str());
         let values = || {
             list.iter()
-                .map(|n| self.value(n, depth + 1))
+                .map(|n| self.value(*n, depth + 1))
                 .collect::<Option<Vec<_>>>()
         };
         match function {
@@ -421,9 +447,9 @@ impl Alone<'_> {
 
     /// `$and` (`all`) or `$or` of clauses of which some may be unknown: one false clause decides
     /// `$and` and one true clause `$or` whatever the others (§10.2.2.1.1 $and, §10.2.2.1.2 $or).
-    fn logic(&self, all: bool, args: &Node, depth: usize) -> Option<Value> {
+    fn logic<T: Tree>(&self, all: bool, args: &T, depth: usize) -> Option<Value> {
         let mut unknown = false;
-        for clause in args.as_seq()? {
+        for clause in args.items()? {
             match self.value(clause, depth + 1) {
                 Some(Value::Boolean(b)) if b != all => return Some(Value::Boolean(b)),
                 Some(Value::Boolean(_)) => {}
@@ -540,12 +566,13 @@ fn read_section(
 }
 
 /// `get_input`'s further arguments (TOSCA 1.3 and 2.0: keys or positions into the value).
-fn descend_args(value: Value, args: &[&Node]) -> Option<Value> {
+fn descend_args<T: Tree>(value: Value, args: &[&T]) -> Option<Value> {
     let steps: Option<Vec<Step>> = args
         .iter()
-        .map(|a| match a.as_scalar()?.core {
-            Core::Int(i) => Some(Step::Item(usize::try_from(i).ok()?)),
-            _ => Some(Step::Key(a.as_str()?.to_string())),
+        .map(|a| match a.shape() {
+            Shape::Scalar(_, Data::Integer(i)) => Some(Step::Item(usize::try_from(i).ok()?)),
+            Shape::Scalar(..) => Some(Step::Key(a.as_str()?.to_string())),
+            _ => None,
         })
         .collect();
     descend(&value, &steps?).cloned()

@@ -19,7 +19,8 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 use super::check::Checked;
 use super::index::{Member, Section, Target};
 use super::lines::Lines;
-use crate::model::{Model, Named, TypeKind};
+use crate::model::grouping::Grouping;
+use crate::model::{Model, Named, TypeKind, Value};
 use crate::resolve::Ancestry;
 use crate::source::{SourceMap, Span};
 use crate::yaml::Node;
@@ -75,6 +76,10 @@ pub fn hover(
 fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String> {
     match target {
         Target::Type(kind, id) => Some(describe_type(model, *kind, id)),
+        Target::Template(section @ (Section::Group | Section::Policy), name) => {
+            let grouping = grouping(model, *section, name)?;
+            Some(describe_grouping(*section, grouping))
+        }
         Target::Template(section, name) => {
             let named = template(model, *section, name)?;
             Some(describe_template(&checked.sources, *section, named))
@@ -105,18 +110,41 @@ fn describe_type(model: &Model, kind: TypeKind, id: &str) -> String {
     out
 }
 
-/// The entry `name` of a section of the service template.
+/// The entry `name` of a section of the service template; none for a group or policy, which
+/// the model keeps typed ([`grouping`]).
 pub(super) fn template<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Named> {
     let topology = model.topology.as_ref()?;
     let entries = match section {
         Section::Input => &topology.inputs,
         Section::Node => &topology.node_templates,
         Section::Relationship => &topology.relationship_templates,
-        Section::Group => &topology.groups,
-        Section::Policy => &topology.policies,
+        Section::Group | Section::Policy => return None,
         Section::Output => &topology.outputs,
     };
     entries.iter().find(|n| n.name == name)
+}
+
+/// The group or policy `name` of the service template.
+pub(super) fn grouping<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Grouping> {
+    let topology = model.topology.as_ref()?;
+    let entries = match section {
+        Section::Group => &topology.groups,
+        Section::Policy => &topology.policies,
+        _ => return None,
+    };
+    entries.iter().find(|g| g.name == name)
+}
+
+/// [`describe_template`] of a group or policy.
+fn describe_grouping(section: Section, grouping: &Grouping) -> String {
+    let mut out = format!("**{}** `{}`", section.noun(), grouping.name);
+    if let Some(t) = grouping.type_name.as_ref().and_then(Value::scalar_text) {
+        out.push_str(&format!(": `{t}`"));
+    }
+    if let Some(description) = grouping.description.as_ref().and_then(Value::scalar_text) {
+        out.push_str(&format!("\n\n{description}"));
+    }
+    out
 }
 
 fn describe_template(sources: &SourceMap, section: Section, named: &Named) -> String {

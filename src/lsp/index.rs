@@ -13,11 +13,14 @@
 use std::collections::HashMap;
 
 use crate::model::substitution::{SubstitutionMappings, Target as MappedTarget};
+use crate::model::tree::{Pair, Tree};
 use crate::model::value::{Value, ValueMap};
 use crate::model::{Dialect, Model, Named, TypeKind, call};
 use crate::resolve::Ancestry;
 use crate::source::{FileId, Origin, SourceMap, Span};
-use crate::yaml::{Map, Node};
+use crate::yaml::Node;
+
+mod groupings;
 
 /// The sections of a service template whose entries have names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -251,8 +254,8 @@ impl Walk<'_> {
         span
     }
 
-    fn add(&mut self, node: &Node, target: Target, definition: bool) {
-        self.add_at(node.span, target, definition);
+    fn add<T: Tree>(&mut self, node: &T, target: Target, definition: bool) {
+        self.add_at(node.span(), target, definition);
     }
 
     /// [`Self::add`] for the text at `span` (the model's typed fields keep spans, not nodes).
@@ -279,9 +282,9 @@ impl Walk<'_> {
     /// A name written where a type of `kind` is expected. A name the front end made up rather
     /// than read (TOSCA 1.0 XML's implicit `tosca.nodes.Root` parent, placed at the element)
     /// is no reference: its local name is not in the text its span covers.
-    fn type_ref(&mut self, kind: TypeKind, node: &Node) {
+    fn type_ref<T: Tree>(&mut self, kind: TypeKind, node: &T) {
         if let Some(name) = node.as_str() {
-            self.type_ref_at(kind, name, node.span);
+            self.type_ref_at(kind, name, node.span());
         }
     }
 
@@ -306,9 +309,9 @@ impl Walk<'_> {
     }
 
     /// A name written where a node template (or else a node type) is expected.
-    fn node_ref(&mut self, node: &Node) {
+    fn node_ref<T: Tree>(&mut self, node: &T) {
         if let Some(name) = node.as_str() {
-            self.node_ref_at(name, node.span);
+            self.node_ref_at(name, node.span());
         }
     }
 
@@ -447,22 +450,20 @@ impl Walk<'_> {
         }
     }
 
-    fn members_of(&mut self, owner: &(TypeKind, String), section: &'static str, map: &Node) {
-        if let Some(map) = map.as_map() {
-            for entry in map.entries() {
-                self.member(owner, section, &entry.key);
-            }
+    fn members_of<T: Tree>(&mut self, owner: &(TypeKind, String), section: &'static str, map: &T) {
+        for entry in map.entries().unwrap_or_default() {
+            self.member(owner, section, entry.key());
         }
     }
 
-    fn member(&mut self, owner: &(TypeKind, String), section: &'static str, key: &Node) {
+    fn member<T: Tree>(&mut self, owner: &(TypeKind, String), section: &'static str, key: &T) {
         let Some(name) = key.as_str() else { return };
         // Only a name as written: the XML front end files a relationship template's source as
         // a requirement whose name is nowhere in the text.
-        if !self.sources.slice(key.span).contains(name) {
+        if !self.sources.slice(key.span()).contains(name) {
             return;
         }
-        let span = self.text_span(key.span);
+        let span = self.text_span(key.span());
         self.index.members.push(Member {
             span,
             owner: owner.clone(),
@@ -477,18 +478,33 @@ impl Walk<'_> {
         let Some(topology) = &self.model.topology else {
             return;
         };
-        let sections: [(Section, &Vec<Named>); 6] = [
+        let sections: [(Section, &Vec<Named>); 3] = [
             (Section::Input, &topology.inputs),
             (Section::Node, &topology.node_templates),
             (Section::Relationship, &topology.relationship_templates),
-            (Section::Group, &topology.groups),
-            (Section::Policy, &topology.policies),
-            (Section::Output, &topology.outputs),
         ];
         for (section, entries) in sections {
             for named in entries {
                 self.define(named.span, Target::Template(section, named.name.clone()));
             }
+        }
+        let typed = [
+            (Section::Group, &topology.groups),
+            (Section::Policy, &topology.policies),
+        ];
+        for (section, entries) in typed {
+            for grouping in entries {
+                self.define(
+                    grouping.span,
+                    Target::Template(section, grouping.name.clone()),
+                );
+            }
+        }
+        for named in &topology.outputs {
+            self.define(
+                named.span,
+                Target::Template(Section::Output, named.name.clone()),
+            );
         }
         for named in &topology.inputs {
             self.parameter(&named.def);
@@ -505,30 +521,7 @@ impl Walk<'_> {
             self.owner = Some(Owner::Relationship(named.name.clone()));
             self.template_body(TypeKind::Relationship, &named.def);
         }
-        for named in &topology.groups {
-            self.owner = Some(Owner::Group(named.name.clone()));
-            self.template_body(TypeKind::Group, &named.def);
-            if let Some(members) = named.def.as_map().and_then(|m| m.get("members")) {
-                for member in members.as_seq().unwrap_or_default() {
-                    self.node_ref(member);
-                }
-            }
-        }
-        for named in &topology.policies {
-            self.owner = Some(Owner::Policy(named.name.clone()));
-            self.template_body(TypeKind::Policy, &named.def);
-            if let Some(targets) = named.def.as_map().and_then(|m| m.get("targets")) {
-                for target in targets.as_seq().unwrap_or_default() {
-                    match target
-                        .as_str()
-                        .and_then(|n| self.template(Section::Group, n))
-                    {
-                        Some(group) => self.add(target, group, false),
-                        None => self.node_ref(target),
-                    }
-                }
-            }
-        }
+        self.groupings(topology);
         self.owner = None;
         for named in &topology.workflows {
             self.calls(&named.def);
@@ -542,20 +535,35 @@ impl Walk<'_> {
     /// when it names one.
     fn template_body(&mut self, kind: TypeKind, def: &Node) -> Option<String> {
         let map = def.as_map()?;
-        let owner = map.get("type").and_then(|t| {
+        let sections = [map.get("properties"), map.get("attributes")];
+        let owner = self.template_type(kind, map.get("type"), sections);
+        self.calls(def);
+        owner
+    }
+
+    /// A template's `type:` (a reference) and the names of the `properties` and `attributes`
+    /// it assigns (members of that type), written as any [`Tree`]; the type's identity when it
+    /// names one.
+    fn template_type<T: Tree>(
+        &mut self,
+        kind: TypeKind,
+        type_name: Option<&T>,
+        sections: [Option<&T>; 2],
+    ) -> Option<String> {
+        let owner = type_name.and_then(|t| {
             self.type_ref(kind, t);
             let name = t.as_str()?;
-            self.ancestry.full_name(self.model, kind, name, t.span.file)
+            self.ancestry
+                .full_name(self.model, kind, name, t.span().file)
         });
         if let Some(owner) = &owner {
             let owner = (kind, owner.clone());
-            for section in ["properties", "attributes"] {
-                if let Some(values) = map.get(section) {
+            for (section, values) in ["properties", "attributes"].into_iter().zip(sections) {
+                if let Some(values) = values {
                     self.members_of(&owner, section, values);
                 }
             }
         }
-        self.calls(def);
         owner
     }
 
@@ -642,16 +650,16 @@ impl Walk<'_> {
 
     /// The function calls anywhere under `value` (a definition of [`Walk::owner`], or a part
     /// of one outside the service template), and the inputs and templates they name.
-    fn calls(&mut self, value: &Node) {
+    fn calls<T: Tree>(&mut self, value: &T) {
         self.calls_under(value, &mut Some(Vec::new()));
     }
 
     /// [`Walk::calls`], with the steps from the owner's definition to `value` (`None` inside
     /// another call's arguments). The steps borrow the keys; a call's place copies them.
-    fn calls_under<'n>(&mut self, value: &'n Node, place: &mut Option<Vec<Borrowed<'n>>>) {
+    fn calls_under<'n, T: Tree>(&mut self, value: &'n T, place: &mut Option<Vec<Borrowed<'n>>>) {
         if let Some(call) = self.call(value) {
             self.index.calls.push(CallSite {
-                span: value.span,
+                span: value.span(),
                 function: call,
                 owner: self.owner.clone(),
                 place: place.as_ref().map(|steps| {
@@ -664,22 +672,22 @@ impl Walk<'_> {
                         .collect()
                 }),
             });
-            for entry in value.as_map().map(Map::entries).unwrap_or_default() {
-                self.calls_under(&entry.value, &mut None);
+            for entry in value.entries().unwrap_or_default() {
+                self.calls_under(entry.value(), &mut None);
             }
             return;
         }
-        if let Some(map) = value.as_map() {
-            for entry in map.entries() {
+        if let Some(entries) = value.entries() {
+            for entry in entries {
                 if let Some(steps) = place {
-                    steps.push(Borrowed::Key(entry.key.as_str().unwrap_or_default()));
+                    steps.push(Borrowed::Key(entry.key().as_str().unwrap_or_default()));
                 }
-                self.calls_under(&entry.value, place);
+                self.calls_under(entry.value(), place);
                 if let Some(steps) = place {
                     steps.pop();
                 }
             }
-        } else if let Some(items) = value.as_seq() {
+        } else if let Some(items) = value.items() {
             for (i, item) in items.iter().enumerate() {
                 if let Some(steps) = place {
                     steps.push(Borrowed::Item(i));
@@ -698,7 +706,7 @@ impl Walk<'_> {
     /// arguments, §10.1 Function Syntax), as hover shows it
     /// (`get_input`, `$concat`: the suffix is no part of the name); the inputs and templates
     /// its first argument names are indexed as references.
-    fn call(&mut self, value: &Node) -> Option<String> {
+    fn call<T: Tree>(&mut self, value: &T) -> Option<String> {
         let dialect = self.model.dialect;
         let written = call::call_in(dialect, value).filter(|c| !c.name.is_empty())?;
         let name = written.name;

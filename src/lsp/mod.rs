@@ -54,6 +54,8 @@ pub mod xml;
 #[cfg(test)]
 mod calls_tests;
 #[cfg(test)]
+mod grouping_tests;
+#[cfg(test)]
 mod reuse_tests;
 #[cfg(test)]
 mod tests;

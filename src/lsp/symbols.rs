@@ -113,21 +113,26 @@ fn detail(checked: &Checked, target: &Target) -> Option<String> {
         return None;
     };
     let topology = checked.model.as_ref()?.topology.as_ref()?;
-    [
+    let named = [
         &topology.inputs,
         &topology.node_templates,
         &topology.relationship_templates,
-        &topology.groups,
-        &topology.policies,
     ]
     .into_iter()
     .flatten()
-    .find(|n| &n.name == name)?
-    .def
-    .as_map()?
-    .get("type")?
-    .scalar_text()
-    .map(str::to_string)
+    .find(|n| &n.name == name);
+    let written = match named {
+        Some(named) => named.def.as_map()?.get("type")?.scalar_text(),
+        None => {
+            let mut typed = topology.groups.iter().chain(&topology.policies);
+            typed
+                .find(|g| &g.name == name)?
+                .type_name
+                .as_ref()?
+                .scalar_text()
+        }
+    };
+    written.map(str::to_string)
 }
 
 #[allow(deprecated)] // `SymbolInformation::deprecated` must still be given.

@@ -5,6 +5,7 @@
 //! their YAML nodes, so the resolver can point every error at the text that caused it.
 
 pub mod call;
+pub mod grouping;
 pub mod literals;
 pub mod names;
 mod revision;
@@ -189,8 +190,10 @@ pub struct TopologyTemplate {
     pub inputs: Vec<Named>,
     pub node_templates: Vec<Named>,
     pub relationship_templates: Vec<Named>,
-    pub groups: Vec<Named>,
-    pub policies: Vec<Named>,
+    /// The group templates, typed ([`grouping`]); their YAML nodes are not kept.
+    pub groups: Vec<grouping::Grouping>,
+    /// The policy templates, typed ([`grouping`]); their YAML nodes are not kept.
+    pub policies: Vec<grouping::Grouping>,
     pub outputs: Vec<Named>,
     pub workflows: Vec<Named>,
     /// The `substitution_mappings`, typed ([`substitution`]); the YAML node is not kept. Boxed:

@@ -52,32 +52,32 @@ pub fn not_a_map<T: Tree>(node: &T, what: impl fmt::Display) -> Diagnostic {
 }
 
 /// The node as a list; a null is read as empty, with a warning.
-pub fn seq<'a>(
-    node: &'a Node,
+pub fn seq<'a, T: Tree>(
+    node: &'a T,
     what: impl fmt::Display,
     diags: &mut Diagnostics,
-) -> Option<&'a [Node]> {
+) -> Option<&'a [T]> {
     seq_to(node, what, Some(diags))
 }
 
 /// [`seq`], reporting to `diags` if any.
-pub fn seq_to<'a>(
-    node: &'a Node,
+pub fn seq_to<'a, T: Tree>(
+    node: &'a T,
     what: impl fmt::Display,
     diags: Option<&mut Diagnostics>,
-) -> Option<&'a [Node]> {
+) -> Option<&'a [T]> {
     let Some(diags) = diags else {
-        return node.as_seq();
+        return node.items();
     };
     if node.is_null() {
         diags.push(
             Diagnostic::warning(codes::TOSCA_SHAPE, format!("{what} is empty"))
-                .at_with(node.span, "read as an empty list")
+                .at_with(node.span(), "read as an empty list")
                 .hint("remove the keyname, or indent its content under it"),
         );
         return None;
     }
-    let found = node.as_seq();
+    let found = node.items();
     if found.is_none() {
         diags.push(wrong_shape(node, what, "a list"));
     }
@@ -86,13 +86,13 @@ pub fn seq_to<'a>(
 
 /// The node's text when it is a scalar string (a plain `1.0` or `true` is accepted by its text,
 /// since names and descriptions are strings whatever they look like).
-pub fn text(node: &Node, what: impl fmt::Display, diags: &mut Diagnostics) -> Option<String> {
+pub fn text<T: Tree>(node: &T, what: impl fmt::Display, diags: &mut Diagnostics) -> Option<String> {
     text_to(node, what, Some(diags))
 }
 
 /// [`text`], reporting to `diags` if any.
-pub fn text_to(
-    node: &Node,
+pub fn text_to<T: Tree>(
+    node: &T,
     what: impl fmt::Display,
     diags: Option<&mut Diagnostics>,
 ) -> Option<String> {

@@ -17,7 +17,8 @@
 
 use super::types::{Ancestry, definitions};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::model::{Model, Named, TypeDef, TypeKind};
+use crate::model::tree::{Pair, Tree};
+use crate::model::{Model, TypeDef, TypeKind};
 
 /// The value of `status` that is warned about.
 const DEPRECATED: &str = "deprecated";
@@ -34,43 +35,80 @@ pub fn check(model: &Model, ancestry: &mut Ancestry, diags: &mut Diagnostics) {
             &topology.relationship_templates,
             "relationship template",
         ),
-        (TypeKind::Group, &topology.groups, "group"),
-        (TypeKind::Policy, &topology.policies, "policy"),
     ];
     for (kind, templates, noun) in kinds {
         for template in templates {
-            assignments(model, ancestry, kind, template, noun, diags);
+            let Some(map) = template.def.as_map() else {
+                continue;
+            };
+            let written = Written {
+                kind,
+                noun,
+                name: &template.name,
+                type_name: map.get("type"),
+                sections: [map.get("properties"), map.get("attributes")],
+            };
+            assignments(model, ancestry, written, diags);
+        }
+    }
+    let typed = [
+        (TypeKind::Group, &topology.groups, "group"),
+        (TypeKind::Policy, &topology.policies, "policy"),
+    ];
+    for (kind, templates, noun) in typed {
+        for template in templates {
+            let written = Written {
+                kind,
+                noun,
+                name: &template.name,
+                type_name: template.type_name.as_ref(),
+                sections: [template.properties.as_ref(), template.attributes.as_ref()],
+            };
+            assignments(model, ancestry, written, diags);
         }
     }
 }
 
+/// What one template writes that this check reads: its `type` and its `properties` and
+/// `attributes`, as any [`Tree`] (a node or relationship template's YAML, a group's or
+/// policy's typed values).
+struct Written<'t, T> {
+    /// The kind of its type.
+    kind: TypeKind,
+    /// What the template is called in messages.
+    noun: &'t str,
+    name: &'t str,
+    type_name: Option<&'t T>,
+    /// `properties`, then `attributes`.
+    sections: [Option<&'t T>; 2],
+}
+
 /// The deprecated assignments of one template of kind `kind` (called `noun` in messages).
-fn assignments(
+fn assignments<T: Tree>(
     model: &Model,
     ancestry: &mut Ancestry,
-    kind: TypeKind,
-    template: &Named,
-    noun: &str,
+    template: Written<'_, T>,
     diags: &mut Diagnostics,
 ) {
-    let Some(map) = template.def.as_map() else {
-        return;
-    };
-    let Some(type_node) = map.get("type") else {
+    let (kind, noun) = (template.kind, template.noun);
+    let Some(type_node) = template.type_name else {
         return;
     };
     let Some(type_name) = type_node.as_str() else {
         return;
     };
     // An unknown type is reported where its ancestry is first asked for.
-    let chain = ancestry.of_reported_elsewhere(model, kind, type_name, type_node.span);
+    let chain = ancestry.of_reported_elsewhere(model, kind, type_name, type_node.span());
     let defs = definitions(model, kind, &chain);
-    for section in ["properties", "attributes"] {
-        let Some(assigned) = map.get(section).and_then(|n| n.as_map()) else {
+    for (section, assigned) in ["properties", "attributes"]
+        .into_iter()
+        .zip(template.sections)
+    {
+        let Some(assigned) = assigned.and_then(T::entries) else {
             continue;
         };
-        for entry in assigned.entries() {
-            let Some(name) = entry.key.as_str() else {
+        for entry in assigned {
+            let Some(name) = entry.key().as_str() else {
                 continue;
             };
             let Some(owner) = deprecated_by(&defs, section, name) else {
@@ -88,7 +126,7 @@ fn assignments(
                         template.name, owner.name
                     ),
                 )
-                .at_with(entry.key.span, format!("a deprecated {what}"))
+                .at_with(entry.key().span(), format!("a deprecated {what}"))
                 .hint(
                     "its definition says `status: deprecated`: it may go in a later version of the type; see the type's description for what replaces it (A.5.7.3 Status values; §9.4 Property Definition)",
                 ),

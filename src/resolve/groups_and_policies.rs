@@ -13,8 +13,8 @@ use super::nodes::{NodeBuilder, index};
 use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Group, GroupId, NodeId, Policy, PolicyTarget, Topology, TypeNames, Value};
-use crate::model::{Named, TopologyTemplate, TypeKind};
-use crate::yaml::{Map, Node as Yaml};
+use crate::model::grouping::Grouping;
+use crate::model::{TopologyTemplate, TypeKind, Value as Written};
 
 /// Reads the template's groups, then its policies, into `topology`.
 pub fn read(
@@ -28,7 +28,7 @@ pub fn read(
         .map(|(k, v)| (k.to_string(), v))
         .collect();
     for named in &template.groups {
-        let (type_name, types, def) = typed(builder, named, TypeKind::Group, "group", diags);
+        let (type_name, types) = typed(builder, named, TypeKind::Group, "group", diags);
         let owner = format!("group `{}`", named.name);
         let span = named.span;
         let properties = typed_values(
@@ -36,7 +36,7 @@ pub fn read(
             &owner,
             &types,
             TypeKind::Group,
-            def,
+            named.properties.as_ref(),
             "properties",
             span,
             diags,
@@ -46,18 +46,17 @@ pub fn read(
             &owner,
             &types,
             TypeKind::Group,
-            def,
+            named.attributes.as_ref(),
             "attributes",
             span,
             diags,
         );
-        let members = def
-            .and_then(|d| d.get("members"))
+        let members = named
+            .members
+            .as_ref()
             .map(|m| builder.strings(m, "`members`", diags))
             .unwrap_or_default();
-        let member_spans = def
-            .and_then(|d| d.get("members"))
-            .map_or(named.span, |m| m.span);
+        let member_spans = named.members.as_ref().map_or(named.span, |m| m.span);
         let members = members
             .iter()
             .filter_map(|m| {
@@ -77,9 +76,10 @@ pub fn read(
             name: named.name.clone(),
             type_name,
             types,
-            description: text(def, "description"),
-            metadata: def
-                .and_then(|d| d.get("metadata"))
+            description: text(named.description.as_ref()),
+            metadata: named
+                .metadata
+                .as_ref()
                 .map(|n| super::metadata_values(builder.reader, n, diags))
                 .unwrap_or_default(),
             members,
@@ -107,25 +107,24 @@ fn policies(
         .map(|(i, g)| (g.name.clone(), GroupId::from_index(i)))
         .collect();
     for named in &template.policies {
-        let (type_name, types, def) = typed(builder, named, TypeKind::Policy, "policy", diags);
+        let (type_name, types) = typed(builder, named, TypeKind::Policy, "policy", diags);
         let owner = format!("policy `{}`", named.name);
         let properties = typed_values(
             builder,
             &owner,
             &types,
             TypeKind::Policy,
-            def,
+            named.properties.as_ref(),
             "properties",
             named.span,
             diags,
         );
-        let target_names = def
-            .and_then(|d| d.get("targets"))
+        let target_names = named
+            .targets
+            .as_ref()
             .map(|t| builder.strings(t, "`targets`", diags))
             .unwrap_or_default();
-        let targets_span = def
-            .and_then(|d| d.get("targets"))
-            .map_or(named.span, |t| t.span);
+        let targets_span = named.targets.as_ref().map_or(named.span, |t| t.span);
         let targets = target_names
             .iter()
             .filter_map(|t| match (nodes.get(t), groups.get(t)) {
@@ -149,34 +148,45 @@ fn policies(
             name: named.name.clone(),
             type_name,
             types,
-            description: text(def, "description"),
-            metadata: def
-                .and_then(|d| d.get("metadata"))
+            description: text(named.description.as_ref()),
+            metadata: named
+                .metadata
+                .as_ref()
                 .map(|n| super::metadata_values(builder.reader, n, diags))
                 .unwrap_or_default(),
             targets,
             properties,
-            triggers: values(builder.reader, def, "triggers", diags),
+            // Still the YAML node (see `crate::model::grouping`), read as any tree.
+            triggers: named
+                .triggers
+                .as_ref()
+                .map(|n| super::map_values(builder.reader, n, "`triggers`", diags))
+                .unwrap_or_default(),
             location: builder.locator.at(named.span),
         };
         topology.policies.push(policy);
     }
 }
 
-fn typed<'n>(
+/// The template's type name and its chain; none, and nothing reported, for a definition that
+/// is no map (the grammar reported it).
+fn typed(
     builder: &mut NodeBuilder,
-    named: &'n Named,
+    named: &Grouping,
     kind: TypeKind,
     what: &str,
     diags: &mut Diagnostics,
-) -> (String, TypeNames, Option<&'n Map>) {
-    let def = named.def.as_map();
-    match builder.type_of(named, what, diags) {
+) -> (String, TypeNames) {
+    if named.not_a_map {
+        return (String::new(), TypeNames::default());
+    }
+    let written = named.type_name.as_ref();
+    match super::nodes::type_written(written, what, &named.name, named.span, diags) {
         Some((t, span)) => {
             let types = builder.ancestry.of(builder.model, kind, &t, span, diags);
-            (t, types, def)
+            (t, types)
         }
-        None => (String::new(), TypeNames::default(), def),
+        None => (String::new(), TypeNames::default()),
     }
 }
 
@@ -200,17 +210,19 @@ fn typed_values(
     owner: &str,
     types: &TypeNames,
     kind: TypeKind,
-    def: Option<&Map>,
+    assigned: Option<&Written>,
     section: &str,
     at: crate::source::Span,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
     if types.is_empty() {
-        return values(builder.reader, def, section, diags);
+        return values(builder.reader, assigned, section, diags);
     }
-    let assigned = def.and_then(|d| d.get(section));
-    if let Some(assigned) = assigned {
-        crate::model::shape::map(assigned, format!("`{section}`"), diags);
+    if let Some(assigned) = assigned.filter(|a| a.as_map().is_none()) {
+        diags.push(crate::model::shape::not_a_map(
+            assigned,
+            format!("`{section}`"),
+        ));
     }
     let defs = super::types::definitions(builder.model, kind, types);
     let definitions = builder.definitions.of(&defs, section);
@@ -242,19 +254,19 @@ fn typed_values(
     values
 }
 
-fn text(def: Option<&Map>, key: &str) -> Option<String> {
-    def.and_then(|d| d.get(key))
-        .and_then(Yaml::scalar_text)
-        .map(str::to_string)
+/// A scalar's text (a `description`).
+fn text(written: Option<&Written>) -> Option<String> {
+    written.and_then(Written::scalar_text).map(str::to_string)
 }
 
+/// The values of the section `key`, untyped.
 fn values(
     reader: &ValueReader,
-    def: Option<&Map>,
+    written: Option<&Written>,
     key: &str,
     diags: &mut Diagnostics,
 ) -> IndexMap<String, Value> {
-    def.and_then(|d| d.get(key))
+    written
         .map(|n| super::map_values(reader, n, &format!("`{key}`"), diags))
         .unwrap_or_default()
 }

@@ -17,6 +17,7 @@ use crate::ir::{
     Artifact, Capability, InstanceBounds, Node, NodeId, NodeSelection, Shared, Topology, TypeNames,
     Value, type_matches,
 };
+use crate::model::tree::{Pair, Tree};
 use crate::model::{Model, Named, TopologyTemplate, TypeDef, TypeKind};
 use crate::source::{FileId, Span};
 use crate::yaml::{Map, Node as Yaml};
@@ -129,30 +130,7 @@ impl<'a> NodeBuilder<'a> {
         diags: &mut Diagnostics,
     ) -> Option<(String, Span)> {
         let def = named.def.as_map()?;
-        match def.get("type") {
-            Some(t) => match t.scalar_text() {
-                Some(s) => Some((s.to_string(), t.span)),
-                None => {
-                    diags.push(crate::model::shape::wrong_shape(
-                        t,
-                        format!("`type` of {what} `{}`", named.name),
-                        "a string",
-                    ));
-                    None
-                }
-            },
-            None => {
-                diags.push(
-                    Diagnostic::error(
-                        codes::TOSCA_MISSING_KEY,
-                        format!("{what} `{}` has no `type`", named.name),
-                    )
-                    .at(named.span)
-                    .hint("add `type: <the name of its type>`"),
-                );
-                None
-            }
-        }
+        type_written(def.get("type"), what, &named.name, named.span, diags)
     }
 
     fn node(&mut self, named: &Named, diags: &mut Diagnostics) -> Node {
@@ -240,7 +218,8 @@ impl<'a> NodeBuilder<'a> {
         }
     }
 
-    pub fn strings(&self, node: &Yaml, what: &str, diags: &mut Diagnostics) -> Vec<String> {
+    /// A list of names (`members`, `targets`): each a string, reported where it is not.
+    pub fn strings<T: Tree>(&self, node: &T, what: &str, diags: &mut Diagnostics) -> Vec<String> {
         let Some(items) = crate::model::shape::seq(node, what, diags) else {
             return Vec::new();
         };
@@ -351,13 +330,47 @@ impl<'a> NodeBuilder<'a> {
 }
 
 /// The names a section (`properties`, `attributes`) assigns, with where each is written.
-pub(super) fn names(assigned: Option<&Yaml>) -> impl Iterator<Item = (&str, Span)> {
-    let entries = assigned
-        .and_then(Yaml::as_map)
-        .map_or(&[][..], Map::entries);
+pub(super) fn names<T: Tree>(assigned: Option<&T>) -> impl Iterator<Item = (&str, Span)> {
+    let entries = assigned.and_then(T::entries).unwrap_or_default();
     entries
         .iter()
-        .filter_map(|e| Some((e.key.scalar_text()?, e.key.span)))
+        .filter_map(|e| Some((e.key().scalar_text()?, e.key().span())))
+}
+
+/// The type name written as `type:` of the template `name` (a `what`, written at `at`),
+/// reported when missing or not a string: [`NodeBuilder::type_of`] for any [`Tree`], a YAML
+/// definition's or a typed entity's.
+pub fn type_written<T: Tree>(
+    written: Option<&T>,
+    what: &str,
+    name: &str,
+    at: Span,
+    diags: &mut Diagnostics,
+) -> Option<(String, Span)> {
+    match written {
+        Some(t) => match t.scalar_text() {
+            Some(s) => Some((s.to_string(), t.span())),
+            None => {
+                diags.push(crate::model::shape::wrong_shape(
+                    t,
+                    format!("`type` of {what} `{name}`"),
+                    "a string",
+                ));
+                None
+            }
+        },
+        None => {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOSCA_MISSING_KEY,
+                    format!("{what} `{name}` has no `type`"),
+                )
+                .at(at)
+                .hint("add `type: <the name of its type>`"),
+            );
+            None
+        }
+    }
 }
 
 /// Whether every type on a chain was read, so a missing name is really missing. A type that

@@ -23,6 +23,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::FastMap;
 use crate::ir::Dialect;
 use crate::model::{Model, Named, TopologyTemplate};
+use crate::source::Span;
 
 /// What each section's entries are called in a message: the singular with its article.
 const SECTIONS: [(&str, &str); 7] = [
@@ -35,16 +36,23 @@ const SECTIONS: [(&str, &str); 7] = [
     ("workflows", "a workflow"),
 ];
 
-/// The service template's named entries, section by section in [`SECTIONS`] order.
-fn sections(topology: &TopologyTemplate) -> [&[Named]; 7] {
+/// The service template's names and where each is written, section by section in
+/// [`SECTIONS`] order (a group or policy is typed, the other entries are [`Named`]).
+fn sections(topology: &TopologyTemplate) -> [Vec<(&str, Span)>; 7] {
+    fn named(entries: &[Named]) -> Vec<(&str, Span)> {
+        entries.iter().map(|n| (n.name.as_str(), n.span)).collect()
+    }
+    fn grouping(entries: &[crate::model::grouping::Grouping]) -> Vec<(&str, Span)> {
+        entries.iter().map(|g| (g.name.as_str(), g.span)).collect()
+    }
     [
-        &topology.inputs,
-        &topology.outputs,
-        &topology.node_templates,
-        &topology.relationship_templates,
-        &topology.groups,
-        &topology.policies,
-        &topology.workflows,
+        named(&topology.inputs),
+        named(&topology.outputs),
+        named(&topology.node_templates),
+        named(&topology.relationship_templates),
+        grouping(&topology.groups),
+        grouping(&topology.policies),
+        named(&topology.workflows),
     ]
 }
 
@@ -57,11 +65,11 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
         return;
     }
     // The first use of each name: its section (an index into SECTIONS) and its entry.
-    let mut owners: FastMap<&str, (usize, &Named)> = FastMap::default();
+    let mut owners: FastMap<&str, (usize, Span)> = FastMap::default();
     for (section, entries) in sections(topology).into_iter().enumerate() {
         for entry in entries {
-            let Some(&(first_section, first)) = owners.get(entry.name.as_str()) else {
-                owners.insert(entry.name.as_str(), (section, entry));
+            let Some(&(first_section, first)) = owners.get(entry.0) else {
+                owners.insert(entry.0, (section, entry.1));
                 continue;
             };
             if first_section != section {
@@ -77,17 +85,17 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
 }
 
 /// The error for `entry` (called `kind`) named like `first` (called `first_kind`).
-fn reuse(entry: &Named, kind: &str, first: &Named, first_kind: &str) -> Diagnostic {
+fn reuse(entry: (&str, Span), kind: &str, first: Span, first_kind: &str) -> Diagnostic {
     let subject = kind.split_once(' ').map_or(kind, |(_, noun)| noun);
     Diagnostic::error(
         codes::TOSCA_DUPLICATE,
         format!(
             "{subject} `{}` has the name of {first_kind}",
-            entry.name
+            entry.0
         ),
     )
-    .at_with(entry.span, kind)
-    .label(first.span, format!("{first_kind} of that name"))
+    .at_with(entry.1, kind)
+    .label(first, format!("{first_kind} of that name"))
     .hint(
         "inputs, outputs, node and relationship templates, groups, policies and workflows of a \
          service template share one set of names (\"duplicate template names within a service \

@@ -311,10 +311,7 @@ impl Checker<'_, '_> {
             );
         }
         for policy in &template.policies {
-            let triggers = policy
-                .def
-                .as_map()
-                .and_then(|p| p.get("triggers")?.as_map());
+            let triggers = policy.triggers.as_ref().and_then(Node::as_map);
             for trigger in triggers.map_or(&[][..], |m| m.entries()) {
                 if let Some(condition) = trigger.value.as_map().and_then(|t| t.get("condition")) {
                     self.clause_types(condition, None, None);

@@ -22,7 +22,7 @@ use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
 use crate::model::literals::{self, UnitTable};
-use crate::model::tree::Tree;
+use crate::model::tree::{Pair, Tree};
 use crate::model::{Model, TypeDef, TypeKind};
 use crate::yaml::{Map, Node as Yaml};
 
@@ -101,13 +101,15 @@ impl<'m> Typing<'_, 'm> {
             .flatten()
     }
 
-    /// Only the typed assignments of `section` in `assigned`, against `definitions`.
-    pub fn assigned(
+    /// Only the typed assignments of `section` in `assigned`, against `definitions`. The
+    /// assignments are any [`Tree`]: a YAML definition's or a typed entity's
+    /// [`crate::model::Value`].
+    pub fn assigned<N: Tree>(
         &mut self,
         owner: impl fmt::Display + Copy,
         definitions: &IndexMap<&'m str, Definition<'m>>,
         section: &str,
-        assigned: Option<&Yaml>,
+        assigned: Option<&N>,
         check_names: bool,
         diags: &mut Diagnostics,
     ) -> IndexMap<String, Value> {
@@ -117,43 +119,42 @@ impl<'m> Typing<'_, 'm> {
 
     /// [`Self::assigned`], reporting to `diags` if any: `None` for a second reading of
     /// assignments whose owner reports them where it reads them (each caller names it).
-    pub fn assigned_to(
+    pub fn assigned_to<N: Tree>(
         &mut self,
         owner: impl fmt::Display + Copy,
         definitions: &IndexMap<&'m str, Definition<'m>>,
         section: &str,
-        assigned: Option<&Yaml>,
+        assigned: Option<&N>,
         check_names: bool,
         diags: &mut Option<&mut Diagnostics>,
     ) -> IndexMap<String, Value> {
         let mut out = IndexMap::new();
-        let entries = assigned
-            .and_then(Yaml::as_map)
-            .map_or(&[][..], Map::entries);
+        let entries = assigned.and_then(N::entries).unwrap_or_default();
         for entry in entries {
-            let Some(name) = entry.key.scalar_text() else {
+            let (key, written) = (entry.key(), entry.value());
+            let Some(name) = key.scalar_text() else {
                 continue;
             };
             // An attribute may be assigned in extended form, `{description, value}`.
-            let node = match entry.value.as_map() {
+            let node = match written.entries() {
                 Some(m)
                     if section == "attributes"
                         && !m.is_empty()
-                        && m.entries().iter().all(|e| {
-                            matches!(e.key.scalar_text(), Some("description" | "value"))
+                        && m.iter().all(|e| {
+                            matches!(e.key().scalar_text(), Some("description" | "value"))
                         }) =>
                 {
-                    match m.get("value") {
-                        Some(v) => v,
+                    match m.iter().find(|e| e.key().scalar_text() == Some("value")) {
+                        Some(v) => v.value(),
                         None => continue,
                     }
                 }
-                _ => &entry.value,
+                _ => written,
             };
             let value = match definitions.get(name) {
                 Some(def) if self.fixed_value(section, def).is_some() => {
                     if let Some(diags) = diags {
-                        diags.push(fixed_assigned(owner, name, entry.key.span));
+                        diags.push(fixed_assigned(owner, name, key.span()));
                     }
                     continue;
                 }
@@ -161,13 +162,7 @@ impl<'m> Typing<'_, 'm> {
                 None => match diags {
                     Some(diags) => {
                         if check_names {
-                            diags.push(unknown_name(
-                                owner,
-                                section,
-                                name,
-                                entry.key.span,
-                                definitions,
-                            ));
+                            diags.push(unknown_name(owner, section, name, key.span(), definitions));
                         }
                         self.reader.value(node, diags)
                     }

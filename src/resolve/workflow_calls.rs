@@ -517,7 +517,7 @@ pub(super) mod steps {
             .iter()
             .filter(|_| model.dialect == Dialect::Tosca2);
         for policy in triggers_of {
-            let triggers = policy.def.as_map().and_then(|p| p.get("triggers"));
+            let triggers = policy.triggers.as_ref();
             for trigger in triggers
                 .and_then(Node::as_map)
                 .map_or(&[][..], Map::entries)

@@ -92,7 +92,7 @@ pub fn check<'m>(
         }
     }
     for policy in &template.policies {
-        let triggers = policy.def.as_map().and_then(|p| p.get("triggers"));
+        let triggers = policy.triggers.as_ref();
         for trigger in triggers
             .and_then(Node::as_map)
             .map_or(&[][..], Map::entries)

@@ -481,8 +481,8 @@ pub fn read_topology(
         inputs,
         node_templates,
         relationship_templates,
-        groups,
-        policies,
+        groups: groups.into_iter().map(super::grouping::read).collect(),
+        policies: policies.into_iter().map(super::grouping::read).collect(),
         outputs,
         workflows,
         substitution_mappings: map

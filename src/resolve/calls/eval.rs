@@ -17,7 +17,6 @@ use indexmap::IndexMap;
 
 use super::builtins::{self, BuiltIn, Group, Outcome};
 use super::path::{Graph, Scope};
-use super::syntax;
 use super::table::{Function, Functions};
 use super::unknown;
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -25,9 +24,8 @@ use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 use crate::model::{Model, TypeKind};
 use crate::resolve::typing::Typing;
 use crate::source::Span;
-use crate::yaml::Node as Yaml;
 
-pub use call_index::CallIndex;
+pub use call_index::{CallIndex, CallTree};
 
 /// Whether any value of the topology that this pass walks holds a call.
 pub fn has_calls(topology: &Topology) -> bool {
@@ -201,28 +199,22 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     fn site(&self, call: &Call) -> Site {
-        let Some(yaml) = call.span.and_then(|s| self.calls.get(s)) else {
-            return Site {
-                name: call.span,
-                args: Vec::new(),
-            };
-        };
-        let written = syntax::call(yaml);
+        let written = call.span.and_then(|s| self.calls.get(s));
+        let site = written.and_then(CallTree::site);
         Site {
-            name: written.as_ref().map(|w| w.name_node.span).or(call.span),
-            args: written
-                .as_ref()
-                .map(|w| syntax::arguments(w).iter().map(|n| n.span).collect())
+            name: site.as_ref().map(|(name, _)| *name).or(call.span),
+            args: site
+                .map(|(_, args)| args)
                 .filter(|spans: &Vec<Span>| spans.len() == call.args.len())
                 .unwrap_or_default(),
         }
     }
 
-    /// The YAML of each argument, when it was found.
-    fn argument_nodes(&self, call: &Call) -> Vec<&'m Yaml> {
+    /// Each argument as written, when the call was found.
+    fn argument_nodes(&self, call: &Call) -> Vec<CallTree<'m>> {
         call.span
             .and_then(|s| self.calls.get(s))
-            .and_then(|yaml| syntax::call(yaml).map(|w| syntax::arguments(&w)))
+            .map(CallTree::arguments)
             .filter(|nodes| nodes.len() == call.args.len())
             .unwrap_or_default()
     }

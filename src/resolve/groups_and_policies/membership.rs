@@ -15,8 +15,7 @@
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, PolicyTarget, Topology};
-use crate::model::{Model, TopologyTemplate, TypeKind};
-use crate::yaml::Node;
+use crate::model::{Model, TopologyTemplate, TypeKind, Value};
 
 use crate::resolve::selection::{admits, full_names, listed_types};
 use crate::resolve::types::{Ancestry, definitions};
@@ -38,7 +37,7 @@ pub fn check(
         if allowed.is_empty() {
             continue;
         }
-        let written = named.def.as_map().and_then(|d| d.get("members"));
+        let written = named.members.as_ref();
         for &member in &group.members {
             let node = &topology.nodes[member.index()];
             if admits(&allowed, &node.types) {
@@ -64,7 +63,7 @@ pub fn check(
         if node_types.is_empty() {
             continue;
         }
-        let written = named.def.as_map().and_then(|d| d.get("targets"));
+        let written = named.targets.as_ref();
         for target in &policy.targets {
             let (name, type_name, fits) = match *target {
                 PolicyTarget::Node(id) => {
@@ -95,12 +94,12 @@ pub fn check(
 
 /// Where `name` is written in a list of names, else the list, else the definition.
 fn place_of(
-    list: Option<&Node>,
+    list: Option<&Value>,
     name: &str,
     otherwise: crate::source::Span,
 ) -> crate::source::Span {
     let item = list
-        .and_then(Node::as_seq)
+        .and_then(Value::as_list)
         .and_then(|items| items.iter().find(|i| i.scalar_text() == Some(name)));
     item.or(list).map_or(otherwise, |n| n.span)
 }

@@ -1,11 +1,10 @@
 //! Calls of functions defined under `functions` (§10.4 Function Definitions): the arguments
 //! against the signatures, and the note that an implementation is not run here.
 
-use super::{Evaluator, Site};
+use super::{CallTree, Evaluator, Site};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Value};
 use crate::resolve::calls::builtins;
-use crate::resolve::calls::syntax;
 use crate::resolve::calls::table::{Custom, Signature, schema_type};
 use crate::yaml::Node as Yaml;
 
@@ -130,7 +129,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
     pub(super) fn argument(
         &mut self,
         arg: &Value,
-        node: Option<&'m Yaml>,
+        node: Option<CallTree<'m>>,
         schema: &'m Yaml,
         i: usize,
     ) -> Result<Value, String> {
@@ -146,10 +145,13 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
                 _ => Ok(arg.clone()),
             };
         }
-        if let Some(node) = node.filter(|n| syntax::call(*n).is_none()) {
+        if let Some(node) = node.filter(|n| !n.is_call()) {
             let mut found = Diagnostics::with_cap(0);
             let path = format!("argument {}", i + 1);
-            let value = self.typing.schema_value(node, schema, &path, &mut found);
+            let value = match node {
+                CallTree::Yaml(node) => self.typing.schema_value(node, schema, &path, &mut found),
+                CallTree::Typed(node) => self.typing.schema_value(node, schema, &path, &mut found),
+            };
             return match found.iter().find(|d| d.is_error()) {
                 Some(d) => Err(d.message.clone()),
                 None => Ok(value),
