@@ -19,6 +19,7 @@
 //! written with `serde-saphyr`: one stream on standard output, or `<kind>-<name>.yaml` files
 //! and a `kustomization.yaml` in a directory.
 
+mod json_doc;
 mod model;
 pub mod objects;
 pub mod profile;

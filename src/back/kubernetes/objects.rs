@@ -1,5 +1,6 @@
-//! What the templates wrote, checked: each YAML document is read into JSON (straight from the
-//! parser's events, or with our own loader when an error needs its spans), deserialized into its `k8s-openapi` type by `apiVersion` and `kind`, serialized back and
+//! What the templates wrote, checked: each document is read into JSON (as JSON when it is
+//! JSON, else straight from the YAML parser's events, or with our own loader when an error
+//! needs its spans), deserialized into its `k8s-openapi` type by `apiVersion` and `kind`, serialized back and
 //! compared ([`super::survives`] compares while serializing; the full comparison runs only to
 //! name a loss). A field the type does not know, a value of the wrong shape or anything else lost on
 //! the way is a bug in the template that wrote it, reported as `k8s::internal` naming the
@@ -108,9 +109,10 @@ pub fn to_json(node: &Node) -> Result<Json, String> {
 /// `who` says which template rendered it for which element, for the error; `element` is where
 /// that element is written, where a value of it that Kubernetes cannot take is reported.
 ///
-/// Nearly every document is plain YAML that checks out, and needs no spans: it is read straight
-/// into JSON ([`crate::yaml::plain_json`]). Anything else, and any document that fails the
-/// check, is read again with the loader, whose spans and messages the error then carries.
+/// Nearly every document checks out and needs no spans: a JSON document (what the built-in
+/// templates write) is read as JSON ([`super::json_doc`]), a plain YAML one straight into JSON
+/// ([`crate::yaml::plain_json`]). Anything else, and any document that fails the check, is
+/// read again with the loader, whose spans and messages the error then carries.
 pub fn check_document<F: Form>(
     text: &str,
     who: &str,
@@ -118,7 +120,9 @@ pub fn check_document<F: Form>(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> Option<Object<F>> {
-    if let Some(json) = crate::yaml::plain_json(text, &Limits::default())
+    let limits = Limits::default();
+    if let Some(json) =
+        super::json_doc::read(text, &limits).or_else(|| crate::yaml::plain_json(text, &limits))
         && let Ok(object) = roundtrip(json)
     {
         return Some(object);
