@@ -547,6 +547,7 @@ impl Diagnostics {
 
 mod emit;
 mod human;
+mod one_line;
 mod subject;
 
 pub use emit::{MAX_TEXT, MessageFormat, emit, shortened};

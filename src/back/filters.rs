@@ -76,17 +76,30 @@ pub fn yaml_str(s: &str) -> String {
 /// (`${`) or a template directive (`%{`): their mark is doubled (`$${`, `%%{`), which HCL reads
 /// as the literal text.
 ///
-/// Written in one pass into one buffer (it writes every string value of a `tosca2tf` run).
+/// Written in one pass into one buffer (it writes every string value of a `tosca2tf` run,
+/// lifecycle scripts among them): runs of printable ASCII other than `"`, `\`, `$` and `%` are
+/// copied whole, and only the characters between them are looked at one by one.
 pub fn hcl_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if matches!(c, '$' | '%') && chars.peek() == Some(&'{') {
+    let mut copied = 0;
+    let mut at = 0;
+    while at < s.len() {
+        let b = s.as_bytes()[at];
+        if (b' '..=b'~').contains(&b) && !matches!(b, b'"' | b'\\' | b'$' | b'%') {
+            at += 1;
+            continue;
+        }
+        out.push_str(&s[copied..at]);
+        let c = s[at..].chars().next().expect("at a character boundary");
+        if matches!(c, '$' | '%') && s.as_bytes().get(at + 1) == Some(&b'{') {
             out.push(c);
         }
         escape_json_like(c, &mut out);
+        at += c.len_utf8();
+        copied = at;
     }
+    out.push_str(&s[copied..]);
     out.push('"');
     out
 }
@@ -311,6 +324,42 @@ mod tests {
         }
         assert_eq!(yaml_str("on"), "\"on\"");
         assert_eq!(yaml_str("a\u{2028}b"), "\"a\\u2028b\"");
+    }
+
+    /// The character-by-character `hcl_str` the run-copying one replaced: the same text for
+    /// every input.
+    fn hcl_str_by_chars(s: &str) -> String {
+        let mut out = String::from('"');
+        let mut chars = s.chars().peekable();
+        while let Some(c) = chars.next() {
+            if matches!(c, '$' | '%') && chars.peek() == Some(&'{') {
+                out.push(c);
+            }
+            escape_json_like(c, &mut out);
+        }
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn hcl_str_copies_runs_as_it_escapes_characters() {
+        let pieces = [
+            "a", "$", "%", "{", "}", "\"", "\\", "\n", "\t", "\u{7f}", "\u{85}", "é", "🦀",
+            "\u{2028}", "\u{feff}", " ", "~",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..4000 {
+            let mut s = String::new();
+            for _ in 0..seed % 9 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                s.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            assert_eq!(hcl_str(&s), hcl_str_by_chars(&s), "{s:?}");
+        }
+        for s in ADVERSARIAL {
+            assert_eq!(hcl_str(s), hcl_str_by_chars(s), "{s:?}");
+        }
     }
 
     #[test]

@@ -49,6 +49,24 @@ impl Human {
     }
 
     pub(super) fn render(&self, d: &Diagnostic, sources: &SourceMap) -> String {
+        let hint_fits = d
+            .hint
+            .as_deref()
+            .is_none_or(|h| fits_unwrapped(h, HINT_INDENT));
+        if !self.color
+            && let Some(body) = one_line::body(d, sources, hint_fits)
+        {
+            let mut out = header(d, sources, false);
+            out.push_str(&body);
+            // The layout drawn directly must be miette's (see `one_line`): checked on every
+            // diagnostic a debug build prints, so on every test.
+            debug_assert_eq!(out, self.render_by_miette(d, sources), "{d:?}");
+            return out;
+        }
+        self.render_by_miette(d, sources)
+    }
+
+    fn render_by_miette(&self, d: &Diagnostic, sources: &SourceMap) -> String {
         let report = MietteView::new(d, sources);
         let handler = if report.fits_unwrapped() {
             &self.unwrapped
@@ -78,6 +96,22 @@ fn render_with(
     sources: &SourceMap,
     color: bool,
 ) -> String {
+    let mut out = header(d, sources, color);
+    let mut rendered = String::new();
+    if handler.render_report(&mut rendered, report).is_err() {
+        out.push_str("(could not render the source snippet)\n");
+        return out;
+    }
+    // miette's first line is the severity icon before the (empty) message: the header line
+    // above says both.
+    let body = rendered.split_once('\n').map_or("", |(_, rest)| rest);
+    out.push_str(body);
+    out
+}
+
+/// The lines before the snippet: `file:line:col: severity[code]: message`, and one line per
+/// label.
+fn header(d: &Diagnostic, sources: &SourceMap, color: bool) -> String {
     let mut out = String::new();
     let severity = match d.severity {
         Severity::Error => "error",
@@ -122,15 +156,6 @@ fn render_with(
             label.message
         ));
     }
-    let mut rendered = String::new();
-    if handler.render_report(&mut rendered, report).is_err() {
-        out.push_str("(could not render the source snippet)\n");
-        return out;
-    }
-    // miette's first line is the severity icon before the (empty) message: the header line
-    // above says both.
-    let body = rendered.split_once('\n').map_or("", |(_, rest)| rest);
-    out.push_str(body);
     out
 }
 

@@ -206,3 +206,50 @@ fn errors_past_the_cap_are_counted_and_summarised() {
     assert_eq!(shown.len(), 4);
     assert_eq!(shown.last().unwrap().message, "3 more errors not shown");
 }
+
+/// Every span of some texts, with and without a label text and a hint: where the snippet is
+/// of `one_line`'s shape it is drawn there, and it must be what miette draws.
+#[test]
+fn one_line_snippets_are_what_miette_draws() {
+    let texts = [
+        "a: 1\nb: 2\nc: [3, 4]\n",
+        "only: line",
+        "x: 1\n\n\ny: 2\n\n",
+        "1\n2\n3\n4\n5\n6\n7\n8\n9\nten: 10\n11\n",
+        "a: 1\r\nb: 2\r\n",
+        "a: 1\n\tb: 2\nc: é\nd: 4\n",
+        "k:\n  - \"long\"\n  - 'q'\n",
+    ];
+    let human = Human::new(false);
+    let mut drawn = 0;
+    for text in texts {
+        let mut map = SourceMap::new();
+        let id = map.add("dir/t.yaml", Origin::Stdin, text);
+        for start in 0..=text.len() {
+            for end in [start, start + 1, start + 2, start + 4, text.len()] {
+                if end > text.len() || !text.is_char_boundary(start) || !text.is_char_boundary(end)
+                {
+                    continue;
+                }
+                let span = map.get(id).span(id, start as u32, end as u32);
+                for (label, hint) in [
+                    (None, None),
+                    (Some("here"), Some("fix it")),
+                    (Some(""), None),
+                ] {
+                    let mut d = Diagnostic::warning(codes::TF_UNEXPRESSED, "m").at(span);
+                    d.span_label = label.map(str::to_string);
+                    d.hint = hint.map(str::to_string);
+                    let miette = human.render_by_miette(&d, &map);
+                    if let Some(body) = one_line::body(&d, &map, true) {
+                        drawn += 1;
+                        let ours = header(&d, &map, false) + &body;
+                        assert_eq!(ours, miette, "{text:?} {start}..{end} {label:?}");
+                    }
+                    assert_eq!(human.render(&d, &map), miette);
+                }
+            }
+        }
+    }
+    assert!(drawn > 200, "{drawn}");
+}
