@@ -175,7 +175,6 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
         }
         let args = self.arguments(call, waiting, diags);
         let (reached, name) = self.aim(b, &args, &waiting.scope).ok()?;
-        let at = self.site(call).name;
         if !reached.exact {
             return None;
         }
@@ -185,14 +184,14 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
             };
             self.available.and_then(|f| f(*n, c, &name))?;
             return match self.find_property(&reached.entities[0], &name) {
-                Found::Waits(key) => Some((key, at)),
+                Found::Waits(key) => Some((key, self.site(call).name)),
                 _ => None,
             };
         }
         let path = &args[reached.end + 1..];
         while let Some(entity) = reached.entities.get(waiting.entity) {
             match self.find_property(entity, &name) {
-                Found::Waits(key) => return Some((key, at)),
+                Found::Waits(key) => return Some((key, self.site(call).name)),
                 Found::Value(v) if !v.has_call() && nested(&v, path).is_some() => {
                     waiting.entity += 1;
                 }
