@@ -171,3 +171,48 @@ fn a_token_index_past_the_last_token_is_an_error_at_the_call() {
     let span = error.span.expect("at the call");
     assert_eq!((span.line, span.col), (37, 21));
 }
+
+#[test]
+fn a_tosca_2_0_property_read_through_a_computed_name_is_evaluated_before_its_reader() {
+    // `n.a` names the property it reads with a call, and what it reads (`n.b1`) reads `m.x`,
+    // written after it: each is evaluated once, after what it reads, whatever the order.
+    let template = r#"tosca_definitions_version: tosca_2_0
+node_types:
+  Box:
+    properties:
+      which: { type: string }
+      a: { type: string }
+      b1: { type: string }
+      x: { type: string }
+service_template:
+  node_templates:
+    n:
+      type: Box
+      properties:
+        which: b1
+        a: { $get_property: [ SELF, { $get_property: [ SELF, which ] } ] }
+        b1: { $concat: [ { $get_property: [ m, x ] }, "!" ] }
+        x: plain
+    m:
+      type: Box
+      properties:
+        which: x
+        a: { $concat: [ { $get_property: [ SELF, x ] } ] }
+        b1: plain
+        x: { $concat: [ "h", "i" ] }
+  outputs:
+    out: { value: { $get_property: [ n, a ] } }
+"#;
+    let (read, diags) = common::read_text(template);
+    assert!(diags.is_empty(), "{diags:?}");
+    let topology = read.topology.expect("a topology");
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    let n = node(&topology, "n");
+    assert_eq!(text(&n.properties["a"]).as_deref(), Some("hi!"));
+    assert_eq!(text(&n.properties["b1"]).as_deref(), Some("hi!"));
+    assert_eq!(
+        text(&node(&topology, "m").properties["a"]).as_deref(),
+        Some("hi")
+    );
+    assert_eq!(text(&topology.outputs[0].value).as_deref(), Some("hi!"));
+}

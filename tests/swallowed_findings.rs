@@ -203,3 +203,33 @@ topology_template:
     let major = "read as `4.0`";
     assert_eq!(count(text, "tosca::type-mismatch", (16, 30), major), 1);
 }
+
+#[test]
+fn what_is_wrong_in_a_property_another_reads_first_is_reported_once() {
+    // `x.a` reads `y.b` before `y.b` comes up as a value of its own: the Simple Profile
+    // evaluator used to evaluate `y.b` once for its reader and once for itself, reporting its
+    // `token` error twice. Each property is now evaluated once, after those it reads.
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Box:
+    derived_from: tosca.nodes.Root
+    properties:
+      a: { type: string, required: false }
+      b: { type: string, required: false }
+topology_template:
+  node_templates:
+    x:
+      type: Box
+      properties:
+        a: { get_property: [ y, b ] }
+    y:
+      type: Box
+      properties:
+        b: { token: [ \"a b\", \" \", 5 ] }
+";
+    let at = (17, 12);
+    assert_eq!(
+        count(text, "tosca::function", at, "index 5 is past the last"),
+        1
+    );
+}

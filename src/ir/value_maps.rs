@@ -32,6 +32,24 @@ impl Node {
         }
         maps
     }
+
+    /// [`Node::call_maps_mut`] without the maps `get_property` reads (the node's properties
+    /// and each capability's), for an evaluation that settles those first, in the order their
+    /// reads need: its attributes, each capability's attributes, its interfaces' inputs and
+    /// its artifacts' properties. A capability without a call in its attributes stays shared.
+    pub fn call_maps_beside_properties_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
+        let mut maps = vec![&mut self.attributes];
+        for capability in self.capabilities.values_mut() {
+            if map_has_call(&capability.attributes) {
+                maps.push(&mut Shared::make_mut(capability).attributes);
+            }
+        }
+        interface_maps(&mut self.interfaces, &mut maps);
+        for artifact in self.artifacts.values_mut() {
+            maps.push(&mut artifact.properties);
+        }
+        maps
+    }
 }
 
 impl Relationship {
@@ -39,6 +57,14 @@ impl Relationship {
     /// interfaces' inputs as for a node ([`Node::call_maps_mut`]).
     pub fn call_maps_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
         let mut maps = vec![&mut self.properties, &mut self.attributes];
+        interface_maps(&mut self.interfaces, &mut maps);
+        maps
+    }
+
+    /// [`Relationship::call_maps_mut`] without its properties, which `get_property` reads (see
+    /// [`Node::call_maps_beside_properties_mut`]).
+    pub fn call_maps_beside_properties_mut(&mut self) -> Vec<&mut IndexMap<String, Value>> {
+        let mut maps = vec![&mut self.attributes];
         interface_maps(&mut self.interfaces, &mut maps);
         maps
     }

@@ -31,8 +31,8 @@ use super::patterns::Patterns;
 use super::values::{computed_too_much, nested};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::{FastMap, FastSet};
-use crate::ir::Hosting;
 use crate::ir::{Call, Function, NodeId, RelationshipId, Topology, Value};
+use crate::ir::{Hosting, Shared};
 
 /// Who `SELF` is where a value is written.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,25 +56,32 @@ struct Evaluator<'p> {
     patterns: &'p Patterns,
     names: FastMap<String, NodeId>,
     hosting: Hosting,
-    /// Properties already evaluated (`None`: not known before deployment).
+    /// Properties holding a call, evaluated (`None`: not known before deployment, or the same
+    /// value would mean something else where it is read).
     known: FastMap<Slot, Option<Value>>,
-    /// Properties being evaluated: reaching one again is a loop, reported elsewhere.
+    /// Properties being evaluated or waiting for the properties they read: reaching one again
+    /// is a loop, reported by [`super::functions`].
     visiting: FastSet<Slot>,
-    /// How many properties deep the evaluation in progress reads (see [`MAX_DEPTH`]).
-    depth: usize,
-    /// Properties whose evaluation was put off at the depth limit, to be evaluated first.
-    deferred: Vec<Slot>,
-    /// How many evaluations were put off so far: a value computed while one was is not final.
-    deferrals: usize,
+    /// Each property evaluated, in the order it was, as written back into the topology.
+    settled: Vec<(Slot, Value)>,
 }
 
-/// How many properties deep one evaluation reads before it stops and leaves the deepest to be
-/// evaluated on its own: a chain of `get_property` is followed by recursion, and a chain of
-/// 5,000 properties, each reading the next, overflowed the stack. Evaluated deepest first, with
-/// each result kept, a chain of any length costs each of its properties two evaluations.
-const MAX_DEPTH: usize = 64;
+/// A property whose evaluation waits for the properties it reads: the `get_property` calls
+/// in its value, in the order evaluation meets them (arguments first), and how many of them
+/// are known to read something evaluated already.
+struct Waiting<'t> {
+    slot: Slot,
+    reads: Vec<&'t Call>,
+    next: usize,
+}
 
 /// Evaluates every Simple Profile call whose value is known, in place.
+///
+/// The properties `get_property` reads come first, each evaluated once, after the properties
+/// it reads (the calls in a value are data: which property each reads is known before it is
+/// evaluated), so every diagnostic is reported once, where the value it is about is evaluated.
+/// Then the values nothing reads (attributes, interface inputs, artifacts, outputs, groups and
+/// policies), which find every property they read evaluated.
 pub fn evaluate(topology: &mut Topology, patterns: &Patterns, diags: &mut Diagnostics) {
     let mut eval = Evaluator {
         patterns,
@@ -82,17 +89,19 @@ pub fn evaluate(topology: &mut Topology, patterns: &Patterns, diags: &mut Diagno
         hosting: Hosting::new(topology),
         known: FastMap::default(),
         visiting: FastSet::default(),
-        depth: 0,
-        deferred: Vec::new(),
-        deferrals: 0,
+        settled: Vec::new(),
     };
-    // Each slot is evaluated against the topology as it stands, then written back: a value read
-    // later is then already evaluated, which is the same value.
+    for slot in slots_with_calls(topology) {
+        eval.settle(slot, topology, diags);
+    }
+    for (slot, value) in std::mem::take(&mut eval.settled) {
+        write_back(topology, slot, value);
+    }
     for n in 0..topology.nodes.len() {
         let place = Place::Node(NodeId::from_index(n));
         for_each_value(
             topology,
-            |t| values_of(t.nodes[n].call_maps_mut()),
+            |t| values_of(t.nodes[n].call_maps_beside_properties_mut()),
             place,
             &mut eval,
             diags,
@@ -102,7 +111,7 @@ pub fn evaluate(topology: &mut Topology, patterns: &Patterns, diags: &mut Diagno
         let place = Place::Relationship(RelationshipId::from_index(r));
         for_each_value(
             topology,
-            |t| values_of(t.relationships[r].call_maps_mut()),
+            |t| values_of(t.relationships[r].call_maps_beside_properties_mut()),
             place,
             &mut eval,
             diags,
@@ -126,6 +135,58 @@ pub fn evaluate(topology: &mut Topology, patterns: &Patterns, diags: &mut Diagno
     );
 }
 
+/// Every property `get_property` may read that holds a call, node by node (its properties,
+/// then each capability's), then relationship by relationship.
+fn slots_with_calls(topology: &Topology) -> Vec<Slot> {
+    let with_calls = |map: &IndexMap<String, Value>| -> Vec<String> {
+        map.iter()
+            .filter(|(_, v)| v.has_call())
+            .map(|(k, _)| k.clone())
+            .collect()
+    };
+    let mut slots = Vec::new();
+    for (n, node) in topology.nodes.iter().enumerate() {
+        let id = NodeId::from_index(n);
+        for name in with_calls(&node.properties) {
+            slots.push(Slot::Node(id, None, name));
+        }
+        for (cap, capability) in &node.capabilities {
+            for name in with_calls(&capability.properties) {
+                slots.push(Slot::Node(id, Some(cap.clone()), name));
+            }
+        }
+    }
+    for (r, rel) in topology.relationships.iter().enumerate() {
+        let id = RelationshipId::from_index(r);
+        for name in with_calls(&rel.properties) {
+            slots.push(Slot::Relationship(id, name));
+        }
+    }
+    slots
+}
+
+/// Writes the evaluated `value` of `slot` into the topology; a capability stays shared with
+/// its type's others unless its value changed.
+fn write_back(topology: &mut Topology, slot: Slot, value: Value) {
+    match slot {
+        Slot::Node(n, None, name) => {
+            topology.nodes[n.index()].properties.insert(name, value);
+        }
+        Slot::Node(n, Some(cap), name) => {
+            if let Some(capability) = topology.nodes[n.index()].capabilities.get_mut(&cap)
+                && capability.properties.get(&name) != Some(&value)
+            {
+                Shared::make_mut(capability).properties.insert(name, value);
+            }
+        }
+        Slot::Relationship(r, name) => {
+            topology.relationships[r.index()]
+                .properties
+                .insert(name, value);
+        }
+    }
+}
+
 /// Evaluates the values `select` picks out of the topology against the topology as it stands,
 /// then writes back those that changed.
 fn for_each_value(
@@ -147,7 +208,7 @@ fn for_each_value(
     let updates: Vec<(usize, Value)> = pending
         .into_iter()
         .filter_map(|(i, value)| {
-            let evaluated = eval.settled_value(&value, place, topology, diags);
+            let evaluated = eval.value(&value, place, topology, &mut Some(&mut *diags));
             (evaluated != value).then_some((i, evaluated))
         })
         .collect();
@@ -162,46 +223,98 @@ fn values_of(maps: Vec<&mut IndexMap<String, Value>>) -> Vec<&mut Value> {
     maps.into_iter().flat_map(|m| m.values_mut()).collect()
 }
 
-impl Evaluator<'_> {
-    /// `value` evaluated in full: when a chain of properties it reads is deeper than
-    /// [`MAX_DEPTH`], the properties put off are evaluated first and `value` again, and only the
-    /// diagnostics of that last evaluation are kept (those of the properties themselves come
-    /// where each is evaluated as a value of its own).
-    fn settled_value(
-        &mut self,
-        value: &Value,
-        place: Place,
-        topology: &Topology,
-        diags: &mut Diagnostics,
-    ) -> Value {
-        loop {
-            let before = self.deferrals;
-            let mut attempt = Diagnostics::with_cap(0);
-            self.depth = 0;
-            let evaluated = self.value(value, place, topology, &mut Some(&mut attempt));
-            if self.deferrals == before {
-                diags.extend(attempt.finish());
-                return evaluated;
+/// The `get_property` calls in `value`, in the order evaluation meets them: a call's
+/// arguments before the call.
+fn reads_in<'t>(value: &'t Value, out: &mut Vec<&'t Call>) {
+    match value {
+        Value::List(items) => items.iter().for_each(|v| reads_in(v, out)),
+        Value::Map(map) => map.values().for_each(|v| reads_in(v, out)),
+        Value::Call(call) => {
+            call.args.iter().for_each(|v| reads_in(v, out));
+            if call.function == Function::GetProperty {
+                out.push(call);
             }
-            self.settle_deferred(topology);
+        }
+        _ => {}
+    }
+}
+
+impl Evaluator<'_> {
+    /// Evaluates property `slot`, reporting, once every property it reads is: depth first
+    /// without recursion (a chain of `get_property` as long as the topology is large must not
+    /// exhaust the stack). A property read while it waits closes a loop: the read stays a
+    /// call (the loop is reported by [`super::functions`]).
+    fn settle(&mut self, slot: Slot, topology: &Topology, diags: &mut Diagnostics) {
+        if !self.waits(&slot, topology) {
+            return;
+        }
+        let mut stack = vec![self.waiting(slot, topology)];
+        while let Some(top) = stack.last_mut() {
+            let place = top.slot.place();
+            let mut next = None;
+            while let Some(&call) = top.reads.get(top.next) {
+                top.next += 1;
+                if let Some(read) = self.read_by(call, place, topology)
+                    && self.waits(&read, topology)
+                {
+                    next = Some(read);
+                    break;
+                }
+            }
+            if let Some(read) = next {
+                let waiting = self.waiting(read, topology);
+                stack.push(waiting);
+                continue;
+            }
+            let Some(done) = stack.pop() else { break };
+            let value = match self.raw(&done.slot, topology) {
+                Some(raw) => self.value(raw, place, topology, &mut Some(&mut *diags)),
+                None => Value::Null,
+            };
+            self.visiting.remove(&done.slot);
+            self.known
+                .insert(done.slot.clone(), Some(value.clone()).filter(context_free));
+            self.settled.push((done.slot, value));
         }
     }
 
-    /// Evaluates the properties put off, the most recently put off (the deepest) first; one
-    /// that puts off another stays until that one is known, and is evaluated again then.
-    fn settle_deferred(&mut self, topology: &Topology) {
-        while let Some(slot) = self.deferred.last().cloned() {
-            let before = self.deferrals;
-            self.depth = 0;
-            // Reports nothing: what is wrong in the property is reported where it is evaluated
-            // as a value of its own (`settled_value`), once it is known.
-            self.reached(slot.clone(), &[], topology, &mut None);
-            if (self.deferrals == before || self.known.contains_key(&slot))
-                && let Some(i) = self.deferred.iter().rposition(|s| *s == slot)
-            {
-                self.deferred.remove(i);
-            }
+    /// Whether `slot` holds a call and is neither evaluated nor waiting already.
+    fn waits(&self, slot: &Slot, topology: &Topology) -> bool {
+        self.raw(slot, topology).is_some_and(Value::has_call)
+            && !self.known.contains_key(slot)
+            && !self.visiting.contains(slot)
+    }
+
+    /// `slot` waiting for what it reads (see [`Self::settle`]).
+    fn waiting<'t>(&mut self, slot: Slot, topology: &'t Topology) -> Waiting<'t> {
+        let mut reads = Vec::new();
+        if let Some(raw) = self.raw(&slot, topology) {
+            reads_in(raw, &mut reads);
         }
+        self.visiting.insert(slot.clone());
+        Waiting {
+            slot,
+            reads,
+            next: 0,
+        }
+    }
+
+    /// The property a `get_property` call written at `place` reads. Its arguments are mostly
+    /// written out; computed ones are evaluated without reporting (they are reported where the
+    /// value holding the call is evaluated), after the properties they read themselves (which
+    /// come before the call in [`reads_in`]).
+    fn read_by(&mut self, call: &Call, place: Place, topology: &Topology) -> Option<Slot> {
+        if !call.args.iter().any(Value::has_call) {
+            return self
+                .slot_of(&call.args, place, topology)
+                .map(|(slot, _)| slot);
+        }
+        let args: Vec<Value> = call
+            .args
+            .iter()
+            .map(|a| self.value(a, place, topology, &mut None))
+            .collect();
+        self.slot_of(&args, place, topology).map(|(slot, _)| slot)
     }
 
     /// `value` with every call inside it that is known evaluated.
@@ -243,7 +356,7 @@ impl Evaluator<'_> {
             .collect();
         let kept = || Value::Call(Box::new(call.with_args(args.clone())));
         match call.function {
-            Function::GetProperty => match self.property(&args, place, topology, diags) {
+            Function::GetProperty => match self.property(&args, place, topology) {
                 Some(copy) => match self.patterns.budget().compute(copy.weight()) {
                     Ok(()) => copy,
                     Err(exceeded) => {
@@ -298,21 +411,21 @@ impl Evaluator<'_> {
     }
 
     /// The known value a `get_property` with (evaluated) `args` reaches.
-    fn property(
-        &mut self,
-        args: &[Value],
-        place: Place,
-        topology: &Topology,
-        diags: &mut Option<&mut Diagnostics>,
-    ) -> Option<Value> {
+    fn property(&mut self, args: &[Value], place: Place, topology: &Topology) -> Option<Value> {
+        let (slot, rest) = self.slot_of(args, place, topology)?;
+        self.reached(&slot, &args[rest..], topology)
+    }
+
+    /// The property a `get_property` with (evaluated) `args` reads, and where the path inside
+    /// its value begins among `args`.
+    fn slot_of(&self, args: &[Value], place: Place, topology: &Topology) -> Option<(Slot, usize)> {
         let entity = args.first()?.as_str()?;
         let names: Vec<&str> = args[1..].iter().map_while(Value::as_str).collect();
         let (first, second) = (*names.first()?, names.get(1).copied());
         let nodes: Vec<NodeId> = match (entity, place) {
             ("SELF", Place::Node(n)) => vec![n],
             ("SELF", Place::Relationship(r)) => {
-                let slot = Slot::Relationship(r, first.to_string());
-                return self.reached(slot, &args[2..], topology, diags);
+                return Some((Slot::Relationship(r, first.to_string()), 2));
             }
             ("SOURCE", Place::Relationship(r)) => vec![topology.relationships[r.index()].source],
             ("TARGET", Place::Relationship(r)) => vec![topology.relationships[r.index()].target],
@@ -326,7 +439,7 @@ impl Evaluator<'_> {
             let (slot, rest) = match second {
                 Some(name) if ir.capabilities.contains_key(first) => (
                     Slot::Node(node, Some(first.to_string()), name.to_string()),
-                    &args[3..],
+                    3,
                 ),
                 Some(name) if ir.requirements.iter().any(|r| r.name == first) => {
                     let rel = ir
@@ -344,13 +457,13 @@ impl Evaluator<'_> {
                     });
                     (
                         Slot::Node(rel.target, in_capability.cloned(), name.to_string()),
-                        &args[3..],
+                        3,
                     )
                 }
-                _ => (Slot::Node(node, None, first.to_string()), &args[2..]),
+                _ => (Slot::Node(node, None, first.to_string()), 2),
             };
             if self.holds(&slot, topology) {
-                return self.reached(slot, rest, topology, diags);
+                return Some((slot, rest));
             }
         }
         None
@@ -384,48 +497,27 @@ impl Evaluator<'_> {
         }
     }
 
-    /// The evaluated value of `slot`, then `path` inside it; `None` unless fully known.
-    fn reached(
-        &mut self,
-        slot: Slot,
-        path: &[Value],
-        topology: &Topology,
-        diags: &mut Option<&mut Diagnostics>,
-    ) -> Option<Value> {
-        if let Some(known) = self.known.get(&slot) {
-            return known.as_ref().and_then(|v| nested(v, path));
-        }
-        if self.depth >= MAX_DEPTH {
-            if self.deferred.contains(&slot) {
-                // Put off already, and read again while it waits: a loop longer than the depth
-                // (reported by `functions`).
-                return None;
-            }
-            // Put off, not settled: it is evaluated on its own (and its reader again) later.
-            self.deferrals += 1;
-            self.deferred.push(slot);
-            return None;
-        }
-        if !self.visiting.insert(slot.clone()) {
-            return None; // a loop, reported by `functions`
-        }
-        let place = match &slot {
+    /// The evaluated value of `slot`, then `path` inside it; `None` unless fully known. A
+    /// property with a call is evaluated before whatever reads it (see [`Self::settle`]), so
+    /// one not evaluated yet is one that waits: the read closes a loop.
+    fn reached(&self, slot: &Slot, path: &[Value], topology: &Topology) -> Option<Value> {
+        let raw = self.raw(slot, topology)?;
+        let value = if raw.has_call() {
+            self.known.get(slot)?.as_ref()?
+        } else {
+            raw
+        };
+        nested(value, path).filter(context_free)
+    }
+}
+
+impl Slot {
+    /// Who `SELF` is in the property's value.
+    fn place(&self) -> Place {
+        match self {
             Slot::Node(n, ..) => Place::Node(*n),
             Slot::Relationship(r, _) => Place::Relationship(*r),
-        };
-        let before = self.deferrals;
-        self.depth += 1;
-        let value = self
-            .raw(&slot, topology)
-            .map(|v| self.value(v, place, topology, diags))
-            .filter(context_free);
-        self.depth -= 1;
-        self.visiting.remove(&slot);
-        let out = value.as_ref().and_then(|v| nested(v, path));
-        if self.deferrals == before {
-            self.known.insert(slot, value);
         }
-        out.filter(context_free)
     }
 }
 

@@ -100,9 +100,10 @@ pub struct Evaluator<'e, 'a, 'm, 't> {
     inputs: &'e IndexMap<String, Option<Value>>,
     /// Properties evaluated so far.
     memo: HashMap<Key, Memo>,
-    /// The first property an evaluation needed that was not evaluated yet, and where it was
-    /// read: the evaluation is then done again once that property is (see [`Self::force`]).
-    blocked: Option<(Key, Option<Span>)>,
+    /// The arguments of calls computed while the value holding them waited for the properties
+    /// it reads, by call (see [`properties::call_id`]): given to the value's evaluation, so
+    /// each is evaluated, and reported on, once.
+    given_args: HashMap<usize, Vec<Value>>,
     /// What was reported, so a call in a type's definition is reported once, not once for
     /// every template of the type.
     reported: HashSet<(Option<Span>, String)>,
@@ -133,7 +134,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             calls,
             inputs,
             memo: HashMap::new(),
-            blocked: None,
+            given_args: HashMap::new(),
             reported: HashSet::new(),
             declared: HashMap::new(),
             available: None,
@@ -163,21 +164,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         self.graph.model
     }
 
-    /// Every diagnostic goes into the sink of one evaluation attempt (see [`Self::force`]).
-    fn report(&mut self, diagnostic: Diagnostic, diags: &mut Diagnostics) {
-        diags.push(diagnostic);
-    }
-
-    /// Passes on what the attempt that counts found, each diagnostic once: a call in a type's
-    /// definition is judged for every template of the type, and reported once.
-    fn commit(&mut self, attempt: Diagnostics, diags: &mut Diagnostics) {
-        for d in attempt.finish() {
-            self.commit_one(d, diags);
-        }
-    }
-
-    /// [`Self::commit`] of one diagnostic found outside an attempt.
-    fn commit_one(&mut self, d: Diagnostic, diags: &mut Diagnostics) {
+    /// Reports `d` once: a call in a type's definition is judged for every template of the
+    /// type, and reported once.
+    fn report(&mut self, d: Diagnostic, diags: &mut Diagnostics) {
         if self.reported.insert((d.span, d.message.clone())) {
             diags.push(d);
         }
@@ -258,11 +247,14 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
 
     fn call(&mut self, call: &Call, scope: &Scope, diags: &mut Diagnostics) -> Value {
         let site = self.site(call);
-        let args: Vec<Value> = call
-            .args
-            .iter()
-            .map(|a| self.value(a, scope, diags))
-            .collect();
+        let args: Vec<Value> = match self.given_args.get(&properties::call_id(call)) {
+            Some(given) => given.clone(),
+            None => call
+                .args
+                .iter()
+                .map(|a| self.value(a, scope, diags))
+                .collect(),
+        };
         let keep = |args: Vec<Value>| Value::Call(Box::new(call.with_args(args)));
         match self
             .functions

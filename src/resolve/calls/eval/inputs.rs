@@ -130,13 +130,10 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
         site: &Site,
         diags: &mut Diagnostics,
     ) -> bool {
-        let wrong = args.iter().enumerate().skip(from).find(|(_, step)| {
-            !matches!(step, Value::String(_) | Value::Call(_))
-                && !matches!(step, Value::Integer(k) if *k >= 0)
-        });
-        let Some((i, step)) = wrong else {
+        let Some(i) = wrong_selector(args, from) else {
             return true;
         };
+        let step = &args[i];
         self.error(
             site.arg(i),
             format!(
@@ -228,4 +225,17 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
         let bare = type_name.strip_prefix("tosca:").unwrap_or(type_name);
         is_built_in(type_name, self.model().dialect) && !matches!(bare, "list" | "map" | "range")
     }
+}
+
+/// The first of `args` from `from` on that is neither a key (a string), an index (a
+/// non-negative integer) nor a call that gives one.
+pub(super) fn wrong_selector(args: &[Value], from: usize) -> Option<usize> {
+    args.iter()
+        .enumerate()
+        .skip(from)
+        .find(|(_, step)| {
+            !matches!(step, Value::String(_) | Value::Call(_))
+                && !matches!(step, Value::Integer(k) if *k >= 0)
+        })
+        .map(|(i, _)| i)
 }

@@ -2,15 +2,30 @@
 //! Representation Graph Query Functions): where the path leads, whether the entity there defines
 //! the name, and the value when it is known.
 
+use super::inputs::wrong_selector;
 use super::{Evaluator, Site};
 use crate::diag::Diagnostics;
 use crate::ir::{Call, TypeNames, Value};
 use crate::model::TypeKind;
 use crate::resolve::calls::builtins::{self, BuiltIn};
-use crate::resolve::calls::path::{Entity, Graph, Reached, Scope};
+use crate::resolve::calls::path::{Entity, Graph, PathError, Reached, Scope};
 use crate::resolve::nodes::defs_complete;
 use crate::resolve::types::definitions;
 use crate::resolve::values::nested;
+
+/// What is wrong with a query's arguments (see [`Evaluator::aim`]); each names the index of
+/// the first argument after the path where it needs it.
+pub(super) enum Miss {
+    Path(PathError),
+    /// No name after the path.
+    NoName(usize),
+    /// Something after the name of an artifact or an allocated property.
+    AfterName(usize),
+    /// A key or index inside the value (after the name) that is neither.
+    Selector(usize, String),
+    /// A name the entity's type does not define: the message and the hint.
+    Undefined(usize, String, String),
+}
 
 impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
     /// `$get_property`, `$get_attribute`, `$get_artifact` and `$available_allocation`.
@@ -24,73 +39,18 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
         diags: &mut Diagnostics,
     ) -> Value {
         let keep = |args: Vec<Value>| Value::Call(Box::new(call.with_args(args)));
-        let reached = match self.graph.follow(self.typing.ancestry, scope, &args) {
-            Ok(r) => r,
-            Err(e) => {
-                self.error(
-                    site.arg(e.arg),
-                    format!("`${}`: {}", b.name, e.message),
-                    e.hint,
-                    diags,
-                );
+        let (reached, name) = match self.aim(b, &args, scope) {
+            Ok(aimed) => aimed,
+            Err(miss) => {
+                self.missed(b, miss, &args, site, diags);
                 return keep(args);
             }
         };
         let end = reached.end;
-        let (what, a_what) = match b.name {
-            "get_artifact" => ("artifact", "an artifact"),
-            "get_attribute" => ("attribute", "an attribute"),
-            _ => ("property", "a property"),
-        };
-        let Some(Value::String(name)) = args.get(end) else {
-            let at = if end < args.len() {
-                site.arg(end)
-            } else {
-                site.name
-            };
-            let found = args.get(end).map_or("nothing".to_string(), |v| {
-                format!("`{}`", crate::ir::value_text(v))
-            });
-            self.error(
-                at,
-                format!(
-                    "`${}` needs the name of {a_what} after its TOSCA path, and finds {found}",
-                    b.name
-                ),
-                format!("write `${}: {}` ({})", b.name, b.grammar, b.section),
-                diags,
-            );
-            return keep(args);
-        };
-        let name = name.clone();
-        let only_name = matches!(b.name, "get_artifact" | "available_allocation");
-        if only_name && args.len() > end + 1 {
-            self.error(
-                site.arg(end + 1),
-                format!("`${}` takes nothing after the {what} name", b.name),
-                format!("write `${}: {}` ({})", b.name, b.grammar, b.section),
-                diags,
-            );
-            return keep(args);
-        }
-        if !self.selectors(&args, end + 1, &format!("{what} `{name}`"), site, diags) {
-            return keep(args);
-        }
-        for entity in &reached.entities {
-            if let Err((message, hint)) = self.defines(b.name, entity, &name) {
-                self.error(
-                    site.arg(end),
-                    format!("`${}`: {message}", b.name),
-                    hint,
-                    diags,
-                );
-                return keep(args);
-            }
-        }
         if b.name == "get_property" && reached.exact {
             let mut values = Vec::with_capacity(reached.entities.len());
             for entity in &reached.entities {
-                match self.read_property(entity, &name, site) {
+                match self.read_property(entity, &name) {
                     Some(v) if !v.has_call() => match nested(&v, &args[end + 1..]) {
                         Some(v) => values.push(v),
                         None => break,
@@ -112,11 +72,104 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
             && reached.exact
             && let [Entity::Capability(n, c)] = &reached.entities[..]
             && let Some(left) = self.available.and_then(|f| f(*n, c, &name))
-            && let Some(like) = self.read_property(&reached.entities[0], &name, site)
+            && let Some(like) = self.read_property(&reached.entities[0], &name)
         {
             return amount_like(&like, left);
         }
         keep(normalized(self.graph, &reached, args))
+    }
+
+    /// Where a query's (evaluated) `args` lead from `scope`, and the name they read there;
+    /// what is wrong with them as data, reported by [`Self::missed`] where the query is
+    /// evaluated, and not at all where only where it leads matters (a property waiting for
+    /// what it reads, see [`Self::force`]).
+    pub(super) fn aim(
+        &mut self,
+        b: &BuiltIn,
+        args: &[Value],
+        scope: &Scope,
+    ) -> Result<(Reached, String), Miss> {
+        let reached = self
+            .graph
+            .follow(self.typing.ancestry, scope, args)
+            .map_err(Miss::Path)?;
+        let end = reached.end;
+        let Some(Value::String(name)) = args.get(end) else {
+            return Err(Miss::NoName(end));
+        };
+        let only_name = matches!(b.name, "get_artifact" | "available_allocation");
+        if only_name && args.len() > end + 1 {
+            return Err(Miss::AfterName(end));
+        }
+        if wrong_selector(args, end + 1).is_some() {
+            return Err(Miss::Selector(end, name.clone()));
+        }
+        for entity in &reached.entities {
+            if let Err((message, hint)) = self.defines(b.name, entity, name) {
+                return Err(Miss::Undefined(end, message, hint));
+            }
+        }
+        Ok((reached, name.clone()))
+    }
+
+    /// Reports what [`Self::aim`] found wrong with a query's `args`, at the argument it is
+    /// about.
+    fn missed(
+        &mut self,
+        b: &BuiltIn,
+        miss: Miss,
+        args: &[Value],
+        site: &Site,
+        diags: &mut Diagnostics,
+    ) {
+        let (what, a_what) = match b.name {
+            "get_artifact" => ("artifact", "an artifact"),
+            "get_attribute" => ("attribute", "an attribute"),
+            _ => ("property", "a property"),
+        };
+        let grammar = format!("write `${}: {}` ({})", b.name, b.grammar, b.section);
+        match miss {
+            Miss::Path(e) => self.error(
+                site.arg(e.arg),
+                format!("`${}`: {}", b.name, e.message),
+                e.hint,
+                diags,
+            ),
+            Miss::NoName(end) => {
+                let at = if end < args.len() {
+                    site.arg(end)
+                } else {
+                    site.name
+                };
+                let found = args.get(end).map_or("nothing".to_string(), |v| {
+                    format!("`{}`", crate::ir::value_text(v))
+                });
+                self.error(
+                    at,
+                    format!(
+                        "`${}` needs the name of {a_what} after its TOSCA path, and finds {found}",
+                        b.name
+                    ),
+                    grammar,
+                    diags,
+                );
+            }
+            Miss::AfterName(end) => self.error(
+                site.arg(end + 1),
+                format!("`${}` takes nothing after the {what} name", b.name),
+                grammar,
+                diags,
+            ),
+            Miss::Selector(end, name) => {
+                self.selectors(args, end + 1, &format!("{what} `{name}`"), site, diags);
+            }
+            Miss::Undefined(end, message, hint) => self.error(
+                site.arg(end),
+                format!("`${}`: {message}", b.name),
+                hint,
+                diags,
+            ),
+        }
     }
 
     /// The kind and type chain of the entity a path reached, and how messages name it.
