@@ -21,8 +21,12 @@ use super::check::Checked;
 use super::index::{CallSite, Owner, Step};
 use crate::ir::{Dialect, Function, Topology, Value};
 use crate::model::call;
+use crate::model::definitions::{Body, Definition, Entry, Schema};
+use crate::model::tree::{Pair, Shape as TreeShape, Tree};
+use crate::model::value::{Data, Value as ModelValue};
 use crate::resolve::calls::builtins::{self, Group, Outcome};
-use crate::yaml::{Core, Node};
+use crate::source::Span;
+use crate::yaml::Node;
 
 /// At most this many calls deep are read on their own (a call nested in a call ...).
 const MAX_DEPTH: usize = 16;
@@ -92,12 +96,15 @@ fn evaluation(checked: &Checked, call: &CallSite) -> String {
             show(value)
         );
     }
-    let read = written_call(checked, call).and_then(|node| {
+    let read = written_call(checked, call).and_then(|written| {
         let evaluator = Alone {
             topology,
             this: This::Template(call.owner.as_ref()),
         };
-        evaluator.value(node, 0)
+        match written {
+            Written::Yaml(node) => evaluator.value(node, 0),
+            Written::Typed(value) => evaluator.value(value, 0),
+        }
     });
     match read {
         Some(value) if !value.has_call() => format!("evaluates to `{}`", show(&value)),
@@ -105,11 +112,17 @@ fn evaluation(checked: &Checked, call: &CallSite) -> String {
     }
 }
 
-/// The call's YAML, found again in its definition (the index keeps spans, not trees).
-fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<&'m Node> {
+/// A call as written: in YAML, or in a value of the typed model.
+enum Written<'m> {
+    Yaml(&'m Node),
+    Typed(&'m ModelValue),
+}
+
+/// The call as written, found again in its definition (the index keeps spans, not trees).
+fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<Written<'m>> {
     let model = checked.model.as_ref()?;
     let span = call.span;
-    let holds = |def: &Node| def.span.file == span.file && contains(def.span, span);
+    let holds = |at: Span| at.file == span.file && contains(at, span);
     if let Some(topology) = &model.topology {
         let named = topology
             .inputs
@@ -118,41 +131,78 @@ fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<&'m Node> {
             .chain(&topology.relationship_templates)
             .chain(&topology.groups)
             .chain(&topology.policies)
-            .chain(&topology.outputs)
             .chain(&topology.workflows);
         if let Some(found) = named
-            .filter(|n| holds(&n.def))
+            .filter(|n| holds(n.def.span))
             .find_map(|n| find(&n.def, span))
         {
-            return Some(found);
+            return Some(Written::Yaml(found));
+        }
+        let mut outputs = topology.outputs.iter().filter(|o| holds(o.body_span()));
+        if let Some(found) = outputs.find_map(|o| find_in_entry(o, span)) {
+            return Some(Written::Typed(found));
         }
     }
     model
         .types
         .values()
-        .filter(|t| holds(&t.def))
+        .filter(|t| holds(t.def.span))
         .find_map(|t| find(&t.def, span))
+        .map(Written::Yaml)
 }
 
-fn contains(outer: crate::source::Span, inner: crate::source::Span) -> bool {
+fn contains(outer: Span, inner: Span) -> bool {
     outer.start <= inner.start && inner.end <= outer.end
 }
 
+/// The value at `span` in what an output writes.
+fn find_in_entry(entry: &Entry, span: Span) -> Option<&ModelValue> {
+    match &entry.body {
+        Body::OneLine(value) => find(value, span),
+        Body::Definition(def) => find_in_definition(def, span),
+    }
+}
+
+/// The value at `span` under the values a typed definition writes.
+fn find_in_definition(def: &Definition, span: Span) -> Option<&ModelValue> {
+    let values = [
+        &def.type_name,
+        &def.required,
+        &def.default,
+        &def.value,
+        &def.status,
+        &def.constraints,
+        &def.validation,
+        &def.metadata,
+        &def.external_schema,
+        &def.mapping,
+    ];
+    let schemas = [&def.entry_schema, &def.key_schema];
+    let in_schemas = schemas.into_iter().flatten().find_map(|s| match &**s {
+        Schema::Type(v) | Schema::Malformed(v) => find(v, span),
+        Schema::Definition(d) => find_in_definition(d, span),
+    });
+    values
+        .into_iter()
+        .flatten()
+        .find_map(|v| find(v, span))
+        .or(in_schemas)
+}
+
 /// The node at `span` under `node`, walking only into the children that hold it.
-fn find(node: &Node, span: crate::source::Span) -> Option<&Node> {
-    if node.span == span {
+fn find<N: Tree>(node: &N, span: Span) -> Option<&N> {
+    if node.span() == span {
         return Some(node);
     }
-    let holds = |child: &&Node| child.span.file == span.file && contains(child.span, span);
-    match (node.as_map(), node.as_seq()) {
-        (Some(map), _) => map
-            .entries()
+    let holds = |child: &&N| child.span().file == span.file && contains(child.span(), span);
+    match node.shape() {
+        TreeShape::Map(entries) => entries
             .iter()
-            .map(|e| &e.value)
+            .map(Pair::value)
             .filter(holds)
             .find_map(|child| find(child, span)),
-        (_, Some(items)) => items.iter().filter(holds).find_map(|c| find(c, span)),
-        _ => None,
+        TreeShape::List(items) => items.iter().filter(holds).find_map(|c| find(c, span)),
+        TreeShape::Scalar(..) => None,
     }
 }
 
@@ -328,40 +378,37 @@ impl Alone<'_> {
     /// `node` as a value: a literal, or a call evaluated; `None` when not known. Calls are
     /// those of the template's dialect ([`call::call_in`], the detection the resolver uses),
     /// and TOSCA 2.0's `$$` escapes are undone in strings and keys as the resolver does.
-    fn value(&self, node: &Node, depth: usize) -> Option<Value> {
+    fn value<N: Tree>(&self, node: &N, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
             return None;
         }
         if let Some(written) = call::call_in(self.topology.source.dialect, node) {
             return self.call(&written, depth);
         }
-        if let Some(scalar) = node.as_scalar() {
-            return Some(match scalar.core {
-                Core::Null => Value::Null,
-                Core::Bool(b) => Value::Boolean(b),
-                Core::Int(i) => Value::Integer(i),
-                Core::Float(f) => Value::Float(f),
-                Core::Str => Value::String(self.unescape(&scalar.text).to_string()),
-            });
-        }
-        if let Some(items) = node.as_seq() {
-            return items
+        match node.shape() {
+            TreeShape::Scalar(text, data) => Some(match data {
+                Data::Null => Value::Null,
+                Data::Bool(b) => Value::Boolean(b),
+                Data::Integer(i) => Value::Integer(i),
+                Data::Float(f) => Value::Float(f),
+                Data::String => Value::String(self.unescape(text).to_string()),
+            }),
+            TreeShape::List(items) => items
                 .iter()
                 .map(|item| self.value(item, depth + 1))
                 .collect::<Option<Vec<_>>>()
-                .map(Value::List);
+                .map(Value::List),
+            TreeShape::Map(entries) => entries
+                .iter()
+                .map(|e| {
+                    Some((
+                        self.unescape(e.key().as_str()?).to_string(),
+                        self.value(e.value(), depth + 1)?,
+                    ))
+                })
+                .collect::<Option<indexmap::IndexMap<_, _>>>()
+                .map(|map| Value::Map(Box::new(map))),
         }
-        node.as_map()?
-            .entries()
-            .iter()
-            .map(|e| {
-                Some((
-                    self.unescape(e.key.as_str()?).to_string(),
-                    self.value(&e.value, depth + 1)?,
-                ))
-            })
-            .collect::<Option<indexmap::IndexMap<_, _>>>()
-            .map(|map| Value::Map(Box::new(map)))
     }
 
     /// The text a string stands for in the template's dialect.
@@ -374,7 +421,7 @@ impl Alone<'_> {
 
     /// The value of `written`, a call: `None` when it is not known (an attribute, a function
     /// toscana does not compute, one of TOSCA 2.0's custom functions).
-    fn call(&self, written: &call::Written<'_, Node>, depth: usize) -> Option<Value> {
+    fn call<N: Tree>(&self, written: &call::Written<'_, N>, depth: usize) -> Option<Value> {
         let name = written.name;
         let tosca2 = self.topology.source.dialect == Dialect::Tosca2;
         let dialect = match tosca2 {
@@ -386,7 +433,7 @@ impl Alone<'_> {
         let text = |i: usize| list.get(i).and_then(|n| n.as_str());
         let values = || {
             list.iter()
-                .map(|n| self.value(n, depth + 1))
+                .map(|n| self.value(*n, depth + 1))
                 .collect::<Option<Vec<_>>>()
         };
         match function {
@@ -421,9 +468,9 @@ impl Alone<'_> {
 
     /// `$and` (`all`) or `$or` of clauses of which some may be unknown: one false clause decides
     /// `$and` and one true clause `$or` whatever the others (§10.2.2.1.1 $and, §10.2.2.1.2 $or).
-    fn logic(&self, all: bool, args: &Node, depth: usize) -> Option<Value> {
+    fn logic<N: Tree>(&self, all: bool, args: &N, depth: usize) -> Option<Value> {
         let mut unknown = false;
-        for clause in args.as_seq()? {
+        for clause in args.items()? {
             match self.value(clause, depth + 1) {
                 Some(Value::Boolean(b)) if b != all => return Some(Value::Boolean(b)),
                 Some(Value::Boolean(_)) => {}
@@ -540,12 +587,13 @@ fn read_section(
 }
 
 /// `get_input`'s further arguments (TOSCA 1.3 and 2.0: keys or positions into the value).
-fn descend_args(value: Value, args: &[&Node]) -> Option<Value> {
+fn descend_args<N: Tree>(value: Value, args: &[&N]) -> Option<Value> {
     let steps: Option<Vec<Step>> = args
         .iter()
-        .map(|a| match a.as_scalar()?.core {
-            Core::Int(i) => Some(Step::Item(usize::try_from(i).ok()?)),
-            _ => Some(Step::Key(a.as_str()?.to_string())),
+        .map(|a| match a.shape() {
+            TreeShape::Scalar(_, Data::Integer(i)) => Some(Step::Item(usize::try_from(i).ok()?)),
+            TreeShape::Scalar(..) => Some(Step::Key(a.as_str()?.to_string())),
+            _ => None,
         })
         .collect();
     descend(&value, &steps?).cloned()

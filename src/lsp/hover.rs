@@ -19,6 +19,7 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 use super::check::Checked;
 use super::index::{Member, Section, Target};
 use super::lines::Lines;
+use crate::model::definitions::{Definition, Entry};
 use crate::model::{Model, Named, TypeKind};
 use crate::resolve::Ancestry;
 use crate::source::{SourceMap, Span};
@@ -75,6 +76,11 @@ pub fn hover(
 fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String> {
     match target {
         Target::Type(kind, id) => Some(describe_type(model, *kind, id)),
+        Target::Template(Section::Output, name) => {
+            let topology = model.topology.as_ref()?;
+            let output = topology.outputs.iter().find(|o| &o.name == name)?;
+            Some(describe_output(output))
+        }
         Target::Template(section, name) => {
             let named = template(model, *section, name)?;
             Some(describe_template(&checked.sources, *section, named))
@@ -105,7 +111,8 @@ fn describe_type(model: &Model, kind: TypeKind, id: &str) -> String {
     out
 }
 
-/// The entry `name` of a section of the service template.
+/// The entry `name` of a section of the service template; none for an output, which the model
+/// keeps typed ([`describe_output`]).
 pub(super) fn template<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Named> {
     let topology = model.topology.as_ref()?;
     let entries = match section {
@@ -114,9 +121,22 @@ pub(super) fn template<'m>(model: &'m Model, section: Section, name: &str) -> Op
         Section::Relationship => &topology.relationship_templates,
         Section::Group => &topology.groups,
         Section::Policy => &topology.policies,
-        Section::Output => &topology.outputs,
+        Section::Output => return None,
     };
     entries.iter().find(|n| n.name == name)
+}
+
+/// An output: its name, type and description, as [`describe_template`] shows a template's.
+fn describe_output(output: &Entry) -> String {
+    let mut out = format!("**{}** `{}`", Section::Output.noun(), output.name);
+    let def = output.definition();
+    if let Some(t) = def.and_then(Definition::type_text) {
+        out.push_str(&format!(": `{t}`"));
+    }
+    if let Some(description) = def.and_then(|d| d.description.as_ref()) {
+        out.push_str(&format!("\n\n{}", description.text));
+    }
+    out
 }
 
 fn describe_template(sources: &SourceMap, section: Section, named: &Named) -> String {

@@ -12,12 +12,14 @@
 
 use std::collections::HashMap;
 
+use crate::model::definitions::Body;
 use crate::model::substitution::{SubstitutionMappings, Target as MappedTarget};
+use crate::model::tree::{Pair, Shape as TreeShape, Tree};
 use crate::model::value::{Value, ValueMap};
 use crate::model::{Dialect, Model, Named, TypeKind, call};
 use crate::resolve::Ancestry;
 use crate::source::{FileId, Origin, SourceMap, Span};
-use crate::yaml::{Map, Node};
+use crate::yaml::Node;
 
 /// The sections of a service template whose entries have names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -229,6 +231,8 @@ struct Walk<'m> {
     /// The template whose definition is walked, for the calls in it.
     owner: Option<Owner>,
 }
+
+mod typed;
 
 impl Walk<'_> {
     fn in_workspace(&self, file: FileId) -> bool {
@@ -477,25 +481,31 @@ impl Walk<'_> {
         let Some(topology) = &self.model.topology else {
             return;
         };
-        let sections: [(Section, &Vec<Named>); 6] = [
+        let sections: [(Section, &Vec<Named>); 5] = [
             (Section::Input, &topology.inputs),
             (Section::Node, &topology.node_templates),
             (Section::Relationship, &topology.relationship_templates),
             (Section::Group, &topology.groups),
             (Section::Policy, &topology.policies),
-            (Section::Output, &topology.outputs),
         ];
         for (section, entries) in sections {
             for named in entries {
                 self.define(named.span, Target::Template(section, named.name.clone()));
             }
         }
+        for output in &topology.outputs {
+            let target = Target::Template(Section::Output, output.name.clone());
+            self.define(output.span, target);
+        }
         for named in &topology.inputs {
             self.parameter(&named.def);
         }
-        for named in &topology.outputs {
-            self.owner = Some(Owner::Output(named.name.clone()));
-            self.parameter(&named.def);
+        for output in &topology.outputs {
+            self.owner = Some(Owner::Output(output.name.clone()));
+            match &output.body {
+                Body::Definition(def) => self.typed_parameter(def),
+                Body::OneLine(value) => self.calls(value),
+            }
         }
         for named in &topology.node_templates {
             self.owner = Some(Owner::Node(named.name.clone()));
@@ -642,16 +652,16 @@ impl Walk<'_> {
 
     /// The function calls anywhere under `value` (a definition of [`Walk::owner`], or a part
     /// of one outside the service template), and the inputs and templates they name.
-    fn calls(&mut self, value: &Node) {
+    fn calls<N: Tree>(&mut self, value: &N) {
         self.calls_under(value, &mut Some(Vec::new()));
     }
 
     /// [`Walk::calls`], with the steps from the owner's definition to `value` (`None` inside
     /// another call's arguments). The steps borrow the keys; a call's place copies them.
-    fn calls_under<'n>(&mut self, value: &'n Node, place: &mut Option<Vec<Borrowed<'n>>>) {
+    fn calls_under<'n, N: Tree>(&mut self, value: &'n N, place: &mut Option<Vec<Borrowed<'n>>>) {
         if let Some(call) = self.call(value) {
             self.index.calls.push(CallSite {
-                span: value.span,
+                span: value.span(),
                 function: call,
                 owner: self.owner.clone(),
                 place: place.as_ref().map(|steps| {
@@ -664,31 +674,35 @@ impl Walk<'_> {
                         .collect()
                 }),
             });
-            for entry in value.as_map().map(Map::entries).unwrap_or_default() {
-                self.calls_under(&entry.value, &mut None);
+            for entry in value.entries().unwrap_or_default() {
+                self.calls_under(entry.value(), &mut None);
             }
             return;
         }
-        if let Some(map) = value.as_map() {
-            for entry in map.entries() {
-                if let Some(steps) = place {
-                    steps.push(Borrowed::Key(entry.key.as_str().unwrap_or_default()));
-                }
-                self.calls_under(&entry.value, place);
-                if let Some(steps) = place {
-                    steps.pop();
-                }
-            }
-        } else if let Some(items) = value.as_seq() {
-            for (i, item) in items.iter().enumerate() {
-                if let Some(steps) = place {
-                    steps.push(Borrowed::Item(i));
-                }
-                self.calls_under(item, place);
-                if let Some(steps) = place {
-                    steps.pop();
+        match value.shape() {
+            TreeShape::Map(entries) => {
+                for entry in entries {
+                    if let Some(steps) = place {
+                        steps.push(Borrowed::Key(entry.key().as_str().unwrap_or_default()));
+                    }
+                    self.calls_under(entry.value(), place);
+                    if let Some(steps) = place {
+                        steps.pop();
+                    }
                 }
             }
+            TreeShape::List(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if let Some(steps) = place {
+                        steps.push(Borrowed::Item(i));
+                    }
+                    self.calls_under(item, place);
+                    if let Some(steps) = place {
+                        steps.pop();
+                    }
+                }
+            }
+            TreeShape::Scalar(..) => {}
         }
     }
 
@@ -698,7 +712,7 @@ impl Walk<'_> {
     /// arguments, §10.1 Function Syntax), as hover shows it
     /// (`get_input`, `$concat`: the suffix is no part of the name); the inputs and templates
     /// its first argument names are indexed as references.
-    fn call(&mut self, value: &Node) -> Option<String> {
+    fn call<N: Tree>(&mut self, value: &N) -> Option<String> {
         let dialect = self.model.dialect;
         let written = call::call_in(dialect, value).filter(|c| !c.name.is_empty())?;
         let name = written.name;
@@ -707,14 +721,14 @@ impl Walk<'_> {
         {
             if name == "get_input" {
                 if let Some(input) = self.template(Section::Input, text) {
-                    self.add(first, input, false);
+                    self.add_at(first.span(), input, false);
                 }
             } else if TEMPLATE_FUNCTIONS.contains(&name) && !SELF_WORDS.contains(&text) {
                 let target = self
                     .template(Section::Node, text)
                     .or_else(|| self.template(Section::Relationship, text));
                 if let Some(target) = target {
-                    self.add(first, target, false);
+                    self.add_at(first.span(), target, false);
                 }
             }
         }

@@ -5,6 +5,7 @@
 //! their YAML nodes, so the resolver can point every error at the text that caused it.
 
 pub mod call;
+pub mod definitions;
 pub mod literals;
 pub mod names;
 mod revision;
@@ -191,7 +192,8 @@ pub struct TopologyTemplate {
     pub relationship_templates: Vec<Named>,
     pub groups: Vec<Named>,
     pub policies: Vec<Named>,
-    pub outputs: Vec<Named>,
+    /// The outputs, typed ([`definitions`]); their YAML nodes are not kept.
+    pub outputs: Vec<definitions::Entry>,
     pub workflows: Vec<Named>,
     /// The `substitution_mappings`, typed ([`substitution`]); the YAML node is not kept. Boxed:
     /// most templates have none, and the typed entity is ten times the size of a YAML node.

@@ -23,6 +23,7 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::FastMap;
 use crate::ir::Dialect;
 use crate::model::{Model, Named, TopologyTemplate};
+use crate::source::Span;
 
 /// What each section's entries are called in a message: the singular with its article.
 const SECTIONS: [(&str, &str); 7] = [
@@ -35,16 +36,26 @@ const SECTIONS: [(&str, &str); 7] = [
     ("workflows", "a workflow"),
 ];
 
-/// The service template's named entries, section by section in [`SECTIONS`] order.
-fn sections(topology: &TopologyTemplate) -> [&[Named]; 7] {
+/// A name of the service template and where it is written.
+type Name<'t> = (&'t str, Span);
+
+/// The service template's names, section by section in [`SECTIONS`] order.
+fn sections(topology: &TopologyTemplate) -> [Vec<Name<'_>>; 7] {
+    fn names(entries: &[Named]) -> Vec<Name<'_>> {
+        entries.iter().map(|e| (e.name.as_str(), e.span)).collect()
+    }
     [
-        &topology.inputs,
-        &topology.outputs,
-        &topology.node_templates,
-        &topology.relationship_templates,
-        &topology.groups,
-        &topology.policies,
-        &topology.workflows,
+        names(&topology.inputs),
+        topology
+            .outputs
+            .iter()
+            .map(|e| (e.name.as_str(), e.span))
+            .collect(),
+        names(&topology.node_templates),
+        names(&topology.relationship_templates),
+        names(&topology.groups),
+        names(&topology.policies),
+        names(&topology.workflows),
     ]
 }
 
@@ -57,11 +68,11 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
         return;
     }
     // The first use of each name: its section (an index into SECTIONS) and its entry.
-    let mut owners: FastMap<&str, (usize, &Named)> = FastMap::default();
+    let mut owners: FastMap<&str, (usize, Name)> = FastMap::default();
     for (section, entries) in sections(topology).into_iter().enumerate() {
         for entry in entries {
-            let Some(&(first_section, first)) = owners.get(entry.name.as_str()) else {
-                owners.insert(entry.name.as_str(), (section, entry));
+            let Some(&(first_section, first)) = owners.get(entry.0) else {
+                owners.insert(entry.0, (section, entry));
                 continue;
             };
             if first_section != section {
@@ -77,17 +88,17 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
 }
 
 /// The error for `entry` (called `kind`) named like `first` (called `first_kind`).
-fn reuse(entry: &Named, kind: &str, first: &Named, first_kind: &str) -> Diagnostic {
+fn reuse(entry: Name, kind: &str, first: Name, first_kind: &str) -> Diagnostic {
     let subject = kind.split_once(' ').map_or(kind, |(_, noun)| noun);
     Diagnostic::error(
         codes::TOSCA_DUPLICATE,
         format!(
             "{subject} `{}` has the name of {first_kind}",
-            entry.name
+            entry.0
         ),
     )
-    .at_with(entry.span, kind)
-    .label(first.span, format!("{first_kind} of that name"))
+    .at_with(entry.1, kind)
+    .label(first.1, format!("{first_kind} of that name"))
     .hint(
         "inputs, outputs, node and relationship templates, groups, policies and workflows of a \
          service template share one set of names (\"duplicate template names within a service \

@@ -483,7 +483,7 @@ pub fn read_topology(
         relationship_templates,
         groups,
         policies,
-        outputs,
+        outputs: crate::front::definitions::section(outputs),
         workflows,
         substitution_mappings: map
             .take("substitution_mappings")

@@ -22,10 +22,10 @@ use super::table::{Function, Functions};
 use super::unknown;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
+use crate::model::tree::Tree;
 use crate::model::{Model, TypeKind};
-use crate::resolve::typing::Typing;
+use crate::resolve::typing::{self, Typing, on_tree};
 use crate::source::Span;
-use crate::yaml::Node as Yaml;
 
 pub use call_index::CallIndex;
 
@@ -201,29 +201,44 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     fn site(&self, call: &Call) -> Site {
-        let Some(yaml) = call.span.and_then(|s| self.calls.get(s)) else {
+        let Some(written) = call.span.and_then(|s| self.calls.get(s)) else {
             return Site {
                 name: call.span,
                 args: Vec::new(),
             };
         };
-        let written = syntax::call(yaml);
+        let (name, args) = on_tree!(written, |node| {
+            let written = syntax::call(node);
+            (
+                written.as_ref().map(|w| w.name_node.span()),
+                written
+                    .as_ref()
+                    .map(|w| syntax::arguments(w).iter().map(|n| n.span()).collect()),
+            )
+        });
         Site {
-            name: written.as_ref().map(|w| w.name_node.span).or(call.span),
-            args: written
-                .as_ref()
-                .map(|w| syntax::arguments(w).iter().map(|n| n.span).collect())
+            name: name.or(call.span),
+            args: args
                 .filter(|spans: &Vec<Span>| spans.len() == call.args.len())
                 .unwrap_or_default(),
         }
     }
 
-    /// The YAML of each argument, when it was found.
-    fn argument_nodes(&self, call: &Call) -> Vec<&'m Yaml> {
-        call.span
-            .and_then(|s| self.calls.get(s))
-            .and_then(|yaml| syntax::call(yaml).map(|w| syntax::arguments(&w)))
-            .filter(|nodes| nodes.len() == call.args.len())
+    /// What each argument is written as, when it was found.
+    fn argument_nodes(&self, call: &Call) -> Vec<typing::Written<'m>> {
+        let nodes = match call.span.and_then(|s| self.calls.get(s)) {
+            Some(typing::Written::Yaml(yaml)) => syntax::call(yaml).map(|w| {
+                let args = syntax::arguments(&w);
+                args.into_iter().map(typing::Written::Yaml).collect()
+            }),
+            Some(typing::Written::Typed(value)) => syntax::call(value).map(|w| {
+                let args = syntax::arguments(&w);
+                args.into_iter().map(typing::Written::Typed).collect()
+            }),
+            None => None,
+        };
+        nodes
+            .filter(|nodes: &Vec<_>| nodes.len() == call.args.len())
             .unwrap_or_default()
     }
 

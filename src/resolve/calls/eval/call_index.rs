@@ -1,15 +1,20 @@
-//! The YAML of every call in the files read, found again by the span its IR call carries.
+//! Every call as written in the files read (YAML, or a typed definition's value), found again by
+//! the span its IR call carries.
 
 use std::collections::HashMap;
 
 use crate::model::Model;
+use crate::model::definitions::{Definition, Schema};
+use crate::model::tree::{Pair, Shape, Tree};
+use crate::model::value::Value as Data;
 use crate::resolve::calls::syntax;
+use crate::resolve::typing::Written;
 use crate::source::Span;
 use crate::yaml::Node as Yaml;
 
-/// The YAML of every call in the files read, by the span the IR call carries.
+/// Every call as written in the files read, by the span the IR call carries.
 pub struct CallIndex<'m> {
-    by_span: HashMap<Span, &'m Yaml>,
+    by_span: HashMap<Span, Written<'m>>,
 }
 
 impl<'m> CallIndex<'m> {
@@ -30,19 +35,66 @@ impl<'m> CallIndex<'m> {
                 &t.relationship_templates,
                 &t.groups,
                 &t.policies,
-                &t.outputs,
                 &t.workflows,
             ];
             for named in sections.into_iter().flatten() {
                 index.add(&named.def);
             }
+            for output in t.outputs.iter().filter_map(|o| o.definition()) {
+                index.add_definition(output);
+            }
         }
         index
     }
 
+    /// The calls in the values a typed definition writes (a description holds none).
+    fn add_definition(&mut self, def: &'m Definition) {
+        let values = [
+            &def.type_name,
+            &def.required,
+            &def.default,
+            &def.value,
+            &def.status,
+            &def.constraints,
+            &def.validation,
+            &def.metadata,
+            &def.external_schema,
+            &def.mapping,
+        ];
+        for value in values.into_iter().flatten() {
+            self.add_value(value);
+        }
+        for schema in [&def.entry_schema, &def.key_schema].into_iter().flatten() {
+            match &**schema {
+                Schema::Type(v) | Schema::Malformed(v) => self.add_value(v),
+                Schema::Definition(d) => self.add_definition(d),
+            }
+        }
+    }
+
+    fn add_value(&mut self, value: &'m Data) {
+        if syntax::call(value).is_some() {
+            self.by_span.insert(value.span, Written::Typed(value));
+        }
+        match value.shape() {
+            Shape::Map(entries) => {
+                for e in entries {
+                    self.add_value(e.key());
+                    self.add_value(e.value());
+                }
+            }
+            Shape::List(items) => {
+                for item in items {
+                    self.add_value(item);
+                }
+            }
+            Shape::Scalar(..) => {}
+        }
+    }
+
     fn add(&mut self, node: &'m Yaml) {
         if syntax::call(node).is_some() {
-            self.by_span.insert(node.span, node);
+            self.by_span.insert(node.span, Written::Yaml(node));
         }
         match &node.kind {
             crate::yaml::Kind::Map(m) => {
@@ -60,7 +112,7 @@ impl<'m> CallIndex<'m> {
         }
     }
 
-    pub(super) fn get(&self, span: Span) -> Option<&'m Yaml> {
+    pub(super) fn get(&self, span: Span) -> Option<Written<'m>> {
         self.by_span.get(&span).copied()
     }
 }

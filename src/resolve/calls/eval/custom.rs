@@ -7,6 +7,7 @@ use crate::ir::{Call, Value};
 use crate::resolve::calls::builtins;
 use crate::resolve::calls::syntax;
 use crate::resolve::calls::table::{Custom, Signature, schema_type};
+use crate::resolve::typing::{Written, on_tree};
 use crate::yaml::Node as Yaml;
 
 impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
@@ -130,7 +131,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
     pub(super) fn argument(
         &mut self,
         arg: &Value,
-        node: Option<&'m Yaml>,
+        node: Option<Written<'m>>,
         schema: &'m Yaml,
         i: usize,
     ) -> Result<Value, String> {
@@ -146,10 +147,12 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
                 _ => Ok(arg.clone()),
             };
         }
-        if let Some(node) = node.filter(|n| syntax::call(*n).is_none()) {
+        if let Some(node) = node.filter(|n| on_tree!(*n, |t| syntax::call(t).is_none())) {
             let mut found = Diagnostics::with_cap(0);
             let path = format!("argument {}", i + 1);
-            let value = self.typing.schema_value(node, schema, &path, &mut found);
+            let value = on_tree!(node, |t| self
+                .typing
+                .schema_value(t, schema, &path, &mut found));
             return match found.iter().find(|d| d.is_error()) {
                 Some(d) => Err(d.message.clone()),
                 None => Ok(value),
