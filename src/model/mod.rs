@@ -1,8 +1,10 @@
 //! What a front end hands the resolver: definitions and templates still by name, with spans.
 //!
 //! The model is dialect-neutral. Each front end checks its dialect's grammar (which keynames
-//! exist where) and files what it read here; the resolver gives it meaning. Definitions keep
-//! their YAML nodes, so the resolver can point every error at the text that caused it.
+//! exist where) and files what it read here; the resolver gives it meaning. What is typed so
+//! far (`docs/architecture.md`, "The typed model": the descriptions, metadata, imports,
+//! `substitution_mappings` and the outputs) keeps a span on every part; the rest still keeps
+//! its YAML nodes. Either way the resolver can point every error at the text that caused it.
 
 pub mod call;
 pub mod definitions;
