@@ -7,6 +7,7 @@
 
 use crate::model::Named;
 use crate::model::definitions::{Body, Definition, Entry, Schema};
+use crate::model::value::Entry as ValueEntry;
 use crate::yaml::{Kind, Node};
 
 use super::value::{into_text, into_value};
@@ -34,8 +35,8 @@ fn body(node: Node) -> Body {
 }
 
 /// `node`, a map of keynames, as a definition. Of two entries with one key the first counts
-/// (the loader reported the second); a key no kind of definition has is dropped (the grammar
-/// reported it).
+/// (the loader reported the second); a key no kind of definition has is kept aside (the
+/// grammar reported it).
 fn definition(node: Node) -> Definition {
     let mut out = Definition {
         span: node.span,
@@ -46,6 +47,10 @@ fn definition(node: Node) -> Definition {
     };
     for entry in map.into_entries() {
         let Some(key) = entry.key.scalar_text() else {
+            out.unknown.push(ValueEntry {
+                key: into_value(entry.key),
+                value: into_value(entry.value),
+            });
             continue;
         };
         let value = entry.value;
@@ -77,7 +82,13 @@ fn definition(node: Node) -> Definition {
                 }
                 continue;
             }
-            _ => continue,
+            _ => {
+                out.unknown.push(ValueEntry {
+                    key: into_value(entry.key),
+                    value: into_value(value),
+                });
+                continue;
+            }
         };
         if slot.is_none() {
             *slot = Some(into_value(value));
@@ -150,6 +161,8 @@ mod tests {
             entry.entry_schema.as_deref(),
             Some(Schema::Malformed(_))
         ));
+        assert_eq!(a.unknown.len(), 1);
+        assert_eq!(a.unknown[0].key.as_str(), Some("other"));
         assert!(entries[1].definition().is_none());
         assert!(matches!(&entries[1].body, Body::OneLine(v) if v.scalar_text() == Some("5")));
     }

@@ -136,6 +136,7 @@ service_template:
       type: string
       description: where the shop listens
       value: { $concat: [ http://, { $get_input: name } ] }
+      note: { $get_input: name }
 ";
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().canonicalize().unwrap().join("service.yaml");
@@ -155,6 +156,10 @@ service_template:
         occurrence.target,
         Target::Template(Section::Input, "name".into())
     );
+    // A keyname no definition has is reported, and the call under it still found.
+    let note = at("note: ") + "note: ".len() as u32;
+    let (function, _) = hover(&checked, note).expect("a call");
+    assert_eq!(function, "$get_input");
     let output = checked
         .index
         .occurrence_at(file, at("url:"))

@@ -182,9 +182,11 @@ fn find_in_definition(def: &Definition, span: Span) -> Option<&ModelValue> {
         Schema::Type(v) | Schema::Malformed(v) => find(v, span),
         Schema::Definition(d) => find_in_definition(d, span),
     });
+    let unknown = def.unknown.iter().map(|e| &e.value);
     values
         .into_iter()
         .flatten()
+        .chain(unknown)
         .find_map(|v| find(v, span))
         .or(in_schemas)
 }

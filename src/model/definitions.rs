@@ -12,7 +12,8 @@
 //! What is typed, and why some fields stay a [`Value`]:
 //!
 //! - The keynames are fields, read once by the front end (`front::definitions`); what else a
-//!   definition writes (a key of no kind, reported by the grammar) is not kept.
+//!   definition writes (a key of no kind, reported by the grammar) is kept aside, unread by
+//!   the resolver ([`Definition::unknown`]).
 //! - `type` is the [`Value`] as written, not a name: the Simple Profile's grammar does not
 //!   report every `type` that is no string (a null), and readers differ on a scalar that is no
 //!   string (a value's type reads its text, a reader of names reads only a string), as they did
@@ -27,7 +28,7 @@
 
 use crate::source::Span;
 
-use super::value::{Text, Value};
+use super::value::{Entry as ValueEntry, Text, Value};
 
 /// One named entry of a definitions section.
 #[derive(Debug, Clone)]
@@ -93,6 +94,10 @@ pub struct Definition {
     pub external_schema: Option<Value>,
     /// TOSCA 2.0's `mapping` of an incoming parameter (§9.8 Parameter Definition).
     pub mapping: Option<Value>,
+    /// The keys no kind of definition has, with their values, in source order: the grammar
+    /// reported them and the resolver reads none, but the language server still finds the
+    /// calls written under them, as it did in the YAML.
+    pub unknown: Vec<ValueEntry>,
 }
 
 impl Definition {

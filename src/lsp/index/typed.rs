@@ -52,6 +52,15 @@ impl Walk<'_> {
                 steps.pop();
             }
         }
+        for entry in &def.unknown {
+            if let Some(steps) = place {
+                steps.push(Borrowed::Key(entry.key.as_str().unwrap_or_default()));
+            }
+            self.calls_under(&entry.value, place);
+            if let Some(steps) = place {
+                steps.pop();
+            }
+        }
         for (key, schema) in [
             ("entry_schema", &def.entry_schema),
             ("key_schema", &def.key_schema),

@@ -64,6 +64,10 @@ impl<'m> CallIndex<'m> {
         for value in values.into_iter().flatten() {
             self.add_value(value);
         }
+        for entry in &def.unknown {
+            self.add_value(&entry.key);
+            self.add_value(&entry.value);
+        }
         for schema in [&def.entry_schema, &def.key_schema].into_iter().flatten() {
             match &**schema {
                 Schema::Type(v) | Schema::Malformed(v) => self.add_value(v),
