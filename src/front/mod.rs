@@ -9,6 +9,7 @@ pub mod copy;
 pub mod csar_entry;
 pub mod csar_version;
 pub mod data_types;
+pub mod definitions;
 pub mod grouping;
 pub mod nested_refinements;
 pub mod simple_grammar;

@@ -123,3 +123,49 @@ service_template:
     assert!(text.contains("known only at deployment"), "{text}");
     assert_eq!(hover(&checked, at("$$replicas")), None);
 }
+
+#[test]
+fn a_call_in_a_typed_output_is_found_evaluated_and_names_its_input() {
+    let service = "tosca_definitions_version: tosca_2_0
+service_template:
+  inputs:
+    name: { type: string, default: web }
+  node_templates: {}
+  outputs:
+    url:
+      type: string
+      description: where the shop listens
+      value: { $concat: [ http://, { $get_input: name } ] }
+      note: { $get_input: name }
+";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().canonicalize().unwrap().join("service.yaml");
+    std::fs::write(&path, service).unwrap();
+    let checked = check(&path, Overlay::default(), &Settings::default());
+    let at = |text: &str| service.find(text).expect("in the template") as u32;
+    let (function, text) = hover(&checked, at("$concat")).expect("a call");
+    assert_eq!(function, "$concat");
+    assert!(text.contains("evaluates to `\"http://web\"`"), "{text}");
+    let file = checked.file(&checked.entry).unwrap();
+    let argument = at("$get_input: name") + "$get_input: ".len() as u32;
+    let occurrence = checked
+        .index
+        .occurrence_at(file, argument)
+        .expect("a reference");
+    assert_eq!(
+        occurrence.target,
+        Target::Template(Section::Input, "name".into())
+    );
+    // A keyname no definition has is reported, and the call under it still found.
+    let note = at("note: ") + "note: ".len() as u32;
+    let (function, _) = hover(&checked, note).expect("a call");
+    assert_eq!(function, "$get_input");
+    let output = checked
+        .index
+        .occurrence_at(file, at("url:"))
+        .expect("a definition");
+    assert_eq!(
+        output.target,
+        Target::Template(Section::Output, "url".into())
+    );
+}

@@ -21,8 +21,9 @@ use super::check::Checked;
 use super::index::{CallSite, Owner, Step};
 use crate::ir::{Dialect, Function, Topology, Value};
 use crate::model::call;
-use crate::model::tree::{Pair, Shape, Tree};
-use crate::model::value::Data;
+use crate::model::definitions::{Body, Definition, Entry, Schema};
+use crate::model::tree::{Pair, Shape as TreeShape, Tree};
+use crate::model::value::{Data, Value as ModelValue};
 use crate::resolve::calls::builtins::{self, Group, Outcome};
 use crate::source::Span;
 use crate::yaml::Node;
@@ -101,8 +102,8 @@ fn evaluation(checked: &Checked, call: &CallSite) -> String {
             this: This::Template(call.owner.as_ref()),
         };
         match written {
-            WrittenCall::Yaml(node) => evaluator.value(node, 0),
-            WrittenCall::Typed(value) => evaluator.value(value, 0),
+            Written::Yaml(node) => evaluator.value(node, 0),
+            Written::Typed(value) => evaluator.value(value, 0),
         }
     });
     match read {
@@ -111,31 +112,30 @@ fn evaluation(checked: &Checked, call: &CallSite) -> String {
     }
 }
 
-/// A call as written: in a definition the model keeps as YAML, or in a group's or policy's
-/// typed values.
-enum WrittenCall<'m> {
+/// A call as written: in a definition the model keeps as YAML, or in a value of the typed
+/// model (a group's or policy's keynames, an output's definition).
+enum Written<'m> {
     Yaml(&'m Node),
-    Typed(&'m crate::model::Value),
+    Typed(&'m ModelValue),
 }
 
 /// The call as written, found again in its definition (the index keeps spans, not trees).
-fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<WrittenCall<'m>> {
+fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<Written<'m>> {
     let model = checked.model.as_ref()?;
     let span = call.span;
-    let holds = |def: Span| def.file == span.file && contains(def, span);
+    let holds = |at: Span| at.file == span.file && contains(at, span);
     if let Some(topology) = &model.topology {
         let named = topology
             .inputs
             .iter()
             .chain(&topology.node_templates)
             .chain(&topology.relationship_templates)
-            .chain(&topology.outputs)
             .chain(&topology.workflows);
         if let Some(found) = named
             .filter(|n| holds(n.def.span))
             .find_map(|n| find(&n.def, span))
         {
-            return Some(WrittenCall::Yaml(found));
+            return Some(Written::Yaml(found));
         }
         for grouping in topology.groups.iter().chain(&topology.policies) {
             if !holds(grouping.definition) {
@@ -143,12 +143,16 @@ fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<WrittenCall
             }
             let typed = grouping.values().map(|(_, value)| value);
             if let Some(found) = typed.filter(|v| holds(v.span)).find_map(|v| find(v, span)) {
-                return Some(WrittenCall::Typed(found));
+                return Some(Written::Typed(found));
             }
             let triggers = grouping.triggers.as_ref().filter(|t| holds(t.span));
             if let Some(found) = triggers.and_then(|t| find(t, span)) {
-                return Some(WrittenCall::Yaml(found));
+                return Some(Written::Yaml(found));
             }
+        }
+        let mut outputs = topology.outputs.iter().filter(|o| holds(o.body_span()));
+        if let Some(found) = outputs.find_map(|o| find_in_entry(o, span)) {
+            return Some(Written::Typed(found));
         }
     }
     model
@@ -156,27 +160,63 @@ fn written_call<'m>(checked: &'m Checked, call: &CallSite) -> Option<WrittenCall
         .values()
         .filter(|t| holds(t.def.span))
         .find_map(|t| find(&t.def, span))
-        .map(WrittenCall::Yaml)
+        .map(Written::Yaml)
 }
 
-fn contains(outer: crate::source::Span, inner: crate::source::Span) -> bool {
+fn contains(outer: Span, inner: Span) -> bool {
     outer.start <= inner.start && inner.end <= outer.end
 }
 
+/// The value at `span` in what an output writes.
+fn find_in_entry(entry: &Entry, span: Span) -> Option<&ModelValue> {
+    match &entry.body {
+        Body::OneLine(value) => find(value, span),
+        Body::Definition(def) => find_in_definition(def, span),
+    }
+}
+
+/// The value at `span` under the values a typed definition writes.
+fn find_in_definition(def: &Definition, span: Span) -> Option<&ModelValue> {
+    let values = [
+        &def.type_name,
+        &def.required,
+        &def.default,
+        &def.value,
+        &def.status,
+        &def.constraints,
+        &def.validation,
+        &def.metadata,
+        &def.external_schema,
+        &def.mapping,
+    ];
+    let schemas = [&def.entry_schema, &def.key_schema];
+    let in_schemas = schemas.into_iter().flatten().find_map(|s| match &**s {
+        Schema::Type(v) | Schema::Malformed(v) => find(v, span),
+        Schema::Definition(d) => find_in_definition(d, span),
+    });
+    let unknown = def.unknown.iter().map(|e| &e.value);
+    values
+        .into_iter()
+        .flatten()
+        .chain(unknown)
+        .find_map(|v| find(v, span))
+        .or(in_schemas)
+}
+
 /// The node at `span` under `node`, walking only into the children that hold it.
-fn find<T: Tree>(node: &T, span: Span) -> Option<&T> {
+fn find<N: Tree>(node: &N, span: Span) -> Option<&N> {
     if node.span() == span {
         return Some(node);
     }
-    let holds = |child: &&T| child.span().file == span.file && contains(child.span(), span);
+    let holds = |child: &&N| child.span().file == span.file && contains(child.span(), span);
     match node.shape() {
-        Shape::Map(entries) => entries
+        TreeShape::Map(entries) => entries
             .iter()
-            .map(|e| e.value())
+            .map(Pair::value)
             .filter(holds)
             .find_map(|child| find(child, span)),
-        Shape::List(items) => items.iter().filter(holds).find_map(|c| find(c, span)),
-        Shape::Scalar(..) => None,
+        TreeShape::List(items) => items.iter().filter(holds).find_map(|c| find(c, span)),
+        TreeShape::Scalar(..) => None,
     }
 }
 
@@ -352,42 +392,37 @@ impl Alone<'_> {
     /// `node` as a value: a literal, or a call evaluated; `None` when not known. Calls are
     /// those of the template's dialect ([`call::call_in`], the detection the resolver uses),
     /// and TOSCA 2.0's `$$` escapes are undone in strings and keys as the resolver does.
-    fn value<T: Tree>(&self, node: &T, depth: usize) -> Option<Value> {
+    fn value<N: Tree>(&self, node: &N, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
             return None;
         }
         if let Some(written) = call::call_in(self.topology.source.dialect, node) {
             return self.call(&written, depth);
         }
-        let entries = match node.shape() {
-            Shape::Scalar(text, data) => {
-                return Some(match data {
-                    Data::Null => Value::Null,
-                    Data::Bool(b) => Value::Boolean(b),
-                    Data::Integer(i) => Value::Integer(i),
-                    Data::Float(f) => Value::Float(f),
-                    Data::String => Value::String(self.unescape(text).to_string()),
-                });
-            }
-            Shape::List(items) => {
-                return items
-                    .iter()
-                    .map(|item| self.value(item, depth + 1))
-                    .collect::<Option<Vec<_>>>()
-                    .map(Value::List);
-            }
-            Shape::Map(entries) => entries,
-        };
-        entries
-            .iter()
-            .map(|e| {
-                Some((
-                    self.unescape(e.key().as_str()?).to_string(),
-                    self.value(e.value(), depth + 1)?,
-                ))
-            })
-            .collect::<Option<indexmap::IndexMap<_, _>>>()
-            .map(|map| Value::Map(Box::new(map)))
+        match node.shape() {
+            TreeShape::Scalar(text, data) => Some(match data {
+                Data::Null => Value::Null,
+                Data::Bool(b) => Value::Boolean(b),
+                Data::Integer(i) => Value::Integer(i),
+                Data::Float(f) => Value::Float(f),
+                Data::String => Value::String(self.unescape(text).to_string()),
+            }),
+            TreeShape::List(items) => items
+                .iter()
+                .map(|item| self.value(item, depth + 1))
+                .collect::<Option<Vec<_>>>()
+                .map(Value::List),
+            TreeShape::Map(entries) => entries
+                .iter()
+                .map(|e| {
+                    Some((
+                        self.unescape(e.key().as_str()?).to_string(),
+                        self.value(e.value(), depth + 1)?,
+                    ))
+                })
+                .collect::<Option<indexmap::IndexMap<_, _>>>()
+                .map(|map| Value::Map(Box::new(map))),
+        }
     }
 
     /// The text a string stands for in the template's dialect.
@@ -400,7 +435,7 @@ impl Alone<'_> {
 
     /// The value of `written`, a call: `None` when it is not known (an attribute, a function
     /// toscana does not compute, one of TOSCA 2.0's custom functions).
-    fn call<T: Tree>(&self, written: &call::Written<'_, T>, depth: usize) -> Option<Value> {
+    fn call<N: Tree>(&self, written: &call::Written<'_, N>, depth: usize) -> Option<Value> {
         let name = written.name;
         let tosca2 = self.topology.source.dialect == Dialect::Tosca2;
         let dialect = match tosca2 {
@@ -447,7 +482,7 @@ impl Alone<'_> {
 
     /// `$and` (`all`) or `$or` of clauses of which some may be unknown: one false clause decides
     /// `$and` and one true clause `$or` whatever the others (§10.2.2.1.1 $and, §10.2.2.1.2 $or).
-    fn logic<T: Tree>(&self, all: bool, args: &T, depth: usize) -> Option<Value> {
+    fn logic<N: Tree>(&self, all: bool, args: &N, depth: usize) -> Option<Value> {
         let mut unknown = false;
         for clause in args.items()? {
             match self.value(clause, depth + 1) {
@@ -566,12 +601,12 @@ fn read_section(
 }
 
 /// `get_input`'s further arguments (TOSCA 1.3 and 2.0: keys or positions into the value).
-fn descend_args<T: Tree>(value: Value, args: &[&T]) -> Option<Value> {
+fn descend_args<N: Tree>(value: Value, args: &[&N]) -> Option<Value> {
     let steps: Option<Vec<Step>> = args
         .iter()
         .map(|a| match a.shape() {
-            Shape::Scalar(_, Data::Integer(i)) => Some(Step::Item(usize::try_from(i).ok()?)),
-            Shape::Scalar(..) => Some(Step::Key(a.as_str()?.to_string())),
+            TreeShape::Scalar(_, Data::Integer(i)) => Some(Step::Item(usize::try_from(i).ok()?)),
+            TreeShape::Scalar(..) => Some(Step::Key(a.as_str()?.to_string())),
             _ => None,
         })
         .collect();

@@ -19,6 +19,7 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 use super::check::Checked;
 use super::index::{Member, Section, Target};
 use super::lines::Lines;
+use crate::model::definitions::{Definition, Entry};
 use crate::model::grouping::Grouping;
 use crate::model::{Model, Named, TypeKind, Value};
 use crate::resolve::Ancestry;
@@ -80,6 +81,11 @@ fn describe(checked: &Checked, model: &Model, target: &Target) -> Option<String>
             let grouping = grouping(model, *section, name)?;
             Some(describe_grouping(*section, grouping))
         }
+        Target::Template(Section::Output, name) => {
+            let topology = model.topology.as_ref()?;
+            let output = topology.outputs.iter().find(|o| &o.name == name)?;
+            Some(describe_output(output))
+        }
         Target::Template(section, name) => {
             let named = template(model, *section, name)?;
             Some(describe_template(&checked.sources, *section, named))
@@ -110,16 +116,15 @@ fn describe_type(model: &Model, kind: TypeKind, id: &str) -> String {
     out
 }
 
-/// The entry `name` of a section of the service template; none for a group or policy, which
-/// the model keeps typed ([`grouping`]).
+/// The entry `name` of a section of the service template; none for a group, a policy or an
+/// output, which the model keeps typed ([`grouping`], [`describe_output`]).
 pub(super) fn template<'m>(model: &'m Model, section: Section, name: &str) -> Option<&'m Named> {
     let topology = model.topology.as_ref()?;
     let entries = match section {
         Section::Input => &topology.inputs,
         Section::Node => &topology.node_templates,
         Section::Relationship => &topology.relationship_templates,
-        Section::Group | Section::Policy => return None,
-        Section::Output => &topology.outputs,
+        Section::Group | Section::Policy | Section::Output => return None,
     };
     entries.iter().find(|n| n.name == name)
 }
@@ -143,6 +148,19 @@ fn describe_grouping(section: Section, grouping: &Grouping) -> String {
     }
     if let Some(description) = grouping.description.as_ref().and_then(Value::scalar_text) {
         out.push_str(&format!("\n\n{description}"));
+    }
+    out
+}
+
+/// An output: its name, type and description, as [`describe_template`] shows a template's.
+fn describe_output(output: &Entry) -> String {
+    let mut out = format!("**{}** `{}`", Section::Output.noun(), output.name);
+    let def = output.definition();
+    if let Some(t) = def.and_then(Definition::type_text) {
+        out.push_str(&format!(": `{t}`"));
+    }
+    if let Some(description) = def.and_then(|d| d.description.as_ref()) {
+        out.push_str(&format!("\n\n{}", description.text));
     }
     out
 }

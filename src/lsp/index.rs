@@ -12,8 +12,9 @@
 
 use std::collections::HashMap;
 
+use crate::model::definitions::Body;
 use crate::model::substitution::{SubstitutionMappings, Target as MappedTarget};
-use crate::model::tree::{Pair, Tree};
+use crate::model::tree::{Pair, Shape as TreeShape, Tree};
 use crate::model::value::{Value, ValueMap};
 use crate::model::{Dialect, Model, Named, TypeKind, call};
 use crate::resolve::Ancestry;
@@ -232,6 +233,8 @@ struct Walk<'m> {
     /// The template whose definition is walked, for the calls in it.
     owner: Option<Owner>,
 }
+
+mod typed;
 
 impl Walk<'_> {
     fn in_workspace(&self, file: FileId) -> bool {
@@ -494,24 +497,23 @@ impl Walk<'_> {
         ];
         for (section, entries) in typed {
             for grouping in entries {
-                self.define(
-                    grouping.span,
-                    Target::Template(section, grouping.name.clone()),
-                );
+                let target = Target::Template(section, grouping.name.clone());
+                self.define(grouping.span, target);
             }
         }
-        for named in &topology.outputs {
-            self.define(
-                named.span,
-                Target::Template(Section::Output, named.name.clone()),
-            );
+        for output in &topology.outputs {
+            let target = Target::Template(Section::Output, output.name.clone());
+            self.define(output.span, target);
         }
         for named in &topology.inputs {
             self.parameter(&named.def);
         }
-        for named in &topology.outputs {
-            self.owner = Some(Owner::Output(named.name.clone()));
-            self.parameter(&named.def);
+        for output in &topology.outputs {
+            self.owner = Some(Owner::Output(output.name.clone()));
+            match &output.body {
+                Body::Definition(def) => self.typed_parameter(def),
+                Body::OneLine(value) => self.calls(value),
+            }
         }
         for named in &topology.node_templates {
             self.owner = Some(Owner::Node(named.name.clone()));
@@ -650,13 +652,13 @@ impl Walk<'_> {
 
     /// The function calls anywhere under `value` (a definition of [`Walk::owner`], or a part
     /// of one outside the service template), and the inputs and templates they name.
-    fn calls<T: Tree>(&mut self, value: &T) {
+    fn calls<N: Tree>(&mut self, value: &N) {
         self.calls_under(value, &mut Some(Vec::new()));
     }
 
     /// [`Walk::calls`], with the steps from the owner's definition to `value` (`None` inside
     /// another call's arguments). The steps borrow the keys; a call's place copies them.
-    fn calls_under<'n, T: Tree>(&mut self, value: &'n T, place: &mut Option<Vec<Borrowed<'n>>>) {
+    fn calls_under<'n, N: Tree>(&mut self, value: &'n N, place: &mut Option<Vec<Borrowed<'n>>>) {
         if let Some(call) = self.call(value) {
             self.index.calls.push(CallSite {
                 span: value.span(),
@@ -677,26 +679,30 @@ impl Walk<'_> {
             }
             return;
         }
-        if let Some(entries) = value.entries() {
-            for entry in entries {
-                if let Some(steps) = place {
-                    steps.push(Borrowed::Key(entry.key().as_str().unwrap_or_default()));
-                }
-                self.calls_under(entry.value(), place);
-                if let Some(steps) = place {
-                    steps.pop();
-                }
-            }
-        } else if let Some(items) = value.items() {
-            for (i, item) in items.iter().enumerate() {
-                if let Some(steps) = place {
-                    steps.push(Borrowed::Item(i));
-                }
-                self.calls_under(item, place);
-                if let Some(steps) = place {
-                    steps.pop();
+        match value.shape() {
+            TreeShape::Map(entries) => {
+                for entry in entries {
+                    if let Some(steps) = place {
+                        steps.push(Borrowed::Key(entry.key().as_str().unwrap_or_default()));
+                    }
+                    self.calls_under(entry.value(), place);
+                    if let Some(steps) = place {
+                        steps.pop();
+                    }
                 }
             }
+            TreeShape::List(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if let Some(steps) = place {
+                        steps.push(Borrowed::Item(i));
+                    }
+                    self.calls_under(item, place);
+                    if let Some(steps) = place {
+                        steps.pop();
+                    }
+                }
+            }
+            TreeShape::Scalar(..) => {}
         }
     }
 
@@ -706,7 +712,7 @@ impl Walk<'_> {
     /// arguments, §10.1 Function Syntax), as hover shows it
     /// (`get_input`, `$concat`: the suffix is no part of the name); the inputs and templates
     /// its first argument names are indexed as references.
-    fn call<T: Tree>(&mut self, value: &T) -> Option<String> {
+    fn call<N: Tree>(&mut self, value: &N) -> Option<String> {
         let dialect = self.model.dialect;
         let written = call::call_in(dialect, value).filter(|c| !c.name.is_empty())?;
         let name = written.name;
@@ -715,14 +721,14 @@ impl Walk<'_> {
         {
             if name == "get_input" {
                 if let Some(input) = self.template(Section::Input, text) {
-                    self.add(first, input, false);
+                    self.add_at(first.span(), input, false);
                 }
             } else if TEMPLATE_FUNCTIONS.contains(&name) && !SELF_WORDS.contains(&text) {
                 let target = self
                     .template(Section::Node, text)
                     .or_else(|| self.template(Section::Relationship, text));
                 if let Some(target) = target {
-                    self.add(first, target, false);
+                    self.add_at(first.span(), target, false);
                 }
             }
         }

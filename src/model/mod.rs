@@ -1,10 +1,14 @@
 //! What a front end hands the resolver: definitions and templates still by name, with spans.
 //!
 //! The model is dialect-neutral. Each front end checks its dialect's grammar (which keynames
-//! exist where) and files what it read here; the resolver gives it meaning. Definitions keep
-//! their YAML nodes, so the resolver can point every error at the text that caused it.
+//! exist where) and files what it read here; the resolver gives it meaning. What is typed so
+//! far (`docs/architecture.md`, "The typed model": the descriptions, metadata, imports,
+//! `substitution_mappings`, the group and policy templates, and the outputs) keeps a span on
+//! every part; the rest still keeps its YAML nodes. Either way the resolver can point every
+//! error at the text that caused it.
 
 pub mod call;
+pub mod definitions;
 pub mod grouping;
 pub mod literals;
 pub mod names;
@@ -194,7 +198,8 @@ pub struct TopologyTemplate {
     pub groups: Vec<grouping::Grouping>,
     /// The policy templates, typed ([`grouping`]); their YAML nodes are not kept.
     pub policies: Vec<grouping::Grouping>,
-    pub outputs: Vec<Named>,
+    /// The outputs, typed ([`definitions`]); their YAML nodes are not kept.
+    pub outputs: Vec<definitions::Entry>,
     pub workflows: Vec<Named>,
     /// The `substitution_mappings`, typed ([`substitution`]); the YAML node is not kept. Boxed:
     /// most templates have none, and the typed entity is ten times the size of a YAML node.

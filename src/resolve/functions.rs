@@ -17,8 +17,8 @@ use super::values::ValueReader;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::Hosting;
 use crate::ir::{Dialect, NodeId, Topology, Value};
+use crate::model::tree::{Pair, Shape, Tree};
 use crate::model::{Model, TopologyTemplate, TypeKind, call};
-use crate::yaml::Node as Yaml;
 
 /// Where a function is written: which node `SELF` is, if any, and whether a relationship's
 /// `SOURCE` and `TARGET` exist there.
@@ -93,7 +93,7 @@ pub fn check(
         }
     }
     for named in &template.outputs {
-        if let Some(value) = named.def.as_map().and_then(|m| m.get("value")) {
+        if let Some(value) = named.definition().and_then(|d| d.value.as_ref()) {
             let place = Place {
                 this: None,
                 relationship: false,
@@ -120,9 +120,9 @@ struct Checker<'a> {
 impl Checker<'_> {
     /// Checks the functions in `node`; `property` is set when `node` is a node property's whole
     /// value, which `get_property` evaluation may then replace.
-    fn walk(
+    fn walk<N: Tree>(
         &mut self,
-        node: &Yaml,
+        node: &N,
         place: Place,
         topology: &Topology,
         property: Option<Target>,
@@ -150,32 +150,32 @@ impl Checker<'_> {
             self.walk(args, place, topology, None, diags);
             return;
         }
-        match (node.as_seq(), node.as_map()) {
-            (Some(items), _) => {
+        match node.shape() {
+            Shape::List(items) => {
                 for item in items {
                     self.walk(item, place, topology, None, diags);
                 }
             }
-            (_, Some(map)) => {
-                for entry in map.entries() {
-                    self.walk(&entry.value, place, topology, None, diags);
+            Shape::Map(entries) => {
+                for entry in entries {
+                    self.walk(entry.value(), place, topology, None, diags);
                 }
             }
-            _ => {}
+            Shape::Scalar(..) => {}
         }
     }
 
     /// Checks the arguments of one `get_property`/`get_attribute`; returns the node property it
     /// names when it names one of a node directly.
-    fn reference(
+    fn reference<N: Tree>(
         &mut self,
         function: &str,
-        args: &Yaml,
+        args: &N,
         place: Place,
         topology: &Topology,
         diags: &mut Diagnostics,
     ) -> Option<Target> {
-        let items = args.as_seq().filter(|a| a.len() >= 2);
+        let items = args.items().filter(|a| a.len() >= 2);
         let Some(items) = items else {
             diags.push(
                 Diagnostic::error(
@@ -184,7 +184,7 @@ impl Checker<'_> {
                         "{function} needs a list: [ <node template, SELF or HOST>, <name>, ... ]"
                     ),
                 )
-                .at(args.span)
+                .at(args.span())
                 .hint(format!("e.g. `{function}: [ SELF, port ]`")),
             );
             return None;
@@ -234,10 +234,10 @@ impl Checker<'_> {
     /// The nodes the first argument (`at`) names: `SELF`, the hosts of `SELF` for `HOST`, or a
     /// node template; `None` for a relationship's ends (judged where relationships are read) or
     /// what does not exist, reported.
-    fn entity_nodes(
+    fn entity_nodes<N: Tree>(
         &self,
         function: &str,
-        at: &Yaml,
+        at: &N,
         place: Place,
         topology: &Topology,
         diags: &mut Diagnostics,
@@ -251,7 +251,7 @@ impl Checker<'_> {
                             codes::TOSCA_UNKNOWN_NAME,
                             format!("{function}: SELF means the template the function is written in, and an output has none"),
                         )
-                        .at(at.span)
+                        .at(at.span())
                         .hint("name the node template instead"),
                     );
                     None
@@ -277,7 +277,7 @@ impl Checker<'_> {
                                 "{function} names node template `{name}`, which does not exist"
                             ),
                         )
-                        .at(at.span)
+                        .at(at.span())
                         .did_you_mean(
                             name,
                             &known,
@@ -293,11 +293,11 @@ impl Checker<'_> {
     /// What `HOST` names from node `this`: the nodes down its hosting chain, nearest first
     /// (a property is looked up on the first that has it); `None` when it is hosted on nothing,
     /// reported at `at`.
-    fn hosts(
+    fn hosts<N: Tree>(
         &self,
         function: &str,
         this: NodeId,
-        at: &Yaml,
+        at: &N,
         topology: &Topology,
         diags: &mut Diagnostics,
     ) -> Option<Vec<NodeId>> {
@@ -319,7 +319,7 @@ impl Checker<'_> {
                         topology.nodes[this.index()].name
                     ),
                 )
-                .at(at.span)
+                .at(at.span())
                 .hint("give it a `host` requirement, or name the node template"),
             );
             return None;
@@ -431,15 +431,15 @@ impl Checker<'_> {
 }
 
 /// A call's arguments for [`super::function_targets`]: a list's items, or the one argument.
-fn target_call<'a>(
+fn target_call<'a, N: Tree>(
     function: &'a str,
-    args: &'a Yaml,
+    args: &'a N,
     place: Place,
 ) -> super::function_targets::Call<'a> {
-    let items = args.as_seq().unwrap_or(std::slice::from_ref(args));
+    let items = args.items().unwrap_or(std::slice::from_ref(args));
     super::function_targets::Call {
         function,
-        args: items.iter().map(|a| (a.scalar_text(), a.span)).collect(),
+        args: items.iter().map(|a| (a.scalar_text(), a.span())).collect(),
         this: place.this,
     }
 }
@@ -450,7 +450,7 @@ fn target_call<'a>(
 /// Keywords; TARGET the same at the target end), and HOST refers to "all nodes that host the
 /// node using this reference": an output is no node, and a node's own properties, attributes,
 /// capabilities and interfaces are in no relationship (checklist SP-ERR-42).
-fn out_of_context(function: &str, keyword: &str, place: Place, at: &Yaml) -> Diagnostic {
+fn out_of_context<N: Tree>(function: &str, keyword: &str, place: Place, at: &N) -> Diagnostic {
     let (means, here) = match keyword {
         "HOST" => (
             "the nodes that host the node using it",
@@ -477,11 +477,11 @@ fn out_of_context(function: &str, keyword: &str, place: Place, at: &Yaml) -> Dia
         codes::TOSCA_UNKNOWN_NAME,
         format!("{function}: {keyword} means {means}, and {here}"),
     )
-    .at(at.span)
+    .at(at.span())
     .hint("name the node template instead (SELF for the template the function is written in); SOURCE and TARGET belong in a requirement's relationship")
 }
 
-fn loop_error(chain: &[Target], topology: &Topology, at: &Yaml) -> Diagnostic {
+fn loop_error<N: Tree>(chain: &[Target], topology: &Topology, at: &N) -> Diagnostic {
     let shown: Vec<String> = chain
         .iter()
         .map(|(node, name)| format!("{}.{name}", topology.nodes[node.index()].name))
@@ -490,17 +490,17 @@ fn loop_error(chain: &[Target], topology: &Topology, at: &Yaml) -> Diagnostic {
         codes::TOSCA_CYCLE,
         format!("get_property loop: {}", shown.join(" → ")),
     )
-    .at(at.span)
+    .at(at.span())
     .hint("one of these properties must have a value of its own")
 }
 
 /// "`owner` has no property `name`", at the argument that names it, with the names `known`
 /// that `owner` does define.
-pub(super) fn unknown_property(
+pub(super) fn unknown_property<N: Tree>(
     function: &str,
     owner: &str,
     name: &str,
-    at: &Yaml,
+    at: &N,
     mut known: Vec<&str>,
 ) -> Diagnostic {
     let what = if function == "get_property" {
@@ -514,7 +514,7 @@ pub(super) fn unknown_property(
         codes::TOSCA_UNKNOWN_NAME,
         format!("{function}: {owner} has no {what} `{name}`"),
     )
-    .at(at.span)
+    .at(at.span())
     .did_you_mean(
         name,
         &known,

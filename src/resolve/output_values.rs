@@ -21,23 +21,24 @@ pub fn check<'m>(
 ) {
     let mut found = Diagnostics::new();
     for named in &template.outputs {
-        let Some(body) = named.def.as_map() else {
+        let Some(def) = named.definition() else {
             continue;
         };
-        let (Some(value), Some(type_node)) = (body.get("value"), body.get("type")) else {
+        let (Some(value), Some(type_name)) = (&def.value, def.type_name()) else {
             continue;
         };
-        let Some(type_name) = type_node.as_str() else {
-            continue;
-        };
+        let file = def
+            .type_name
+            .as_ref()
+            .map_or(def.span.file, |t| t.span.file);
         let known = is_built_in(type_name, typing.model.dialect)
             || typing
                 .ancestry
-                .full_name(typing.model, TypeKind::Data, type_name, type_node.span.file)
+                .full_name(typing.model, TypeKind::Data, type_name, file)
                 .is_some();
         if known {
             let path = format!("outputs.{}", named.name);
-            typing.value(value, &Definition::single(body), &path, &mut found);
+            typing.value(value, &Definition::typed(def), &path, &mut found);
         }
     }
     diags.extend_unseen(found.iter().cloned());

@@ -296,9 +296,8 @@ pub fn outputs(
         .outputs
         .iter()
         .map(|named| {
-            let def = named.def.as_map();
-            let get = |key: &str| def.and_then(|d| d.get(key));
-            let value = match get("value") {
+            let def = named.definition();
+            let value = match def.and_then(|d| d.value.as_ref()) {
                 Some(v) => reader.value(v, diags),
                 None => {
                     diags.push(
@@ -314,12 +313,10 @@ pub fn outputs(
             };
             Output {
                 name: named.name.clone(),
-                type_name: get("type")
-                    .and_then(|n| n.scalar_text())
-                    .map(str::to_string),
-                description: get("description")
-                    .and_then(|n| n.scalar_text())
-                    .map(str::to_string),
+                type_name: def.and_then(|d| d.type_text()).map(str::to_string),
+                description: def
+                    .and_then(|d| d.description.as_ref())
+                    .map(|t| t.text.clone()),
                 value,
                 location: locator.at(named.span),
             }

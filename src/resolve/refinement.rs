@@ -88,7 +88,7 @@ pub fn data_type_schemas(typing: &mut Typing<'_, '_>, diags: &mut Diagnostics) {
         let parents = definitions(model, TypeKind::Data, chain.get(1..).unwrap_or(&[]));
         let parent = Definition {
             layers: parents.iter().filter_map(|p| p.def.as_map()).collect(),
-            one_line: None,
+            ..Definition::default()
         };
         let refined = Refined {
             noun: "data type",

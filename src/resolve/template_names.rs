@@ -22,6 +22,8 @@
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::hash::FastMap;
 use crate::ir::Dialect;
+use crate::model::definitions::Entry;
+use crate::model::grouping::Grouping;
 use crate::model::{Model, Named, TopologyTemplate};
 use crate::source::Span;
 
@@ -36,18 +38,25 @@ const SECTIONS: [(&str, &str); 7] = [
     ("workflows", "a workflow"),
 ];
 
-/// The service template's names and where each is written, section by section in
-/// [`SECTIONS`] order (a group or policy is typed, the other entries are [`Named`]).
-fn sections(topology: &TopologyTemplate) -> [Vec<(&str, Span)>; 7] {
-    fn named(entries: &[Named]) -> Vec<(&str, Span)> {
-        entries.iter().map(|n| (n.name.as_str(), n.span)).collect()
+/// A name of the service template and where it is written.
+type Name<'t> = (&'t str, Span);
+
+/// The service template's names, section by section in [`SECTIONS`] order (inputs and
+/// templates are [`Named`], groups and policies typed [`Grouping`]s, outputs typed
+/// [`Entry`]s).
+fn sections(topology: &TopologyTemplate) -> [Vec<Name<'_>>; 7] {
+    fn named(entries: &[Named]) -> Vec<Name<'_>> {
+        entries.iter().map(|e| (e.name.as_str(), e.span)).collect()
     }
-    fn grouping(entries: &[crate::model::grouping::Grouping]) -> Vec<(&str, Span)> {
+    fn grouping(entries: &[Grouping]) -> Vec<Name<'_>> {
         entries.iter().map(|g| (g.name.as_str(), g.span)).collect()
+    }
+    fn entry(entries: &[Entry]) -> Vec<Name<'_>> {
+        entries.iter().map(|e| (e.name.as_str(), e.span)).collect()
     }
     [
         named(&topology.inputs),
-        named(&topology.outputs),
+        entry(&topology.outputs),
         named(&topology.node_templates),
         named(&topology.relationship_templates),
         grouping(&topology.groups),
@@ -65,11 +74,11 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
         return;
     }
     // The first use of each name: its section (an index into SECTIONS) and its entry.
-    let mut owners: FastMap<&str, (usize, Span)> = FastMap::default();
+    let mut owners: FastMap<&str, (usize, Name)> = FastMap::default();
     for (section, entries) in sections(topology).into_iter().enumerate() {
         for entry in entries {
             let Some(&(first_section, first)) = owners.get(entry.0) else {
-                owners.insert(entry.0, (section, entry.1));
+                owners.insert(entry.0, (section, entry));
                 continue;
             };
             if first_section != section {
@@ -85,7 +94,7 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
 }
 
 /// The error for `entry` (called `kind`) named like `first` (called `first_kind`).
-fn reuse(entry: (&str, Span), kind: &str, first: Span, first_kind: &str) -> Diagnostic {
+fn reuse(entry: Name, kind: &str, first: Name, first_kind: &str) -> Diagnostic {
     let subject = kind.split_once(' ').map_or(kind, |(_, noun)| noun);
     Diagnostic::error(
         codes::TOSCA_DUPLICATE,
@@ -95,7 +104,7 @@ fn reuse(entry: (&str, Span), kind: &str, first: Span, first_kind: &str) -> Diag
         ),
     )
     .at_with(entry.1, kind)
-    .label(first, format!("{first_kind} of that name"))
+    .label(first.1, format!("{first_kind} of that name"))
     .hint(
         "inputs, outputs, node and relationship templates, groups, policies and workflows of a \
          service template share one set of names (\"duplicate template names within a service \

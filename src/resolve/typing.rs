@@ -29,7 +29,8 @@ use crate::yaml::{Map, Node as Yaml};
 mod definition;
 mod layers;
 mod read;
-pub use definition::{Definition, DefinitionsCache};
+pub(crate) use definition::on_tree;
+pub use definition::{Definition, DefinitionsCache, SchemaRef, Written};
 pub use layers::definitions_of;
 use read::Schemas;
 
@@ -81,23 +82,21 @@ impl<'m> Typing<'_, 'm> {
             // A TOSCA 2.0 property definition's `value` is fixed (§9.4 Property Definition), and so
             // is its value.
             let fixed = self.fixed_value(section, def);
-            if let Some(default) = fixed.or(def.one_line).or_else(|| def.get("default")) {
+            if let Some(default) = fixed.or(def.one_line()).or_else(|| def.default_written()) {
                 // A default that does not fit its type is the type's mistake, reported once
                 // where types are checked (`defaults::check`), not at every template: this
                 // reading reports nothing.
-                out.insert(
-                    name.to_string(),
-                    self.value_at(default, def, name, 0, &mut None),
-                );
+                let value = on_tree!(default, |d| self.value_at(d, def, name, 0, &mut None));
+                out.insert(name.to_string(), value);
             }
         }
         out
     }
 
     /// The fixed `value` of a TOSCA 2.0 property definition, which no template may change.
-    fn fixed_value(&self, section: &str, def: &Definition<'m>) -> Option<&'m Yaml> {
+    fn fixed_value(&self, section: &str, def: &Definition<'m>) -> Option<Written<'m>> {
         (self.model.dialect == Dialect::Tosca2 && section == "properties")
-            .then(|| def.one_line.or_else(|| def.get("value")))
+            .then(|| def.one_line().or_else(|| def.value_written()))
             .flatten()
     }
 
@@ -239,7 +238,13 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.entry(node, Some(schema), path, 0, &mut Some(diags))
+        self.entry(
+            node,
+            Some(SchemaRef::Yaml(schema)),
+            path,
+            0,
+            &mut Some(diags),
+        )
     }
 
     /// Whether a value computed before deployment (a function's result) can be a value of the
@@ -365,13 +370,13 @@ impl<'m> Typing<'_, 'm> {
     /// the name as written when it is a built-in type or names nothing (reported where types
     /// are checked). The values read from here on carry identities, so a type name means the
     /// same thing wherever a value of it is checked.
-    pub fn identity(&mut self, type_node: &Yaml) -> String {
+    pub fn identity<N: Tree>(&mut self, type_node: &N) -> String {
         let written = type_node.scalar_text().unwrap_or_default();
         if primitive_shape(written, self.model.dialect).is_some() {
             return written.to_string();
         }
         self.ancestry
-            .full_name(self.model, TypeKind::Data, written, type_node.span.file)
+            .full_name(self.model, TypeKind::Data, written, type_node.span().file)
             .unwrap_or_else(|| written.to_string())
     }
 

@@ -483,7 +483,7 @@ pub fn read_topology(
         relationship_templates,
         groups: groups.into_iter().map(super::grouping::read).collect(),
         policies: policies.into_iter().map(super::grouping::read).collect(),
-        outputs,
+        outputs: super::definitions::section(outputs),
         workflows,
         substitution_mappings: map
             .take("substitution_mappings")

@@ -22,10 +22,10 @@ use super::unknown;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, NodeId, RelationshipId, Topology, Value};
 use crate::model::{Model, TypeKind};
-use crate::resolve::typing::Typing;
+use crate::resolve::typing::{Typing, Written};
 use crate::source::Span;
 
-pub use call_index::{CallIndex, CallTree};
+pub use call_index::CallIndex;
 
 /// Whether any value of the topology that this pass walks holds a call.
 pub fn has_calls(topology: &Topology) -> bool {
@@ -189,7 +189,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
 
     fn site(&self, call: &Call) -> Site {
         let written = call.span.and_then(|s| self.calls.get(s));
-        let site = written.and_then(CallTree::site);
+        let site = written.and_then(Written::site);
         Site {
             name: site.as_ref().map(|(name, _)| *name).or(call.span),
             args: site
@@ -200,10 +200,10 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     }
 
     /// Each argument as written, when the call was found.
-    fn argument_nodes(&self, call: &Call) -> Vec<CallTree<'m>> {
+    fn argument_nodes(&self, call: &Call) -> Vec<Written<'m>> {
         call.span
             .and_then(|s| self.calls.get(s))
-            .map(CallTree::arguments)
+            .map(Written::arguments)
             .filter(|nodes| nodes.len() == call.args.len())
             .unwrap_or_default()
     }

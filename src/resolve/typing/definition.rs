@@ -6,12 +6,24 @@ use std::rc::Rc;
 use indexmap::IndexMap;
 
 use crate::model::TypeDef;
+use crate::model::definitions::{Definition as Typed, Schema};
+use crate::model::tree::{Shape, Tree};
+use crate::model::value::{Data, Value};
 use crate::resolve::type_parts::{ChainSection, SectionRef};
 use crate::yaml::{Map, Node as Yaml};
 
 use super::{definitions_of, yaml11_bool};
 
 /// One property (or parameter) definition seen through the refinements along a type chain.
+///
+/// Transitional, while definitions are typed one kind at a time (`docs/architecture.md`, "The
+/// typed model"): a definition is either YAML maps along a type chain (`layers`, with
+/// `one_line`) or one typed definition written in one place (`typed`: an output). The typed
+/// reader asks through the accessors ([`Self::type_written`], [`Self::default_written`],
+/// [`Self::value_written`], [`Self::constraints`], [`Self::validations`], [`Self::entry_schema`],
+/// [`Self::key_schema`], [`Self::required`]), which answer for either and hand a value out as
+/// a [`Written`] of either tree; [`Self::get`] reads the YAML layers only, for the readers not
+/// moved yet, which are never given a typed definition.
 #[derive(Debug, Clone, Default)]
 pub struct Definition<'m> {
     /// The definition maps, most specific first.
@@ -19,52 +31,156 @@ pub struct Definition<'m> {
     /// The value of a one-line refinement `<name>: <value>` more specific than every layer
     /// that gives a `default` or `value` (see [`definitions_of`]).
     pub(in crate::resolve) one_line: Option<&'m Yaml>,
+    /// The typed definition, when the definition is one (then `layers` is empty).
+    pub(in crate::resolve) typed: Option<&'m Typed>,
 }
+
+/// A value of a definition, from whichever tree holds it.
+#[derive(Debug, Clone, Copy)]
+pub enum Written<'m> {
+    Yaml(&'m Yaml),
+    Typed(&'m Value),
+}
+
+/// An `entry_schema` or `key_schema`, from whichever tree holds it.
+#[derive(Debug, Clone, Copy)]
+pub enum SchemaRef<'m> {
+    Yaml(&'m Yaml),
+    Typed(&'m Schema),
+}
+
+/// `$body` with `$tree` bound to the tree a [`Written`] holds, of either type.
+macro_rules! on_tree {
+    ($written:expr, |$tree:ident| $body:expr) => {
+        match $written {
+            $crate::resolve::typing::Written::Yaml($tree) => $body,
+            $crate::resolve::typing::Written::Typed($tree) => $body,
+        }
+    };
+}
+pub(crate) use on_tree;
 
 impl<'m> Definition<'m> {
     /// A definition written in one place (an input, an entry_schema).
     pub fn single(map: &'m Map) -> Self {
         Definition {
             layers: vec![map],
-            one_line: None,
+            ..Definition::default()
         }
     }
 
-    /// The most specific value of `key`.
+    /// A typed definition written in one place (an output).
+    pub fn typed(def: &'m Typed) -> Self {
+        Definition {
+            typed: Some(def),
+            ..Definition::default()
+        }
+    }
+
+    /// The most specific value of `key` among the YAML layers (none for a typed definition).
     pub fn get(&self, key: &str) -> Option<&'m Yaml> {
         self.layers.iter().find_map(|m| m.get(key))
     }
 
+    /// The most specific value of `key`, or the typed definition's `field`.
+    fn either(
+        &self,
+        key: &str,
+        field: impl Fn(&'m Typed) -> Option<&'m Value>,
+    ) -> Option<Written<'m>> {
+        match self.typed {
+            Some(typed) => field(typed).map(Written::Typed),
+            None => self.get(key).map(Written::Yaml),
+        }
+    }
+
+    /// `type`, as written.
+    pub fn type_written(&self) -> Option<Written<'m>> {
+        self.either("type", |d| d.type_name.as_ref())
+    }
+
     pub fn type_name(&self) -> Option<&'m str> {
-        self.get("type").and_then(Yaml::scalar_text)
+        match self.type_written()? {
+            Written::Yaml(n) => n.scalar_text(),
+            Written::Typed(v) => v.scalar_text(),
+        }
+    }
+
+    /// `default`, as written.
+    pub fn default_written(&self) -> Option<Written<'m>> {
+        self.either("default", |d| d.default.as_ref())
+    }
+
+    /// `value`, as written (not the one-line refinement).
+    pub fn value_written(&self) -> Option<Written<'m>> {
+        self.either("value", |d| d.value.as_ref())
+    }
+
+    /// The one-line refinement's value, as a [`Written`].
+    pub fn one_line(&self) -> Option<Written<'m>> {
+        self.one_line.map(Written::Yaml)
     }
 
     /// `required` defaults to true (Simple Profile and TOSCA 2.0 alike); a YAML 1.1 `no` is
     /// false, as the Simple Profile's own files mean it (see [`super::required_keyname`]).
     pub fn required(&self) -> bool {
-        let required = self.get("required");
-        let core = required.and_then(|n| n.as_scalar()).map(|s| s.core);
-        !(core == Some(crate::yaml::Core::Bool(false))
-            || required.and_then(yaml11_bool).is_some_and(|(_, b)| !b))
+        match self.either("required", |d| d.required.as_ref()) {
+            None => true,
+            Some(written) => on_tree!(written, |n| !is_false(n)),
+        }
     }
 
     /// The `validation` clause of every layer: a refinement's is ANDed with what it inherits
     /// (§9.4 Property Definition).
-    pub(super) fn validations(&self) -> Vec<&'m Yaml> {
+    pub(super) fn validations(&self) -> Vec<Written<'m>> {
+        if let Some(typed) = self.typed {
+            return typed.validation.iter().map(Written::Typed).collect();
+        }
         self.layers
             .iter()
             .filter_map(|m| m.get("validation"))
+            .map(Written::Yaml)
             .collect()
     }
 
     /// Every constraint clause of every layer: a refinement adds to what it inherits.
-    pub(super) fn constraints(&self) -> Vec<&'m Yaml> {
+    pub(super) fn constraints(&self) -> Vec<Written<'m>> {
+        if let Some(typed) = self.typed {
+            let clauses = typed.constraints.iter();
+            return clauses
+                .flat_map(|c| c.as_list().unwrap_or(std::slice::from_ref(c)))
+                .map(Written::Typed)
+                .collect();
+        }
         self.layers
             .iter()
             .filter_map(|m| m.get("constraints"))
             .flat_map(|c| c.as_seq().unwrap_or(std::slice::from_ref(c)))
+            .map(Written::Yaml)
             .collect()
     }
+
+    /// `entry_schema`, as written.
+    pub fn entry_schema(&self) -> Option<SchemaRef<'m>> {
+        match self.typed {
+            Some(typed) => typed.entry_schema.as_deref().map(SchemaRef::Typed),
+            None => self.get("entry_schema").map(SchemaRef::Yaml),
+        }
+    }
+
+    /// `key_schema`, as written.
+    pub fn key_schema(&self) -> Option<SchemaRef<'m>> {
+        match self.typed {
+            Some(typed) => typed.key_schema.as_deref().map(SchemaRef::Typed),
+            None => self.get("key_schema").map(SchemaRef::Yaml),
+        }
+    }
+}
+
+/// Whether a `required` value says false: the boolean, or a plain YAML 1.1 word for it.
+fn is_false<N: Tree>(node: &N) -> bool {
+    matches!(node.shape(), Shape::Scalar(_, Data::Bool(false)))
+        || yaml11_bool(node).is_some_and(|(_, b)| !b)
 }
 
 /// [`definitions_of`] remembered per type chain and section: every template of a type reads the

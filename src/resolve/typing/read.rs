@@ -6,6 +6,7 @@ use indexmap::IndexMap;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Dialect, Value};
 use crate::model::TypeDef;
+use crate::model::definitions::Schema;
 use crate::model::literals::{self};
 use crate::model::tree::{Pair, Shape as TreeShape, Tree};
 use crate::model::value::Data;
@@ -13,19 +14,18 @@ use crate::resolve::calls::syntax;
 use crate::resolve::constraints;
 use crate::resolve::port_spec;
 use crate::resolve::validation;
-use crate::yaml::Node as Yaml;
 
 use super::{
-    Definition, MAX_TYPE_DEPTH, Shape, Typing, definitions_of, fixed_assigned, is_base64,
-    major_only, shape_name, unknown_name, yaml11_bool,
+    Definition, MAX_TYPE_DEPTH, SchemaRef, Shape, Typing, definitions_of, fixed_assigned,
+    is_base64, major_only, on_tree, shape_name, unknown_name, yaml11_bool,
 };
 
 /// The collection schemas a value is read with: a list's or map's `entry_schema`, a map's
 /// `key_schema` (none for a value of a named type, whose own definition gives them).
 #[derive(Clone, Copy)]
 pub(super) struct Schemas<'m> {
-    pub entry: Option<&'m Yaml>,
-    pub key: Option<&'m Yaml>,
+    pub entry: Option<SchemaRef<'m>>,
+    pub key: Option<SchemaRef<'m>>,
 }
 
 impl<'m> Schemas<'m> {
@@ -37,8 +37,8 @@ impl<'m> Schemas<'m> {
     /// The schemas a definition (property, parameter, schema) writes.
     pub fn of(def: &Definition<'m>) -> Self {
         Schemas {
-            entry: def.get("entry_schema"),
-            key: def.get("key_schema"),
+            entry: def.entry_schema(),
+            key: def.key_schema(),
         }
     }
 }
@@ -203,7 +203,7 @@ impl<'m> Typing<'_, 'm> {
     fn read_list<N: Tree>(
         &mut self,
         node: &N,
-        entry_schema: Option<&'m Yaml>,
+        entry_schema: Option<SchemaRef<'m>>,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
@@ -322,10 +322,16 @@ impl<'m> Typing<'_, 'm> {
                 continue;
             }
             let fixed = self.fixed_value("properties", def);
-            if let Some(default) = fixed.or_else(|| def.get("default")) {
+            if let Some(default) = fixed.or_else(|| def.default_written()) {
                 // A default is checked where it is defined (`defaults::check`), so this
                 // reading reports nothing.
-                let value = self.value_at(default, def, name, depth + 1, &mut None);
+                let value = on_tree!(default, |d| self.value_at(
+                    d,
+                    def,
+                    name,
+                    depth + 1,
+                    &mut None
+                ));
                 out.insert(name.to_string(), value);
             } else if def.required() {
                 missing.push(*name);
@@ -363,24 +369,39 @@ impl<'m> Typing<'_, 'm> {
     pub(super) fn entry<N: Tree>(
         &mut self,
         node: &N,
-        schema: Option<&'m Yaml>,
+        schema: Option<SchemaRef<'m>>,
         path: &str,
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
-        match schema {
-            None => read_plain(self.reader, node, diags),
-            Some(s) => match (s.scalar_text(), s.as_map()) {
-                (Some(_), _) => {
-                    let type_name = self.identity(s);
-                    self.typed(node, &type_name, Schemas::NONE, path, depth + 1, diags)
-                }
-                (_, Some(map)) => {
-                    self.value_at(node, &Definition::single(map), path, depth + 1, diags)
-                }
-                _ => read_plain(self.reader, node, diags),
+        let definition = match schema {
+            None => return read_plain(self.reader, node, diags),
+            Some(SchemaRef::Yaml(s)) => match (s.scalar_text(), s.as_map()) {
+                (Some(_), _) => return self.named_entry(node, s, path, depth, diags),
+                (_, Some(map)) => Definition::single(map),
+                _ => return read_plain(self.reader, node, diags),
             },
-        }
+            Some(SchemaRef::Typed(s)) => match s {
+                Schema::Type(name) => return self.named_entry(node, name, path, depth, diags),
+                Schema::Definition(def) => Definition::typed(def),
+                Schema::Malformed(_) => return read_plain(self.reader, node, diags),
+            },
+        };
+        self.value_at(node, &definition, path, depth + 1, diags)
+    }
+
+    /// One list entry or map value of the type named by `name`, an `entry_schema` that is a
+    /// type's name.
+    fn named_entry<N: Tree, S: Tree>(
+        &mut self,
+        node: &N,
+        name: &S,
+        path: &str,
+        depth: usize,
+        diags: &mut Option<&mut Diagnostics>,
+    ) -> Value {
+        let type_name = self.identity(name);
+        self.typed(node, &type_name, Schemas::NONE, path, depth + 1, diags)
     }
 
     /// A value against a full definition (type, schemas, constraints), `depth` data types deep.
@@ -392,21 +413,25 @@ impl<'m> Typing<'_, 'm> {
         depth: usize,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
-        let Some(type_node) = def.get("type") else {
+        let Some(type_node) = def.type_written() else {
             return read_plain(self.reader, node, diags);
         };
-        let type_name = &self.identity(type_node);
+        let type_name = &on_tree!(type_node, |t| self.identity(t));
         let value = self.typed(node, type_name, Schemas::of(def), path, depth, diags);
         // What follows only reports: a reading that does not report skips it.
         let Some(diags) = diags.as_deref_mut() else {
             return value;
         };
         for clause in def.constraints() {
-            constraints::check(self, &value, node, clause, type_name, path, diags);
+            on_tree!(clause, |c| constraints::check(
+                self, &value, node, c, type_name, path, diags
+            ));
         }
         if self.model.dialect == Dialect::Tosca2 {
             for clause in def.validations() {
-                validation::check(self, &value, node, clause, type_name, path, diags);
+                on_tree!(clause, |c| validation::check(
+                    self, &value, node, c, type_name, path, diags
+                ));
             }
         }
         value

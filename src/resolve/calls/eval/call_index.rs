@@ -1,75 +1,55 @@
-//! The written form of every call in the files read, found again by the span its IR call
-//! carries.
+//! Every call as written in the files read (in YAML the model still keeps, or in a typed
+//! entity's value: a group's or policy's keynames, an output's definition), found again by the
+//! span its IR call carries; and what the evaluator reads of a call so found.
 
 use std::collections::HashMap;
 
 use crate::model::Model;
+use crate::model::definitions::{Definition, Schema};
 use crate::model::tree::{Pair, Tree};
-use crate::model::value::Value as Typed;
 use crate::resolve::calls::syntax;
+use crate::resolve::typing::{Written, on_tree};
 use crate::source::Span;
-use crate::yaml::Node as Yaml;
 
-/// A call as written: in a definition the model still keeps as YAML, or in a typed entity's
-/// [`Typed`] value (a group's or policy's properties).
-#[derive(Clone, Copy)]
-pub enum CallTree<'m> {
-    Yaml(&'m Yaml),
-    Typed(&'m Typed),
-}
-
-impl<'m> CallTree<'m> {
+/// What the evaluator reads of a call as written, in either tree. The type is the typed
+/// reader's ([`Written`], `resolve::typing`), so a value written in a definition and a call's
+/// argument are one thing wherever the resolver hands them on; these are its call helpers.
+impl<'m> Written<'m> {
     /// Where the function's name is written, and where each argument is, when the tree is a
     /// call (it always is: only calls are indexed).
     pub fn site(self) -> Option<(Span, Vec<Span>)> {
-        fn of<T: Tree>(node: &T) -> Option<(Span, Vec<Span>)> {
+        on_tree!(self, |node| {
             let written = syntax::call(node)?;
             let args = syntax::arguments(&written)
                 .iter()
                 .map(|n| n.span())
                 .collect();
             Some((written.name_node.span(), args))
-        }
-        match self {
-            CallTree::Yaml(node) => of(node),
-            CallTree::Typed(value) => of(value),
-        }
+        })
     }
 
-    /// Each argument as written.
-    pub fn arguments(self) -> Vec<CallTree<'m>> {
+    /// Each argument as written, in the tree the call is written in.
+    pub fn arguments(self) -> Vec<Written<'m>> {
+        fn of<'m, T: Tree>(node: &'m T, wrap: fn(&'m T) -> Written<'m>) -> Vec<Written<'m>> {
+            syntax::call(node)
+                .map(|w| syntax::arguments(&w).into_iter().map(wrap).collect())
+                .unwrap_or_default()
+        }
         match self {
-            CallTree::Yaml(node) => syntax::call(node)
-                .map(|w| {
-                    syntax::arguments(&w)
-                        .into_iter()
-                        .map(CallTree::Yaml)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            CallTree::Typed(value) => syntax::call(value)
-                .map(|w| {
-                    syntax::arguments(&w)
-                        .into_iter()
-                        .map(CallTree::Typed)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            Written::Yaml(node) => of(node, Written::Yaml),
+            Written::Typed(value) => of(value, Written::Typed),
         }
     }
 
     /// Whether the tree is a call.
     pub fn is_call(self) -> bool {
-        match self {
-            CallTree::Yaml(node) => syntax::call(node).is_some(),
-            CallTree::Typed(value) => syntax::call(value).is_some(),
-        }
+        on_tree!(self, |node| syntax::call(node).is_some())
     }
 }
 
-/// The written form of every call in the files read, by the span the IR call carries.
+/// Every call as written in the files read, by the span the IR call carries.
 pub struct CallIndex<'m> {
-    by_span: HashMap<Span, CallTree<'m>>,
+    by_span: HashMap<Span, Written<'m>>,
 }
 
 impl<'m> CallIndex<'m> {
@@ -78,36 +58,67 @@ impl<'m> CallIndex<'m> {
             by_span: HashMap::new(),
         };
         for def in model.types.values() {
-            index.add(&def.def, CallTree::Yaml);
+            index.add(&def.def, Written::Yaml);
         }
         for named in model.functions.values() {
-            index.add(&named.def, CallTree::Yaml);
+            index.add(&named.def, Written::Yaml);
         }
         if let Some(t) = &model.topology {
             let sections = [
                 &t.inputs,
                 &t.node_templates,
                 &t.relationship_templates,
-                &t.outputs,
                 &t.workflows,
             ];
             for named in sections.into_iter().flatten() {
-                index.add(&named.def, CallTree::Yaml);
+                index.add(&named.def, Written::Yaml);
             }
             for grouping in t.groups.iter().chain(&t.policies) {
                 for (_, value) in grouping.values() {
-                    index.add(value, CallTree::Typed);
+                    index.add(value, Written::Typed);
                 }
                 if let Some(triggers) = &grouping.triggers {
-                    index.add(triggers, CallTree::Yaml);
+                    index.add(triggers, Written::Yaml);
                 }
+            }
+            for output in t.outputs.iter().filter_map(|o| o.definition()) {
+                index.add_definition(output);
             }
         }
         index
     }
 
-    /// Every call under `node`, keys included.
-    fn add<T: Tree>(&mut self, node: &'m T, written: fn(&'m T) -> CallTree<'m>) {
+    /// The calls in the values a typed definition writes (a description holds none).
+    fn add_definition(&mut self, def: &'m Definition) {
+        let values = [
+            &def.type_name,
+            &def.required,
+            &def.default,
+            &def.value,
+            &def.status,
+            &def.constraints,
+            &def.validation,
+            &def.metadata,
+            &def.external_schema,
+            &def.mapping,
+        ];
+        for value in values.into_iter().flatten() {
+            self.add(value, Written::Typed);
+        }
+        for entry in &def.unknown {
+            self.add(&entry.key, Written::Typed);
+            self.add(&entry.value, Written::Typed);
+        }
+        for schema in [&def.entry_schema, &def.key_schema].into_iter().flatten() {
+            match &**schema {
+                Schema::Type(v) | Schema::Malformed(v) => self.add(v, Written::Typed),
+                Schema::Definition(d) => self.add_definition(d),
+            }
+        }
+    }
+
+    /// Every call under `node`, keys included; `written` says which tree it is.
+    fn add<T: Tree>(&mut self, node: &'m T, written: fn(&'m T) -> Written<'m>) {
         if syntax::call(node).is_some() {
             self.by_span.insert(node.span(), written(node));
         }
@@ -123,7 +134,7 @@ impl<'m> CallIndex<'m> {
         }
     }
 
-    pub(super) fn get(&self, span: Span) -> Option<CallTree<'m>> {
+    pub(super) fn get(&self, span: Span) -> Option<Written<'m>> {
         self.by_span.get(&span).copied()
     }
 }

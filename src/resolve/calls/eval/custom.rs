@@ -1,11 +1,12 @@
 //! Calls of functions defined under `functions` (§10.4 Function Definitions): the arguments
 //! against the signatures, and the note that an implementation is not run here.
 
-use super::{CallTree, Evaluator, Site};
+use super::{Evaluator, Site};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::{Call, Value};
 use crate::resolve::calls::builtins;
 use crate::resolve::calls::table::{Custom, Signature, schema_type};
+use crate::resolve::typing::{Written, on_tree};
 use crate::yaml::Node as Yaml;
 
 impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
@@ -129,7 +130,7 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
     pub(super) fn argument(
         &mut self,
         arg: &Value,
-        node: Option<CallTree<'m>>,
+        node: Option<Written<'m>>,
         schema: &'m Yaml,
         i: usize,
     ) -> Result<Value, String> {
@@ -148,10 +149,9 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
         if let Some(node) = node.filter(|n| !n.is_call()) {
             let mut found = Diagnostics::with_cap(0);
             let path = format!("argument {}", i + 1);
-            let value = match node {
-                CallTree::Yaml(node) => self.typing.schema_value(node, schema, &path, &mut found),
-                CallTree::Typed(node) => self.typing.schema_value(node, schema, &path, &mut found),
-            };
+            let value = on_tree!(node, |t| self
+                .typing
+                .schema_value(t, schema, &path, &mut found));
             return match found.iter().find(|d| d.is_error()) {
                 Some(d) => Err(d.message.clone()),
                 None => Ok(value),
