@@ -138,3 +138,102 @@ impl<'m> CallIndex<'m> {
         self.by_span.get(&span).copied()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::limits::Limits;
+    use crate::source::{InputArg, Loader, SourceOptions};
+
+    /// A call in a group's property, in a policy's trigger and in an output's definition (one
+    /// nested in another's arguments): each is found, in the tree it is written in.
+    const TEMPLATE: &str = r#"tosca_definitions_version: tosca_2_0
+group_types:
+  G:
+    properties:
+      p: { type: string }
+policy_types:
+  P: {}
+node_types:
+  N: {}
+service_template:
+  inputs:
+    i: { type: string }
+  node_templates:
+    n: { type: N }
+  groups:
+    g:
+      type: G
+      members: [ n ]
+      properties:
+        p: { $get_input: i }
+  policies:
+    - pol:
+        type: P
+        triggers:
+          t:
+            event: e
+            action:
+              - set_state: { $concat: [ a, b ] }
+  outputs:
+    o:
+      type: string
+      value: { $concat: [ x, { $get_input: i } ] }
+"#;
+
+    #[test]
+    fn calls_are_found_in_groups_triggers_and_typed_outputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, TEMPLATE).unwrap();
+        let mut diags = Diagnostics::with_cap(0);
+        let limits = Limits::default();
+        let mut loader = Loader::new(SourceOptions {
+            limits: limits.clone(),
+            ..SourceOptions::default()
+        });
+        let input = loader
+            .open_input(&InputArg::Path(path), &mut diags)
+            .unwrap();
+        let model = crate::front::read(&mut loader, input.entry, &limits, &mut diags).unwrap();
+        let (sources, _) = loader.into_parts(model.entry, None);
+        let index = CallIndex::new(&model);
+        let mut found: Vec<(usize, &str, bool, usize)> = index
+            .by_span
+            .iter()
+            .filter_map(|(&span, &written)| {
+                let (name, args) = written.site().expect("only calls are indexed");
+                // A key `$name` is indexed too (a call without arguments, as in the YAML);
+                // only the calls written `{ $name: args }` are asked about here.
+                if name == span {
+                    return None;
+                }
+                assert!(written.is_call());
+                let arguments = written.arguments();
+                assert_eq!(arguments.len(), args.len());
+                let typed = matches!(written, Written::Typed(_));
+                assert!(
+                    arguments
+                        .iter()
+                        .all(|a| matches!(a, Written::Typed(_)) == typed),
+                    "an argument is in its call's tree"
+                );
+                let text = &sources.get(name.file).text;
+                let start = name.start as usize;
+                Some((start, &text[start..name.end as usize], typed, args.len()))
+            })
+            .collect();
+        found.sort();
+        let shown: Vec<_> = found.iter().map(|&(_, n, t, a)| (n, t, a)).collect();
+        assert_eq!(
+            shown,
+            [
+                ("$get_input", true, 1),
+                ("$concat", false, 2),
+                ("$concat", true, 2),
+                ("$get_input", true, 1),
+            ]
+        );
+    }
+}
