@@ -35,7 +35,11 @@ pub struct Definition<'m> {
     pub(in crate::resolve) typed: Option<&'m Typed>,
 }
 
-/// A value of a definition, from whichever tree holds it.
+/// A value as written, from whichever tree holds it: a definition's value here, and in the
+/// call index (`calls/eval/call_index.rs`, which gives it the call helpers `site`, `arguments`
+/// and `is_call`) a call and its arguments, in YAML or in a typed entity (a group's or
+/// policy's keynames, an output's definition). One type for both, so a call's argument goes
+/// to the typed reader as it was found.
 #[derive(Debug, Clone, Copy)]
 pub enum Written<'m> {
     Yaml(&'m Yaml),
