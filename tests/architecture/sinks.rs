@@ -33,7 +33,6 @@ const SINKS: &[(&str, usize)] = &[
     ("src/resolve/calls/eval/custom.rs", 1),
     ("src/resolve/calls/eval/properties.rs", 2),
     ("src/resolve/calls/table.rs", 1),
-    ("src/resolve/fulfil/judge.rs", 1),
     ("src/resolve/simple_eval.rs", 1),
     ("src/resolve/substitution/mod.rs", 1),
 ];

@@ -115,6 +115,31 @@ pub struct Evaluator<'e, 'a, 'm, 't> {
     /// allocations made so far are taken, where whoever evaluates knows it (requirement
     /// fulfilment does): `$available_allocation` then has a value.
     available: Option<&'e Available<'e>>,
+    /// The arguments each call was evaluated with, while an evaluation is explained
+    /// ([`Self::evaluate_explained`]).
+    trace: Option<Trace>,
+}
+
+/// The arguments each call was last evaluated with, by the call's address. The calls looked
+/// up are those of the value explained, borrowed for the whole evaluation, so no other call
+/// recorded (one of a property evaluated on the way, a call made and dropped) can share their
+/// address.
+type Trace = HashMap<*const Call, Vec<Value>>;
+
+/// A value evaluated, with the arguments each of its calls was evaluated with: what explains
+/// the value without evaluating any part of it again.
+pub struct Explained {
+    pub value: Value,
+    arguments: Trace,
+}
+
+impl Explained {
+    /// The arguments `call` (a call of the value explained) was evaluated with.
+    pub fn arguments(&self, call: &Call) -> Option<&[Value]> {
+        self.arguments
+            .get(&std::ptr::from_ref(call))
+            .map(Vec::as_slice)
+    }
 }
 
 /// The amount left of a capability property, `None` where it is known only at deployment.
@@ -139,6 +164,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             reported: HashSet::new(),
             declared: HashMap::new(),
             available: None,
+            trace: None,
         }
     }
 
@@ -159,6 +185,25 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     /// entry point for validation expressions such as node filters.
     pub fn evaluate(&mut self, value: &Value, scope: &Scope, diags: &mut Diagnostics) -> Value {
         self.settle(value, scope, None, diags)
+    }
+
+    /// [`Self::evaluate`], with the arguments each call of `value` was evaluated with: what a
+    /// node filter found false is explained by (`fulfil::judge::why_false`), from the same
+    /// evaluation that judged it. An attempt blocked on a property not evaluated yet is made
+    /// again whole (see [`Self::force`]), each call's arguments overwriting the blocked
+    /// attempt's, so they are the last attempt's: the one whose value and diagnostics count.
+    pub fn evaluate_explained(
+        &mut self,
+        value: &Value,
+        scope: &Scope,
+        diags: &mut Diagnostics,
+    ) -> Explained {
+        self.trace = Some(Trace::new());
+        let value = self.evaluate(value, scope, diags);
+        Explained {
+            value,
+            arguments: self.trace.take().unwrap_or_default(),
+        }
     }
 
     fn model(&self) -> &'t Model {
@@ -271,6 +316,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             .iter()
             .map(|a| self.value(a, scope, diags))
             .collect();
+        if let Some(trace) = &mut self.trace {
+            trace.insert(std::ptr::from_ref(call), args.clone());
+        }
         let keep = |args: Vec<Value>| Value::Call(Box::new(call.with_args(args)));
         match self
             .functions
