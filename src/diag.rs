@@ -546,8 +546,10 @@ impl Diagnostics {
 }
 
 mod emit;
+mod findings;
 mod human;
 mod subject;
+pub use findings::{Findings, FirstError};
 
 pub use emit::{MAX_TEXT, MessageFormat, emit, shortened};
 pub use human::render_human;

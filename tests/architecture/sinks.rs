@@ -30,7 +30,6 @@ const SINKS: &[(&str, usize)] = &[
     ("src/cli/mod.rs", 1),
     ("src/front/variability/mod.rs", 1),
     ("src/pipeline.rs", 3),
-    ("src/resolve/calls/eval/custom.rs", 1),
     ("src/resolve/calls/eval/properties.rs", 2),
     ("src/resolve/calls/table.rs", 1),
     ("src/resolve/simple_eval.rs", 1),
