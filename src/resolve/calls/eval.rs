@@ -120,11 +120,23 @@ pub struct Evaluator<'e, 'a, 'm, 't> {
     trace: Option<Trace>,
 }
 
-/// The arguments each call was last evaluated with, by the call's address. The calls looked
-/// up are those of the value explained, borrowed for the whole evaluation, so no other call
-/// recorded (one of a property evaluated on the way, a call made and dropped) can share their
-/// address.
+/// The arguments each call of the value explained was last evaluated with, by the call's
+/// address. Only those calls are recorded (not those of a property evaluated on the way), and
+/// the value is borrowed for the whole evaluation, so no other call can share their address.
 type Trace = HashMap<*const Call, Vec<Value>>;
+
+/// The calls of `value`, at any depth, each with no arguments recorded yet.
+fn calls_of(value: &Value, trace: &mut Trace) {
+    match value {
+        Value::Call(call) => {
+            trace.insert(std::ptr::from_ref(&**call), Vec::new());
+            call.args.iter().for_each(|a| calls_of(a, trace));
+        }
+        Value::List(items) => items.iter().for_each(|i| calls_of(i, trace)),
+        Value::Map(map) => map.values().for_each(|v| calls_of(v, trace)),
+        _ => {}
+    }
+}
 
 /// A value evaluated, with the arguments each of its calls was evaluated with: what explains
 /// the value without evaluating any part of it again.
@@ -198,7 +210,9 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
         scope: &Scope,
         diags: &mut Diagnostics,
     ) -> Explained {
-        self.trace = Some(Trace::new());
+        let mut trace = Trace::new();
+        calls_of(value, &mut trace);
+        self.trace = Some(trace);
         let value = self.evaluate(value, scope, diags);
         Explained {
             value,
@@ -316,8 +330,12 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             .iter()
             .map(|a| self.value(a, scope, diags))
             .collect();
-        if let Some(trace) = &mut self.trace {
-            trace.insert(std::ptr::from_ref(call), args.clone());
+        if let Some(recorded) = self
+            .trace
+            .as_mut()
+            .and_then(|t| t.get_mut(&std::ptr::from_ref(call)))
+        {
+            recorded.clone_from(&args);
         }
         let keep = |args: Vec<Value>| Value::Call(Box::new(call.with_args(args)));
         match self
