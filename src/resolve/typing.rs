@@ -19,7 +19,7 @@ use indexmap::IndexMap;
 use super::patterns::Patterns;
 use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Findings, FirstError, codes};
 use crate::ir::{Dialect, Value};
 use crate::model::literals::{self, UnitTable};
 use crate::model::tree::{Pair, Tree};
@@ -87,7 +87,7 @@ impl<'m> Typing<'_, 'm> {
                 // reading reports nothing.
                 out.insert(
                     name.to_string(),
-                    self.value_at(default, def, name, 0, &mut None),
+                    self.value_at(default, def, name, 0, &mut None::<&mut Diagnostics>),
                 );
             }
         }
@@ -229,17 +229,24 @@ impl<'m> Typing<'_, 'm> {
         self.model.dialect != Dialect::Tosca2
     }
 
-    /// `node` read against a schema definition (a type name, or a map with `type`,
+    /// `node` judged against a schema definition (a type name, or a map with `type`,
     /// `entry_schema`, `key_schema` and `validation`), as a function signature declares its
-    /// arguments (§10.4 Function Definitions).
-    pub fn schema_value<N: Tree>(
+    /// arguments (§10.4 Function Definitions), reporting nothing: the value read when it fits
+    /// (its type, constraints and validation clauses), else the message of the first error a
+    /// reporting reading would report. A fitting value has nothing more to report than its
+    /// owner's reading of it does (a map key that is not text), so no second reading follows.
+    pub fn schema_fit<N: Tree>(
         &mut self,
         node: &N,
         schema: &'m Yaml,
         path: &str,
-        diags: &mut Diagnostics,
-    ) -> Value {
-        self.entry(node, Some(schema), path, 0, &mut Some(diags))
+    ) -> Result<Value, String> {
+        let mut first = FirstError::default();
+        let value = self.entry(node, Some(schema), path, 0, &mut first);
+        match first.into_error() {
+            Some(error) => Err(error.message),
+            None => Ok(value),
+        }
     }
 
     /// Whether a value computed before deployment (a function's result) can be a value of the
@@ -336,13 +343,13 @@ impl<'m> Typing<'_, 'm> {
         self.operand_to(node, type_name, operator, &mut Some(diags))
     }
 
-    /// [`Self::operand`], reporting to `diags` if any (`None`: the clause's owner reports it).
-    pub fn operand_to<N: Tree>(
+    /// [`Self::operand`], its findings to `diags` (`None`: the clause's owner reports them).
+    pub fn operand_to<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         type_name: &str,
         operator: &str,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let path = format!("the operand of `{operator}`");
         self.read_as(node, type_name, Schemas::NONE, &path, 0, diags)
@@ -357,8 +364,15 @@ impl<'m> Typing<'_, 'm> {
     /// value (`validation::check`), it is judged only when its operands are of the type.
     pub fn operand_fit<N: Tree>(&mut self, node: &N, type_name: &str) -> Result<Value, String> {
         let path = "the operand";
-        self.read_fitting(node, type_name, Schemas::NONE, path, 0, &mut None)
-            .map(|(value, _)| value)
+        self.read_fitting(
+            node,
+            type_name,
+            Schemas::NONE,
+            path,
+            0,
+            &mut None::<&mut Diagnostics>,
+        )
+        .map(|(value, _)| value)
     }
 
     /// The data type a `type` (or schema) node names where it is written: its identity, or

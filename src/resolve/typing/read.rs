@@ -3,7 +3,7 @@
 
 use indexmap::IndexMap;
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Findings, codes};
 use crate::ir::{Dialect, Value};
 use crate::model::TypeDef;
 use crate::model::literals::{self};
@@ -46,20 +46,20 @@ impl<'m> Schemas<'m> {
 impl<'m> Typing<'_, 'm> {
     /// `node` as a value of `type_name`, with the collection schemas given, checked against
     /// the constraints of its data type chain.
-    pub(super) fn typed<N: Tree>(
+    pub(super) fn typed<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
         path: &str,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let (value, chain) = self.read_as(node, type_name, schemas, path, depth, diags);
-        // What follows only reports: a reading that does not report skips it.
-        let Some(diags) = diags.as_deref_mut() else {
+        // What follows only finds: a reading that keeps nothing skips it.
+        if !diags.judges() {
             return value;
-        };
+        }
         if let Value::Map(fields) = &value {
             port_spec::check(&chain, fields, node.span(), path, diags);
         }
@@ -88,13 +88,13 @@ impl<'m> Typing<'_, 'm> {
 
     /// The number of a TOSCA 2.0 scalar is a value of the scalar type's `data_type` (§9.1.2.2
     /// scalar): an integer for an integer type, and valid against that type's validation clauses.
-    pub(super) fn scalar_number<N: Tree>(
+    pub(super) fn scalar_number<N: Tree, F: Findings>(
         &mut self,
         scalar: &crate::ir::ScalarUnit,
         chain: &[&'m TypeDef],
         node: &N,
         path: &str,
-        diags: &mut Diagnostics,
+        diags: &mut F,
     ) {
         let data_type = chain
             .iter()
@@ -107,7 +107,7 @@ impl<'m> Typing<'_, 'm> {
             match written.parse::<i64>() {
                 Ok(i) => Value::Integer(i),
                 Err(_) => {
-                    diags.push(
+                    diags.find(|| {
                         Diagnostic::error(
                             codes::TOSCA_TYPE_MISMATCH,
                             format!(
@@ -116,8 +116,8 @@ impl<'m> Typing<'_, 'm> {
                             ),
                         )
                         .at(node.span())
-                        .hint("write a whole number, or a smaller unit (§9.1.2.2 scalar: the number is of the data_type)"),
-                    );
+                        .hint("write a whole number, or a smaller unit (§9.1.2.2 scalar: the number is of the data_type)")
+                    });
                     return;
                 }
             }
@@ -134,14 +134,14 @@ impl<'m> Typing<'_, 'm> {
 
     /// `node` read as a value of `type_name` (its structure and literal forms, no constraints
     /// of the type itself), with the data type chain whose constraints apply.
-    pub(super) fn read_as<N: Tree>(
+    pub(super) fn read_as<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
         path: &str,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> (Value, Vec<&'m TypeDef>) {
         let read = self.read_fitting(node, type_name, schemas, path, depth, diags);
         match read {
@@ -157,14 +157,14 @@ impl<'m> Typing<'_, 'm> {
     /// [`Self::read_as`] up to its verdict: the value and chain, or, when `node` itself is not
     /// of the type, what a value of it is (reported by `read_as`, by nobody here). What is
     /// wrong deeper inside (a field, an entry) is reported to `diags` if any.
-    pub(super) fn read_fitting<N: Tree>(
+    pub(super) fn read_fitting<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
         path: &str,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Result<(Value, Vec<&'m TypeDef>), String> {
         if self.reader.is_call(node) || self.reader.is_function_typo(node) || depth > MAX_TYPE_DEPTH
         {
@@ -200,13 +200,13 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A `list`: each item against the `entry_schema`; else what was expected.
-    fn read_list<N: Tree>(
+    fn read_list<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         entry_schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Result<Value, String> {
         let Some(items) = node.items() else {
             return Err("a list".to_string());
@@ -224,13 +224,13 @@ impl<'m> Typing<'_, 'm> {
 
     /// A `map`: each key against the `key_schema` and each value against the `entry_schema`;
     /// else what was expected.
-    fn read_map<N: Tree>(
+    fn read_map<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         schemas: Schemas<'m>,
         path: &str,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Result<Value, String> {
         let Some(entries) = node.entries() else {
             return Err("a map".to_string());
@@ -255,14 +255,14 @@ impl<'m> Typing<'_, 'm> {
     /// A value of a data type with properties (`defs`, its chain): the fields written, each
     /// against its definition, then the defaults of those not written, and an error for each
     /// required one missing; else what was expected.
-    fn read_data_type<N: Tree>(
+    fn read_data_type<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         defs: &[&'m TypeDef],
         type_name: &str,
         path: &str,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Result<Value, String> {
         let Some(entries) = node.entries() else {
             return Err("a map of its properties".to_string());
@@ -325,7 +325,8 @@ impl<'m> Typing<'_, 'm> {
             if let Some(default) = fixed.or_else(|| def.get("default")) {
                 // A default is checked where it is defined (`defaults::check`), so this
                 // reading reports nothing.
-                let value = self.value_at(default, def, name, depth + 1, &mut None);
+                let value =
+                    self.value_at(default, def, name, depth + 1, &mut None::<&mut Diagnostics>);
                 out.insert(name.to_string(), value);
             } else if def.required() {
                 missing.push(*name);
@@ -335,11 +336,11 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A Simple Profile `version` written as a bare major (`2`): read as `2.0`, with a warning.
-    fn major_only_version<N: Tree>(
+    fn major_only_version<N: Tree, F: Findings>(
         &self,
         node: &N,
         path: &str,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let text = major_only(node).unwrap_or_default();
         report(diags, || {
@@ -360,13 +361,13 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// One list entry or map value, against an `entry_schema` (a type name or a definition).
-    pub(super) fn entry<N: Tree>(
+    pub(super) fn entry<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         schema: Option<&'m Yaml>,
         path: &str,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         match schema {
             None => read_plain(self.reader, node, diags),
@@ -384,23 +385,23 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A value against a full definition (type, schemas, constraints), `depth` data types deep.
-    pub(super) fn value_at<N: Tree>(
+    pub(super) fn value_at<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         def: &Definition<'m>,
         path: &str,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let Some(type_node) = def.get("type") else {
             return read_plain(self.reader, node, diags);
         };
         let type_name = &self.identity(type_node);
         let value = self.typed(node, type_name, Schemas::of(def), path, depth, diags);
-        // What follows only reports: a reading that does not report skips it.
-        let Some(diags) = diags.as_deref_mut() else {
+        // What follows only finds: a reading that keeps nothing skips it.
+        if !diags.judges() {
             return value;
-        };
+        }
         for clause in def.constraints() {
             constraints::check(self, &value, node, clause, type_name, path, diags);
         }
@@ -482,13 +483,13 @@ impl<'m> Typing<'_, 'm> {
         Some(Value::List(vec![Value::Integer(lower), upper_value]))
     }
 
-    pub(super) fn mismatch<N: Tree>(
+    pub(super) fn mismatch<N: Tree, F: Findings>(
         &self,
         node: &N,
         type_name: &str,
         path: &str,
         expected: &str,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let found = match node.scalar_text() {
             Some(text) => format!("`{text}` ({})", node.describe()),
@@ -516,7 +517,7 @@ impl<'m> Typing<'_, 'm> {
 
 /// A Simple Profile `boolean` written as YAML 1.1 writes one (`yes`, `off`): read as the
 /// boolean, with a warning.
-fn yaml11_boolean<N: Tree>(node: &N, path: &str, diags: &mut Option<&mut Diagnostics>) -> Value {
+fn yaml11_boolean<N: Tree, F: Findings>(node: &N, path: &str, diags: &mut F) -> Value {
     let (text, b) = yaml11_bool(node).unwrap_or_default();
     report(diags, || {
         Diagnostic::warning(
@@ -529,23 +530,18 @@ fn yaml11_boolean<N: Tree>(node: &N, path: &str, diags: &mut Option<&mut Diagnos
     Value::Boolean(b)
 }
 
-/// Reports the diagnostic `make` makes, if the reading reports: a reading with `None` (a
-/// default, checked where it is defined) makes no diagnostic.
-fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnostic) {
-    if let Some(diags) = diags {
-        diags.push(make());
-    }
+/// Reports the diagnostic `make` makes, if the reading keeps findings: a reading with `None`
+/// (a default, checked where it is defined) makes no diagnostic.
+fn report<F: Findings>(diags: &mut F, make: impl FnOnce() -> Diagnostic) {
+    diags.find(make);
 }
 
-/// `node` as a plain value ([`ValueReader`](crate::resolve::values::ValueReader)), reporting
-/// if the reading reports.
-fn read_plain<N: Tree>(
+/// `node` as a plain value ([`ValueReader`](crate::resolve::values::ValueReader)), its
+/// findings to `diags`.
+fn read_plain<N: Tree, F: Findings>(
     reader: &crate::resolve::values::ValueReader,
     node: &N,
-    diags: &mut Option<&mut Diagnostics>,
+    diags: &mut F,
 ) -> Value {
-    match diags {
-        Some(diags) => reader.value(node, diags),
-        None => reader.plain(node),
-    }
+    reader.value_to(node, diags)
 }
