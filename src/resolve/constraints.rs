@@ -38,7 +38,7 @@ pub fn check<N: Tree, C: Tree>(
     node: &N,
     clause: &C,
     type_name: &str,
-    path: &str,
+    path: &dyn std::fmt::Display,
     diags: &mut Diagnostics,
 ) {
     // A clause judged where it is written had its own mistakes reported there.

@@ -28,9 +28,11 @@ use crate::yaml::{Map, Node as Yaml};
 
 mod definition;
 mod layers;
+mod place;
 mod read;
 pub use definition::{Definition, DefinitionsCache};
 pub use layers::definitions_of;
+use place::Place;
 use read::Schemas;
 
 /// Nesting of data types within data types checked at most; deeper values are taken as they are
@@ -157,7 +159,11 @@ impl<'m> Typing<'_, 'm> {
                     }
                     continue;
                 }
-                Some(def) => self.value_at(node, def, &format!("{section}.{name}"), 0, diags),
+                Some(def) => {
+                    // The path names the value only if a message is made (`Place`).
+                    let path = Place::field(&section, name);
+                    self.value_at(node, def, &path, 0, diags)
+                }
                 None => match diags {
                     Some(diags) => {
                         if check_names {
@@ -214,7 +220,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.value_at(node, def, path, 0, &mut Some(diags))
+        self.value_at(node, def, &path, 0, &mut Some(diags))
     }
 
     /// `node` read as a value of the type `type_name` itself (no definition around it: a
@@ -226,7 +232,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.typed(node, type_name, Schemas::NONE, path, 0, &mut Some(diags))
+        self.typed(node, type_name, Schemas::NONE, &path, 0, &mut Some(diags))
     }
 
     /// Whether the Simple Profile's YAML 1.1 habits are read with a warning (not in TOSCA 2.0).
@@ -244,7 +250,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.entry(node, Some(schema), path, 0, &mut Some(diags))
+        self.entry(node, Some(schema), &path, 0, &mut Some(diags))
     }
 
     /// Whether a value computed before deployment (a function's result) can be a value of the
@@ -349,7 +355,7 @@ impl<'m> Typing<'_, 'm> {
         operator: &str,
         diags: &mut Option<&mut Diagnostics>,
     ) -> Value {
-        let path = format!("the operand of `{operator}`");
+        let path = format_args!("the operand of `{operator}`");
         self.read_as(node, type_name, Schemas::NONE, &path, 0, diags)
             .0
     }
@@ -362,7 +368,7 @@ impl<'m> Typing<'_, 'm> {
     /// value (`validation::check`), it is judged only when its operands are of the type.
     pub fn operand_fit<N: Tree>(&mut self, node: &N, type_name: &str) -> Result<Value, String> {
         let path = "the operand";
-        self.read_fitting(node, type_name, Schemas::NONE, path, 0, &mut None)
+        self.read_fitting(node, type_name, Schemas::NONE, &path, 0, &mut None)
             .map(|(value, _)| value)
     }
 
