@@ -38,7 +38,7 @@ pub fn check<N: Tree, C: Tree, F: Findings>(
     node: &N,
     clause: &C,
     type_name: &str,
-    path: &str,
+    path: &dyn std::fmt::Display,
     diags: &mut F,
 ) {
     // A clause judged where it is written had its own mistakes reported there: judged again

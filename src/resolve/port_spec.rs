@@ -23,7 +23,7 @@ pub(super) fn check<F: Findings>(
     chain: &[&TypeDef],
     fields: &IndexMap<String, Value>,
     at: Span,
-    path: &str,
+    path: &dyn std::fmt::Display,
     diags: &mut F,
 ) {
     let names: Vec<String> = chain.iter().map(|d| d.name.clone()).collect();

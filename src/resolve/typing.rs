@@ -28,9 +28,11 @@ use crate::yaml::{Map, Node as Yaml};
 
 mod definition;
 mod layers;
+mod place;
 mod read;
 pub use definition::{Definition, DefinitionsCache};
 pub use layers::definitions_of;
+use place::Place;
 use read::Schemas;
 
 /// Nesting of data types within data types checked at most; deeper values are taken as they are
@@ -158,7 +160,11 @@ impl<'m> Typing<'_, 'm> {
                     }
                     continue;
                 }
-                Some(def) => self.value_at(node, def, &format!("{section}.{name}"), 0, diags),
+                Some(def) => {
+                    // The path names the value only if a message is made (`Place`).
+                    let path = Place::field(&section, name);
+                    self.value_at(node, def, &path, 0, diags)
+                }
                 None => match diags {
                     Some(diags) => {
                         if check_names {
@@ -209,7 +215,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.value_at(node, def, path, 0, &mut Some(diags))
+        self.value_at(node, def, &path, 0, &mut Some(diags))
     }
 
     /// `node` read as a value of the type `type_name` itself (no definition around it: a
@@ -221,7 +227,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.typed(node, type_name, Schemas::NONE, path, 0, &mut Some(diags))
+        self.typed(node, type_name, Schemas::NONE, &path, 0, &mut Some(diags))
     }
 
     /// Whether the Simple Profile's YAML 1.1 habits are read with a warning (not in TOSCA 2.0).
@@ -242,7 +248,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
     ) -> Result<Value, String> {
         let mut first = FirstError::default();
-        let value = self.entry(node, Some(schema), path, 0, &mut first);
+        let value = self.entry(node, Some(schema), &path, 0, &mut first);
         match first.into_error() {
             Some(error) => Err(error.message),
             None => Ok(value),
@@ -351,7 +357,7 @@ impl<'m> Typing<'_, 'm> {
         operator: &str,
         diags: &mut F,
     ) -> Value {
-        let path = format!("the operand of `{operator}`");
+        let path = format_args!("the operand of `{operator}`");
         self.read_as(node, type_name, Schemas::NONE, &path, 0, diags)
             .0
     }
@@ -368,7 +374,7 @@ impl<'m> Typing<'_, 'm> {
             node,
             type_name,
             Schemas::NONE,
-            path,
+            &path,
             0,
             &mut None::<&mut Diagnostics>,
         )

@@ -25,7 +25,7 @@ pub fn check<N: Tree, C: Tree, F: Findings>(
     node: &N,
     clause: &C,
     type_name: &str,
-    path: &str,
+    path: &dyn std::fmt::Display,
     diags: &mut F,
 ) {
     if matches!(value, Value::Call(_)) {

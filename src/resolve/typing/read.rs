@@ -1,6 +1,8 @@
 //! Reading a YAML value as a value of a type: primitives, scalars with units, ranges, lists and
 //! maps by their schemas, data types field by field, and the mismatch reported when it is not one.
 
+use std::fmt;
+
 use indexmap::IndexMap;
 
 use crate::diag::{Diagnostic, Diagnostics, Findings, codes};
@@ -15,6 +17,7 @@ use crate::resolve::port_spec;
 use crate::resolve::validation;
 use crate::yaml::Node as Yaml;
 
+use super::place::Place;
 use super::{
     Definition, MAX_TYPE_DEPTH, Shape, Typing, definitions_of, fixed_assigned, is_base64,
     major_only, shape_name, unknown_name, yaml11_bool,
@@ -51,7 +54,7 @@ impl<'m> Typing<'_, 'm> {
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
         diags: &mut F,
     ) -> Value {
@@ -93,7 +96,7 @@ impl<'m> Typing<'_, 'm> {
         scalar: &crate::ir::ScalarUnit,
         chain: &[&'m TypeDef],
         node: &N,
-        path: &str,
+        path: &dyn fmt::Display,
         diags: &mut F,
     ) {
         let data_type = chain
@@ -126,7 +129,7 @@ impl<'m> Typing<'_, 'm> {
         };
         for def in &number_chain {
             if let Some(clause) = def.def.as_map().and_then(|m| m.get("validation")) {
-                let what = format!("{path} (the number of `{}`)", scalar.text);
+                let what = format_args!("{path} (the number of `{}`)", scalar.text);
                 validation::check(self, &number, node, clause, data_type, &what, diags);
             }
         }
@@ -139,7 +142,7 @@ impl<'m> Typing<'_, 'm> {
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
         diags: &mut F,
     ) -> (Value, Vec<&'m TypeDef>) {
@@ -162,7 +165,7 @@ impl<'m> Typing<'_, 'm> {
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
         diags: &mut F,
     ) -> Result<(Value, Vec<&'m TypeDef>), String> {
@@ -204,7 +207,7 @@ impl<'m> Typing<'_, 'm> {
         &mut self,
         node: &N,
         entry_schema: Option<&'m Yaml>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
         diags: &mut F,
     ) -> Result<Value, String> {
@@ -216,7 +219,7 @@ impl<'m> Typing<'_, 'm> {
                 .iter()
                 .enumerate()
                 .map(|(i, item)| {
-                    self.entry(item, entry_schema, &format!("{path}[{i}]"), depth, diags)
+                    self.entry(item, entry_schema, &Place::item(path, i), depth, diags)
                 })
                 .collect(),
         ))
@@ -228,7 +231,7 @@ impl<'m> Typing<'_, 'm> {
         &mut self,
         node: &N,
         schemas: Schemas<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
         diags: &mut F,
     ) -> Result<Value, String> {
@@ -242,10 +245,10 @@ impl<'m> Typing<'_, 'm> {
                 continue;
             };
             if let Some(key_schema) = schemas.key {
-                let key_path = format!("{path} key `{key}`");
+                let key_path = Place::key(path, key);
                 self.entry(entry.key(), Some(key_schema), &key_path, depth, diags);
             }
-            let value_path = format!("{path}.{key}");
+            let value_path = Place::field(path, key);
             let value = self.entry(entry.value(), schemas.entry, &value_path, depth, diags);
             out.insert(self.reader.unescape(key).to_string(), value);
         }
@@ -260,7 +263,7 @@ impl<'m> Typing<'_, 'm> {
         node: &N,
         defs: &[&'m TypeDef],
         type_name: &str,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
         diags: &mut F,
     ) -> Result<Value, String> {
@@ -280,7 +283,7 @@ impl<'m> Typing<'_, 'm> {
                     continue;
                 }
                 Some(def) => {
-                    let field_path = format!("{path}.{key}");
+                    let field_path = Place::field(path, key);
                     self.value_at(entry.value(), def, &field_path, depth + 1, diags)
                 }
                 None => {
@@ -339,7 +342,7 @@ impl<'m> Typing<'_, 'm> {
     fn major_only_version<N: Tree, F: Findings>(
         &self,
         node: &N,
-        path: &str,
+        path: &dyn fmt::Display,
         diags: &mut F,
     ) -> Value {
         let text = major_only(node).unwrap_or_default();
@@ -365,7 +368,7 @@ impl<'m> Typing<'_, 'm> {
         &mut self,
         node: &N,
         schema: Option<&'m Yaml>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
         diags: &mut F,
     ) -> Value {
@@ -389,7 +392,7 @@ impl<'m> Typing<'_, 'm> {
         &mut self,
         node: &N,
         def: &Definition<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
         diags: &mut F,
     ) -> Value {
@@ -487,7 +490,7 @@ impl<'m> Typing<'_, 'm> {
         &self,
         node: &N,
         type_name: &str,
-        path: &str,
+        path: &dyn fmt::Display,
         expected: &str,
         diags: &mut F,
     ) -> Value {
@@ -517,7 +520,7 @@ impl<'m> Typing<'_, 'm> {
 
 /// A Simple Profile `boolean` written as YAML 1.1 writes one (`yes`, `off`): read as the
 /// boolean, with a warning.
-fn yaml11_boolean<N: Tree, F: Findings>(node: &N, path: &str, diags: &mut F) -> Value {
+fn yaml11_boolean<N: Tree, F: Findings>(node: &N, path: &dyn fmt::Display, diags: &mut F) -> Value {
     let (text, b) = yaml11_bool(node).unwrap_or_default();
     report(diags, || {
         Diagnostic::warning(
