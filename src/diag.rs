@@ -546,9 +546,11 @@ impl Diagnostics {
 }
 
 mod emit;
+mod findings;
 mod human;
 mod one_line;
 mod subject;
+pub use findings::{Findings, FirstError};
 
 pub use emit::{MAX_TEXT, MessageFormat, emit, shortened};
 pub use human::render_human;

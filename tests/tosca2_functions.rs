@@ -474,6 +474,52 @@ fn a_custom_call_carries_the_implementation_of_the_signature_it_fits() {
 }
 
 #[test]
+fn a_signature_whose_argument_fails_its_validation_gives_way_to_the_next() {
+    // Each signature's argument is judged, its validation clause included, reporting nothing
+    // (§10.4 Function Definitions: the first signature that fits is the call's): -4 fails the
+    // first signature's clause and fits the second, 4 fits the first.
+    // `TYPES` ends in its `functions`, which this one joins.
+    let template = r#"  root:
+    signatures:
+      - arguments:
+          - type: integer
+            validation: { $greater_or_equal: [ $value, 0 ] }
+        result: string
+        implementation: scripts/root.py
+      - arguments: [ float ]
+        result: string
+        implementation: scripts/complex_root.py
+service_template:
+  node_templates:
+    app:
+      type: App
+      properties:
+        text: { $root: [ -4 ] }
+        any:
+          k: { $root: [ 4 ] }
+"#;
+    let (read, diags) = common::read_text(&format!("{TYPES}{template}"));
+    let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let t = read.topology.expect("a topology");
+    let primary = |value: &Value| {
+        let Value::Call(call) = value else {
+            panic!("a call: {value:?}")
+        };
+        let i = call.implementation.as_ref().expect("an implementation");
+        i.primary.as_ref().unwrap().file.clone()
+    };
+    assert_eq!(
+        primary(property(&t, "app", "text")),
+        "scripts/complex_root.py"
+    );
+    let Value::Map(any) = property(&t, "app", "any") else {
+        panic!("a map")
+    };
+    assert_eq!(primary(&any["k"]), "scripts/root.py");
+}
+
+#[test]
 fn a_select_filter_is_checked_against_the_type_and_kept_evaluated() {
     let t = topology(
         r#"service_template:

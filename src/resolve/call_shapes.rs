@@ -6,12 +6,12 @@
 //! references are resolved (`functions.rs`); this module covers the rest, so that a malformed
 //! call is an error at its span instead of an `Expr` no backend can use.
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Findings, codes};
 use crate::model::tree::{Shape, Tree};
 use crate::model::value::Data;
 
 /// Reports what is wrong with the arguments of one call of `function` (a 1.x built-in).
-pub fn check<T: Tree>(function: &str, args: &T, diags: &mut Diagnostics) {
+pub fn check<T: Tree, F: Findings>(function: &str, args: &T, diags: &mut F) {
     let items = args.items();
     let problem: Option<(&T, String)> = match function {
         "concat" => match items {
@@ -55,11 +55,11 @@ pub fn check<T: Tree>(function: &str, args: &T, diags: &mut Diagnostics) {
         _ => None,
     };
     if let Some((at, problem)) = problem {
-        diags.push(
+        diags.find(|| {
             Diagnostic::error(codes::TOSCA_SHAPE, problem)
                 .at(at.span())
-                .hint(format!("see the `{function}` grammar in the Simple Profile's section on intrinsic functions")),
-        );
+                .hint(format!("see the `{function}` grammar in the Simple Profile's section on intrinsic functions"))
+        });
     }
 }
 

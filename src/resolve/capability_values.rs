@@ -24,7 +24,7 @@ use indexmap::IndexMap;
 use super::nodes::{NodeBuilder, defs_complete};
 use super::types::definitions;
 use super::workflow_calls::is_value;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Subject};
 use crate::ir::{Capability, Shared, Value};
 use crate::model::TypeKind;
 use crate::source::Span;
@@ -85,9 +85,10 @@ impl NodeBuilder<'_> {
                 continue;
             }
             let properties = self.definitions.of(&type_defs, "properties");
-            let owner = format!("capability `{name}` of node template `{node}`");
+            let template = Subject::new("node template", node);
+            let owner = Subject::new("capability", name).of(&template);
             self.typing().check_required(
-                &owner,
+                owner,
                 &properties,
                 &capability.properties,
                 at(name).unwrap_or(node_span),

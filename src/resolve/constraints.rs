@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use super::patterns::Refused;
 use super::typing::Typing;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Findings, codes};
 use crate::ir::Value;
 use crate::model::literals::{self, compare_versions};
 use crate::model::tree::{Pair, Shape as TreeShape, Tree};
@@ -32,27 +32,30 @@ const OPERATORS: &[&str] = &[
 ];
 
 /// Checks `value` (read from `node`, of type `type_name`, named `path`) against one clause.
-pub fn check<N: Tree, C: Tree>(
+pub fn check<N: Tree, C: Tree, F: Findings>(
     typing: &mut Typing,
     value: &Value,
     node: &N,
     clause: &C,
     type_name: &str,
-    path: &str,
-    diags: &mut Diagnostics,
+    path: &dyn std::fmt::Display,
+    diags: &mut F,
 ) {
-    // A clause judged where it is written had its own mistakes reported there.
-    let mut reported = Diagnostics::new();
-    let clause_problems = if typing.patterns.was_judged(clause.span()) {
-        &mut reported
+    // A clause judged where it is written had its own mistakes reported there: judged again
+    // here, they are not.
+    let violated = if typing.patterns.was_judged(clause.span()) {
+        violated(
+            typing,
+            value,
+            clause,
+            type_name,
+            &mut None::<&mut Diagnostics>,
+        )
     } else {
-        &mut *diags
+        violated(typing, value, clause, type_name, diags)
     };
-    let Some((operator, operand)) = parse(clause, clause_problems) else {
-        return;
-    };
-    if holds(typing, value, operator, operand, type_name, clause_problems) == Some(false) {
-        diags.push(
+    if let Some((operator, operand)) = violated {
+        diags.find(|| {
             Diagnostic::error(
                 codes::TOSCA_CONSTRAINT,
                 format!(
@@ -63,9 +66,23 @@ pub fn check<N: Tree, C: Tree>(
             )
             .at(node.span())
             .label(clause.span(), "the constraint")
-            .hint("change the value, or the constraint if it is wrong"),
-        );
+            .hint("change the value, or the constraint if it is wrong")
+        });
     }
+}
+
+/// The operator and operand of `clause` when `value` (of type `type_name`) violates it; what is
+/// wrong with the clause itself goes to `diags`.
+fn violated<'c, C: Tree, F: Findings>(
+    typing: &mut Typing,
+    value: &Value,
+    clause: &'c C,
+    type_name: &str,
+    diags: &mut F,
+) -> Option<(&'c str, &'c C)> {
+    let (operator, operand) = parse_found(clause, diags)?;
+    let holds = holds_to(typing, value, operator, operand, type_name, diags);
+    (holds == Some(false)).then_some((operator, operand))
 }
 
 /// A clause's operator and operand; `None` (reported) when it is not a single-key map with a
@@ -77,26 +94,28 @@ pub fn parse<'y, C: Tree>(clause: &'y C, diags: &mut Diagnostics) -> Option<(&'y
 /// [`parse`], reporting to `diags` if any (`None` where the clause's owner reports it).
 pub fn parse_to<'y, C: Tree>(
     clause: &'y C,
-    diags: Option<&mut Diagnostics>,
+    mut diags: Option<&mut Diagnostics>,
 ) -> Option<(&'y str, &'y C)> {
+    parse_found(clause, &mut diags)
+}
+
+/// [`parse`], its findings to `diags`.
+fn parse_found<'y, C: Tree, F: Findings>(clause: &'y C, diags: &mut F) -> Option<(&'y str, &'y C)> {
     let Some([entry]) = clause.entries() else {
-        if let Some(diags) = diags {
-            diags.push(
-                Diagnostic::error(
-                    codes::TOSCA_SHAPE,
-                    "a constraint clause must be a single-key map `{operator: operand}`",
-                )
-                .at(clause.span())
-                .hint("e.g. `- in_range: [ 1, 65535 ]`; constraints are a list of such clauses"),
-            );
-        }
+        diags.find(|| {
+            Diagnostic::error(
+                codes::TOSCA_SHAPE,
+                "a constraint clause must be a single-key map `{operator: operand}`",
+            )
+            .at(clause.span())
+            .hint("e.g. `- in_range: [ 1, 65535 ]`; constraints are a list of such clauses")
+        });
         return None;
     };
     let operator = entry.key().scalar_text()?;
     if !OPERATORS.contains(&operator) {
         // Not reported (`None`): the clause's owner reports it.
-        let diags = diags?;
-        diags.push(
+        diags.find(|| {
             Diagnostic::error(
                 codes::TOSCA_UNKNOWN_KEY,
                 format!("unknown constraint operator `{operator}`"),
@@ -106,8 +125,8 @@ pub fn parse_to<'y, C: Tree>(
                 operator,
                 OPERATORS,
                 Some(format!("operators: {}", OPERATORS.join(", "))),
-            ),
-        );
+            )
+        });
         return None;
     }
     Some((operator, entry.value()))
@@ -126,7 +145,7 @@ pub fn judge<C: Tree>(typing: &mut Typing, clause: &C, type_name: &str, diags: &
     };
     match operator {
         "in_range" => {
-            let Some((low, high)) = in_range_bounds(operand, &mut Some(diags)) else {
+            let Some((low, high)) = in_range_bounds(operand, &mut Some(&mut *diags)) else {
                 return;
             };
             let low_value = typing.operand(low, bound_type(type_name), operator, diags);
@@ -202,13 +221,13 @@ pub fn holds<C: Tree>(
 /// [`holds`], reporting to `diags` if any: `None` where the clause is judged again (against
 /// each candidate of a requirement, say) after its owner read it and reported what is wrong
 /// with it (each caller names that place).
-pub fn holds_to<C: Tree>(
+pub fn holds_to<C: Tree, F: Findings>(
     typing: &mut Typing,
     value: &Value,
     operator: &str,
     operand: &C,
     type_name: &str,
-    diags: &mut Option<&mut Diagnostics>,
+    diags: &mut F,
 ) -> Option<bool> {
     if matches!(value, Value::Call(_)) {
         return None;
@@ -321,9 +340,9 @@ pub fn holds_to<C: Tree>(
 }
 
 /// The two bounds of an `in_range` operand; `None` (reported) when it is not a list of two.
-fn in_range_bounds<'y, C: Tree>(
+fn in_range_bounds<'y, C: Tree, F: Findings>(
     operand: &'y C,
-    diags: &mut Option<&mut Diagnostics>,
+    diags: &mut F,
 ) -> Option<(&'y C, &'y C)> {
     let Some([low, high]) = operand.items() else {
         report(diags, || {
@@ -335,10 +354,8 @@ fn in_range_bounds<'y, C: Tree>(
 }
 
 /// Reports the diagnostic `make` makes, if the judgement reports (see [`holds_to`]).
-fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnostic) {
-    if let Some(diags) = diags {
-        diags.push(make());
-    }
+fn report<F: Findings>(diags: &mut F, make: impl FnOnce() -> Diagnostic) {
+    diags.find(make);
 }
 
 /// The type of an `in_range` bound on a value of `type_name`: the bounds of a `range` are its

@@ -466,7 +466,7 @@ fn judge_property(
             clause.operator,
             clause.operand,
             type_name,
-            &mut None,
+            &mut None::<&mut Diagnostics>,
         );
         if holds != Some(true) {
             let written = format!(

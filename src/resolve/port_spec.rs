@@ -9,7 +9,7 @@
 
 use indexmap::IndexMap;
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Findings, codes};
 use crate::ir::{Value, type_matches};
 use crate::model::TypeDef;
 use crate::source::Span;
@@ -19,12 +19,12 @@ const PORTS: [&str; 4] = ["target", "target_range", "source", "source_range"];
 
 /// Checks `fields`, the value written at `at` read as a value of the data type whose chain
 /// (the type and its ancestors) is `chain`, at `path`.
-pub(super) fn check(
+pub(super) fn check<F: Findings>(
     chain: &[&TypeDef],
     fields: &IndexMap<String, Value>,
     at: Span,
-    path: &str,
-    diags: &mut Diagnostics,
+    path: &dyn std::fmt::Display,
+    diags: &mut F,
 ) {
     let names: Vec<String> = chain.iter().map(|d| d.name.clone()).collect();
     if !type_matches(&names, PORT_SPEC) {
@@ -34,12 +34,12 @@ pub(super) fn check(
     if PORTS.iter().any(|key| given(key)) {
         return;
     }
-    diags.push(
+    diags.find(|| {
         Diagnostic::error(
             codes::TOSCA_MISSING_KEY,
             format!("`{path}` is a PortSpec with none of `target`, `target_range`, `source` or `source_range`"),
         )
         .at(at)
-        .hint("\"A valid PortSpec must have at least one of the following properties: target, target_range, source or source_range\" (C.2.5.3 Additional requirements of tosca.datatypes.network.PortSpec): add `target: <port>` (or a range)"),
-    );
+        .hint("\"A valid PortSpec must have at least one of the following properties: target, target_range, source or source_range\" (C.2.5.3 Additional requirements of tosca.datatypes.network.PortSpec): add `target: <port>` (or a range)")
+    });
 }

@@ -19,7 +19,7 @@ use indexmap::IndexMap;
 use super::patterns::Patterns;
 use super::types::{Ancestry, definitions};
 use super::values::ValueReader;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Findings, FirstError, codes};
 use crate::ir::{Dialect, Value};
 use crate::model::literals::{self, UnitTable};
 use crate::model::tree::{Pair, Tree};
@@ -28,10 +28,12 @@ use crate::yaml::{Map, Node as Yaml};
 
 mod definition;
 mod layers;
+mod place;
 mod read;
 pub(crate) use definition::on_tree;
 pub use definition::{Definition, DefinitionsCache, SchemaRef, Written};
 pub use layers::definitions_of;
+use place::Place;
 use read::Schemas;
 
 /// Nesting of data types within data types checked at most; deeper values are taken as they are
@@ -86,7 +88,13 @@ impl<'m> Typing<'_, 'm> {
                 // A default that does not fit its type is the type's mistake, reported once
                 // where types are checked (`defaults::check`), not at every template: this
                 // reading reports nothing.
-                let value = on_tree!(default, |d| self.value_at(d, def, name, 0, &mut None));
+                let value = on_tree!(default, |d| self.value_at(
+                    d,
+                    def,
+                    name,
+                    0,
+                    &mut None::<&mut Diagnostics>
+                ));
                 out.insert(name.to_string(), value);
             }
         }
@@ -157,7 +165,11 @@ impl<'m> Typing<'_, 'm> {
                     }
                     continue;
                 }
-                Some(def) => self.value_at(node, def, &format!("{section}.{name}"), 0, diags),
+                Some(def) => {
+                    // The path names the value only if a message is made (`Place`).
+                    let path = Place::field(&section, name);
+                    self.value_at(node, def, &path, 0, diags)
+                }
                 None => match diags {
                     Some(diags) => {
                         if check_names {
@@ -208,7 +220,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.value_at(node, def, path, 0, &mut Some(diags))
+        self.value_at(node, def, &path, 0, &mut Some(diags))
     }
 
     /// `node` read as a value of the type `type_name` itself (no definition around it: a
@@ -220,7 +232,7 @@ impl<'m> Typing<'_, 'm> {
         path: &str,
         diags: &mut Diagnostics,
     ) -> Value {
-        self.typed(node, type_name, Schemas::NONE, path, 0, &mut Some(diags))
+        self.typed(node, type_name, Schemas::NONE, &path, 0, &mut Some(diags))
     }
 
     /// Whether the Simple Profile's YAML 1.1 habits are read with a warning (not in TOSCA 2.0).
@@ -228,23 +240,24 @@ impl<'m> Typing<'_, 'm> {
         self.model.dialect != Dialect::Tosca2
     }
 
-    /// `node` read against a schema definition (a type name, or a map with `type`,
+    /// `node` judged against a schema definition (a type name, or a map with `type`,
     /// `entry_schema`, `key_schema` and `validation`), as a function signature declares its
-    /// arguments (§10.4 Function Definitions).
-    pub fn schema_value<N: Tree>(
+    /// arguments (§10.4 Function Definitions), reporting nothing: the value read when it fits
+    /// (its type, constraints and validation clauses), else the message of the first error a
+    /// reporting reading would report. A fitting value has nothing more to report than its
+    /// owner's reading of it does (a map key that is not text), so no second reading follows.
+    pub fn schema_fit<N: Tree>(
         &mut self,
         node: &N,
         schema: &'m Yaml,
         path: &str,
-        diags: &mut Diagnostics,
-    ) -> Value {
-        self.entry(
-            node,
-            Some(SchemaRef::Yaml(schema)),
-            path,
-            0,
-            &mut Some(diags),
-        )
+    ) -> Result<Value, String> {
+        let mut first = FirstError::default();
+        let value = self.entry(node, Some(SchemaRef::Yaml(schema)), &path, 0, &mut first);
+        match first.into_error() {
+            Some(error) => Err(error.message),
+            None => Ok(value),
+        }
     }
 
     /// Whether a value computed before deployment (a function's result) can be a value of the
@@ -341,15 +354,15 @@ impl<'m> Typing<'_, 'm> {
         self.operand_to(node, type_name, operator, &mut Some(diags))
     }
 
-    /// [`Self::operand`], reporting to `diags` if any (`None`: the clause's owner reports it).
-    pub fn operand_to<N: Tree>(
+    /// [`Self::operand`], its findings to `diags` (`None`: the clause's owner reports them).
+    pub fn operand_to<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         type_name: &str,
         operator: &str,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
-        let path = format!("the operand of `{operator}`");
+        let path = format_args!("the operand of `{operator}`");
         self.read_as(node, type_name, Schemas::NONE, &path, 0, diags)
             .0
     }
@@ -362,8 +375,15 @@ impl<'m> Typing<'_, 'm> {
     /// value (`validation::check`), it is judged only when its operands are of the type.
     pub fn operand_fit<N: Tree>(&mut self, node: &N, type_name: &str) -> Result<Value, String> {
         let path = "the operand";
-        self.read_fitting(node, type_name, Schemas::NONE, path, 0, &mut None)
-            .map(|(value, _)| value)
+        self.read_fitting(
+            node,
+            type_name,
+            Schemas::NONE,
+            &path,
+            0,
+            &mut None::<&mut Diagnostics>,
+        )
+        .map(|(value, _)| value)
     }
 
     /// The data type a `type` (or schema) node names where it is written: its identity, or

@@ -9,7 +9,7 @@
 //! an operand that is not a value of the validated type, a mistake of the clause reported once
 //! where it is written ([`super::validation_clause_types`]), not at every value.
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Findings, codes};
 use crate::ir::{Dialect, Function, Value};
 use crate::model::tree::Tree;
 
@@ -19,14 +19,14 @@ use super::typing::Typing;
 use super::values::nested;
 
 /// Reports `value` (written at `node`) when `clause` is false for it.
-pub fn check<N: Tree, C: Tree>(
+pub fn check<N: Tree, C: Tree, F: Findings>(
     typing: &mut Typing,
     value: &Value,
     node: &N,
     clause: &C,
     type_name: &str,
-    path: &str,
-    diags: &mut Diagnostics,
+    path: &dyn std::fmt::Display,
+    diags: &mut F,
 ) {
     if matches!(value, Value::Call(_)) {
         return;
@@ -37,15 +37,15 @@ pub fn check<N: Tree, C: Tree>(
         type_name,
     };
     if let Some(Value::Boolean(false)) = eval.eval(clause) {
-        diags.push(
+        diags.find(|| {
             Diagnostic::error(
                 codes::TOSCA_CONSTRAINT,
                 format!("`{path}` does not pass the validation clause of type `{type_name}`"),
             )
             .at_with(node.span(), "this value")
             .label(clause.span(), "the validation clause it fails")
-            .hint("give a value for which the clause is true (§9.11 Validation Clause)"),
-        );
+            .hint("give a value for which the clause is true (§9.11 Validation Clause)")
+        });
     }
 }
 

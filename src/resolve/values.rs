@@ -6,7 +6,7 @@
 use indexmap::IndexMap;
 
 use super::calls::syntax;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Findings, codes};
 use crate::ir::{Call, Dialect, Function, Value};
 use crate::model::FUNCTIONS_1X;
 use crate::model::call;
@@ -44,7 +44,7 @@ impl ValueReader<'_> {
     /// problems the place that owns it reports when it reads it (each caller names that
     /// place): nothing is reported here, and no diagnostic is made.
     pub fn plain<T: Tree>(&self, node: &T) -> Value {
-        self.read(node, true, &mut None)
+        self.read(node, true, &mut None::<&mut Diagnostics>)
     }
 
     /// A value in which functions mean nothing: `metadata`, which is opaque (T2-FN-09), so a
@@ -53,9 +53,15 @@ impl ValueReader<'_> {
         self.read(node, false, &mut Some(diags))
     }
 
+    /// `node` as a value, its findings to `diags`: a reading that reports, a second reading
+    /// (`None`), or one that only judges (the typed reader's, see [`Findings`]).
+    pub fn value_to<T: Tree, F: Findings>(&self, node: &T, diags: &mut F) -> Value {
+        self.read(node, true, diags)
+    }
+
     /// The reading behind [`Self::value`] and [`Self::plain`]: `diags` is where problems are
     /// reported, or `None` where the caller's node is reported by its owner.
-    fn read<T: Tree>(&self, node: &T, calls: bool, diags: &mut Option<&mut Diagnostics>) -> Value {
+    fn read<T: Tree, F: Findings>(&self, node: &T, calls: bool, diags: &mut F) -> Value {
         match node.shape() {
             Shape::Scalar(text, data) => match data {
                 Data::Null => Value::Null,
@@ -96,10 +102,10 @@ impl ValueReader<'_> {
                 }
                 if self.dialect == Dialect::Tosca2
                     && calls
-                    && let Some(diags) = diags.as_deref_mut()
+                    && diags.judges()
                     && let Some(d) = syntax::malformed::<T>(entries)
                 {
-                    diags.push(d);
+                    diags.find(|| d);
                 }
                 let mut out = IndexMap::with_capacity(entries.len());
                 for entry in entries {
@@ -161,12 +167,12 @@ impl ValueReader<'_> {
 
     /// A call of `function` with the arguments `args_node` (`None`: the bare form), written at
     /// `at`.
-    fn call<T: Tree>(
+    fn call<T: Tree, F: Findings>(
         &self,
         function: &str,
         args_node: Option<&T>,
         at: &T,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         if self.dialect == Dialect::Tosca2 && function.is_empty() {
             report(diags, || syntax::nameless(at));
@@ -186,7 +192,7 @@ impl ValueReader<'_> {
                     .collect()
             }
             (_, Some(args_node)) => {
-                if let Some(diags) = diags.as_deref_mut() {
+                if diags.judges() {
                     super::call_shapes::check(function, args_node, diags);
                 }
                 match args_node.items() {
@@ -209,7 +215,7 @@ impl ValueReader<'_> {
 
     /// Binds `get_input` to the input's value; an unbound input stays a call for the backend
     /// (a Terraform variable, say), and an undeclared one is an error.
-    fn get_input(&self, args: Vec<Value>, at: Span, diags: &mut Option<&mut Diagnostics>) -> Value {
+    fn get_input<F: Findings>(&self, args: Vec<Value>, at: Span, diags: &mut F) -> Value {
         let Some(name) = args.first().and_then(Value::as_str) else {
             report(diags, || {
                 Diagnostic::error(codes::TOSCA_SHAPE, "get_input needs the name of an input")
@@ -259,10 +265,8 @@ impl ValueReader<'_> {
 }
 
 /// Reports the diagnostic `make` makes, if the reading reports (see [`ValueReader::plain`]).
-fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnostic) {
-    if let Some(diags) = diags {
-        diags.push(make());
-    }
+fn report<F: Findings>(diags: &mut F, make: impl FnOnce() -> Diagnostic) {
+    diags.find(make);
 }
 
 /// The warning for a map key that is not text, at `span`; `call` is the function a TOSCA 2.0

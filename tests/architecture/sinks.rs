@@ -30,9 +30,7 @@ const SINKS: &[(&str, usize)] = &[
     ("src/cli/mod.rs", 1),
     ("src/front/variability/mod.rs", 1),
     ("src/pipeline.rs", 3),
-    ("src/resolve/calls/eval/custom.rs", 1),
     ("src/resolve/calls/table.rs", 1),
-    ("src/resolve/fulfil/judge.rs", 1),
     ("src/resolve/substitution/mod.rs", 1),
 ];
 

@@ -114,6 +114,43 @@ pub struct Evaluator<'e, 'a, 'm, 't> {
     /// allocations made so far are taken, where whoever evaluates knows it (requirement
     /// fulfilment does): `$available_allocation` then has a value.
     available: Option<&'e Available<'e>>,
+    /// The arguments each call was evaluated with, while an evaluation is explained
+    /// ([`Self::evaluate_explained`]).
+    trace: Option<Trace>,
+}
+
+/// The arguments each call of the value explained was last evaluated with, by the call's
+/// address. Only those calls are recorded (not those of a property evaluated on the way), and
+/// the value is borrowed for the whole evaluation, so no other call can share their address.
+type Trace = HashMap<*const Call, Vec<Value>>;
+
+/// The calls of `value`, at any depth, each with no arguments recorded yet.
+fn calls_of(value: &Value, trace: &mut Trace) {
+    match value {
+        Value::Call(call) => {
+            trace.insert(std::ptr::from_ref(&**call), Vec::new());
+            call.args.iter().for_each(|a| calls_of(a, trace));
+        }
+        Value::List(items) => items.iter().for_each(|i| calls_of(i, trace)),
+        Value::Map(map) => map.values().for_each(|v| calls_of(v, trace)),
+        _ => {}
+    }
+}
+
+/// A value evaluated, with the arguments each of its calls was evaluated with: what explains
+/// the value without evaluating any part of it again.
+pub struct Explained {
+    pub value: Value,
+    arguments: Trace,
+}
+
+impl Explained {
+    /// The arguments `call` (a call of the value explained) was evaluated with.
+    pub fn arguments(&self, call: &Call) -> Option<&[Value]> {
+        self.arguments
+            .get(&std::ptr::from_ref(call))
+            .map(Vec::as_slice)
+    }
 }
 
 /// The amount left of a capability property, `None` where it is known only at deployment.
@@ -138,6 +175,7 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
             reported: HashSet::new(),
             declared: HashMap::new(),
             available: None,
+            trace: None,
         }
     }
 
@@ -158,6 +196,27 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
     /// entry point for validation expressions such as node filters.
     pub fn evaluate(&mut self, value: &Value, scope: &Scope, diags: &mut Diagnostics) -> Value {
         self.settle(value, scope, None, diags)
+    }
+
+    /// [`Self::evaluate`], with the arguments each call of `value` was evaluated with: what a
+    /// node filter found false is explained by (`fulfil::judge::why_false`), from the same
+    /// evaluation that judged it. An attempt blocked on a property not evaluated yet is made
+    /// again whole (see [`Self::force`]), each call's arguments overwriting the blocked
+    /// attempt's, so they are the last attempt's: the one whose value and diagnostics count.
+    pub fn evaluate_explained(
+        &mut self,
+        value: &Value,
+        scope: &Scope,
+        diags: &mut Diagnostics,
+    ) -> Explained {
+        let mut trace = Trace::new();
+        calls_of(value, &mut trace);
+        self.trace = Some(trace);
+        let value = self.evaluate(value, scope, diags);
+        Explained {
+            value,
+            arguments: self.trace.take().unwrap_or_default(),
+        }
     }
 
     fn model(&self) -> &'t Model {
@@ -255,6 +314,13 @@ impl<'e, 'a, 'm, 't> Evaluator<'e, 'a, 'm, 't> {
                 .map(|a| self.value(a, scope, diags))
                 .collect(),
         };
+        if let Some(recorded) = self
+            .trace
+            .as_mut()
+            .and_then(|t| t.get_mut(&std::ptr::from_ref(call)))
+        {
+            recorded.clone_from(&args);
+        }
         let keep = |args: Vec<Value>| Value::Call(Box::new(call.with_args(args)));
         match self
             .functions

@@ -49,7 +49,7 @@ mod unused;
 
 use indexmap::IndexMap;
 
-pub use eval::{CallIndex, Evaluator};
+pub use eval::{CallIndex, Evaluator, Explained};
 pub use path::{Graph, OpenRelationship, Scope};
 pub use table::Functions;
 

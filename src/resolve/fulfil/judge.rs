@@ -7,7 +7,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::{NodeId, Topology, Value, type_matches};
 use crate::model::{TopologyTemplate, TypeKind};
 use crate::resolve::allocation::{self, Ledger};
-use crate::resolve::calls::{Evaluator, OpenRelationship, Scope};
+use crate::resolve::calls::{Evaluator, Explained, OpenRelationship, Scope};
 use crate::resolve::filters::Verdict;
 use crate::resolve::selection::{self, TypeLists};
 use crate::resolve::typing::Typing;
@@ -198,14 +198,14 @@ impl<'a, 'm> Judge2<'a, 'm> {
         let mut maybe = None;
         for filter in &self.filters {
             let mut found = Diagnostics::new();
-            let value = evaluator.evaluate(filter, &scope, &mut found);
+            let explained = evaluator.evaluate_explained(filter, &scope, &mut found);
             if let Some(wrong) = found.iter().find(|d| d.is_error()) {
                 return Verdict::Fails(format!("fails the node_filter: {}", wrong.message));
             }
-            match value {
+            match explained.value {
                 Value::Boolean(true) => {}
                 Value::Boolean(false) => {
-                    let why = why_false(&mut evaluator, filter, &scope);
+                    let why = why_false(&explained, filter);
                     return Verdict::Fails(format!("fails the node_filter: {why}"));
                 }
                 _ => {
@@ -258,26 +258,30 @@ pub(super) fn unjudged(mut d: Diagnostic) -> Diagnostic {
 }
 
 /// Why a condition that evaluates to false is false: the innermost comparison that decided
-/// it, with the values compared.
-pub(super) fn why_false(evaluator: &mut Evaluator, clause: &Value, scope: &Scope) -> String {
-    let mut quiet = Diagnostics::with_cap(1);
+/// it, with the values compared, as the evaluation that judged it (`explained`) found them.
+pub(super) fn why_false(explained: &Explained, clause: &Value) -> String {
     let Value::Call(call) = clause else {
         return format!("`{}` is false", crate::ir::value_text(clause));
     };
+    // Each argument as evaluated; every call of the filter was, so the written one is only
+    // what a call the evaluation did not reach would show.
+    let evaluated = |i: usize, arg: &'_ Value| -> Value {
+        explained
+            .arguments(call)
+            .and_then(|args| args.get(i))
+            .unwrap_or(arg)
+            .clone()
+    };
     match call.function {
         crate::ir::Function::And => {
-            for arg in &call.args {
-                if evaluator.evaluate(arg, scope, &mut quiet) == Value::Boolean(false) {
-                    return why_false(evaluator, arg, scope);
+            for (i, arg) in call.args.iter().enumerate() {
+                if evaluated(i, arg) == Value::Boolean(false) {
+                    return why_false(explained, arg);
                 }
             }
         }
         crate::ir::Function::Or => {
-            let reasons: Vec<String> = call
-                .args
-                .iter()
-                .map(|a| why_false(evaluator, a, scope))
-                .collect();
+            let reasons: Vec<String> = call.args.iter().map(|a| why_false(explained, a)).collect();
             return format!("none holds: {}", reasons.join("; "));
         }
         crate::ir::Function::Not => {
@@ -288,7 +292,8 @@ pub(super) fn why_false(evaluator: &mut Evaluator, clause: &Value, scope: &Scope
     let shown: Vec<String> = call
         .args
         .iter()
-        .map(|a| crate::ir::value_text(&evaluator.evaluate(a, scope, &mut quiet)))
+        .enumerate()
+        .map(|(i, a)| crate::ir::value_text(&evaluated(i, a)))
         .collect();
     format!(
         "`${}` is false for {}{}",

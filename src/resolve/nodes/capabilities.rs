@@ -3,7 +3,7 @@
 
 use indexmap::IndexMap;
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Subject, codes};
 use crate::ir::{Capability, Shared, TypeNames};
 use crate::model::{TypeDef, TypeKind};
 use crate::resolve::type_parts::{Chain, ChainRef};
@@ -164,14 +164,15 @@ impl<'a> NodeBuilder<'a> {
                 // Typed against the capability type's definitions; names are judged when its
                 // whole chain is known (a node type may also refine them, so only then).
                 let type_defs = definitions(self.model, TypeKind::Capability, &cap.types);
-                let owner = format!("capability `{name}` of node template `{node}`");
+                let template = Subject::new("node template", node);
+                let owner = Subject::new("capability", name).of(&template);
                 let check_names = defs_complete(self.model, &type_defs);
                 for (key, target) in [
                     ("properties", &mut cap.properties),
                     ("attributes", &mut cap.attributes),
                 ] {
                     if let Some(values) = m.get(key) {
-                        crate::model::shape::map(values, format!("`{key}`"), diags);
+                        crate::model::shape::map(values, Subject::quoted(key), diags);
                         let definitions = self.definitions.of(&type_defs, key);
                         // A TOSCA 2.0 capability's attributes are those its type defines or
                         // reflects from a property (§8.3 Capability Assignment, §9.7 Attribute
@@ -183,7 +184,7 @@ impl<'a> NodeBuilder<'a> {
                             let reflected = self.definitions.of(&type_defs, "properties");
                             let names = super::names(Some(values));
                             crate::resolve::assigned_names::check(
-                                &owner,
+                                owner,
                                 key,
                                 names,
                                 &definitions,
@@ -192,7 +193,7 @@ impl<'a> NodeBuilder<'a> {
                             );
                         }
                         target.extend(self.typing().assigned(
-                            &owner,
+                            owner,
                             &definitions,
                             key,
                             Some(values),

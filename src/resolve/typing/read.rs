@@ -1,9 +1,11 @@
 //! Reading a YAML value as a value of a type: primitives, scalars with units, ranges, lists and
 //! maps by their schemas, data types field by field, and the mismatch reported when it is not one.
 
+use std::fmt;
+
 use indexmap::IndexMap;
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Findings, codes};
 use crate::ir::{Dialect, Value};
 use crate::model::TypeDef;
 use crate::model::definitions::Schema;
@@ -15,6 +17,7 @@ use crate::resolve::constraints;
 use crate::resolve::port_spec;
 use crate::resolve::validation;
 
+use super::place::Place;
 use super::{
     Definition, MAX_TYPE_DEPTH, SchemaRef, Shape, Typing, definitions_of, fixed_assigned,
     is_base64, major_only, on_tree, shape_name, unknown_name, yaml11_bool,
@@ -46,20 +49,20 @@ impl<'m> Schemas<'m> {
 impl<'m> Typing<'_, 'm> {
     /// `node` as a value of `type_name`, with the collection schemas given, checked against
     /// the constraints of its data type chain.
-    pub(super) fn typed<N: Tree>(
+    pub(super) fn typed<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let (value, chain) = self.read_as(node, type_name, schemas, path, depth, diags);
-        // What follows only reports: a reading that does not report skips it.
-        let Some(diags) = diags.as_deref_mut() else {
+        // What follows only finds: a reading that keeps nothing skips it.
+        if !diags.judges() {
             return value;
-        };
+        }
         if let Value::Map(fields) = &value {
             port_spec::check(&chain, fields, node.span(), path, diags);
         }
@@ -88,13 +91,13 @@ impl<'m> Typing<'_, 'm> {
 
     /// The number of a TOSCA 2.0 scalar is a value of the scalar type's `data_type` (§9.1.2.2
     /// scalar): an integer for an integer type, and valid against that type's validation clauses.
-    pub(super) fn scalar_number<N: Tree>(
+    pub(super) fn scalar_number<N: Tree, F: Findings>(
         &mut self,
         scalar: &crate::ir::ScalarUnit,
         chain: &[&'m TypeDef],
         node: &N,
-        path: &str,
-        diags: &mut Diagnostics,
+        path: &dyn fmt::Display,
+        diags: &mut F,
     ) {
         let data_type = chain
             .iter()
@@ -107,7 +110,7 @@ impl<'m> Typing<'_, 'm> {
             match written.parse::<i64>() {
                 Ok(i) => Value::Integer(i),
                 Err(_) => {
-                    diags.push(
+                    diags.find(|| {
                         Diagnostic::error(
                             codes::TOSCA_TYPE_MISMATCH,
                             format!(
@@ -116,8 +119,8 @@ impl<'m> Typing<'_, 'm> {
                             ),
                         )
                         .at(node.span())
-                        .hint("write a whole number, or a smaller unit (§9.1.2.2 scalar: the number is of the data_type)"),
-                    );
+                        .hint("write a whole number, or a smaller unit (§9.1.2.2 scalar: the number is of the data_type)")
+                    });
                     return;
                 }
             }
@@ -126,7 +129,7 @@ impl<'m> Typing<'_, 'm> {
         };
         for def in &number_chain {
             if let Some(clause) = def.def.as_map().and_then(|m| m.get("validation")) {
-                let what = format!("{path} (the number of `{}`)", scalar.text);
+                let what = format_args!("{path} (the number of `{}`)", scalar.text);
                 validation::check(self, &number, node, clause, data_type, &what, diags);
             }
         }
@@ -134,14 +137,14 @@ impl<'m> Typing<'_, 'm> {
 
     /// `node` read as a value of `type_name` (its structure and literal forms, no constraints
     /// of the type itself), with the data type chain whose constraints apply.
-    pub(super) fn read_as<N: Tree>(
+    pub(super) fn read_as<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> (Value, Vec<&'m TypeDef>) {
         let read = self.read_fitting(node, type_name, schemas, path, depth, diags);
         match read {
@@ -157,14 +160,14 @@ impl<'m> Typing<'_, 'm> {
     /// [`Self::read_as`] up to its verdict: the value and chain, or, when `node` itself is not
     /// of the type, what a value of it is (reported by `read_as`, by nobody here). What is
     /// wrong deeper inside (a field, an entry) is reported to `diags` if any.
-    pub(super) fn read_fitting<N: Tree>(
+    pub(super) fn read_fitting<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         type_name: &str,
         schemas: Schemas<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Result<(Value, Vec<&'m TypeDef>), String> {
         if self.reader.is_call(node) || self.reader.is_function_typo(node) || depth > MAX_TYPE_DEPTH
         {
@@ -200,13 +203,13 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A `list`: each item against the `entry_schema`; else what was expected.
-    fn read_list<N: Tree>(
+    fn read_list<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         entry_schema: Option<SchemaRef<'m>>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Result<Value, String> {
         let Some(items) = node.items() else {
             return Err("a list".to_string());
@@ -216,7 +219,7 @@ impl<'m> Typing<'_, 'm> {
                 .iter()
                 .enumerate()
                 .map(|(i, item)| {
-                    self.entry(item, entry_schema, &format!("{path}[{i}]"), depth, diags)
+                    self.entry(item, entry_schema, &Place::item(path, i), depth, diags)
                 })
                 .collect(),
         ))
@@ -224,13 +227,13 @@ impl<'m> Typing<'_, 'm> {
 
     /// A `map`: each key against the `key_schema` and each value against the `entry_schema`;
     /// else what was expected.
-    fn read_map<N: Tree>(
+    fn read_map<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         schemas: Schemas<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Result<Value, String> {
         let Some(entries) = node.entries() else {
             return Err("a map".to_string());
@@ -242,10 +245,10 @@ impl<'m> Typing<'_, 'm> {
                 continue;
             };
             if let Some(key_schema) = schemas.key {
-                let key_path = format!("{path} key `{key}`");
+                let key_path = Place::key(path, key);
                 self.entry(entry.key(), Some(key_schema), &key_path, depth, diags);
             }
-            let value_path = format!("{path}.{key}");
+            let value_path = Place::field(path, key);
             let value = self.entry(entry.value(), schemas.entry, &value_path, depth, diags);
             out.insert(self.reader.unescape(key).to_string(), value);
         }
@@ -255,14 +258,14 @@ impl<'m> Typing<'_, 'm> {
     /// A value of a data type with properties (`defs`, its chain): the fields written, each
     /// against its definition, then the defaults of those not written, and an error for each
     /// required one missing; else what was expected.
-    fn read_data_type<N: Tree>(
+    fn read_data_type<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         defs: &[&'m TypeDef],
         type_name: &str,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Result<Value, String> {
         let Some(entries) = node.entries() else {
             return Err("a map of its properties".to_string());
@@ -280,7 +283,7 @@ impl<'m> Typing<'_, 'm> {
                     continue;
                 }
                 Some(def) => {
-                    let field_path = format!("{path}.{key}");
+                    let field_path = Place::field(path, key);
                     self.value_at(entry.value(), def, &field_path, depth + 1, diags)
                 }
                 None => {
@@ -330,7 +333,7 @@ impl<'m> Typing<'_, 'm> {
                     def,
                     name,
                     depth + 1,
-                    &mut None
+                    &mut None::<&mut Diagnostics>
                 ));
                 out.insert(name.to_string(), value);
             } else if def.required() {
@@ -341,11 +344,11 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// A Simple Profile `version` written as a bare major (`2`): read as `2.0`, with a warning.
-    fn major_only_version<N: Tree>(
+    fn major_only_version<N: Tree, F: Findings>(
         &self,
         node: &N,
-        path: &str,
-        diags: &mut Option<&mut Diagnostics>,
+        path: &dyn fmt::Display,
+        diags: &mut F,
     ) -> Value {
         let text = major_only(node).unwrap_or_default();
         report(diags, || {
@@ -366,13 +369,13 @@ impl<'m> Typing<'_, 'm> {
     }
 
     /// One list entry or map value, against an `entry_schema` (a type name or a definition).
-    pub(super) fn entry<N: Tree>(
+    pub(super) fn entry<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         schema: Option<SchemaRef<'m>>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let definition = match schema {
             None => return read_plain(self.reader, node, diags),
@@ -392,36 +395,36 @@ impl<'m> Typing<'_, 'm> {
 
     /// One list entry or map value of the type named by `name`, an `entry_schema` that is a
     /// type's name.
-    fn named_entry<N: Tree, S: Tree>(
+    fn named_entry<N: Tree, S: Tree, F: Findings>(
         &mut self,
         node: &N,
         name: &S,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let type_name = self.identity(name);
         self.typed(node, &type_name, Schemas::NONE, path, depth + 1, diags)
     }
 
     /// A value against a full definition (type, schemas, constraints), `depth` data types deep.
-    pub(super) fn value_at<N: Tree>(
+    pub(super) fn value_at<N: Tree, F: Findings>(
         &mut self,
         node: &N,
         def: &Definition<'m>,
-        path: &str,
+        path: &dyn fmt::Display,
         depth: usize,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let Some(type_node) = def.type_written() else {
             return read_plain(self.reader, node, diags);
         };
         let type_name = &on_tree!(type_node, |t| self.identity(t));
         let value = self.typed(node, type_name, Schemas::of(def), path, depth, diags);
-        // What follows only reports: a reading that does not report skips it.
-        let Some(diags) = diags.as_deref_mut() else {
+        // What follows only finds: a reading that keeps nothing skips it.
+        if !diags.judges() {
             return value;
-        };
+        }
         for clause in def.constraints() {
             on_tree!(clause, |c| constraints::check(
                 self, &value, node, c, type_name, path, diags
@@ -507,13 +510,13 @@ impl<'m> Typing<'_, 'm> {
         Some(Value::List(vec![Value::Integer(lower), upper_value]))
     }
 
-    pub(super) fn mismatch<N: Tree>(
+    pub(super) fn mismatch<N: Tree, F: Findings>(
         &self,
         node: &N,
         type_name: &str,
-        path: &str,
+        path: &dyn fmt::Display,
         expected: &str,
-        diags: &mut Option<&mut Diagnostics>,
+        diags: &mut F,
     ) -> Value {
         let found = match node.scalar_text() {
             Some(text) => format!("`{text}` ({})", node.describe()),
@@ -541,7 +544,7 @@ impl<'m> Typing<'_, 'm> {
 
 /// A Simple Profile `boolean` written as YAML 1.1 writes one (`yes`, `off`): read as the
 /// boolean, with a warning.
-fn yaml11_boolean<N: Tree>(node: &N, path: &str, diags: &mut Option<&mut Diagnostics>) -> Value {
+fn yaml11_boolean<N: Tree, F: Findings>(node: &N, path: &dyn fmt::Display, diags: &mut F) -> Value {
     let (text, b) = yaml11_bool(node).unwrap_or_default();
     report(diags, || {
         Diagnostic::warning(
@@ -554,23 +557,18 @@ fn yaml11_boolean<N: Tree>(node: &N, path: &str, diags: &mut Option<&mut Diagnos
     Value::Boolean(b)
 }
 
-/// Reports the diagnostic `make` makes, if the reading reports: a reading with `None` (a
-/// default, checked where it is defined) makes no diagnostic.
-fn report(diags: &mut Option<&mut Diagnostics>, make: impl FnOnce() -> Diagnostic) {
-    if let Some(diags) = diags {
-        diags.push(make());
-    }
+/// Reports the diagnostic `make` makes, if the reading keeps findings: a reading with `None`
+/// (a default, checked where it is defined) makes no diagnostic.
+fn report<F: Findings>(diags: &mut F, make: impl FnOnce() -> Diagnostic) {
+    diags.find(make);
 }
 
-/// `node` as a plain value ([`ValueReader`](crate::resolve::values::ValueReader)), reporting
-/// if the reading reports.
-fn read_plain<N: Tree>(
+/// `node` as a plain value ([`ValueReader`](crate::resolve::values::ValueReader)), its
+/// findings to `diags`.
+fn read_plain<N: Tree, F: Findings>(
     reader: &crate::resolve::values::ValueReader,
     node: &N,
-    diags: &mut Option<&mut Diagnostics>,
+    diags: &mut F,
 ) -> Value {
-    match diags {
-        Some(diags) => reader.value(node, diags),
-        None => reader.plain(node),
-    }
+    reader.value_to(node, diags)
 }

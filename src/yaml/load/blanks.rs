@@ -83,16 +83,19 @@ pub(super) fn prescan(text: &str) -> Vec<BlankProblem> {
     problems
 }
 
+/// The end of the line starting at `from`: its newline, or the end of the text. `memchr`, since
+/// the pre-scan reads every line of every file (a byte-at-a-time search was 2% of `check`).
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| from + p)
+    memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |p| from + p)
 }
 
 /// Whether a line's content ends with a block scalar header (`key: |`, `- >-`, `|2`), comments
 /// aside. A heuristic for the pre-scan only: a wrong guess hides a report, never adds one.
 fn starts_block_scalar(content: &[u8]) -> bool {
+    // Most lines hold neither indicator: answered without the search for a comment below.
+    if memchr::memchr2(b'|', b'>', content).is_none() {
+        return false;
+    }
     let mut content = content;
     if let Some(pos) = content.windows(2).position(|w| w == b" #") {
         content = &content[..pos];

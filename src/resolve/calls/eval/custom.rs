@@ -147,15 +147,10 @@ impl<'m, 't> Evaluator<'_, '_, 'm, 't> {
             };
         }
         if let Some(node) = node.filter(|n| !n.is_call()) {
-            let mut found = Diagnostics::with_cap(0);
+            // Judged, not reported: the first error is why this signature does not fit, and a
+            // fitting argument has nothing to report its owner's reading did not.
             let path = format!("argument {}", i + 1);
-            let value = on_tree!(node, |t| self
-                .typing
-                .schema_value(t, schema, &path, &mut found));
-            return match found.iter().find(|d| d.is_error()) {
-                Some(d) => Err(d.message.clone()),
-                None => Ok(value),
-            };
+            return on_tree!(node, |t| self.typing.schema_fit(t, schema, &path));
         }
         match type_name.map(|t| self.typing.value_fits(arg, t)) {
             Some(Err(expected)) => Err(format!(
