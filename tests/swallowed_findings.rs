@@ -320,3 +320,62 @@ fn what_every_substituted_node_causes_alike_is_reported_once() {
     let errors = token_errors(&found);
     assert_eq!(errors.len(), 2, "{found:#?}");
 }
+
+#[test]
+fn what_is_wrong_in_an_imported_substituting_templates_topology_is_reported_once() {
+    // The import reads the file's types; its topology is read only as a substitution
+    // candidate, whose problems were read quietly and dropped.
+    let dir = tempfile::tempdir().unwrap();
+    let inner = "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Db:
+    derived_from: tosca.nodes.Root
+    properties:
+      size:
+        type: integer
+        descripton: the typo the import reports
+topology_template:
+  substitution_mappings:
+    node_type: Db
+  node_templates:
+    store:
+      type: tosca.nodes.Root
+      propertees: { a: 1 }
+";
+    let main = "tosca_definitions_version: tosca_simple_yaml_1_3
+imports:
+  - inner.yaml
+topology_template:
+  node_templates:
+    one:
+      type: Db
+      directives: [ substitutable ]
+      properties:
+        size: 0
+";
+    std::fs::write(dir.path().join("inner.yaml"), inner).unwrap();
+    std::fs::write(dir.path().join("main.yaml"), main).unwrap();
+    let found = json_check(&dir.path().join("main.yaml"));
+    let typo = found
+        .iter()
+        .filter(|d| {
+            d["code"] == "tosca::unknown-keyname"
+                && d["line"] == 15
+                && d["column"] == 7
+                && d["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("`propertees`"))
+        })
+        .count();
+    assert_eq!(typo, 1, "{found:#?}");
+    // What the import reported already (its types) is not reported again.
+    let shared = found
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`descripton`"))
+        })
+        .count();
+    assert_eq!(shared, 1, "{found:#?}");
+}
