@@ -270,8 +270,8 @@ pub fn convert_xml(
 /// The service templates that may substitute node templates of `model`: each `--substitute`
 /// file (an error if it has no `substitution_mappings`), then each imported file whose
 /// template has `substitution_mappings` (TOSCA 2.0 §6.9.9 Substitution Mappings: such a template is
-/// a candidate), in import order, each once. An imported file's own problems were reported when it
-/// was imported, so it is read again quietly.
+/// a candidate), in import order, each once. What each reading finds is reported once (see
+/// [`read_candidate`]).
 fn substitution_candidates(
     loader: &mut Loader,
     model: &crate::model::Model,
@@ -293,12 +293,8 @@ fn substitution_candidates(
         if !seen.insert(opened.entry) {
             continue;
         }
-        loader.start_over();
-        // Its imports may be the template's own, already reported.
-        let mut own = Diagnostics::with_cap(0);
-        let (read, _) =
-            crate::front::read_with(loader, opened.entry, &options.limits, &variable, &mut own);
-        diags.extend_unseen(own.finish());
+        let (read, found) = read_candidate(loader, opened.entry, &options.limits, &variable);
+        diags.extend_unseen(found);
         let Some(read) = read else { continue };
         let name = loader.sources().get(read.entry).name.clone();
         if read
@@ -334,10 +330,7 @@ fn substitution_candidates(
             continue;
         }
         seen.insert(file);
-        let mut quiet = Diagnostics::new();
-        loader.start_over();
-        let (read, _) =
-            crate::front::read_with(loader, file, &options.limits, &variable, &mut quiet);
+        let (read, found) = read_candidate(loader, file, &options.limits, &variable);
         let Some(read) = read.filter(|m| {
             m.topology
                 .as_ref()
@@ -345,6 +338,8 @@ fn substitution_candidates(
         }) else {
             continue;
         };
+        // A candidate's topology is read here only: importing the file read its types.
+        diags.extend_unseen(found);
         out.push(resolve::Candidate {
             name: loader.sources().get(file).name.clone(),
             model: read,
@@ -352,6 +347,22 @@ fn substitution_candidates(
         });
     }
     out
+}
+
+/// `file` read on its own, as a substituting template, and what the reading found. It reads
+/// again what the template read already (the imports they share, and an imported candidate's
+/// types): the caller reports what was not reported (`Diagnostics::extend_unseen`), so each
+/// fact once, and what only this reading finds (an imported candidate's topology) too.
+fn read_candidate(
+    loader: &mut Loader,
+    file: crate::source::FileId,
+    limits: &crate::limits::Limits,
+    variable: &crate::front::Variability<'_>,
+) -> (Option<crate::model::Model>, Vec<Diagnostic>) {
+    loader.start_over();
+    let mut found = Diagnostics::with_cap(0);
+    let (read, _) = crate::front::read_with(loader, file, limits, variable, &mut found);
+    (read, found.finish())
 }
 
 /// A loader set up as the options say.

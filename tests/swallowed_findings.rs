@@ -233,3 +233,149 @@ topology_template:
         1
     );
 }
+
+/// A template that substitutes two nodes: `inner.yaml`'s `token` call picks its third token
+/// from the input `s`, which each node's property `s` gives.
+fn substituted_twice(first: &str, second: &str) -> Vec<serde_json::Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let inner = "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Db:
+    derived_from: tosca.nodes.Root
+    properties:
+      s:
+        type: string
+  Store:
+    derived_from: tosca.nodes.Root
+    properties:
+      name:
+        type: string
+topology_template:
+  inputs:
+    s:
+      type: string
+  substitution_mappings:
+    node_type: Db
+  node_templates:
+    store:
+      type: Store
+      properties:
+        name: { token: [ { get_input: s }, \",\", 2 ] }
+";
+    let main = format!(
+        "tosca_definitions_version: tosca_simple_yaml_1_3
+imports:
+  - inner.yaml
+topology_template:
+  node_templates:
+    one:
+      type: Db
+      directives: [ substitutable ]
+      properties:
+        s: {first}
+    two:
+      type: Db
+      directives: [ substitutable ]
+      properties:
+        s: {second}
+"
+    );
+    std::fs::write(dir.path().join("inner.yaml"), inner).unwrap();
+    std::fs::write(dir.path().join("main.yaml"), main).unwrap();
+    json_check(&dir.path().join("main.yaml"))
+}
+
+/// The `tosca::function` errors of `found` at `inner.yaml`'s `token` call.
+fn token_errors(found: &[serde_json::Value]) -> Vec<String> {
+    found
+        .iter()
+        .filter(|d| d["code"] == "tosca::function" && d["line"] == 23 && d["column"] == 15)
+        .map(|d| d["message"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn what_only_a_later_substituted_nodes_values_cause_is_reported() {
+    // The template is resolved once per node it substitutes, with that node's values: the
+    // second node's value has one token, so index 2 is past the last.
+    let found = substituted_twice("a,b,c", "a");
+    let errors = token_errors(&found);
+    assert_eq!(errors.len(), 1, "{found:#?}");
+    assert!(errors[0].starts_with("`a` has 1 token(s)"), "{errors:?}");
+    // Named with the node whose values cause it.
+    let error = found
+        .iter()
+        .find(|d| d["code"] == "tosca::function")
+        .unwrap();
+    let text = error.to_string();
+    assert!(text.contains("`two`"), "{text}");
+}
+
+#[test]
+fn what_every_substituted_node_causes_alike_is_reported_once() {
+    let found = substituted_twice("a", "a");
+    assert_eq!(token_errors(&found).len(), 1, "{found:#?}");
+    // Two different values: two facts, each once.
+    let found = substituted_twice("x", "a");
+    let errors = token_errors(&found);
+    assert_eq!(errors.len(), 2, "{found:#?}");
+}
+
+#[test]
+fn what_is_wrong_in_an_imported_substituting_templates_topology_is_reported_once() {
+    // The import reads the file's types; its topology is read only as a substitution
+    // candidate, whose problems were read quietly and dropped.
+    let dir = tempfile::tempdir().unwrap();
+    let inner = "tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  Db:
+    derived_from: tosca.nodes.Root
+    properties:
+      size:
+        type: integer
+        descripton: the typo the import reports
+topology_template:
+  substitution_mappings:
+    node_type: Db
+  node_templates:
+    store:
+      type: tosca.nodes.Root
+      propertees: { a: 1 }
+";
+    let main = "tosca_definitions_version: tosca_simple_yaml_1_3
+imports:
+  - inner.yaml
+topology_template:
+  node_templates:
+    one:
+      type: Db
+      directives: [ substitutable ]
+      properties:
+        size: 0
+";
+    std::fs::write(dir.path().join("inner.yaml"), inner).unwrap();
+    std::fs::write(dir.path().join("main.yaml"), main).unwrap();
+    let found = json_check(&dir.path().join("main.yaml"));
+    let typo = found
+        .iter()
+        .filter(|d| {
+            d["code"] == "tosca::unknown-keyname"
+                && d["line"] == 15
+                && d["column"] == 7
+                && d["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("`propertees`"))
+        })
+        .count();
+    assert_eq!(typo, 1, "{found:#?}");
+    // What the import reported already (its types) is not reported again.
+    let shared = found
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`descripton`"))
+        })
+        .count();
+    assert_eq!(shared, 1, "{found:#?}");
+}

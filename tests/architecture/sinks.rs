@@ -29,7 +29,7 @@ const SINKS: &[(&str, usize)] = &[
     ("src/back/terraform/kubernetes/mod.rs", 2),
     ("src/cli/mod.rs", 1),
     ("src/front/variability/mod.rs", 1),
-    ("src/pipeline.rs", 3),
+    ("src/pipeline.rs", 2),
     ("src/resolve/calls/table.rs", 1),
     ("src/resolve/substitution/mod.rs", 1),
 ];

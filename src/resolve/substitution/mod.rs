@@ -100,6 +100,7 @@ pub fn substitute(
         boundaries: candidates.iter().map(boundary).collect(),
         ctx,
         reported: HashSet::new(),
+        seen: None,
         used: vec![false; candidates.len()],
         spliced: HashSet::new(),
         added: 0,
@@ -130,8 +131,14 @@ struct Expander<'c> {
     candidates: &'c [Candidate],
     boundaries: Vec<Option<Boundary<'c>>>,
     ctx: &'c Context<'c>,
-    /// Candidates whose own problems were reported (once, however often they are used).
+    /// Candidates resolved once already: what a later resolution finds anew was caused by its
+    /// node's own values, and names that node.
     reported: HashSet<usize>,
+    /// What is reported so far, as `Diagnostics::extend_unseen` tells a fact apart (code,
+    /// place, message): made at the first substitution, from what the template's own
+    /// resolution reported, so a problem every resolution of a candidate finds is reported
+    /// once, and no pass over every diagnostic is made for each substituted node.
+    seen: Option<HashSet<(&'static str, Option<Span>, String)>>,
     used: Vec<bool>,
     /// Problems of splicing reported so far.
     spliced: HashSet<String>,
@@ -203,10 +210,8 @@ impl Expander<'_> {
             stack.push(c);
             let inner = self.expand(&self.candidates[c].model, inner, stack, diags);
             stack.pop();
-            if let Some(own) = own {
-                // Type definitions it shares with the template were judged already.
-                diags.extend_unseen(settled(own.finish(), &inner, self.ctx.sources));
-            }
+            let found = settled(own.finish(), &inner, self.ctx.sources);
+            self.report_resolution(found, node, c, at, diags);
             total += inner.nodes.len();
             if total > self.ctx.limits.max_node_templates {
                 let d = Diagnostic::error(
@@ -460,7 +465,7 @@ impl Expander<'_> {
         c: usize,
         at: Option<Span>,
         diags: &mut Diagnostics,
-    ) -> Option<(Topology, Option<Diagnostics>)> {
+    ) -> Option<(Topology, Diagnostics)> {
         let candidate = &self.candidates[c];
         let b = self.boundaries[c].as_ref()?;
         let template = candidate.model.topology.as_ref()?;
@@ -538,10 +543,49 @@ impl Expander<'_> {
             artifact_files: self.ctx.artifact_files,
             patterns: self.ctx.patterns.clone(),
         };
+        // Read by `report_resolution`, once the expansion says which open requirements are
+        // settled.
         let mut own = Diagnostics::with_cap(0);
         let inner = super::resolve(&candidate.model, &ctx, &mut own);
-        // A template's own problems are reported once, however many nodes it substitutes.
-        Some((inner, self.reported.insert(c).then_some(own)))
+        Some((inner, own))
+    }
+
+    /// Reports what resolving candidate `c` for `node` found (`found`, settled): each fact
+    /// once, however many nodes the candidate substitutes. The template's own problems and
+    /// those of the type definitions it shares with the template were reported already, and
+    /// are not again; what a later node's resolution finds anew its own property values
+    /// caused (an input value a `token` call cannot split, say), and it names that node.
+    fn report_resolution(
+        &mut self,
+        found: Vec<Diagnostic>,
+        node: &Node,
+        c: usize,
+        at: Option<Span>,
+        diags: &mut Diagnostics,
+    ) {
+        let later = !self.reported.insert(c);
+        let seen = self.seen.get_or_insert_with(|| {
+            diags
+                .iter()
+                .map(|d| (d.code, d.span, d.message.clone()))
+                .collect()
+        });
+        for d in found {
+            if !seen.insert((d.code, d.span, d.message.clone())) {
+                continue;
+            }
+            let d = match at {
+                Some(span) if later => d.label(
+                    span,
+                    format!(
+                        "found when `{}` substitutes node template `{}`, whose property values give its inputs",
+                        self.candidates[c].name, node.name
+                    ),
+                ),
+                _ => d,
+            };
+            diags.push(d);
+        }
     }
 }
 
