@@ -22,7 +22,6 @@
 use indexmap::IndexMap;
 
 use super::nodes::{NodeBuilder, defs_complete};
-use super::types::definitions;
 use super::workflow_calls::is_value;
 use crate::diag::{Diagnostics, Subject};
 use crate::ir::{Capability, Shared, Value};
@@ -80,7 +79,9 @@ impl NodeBuilder<'_> {
         };
         super::normative_values::check(node, capabilities, value_at, node_span, diags);
         for (name, capability) in capabilities {
-            let type_defs = definitions(self.model, TypeKind::Capability, &capability.types);
+            let type_defs =
+                self.definitions
+                    .chain(self.model, TypeKind::Capability, &capability.types);
             if type_defs.is_empty() || !defs_complete(self.model, &type_defs) {
                 continue;
             }

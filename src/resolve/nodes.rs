@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 
 use super::patterns::Patterns;
 use super::type_parts::TypeParts;
-use super::types::{Ancestry, definitions};
+use super::types::Ancestry;
 use super::typing::{DefinitionsCache, Typing};
 use super::values::ValueReader;
 use super::{Context, Locator, metadata_values};
@@ -140,12 +140,12 @@ impl<'a> NodeBuilder<'a> {
             .type_of(named, "node template", diags)
             .unwrap_or_else(|| (String::new(), named.span));
         let (types, defs) = if type_name.is_empty() {
-            (TypeNames::default(), Vec::new())
+            (TypeNames::default(), std::rc::Rc::from([]))
         } else {
             let types = self
                 .ancestry
                 .of(self.model, TypeKind::Node, &type_name, type_span, diags);
-            let defs = definitions(self.model, TypeKind::Node, &types);
+            let defs = self.definitions.chain(self.model, TypeKind::Node, &types);
             (types, defs)
         };
         let text = |key: &str| {

@@ -163,7 +163,9 @@ impl<'a> NodeBuilder<'a> {
                 cap.assigned.extend(written_keys(m.get("properties")));
                 // Typed against the capability type's definitions; names are judged when its
                 // whole chain is known (a node type may also refine them, so only then).
-                let type_defs = definitions(self.model, TypeKind::Capability, &cap.types);
+                let type_defs =
+                    self.definitions
+                        .chain(self.model, TypeKind::Capability, &cap.types);
                 let template = Subject::new("node template", node);
                 let owner = Subject::new("capability", name).of(&template);
                 let check_names = defs_complete(self.model, &type_defs);

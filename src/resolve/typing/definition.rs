@@ -2,14 +2,18 @@
 //! those definitions remembered per type chain.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use crate::model::TypeDef;
+use crate::hash::FastMap;
+use crate::ir::TypeNames;
 use crate::model::definitions::{Definition as Typed, Schema};
 use crate::model::tree::{Shape, Tree};
 use crate::model::value::{Data, Value};
+use crate::model::{Model, TypeDef, TypeKind};
 use crate::resolve::type_parts::{ChainSection, SectionRef};
+use crate::resolve::types::definitions;
 use crate::yaml::{Map, Node as Yaml};
 
 use super::{definitions_of, yaml11_bool};
@@ -193,6 +197,16 @@ fn is_false<N: Tree>(node: &N) -> bool {
 pub struct DefinitionsCache<'m> {
     /// (the chain's types, by address in the model; section) → its definitions.
     merged: DefinitionsBySection<'m>,
+    /// A chain's names → its types: see [`DefinitionsCache::chain`].
+    chains: FastMap<(TypeKind, *const [String]), ChainDefs<'m>>,
+}
+
+/// A chain's types, with the name list they were looked up from, held so that its address,
+/// the key, names that list for the whole run.
+#[derive(Debug)]
+struct ChainDefs<'m> {
+    _names: TypeNames,
+    defs: Rc<[&'m TypeDef]>,
 }
 
 type DefinitionsBySection<'m> =
@@ -213,5 +227,26 @@ impl<'m> DefinitionsCache<'m> {
         self.merged
             .insert(ChainSection::of(defs, section), Rc::clone(&made));
         made
+    }
+
+    /// The types of `ancestry` that were read, most specific first, as
+    /// [`crate::resolve::types::definitions`] gives them, looked up once per chain. Every
+    /// element of a type holds the one name list `Ancestry` made for it ([`TypeNames`] is
+    /// shared), so the list's address is the key: a capability of each of 10,000 templates asks
+    /// for its chain without hashing a name. The cache holds a clone of the list, so the
+    /// address is not reused while the run lasts; two equal lists at two addresses are two
+    /// entries with the same types.
+    pub fn chain(
+        &mut self,
+        model: &'m Model,
+        kind: TypeKind,
+        ancestry: &TypeNames,
+    ) -> Rc<[&'m TypeDef]> {
+        let key = (kind, Arc::as_ptr(ancestry));
+        let known = self.chains.entry(key).or_insert_with(|| ChainDefs {
+            _names: Arc::clone(ancestry),
+            defs: definitions(model, kind, ancestry).into(),
+        });
+        Rc::clone(&known.defs)
     }
 }
