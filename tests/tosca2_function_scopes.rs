@@ -126,10 +126,8 @@ fn a_function_out_of_the_calling_files_namespaces_is_named_as_such() {
     let bare = importer("{ url: lib.yaml, namespace: lib }", "twice", "");
     let (ok, err) = check(&[("t.yaml", &bare), ("lib.yaml", LIBRARY)]);
     assert!(!ok, "{err}");
-    assert!(
-        err.contains("function `$twice` is defined in another file, out of this file's namespaces"),
-        "{err}"
-    );
+    assert!(err.contains("unknown function `$twice`"), "{err}");
+    assert!(err.contains("out of this file's namespaces"), "{err}");
     assert!(err.contains("lib.yaml:3:3"), "{err}");
     assert!(!err.contains("did you mean `$twice`"), "{err}");
 }
@@ -160,4 +158,22 @@ service_template:
     assert!(err.contains("lib.yaml:5:"), "{err}");
     assert!(err.contains("out of this file's namespaces"), "{err}");
     assert!(!err.contains("did you mean `$root`"), "{err}");
+}
+
+/// The same class for types: a type imported under a namespace and written bare is not
+/// hinted as a typo of itself.
+#[test]
+fn a_type_out_of_the_calling_files_namespaces_is_not_hinted_as_itself() {
+    let library = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Thing: {}\n";
+    let template = r#"tosca_definitions_version: tosca_2_0
+imports:
+  - { url: lib.yaml, namespace: lib }
+service_template:
+  node_templates:
+    t:
+      type: Thing
+"#;
+    let (ok, err) = check(&[("t.yaml", template), ("lib.yaml", library)]);
+    assert!(!ok && err.contains("unknown node type `Thing`"), "{err}");
+    assert!(!err.contains("did you mean `Thing`"), "{err}");
 }

@@ -44,10 +44,10 @@ pub fn report(model: &Model, functions: &Functions, name: &str, at: Option<Span>
         // "namespacing works as for types"): no typo, and no function of the orchestrator.
         let d = Diagnostic::error(
             codes::TOSCA_UNKNOWN_NAME,
-            format!("function `${name}` is defined in another file, out of this file's namespaces"),
+            format!("unknown function `${name}`"),
         )
-        .label(elsewhere.span, "defined here")
-        .hint("import the file defining it into this file, and call it by the namespace of that import (`$<namespace>:<name>`) if it has one (§6.8.4 Namespaces)");
+        .label(elsewhere.span, "a function of this name is defined here")
+        .hint("it is defined in another file, out of this file's namespaces: import that file into this one, and call the function by the namespace of that import (`$<namespace>:<name>`) if it has one (§6.8.4 Namespaces)");
         return here(d, Some("not defined in the namespaces of this file"));
     }
     if let Some(near) = closest(name, &functions.names()) {
