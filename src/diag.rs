@@ -311,9 +311,13 @@ pub fn plural(n: u64) -> &'static str {
 
 /// The known word nearest to a misspelling, if one is close enough to be a likely typo.
 /// Several equally near candidates suggest nothing: a guess among them would mislead.
+/// `word` itself is never proposed: a name the caller did not find, yet among `known` (a
+/// function defined in a namespace the call cannot see, say), is no typo, and "did you mean
+/// `x`?" for `x` would send the reader round in a circle.
 pub fn closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
     let near: Vec<(usize, &str)> = known
         .iter()
+        .filter(|k| **k != word)
         .map(|k| (edit_distance(word, k), *k))
         .filter(|&(d, k)| d <= 2.max(k.len() / 4))
         .collect();

@@ -195,6 +195,13 @@ fn closest_suggests_only_plausible_typos() {
 }
 
 #[test]
+fn closest_never_proposes_the_word_itself() {
+    // A name that was not found, though a known word, is no typo of itself.
+    assert_eq!(closest("inputs", &["inputs"]), None);
+    assert_eq!(closest("inputs", &["inputs", "imputs"]), Some("imputs"));
+}
+
+#[test]
 fn errors_past_the_cap_are_counted_and_summarised() {
     let mut sink = Diagnostics::with_cap(2);
     for i in 0..5 {

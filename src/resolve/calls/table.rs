@@ -9,6 +9,8 @@
 //! fixed by the standard (T2-FNDEF-10). Implementations are read as operations' are (§10.4 Function
 //! Definitions) and carried by the IR's calls; toscana does not run them.
 
+use std::collections::HashSet;
+
 use indexmap::IndexMap;
 
 use super::builtins::{self, BuiltIn};
@@ -137,6 +139,9 @@ pub enum Function<'f, 'm> {
 pub struct Functions<'m> {
     /// Custom functions by identity (qualified like types, see [`crate::model::names`]).
     custom: IndexMap<String, Custom<'m>>,
+    /// The file holding the service template and the identities of the functions its service
+    /// template defines that refine none defined outside it (see the module docs).
+    template_own: Option<(FileId, HashSet<String>)>,
     model: Option<&'m Model>,
 }
 
@@ -161,6 +166,7 @@ impl<'m> Functions<'m> {
         for (id, named) in &model.functions {
             custom.insert(id.clone(), read(named));
         }
+        let mut template_own: Option<(FileId, HashSet<String>)> = None;
         for named in model.topology.iter().flat_map(|t| &t.functions) {
             // The name means what it means where the service template is written.
             let outer = model
@@ -172,6 +178,10 @@ impl<'m> Functions<'m> {
             match custom.get_mut(&outer) {
                 Some(outer) => refine(outer, named, diags.as_deref_mut()),
                 None => {
+                    template_own
+                        .get_or_insert_with(|| (named.span.file, HashSet::new()))
+                        .1
+                        .insert(outer.clone());
                     custom.insert(outer, read(named));
                 }
             }
@@ -192,6 +202,7 @@ impl<'m> Functions<'m> {
         }
         Functions {
             custom,
+            template_own,
             model: Some(model),
         }
     }
@@ -209,7 +220,8 @@ impl<'m> Functions<'m> {
                 .namespaces
                 .lookup_function(name, file)
                 .into_iter()
-                .next(),
+                .next()
+                .or_else(|| self.template_own_in(name, file)),
             _ => Some(name.to_string()),
         };
         let custom = id.and_then(|id| self.custom.get(&id));
@@ -221,6 +233,13 @@ impl<'m> Functions<'m> {
             }
             None => None,
         }
+    }
+
+    /// The identity of `name` where it is a function defined only by the service template and
+    /// written in the service template's file (see the module docs).
+    fn template_own_in(&self, name: &str, file: FileId) -> Option<String> {
+        let (template_file, own) = self.template_own.as_ref()?;
+        (*template_file == file && own.contains(name)).then(|| name.to_string())
     }
 
     /// Reads every signature's `implementation` with `read`, which resolves it as an
@@ -247,6 +266,12 @@ impl<'m> Functions<'m> {
                 signature.implementation_notes = warnings;
             }
         }
+    }
+
+    /// A custom function defined with the very name `name`, visible from where it is called
+    /// or not: the first in definition order.
+    pub fn named_anywhere(&self, name: &str) -> Option<&Custom<'m>> {
+        self.custom.values().find(|c| c.name == name)
     }
 
     /// Every name, for suggestions.

@@ -39,6 +39,17 @@ pub fn report(model: &Model, functions: &Functions, name: &str, at: Option<Span>
         .hint("write `$and: [ { $greater_or_equal: [ $value, <min> ] }, { $less_or_equal: [ $value, <max> ] } ]`, or use `--quirk in-range` to read it as the draft's examples do (§8.6 Node Filter Definition)");
         return here(d, None);
     }
+    if let Some(elsewhere) = functions.named_anywhere(name) {
+        // Defined, but not in a namespace the calling file reads (§10.4 Function Definitions:
+        // "namespacing works as for types"): no typo, and no function of the orchestrator.
+        let d = Diagnostic::error(
+            codes::TOSCA_UNKNOWN_NAME,
+            format!("unknown function `${name}`"),
+        )
+        .label(elsewhere.span, "a function of this name is defined here")
+        .hint("it is defined in another file, out of this file's namespaces: import that file into this one, and call the function by the namespace of that import (`$<namespace>:<name>`) if it has one (§6.8.4 Namespaces)");
+        return here(d, Some("not defined in the namespaces of this file"));
+    }
     if let Some(near) = closest(name, &functions.names()) {
         let d = Diagnostic::error(
             codes::TOSCA_UNKNOWN_NAME,
