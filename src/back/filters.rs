@@ -24,7 +24,12 @@ use tera::{Kwargs, State, Tera, TeraResult, Value};
 /// checks at load time that every filter a template uses exists.
 pub fn register(tera: &mut Tera) {
     tera.register_filter("yaml_str", |v: &Value, _: Kwargs, _: &State| {
-        scalar_text("yaml_str", v).map(|s| yaml_str(&s))
+        // A string is quoted where it lies: `scalar_text` would copy it first, and this filter
+        // quotes every string of a `tosca2k8s` run.
+        match v.as_str() {
+            Some(s) => Ok(yaml_str(s)),
+            None => scalar_text("yaml_str", v).map(|s| yaml_str(&s)),
+        }
     });
     tera.register_filter("hcl_str", |v: &Value, _: Kwargs, _: &State| {
         scalar_text("hcl_str", v).map(|s| hcl_str(&s))
@@ -64,10 +69,28 @@ fn scalar_text(filter: &str, v: &Value) -> TeraResult<String> {
 /// JSON escaping alone is not enough for YAML: a YAML 1.1 reader (kubectl) treats U+0085,
 /// U+2028 and U+2029 as line breaks and folds them, and DEL, C1 controls, a BOM and U+FFFE/U+FFFF
 /// are not printable YAML characters. Those are written as `\uXXXX`, which both formats accept.
+///
+/// Written like [`hcl_str`] (it quotes every string of a `tosca2k8s` run): runs of printable
+/// ASCII other than `"` and `\` are copied whole, and only the characters between them are
+/// looked at one by one.
 pub fn yaml_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    s.chars().for_each(|c| escape_json_like(c, &mut out));
+    let mut copied = 0;
+    let mut at = 0;
+    while at < s.len() {
+        let b = s.as_bytes()[at];
+        if (b' '..=b'~').contains(&b) && !matches!(b, b'"' | b'\\') {
+            at += 1;
+            continue;
+        }
+        out.push_str(&s[copied..at]);
+        let c = s[at..].chars().next().expect("at a character boundary");
+        escape_json_like(c, &mut out);
+        at += c.len_utf8();
+        copied = at;
+    }
+    out.push_str(&s[copied..]);
     out.push('"');
     out
 }
@@ -359,6 +382,36 @@ mod tests {
         }
         for s in ADVERSARIAL {
             assert_eq!(hcl_str(s), hcl_str_by_chars(s), "{s:?}");
+        }
+    }
+
+    /// The character-by-character `yaml_str` the run-copying one replaced.
+    fn yaml_str_by_chars(s: &str) -> String {
+        let mut out = String::from('"');
+        s.chars().for_each(|c| escape_json_like(c, &mut out));
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn yaml_str_copies_runs_as_it_escapes_characters() {
+        let pieces = [
+            "a", "$", "%", "{", "}", "\"", "\\", "\n", "\r", "\t", "\0", "\u{7f}", "\u{85}",
+            "\u{9f}", "\u{a0}", "é", "🦀", "\u{2028}", "\u{2029}", "\u{feff}", "\u{fffe}",
+            "\u{ffff}", " ", "~",
+        ];
+        let mut seed = 11u64;
+        for _ in 0..4000 {
+            let mut s = String::new();
+            for _ in 0..seed % 9 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                s.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            assert_eq!(yaml_str(&s), yaml_str_by_chars(&s), "{s:?}");
+        }
+        for s in ADVERSARIAL {
+            assert_eq!(yaml_str(s), yaml_str_by_chars(s), "{s:?}");
         }
     }
 
