@@ -177,27 +177,14 @@ fn find_in_entry(entry: &Entry, span: Span) -> Option<&ModelValue> {
 
 /// The value at `span` under the values a typed definition writes.
 fn find_in_definition(def: &Definition, span: Span) -> Option<&ModelValue> {
-    let values = [
-        &def.type_name,
-        &def.required,
-        &def.default,
-        &def.value,
-        &def.status,
-        &def.constraints,
-        &def.validation,
-        &def.metadata,
-        &def.external_schema,
-        &def.mapping,
-    ];
     let schemas = [&def.entry_schema, &def.key_schema];
     let in_schemas = schemas.into_iter().flatten().find_map(|s| match &**s {
         Schema::Type(v) | Schema::Malformed(v) => find(v, span),
         Schema::Definition(d) => find_in_definition(d, span),
     });
     let unknown = def.unknown.iter().map(|e| &e.value);
-    values
-        .into_iter()
-        .flatten()
+    def.values()
+        .map(|(_, value)| value)
         .chain(unknown)
         .find_map(|v| find(v, span))
         .or(in_schemas)

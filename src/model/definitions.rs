@@ -110,6 +110,26 @@ impl Definition {
     pub fn type_name(&self) -> Option<&str> {
         self.type_name.as_ref().and_then(Value::as_str)
     }
+
+    /// The keynames written as [`Value`]s, with their keynames (all but `description`, the
+    /// schemas and the unknown keys), as [`crate::model::grouping::Grouping::values`] gives a
+    /// group's. The language server and the resolver's index of calls walk them.
+    pub fn values(&self) -> impl Iterator<Item = (&'static str, &Value)> {
+        [
+            ("type", &self.type_name),
+            ("required", &self.required),
+            ("default", &self.default),
+            ("value", &self.value),
+            ("status", &self.status),
+            ("constraints", &self.constraints),
+            ("validation", &self.validation),
+            ("metadata", &self.metadata),
+            ("external-schema", &self.external_schema),
+            ("mapping", &self.mapping),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, v.as_ref()?)))
+    }
 }
 
 /// An `entry_schema` or `key_schema`.

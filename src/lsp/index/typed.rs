@@ -30,20 +30,7 @@ impl Walk<'_> {
 
     /// The calls under each value `def` writes, as [`Self::calls_under`] finds them.
     fn definition_calls<'n>(&mut self, def: &'n Definition, place: &mut Option<Vec<Borrowed<'n>>>) {
-        let values = [
-            ("type", &def.type_name),
-            ("required", &def.required),
-            ("default", &def.default),
-            ("value", &def.value),
-            ("status", &def.status),
-            ("constraints", &def.constraints),
-            ("validation", &def.validation),
-            ("metadata", &def.metadata),
-            ("external-schema", &def.external_schema),
-            ("mapping", &def.mapping),
-        ];
-        for (key, value) in values {
-            let Some(value) = value else { continue };
+        for (key, value) in def.values() {
             if let Some(steps) = place {
                 steps.push(Borrowed::Key(key));
             }

@@ -90,19 +90,7 @@ impl<'m> CallIndex<'m> {
 
     /// The calls in the values a typed definition writes (a description holds none).
     fn add_definition(&mut self, def: &'m Definition) {
-        let values = [
-            &def.type_name,
-            &def.required,
-            &def.default,
-            &def.value,
-            &def.status,
-            &def.constraints,
-            &def.validation,
-            &def.metadata,
-            &def.external_schema,
-            &def.mapping,
-        ];
-        for value in values.into_iter().flatten() {
+        for (_, value) in def.values() {
             self.add(value, Written::Typed);
         }
         for entry in &def.unknown {
