@@ -9,7 +9,7 @@ use crate::model::Named;
 use crate::model::grouping::{Grouping, KEYNAMES};
 use crate::yaml::Kind;
 
-use super::value::into_value;
+use super::value::{into_value, keyname};
 
 /// `named`, a group or policy template, typed; its YAML is consumed, not kept.
 pub fn read(named: Named) -> Grouping {
@@ -20,11 +20,7 @@ pub fn read(named: Named) -> Grouping {
     };
     for entry in map.into_entries() {
         // A map's keys are unique (the loader reports a duplicate and keeps the first).
-        let known = entry
-            .key
-            .scalar_text()
-            .and_then(|k| KEYNAMES.iter().find(|n| **n == k));
-        let Some(&key) = known else {
+        let Some(key) = keyname(&entry.key, KEYNAMES) else {
             continue;
         };
         if key == "triggers" {

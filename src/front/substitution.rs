@@ -15,7 +15,7 @@ use crate::model::substitution::{
 use crate::model::value::Value;
 use crate::yaml::{Kind, Node};
 
-use super::value::into_value;
+use super::value::{into_value, keyname};
 
 /// `node`, the value of `substitution_mappings`, typed; the node is consumed, not kept.
 pub fn read(node: Node, dialect: Dialect) -> SubstitutionMappings {
@@ -28,11 +28,7 @@ pub fn read(node: Node, dialect: Dialect) -> SubstitutionMappings {
         return out;
     };
     for entry in map.into_entries() {
-        let known = entry
-            .key
-            .scalar_text()
-            .and_then(|k| KEYNAMES.iter().find(|n| **n == k));
-        let Some(&key) = known else {
+        let Some(key) = keyname(&entry.key, KEYNAMES) else {
             out.unknown_keys.push(into_value(entry.key));
             continue;
         };

@@ -6,6 +6,13 @@ use crate::model::tree::data;
 use crate::model::value::{Entry, Scalar, Text, Value, ValueKind, ValueMap};
 use crate::yaml::{Kind, Node};
 
+/// The keyname of `names` that `key` writes, if it is one: how a typed entity's reader files
+/// a map entry (the grammar has reported keys that are none).
+pub fn keyname(key: &Node, names: &[&'static str]) -> Option<&'static str> {
+    let text = key.scalar_text()?;
+    names.iter().copied().find(|n| *n == text)
+}
+
 /// `node` as a model value, its text moved rather than copied: the tree is not kept beside it.
 /// Tags are dropped (the loader has applied the core schema's; the resolver reads no other),
 /// and a map keeps the first of two entries with one key (the loader reported the second).
